@@ -1,0 +1,53 @@
+/**
+ * Server configuration from the environment; every variable, its default and its meaning is listed
+ * in README.md ("Configuration"). On the embedded default (no env), secrets are generated once and
+ * kept in `DATA_DIR/secrets.json` so sessions survive restarts; in production set them explicitly.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+
+export interface ServerConfig {
+  port: number
+  dataDir: string
+  databaseUrl?: string
+  apiUrl?: string
+  jwtSecret: string
+  sessionSecret: string
+  smtpUrl?: string
+  mailFrom: string
+  isProduction: boolean
+  uploadMaxBytes: number
+}
+
+function persistedSecrets(dataDir: string): { jwtSecret: string; sessionSecret: string } {
+  const file = path.join(dataDir, 'secrets.json')
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch {
+    const secrets = { jwtSecret: randomBytes(32).toString('base64url'), sessionSecret: randomBytes(32).toString('base64url') }
+    fs.mkdirSync(dataDir, { recursive: true })
+    fs.writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 })
+    return secrets
+  }
+}
+
+/** Reads the configuration once. Throws when a production deployment lacks a required secret. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data')
+  const isProduction = env.NODE_ENV === 'production'
+  const needPersisted = !env.JWT_SECRET || !env.SESSION_SECRET
+  const persisted = needPersisted ? persistedSecrets(dataDir) : undefined
+  return {
+    port: Number(env.PORT ?? 3000),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    apiUrl: env.API_URL || undefined,
+    jwtSecret: env.JWT_SECRET ?? persisted!.jwtSecret,
+    sessionSecret: env.SESSION_SECRET ?? persisted!.sessionSecret,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Grocery Store <no-reply@localhost>',
+    isProduction,
+    uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 5 * 1024 * 1024),
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Builds the API on a fresh test database (PGlite, or PostgreSQL with TEST_DATABASE_URL) with a
+ * temporary upload folder and outbox, and offers a small `call()` helper for JSON requests.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { createApp, type AppOptions } from '../app.ts'
+import { createDiskStorage } from '../lib/storage.ts'
+import { createMailer } from '../lib/mail.ts'
+import { createTestDatabase } from './db.ts'
+
+export interface CallOptions {
+  method?: string
+  json?: unknown
+  body?: BodyInit
+  token?: string
+  headers?: Record<string, string>
+}
+
+/** A fresh API: `{ app, deps, db, tmpDir, call, close }`. Close it in afterAll. */
+export async function createTestApp(overrides: Partial<AppOptions> = {}) {
+  const database = await createTestDatabase()
+  const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-test-'))
+  const { app, deps } = createApp({
+    db: database.db,
+    storage: createDiskStorage(path.join(tmpDir, 'uploads')),
+    mailer: createMailer({ outboxDir: path.join(tmpDir, 'outbox') }),
+    ...overrides,
+  })
+  /** Sends a request to `/api/<path>`; returns status, headers and the parsed JSON body. */
+  async function call(pathname: string, opts: CallOptions = {}) {
+    const headers = new Headers(opts.headers)
+    if (opts.token) headers.set('Authorization', `Bearer ${opts.token}`)
+    let body = opts.body
+    if (opts.json !== undefined) {
+      headers.set('Content-Type', 'application/json')
+      body = typeof opts.json === 'string' ? opts.json : JSON.stringify(opts.json)
+    }
+    const method = opts.method ?? (body !== undefined ? 'POST' : 'GET')
+    const res = await app.request(`/api/${pathname.replace(/^\//, '')}`, { method, headers, body })
+    const text = await res.text()
+    let json: any = null
+    try {
+      json = text ? JSON.parse(text) : null
+    } catch {
+      json = text
+    }
+    return { status: res.status, headers: res.headers, body: json }
+  }
+  return {
+    app,
+    deps,
+    db: database.db,
+    kind: database.kind,
+    tmpDir,
+    call,
+    async close() {
+      await database.close()
+      fs.rmSync(tmpDir, { recursive: true, force: true })
+    },
+  }
+}
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>

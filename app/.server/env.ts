@@ -1,0 +1,15 @@
+/**
+ * BFF configuration, read once on the server (never shipped to the browser). See README
+ * "Configuration". `SESSION_SECRET` signs the cookie session; on the embedded default it is generated
+ * and kept in DATA_DIR/secrets.json by api/config.ts.
+ */
+import { loadConfig } from '../../api/config.ts'
+
+const config = loadConfig()
+
+export const env = {
+  /** Base URL of a separately deployed API (`https://api.example.com`); unset = the in-process API. */
+  apiUrl: config.apiUrl,
+  sessionSecret: config.sessionSecret,
+  isProduction: config.isProduction,
+}

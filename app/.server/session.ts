@@ -1,0 +1,118 @@
+/**
+ * The BFF cookie session (DEVELOPERS.md, "BFF session"): access and refresh tokens, a small user
+ * summary for the header, and one-shot flash toasts, in a signed, httpOnly, SameSite=Lax cookie
+ * (Secure in production). Tokens never reach browser JavaScript or localStorage (spec section 4
+ * describes the old app's localStorage tokens as a defect).
+ *
+ * One `RequestSession` exists per request (made by the root middleware, app/.server/context.ts); every
+ * loader and action of that request shares it, and the middleware commits it once if it changed.
+ */
+import { createCookieSessionStorage } from 'react-router'
+import { env } from './env.ts'
+
+/** What the header needs of the signed-in user, refreshed at login and on profile change. */
+export interface SessionUser {
+  _id: string
+  name: string
+  email: string
+  mobile: string | null
+  avatar: string
+  role: 'ADMIN' | 'USER'
+}
+
+/** A toast to show on the next page (spec section 9). */
+export interface Toast {
+  type: 'success' | 'error' | 'message'
+  message: string
+}
+
+interface SessionData {
+  accessToken: string
+  refreshToken: string
+  user: SessionUser
+}
+interface FlashData {
+  toast: Toast
+}
+
+export const sessionStorage = createCookieSessionStorage<SessionData, FlashData>({
+  cookie: {
+    name: '__session',
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: env.isProduction && process.env.INSECURE_COOKIES !== '1',
+    secrets: [env.sessionSecret],
+    maxAge: 60 * 60 * 24 * 30,
+  },
+})
+
+type RawSession = Awaited<ReturnType<typeof sessionStorage.getSession>>
+
+/** Tokens as the API issues them. */
+export interface Tokens {
+  accessToken: string
+  refreshToken: string
+}
+
+/** The per-request session wrapper. Mutations mark it dirty; the root middleware commits it. */
+export class RequestSession {
+  dirty = false
+  destroyed = false
+  /** In-flight refresh of this request, shared by concurrent loaders so a refresh token is used once. */
+  refreshing: Promise<boolean> | null = null
+
+  constructor(readonly raw: RawSession) {}
+
+  static async fromRequest(request: Request): Promise<RequestSession> {
+    return new RequestSession(await sessionStorage.getSession(request.headers.get('Cookie')))
+  }
+
+  get tokens(): Tokens | null {
+    const accessToken = this.raw.get('accessToken')
+    const refreshToken = this.raw.get('refreshToken')
+    return accessToken && refreshToken ? { accessToken, refreshToken } : null
+  }
+
+  get user(): SessionUser | null {
+    return this.raw.get('user') ?? null
+  }
+
+  /** Stores new tokens (login, refresh). */
+  setTokens(tokens: Tokens) {
+    this.raw.set('accessToken', tokens.accessToken)
+    this.raw.set('refreshToken', tokens.refreshToken)
+    this.dirty = true
+  }
+
+  setUser(user: SessionUser) {
+    this.raw.set('user', user)
+    this.dirty = true
+  }
+
+  /** Ends the signed-in state: tokens and user are dropped; a pending toast survives. */
+  signOut() {
+    this.raw.unset('accessToken')
+    this.raw.unset('refreshToken')
+    this.raw.unset('user')
+    this.dirty = true
+  }
+
+  /** Queues a toast for the next rendered page (carried across redirects). */
+  flashToast(toast: Toast) {
+    this.raw.flash('toast', toast)
+    this.dirty = true
+  }
+
+  /** Reads and clears the pending toast. */
+  takeToast(): Toast | null {
+    const toast = this.raw.get('toast') ?? null
+    if (toast) this.dirty = true
+    return toast
+  }
+
+  /** The Set-Cookie value for this session's current state. */
+  commit(): Promise<string> {
+    return sessionStorage.commitSession(this.raw)
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The one fetch wrapper between the BFF and the upstream `/api` (DEVELOPERS.md, "Fixed
+ * architecture"). It adds the session's access token as a Bearer header; on a 401 it refreshes once
+ * (with the refresh token, single-flight per request), stores the rotated tokens in the session, and
+ * retries once; if the refresh fails the session is signed out cleanly. This is the behaviour the
+ * spec's section 4 intended but never ran.
+ *
+ * By default the API runs in this same process: server.ts registers its `fetch` under
+ * `globalThis[Symbol.for('grocery.api.fetch')]` and calls skip the network. With `API_URL` set,
+ * calls go over HTTP to that base URL.
+ */
+import { env } from './env.ts'
+import type { RequestSession, Tokens } from './session.ts'
+
+type FetchLike = (request: Request) => Promise<Response>
+const IN_PROCESS_KEY = Symbol.for('grocery.api.fetch')
+const COUNTER_KEY = Symbol.for('grocery.upstream.calls')
+
+/** Registers the in-process API (server.ts). */
+export function registerInProcessApi(fetchFn: FetchLike) {
+  ;(globalThis as Record<symbol, unknown>)[IN_PROCESS_KEY] = fetchFn
+}
+
+/** Total upstream calls made by this process (for `npm run bench`). */
+export function upstreamCallCount(): number {
+  return ((globalThis as Record<symbol, unknown>)[COUNTER_KEY] as number) ?? 0
+}
+
+function send(request: Request): Promise<Response> {
+  const g = globalThis as Record<symbol, unknown>
+  g[COUNTER_KEY] = ((g[COUNTER_KEY] as number) ?? 0) + 1
+  const inProcess = g[IN_PROCESS_KEY] as FetchLike | undefined
+  if (!env.apiUrl && inProcess) return inProcess(request)
+  return fetch(request)
+}
+
+/** A field issue as the API reports it. */
+export interface UpstreamIssue {
+  path: string
+  message: string
+}
+
+/** The parsed envelope: `ok` with data and the extra keys (paging), or a failure with its status. */
+export type UpstreamResult<T> =
+  | { ok: true; status: number; message: string; data: T; extra: Record<string, unknown> }
+  | { ok: false; status: number; message: string; issues: UpstreamIssue[]; retryAfter?: number }
+
+export interface UpstreamOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** JSON body. */
+  json?: unknown
+  /** Multipart body (uploads). */
+  formData?: FormData
+  /** The request's session: adds the Bearer token and enables refresh-and-retry on 401. */
+  session?: RequestSession
+  /** Forwarded client address, so the API's per-IP rate limits see the shopper, not the BFF. */
+  clientIp?: string
+  /** Use this bearer instead of the access token (the refresh call). */
+  bearer?: string
+}
+
+const base = () => env.apiUrl?.replace(/\/$/, '') ?? 'http://in-process'
+
+function buildRequest(path: string, opts: UpstreamOptions, token: string | undefined): Request {
+  const headers = new Headers({ Accept: 'application/json' })
+  if (token) headers.set('Authorization', `Bearer ${token}`)
+  if (opts.clientIp) headers.set('X-Client-Ip', opts.clientIp)
+  let body: BodyInit | undefined
+  if (opts.formData) body = opts.formData
+  else if (opts.json !== undefined) {
+    headers.set('Content-Type', 'application/json')
+    body = JSON.stringify(opts.json)
+  }
+  return new Request(`${base()}/api/${path.replace(/^\//, '')}`, {
+    method: opts.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+  })
+}
+
+async function parse<T>(response: Response): Promise<UpstreamResult<T>> {
+  let body: Record<string, unknown> = {}
+  try {
+    body = (await response.json()) as Record<string, unknown>
+  } catch {
+    // A proxy error page or an empty body: keep the status, give a readable message.
+  }
+  const message = typeof body.message === 'string' ? body.message : response.statusText || 'Request failed'
+  if (response.ok && body.success !== false) {
+    const { data, message: _m, error: _e, success: _s, ...extra } = body
+    return { ok: true, status: response.status, message, data: data as T, extra }
+  }
+  const retryAfter = Number(response.headers.get('Retry-After')) || undefined
+  return {
+    ok: false,
+    status: response.status,
+    message,
+    issues: Array.isArray(body.issues) ? (body.issues as UpstreamIssue[]) : [],
+    retryAfter,
+  }
+}
+
+/** Calls the refresh endpoint once per request; true when new tokens were stored. */
+async function refreshOnce(session: RequestSession): Promise<boolean> {
+  session.refreshing ??= (async () => {
+    const tokens = session.tokens
+    if (!tokens) return false
+    const response = await send(buildRequest('user/refresh-token', { method: 'POST' }, tokens.refreshToken))
+    const result = await parse<Tokens>(response)
+    if (result.ok && result.data?.accessToken && result.data?.refreshToken) {
+      session.setTokens({ accessToken: result.data.accessToken, refreshToken: result.data.refreshToken })
+      return true
+    }
+    session.signOut()
+    return false
+  })()
+  return session.refreshing
+}
+
+/**
+ * Calls `path` (relative to `/api/`) and parses the envelope. Never throws for HTTP failures (they come
+ * back as `{ ok: false }`); throws only when the API cannot be reached at all.
+ */
+export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Promise<UpstreamResult<T>> {
+  const session = opts.session
+  const token = opts.bearer ?? session?.tokens?.accessToken
+  const first = await parse<T>(await send(buildRequest(path, opts, token)))
+  if (first.ok || first.status !== 401 || !session?.tokens || opts.bearer) return first
+  if (!(await refreshOnce(session))) return first
+  return parse<T>(await send(buildRequest(path, opts, session.tokens?.accessToken)))
+}

@@ -1,0 +1,17 @@
+/**
+ * The route table: mirrors the spec's section 2 (a root layout with nested children). Static segments
+ * rank above dynamic ones, so /dashboard/..., /product/... and /search never reach the listing.
+ */
+import { type RouteConfig, index, route } from '@react-router/dev/routes'
+
+export default [
+  index('routes/home.tsx'),
+  route('search', 'routes/search.tsx'),
+  route('login', 'routes/login.tsx'),
+  route('register', 'routes/register.tsx'),
+  route('logout', 'routes/logout.tsx'),
+  route('product/:product', 'routes/product.tsx'),
+  route(':category', 'routes/category.tsx'),
+  route(':category/:subCategory', 'routes/listing.tsx'),
+  route('*', 'routes/not-found.tsx'),
+] satisfies RouteConfig

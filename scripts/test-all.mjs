@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every test, in order.
+ *  1. vitest: unit tests and API integration tests on PGlite;
+ *  2. vitest again on the API integration tests against PostgreSQL when TEST_DATABASE_URL is set;
+ *  3. the production build, then Playwright in Debian's chromium (each flow with JavaScript on and off).
+ * Exits non-zero at the first failing stage and ends with a plain "N passed, N failed" line.
+ */
+import { spawnSync } from 'node:child_process'
+
+const stages = []
+function run(name, cmd, args, env = {}) {
+  console.log(`\n=== ${name} ===`)
+  const started = Date.now()
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+  const ok = result.status === 0
+  stages.push({ name, ok, seconds: Math.round((Date.now() - started) / 1000) })
+  return ok
+}
+
+const pgUrl = process.env.TEST_DATABASE_URL
+const only = process.argv[2] // optional: unit | pg | e2e
+
+let ok = true
+if (!only || only === 'unit') ok = run('vitest (unit + API on PGlite)', 'npx', ['vitest', 'run'], { TEST_DATABASE_URL: '' }) && ok
+if (ok && (!only || only === 'pg')) {
+  if (pgUrl) ok = run('vitest (API on PostgreSQL)', 'npx', ['vitest', 'run', 'api/'], { TEST_DATABASE_URL: pgUrl }) && ok
+  else console.log('\nTEST_DATABASE_URL is not set: skipping the PostgreSQL run of the API tests')
+}
+if (ok && (!only || only === 'e2e')) {
+  ok = run('build', 'npx', ['react-router', 'build']) && ok
+  if (ok) ok = run('playwright (chromium, JavaScript on and off)', 'npx', ['playwright', 'test']) && ok
+}
+
+console.log('\n=== summary ===')
+for (const s of stages) console.log(`${s.ok ? 'PASS' : 'FAIL'}  ${s.name}  (${s.seconds}s)`)
+const passed = stages.filter((s) => s.ok).length
+console.log(`${passed} passed, ${stages.length - passed} failed`)
+process.exit(ok ? 0 : 1)

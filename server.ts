@@ -1,0 +1,112 @@
+/**
+ * The Node entry: one process serves the upstream API under /api, the re-encoded images under
+ * /uploads, the built assets, and the React Router app (the BFF). On start it opens the database
+ * (PGlite under DATA_DIR, or DATABASE_URL), applies migrations and, on an empty catalogue, imports
+ * the bundled real catalogue with its artwork.
+ *
+ * NODE_ENV=production serves build/; otherwise Vite runs in middleware mode for development.
+ */
+import path from 'node:path'
+import express from 'express'
+import compression from 'compression'
+import { getRequestListener } from '@hono/node-server'
+import { createRequestHandler } from '@react-router/express'
+import { sql } from 'drizzle-orm'
+import { loadConfig } from './api/config.ts'
+import { openDatabase, migrateDb } from './api/db/client.ts'
+import { createApp } from './api/app.ts'
+import { createDiskStorage } from './api/lib/storage.ts'
+import { createMailer } from './api/lib/mail.ts'
+import { logger } from './api/lib/logger.ts'
+import { ensureCatalog } from './api/db/seed/ensure.ts'
+import { securityHeaders } from './app/.server/security-headers.ts'
+
+const config = loadConfig()
+const isProduction = config.isProduction
+
+const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') })
+await migrateDb(database)
+const storage = createDiskStorage(path.join(config.dataDir, 'uploads'))
+await ensureCatalog({ db: database.db, storage, logger, isEmbedded: !config.databaseUrl, dataDir: config.dataDir })
+
+const { app: api, deps } = createApp({
+  db: database.db,
+  jwtSecret: config.jwtSecret,
+  storage,
+  mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, logger }),
+  logger,
+  secureCookies: isProduction && process.env.INSECURE_COOKIES !== '1',
+  uploadMaxBytes: config.uploadMaxBytes,
+})
+
+// The BFF calls the API in-process unless API_URL points elsewhere (app/.server/upstream.ts).
+;(globalThis as Record<symbol, unknown>)[Symbol.for('grocery.api.fetch')] = (request: Request) => api.fetch(request)
+
+const app = express()
+app.disable('x-powered-by')
+if (process.env.TRUST_PROXY === '1') app.set('trust proxy', true)
+
+// Every request gets the client address from the socket; a client-sent X-Client-Ip is overwritten.
+app.use((req, _res, next) => {
+  req.headers['x-client-ip'] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
+  next()
+})
+app.use(compression())
+app.use(securityHeaders)
+
+app.get('/healthz', async (_req, res) => {
+  try {
+    await database.db.execute(sql`select 1`)
+    res.json({ status: 'ok', database: database.kind })
+  } catch {
+    res.status(503).json({ status: 'unavailable' })
+  }
+})
+if (process.env.EXPOSE_METRICS === '1') {
+  app.get('/metrics.json', (_req, res) => {
+    res.json({
+      upstreamCalls: ((globalThis as Record<symbol, unknown>)[Symbol.for('grocery.upstream.calls')] as number) ?? 0,
+      cache: deps.cache.stats,
+    })
+  })
+}
+
+const apiListener = getRequestListener(api.fetch)
+app.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') ? apiListener(req, res) : next()))
+
+// Stored images are content-addressed: their bytes never change, so they may be cached for a year.
+app.use('/uploads', express.static(path.join(config.dataDir, 'uploads'), { immutable: true, maxAge: '1y', index: false }))
+
+if (isProduction) {
+  const clientDir = path.resolve('build/client')
+  app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }))
+  app.use(express.static(clientDir, { maxAge: '1h', index: false }))
+  const build = await import(path.resolve('build/server/index.js'))
+  app.all('/{*splat}', createRequestHandler({ build }))
+} else {
+  const vite = await import('vite')
+  const viteServer = await vite.createServer({ server: { middlewareMode: true } })
+  app.use(viteServer.middlewares)
+  app.all('/{*splat}', async (req, res, next) => {
+    try {
+      const ssr = viteServer.environments.ssr as unknown as { runner: { import(id: string): Promise<unknown> } }
+      const build = await ssr.runner.import('virtual:react-router/server-build')
+      return createRequestHandler({ build: build as never })(req, res, next)
+    } catch (err) {
+      next(err)
+    }
+  })
+}
+
+const server = app.listen(config.port, () => {
+  logger.info({ port: config.port, database: database.kind, dataDir: config.dataDir }, `storefront on http://localhost:${config.port}`)
+})
+
+async function shutdown(signal: string) {
+  logger.info({ signal }, 'shutting down')
+  server.close()
+  await database.close()
+  process.exit(0)
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))
