@@ -3,10 +3,10 @@
  * middleware opens the cookie session for every request (app/.server/context.ts); the loader hands
  * the header its user summary and takes the pending flash toast (spec section 9).
  */
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useRouteLoaderData } from 'react-router'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import type { Route } from './+types/root'
 import { getSession, sessionMiddleware } from './.server/context.ts'
-import { Header } from './components/header.tsx'
+import { Header, SHOP_NAME } from './components/header.tsx'
 import { Footer } from './components/footer.tsx'
 import { Toasts } from './components/toasts.tsx'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
@@ -17,10 +17,29 @@ export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware]
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.ico' }]
 
+/** Default title and description; a route's own `meta` replaces them. */
+export const meta: Route.MetaFunction = () => [
+  { title: `${SHOP_NAME} | Groceries delivered in 10 minutes` },
+  { name: 'description', content: 'Fresh fruits, vegetables, dairy, staples and snacks, delivered to your door in 10 minutes.' },
+]
+
+/**
+ * `user`: the signed-in user's summary or null. `toast`: the flash toast queued by the previous
+ * request (a redirect with a message), or null; each one gets a fresh `id` so the page shows it once,
+ * however often the component re-renders.
+ */
 export async function loader({ context }: Route.LoaderArgs) {
   const session = getSession(context)
-  return data({ user: session.user, toast: session.takeToast() })
+  const toast = session.takeToast()
+  return data({ user: session.user, toast: toast ? { ...toast, id: globalThis.crypto.randomUUID() } : null })
 }
+
+/**
+ * Runs the root loader on every navigation, not only when params change (React Router's default): a
+ * loader anywhere may redirect with a flash toast, and sign-in or sign-out changes the header.
+ * The loader only reads the session cookie, and single fetch sends it with the page's own loaders.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = () => true
 
 /** The root loader's data, for components anywhere in the tree (header, guards). */
 export function useRootData() {
@@ -34,10 +53,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#f8cb46" />
         <Meta />
         <Links />
       </head>
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -46,20 +66,40 @@ export function Layout({ children }: { children: React.ReactNode }) {
   )
 }
 
-export default function App() {
-  const { user, toast } = useLoaderData<typeof loader>()
+/** Header, the page and footer around any content: the app itself and the root error page. */
+function Shell({ children }: { children: React.ReactNode }) {
+  const root = useRootData()
   return (
     <div className="flex min-h-screen flex-col">
-      <Header user={user} />
-      <main className="flex-1">
-        <Outlet />
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <Header user={root?.user ?? null} />
+      <main id="main" className="flex-1">
+        {children}
       </main>
       <Footer />
-      <Toasts toast={toast} />
     </div>
   )
 }
 
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>()
+  return (
+    <>
+      <Shell>
+        <Outlet />
+      </Shell>
+      <Toasts toast={toast} />
+    </>
+  )
+}
+
+/** Errors no route handled: the fallback page (spec section 8) inside the usual header and footer. */
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
+  return (
+    <Shell>
+      <GeneralErrorBoundary />
+    </Shell>
+  )
 }

@@ -1,7 +1,62 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router'
-/** Router fallback page (spec section 8): "Unexpected Application Error!" with the status text or message. */
+/**
+ * Error pages. `GeneralErrorBoundary` is the router fallback (spec section 8): "Unexpected Application
+ * Error!" with the status text or the message; a 404 shows the friendlier `NotFoundPage` instead.
+ * Routes reuse it: `export { GeneralErrorBoundary as ErrorBoundary } from '../components/error-boundary.tsx'`.
+ *
+ * In production React Router replaces the message of an unexpected server error with "Unexpected
+ * Server Error", so no stack or internal detail reaches the page (OWASP Error Handling cheat sheet).
+ */
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router'
+import { buttonClassName } from './ui/button.tsx'
+
+/**
+ * Status and text of anything a loader, action or component threw, for the fallback page: for an
+ * error response "<status> <message or status text>" (the message from `data(...)` or a string body),
+ * for an Error its message.
+ */
+export function describeError(error: unknown): { status: number | null; detail: string } {
+  if (isRouteErrorResponse(error)) {
+    const body: unknown = error.data
+    const message =
+      typeof body === 'string' ? body : body && typeof body === 'object' && 'message' in body && typeof body.message === 'string' ? body.message : ''
+    return { status: error.status, detail: `${error.status} ${message || error.statusText}`.trim() }
+  }
+  if (error instanceof Error) return { status: null, detail: error.message }
+  return { status: null, detail: 'Unknown Error' }
+}
+
+/** The friendly 404 page: a heading, a line of help and a way home. */
+export function NotFoundPage() {
+  return (
+    <section className="mx-auto flex max-w-lg flex-col items-center gap-4 px-4 py-16 text-center">
+      <p className="text-6xl font-black text-brand-dark" aria-hidden="true">
+        404
+      </p>
+      <h1 className="text-2xl font-bold text-slate-900">Page not found</h1>
+      <p className="text-slate-600">The page you are looking for does not exist or has moved.</p>
+      <Link to="/" className={buttonClassName({ variant: 'primary', size: 'lg' })}>
+        Go to the home page
+      </Link>
+    </section>
+  )
+}
+
+/** The fallback page for any other error. */
+export function ErrorPage({ detail }: { detail: string }) {
+  return (
+    <section className="mx-auto flex max-w-lg flex-col items-center gap-4 px-4 py-16 text-center">
+      <h1 className="text-2xl font-bold text-slate-900">Unexpected Application Error!</h1>
+      <p className="rounded-lg bg-red-50 px-4 py-2 font-mono text-sm break-words text-red-800">{detail}</p>
+      <Link to="/" className={buttonClassName({ variant: 'secondary' })} reloadDocument>
+        Go to the home page
+      </Link>
+    </section>
+  )
+}
+
 export function GeneralErrorBoundary() {
   const error = useRouteError()
-  const detail = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : 'Unknown error'
-  return <div className="p-8"><h1>Unexpected Application Error!</h1><p>{detail}</p></div>
+  const { status, detail } = describeError(error)
+  if (status === 404) return <NotFoundPage />
+  return <ErrorPage detail={detail} />
 }

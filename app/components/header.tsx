@@ -1,5 +1,78 @@
-import { Link } from 'react-router'
+/**
+ * The site header (spec section 2, "Header and footer"): sticky, brand yellow; the logo links to /;
+ * the search bar (app/components/search-bar.tsx); on the right a Login link (signed out) or the
+ * Account dropdown (signed in), and the My Cart button. Below 768 px those give way to a user icon
+ * that goes to /login when signed out and to /user when signed in, and the search bar takes its own
+ * full-width row. On /search with a query string the search bar is left out: the search page shows
+ * its own form (spec section 2).
+ */
+import { Link, useLocation } from 'react-router'
 import type { SessionUser } from '../.server/session.ts'
+import { AccountMenu } from './account-menu.tsx'
+import { CartIcon, LogoMark, UserIcon } from './icons.tsx'
+import { SearchBar } from './search-bar.tsx'
+
+/** The shop's name, as the logo and page titles spell it. */
+export const SHOP_NAME = 'Grocery'
+
+/** The logo: mark and wordmark, a link to the home page. */
+export function Logo() {
+  return (
+    <Link to="/" aria-label={`${SHOP_NAME} home`} className="flex min-h-11 shrink-0 items-center gap-2 rounded-lg">
+      <LogoMark size={36} />
+      <span aria-hidden="true" className="text-2xl leading-none font-black tracking-tight text-slate-900">
+        grocery<span className="text-accent">.</span>
+      </span>
+    </Link>
+  )
+}
+
+/** Whether the header shows its search bar at `pathname` + `search` (hidden on /search?…). */
+export function showsHeaderSearch(pathname: string, search: string): boolean {
+  return !(pathname === '/search' && search.length > 1)
+}
+
 export function Header({ user }: { user: SessionUser | null }) {
-  return <header className="bg-white p-4"><Link to="/">Grocery</Link> {user ? user.name : <Link to="/login">Login</Link>}</header>
+  const { pathname, search } = useLocation()
+  const withSearch = showsHeaderSearch(pathname, search)
+  return (
+    <header className="sticky top-0 z-40 bg-brand shadow-sm">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 md:h-20 md:flex-nowrap md:py-0">
+        <Logo />
+
+        {withSearch ? (
+          // Its own row below 768 px (order-last + full width), in line from md up.
+          <div className="order-last w-full md:order-none md:flex md:flex-1 md:justify-center">
+            <SearchBar className="md:max-w-xl" />
+          </div>
+        ) : null}
+
+        <div className="ml-auto flex items-center gap-2">
+          {/* Narrow screens: one user icon (spec section 2). */}
+          <Link
+            to={user ? '/user' : '/login'}
+            aria-label={user ? 'Account menu' : 'Login'}
+            className="grid size-11 place-items-center rounded-full text-slate-900 hover:bg-black/5 md:hidden"
+          >
+            <UserIcon size={28} />
+          </Link>
+
+          <div className="hidden items-center gap-2 md:flex">
+            {user ? (
+              <AccountMenu user={user} />
+            ) : (
+              <Link to="/login" className="flex min-h-11 items-center rounded-lg px-4 text-lg font-semibold text-slate-900 hover:bg-black/5">
+                Login
+              </Link>
+            )}
+            {/* The spec shows this button without behaviour; the cart comes in a later release. */}
+            <button type="button" className="flex min-h-12 items-center gap-2 rounded-lg bg-accent px-4 font-semibold text-white hover:bg-accent-dark">
+              <CartIcon size={24} />
+              <span>My Cart</span>
+            </button>
+          </div>
+        </div>
+      </div>
+    </header>
+  )
 }

@@ -1,4 +1,134 @@
-import type { Toast } from '../.server/session.ts'
-export function Toasts({ toast }: { toast: Toast | null }) {
-  return toast ? <div role="status">{toast.message}</div> : null
+/**
+ * Toasts (spec section 8: success and error messages; section 9: default 4000 ms, success 2000 ms,
+ * error 4000 ms, loading without end, at most 20, top-center).
+ *
+ * With JavaScript, react-hot-toast shows them. Without it, and until the page has hydrated, the same
+ * message is rendered on the server as a fixed status box at the top centre, which fades out after
+ * the same duration (app/app.css `.static-toast`). Once hydrated, the box is replaced by the
+ * react-hot-toast, so a shopper never sees the message twice.
+ *
+ * Sources: the root loader's flash toast (carried across redirects, app/.server/toast.ts) and action
+ * data of a page (`<ToastNotice toast={actionData?.toast} />` or `useToastFromData`).
+ */
+import { useEffect, useSyncExternalStore } from 'react'
+import { toast as hotToast, Toaster, useToasterStore } from 'react-hot-toast'
+import { cn } from './ui/cn.ts'
+
+/** A message for the shopper. `id`, when given, makes it show once even if rendered again. */
+export interface ToastMessage {
+  type: 'success' | 'error' | 'message'
+  message: string
+  id?: string
+}
+
+/** Spec section 9. */
+export const TOAST_DURATION_MS = { default: 4000, success: 2000, error: 4000, loading: Number.POSITIVE_INFINITY } as const
+/** Spec section 9: at most 20 toasts at once. */
+export const TOAST_LIMIT = 20
+
+/** Shows `toast` with react-hot-toast (browser only). Returns the react-hot-toast id. */
+export function showToast(toast: ToastMessage): string {
+  const options = toast.id ? { id: toast.id } : undefined
+  if (toast.type === 'success') return hotToast.success(toast.message, options)
+  if (toast.type === 'error') return hotToast.error(toast.message, options)
+  return hotToast(toast.message, options)
+}
+
+const subscribeNothing = () => () => {}
+/** False on the server and during hydration, true after: the switch from static box to react-hot-toast. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeNothing,
+    () => true,
+    () => false,
+  )
+}
+
+/**
+ * Shows `toast` as a react-hot-toast once per distinct toast: keyed by its `id`, else by the object
+ * itself (action data is a new object per submission). Nothing happens for null or undefined.
+ */
+export function useToastFromData(toast: ToastMessage | null | undefined): void {
+  const key: unknown = toast ? (toast.id ?? toast) : null
+  useEffect(() => {
+    if (toast) showToast(toast)
+    // `key` is the identity of the toast: re-rendering the same one must not show it again.
+  }, [key])
+}
+
+/** The server-rendered stand-in of a toast: a fixed, top-centre status box, green or red. */
+export function StaticToast({ toast }: { toast: ToastMessage }) {
+  const duration = toast.type === 'success' ? TOAST_DURATION_MS.success : toast.type === 'error' ? TOAST_DURATION_MS.error : TOAST_DURATION_MS.default
+  return (
+    <div className="pointer-events-none fixed inset-x-0 top-4 z-[9999] flex justify-center px-4">
+      <div
+        role={toast.type === 'error' ? 'alert' : 'status'}
+        data-toast-type={toast.type}
+        style={{ '--toast-duration': `${duration}ms` } as React.CSSProperties}
+        className={cn(
+          'static-toast pointer-events-auto flex max-w-md items-center gap-2 rounded-lg border px-4 py-3 text-sm font-medium shadow-lg',
+          toast.type === 'success' && 'border-green-300 bg-green-50 text-green-900',
+          toast.type === 'error' && 'border-red-300 bg-red-50 text-red-900',
+          toast.type === 'message' && 'border-slate-200 bg-white text-slate-900',
+        )}
+      >
+        <span aria-hidden="true" className="text-base">
+          {toast.type === 'success' ? '✓' : toast.type === 'error' ? '!' : 'i'}
+        </span>
+        {toast.message}
+      </div>
+    </div>
+  )
+}
+
+/**
+ * One toast from data (the root's flash toast, a page's action data): the static box on the server
+ * and before hydration, a react-hot-toast after.
+ */
+export function ToastNotice({ toast }: { toast: ToastMessage | null | undefined }) {
+  const hydrated = useHydrated()
+  useToastFromData(hydrated ? toast : null)
+  return toast && !hydrated ? <StaticToast toast={toast} /> : null
+}
+
+/**
+ * Dismisses the oldest visible toasts beyond TOAST_LIMIT. react-hot-toast 2.x happens to keep 20 in
+ * its store too, but that is an internal default without an option; the spec's limit is ours.
+ */
+function useToastLimit(limit: number) {
+  const { toasts } = useToasterStore()
+  useEffect(() => {
+    toasts
+      .filter((t) => t.visible)
+      .slice(limit) // the store lists the newest first
+      .forEach((t) => hotToast.dismiss(t.id))
+  }, [toasts, limit])
+}
+
+function ToastHost() {
+  useToastLimit(TOAST_LIMIT)
+  return (
+    <Toaster
+      position="top-center"
+      toastOptions={{
+        duration: TOAST_DURATION_MS.default,
+        success: { duration: TOAST_DURATION_MS.success },
+        error: { duration: TOAST_DURATION_MS.error },
+        loading: { duration: TOAST_DURATION_MS.loading },
+        className: 'text-sm font-medium',
+      }}
+    />
+  )
+}
+
+/** The root's toast layer: the react-hot-toast host (browser only) plus the flash toast of this page. */
+export function Toasts({ toast }: { toast: ToastMessage | null }) {
+  // The host mounts after hydration only, so server and first client render match.
+  const hydrated = useHydrated()
+  return (
+    <>
+      {hydrated ? <ToastHost /> : null}
+      <ToastNotice toast={toast} />
+    </>
+  )
 }

@@ -1,3 +1,138 @@
-export default function Page() {
-  return <div>category</div>
+/**
+ * /{category}: every product of one category (issue 2 item 3: "a category with no sub category still
+ * leads somewhere sensible"; home's See All links land here). The same frame as the listing page
+ * (spec "Product by category page"): the category's sub categories in the sidebar with an "All" entry
+ * first, highlighted here; the category name as title; the product grid (1, 3 or 4 columns), page
+ * size 8 (spec section 9), later pages append (app/components/pager.tsx).
+ *
+ * Unknown ids answer 404; a stale name part redirects (301) to the canonical path. Upstream calls
+ * per render: three, in parallel (categories, sub categories, one product page).
+ */
+import { data, redirect } from 'react-router'
+import type { Route } from './+types/category'
+import {
+  fetchRange,
+  listCategories,
+  listSubCategories,
+  productsByCategoryAndSubCategory,
+  refId,
+} from '../.server/api/catalog.ts'
+import { clientIp } from '../.server/request.ts'
+import { categoryPath, idFromSlug, isCanonicalSlug, listingPath } from '../lib/slug.ts'
+import { SidebarLayout, SubCategorySidebar, type CategoryLinkData } from '../components/category-grid.tsx'
+import { ProductGrid, toCardData, type ProductCardData } from '../components/product-card.tsx'
+import {
+  EarlierPagesNote,
+  LoadMore,
+  pageRange,
+  readPageRequest,
+  useAppendingList,
+  useIsSwitchingWithinCategory,
+  type PageWindow,
+} from '../components/pager.tsx'
+import { ProductGridCellsSkeleton, ProductGridSkeleton } from '../components/skeletons.tsx'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { SHOP_NAME } from '../components/header.tsx'
+
+/** Products per page on the category product page (spec section 9). */
+const LISTING_PAGE_SIZE = 8
+
+const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const categoryId = idFromSlug(params.category)
+  if (!categoryId) throw notFound()
+
+  const url = new URL(request.url)
+  const { page, isSingle } = readPageRequest(url)
+  const { start, end } = pageRange(page, LISTING_PAGE_SIZE, isSingle)
+  const call = { clientIp: clientIp(request) }
+
+  // The product page is asked for at once, beside the lookups; an id the API rejects must still end
+  // as our 404, so its failure is only raised after the id was checked.
+  const productsPromise = fetchRange(
+    (p, limit) => productsByCategoryAndSubCategory({ categoryId, page: p, limit }, call),
+    start,
+    end,
+  )
+  productsPromise.catch(() => {})
+  const [categories, subCategories] = await Promise.all([listCategories(call), listSubCategories(call)])
+
+  const category = categories.find((c) => c._id === categoryId)
+  if (!category) throw notFound()
+  if (!isCanonicalSlug(params.category, category)) throw redirect(`${categoryPath(category)}${url.search}`, 301)
+
+  const { products, totalCount } = await productsPromise
+  const sidebar: CategoryLinkData[] = subCategories
+    .filter((sub) => sub.category?.some((ref) => refId(ref) === categoryId))
+    .map((sub) => ({ _id: sub._id, name: sub.name, image: sub.image, href: listingPath(category, sub) }))
+
+  const list: PageWindow<ProductCardData> = {
+    items: products.map(toCardData),
+    start,
+    page,
+    pageSize: LISTING_PAGE_SIZE,
+    totalCount,
+    scope: categoryId,
+  }
+  return {
+    category: { _id: category._id, name: category.name, image: category.image, href: categoryPath(category) },
+    canonical: categoryPath(category),
+    sidebar,
+    list,
+  }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  if (!loaderData) return [{ title: `Not found | ${SHOP_NAME}` }]
+  const { category, canonical } = loaderData
+  return [
+    { title: `${category.name} | ${SHOP_NAME}` },
+    { name: 'description', content: `Buy ${category.name} online, delivered in 10 minutes.` },
+    { tagName: 'link', rel: 'canonical', href: canonical },
+  ]
+}
+
+// Catalogue pages are personal (the header shows the shopper), so no shared cache may keep them.
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, max-age=0' })
+
+export default function CategoryPage({ loaderData }: Route.ComponentProps) {
+  const { category, sidebar } = loaderData
+  const list = useAppendingList(loaderData.list)
+  const isSwitching = useIsSwitchingWithinCategory()
+  const all: CategoryLinkData = { _id: `all-${category._id}`, name: 'All', image: category.image, href: category.href }
+
+  return (
+    <SidebarLayout sidebar={<SubCategorySidebar items={sidebar} all={all} />}>
+      <header className="mb-3 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+        <h1 className="text-xl font-bold text-slate-900 md:text-2xl">{category.name}</h1>
+        <p className="text-sm text-slate-500">
+          {list.totalCount} {list.totalCount === 1 ? 'product' : 'products'}
+        </p>
+      </header>
+      <div aria-busy={isSwitching || list.isLoading}>
+        {isSwitching ? (
+          <ProductGridSkeleton count={LISTING_PAGE_SIZE} />
+        ) : (
+          <>
+            <EarlierPagesNote list={list} />
+            {list.items.length === 0 && list.start === 0 ? (
+              <p className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
+                No products in this category yet.
+              </p>
+            ) : (
+              <ProductGrid products={list.items} paging={{ start: list.start, pageSize: loaderData.list.pageSize }}>
+                {list.isLoading ? <ProductGridCellsSkeleton count={4} /> : null}
+              </ProductGrid>
+            )}
+            <LoadMore list={list} />
+          </>
+        )}
+      </div>
+    </SidebarLayout>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

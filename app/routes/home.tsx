@@ -1,3 +1,180 @@
-export default function Page() {
-  return <div>home</div>
+/**
+ * Home (spec section 2 "Home"; section 9 skeleton counts; issue 2 items 3 and 5): the banner, the
+ * category image grid and one product row per category.
+ *
+ * Upstream calls: always three, whatever the number of categories (issue 2 item 5): categories and
+ * sub categories in parallel, then ONE grouped by-category call for every row.
+ *
+ * Loading strategy (a deliberate choice):
+ * - The server loader awaits everything. Streaming the rows (returning an un-awaited promise) would
+ *   send them, on a document request, as hidden HTML that only an inline script reveals: with
+ *   JavaScript off the rows would never show. So documents always arrive complete.
+ * - Client-side navigations to / go through `clientLoader`, which returns the server loader's promise
+ *   un-awaited: the page switches at once and shows the skeletons (12 category tiles, 6 cards per
+ *   row) inside <Suspense>/<Await> until the data arrives. The first load hydrates with the server's
+ *   data (no `clientLoader.hydrate`), so it never flashes skeletons.
+ */
+import { Suspense } from 'react'
+import { Await, Link, useAsyncError, type ShouldRevalidateFunctionArgs } from 'react-router'
+import type { Route } from './+types/home'
+import { listCategories, listSubCategories, productsByCategoryGrouped, refId } from '../.server/api/catalog.ts'
+import { clientIp } from '../.server/request.ts'
+import { categoryPath, listingPath } from '../lib/slug.ts'
+import { Banner } from '../components/banner.tsx'
+import { CategoryGrid, type CategoryLinkData } from '../components/category-grid.tsx'
+import { ProductRow } from '../components/product-row.tsx'
+import { toCardData, type ProductCardData } from '../components/product-card.tsx'
+import { CategoryGridSkeleton, ProductRowSkeleton } from '../components/skeletons.tsx'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+
+/** One home row: a category's name, its listing and its products. */
+interface HomeRow {
+  categoryId: string
+  title: string
+  seeAllHref: string
+  products: ProductCardData[]
+}
+
+/** Rows drawn as skeletons while the home page loads on a client-side navigation. */
+const SKELETON_ROWS = 3
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Grocery | Groceries delivered in 10 minutes' },
+  {
+    name: 'description',
+    content: 'Fresh fruits, vegetables, dairy, atta, dal, snacks and more, delivered to your door in 10 minutes.',
+  },
+]
+
+// Catalogue pages are personal (the header shows the shopper), so no shared cache may keep them.
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, max-age=0' })
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const call = { clientIp: clientIp(request) }
+  const [categories, subCategories] = await Promise.all([listCategories(call), listSubCategories(call)])
+  const grouped = await productsByCategoryGrouped(
+    categories.map((category) => category._id),
+    call,
+  )
+
+  // A tile opens the first sub category that lists its category (spec "Home"); a category that no
+  // sub category lists opens its own page instead of failing (issue 2 item 3).
+  const tiles: CategoryLinkData[] = categories.map((category) => {
+    const subCategory = subCategories.find((sub) => sub.category?.some((ref) => refId(ref) === category._id))
+    return {
+      _id: category._id,
+      name: category.name,
+      image: category.image,
+      href: subCategory ? listingPath(category, subCategory) : categoryPath(category),
+    }
+  })
+
+  const productsByCategory = new Map(grouped.map((row) => [row.categoryId, row.products]))
+  const rows: HomeRow[] = categories
+    .map((category) => ({
+      categoryId: category._id,
+      title: category.name,
+      seeAllHref: categoryPath(category),
+      products: (productsByCategory.get(category._id) ?? []).map(toCardData),
+    }))
+    .filter((row) => row.products.length > 0)
+
+  return { tiles, rows }
+}
+
+type HomeData = Awaited<ReturnType<typeof loader>>
+
+/** Client-side navigations: show the skeletons at once, fill in when the server answers. */
+export function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  return { pending: serverLoader() }
+}
+
+/**
+ * The catalogue does not depend on who is signed in, so form submissions elsewhere on the page
+ * (sign out) need not reload it, nor flash the skeletons.
+ */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod ? false : defaultShouldRevalidate
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-5 px-3 py-4 sm:px-4">
+      <h1 className="sr-only">Groceries delivered in 10 minutes</h1>
+      <Banner />
+      {'pending' in loaderData ? (
+        <Suspense fallback={<HomeSkeleton />}>
+          <Await resolve={loaderData.pending} errorElement={<HomeLoadError />}>
+            {(data) => <HomeContent data={data} />}
+          </Await>
+        </Suspense>
+      ) : (
+        <HomeContent data={loaderData} />
+      )}
+    </div>
+  )
+}
+
+function HomeContent({ data }: { data: HomeData }) {
+  if (data.tiles.length === 0) {
+    return (
+      <p className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
+        The shelves are being stocked. Please come back in a few minutes.
+      </p>
+    )
+  }
+  return (
+    <>
+      <section aria-labelledby="home-categories">
+        <h2 id="home-categories" className="sr-only">
+          Shop by category
+        </h2>
+        <CategoryGrid tiles={data.tiles} />
+      </section>
+      <div className="flex flex-col gap-1">
+        {data.rows.map((row) => (
+          <ProductRow
+            key={row.categoryId}
+            headingId={`row-${row.categoryId}`}
+            title={row.title}
+            seeAllHref={row.seeAllHref}
+            products={row.products}
+          />
+        ))}
+      </div>
+    </>
+  )
+}
+
+/** The skeletons of spec section 9: 12 category tiles, and rows of 6 cards. */
+function HomeSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading products" className="flex flex-col gap-5">
+      <CategoryGridSkeleton />
+      <div className="flex flex-col gap-1">
+        {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+          <ProductRowSkeleton key={i} />
+        ))}
+      </div>
+    </div>
+  )
+}
+
+/** When the deferred data fails on a client-side navigation: say so and offer a full reload. */
+function HomeLoadError() {
+  const error = useAsyncError()
+  const detail = error instanceof Error ? error.message : 'The shop could not be loaded.'
+  return (
+    <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-6 text-center text-red-800">
+      <p className="font-semibold">Unexpected Application Error!</p>
+      <p className="mt-1 text-sm">{detail}</p>
+      <Link to="/" reloadDocument className="mt-3 inline-block font-semibold text-accent underline">
+        Try again
+      </Link>
+    </div>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

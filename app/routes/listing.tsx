@@ -1,3 +1,154 @@
-export default function Page() {
-  return <div>listing</div>
+/**
+ * /{category}/{subCategory}: the products of a category and sub category (spec section 2 "Product by
+ * category page"; section 4 "Category product page"; section 9: page size 8; issue 2 item 3).
+ *
+ * - Left: the sub categories whose category list includes the current category (image and name, each
+ *   a link, the current one highlighted).
+ * - Right: the sub category's title and the product grid (1, 3 or 4 columns); later pages append
+ *   (app/components/pager.tsx: a fetcher with JavaScript, a "next page" link without).
+ * - Slugs: the id is the last dash-separated piece (app/lib/slug.ts). Unknown ids, or a sub category
+ *   that does not belong to the category, answer 404. A stale name part redirects (301) to the
+ *   canonical path, keeping the query string.
+ * - The spec titles the page with "the slug words before the id"; we show the sub category's real
+ *   name, which those words are made from (they lose punctuation such as "&" and ",").
+ *
+ * Upstream calls per render: three, in parallel (categories, sub categories, one product page; a
+ * JavaScript-off window past 12 pages may take one more).
+ */
+import { data, redirect } from 'react-router'
+import type { Route } from './+types/listing'
+import {
+  fetchRange,
+  listCategories,
+  listSubCategories,
+  productsByCategoryAndSubCategory,
+  refId,
+} from '../.server/api/catalog.ts'
+import { clientIp } from '../.server/request.ts'
+import { categoryPath, idFromSlug, isCanonicalSlug, listingPath } from '../lib/slug.ts'
+import { SidebarLayout, SubCategorySidebar, type CategoryLinkData } from '../components/category-grid.tsx'
+import { ProductGrid, toCardData, type ProductCardData } from '../components/product-card.tsx'
+import {
+  EarlierPagesNote,
+  LoadMore,
+  pageRange,
+  readPageRequest,
+  useAppendingList,
+  useIsSwitchingWithinCategory,
+  type PageWindow,
+} from '../components/pager.tsx'
+import { ProductGridCellsSkeleton, ProductGridSkeleton } from '../components/skeletons.tsx'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { SHOP_NAME } from '../components/header.tsx'
+
+/** Products per page on the category product page (spec section 9). */
+const LISTING_PAGE_SIZE = 8
+
+const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const categoryId = idFromSlug(params.category)
+  const subCategoryId = idFromSlug(params.subCategory)
+  if (!categoryId || !subCategoryId) throw notFound()
+
+  const url = new URL(request.url)
+  const { page, isSingle } = readPageRequest(url)
+  const { start, end } = pageRange(page, LISTING_PAGE_SIZE, isSingle)
+  const call = { clientIp: clientIp(request) }
+
+  // The product page is asked for at once, beside the lookups; an id the API rejects must still end
+  // as our 404, so its failure is only raised after the ids were checked.
+  const productsPromise = fetchRange(
+    (p, limit) => productsByCategoryAndSubCategory({ categoryId, subCategoryId, page: p, limit }, call),
+    start,
+    end,
+  )
+  productsPromise.catch(() => {})
+  const [categories, subCategories] = await Promise.all([listCategories(call), listSubCategories(call)])
+
+  const category = categories.find((c) => c._id === categoryId)
+  const subCategory = subCategories.find((s) => s._id === subCategoryId)
+  if (!category || !subCategory || !subCategory.category?.some((ref) => refId(ref) === categoryId)) throw notFound()
+
+  if (!isCanonicalSlug(params.category, category) || !isCanonicalSlug(params.subCategory, subCategory)) {
+    throw redirect(`${listingPath(category, subCategory)}${url.search}`, 301)
+  }
+
+  const { products, totalCount } = await productsPromise
+  const sidebar: CategoryLinkData[] = subCategories
+    .filter((sub) => sub.category?.some((ref) => refId(ref) === categoryId))
+    .map((sub) => ({ _id: sub._id, name: sub.name, image: sub.image, href: listingPath(category, sub) }))
+
+  const list: PageWindow<ProductCardData> = {
+    items: products.map(toCardData),
+    start,
+    page,
+    pageSize: LISTING_PAGE_SIZE,
+    totalCount,
+    scope: `${categoryId}/${subCategoryId}`,
+  }
+  return {
+    category: { _id: category._id, name: category.name, image: category.image, href: categoryPath(category) },
+    subCategory: { _id: subCategory._id, name: subCategory.name },
+    canonical: listingPath(category, subCategory),
+    sidebar,
+    list,
+  }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  if (!loaderData) return [{ title: `Not found | ${SHOP_NAME}` }]
+  const { category, subCategory, canonical } = loaderData
+  return [
+    { title: `${subCategory.name} | ${category.name} | ${SHOP_NAME}` },
+    { name: 'description', content: `Buy ${subCategory.name} online in ${category.name}, delivered in 10 minutes.` },
+    { tagName: 'link', rel: 'canonical', href: canonical },
+  ]
+}
+
+// Catalogue pages are personal (the header shows the shopper), so no shared cache may keep them.
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, max-age=0' })
+
+export default function Listing({ loaderData }: Route.ComponentProps) {
+  const { category, subCategory, sidebar } = loaderData
+  const list = useAppendingList(loaderData.list)
+  const isSwitching = useIsSwitchingWithinCategory()
+  const all: CategoryLinkData = { _id: `all-${category._id}`, name: 'All', image: category.image, href: category.href }
+
+  return (
+    <SidebarLayout sidebar={<SubCategorySidebar items={sidebar} all={all} />}>
+      <header className="mb-3 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+        <div>
+          <p className="text-xs font-medium text-slate-500">{category.name}</p>
+          <h1 className="text-xl font-bold text-slate-900 md:text-2xl">{subCategory.name}</h1>
+        </div>
+        <p className="text-sm text-slate-500">
+          {list.totalCount} {list.totalCount === 1 ? 'product' : 'products'}
+        </p>
+      </header>
+      <div aria-busy={isSwitching || list.isLoading}>
+        {isSwitching ? (
+          <ProductGridSkeleton count={LISTING_PAGE_SIZE} />
+        ) : (
+          <>
+            <EarlierPagesNote list={list} />
+            {list.items.length === 0 && list.start === 0 ? (
+              <p className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
+                No products here yet. Try another sub category.
+              </p>
+            ) : (
+              <ProductGrid products={list.items} paging={{ start: list.start, pageSize: loaderData.list.pageSize }}>
+                {list.isLoading ? <ProductGridCellsSkeleton count={4} /> : null}
+              </ProductGrid>
+            )}
+            <LoadMore list={list} />
+          </>
+        )}
+      </div>
+    </SidebarLayout>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

@@ -1,3 +1,146 @@
-export default function Page() {
-  return <div>login</div>
+/**
+ * /login (spec section 2 "Auth screens", rules of section 5, "Login success" of section 4, messages
+ * of sections 8 and 9). Email and password with a show/hide toggle, links to /forgot-password and
+ * /register. The BFF posts to the API, keeps the tokens in the cookie session, loads the user's
+ * details for the header and goes to `redirectTo` (same-site paths only) or `/`.
+ */
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect, useRef, useState } from 'react'
+import { data, Form, Link } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import type { Route } from './+types/login'
+import * as userApi from '../.server/api/user.ts'
+import { requireAnonymous, signIn } from '../.server/auth.ts'
+import { getSession } from '../.server/context.ts'
+import { clientIp, safeRedirect } from '../.server/request.ts'
+import { redirectWithToast } from '../.server/toast.ts'
+import { ErrorList, Field, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { SHOP_NAME } from '../components/header.tsx'
+import { ToastNotice } from '../components/toasts.tsx'
+import { LoginSchema } from '../lib/schemas/auth.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: `Login | ${SHOP_NAME}` }]
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAnonymous(context)
+  // '' = no explicit target; the action then falls back to '/'.
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
+  return { redirectTo }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAnonymous(context)
+  const session = getSession(context)
+  const formData = await request.formData()
+  // The password is never echoed back into the page (OWASP ASVS 8.3: no credentials in responses).
+  const submission = parseWithZod(formData, { schema: LoginSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: ['password'] }), toast: null }, { status: 400 })
+  }
+
+  const failed = (result: userApi.Failure) => {
+    const message = userApi.failureMessage(result)
+    return data(
+      {
+        result: submission.reply({ formErrors: [message], hideFields: ['password'] }),
+        toast: { type: 'error' as const, message },
+      },
+      userApi.failureInit(result),
+    )
+  }
+
+  const login = await userApi.login(submission.value, { clientIp: clientIp(request) })
+  if (!login.ok) return failed(login)
+  const signedIn = await signIn(session, login.data)
+  if (!signedIn.ok) return failed(signedIn)
+
+  const redirectTo = safeRedirect(formData.get('redirectTo') || new URL(request.url).searchParams.get('redirectTo'))
+  return redirectWithToast(session, redirectTo, { type: 'success', message: login.message })
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const isHydrated = useHydrated()
+  const isPending = useIsPending()
+  const lastResult = actionData?.result
+  const [form, fields] = useForm({
+    id: 'login',
+    lastResult,
+    constraint: getZodConstraint(LoginSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+  })
+
+  // Spec section 5: submit stays disabled until both fields are non-empty. Only with JavaScript;
+  // without it the button is always enabled and the server answers the same messages. Read from the
+  // form itself, so values typed before hydration, autofill and the cleared password all count.
+  const formRef = useRef<HTMLFormElement>(null)
+  const [isFilled, setFilled] = useState(false)
+  const checkFilled = () => {
+    const formData = formRef.current ? new FormData(formRef.current) : null
+    setFilled(String(formData?.get('email') ?? '').trim() !== '' && String(formData?.get('password') ?? '') !== '')
+  }
+
+  // After a refused sign-in keep the email and clear the password (spec section 4 clears the whole
+  // form on success only). Without JavaScript the server already rendered it empty. The DOM is
+  // cleared directly: Conform's `form.update` would re-validate and drop the server's form error.
+  useEffect(() => {
+    const password = formRef.current?.elements.namedItem('password')
+    if (lastResult?.status === 'error' && password instanceof HTMLInputElement) password.value = ''
+    checkFilled()
+  }, [lastResult])
+
+  return (
+    <FormCard title="Login">
+      <Form method="post" {...getFormProps(form)} ref={formRef} onInput={checkFilled} className="space-y-5">
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <Field
+          labelProps={{ children: 'Email' }}
+          inputProps={{
+            ...getInputProps(fields.email, { type: 'email' }),
+            autoComplete: 'email',
+            autoFocus: true,
+            placeholder: 'Enter your email',
+          }}
+          errors={fields.email.errors}
+        />
+        <div>
+          <PasswordField
+            labelProps={{ children: 'Password' }}
+            inputProps={{
+              ...getInputProps(fields.password, { type: 'password' }),
+              autoComplete: 'current-password',
+              placeholder: 'Enter your password',
+            }}
+            errors={fields.password.errors}
+          />
+          <div className="mt-2 text-right">
+            <Link to="/forgot-password" className="text-sm font-medium text-slate-700 hover:text-accent hover:underline">
+              Forgot password ?
+            </Link>
+          </div>
+        </div>
+        <ErrorList id={form.errorId} errors={form.errors} role="alert" />
+        <ToastNotice toast={actionData?.toast} />
+        <SubmitButton isPending={isPending} disabled={isHydrated && !isFilled}>
+          {isPending ? 'Logging in…' : 'Login'}
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-700">
+        Don&apos;t have account?{' '}
+        <Link
+          to={loaderData.redirectTo ? `/register?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}` : '/register'}
+          className="font-semibold text-accent hover:underline"
+        >
+          Register
+        </Link>
+      </p>
+    </FormCard>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

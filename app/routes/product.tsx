@@ -1,3 +1,248 @@
-export default function Page() {
-  return <div>product</div>
+/**
+ * /product/{slug}: the product page (issue 2 item 3: "a real product page instead of the spec's
+ * placeholder"). Images (the first large, thumbnails as `?image=N` links that work without
+ * JavaScript), name, unit, selling price, MRP struck through and discount %, the "10 min" badge
+ * (spec section 9), description and `more_details` (spec section 3) as a definition list, and
+ * breadcrumbs to the product's category and sub category listing.
+ *
+ * Slugs: the id is the last dash-separated piece (spec section 2, app/lib/slug.ts). An unknown id
+ * answers 404; a slug whose name part is stale redirects (301) to `/product/{slugify(name)}-{id}`.
+ * Upstream calls per render: one (get-product-details answers category and sub category expanded).
+ */
+import { data, Link, redirect, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
+import type { Route } from './+types/product'
+import { productDetails, type CategoryRef, type SubCategoryRef } from '../.server/api/catalog.ts'
+import { clientIp } from '../.server/request.ts'
+import { discountLabel, formatRupees, sellingPrice } from '../lib/money.ts'
+import { categoryPath, idFromSlug, isCanonicalSlug, listingPath, productPath } from '../lib/slug.ts'
+import { DeliveryBadge } from '../components/product-card.tsx'
+import { ResponsiveImage } from '../components/responsive-image.tsx'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { SHOP_NAME } from '../components/header.tsx'
+
+const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
+
+/** A reference with a readable name (the API may also send bare ids, which cannot be shown). */
+function named(ref: CategoryRef | SubCategoryRef | string | undefined): { _id: string; name: string } | null {
+  return ref && typeof ref === 'object' && ref.name ? { _id: ref._id, name: ref.name } : null
+}
+
+/** A `more_details` key as a label: "brand" → "Brand", "source_sku" → "Source SKU". */
+function detailLabel(key: string): string {
+  return key
+    .split(/[_\s]+/)
+    .filter(Boolean)
+    .map((word) => (/^(sku|id|mrp|ean|upc|fssai)$/i.test(word) ? word.toUpperCase() : word[0].toUpperCase() + word.slice(1)))
+    .join(' ')
+}
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const productId = idFromSlug(params.product)
+  if (!productId) throw notFound()
+  const product = await productDetails(productId, { clientIp: clientIp(request) })
+  if (!product) throw notFound()
+  const url = new URL(request.url)
+  if (!isCanonicalSlug(params.product, product)) throw redirect(`${productPath(product)}${url.search}`, 301)
+
+  const category = named(product.category?.[0])
+  const subCategory = named(product.subCategory?.[0])
+  const price = Number(product.price) || 0
+  const discount = Number(product.discount) || 0
+  return {
+    product: {
+      _id: product._id,
+      name: product.name,
+      images: (product.image ?? []).filter(Boolean),
+      unit: product.unit ?? '',
+      stock: Number(product.stock) || 0,
+      price,
+      discount,
+      sellingPrice: sellingPrice(price, discount),
+      description: product.description ?? '',
+      details: Object.entries(product.more_details ?? {})
+        .filter(([, value]) => typeof value === 'string' && value.trim() !== '')
+        .map(([key, value]) => ({ label: detailLabel(key), value })),
+    },
+    breadcrumbs: {
+      category: category ? { name: category.name, href: categoryPath(category) } : null,
+      subCategory: category && subCategory ? { name: subCategory.name, href: listingPath(category, subCategory) } : null,
+    },
+    canonical: productPath(product),
+  }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  if (!loaderData) return [{ title: `Product not found | ${SHOP_NAME}` }]
+  const { product, canonical } = loaderData
+  const summary =
+    product.description.trim() ||
+    `${product.name}${product.unit ? `, ${product.unit}` : ''} for ${formatRupees(product.sellingPrice)}, delivered in 10 minutes.`
+  const description = summary.length > 160 ? `${summary.slice(0, 157).trimEnd()}…` : summary
+  return [
+    { title: `${product.name}${product.unit ? ` (${product.unit})` : ''} | ${SHOP_NAME}` },
+    { name: 'description', content: description },
+    { property: 'og:title', content: product.name },
+    { property: 'og:description', content: description },
+    ...(product.images[0] ? [{ property: 'og:image', content: product.images[0] }] : []),
+    { tagName: 'link', rel: 'canonical', href: canonical },
+  ]
+}
+
+// Catalogue pages are personal (the header shows the shopper), so no shared cache may keep them.
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, max-age=0' })
+
+/** Picking another image (`?image=N`) changes nothing the loader reads: no new request for it. */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate
+  const strip = (url: URL) => {
+    const params = new URLSearchParams(url.search)
+    params.delete('image')
+    return params.toString()
+  }
+  return strip(currentUrl) === strip(nextUrl) ? false : defaultShouldRevalidate
+}
+
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const { product, breadcrumbs } = loaderData
+  const [searchParams] = useSearchParams()
+  // `?image=N` is 1-based, as shoppers count; anything else shows the first image.
+  const requested = Number.parseInt(searchParams.get('image') ?? '1', 10)
+  const current = Number.isFinite(requested) && requested >= 1 && requested <= product.images.length ? requested - 1 : 0
+  const label = discountLabel(product.discount)
+  const isDiscounted = product.sellingPrice < product.price
+
+  return (
+    <div className="mx-auto max-w-7xl px-3 py-4 sm:px-4 md:py-6">
+      <nav aria-label="Breadcrumb" className="mb-3 text-sm">
+        <ol className="flex flex-wrap items-center gap-x-1.5 gap-y-1 text-slate-500">
+          <li>
+            <Link to="/" className="hover:text-accent hover:underline">
+              Home
+            </Link>
+          </li>
+          {breadcrumbs.category ? (
+            <li className="flex items-center gap-1.5">
+              <span aria-hidden="true">/</span>
+              <Link to={breadcrumbs.category.href} className="hover:text-accent hover:underline">
+                {breadcrumbs.category.name}
+              </Link>
+            </li>
+          ) : null}
+          {breadcrumbs.subCategory ? (
+            <li className="flex items-center gap-1.5">
+              <span aria-hidden="true">/</span>
+              <Link to={breadcrumbs.subCategory.href} className="hover:text-accent hover:underline">
+                {breadcrumbs.subCategory.name}
+              </Link>
+            </li>
+          ) : null}
+          <li className="flex min-w-0 items-center gap-1.5">
+            <span aria-hidden="true">/</span>
+            <span aria-current="page" className="line-clamp-1 text-slate-700">
+              {product.name}
+            </span>
+          </li>
+        </ol>
+      </nav>
+
+      <div className="grid gap-6 md:grid-cols-2 md:gap-10">
+        <section aria-label="Product images" className="flex flex-col gap-3">
+          <div className="relative overflow-hidden rounded-2xl border border-slate-200 bg-white">
+            <ResponsiveImage
+              src={product.images[current] ?? ''}
+              alt={product.name}
+              width={512}
+              height={512}
+              sizes="(min-width: 1152px) 540px, (min-width: 768px) 45vw, 100vw"
+              loading="eager"
+              className="aspect-square h-auto w-full object-contain p-6"
+            />
+            {label ? (
+              <span className="absolute left-3 top-3 rounded-md bg-blue-600 px-2 py-1 text-xs font-bold text-white">{label}</span>
+            ) : null}
+          </div>
+          {product.images.length > 1 ? (
+            <ul className="flex gap-2 overflow-x-auto pb-1">
+              {product.images.map((image, i) => (
+                <li key={`${image}-${i}`} className="shrink-0">
+                  <Link
+                    to={`?image=${i + 1}`}
+                    replace
+                    preventScrollReset
+                    aria-label={`Show image ${i + 1} of ${product.images.length}`}
+                    aria-current={i === current ? 'true' : undefined}
+                    className={`block h-16 w-16 overflow-hidden rounded-lg border-2 bg-white sm:h-20 sm:w-20 ${
+                      i === current ? 'border-accent' : 'border-slate-200 hover:border-slate-400'
+                    }`}
+                  >
+                    <ResponsiveImage src={image} alt="" width={128} height={128} sizes="80px" className="h-full w-full object-contain p-1" />
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+
+        <section aria-labelledby="product-name" className="flex flex-col gap-4">
+          <div className="flex flex-col gap-2">
+            <DeliveryBadge className="text-xs" />
+            <h1 id="product-name" className="text-2xl font-bold leading-tight text-slate-900 md:text-3xl">
+              {product.name}
+            </h1>
+            {product.unit ? <p className="text-base text-slate-600">{product.unit}</p> : null}
+          </div>
+
+          <div className="rounded-2xl border border-slate-200 bg-white p-4">
+            <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              <span className="text-3xl font-bold text-slate-900">{formatRupees(product.sellingPrice)}</span>
+              {isDiscounted ? (
+                <span className="text-base text-slate-500">
+                  MRP <s>{formatRupees(product.price)}</s>
+                </span>
+              ) : null}
+              {label ? <span className="rounded-md bg-blue-600 px-2 py-0.5 text-sm font-bold text-white">{label}</span> : null}
+            </p>
+            <p className="mt-1 text-xs text-slate-500">(Inclusive of all taxes)</p>
+            {product.stock <= 0 ? (
+              <p className="mt-3 inline-block rounded-md bg-red-50 px-2 py-1 text-sm font-semibold text-red-700">Out of stock</p>
+            ) : null}
+          </div>
+
+          {product.description ? (
+            <section aria-labelledby="product-description">
+              <h2 id="product-description" className="mb-1 text-lg font-semibold text-slate-900">
+                Description
+              </h2>
+              <p className="whitespace-pre-line leading-relaxed text-slate-700">{product.description}</p>
+            </section>
+          ) : null}
+
+          <section aria-labelledby="product-details">
+            <h2 id="product-details" className="mb-2 text-lg font-semibold text-slate-900">
+              Product details
+            </h2>
+            <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] overflow-hidden rounded-xl border border-slate-200 bg-white text-sm">
+              {product.unit ? <DetailRow label="Unit" value={product.unit} /> : null}
+              {product.details.map((detail) => (
+                <DetailRow key={detail.label} label={detail.label} value={detail.value} />
+              ))}
+            </dl>
+          </section>
+        </section>
+      </div>
+    </div>
+  )
+}
+
+function DetailRow({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt className="border-b border-slate-100 bg-slate-50 px-3 py-2 font-medium text-slate-600">{label}</dt>
+      <dd className="border-b border-slate-100 px-3 py-2 text-slate-900">{value}</dd>
+    </>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

@@ -1,3 +1,136 @@
-export default function Page() {
-  return <div>register</div>
+/**
+ * /register (spec section 2 "Auth screens", rules of section 5, "Register success goes to /login" of
+ * section 4, messages of sections 8 and 9). Name, email, password and confirmPassword, both
+ * passwords with show/hide toggles; a mismatch is "password and confirm password must be same".
+ */
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import type { Route } from './+types/register'
+import * as userApi from '../.server/api/user.ts'
+import { requireAnonymous } from '../.server/auth.ts'
+import { getSession } from '../.server/context.ts'
+import { clientIp, safeRedirect } from '../.server/request.ts'
+import { redirectWithToast } from '../.server/toast.ts'
+import { ErrorList, Field, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { SHOP_NAME } from '../components/header.tsx'
+import { ToastNotice } from '../components/toasts.tsx'
+import { RegisterSchema } from '../lib/schemas/auth.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: `Register | ${SHOP_NAME}` }]
+
+/** Fields whose values never go back into the page (OWASP ASVS 8.3: no credentials in responses). */
+const SECRET_FIELDS = ['password', 'confirmPassword']
+const FIELD_NAMES = new Set(['name', 'email', 'password', 'confirmPassword'])
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAnonymous(context)
+  // Carried through to /login so a shopper sent here from a guarded page still ends up there.
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
+  return { redirectTo }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAnonymous(context)
+  const session = getSession(context)
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: RegisterSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null }, { status: 400 })
+  }
+
+  const result = await userApi.register(submission.value, { clientIp: clientIp(request) })
+  if (!result.ok) {
+    const message = userApi.failureMessage(result)
+    // A field issue from the API (say, a stricter password rule) goes under its field.
+    const fieldErrors: Record<string, string[]> = {}
+    for (const issue of result.issues) {
+      if (FIELD_NAMES.has(issue.path)) (fieldErrors[issue.path] ??= []).push(issue.message)
+    }
+    return data(
+      {
+        result: submission.reply({ formErrors: [message], fieldErrors, hideFields: SECRET_FIELDS }),
+        toast: { type: 'error' as const, message },
+      },
+      userApi.failureInit(result),
+    )
+  }
+
+  const redirectTo = safeRedirect(formData.get('redirectTo'), '')
+  const loginPath = redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : '/login'
+  return redirectWithToast(session, loginPath, { type: 'success', message: result.message })
+}
+
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const isPending = useIsPending()
+  const [form, fields] = useForm({
+    id: 'register',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(RegisterSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
+  })
+
+  return (
+    <FormCard title="Register">
+      <Form method="post" {...getFormProps(form)} className="space-y-5">
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <Field
+          labelProps={{ children: 'Name' }}
+          inputProps={{
+            ...getInputProps(fields.name, { type: 'text' }),
+            autoComplete: 'name',
+            autoFocus: true,
+            placeholder: 'Enter your name',
+          }}
+          errors={fields.name.errors}
+        />
+        <Field
+          labelProps={{ children: 'Email' }}
+          inputProps={{
+            ...getInputProps(fields.email, { type: 'email' }),
+            autoComplete: 'email',
+            placeholder: 'Enter your email',
+          }}
+          errors={fields.email.errors}
+        />
+        <PasswordField
+          labelProps={{ children: 'Password' }}
+          inputProps={{
+            ...getInputProps(fields.password, { type: 'password' }),
+            autoComplete: 'new-password',
+            placeholder: 'Enter your password',
+          }}
+          errors={fields.password.errors}
+        />
+        <PasswordField
+          labelProps={{ children: 'Confirm Password' }}
+          inputProps={{
+            ...getInputProps(fields.confirmPassword, { type: 'password' }),
+            autoComplete: 'new-password',
+            placeholder: 'Enter your confirm password',
+          }}
+          errors={fields.confirmPassword.errors}
+        />
+        <ErrorList id={form.errorId} errors={form.errors} role="alert" />
+        <ToastNotice toast={actionData?.toast} />
+        <SubmitButton isPending={isPending}>{isPending ? 'Registering…' : 'Register'}</SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-700">
+        Already have account?{' '}
+        <Link
+          to={loaderData.redirectTo ? `/login?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}` : '/login'}
+          className="font-semibold text-accent hover:underline"
+        >
+          Login
+        </Link>
+      </p>
+    </FormCard>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

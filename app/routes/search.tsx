@@ -1,3 +1,228 @@
-export default function Page() {
-  return <div>search</div>
+/**
+ * /search: the search results page (issue 2 item 3: "a real results page instead of the
+ * placeholder"). A GET form (`?q=`), so it works without JavaScript; the results grid appends pages
+ * of 12 (app/components/pager.tsx). With JavaScript the results follow the typing, debounced 300 ms
+ * (spec section 9), replacing the history entry each time; focus and caret stay in the input. Typo
+ * tolerance ("panner" finds paneer) is the API's (POST /api/product/search-product).
+ *
+ * The header shows its own search form on /search without a query string and hides it with one
+ * (spec section 2; app/components/header.tsx). This page shows its form exactly when the header's is
+ * hidden, so there is always one search input. Typing in either is followed: a document-level
+ * listener catches input into any `q` field of a form that submits to /search.
+ *
+ * Upstream calls per render: one (none for an empty query).
+ */
+import { useEffect, useRef } from 'react'
+import { Form, Link, useLocation, useNavigation, useSubmit } from 'react-router'
+import type { Route } from './+types/search'
+import { fetchRange, searchProducts } from '../.server/api/catalog.ts'
+import { clientIp } from '../.server/request.ts'
+import { useDebouncedCallback, SEARCH_DEBOUNCE_MS } from '../lib/use-debounce.ts'
+import { ProductGrid, toCardData, type ProductCardData } from '../components/product-card.tsx'
+import { EarlierPagesNote, LoadMore, pageRange, readPageRequest, useAppendingList, type PageWindow } from '../components/pager.tsx'
+import { ProductGridCellsSkeleton, Spinner } from '../components/skeletons.tsx'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { SHOP_NAME, showsHeaderSearch } from '../components/header.tsx'
+import { SEARCH_PLACEHOLDER } from '../components/search-bar.tsx'
+import { SearchIcon } from '../components/icons.tsx'
+
+/** Results per page (the spec's product list page size, section 9). */
+const SEARCH_PAGE_SIZE = 12
+/** Longest query sent upstream (the API refuses longer ones). */
+const MAX_QUERY_LENGTH = 200
+/** What the empty page suggests (the header prompt's words, spec section 2, spelt correctly). */
+const SUGGESTIONS = ['milk', 'bread', 'sugar', 'paneer', 'chocolate', 'curd', 'egg', 'chips', 'rice', 'atta', 'dal']
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url)
+  const q = (url.searchParams.get('q') ?? '').trim().slice(0, MAX_QUERY_LENGTH)
+  if (!q) return { q, list: null }
+  const { page, isSingle } = readPageRequest(url)
+  const { start, end } = pageRange(page, SEARCH_PAGE_SIZE, isSingle)
+  const call = { clientIp: clientIp(request) }
+  const { products, totalCount } = await fetchRange(
+    (p, limit) => searchProducts({ search: q, page: p, limit }, call),
+    start,
+    end,
+  )
+  const list: PageWindow<ProductCardData> = {
+    items: products.map(toCardData),
+    start,
+    page,
+    pageSize: SEARCH_PAGE_SIZE,
+    totalCount,
+    scope: q,
+  }
+  return { q, list }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.q ? `“${loaderData.q}” | Search | ${SHOP_NAME}` : `Search | ${SHOP_NAME}` },
+  { name: 'description', content: 'Search fruits, vegetables, dairy, atta, dal, snacks and more.' },
+  // Result pages are endless variations of one page: keep them out of search engines.
+  { name: 'robots', content: 'noindex, follow' },
+]
+
+// Catalogue pages are personal (the header shows the shopper), so no shared cache may keep them.
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, max-age=0' })
+
+/**
+ * Debounced search-as-you-type for every `q` input of a form that submits to /search (this page's
+ * and the header's). Each pause of SEARCH_DEBOUNCE_MS submits the form as a GET navigation that
+ * replaces the current history entry, so Back leaves the search instead of stepping through letters.
+ */
+function useSearchAsYouType() {
+  const submit = useSubmit()
+  const lastTyped = useRef<string | null>(null)
+  const search = useDebouncedCallback((form: HTMLFormElement) => {
+    submit(form, { replace: true, preventScrollReset: true })
+  }, SEARCH_DEBOUNCE_MS)
+
+  useEffect(() => {
+    const onInput = (event: Event) => {
+      const input = event.target
+      if (!(input instanceof HTMLInputElement) || input.name !== 'q' || !input.form) return
+      if (new URL(input.form.action, window.location.href).pathname !== '/search') return
+      lastTyped.current = input.value
+      search(input.form)
+    }
+    document.addEventListener('input', onInput)
+    return () => document.removeEventListener('input', onInput)
+  }, [search])
+
+  return lastTyped
+}
+
+export default function Search({ loaderData }: Route.ComponentProps) {
+  const { q } = loaderData
+  const location = useLocation()
+  const navigation = useNavigation()
+  const lastTyped = useSearchAsYouType()
+  const showsOwnForm = !showsHeaderSearch(location.pathname, location.search)
+  const isSearching = navigation.state !== 'idle' && navigation.location?.pathname === '/search'
+
+  return (
+    <div className="mx-auto max-w-7xl px-3 py-4 sm:px-4">
+      <h1 className="sr-only">Search</h1>
+      {showsOwnForm ? <SearchForm q={q} isSearching={isSearching} lastTyped={lastTyped} /> : null}
+      {/* Announces each new answer to screen readers while the shopper keeps typing. */}
+      <p className="sr-only" role="status">
+        {loaderData.list ? `${loaderData.list.totalCount} results for ${q}` : ''}
+      </p>
+      <div aria-busy={isSearching}>
+        {loaderData.list ? (
+          <Results key={q} q={q} list={loaderData.list} isSearching={isSearching} />
+        ) : (
+          <Suggestions heading="What are you looking for today?" />
+        )}
+      </div>
+    </div>
+  )
+}
+
+/**
+ * The page's own search form, shown when the header hides its bar. It keeps its input mounted while
+ * results change (focus and caret stay) and only overwrites the text when the query changed from
+ * elsewhere (Back, a suggestion link) and the shopper is not typing in it.
+ */
+function SearchForm({ q, isSearching, lastTyped }: { q: string; isSearching: boolean; lastTyped: React.RefObject<string | null> }) {
+  const input = useRef<HTMLInputElement>(null)
+
+  // Arriving from the header's input (its form is replaced by this one after the first search):
+  // carry over what was typed meanwhile and put the caret at the end, where the shopper left it.
+  useEffect(() => {
+    const el = input.current
+    if (!el) return
+    if (lastTyped.current !== null && lastTyped.current !== el.value) {
+      el.value = lastTyped.current
+      el.dispatchEvent(new Event('input', { bubbles: true }))
+    }
+    if (document.activeElement === el || document.activeElement === document.body) {
+      el.focus()
+      el.setSelectionRange(el.value.length, el.value.length)
+    }
+    // Only on mount: later changes of `q` are handled below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  useEffect(() => {
+    const el = input.current
+    if (el && document.activeElement !== el && el.value.trim() !== q) el.value = q
+  }, [q])
+
+  return (
+    <Form
+      method="get"
+      action="/search"
+      role="search"
+      className="mb-4 flex h-12 w-full items-center gap-2 rounded-xl border border-slate-300 bg-white pl-3 pr-1.5 shadow-sm focus-within:border-accent focus-within:ring-2 focus-within:ring-accent/20 md:mx-auto md:max-w-2xl"
+    >
+      <span className="shrink-0 text-slate-500">{isSearching ? <Spinner className="h-5 w-5" /> : <SearchIcon size={20} />}</span>
+      <input
+        ref={input}
+        type="search"
+        name="q"
+        defaultValue={q}
+        placeholder={SEARCH_PLACEHOLDER}
+        aria-label="Search products"
+        autoComplete="off"
+        enterKeyHint="search"
+        maxLength={MAX_QUERY_LENGTH}
+        autoFocus
+        className="h-full min-w-0 flex-1 bg-transparent text-base text-slate-900 outline-none placeholder:text-slate-500"
+      />
+      <button
+        type="submit"
+        className="h-9 shrink-0 rounded-lg bg-accent px-4 text-sm font-semibold text-white hover:bg-accent-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+      >
+        Search
+      </button>
+    </Form>
+  )
+}
+
+function Results({ q, list: loaded, isSearching }: { q: string; list: PageWindow<ProductCardData>; isSearching: boolean }) {
+  const list = useAppendingList(loaded)
+  if (list.items.length === 0 && list.start === 0) {
+    return <Suggestions heading="Nothing here yet" detail={`We found no products for “${q}”. Try another word:`} />
+  }
+  return (
+    <section aria-labelledby="search-results" className={isSearching ? 'opacity-60 transition-opacity' : 'transition-opacity'}>
+      <h2 id="search-results" className="mb-3 text-base font-semibold text-slate-700">
+        {list.totalCount} {list.totalCount === 1 ? 'result' : 'results'} for “{q}”
+      </h2>
+      <EarlierPagesNote list={list} noun="results" />
+      <ProductGrid products={list.items} paging={{ start: list.start, pageSize: loaded.pageSize }}>{list.isLoading ? <ProductGridCellsSkeleton count={4} /> : null}</ProductGrid>
+      <LoadMore list={list} noun="results" />
+    </section>
+  )
+}
+
+/** The friendly prompt of an empty search, and of one that found nothing. */
+function Suggestions({ heading, detail = 'Popular searches:' }: { heading: string; detail?: string }) {
+  return (
+    <section className="mx-auto flex max-w-2xl flex-col items-center gap-3 px-2 py-10 text-center">
+      <span className="grid h-16 w-16 place-items-center rounded-full bg-brand-light text-brand-dark" aria-hidden="true">
+        <SearchIcon size={30} />
+      </span>
+      <h2 className="text-xl font-bold text-slate-900">{heading}</h2>
+      <p className="text-slate-600">{detail}</p>
+      <ul className="flex flex-wrap justify-center gap-2">
+        {SUGGESTIONS.map((word) => (
+          <li key={word}>
+            <Link
+              to={`/search?q=${encodeURIComponent(word)}`}
+              className="inline-flex min-h-10 items-center rounded-full border border-slate-300 bg-white px-4 text-sm font-medium text-slate-700 hover:border-accent hover:text-accent"
+            >
+              {word}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

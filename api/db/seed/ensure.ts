@@ -1,6 +1,94 @@
+/**
+ * Start-up seeding (issue 2, item 1: "on an empty database imports the catalogue (idempotent; a
+ * second start imports nothing)"). Called by server.ts after migrations.
+ *
+ * - Empty catalogue (no category): imports the bundled CSV with its artwork, logs counts and time.
+ * - Catalogue present: checks one stored artwork url; when DATA_DIR/uploads was deleted but the
+ *   database kept, the artwork is stored again (same bytes → same content-addressed urls), so the
+ *   imported products' images work again.
+ * - `SEED_CATALOG=0`: does neither.
+ */
+import path from 'node:path'
+import fs from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { ne } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import type { Storage } from '../../lib/storage.ts'
+import { categories } from '../schema.ts'
 import type { Logger } from '../../lib/logger.ts'
+import { storedImageKeys } from '../../lib/images.ts'
+import type { Storage } from '../../lib/storage.ts'
+import { ART_DIR } from './artwork.ts'
+import { importCatalog, storeArtwork, type ImportResult } from './import-catalog.ts'
 
-/** Imports the bundled catalogue when the database has no category yet (placeholder until the importer lands). */
-export async function ensureCatalog(_opts: { db: Db; storage: Storage; logger: Logger; isEmbedded: boolean; dataDir: string }) {}
+/** The catalogue shipped with the repository (a copy of ../shared/catalog/bigbasket-products.csv). */
+export const BUNDLED_CATALOG_CSV = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'bigbasket-products.csv')
+
+export interface EnsureCatalogOptions {
+  db: Db
+  storage: Storage
+  logger: Logger
+  /** True on the embedded PGlite default (only changes the log line). */
+  isEmbedded: boolean
+  /** DATA_DIR (logged, so an operator knows where the images went). */
+  dataDir: string
+  /** Defaults to the bundled CSV; tests pass a small one. */
+  csvPath?: string
+  /** Defaults to process.env; `SEED_CATALOG=0` skips seeding. */
+  env?: NodeJS.ProcessEnv
+}
+
+export type EnsureCatalogResult =
+  | { action: 'skipped' }
+  | { action: 'imported'; result: Extract<ImportResult, { imported: true }> }
+  | { action: 'present'; artworkRestored: number }
+
+/**
+ * True when the stored files behind one catalogue image url exist (main file and a variant): a
+ * cheap probe for "the upload folder was deleted". True as well when there is nothing to check
+ * (no category with an image of ours).
+ */
+export async function isArtworkStored(db: Db, storage: Storage): Promise<boolean> {
+  const [row] = await db.select({ image: categories.image }).from(categories).where(ne(categories.image, '')).limit(1)
+  if (!row) return true
+  const keys = storedImageKeys(storage, row.image)
+  if (keys.length === 0) return true
+  const [main, w128] = await Promise.all([storage.exists(keys[0]), storage.exists(keys[1])])
+  return main && w128
+}
+
+/** Stores every bundled artwork file again through the pipeline; returns how many files were processed. */
+export async function restoreArtwork(storage: Storage): Promise<number> {
+  const files = (await fs.readdir(ART_DIR)).filter((f) => f.endsWith('.webp'))
+  const stored = await storeArtwork(storage, files)
+  return stored.size
+}
+
+/** See the module comment. Never throws for "already seeded"; throws when the import itself fails. */
+export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureCatalogResult> {
+  const { db, storage, logger, isEmbedded, dataDir } = opts
+  const env = opts.env ?? process.env
+  if (env.SEED_CATALOG === '0') {
+    logger.info('SEED_CATALOG=0: catalogue seeding skipped')
+    return { action: 'skipped' }
+  }
+  const result = await importCatalog({ db, storage, logger, csvPath: opts.csvPath ?? BUNDLED_CATALOG_CSV })
+  if (result.imported) {
+    logger.info(
+      {
+        database: isEmbedded ? 'embedded PGlite' : 'PostgreSQL',
+        uploads: path.join(dataDir, 'uploads'),
+        categories: result.categories,
+        subCategories: result.subCategories,
+        products: result.products,
+        images: result.images,
+        seconds: Number((result.timings.totalMs / 1000).toFixed(1)),
+      },
+      `imported the catalogue: ${result.products} products in ${result.categories} categories`,
+    )
+    return { action: 'imported', result }
+  }
+  if (await isArtworkStored(db, storage)) return { action: 'present', artworkRestored: 0 }
+  const restored = await restoreArtwork(storage)
+  logger.warn({ files: restored, uploads: path.join(dataDir, 'uploads') }, 'catalogue artwork was missing from the upload folder: stored it again')
+  return { action: 'present', artworkRestored: restored }
+}

@@ -1,8 +1,76 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import type { AppDeps } from '../../app.ts'
+import { ok } from '../../lib/envelope.ts'
+import { readBody } from '../../lib/validate.ts'
+import {
+  ProductDetailsSchema,
+  ProductsByCategoryAndSubCategorySchema,
+  ProductsByCategorySchema,
+  ProductSearchSchema,
+} from './schemas.ts'
+import {
+  productDetails,
+  productsByCategory,
+  productsByCategoryAndSubCategory,
+  productsByCategoryGrouped,
+  searchProducts,
+} from './service.ts'
 
-/** Routes of /api/product (contract, "Endpoints"). */
-export function productRoutes(_deps: AppDeps) {
+/** Number of pages of `limit` products needed for `totalCount` products (0 when there is none). */
+const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / limit)
+
+/**
+ * Routes of /api/product (contract, "Endpoints"). Reads only for now; create, update and delete
+ * (ADMIN) come with the admin issue. Every body is validated (400 with `issues` on wrong types).
+ *
+ * - POST /get `{ page, limit, search }` → Product[]; `totalCount`, `totalNoPage`
+ * - POST /get-product-by-category `{ id, grouped? }` → Product[] (at most 15 per category), or with
+ *   `grouped: true` one `{ categoryId, products }` per id (the home page's rows in one call)
+ * - POST /get-product-by-category-and-subcategory (and the original client's misspelt
+ *   /get-pruduct-by-category-and-subcategory) `{ categoryId, subCategoryId?, page, limit }` →
+ *   Product[]; `totalCount`, `page`, `limit`
+ * - POST /get-product-details `{ productId }` → Product, or 404 "Product not found"
+ * - POST /search-product `{ search, page, limit }` → Product[]; `totalCount`, `totalPage`, `page`, `limit`
+ */
+export function productRoutes(deps: AppDeps) {
   const r = new Hono()
+
+  r.post('/get', async (c) => {
+    const input = await readBody(c, ProductSearchSchema)
+    const { data, totalCount } = await searchProducts(deps, input)
+    return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit) })
+  })
+
+  r.post('/get-product-by-category', async (c) => {
+    const { id, grouped } = await readBody(c, ProductsByCategorySchema)
+    if (grouped) return ok(c, 'category product list', await productsByCategoryGrouped(deps, id))
+    return ok(c, 'category product list', await productsByCategory(deps, id))
+  })
+
+  const byCategoryAndSubCategory = async (c: Context) => {
+    const input = await readBody(c, ProductsByCategoryAndSubCategorySchema)
+    const { data, totalCount } = await productsByCategoryAndSubCategory(deps, input)
+    return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit })
+  }
+  r.post('/get-product-by-category-and-subcategory', byCategoryAndSubCategory)
+  // The original client's spelling (contract, "Aliases").
+  r.post('/get-pruduct-by-category-and-subcategory', byCategoryAndSubCategory)
+
+  r.post('/get-product-details', async (c) => {
+    const { productId } = await readBody(c, ProductDetailsSchema)
+    return ok(c, 'product details', await productDetails(deps, productId))
+  })
+
+  r.post('/search-product', async (c) => {
+    const input = await readBody(c, ProductSearchSchema)
+    const { data, totalCount } = await searchProducts(deps, input)
+    return ok(c, 'Product data', data, {
+      totalCount,
+      totalPage: pageCount(totalCount, input.limit),
+      page: input.page,
+      limit: input.limit,
+    })
+  })
+
   return r
 }

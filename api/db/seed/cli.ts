@@ -1,0 +1,53 @@
+/**
+ * `npm run import:catalog [-- path/to/catalog.csv]`: opens the database like server.ts does
+ * (DATABASE_URL, else PGlite under DATA_DIR/pglite, default ./data), applies migrations, imports the
+ * catalogue into an empty database (or, when one is present, only re-stores missing artwork), closes.
+ * Stop the server first when it uses the same PGlite folder: PGlite allows one process per folder.
+ * Exit code 0 on success (also "already present"), 1 on failure.
+ */
+import path from 'node:path'
+import { migrateDb, openDatabase } from '../client.ts'
+import { createDiskStorage } from '../../lib/storage.ts'
+import { logger } from '../../lib/logger.ts'
+import { BUNDLED_CATALOG_CSV, ensureCatalog } from './ensure.ts'
+
+const dataDir = path.resolve(process.env.DATA_DIR ?? './data')
+const databaseUrl = process.env.DATABASE_URL || undefined
+const csvPath = path.resolve(process.argv[2] ?? BUNDLED_CATALOG_CSV)
+
+const database = await openDatabase({ url: databaseUrl, dataDir: path.join(dataDir, 'pglite') })
+let exitCode = 0
+try {
+  await migrateDb(database)
+  const storage = createDiskStorage(path.join(dataDir, 'uploads'))
+  // An explicit run imports even when SEED_CATALOG=0 is set for the server.
+  const outcome = await ensureCatalog({
+    db: database.db,
+    storage,
+    logger,
+    isEmbedded: !databaseUrl,
+    dataDir,
+    csvPath,
+    env: { ...process.env, SEED_CATALOG: '1' },
+  })
+  if (outcome.action === 'imported') {
+    const r = outcome.result
+    console.log(
+      `Imported ${r.products} products, ${r.subCategories} sub categories, ${r.categories} categories, ` +
+        `${r.images} artwork images in ${(r.timings.totalMs / 1000).toFixed(1)} s ` +
+        `(parse ${r.timings.parseMs} ms, images ${r.timings.imagesMs} ms, database ${r.timings.writeMs} ms); ` +
+        `${(r.artworkByName * 100).toFixed(1)}% of products have a picture chosen by their own name.`,
+    )
+  } else if (outcome.action === 'present') {
+    console.log(
+      `The catalogue is already present: nothing imported.` +
+        (outcome.artworkRestored ? ` Re-stored ${outcome.artworkRestored} missing artwork images.` : ''),
+    )
+  }
+} catch (err) {
+  console.error('Catalogue import failed:', err instanceof Error ? err.message : err)
+  exitCode = 1
+} finally {
+  await database.close()
+}
+process.exit(exitCode)

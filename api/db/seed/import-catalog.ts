@@ -1,0 +1,298 @@
+/**
+ * Imports the real catalogue (catalogue README: 8,208 BigBasket products, 11 categories, 334 sub
+ * categories) into an empty database: categories, sub categories, products with price (MRP),
+ * discount, unit, stock, description and more_details, each with artwork stored through the one
+ * image pipeline (api/lib/images.ts). Issue 2, item 1.
+ *
+ * All rows go in ONE transaction in bulk batches, so a failure leaves nothing half-written; a
+ * transaction-scoped advisory lock makes two processes starting at once import only once.
+ * Idempotent: when any category exists nothing is imported.
+ *
+ * Sub categories: one per (category, sub category name) pair, linked to that category. In this data
+ * every name belongs to exactly one category, so the 334 names are 334 sub categories; another file
+ * that reuses a name under two categories gets two sub categories rather than one shared by both,
+ * which keeps each sub category's products inside its own category (docs/decisions/0004-images.md).
+ */
+import fs from 'node:fs/promises'
+import { performance } from 'node:perf_hooks'
+import path from 'node:path'
+import { parse } from 'csv-parse/sync'
+import { count, sql } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import {
+  categories,
+  images as imagesTable,
+  productCategories,
+  products,
+  productSubCategories,
+  subCategories,
+  subCategoryCategories,
+} from '../schema.ts'
+import { newId } from '../../lib/ids.ts'
+import type { Logger } from '../../lib/logger.ts'
+import { processImage, type StoredImage } from '../../lib/images.ts'
+import type { Storage } from '../../lib/storage.ts'
+import { ART_DIR, artworkForCategory, artworkForProduct, artworkForSubCategory, type ArtChoice } from './artwork.ts'
+import { describeProduct, stableHash } from './describe.ts'
+
+/** One product row of the CSV, cleaned. Prices in rupees. */
+export interface CatalogRow {
+  productId: string
+  name: string
+  /** Trimmed (the source has trailing spaces). */
+  brand: string
+  /** MRP in rupees (the CSV's Price). */
+  mrp: number
+  /** Selling price in rupees (the CSV's DiscountPrice). */
+  sellingPrice: number
+  /** The unit as sold (the CSV's Quantity). */
+  unit: string
+  category: string
+  subCategory: string
+}
+
+const COLUMNS = ['ProductID', 'ProductName', 'Brand', 'Price', 'DiscountPrice', 'Quantity', 'Category', 'SubCategory'] as const
+
+/**
+ * Parses the catalogue CSV (UTF-8, comma-separated, quoted where needed, CRLF or LF).
+ * @throws Error naming the line when a column is missing, a price is not a non-negative number,
+ *   or a required field is empty
+ */
+export function parseCatalogCsv(text: string | Buffer): CatalogRow[] {
+  const records = parse(text, { columns: true, bom: true, skip_empty_lines: true }) as Record<string, string>[]
+  if (records.length > 0) {
+    const missing = COLUMNS.filter((c) => !(c in records[0]))
+    if (missing.length) throw new Error(`Catalogue CSV lacks column(s): ${missing.join(', ')}`)
+  }
+  return records.map((r, i) => {
+    const line = i + 2 // header is line 1
+    const mrp = Number(r.Price)
+    const sellingPrice = Number(r.DiscountPrice)
+    if (!(r.Price.trim() && Number.isFinite(mrp) && mrp >= 0)) throw new Error(`Catalogue CSV line ${line}: bad Price "${r.Price}"`)
+    if (!(r.DiscountPrice.trim() && Number.isFinite(sellingPrice) && sellingPrice >= 0)) {
+      throw new Error(`Catalogue CSV line ${line}: bad DiscountPrice "${r.DiscountPrice}"`)
+    }
+    const row: CatalogRow = {
+      productId: r.ProductID.trim(),
+      name: r.ProductName.trim(),
+      brand: r.Brand.trim(),
+      mrp,
+      sellingPrice,
+      unit: r.Quantity.trim(),
+      category: r.Category.trim(),
+      subCategory: r.SubCategory.trim(),
+    }
+    for (const key of ['productId', 'name', 'category', 'subCategory'] as const) {
+      if (!row[key]) throw new Error(`Catalogue CSV line ${line}: empty ${key}`)
+    }
+    return row
+  })
+}
+
+/** Discount in percent, 0-100: round((MRP - selling price) / MRP × 100); 0 when the MRP is 0. */
+export function discountPercent(mrp: number, sellingPrice: number): number {
+  if (!(mrp > 0)) return 0
+  return Math.min(100, Math.max(0, Math.round(((mrp - sellingPrice) / mrp) * 100)))
+}
+
+/** Demo stock: a pseudo-random 5..200 fixed by the source id, so every import gives the same numbers. */
+export function stockFor(productId: string): number {
+  return 5 + (stableHash(`stock:${productId}`) % 196)
+}
+
+/** The SKU kept for provenance: `BB-<ProductID>`. */
+export const skuFor = (productId: string) => `BB-${productId}`
+
+export interface ImportOptions {
+  db: Db
+  storage: Storage
+  csvPath: string
+  logger: Logger
+  /** Rows per INSERT statement (default 500; 500 products × 13 columns stays far below the 65,535 parameter limit). */
+  batchSize?: number
+}
+
+export type ImportResult =
+  | { imported: false }
+  | {
+      imported: true
+      categories: number
+      subCategories: number
+      products: number
+      /** Distinct artwork files processed. */
+      images: number
+      /** Share of products whose picture came from a keyword of their own name (0-1). */
+      artworkByName: number
+      /** Milliseconds spent parsing, processing images, writing, and in total. */
+      timings: { parseMs: number; imagesMs: number; writeMs: number; totalMs: number }
+    }
+
+// Any 64-bit constant: it only has to be the same for every process importing into one database.
+const IMPORT_LOCK_KEY = 7_264_110_208
+
+async function hasAnyCategory(db: Db): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(categories)
+  return Number(row.n) > 0
+}
+
+/** Runs `fn` over `items` with at most `limit` promises in flight; results keep the input order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++
+      results[i] = await fn(items[i])
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return results
+}
+
+function chunks<T>(rows: T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size))
+  return out
+}
+
+/**
+ * Stores each distinct artwork file once through the image pipeline (content-addressed, so a second
+ * run, or a restore after the upload folder was lost, yields the same urls).
+ * @returns file name → stored image
+ */
+export async function storeArtwork(storage: Storage, files: Iterable<string>): Promise<Map<string, StoredImage>> {
+  const list = [...new Set(files)].sort()
+  const stored = await mapLimit(list, 4, async (file) => {
+    const bytes = await fs.readFile(path.join(ART_DIR, file))
+    return [file, await processImage(bytes, { storage, maxBytes: 5 * 1024 * 1024 })] as const
+  })
+  return new Map(stored)
+}
+
+/**
+ * Imports the catalogue CSV at `csvPath` when the database has no category yet.
+ * @returns `{ imported: false }` when a category already exists (nothing is read or written),
+ *   otherwise the counts and timings
+ * @throws on a malformed CSV (before anything is written) or a database error (the transaction is
+ *   rolled back: no category, sub category or product of this run remains). Stored image files may
+ *   remain; they are content-addressed and reused by the next run.
+ */
+export async function importCatalog(opts: ImportOptions): Promise<ImportResult> {
+  const { db, storage, csvPath, logger } = opts
+  const batchSize = opts.batchSize ?? 500
+  const started = performance.now()
+  if (await hasAnyCategory(db)) return { imported: false }
+
+  const rows = parseCatalogCsv(await fs.readFile(csvPath))
+  const seenIds = new Set<string>()
+  const unique = rows.filter((r) => (seenIds.has(r.productId) ? false : (seenIds.add(r.productId), true)))
+  if (unique.length < rows.length) logger.warn({ duplicates: rows.length - unique.length }, 'catalogue: duplicate ProductIDs skipped')
+  const parsed = performance.now()
+
+  // Categories and (category, sub category) pairs in order of first appearance.
+  const categoryIds = new Map<string, string>()
+  const subCategoryIds = new Map<string, { id: string; name: string; category: string }>()
+  const pairKey = (category: string, sub: string) => `${category}\u0000${sub}`
+  for (const r of unique) {
+    if (!categoryIds.has(r.category)) categoryIds.set(r.category, newId())
+    const key = pairKey(r.category, r.subCategory)
+    if (!subCategoryIds.has(key)) subCategoryIds.set(key, { id: newId(), name: r.subCategory, category: r.category })
+  }
+
+  const categoryArt = new Map([...categoryIds.keys()].map((c) => [c, artworkForCategory(c)]))
+  const subArt = new Map([...subCategoryIds].map(([k, s]) => [k, artworkForSubCategory(s.name, s.category)]))
+  const productArt: ArtChoice[] = unique.map((r) => artworkForProduct({ name: r.name, subCategory: r.subCategory, category: r.category }))
+  const stored = await storeArtwork(storage, [...categoryArt.values(), ...subArt.values(), ...productArt].map((a) => a.file))
+  const urlOf = (a: ArtChoice) => stored.get(a.file)!.url
+  const imagesDone = performance.now()
+
+  // Newest first equals file order: the first row gets the latest timestamp (listings sort by created_at desc).
+  const base = Date.now()
+  const at = (i: number) => new Date(base - i)
+  const categoryRows = [...categoryIds].map(([name, id], i) => ({
+    id,
+    name,
+    image: urlOf(categoryArt.get(name)!),
+    createdAt: at(i),
+    updatedAt: at(i),
+  }))
+  const subCategoryRows = [...subCategoryIds].map(([key, s], i) => ({
+    id: s.id,
+    name: s.name,
+    image: urlOf(subArt.get(key)!),
+    createdAt: at(i),
+    updatedAt: at(i),
+  }))
+  const subCategoryLinks = [...subCategoryIds.values()].map((s) => ({
+    subCategoryId: s.id,
+    categoryId: categoryIds.get(s.category)!,
+    position: 0,
+  }))
+  const productRows = unique.map((r, i) => {
+    const sku = skuFor(r.productId)
+    return {
+      id: newId(),
+      name: r.name,
+      image: [urlOf(productArt[i])],
+      unit: r.unit,
+      stock: stockFor(r.productId),
+      price: r.mrp,
+      discount: discountPercent(r.mrp, r.sellingPrice),
+      description: describeProduct({ id: r.productId, ...r }),
+      moreDetails: { brand: r.brand, sku },
+      publish: true,
+      sku,
+      createdAt: at(i),
+      updatedAt: at(i),
+    }
+  })
+  const productCategoryLinks = unique.map((r, i) => ({ productId: productRows[i].id, categoryId: categoryIds.get(r.category)!, position: 0 }))
+  const productSubCategoryLinks = unique.map((r, i) => ({
+    productId: productRows[i].id,
+    subCategoryId: subCategoryIds.get(pairKey(r.category, r.subCategory))!.id,
+    position: 0,
+  }))
+  const imageRows = [...stored.values()].map((img) => ({
+    id: img.key.replace(/\.webp$/, ''),
+    url: img.url,
+    width: img.width,
+    height: img.height,
+    bytes: img.bytes,
+  }))
+
+  const wrote = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_KEY})`)
+    // Another process may have imported while this one was parsing and storing images.
+    if (await hasAnyCategory(tx as unknown as Db)) return false
+    await tx.insert(categories).values(categoryRows)
+    for (const batch of chunks(subCategoryRows, batchSize)) await tx.insert(subCategories).values(batch)
+    for (const batch of chunks(subCategoryLinks, batchSize)) await tx.insert(subCategoryCategories).values(batch)
+    for (const batch of chunks(productRows, batchSize)) await tx.insert(products).values(batch)
+    for (const batch of chunks(productCategoryLinks, batchSize * 2)) await tx.insert(productCategories).values(batch)
+    for (const batch of chunks(productSubCategoryLinks, batchSize * 2)) await tx.insert(productSubCategories).values(batch)
+    for (const batch of chunks(imageRows, batchSize)) await tx.insert(imagesTable).values(batch).onConflictDoNothing()
+    return true
+  })
+  if (!wrote) return { imported: false }
+  const finished = performance.now()
+
+  const result = {
+    imported: true as const,
+    categories: categoryRows.length,
+    subCategories: subCategoryRows.length,
+    products: productRows.length,
+    images: stored.size,
+    artworkByName: productArt.filter((a) => a.match === 'name').length / Math.max(1, productArt.length),
+    timings: {
+      parseMs: Math.round(parsed - started),
+      imagesMs: Math.round(imagesDone - parsed),
+      writeMs: Math.round(finished - imagesDone),
+      totalMs: Math.round(finished - started),
+    },
+  }
+  logger.info(
+    { categories: result.categories, subCategories: result.subCategories, products: result.products, images: result.images, ...result.timings },
+    'catalogue imported',
+  )
+  return result
+}

@@ -1,0 +1,79 @@
+/**
+ * Guards and token cookies (contract, "Authentication"). The access token comes as
+ * `Authorization: Bearer <token>` or as the `accessToken` cookie. The guards load the user row on
+ * every request, so a deleted user, a deactivated account or a demoted admin is refused at once,
+ * whatever the token still says; the role checked is the row's, not the token's.
+ */
+import type { Context } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { createMiddleware } from 'hono/factory'
+import type { AppDeps } from '../app.ts'
+import type { User } from '../db/schema.ts'
+import { CONTACT_ADMIN, findUserById, type Tokens } from '../modules/user/service.ts'
+import { Forbidden, Unauthorized } from './errors.ts'
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, verifyAccessToken } from './tokens.ts'
+
+export const ACCESS_COOKIE = 'accessToken'
+export const REFRESH_COOKIE = 'refreshToken'
+
+/** Hono env of guarded routes: `c.get('user')` is the signed-in user's row. */
+export type AuthEnv = { Variables: { user: User } }
+
+type GuardDeps = Pick<AppDeps, 'db' | 'jwtSecret' | 'clock'>
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(c: Context): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')
+  return match?.[1]
+}
+
+async function authenticate(c: Context, deps: GuardDeps): Promise<User> {
+  const token = bearerToken(c) ?? getCookie(c, ACCESS_COOKIE)
+  if (!token) throw Unauthorized()
+  const claims = await verifyAccessToken(token, deps.jwtSecret, deps.clock())
+  if (!claims) throw Unauthorized()
+  const user = await findUserById(deps.db, claims.userId)
+  if (!user) throw Unauthorized()
+  if (user.status !== 'Active') throw Forbidden(CONTACT_ADMIN)
+  return user
+}
+
+/** Middleware: 401 without a valid, unexpired access token of an existing user; 403 for an account not Active. */
+export function requireUser(deps: GuardDeps) {
+  return createMiddleware<AuthEnv>(async (c, next) => {
+    c.set('user', await authenticate(c, deps))
+    await next()
+  })
+}
+
+/** Middleware: as requireUser, then 403 unless the user's role is ADMIN (spec section 6; contract, "Defects"). */
+export function requireAdmin(deps: GuardDeps) {
+  return createMiddleware<AuthEnv>(async (c, next) => {
+    const user = await authenticate(c, deps)
+    if (user.role !== 'ADMIN') throw Forbidden()
+    c.set('user', user)
+    await next()
+  })
+}
+
+/** The user set by requireUser/requireAdmin; throws 401 when the route has no guard (a wiring mistake). */
+export function currentUser(c: Context): User {
+  const user = (c as Context<AuthEnv>).get('user')
+  if (!user) throw Unauthorized()
+  return user
+}
+
+const cookieOptions = (deps: Pick<AppDeps, 'secureCookies'>) =>
+  ({ httpOnly: true, sameSite: 'Lax', path: '/', secure: deps.secureCookies }) as const
+
+/** Sets both token cookies: httpOnly, SameSite=Lax, Path=/, Secure in production; lifetimes match the tokens. */
+export function setTokenCookies(c: Context, deps: Pick<AppDeps, 'secureCookies'>, tokens: Tokens): void {
+  setCookie(c, ACCESS_COOKIE, tokens.accessToken, { ...cookieOptions(deps), maxAge: ACCESS_TOKEN_TTL_SECONDS })
+  setCookie(c, REFRESH_COOKIE, tokens.refreshToken, { ...cookieOptions(deps), maxAge: REFRESH_TOKEN_TTL_SECONDS })
+}
+
+/** Expires both token cookies (logout). */
+export function clearTokenCookies(c: Context, deps: Pick<AppDeps, 'secureCookies'>): void {
+  deleteCookie(c, ACCESS_COOKIE, cookieOptions(deps))
+  deleteCookie(c, REFRESH_COOKIE, cookieOptions(deps))
+}

@@ -1,0 +1,51 @@
+/**
+ * SQL pieces shared by the catalogue read services (category, sub category, product). They build
+ * answers in the contract's shape (contract, "Envelope": ids as `_id`, ISO 8601 timestamps) in the
+ * database so that every list costs one query, never one per row.
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+
+/**
+ * Runs a raw query and returns its rows. Both drivers (PGlite, node-postgres) answer `{ rows }`;
+ * Drizzle's `execute` type is driver-generic, hence the cast in one place. `db` may be a
+ * transaction.
+ */
+export async function queryRows<T>(db: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] }
+  return result.rows
+}
+
+/**
+ * A timestamptz column rendered as ISO 8601 UTC with milliseconds (`2024-05-01T10:00:00.000Z`),
+ * the same text `Date#toISOString` gives. Done in SQL because the two drivers hand Drizzle raw
+ * timestamps in slightly different text forms.
+ */
+export function isoTimestamp(column: SQL): SQL {
+  return sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+}
+
+/**
+ * A JSON array of `{ _id, name, image }` of the categories linked to `ownerId` through `linkTable`
+ * (`product_categories` or `sub_category_categories`), in the admin's chosen order (`position`),
+ * ties by name then id. Always an array, `[]` when there is no link.
+ */
+export function expandedCategories(linkTable: 'product_categories' | 'sub_category_categories', ownerColumn: 'product_id' | 'sub_category_id', ownerId: SQL): SQL {
+  return sql`(select coalesce(json_agg(json_build_object('_id', c.id, 'name', c.name, 'image', c.image) order by l.position, c.name, c.id), '[]'::json)
+    from ${sql.identifier(linkTable)} l join categories c on c.id = l.category_id
+    where l.${sql.identifier(ownerColumn)} = ${ownerId})`
+}
+
+/** The same for the sub categories of a product (`product_sub_categories`). */
+export function expandedSubCategories(productId: SQL): SQL {
+  return sql`(select coalesce(json_agg(json_build_object('_id', s.id, 'name', s.name, 'image', s.image) order by l.position, s.name, s.id), '[]'::json)
+    from product_sub_categories l join sub_categories s on s.id = l.sub_category_id
+    where l.product_id = ${productId})`
+}
+
+/** `{ _id, name, image }`: how a category or sub category appears inside another answer. */
+export interface CatalogRef {
+  _id: string
+  name: string
+  image: string
+}

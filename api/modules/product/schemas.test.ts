@@ -1,0 +1,90 @@
+/** Unit tests of the product read body schemas: defaults, the limit cap, and wrong types refused. */
+import { describe, expect, it } from 'vitest'
+import {
+  MAX_LIMIT,
+  ProductDetailsSchema,
+  ProductsByCategoryAndSubCategorySchema,
+  ProductsByCategorySchema,
+  ProductSearchSchema,
+} from './schemas.ts'
+
+describe('ProductSearchSchema', () => {
+  it('fills missing and null paging fields with page 1, limit 10 and an empty search', () => {
+    expect(ProductSearchSchema.parse({})).toEqual({ page: 1, limit: 10, search: '' })
+    expect(ProductSearchSchema.parse({ page: null, limit: null, search: null })).toEqual({ page: 1, limit: 10, search: '' })
+  })
+
+  it('caps limit at 100 instead of refusing it', () => {
+    expect(MAX_LIMIT).toBe(100)
+    expect(ProductSearchSchema.parse({ limit: 1000 }).limit).toBe(100)
+    expect(ProductSearchSchema.parse({ limit: 12 }).limit).toBe(12)
+  })
+
+  it('accepts whole numbers written as digits (form posts) and keeps unknown keys out', () => {
+    expect(ProductSearchSchema.parse({ page: '3', limit: ' 8 ', extra: 1 })).toEqual({ page: 3, limit: 8, search: '' })
+  })
+
+  it.each([
+    [{ page: 'abc' }, 'page'],
+    [{ page: 0 }, 'page'],
+    [{ page: 1.5 }, 'page'],
+    [{ page: {} }, 'page'],
+    [{ limit: -1 }, 'limit'],
+    [{ limit: [10] }, 'limit'],
+    [{ search: {} }, 'search'],
+    [{ search: { $regex: '.*' } }, 'search'],
+    [{ search: 42 }, 'search'],
+    [{ search: 'x'.repeat(201) }, 'search'],
+  ])('refuses %j at %s', (body, path) => {
+    const result = ProductSearchSchema.safeParse(body)
+    expect(result.success).toBe(false)
+    expect(result.error!.issues[0]!.path).toEqual([path])
+  })
+})
+
+describe('ProductsByCategorySchema', () => {
+  it('takes one id or a list, without duplicates, and grouped defaults to false', () => {
+    expect(ProductsByCategorySchema.parse({ id: 'a1' })).toEqual({ id: ['a1'], grouped: false })
+    expect(ProductsByCategorySchema.parse({ id: ['a1', 'b2', 'a1'], grouped: true })).toEqual({ id: ['a1', 'b2'], grouped: true })
+  })
+
+  it.each([[{}], [{ id: { $ne: null } }], [{ id: [{ $ne: null }] }], [{ id: 5 }], [{ id: '' }], [{ id: 'a1', grouped: 'yes' }]])(
+    'refuses %j',
+    (body) => {
+      expect(ProductsByCategorySchema.safeParse(body).success).toBe(false)
+    },
+  )
+})
+
+describe('ProductsByCategoryAndSubCategorySchema', () => {
+  it('makes the sub category optional (absent, null or empty) and fills paging defaults', () => {
+    for (const subCategoryId of [undefined, null, '']) {
+      expect(ProductsByCategoryAndSubCategorySchema.parse({ categoryId: 'c1', subCategoryId })).toEqual({
+        categoryId: ['c1'],
+        subCategoryId: null,
+        page: 1,
+        limit: 10,
+      })
+    }
+    expect(ProductsByCategoryAndSubCategorySchema.parse({ categoryId: ['c1'], subCategoryId: 's1', page: 2, limit: 8 })).toEqual({
+      categoryId: ['c1'],
+      subCategoryId: ['s1'],
+      page: 2,
+      limit: 8,
+    })
+  })
+
+  it('refuses a missing category and objects in place of ids', () => {
+    expect(ProductsByCategoryAndSubCategorySchema.safeParse({}).success).toBe(false)
+    expect(ProductsByCategoryAndSubCategorySchema.safeParse({ categoryId: { $gt: '' } }).success).toBe(false)
+    expect(ProductsByCategoryAndSubCategorySchema.safeParse({ categoryId: 'c1', subCategoryId: { $ne: null } }).success).toBe(false)
+  })
+})
+
+describe('ProductDetailsSchema', () => {
+  it('takes any text (a malformed id is a 404 later, not a 400) but not an object', () => {
+    expect(ProductDetailsSchema.parse({ productId: '../../etc/passwd' })).toEqual({ productId: '../../etc/passwd' })
+    expect(ProductDetailsSchema.safeParse({ productId: { $ne: null } }).success).toBe(false)
+    expect(ProductDetailsSchema.safeParse({}).success).toBe(false)
+  })
+})

@@ -1,0 +1,350 @@
+/**
+ * Product reads (spec section 3 "Product"; contract, "Endpoints"): lists with paging, the home
+ * page's rows per category, the listing per category and sub category, details and search.
+ *
+ * - Only published products (`publish = true`) are ever answered.
+ * - Every list has a total order (ties broken by id) so that paging never repeats or skips a product.
+ * - Every answer is built by a constant number of queries (category and sub category objects come
+ *   from correlated `json_agg`s, the rows per category from one LATERAL join), then cached through
+ *   `deps.cache` under a key holding every input. Writes (create, update, delete: a later issue)
+ *   must call `deps.cache.invalidate()` after their transaction commits.
+ * - `price` is the MRP in rupees and `discount` a percentage, both JSON numbers; the selling price
+ *   is derived by the pages (app/lib/money.ts).
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import { NotFound } from '../../lib/errors.ts'
+import {
+  expandedCategories,
+  expandedSubCategories,
+  isoTimestamp,
+  queryRows,
+  type CatalogRef,
+} from '../category/catalog-sql.ts'
+import type { CatalogDeps } from '../category/service.ts'
+import type {
+  ProductsByCategoryAndSubCategoryInput,
+  ProductSearchInput,
+} from './schemas.ts'
+
+/** Products shown per category by get-product-by-category (the home page rows). */
+export const PRODUCTS_PER_CATEGORY = 15
+/** Most words of a search used; the rest are ignored. */
+export const MAX_SEARCH_TERMS = 8
+/**
+ * pg_trgm `strict_word_similarity` a word of the name must reach for a search word to match it by
+ * spelling alone (4 shared trigrams out of 10 for a 6-letter word). "panner" → paneer scores 0.40,
+ * "choclate" → chocolate 0.58, "biscut" → biscuits 0.45, while "panner" → pants scores 0.30 and
+ * "panner" → pan 0.375. Strict (whole words) rather than plain `word_similarity`, which scores
+ * "panner" against "pants" as high as against "paneer" (0.43) because it may cut a word short.
+ */
+export const WORD_SIMILARITY_THRESHOLD = 0.4
+/** Shortest search word tried by spelling; shorter words only match as word prefixes. */
+const MIN_FUZZY_TERM_LENGTH = 3
+
+/** A product as answered (contract, "Endpoints": Product with category and subCategory expanded). */
+export interface ProductAnswer {
+  _id: string
+  name: string
+  image: string[]
+  category: CatalogRef[]
+  subCategory: CatalogRef[]
+  unit: string
+  stock: number
+  /** MRP in rupees. */
+  price: number
+  /** Percentage off the MRP, 0-100. */
+  discount: number
+  description: string
+  more_details: Record<string, string>
+  publish: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+/** One page of products and the number of products matching in all. */
+export interface ProductPage {
+  data: ProductAnswer[]
+  totalCount: number
+}
+
+/** One home page row: the category id asked for and at most 15 of its products. */
+export interface CategoryProducts {
+  categoryId: string
+  products: ProductAnswer[]
+}
+
+type ProductRow = Omit<ProductAnswer, 'price' | 'discount'> & { price: string | number; discount: string | number }
+
+/** The answer columns of a product aliased `p`, with its categories and sub categories. */
+const productColumns = sql`p.id as "_id", p.name, p.image,
+  ${expandedCategories('product_categories', 'product_id', sql`p.id`)} as category,
+  ${expandedSubCategories(sql`p.id`)} as "subCategory",
+  p.unit, p.stock, p.price, p.discount, p.description, p.more_details, p.publish,
+  ${isoTimestamp(sql`p.created_at`)} as "createdAt", ${isoTimestamp(sql`p.updated_at`)} as "updatedAt"`
+
+/**
+ * Newest first, ties by id. Spelled exactly like the index `products_created_idx`
+ * (`created_at DESC NULLS LAST, id`) so that a page is read from the index, not sorted.
+ */
+const newestFirst = sql`p.created_at desc nulls last, p.id`
+
+/** Numeric columns arrive as text from both drivers; the answer carries JSON numbers. */
+function toProductAnswer(row: ProductRow): ProductAnswer {
+  return { ...row, price: Number(row.price), discount: Number(row.discount) }
+}
+
+/** A list of ids as SQL `(id1, id2, …)`, each a bound parameter. */
+function idList(ids: string[]): SQL {
+  return sql`(${sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )})`
+}
+
+const offsetOf = (page: number, limit: number) => (page - 1) * limit
+
+/**
+ * The words of a search, lower-cased, split on anything that is not a letter, mark or digit (as the
+ * full-text parser does; marks keep Devanagari words whole), at most `MAX_SEARCH_TERMS`. Only these
+ * words reach the SQL, as bound parameters. `"  Amul  PANNER!"` → `["amul", "panner"]`.
+ */
+export function searchTerms(search: string): string[] {
+  return (search.normalize('NFKC').toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, MAX_SEARCH_TERMS)
+}
+
+/**
+ * The full-text document of a product: name and brand. Written exactly like the expression of the
+ * GIN index `products_search_idx` (api/db/schema.ts) so that PostgreSQL uses that index.
+ */
+const searchDocument = sql`to_tsvector('simple', p.name || ' ' || coalesce(p.more_details->>'brand', ''))`
+
+/**
+ * The CTEs `hits`, `per_term`, `word_counts` and `matched`: every product where every search word
+ * matches, with `fuzzy` (some word matched only by spelling) and `popularity`.
+ *
+ * A word matches as a word prefix of the name or brand (full-text search, GIN index
+ * `products_search_idx`) or, for words of 3 letters or more, by spelling against a word of the name
+ * (pg_trgm `<<%`, GIN index `products_name_trgm_idx`, threshold set for the transaction). One index
+ * scan per branch, combined with UNION ALL rather than OR: an OR makes PostgreSQL recheck both
+ * conditions on every candidate row, and the tsvector of hundreds of rows is slow to compute.
+ *
+ * A misspelt word is often as close to a rare word as to the intended one ("panner" is one letter
+ * from both "banner" and "paneer"). The intended word is usually the common one in a grocery
+ * catalogue, so a spelling match remembers which word of the name it matched, and `popularity` is
+ * the number of products that matched the same word (the least of these over the product's
+ * misspelt words; 0 when nothing was misspelt).
+ */
+function matchedProducts(terms: string[]): SQL {
+  const hits = terms.flatMap((term, i) => {
+    const prefix = sql`select p.id, ${i}::int as term, null::text as word from products p
+      where ${searchDocument} @@ to_tsquery('simple', ${`${term}:*`})`
+    if (term.length < MIN_FUZZY_TERM_LENGTH) return [prefix]
+    const closestWord = sql`(select w from unnest(tsvector_to_array(to_tsvector('simple', p.name))) w
+      order by similarity(${term}, w) desc, w limit 1)`
+    return [prefix, sql`select p.id, ${i}::int as term, ${closestWord} as word from products p where ${term} <<% lower(p.name)`]
+  })
+  return sql`hits as (${sql.join(hits, sql` union all `)}),
+    per_term as (
+      select id, term, bool_and(word is not null) as fuzzy, min(word) as word from hits group by id, term
+    ),
+    word_counts as (select term, word, count(*)::int as n from per_term where fuzzy group by term, word),
+    matched as (
+      select t.id, bool_or(t.fuzzy) as fuzzy, coalesce(min(wc.n), 0) as popularity
+      from per_term t left join word_counts wc on t.fuzzy and wc.term = t.term and wc.word = t.word
+      group by t.id
+      having count(*) = ${terms.length}
+    )`
+}
+
+/**
+ * Best first: the name equals the search, then names starting with it, then products where every
+ * word matched as typed (a word prefix), then matches by spelling, the more popular corrected word
+ * first; within each, closer spelling (strict word similarity), then closer overall (similarity:
+ * shorter names first), then newest, then id. Columns of the `ranked` select below, over
+ * `p` = products and `m` = matched.
+ */
+function rankColumns(terms: string[]): SQL {
+  const query = terms.join(' ')
+  return sql`case
+      when lower(p.name) = ${query} then 0
+      when starts_with(lower(p.name), ${query}) then 1
+      when not m.fuzzy then 2
+      else 3
+    end as tier,
+    m.popularity,
+    strict_word_similarity(${query}, lower(p.name)) as closeness,
+    similarity(${query}, lower(p.name)) as likeness,
+    p.created_at`
+}
+/** The order of `rankColumns`, on the output names of `ranked` (qualified by `table` outside it). */
+function rankOrder(table?: 'r'): SQL {
+  const t = sql.raw(table ? `${table}.` : '')
+  return sql`${t}tier, ${t}popularity desc, ${t}closeness desc, ${t}likeness desc, ${t}created_at desc nulls last, ${t}id`
+}
+
+/**
+ * The query of one page of search results, each row a product answer plus `totalCount` (the number
+ * of matches in all). Run it inside `searchProducts`' transaction (it relies on its settings);
+ * exported so that its plan can be inspected with EXPLAIN.
+ * @param terms the words of the search (`searchTerms`), at least one
+ */
+export function searchPageQuery(terms: string[], page: number, limit: number): SQL {
+  return sql`with ${matchedProducts(terms)},
+    ranked as (
+      select m.id, ${rankColumns(terms)}, count(*) over () as total
+      from matched m join products p on p.id = m.id
+      where p.publish
+      order by ${rankOrder()} limit ${limit} offset ${offsetOf(page, limit)}
+    )
+    select ${productColumns}, r.total::int as "totalCount"
+    from ranked r join products p on p.id = r.id
+    order by ${rankOrder('r')}`
+}
+
+/**
+ * One page of published products matching `search` (typo tolerant, ranked: see `matchedProducts`
+ * and `rankColumns`), or of all published products newest first when the search has no word.
+ * Serves POST /api/product/get and /api/product/search-product. Cached under
+ * `product:search:[words, page, limit]`.
+ * @param input.page 1-based page; input.limit page size (already capped by the schema)
+ * @returns the page and the number of matches in all
+ */
+export function searchProducts(deps: CatalogDeps, input: ProductSearchInput): Promise<ProductPage> {
+  const terms = searchTerms(input.search)
+  const { page, limit } = input
+  const key = `product:search:${JSON.stringify([terms.join(' '), page, limit])}`
+  return deps.cache.get(key, async () => {
+    if (terms.length === 0) {
+      const [rows, [count]] = await Promise.all([
+        queryRows<ProductRow>(
+          deps.db,
+          sql`select ${productColumns} from products p where p.publish
+              order by ${newestFirst} limit ${limit} offset ${offsetOf(page, limit)}`,
+        ),
+        queryRows<{ total: number }>(deps.db, sql`select count(*)::int as total from products p where p.publish`),
+      ])
+      return { data: rows.map(toProductAnswer), totalCount: count?.total ?? 0 }
+    }
+    return deps.db.transaction(async (tx) => {
+      // `<<%` reads its threshold from a setting, not an argument: set it for this transaction only.
+      await tx.execute(
+        sql`select set_config('pg_trgm.strict_word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`,
+      )
+      // The planner prices the trigram index above a sequential scan of the table, but the scan
+      // computes the similarity of all 8,208 names (about 120 ms on PGlite) where the index visits
+      // a few hundred candidates: keep it on the indexes, for this transaction only.
+      await tx.execute(sql`set local enable_seqscan = off`)
+      const rows = await queryRows<ProductRow & { totalCount: number }>(tx, searchPageQuery(terms, page, limit))
+      if (rows.length > 0) {
+        return { data: rows.map(({ totalCount: _, ...row }) => toProductAnswer(row)), totalCount: rows[0]!.totalCount }
+      }
+      // A page past the end has no row to carry the count.
+      const [count] = await queryRows<{ total: number }>(
+        tx,
+        sql`with ${matchedProducts(terms)}
+            select count(*)::int as total from matched m join products p on p.id = m.id where p.publish`,
+      )
+      return { data: [], totalCount: count?.total ?? 0 }
+    })
+  })
+}
+
+/**
+ * At most 15 published products (newest first) of each category in `categoryIds`, in the order of
+ * the ids; unknown ids give an empty row. One query: a LATERAL join reads the top 15 of each
+ * category. Cached under `product:by-category:[ids]`.
+ */
+export function productsByCategoryGrouped(deps: CatalogDeps, categoryIds: string[]): Promise<CategoryProducts[]> {
+  const key = `product:by-category:${JSON.stringify(categoryIds)}`
+  return deps.cache.get(key, async () => {
+    if (categoryIds.length === 0) return []
+    const rows = await queryRows<ProductRow & { rowCategoryId: string }>(
+      deps.db,
+      sql`select g.category_id as "rowCategoryId", ${productColumns}
+          from unnest(array[${sql.join(
+            categoryIds.map((id) => sql`${id}`),
+            sql`, `,
+          )}]::text[]) with ordinality as g(category_id, ord)
+          cross join lateral (
+            select p.* from product_categories pc join products p on p.id = pc.product_id
+            where pc.category_id = g.category_id and p.publish
+            order by ${newestFirst}
+            limit ${PRODUCTS_PER_CATEGORY}
+          ) p
+          order by g.ord, ${newestFirst}`,
+    )
+    const groups = new Map(categoryIds.map((id) => [id, [] as ProductAnswer[]]))
+    for (const { rowCategoryId, ...row } of rows) groups.get(rowCategoryId)?.push(toProductAnswer(row))
+    return categoryIds.map((categoryId) => ({ categoryId, products: groups.get(categoryId) ?? [] }))
+  })
+}
+
+/**
+ * The flat form of `productsByCategoryGrouped`: the rows one after another, each product once (a
+ * product in two of the categories appears in the first one's place). The original client's form.
+ */
+export async function productsByCategory(deps: CatalogDeps, categoryIds: string[]): Promise<ProductAnswer[]> {
+  const groups = await productsByCategoryGrouped(deps, categoryIds)
+  const seen = new Set<string>()
+  const flat: ProductAnswer[] = []
+  for (const group of groups) {
+    for (const product of group.products) {
+      if (seen.has(product._id)) continue
+      seen.add(product._id)
+      flat.push(product)
+    }
+  }
+  return flat
+}
+
+/**
+ * One page of published products of any of `categoryId`, and (when given) of any of
+ * `subCategoryId`, newest first. Without a sub category every product of the category is listed
+ * (a category that has no sub category still has a listing). Cached under
+ * `product:by-category-and-sub:[categoryIds, subCategoryIds, page, limit]`.
+ */
+export function productsByCategoryAndSubCategory(
+  deps: CatalogDeps,
+  input: ProductsByCategoryAndSubCategoryInput,
+): Promise<ProductPage> {
+  const { categoryId, subCategoryId, page, limit } = input
+  const key = `product:by-category-and-sub:${JSON.stringify([categoryId, subCategoryId, page, limit])}`
+  return deps.cache.get(key, async () => {
+    const where = sql`p.publish
+      and exists (select 1 from product_categories pc where pc.product_id = p.id and pc.category_id in ${idList(categoryId)})
+      ${
+        subCategoryId
+          ? sql`and exists (select 1 from product_sub_categories psc
+                where psc.product_id = p.id and psc.sub_category_id in ${idList(subCategoryId)})`
+          : sql``
+      }`
+    const [rows, [count]] = await Promise.all([
+      queryRows<ProductRow>(
+        deps.db,
+        sql`select ${productColumns} from products p where ${where}
+            order by ${newestFirst} limit ${limit} offset ${offsetOf(page, limit)}`,
+      ),
+      queryRows<{ total: number }>(deps.db, sql`select count(*)::int as total from products p where ${where}`),
+    ])
+    return { data: rows.map(toProductAnswer), totalCount: count?.total ?? 0 }
+  })
+}
+
+/** Ids are opaque, but ours are short runs of letters and digits; anything else cannot exist. */
+const PLAUSIBLE_ID = /^[A-Za-z0-9]{1,64}$/
+
+/**
+ * One published product by id. Cached under `product:details:<id>` (a miss is not cached).
+ * @throws NotFound "Product not found" when the id is unknown, unpublished or not an id at all
+ */
+export async function productDetails(deps: CatalogDeps, productId: string): Promise<ProductAnswer> {
+  if (!PLAUSIBLE_ID.test(productId)) throw NotFound('Product not found')
+  return deps.cache.get(`product:details:${productId}`, async () => {
+    const [row] = await queryRows<ProductRow>(
+      deps.db,
+      sql`select ${productColumns} from products p where p.id = ${productId} and p.publish`,
+    )
+    if (!row) throw NotFound('Product not found')
+    return toProductAnswer(row)
+  })
+}

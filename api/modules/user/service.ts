@@ -1,0 +1,233 @@
+/**
+ * The rules of users and sessions (spec sections 4-6; contract, "Authentication") and their queries.
+ * Knows nothing of HTTP: it throws the typed errors of lib/errors.ts.
+ *
+ * Sessions: login opens a refresh-token family; each refresh marks the presented token used and issues
+ * the next one in the same family; a used or revoked token presented again revokes the whole family
+ * (OAuth 2.0 Security BCP, RFC 9700 §4.14.2, "refresh token rotation").
+ */
+import { and, eq, isNull } from 'drizzle-orm'
+import type { AppDeps } from '../../app.ts'
+import type { Db } from '../../db/client.ts'
+import { refreshTokens, users, type User } from '../../db/schema.ts'
+import { BadRequest, Conflict, Forbidden, Unauthorized } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { hashPassword, verifyDummyPassword, verifyPassword } from '../../lib/passwords.ts'
+import {
+  hashToken,
+  newRefreshToken,
+  REFRESH_TOKEN_TTL_SECONDS,
+  refreshTokenId,
+  sameHash,
+  signAccessToken,
+} from '../../lib/tokens.ts'
+import { NewUserSchema, type LoginInput, type NewUserInput, type RegisterInput } from './schemas.ts'
+
+/** Spec section 5, verbatim. */
+export const PASSWORD_MISMATCH = 'password and confirm password must be same'
+export const EMAIL_TAKEN = 'Email already registered'
+/** One message for an unknown email and a wrong password (OWASP Authentication Cheat Sheet: no user enumeration). */
+export const WRONG_CREDENTIALS = 'Check your email or password'
+/** The original server's answer for an account whose status is not Active. */
+export const CONTACT_ADMIN = 'Contact to Admin'
+export const INVALID_REFRESH_TOKEN = 'Provide a valid refresh token'
+
+/** What the session functions need of the app's dependencies. */
+export type SessionDeps = Pick<AppDeps, 'db' | 'jwtSecret' | 'clock'>
+
+export interface Tokens {
+  accessToken: string
+  refreshToken: string
+}
+
+/**
+ * The user as the API shows it (contract, "user-details"): the original's field names, ISO 8601
+ * dates, and never the password hash. The cart, address and order lists stay empty until those
+ * features exist (contract, last paragraph of "Endpoints").
+ */
+export interface PublicUser {
+  _id: string
+  name: string
+  email: string
+  avatar: string
+  mobile: string | null
+  verify_email: boolean
+  last_login_date: string | null
+  status: User['status']
+  address_details: unknown[]
+  shopping_cart: unknown[]
+  orderHistory: unknown[]
+  role: User['role']
+  createdAt: string
+  updatedAt: string
+}
+
+/** Maps a users row to its public shape; the only way a user leaves the API. */
+export function toPublicUser(row: User): PublicUser {
+  return {
+    _id: row.id,
+    name: row.name,
+    email: row.email,
+    avatar: row.avatar,
+    mobile: row.mobile,
+    verify_email: row.verifyEmail,
+    last_login_date: row.lastLoginDate?.toISOString() ?? null,
+    status: row.status,
+    address_details: [],
+    shopping_cart: [],
+    orderHistory: [],
+    role: row.role,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
+
+/** The users row with `id`, or undefined. */
+export async function findUserById(db: Db, id: string): Promise<User | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1)
+  return row
+}
+
+/** The users row with `email` (already lower-cased), or undefined. */
+export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1)
+  return row
+}
+
+/**
+ * Creates a user with an argon2id password hash (register, and the admin CLI).
+ * @param input name, email (trimmed and lower-cased here), password (8-128 characters), role (default USER)
+ * @returns the new users row
+ * @throws 400 with issues for invalid input; 409 EMAIL_TAKEN when the email exists, including when a
+ *   concurrent request wins the race (the unique index `users_email_key` decides)
+ */
+export async function createUser(db: Db, input: NewUserInput): Promise<User> {
+  const parsed = NewUserSchema.safeParse(input)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+    throw BadRequest(issues[0]?.message ?? 'Invalid user', issues)
+  }
+  const { name, email, password, role } = parsed.data
+  // Checked first only to skip the argon2 work; the insert below is what guarantees uniqueness.
+  if (await findUserByEmail(db, email)) throw Conflict(EMAIL_TAKEN)
+  const passwordHash = await hashPassword(password)
+  try {
+    const [row] = await db.insert(users).values({ name, email, passwordHash, role }).returning()
+    return row
+  } catch (err) {
+    if (isUniqueViolation(err)) throw Conflict(EMAIL_TAKEN)
+    throw err
+  }
+}
+
+/** Registers a shopper (spec section 5: the two passwords must match). Returns the public user. */
+export async function register(db: Db, input: RegisterInput): Promise<PublicUser> {
+  if (input.password !== input.confirmPassword) {
+    throw BadRequest(PASSWORD_MISMATCH, [{ path: 'confirmPassword', message: PASSWORD_MISMATCH }])
+  }
+  return toPublicUser(await createUser(db, { name: input.name, email: input.email, password: input.password, role: 'USER' }))
+}
+
+/**
+ * Signs in: checks the password, records last_login_date and opens a new refresh-token family.
+ * @throws 400 WRONG_CREDENTIALS for an unknown email or a wrong password (same message, similar time);
+ *   403 CONTACT_ADMIN when the account is not Active (told only to whoever knows the password)
+ */
+export async function login(deps: SessionDeps, input: LoginInput): Promise<Tokens> {
+  const user = await findUserByEmail(deps.db, input.email)
+  const isMatch = user ? await verifyPassword(user.passwordHash, input.password) : await verifyDummyPassword(input.password)
+  if (!user || !isMatch) throw BadRequest(WRONG_CREDENTIALS)
+  if (user.status !== 'Active') throw Forbidden(CONTACT_ADMIN)
+  const now = deps.clock()
+  return deps.db.transaction(async (tx) => {
+    await tx.update(users).set({ lastLoginDate: now }).where(eq(users.id, user.id))
+    return issueTokens(tx, deps, user, newId(), now)
+  })
+}
+
+/**
+ * Exchanges a refresh token for a new access token and the next refresh token of its family, in one
+ * transaction with the token row locked (two concurrent uses of one token: the second is a reuse).
+ * @throws 401 for an unknown, malformed, expired, used or revoked token, or a user who is gone or not
+ *   Active; a used or revoked token also revokes its whole family
+ */
+export async function rotateRefreshToken(deps: SessionDeps, token: string): Promise<Tokens> {
+  const id = refreshTokenId(token)
+  if (!id) throw Unauthorized(INVALID_REFRESH_TOKEN)
+  const now = deps.clock()
+  // The transaction returns instead of throwing so that a family revocation commits.
+  const tokens = await deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(refreshTokens).where(eq(refreshTokens.id, id)).for('update')
+    if (!row || !sameHash(row.tokenHash, hashToken(token))) return null
+    if (row.usedAt || row.revokedAt) {
+      await revokeFamily(tx, row.familyId, now)
+      return null
+    }
+    if (row.expiresAt.getTime() <= now.getTime()) return null
+    const user = await findUserById(tx, row.userId)
+    if (!user || user.status !== 'Active') {
+      await revokeFamily(tx, row.familyId, now)
+      return null
+    }
+    await tx.update(refreshTokens).set({ usedAt: now }).where(eq(refreshTokens.id, row.id))
+    return issueTokens(tx, deps, user, row.familyId, now)
+  })
+  if (!tokens) throw Unauthorized(INVALID_REFRESH_TOKEN)
+  return tokens
+}
+
+/**
+ * Signs out server-side: revokes the family of `refreshToken` when it is one of this user's live
+ * tokens; otherwise (none given, stale, someone else's) every refresh token of the user, because
+ * the session to end cannot be told apart.
+ */
+export async function logout(deps: SessionDeps, userId: string, refreshToken?: string): Promise<void> {
+  const now = deps.clock()
+  const id = refreshToken ? refreshTokenId(refreshToken) : null
+  if (id && refreshToken) {
+    const [row] = await deps.db
+      .select()
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.id, id), eq(refreshTokens.userId, userId)))
+    if (row && sameHash(row.tokenHash, hashToken(refreshToken))) {
+      await revokeFamily(deps.db, row.familyId, now)
+      return
+    }
+  }
+  await deps.db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
+}
+
+/** Stores a new refresh token of `familyId` (30 days from `now`) and signs an access token. */
+async function issueTokens(db: Db, deps: SessionDeps, user: User, familyId: string, now: Date): Promise<Tokens> {
+  const refresh = newRefreshToken()
+  await db.insert(refreshTokens).values({
+    id: refresh.id,
+    userId: user.id,
+    familyId,
+    tokenHash: refresh.tokenHash,
+    expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+    createdAt: now,
+  })
+  const accessToken = await signAccessToken({ userId: user.id, role: user.role }, deps.jwtSecret, now)
+  return { accessToken, refreshToken: refresh.token }
+}
+
+async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+}
+
+/** PostgreSQL's unique_violation (SQLSTATE 23505), on pg or PGlite, possibly wrapped by Drizzle. */
+function isUniqueViolation(err: unknown): boolean {
+  let e = err
+  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true
+    e = (e as { cause?: unknown }).cause
+  }
+  return false
+}

@@ -1,0 +1,121 @@
+/**
+ * Typed calls to the upstream user endpoints (contract, "Authentication" and "Endpoints"; spec
+ * section 7). Every call goes through `upstream()` (app/.server/upstream.ts), which adds the Bearer
+ * token and does the refresh-once-and-retry on 401; the refresh call itself lives there too.
+ * Answers are parsed with zod, so a malformed upstream answer becomes a failure here instead of a
+ * crash in a page.
+ */
+import { z } from 'zod'
+import { upstream, type UpstreamResult } from '../upstream.ts'
+import type { RequestSession, SessionUser, Tokens } from '../session.ts'
+
+/** The user as `GET /api/user/user-details` answers it (spec section 3, "User"). */
+export const UserSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  avatar: z.string().nullish().transform((avatar) => avatar ?? ''),
+  // The original client stored mobile as a number; accept both and keep the digits as text.
+  mobile: z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((mobile) => (mobile === null || mobile === undefined || mobile === '' ? null : String(mobile))),
+  role: z.string().transform((role): SessionUser['role'] => (role === 'ADMIN' ? 'ADMIN' : 'USER')),
+  verify_email: z.boolean().optional(),
+  last_login_date: z.string().nullish(),
+  status: z.string().optional(),
+  address_details: z.array(z.unknown()).optional(),
+  shopping_cart: z.array(z.unknown()).optional(),
+  orderHistory: z.array(z.unknown()).optional(),
+})
+export type User = z.output<typeof UserSchema>
+
+/** Login answers both spellings of the access token (contract: the original client reads `accesstoken`). */
+const LoginDataSchema = z
+  .object({
+    accessToken: z.string().min(1).optional(),
+    accesstoken: z.string().min(1).optional(),
+    refreshToken: z.string().min(1),
+  })
+  .refine((tokens) => tokens.accessToken ?? tokens.accesstoken, { message: 'no access token' })
+  .transform((tokens): Tokens => ({ accessToken: (tokens.accessToken ?? tokens.accesstoken)!, refreshToken: tokens.refreshToken }))
+
+export type Failure = Extract<UpstreamResult<unknown>, { ok: false }>
+
+/** Parses a success's `data` with `schema`; an answer that does not match becomes a 502 failure. */
+function parseData<S extends z.ZodType>(result: UpstreamResult<unknown>, schema: S): UpstreamResult<z.output<S>> {
+  if (!result.ok) return result
+  const parsed = schema.safeParse(result.data)
+  if (parsed.success) return { ...result, data: parsed.data }
+  return { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] }
+}
+
+/** The header's summary of a user (app/.server/session.ts `SessionUser`). */
+export function toSessionUser(user: User): SessionUser {
+  return { _id: user._id, name: user.name, email: user.email, mobile: user.mobile, avatar: user.avatar, role: user.role }
+}
+
+/**
+ * A failure as one readable line. A 429 names the wait from `Retry-After` (RFC 9110 §10.2.3), which
+ * the API sends with its per-IP and per-email login and register limits.
+ */
+export function failureMessage(result: Failure): string {
+  if (result.status !== 429 || !result.retryAfter) return result.message
+  const seconds = Math.ceil(result.retryAfter)
+  const wait =
+    seconds < 60
+      ? `${seconds} second${seconds === 1 ? '' : 's'}`
+      : `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}`
+  return `${result.message.replace(/[.\s]+$/, '')}. Please wait ${wait}.`
+}
+
+/**
+ * The status and headers for a page that shows `result`'s failure: the API's 4xx (400, 409, 429 with
+ * its `Retry-After`), and 502 when the API itself failed or answered nonsense.
+ */
+export function failureInit(result: Failure): ResponseInit {
+  const status = result.status >= 400 && result.status < 500 ? result.status : 502
+  const headers = new Headers()
+  if (status === 429 && result.retryAfter) headers.set('Retry-After', String(Math.ceil(result.retryAfter)))
+  return { status, headers }
+}
+
+/**
+ * `POST /api/user/register` with the four fields of spec section 5. Answers the new user; failures:
+ * 400 (with issues), 409 duplicate email, 429 rate limited. `clientIp` feeds the API's per-IP limit.
+ */
+export async function register(
+  input: { name: string; email: string; password: string; confirmPassword: string },
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<User>> {
+  const result = await upstream<unknown>('user/register', { method: 'POST', json: input, clientIp: opts.clientIp })
+  return parseData(result, UserSchema)
+}
+
+/**
+ * `POST /api/user/login`. Answers the access and refresh tokens (the caller stores them in the
+ * session); failures: 400 bad input or wrong credentials, 429 rate limited (with `retryAfter`, s).
+ */
+export async function login(
+  input: { email: string; password: string },
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<Tokens>> {
+  const result = await upstream<unknown>('user/login', { method: 'POST', json: input, clientIp: opts.clientIp })
+  return parseData(result, LoginDataSchema)
+}
+
+/**
+ * `POST /api/user/logout` (contract: GET or POST) with the session's Bearer token and its refresh
+ * token in the body, so the API revokes this session's refresh-token family only; without one it
+ * would end every session of the user.
+ */
+export function logout(session: RequestSession): Promise<UpstreamResult<unknown>> {
+  const refreshToken = session.tokens?.refreshToken
+  return upstream<unknown>('user/logout', { method: 'POST', json: refreshToken ? { refreshToken } : {}, session })
+}
+
+/** `GET /api/user/user-details`: the signed-in user (401 after a failed refresh signs the session out). */
+export async function userDetails(session: RequestSession): Promise<UpstreamResult<User>> {
+  const result = await upstream<unknown>('user/user-details', { method: 'GET', session })
+  return parseData(result, UserSchema)
+}

@@ -1,0 +1,51 @@
+/**
+ * Route guards and the sign-in step of the BFF (spec section 4 "Login success" and "Signed in is
+ * decided by the presence of a user _id"; section 6). Loaders and actions call these; the session
+ * is the request's `RequestSession` (app/.server/context.ts), committed by the root middleware.
+ */
+import { redirect, type RouterContextProvider } from 'react-router'
+import { getSession } from './context.ts'
+import type { RequestSession, SessionUser, Tokens } from './session.ts'
+import { toSessionUser, userDetails, type Failure } from './api/user.ts'
+
+type Context = Readonly<RouterContextProvider>
+
+/** The path and query of `request`, the place to come back to after signing in. */
+function returnPath(request: Request): string {
+  const url = new URL(request.url)
+  return `${url.pathname}${url.search}`
+}
+
+/**
+ * The signed-in user, or a thrown redirect to `/login?redirectTo=<path and query>` when signed out
+ * (spec section 4: signed in = a user `_id` and, for the BFF, tokens to call the API with).
+ */
+export function requireUser(context: Context, request: Request): SessionUser {
+  const session = getSession(context)
+  const user = session.user
+  if (user?._id && session.tokens) return user
+  throw redirect(`/login?${new URLSearchParams({ redirectTo: returnPath(request) })}`)
+}
+
+/** For /login and /register: a signed-in user is sent to `/` (throws the redirect). */
+export function requireAnonymous(context: Context): void {
+  const session = getSession(context)
+  if (session.user?._id && session.tokens) throw redirect('/')
+}
+
+/**
+ * Signs the session in with fresh `tokens` from login: stores them, loads user-details with them and
+ * keeps the header's summary (spec section 4 "Login success: tokens stored, user details loaded").
+ * If the details cannot be loaded the session is signed out again, so no half-signed-in state stays.
+ */
+export async function signIn(session: RequestSession, tokens: Tokens): Promise<{ ok: true; user: SessionUser } | Failure> {
+  session.setTokens(tokens)
+  const details = await userDetails(session)
+  if (!details.ok) {
+    session.signOut()
+    return details
+  }
+  const user = toSessionUser(details.data)
+  session.setUser(user)
+  return { ok: true, user }
+}

@@ -1,0 +1,118 @@
+/**
+ * The signed-in shopper's menu (spec section 2, "Account menu"; section 6 for the admin-only links):
+ * the name (or mobile) with " (Admin)" for admins, My Profile, then Category, Sub Category, Upload
+ * Product and Product for admins, then My Order, Save Address and Log Out for everyone.
+ *
+ * `AccountMenu` is the header's desktop dropdown: a native <details>, so it opens without JavaScript;
+ * with JavaScript it also closes on an outside click, on Escape and after navigating.
+ * `AccountMenuItems` is the list itself, for the mobile /user page too.
+ */
+import { useEffect, useRef } from 'react'
+import { Form, NavLink, useLocation } from 'react-router'
+import type { SessionUser } from '../.server/session.ts'
+import { ChevronDownIcon } from './icons.tsx'
+import { cn } from './ui/cn.ts'
+
+/** The user fields the menu shows. */
+export type MenuUser = Pick<SessionUser, 'name' | 'mobile' | 'email' | 'role'>
+
+/** The menu's heading line: the name, else the mobile (spec), else the email; " (Admin)" for ADMIN. */
+export function accountLabel(user: MenuUser): string {
+  const name = user.name?.trim() || user.mobile?.trim() || user.email
+  return user.role === 'ADMIN' ? `${name} (Admin)` : name
+}
+
+/** The menu's links in the spec's order; `adminOnly` ones are shown to role ADMIN only. */
+export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; adminOnly: boolean }> = [
+  { to: '/dashboard/category', label: 'Category', adminOnly: true },
+  { to: '/dashboard/subcategory', label: 'Sub Category', adminOnly: true },
+  { to: '/dashboard/upload-product', label: 'Upload Product', adminOnly: true },
+  { to: '/dashboard/product', label: 'Product', adminOnly: true },
+  { to: '/dashboard/myorder', label: 'My Order', adminOnly: false },
+  { to: '/dashboard/address', label: 'Save Address', adminOnly: false },
+]
+
+const ITEM = 'flex min-h-10 w-full items-center rounded-md px-3 text-left text-sm text-slate-800 hover:bg-slate-100'
+const itemClass = ({ isActive }: { isActive: boolean }) => cn(ITEM, isActive && 'bg-brand-light font-semibold')
+
+/** The menu content: heading, profile link, the spec's links and the Log Out button (POST /logout). */
+export function AccountMenuItems({ user, className }: { user: MenuUser; className?: string }) {
+  const isAdmin = user.role === 'ADMIN'
+  return (
+    <div className={cn('text-sm', className)}>
+      <div className="px-3 pt-1 pb-2">
+        <p className="font-semibold text-slate-900">My Account</p>
+        <p className="truncate text-slate-600" data-testid="account-name">
+          {accountLabel(user)}
+        </p>
+      </div>
+      <nav aria-label="Account">
+        <ul className="grid gap-0.5">
+          <li className="border-b border-slate-200 pb-1">
+            <NavLink to="/dashboard/profile" className={itemClass}>
+              My Profile
+            </NavLink>
+          </li>
+          {ACCOUNT_LINKS.filter((link) => isAdmin || !link.adminOnly).map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} className={itemClass}>
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+          <li>
+            {/* A POST, not a link: logging out changes state (OWASP CSRF cheat sheet; SameSite=Lax cookie). */}
+            <Form method="post" action="/logout">
+              <button type="submit" className={cn(ITEM, 'text-red-700')}>
+                Log Out
+              </button>
+            </Form>
+          </li>
+        </ul>
+      </nav>
+    </div>
+  )
+}
+
+/** The header's "Account" dropdown. */
+export function AccountMenu({ user }: { user: MenuUser }) {
+  const detailsRef = useRef<HTMLDetailsElement>(null)
+  const location = useLocation()
+
+  // The header stays mounted across client navigations: close the menu once a link was followed.
+  useEffect(() => {
+    if (detailsRef.current) detailsRef.current.open = false
+  }, [location.key])
+
+  useEffect(() => {
+    const details = detailsRef.current
+    if (!details) return
+    const onPointerDown = (event: PointerEvent) => {
+      if (details.open && !details.contains(event.target as Node)) details.open = false
+    }
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && details.open) {
+        details.open = false
+        details.querySelector('summary')?.focus()
+      }
+    }
+    document.addEventListener('pointerdown', onPointerDown)
+    document.addEventListener('keydown', onKeyDown)
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown)
+      document.removeEventListener('keydown', onKeyDown)
+    }
+  }, [])
+
+  return (
+    <details ref={detailsRef} className="group relative">
+      <summary className="no-marker flex min-h-11 items-center gap-1 rounded-lg px-3 font-semibold text-slate-900 select-none hover:bg-black/5">
+        Account
+        <ChevronDownIcon size={18} className="transition-transform group-open:rotate-180" />
+      </summary>
+      <div className="absolute right-0 z-50 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
+        <AccountMenuItems user={user} />
+      </div>
+    </details>
+  )
+}

@@ -1,0 +1,187 @@
+/**
+ * Small form pieces shared by every server-rendered form (sign-in pages now, profile and admin
+ * forms later). They take the props Conform's `getInputProps` derives (id, name, defaultValue,
+ * aria-invalid, aria-describedby, key), so a field's label, input and error list stay linked for
+ * screen readers (WCAG 2.2 SC 1.3.1, 3.3.1) and work the same with JavaScript off.
+ */
+import { useId, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type LabelHTMLAttributes, type ReactNode } from 'react'
+import { useFormAction, useNavigation } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
+
+/** Errors as Conform reports them: a list of messages, or nothing. */
+export type ListOfErrors = Array<string | null | undefined> | null | undefined
+
+type InputProps = InputHTMLAttributes<HTMLInputElement> & { key?: string }
+
+const inputClass =
+  'block h-12 w-full rounded-md border border-slate-300 bg-white px-4 text-base text-slate-900 placeholder:text-slate-400 ' +
+  'focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/30 aria-[invalid=true]:border-red-500'
+
+/**
+ * The messages of one field (or of the whole form), each on its own line. Renders nothing when there
+ * are none. `id` is what the input's `aria-describedby` points at.
+ */
+export function ErrorList({ id, errors, role }: { id?: string; errors?: ListOfErrors; role?: 'alert' }) {
+  const messages = (errors ?? []).filter((message): message is string => Boolean(message))
+  if (messages.length === 0) return null
+  return (
+    <ul id={id} role={role} className="mt-1 space-y-1 text-sm text-red-600">
+      {messages.map((message) => (
+        <li key={message}>{message}</li>
+      ))}
+    </ul>
+  )
+}
+
+/** Splits React's `key` out of spread props (React warns when `key` is spread into JSX). */
+function splitKey({ key, ...rest }: InputProps): [string | undefined, InputHTMLAttributes<HTMLInputElement>] {
+  return [key, rest]
+}
+
+/** A labelled text input with its error list beneath. */
+export function Field({
+  labelProps,
+  inputProps,
+  errors,
+  className,
+}: {
+  labelProps: LabelHTMLAttributes<HTMLLabelElement>
+  inputProps: InputProps
+  errors?: ListOfErrors
+  className?: string
+}) {
+  const fallbackId = useId()
+  const [key, rest] = splitKey(inputProps)
+  const id = rest.id ?? fallbackId
+  const errorId = errors?.length ? `${id}-error` : undefined
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700" {...labelProps} />
+      <input
+        key={key}
+        id={id}
+        {...rest}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+        className={inputClass}
+      />
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  )
+}
+
+function EyeIcon({ crossed }: { crossed: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
+      <circle cx="12" cy="12" r="3" />
+      {crossed ? <path d="M3 3l18 18" /> : null}
+    </svg>
+  )
+}
+
+/**
+ * A password input with a show/hide toggle (spec section 2, "Auth screens"). The toggle needs
+ * JavaScript, so it appears only after hydration; the input keeps its right padding either way so
+ * nothing shifts when it does.
+ */
+export function PasswordField({
+  labelProps,
+  inputProps,
+  errors,
+  className,
+}: {
+  labelProps: LabelHTMLAttributes<HTMLLabelElement>
+  inputProps: Omit<InputProps, 'type'>
+  errors?: ListOfErrors
+  className?: string
+}) {
+  const isHydrated = useHydrated()
+  const [isVisible, setVisible] = useState(false)
+  const fallbackId = useId()
+  const [key, rest] = splitKey(inputProps)
+  const id = rest.id ?? fallbackId
+  const errorId = errors?.length ? `${id}-error` : undefined
+  // "Show confirm password" rather than a second "Show password" when a form has two.
+  const what = typeof labelProps.children === 'string' ? labelProps.children.toLowerCase() : 'password'
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700" {...labelProps} />
+      <div className="relative">
+        <input
+          key={key}
+          id={id}
+          {...rest}
+          aria-invalid={errorId ? true : undefined}
+          aria-describedby={errorId}
+          type={isVisible ? 'text' : 'password'}
+          className={`${inputClass} pr-12`}
+        />
+        {isHydrated ? (
+          <button
+            type="button"
+            onClick={() => setVisible((visible) => !visible)}
+            aria-label={`${isVisible ? 'Hide' : 'Show'} ${what}`}
+            aria-pressed={isVisible}
+            aria-controls={id}
+            className="absolute inset-y-0 right-0 flex w-12 items-center justify-center rounded-r-md text-slate-500 hover:text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
+          >
+            <EyeIcon crossed={isVisible} />
+          </button>
+        ) : null}
+      </div>
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  )
+}
+
+/**
+ * True while this route's form (by default the closest route's action, same method) is being
+ * submitted or its redirect is loading, so a button can show progress and refuse a second submit.
+ */
+export function useIsPending({ formAction, formMethod = 'POST' }: { formAction?: string; formMethod?: 'POST' | 'GET' | 'PUT' | 'DELETE' } = {}) {
+  const contextualFormAction = useFormAction()
+  const navigation = useNavigation()
+  return (
+    navigation.state !== 'idle' &&
+    navigation.formMethod === formMethod &&
+    navigation.formAction === (formAction ?? contextualFormAction)
+  )
+}
+
+/** The green confirm button of a form (style: green for confirm actions), full width, large. */
+export function SubmitButton({
+  isPending = false,
+  className,
+  children,
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { isPending?: boolean }) {
+  return (
+    <button
+      type="submit"
+      aria-busy={isPending || undefined}
+      {...props}
+      disabled={props.disabled || isPending}
+      className={
+        'flex h-12 w-full items-center justify-center rounded-md bg-accent px-4 text-base font-semibold text-white ' +
+        'hover:bg-green-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/40 focus-visible:ring-offset-2 ' +
+        'disabled:cursor-not-allowed disabled:bg-slate-400 ' +
+        (className ?? '')
+      }
+    >
+      {children}
+    </button>
+  )
+}
+
+/** The centred white card of a single-form page (sign-in screens): max-w-md, heading on top. */
+export function FormCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-10">
+      <div className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+        <h1 className="mb-6 text-2xl font-semibold text-slate-900">{title}</h1>
+        {children}
+      </div>
+    </div>
+  )
+}

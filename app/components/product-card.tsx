@@ -1,0 +1,164 @@
+/**
+ * The product card of the home rows, listings and search (spec section 2 "Home": cards link to
+ * /product/{productName}-{productId}; section 9: the fixed "10 min" delivery badge), and the grid
+ * that holds cards (spec "Product by category page": 1, 3 or 4 columns by width).
+ *
+ * Look and feel (style.md): a white card with a soft border, a fixed square image box so nothing
+ * shifts while images load, price and badge readable at a glance. The whole card is one link (the
+ * name's link stretches over the card), so a screen reader hears the product name once.
+ */
+import { Link } from 'react-router'
+import type { Product } from '../.server/api/catalog.ts'
+import { discountLabel, formatRupees, sellingPrice } from '../lib/money.ts'
+import { productPath } from '../lib/slug.ts'
+import { ClockIcon } from './icons.tsx'
+import { ResponsiveImage } from './responsive-image.tsx'
+
+/** What a card shows: a trimmed product, so loaders send the browser only these fields. */
+export interface ProductCardData {
+  _id: string
+  name: string
+  /** The first image url ('' when the product has none). */
+  image: string
+  unit: string
+  /** MRP in rupees. */
+  price: number
+  /** Discount in percent (0-100). */
+  discount: number
+}
+
+/** The card fields of an API product (first image only, spec section 3 "Product as displayed"). */
+export function toCardData(product: Product): ProductCardData {
+  return {
+    _id: product._id,
+    name: product.name,
+    image: product.image?.[0] ?? '',
+    unit: product.unit ?? '',
+    price: Number(product.price) || 0,
+    discount: Number(product.discount) || 0,
+  }
+}
+
+/** The fixed "10 min" delivery badge (spec section 9: "Delivery badge text fixed"). */
+export function DeliveryBadge({ className = '' }: { className?: string }) {
+  return (
+    <span
+      className={`inline-flex w-fit items-center gap-1 rounded-md bg-emerald-50 px-1.5 py-0.5 text-[11px] font-bold text-accent ${className}`}
+    >
+      <ClockIcon size={12} strokeWidth={2.5} />
+      10 min
+    </span>
+  )
+}
+
+/** The discount ribbon ("23% OFF"), or nothing when there is no discount. */
+export function DiscountBadge({ discount, className = '' }: { discount: number; className?: string }) {
+  const label = discountLabel(discount)
+  if (!label) return null
+  return <span className={`rounded-md bg-blue-600 px-1.5 py-0.5 text-[11px] font-bold text-white ${className}`}>{label}</span>
+}
+
+/** Selling price with the MRP struck through when discounted (en-IN rupees, app/lib/money.ts). */
+export function PriceTag({ price, discount, size = 'sm' }: { price: number; discount: number; size?: 'sm' | 'lg' }) {
+  const selling = sellingPrice(price, discount)
+  const isDiscounted = selling < price
+  return (
+    <p className="flex flex-wrap items-baseline gap-x-1.5">
+      <span className={size === 'lg' ? 'text-2xl font-bold' : 'text-sm font-bold'}>{formatRupees(selling)}</span>
+      {isDiscounted ? (
+        <s className={size === 'lg' ? 'text-base text-slate-500' : 'text-xs text-slate-400'}>
+          <span className="sr-only">MRP </span>
+          {formatRupees(price)}
+        </s>
+      ) : null}
+    </p>
+  )
+}
+
+/**
+ * One product card. `layout="row"` is the fixed-width card of the home rows; `layout="grid"` fills
+ * its grid cell and, in the one-column phone grid, lies on its side (image left) so a phone screen
+ * shows several products at once. `eager` loads the image at once (cards above the fold).
+ */
+export function ProductCard({
+  product,
+  layout = 'grid',
+  eager = false,
+}: {
+  product: ProductCardData
+  layout?: 'grid' | 'row'
+  eager?: boolean
+}) {
+  const isSideways = layout === 'grid'
+  return (
+    <article
+      className={`group relative flex h-full rounded-xl border border-slate-200 bg-white p-2.5 shadow-sm transition hover:border-slate-300 hover:shadow-md ${
+        isSideways ? 'flex-row gap-3 sm:flex-col sm:gap-0' : 'flex-col'
+      }`}
+    >
+      <div
+        className={`relative aspect-square shrink-0 overflow-hidden rounded-lg bg-slate-50 ${isSideways ? 'w-28 sm:w-full' : 'w-full'}`}
+      >
+        <ResponsiveImage
+          src={product.image}
+          alt=""
+          width={256}
+          height={256}
+          sizes={isSideways ? '(min-width: 640px) 220px, 112px' : '176px'}
+          loading={eager ? 'eager' : 'lazy'}
+          className="h-full w-full object-contain p-2 transition-transform duration-200 group-hover:scale-105"
+        />
+        <DiscountBadge discount={product.discount} className="absolute left-1.5 top-1.5" />
+      </div>
+      <div className={`flex min-w-0 flex-1 flex-col gap-1 ${isSideways ? 'py-1 sm:pt-2' : 'pt-2'}`}>
+        <DeliveryBadge />
+        <h3 className="line-clamp-2 min-h-[2.5rem] text-sm font-semibold leading-5 text-slate-800">
+          <Link
+            to={productPath(product)}
+            className="after:absolute after:inset-0 after:rounded-xl focus-visible:outline-none focus-visible:after:ring-2 focus-visible:after:ring-accent"
+          >
+            {product.name}
+          </Link>
+        </h3>
+        <p className="truncate text-xs text-slate-500">{product.unit}</p>
+        <div className="mt-auto pt-1">
+          <PriceTag price={product.price} discount={product.discount} />
+        </div>
+      </div>
+    </article>
+  )
+}
+
+/**
+ * The product grid of the listing, category and search pages: 1, 3 or 4 columns by width (spec
+ * "Product by category page"). `children` are extra cells (loading skeletons while a page appends).
+ * With `paging`, the first card of every page after the first gets the id `page-N`, the target of
+ * the JavaScript-off "next page" link (`?page=N#page-N`), scrolled clear of the sticky header.
+ */
+export function ProductGrid({
+  products,
+  eagerCount = 4,
+  paging,
+  children,
+}: {
+  products: ProductCardData[]
+  eagerCount?: number
+  paging?: { start: number; pageSize: number }
+  children?: React.ReactNode
+}) {
+  const anchorOf = (i: number) => {
+    if (!paging) return undefined
+    const index = paging.start + i
+    return index > 0 && index % paging.pageSize === 0 ? `page-${index / paging.pageSize + 1}` : undefined
+  }
+  return (
+    <ul className="grid grid-cols-1 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+      {products.map((product, i) => (
+        <li key={product._id} id={anchorOf(i)} className="scroll-mt-36 md:scroll-mt-28">
+          <ProductCard product={product} eager={i < eagerCount} />
+        </li>
+      ))}
+      {children}
+    </ul>
+  )
+}

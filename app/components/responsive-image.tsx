@@ -1,0 +1,62 @@
+/**
+ * An <img> that never shifts the layout and lets the browser pick a width (style.md: "no layout
+ * shift while images load, width/height on every image"). Stored catalogue images come in several
+ * widths beside the original (`<hash>.webp`, `<hash>-w128.webp`, ...; app/lib/images.ts builds the
+ * srcset). A product without an image gets a neutral placeholder of the same size.
+ */
+import { srcSetFor } from '../lib/images.ts'
+
+/**
+ * Props: `src` (a stored image url; '' shows the placeholder), `alt`, the intrinsic `width` and
+ * `height` in CSS pixels (for the aspect ratio), `sizes` (the rendered width, for srcset), `loading`
+ * (lazy by default; eager for images above the fold, which also get a high fetch priority).
+ */
+export function ResponsiveImage({
+  src,
+  alt,
+  width,
+  height,
+  sizes,
+  loading = 'lazy',
+  className = '',
+}: {
+  src: string
+  alt: string
+  width: number
+  height: number
+  sizes?: string
+  loading?: 'lazy' | 'eager'
+  className?: string
+}) {
+  if (!src) {
+    return (
+      <span
+        role={alt ? 'img' : undefined}
+        aria-label={alt || undefined}
+        className={`flex items-center justify-center text-slate-300 ${className}`}
+        style={{ aspectRatio: `${width} / ${height}` }}
+      >
+        <svg viewBox="0 0 24 24" width="40%" height="40%" fill="none" stroke="currentColor" strokeWidth={1.5} aria-hidden="true">
+          <rect x="3" y="4" width="18" height="16" rx="2" />
+          <circle cx="9" cy="10" r="2" />
+          <path d="m21 17-5-5-9 8" />
+        </svg>
+      </span>
+    )
+  }
+  const srcSet = srcSetFor(src)
+  return (
+    <img
+      src={src}
+      srcSet={srcSet || undefined}
+      sizes={srcSet ? sizes : undefined}
+      alt={alt}
+      width={width}
+      height={height}
+      loading={loading}
+      decoding="async"
+      fetchPriority={loading === 'eager' ? 'high' : undefined}
+      className={className}
+    />
+  )
+}

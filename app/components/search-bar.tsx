@@ -1,0 +1,140 @@
+/**
+ * The header's search bar (spec section 2, "Header and footer"; section 4 "Search bar mode"; section 9).
+ *
+ * - Prompt mode (every path but /search): a link to /search showing an animated typing prompt that
+ *   cycles forever through the spec's eleven suggestions, 50 ms per character, each held 1 s. It is a
+ *   plain `<a href="/search">`, so it works without JavaScript (the prompt then stays on "Search milk").
+ * - Search mode (/search): a GET form to /search with the text input `q`, focused on arrival, with the
+ *   spec's placeholder. On screens narrower than 768 px a back arrow to / replaces the search icon.
+ *   The header leaves it out on /search with a query string (app/components/header.tsx), where the
+ *   search page shows its own form.
+ */
+import { useEffect, useState } from 'react'
+import { Form, Link, useLocation, useSearchParams } from 'react-router'
+import { ArrowLeftIcon, SearchIcon } from './icons.tsx'
+import { cn } from './ui/cn.ts'
+
+/** The prompt's suggestions, in the spec's order and spelling ("panner" included). */
+export const SEARCH_SUGGESTIONS = [
+  'Search milk',
+  'Search bread',
+  'Search sugar',
+  'Search panner',
+  'Search chocolate',
+  'Search curd',
+  'Search egg',
+  'Search chips',
+  'Search rice',
+  'Search atta',
+  'Search dal',
+] as const
+
+/** Milliseconds per typed or erased character (spec section 9: "typing speed 50"). */
+export const TYPING_MS_PER_CHAR = 50
+/** Milliseconds each whole suggestion stays on screen (spec sections 2 and 9). */
+export const TYPING_HOLD_MS = 1000
+
+/** The spec's placeholder of the real search input. */
+export const SEARCH_PLACEHOLDER = 'Search for atta dal and more'
+
+/** One step of the typing animation: show `text`, then wait `delay` ms. */
+export interface TypingFrame {
+  text: string
+  delay: number
+}
+
+/**
+ * The frames of the typing prompt, forever: the first suggestion fully typed (what the server
+ * renders), held; then for each next suggestion the old text is erased back to the common prefix
+ * ("Search ") and the new word typed, a character per `msPerChar`, the whole text held `holdMs`.
+ * With `reducedMotion` each suggestion simply replaces the last (no per-character motion).
+ */
+export function* typingFrames(
+  suggestions: readonly string[] = SEARCH_SUGGESTIONS,
+  { msPerChar = TYPING_MS_PER_CHAR, holdMs = TYPING_HOLD_MS, reducedMotion = false } = {},
+): Generator<TypingFrame, never> {
+  if (suggestions.length === 0) throw new RangeError('typingFrames: no suggestions')
+  let current = suggestions[0]
+  yield { text: current, delay: holdMs }
+  for (let i = 1; ; i++) {
+    const next = suggestions[i % suggestions.length]
+    if (!reducedMotion) {
+      let common = 0
+      while (common < current.length && common < next.length && current[common] === next[common]) common++
+      for (let length = current.length - 1; length >= common; length--) yield { text: current.slice(0, length), delay: msPerChar }
+      for (let length = common + 1; length < next.length; length++) yield { text: next.slice(0, length), delay: msPerChar }
+    }
+    current = next
+    yield { text: current, delay: holdMs }
+  }
+}
+
+/** The animated prompt text; renders the first suggestion on the server and before hydration. */
+function TypingPrompt() {
+  const [text, setText] = useState<string>(SEARCH_SUGGESTIONS[0])
+  useEffect(() => {
+    const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false
+    const frames = typingFrames(SEARCH_SUGGESTIONS, { reducedMotion })
+    let timer: ReturnType<typeof setTimeout>
+    const step = () => {
+      const frame = frames.next().value
+      setText(frame.text)
+      timer = setTimeout(step, frame.delay)
+    }
+    // The first frame is what is already shown: wait out its hold, then animate.
+    timer = setTimeout(step, frames.next().value.delay)
+    return () => clearTimeout(timer)
+  }, [])
+  return (
+    <span aria-hidden="true" className="truncate">
+      {text}
+      <span className="typing-caret ml-px inline-block h-4 w-px translate-y-0.5 bg-slate-500" />
+    </span>
+  )
+}
+
+const BAR = 'flex h-11 w-full items-center overflow-hidden rounded-lg border border-slate-300 bg-slate-50 text-slate-500 md:min-w-[300px] lg:min-w-[420px]'
+
+/** The search bar: a prompt link outside /search, a real GET form on /search. */
+export function SearchBar({ className }: { className?: string }) {
+  const { pathname } = useLocation()
+  if (pathname !== '/search') {
+    return (
+      <Link
+        to="/search"
+        aria-label="Search products"
+        className={cn(BAR, 'gap-3 px-3 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent', className)}
+      >
+        <SearchIcon size={20} className="shrink-0 text-slate-700" />
+        <TypingPrompt />
+      </Link>
+    )
+  }
+  return <SearchForm className={className} />
+}
+
+function SearchForm({ className }: { className?: string }) {
+  const [searchParams] = useSearchParams()
+  return (
+    <Form method="get" action="/search" role="search" className={cn(BAR, 'bg-white focus-within:border-accent', className)}>
+      {/* Below 768 px the back arrow takes the icon's place (spec section 2). */}
+      <Link to="/" aria-label="Back to home" className="grid size-11 shrink-0 place-items-center text-slate-700 md:hidden">
+        <ArrowLeftIcon size={20} />
+      </Link>
+      <button type="submit" aria-label="Search" className="hidden size-11 shrink-0 place-items-center text-slate-700 md:grid">
+        <SearchIcon size={20} />
+      </button>
+      <input
+        type="search"
+        name="q"
+        defaultValue={searchParams.get('q') ?? ''}
+        placeholder={SEARCH_PLACEHOLDER}
+        aria-label="Search products"
+        autoComplete="off"
+        enterKeyHint="search"
+        autoFocus
+        className="h-full min-w-0 flex-1 bg-transparent pr-3 text-base text-slate-900 outline-none placeholder:text-slate-500"
+      />
+    </Form>
+  )
+}

@@ -1,0 +1,48 @@
+/**
+ * Stored image urls, shared by the API and the app (pure string helpers, safe in the browser).
+ *
+ * Every stored image is a WebP main file plus narrower variants beside it (api/lib/images.ts writes
+ * them; docs/decisions/0004-images.md):
+ *   `<hash>.webp` (at most 1024 px wide), `<hash>-w128.webp`, `<hash>-w256.webp`, `<hash>-w512.webp`
+ * where `<hash>` is 24 hex characters of the source's SHA-256, with `-sq` appended for square crops
+ * (avatars). A variant is never wider than its source, so on a small source several files hold the
+ * same pixels; every name always exists, which is what lets these helpers work from the url alone.
+ */
+
+/** Widths in CSS pixels of the variants stored beside every main image, narrowest first. */
+export const IMAGE_VARIANT_WIDTHS = [128, 256, 512] as const
+/** The main image's maximum width in pixels. */
+export const IMAGE_MAIN_MAX_WIDTH = 1024
+
+export type ImageVariantWidth = (typeof IMAGE_VARIANT_WIDTHS)[number]
+
+// `<24 hex>[-sq].webp` at the end of the path, optionally followed by a query or fragment.
+const STORED_MAIN = /([0-9a-f]{24}(?:-sq)?)\.webp(?=$|[?#])/
+
+/** True when `url` names a main image made by the image pipeline (so its variants exist). */
+export function isStoredImageUrl(url: string): boolean {
+  return STORED_MAIN.test(url)
+}
+
+/**
+ * The url of the `width`-pixel variant of a stored main image, e.g.
+ * `/uploads/ab…12.webp` → `/uploads/ab…12-w256.webp`. A url the pipeline did not make (an external
+ * link, an empty string) comes back unchanged, so callers need no special case.
+ */
+export function variantUrl(url: string, width: ImageVariantWidth): string {
+  return url.replace(STORED_MAIN, `$1-w${width}.webp`)
+}
+
+/**
+ * A `srcset` value for a stored main image: every variant with its width descriptor plus the main
+ * file at 1024w (HTML, "srcset attributes"). Pass `sourceWidth` (the stored main width, when known)
+ * to leave out descriptors wider than the pixels really are. Returns '' for a url the pipeline did
+ * not make: the caller then renders a plain `src`.
+ */
+export function srcSetFor(url: string, sourceWidth?: number): string {
+  if (!isStoredImageUrl(url)) return ''
+  const maxWidth = sourceWidth && sourceWidth > 0 ? Math.min(sourceWidth, IMAGE_MAIN_MAX_WIDTH) : IMAGE_MAIN_MAX_WIDTH
+  const candidates = IMAGE_VARIANT_WIDTHS.filter((w) => w < maxWidth).map((w) => `${variantUrl(url, w)} ${w}w`)
+  candidates.push(`${url} ${maxWidth}w`)
+  return candidates.join(', ')
+}

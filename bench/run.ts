@@ -1,0 +1,138 @@
+/**
+ * `npm run bench`: starts the production server on a fresh DATA_DIR (so the full catalogue is
+ * imported anew), then measures with autocannon, 32 connections, one target after another:
+ * GET /, a category listing, a product page, /search?q=milk, POST /api/product/get, and a static
+ * file of the home page's size from the same server as the baseline. Prints requests/s, p50 and p99
+ * latency (ms) and each target's ratio to the baseline, then the upstream calls one render of each
+ * page makes (from /metrics.json, EXPOSE_METRICS=1). Needs a build (`npm run build`).
+ *
+ * Options (env): BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (default 32),
+ * BENCH_PORT (default 3400).
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+
+const port = Number(process.env.BENCH_PORT ?? 3400)
+const duration = Number(process.env.BENCH_DURATION ?? 10)
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
+const base = `http://127.0.0.1:${port}`
+const root = path.resolve(import.meta.dirname, '..')
+
+if (!fs.existsSync(path.join(root, 'build/server/index.js'))) {
+  console.error('No build found: run `npm run build` first.')
+  process.exit(1)
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-bench-'))
+const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  cwd: root,
+  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, EXPOSE_METRICS: '1', LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+})
+const baselineFile = path.join(root, 'build/client/bench-baseline.html')
+
+async function cleanup() {
+  server.kill('SIGTERM')
+  fs.rmSync(baselineFile, { force: true })
+  await new Promise((r) => setTimeout(r, 500))
+  fs.rmSync(dataDir, { recursive: true, force: true })
+}
+
+async function waitForHealth(timeoutMs = 180_000) {
+  const started = Date.now()
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const res = await fetch(`${base}/healthz`)
+      if (res.ok) return Date.now() - started
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error('server did not become healthy')
+}
+
+async function api<T>(p: string, body: unknown): Promise<T> {
+  const res = await fetch(`${base}/api/${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  return ((await res.json()) as { data: T }).data
+}
+
+const slug = (name: string, id: string) => `${name.replace(/[\s,$]+/g, '-').replace(/[^\p{L}\p{N}-]+/gu, '-').replace(/-+/g, '-').replace(/^-|-$/g, '')}-${id}`
+
+async function upstreamCalls(url: string): Promise<number> {
+  const before = ((await (await fetch(`${base}/metrics.json`)).json()) as { upstreamCalls: number }).upstreamCalls
+  await (await fetch(url)).text()
+  const after = ((await (await fetch(`${base}/metrics.json`)).json()) as { upstreamCalls: number }).upstreamCalls
+  return after - before
+}
+
+interface Row {
+  name: string
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+}
+
+async function measure(name: string, opts: { url: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }): Promise<Row> {
+  const result = await autocannon({ ...opts, connections, duration })
+  const errors = result.errors + result.timeouts + (result.non2xx ?? 0)
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors }
+}
+
+try {
+  const importMs = await waitForHealth()
+  console.log(`server healthy after ${(importMs / 1000).toFixed(1)} s (fresh DATA_DIR, catalogue imported)`)
+
+  const products = await api<Array<{ _id: string; name: string; category: Array<{ _id: string; name: string }>; subCategory: Array<{ _id: string; name: string }> }>>(
+    'product/get',
+    { page: 1, limit: 1, search: 'milk' },
+  )
+  const product = products[0]
+  const productUrl = `${base}/product/${slug(product.name, product._id)}`
+  const listingUrl = `${base}/${slug(product.category[0].name, product.category[0]._id)}/${slug(product.subCategory[0].name, product.subCategory[0]._id)}`
+  const homeHtml = await (await fetch(`${base}/`)).text()
+  fs.writeFileSync(baselineFile, 'x'.repeat(Buffer.byteLength(homeHtml)))
+
+  const targets: Array<[string, Parameters<typeof measure>[1]]> = [
+    ['static file (baseline)', { url: `${base}/bench-baseline.html` }],
+    ['GET /', { url: `${base}/` }],
+    ['category listing', { url: listingUrl }],
+    ['product page', { url: productUrl }],
+    ['/search?q=milk', { url: `${base}/search?q=milk` }],
+    [
+      'POST /api/product/get',
+      { url: `${base}/api/product/get`, method: 'POST', body: JSON.stringify({ page: 1, limit: 12 }), headers: { 'content-type': 'application/json' } },
+    ],
+  ]
+  const rows: Row[] = []
+  for (const [name, opts] of targets) {
+    // A short warm-up so JIT and caches are in the same state for every target.
+    await autocannon({ ...opts, connections: 4, duration: 1 })
+    rows.push(await measure(name, opts))
+  }
+
+  const baseline = rows[0].rps
+  console.log(`\nautocannon: ${connections} connections, ${duration} s per target, ${os.cpus().length} cores, Node ${process.version}\n`)
+  console.log('| target | req/s | p50 ms | p99 ms | vs baseline | errors |')
+  console.log('|---|---:|---:|---:|---:|---:|')
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / baseline).toFixed(2)} | ${r.errors} |`)
+  }
+
+  console.log('\nUpstream API calls per page render (BFF → API):')
+  for (const [name, url] of [
+    ['GET /', `${base}/`],
+    ['category listing', listingUrl],
+    ['product page', productUrl],
+    ['/search?q=milk', `${base}/search?q=milk`],
+  ] as const) {
+    console.log(`- ${name}: ${await upstreamCalls(url)}`)
+  }
+  console.log(`\nhome page HTML: ${Buffer.byteLength(homeHtml)} bytes`)
+} finally {
+  await cleanup()
+}

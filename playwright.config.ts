@@ -1,0 +1,64 @@
+/**
+ * Playwright: the browser journeys of issue 2 ("Tests that must exist and pass"), in Debian's
+ * chromium (stack notes: never `npx playwright install`). Every test runs twice, once per project:
+ * "js" (JavaScript on) and "no-js" (JavaScript off, the server-rendered forms and links alone).
+ *
+ * The web server is scripts/e2e-server.mjs: a fresh DATA_DIR and the production build (made by
+ * `npm test` before Playwright, scripts/test-all.mjs), so the full real catalogue is imported on start.
+ */
+import { defineConfig, devices } from '@playwright/test'
+
+const PORT = 3310
+const baseURL = `http://localhost:${PORT}`
+
+// Without the background-networking flags Chromium keeps trying to reach outside hosts (stack notes).
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+}
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  // Two cores: one for the server, one for the browser.
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL,
+    locale: 'en-IN',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'js',
+      use: { ...devices['Desktop Chrome'], javaScriptEnabled: true, launchOptions },
+    },
+    {
+      name: 'no-js',
+      use: { ...devices['Desktop Chrome'], javaScriptEnabled: false, launchOptions },
+    },
+  ],
+  webServer: {
+    command: 'node scripts/e2e-server.mjs',
+    url: `${baseURL}/healthz`,
+    // The first start imports the full catalogue (8,208 products with their artwork).
+    timeout: 180_000,
+    reuseExistingServer: !process.env.CI,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+})

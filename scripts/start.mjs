@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: serves the production build on PORT (default 3000). Builds first when build/ is
+ * missing or older than the app's sources, so `npm ci && npm start` works on a fresh clone; then runs
+ * server.ts under NODE_ENV=production (tsx compiles the server's TypeScript on load).
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
+process.chdir(root)
+
+function newestMtime(dir) {
+  let newest = 0
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs)
+  }
+  return newest
+}
+
+const serverBuild = path.join(root, 'build/server/index.js')
+const sources = Math.max(newestMtime(path.join(root, 'app')), newestMtime(path.join(root, 'public')))
+const stale = !fs.existsSync(serverBuild) || fs.statSync(serverBuild).mtimeMs < sources
+if (stale && process.env.SKIP_BUILD !== '1') {
+  console.log('Building the storefront (react-router build)…')
+  const built = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
+  if (built.status !== 0) process.exit(built.status ?? 1)
+}
+
+const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'production' },
+})
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

@@ -1,0 +1,70 @@
+/**
+ * Register, sign in, sign out (spec sections 2 "Auth screens", 4 "States and transitions", 5
+ * "Validation rules", 8 "Error catalogue"; issue 2: register goes to /login with a success toast,
+ * the account menu shows the name, logout is a POST that toasts and goes to /).
+ *
+ * Toast texts are the API's messages (spec section 8: "success toast with the server message").
+ */
+import { test, expect, type Page } from '@playwright/test'
+import { expectSignedInAs, loginLink, newUser, openAccountMenu, registerViaApi, signIn, submitLogin, toast } from './helpers.ts'
+
+async function submitRegister(page: Page, user: { name: string; email: string; password: string }, confirmPassword: string) {
+  await page.goto('/register')
+  const form = page.getByRole('main')
+  await form.getByLabel('Name', { exact: true }).fill(user.name)
+  await form.getByLabel('Email', { exact: true }).fill(user.email)
+  await form.getByLabel('Password', { exact: true }).fill(user.password)
+  await form.getByLabel('Confirm Password', { exact: true }).fill(confirmPassword)
+  await form.getByRole('button', { name: 'Register', exact: true }).click()
+}
+
+test('register, then sign in, then sign out', async ({ page }, testInfo) => {
+  const user = newUser(testInfo, 'journey')
+
+  await submitRegister(page, user, user.password)
+  await expect(page).toHaveURL(/\/login$/)
+  await expect(toast(page, /registered successfully/i)).toBeVisible()
+
+  await signIn(page, user)
+  await expect(loginLink(page)).toHaveCount(0)
+
+  const menu = await openAccountMenu(page)
+  await menu.getByRole('button', { name: 'Log Out', exact: true }).click()
+  await expect(page).toHaveURL(/\/$/)
+  await expect(toast(page, /logout successfully/i)).toBeVisible()
+  await expect(loginLink(page)).toBeVisible()
+  await expect(page.getByRole('banner').getByText(user.name)).toHaveCount(0)
+
+  // The session is really over: the next page load is still signed out.
+  await page.reload()
+  await expect(loginLink(page)).toBeVisible()
+})
+
+test('register with mismatched passwords shows the spec message', async ({ page }, testInfo) => {
+  const user = newUser(testInfo, 'mismatch')
+  await submitRegister(page, user, `${user.password}-other`)
+  await expect(page.getByRole('main').getByText('password and confirm password must be same').first()).toBeVisible()
+  await expect(page).toHaveURL(/\/register$/)
+  // Nothing was created: signing in with that email fails.
+  await submitLogin(page, user.email, user.password)
+  await expect(page.getByRole('alert').filter({ hasText: 'Check your email or password' }).first()).toBeVisible()
+  await expect(page).toHaveURL(/\/login$/)
+})
+
+test('a wrong password shows an error and stays on /login', async ({ page, request }, testInfo) => {
+  const user = newUser(testInfo, 'wrongpw')
+  await registerViaApi(request, user)
+  await submitLogin(page, user.email, `${user.password}-wrong`)
+  await expect(page.getByRole('alert').filter({ hasText: 'Check your email or password' }).first()).toBeVisible()
+  await expect(page).toHaveURL(/\/login$/)
+  await expect(loginLink(page)).toBeVisible()
+})
+
+test('/login while signed in redirects to /', async ({ page, request }, testInfo) => {
+  const user = newUser(testInfo, 'redirect')
+  await registerViaApi(request, user)
+  await signIn(page, user)
+  await page.goto('/login')
+  await expect(page).toHaveURL(/\/$/)
+  await expectSignedInAs(page, user.name)
+})

@@ -1,0 +1,64 @@
+/**
+ * Product list of a category and sub category (spec section 2 "Product by category page", section 4
+ * "page 1 replaces the list, later pages append", section 9 page size 8; issue 2: "with JavaScript
+ * off a 'next page' link does the same").
+ */
+import { test, expect, type Locator, type Page } from '@playwright/test'
+import { findListing, isJs, productCards } from './helpers.ts'
+
+// 16 products in the CSV: two pages of 8.
+const CATEGORY = 'Fruits & Vegetables'
+const SUB_CATEGORY = 'Leafy Vegetables'
+const PAGE_SIZE = 8
+
+test('a listing shows 8 cards, then pages forward to 16', async ({ page, request }, testInfo) => {
+  const listing = await findListing(request, CATEGORY, SUB_CATEGORY)
+  expect(listing.totalCount).toBeGreaterThan(PAGE_SIZE)
+  const expectedAfterTwo = Math.min(2 * PAGE_SIZE, listing.totalCount)
+
+  await page.goto(listing.path)
+  await expect(page.getByRole('main').getByRole('heading', { name: SUB_CATEGORY, exact: true })).toBeVisible()
+  const cards = productCards(page)
+  await expect(cards).toHaveCount(PAGE_SIZE)
+  const firstCard = await cards.first().getAttribute('href')
+
+  const next = nextControl(page)
+  await expect(next).toBeVisible()
+  if (isJs(testInfo)) {
+    // With JavaScript the next page is appended in place: no document load (the marker survives).
+    await page.evaluate(() => ((window as unknown as { __e2eMarker: number }).__e2eMarker = 1))
+    await next.click()
+    await expect(cards).toHaveCount(expectedAfterTwo)
+    expect(await page.evaluate(() => (window as unknown as { __e2eMarker?: number }).__e2eMarker)).toBe(1)
+  } else {
+    // Without JavaScript a plain link loads the next page, which shows pages 1 and 2.
+    await expect(next).toHaveAttribute('href', /[?&]page=2\b/)
+    await next.click()
+    await expect(page).toHaveURL(/[?&]page=2\b/)
+    await expect(cards).toHaveCount(expectedAfterTwo)
+  }
+  await expect(cards.first()).toHaveAttribute('href', firstCard!)
+  const hrefs = await cards.evaluateAll((links) => links.map((a) => a.getAttribute('href')))
+  expect(new Set(hrefs).size, 'no product twice').toBe(hrefs.length)
+  if (listing.totalCount <= expectedAfterTwo) await expect(next).toHaveCount(0)
+})
+
+/** The "load more" / next page control under the grid: a link without JavaScript, link or button with. */
+function nextControl(page: Page): Locator {
+  const main = page.getByRole('main')
+  const name = /load more|next|more products|show more/i
+  return main.getByRole('link', { name }).or(main.getByRole('button', { name })).first()
+}
+
+test('the sidebar lists the sub categories of the category and highlights the current one', async ({ page, request }) => {
+  const listing = await findListing(request, CATEGORY, SUB_CATEGORY)
+  await page.goto(listing.path)
+  const sidebar = page.getByRole('navigation', { name: /sub ?categor/i })
+  const current = sidebar.getByRole('link', { name: SUB_CATEGORY, exact: true })
+  await expect(current).toBeVisible()
+  await expect(current).toHaveAttribute('aria-current', 'page')
+  await expect(sidebar.getByRole('link', { name: 'Potato, Onion & Tomato', exact: true })).toBeVisible()
+  await expect(sidebar.getByRole('link', { name: 'Potato, Onion & Tomato', exact: true })).not.toHaveAttribute('aria-current', 'page')
+  // Only sub categories of this category: a Beauty & Hygiene one is absent.
+  await expect(sidebar.getByRole('link', { name: 'Face Care', exact: true })).toHaveCount(0)
+})

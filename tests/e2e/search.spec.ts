@@ -1,0 +1,58 @@
+/**
+ * The search page (issue 2: a real results page: GET form with `?q=`, autofocused input with the
+ * spec's placeholder "Search for atta dal and more", typo tolerance "panner" → paneer and
+ * "choclate" → chocolate, a 300 ms debounced update while typing with JavaScript on).
+ */
+import { test, expect, type Page } from '@playwright/test'
+import { isJs, productCards } from './helpers.ts'
+
+const PLACEHOLDER = 'Search for atta dal and more'
+
+function searchBox(page: Page) {
+  return page.getByRole('main').getByPlaceholder(PLACEHOLDER).or(page.getByRole('banner').getByPlaceholder(PLACEHOLDER)).first()
+}
+
+test('/search?q=panner shows a paneer product', async ({ page }) => {
+  await page.goto('/search?q=panner')
+  await expect(productCards(page).filter({ hasText: /paneer/i }).first()).toBeVisible()
+  await expect(searchBox(page)).toHaveValue('panner')
+})
+
+test('/search?q=choclate shows a chocolate product', async ({ page }) => {
+  await page.goto('/search?q=choclate')
+  await expect(productCards(page).filter({ hasText: /chocolate/i }).first()).toBeVisible()
+})
+
+test('submitting the search form shows results', async ({ page }, testInfo) => {
+  await page.goto('/search')
+  const box = searchBox(page)
+  await expect(box).toBeVisible()
+  if (isJs(testInfo)) await expect(box).toBeFocused()
+  else await expect(box).toHaveAttribute('autofocus', /.*/)
+  await box.fill('paneer')
+  await box.press('Enter')
+  await expect(page).toHaveURL(/\/search\?(.*&)?q=paneer(&|$)/)
+  await expect(productCards(page).filter({ hasText: /paneer/i }).first()).toBeVisible()
+})
+
+test('typing updates the results without Enter (debounced)', async ({ page }, testInfo) => {
+  test.skip(!isJs(testInfo), 'the update while typing needs JavaScript; without it the form is submitted')
+  await page.goto('/search?q=milk')
+  await expect(productCards(page).first()).toBeVisible()
+  // The page must not reload: this marker lives only as long as the document.
+  await page.evaluate(() => ((window as unknown as { __e2eMarker: number }).__e2eMarker = 1))
+  // Debounced (spec section 9: 300 ms): typing a word quickly loads its results once, not per key.
+  const loads: string[] = []
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (url.pathname.startsWith('/search') && url.searchParams.has('q')) loads.push(url.searchParams.get('q')!)
+  })
+  const box = searchBox(page)
+  await box.fill('')
+  await box.pressSequentially('choclate', { delay: 30 })
+  await expect(page).toHaveURL(/[?&]q=choclate(&|$)/)
+  await expect(productCards(page).filter({ hasText: /chocolate/i }).first()).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { __e2eMarker?: number }).__e2eMarker)).toBe(1)
+  await expect(box).toHaveValue('choclate')
+  expect(loads.filter((q) => q !== 'choclate' && q !== ''), `loads while typing: ${loads.join(', ')}`).toHaveLength(0)
+})
