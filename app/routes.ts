@@ -10,6 +10,17 @@ export default [
   route('login', 'routes/login.tsx'),
   route('register', 'routes/register.tsx'),
   route('logout', 'routes/logout.tsx'),
+  route('forgot-password', 'routes/forgot-password.tsx'),
+  route('verification-otp', 'routes/verification-otp.tsx'),
+  route('reset-password', 'routes/reset-password.tsx'),
+  route('user', 'routes/user.tsx'),
+  // /dashboard itself redirects to /dashboard/profile (the layout's middleware). The admin pages
+  // (category, subcategory, upload-product, product) join these children.
+  route('dashboard', 'routes/dashboard/layout.tsx', [
+    route('profile', 'routes/dashboard/profile.tsx'),
+    route('myorder', 'routes/dashboard/myorder.tsx'),
+    route('address', 'routes/dashboard/address.tsx'),
+  ]),
   route('product/:product', 'routes/product.tsx'),
   route(':category', 'routes/category.tsx'),
   route(':category/:subCategory', 'routes/listing.tsx'),

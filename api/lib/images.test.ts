@@ -91,7 +91,13 @@ describe('processImage: accepted images', () => {
     const result = await processImage(png, { storage, maxBytes: 5 * MB })
     const hash = contentHash(png)
     expect(hash).toMatch(/^[0-9a-f]{24}$/)
-    expect(result).toMatchObject({ url: `/uploads/${hash}.webp`, key: `${hash}.webp`, width: 1024, height: 768, format: 'webp' })
+    expect(result).toMatchObject({
+      url: `/uploads/${hash}.webp`,
+      key: `${hash}.webp`,
+      width: 1024,
+      height: 768,
+      format: 'webp',
+    })
     const main = await stored(`${hash}.webp`)
     expect(main.meta).toMatchObject({ format: 'webp', width: 1024, height: 768, hasAlpha: true })
     expect(result.bytes).toBe(main.bytes.length)
@@ -269,7 +275,9 @@ describe('urls, srcset and deletion', () => {
       '/uploads/0123456789abcdef01234567-w128.webp 128w, /uploads/0123456789abcdef01234567-w256.webp 256w, ' +
         '/uploads/0123456789abcdef01234567-w512.webp 512w, /uploads/0123456789abcdef01234567.webp 1024w',
     )
-    expect(srcSetFor(url, 256)).toBe('/uploads/0123456789abcdef01234567-w128.webp 128w, /uploads/0123456789abcdef01234567.webp 256w')
+    expect(srcSetFor(url, 256)).toBe(
+      '/uploads/0123456789abcdef01234567-w128.webp 128w, /uploads/0123456789abcdef01234567.webp 256w',
+    )
     expect(srcSetFor('https://example.com/photo.jpg')).toBe('')
   })
 

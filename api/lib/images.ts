@@ -15,7 +15,13 @@ import { PayloadTooLarge, UnsupportedMediaType } from './errors.ts'
 import type { Storage } from './storage.ts'
 import { IMAGE_MAIN_MAX_WIDTH, IMAGE_VARIANT_WIDTHS, isStoredImageUrl } from '../../app/lib/images.ts'
 
-export { IMAGE_MAIN_MAX_WIDTH, IMAGE_VARIANT_WIDTHS, isStoredImageUrl, srcSetFor, variantUrl } from '../../app/lib/images.ts'
+export {
+  IMAGE_MAIN_MAX_WIDTH,
+  IMAGE_VARIANT_WIDTHS,
+  isStoredImageUrl,
+  srcSetFor,
+  variantUrl,
+} from '../../app/lib/images.ts'
 
 /** Decoded pixels allowed per image (width × height): a decompression-bomb guard (40 megapixels). */
 export const MAX_INPUT_PIXELS = 40_000_000
@@ -88,6 +94,15 @@ export function contentHash(bytes: Buffer): string {
 }
 
 /**
+ * The storage key `processImage` gives the main file of these bytes (`<hash>.webp`, or
+ * `<hash>-sq.webp` when cropped square), known before any processing: the name depends only on
+ * the source bytes.
+ */
+export function mainImageKey(bytes: Buffer, square = false): string {
+  return `${contentHash(bytes)}${square ? '-sq' : ''}.webp`
+}
+
+/**
  * Validates, re-encodes and stores an image: the main WebP (at most 1024 px wide) and its 128, 256
  * and 512 px variants, under content-addressed keys (`<hash>.webp`, `<hash>-w128.webp`, …; see
  * app/lib/images.ts). Never enlarges: a variant wider than the source holds the source's pixels.
@@ -107,8 +122,7 @@ export async function processImage(bytes: Buffer, opts: ProcessImageOptions): Pr
   const sniffed = sniffImageFormat(bytes)
   if (!sniffed) throw notAnImage()
 
-  const input = () =>
-    sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', autoOrient: true, pages: 1 })
+  const input = () => sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', autoOrient: true, pages: 1 })
   let meta: Metadata
   try {
     // Header only, so no pixel limit yet: the limit is checked below with its own message.
@@ -127,7 +141,7 @@ export async function processImage(bytes: Buffer, opts: ProcessImageOptions): Pr
     throw PayloadTooLarge(`Image is larger than ${MAX_INPUT_PIXELS / 1_000_000} megapixels`)
   }
 
-  const stem = `${contentHash(bytes)}${square ? '-sq' : ''}`
+  const stem = mainImageKey(bytes, square).replace(/\.webp$/, '')
   const side = Math.min(sourceWidth, sourceHeight)
   const fullWidth = square ? side : sourceWidth
   const targets = [
@@ -149,7 +163,9 @@ export async function processImage(bytes: Buffer, opts: ProcessImageOptions): Pr
     const settled = await Promise.all([...encoded].map(async ([w, p]) => [w, await p] as const))
     results = new Map(settled)
   } catch {
-    throw UnsupportedMediaType(`The image could not be read (damaged or incomplete file); send a ${ACCEPTED_LIST} image`)
+    throw UnsupportedMediaType(
+      `The image could not be read (damaged or incomplete file); send a ${ACCEPTED_LIST} image`,
+    )
   }
 
   // Existing keys hold the same bytes (same source, same encoder), so they are left untouched.
@@ -162,7 +178,14 @@ export async function processImage(bytes: Buffer, opts: ProcessImageOptions): Pr
     }),
   )
   const main = results.get(targets[0].width)!
-  return { url, key: targets[0].key, width: main.info.width, height: main.info.height, format: 'webp', bytes: main.data.length }
+  return {
+    url,
+    key: targets[0].key,
+    width: main.info.width,
+    height: main.info.height,
+    format: 'webp',
+    bytes: main.data.length,
+  }
 }
 
 /** Every storage key of a stored image (main first), or [] when `url` is not one of ours. */
@@ -215,6 +238,12 @@ export async function deleteImageIfUnused(db: Db, storage: Storage, url: string)
 export async function recordImage(db: Db, image: StoredImage): Promise<void> {
   await db
     .insert(imagesTable)
-    .values({ id: image.key.replace(/\.webp$/, ''), url: image.url, width: image.width, height: image.height, bytes: image.bytes })
+    .values({
+      id: image.key.replace(/\.webp$/, ''),
+      url: image.url,
+      width: image.width,
+      height: image.height,
+      bytes: image.bytes,
+    })
     .onConflictDoNothing()
 }

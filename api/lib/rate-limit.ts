@@ -12,6 +12,8 @@ export interface RateLimits {
   registerByIp: RateLimiterAbstract
   otpByIp: RateLimiterAbstract
   otpByEmail: RateLimiterAbstract
+  /** Code checks per client IP (verify-forgot-password-otp), apart from the code requests above. */
+  otpVerifyByIp: RateLimiterAbstract
 }
 
 /** Default limits: points per duration (seconds). Tests pass smaller ones. */
@@ -24,6 +26,7 @@ export function createRateLimits(overrides: Partial<Record<keyof RateLimits, { p
     registerByIp: make('registerByIp', 20, 60 * 60),
     otpByIp: make('otpByIp', 20, 60 * 60),
     otpByEmail: make('otpByEmail', 5, 60 * 60),
+    otpVerifyByIp: make('otpVerifyByIp', 50, 60 * 60),
   }
 }
 

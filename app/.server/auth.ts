@@ -10,10 +10,19 @@ import { toSessionUser, userDetails, type Failure } from './api/user.ts'
 
 type Context = Readonly<RouterContextProvider>
 
-/** The path and query of `request`, the place to come back to after signing in. */
-function returnPath(request: Request): string {
+/**
+ * The path and query of `request`, the place to come back to after signing in. Client navigations
+ * arrive as single-fetch data requests (`/x.data?_routes=…`, passed through unchanged by
+ * `v8_passThroughRequests`), so that suffix and parameter are removed to get the page's own URL.
+ */
+export function returnPath(request: Request): string {
   const url = new URL(request.url)
-  return `${url.pathname}${url.search}`
+  let pathname = url.pathname
+  if (pathname === '/_root.data') pathname = '/'
+  else if (pathname.endsWith('.data')) pathname = pathname.slice(0, -'.data'.length)
+  url.searchParams.delete('_routes')
+  const search = url.searchParams.toString()
+  return `${pathname}${search ? `?${search}` : ''}`
 }
 
 /**

@@ -26,10 +26,25 @@ export interface Toast {
   message: string
 }
 
+/**
+ * Where a shopper is in password recovery (spec section 4, "Forgot password flow"): the email the
+ * code went to and, once the code was verified, the API's single-use reset token. It lives in this
+ * signed, httpOnly cookie, so neither the email nor the token travels in the URL or reaches browser
+ * JavaScript (issue 3: "State travels in the server session").
+ */
+export interface Recovery {
+  email: string
+  /** True once `user/verify-forgot-password-otp` accepted the code. */
+  verified: boolean
+  /** The reset token that verify issued; required by `user/reset-password`. */
+  resetToken?: string
+}
+
 interface SessionData {
   accessToken: string
   refreshToken: string
   user: SessionUser
+  recovery: Recovery
 }
 interface FlashData {
   toast: Toast
@@ -95,6 +110,24 @@ export class RequestSession {
     this.raw.unset('accessToken')
     this.raw.unset('refreshToken')
     this.raw.unset('user')
+    this.dirty = true
+  }
+
+  /** The password-recovery state, or null when no recovery is under way. */
+  get recovery(): Recovery | null {
+    return this.raw.get('recovery') ?? null
+  }
+
+  /** Records the recovery step reached (code sent to `email`; later verified with a reset token). */
+  setRecovery(recovery: Recovery) {
+    this.raw.set('recovery', recovery)
+    this.dirty = true
+  }
+
+  /** Ends the recovery (after a reset, or to start over); the reset token is dropped with it. */
+  clearRecovery() {
+    if (!this.raw.has('recovery')) return
+    this.raw.unset('recovery')
     this.dirty = true
   }
 

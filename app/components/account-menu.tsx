@@ -12,9 +12,10 @@ import { Form, NavLink, useLocation } from 'react-router'
 import type { SessionUser } from '../.server/session.ts'
 import { ChevronDownIcon } from './icons.tsx'
 import { cn } from './ui/cn.ts'
+import { Avatar } from './avatar.tsx'
 
 /** The user fields the menu shows. */
-export type MenuUser = Pick<SessionUser, 'name' | 'mobile' | 'email' | 'role'>
+export type MenuUser = Pick<SessionUser, 'name' | 'mobile' | 'email' | 'role'> & { avatar?: string | null }
 
 /** The menu's heading line: the name, else the mobile (spec), else the email; " (Admin)" for ADMIN. */
 export function accountLabel(user: MenuUser): string {
@@ -107,6 +108,7 @@ export function AccountMenu({ user }: { user: MenuUser }) {
   return (
     <details ref={detailsRef} className="group relative">
       <summary className="no-marker flex min-h-11 items-center gap-1 rounded-lg px-3 font-semibold text-slate-900 select-none hover:bg-black/5">
+        <Avatar src={user.avatar} name={user.name} size={28} />
         Account
         <ChevronDownIcon size={18} className="transition-transform group-open:rotate-180" />
       </summary>

@@ -125,9 +125,11 @@ export function LoadMore<T extends { _id: string }>({ list, noun = 'products' }:
   const shownTo = list.start + list.items.length
   return (
     <div className="mt-6 flex flex-col items-center gap-3">
-      {list.totalCount > 0 ? (
+      {list.totalCount > 1 ? (
         <p className="text-sm text-slate-500" aria-live="polite">
-          Showing {list.start > 0 ? `${list.start + 1}–${shownTo}` : shownTo} of {list.totalCount} {noun}
+          {list.start === 0 && !list.hasMore
+            ? `Showing all ${list.totalCount} ${noun}`
+            : `Showing ${list.start > 0 ? `${list.start + 1}–${shownTo}` : shownTo} of ${list.totalCount} ${noun}`}
         </p>
       ) : null}
       {list.hasMore ? (

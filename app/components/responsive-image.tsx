@@ -9,7 +9,8 @@ import { srcSetFor } from '../lib/images.ts'
 /**
  * Props: `src` (a stored image url; '' shows the placeholder), `alt`, the intrinsic `width` and
  * `height` in CSS pixels (for the aspect ratio), `sizes` (the rendered width, for srcset), `loading`
- * (lazy by default; eager for images above the fold, which also get a high fetch priority).
+ * (lazy by default; eager for images above the fold) and `priority` (a high fetch priority, for the
+ * one image that is the page's largest paint).
  */
 export function ResponsiveImage({
   src,
@@ -18,6 +19,7 @@ export function ResponsiveImage({
   height,
   sizes,
   loading = 'lazy',
+  priority = false,
   className = '',
 }: {
   src: string
@@ -26,6 +28,7 @@ export function ResponsiveImage({
   height: number
   sizes?: string
   loading?: 'lazy' | 'eager'
+  priority?: boolean
   className?: string
 }) {
   if (!src) {
@@ -55,7 +58,7 @@ export function ResponsiveImage({
       height={height}
       loading={loading}
       decoding="async"
-      fetchPriority={loading === 'eager' ? 'high' : undefined}
+      fetchPriority={priority ? 'high' : undefined}
       className={className}
     />
   )

@@ -26,6 +26,7 @@ import { ProductRow } from '../components/product-row.tsx'
 import { toCardData, type ProductCardData } from '../components/product-card.tsx'
 import { CategoryGridSkeleton, ProductRowSkeleton } from '../components/skeletons.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { SHOP_NAME } from '../components/header.tsx'
 
 /** One home row: a category's name, its listing and its products. */
 interface HomeRow {
@@ -39,7 +40,7 @@ interface HomeRow {
 const SKELETON_ROWS = 3
 
 export const meta: Route.MetaFunction = () => [
-  { title: 'Grocery | Groceries delivered in 10 minutes' },
+  { title: `${SHOP_NAME} | Groceries delivered in 10 minutes` },
   {
     name: 'description',
     content: 'Fresh fruits, vegetables, dairy, atta, dal, snacks and more, delivered to your door in 10 minutes.',

@@ -145,7 +145,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
         </ol>
       </nav>
 
-      <div className="grid gap-6 md:grid-cols-2 md:gap-10">
+      <div className="grid gap-6 md:grid-cols-[minmax(0,440px)_minmax(0,1fr)] md:gap-10 lg:grid-cols-[minmax(0,480px)_minmax(0,1fr)]">
         <section aria-label="Product images" className="flex flex-col gap-3">
           <div className="relative overflow-hidden rounded-2xl border border-slate-200 bg-white">
             <ResponsiveImage
@@ -153,9 +153,10 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               alt={product.name}
               width={512}
               height={512}
-              sizes="(min-width: 1152px) 540px, (min-width: 768px) 45vw, 100vw"
+              sizes="(min-width: 1024px) 480px, (min-width: 768px) 440px, 100vw"
               loading="eager"
-              className="aspect-square h-auto w-full object-contain p-6"
+              priority
+              className="aspect-square h-auto w-full object-contain p-8"
             />
             {label ? (
               <span className="absolute left-3 top-3 rounded-md bg-blue-600 px-2 py-1 text-xs font-bold text-white">{label}</span>

@@ -98,6 +98,10 @@ export default function Search({ loaderData }: Route.ComponentProps) {
   const location = useLocation()
   const navigation = useNavigation()
   const lastTyped = useSearchAsYouType()
+  // Typed text that has become the query is used up: a later visit must not bring it back.
+  useEffect(() => {
+    if (lastTyped.current?.trim() === q) lastTyped.current = null
+  }, [q, lastTyped])
   const showsOwnForm = !showsHeaderSearch(location.pathname, location.search)
   const isSearching = navigation.state !== 'idle' && navigation.location?.pathname === '/search'
 
@@ -133,9 +137,12 @@ function SearchForm({ q, isSearching, lastTyped }: { q: string; isSearching: boo
   useEffect(() => {
     const el = input.current
     if (!el) return
-    if (lastTyped.current !== null && lastTyped.current !== el.value) {
-      el.value = lastTyped.current
-      el.dispatchEvent(new Event('input', { bubbles: true }))
+    const typed = lastTyped.current
+    lastTyped.current = null
+    if (typed !== null && typed !== el.value) {
+      el.value = typed
+      // Search again only if the text differs from the query already shown (not just a trailing space).
+      if (typed.trim() !== q) el.dispatchEvent(new Event('input', { bubbles: true }))
     }
     if (document.activeElement === el || document.activeElement === document.body) {
       el.focus()

@@ -13,6 +13,20 @@ export function isJs(testInfo: TestInfo): boolean {
   return testInfo.project.name === 'js'
 }
 
+/**
+ * Waits until React has hydrated `target` (its event handlers are attached), so a click or key press
+ * goes to the page's JavaScript rather than to the browser's default (a link load, a form submit).
+ * React keeps the props of each hydrated element under a `__reactProps$…` key.
+ * (A `data-hydrated` attribute set by the root on hydration would be a cleaner handle.)
+ */
+export async function waitForHydration(target: Locator) {
+  await expect
+    .poll(() => target.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactProps$'))), {
+      message: 'the element is hydrated by React',
+    })
+    .toBe(true)
+}
+
 /** The API's envelope (contract, "Envelope"): `data` plus paging keys such as totalCount. */
 export interface Envelope<T> {
   message: string
@@ -96,6 +110,15 @@ export function productCards(scope: Page | Locator): Locator {
   return root.locator(PRODUCT_LINK)
 }
 
+/**
+ * The product cards themselves (the list items holding a product link): a card's link covers only
+ * its name, while the badge, unit and price sit beside it in the same item.
+ */
+export function productCardItems(scope: Page | Locator): Locator {
+  const root = 'goto' in scope ? scope.getByRole('main') : scope
+  return root.getByRole('listitem').filter({ has: root.page().locator(PRODUCT_LINK) })
+}
+
 /** A link to a product page (spec section 2: /product/{productName}-{productId}). */
 export const PRODUCT_LINK = 'a[href^="/product/"]'
 
@@ -131,8 +154,9 @@ export async function signIn(page: Page, user: { name: string; email: string; pa
 }
 
 /**
- * The header's account dropdown (spec: "Account dropdown"): opens it and returns the opened menu's
- * content. It is a native <details>, so it opens with JavaScript off too.
+ * The header's account dropdown (spec: "Account dropdown"): opens it unless open and returns its
+ * navigation (profile, My Order, Save Address, Log Out). It is a native <details>, so it opens with
+ * JavaScript off too.
  */
 export async function openAccountMenu(page: Page): Promise<Locator> {
   const banner = page.getByRole('banner')
@@ -141,13 +165,14 @@ export async function openAccountMenu(page: Page): Promise<Locator> {
     await banner.getByText('Account', { exact: true }).filter({ visible: true }).first().click()
   }
   await expect(menu).toBeVisible()
-  return banner.locator('details[open]')
+  return menu
 }
 
-/** Opens the account menu and checks it names the signed-in user. */
+/** Opens the account menu and checks it names the signed-in user (spec: "shows the name"). */
 export async function expectSignedInAs(page: Page, name: string) {
   const menu = await openAccountMenu(page)
-  await expect(menu.getByText(name, { exact: true })).toBeVisible()
+  await expect(menu.getByRole('link', { name: 'My Profile' })).toBeVisible()
+  await expect(page.getByRole('banner').getByText(name, { exact: true })).toBeVisible()
 }
 
 /** The header's visible Login link (spec: "a Login button (signed out)"). */

@@ -4,7 +4,7 @@
  * leading to its listing, the signed-out header and the footer.
  */
 import { test, expect } from '@playwright/test'
-import { PRODUCT_LINK, loginLink, productCards } from './helpers.ts'
+import { loginLink, productCardItems, productCards } from './helpers.ts'
 
 /** The 11 top-level categories of api/db/seed/data/bigbasket-products.csv. */
 const CATEGORIES = [
@@ -36,7 +36,7 @@ test('home shows the real categories, a row per category and product cards', asy
   await expect(main.getByRole('link', { name: /see all/i })).toHaveCount(CATEGORIES.length)
 
   // A card: product link (spec slug rule), the "10 min" badge and a rupee price.
-  const card = main.getByRole('listitem').filter({ has: page.locator(PRODUCT_LINK) }).first()
+  const card = productCardItems(main).first()
   await expect(card).toContainText('10 min')
   await expect(card).toContainText(/₹\s?[\d,]+(\.\d{2})?/)
   await expect(productCards(card)).toHaveAttribute('href', /^\/product\/[^/]+-[0-9a-f]{24}$/)
@@ -47,8 +47,11 @@ test('a category tile leads to a listing that shows products', async ({ page }) 
   const tile = page.getByRole('main').getByRole('link', { name: 'Fruits & Vegetables', exact: true })
   await tile.click()
   await expect(page).toHaveURL(/\/Fruits[^/]*-[0-9a-f]{24}\/[^/]+-[0-9a-f]{24}$/)
-  await expect(productCards(page).first()).toBeVisible()
-  await expect(productCards(page).first()).toContainText('10 min')
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible()
+  const card = productCardItems(page).first()
+  await expect(card).toBeVisible()
+  await expect(card).toContainText('10 min')
+  await expect(card).toContainText(/₹\s?[\d,]+/)
 })
 
 test('header shows Login when signed out; footer shows 2024', async ({ page }) => {

@@ -4,7 +4,7 @@
  * off a 'next page' link does the same").
  */
 import { test, expect, type Locator, type Page } from '@playwright/test'
-import { findListing, isJs, productCards } from './helpers.ts'
+import { findListing, isJs, productCards, waitForHydration } from './helpers.ts'
 
 // 16 products in the CSV: two pages of 8.
 const CATEGORY = 'Fruits & Vegetables'
@@ -26,6 +26,7 @@ test('a listing shows 8 cards, then pages forward to 16', async ({ page, request
   await expect(next).toBeVisible()
   if (isJs(testInfo)) {
     // With JavaScript the next page is appended in place: no document load (the marker survives).
+    await waitForHydration(next)
     await page.evaluate(() => ((window as unknown as { __e2eMarker: number }).__e2eMarker = 1))
     await next.click()
     await expect(cards).toHaveCount(expectedAfterTwo)
@@ -61,4 +62,18 @@ test('the sidebar lists the sub categories of the category and highlights the cu
   await expect(sidebar.getByRole('link', { name: 'Potato, Onion & Tomato', exact: true })).not.toHaveAttribute('aria-current', 'page')
   // Only sub categories of this category: a Beauty & Hygiene one is absent.
   await expect(sidebar.getByRole('link', { name: 'Face Care', exact: true })).toHaveCount(0)
+})
+
+test('a stale name in the listing slugs redirects to the canonical URL, keeping the page', async ({ page, request }) => {
+  const listing = await findListing(request, CATEGORY, SUB_CATEGORY)
+  const response = await page.goto(`/old-name-${listing.category._id}/old-name-${listing.subCategory._id}?page=2`)
+  expect(response?.status()).toBe(200)
+  const url = new URL(page.url())
+  expect(url.pathname).not.toContain('old-name')
+  expect(url.pathname).toMatch(new RegExp(`-${listing.category._id}/[^/]+-${listing.subCategory._id}$`))
+  expect(url.searchParams.get('page')).toBe('2')
+  await expect(productCards(page)).toHaveCount(Math.min(2 * PAGE_SIZE, listing.totalCount))
+  // The sidebar's link to the current sub category is this canonical path.
+  const current = page.getByRole('navigation', { name: /sub ?categor/i }).getByRole('link', { name: SUB_CATEGORY, exact: true })
+  await expect(current).toHaveAttribute('href', url.pathname)
 })

@@ -4,7 +4,7 @@
  * "choclate" → chocolate, a 300 ms debounced update while typing with JavaScript on).
  */
 import { test, expect, type Page } from '@playwright/test'
-import { isJs, productCards } from './helpers.ts'
+import { isJs, productCards, waitForHydration } from './helpers.ts'
 
 const PLACEHOLDER = 'Search for atta dal and more'
 
@@ -39,6 +39,7 @@ test('typing updates the results without Enter (debounced)', async ({ page }, te
   test.skip(!isJs(testInfo), 'the update while typing needs JavaScript; without it the form is submitted')
   await page.goto('/search?q=milk')
   await expect(productCards(page).first()).toBeVisible()
+  await waitForHydration(searchBox(page))
   // The page must not reload: this marker lives only as long as the document.
   await page.evaluate(() => ((window as unknown as { __e2eMarker: number }).__e2eMarker = 1))
   // Debounced (spec section 9: 300 ms): typing a word quickly loads its results once, not per key.
@@ -54,5 +55,6 @@ test('typing updates the results without Enter (debounced)', async ({ page }, te
   await expect(productCards(page).filter({ hasText: /chocolate/i }).first()).toBeVisible()
   expect(await page.evaluate(() => (window as unknown as { __e2eMarker?: number }).__e2eMarker)).toBe(1)
   await expect(box).toHaveValue('choclate')
+  expect(loads, 'the typed word was loaded').toContain('choclate')
   expect(loads.filter((q) => q !== 'choclate' && q !== ''), `loads while typing: ${loads.join(', ')}`).toHaveLength(0)
 })

@@ -18,10 +18,14 @@ import type { Logger } from '../../lib/logger.ts'
 import { storedImageKeys } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
 import { ART_DIR } from './artwork.ts'
-import { importCatalog, storeArtwork, type ImportResult } from './import-catalog.ts'
+import { importCatalog, readArtwork, storeArtwork, type ImportResult } from './import-catalog.ts'
 
 /** The catalogue shipped with the repository (a copy of ../shared/catalog/bigbasket-products.csv). */
-export const BUNDLED_CATALOG_CSV = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'bigbasket-products.csv')
+export const BUNDLED_CATALOG_CSV = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  'data',
+  'bigbasket-products.csv',
+)
 
 export interface EnsureCatalogOptions {
   db: Db
@@ -59,7 +63,7 @@ export async function isArtworkStored(db: Db, storage: Storage): Promise<boolean
 /** Stores every bundled artwork file again through the pipeline; returns how many files were processed. */
 export async function restoreArtwork(storage: Storage): Promise<number> {
   const files = (await fs.readdir(ART_DIR)).filter((f) => f.endsWith('.webp'))
-  const stored = await storeArtwork(storage, files)
+  const stored = await storeArtwork(storage, await readArtwork(files))
   return stored.size
 }
 
@@ -89,6 +93,9 @@ export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureC
   }
   if (await isArtworkStored(db, storage)) return { action: 'present', artworkRestored: 0 }
   const restored = await restoreArtwork(storage)
-  logger.warn({ files: restored, uploads: path.join(dataDir, 'uploads') }, 'catalogue artwork was missing from the upload folder: stored it again')
+  logger.warn(
+    { files: restored, uploads: path.join(dataDir, 'uploads') },
+    'catalogue artwork was missing from the upload folder: stored it again',
+  )
   return { action: 'present', artworkRestored: restored }
 }

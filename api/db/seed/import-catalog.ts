@@ -30,12 +30,12 @@ import {
 } from '../schema.ts'
 import { newId } from '../../lib/ids.ts'
 import type { Logger } from '../../lib/logger.ts'
-import { processImage, type StoredImage } from '../../lib/images.ts'
+import { mainImageKey, processImage, type StoredImage } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
 import { ART_DIR, artworkForCategory, artworkForProduct, artworkForSubCategory, type ArtChoice } from './artwork.ts'
 import { describeProduct, stableHash } from './describe.ts'
 
-/** One product row of the CSV, cleaned. Prices in rupees. */
+/** One product row of the CSV, cleaned (whitespace collapsed and trimmed). Prices in rupees. */
 export interface CatalogRow {
   productId: string
   name: string
@@ -51,7 +51,19 @@ export interface CatalogRow {
   subCategory: string
 }
 
-const COLUMNS = ['ProductID', 'ProductName', 'Brand', 'Price', 'DiscountPrice', 'Quantity', 'Category', 'SubCategory'] as const
+// Trailing spaces (brands) and a line break inside one quoted name occur in the source.
+const clean = (value: string) => value.replace(/\s+/g, ' ').trim()
+
+const COLUMNS = [
+  'ProductID',
+  'ProductName',
+  'Brand',
+  'Price',
+  'DiscountPrice',
+  'Quantity',
+  'Category',
+  'SubCategory',
+] as const
 
 /**
  * Parses the catalogue CSV (UTF-8, comma-separated, quoted where needed, CRLF or LF).
@@ -68,19 +80,20 @@ export function parseCatalogCsv(text: string | Buffer): CatalogRow[] {
     const line = i + 2 // header is line 1
     const mrp = Number(r.Price)
     const sellingPrice = Number(r.DiscountPrice)
-    if (!(r.Price.trim() && Number.isFinite(mrp) && mrp >= 0)) throw new Error(`Catalogue CSV line ${line}: bad Price "${r.Price}"`)
+    if (!(r.Price.trim() && Number.isFinite(mrp) && mrp >= 0))
+      throw new Error(`Catalogue CSV line ${line}: bad Price "${r.Price}"`)
     if (!(r.DiscountPrice.trim() && Number.isFinite(sellingPrice) && sellingPrice >= 0)) {
       throw new Error(`Catalogue CSV line ${line}: bad DiscountPrice "${r.DiscountPrice}"`)
     }
     const row: CatalogRow = {
-      productId: r.ProductID.trim(),
-      name: r.ProductName.trim(),
-      brand: r.Brand.trim(),
+      productId: clean(r.ProductID),
+      name: clean(r.ProductName),
+      brand: clean(r.Brand),
       mrp,
       sellingPrice,
-      unit: r.Quantity.trim(),
-      category: r.Category.trim(),
-      subCategory: r.SubCategory.trim(),
+      unit: clean(r.Quantity),
+      category: clean(r.Category),
+      subCategory: clean(r.SubCategory),
     }
     for (const key of ['productId', 'name', 'category', 'subCategory'] as const) {
       if (!row[key]) throw new Error(`Catalogue CSV line ${line}: empty ${key}`)
@@ -123,7 +136,10 @@ export type ImportResult =
       images: number
       /** Share of products whose picture came from a keyword of their own name (0-1). */
       artworkByName: number
-      /** Milliseconds spent parsing, processing images, writing, and in total. */
+      /**
+       * Milliseconds: parsing; from parsing until the images were stored; the transaction (which
+       * overlaps the image work); and in total.
+       */
       timings: { parseMs: number; imagesMs: number; writeMs: number; totalMs: number }
     }
 
@@ -155,15 +171,19 @@ function chunks<T>(rows: T[], size: number): T[][] {
   return out
 }
 
+/** Reads artwork files from ART_DIR: file name → bytes. */
+export async function readArtwork(files: Iterable<string>): Promise<Map<string, Buffer>> {
+  const list = [...new Set(files)].sort()
+  return new Map(await Promise.all(list.map(async (f) => [f, await fs.readFile(path.join(ART_DIR, f))] as const)))
+}
+
 /**
- * Stores each distinct artwork file once through the image pipeline (content-addressed, so a second
- * run, or a restore after the upload folder was lost, yields the same urls).
+ * Stores each artwork file through the image pipeline (content-addressed, so a second run, or a
+ * restore after the upload folder was lost, yields the same urls).
  * @returns file name → stored image
  */
-export async function storeArtwork(storage: Storage, files: Iterable<string>): Promise<Map<string, StoredImage>> {
-  const list = [...new Set(files)].sort()
-  const stored = await mapLimit(list, 4, async (file) => {
-    const bytes = await fs.readFile(path.join(ART_DIR, file))
+export async function storeArtwork(storage: Storage, art: Map<string, Buffer>): Promise<Map<string, StoredImage>> {
+  const stored = await mapLimit([...art], 4, async ([file, bytes]) => {
     return [file, await processImage(bytes, { storage, maxBytes: 5 * 1024 * 1024 })] as const
   })
   return new Map(stored)
@@ -184,9 +204,11 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
   if (await hasAnyCategory(db)) return { imported: false }
 
   const rows = parseCatalogCsv(await fs.readFile(csvPath))
+  if (rows.length === 0) throw new Error(`Catalogue CSV ${csvPath} has no products`)
   const seenIds = new Set<string>()
   const unique = rows.filter((r) => (seenIds.has(r.productId) ? false : (seenIds.add(r.productId), true)))
-  if (unique.length < rows.length) logger.warn({ duplicates: rows.length - unique.length }, 'catalogue: duplicate ProductIDs skipped')
+  if (unique.length < rows.length)
+    logger.warn({ duplicates: rows.length - unique.length }, 'catalogue: duplicate ProductIDs skipped')
   const parsed = performance.now()
 
   // Categories and (category, sub category) pairs in order of first appearance.
@@ -201,10 +223,16 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
 
   const categoryArt = new Map([...categoryIds.keys()].map((c) => [c, artworkForCategory(c)]))
   const subArt = new Map([...subCategoryIds].map(([k, s]) => [k, artworkForSubCategory(s.name, s.category)]))
-  const productArt: ArtChoice[] = unique.map((r) => artworkForProduct({ name: r.name, subCategory: r.subCategory, category: r.category }))
-  const stored = await storeArtwork(storage, [...categoryArt.values(), ...subArt.values(), ...productArt].map((a) => a.file))
-  const urlOf = (a: ArtChoice) => stored.get(a.file)!.url
-  const imagesDone = performance.now()
+  const productArt: ArtChoice[] = unique.map((r) =>
+    artworkForProduct({ name: r.name, subCategory: r.subCategory, category: r.category }),
+  )
+  const art = await readArtwork([...categoryArt.values(), ...subArt.values(), ...productArt].map((a) => a.file))
+  // Urls are content-addressed, so rows can be built and written while sharp encodes the images on
+  // its own threads; the transaction waits for the images before it commits.
+  const urlOf = (a: ArtChoice) => storage.urlFor(mainImageKey(art.get(a.file)!))
+  let imagesDone = 0
+  const storing = storeArtwork(storage, art).then((stored) => ((imagesDone = performance.now()), stored))
+  storing.catch(() => {}) // awaited below; this only keeps an early database failure from leaving it unhandled
 
   // Newest first equals file order: the first row gets the latest timestamp (listings sort by created_at desc).
   const base = Date.now()
@@ -246,52 +274,77 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       updatedAt: at(i),
     }
   })
-  const productCategoryLinks = unique.map((r, i) => ({ productId: productRows[i].id, categoryId: categoryIds.get(r.category)!, position: 0 }))
+  const productCategoryLinks = unique.map((r, i) => ({
+    productId: productRows[i].id,
+    categoryId: categoryIds.get(r.category)!,
+    position: 0,
+  }))
   const productSubCategoryLinks = unique.map((r, i) => ({
     productId: productRows[i].id,
     subCategoryId: subCategoryIds.get(pairKey(r.category, r.subCategory))!.id,
     position: 0,
   }))
-  const imageRows = [...stored.values()].map((img) => ({
-    id: img.key.replace(/\.webp$/, ''),
-    url: img.url,
-    width: img.width,
-    height: img.height,
-    bytes: img.bytes,
-  }))
-
-  const wrote = await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_KEY})`)
-    // Another process may have imported while this one was parsing and storing images.
-    if (await hasAnyCategory(tx as unknown as Db)) return false
-    await tx.insert(categories).values(categoryRows)
-    for (const batch of chunks(subCategoryRows, batchSize)) await tx.insert(subCategories).values(batch)
-    for (const batch of chunks(subCategoryLinks, batchSize)) await tx.insert(subCategoryCategories).values(batch)
-    for (const batch of chunks(productRows, batchSize)) await tx.insert(products).values(batch)
-    for (const batch of chunks(productCategoryLinks, batchSize * 2)) await tx.insert(productCategories).values(batch)
-    for (const batch of chunks(productSubCategoryLinks, batchSize * 2)) await tx.insert(productSubCategories).values(batch)
-    for (const batch of chunks(imageRows, batchSize)) await tx.insert(imagesTable).values(batch).onConflictDoNothing()
-    return true
-  })
-  if (!wrote) return { imported: false }
+  const writing = performance.now()
+  const wrote = await db
+    .transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${IMPORT_LOCK_KEY})`)
+      // Another process may have imported while this one was parsing and storing images.
+      if (await hasAnyCategory(tx as unknown as Db)) return false
+      await tx.insert(categories).values(categoryRows)
+      for (const batch of chunks(subCategoryRows, batchSize)) await tx.insert(subCategories).values(batch)
+      for (const batch of chunks(subCategoryLinks, batchSize)) await tx.insert(subCategoryCategories).values(batch)
+      for (const batch of chunks(productRows, batchSize)) await tx.insert(products).values(batch)
+      for (const batch of chunks(productCategoryLinks, batchSize * 2)) await tx.insert(productCategories).values(batch)
+      for (const batch of chunks(productSubCategoryLinks, batchSize * 2))
+        await tx.insert(productSubCategories).values(batch)
+      const stored = await storing
+      const imageRows = [...stored].map(([file, img]) => {
+        if (img.url !== storage.urlFor(mainImageKey(art.get(file)!)))
+          throw new Error(`Artwork ${file} was stored as ${img.url}`)
+        return {
+          id: img.key.replace(/\.webp$/, ''),
+          url: img.url,
+          width: img.width,
+          height: img.height,
+          bytes: img.bytes,
+        }
+      })
+      await tx.insert(imagesTable).values(imageRows).onConflictDoNothing()
+      return true
+    })
+    .catch(async (err: unknown) => {
+      // Let the image work finish before reporting, so no write to storage outlives this call.
+      await storing.catch(() => {})
+      throw err
+    })
   const finished = performance.now()
+  if (!wrote) {
+    await storing
+    return { imported: false }
+  }
 
   const result = {
     imported: true as const,
     categories: categoryRows.length,
     subCategories: subCategoryRows.length,
     products: productRows.length,
-    images: stored.size,
+    images: art.size,
     artworkByName: productArt.filter((a) => a.match === 'name').length / Math.max(1, productArt.length),
     timings: {
       parseMs: Math.round(parsed - started),
       imagesMs: Math.round(imagesDone - parsed),
-      writeMs: Math.round(finished - imagesDone),
+      writeMs: Math.round(finished - writing),
       totalMs: Math.round(finished - started),
     },
   }
   logger.info(
-    { categories: result.categories, subCategories: result.subCategories, products: result.products, images: result.images, ...result.timings },
+    {
+      categories: result.categories,
+      subCategories: result.subCategories,
+      products: result.products,
+      images: result.images,
+      ...result.timings,
+    },
     'catalogue imported',
   )
   return result

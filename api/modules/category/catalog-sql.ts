@@ -30,15 +30,21 @@ export function isoTimestamp(column: SQL): SQL {
  * (`product_categories` or `sub_category_categories`), in the admin's chosen order (`position`),
  * ties by name then id. Always an array, `[]` when there is no link.
  */
-export function expandedCategories(linkTable: 'product_categories' | 'sub_category_categories', ownerColumn: 'product_id' | 'sub_category_id', ownerId: SQL): SQL {
-  return sql`(select coalesce(json_agg(json_build_object('_id', c.id, 'name', c.name, 'image', c.image) order by l.position, c.name, c.id), '[]'::json)
+export function expandedCategories(
+  linkTable: 'product_categories' | 'sub_category_categories',
+  ownerColumn: 'product_id' | 'sub_category_id',
+  ownerId: SQL,
+): SQL {
+  return sql`(select coalesce(json_agg(json_build_object('_id', c.id, 'name', c.name, 'image', c.image)
+      order by l.position, c.name, c.id), '[]'::json)
     from ${sql.identifier(linkTable)} l join categories c on c.id = l.category_id
     where l.${sql.identifier(ownerColumn)} = ${ownerId})`
 }
 
 /** The same for the sub categories of a product (`product_sub_categories`). */
 export function expandedSubCategories(productId: SQL): SQL {
-  return sql`(select coalesce(json_agg(json_build_object('_id', s.id, 'name', s.name, 'image', s.image) order by l.position, s.name, s.id), '[]'::json)
+  return sql`(select coalesce(json_agg(json_build_object('_id', s.id, 'name', s.name, 'image', s.image)
+      order by l.position, s.name, s.id), '[]'::json)
     from product_sub_categories l join sub_categories s on s.id = l.sub_category_id
     where l.product_id = ${productId})`
 }

@@ -259,6 +259,19 @@ describe('POST /api/product/get-product-by-category-and-subcategory', () => {
     expect(ids(dairyOnly.body.data)).toEqual([twoCategories.id, paneer.id])
   })
 
+  it('answers nothing for an empty list of categories, and treats an empty sub category list as omitted', async () => {
+    const none = await t.call('product/get-product-by-category-and-subcategory', { json: { categoryId: [] } })
+    expect(none.status).toBe(200)
+    expect(none.body).toMatchObject({ data: [], totalCount: 0 })
+    const all = await t.call('product/get-product-by-category-and-subcategory', { json: { categoryId: [dairy.id], subCategoryId: [] } })
+    expect(ids(all.body.data)).toEqual([twoCategories.id, paneer.id])
+    for (const grouped of [false, true]) {
+      const rows = await t.call('product/get-product-by-category', { json: { id: [], grouped } })
+      expect(rows.status).toBe(200)
+      expect(rows.body.data).toEqual([])
+    }
+  })
+
   it('answers the misspelt alias of the original client the same way', async () => {
     const json = { categoryId: dairy.id, subCategoryId: paneerTofu.id, page: 1, limit: 8 }
     const right = await t.call('product/get-product-by-category-and-subcategory', { json })

@@ -58,7 +58,7 @@ describe('ProductsByCategorySchema', () => {
 
 describe('ProductsByCategoryAndSubCategorySchema', () => {
   it('makes the sub category optional (absent, null or empty) and fills paging defaults', () => {
-    for (const subCategoryId of [undefined, null, '']) {
+    for (const subCategoryId of [undefined, null, '', []]) {
       expect(ProductsByCategoryAndSubCategorySchema.parse({ categoryId: 'c1', subCategoryId })).toEqual({
         categoryId: ['c1'],
         subCategoryId: null,

@@ -69,11 +69,11 @@ export const ProductsByCategorySchema = z.object({
 })
 export type ProductsByCategoryInput = z.output<typeof ProductsByCategorySchema>
 
-/** Optional variant of the id list: absent, null or '' means "not filtered". */
+/** Optional variant of the id list: absent, null, '' or [] means "not filtered". */
 const OptionalIdListSchema = z
   .union([z.literal(''), IdListSchema], { error: 'Expected an id or a list of ids' })
   .nullish()
-  .transform((v) => (v === '' || v == null ? null : v))
+  .transform((v) => (v === '' || v == null || v.length === 0 ? null : v))
 
 /**
  * POST /api/product/get-product-by-category-and-subcategory: `{ categoryId, subCategoryId?, page,

@@ -92,10 +92,10 @@ describe('POST /api/product/search-product', () => {
   })
 
   it('ranks products matching as typed above products matching only by spelling', async () => {
-    await insertProducts(t.db, [{ name: 'Panner Cheese Slices', moreDetails: { brand: 'Go' } }])
+    await insertProducts(t.db, [{ name: 'Cheese Slices - Panner Style', moreDetails: { brand: 'Go' } }])
     t.deps.cache.invalidate()
     const res = await search({ search: 'panner' })
-    expect(names(res.data)[0]).toBe('Panner Cheese Slices')
+    expect(names(res.data)[0]).toBe('Cheese Slices - Panner Style')
     expect(res.totalCount).toBe(6)
   })
 
@@ -116,7 +116,7 @@ describe('POST /api/product/search-product', () => {
   })
 
   it('pages a ranked search without repeating or skipping', async () => {
-    // By now "Panner Cheese Slices" is there too: 4 paneer products and 1 spelling match.
+    // By now "Cheese Slices - Panner Style" is there too: 4 paneer products and 1 spelling match.
     const all = await search({ search: 'paneer' })
     expect(all.totalCount).toBe(5)
     const first = await search({ search: 'paneer', page: 1, limit: 3 })
@@ -124,7 +124,7 @@ describe('POST /api/product/search-product', () => {
     expect(first).toMatchObject({ totalCount: 5, totalPage: 2, page: 1, limit: 3 })
     expect(second).toMatchObject({ totalCount: 5, totalPage: 2, page: 2, limit: 3 })
     expect([...first.data, ...second.data]).toEqual(all.data)
-    expect(names(all.data).at(-1)).toBe('Panner Cheese Slices')
+    expect(names(all.data).at(-1)).toBe('Cheese Slices - Panner Style')
     const past = await search({ search: 'paneer', page: 3, limit: 3 })
     expect(past).toMatchObject({ data: [], totalCount: 5, page: 3 })
   })
@@ -142,7 +142,7 @@ describe('POST /api/product/search-product', () => {
   it('answers every published product, newest first, for an empty search', async () => {
     const res = await search({ search: '', limit: 100 })
     expect(res.totalCount).toBe(15)
-    expect(res.data[0]!.name).toBe('Panner Cheese Slices')
+    expect(res.data[0]!.name).toBe('Cheese Slices - Panner Style')
     expect(res.data[1]!._id).toBe(p.milk!.id)
     expect(names(res.data)).not.toContain('Paneer Tikka')
     const noSearch = await search({})

@@ -5,9 +5,9 @@
  * - Only published products (`publish = true`) are ever answered.
  * - Every list has a total order (ties broken by id) so that paging never repeats or skips a product.
  * - Every answer is built by a constant number of queries (category and sub category objects come
- *   from correlated `json_agg`s, the rows per category from one LATERAL join), then cached through
- *   `deps.cache` under a key holding every input. Writes (create, update, delete: a later issue)
- *   must call `deps.cache.invalidate()` after their transaction commits.
+ *   from correlated `json_agg`s, the rows per category from one `row_number()` window), then
+ *   cached through `deps.cache` under a key holding every input. Writes (create, update, delete:
+ *   a later issue) must call `deps.cache.invalidate()` after their transaction commits.
  * - `price` is the MRP in rupees and `discount` a percentage, both JSON numbers; the selling price
  *   is derived by the pages (app/lib/money.ts).
  */
@@ -93,15 +93,39 @@ function toProductAnswer(row: ProductRow): ProductAnswer {
   return { ...row, price: Number(row.price), discount: Number(row.discount) }
 }
 
-/** A list of ids as SQL `(id1, id2, …)`, each a bound parameter. */
-function idList(ids: string[]): SQL {
-  return sql`(${sql.join(
+/**
+ * A list of ids as a SQL `text[]`, each a bound parameter; `array[]::text[]` when empty (an empty
+ * `in ()` list would be a syntax error).
+ */
+function textArray(ids: string[]): SQL {
+  return sql`array[${sql.join(
     ids.map((id) => sql`${id}`),
     sql`, `,
-  )})`
+  )}]::text[]`
 }
 
 const offsetOf = (page: number, limit: number) => (page - 1) * limit
+
+/**
+ * One page, newest first, of the products (aliased `p`) satisfying `where`, and their count. The
+ * page's ids are chosen first and only then expanded: PostgreSQL computes the select list of the
+ * rows an OFFSET skips too, so expanding before paging made page 80 of 100 cost 80 pages of
+ * category lookups.
+ */
+async function newestPage(deps: CatalogDeps, where: SQL, page: number, limit: number): Promise<ProductPage> {
+  const [rows, [count]] = await Promise.all([
+    queryRows<ProductRow>(
+      deps.db,
+      sql`select ${productColumns}
+          from (select p.id, p.created_at from products p where ${where}
+                order by ${newestFirst} limit ${limit} offset ${offsetOf(page, limit)}) page
+          join products p on p.id = page.id
+          order by ${newestFirst}`,
+    ),
+    queryRows<{ total: number }>(deps.db, sql`select count(*)::int as total from products p where ${where}`),
+  ])
+  return { data: rows.map(toProductAnswer), totalCount: count?.total ?? 0 }
+}
 
 /**
  * The words of a search, lower-cased, split on anything that is not a letter, mark or digit (as the
@@ -214,17 +238,7 @@ export function searchProducts(deps: CatalogDeps, input: ProductSearchInput): Pr
   const { page, limit } = input
   const key = `product:search:${JSON.stringify([terms.join(' '), page, limit])}`
   return deps.cache.get(key, async () => {
-    if (terms.length === 0) {
-      const [rows, [count]] = await Promise.all([
-        queryRows<ProductRow>(
-          deps.db,
-          sql`select ${productColumns} from products p where p.publish
-              order by ${newestFirst} limit ${limit} offset ${offsetOf(page, limit)}`,
-        ),
-        queryRows<{ total: number }>(deps.db, sql`select count(*)::int as total from products p where p.publish`),
-      ])
-      return { data: rows.map(toProductAnswer), totalCount: count?.total ?? 0 }
-    }
+    if (terms.length === 0) return newestPage(deps, sql`p.publish`, page, limit)
     return deps.db.transaction(async (tx) => {
       // `<<%` reads its threshold from a setting, not an argument: set it for this transaction only.
       await tx.execute(
@@ -251,27 +265,28 @@ export function searchProducts(deps: CatalogDeps, input: ProductSearchInput): Pr
 
 /**
  * At most 15 published products (newest first) of each category in `categoryIds`, in the order of
- * the ids; unknown ids give an empty row. One query: a LATERAL join reads the top 15 of each
- * category. Cached under `product:by-category:[ids]`.
+ * the ids; unknown ids give an empty row. One query: `row_number()` over each category's products
+ * keeps the first 15, and only those are expanded. (Measured on the 8,208-product catalogue, this
+ * beat a LATERAL join with LIMIT 15, which walks the newest-first index probing each product's
+ * categories.) Cached under `product:by-category:[ids]`.
  */
 export function productsByCategoryGrouped(deps: CatalogDeps, categoryIds: string[]): Promise<CategoryProducts[]> {
   const key = `product:by-category:${JSON.stringify(categoryIds)}`
   return deps.cache.get(key, async () => {
     if (categoryIds.length === 0) return []
+    const ids = textArray(categoryIds)
     const rows = await queryRows<ProductRow & { rowCategoryId: string }>(
       deps.db,
-      sql`select g.category_id as "rowCategoryId", ${productColumns}
-          from unnest(array[${sql.join(
-            categoryIds.map((id) => sql`${id}`),
-            sql`, `,
-          )}]::text[]) with ordinality as g(category_id, ord)
-          cross join lateral (
-            select p.* from product_categories pc join products p on p.id = pc.product_id
-            where pc.category_id = g.category_id and p.publish
-            order by ${newestFirst}
-            limit ${PRODUCTS_PER_CATEGORY}
-          ) p
-          order by g.ord, ${newestFirst}`,
+      sql`select top.category_id as "rowCategoryId", ${productColumns}
+          from (
+            select pc.category_id, p.id,
+              row_number() over (partition by pc.category_id order by ${newestFirst}) as rank
+            from product_categories pc join products p on p.id = pc.product_id
+            where pc.category_id = any(${ids}) and p.publish
+          ) top
+          join products p on p.id = top.id
+          where top.rank <= ${PRODUCTS_PER_CATEGORY}
+          order by array_position(${ids}, top.category_id), top.rank`,
     )
     const groups = new Map(categoryIds.map((id) => [id, [] as ProductAnswer[]]))
     for (const { rowCategoryId, ...row } of rows) groups.get(rowCategoryId)?.push(toProductAnswer(row))
@@ -311,22 +326,15 @@ export function productsByCategoryAndSubCategory(
   const key = `product:by-category-and-sub:${JSON.stringify([categoryId, subCategoryId, page, limit])}`
   return deps.cache.get(key, async () => {
     const where = sql`p.publish
-      and exists (select 1 from product_categories pc where pc.product_id = p.id and pc.category_id in ${idList(categoryId)})
+      and exists (select 1 from product_categories pc
+                  where pc.product_id = p.id and pc.category_id = any(${textArray(categoryId)}))
       ${
         subCategoryId
           ? sql`and exists (select 1 from product_sub_categories psc
-                where psc.product_id = p.id and psc.sub_category_id in ${idList(subCategoryId)})`
+                where psc.product_id = p.id and psc.sub_category_id = any(${textArray(subCategoryId)}))`
           : sql``
       }`
-    const [rows, [count]] = await Promise.all([
-      queryRows<ProductRow>(
-        deps.db,
-        sql`select ${productColumns} from products p where ${where}
-            order by ${newestFirst} limit ${limit} offset ${offsetOf(page, limit)}`,
-      ),
-      queryRows<{ total: number }>(deps.db, sql`select count(*)::int as total from products p where ${where}`),
-    ])
-    return { data: rows.map(toProductAnswer), totalCount: count?.total ?? 0 }
+    return newestPage(deps, where, page, limit)
   })
 }
 

@@ -3,7 +3,7 @@
  * schema, applies its guard and rate limits, calls one service function and shapes the envelope.
  */
 import { Hono } from 'hono'
-import { getCookie } from 'hono/cookie'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppDeps } from '../../app.ts'
 import {
   bearerToken,
@@ -16,12 +16,38 @@ import {
 import { clientIp } from '../../lib/client-ip.ts'
 import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
+import { readFileField } from '../../lib/multipart.ts'
+import { RESET_TOKEN_TTL_SECONDS } from '../../lib/otp.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
-import { LoginSchema, LogoutSchema, RegisterSchema } from './schemas.ts'
+import { AVATAR_UPDATED, PROFILE_UPDATED, updateProfile, uploadAvatar } from './profile.ts'
+import {
+  OTP_SENT,
+  OTP_VERIFIED,
+  PASSWORD_UPDATED,
+  requestPasswordReset,
+  resetPassword,
+  verifyPasswordResetOtp,
+} from './recovery.ts'
+import {
+  ForgotPasswordSchema,
+  LoginSchema,
+  LogoutSchema,
+  RegisterSchema,
+  ResetPasswordSchema,
+  UpdateUserSchema,
+  VerifyOtpSchema,
+} from './schemas.ts'
 import { INVALID_REFRESH_TOKEN, login, logout, register, rotateRefreshToken, toPublicUser } from './service.ts'
 
+/** Cookie that carries the reset token from verify to reset (contract: "also set as an httpOnly cookie"). */
+export const RESET_COOKIE = 'resetToken'
+
+/** Builds the /api/user router on the app's dependencies. */
 export function userRoutes(deps: AppDeps) {
+  // Scoped to /api/user: only the reset call needs it; it never rides along on other requests.
+  const resetCookieOptions = { httpOnly: true, sameSite: 'Lax', path: '/api/user', secure: deps.secureCookies } as const
+
   const r = new Hono()
 
   r.post('/register', async (c) => {
@@ -60,6 +86,43 @@ export function userRoutes(deps: AppDeps) {
   })
 
   r.get('/user-details', requireUser(deps), (c) => ok(c, 'User details', toPublicUser(currentUser(c))))
+
+  r.put('/update-user', requireUser(deps), async (c) => {
+    const input = await readBody(c, UpdateUserSchema)
+    return ok(c, PROFILE_UPDATED, await updateProfile(deps.db, currentUser(c), input))
+  })
+
+  // The guard runs first, so an anonymous upload is refused before its body is read.
+  r.put('/upload-avatar', requireUser(deps), async (c) => {
+    const file = await readFileField(c, 'avatar', deps.uploadMaxBytes)
+    return ok(c, AVATAR_UPDATED, await uploadAvatar(deps, currentUser(c), file.bytes))
+  })
+
+  // Password recovery (spec section 4; contract, "Defects"). Unknown emails get the same 200, and
+  // the limits count them too, so neither the answer nor a 429 tells whether an account exists.
+  r.put('/forgot-password', async (c) => {
+    const { email } = await readBody(c, ForgotPasswordSchema)
+    await consume(deps.rateLimits.otpByIp, clientIp(c))
+    await consume(deps.rateLimits.otpByEmail, email)
+    await requestPasswordReset(deps, email)
+    return ok(c, OTP_SENT, null)
+  })
+
+  r.put('/verify-forgot-password-otp', async (c) => {
+    const input = await readBody(c, VerifyOtpSchema)
+    await consume(deps.rateLimits.otpVerifyByIp, clientIp(c))
+    const { resetToken } = await verifyPasswordResetOtp(deps, input)
+    setCookie(c, RESET_COOKIE, resetToken, { ...resetCookieOptions, maxAge: RESET_TOKEN_TTL_SECONDS })
+    return ok(c, OTP_VERIFIED, { resetToken })
+  })
+
+  r.put('/reset-password', async (c) => {
+    const input = await readBody(c, ResetPasswordSchema)
+    const resetToken = input.resetToken || getCookie(c, RESET_COOKIE)
+    await resetPassword(deps, { ...input, resetToken })
+    deleteCookie(c, RESET_COOKIE, resetCookieOptions)
+    return ok(c, PASSWORD_UPDATED, null)
+  })
 
   return r
 }

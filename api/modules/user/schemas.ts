@@ -4,6 +4,9 @@
  * (contract, "Defects").
  */
 import { z } from 'zod'
+import { OTP_LENGTH, OTP_PATTERN } from '../../lib/otp.ts'
+
+const MOBILE_RULE = 'Mobile must be 7 to 15 digits'
 
 /** Email: trimmed and lower-cased before the format check, at most 254 characters (RFC 5321 §4.5.3.1.3). */
 export const EmailSchema = z
@@ -55,3 +58,49 @@ export const NewUserSchema = z.object({
   role: z.enum(['ADMIN', 'USER']).default('USER'),
 })
 export type NewUserInput = z.input<typeof NewUserSchema>
+
+/** PUT /api/user/forgot-password (spec section 5: "email required"). */
+export const ForgotPasswordSchema = z.object({ email: EmailSchema })
+export type ForgotPasswordInput = z.output<typeof ForgotPasswordSchema>
+
+/**
+ * PUT /api/user/verify-forgot-password-otp: the six boxes joined (spec sections 5, 7 and 9). A string
+ * only: a JSON number would lose a code's leading zeros.
+ */
+export const VerifyOtpSchema = z.object({
+  email: EmailSchema,
+  otp: z
+    .string({ error: 'OTP is required' })
+    .trim()
+    .regex(OTP_PATTERN, { error: `OTP must be ${OTP_LENGTH} digits` }),
+})
+export type VerifyOtpInput = z.output<typeof VerifyOtpSchema>
+
+/**
+ * PUT /api/user/reset-password. The new password follows the register rules; that the two passwords
+ * match is a rule of the service (its message is the spec's, verbatim). `resetToken` may come in the
+ * body or as the cookie the verify call set, so it is optional here.
+ */
+export const ResetPasswordSchema = z.object({
+  email: EmailSchema,
+  newPassword: NewPasswordSchema,
+  confirmPassword: z.string({ error: 'Confirm password is required' }).max(128),
+  resetToken: z.string().max(256).optional(),
+})
+export type ResetPasswordInput = z.output<typeof ResetPasswordSchema>
+
+/**
+ * Mobile number: 7 to 15 digits (ITU-T E.164 allows at most 15), given as a string of digits or as a
+ * JSON number (the spec's form has a numeric input, section 5). Stored as the string of digits.
+ */
+export const MobileSchema = z
+  // A fraction, a sign or an exponent fails the digit check below once the number is a string.
+  .union([z.string(), z.number()], {
+    error: (iss) => (iss.input === undefined || iss.input === null ? 'Mobile is required' : MOBILE_RULE),
+  })
+  .transform((value) => String(value).trim())
+  .pipe(z.string().regex(/^[0-9]{7,15}$/, { error: MOBILE_RULE }))
+
+/** PUT /api/user/update-user (spec section 5, "Profile": name, email, mobile required). */
+export const UpdateUserSchema = z.object({ name: NameSchema, email: EmailSchema, mobile: MobileSchema })
+export type UpdateUserInput = z.output<typeof UpdateUserSchema>

@@ -223,7 +223,7 @@ async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> 
 }
 
 /** PostgreSQL's unique_violation (SQLSTATE 23505), on pg or PGlite, possibly wrapped by Drizzle. */
-function isUniqueViolation(err: unknown): boolean {
+export function isUniqueViolation(err: unknown): boolean {
   let e = err
   for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
     if ((e as { code?: unknown }).code === '23505') return true

@@ -119,3 +119,70 @@ export async function userDetails(session: RequestSession): Promise<UpstreamResu
   const result = await upstream<unknown>('user/user-details', { method: 'GET', session })
   return parseData(result, UserSchema)
 }
+
+// Password recovery (issue 3; spec sections 4 and 7; contract "Defects": codes hashed, 10 minutes,
+// 5 tries, rate limited, reset only with the token a successful verify issued).
+
+/**
+ * `PUT /api/user/forgot-password` with `{ email }`: asks the API to mail a 6-digit code. The API
+ * answers the same 200 whether or not the email has an account (no account enumeration, OWASP
+ * Forgot Password cheat sheet); failures: 400 bad email, 429 rate limited (with `retryAfter`, s).
+ */
+export function forgotPassword(input: { email: string }, opts: { clientIp?: string } = {}): Promise<UpstreamResult<unknown>> {
+  return upstream<unknown>('user/forgot-password', { method: 'PUT', json: input, clientIp: opts.clientIp })
+}
+
+const ResetTokenSchema = z.object({ resetToken: z.string().min(1) })
+
+/**
+ * `PUT /api/user/verify-forgot-password-otp` with `{ email, otp }` (otp: the six boxes joined, spec
+ * section 7). Answers `{ resetToken }` (single use, short-lived; the caller keeps it in the session);
+ * failures: 400 "Invalid OTP" or an expired or used-up code, 429 rate limited.
+ */
+export async function verifyForgotPasswordOtp(
+  input: { email: string; otp: string },
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<{ resetToken: string }>> {
+  const result = await upstream<unknown>('user/verify-forgot-password-otp', { method: 'PUT', json: input, clientIp: opts.clientIp })
+  return parseData(result, ResetTokenSchema)
+}
+
+/**
+ * `PUT /api/user/reset-password` with the email, both new passwords and the reset token from verify.
+ * Answers 200 (the API also revokes every refresh token of the user); failures: 400 with the spec's
+ * "New password and confirm password must be same. ", a weak password, or an invalid or used token.
+ */
+export function resetPassword(
+  input: { email: string; newPassword: string; confirmPassword: string; resetToken: string },
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<unknown>> {
+  return upstream<unknown>('user/reset-password', { method: 'PUT', json: input, clientIp: opts.clientIp })
+}
+
+// Profile (issue 3 item 5; spec sections 2 "Profile", 5 and 7).
+
+/**
+ * `PUT /api/user/update-user` with `{ name, email, mobile }` (mobile as a string of digits) for the
+ * session's user. Answers the updated user; failures: 400 (with issues), 409 email already taken.
+ */
+export async function updateUser(
+  session: RequestSession,
+  input: { name: string; email: string; mobile: string },
+): Promise<UpstreamResult<User>> {
+  const result = await upstream<unknown>('user/update-user', { method: 'PUT', json: input, session })
+  return parseData(result, UserSchema)
+}
+
+const AvatarDataSchema = z.object({ _id: z.string(), avatar: z.string() })
+
+/**
+ * `PUT /api/user/upload-avatar`: forwards `file` as the multipart field `avatar`. Answers
+ * `{ _id, avatar }` (the stored url); failures: 400 no file, 413 larger than the cap (5 MB), 415 not
+ * an image (the API checks the bytes, not the name or the declared type).
+ */
+export async function uploadAvatar(session: RequestSession, file: File): Promise<UpstreamResult<{ _id: string; avatar: string }>> {
+  const formData = new FormData()
+  formData.append('avatar', file, file.name || 'avatar')
+  const result = await upstream<unknown>('user/upload-avatar', { method: 'PUT', formData, session })
+  return parseData(result, AvatarDataSchema)
+}

@@ -1,0 +1,95 @@
+/**
+ * The account forms' rules (spec section 5; constants of section 9), shared by the browser (Conform
+ * validates as you type) and the BFF actions (the same schema decides on the server, so every form
+ * works with JavaScript off): forgot password, the one-time code, reset password and the profile.
+ *
+ * Form values arrive as strings; Conform turns an empty field into `undefined`, so a required field
+ * answers the same message for "missing", "empty" and "only spaces".
+ */
+import { z } from 'zod'
+import { EmailSchema, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.ts'
+
+/** Spec section 9: the code has 6 characters, one per box. */
+export const OTP_LENGTH = 6
+/** The boxes' field names, `otp0` … `otp5`; the BFF joins them in this order (spec section 7). */
+export const OTP_FIELD_NAMES = ['otp0', 'otp1', 'otp2', 'otp3', 'otp4', 'otp5'] as const
+export type OtpFieldName = (typeof OTP_FIELD_NAMES)[number]
+
+/** Spec section 5: the reset mismatch message, verbatim, trailing space included. */
+export const RESET_PASSWORD_MISMATCH_MESSAGE = 'New password and confirm password must be same. '
+
+/**
+ * A mobile number has 7 to 15 digits: ITU-T E.164 allows at most 15 with the country code; the API
+ * applies the same rule (api/modules/user/schemas.ts `MobileSchema`), so no number one side accepts is
+ * refused by the other (an Indian number is 10 digits, 12 with the 91 prefix).
+ */
+export const MOBILE_MIN_DIGITS = 7
+export const MOBILE_MAX_DIGITS = 15
+/** The avatar size cap, 5 MB (issue 3; the API answers 413 beyond it, the BFF refuses earlier). */
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024
+
+export const OTP_MISSING_MESSAGE = `Enter all ${OTP_LENGTH} digits of the code`
+export const OTP_DIGITS_MESSAGE = 'Each box takes one digit (0-9)'
+export const MOBILE_MESSAGE = `Enter a mobile number of ${MOBILE_MIN_DIGITS} to ${MOBILE_MAX_DIGITS} digits`
+export const AVATAR_TOO_LARGE_MESSAGE = 'The image is too large: choose one of 5 MB or less'
+
+/** A required text field: trimmed; missing, empty and blank all give `message`. */
+const requiredText = (message: string) => z.string({ error: message }).trim().min(1, message)
+
+/** Forgot password (spec section 5): email required. */
+export const ForgotPasswordSchema = z.object({ email: EmailSchema })
+export type ForgotPasswordInput = z.output<typeof ForgotPasswordSchema>
+
+const otpBox = z.string().trim().optional()
+
+/**
+ * The one-time code (spec sections 5 and 9): all six boxes filled, one digit per box. The boxes come
+ * as `otp0` … `otp5`; the output is the joined `otp`. Problems are reported on the form as a whole
+ * (one message, not six), so the errors sit under the row of boxes.
+ */
+export const OtpSchema = z
+  .object({ otp0: otpBox, otp1: otpBox, otp2: otpBox, otp3: otpBox, otp4: otpBox, otp5: otpBox })
+  .superRefine((boxes, ctx) => {
+    const values = OTP_FIELD_NAMES.map((name) => boxes[name] ?? '')
+    if (values.some((value) => value === '')) ctx.addIssue({ code: 'custom', message: OTP_MISSING_MESSAGE, path: [] })
+    else if (values.some((value) => !/^[0-9]$/.test(value))) ctx.addIssue({ code: 'custom', message: OTP_DIGITS_MESSAGE, path: [] })
+  })
+  .transform((boxes) => ({ otp: OTP_FIELD_NAMES.map((name) => boxes[name]).join('') }))
+export type OtpInput = z.output<typeof OtpSchema>
+
+/**
+ * Reset password (spec section 5): both fields required; a confirmPassword that differs gives the
+ * spec's message on confirmPassword. The new password follows the register rule (8 to 128
+ * characters, kept as typed). The email is not a field: it comes from the session (issue 3).
+ */
+export const ResetPasswordSchema = z
+  .object({
+    newPassword: z
+      .string({ error: 'Enter a new password' })
+      .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+      .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+    confirmPassword: z.string({ error: 'Confirm your new password' }).min(1, 'Confirm your new password'),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: RESET_PASSWORD_MISMATCH_MESSAGE,
+    path: ['confirmPassword'],
+    // Show the mismatch as soon as both are typed, even while the new password is still too short.
+    when: (payload) => {
+      const value = payload.value as Partial<Record<'newPassword' | 'confirmPassword', unknown>> | undefined
+      return typeof value?.newPassword === 'string' && typeof value.confirmPassword === 'string' && value.confirmPassword !== ''
+    },
+  })
+export type ResetPasswordInput = z.output<typeof ResetPasswordSchema>
+
+/**
+ * Profile (spec section 5): name, email and mobile required; mobile numeric. Spaces and dashes that
+ * people type between digit groups are dropped; what is left must be 7 to 15 digits.
+ */
+export const ProfileSchema = z.object({
+  name: requiredText('Enter your name').max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`),
+  email: EmailSchema,
+  mobile: requiredText('Enter your mobile number')
+    .transform((mobile) => mobile.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(new RegExp(`^[0-9]{${MOBILE_MIN_DIGITS},${MOBILE_MAX_DIGITS}}$`), MOBILE_MESSAGE)),
+})
+export type ProfileInput = z.output<typeof ProfileSchema>

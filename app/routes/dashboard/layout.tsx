@@ -1,0 +1,41 @@
+/**
+ * /dashboard (spec section 2: a layout with the side menu on desktop, a 250 px column, and the content
+ * on the right; on screens narrower than 768 px only the content). Its children are the profile, the
+ * myorder and address placeholders and the four admin pages (those wrap themselves in the permission
+ * guard of spec section 6). /dashboard itself goes to /dashboard/profile.
+ *
+ * The sign-in check is route middleware, so it runs on every request that matches any dashboard page,
+ * document or data request, before any child loader or action: a signed-out visitor is sent to
+ * /login?redirectTo=<the page> (issue 3 item 6) and comes back after signing in.
+ */
+import { Outlet, redirect } from 'react-router'
+import type { Route } from './+types/layout'
+import { requireUser } from '../../.server/auth.ts'
+import { DashboardMenu } from '../../components/dashboard-menu.tsx'
+import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { useRootData } from '../../root.tsx'
+
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ context, url }) => {
+    // `url` is the page's address; request.url may name the `.data` endpoint of a client navigation.
+    requireUser(context, new Request(url))
+    if (url.pathname === '/dashboard' || url.pathname === '/dashboard/') throw redirect('/dashboard/profile')
+  },
+]
+
+export default function DashboardLayout() {
+  // The root loader runs on every navigation, so the menu shows a renamed user at once.
+  const user = useRootData()?.user
+  return (
+    <div className="mx-auto w-full max-w-7xl px-0 py-0 md:grid md:grid-cols-[250px_minmax(0,1fr)] md:gap-6 md:px-4 md:py-6">
+      {user ? <DashboardMenu user={user} /> : null}
+      <div className="min-h-[60vh] min-w-0 bg-white md:rounded-lg md:shadow-sm md:ring-1 md:ring-slate-200">
+        <Outlet />
+      </div>
+    </div>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

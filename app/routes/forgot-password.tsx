@@ -1,0 +1,91 @@
+/**
+ * /forgot-password (spec section 2 "Auth screens": email and a Send Otp button; section 5: email
+ * required; section 4: success goes to /verification-otp with the email). The email is carried in
+ * the server session's recovery state (app/.server/session.ts `Recovery`), never in the URL. The API
+ * answers alike whether or not the email has an account, so this page does too; a rate limit (429)
+ * names the wait.
+ */
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import type { Route } from './+types/forgot-password'
+import * as userApi from '../.server/api/user.ts'
+import { getSession } from '../.server/context.ts'
+import { clientIp } from '../.server/request.ts'
+import { redirectWithToast } from '../.server/toast.ts'
+import { ErrorList, Field, FormCard, SubmitButton, useIsPending } from '../components/forms.tsx'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { SHOP_NAME } from '../components/header.tsx'
+import { ToastNotice } from '../components/toasts.tsx'
+import { ForgotPasswordSchema } from '../lib/schemas/account.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: `Forgot Password | ${SHOP_NAME}` }]
+
+/** The email of a recovery under way, so "Resend" or a way back from the code page keeps it. */
+export function loader({ context }: Route.LoaderArgs) {
+  return { email: getSession(context).recovery?.email ?? '' }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const session = getSession(context)
+  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply(), toast: null }, { status: 400 })
+
+  const { email } = submission.value
+  const result = await userApi.forgotPassword({ email }, { clientIp: clientIp(request) })
+  if (!result.ok) {
+    const message = userApi.failureMessage(result)
+    return data(
+      { result: submission.reply({ formErrors: [message] }), toast: { type: 'error' as const, message } },
+      userApi.failureInit(result),
+    )
+  }
+  // A new code replaces any earlier one (the API keeps one live code per account), so a verified
+  // state from before is dropped too.
+  session.setRecovery({ email, verified: false })
+  return redirectWithToast(session, '/verification-otp', { type: 'success', message: result.message || 'Check your email for the code' })
+}
+
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const isPending = useIsPending()
+  const [form, fields] = useForm({
+    id: 'forgot-password',
+    lastResult: actionData?.result,
+    defaultValue: { email: loaderData.email },
+    constraint: getZodConstraint(ForgotPasswordSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+  })
+
+  return (
+    <FormCard title="Forgot Password">
+      <p className="-mt-3 mb-5 text-sm text-slate-600">Enter the email of your account and we will send you a 6-digit code.</p>
+      <Form method="post" {...getFormProps(form)} className="space-y-5">
+        <Field
+          labelProps={{ children: 'Email' }}
+          inputProps={{
+            ...getInputProps(fields.email, { type: 'email' }),
+            autoComplete: 'email',
+            autoFocus: true,
+            placeholder: 'Enter your email',
+          }}
+          errors={fields.email.errors}
+        />
+        <ErrorList id={form.errorId} errors={form.errors} role="alert" />
+        <ToastNotice toast={actionData?.toast} />
+        <SubmitButton isPending={isPending}>{isPending ? 'Sending…' : 'Send Otp'}</SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-700">
+        Already have account?{' '}
+        <Link to="/login" className="font-semibold text-accent hover:underline">
+          Login
+        </Link>
+      </p>
+    </FormCard>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
