@@ -19,6 +19,7 @@ import { createDiskStorage } from './api/lib/storage.ts'
 import { createMailer } from './api/lib/mail.ts'
 import { logger } from './api/lib/logger.ts'
 import { ensureCatalog } from './api/db/seed/ensure.ts'
+import { ensureDemoAdmin } from './api/modules/user/admin-accounts.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
 
 const config = loadConfig()
@@ -28,6 +29,14 @@ const database = await openDatabase({ url: config.databaseUrl, dataDir: path.joi
 await migrateDb(database)
 const storage = createDiskStorage(path.join(config.dataDir, 'uploads'))
 await ensureCatalog({ db: database.db, storage, logger, isEmbedded: !config.databaseUrl, dataDir: config.dataDir })
+const demoAdmin = await ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: process.env.ADMIN_PASSWORD })
+if (demoAdmin) {
+  // Printed once to the operator's console, never through the logger (which may be shipped elsewhere).
+  console.log(
+    `\nDemo admin created: ${demoAdmin.email}` +
+      (demoAdmin.generated ? ` / password: ${demoAdmin.password}  (shown once; set ADMIN_PASSWORD to choose it)\n` : ' (password from ADMIN_PASSWORD)\n'),
+  )
+}
 
 const { app: api, deps } = createApp({
   db: database.db,

@@ -20,6 +20,8 @@ export default [
     route('profile', 'routes/dashboard/profile.tsx'),
     route('myorder', 'routes/dashboard/myorder.tsx'),
     route('address', 'routes/dashboard/address.tsx'),
+    route('category', 'routes/dashboard/category.tsx'),
+    route('subcategory', 'routes/dashboard/subcategory.tsx'),
   ]),
   route('product/:product', 'routes/product.tsx'),
   route(':category', 'routes/category.tsx'),

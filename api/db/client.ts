@@ -15,6 +15,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import * as schema from './schema.ts'
+import { logger } from '../lib/logger.ts'
 
 export type Schema = typeof schema
 /** The Drizzle database handle every service takes; identical API on PGlite and PostgreSQL. */
@@ -38,6 +39,9 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
 export async function openDatabase(opts: { url?: string; dataDir?: string }): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) })
+    // An idle client dropped by the server (restart, failover, a test dropping its database) emits
+    // 'error' on the pool; without a listener that would crash the process. The pool replaces it.
+    pool.on('error', (err) => logger.warn({ err: err.message }, 'idle PostgreSQL client error'))
     const db = drizzlePg(pool, { schema }) as unknown as Db
     return { db, kind: 'postgres', close: () => pool.end() }
   }

@@ -3,7 +3,7 @@
  * decided by the presence of a user _id"; section 6). Loaders and actions call these; the session
  * is the request's `RequestSession` (app/.server/context.ts), committed by the root middleware.
  */
-import { redirect, type RouterContextProvider } from 'react-router'
+import { data, redirect, type RouterContextProvider } from 'react-router'
 import { getSession } from './context.ts'
 import type { RequestSession, SessionUser, Tokens } from './session.ts'
 import { toSessionUser, userDetails, type Failure } from './api/user.ts'
@@ -57,4 +57,28 @@ export async function signIn(session: RequestSession, tokens: Tokens): Promise<{
   const user = toSessionUser(details.data)
   session.setUser(user)
   return { ok: true, user }
+}
+
+/**
+ * The admin check of the four admin dashboard routes (spec section 6; issue 4 item 2). Signed out →
+ * the thrown `/login?redirectTo=…` redirect of `requireUser`. Signed in → the user as a fresh
+ * `user-details` call answers it (the role may have changed since login, so the session's summary is
+ * not trusted for this) and `isAdmin` = role ADMIN. The session's summary is brought in step when it
+ * differs, so the menu's admin links follow the role. An API failure other than a signed-out 401 is
+ * thrown as an error response (4xx as answered, 502 for an API fault). The API enforces the role on
+ * every write anyway (contract, "Defects"); this check only decides what the page shows.
+ */
+export async function requireAdmin(context: Context, request: Request): Promise<{ user: SessionUser; isAdmin: boolean }> {
+  requireUser(context, request)
+  const session = getSession(context)
+  const details = await userDetails(session)
+  if (!details.ok) {
+    // A 401 whose refresh failed has signed the session out: this sends the visitor to /login.
+    requireUser(context, request)
+    const status = details.status >= 400 && details.status < 500 ? details.status : 502
+    throw data(details.message, { status })
+  }
+  const user = toSessionUser(details.data)
+  if (JSON.stringify(user) !== JSON.stringify(session.user)) session.setUser(user)
+  return { user, isAdmin: user.role === 'ADMIN' }
 }

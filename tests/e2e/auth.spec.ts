@@ -19,6 +19,8 @@ async function submitRegister(page: Page, user: { name: string; email: string; p
 }
 
 test('register, then sign in, then sign out', async ({ page }, testInfo) => {
+  // Seven page loads and three password hashes (argon2id): more than the default 30 s on a busy 2-core machine.
+  test.slow()
   const user = newUser(testInfo, 'journey')
 
   await submitRegister(page, user, user.password)

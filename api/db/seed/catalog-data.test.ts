@@ -52,6 +52,8 @@ describe('discount and stock', () => {
     expect(discountPercent(100, 0)).toBe(100)
     expect(discountPercent(0, 0)).toBe(0)
     expect(discountPercent(3, 2)).toBe(33)
+    expect(discountPercent(210, 181)).toBe(14) // 13.8 rounds up
+    expect(discountPercent(100, 33.4)).toBe(67)
   })
 
   it('gives the same stock for the same id, and different stocks across ids', () => {

@@ -27,7 +27,7 @@ import { createTestDatabase } from '../../testing/db.ts'
 import { createDiskStorage, type Storage } from '../../lib/storage.ts'
 import { logger } from '../../lib/logger.ts'
 import { deleteImageIfUnused, isImageInUse, processImage, storedImageKeys } from '../../lib/images.ts'
-import { discountPercent, importCatalog, parseCatalogCsv, stockFor } from './import-catalog.ts'
+import { importCatalog, parseCatalogCsv, stockFor } from './import-catalog.ts'
 import { ensureCatalog, isArtworkStored } from './ensure.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -132,13 +132,18 @@ describe('importCatalog', () => {
     expect(onion.description).toContain('Fresho Onion (Loose)')
     expect(onion.description).toContain('2 kg')
     expect(onion.description).toContain('Potato, Onion & Tomato')
+    // Row 7: MRP 210, selling 181 → 13.8 % rounds up to 14; row 14: 119 → 118 is 0.84 % → 1.
+    const [seven] = await database.db.select().from(products).where(eq(products.sku, 'BB-7'))
+    const [fourteen] = await database.db.select().from(products).where(eq(products.sku, 'BB-14'))
+    expect([seven.price, seven.discount, fourteen.discount]).toEqual([210, 14, 1])
 
     const all = await database.db.select().from(products)
     for (const r of source) {
       const p = all.find((x) => x.sku === `BB-${r.ProductID}`)!
       expect(p, r.ProductID).toBeDefined()
       expect(p.price).toBeCloseTo(Number(r.Price), 2)
-      expect(p.discount).toBe(discountPercent(Number(r.Price), Number(r.DiscountPrice)))
+      const expected = Math.round(((Number(r.Price) - Number(r.DiscountPrice)) / Number(r.Price)) * 100)
+      expect(p.discount).toBe(Math.min(100, Math.max(0, expected)))
       expect(p.moreDetails).toEqual({ brand: r.Brand.trim(), sku: `BB-${r.ProductID}` })
       expect(typeof p.moreDetails.brand).toBe('string')
       expect(p.name).toBe(r.ProductName.replace(/\s+/g, ' ').trim())

@@ -160,22 +160,25 @@ const searchDocument = sql`to_tsvector('simple', p.name || ' ' || coalesce(p.mor
  */
 function matchedProducts(terms: string[]): SQL {
   const hits = terms.flatMap((term, i) => {
-    const prefix = sql`select p.id, ${i}::int as term, null::text as word from products p
-      where ${searchDocument} @@ to_tsquery('simple', ${`${term}:*`})`
+    // Name and creation time ride along so that ranking needs no second visit to the table.
+    const columns = sql`p.id, p.name, p.created_at, ${i}::int as term`
+    const prefix = sql`select ${columns}, null::text as word from products p
+      where p.publish and ${searchDocument} @@ to_tsquery('simple', ${`${term}:*`})`
     if (term.length < MIN_FUZZY_TERM_LENGTH) return [prefix]
     const closestWord = sql`(select w from unnest(tsvector_to_array(to_tsvector('simple', p.name))) w
       order by similarity(${term}, w) desc, w limit 1)`
-    return [prefix, sql`select p.id, ${i}::int as term, ${closestWord} as word from products p where ${term} <<% lower(p.name)`]
+    return [prefix, sql`select ${columns}, ${closestWord} as word from products p where p.publish and ${term} <<% lower(p.name)`]
   })
   return sql`hits as (${sql.join(hits, sql` union all `)}),
     per_term as (
-      select id, term, bool_and(word is not null) as fuzzy, min(word) as word from hits group by id, term
+      select id, name, created_at, term, bool_and(word is not null) as fuzzy, min(word) as word
+      from hits group by id, name, created_at, term
     ),
     word_counts as (select term, word, count(*)::int as n from per_term where fuzzy group by term, word),
     matched as (
-      select t.id, bool_or(t.fuzzy) as fuzzy, coalesce(min(wc.n), 0) as popularity
+      select t.id, t.name, t.created_at, bool_or(t.fuzzy) as fuzzy, coalesce(min(wc.n), 0) as popularity
       from per_term t left join word_counts wc on t.fuzzy and wc.term = t.term and wc.word = t.word
-      group by t.id
+      group by t.id, t.name, t.created_at
       having count(*) = ${terms.length}
     )`
 }
@@ -183,27 +186,28 @@ function matchedProducts(terms: string[]): SQL {
 /**
  * Best first: the name equals the search, then names starting with it, then products where every
  * word matched as typed (a word prefix), then matches by spelling, the more popular corrected word
- * first; within each, closer spelling (strict word similarity), then closer overall (similarity:
- * shorter names first), then newest, then id. Columns of the `ranked` select below, over
- * `p` = products and `m` = matched.
+ * first and then the closer spelling (strict word similarity); within each, shorter names (more of
+ * the name is what was asked for), then newest, then id. Columns of the `ranked` select below, over
+ * `m` = matched. The similarity is computed for spelling matches only: it is the costliest part of
+ * ranking (trigrams of both strings, per row), and a one-letter search matches thousands of products.
  */
 function rankColumns(terms: string[]): SQL {
   const query = terms.join(' ')
   return sql`case
-      when lower(p.name) = ${query} then 0
-      when starts_with(lower(p.name), ${query}) then 1
+      when lower(m.name) = ${query} then 0
+      when starts_with(lower(m.name), ${query}) then 1
       when not m.fuzzy then 2
       else 3
     end as tier,
     m.popularity,
-    strict_word_similarity(${query}, lower(p.name)) as closeness,
-    similarity(${query}, lower(p.name)) as likeness,
-    p.created_at`
+    case when m.fuzzy then strict_word_similarity(${query}, lower(m.name)) else 0 end as closeness,
+    length(m.name) as length,
+    m.created_at`
 }
 /** The order of `rankColumns`, on the output names of `ranked` (qualified by `table` outside it). */
 function rankOrder(table?: 'r'): SQL {
   const t = sql.raw(table ? `${table}.` : '')
-  return sql`${t}tier, ${t}popularity desc, ${t}closeness desc, ${t}likeness desc, ${t}created_at desc nulls last, ${t}id`
+  return sql`${t}tier, ${t}popularity desc, ${t}closeness desc, ${t}length, ${t}created_at desc nulls last, ${t}id`
 }
 
 /**
@@ -216,8 +220,7 @@ export function searchPageQuery(terms: string[], page: number, limit: number): S
   return sql`with ${matchedProducts(terms)},
     ranked as (
       select m.id, ${rankColumns(terms)}, count(*) over () as total
-      from matched m join products p on p.id = m.id
-      where p.publish
+      from matched m
       order by ${rankOrder()} limit ${limit} offset ${offsetOf(page, limit)}
     )
     select ${productColumns}, r.total::int as "totalCount"
@@ -245,8 +248,8 @@ export function searchProducts(deps: CatalogDeps, input: ProductSearchInput): Pr
         sql`select set_config('pg_trgm.strict_word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`,
       )
       // The planner prices the trigram index above a sequential scan of the table, but the scan
-      // computes the similarity of all 8,208 names (about 120 ms on PGlite) where the index visits
-      // a few hundred candidates: keep it on the indexes, for this transaction only.
+      // computes the similarity of all 8,208 names where the index visits a few hundred candidates
+      // (several times slower on PGlite, measured): keep it on the indexes, for this transaction only.
       await tx.execute(sql`set local enable_seqscan = off`)
       const rows = await queryRows<ProductRow & { totalCount: number }>(tx, searchPageQuery(terms, page, limit))
       if (rows.length > 0) {
@@ -255,8 +258,7 @@ export function searchProducts(deps: CatalogDeps, input: ProductSearchInput): Pr
       // A page past the end has no row to carry the count.
       const [count] = await queryRows<{ total: number }>(
         tx,
-        sql`with ${matchedProducts(terms)}
-            select count(*)::int as total from matched m join products p on p.id = m.id where p.publish`,
+        sql`with ${matchedProducts(terms)} select count(*)::int as total from matched`,
       )
       return { data: [], totalCount: count?.total ?? 0 }
     })

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eq } from 'drizzle-orm'
+import { users } from '../../db/schema.ts'
+import { createTestApp, type TestApp } from '../../testing/app.ts'
+import { DEMO_ADMIN_EMAIL, ensureDemoAdmin, promoteOrCreateAdmin } from './admin-accounts.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(async () => {
+  await t.close()
+})
+
+const roleOf = async (email: string) => (await t.db.select().from(users).where(eq(users.email, email)))[0]?.role
+
+describe('admin accounts (issue 4, item 1)', () => {
+  it('creates no demo admin on a real database', async () => {
+    expect(await ensureDemoAdmin(t.db, { isEmbedded: false })).toBeNull()
+    expect(await roleOf(DEMO_ADMIN_EMAIL)).toBeUndefined()
+  })
+
+  it('creates the demo admin once on the embedded default, with a random password that signs in', async () => {
+    const created = await ensureDemoAdmin(t.db, { isEmbedded: true })
+    expect(created).toMatchObject({ email: DEMO_ADMIN_EMAIL, generated: true })
+    expect(created!.password.length).toBeGreaterThanOrEqual(16)
+    expect(await roleOf(DEMO_ADMIN_EMAIL)).toBe('ADMIN')
+    const login = await t.call('user/login', { json: { email: DEMO_ADMIN_EMAIL, password: created!.password } })
+    expect(login.status).toBe(200)
+    expect(await ensureDemoAdmin(t.db, { isEmbedded: true })).toBeNull()
+  })
+
+  it('promotes an existing shopper and creates a missing account', async () => {
+    const reg = await t.call('user/register', {
+      json: { name: 'Shopper', email: 'shopper-admin@example.com', password: 'password123', confirmPassword: 'password123' },
+    })
+    expect(reg.status).toBeLessThan(300)
+    expect(await roleOf('shopper-admin@example.com')).toBe('USER')
+    expect((await promoteOrCreateAdmin(t.db, { email: 'Shopper-Admin@example.com' })).action).toBe('promoted')
+    expect(await roleOf('shopper-admin@example.com')).toBe('ADMIN')
+    expect((await promoteOrCreateAdmin(t.db, { email: 'shopper-admin@example.com' })).action).toBe('already-admin')
+
+    const created = await promoteOrCreateAdmin(t.db, { email: 'new-admin@example.com', password: 'chosen-password-1' })
+    expect(created).toEqual({ action: 'created', email: 'new-admin@example.com', generatedPassword: undefined })
+    expect(await roleOf('new-admin@example.com')).toBe('ADMIN')
+  })
+})

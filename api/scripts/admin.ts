@@ -1,0 +1,34 @@
+/**
+ * `npm run admin -- --email someone@example.com [--name "Asha"]`: makes that account an ADMIN
+ * (issue 4, item 1). An existing account is promoted; otherwise one is created with the password in
+ * `ADMIN_PASSWORD` or a random one printed once. Opens the database like server.ts (DATABASE_URL, else
+ * PGlite under DATA_DIR/pglite; stop the server first, PGlite allows one process per folder).
+ * Exit code 0 on success, 1 on bad input or failure.
+ */
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { migrateDb, openDatabase } from '../db/client.ts'
+import { promoteOrCreateAdmin } from '../modules/user/admin-accounts.ts'
+
+const { values } = parseArgs({ options: { email: { type: 'string' }, name: { type: 'string' } } })
+if (!values.email) {
+  console.error('Usage: npm run admin -- --email someone@example.com [--name "Full Name"]  (password: ADMIN_PASSWORD or random)')
+  process.exit(1)
+}
+const dataDir = path.resolve(process.env.DATA_DIR ?? './data')
+const database = await openDatabase({ url: process.env.DATABASE_URL || undefined, dataDir: path.join(dataDir, 'pglite') })
+let exitCode = 0
+try {
+  await migrateDb(database)
+  const result = await promoteOrCreateAdmin(database.db, { email: values.email, name: values.name, password: process.env.ADMIN_PASSWORD })
+  if (result.action === 'promoted') console.log(`${result.email} is now an ADMIN (sign in again to see the admin menu).`)
+  else if (result.action === 'already-admin') console.log(`${result.email} is already an ADMIN.`)
+  else if (result.generatedPassword) console.log(`Created ADMIN ${result.email} with password: ${result.generatedPassword}\n(shown once; change it after signing in)`)
+  else console.log(`Created ADMIN ${result.email} with the password from ADMIN_PASSWORD.`)
+} catch (err) {
+  console.error('Could not make the admin:', err instanceof Error ? err.message : err)
+  exitCode = 1
+} finally {
+  await database.close()
+}
+process.exit(exitCode)

@@ -1,0 +1,254 @@
+/**
+ * Typed calls to the upstream catalogue WRITE endpoints (issue 4; spec section 7; contract
+ * "Endpoints": every one needs an ADMIN access token, answers 401 without a token, 403 for a
+ * non-admin, 400 with `issues` for a bad body). Organised by resource: file upload, category,
+ * sub category, product. Every call goes through `upstream()` with the request's session (Bearer
+ * token, refresh once on 401). Answers are parsed with zod, so a malformed answer becomes a 502
+ * failure here instead of a crash in a page. Failures come back as `{ ok: false }`, never thrown:
+ * the admin pages show them as form errors and toasts (spec section 8).
+ */
+import { z } from 'zod'
+import { upstream, type UpstreamResult } from '../upstream.ts'
+import type { RequestSession } from '../session.ts'
+import { IMAGE_MAX_BYTES, IMAGE_TOO_LARGE_MESSAGE } from '../../components/catalog-admin.ts'
+
+/** A failed call (status, message, field issues); see app/.server/upstream.ts. */
+export type AdminFailure = Extract<UpstreamResult<unknown>, { ok: false }>
+
+/** Parses a success's `data` with `schema`; an answer that does not match becomes a 502 failure. */
+function parseData<S extends z.ZodType>(result: UpstreamResult<unknown>, schema: S): UpstreamResult<z.output<S>> {
+  if (!result.ok) return result
+  const parsed = schema.safeParse(result.data)
+  if (parsed.success) return { ...result, data: parsed.data }
+  return { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] }
+}
+
+/** A category reference inside a sub category: the API sends ids or `{ _id, name, image }` objects. */
+const CategoryRefSchema = z.union([
+  z.string().transform((_id) => ({ _id, name: '' })),
+  z.object({ _id: z.string(), name: z.string(), image: z.string().optional() }),
+])
+
+// ---------------------------------------------------------------------------------------------
+// File upload (POST /api/file/upload)
+// ---------------------------------------------------------------------------------------------
+
+/** The stored image (contract: `{ url, width, height, format, bytes }`; spec section 3: data.url). */
+export const UploadedImageSchema = z.object({
+  url: z.string().min(1),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  format: z.string().optional(),
+  bytes: z.number().optional(),
+})
+export type UploadedImage = z.output<typeof UploadedImageSchema>
+
+/**
+ * `POST /api/file/upload`: forwards `file` as the multipart field `image` (spec section 7). Answers
+ * the stored image (`url`, width and height in px, `format`, size in `bytes`); failures: 400 no file,
+ * 413 larger than the API's cap, 415 not an image (checked by content, SVG refused).
+ */
+export async function uploadImage(session: RequestSession, file: File): Promise<UpstreamResult<UploadedImage>> {
+  const formData = new FormData()
+  formData.append('image', file, file.name || 'image')
+  const result = await upstream<unknown>('file/upload', { method: 'POST', formData, session })
+  return parseData(result, UploadedImageSchema)
+}
+
+/** The status a page answers for an API failure: the API's 4xx as is, 502 when the API itself failed. */
+export function failureStatus(result: AdminFailure): number {
+  return result.status >= 400 && result.status < 500 ? result.status : 502
+}
+
+/**
+ * Uploads an image picked in an admin form: refuses a file over IMAGE_MAX_BYTES (5 MB) before
+ * sending it (413), then calls `uploadImage`. Answers the stored url, or the status to answer with
+ * (the API's 4xx: 400, 401, 403, 413, 415; 502 for an API fault) and the message to show.
+ */
+export async function uploadFormImage(
+  session: RequestSession,
+  file: File,
+): Promise<{ ok: true; url: string } | { ok: false; status: number; message: string }> {
+  if (file.size > IMAGE_MAX_BYTES) return { ok: false, status: 413, message: IMAGE_TOO_LARGE_MESSAGE }
+  const result = await uploadImage(session, file)
+  if (!result.ok) return { ok: false, status: failureStatus(result), message: result.message }
+  return { ok: true, url: result.data.url }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Category (spec section 2 "Category admin"; section 7)
+// ---------------------------------------------------------------------------------------------
+
+/** Category as the write endpoints answer it (spec section 3: `_id`, name, image url). */
+export const CategorySchema = z.object({ _id: z.string(), name: z.string(), image: z.string() })
+export type AdminCategory = z.output<typeof CategorySchema>
+
+/** The fields of a category form: its name and the url of an uploaded image. */
+export interface CategoryInput {
+  name: string
+  image: string
+}
+
+/** `POST /api/category/add-category` `{ name, image }`. Answers the new category; 400 bad body, 409 duplicate name. */
+export async function addCategory(session: RequestSession, input: CategoryInput): Promise<UpstreamResult<AdminCategory>> {
+  const result = await upstream<unknown>('category/add-category', { method: 'POST', json: input, session })
+  return parseData(result, CategorySchema)
+}
+
+/** `PUT /api/category/update` `{ _id, name, image }`. Answers the updated category; 404 unknown id. */
+export async function updateCategory(
+  session: RequestSession,
+  input: CategoryInput & { _id: string },
+): Promise<UpstreamResult<AdminCategory>> {
+  const result = await upstream<unknown>('category/update', { method: 'PUT', json: input, session })
+  return parseData(result, CategorySchema)
+}
+
+/**
+ * `DELETE /api/category/delete` `{ _id }` (JSON body, contract). Failures: 404 unknown id, 409 while a
+ * sub category or product still uses it (the API's message says so; the page shows it as a toast).
+ */
+export function deleteCategory(session: RequestSession, input: { _id: string }): Promise<UpstreamResult<unknown>> {
+  return upstream<unknown>('category/delete', { method: 'DELETE', json: input, session })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sub category (spec section 2 "Sub Category admin"; section 7)
+// ---------------------------------------------------------------------------------------------
+
+/** Sub category as the write endpoints answer it; `category` may be ids or objects (normalised to objects). */
+export const SubCategorySchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  image: z.string(),
+  category: z.array(CategoryRefSchema),
+})
+export type AdminSubCategory = z.output<typeof SubCategorySchema>
+
+/** The fields of a sub category form: name, image url and the ids of its categories (at least one). */
+export interface SubCategoryInput {
+  name: string
+  image: string
+  category: string[]
+}
+
+/** `POST /api/subcategory/create` `{ name, image, category: [ids] }`. Answers the new sub category; 400 unknown category ids. */
+export async function createSubCategory(
+  session: RequestSession,
+  input: SubCategoryInput,
+): Promise<UpstreamResult<AdminSubCategory>> {
+  const result = await upstream<unknown>('subcategory/create', { method: 'POST', json: input, session })
+  return parseData(result, SubCategorySchema)
+}
+
+/** `PUT /api/subcategory/update` `{ _id, name, image, category }`. Answers the updated sub category; 404 unknown id. */
+export async function updateSubCategory(
+  session: RequestSession,
+  input: SubCategoryInput & { _id: string },
+): Promise<UpstreamResult<AdminSubCategory>> {
+  const result = await upstream<unknown>('subcategory/update', { method: 'PUT', json: input, session })
+  return parseData(result, SubCategorySchema)
+}
+
+/** `DELETE /api/subcategory/delete` `{ _id }`. Failures: 404 unknown id, 409 while a product still uses it. */
+export function deleteSubCategory(session: RequestSession, input: { _id: string }): Promise<UpstreamResult<unknown>> {
+  return upstream<unknown>('subcategory/delete', { method: 'DELETE', json: input, session })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Product (spec section 2 "Upload Product", "Product admin list"; section 7)
+// ---------------------------------------------------------------------------------------------
+
+/** A category or sub category reference inside a product: an id or an expanded `{ _id, name }`. */
+const ProductRefSchema = z.union([
+  z.string().transform((_id) => ({ _id, name: '' })),
+  z.object({ _id: z.string(), name: z.string().catch(''), image: z.string().optional() }),
+])
+
+/** Product as the write and list endpoints answer it (spec section 3; contract "Endpoints"). */
+export const ProductSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  image: z.array(z.string()).catch([]),
+  category: z.array(ProductRefSchema).catch([]),
+  subCategory: z.array(ProductRefSchema).catch([]),
+  unit: z.string().catch(''),
+  stock: z.coerce.number().catch(0),
+  price: z.coerce.number().catch(0),
+  discount: z.coerce.number().catch(0),
+  description: z.string().catch(''),
+  more_details: z.record(z.string(), z.coerce.string()).nullish().transform((details) => details ?? {}),
+})
+export type AdminProduct = z.output<typeof ProductSchema>
+
+/**
+ * The create payload (spec section 7 `product/create`; app/lib/schemas/product.ts ProductFormSchema
+ * output): category and sub category as ids, stock a whole number, price in rupees, discount in %.
+ */
+export interface ProductInput {
+  name: string
+  description: string
+  image: string[]
+  category: string[]
+  subCategory: string[]
+  unit: string
+  stock: number
+  price: number
+  discount: number
+  more_details: Record<string, string>
+}
+
+/** `POST /api/product/create` with the create payload. Answers the new product; 400 with issues (unknown ids, bad fields). */
+export async function createProduct(session: RequestSession, input: ProductInput): Promise<UpstreamResult<AdminProduct>> {
+  const result = await upstream<unknown>('product/create', { method: 'POST', json: input, session })
+  return parseData(result, ProductSchema)
+}
+
+/** `PUT /api/product/update-product-details` `{ _id, ...create fields }`. Answers the updated product; 404 unknown id. */
+export async function updateProduct(
+  session: RequestSession,
+  input: ProductInput & { _id: string },
+): Promise<UpstreamResult<AdminProduct>> {
+  const result = await upstream<unknown>('product/update-product-details', { method: 'PUT', json: input, session })
+  return parseData(result, ProductSchema)
+}
+
+/** `DELETE /api/product/delete-product` `{ _id }` (JSON body, contract). Failures: 404 unknown id. */
+export function deleteProduct(session: RequestSession, input: { _id: string }): Promise<UpstreamResult<unknown>> {
+  return upstream<unknown>('product/delete-product', { method: 'DELETE', json: input, session })
+}
+
+/** One page of the admin product list: the products, the total match count and the page count. */
+export interface AdminProductPage {
+  products: AdminProduct[]
+  totalCount: number
+  /** Pages of `limit` products (contract `totalNoPage`); 0 when nothing matches. */
+  totalNoPage: number
+}
+
+/**
+ * `POST /api/product/get` `{ page, limit, search }` (spec section 7; section 9: the admin list asks
+ * for 12 a page). `page` is 1-based; `search` '' lists every product. Sent with the admin's token, so
+ * an API that shows admins unpublished products may do so. `totalNoPage` is derived from
+ * `totalCount` when the API leaves it out.
+ */
+export async function listProducts(
+  session: RequestSession,
+  query: { page: number; limit: number; search: string },
+): Promise<UpstreamResult<AdminProductPage>> {
+  const result = await upstream<unknown>('product/get', { method: 'POST', json: query, session })
+  if (!result.ok) return result
+  const products = z.array(ProductSchema).safeParse(result.data)
+  if (!products.success) return { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] }
+  const totalCount = Number(result.extra.totalCount)
+  const count = Number.isFinite(totalCount) ? totalCount : products.data.length
+  const totalNoPage = Number(result.extra.totalNoPage)
+  return {
+    ...result,
+    data: {
+      products: products.data,
+      totalCount: count,
+      totalNoPage: Number.isFinite(totalNoPage) ? totalNoPage : Math.ceil(count / query.limit),
+    },
+  }
+}

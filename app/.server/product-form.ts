@@ -1,0 +1,249 @@
+/**
+ * The BFF side of the product form (issue 4 items 5, 6 and 7; spec section 2 "Upload Product",
+ * sections 5 and 7), shared by /dashboard/upload-product (create) and /dashboard/product (edit in a
+ * dialog). The page is app/components/product-form.tsx; the rules are app/lib/schemas/product.ts.
+ *
+ * Every submission is one multipart POST with an `intent` (PRODUCT_INTENT):
+ * - `upload` (JavaScript): one picked image, multipart field `image`, stored at once through
+ *   `file/upload`; answers its url for the form's hidden `image[i]` inputs.
+ * - `save`, and without JavaScript `add-field`, `remove-field:<i>` and `refresh`: the whole form.
+ *   Files of the multiple file input (`imageFile`) are uploaded first and their urls join the kept
+ *   ones (less those ticked in `removeImage`), so a form sent back with errors never uploads a file
+ *   twice. `save` checks the form with ProductFormSchema and calls the API; the others answer the
+ *   form as typed, changed as asked, with no error messages (the admin is not done yet).
+ *
+ * Answers are Conform replies, so the page refills the form and shows the messages with JavaScript
+ * off as well as on.
+ */
+import type { SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from 'react-router'
+import * as adminApi from './api/admin.ts'
+import type { RequestSession } from './session.ts'
+import type { UpstreamResult } from './upstream.ts'
+import { checkImageFile, IMAGE_MAX_BYTES, MULTIPART_OVERHEAD_BYTES, readImageFile, type UploadReply } from '../components/catalog-admin.ts'
+import type { ToastMessage } from '../components/toasts.tsx'
+import {
+  FIELD_NAME_FIELD,
+  IMAGE_FILES_FIELD,
+  IMAGES_MAX,
+  PRODUCT_INTENT,
+  ProductFormSchema,
+  REMOVE_IMAGE_FIELD,
+  fieldNameError,
+  type ProductFormValue,
+} from '../lib/schemas/product.ts'
+
+/** Largest product form body: five 5 MB images sent at once without JavaScript, plus the fields. */
+export const PRODUCT_FORM_MAX_BYTES = 5 * IMAGE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
+export const PRODUCT_FORM_TOO_LARGE_MESSAGE = 'Too many large images at once: upload at most 25 MB of images per submit'
+const CHECK_FORM_MESSAGE = 'Please correct the highlighted fields'
+
+/** The answer to a form submission that did not save: the form as Conform refills it, and messages. */
+export interface ProductFormReply {
+  intent: 'form'
+  result: SubmissionResult<string[]>
+  /** The Add Field dialog's message (without JavaScript), or null. */
+  addFieldError: string | null
+  /** True right after an extra field was added without JavaScript: the dialog closes. */
+  fieldAdded: boolean
+  toast: ToastMessage | null
+}
+
+/** What the product routes' actions answer with data (successes redirect instead). */
+export type ProductActionReply = ProductFormReply | (UploadReply & { toast: null }) | { intent: 'error'; toast: ToastMessage }
+
+/** An error answer without a form to refill (a body that cannot be read, an unknown intent). */
+export function failReply(message: string, status: number) {
+  return data<ProductActionReply>({ intent: 'error', toast: { type: 'error', message } }, { status })
+}
+
+/**
+ * Reads the product form's body. A body declared larger than PRODUCT_FORM_MAX_BYTES is refused with
+ * 413 before it is read into memory (OWASP File Upload cheat sheet); an unreadable body is a 400.
+ */
+export async function readProductForm(
+  request: Request,
+): Promise<{ ok: true; formData: FormData } | { ok: false; status: 400 | 413; message: string }> {
+  if (Number(request.headers.get('Content-Length')) > PRODUCT_FORM_MAX_BYTES) {
+    return { ok: false, status: 413, message: PRODUCT_FORM_TOO_LARGE_MESSAGE }
+  }
+  try {
+    return { ok: true, formData: await request.formData() }
+  } catch {
+    return { ok: false, status: 400, message: 'The form could not be read, please try again' }
+  }
+}
+
+/**
+ * The `upload` intent: stores the file of field `image` through `file/upload`. Answers
+ * `{ intent: 'upload', url }` or, with the API's status (400, 413, 415, 502), `{ error }`.
+ */
+export async function uploadAction(session: RequestSession, formData: FormData) {
+  const reply = (url: string | null, error: string | null, status: number) =>
+    data<ProductActionReply>({ intent: 'upload', url, error, toast: null }, { status })
+  const file = readImageFile(formData, 'image')
+  if (!file) return reply(null, 'Choose an image to upload', 400)
+  const problem = checkImageFile(file)
+  if (problem) return reply(null, problem, problem.includes('large') ? 413 : 415)
+  const uploaded = await adminApi.uploadFormImage(session, file)
+  if (!uploaded.ok) return reply(null, uploaded.message, uploaded.status)
+  return reply(uploaded.url, null, 200)
+}
+
+const IMAGE_ENTRY = /^image(?:\[\d+\])?$/
+const EXTRA_ENTRY = /^more_details\[(\d+)\]\.(key|value)$/
+/** Names that are never copied into the form Conform parses (controls, files, Conform's own). */
+const CONTROL_NAMES = new Set(['intent', IMAGE_FILES_FIELD, REMOVE_IMAGE_FIELD, FIELD_NAME_FIELD, '__intent__', '__state__'])
+
+interface ExtraField {
+  key: string
+  value: string
+}
+
+/** The parts of a submitted product form: kept image urls, extra fields in order, other fields. */
+function splitForm(formData: FormData) {
+  const images: string[] = []
+  const extras = new Map<number, ExtraField>()
+  const others: Array<[string, string]> = []
+  for (const [name, value] of formData.entries()) {
+    if (typeof value !== 'string' || CONTROL_NAMES.has(name)) continue
+    if (IMAGE_ENTRY.test(name)) {
+      if (value.trim()) images.push(value.trim())
+      continue
+    }
+    const extra = EXTRA_ENTRY.exec(name)
+    if (extra) {
+      const index = Number(extra[1])
+      // A tampered form could send huge indexes; they only order the fields, so that is harmless.
+      const field = extras.get(index) ?? { key: '', value: '' }
+      field[extra[2] as 'key' | 'value'] = value
+      extras.set(index, field)
+      continue
+    }
+    others.push([name, value])
+  }
+  const extraList = [...extras.entries()].sort(([a], [b]) => a - b).map(([, field]) => field)
+  return { images, extras: extraList, others }
+}
+
+/** The form Conform parses: the other fields, then `image[i]` and `more_details[i].key/value` renumbered. */
+function joinForm(others: Array<[string, string]>, images: string[], extras: ExtraField[]): FormData {
+  const formData = new FormData()
+  for (const [name, value] of others) formData.append(name, value)
+  images.forEach((url, i) => formData.append(`image[${i}]`, url))
+  extras.forEach((field, i) => {
+    formData.append(`more_details[${i}].key`, field.key)
+    formData.append(`more_details[${i}].value`, field.value)
+  })
+  return formData
+}
+
+/**
+ * Uploads the files of the multiple file input (without JavaScript), in order, up to IMAGES_MAX
+ * images in all. Answers the new urls and one message per file that could not be stored.
+ */
+async function uploadPickedFiles(session: RequestSession, formData: FormData, keptCount: number) {
+  const files = formData.getAll(IMAGE_FILES_FIELD).filter((value): value is File => value instanceof File && value.size > 0)
+  const urls: string[] = []
+  const errors: string[] = []
+  let status = 400
+  for (const file of files) {
+    if (keptCount + urls.length >= IMAGES_MAX) {
+      errors.push(`At most ${IMAGES_MAX} images: ${file.name} was not uploaded`)
+      continue
+    }
+    const problem = checkImageFile(file)
+    const uploaded = problem ? { ok: false as const, status: 415, message: problem } : await adminApi.uploadFormImage(session, file)
+    if (uploaded.ok) urls.push(uploaded.url)
+    else {
+      errors.push(`${file.name}: ${uploaded.message}`)
+      status = uploaded.status
+    }
+  }
+  return { urls, errors, status }
+}
+
+/** Field names the API's issues may name (its paths are `field` or `field.index`/`field.key`). */
+const FORM_FIELDS = ['name', 'description', 'image', 'category', 'subCategory', 'unit', 'stock', 'price', 'discount', 'more_details']
+
+export interface SaveProductOptions {
+  session: RequestSession
+  formData: FormData
+  /** Calls the API with the checked payload (create or update). */
+  save: (value: ProductFormValue) => Promise<UpstreamResult<adminApi.AdminProduct>>
+  /** The answer after a successful save (a redirect), given the API's product and message. */
+  onSaved: (product: adminApi.AdminProduct, message: string) => Response | Promise<Response>
+}
+
+/**
+ * Handles every form intent but `upload` and `delete` (see the module comment). Answers `onSaved`'s
+ * response after a save, else a ProductFormReply: 200 for the JavaScript-off helpers (add or remove
+ * a field, keep the uploads), 400 for a form with errors, the API's 4xx (or 502) when it refused.
+ */
+export async function productFormAction({ session, formData, save, onSaved }: SaveProductOptions) {
+  const intent = String(formData.get('intent') ?? PRODUCT_INTENT.save)
+  const { images, extras, others } = splitForm(formData)
+
+  const removed = new Set(formData.getAll(REMOVE_IMAGE_FIELD).filter((v): v is string => typeof v === 'string'))
+  const kept = [...new Set(images.filter((url) => !removed.has(url)))]
+  const uploads = await uploadPickedFiles(session, formData, kept.length)
+  const allImages = [...kept, ...uploads.urls]
+  const uploadToast: ToastMessage | null = uploads.errors.length ? { type: 'error', message: uploads.errors[0]! } : null
+
+  const reply = (body: Omit<ProductFormReply, 'intent'>, status: number) => data<ProductActionReply>({ intent: 'form', ...body }, { status })
+
+  // The JavaScript-off helpers: answer the form as typed, with the change asked for and no messages.
+  if (intent !== PRODUCT_INTENT.save) {
+    let addFieldError: string | null = null
+    let fieldAdded = false
+    if (intent === PRODUCT_INTENT.addField) {
+      const name = String(formData.get(FIELD_NAME_FIELD) ?? '')
+      addFieldError = fieldNameError(name, extras.map((field) => field.key))
+      if (!addFieldError) {
+        extras.push({ key: name.trim(), value: '' })
+        fieldAdded = true
+      }
+    } else if (intent.startsWith(`${PRODUCT_INTENT.removeField}:`)) {
+      const index = Number(intent.slice(PRODUCT_INTENT.removeField.length + 1))
+      if (Number.isInteger(index) && index >= 0) extras.splice(index, 1)
+    }
+    const submission = parseWithZod(joinForm(others, allImages, extras), { schema: ProductFormSchema })
+    const result: SubmissionResult<string[]> = {
+      ...submission.reply(),
+      status: undefined,
+      error: uploads.errors.length ? { image: uploads.errors } : undefined,
+    }
+    return reply({ result, addFieldError, fieldAdded, toast: uploadToast }, uploads.errors.length ? uploads.status : 200)
+  }
+
+  const submission = parseWithZod(joinForm(others, allImages, extras), { schema: ProductFormSchema })
+  if (submission.status !== 'success' || uploads.errors.length) {
+    // A failed upload's reason replaces "Upload at least one image" on the image field.
+    const result = submission.reply(uploads.errors.length ? { fieldErrors: { image: uploads.errors } } : {})
+    const toast = uploadToast ?? { type: 'error' as const, message: CHECK_FORM_MESSAGE }
+    return reply({ result, addFieldError: null, fieldAdded: false, toast }, uploads.errors.length ? uploads.status : 400)
+  }
+
+  const saved = await save(submission.value)
+  if (!saved.ok) {
+    const fieldErrors: Record<string, string[]> = {}
+    for (const issue of saved.issues) {
+      const field = issue.path.split('.')[0] ?? ''
+      if (!FORM_FIELDS.includes(field)) continue
+      const list = (fieldErrors[field] ??= [])
+      if (!list.includes(issue.message)) list.push(issue.message)
+    }
+    const isOnField = Object.values(fieldErrors).flat().includes(saved.message)
+    return reply(
+      {
+        result: submission.reply({ formErrors: isOnField ? [] : [saved.message], fieldErrors }),
+        addFieldError: null,
+        fieldAdded: false,
+        toast: { type: 'error', message: saved.message },
+      },
+      adminApi.failureStatus(saved),
+    )
+  }
+  return onSaved(saved.data, saved.message)
+}

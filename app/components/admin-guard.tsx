@@ -1,0 +1,32 @@
+/**
+ * The permission guard of the four admin dashboard routes (spec section 6; issue 4 item 2): the
+ * child only for a user whose role is ADMIN; anyone else sees "Do not have permission" in a red box.
+ * The page's loader decides `isAdmin` from a fresh user-details call (app/.server/auth.ts
+ * `requireAdmin`) and answers 403 with the box; the API refuses every catalogue write of a non-admin
+ * on its own (contract, "Defects"), so this guard only decides what is shown.
+ */
+import type { ReactNode } from 'react'
+
+/** Spec section 6, verbatim. */
+export const NO_PERMISSION_MESSAGE = 'Do not have permission'
+
+/** Spec section 6: the role value ADMIN; any other value (or none) is a normal user. */
+export function isAdminRole(role: string | null | undefined): boolean {
+  return role === 'ADMIN'
+}
+
+/** The red "Do not have permission" box, announced as an alert. */
+export function NoPermission() {
+  return (
+    <div className="p-4 md:p-6">
+      <p role="alert" className="rounded-lg border border-red-300 bg-red-100 p-4 font-medium text-red-800">
+        {NO_PERMISSION_MESSAGE}
+      </p>
+    </div>
+  )
+}
+
+/** `children` when `isAdmin`, else the red box. */
+export function AdminGuard({ isAdmin, children }: { isAdmin: boolean; children: ReactNode }) {
+  return isAdmin ? <>{children}</> : <NoPermission />
+}

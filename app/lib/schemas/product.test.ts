@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest'
+import { parseWithZod } from '@conform-to/zod/v4'
+import {
+  CATEGORY_REQUIRED_MESSAGE,
+  DISCOUNT_TOO_HIGH_MESSAGE,
+  EXTRA_FIELDS_MAX,
+  FIELD_NAME_DUPLICATE_MESSAGE,
+  FIELD_NAME_REQUIRED_MESSAGE,
+  FIELD_NAME_TOO_LONG_MESSAGE,
+  IMAGE_REQUIRED_MESSAGE,
+  ProductFormSchema,
+  TOO_MANY_FIELDS_MESSAGE,
+  fieldNameError,
+  productFormDefaults,
+} from './product.ts'
+
+/** A form body as the browser sends it: each [name, value] pair in order (names may repeat). */
+function form(entries: Array<[string, string]>) {
+  const formData = new FormData()
+  for (const [name, value] of entries) formData.append(name, value)
+  return formData
+}
+
+const VALID: Array<[string, string]> = [
+  ['name', '  Amul Taaza Toned Milk '],
+  ['description', 'Fresh toned milk'],
+  ['image[0]', '/uploads/0123456789abcdef01234567.webp'],
+  ['category', 'cat1'],
+  ['subCategory', 'sub1'],
+  ['unit', '500 ml'],
+  ['stock', '25'],
+  ['price', '27'],
+  ['discount', '0'],
+]
+
+/** VALID with `overrides` replacing (or, with value null, removing) fields by name. */
+function validWith(overrides: Record<string, string | null>, extra: Array<[string, string]> = []) {
+  const entries = VALID.filter(([name]) => !(name in overrides))
+  for (const [name, value] of Object.entries(overrides)) if (value !== null) entries.push([name, value])
+  return form([...entries, ...extra])
+}
+
+function parse(formData: FormData) {
+  return parseWithZod(formData, { schema: ProductFormSchema })
+}
+
+/** The field errors of a failed parse, by field name (Conform's paths). */
+function errorsOf(formData: FormData): Record<string, string[]> {
+  const submission = parse(formData)
+  expect(submission.status).toBe('error')
+  return (submission.reply().error ?? {}) as Record<string, string[]>
+}
+
+describe('ProductFormSchema: a valid form', () => {
+  it('gives the API create payload: trimmed text, numbers, lists, more_details as a map', () => {
+    const submission = parse(
+      validWith({}, [
+        ['category', 'cat2'],
+        ['image[1]', 'https://cdn.example.com/milk.jpg'],
+        ['more_details[0].key', 'Brand'],
+        ['more_details[0].value', ' Amul '],
+        ['more_details[1].key', 'Shelf Life'],
+        ['more_details[1].value', '2 days'],
+      ]),
+    )
+    expect(submission.status).toBe('success')
+    expect(submission.status === 'success' && submission.value).toEqual({
+      name: 'Amul Taaza Toned Milk',
+      description: 'Fresh toned milk',
+      image: ['/uploads/0123456789abcdef01234567.webp', 'https://cdn.example.com/milk.jpg'],
+      category: ['cat1', 'cat2'],
+      subCategory: ['sub1'],
+      unit: '500 ml',
+      stock: 25,
+      price: 27,
+      discount: 0,
+      more_details: { Brand: 'Amul', 'Shelf Life': '2 days' },
+    })
+  })
+
+  it('accepts no sub category and no extra field', () => {
+    const submission = parse(validWith({ subCategory: null }))
+    expect(submission.status === 'success' && submission.value.subCategory).toEqual([])
+    expect(submission.status === 'success' && submission.value.more_details).toEqual({})
+  })
+
+  it('drops duplicate and blank ids and urls', () => {
+    const submission = parse(validWith({}, [['category', 'cat1'], ['category', ' '], ['image[1]', '/uploads/0123456789abcdef01234567.webp']]))
+    expect(submission.status === 'success' && submission.value.category).toEqual(['cat1'])
+    expect(submission.status === 'success' && submission.value.image).toHaveLength(1)
+  })
+})
+
+describe('ProductFormSchema: required fields (spec section 5)', () => {
+  it('names every missing required field with its message', () => {
+    expect(errorsOf(form([]))).toEqual({
+      name: ['Name is required'],
+      description: ['Description is required'],
+      image: [IMAGE_REQUIRED_MESSAGE],
+      category: [CATEGORY_REQUIRED_MESSAGE],
+      unit: ['Unit is required'],
+      stock: ['Number of Stock is required'],
+      price: ['Price is required'],
+      discount: ['Discount is required'],
+    })
+  })
+
+  it('treats blank text as missing', () => {
+    expect(errorsOf(validWith({ name: '   ', unit: '', stock: ' ' }))).toEqual({
+      name: ['Name is required'],
+      unit: ['Unit is required'],
+      stock: ['Number of Stock is required'],
+    })
+  })
+
+  it('refuses an image address that is not an upload or http(s)', () => {
+    expect(errorsOf(validWith({ 'image[0]': 'javascript:alert(1)' }))['image[0]']).toEqual(['Not an uploaded image'])
+    expect(errorsOf(validWith({ 'image[0]': '//evil.example/x.png' }))['image[0]']).toEqual(['Not an uploaded image'])
+  })
+})
+
+describe('ProductFormSchema: numbers (stock, price, discount)', () => {
+  const valueOf = (overrides: Record<string, string>) => {
+    const submission = parse(validWith(overrides))
+    if (submission.status !== 'success') throw new Error(JSON.stringify(submission.reply().error))
+    return submission.value
+  }
+
+  it('coerces the text of numeric inputs to numbers', () => {
+    expect(valueOf({ stock: '007', price: '99.5', discount: '12.25' })).toMatchObject({ stock: 7, price: 99.5, discount: 12.25 })
+    expect(valueOf({ price: '.5' }).price).toBe(0.5)
+  })
+
+  it('accepts Indian digit grouping', () => {
+    expect(valueOf({ price: '1,00,000', stock: '1 000' })).toMatchObject({ price: 100000, stock: 1000 })
+  })
+
+  it('refuses text that is not plain decimal notation', () => {
+    expect(errorsOf(validWith({ stock: 'ten', price: '1e3', discount: 'Infinity' }))).toEqual({
+      stock: ['Number of Stock must be a number'],
+      price: ['Price must be a number'],
+      discount: ['Discount must be a number'],
+    })
+    expect(errorsOf(validWith({ price: '0x10' })).price).toEqual(['Price must be a number'])
+  })
+
+  it('refuses negative numbers', () => {
+    expect(errorsOf(validWith({ stock: '-1', price: '-0.01', discount: '-5' }))).toEqual({
+      stock: ['Number of Stock cannot be negative'],
+      price: ['Price cannot be negative'],
+      discount: ['Discount cannot be negative'],
+    })
+  })
+
+  it('allows zero for all three', () => {
+    expect(valueOf({ stock: '0', price: '0', discount: '0' })).toMatchObject({ stock: 0, price: 0, discount: 0 })
+  })
+
+  it('bounds the discount to 100', () => {
+    expect(valueOf({ discount: '100' }).discount).toBe(100)
+    expect(errorsOf(validWith({ discount: '100.01' })).discount).toEqual([DISCOUNT_TOO_HIGH_MESSAGE])
+    expect(errorsOf(validWith({ discount: '150' })).discount).toEqual([DISCOUNT_TOO_HIGH_MESSAGE])
+  })
+
+  it('wants a whole stock and at most two decimals of price and discount', () => {
+    expect(errorsOf(validWith({ stock: '2.5', price: '10.999', discount: '3.333' }))).toEqual({
+      stock: ['Number of Stock must be a whole number'],
+      price: ['Price can have at most 2 decimal places'],
+      discount: ['Discount can have at most 2 decimal places'],
+    })
+    expect(valueOf({ price: '19.99' }).price).toBe(19.99)
+  })
+
+  it('caps stock and price', () => {
+    expect(errorsOf(validWith({ stock: '1000001', price: '10000000.01' }))).toEqual({
+      stock: ['Number of Stock cannot be more than 10,00,000'],
+      price: ['Price cannot be more than 1,00,00,000'],
+    })
+  })
+})
+
+describe('ProductFormSchema: extra fields (more_details)', () => {
+  it('requires every extra field, naming it in the message', () => {
+    const errors = errorsOf(
+      validWith({}, [
+        ['more_details[0].key', 'Brand'],
+        ['more_details[0].value', '  '],
+        ['more_details[1].key', 'Origin'],
+        ['more_details[1].value', 'India'],
+      ]),
+    )
+    expect(errors).toEqual({ 'more_details[0].value': ['Brand is required'] })
+  })
+
+  it('refuses duplicate names (ignoring case and spaces) once, on the list', () => {
+    const errors = errorsOf(
+      validWith({}, [
+        ['more_details[0].key', 'Brand'],
+        ['more_details[0].value', 'Amul'],
+        ['more_details[1].key', ' brand '],
+        ['more_details[1].value', 'Mother Dairy'],
+        ['more_details[2].key', 'BRAND'],
+        ['more_details[2].value', 'Nandini'],
+      ]),
+    )
+    expect(errors).toEqual({ more_details: [FIELD_NAME_DUPLICATE_MESSAGE] })
+  })
+
+  it('refuses a field without a name', () => {
+    expect(errorsOf(validWith({}, [['more_details[0].key', ''], ['more_details[0].value', 'x']]))).toEqual({
+      more_details: [FIELD_NAME_REQUIRED_MESSAGE],
+    })
+  })
+
+  it(`allows at most ${EXTRA_FIELDS_MAX} fields`, () => {
+    const extra: Array<[string, string]> = []
+    for (let i = 0; i <= EXTRA_FIELDS_MAX; i++) extra.push([`more_details[${i}].key`, `F${i}`], [`more_details[${i}].value`, 'v'])
+    expect(errorsOf(validWith({}, extra)).more_details).toEqual([TOO_MANY_FIELDS_MESSAGE])
+  })
+})
+
+describe('fieldNameError (the Add Field dialog)', () => {
+  it('refuses an empty or blank name (the spec dialog did not)', () => {
+    expect(fieldNameError('', [])).toBe(FIELD_NAME_REQUIRED_MESSAGE)
+    expect(fieldNameError('   ', [])).toBe(FIELD_NAME_REQUIRED_MESSAGE)
+    expect(fieldNameError(null, [])).toBe(FIELD_NAME_REQUIRED_MESSAGE)
+  })
+
+  it('refuses a name already used, ignoring case and spaces', () => {
+    expect(fieldNameError('brand ', ['Brand'])).toBe(FIELD_NAME_DUPLICATE_MESSAGE)
+    expect(fieldNameError('Brand', ['Origin'])).toBeNull()
+  })
+
+  it('refuses a name that is too long and a field beyond the limit', () => {
+    expect(fieldNameError('x'.repeat(51), [])).toBe(FIELD_NAME_TOO_LONG_MESSAGE)
+    expect(fieldNameError('New', Array.from({ length: EXTRA_FIELDS_MAX }, (_, i) => `F${i}`))).toBe(TOO_MANY_FIELDS_MESSAGE)
+  })
+})
+
+describe('productFormDefaults (edit)', () => {
+  it('turns an API product into form values that parse back to the same payload', () => {
+    const defaults = productFormDefaults({
+      name: 'Ghee',
+      description: 'Pure cow ghee',
+      image: ['/uploads/0123456789abcdef01234567.webp'],
+      category: [{ _id: 'c1' }, 'c2'],
+      subCategory: [{ _id: 's1' }],
+      unit: '1 l',
+      stock: 3,
+      price: 640.5,
+      discount: 10,
+      more_details: { Brand: 'Amul' },
+    })
+    expect(defaults).toMatchObject({ category: ['c1', 'c2'], stock: '3', price: '640.5', more_details: [{ key: 'Brand', value: 'Amul' }] })
+    const result = ProductFormSchema.safeParse(defaults)
+    expect(result.success && result.data).toMatchObject({ price: 640.5, more_details: { Brand: 'Amul' }, subCategory: ['s1'] })
+  })
+})

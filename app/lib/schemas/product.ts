@@ -1,0 +1,258 @@
+/**
+ * The product form's rules (spec section 2 "Upload Product", section 3 "Product (create payload)",
+ * section 5 "Upload Product"), shared by the browser (Conform validates as you type) and the BFF
+ * actions of /dashboard/upload-product and /dashboard/product (the same schema decides on the
+ * server, so the form works with JavaScript off). The API checks the same body again.
+ *
+ * Spec section 5 requires name, description, unit, stock, price, discount and every extra field, and
+ * says stock, price and discount are numeric, with "no other bounds or messages". Decisions taken
+ * here (issue 4; recorded so the API and the pages agree):
+ * - at least one image and at least one category are required: a product without an image shows a
+ *   blank card, and one without a category appears on no home row or listing (spec section 2);
+ *   a sub category stays optional (a category may have none);
+ * - stock is a whole number, price and discount have at most two decimals (paise, and the
+ *   `numeric(12,2)`/`numeric(5,2)` columns of api/db/schema.ts); none may be negative; the discount is
+ *   a percentage, so at most 100; upper bounds keep a typo (an extra zero row) from going live;
+ * - numbers may be typed with Indian digit grouping ("1,00,000"): commas and spaces are dropped;
+ *   exponents ("1e3"), hex and `Infinity` are refused;
+ * - the "Add Field" dialog refuses an empty name (the spec's dialog did not check it, section 5) and a
+ *   name already used by another extra field (compared without case and surrounding spaces), since two
+ *   inputs with one name would overwrite each other in `more_details`.
+ *
+ * Form shape: `name`, `description`, `image[i]` (urls of uploaded images), `category` and
+ * `subCategory` (ids; several values), `unit`, `stock`, `price`, `discount`, and the extra fields as
+ * `more_details[i].key` (a hidden input holding the field name) with `more_details[i].value` (the text
+ * input labelled with that name). The output is the API's create payload, `more_details` as a map.
+ */
+import { z } from 'zod'
+
+export const PRODUCT_NAME_MAX_LENGTH = 200
+export const DESCRIPTION_MAX_LENGTH = 5000
+export const UNIT_MAX_LENGTH = 50
+/** Most images one product keeps (a gallery, not an album). */
+export const IMAGES_MAX = 10
+/** Most categories or sub categories one product lists. */
+export const CATEGORIES_MAX = 20
+/** Largest stock accepted: one million units. */
+export const STOCK_MAX = 1_000_000
+/** Largest price (MRP) accepted, in rupees: one crore. */
+export const PRICE_MAX = 10_000_000
+/** Discount is a percentage of the MRP (app/lib/money.ts), so at most 100. */
+export const DISCOUNT_MAX = 100
+/** Most extra fields (`more_details` entries) one product has. */
+export const EXTRA_FIELDS_MAX = 20
+export const FIELD_NAME_MAX_LENGTH = 50
+export const FIELD_VALUE_MAX_LENGTH = 1000
+
+export const NAME_REQUIRED_MESSAGE = 'Name is required'
+export const DESCRIPTION_REQUIRED_MESSAGE = 'Description is required'
+export const UNIT_REQUIRED_MESSAGE = 'Unit is required'
+export const IMAGE_REQUIRED_MESSAGE = 'Upload at least one image'
+export const CATEGORY_REQUIRED_MESSAGE = 'Select at least one category'
+export const DISCOUNT_TOO_HIGH_MESSAGE = `Discount cannot be more than ${DISCOUNT_MAX}`
+/** The Add Field dialog's messages (spec section 2 "Upload Product"; section 5 defect fixed). */
+export const FIELD_NAME_REQUIRED_MESSAGE = 'Field name is required'
+export const FIELD_NAME_DUPLICATE_MESSAGE = 'A field with this name already exists'
+export const FIELD_NAME_TOO_LONG_MESSAGE = `Field name must be at most ${FIELD_NAME_MAX_LENGTH} characters`
+export const TOO_MANY_FIELDS_MESSAGE = `At most ${EXTRA_FIELDS_MAX} extra fields`
+
+/** The labels the page shows; messages use the same words. */
+export const PRODUCT_FIELD_LABELS = {
+  name: 'Name',
+  description: 'Description',
+  image: 'Image',
+  category: 'Category',
+  subCategory: 'Sub Category',
+  unit: 'Unit',
+  stock: 'Number of Stock',
+  price: 'Price',
+  discount: 'Discount',
+} as const
+
+/** "X is required", the message of an empty required field. */
+export const requiredMessage = (label: string) => `${label} is required`
+
+/** A required text field: trimmed; missing, empty and blank all give "<label> is required". */
+const requiredText = (label: string, max: number) =>
+  z
+    .string({ error: requiredMessage(label) })
+    .trim()
+    .min(1, requiredMessage(label))
+    .max(max, `${label} must be at most ${max} characters`)
+
+// Plain decimal notation only: digits with an optional fraction and sign.
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
+
+/**
+ * A numeric form field (spec section 5: stock, price, discount are numeric and required). Input is
+ * the text of the input; output a number in [0, max] with at most `decimals` decimals.
+ */
+function numberField(label: string, { max, decimals, tooHighMessage }: { max: number; decimals: number; tooHighMessage?: string }) {
+  const required = requiredMessage(label)
+  return z
+    .string({ error: required })
+    .transform((text) => text.replace(/[\s,]/g, ''))
+    .pipe(z.string({ error: required }).min(1, required).regex(DECIMAL, `${label} must be a number`))
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(0, `${label} cannot be negative`)
+        .max(max, tooHighMessage ?? `${label} cannot be more than ${max.toLocaleString('en-IN')}`)
+        .refine(
+          (value) => Number.isInteger(Math.round(value * 10 ** decimals * 1e6) / 1e6),
+          decimals === 0 ? `${label} must be a whole number` : `${label} can have at most ${decimals} decimal places`,
+        ),
+    )
+}
+
+/** One value or several (a multi-select sends the name once per choice), as a list. */
+const asList = (value: unknown) => (value === undefined || value === null || value === '' ? [] : Array.isArray(value) ? value : [value])
+
+/** A list of ids (category, sub category): trimmed, blanks and duplicates dropped, order kept. */
+const idList = (label: string) =>
+  z.preprocess(
+    asList,
+    z
+      .array(z.string().optional())
+      .transform((ids) => [...new Set(ids.map((id) => id?.trim() ?? '').filter(Boolean))])
+      .pipe(z.array(z.string().max(64, `Unknown ${label.toLowerCase()}`)).max(CATEGORIES_MAX, `At most ${CATEGORIES_MAX} in ${label}`)),
+  )
+
+/**
+ * An image url kept by the form: one the upload answered (`/uploads/...`) or an absolute http(s)
+ * url (imported catalogue artwork). Anything else (`javascript:`, `data:`) is refused, so no tampered
+ * hidden input reaches an `<img src>` or the API.
+ */
+export const ImageUrlSchema = z
+  .string()
+  .trim()
+  .max(2048, 'Image address is too long')
+  .refine((url) => (url.startsWith('/') && !url.startsWith('//')) || /^https?:\/\/[^\s]+$/i.test(url), 'Not an uploaded image')
+
+/**
+ * Why `name` cannot be a new extra field, or null when it can: empty, too long, or (without case and
+ * surrounding spaces) equal to one of `existing`. Used by the Add Field dialog (browser) and by the
+ * BFF when the dialog is submitted without JavaScript.
+ */
+export function fieldNameError(name: string | null | undefined, existing: readonly string[]): string | null {
+  return nameProblem(name, existing) ?? (existing.length >= EXTRA_FIELDS_MAX ? TOO_MANY_FIELDS_MESSAGE : null)
+}
+
+function nameProblem(name: string | null | undefined, existing: readonly string[]): string | null {
+  const trimmed = (name ?? '').trim()
+  if (!trimmed) return FIELD_NAME_REQUIRED_MESSAGE
+  if (trimmed.length > FIELD_NAME_MAX_LENGTH) return FIELD_NAME_TOO_LONG_MESSAGE
+  const key = trimmed.toLocaleLowerCase('en-IN')
+  if (existing.some((other) => other.trim().toLocaleLowerCase('en-IN') === key)) return FIELD_NAME_DUPLICATE_MESSAGE
+  return null
+}
+
+const ExtraFieldSchema = z.object({ key: z.string().optional(), value: z.string().optional() })
+
+/**
+ * The extra fields (`more_details`): every one required (spec section 5), names unique and non-empty.
+ * Name problems are reported on the list (`more_details`), a missing value on that field's input.
+ */
+const MoreDetailsSchema = z.preprocess(
+  asList,
+  z
+    .array(ExtraFieldSchema)
+    .max(EXTRA_FIELDS_MAX, TOO_MANY_FIELDS_MESSAGE)
+    .superRefine((fields, ctx) => {
+      const seen: string[] = []
+      const reported = new Set<string>()
+      fields.forEach((field, index) => {
+        const key = field.key?.trim() ?? ''
+        const nameError = nameProblem(key, seen)
+        if (nameError && !reported.has(nameError)) {
+          reported.add(nameError)
+          ctx.addIssue({ code: 'custom', message: nameError, path: [] })
+        }
+        seen.push(key)
+        const value = field.value?.trim() ?? ''
+        const label = key || 'This field'
+        if (!value) ctx.addIssue({ code: 'custom', message: requiredMessage(label), path: [index, 'value'] })
+        else if (value.length > FIELD_VALUE_MAX_LENGTH)
+          ctx.addIssue({ code: 'custom', message: `${label} must be at most ${FIELD_VALUE_MAX_LENGTH} characters`, path: [index, 'value'] })
+      })
+    })
+    .transform((fields) => Object.fromEntries(fields.map((field) => [field.key!.trim(), field.value!.trim()])) as Record<string, string>),
+)
+
+/** The product form (create and edit); output = the API's create payload (spec section 7). */
+export const ProductFormSchema = z.object({
+  name: requiredText(PRODUCT_FIELD_LABELS.name, PRODUCT_NAME_MAX_LENGTH),
+  description: requiredText(PRODUCT_FIELD_LABELS.description, DESCRIPTION_MAX_LENGTH),
+  image: z.preprocess(
+    asList,
+    z
+      .array(ImageUrlSchema.optional())
+      .transform((urls) => [...new Set(urls.filter((url): url is string => Boolean(url)))])
+      .pipe(z.array(z.string()).min(1, IMAGE_REQUIRED_MESSAGE).max(IMAGES_MAX, `At most ${IMAGES_MAX} images`)),
+  ),
+  category: idList(PRODUCT_FIELD_LABELS.category).pipe(z.array(z.string()).min(1, CATEGORY_REQUIRED_MESSAGE)),
+  subCategory: idList(PRODUCT_FIELD_LABELS.subCategory),
+  unit: requiredText(PRODUCT_FIELD_LABELS.unit, UNIT_MAX_LENGTH),
+  stock: numberField(PRODUCT_FIELD_LABELS.stock, { max: STOCK_MAX, decimals: 0 }),
+  price: numberField(PRODUCT_FIELD_LABELS.price, { max: PRICE_MAX, decimals: 2 }),
+  discount: numberField(PRODUCT_FIELD_LABELS.discount, { max: DISCOUNT_MAX, decimals: 2, tooHighMessage: DISCOUNT_TOO_HIGH_MESSAGE }),
+  more_details: MoreDetailsSchema,
+})
+export type ProductFormInput = z.input<typeof ProductFormSchema>
+export type ProductFormValue = z.output<typeof ProductFormSchema>
+
+/** The form's default values for an existing product (edit): numbers as text, extra fields as a list. */
+export function productFormDefaults(product: {
+  name: string
+  description: string
+  image: string[]
+  category: Array<{ _id: string } | string>
+  subCategory: Array<{ _id: string } | string>
+  unit: string
+  stock: number
+  price: number
+  discount: number
+  more_details: Record<string, string> | null | undefined
+}) {
+  const id = (ref: { _id: string } | string) => (typeof ref === 'string' ? ref : ref._id)
+  return {
+    name: product.name,
+    description: product.description ?? '',
+    image: product.image ?? [],
+    category: (product.category ?? []).map(id),
+    subCategory: (product.subCategory ?? []).map(id),
+    unit: product.unit ?? '',
+    stock: String(product.stock ?? ''),
+    price: String(product.price ?? ''),
+    discount: String(product.discount ?? ''),
+    more_details: Object.entries(product.more_details ?? {}).map(([key, value]) => ({ key, value: String(value) })),
+  }
+}
+
+// The form's wire names, shared by the page (app/components/product-form.tsx) and the BFF actions
+// (app/.server/product-form.ts).
+
+/** The `intent` values of the product form's submit buttons and fetchers. */
+export const PRODUCT_INTENT = {
+  /** Create (upload-product) or update (edit) the product. */
+  save: 'save',
+  /** One image picked with JavaScript, uploaded at once through a fetcher (multipart field `image`). */
+  upload: 'upload',
+  /** Without JavaScript: the Add Field dialog's button (the new name is in FIELD_NAME_FIELD). */
+  addField: 'add-field',
+  /** Without JavaScript: remove extra field `i`, sent as `remove-field:<i>`. */
+  removeField: 'remove-field',
+  /** Without JavaScript: keep what was typed, upload the picked files, show the form again (opens Add Field). */
+  refresh: 'refresh',
+  /** Delete the product (list page's confirm dialog). */
+  delete: 'delete',
+} as const
+/** The multiple file input of the form without JavaScript. */
+export const IMAGE_FILES_FIELD = 'imageFile'
+/** Without JavaScript: checkboxes naming uploaded image urls to drop on the next submit. */
+export const REMOVE_IMAGE_FIELD = 'removeImage'
+/** The Add Field dialog's text input. */
+export const FIELD_NAME_FIELD = 'fieldName'
+/** The search parameter that opens the Add Field dialog (`?add-field=1`). */
+export const ADD_FIELD_PARAM = 'add-field'
