@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
+import { randomBytes } from 'node:crypto'
 
 export interface Storage {
   /** Stores `bytes` under `key` (a relative path such as `ab12…-w256.webp`); returns its public url. */
@@ -29,7 +30,7 @@ export function createDiskStorage(dir: string, publicPrefix = '/uploads'): Stora
     async put(key, bytes) {
       await fs.mkdir(dir, { recursive: true })
       const target = safe(key)
-      const tmp = `${target}.${process.pid}.tmp`
+      const tmp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
       await fs.writeFile(tmp, bytes)
       await fs.rename(tmp, target)
       return `${publicPrefix}/${key}`
