@@ -22,6 +22,8 @@ export default [
     route('address', 'routes/dashboard/address.tsx'),
     route('category', 'routes/dashboard/category.tsx'),
     route('subcategory', 'routes/dashboard/subcategory.tsx'),
+    route('upload-product', 'routes/dashboard/upload-product.tsx'),
+    route('product', 'routes/dashboard/product.tsx'),
   ]),
   route('product/:product', 'routes/product.tsx'),
   route(':category', 'routes/category.tsx'),

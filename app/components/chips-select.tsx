@@ -128,7 +128,7 @@ export function ChipsSelect({ name, label, options, defaultValue = [], placehold
         ))}
       </select>
       {chips.length > 0 ? (
-        <ul className="mt-2 flex flex-wrap gap-2" aria-label={`Selected ${label.toLowerCase()}`}>
+        <ul className="mt-2 flex flex-wrap gap-2">
           {chips.map((chip) => (
             <li key={chip.value} className="inline-flex items-center gap-1 rounded-full bg-brand-light py-1 pr-1 pl-3 text-sm text-slate-900 ring-1 ring-brand-dark/40">
               <input type="hidden" name={name} value={chip.value} />

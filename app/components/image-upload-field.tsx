@@ -11,7 +11,7 @@
  *   uploads it first, then saves with the new url. The hidden input keeps the current url, so an
  *   edit without a new file keeps its image.
  */
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useMemo, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { IMAGE_ACCEPT, IMAGE_FILE_FIELD, checkImageFile, type UploadReply } from './catalog-admin.ts'
@@ -87,7 +87,9 @@ export function ImageUploadField({
   useEffect(() => onPendingChange?.(isUploading), [isUploading])
   // Object URLs hold the file in memory until revoked.
   useEffect(() => (localPreview ? () => URL.revokeObjectURL(localPreview) : undefined), [localPreview])
-  useToastFromData(reply?.error ? { type: 'error', message: reply.error } : null)
+  // One toast per answer: the object's identity is what useToastFromData keys on.
+  const errorToast = useMemo(() => (reply?.error ? ({ type: 'error', message: reply.error } as const) : null), [reply])
+  useToastFromData(errorToast)
 
   const isDisabled = isHydrated && disabled
   const messages = [...(clientError ? [clientError] : []), ...(errors ?? []).filter((e) => e !== clientError)]

@@ -72,7 +72,11 @@ export function slug(name: string, id: string): string {
   return `${name.replace(/[ ,$]/g, '-')}-${id}`
 }
 
-/** The category and sub category of the real catalogue with these exact names, and the listing path. */
+/**
+ * The category and sub category of the real catalogue with these exact names, their product count,
+ * and a listing path built by the spec's slug rule (the page may answer it with a 301 to its own
+ * canonical slug, which also drops characters such as "&").
+ */
 export async function findListing(
   request: APIRequestContext,
   categoryName: string,
@@ -162,7 +166,9 @@ export async function openAccountMenu(page: Page): Promise<Locator> {
   const banner = page.getByRole('banner')
   const menu = banner.getByRole('navigation', { name: 'Account' })
   if (!(await menu.isVisible())) {
-    await banner.getByText('Account', { exact: true }).filter({ visible: true }).first().click()
+    // The dropdown is a <details> (role group) whose summary has no role of its own; while closed the
+    // group is just its summary, so clicking the group clicks the summary.
+    await banner.getByRole('group').filter({ hasText: 'Account', visible: true }).first().click()
   }
   await expect(menu).toBeVisible()
   return menu

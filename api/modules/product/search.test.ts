@@ -2,13 +2,13 @@
  * POST /api/product/search-product (and /get with a search) on a fresh database (PGlite, or
  * PostgreSQL with TEST_DATABASE_URL): full-text word prefixes over name and brand, typo tolerance
  * by pg_trgm ("panner" finds paneer, "choclate" finds chocolate) without unrelated products, the
- * ranking (exact name, then prefix, then as typed, then by spelling), paging and unpublished products.
+ * ranking (exact name, whole words, word prefixes, then by spelling), paging and unpublished products.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Product } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { insertCategory, insertProducts } from '../../testing/fixtures.ts'
-import { MAX_SEARCH_TERMS, searchTerms } from './service.ts'
+import { MAX_SEARCH_TERMS, searchTerms, wordQuery } from './service.ts'
 
 let t: TestApp
 const p: Record<string, Product> = {}
@@ -42,6 +42,10 @@ beforeAll(async () => {
     { key: 'coldCoffee', name: 'Cold Coffee', brand: 'Nescafe', category: snacks.id },
     { key: 'coconutOil', name: 'Coconut Oil', brand: 'Parachute', category: home.id },
     { key: 'milk', name: 'Toned Milk', brand: 'Amul', category: dairy.id },
+    { key: 'dallas', name: 'Dallas Wine Glass', brand: 'BB Home', category: home.id },
+    { key: 'toorDal', name: 'Toor Dal', brand: 'Tata Sampann', category: dairy.id },
+    { key: 'eggless', name: 'Eggless Cake', brand: 'Fresho', category: snacks.id },
+    { key: 'brownEggs', name: 'Brown Eggs', brand: 'Fresho', category: dairy.id },
   ]
   const rows = await insertProducts(
     t.db,
@@ -60,6 +64,15 @@ describe('searchTerms', () => {
     expect(searchTerms('ताज़ा पनीर')).toEqual(['ताज़ा', 'पनीर'])
     expect(searchTerms('%_\\:*&|!()')).toEqual([])
     expect(searchTerms('a b c d e f g h i j')).toHaveLength(MAX_SEARCH_TERMS)
+  })
+})
+
+describe('wordQuery', () => {
+  it('adds the plain English plural, or the singular of a plural', () => {
+    expect(wordQuery('egg')).toBe('egg | eggs | egges')
+    expect(wordQuery('eggs')).toBe('eggs | eggss | eggses | egg')
+    expect(wordQuery('potatoes')).toBe('potatoes | potatoess | potatoeses | potatoe | potato')
+    expect(wordQuery('gas')).toBe('gas | gass | gases')
   })
 })
 
@@ -99,6 +112,15 @@ describe('POST /api/product/search-product', () => {
     expect(res.totalCount).toBe(6)
   })
 
+  it('ranks whole words above word prefixes', async () => {
+    expect(names((await search({ search: 'dal' })).data)).toEqual(['Toor Dal', 'Dallas Wine Glass'])
+    // A plural counts as the whole word: "Brown Eggs" before "Eggless Cake", which starts with "egg".
+    expect(names((await search({ search: 'egg' })).data)).toEqual(['Brown Eggs', 'Eggless Cake'])
+    expect(names((await search({ search: 'eggs' })).data)).toEqual(['Brown Eggs'])
+    // The paneer matches by its brand, Milky Mist: a prefix, so after both whole-word matches.
+    expect(names((await search({ search: 'milk' })).data)).toEqual(['Toned Milk', 'Dairy Milk Chocolate', 'Fresh Paneer - Soft'])
+  })
+
   it('matches word prefixes and brands, and every word must match', async () => {
     expect(names((await search({ search: 'choc' })).data).sort()).toEqual([
       'Chocolate Chip Cookies',
@@ -136,14 +158,14 @@ describe('POST /api/product/search-product', () => {
   it('treats query syntax as plain text', async () => {
     expect(await search({ search: "paneer:* | ' or 1=1 --" })).toMatchObject({ totalCount: 0 })
     const onlySyntax = await search({ search: '%_:*&|!()' })
-    expect(onlySyntax.totalCount).toBe(15)
+    expect(onlySyntax.totalCount).toBe(19)
   })
 
   it('answers every published product, newest first, for an empty search', async () => {
     const res = await search({ search: '', limit: 100 })
-    expect(res.totalCount).toBe(15)
+    expect(res.totalCount).toBe(19)
     expect(res.data[0]!.name).toBe('Cheese Slices - Panner Style')
-    expect(res.data[1]!._id).toBe(p.milk!.id)
+    expect(res.data[1]!._id).toBe(p.brownEggs!.id)
     expect(names(res.data)).not.toContain('Paneer Tikka')
     const noSearch = await search({})
     expect(noSearch.data).toEqual(res.data.slice(0, 10))

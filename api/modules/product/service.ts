@@ -143,14 +143,35 @@ export function searchTerms(search: string): string[] {
 const searchDocument = sql`to_tsvector('simple', p.name || ' ' || coalesce(p.more_details->>'brand', ''))`
 
 /**
- * The CTEs `hits`, `per_term`, `word_counts` and `matched`: every product where every search word
- * matches, with `fuzzy` (some word matched only by spelling) and `popularity`.
+ * How well a search word matched a product, best first (the `quality` column below).
+ * WORD: a whole word of the name or brand, or its plain English plural or singular ("egg" → eggs);
+ * PREFIX: the start of one ("choc" → chocolate); SPELLING: close in spelling to a word of the name
+ * ("panner" → paneer).
+ */
+const MatchQuality = { WORD: 0, PREFIX: 1, SPELLING: 2 } as const
+
+/**
+ * A tsquery (text, for `to_tsquery('simple', …)`) matching `term` as a whole word or as its plain
+ * English plural or singular: `egg` → `egg | eggs | egges`, `eggs` → `eggs | eggss | eggses | egg`.
+ * The 'simple' configuration (the one the index is built with) does no stemming, and product
+ * names are English. `term` holds letters and digits only (`searchTerms`), so the text is safe.
+ */
+export function wordQuery(term: string): string {
+  const forms = new Set([term, `${term}s`, `${term}es`])
+  if (term.length > 3 && term.endsWith('s')) forms.add(term.slice(0, -1))
+  if (term.length > 4 && term.endsWith('es')) forms.add(term.slice(0, -2))
+  return [...forms].join(' | ')
+}
+
+/**
+ * The CTEs `hits`, `per_term`, `word_counts` and `matched`: every published product where every
+ * search word matches, with `quality` (the worst of its words' `MatchQuality`) and `popularity`.
  *
- * A word matches as a word prefix of the name or brand (full-text search, GIN index
- * `products_search_idx`) or, for words of 3 letters or more, by spelling against a word of the name
- * (pg_trgm `<<%`, GIN index `products_name_trgm_idx`, threshold set for the transaction). One index
- * scan per branch, combined with UNION ALL rather than OR: an OR makes PostgreSQL recheck both
- * conditions on every candidate row, and the tsvector of hundreds of rows is slow to compute.
+ * Whole words and word prefixes of the name or brand come from full-text search (GIN index
+ * `products_search_idx`); words of 3 letters or more also match by spelling against a word of the
+ * name (pg_trgm `<<%`, GIN index `products_name_trgm_idx`, threshold set for the transaction). One
+ * index scan per branch, combined with UNION ALL rather than OR: an OR makes PostgreSQL recheck
+ * every condition on every candidate row, and the tsvector of hundreds of rows is slow to compute.
  *
  * A misspelt word is often as close to a rare word as to the intended one ("panner" is one letter
  * from both "banner" and "paneer"). The intended word is usually the common one in a grocery
@@ -161,53 +182,62 @@ const searchDocument = sql`to_tsvector('simple', p.name || ' ' || coalesce(p.mor
 function matchedProducts(terms: string[]): SQL {
   const hits = terms.flatMap((term, i) => {
     // Name and creation time ride along so that ranking needs no second visit to the table.
-    const columns = sql`p.id, p.name, p.created_at, ${i}::int as term`
-    const prefix = sql`select ${columns}, null::text as word from products p
-      where p.publish and ${searchDocument} @@ to_tsquery('simple', ${`${term}:*`})`
-    if (term.length < MIN_FUZZY_TERM_LENGTH) return [prefix]
-    const closestWord = sql`(select w from unnest(tsvector_to_array(to_tsvector('simple', p.name))) w
-      order by similarity(${term}, w) desc, w limit 1)`
-    return [prefix, sql`select ${columns}, ${closestWord} as word from products p where p.publish and ${term} <<% lower(p.name)`]
+    const columns = (quality: number) => sql`p.id, p.name, p.created_at, ${i}::int as term, ${quality}::int as quality`
+    const branches = [
+      sql`select ${columns(MatchQuality.WORD)}, null::text as word from products p
+        where p.publish and ${searchDocument} @@ to_tsquery('simple', ${wordQuery(term)})`,
+      sql`select ${columns(MatchQuality.PREFIX)}, null::text as word from products p
+        where p.publish and ${searchDocument} @@ to_tsquery('simple', ${`${term}:*`})`,
+    ]
+    if (term.length >= MIN_FUZZY_TERM_LENGTH) {
+      const closestWord = sql`(select w from unnest(tsvector_to_array(to_tsvector('simple', p.name))) w
+        order by similarity(${term}, w) desc, w limit 1)`
+      branches.push(sql`select ${columns(MatchQuality.SPELLING)}, ${closestWord} as word from products p
+        where p.publish and ${term} <<% lower(p.name)`)
+    }
+    return branches
   })
   return sql`hits as (${sql.join(hits, sql` union all `)}),
     per_term as (
-      select id, name, created_at, term, bool_and(word is not null) as fuzzy, min(word) as word
+      select id, name, created_at, term, min(quality) as quality, min(word) as word
       from hits group by id, name, created_at, term
     ),
-    word_counts as (select term, word, count(*)::int as n from per_term where fuzzy group by term, word),
+    word_counts as (
+      select term, word, count(*)::int as n from per_term where quality = ${MatchQuality.SPELLING} group by term, word
+    ),
     matched as (
-      select t.id, t.name, t.created_at, bool_or(t.fuzzy) as fuzzy, coalesce(min(wc.n), 0) as popularity
-      from per_term t left join word_counts wc on t.fuzzy and wc.term = t.term and wc.word = t.word
+      select t.id, t.name, t.created_at, max(t.quality) as quality, coalesce(min(wc.n), 0) as popularity
+      from per_term t
+        left join word_counts wc on t.quality = ${MatchQuality.SPELLING} and wc.term = t.term and wc.word = t.word
       group by t.id, t.name, t.created_at
       having count(*) = ${terms.length}
     )`
 }
 
 /**
- * Best first: the name equals the search, then names starting with it, then products where every
- * word matched as typed (a word prefix), then matches by spelling, the more popular corrected word
- * first and then the closer spelling (strict word similarity); within each, shorter names (more of
- * the name is what was asked for), then newest, then id. Columns of the `ranked` select below, over
- * `m` = matched. The similarity is computed for spelling matches only: it is the costliest part of
- * ranking (trigrams of both strings, per row), and a one-letter search matches thousands of products.
+ * Best first: the name equals the search; then products whose every word matched as a whole word;
+ * then as whole words or word prefixes; then by spelling, the more popular corrected word first and
+ * then the closer spelling (strict word similarity). Within each: names starting with the search,
+ * then shorter names (more of the name is what was asked for), then newest, then id. Columns of
+ * the `ranked` select below, over `m` = matched. The similarity is computed for spelling matches
+ * only: it is the costliest part of ranking (trigrams of both strings, per row), and a one-letter
+ * search matches thousands of products.
  */
 function rankColumns(terms: string[]): SQL {
   const query = terms.join(' ')
-  return sql`case
-      when lower(m.name) = ${query} then 0
-      when starts_with(lower(m.name), ${query}) then 1
-      when not m.fuzzy then 2
-      else 3
-    end as tier,
+  return sql`case when lower(m.name) = ${query} then 0 else 1 + m.quality end as tier,
+    starts_with(lower(m.name), ${query}) as starts,
     m.popularity,
-    case when m.fuzzy then strict_word_similarity(${query}, lower(m.name)) else 0 end as closeness,
+    case when m.quality = ${MatchQuality.SPELLING} then strict_word_similarity(${query}, lower(m.name)) else 0 end
+      as closeness,
     length(m.name) as length,
     m.created_at`
 }
 /** The order of `rankColumns`, on the output names of `ranked` (qualified by `table` outside it). */
 function rankOrder(table?: 'r'): SQL {
   const t = sql.raw(table ? `${table}.` : '')
-  return sql`${t}tier, ${t}popularity desc, ${t}closeness desc, ${t}length, ${t}created_at desc nulls last, ${t}id`
+  return sql`${t}tier, ${t}starts desc, ${t}popularity desc, ${t}closeness desc, ${t}length,
+    ${t}created_at desc nulls last, ${t}id`
 }
 
 /**

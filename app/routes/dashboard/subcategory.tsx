@@ -228,7 +228,7 @@ function SubCategoryAdmin({
                       <Link
                         to={href({ kind: 'view', id: item._id })}
                         preventScrollReset
-                        aria-label={`View image of ${item.name}`}
+                        aria-label={`View ${item.name} full screen`}
                         className="block size-10 overflow-hidden rounded bg-slate-100 ring-1 ring-slate-200 hover:ring-accent"
                       >
                         <ResponsiveImage src={item.image} alt="" width={40} height={40} sizes="40px" className="size-10 object-contain" />

@@ -1,0 +1,197 @@
+/**
+ * The BFF's admin calls (app/.server/api/admin.ts) and the admin check `requireAdmin`
+ * (app/.server/auth.ts) against a fake upstream (msw): the request each call sends (method, path,
+ * Bearer token, body shape of the contract) and how answers and failures come back.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
+
+const API = 'http://upstream.test'
+
+type AdminModule = typeof import('./admin.ts')
+type SessionModule = typeof import('../session.ts')
+type AuthModule = typeof import('../auth.ts')
+type ContextModule = typeof import('../context.ts')
+let adminApi: AdminModule
+let sessionModule: SessionModule
+let auth: AuthModule
+let contextModule: ContextModule
+const envBefore = { ...process.env }
+
+const ok = (message: string, data: unknown, init?: ResponseInit) => HttpResponse.json({ message, error: false, success: true, data }, init)
+const fail = (status: number, message: string, issues?: unknown) =>
+  HttpResponse.json({ message, error: true, success: false, ...(issues ? { issues } : {}) }, { status })
+
+let seen: Array<{ method: string; path: string; authorization: string | null; contentType: string | null; body: unknown }> = []
+let pending: Promise<void>[] = []
+let role = 'ADMIN'
+let userDetailsStatus = 200
+
+const server = setupServer(
+  http.get(`${API}/api/user/user-details`, () =>
+    userDetailsStatus === 200
+      ? ok('User details', { _id: 'u1', name: 'Asha', email: 'a@x.in', avatar: '', mobile: null, role })
+      : fail(userDetailsStatus, 'Upstream broke'),
+  ),
+  http.post(`${API}/api/file/upload`, async ({ request }) => {
+    const form = await request.formData()
+    const file = form.get('image')
+    if (!(file instanceof File)) return fail(400, 'Image is required')
+    if (file.type === 'image/svg+xml') return fail(415, 'Only JPEG, PNG, WebP, AVIF or GIF images')
+    return ok('Upload done', { url: '/uploads/0123456789abcdef01234567.webp', width: 512, height: 512, format: 'webp', bytes: 1234 })
+  }),
+  http.post(`${API}/api/category/add-category`, () => ok('Add Category', { _id: 'c1', name: 'Dairy', image: '/uploads/a.webp' })),
+  http.put(`${API}/api/category/update`, () => ok('Updated Category', { _id: 'c1', name: 'Milk', image: '/uploads/a.webp' })),
+  http.delete(`${API}/api/category/delete`, () => fail(409, 'Category is already in use, cannot delete')),
+  http.post(`${API}/api/subcategory/create`, () =>
+    ok('Sub Category Created Successfully', { _id: 's1', name: 'Milk', image: '/uploads/b.webp', category: ['c1'] }),
+  ),
+  http.put(`${API}/api/subcategory/update`, () => fail(400, 'category: Unknown category', [{ path: 'category.0', message: 'Unknown category' }])),
+  http.delete(`${API}/api/subcategory/delete`, () => ok('Sub category deleted successfully', null)),
+)
+
+beforeAll(async () => {
+  process.env.API_URL = API
+  process.env.SESSION_SECRET = 'test-session-secret-0123456789abcdef'
+  process.env.JWT_SECRET = 'test-jwt-secret-0123456789abcdef'
+  vi.resetModules()
+  adminApi = await import('./admin.ts')
+  sessionModule = await import('../session.ts')
+  auth = await import('../auth.ts')
+  contextModule = await import('../context.ts')
+  server.listen({ onUnhandledRequest: 'error' })
+  server.events.on('request:start', ({ request }) => {
+    const entry = {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      authorization: request.headers.get('Authorization'),
+      contentType: request.headers.get('Content-Type'),
+      body: undefined as unknown,
+    }
+    seen.push(entry)
+    if (entry.contentType?.startsWith('application/json')) {
+      pending.push(request.clone().json().then((body) => void (entry.body = body)))
+    }
+  })
+})
+
+beforeEach(() => {
+  seen = []
+  pending = []
+  role = 'ADMIN'
+  userDetailsStatus = 200
+})
+afterEach(() => server.resetHandlers())
+afterAll(() => {
+  server.close()
+  process.env = envBefore
+})
+
+async function session(summaryRole: 'ADMIN' | 'USER' = 'ADMIN') {
+  const s = await sessionModule.RequestSession.fromRequest(new Request('http://shop.test/'))
+  s.setTokens({ accessToken: 'access-1', refreshToken: 'refresh-1' })
+  s.setUser({ _id: 'u1', name: 'Asha', email: 'a@x.in', mobile: null, avatar: '', role: summaryRole })
+  s.dirty = false
+  return s
+}
+async function recorded() {
+  await Promise.all(pending)
+  return seen
+}
+
+describe('admin calls', () => {
+  it('uploadImage sends the file as multipart field `image` with the Bearer token and answers the url', async () => {
+    const file = new File([new Uint8Array([0x89, 0x50])], 'a.png', { type: 'image/png' })
+    const result = await adminApi.uploadImage(await session(), file)
+    expect(result).toMatchObject({ ok: true, data: { url: '/uploads/0123456789abcdef01234567.webp', width: 512 } })
+    const [call] = await recorded()
+    expect(call).toMatchObject({ method: 'POST', path: '/api/file/upload', authorization: 'Bearer access-1' })
+    expect(call!.contentType).toMatch(/^multipart\/form-data/)
+  })
+
+  it('uploadFormImage refuses a file over 5 MB without calling the API, and passes on a 415', async () => {
+    const big = new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' })
+    expect(await adminApi.uploadFormImage(await session(), big)).toMatchObject({ ok: false, status: 413 })
+    expect(await recorded()).toHaveLength(0)
+    const svg = new File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' })
+    expect(await adminApi.uploadFormImage(await session(), svg)).toEqual({
+      ok: false,
+      status: 415,
+      message: 'Only JPEG, PNG, WebP, AVIF or GIF images',
+    })
+  })
+
+  it('addCategory and updateCategory send the contract bodies', async () => {
+    const s = await session()
+    expect(await adminApi.addCategory(s, { name: 'Dairy', image: '/uploads/a.webp' })).toMatchObject({ ok: true, message: 'Add Category' })
+    expect(await adminApi.updateCategory(s, { _id: 'c1', name: 'Milk', image: '/uploads/a.webp' })).toMatchObject({
+      ok: true,
+      data: { name: 'Milk' },
+    })
+    const calls = await recorded()
+    expect(calls.map((c) => [c.method, c.path, c.body])).toEqual([
+      ['POST', '/api/category/add-category', { name: 'Dairy', image: '/uploads/a.webp' }],
+      ['PUT', '/api/category/update', { _id: 'c1', name: 'Milk', image: '/uploads/a.webp' }],
+    ])
+  })
+
+  it('deleteCategory sends DELETE with a JSON `_id` and passes on the 409 message', async () => {
+    const result = await adminApi.deleteCategory(await session(), { _id: 'c1' })
+    expect(result).toMatchObject({ ok: false, status: 409, message: 'Category is already in use, cannot delete' })
+    const [call] = await recorded()
+    expect(call).toMatchObject({ method: 'DELETE', path: '/api/category/delete', body: { _id: 'c1' } })
+  })
+
+  it('createSubCategory sends category ids and normalises id references in the answer', async () => {
+    const result = await adminApi.createSubCategory(await session(), { name: 'Milk', image: '/uploads/b.webp', category: ['c1'] })
+    expect(result).toMatchObject({ ok: true, data: { category: [{ _id: 'c1', name: '' }] } })
+    expect((await recorded())[0]!.body).toEqual({ name: 'Milk', image: '/uploads/b.webp', category: ['c1'] })
+  })
+
+  it('updateSubCategory passes on 400 issues; deleteSubCategory succeeds', async () => {
+    const s = await session()
+    const updated = await adminApi.updateSubCategory(s, { _id: 's1', name: 'Milk', image: 'u', category: ['zz'] })
+    expect(updated).toMatchObject({ ok: false, status: 400, issues: [{ path: 'category.0', message: 'Unknown category' }] })
+    expect(await adminApi.deleteSubCategory(s, { _id: 's1' })).toMatchObject({ ok: true, message: 'Sub category deleted successfully' })
+  })
+})
+
+describe('requireAdmin (spec section 6)', () => {
+  async function contextWith(s: Awaited<ReturnType<typeof session>>) {
+    const { RouterContextProvider } = await import('react-router')
+    const context = new RouterContextProvider()
+    context.set(contextModule.sessionContext, s)
+    return context
+  }
+
+  it('trusts the fresh role, not the session summary, and updates the summary', async () => {
+    const s = await session('USER')
+    const result = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/category'))
+    expect(result.isAdmin).toBe(true)
+    expect(s.user?.role).toBe('ADMIN')
+    expect(s.dirty).toBe(true)
+  })
+
+  it('answers isAdmin false for a demoted admin', async () => {
+    role = 'USER'
+    const s = await session('ADMIN')
+    const result = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/category'))
+    expect(result).toMatchObject({ isAdmin: false, user: { role: 'USER' } })
+    expect(s.user?.role).toBe('USER')
+  })
+
+  it('sends a signed-out visitor to /login with the way back, without calling the API', async () => {
+    const s = await sessionModule.RequestSession.fromRequest(new Request('http://shop.test/'))
+    const thrown = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/subcategory?page=2')).catch((e) => e)
+    expect(thrown).toBeInstanceOf(Response)
+    expect((thrown as Response).headers.get('Location')).toBe('/login?redirectTo=%2Fdashboard%2Fsubcategory%3Fpage%3D2')
+    expect(await recorded()).toHaveLength(0)
+  })
+
+  it('throws 502 when the API fails', async () => {
+    userDetailsStatus = 500
+    const thrown = await auth.requireAdmin(await contextWith(await session()), new Request('http://shop.test/dashboard/category')).catch((e) => e)
+    expect(thrown).toMatchObject({ init: { status: 502 } })
+  })
+})

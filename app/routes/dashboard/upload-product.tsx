@@ -1,0 +1,123 @@
+/**
+ * /dashboard/upload-product (spec section 2 "Upload Product"; section 4 "after successful create the
+ * form resets to empty and a success dialog shows the server message with a green confirm button";
+ * section 5 rules; section 6 guard; section 7 `product/create` and `file/upload`). Issue 4 items 5, 7.
+ *
+ * - Guard: the loader asks the API who the user is now (`requireAdmin`); anyone but an admin gets
+ *   the red "Do not have permission" box (403) and no form.
+ * - The form is app/components/product-form.tsx; its server side app/.server/product-form.ts.
+ * - Dialogs live in the address: `?add-field=1` (Add Field), `?created=<id>&message=<text>` (the
+ *   success dialog). A saved product redirects to the latter, so the form starts empty (it is keyed
+ *   by the created id) and a reload does not post again; "Confirm" goes back to the empty form.
+ */
+import { data, redirect, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
+import type { Route } from './+types/upload-product'
+import * as adminApi from '../../.server/api/admin.ts'
+import * as catalogApi from '../../.server/api/catalog.ts'
+import { requireAdmin, requireUser } from '../../.server/auth.ts'
+import { getSession } from '../../.server/context.ts'
+import { failReply, productFormAction, readProductForm, uploadAction, type ProductActionReply } from '../../.server/product-form.ts'
+import { AdminGuard, NO_PERMISSION_MESSAGE } from '../../components/admin-guard.tsx'
+import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { SHOP_NAME } from '../../components/header.tsx'
+import { ProductForm, productFormOptions, shouldRevalidateProductForm, withAddField } from '../../components/product-form.tsx'
+import { ToastNotice } from '../../components/toasts.tsx'
+import { ButtonLink } from '../../components/ui/button.tsx'
+import { Dialog } from '../../components/ui/dialog.tsx'
+import { ADD_FIELD_PARAM, PRODUCT_INTENT } from '../../lib/schemas/product.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: `Upload Product | ${SHOP_NAME}` }]
+
+const UPLOAD_PRODUCT_PATH = '/dashboard/upload-product'
+const FORM_ID = 'upload-product'
+/** Shown when the API's answer carries no message. */
+const CREATED_FALLBACK_MESSAGE = 'Product Created Successfully'
+/** The success dialog's message comes from the address: keep it short, it is only ever text. */
+const CREATED_MESSAGE_MAX_LENGTH = 200
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { isAdmin } = await requireAdmin(context, new Request(url))
+  if (!isAdmin) {
+    return data({ isAdmin: false, ...productFormOptions([], []), created: null }, { status: 403 })
+  }
+  const [categories, subCategories] = await Promise.all([catalogApi.listCategories(), catalogApi.listSubCategories()])
+  const createdId = url.searchParams.get('created')?.trim()
+  const created = createdId
+    ? { _id: createdId, message: (url.searchParams.get('message') ?? '').trim().slice(0, CREATED_MESSAGE_MAX_LENGTH) || CREATED_FALLBACK_MESSAGE }
+    : null
+  return data({ isAdmin: true, ...productFormOptions(categories, subCategories), created })
+}
+
+export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
+  return shouldRevalidateProductForm(args)
+}
+
+export async function action({ request, context, url }: Route.ActionArgs) {
+  requireUser(context, new Request(url))
+  const session = getSession(context)
+  // Nothing is forwarded for a user the session knows as a shopper; the API checks the role anyway.
+  if (session.user?.role !== 'ADMIN') return failReply(NO_PERMISSION_MESSAGE, 403)
+
+  const form = await readProductForm(request)
+  if (!form.ok) return failReply(form.message, form.status)
+  const { formData } = form
+  if (formData.get('intent') === PRODUCT_INTENT.upload) return uploadAction(session, formData)
+  return productFormAction({
+    session,
+    formData,
+    save: (value) => adminApi.createProduct(session, value),
+    onSaved: (product, message) =>
+      redirect(`${UPLOAD_PRODUCT_PATH}?${new URLSearchParams({ created: product._id, message: message || CREATED_FALLBACK_MESSAGE })}`),
+  })
+}
+
+export default function UploadProduct({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <AdminGuard isAdmin={loaderData.isAdmin}>
+      <UploadProductPage loaderData={loaderData} actionData={actionData} />
+    </AdminGuard>
+  )
+}
+
+function UploadProductPage({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
+  const [searchParams] = useSearchParams()
+  const reply = (actionData as ProductActionReply | undefined) ?? null
+  const formReply = reply?.intent === 'form' ? reply : null
+  const { created } = loaderData
+  const isAddFieldOpen = !created && searchParams.has(ADD_FIELD_PARAM) && !formReply?.fieldAdded
+
+  return (
+    <section className="p-4 md:p-6">
+      <div className="sticky top-0 z-10 -mx-4 -mt-4 mb-4 flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-3 md:-mx-6 md:-mt-6 md:px-6">
+        <h1 className="text-lg font-semibold text-slate-900">Upload Product</h1>
+      </div>
+      <div className="max-w-3xl">
+        <ProductForm
+          // A new product starts from an empty form (spec section 4: "the form resets to empty").
+          key={created?._id ?? 'new'}
+          id={FORM_ID}
+          action={UPLOAD_PRODUCT_PATH}
+          addFieldHref={withAddField(UPLOAD_PRODUCT_PATH)}
+          isAddFieldOpen={isAddFieldOpen}
+          categories={loaderData.categories}
+          subCategories={loaderData.subCategories}
+          reply={formReply}
+        />
+      </div>
+      {created ? (
+        <Dialog title={created.message} closeTo={UPLOAD_PRODUCT_PATH} size="sm">
+          <div className="flex justify-end">
+            <ButtonLink to={UPLOAD_PRODUCT_PATH} replace preventScrollReset variant="primary" data-autofocus>
+              Confirm
+            </ButtonLink>
+          </div>
+        </Dialog>
+      ) : null}
+      <ToastNotice toast={reply?.toast} />
+    </section>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
