@@ -7,6 +7,7 @@
  * NODE_ENV=production serves build/; otherwise Vite runs in middleware mode for development.
  */
 import path from 'node:path'
+import { EventEmitter } from 'node:events'
 import express from 'express'
 import compression from 'compression'
 import { getRequestListener } from '@hono/node-server'
@@ -60,6 +61,10 @@ app.use((req, _res, next) => {
   req.headers['x-client-ip'] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
   next()
 })
+// compression() wraps res.on only, so React's streaming 'drain' waits pile up on the zlib stream and
+// trip Node's default limit of 10 listeners (expressjs/compression#135); they are released when the
+// response ends, so a higher limit is the fix, not a leak.
+EventEmitter.defaultMaxListeners = 64
 app.use(compression())
 app.use(securityHeaders)
 

@@ -108,7 +108,9 @@ export function AccountMenu({ user }: { user: MenuUser }) {
   return (
     <details ref={detailsRef} className="group relative">
       <summary className="no-marker flex min-h-11 items-center gap-1 rounded-lg px-3 font-semibold text-slate-900 select-none hover:bg-black/5">
-        <Avatar src={user.avatar} name={user.name} size={28} />
+        <span aria-hidden="true">
+          <Avatar src={user.avatar} name={user.name} size={28} />
+        </span>
         Account
         <ChevronDownIcon size={18} className="transition-transform group-open:rotate-180" />
       </summary>

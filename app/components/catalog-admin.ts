@@ -173,8 +173,7 @@ export function issuesToFieldErrors(issues: ReadonlyArray<{ path: string; messag
 // Dialog addresses
 // ---------------------------------------------------------------------------------------------
 
-/** The search parameters that open a dialog; `page` is the table's page. */
-export const DIALOG_PARAMS = ['dialog', 'edit', 'delete', 'view'] as const
+/** The search parameter of the table's page (`?page=N`, 1-based). */
 export const PAGE_PARAM = 'page'
 
 /** The dialog a URL opens: add, edit, delete or view (an image) of the entity `id`, or none. */

@@ -53,6 +53,7 @@ export interface ChipsSelectProps {
   id?: string
 }
 
+/** The picker: a multiple select before hydration, a select with removable chips after (see the module comment). */
 export function ChipsSelect({ name, label, options, defaultValue = [], placeholder = 'Select', errors, onChange, id }: ChipsSelectProps) {
   const isHydrated = useHydrated()
   const fallbackId = useId()

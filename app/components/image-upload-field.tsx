@@ -49,6 +49,7 @@ function previewSrc(url: string, size: number): string {
   return variantUrl(url, size * 2 <= 256 ? 256 : 512)
 }
 
+/** The image field: preview ("No Image" when empty), file picker, hidden url input (see the module comment). */
 export function ImageUploadField({
   label,
   uploadAction,

@@ -5,6 +5,7 @@
  */
 import { cn } from './ui/cn.ts'
 
+/** The picture with its caption (`message`, default "No Data"), centred in its box. */
 export function NoData({ message = 'No Data', className }: { message?: string; className?: string }) {
   return (
     <figure className={cn('flex flex-col items-center justify-center gap-3 py-10 text-center', className)}>

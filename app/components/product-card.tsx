@@ -152,7 +152,7 @@ export function ProductGrid({
     return index > 0 && index % paging.pageSize === 0 ? `page-${index / paging.pageSize + 1}` : undefined
   }
   return (
-    <ul className="grid grid-cols-1 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+    <ul aria-label="Products" className="grid grid-cols-1 gap-3 sm:grid-cols-3 lg:grid-cols-4">
       {products.map((product, i) => (
         <li key={product._id} id={anchorOf(i)} className="scroll-mt-36 md:scroll-mt-28">
           <ProductCard product={product} eager={i < eagerCount} />

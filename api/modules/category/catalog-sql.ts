@@ -55,3 +55,45 @@ export interface CatalogRef {
   name: string
   image: string
 }
+
+/**
+ * The ids of `ids` that name no row of `table` (`categories` or `sub_categories`), in the order
+ * given. One query whatever the number of ids.
+ */
+export async function unknownIds(
+  db: Pick<Db, 'execute'>,
+  table: 'categories' | 'sub_categories',
+  ids: string[],
+): Promise<string[]> {
+  if (ids.length === 0) return []
+  const list = sql`array[${sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::text[]`
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select wanted.id from unnest(${list}) with ordinality as wanted(id, n)
+        where not exists (select 1 from ${sql.identifier(table)} t where t.id = wanted.id)
+        order by wanted.n`,
+  )
+  return rows.map((r) => r.id)
+}
+
+/**
+ * True when `err` (or an error it wraps: Drizzle wraps driver errors) is PostgreSQL's
+ * foreign_key_violation (SQLSTATE 23503): a row referred to was deleted by a concurrent write, or a
+ * row still referred to was about to be deleted.
+ */
+export function isForeignKeyViolation(err: unknown): boolean {
+  let e = err
+  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
+    if ((e as { code?: unknown }).code === '23503') return true
+    e = (e as { cause?: unknown }).cause
+  }
+  return false
+}
+
+/** "1 product", "3 products": a count with its noun in the right number. */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`
+}

@@ -2,15 +2,51 @@
  * Category rules and queries (spec section 3 "Category": _id, name, image).
  *
  * Reads go through `deps.cache` (api/lib/cache.ts) under keys starting with `category:`. Writes
- * (add-category, update, delete: a later issue) must call `deps.cache.invalidate()` after their
- * transaction commits, because products and sub categories embed category names and images.
+ * (add-category, update, delete; issue 4) run in one transaction each and call
+ * `deps.cache.invalidate()` after it commits, because products and sub categories embed category
+ * names and images (issue 4 item 9: the storefront shows a write on its next request).
+ *
+ * Rules of the writes (docs/decisions/0006-catalogue-writes.md):
+ * - names are unique without regard to case ("Dairy" and "dairy" are one aisle to a shopper): 409;
+ * - the image must be one of the store's stored images (file/service.ts `assertStoredImages`);
+ * - a category still used by a sub category or a product is not deleted: 409 saying by how many;
+ * - the files of a replaced or deleted image are removed once nothing else uses them.
  */
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app.ts'
-import { isoTimestamp, queryRows } from './catalog-sql.ts'
+import type { Db } from '../../db/client.ts'
+import { categories } from '../../db/schema.ts'
+import { Conflict, NotFound } from '../../lib/errors.ts'
+import { assertStoredImages, releaseImages } from '../file/service.ts'
+import { counted, isForeignKeyViolation, isoTimestamp, queryRows } from './catalog-sql.ts'
+import type { AddCategoryInput, UpdateCategoryInput } from './schemas.ts'
 
 /** What the catalogue read services need from the app's dependencies. */
 export type CatalogDeps = Pick<AppDeps, 'db' | 'cache'>
+/** What the catalogue write services need: the database, the cache to drop, the image storage, a logger. */
+export type CatalogWriteDeps = Pick<AppDeps, 'db' | 'cache' | 'storage' | 'logger'>
+
+export const CATEGORY_ADDED = 'Category added successfully'
+export const CATEGORY_UPDATED = 'Category updated successfully'
+export const CATEGORY_DELETED = 'Category deleted successfully'
+export const CATEGORY_NOT_FOUND = 'Category not found'
+/** 409 message of a name another category already has (compared without case). */
+export const categoryNameTaken = (name: string) => `A category named "${name}" already exists`
+/** 409 message of a delete refused while sub categories or products still list the category. */
+export function categoryInUse(subCategories: number, products: number): string {
+  const users = [
+    subCategories > 0 ? counted(subCategories, 'sub category', 'sub categories') : '',
+    products > 0 ? counted(products, 'product') : '',
+  ].filter(Boolean)
+  return `Category is still used by ${users.join(' and ')}: remove it from them or delete them first`
+}
+
+/**
+ * Serialises the name check and the write of category names: two admins adding "Dairy" at once
+ * would otherwise both find the name free (no unique index on lower(name) in the schema).
+ * Any 64-bit constant, the same in every process.
+ */
+const CATEGORY_NAME_LOCK_KEY = 7_264_110_301
 
 /** A category as answered (contract, "Endpoints": Category). */
 export interface CategoryAnswer {
@@ -21,18 +57,105 @@ export interface CategoryAnswer {
   updatedAt: string
 }
 
+/** The answer columns of a category aliased `c`. */
+const categoryColumns = sql`c.id as "_id", c.name, c.image,
+  ${isoTimestamp(sql`c.created_at`)} as "createdAt", ${isoTimestamp(sql`c.updated_at`)} as "updatedAt"`
+
 /**
  * Every category, sorted by name (ties by id so the order never changes between calls).
  * Cached under `category:list`.
  */
 export function listCategories(deps: CatalogDeps): Promise<CategoryAnswer[]> {
   return deps.cache.get('category:list', () =>
-    queryRows<CategoryAnswer>(
-      deps.db,
-      sql`select c.id as "_id", c.name, c.image,
-            ${isoTimestamp(sql`c.created_at`)} as "createdAt", ${isoTimestamp(sql`c.updated_at`)} as "updatedAt"
-          from categories c
-          order by c.name, c.id`,
-    ),
+    queryRows<CategoryAnswer>(deps.db, sql`select ${categoryColumns} from categories c order by c.name, c.id`),
   )
+}
+
+/** One category as answered, or undefined. `db` may be a transaction (it then sees its own writes). */
+async function categoryById(db: Pick<Db, 'execute'>, id: string): Promise<CategoryAnswer | undefined> {
+  const [row] = await queryRows<CategoryAnswer>(db, sql`select ${categoryColumns} from categories c where c.id = ${id}`)
+  return row
+}
+
+/**
+ * Takes the name lock (CATEGORY_NAME_LOCK_KEY) and refuses `name` when a category other than
+ * `exceptId` already has it, compared case-insensitively.
+ * @throws 409 categoryNameTaken
+ */
+async function assertCategoryNameFree(tx: Pick<Db, 'execute'>, name: string, exceptId?: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${CATEGORY_NAME_LOCK_KEY})`)
+  const [taken] = await queryRows<{ name: string }>(
+    tx,
+    sql`select name from categories where lower(name) = lower(${name})
+        ${exceptId ? sql`and id <> ${exceptId}` : sql``} limit 1`,
+  )
+  if (taken) throw Conflict(categoryNameTaken(taken.name))
+}
+
+/**
+ * Adds a category (POST /api/category/add-category).
+ * @param input name (trimmed, 1-80 characters) and image (a stored image url), already validated
+ * @returns the new category as answered
+ * @throws 400 when the image is not one of the store's stored images; 409 when the name is taken
+ */
+export async function addCategory(deps: CatalogWriteDeps, input: AddCategoryInput): Promise<CategoryAnswer> {
+  await assertStoredImages(deps.storage, [{ path: 'image', url: input.image }])
+  const answer = await deps.db.transaction(async (tx) => {
+    await assertCategoryNameFree(tx, input.name)
+    const [row] = await tx.insert(categories).values({ name: input.name, image: input.image }).returning({ id: categories.id })
+    return (await categoryById(tx, row!.id))!
+  })
+  deps.cache.invalidate()
+  return answer
+}
+
+/**
+ * Renames a category and sets its image (PUT /api/category/update); the previous image's files are
+ * removed when nothing else uses them.
+ * @returns the updated category as answered
+ * @throws 400 image not stored; 404 CATEGORY_NOT_FOUND; 409 name taken by another category
+ */
+export async function updateCategory(deps: CatalogWriteDeps, input: UpdateCategoryInput): Promise<CategoryAnswer> {
+  await assertStoredImages(deps.storage, [{ path: 'image', url: input.image }])
+  const { answer, previousImage } = await deps.db.transaction(async (tx) => {
+    const [current] = await tx.select({ image: categories.image }).from(categories).where(eq(categories.id, input._id)).for('update')
+    if (!current) throw NotFound(CATEGORY_NOT_FOUND)
+    await assertCategoryNameFree(tx, input.name, input._id)
+    await tx.update(categories).set({ name: input.name, image: input.image }).where(eq(categories.id, input._id))
+    return { answer: (await categoryById(tx, input._id))!, previousImage: current.image }
+  })
+  deps.cache.invalidate()
+  if (previousImage !== input.image) await releaseImages(deps, [previousImage])
+  return answer
+}
+
+/**
+ * Deletes a category that nothing uses (DELETE /api/category/delete), then its image's files when
+ * nothing else uses them. The row is locked first: a sub category or product being linked to it
+ * concurrently waits for this transaction (its foreign key check locks the row) and then fails,
+ * so a deleted category is never left referenced.
+ * @throws 404 CATEGORY_NOT_FOUND; 409 categoryInUse while sub categories or products list it
+ */
+export async function deleteCategory(deps: CatalogWriteDeps, id: string): Promise<void> {
+  let image: string
+  try {
+    image = await deps.db.transaction(async (tx) => {
+      const [current] = await tx.select({ image: categories.image }).from(categories).where(eq(categories.id, id)).for('update')
+      if (!current) throw NotFound(CATEGORY_NOT_FOUND)
+      const [uses] = await queryRows<{ subCategories: number; products: number }>(
+        tx,
+        sql`select (select count(*)::int from sub_category_categories where category_id = ${id}) as "subCategories",
+                   (select count(*)::int from product_categories where category_id = ${id}) as products`,
+      )
+      if (uses && (uses.subCategories > 0 || uses.products > 0)) throw Conflict(categoryInUse(uses.subCategories, uses.products))
+      await tx.delete(categories).where(eq(categories.id, id))
+      return current.image
+    })
+  } catch (err) {
+    // A link that slipped in between the count and the delete: still referenced.
+    if (isForeignKeyViolation(err)) throw Conflict('Category is still used: remove it from its sub categories and products first')
+    throw err
+  }
+  deps.cache.invalidate()
+  await releaseImages(deps, [image])
 }

@@ -1,8 +1,24 @@
 import { Hono } from 'hono'
 import type { AppDeps } from '../../app.ts'
+import { requireAdmin } from '../../lib/auth.ts'
+import { ok } from '../../lib/envelope.ts'
+import { readFileField } from '../../lib/multipart.ts'
+import { UPLOAD_DONE, uploadCatalogImage } from './service.ts'
 
-/** Routes of /api/file (contract, "Endpoints"). */
-export function fileRoutes(_deps: AppDeps) {
+/**
+ * Routes of /api/file (contract, "Endpoints").
+ *
+ * - POST /upload (ADMIN; multipart field `image`) → 201 `{ url, width, height, format, bytes }`.
+ *   401 without a valid token, 403 for a non-admin (checked before a byte of the body is read),
+ *   400 without a file, 413 over deps.uploadMaxBytes, 415 not an image (by content; SVG refused).
+ */
+export function fileRoutes(deps: AppDeps) {
   const r = new Hono()
+
+  r.post('/upload', requireAdmin(deps), async (c) => {
+    const file = await readFileField(c, 'image', deps.uploadMaxBytes)
+    return ok(c, UPLOAD_DONE, await uploadCatalogImage(deps, file.bytes), {}, 201)
+  })
+
   return r
 }

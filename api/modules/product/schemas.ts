@@ -7,6 +7,7 @@
  * Unknown keys are dropped, so the original client's extra fields do no harm.
  */
 import { z } from 'zod'
+import { IdSchema } from '../category/catalog-schemas.ts'
 
 /** Page used when the body gives none. */
 export const DEFAULT_PAGE = 1
@@ -45,8 +46,7 @@ export const SearchSchema = z
   .nullish()
   .transform((v) => v ?? '')
 
-/** An opaque id as text; its format is not checked here (an unknown id is simply not found). */
-export const IdSchema = z.string({ error: 'Expected an id (text)' }).trim().min(1, 'Expected an id').max(64, 'Not an id')
+export { IdSchema }
 
 /** One id or a list of ids, normalised to a list without duplicates (order kept). */
 const IdListSchema = z

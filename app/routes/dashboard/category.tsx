@@ -70,6 +70,7 @@ interface FormReply {
 }
 type ActionReply = FormReply | (UploadReply & { toast: ToastMessage | null }) | { intent: null; toast: ToastMessage }
 
+/** The guard's decision and, for an admin, every category (GET category/get). Non-admin: 403, no list. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, new Request(url))
   if (!isAdmin) return data({ isAdmin: false, categories: [] as catalogApi.Category[] }, { status: 403 })
@@ -83,6 +84,10 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
   return defaultShouldRevalidate
 }
 
+/**
+ * The page's forms, by `intent`: upload (answers an UploadReply), add, edit (400/409 with field
+ * messages, else a redirect with the API's message as a toast), delete (always a redirect with a toast).
+ */
 export async function action({ request, context, url }: Route.ActionArgs) {
   requireUser(context, new Request(url))
   const session = getSession(context)
@@ -159,6 +164,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 
 type CategoryItem = catalogApi.Category
 
+/** The guarded page: the category list and the dialog its address names. */
 export default function CategoryPage({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <AdminGuard isAdmin={loaderData.isAdmin}>
@@ -361,6 +367,7 @@ function CategoryFormDialog({
   )
 }
 
+/** Failures of the loader (an API fault: 502) as the fallback page of spec section 8. */
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />
 }

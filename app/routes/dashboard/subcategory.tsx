@@ -76,6 +76,7 @@ interface FormReply {
 }
 type ActionReply = FormReply | (UploadReply & { toast: ToastMessage | null }) | { intent: null; toast: ToastMessage }
 
+/** The guard's decision and, for an admin, every sub category and category. Non-admin: 403, no data. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, new Request(url))
   if (!isAdmin) {
@@ -91,6 +92,11 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
   return defaultShouldRevalidate
 }
 
+/**
+ * The page's forms, by `intent`: upload (answers an UploadReply), add, edit (400/409 with field
+ * messages, else a redirect to the same table page with the API's message as a toast), delete
+ * (always a redirect with a toast).
+ */
 export async function action({ request, context, url }: Route.ActionArgs) {
   requireUser(context, new Request(url))
   const session = getSession(context)
@@ -167,6 +173,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 
 type SubCategoryItem = catalogApi.SubCategory
 
+/** The guarded page: the sub category table and the dialog its address names. */
 export default function SubCategoryPage({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <AdminGuard isAdmin={loaderData.isAdmin}>
@@ -481,6 +488,7 @@ function SubCategoryFormDialog({
   )
 }
 
+/** Failures of the loader (an API fault: 502) as the fallback page of spec section 8. */
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />
 }

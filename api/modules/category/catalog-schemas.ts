@@ -1,0 +1,61 @@
+/**
+ * Body pieces shared by the catalogue's schemas (category, sub category, product): ids, names,
+ * lists of category or sub category references. Every write body is parsed by a zod schema built
+ * from these, so a wrong type (an object where text belongs, `{"$ne": null}`) is a 400 with field
+ * issues and never reaches a query (contract, "Defects"; OWASP Input Validation Cheat Sheet).
+ * Unknown keys are dropped, so the original client's extra fields do no harm.
+ */
+import { z } from 'zod'
+
+/** An opaque id as text; its format is not checked here (an unknown id is simply not found). */
+export const IdSchema = z.string({ error: 'Expected an id (text)' }).trim().min(1, 'Expected an id').max(64, 'Not an id')
+
+/** `_id` of the entity an update or delete names (required; an unknown one is a 404 later). */
+export const TargetIdSchema = z
+  .string({ error: (iss) => (iss.input === undefined ? '_id is required' : 'Expected an id (text)') })
+  .trim()
+  .min(1, '_id is required')
+  .max(64, 'Not an id')
+
+// C0/C1 control characters (line breaks, NUL, escape…) have no place in a one-line label.
+const CONTROL_CHARACTERS = /\p{Cc}/u
+
+/**
+ * A required one-line text (a name, a unit): trimmed, 1..max characters, no control characters.
+ * Messages use the spec's label ("Name is required").
+ */
+export function lineText(label: string, max: number) {
+  return z
+    .string({ error: (iss) => (iss.input === undefined ? `${label} is required` : `${label} must be text`) })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine((text) => !CONTROL_CHARACTERS.test(text), `${label} must be one line of text`)
+}
+
+/**
+ * A list of references to categories or sub categories, each an id or an object with an `_id` (the
+ * original client sends `{ _id, name }` objects; spec section 7). Output: the ids, in the order
+ * given, duplicates kept (the services drop them and report unknown ids by their index here).
+ * @param label the spec's word ("category", "sub category") for messages
+ */
+export function refList(label: string, { min, max }: { min: number; max: number }) {
+  const ref = z
+    .union([IdSchema, z.object({ _id: IdSchema }).loose()], { error: `Expected a ${label} id or a { _id } object` })
+    .transform((r) => (typeof r === 'string' ? r : r._id))
+  return z
+    .array(ref, {
+      error: (iss) => (iss.input === undefined && min > 0 ? `Choose at least ${min} ${label}` : `Expected a list of ${label} ids`),
+    })
+    .min(min, `Choose at least ${min} ${label}`)
+    .max(max, `At most ${max} ${label} entries`)
+}
+
+/** The ids of `list` once each, in first-seen order, with the index where each was first given. */
+export function distinctIds(list: string[]): { id: string; index: number }[] {
+  const seen = new Map<string, number>()
+  list.forEach((id, index) => {
+    if (!seen.has(id)) seen.set(id, index)
+  })
+  return [...seen].map(([id, index]) => ({ id, index }))
+}

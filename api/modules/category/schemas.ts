@@ -1,0 +1,26 @@
+/**
+ * Body schemas of the category write endpoints (spec section 7; contract, "Endpoints"). Both fields
+ * are required on add and update (spec section 5: "submit looks active only when name and image are
+ * present"; the server enforces what the page only suggested).
+ */
+import { z } from 'zod'
+import { ImageUrlSchema } from '../file/service.ts'
+import { lineText, TargetIdSchema } from './catalog-schemas.ts'
+
+/** Longest category name, in characters (the catalogue's longest is 24). */
+export const CATEGORY_NAME_MAX_LENGTH = 80
+
+/** POST /api/category/add-category: `{ name, image }` (image: a url answered by file/upload). */
+export const AddCategorySchema = z.object({
+  name: lineText('Name', CATEGORY_NAME_MAX_LENGTH),
+  image: ImageUrlSchema,
+})
+export type AddCategoryInput = z.output<typeof AddCategorySchema>
+
+/** PUT /api/category/update: `{ _id, name, image }`, all required. */
+export const UpdateCategorySchema = AddCategorySchema.extend({ _id: TargetIdSchema })
+export type UpdateCategoryInput = z.output<typeof UpdateCategorySchema>
+
+/** DELETE /api/category/delete (and the sub category and product deletes): `{ _id }`. */
+export const DeleteByIdSchema = z.object({ _id: TargetIdSchema })
+export type DeleteByIdInput = z.output<typeof DeleteByIdSchema>
