@@ -2,8 +2,13 @@
  * Test fixtures for the catalogue: insert categories, sub categories and products straight into
  * the database with Drizzle (no admin endpoint needed), with their link rows. Products get strictly
  * increasing `createdAt` values in insertion order unless told otherwise, so "newest first" is
- * predictable in tests.
+ * predictable in tests. For the write tests: real stored test images, the upload folder's files and
+ * a snapshot of every catalogue row (to prove a refused request wrote nothing).
  */
+import fs from 'node:fs'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import sharp from 'sharp'
 import type { Db } from '../db/client.ts'
 import {
   categories,
@@ -16,6 +21,8 @@ import {
   type Product,
   type SubCategory,
 } from '../db/schema.ts'
+import { processImage, recordImage } from '../lib/images.ts'
+import type { Storage } from '../lib/storage.ts'
 
 /** Inserts a category; `image` defaults to a fake url. */
 export async function insertCategory(db: Db, input: { name: string; image?: string }): Promise<Category> {
@@ -122,4 +129,60 @@ export async function insertProduct(db: Db, input: ProductFixture): Promise<Prod
 
 function slugish(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images and snapshots for the catalogue write tests (issue 4).
+// ---------------------------------------------------------------------------------------------
+
+let imageSeed = 0
+
+/**
+ * A real PNG of `width` × `height` pixels in a colour of its own: every call gives different bytes
+ * (so a different content-addressed url) unless `seed` is repeated.
+ */
+export function testPng(opts: { width?: number; height?: number; seed?: number } = {}): Promise<Buffer> {
+  const seed = opts.seed ?? ++imageSeed
+  const background = { r: (seed * 67) % 256, g: (seed * 131) % 256, b: (seed * 29 + Math.floor(seed / 256)) % 256 }
+  return sharp({ create: { width: opts.width ?? 64, height: opts.height ?? 48, channels: 3, background } })
+    .png()
+    .toBuffer()
+}
+
+/**
+ * Stores a test picture through the one image pipeline (as file/upload does, without HTTP) and
+ * records it; returns its url (`/uploads/<hash>.webp`), ready for a category, sub category or product.
+ */
+export async function storeTestImage(t: { db: Db; deps: { storage: Storage } }, seed?: number): Promise<string> {
+  const image = await processImage(await testPng({ seed }), { storage: t.deps.storage, maxBytes: 5 * 1024 * 1024 })
+  await recordImage(t.db, image)
+  return image.url
+}
+
+/** Every file name in the test app's upload folder (`<tmpDir>/uploads`), sorted; [] before any upload. */
+export function storedFiles(tmpDir: string): string[] {
+  const dir = path.join(tmpDir, 'uploads')
+  return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []
+}
+
+/**
+ * Every row of the catalogue's tables and the images table, in a fixed order: compare two snapshots
+ * to prove that a refused request wrote nothing.
+ */
+export async function catalogSnapshot(db: Db): Promise<Record<string, unknown[]>> {
+  const tables = {
+    categories: sql`select * from categories order by id`,
+    sub_categories: sql`select * from sub_categories order by id`,
+    sub_category_categories: sql`select * from sub_category_categories order by sub_category_id, category_id`,
+    products: sql`select * from products order by id`,
+    product_categories: sql`select * from product_categories order by product_id, category_id`,
+    product_sub_categories: sql`select * from product_sub_categories order by product_id, sub_category_id`,
+    images: sql`select * from images order by id`,
+  }
+  const snapshot: Record<string, unknown[]> = {}
+  for (const [name, query] of Object.entries(tables)) {
+    const result = (await db.execute(query)) as unknown as { rows: unknown[] }
+    snapshot[name] = result.rows
+  }
+  return snapshot
 }

@@ -222,7 +222,7 @@ export function ProductForm({
           />
           <Field
             labelProps={{ children: PRODUCT_FIELD_LABELS.price }}
-            inputProps={{ ...getInputProps(fields.price, { type: 'number' }), min: 0, step: 0.01, inputMode: 'decimal', placeholder: 'Enter product price', 'aria-required': true }}
+            inputProps={{ ...getInputProps(fields.price, { type: 'number' }), min: 0.01, step: 0.01, inputMode: 'decimal', placeholder: 'Enter product price', 'aria-required': true }}
             errors={fields.price.errors}
           />
           <Field

@@ -6,6 +6,9 @@
  * Lookups go through the public read endpoints of the contract (/work/shared/contract/upstream-api.md)
  * so a test can open a known category and sub category without depending on another page's links.
  */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test'
 
 /** True in the "js" project, false in "no-js" (playwright.config.ts). */
@@ -189,4 +192,125 @@ export function loginLink(page: Page): Locator {
 /** A toast (react-hot-toast with JavaScript, a plain status box without), by its text. */
 export function toast(page: Page, text: string | RegExp): Locator {
   return page.getByRole('status').or(page.getByRole('alert')).filter({ hasText: text }).first()
+}
+
+/**
+ * The demo admin the e2e server creates (scripts/e2e-server.mjs passes ADMIN_PASSWORD; issue 4 item 1:
+ * "taken from ADMIN_PASSWORD"). The password is a test-only value, the same default as the launcher's.
+ */
+export const ADMIN = {
+  name: 'Demo Admin',
+  email: 'admin@example.com',
+  password: process.env.E2E_ADMIN_PASSWORD ?? 'E2e-Admin-Pass-2024',
+}
+
+/** Small image fixtures: a real 128×128 PNG (~1.6 KB) and a text file named `.png` (issue 3 item 5). */
+export const FIXTURES = {
+  png: path.join(import.meta.dirname, 'fixtures', 'avatar.png'),
+  textAsPng: path.join(import.meta.dirname, 'fixtures', 'not-an-image.png'),
+}
+
+/** Where scripts/e2e-server.mjs writes every message its local SMTP server receives. */
+export const MAIL_DIR = path.resolve(process.env.E2E_MAIL_DIR ?? path.join(os.tmpdir(), 'grocery-e2e-mail'))
+
+/** One received message: its file, the time the SMTP server got it (ms), and the raw RFC 5322 text. */
+interface ReceivedMail {
+  file: string
+  receivedAt: number
+  raw: string
+}
+
+/** The messages received for `address`, newest first (file names: `<ms>-<n>-<recipient>.eml`). */
+function mailsFor(address: string): ReceivedMail[] {
+  if (!fs.existsSync(MAIL_DIR)) return []
+  const suffix = `-${address.toLowerCase()}.eml`
+  return fs
+    .readdirSync(MAIL_DIR)
+    .filter((name) => name.toLowerCase().endsWith(suffix))
+    .sort()
+    .reverse()
+    .map((name) => ({
+      file: path.join(MAIL_DIR, name),
+      receivedAt: Number(name.split('-')[0]),
+      raw: fs.readFileSync(path.join(MAIL_DIR, name), 'utf8'),
+    }))
+}
+
+/** Splits a MIME entity into its (unfolded, lower-cased) headers and its body (RFC 5322 section 2.2.3). */
+function splitEntity(entity: string): { headers: Map<string, string>; body: string } {
+  const normalised = entity.replace(/\r\n/g, '\n')
+  const end = normalised.indexOf('\n\n')
+  const head = end === -1 ? normalised : normalised.slice(0, end)
+  const body = end === -1 ? '' : normalised.slice(end + 2)
+  const headers = new Map<string, string>()
+  for (const line of head.replace(/\n[ \t]+/g, ' ').split('\n')) {
+    const colon = line.indexOf(':')
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim())
+  }
+  return { headers, body }
+}
+
+/** Decodes a body by its Content-Transfer-Encoding (RFC 2045 section 6: 7bit, 8bit, quoted-printable, base64). */
+function decodeBody(body: string, encoding: string | undefined): string {
+  const kind = (encoding ?? '7bit').toLowerCase()
+  if (kind === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+  if (kind === 'quoted-printable') {
+    const bytes = body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    return Buffer.from(bytes, 'latin1').toString('utf8')
+  }
+  return body
+}
+
+/** The first text/plain part of a message (walking multipart/* bodies, RFC 2046 section 5.1), decoded. */
+export function plainTextOf(raw: string): string | null {
+  const { headers, body } = splitEntity(raw)
+  const type = headers.get('content-type') ?? 'text/plain'
+  if (/^multipart\//i.test(type)) {
+    const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
+    if (!boundary) return null
+    const parts = body.split(`--${boundary}`).slice(1)
+    for (const part of parts) {
+      if (part.startsWith('--')) break
+      const text = plainTextOf(part.replace(/^\n/, ''))
+      if (text !== null) return text
+    }
+    return null
+  }
+  if (!/^text\/plain/i.test(type)) return null
+  return decodeBody(body, headers.get('content-transfer-encoding'))
+}
+
+/**
+ * Waits for the password reset mail to `address` that arrived at or after `since` (ms since the
+ * epoch) and returns the 6-digit code of its plain-text part (spec section 9: six characters). The
+ * mail travels app → nodemailer → SMTP → the launcher's smtp-server → MAIL_DIR (issue 3).
+ */
+export async function waitForOtp(address: string, since: number, timeout = 15_000): Promise<string> {
+  let code: string | null = null
+  await expect
+    .poll(
+      () => {
+        // The file name's stamp is taken on receipt; allow a little clock slack between processes.
+        const mail = mailsFor(address).find((m) => m.receivedAt >= since - 1000)
+        const text = mail ? plainTextOf(mail.raw) : null
+        code = text ? (/(?<![0-9])([0-9]{6})(?![0-9])/.exec(text)?.[1] ?? null) : null
+        return code
+      },
+      { message: `a mail with a 6-digit code for ${address} in ${MAIL_DIR}`, timeout },
+    )
+    .not.toBeNull()
+  return code!
+}
+
+/** Fills and submits the sign-in form of the page already open (/login, possibly with ?redirectTo=). */
+export async function fillLogin(page: Page, email: string, password: string) {
+  const form = page.getByRole('main')
+  await form.getByLabel('Email', { exact: true }).fill(email)
+  await form.getByLabel('Password', { exact: true }).fill(password)
+  await form.getByRole('button', { name: 'Login', exact: true }).click()
+}
+
+/** A name unique to this run and project, for things a test creates (products, categories). */
+export function uniqueName(testInfo: TestInfo, label: string): string {
+  return `E2E ${label} ${testInfo.project.name} ${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`
 }

@@ -34,6 +34,23 @@ export function lineText(label: string, max: number) {
 }
 
 /**
+ * A list of `item`s with `min`..`max` entries. The type is checked on its own first: zod runs length
+ * checks on any input with a `length`, so a 24-character id sent instead of a list would also be
+ * told "at most 20 entries".
+ * @param messages.required when the field is absent (and `min` > 0); `notAList` for any other non-list
+ */
+export function listOf<T extends z.ZodType>(
+  item: T,
+  { min, max, messages }: { min: number; max: number; messages: { required: string; notAList: string; tooFew: string; tooMany: string } },
+) {
+  return z
+    .custom<unknown[]>((v) => Array.isArray(v), {
+      error: (iss) => (iss.input === undefined && min > 0 ? messages.required : messages.notAList),
+    })
+    .pipe(z.array(item).min(min, messages.tooFew).max(max, messages.tooMany))
+}
+
+/**
  * A list of references to categories or sub categories, each an id or an object with an `_id` (the
  * original client sends `{ _id, name }` objects; spec section 7). Output: the ids, in the order
  * given, duplicates kept (the services drop them and report unknown ids by their index here).
@@ -43,12 +60,12 @@ export function refList(label: string, { min, max }: { min: number; max: number 
   const ref = z
     .union([IdSchema, z.object({ _id: IdSchema }).loose()], { error: `Expected a ${label} id or a { _id } object` })
     .transform((r) => (typeof r === 'string' ? r : r._id))
-  return z
-    .array(ref, {
-      error: (iss) => (iss.input === undefined && min > 0 ? `Choose at least ${min} ${label}` : `Expected a list of ${label} ids`),
-    })
-    .min(min, `Choose at least ${min} ${label}`)
-    .max(max, `At most ${max} ${label} entries`)
+  const tooFew = `Choose at least ${min} ${label}`
+  return listOf(ref, {
+    min,
+    max,
+    messages: { required: tooFew, notAList: `Expected a list of ${label} ids`, tooFew, tooMany: `At most ${max} ${label} entries` },
+  })
 }
 
 /** The ids of `list` once each, in first-seen order, with the index where each was first given. */

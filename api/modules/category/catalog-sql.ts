@@ -5,6 +5,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
+import type { FieldIssue } from '../../lib/errors.ts'
 
 /**
  * Runs a raw query and returns its rows. Both drivers (PGlite, node-postgres) answer `{ rows }`;
@@ -96,4 +97,28 @@ export function isForeignKeyViolation(err: unknown): boolean {
 /** "1 product", "3 products": a count with its noun in the right number. */
 export function counted(n: number, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`
+}
+
+/**
+ * Field issues for the ids of a body list (`category`, `subCategory`) that name no row: one per
+ * unknown id, at the index where it was first given (`category.2`), saying which id.
+ * @param list the ids as given (duplicates allowed)
+ * @param label the spec's word for messages ("category", "sub category")
+ */
+export async function unknownRefIssues(
+  db: Pick<Db, 'execute'>,
+  table: 'categories' | 'sub_categories',
+  list: string[],
+  path: string,
+  label: string,
+): Promise<FieldIssue[]> {
+  const unknown = new Set(await unknownIds(db, table, [...new Set(list)]))
+  const reported = new Set<string>()
+  const issues: FieldIssue[] = []
+  list.forEach((id, index) => {
+    if (!unknown.has(id) || reported.has(id)) return
+    reported.add(id)
+    issues.push({ path: `${path}.${index}`, message: `Unknown ${label}: ${id}` })
+  })
+  return issues
 }

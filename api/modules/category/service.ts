@@ -6,7 +6,7 @@
  * `deps.cache.invalidate()` after it commits, because products and sub categories embed category
  * names and images (issue 4 item 9: the storefront shows a write on its next request).
  *
- * Rules of the writes (docs/decisions/0006-catalogue-writes.md):
+ * Rules of the writes (docs/decisions/0008-catalogue-writes.md):
  * - names are unique without regard to case ("Dairy" and "dairy" are one aisle to a shopper): 409;
  * - the image must be one of the store's stored images (file/service.ts `assertStoredImages`);
  * - a category still used by a sub category or a product is not deleted: 409 saying by how many;

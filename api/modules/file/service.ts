@@ -1,7 +1,7 @@
 /**
  * Catalogue images (issue 4 item 8; contract, "Endpoints": POST /api/file/upload): the admin's
  * upload, the rule every catalogue write applies to the image urls it is given, and the cleanup of
- * files nothing refers to any more. Decision: docs/decisions/0006-catalogue-writes.md.
+ * files nothing refers to any more. Decision: docs/decisions/0008-catalogue-writes.md.
  *
  * Image url rule: a category, sub category or product may only point at an image this store made,
  * i.e. a url the storage hands out (`/uploads/<24 hex>.webp` on disk) whose file exists. An upload
@@ -41,7 +41,8 @@ export const ImageUrlSchema = z
   .trim()
   .min(1, 'Image is required')
   .max(IMAGE_URL_MAX_LENGTH, 'Image url is too long')
-  .refine((url) => SAFE_URL_START.test(url) && STORED_IMAGE_NAME.test(url), NOT_OUR_IMAGE)
+  // An empty url is already reported as required: one issue per problem.
+  .refine((url) => url === '' || (SAFE_URL_START.test(url) && STORED_IMAGE_NAME.test(url)), NOT_OUR_IMAGE)
 
 /** The answer of POST /api/file/upload (contract): url, main file's width and height in px, format, size in bytes. */
 export interface UploadAnswer {

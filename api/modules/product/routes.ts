@@ -1,27 +1,38 @@
 import { Hono, type Context } from 'hono'
 import type { AppDeps } from '../../app.ts'
+import { requireAdmin } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
+import { DeleteByIdSchema } from '../category/schemas.ts'
 import {
+  CreateProductSchema,
   ProductDetailsSchema,
   ProductsByCategoryAndSubCategorySchema,
   ProductsByCategorySchema,
   ProductSearchSchema,
+  UpdateProductSchema,
 } from './schemas.ts'
 import {
+  createProduct,
+  deleteProduct,
+  PRODUCT_CREATED,
+  PRODUCT_DELETED,
+  PRODUCT_UPDATED,
   productDetails,
   productsByCategory,
   productsByCategoryAndSubCategory,
   productsByCategoryGrouped,
   searchProducts,
+  updateProduct,
 } from './service.ts'
 
 /** Number of pages of `limit` products needed for `totalCount` products (0 when there is none). */
 const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / limit)
 
 /**
- * Routes of /api/product (contract, "Endpoints"). Reads only for now; create, update and delete
- * (ADMIN) come with the admin issue. Every body is validated (400 with `issues` on wrong types).
+ * Routes of /api/product (contract, "Endpoints"). Every body is validated (400 with `issues` on
+ * wrong types). Writes need an ADMIN token (401 without a valid one, 403 for anyone else: checked
+ * before the body is read).
  *
  * - POST /get `{ page, limit, search }` → Product[]; `totalCount`, `totalNoPage`
  * - POST /get-product-by-category `{ id, grouped? }` → Product[] (at most 15 per category), or with
@@ -31,6 +42,10 @@ const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / 
  *   Product[]; `totalCount`, `page`, `limit`
  * - POST /get-product-details `{ productId }` → Product, or 404 "Product not found"
  * - POST /search-product `{ search, page, limit }` → Product[]; `totalCount`, `totalPage`, `page`, `limit`
+ * - POST /create (ADMIN) the create payload → 201 Product; 400 bad body, image not uploaded, unknown
+ *   ids, a sub category outside the chosen categories
+ * - PUT /update-product-details (ADMIN) `{ _id, ...any create fields }` → Product; 404 unknown id
+ * - DELETE /delete-product (ADMIN) `{ _id }` → null; 404 unknown id
  */
 export function productRoutes(deps: AppDeps) {
   const r = new Hono()
@@ -70,6 +85,22 @@ export function productRoutes(deps: AppDeps) {
       page: input.page,
       limit: input.limit,
     })
+  })
+
+  r.post('/create', requireAdmin(deps), async (c) => {
+    const input = await readBody(c, CreateProductSchema)
+    return ok(c, PRODUCT_CREATED, await createProduct(deps, input), {}, 201)
+  })
+
+  r.put('/update-product-details', requireAdmin(deps), async (c) => {
+    const input = await readBody(c, UpdateProductSchema)
+    return ok(c, PRODUCT_UPDATED, await updateProduct(deps, input))
+  })
+
+  r.delete('/delete-product', requireAdmin(deps), async (c) => {
+    const { _id } = await readBody(c, DeleteByIdSchema)
+    await deleteProduct(deps, _id)
+    return ok(c, PRODUCT_DELETED, null)
   })
 
   return r

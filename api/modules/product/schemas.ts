@@ -1,5 +1,6 @@
 /**
- * Body schemas of the product read endpoints (contract, "Endpoints" and "Defaults and bounds").
+ * Body schemas of the product endpoints (contract, "Endpoints" and "Defaults and bounds"): the reads
+ * first, then create and update-product-details (issue 4; spec sections 3 and 5).
  *
  * Missing paging fields are defaults, not errors (contract, "Defects": missing paging fields crashed
  * the original). Wrong types are a 400: an object where a string or number belongs is never passed
@@ -7,7 +8,8 @@
  * Unknown keys are dropped, so the original client's extra fields do no harm.
  */
 import { z } from 'zod'
-import { IdSchema } from '../category/catalog-schemas.ts'
+import { IdSchema, lineText, listOf, refList, TargetIdSchema } from '../category/catalog-schemas.ts'
+import { ImageUrlSchema } from '../file/service.ts'
 
 /** Page used when the body gives none. */
 export const DEFAULT_PAGE = 1
@@ -96,3 +98,164 @@ export const ProductDetailsSchema = z.object({
   productId: z.string({ error: 'Expected a product id (text)' }).max(1000, 'Not an id'),
 })
 export type ProductDetailsInput = z.output<typeof ProductDetailsSchema>
+
+// ---------------------------------------------------------------------------------------------
+// Writes (ADMIN): create and update-product-details. Bounds match the BFF's product form
+// (app/lib/schemas/product.ts) so that what the form accepts the API accepts too, except that the
+// API refuses a price of 0 (an MRP of nothing is a typo, never a product). Decision:
+// docs/decisions/0008-catalogue-writes.md.
+// ---------------------------------------------------------------------------------------------
+
+export const PRODUCT_NAME_MAX_LENGTH = 200
+export const PRODUCT_UNIT_MAX_LENGTH = 50
+export const PRODUCT_DESCRIPTION_MAX_LENGTH = 5000
+/** Most images one product keeps. */
+export const PRODUCT_IMAGES_MAX = 10
+/** Most categories, and most sub categories, one product lists. */
+export const PRODUCT_REFS_MAX = 20
+/** Largest stock: one million units. */
+export const STOCK_MAX = 1_000_000
+/** Largest price (MRP) in rupees: one crore. */
+export const PRICE_MAX = 10_000_000
+/** The discount is a percentage of the MRP. */
+export const DISCOUNT_MAX = 100
+/** Most extra fields (`more_details` entries) of one product. */
+export const MORE_DETAILS_MAX = 20
+export const DETAIL_NAME_MAX_LENGTH = 50
+export const DETAIL_VALUE_MAX_LENGTH = 1000
+
+// Plain decimal notation: digits with an optional fraction and sign. No exponent, hex, Infinity.
+const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
+
+/**
+ * A numeric field (spec section 5: stock, price and discount are numeric): a JSON number, or its
+ * plain decimal text (the original client and HTML forms send strings); `"abc"`, `""`, `"1e3"`,
+ * objects and booleans are refused.
+ * @param opts.min smallest value; `minExclusive` when the value must be above it
+ * @param opts.decimals most decimal places (0: a whole number)
+ */
+function numberField(label: string, opts: { min: number; minExclusive?: boolean; max: number; decimals: number }) {
+  const notANumber = `${label} must be a number`
+  let check = z.number()
+  check = opts.minExclusive
+    ? check.gt(opts.min, `${label} must be more than ${opts.min}`)
+    : check.min(opts.min, opts.min === 0 ? `${label} cannot be negative` : `${label} must be at least ${opts.min}`)
+  return z
+    .union([z.number(), z.string().trim().regex(DECIMAL_TEXT, notANumber).transform(Number)], {
+      error: (iss) => (iss.input === undefined ? `${label} is required` : notANumber),
+    })
+    .pipe(
+      check
+        .max(opts.max, `${label} cannot be more than ${opts.max.toLocaleString('en-IN')}`)
+        // Scaled and rounded at 1e-6 so that binary fractions (1.15 * 100 = 114.999…) pass.
+        .refine(
+          (v) => Number.isInteger(Math.round(v * 10 ** opts.decimals * 1e6) / 1e6),
+          opts.decimals === 0 ? `${label} must be a whole number` : `${label} can have at most ${opts.decimals} decimal places`,
+        ),
+    )
+}
+
+// Names that would set an object's prototype when a client copies the map with `obj[key] = value`.
+const FORBIDDEN_DETAIL_NAMES = new Set(['__proto__', 'constructor', 'prototype'])
+
+/**
+ * `more_details`: the extra fields, an object of field name → text (spec section 3: "free map of
+ * extra field name to text value"). Every value is required (spec section 5); names are trimmed,
+ * non-empty, unique without regard to case, at most 50 characters; values are text (a number is
+ * taken as its text), trimmed, 1..1000 characters. At most 20 fields. Output: the trimmed map.
+ */
+export const MoreDetailsSchema = z
+  .custom<Record<string, unknown>>(
+    (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+    'more_details must be an object of field name → text',
+  )
+  .superRefine((details, ctx) => {
+    const entries = Object.entries(details)
+    if (entries.length > MORE_DETAILS_MAX) {
+      ctx.addIssue({ code: 'custom', message: `At most ${MORE_DETAILS_MAX} extra fields`, path: [] })
+    }
+    const seen = new Set<string>()
+    for (const [rawName, value] of entries) {
+      const name = rawName.trim()
+      const folded = name.toLowerCase()
+      const nameProblem = !name
+        ? 'Extra field names cannot be empty'
+        : name.length > DETAIL_NAME_MAX_LENGTH
+          ? `Extra field names must be at most ${DETAIL_NAME_MAX_LENGTH} characters`
+          : FORBIDDEN_DETAIL_NAMES.has(name)
+            ? `"${name}" cannot be a field name`
+            : seen.has(folded)
+              ? `Two extra fields are named "${name}"`
+              : null
+      seen.add(folded)
+      if (nameProblem) ctx.addIssue({ code: 'custom', message: nameProblem, path: [rawName] })
+      const label = name || 'Extra field'
+      if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'string') {
+        ctx.addIssue({ code: 'custom', message: `${label} must be text`, path: [rawName] })
+      } else if (String(value).trim() === '') {
+        ctx.addIssue({ code: 'custom', message: `${label} is required`, path: [rawName] })
+      } else if (String(value).trim().length > DETAIL_VALUE_MAX_LENGTH) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be at most ${DETAIL_VALUE_MAX_LENGTH} characters`, path: [rawName] })
+      }
+    }
+  })
+  .transform((details) =>
+    Object.fromEntries(Object.entries(details).map(([name, value]) => [name.trim(), String(value).trim()])) as Record<string, string>,
+  )
+
+/** `description`: required, multi-line text (spec section 2: "Description (multi-line)"). */
+const DescriptionSchema = z
+  .string({ error: (iss) => (iss.input === undefined ? 'Description is required' : 'Description must be text') })
+  .trim()
+  .min(1, 'Description is required')
+  .max(PRODUCT_DESCRIPTION_MAX_LENGTH, `Description must be at most ${PRODUCT_DESCRIPTION_MAX_LENGTH} characters`)
+
+/**
+ * POST /api/product/create (spec section 3 "Product (create payload)"; section 5 "Upload Product"):
+ * `{ name, image[], category[], subCategory[], unit, stock, price, discount, description, more_details }`.
+ * - image: 1..10 urls answered by file/upload (order kept; the first is the card's picture);
+ * - category: at least one (a product without one is on no row or listing), ids or `{ _id }` objects;
+ * - subCategory: ids or objects, may be empty or absent (a category may have no sub category); each
+ *   must be under one of the chosen categories (checked by the service);
+ * - unit text; stock a whole number 0..1,000,000; price the MRP in rupees, above 0, at most
+ *   1,00,00,000, two decimals; discount a percentage 0..100, two decimals;
+ * - more_details: see MoreDetailsSchema; absent or null means no extra field.
+ */
+export const CreateProductSchema = z.object({
+  name: lineText('Name', PRODUCT_NAME_MAX_LENGTH),
+  image: listOf(ImageUrlSchema, {
+    min: 1,
+    max: PRODUCT_IMAGES_MAX,
+    messages: {
+      required: 'Upload at least one image',
+      notAList: 'Expected a list of image urls',
+      tooFew: 'Upload at least one image',
+      tooMany: `At most ${PRODUCT_IMAGES_MAX} images`,
+    },
+  }),
+  category: refList('category', { min: 1, max: PRODUCT_REFS_MAX }),
+  subCategory: refList('sub category', { min: 0, max: PRODUCT_REFS_MAX })
+    .nullish()
+    .transform((ids) => ids ?? []),
+  unit: lineText('Unit', PRODUCT_UNIT_MAX_LENGTH),
+  stock: numberField('Stock', { min: 0, max: STOCK_MAX, decimals: 0 }),
+  price: numberField('Price', { min: 0, minExclusive: true, max: PRICE_MAX, decimals: 2 }),
+  discount: numberField('Discount', { min: 0, max: DISCOUNT_MAX, decimals: 2 }),
+  description: DescriptionSchema,
+  more_details: MoreDetailsSchema.nullish().transform((details) => details ?? {}),
+})
+export type CreateProductInput = z.output<typeof CreateProductSchema>
+
+/**
+ * PUT /api/product/update-product-details: `_id` and any of the create fields (contract: "_id + the
+ * create fields"). Each field given is validated as on create and replaces the stored value
+ * (`category` and `subCategory` replace the links); a field left out keeps its value. At least one
+ * field must be given.
+ */
+export const UpdateProductSchema = CreateProductSchema.partial()
+  .extend({ _id: TargetIdSchema })
+  .refine((input) => Object.entries(input).some(([key, value]) => key !== '_id' && value !== undefined), {
+    message: 'Give at least one field to change',
+    path: [],
+  })
+export type UpdateProductInput = z.output<typeof UpdateProductSchema>

@@ -6,24 +6,33 @@
  * - Every list has a total order (ties broken by id) so that paging never repeats or skips a product.
  * - Every answer is built by a constant number of queries (category and sub category objects come
  *   from correlated `json_agg`s, the rows per category from one `row_number()` window), then
- *   cached through `deps.cache` under a key holding every input. Writes (create, update, delete:
- *   a later issue) must call `deps.cache.invalidate()` after their transaction commits.
+ *   cached through `deps.cache` under a key holding every input. Writes (create, update, delete;
+ *   issue 4, at the end of this file) run in one transaction each and call
+ *   `deps.cache.invalidate()` after it commits, so every listing shows them on its next request.
  * - `price` is the MRP in rupees and `discount` a percentage, both JSON numbers; the selling price
  *   is derived by the pages (app/lib/money.ts).
  */
-import { sql, type SQL } from 'drizzle-orm'
-import { NotFound } from '../../lib/errors.ts'
+import { eq, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import { productCategories, products, productSubCategories } from '../../db/schema.ts'
+import { BadRequest, NotFound, type FieldIssue } from '../../lib/errors.ts'
+import { distinctIds } from '../category/catalog-schemas.ts'
 import {
   expandedCategories,
   expandedSubCategories,
+  isForeignKeyViolation,
   isoTimestamp,
   queryRows,
+  unknownRefIssues,
   type CatalogRef,
 } from '../category/catalog-sql.ts'
-import type { CatalogDeps } from '../category/service.ts'
+import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
+import { assertStoredImages, releaseImages } from '../file/service.ts'
 import type {
+  CreateProductInput,
   ProductsByCategoryAndSubCategoryInput,
   ProductSearchInput,
+  UpdateProductInput,
 } from './schemas.ts'
 
 /** Products shown per category by get-product-by-category (the home page rows). */
@@ -387,4 +396,197 @@ export async function productDetails(deps: CatalogDeps, productId: string): Prom
     if (!row) throw NotFound('Product not found')
     return toProductAnswer(row)
   })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes (ADMIN; issue 4). Rules: docs/decisions/0008-catalogue-writes.md.
+// ---------------------------------------------------------------------------------------------
+
+export const PRODUCT_CREATED = 'Product Created Successfully'
+export const PRODUCT_UPDATED = 'Product updated successfully'
+export const PRODUCT_DELETED = 'Product deleted successfully'
+export const PRODUCT_NOT_FOUND = 'Product not found'
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/** One product as answered whether published or not, or undefined. `db` may be a transaction. */
+async function productById(db: Pick<Db, 'execute'>, id: string): Promise<ProductAnswer | undefined> {
+  const [row] = await queryRows<ProductRow>(db, sql`select ${productColumns} from products p where p.id = ${id}`)
+  return row ? toProductAnswer(row) : undefined
+}
+
+/** The ids a product is linked to through `table` (its categories or sub categories), in the admin's order. */
+async function linkedIds(tx: Tx, table: 'product_categories' | 'product_sub_categories', productId: string): Promise<string[]> {
+  const column = table === 'product_categories' ? 'category_id' : 'sub_category_id'
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`select ${sql.identifier(column)} as id from ${sql.identifier(table)} where product_id = ${productId} order by position`,
+  )
+  return rows.map((r) => r.id)
+}
+
+/**
+ * Checks the category and sub category ids a product will have: every id exists, and every sub
+ * category is listed under at least one of the categories (the storefront lists a product under
+ * /{category}/{subCategory}, spec section 2, so a sub category of another category would hide it).
+ * @param given which of the lists came in the body; issues are reported on those (`category.1`,
+ *   `subCategory.0`), a sub category that no longer fits new categories on `subCategory`
+ * @throws 400 with one issue per problem
+ */
+async function assertLinksValid(
+  tx: Tx,
+  categoryIds: string[],
+  subCategoryIds: string[],
+  given: { category: boolean; subCategory: boolean },
+): Promise<void> {
+  const issues: FieldIssue[] = [
+    ...(given.category ? await unknownRefIssues(tx, 'categories', categoryIds, 'category', 'category') : []),
+    ...(given.subCategory ? await unknownRefIssues(tx, 'sub_categories', subCategoryIds, 'subCategory', 'sub category') : []),
+  ]
+  if (issues.length === 0 && subCategoryIds.length > 0) {
+    const distinct = distinctIds(subCategoryIds)
+    const outside = await queryRows<{ id: string; name: string }>(
+      tx,
+      sql`select s.id, s.name from sub_categories s
+          where s.id = any(${textArray(distinct.map((d) => d.id))})
+            and not exists (select 1 from sub_category_categories l
+                            where l.sub_category_id = s.id and l.category_id = any(${textArray(categoryIds)}))`,
+    )
+    const names = new Map(outside.map((o) => [o.id, o.name]))
+    for (const { id, index } of distinct) {
+      if (!names.has(id)) continue
+      issues.push({
+        path: given.subCategory ? `subCategory.${index}` : 'subCategory',
+        message: `Sub category "${names.get(id)}" is not under any of the chosen categories`,
+      })
+    }
+  }
+  if (issues.length > 0) throw BadRequest(issues[0]!.message, issues)
+}
+
+/** Replaces the links of `productId` in `table` by `ids` (each once, in the order given). */
+async function replaceLinks(tx: Tx, productId: string, table: 'categories' | 'subCategories', ids: string[]): Promise<void> {
+  const distinct = distinctIds(ids)
+  if (table === 'categories') {
+    await tx.delete(productCategories).where(eq(productCategories.productId, productId))
+    if (distinct.length > 0) {
+      await tx.insert(productCategories).values(distinct.map(({ id }, position) => ({ productId, categoryId: id, position })))
+    }
+  } else {
+    await tx.delete(productSubCategories).where(eq(productSubCategories.productId, productId))
+    if (distinct.length > 0) {
+      await tx.insert(productSubCategories).values(distinct.map(({ id }, position) => ({ productId, subCategoryId: id, position })))
+    }
+  }
+}
+
+/** Each image url once, in the order given (the first is the card's picture). */
+const distinctUrls = (urls: string[]) => [...new Set(urls)]
+
+/** A category or sub category deleted by a concurrent write between the check and the link. */
+function asUnknownReference(err: unknown): unknown {
+  if (!isForeignKeyViolation(err)) return err
+  const message = 'A chosen category or sub category no longer exists'
+  return BadRequest(message, [{ path: 'category', message }])
+}
+
+/**
+ * Creates a product with its category and sub category links in one transaction
+ * (POST /api/product/create). Published at once.
+ * @param input the create payload, already validated by CreateProductSchema (price in rupees,
+ *   discount in percent)
+ * @returns the new product, category and subCategory expanded
+ * @throws 400 with issues: an image that is not one of the store's, an unknown category or sub
+ *   category id, a sub category outside the chosen categories
+ */
+export async function createProduct(deps: CatalogWriteDeps, input: CreateProductInput): Promise<ProductAnswer> {
+  await assertStoredImages(deps.storage, input.image.map((url, i) => ({ path: `image.${i}`, url })))
+  const answer = await deps.db
+    .transaction(async (tx) => {
+      await assertLinksValid(tx, input.category, input.subCategory, { category: true, subCategory: true })
+      const [row] = await tx
+        .insert(products)
+        .values({
+          name: input.name,
+          image: distinctUrls(input.image),
+          unit: input.unit,
+          stock: input.stock,
+          price: input.price,
+          discount: input.discount,
+          description: input.description,
+          moreDetails: input.more_details,
+          publish: true,
+        })
+        .returning({ id: products.id })
+      await replaceLinks(tx, row!.id, 'categories', input.category)
+      await replaceLinks(tx, row!.id, 'subCategories', input.subCategory)
+      return (await productById(tx, row!.id))!
+    })
+    .catch((err) => {
+      throw asUnknownReference(err)
+    })
+  deps.cache.invalidate()
+  return answer
+}
+
+/**
+ * Changes the fields given of a product (PUT /api/product/update-product-details); `category` and
+ * `subCategory` replace the links, all in one transaction. Images the product no longer shows are
+ * removed from storage when nothing else uses them.
+ * @returns the updated product, category and subCategory expanded
+ * @throws 400 as createProduct (the sub categories kept must fit new categories, and the other way
+ *   round); 404 PRODUCT_NOT_FOUND
+ */
+export async function updateProduct(deps: CatalogWriteDeps, input: UpdateProductInput): Promise<ProductAnswer> {
+  if (input.image) await assertStoredImages(deps.storage, input.image.map((url, i) => ({ path: `image.${i}`, url })))
+  const { answer, droppedImages } = await deps.db
+    .transaction(async (tx) => {
+      const [current] = await tx.select({ image: products.image }).from(products).where(eq(products.id, input._id)).for('update')
+      if (!current) throw NotFound(PRODUCT_NOT_FOUND)
+      const given = { category: input.category !== undefined, subCategory: input.subCategory !== undefined }
+      if (given.category || given.subCategory) {
+        const categoryIds = input.category ?? (await linkedIds(tx, 'product_categories', input._id))
+        const subCategoryIds = input.subCategory ?? (await linkedIds(tx, 'product_sub_categories', input._id))
+        await assertLinksValid(tx, categoryIds, subCategoryIds, given)
+      }
+      const image = input.image ? distinctUrls(input.image) : undefined
+      await tx
+        .update(products)
+        .set({
+          name: input.name,
+          image,
+          unit: input.unit,
+          stock: input.stock,
+          price: input.price,
+          discount: input.discount,
+          description: input.description,
+          moreDetails: input.more_details,
+          // Also when only the links change: the product did change.
+          updatedAt: new Date(),
+        })
+        .where(eq(products.id, input._id))
+      if (input.category) await replaceLinks(tx, input._id, 'categories', input.category)
+      if (input.subCategory) await replaceLinks(tx, input._id, 'subCategories', input.subCategory)
+      const dropped = image ? current.image.filter((url) => !image.includes(url)) : []
+      return { answer: (await productById(tx, input._id))!, droppedImages: dropped }
+    })
+    .catch((err) => {
+      throw asUnknownReference(err)
+    })
+  deps.cache.invalidate()
+  await releaseImages(deps, droppedImages)
+  return answer
+}
+
+/**
+ * Deletes a product (DELETE /api/product/delete-product): its category and sub category links go
+ * with it (cascade), it is gone from every listing on the next request, and its images' files are
+ * removed when no other product, category, sub category or avatar uses them.
+ * @throws 404 PRODUCT_NOT_FOUND
+ */
+export async function deleteProduct(deps: CatalogWriteDeps, id: string): Promise<void> {
+  const [deleted] = await deps.db.delete(products).where(eq(products.id, id)).returning({ image: products.image })
+  if (!deleted) throw NotFound(PRODUCT_NOT_FOUND)
+  deps.cache.invalidate()
+  await releaseImages(deps, deleted.image)
 }

@@ -2,11 +2,43 @@
  * Sub category rules and queries (spec section 3 "SubCategory": _id, name, image, category[]).
  *
  * Reads go through `deps.cache` under keys starting with `subcategory:`. Writes (create, update,
- * delete: a later issue) must call `deps.cache.invalidate()` after their transaction commits.
+ * delete; issue 4) run in one transaction each (the row and its category links together) and call
+ * `deps.cache.invalidate()` after it commits.
+ *
+ * Rules of the writes (docs/decisions/0008-catalogue-writes.md):
+ * - at least one category, every one existing (400 naming the unknown ids), listed in the order given;
+ * - the image must be one of the store's stored images (file/service.ts `assertStoredImages`);
+ * - names are not unique: the catalogue import makes one sub category per (category, name) pair, so
+ *   two categories may each have a "Frozen" shelf;
+ * - a sub category still used by a product is not deleted: 409, like a category in use. Unlinking
+ *   the products silently would drop them from their listings without the admin noticing;
+ * - the files of a replaced or deleted image are removed once nothing else uses them.
  */
-import { sql } from 'drizzle-orm'
-import { expandedCategories, isoTimestamp, queryRows, type CatalogRef } from '../category/catalog-sql.ts'
-import type { CatalogDeps } from '../category/service.ts'
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import { subCategories, subCategoryCategories } from '../../db/schema.ts'
+import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
+import { distinctIds } from '../category/catalog-schemas.ts'
+import {
+  counted,
+  expandedCategories,
+  isForeignKeyViolation,
+  isoTimestamp,
+  queryRows,
+  unknownRefIssues,
+  type CatalogRef,
+} from '../category/catalog-sql.ts'
+import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
+import { assertStoredImages, releaseImages } from '../file/service.ts'
+import type { CreateSubCategoryInput, UpdateSubCategoryInput } from './schemas.ts'
+
+export const SUB_CATEGORY_CREATED = 'Sub Category Created'
+export const SUB_CATEGORY_UPDATED = 'Sub Category updated successfully'
+export const SUB_CATEGORY_DELETED = 'Sub Category deleted successfully'
+export const SUB_CATEGORY_NOT_FOUND = 'Sub Category not found'
+/** 409 message of a delete refused while products still list the sub category. */
+export const subCategoryInUse = (products: number) =>
+  `Sub category is still used by ${counted(products, 'product')}: remove it from them or delete them first`
 
 /** A sub category as answered: `category` expanded to `{ _id, name, image }` (contract, "Endpoints"). */
 export interface SubCategoryAnswer {
@@ -18,6 +50,11 @@ export interface SubCategoryAnswer {
   updatedAt: string
 }
 
+/** The answer columns of a sub category aliased `s`, its categories expanded. */
+const subCategoryColumns = sql`s.id as "_id", s.name, s.image,
+  ${expandedCategories('sub_category_categories', 'sub_category_id', sql`s.id`)} as category,
+  ${isoTimestamp(sql`s.created_at`)} as "createdAt", ${isoTimestamp(sql`s.updated_at`)} as "updatedAt"`
+
 /**
  * Every sub category, sorted by name (ties by id), each with its categories in the admin's order.
  * One query: the categories come from a correlated `json_agg`, not one query per row.
@@ -25,13 +62,111 @@ export interface SubCategoryAnswer {
  */
 export function listSubCategories(deps: CatalogDeps): Promise<SubCategoryAnswer[]> {
   return deps.cache.get('subcategory:list', () =>
-    queryRows<SubCategoryAnswer>(
-      deps.db,
-      sql`select s.id as "_id", s.name, s.image,
-            ${expandedCategories('sub_category_categories', 'sub_category_id', sql`s.id`)} as category,
-            ${isoTimestamp(sql`s.created_at`)} as "createdAt", ${isoTimestamp(sql`s.updated_at`)} as "updatedAt"
-          from sub_categories s
-          order by s.name, s.id`,
-    ),
+    queryRows<SubCategoryAnswer>(deps.db, sql`select ${subCategoryColumns} from sub_categories s order by s.name, s.id`),
   )
+}
+
+/** One sub category as answered, or undefined. `db` may be a transaction (it then sees its own writes). */
+async function subCategoryById(db: Pick<Db, 'execute'>, id: string): Promise<SubCategoryAnswer | undefined> {
+  const [row] = await queryRows<SubCategoryAnswer>(db, sql`select ${subCategoryColumns} from sub_categories s where s.id = ${id}`)
+  return row
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * Checks the category ids of a body and links `subCategoryId` to them, in the order given (each id
+ * once, `position` 0, 1, …). Run inside the write's transaction.
+ * @throws 400 with an issue per unknown category id (`category.<index>`)
+ */
+async function linkCategories(tx: Tx, subCategoryId: string, categoryIds: string[]): Promise<void> {
+  const issues = await unknownRefIssues(tx, 'categories', categoryIds, 'category', 'category')
+  if (issues.length > 0) throw BadRequest(issues[0]!.message, issues)
+  await tx
+    .insert(subCategoryCategories)
+    .values(distinctIds(categoryIds).map(({ id }, position) => ({ subCategoryId, categoryId: id, position })))
+}
+
+/** A category deleted by a concurrent write between the check and the link: the id is unknown now. */
+function asUnknownCategory(err: unknown): unknown {
+  return isForeignKeyViolation(err) ? BadRequest('Unknown category', [{ path: 'category', message: 'Unknown category' }]) : err
+}
+
+/**
+ * Creates a sub category under one or more categories (POST /api/subcategory/create).
+ * @param input name, image (a stored image url), category ids (at least one), already validated
+ * @returns the new sub category with `category` expanded to `{ _id, name, image }`
+ * @throws 400 image not stored or an unknown category id (with issues)
+ */
+export async function createSubCategory(deps: CatalogWriteDeps, input: CreateSubCategoryInput): Promise<SubCategoryAnswer> {
+  await assertStoredImages(deps.storage, [{ path: 'image', url: input.image }])
+  const answer = await deps.db
+    .transaction(async (tx) => {
+      const [row] = await tx.insert(subCategories).values({ name: input.name, image: input.image }).returning({ id: subCategories.id })
+      await linkCategories(tx, row!.id, input.category)
+      return (await subCategoryById(tx, row!.id))!
+    })
+    .catch((err) => {
+      throw asUnknownCategory(err)
+    })
+  deps.cache.invalidate()
+  return answer
+}
+
+/**
+ * Sets name, image and categories of a sub category (PUT /api/subcategory/update); the category
+ * links are replaced in the same transaction. The previous image's files are removed when nothing
+ * else uses them.
+ * @returns the updated sub category, `category` expanded
+ * @throws 400 image not stored or an unknown category id; 404 SUB_CATEGORY_NOT_FOUND
+ */
+export async function updateSubCategory(deps: CatalogWriteDeps, input: UpdateSubCategoryInput): Promise<SubCategoryAnswer> {
+  await assertStoredImages(deps.storage, [{ path: 'image', url: input.image }])
+  const { answer, previousImage } = await deps.db
+    .transaction(async (tx) => {
+      const [current] = await tx
+        .select({ image: subCategories.image })
+        .from(subCategories)
+        .where(eq(subCategories.id, input._id))
+        .for('update')
+      if (!current) throw NotFound(SUB_CATEGORY_NOT_FOUND)
+      await tx.update(subCategories).set({ name: input.name, image: input.image }).where(eq(subCategories.id, input._id))
+      await tx.delete(subCategoryCategories).where(eq(subCategoryCategories.subCategoryId, input._id))
+      await linkCategories(tx, input._id, input.category)
+      return { answer: (await subCategoryById(tx, input._id))!, previousImage: current.image }
+    })
+    .catch((err) => {
+      throw asUnknownCategory(err)
+    })
+  deps.cache.invalidate()
+  if (previousImage !== input.image) await releaseImages(deps, [previousImage])
+  return answer
+}
+
+/**
+ * Deletes a sub category no product uses (DELETE /api/subcategory/delete); its category links go
+ * with it (cascade), then its image's files when nothing else uses them. The row is locked first,
+ * so a product being linked to it concurrently waits and then fails its foreign key check.
+ * @throws 404 SUB_CATEGORY_NOT_FOUND; 409 subCategoryInUse while products list it
+ */
+export async function deleteSubCategory(deps: CatalogWriteDeps, id: string): Promise<void> {
+  let image: string
+  try {
+    image = await deps.db.transaction(async (tx) => {
+      const [current] = await tx.select({ image: subCategories.image }).from(subCategories).where(eq(subCategories.id, id)).for('update')
+      if (!current) throw NotFound(SUB_CATEGORY_NOT_FOUND)
+      const [uses] = await queryRows<{ products: number }>(
+        tx,
+        sql`select count(*)::int as products from product_sub_categories where sub_category_id = ${id}`,
+      )
+      if (uses && uses.products > 0) throw Conflict(subCategoryInUse(uses.products))
+      await tx.delete(subCategories).where(eq(subCategories.id, id))
+      return current.image
+    })
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw Conflict('Sub category is still used: remove it from its products first')
+    throw err
+  }
+  deps.cache.invalidate()
+  await releaseImages(deps, [image])
 }

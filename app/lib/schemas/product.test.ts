@@ -147,13 +147,15 @@ describe('ProductFormSchema: numbers (stock, price, discount)', () => {
   it('refuses negative numbers', () => {
     expect(errorsOf(validWith({ stock: '-1', price: '-0.01', discount: '-5' }))).toEqual({
       stock: ['Number of Stock cannot be negative'],
-      price: ['Price cannot be negative'],
+      price: ['Price must be more than 0'],
       discount: ['Discount cannot be negative'],
     })
   })
 
-  it('allows zero for all three', () => {
-    expect(valueOf({ stock: '0', price: '0', discount: '0' })).toMatchObject({ stock: 0, price: 0, discount: 0 })
+  it('allows zero stock and discount but not a zero price (an MRP of nothing is a typo)', () => {
+    expect(valueOf({ stock: '0', discount: '0' })).toMatchObject({ stock: 0, discount: 0 })
+    expect(errorsOf(validWith({ price: '0' })).price).toEqual(['Price must be more than 0'])
+    expect(valueOf({ price: '0.01' }).price).toBe(0.01)
   })
 
   it('bounds the discount to 100', () => {
@@ -229,6 +231,11 @@ describe('fieldNameError (the Add Field dialog)', () => {
   it('refuses a name already used, ignoring case and spaces', () => {
     expect(fieldNameError('brand ', ['Brand'])).toBe(FIELD_NAME_DUPLICATE_MESSAGE)
     expect(fieldNameError('Brand', ['Origin'])).toBeNull()
+  })
+
+  it('refuses names that would set a prototype', () => {
+    expect(fieldNameError('__proto__', [])).toBe('"__proto__" cannot be a field name')
+    expect(fieldNameError(' constructor ', [])).toBe('"constructor" cannot be a field name')
   })
 
   it('refuses a name that is too long and a field beyond the limit', () => {

@@ -11,13 +11,16 @@
  *   blank card, and one without a category appears on no home row or listing (spec section 2);
  *   a sub category stays optional (a category may have none);
  * - stock is a whole number, price and discount have at most two decimals (paise, and the
- *   `numeric(12,2)`/`numeric(5,2)` columns of api/db/schema.ts); none may be negative; the discount is
- *   a percentage, so at most 100; upper bounds keep a typo (an extra zero row) from going live;
+ *   `numeric(12,2)`/`numeric(5,2)` columns of api/db/schema.ts); none may be negative and the price
+ *   (MRP) must be above 0; the discount is a percentage, so at most 100; upper bounds keep a typo (an
+ *   extra zero) from going live. The API applies the same bounds (api/modules/product/schemas.ts,
+ *   docs/decisions/0006-catalogue-writes.md), so what the form accepts the API accepts;
  * - numbers may be typed with Indian digit grouping ("1,00,000"): commas and spaces are dropped;
  *   exponents ("1e3"), hex and `Infinity` are refused;
  * - the "Add Field" dialog refuses an empty name (the spec's dialog did not check it, section 5) and a
  *   name already used by another extra field (compared without case and surrounding spaces), since two
- *   inputs with one name would overwrite each other in `more_details`.
+ *   inputs with one name would overwrite each other in `more_details`; `__proto__`, `constructor` and
+ *   `prototype` are refused too (they would set an object's prototype in a client that copies the map).
  *
  * Form shape: `name`, `description`, `image[i]` (urls of uploaded images), `category` and
  * `subCategory` (ids; several values), `unit`, `stock`, `price`, `discount`, and the extra fields as
@@ -55,6 +58,8 @@ export const FIELD_NAME_REQUIRED_MESSAGE = 'Field name is required'
 export const FIELD_NAME_DUPLICATE_MESSAGE = 'A field with this name already exists'
 export const FIELD_NAME_TOO_LONG_MESSAGE = `Field name must be at most ${FIELD_NAME_MAX_LENGTH} characters`
 export const TOO_MANY_FIELDS_MESSAGE = `At most ${EXTRA_FIELDS_MAX} extra fields`
+/** Names that would set an object's prototype when copied with `obj[name] = value` (the API refuses them too). */
+const FORBIDDEN_FIELD_NAMES = new Set(['__proto__', 'constructor', 'prototype'])
 
 /** The labels the page shows; messages use the same words. */
 export const PRODUCT_FIELD_LABELS = {
@@ -87,17 +92,20 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
  * A numeric form field (spec section 5: stock, price, discount are numeric and required). Input is
  * the text of the input; output a number in [0, max] with at most `decimals` decimals.
  */
-function numberField(label: string, { max, decimals, tooHighMessage }: { max: number; decimals: number; tooHighMessage?: string }) {
+function numberField(
+  label: string,
+  { max, decimals, tooHighMessage, isZeroAllowed = true }: { max: number; decimals: number; tooHighMessage?: string; isZeroAllowed?: boolean },
+) {
   const required = requiredMessage(label)
+  // One message per problem: a price at or below zero is "must be more than 0", not also "negative".
+  const lowest = isZeroAllowed ? z.number().min(0, `${label} cannot be negative`) : z.number().gt(0, `${label} must be more than 0`)
   return z
     .string({ error: required })
     .transform((text) => text.replace(/[\s,]/g, ''))
     .pipe(z.string({ error: required }).min(1, required).regex(DECIMAL, `${label} must be a number`))
     .transform(Number)
     .pipe(
-      z
-        .number()
-        .min(0, `${label} cannot be negative`)
+      lowest
         .max(max, tooHighMessage ?? `${label} cannot be more than ${max.toLocaleString('en-IN')}`)
         .refine(
           (value) => Number.isInteger(Math.round(value * 10 ** decimals * 1e6) / 1e6),
@@ -143,6 +151,7 @@ function nameProblem(name: string | null | undefined, existing: readonly string[
   const trimmed = (name ?? '').trim()
   if (!trimmed) return FIELD_NAME_REQUIRED_MESSAGE
   if (trimmed.length > FIELD_NAME_MAX_LENGTH) return FIELD_NAME_TOO_LONG_MESSAGE
+  if (FORBIDDEN_FIELD_NAMES.has(trimmed)) return `"${trimmed}" cannot be a field name`
   const key = trimmed.toLocaleLowerCase('en-IN')
   if (existing.some((other) => other.trim().toLocaleLowerCase('en-IN') === key)) return FIELD_NAME_DUPLICATE_MESSAGE
   return null
@@ -195,7 +204,7 @@ export const ProductFormSchema = z.object({
   subCategory: idList(PRODUCT_FIELD_LABELS.subCategory),
   unit: requiredText(PRODUCT_FIELD_LABELS.unit, UNIT_MAX_LENGTH),
   stock: numberField(PRODUCT_FIELD_LABELS.stock, { max: STOCK_MAX, decimals: 0 }),
-  price: numberField(PRODUCT_FIELD_LABELS.price, { max: PRICE_MAX, decimals: 2 }),
+  price: numberField(PRODUCT_FIELD_LABELS.price, { max: PRICE_MAX, decimals: 2, isZeroAllowed: false }),
   discount: numberField(PRODUCT_FIELD_LABELS.discount, { max: DISCOUNT_MAX, decimals: 2, tooHighMessage: DISCOUNT_TOO_HIGH_MESSAGE }),
   more_details: MoreDetailsSchema,
 })

@@ -150,7 +150,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       : await adminApi.addCategory(session, parsed.value)
     if (!result.ok) {
       const fieldErrors = issuesToFieldErrors(result.issues, CATEGORY_FIELDS)
-      const isOnField = Object.values(fieldErrors).flat().includes(result.message)
+      // The API's message of a 400 repeats its first field issue (`name: …`): shown on the field only.
+      const isOnField = Object.keys(fieldErrors).length > 0
       // 409: a category of that name exists already; say so on the name.
       if (result.status === 409 && !fieldErrors.name) fieldErrors.name = [result.message]
       return formFailure(fieldErrors, isOnField || result.status === 409 ? null : result.message, adminApi.failureStatus(result))

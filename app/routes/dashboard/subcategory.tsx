@@ -160,7 +160,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       : await adminApi.createSubCategory(session, parsed.value)
     if (!result.ok) {
       const fieldErrors = issuesToFieldErrors(result.issues, SUBCATEGORY_FIELDS)
-      const isOnField = Object.values(fieldErrors).flat().includes(result.message)
+      // The API's message of a 400 repeats its first field issue (`name: …`): shown on the field only.
+      const isOnField = Object.keys(fieldErrors).length > 0
       if (result.status === 409 && !fieldErrors.name) fieldErrors.name = [result.message]
       return formFailure(fieldErrors, isOnField || result.status === 409 ? null : result.message, adminApi.failureStatus(result))
     }

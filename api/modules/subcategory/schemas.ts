@@ -1,0 +1,29 @@
+/**
+ * Body schemas of the sub category write endpoints (spec section 7; contract, "Endpoints"). The spec
+ * asked name, image and at least one category only for the active look of the submit button
+ * (section 5, "no enforced rule"); the server enforces them: a sub category without a category is
+ * on no listing, and one without an image shows a blank tile.
+ */
+import { z } from 'zod'
+import { ImageUrlSchema } from '../file/service.ts'
+import { lineText, refList, TargetIdSchema } from '../category/catalog-schemas.ts'
+
+/** Longest sub category name, in characters (the catalogue's longest is 33). */
+export const SUB_CATEGORY_NAME_MAX_LENGTH = 80
+/** Most categories one sub category is listed under. */
+export const SUB_CATEGORY_CATEGORIES_MAX = 20
+
+/**
+ * POST /api/subcategory/create: `{ name, image, category }`; `category` is a list of category ids or
+ * `{ _id, name }` objects (the original client's form), at least one.
+ */
+export const CreateSubCategorySchema = z.object({
+  name: lineText('Name', SUB_CATEGORY_NAME_MAX_LENGTH),
+  image: ImageUrlSchema,
+  category: refList('category', { min: 1, max: SUB_CATEGORY_CATEGORIES_MAX }),
+})
+export type CreateSubCategoryInput = z.output<typeof CreateSubCategorySchema>
+
+/** PUT /api/subcategory/update: `{ _id, name, image, category }`, all required; `category` replaces the links. */
+export const UpdateSubCategorySchema = CreateSubCategorySchema.extend({ _id: TargetIdSchema })
+export type UpdateSubCategoryInput = z.output<typeof UpdateSubCategorySchema>

@@ -1,0 +1,48 @@
+/**
+ * Test helpers for signed-in callers: a shopper (role USER) or an admin (role ADMIN) with an access
+ * token, as the authorization tests of issue 4 need them (visitor = no token, shopper, admin).
+ *
+ * The user row is made with the real `createUser` (argon2 hash, so the account can also log in with
+ * TEST_PASSWORD) and the token is signed with the app's own secret and clock, exactly as login
+ * signs it, without going through login's rate limits.
+ */
+import type { AppDeps } from '../app.ts'
+import type { User } from '../db/schema.ts'
+import { signAccessToken } from '../lib/tokens.ts'
+import { createUser } from '../modules/user/service.ts'
+
+/** The password of every user these helpers create. */
+export const TEST_PASSWORD = 'Basmati-Rice-2024'
+
+/** A user and an access token (send as `Authorization: Bearer <token>`). */
+export interface SignedIn {
+  user: User
+  token: string
+}
+
+let seq = 0
+
+/**
+ * Creates a user with `role` and a fresh access token for it.
+ * @param t the test app (its db, and deps for the JWT secret and clock)
+ * @param opts.email defaults to a new unique address; opts.name to a plain name
+ */
+export async function signedInAs(
+  t: { db: AppDeps['db']; deps: Pick<AppDeps, 'jwtSecret' | 'clock'> },
+  role: 'USER' | 'ADMIN',
+  opts: { name?: string; email?: string } = {},
+): Promise<SignedIn> {
+  const tag = role === 'ADMIN' ? 'admin' : 'shopper'
+  const email = opts.email ?? `${tag}-${process.pid}-${++seq}@example.com`
+  const user = await createUser(t.db, { name: opts.name ?? (role === 'ADMIN' ? 'Store Admin' : 'Asha Rao'), email, password: TEST_PASSWORD, role })
+  const token = await signAccessToken({ userId: user.id, role }, t.deps.jwtSecret, t.deps.clock())
+  return { user, token }
+}
+
+/** A shopper (role USER) with an access token. */
+export const createShopper = (t: Parameters<typeof signedInAs>[0], opts?: { name?: string; email?: string }) =>
+  signedInAs(t, 'USER', opts)
+
+/** An admin (role ADMIN) with an access token. */
+export const createAdmin = (t: Parameters<typeof signedInAs>[0], opts?: { name?: string; email?: string }) =>
+  signedInAs(t, 'ADMIN', opts)
