@@ -48,6 +48,8 @@ interface SessionData {
 }
 interface FlashData {
   toast: Toast
+  /** A one-shot message for a page's own dialog (Upload Product's success dialog, spec section 4). */
+  notice: string
 }
 
 export const sessionStorage = createCookieSessionStorage<SessionData, FlashData>({
@@ -135,6 +137,19 @@ export class RequestSession {
   flashToast(toast: Toast) {
     this.raw.flash('toast', toast)
     this.dirty = true
+  }
+
+  /** Queues a message for the next page's own dialog (not a toast). */
+  flashNotice(message: string) {
+    this.raw.flash('notice', message)
+    this.dirty = true
+  }
+
+  /** Reads and clears the pending dialog message. */
+  takeNotice(): string | null {
+    const notice = this.raw.get('notice') ?? null
+    if (notice) this.dirty = true
+    return notice
   }
 
   /** Reads and clears the pending toast. */

@@ -111,7 +111,9 @@ async function refreshOnce(session: RequestSession): Promise<boolean> {
       session.setTokens({ accessToken: result.data.accessToken, refreshToken: result.data.refreshToken })
       return true
     }
-    session.signOut()
+    // 409: another request of this browser rotated the token a moment ago; its response carries
+    // the new cookie, so this one must not overwrite it with a signed-out session.
+    if (result.status !== 409) session.signOut()
     return false
   })()
   return session.refreshing

@@ -98,7 +98,7 @@ function rupees(amount: number): RegExp {
  * Removes what a failed journey left behind, through the API as the admin: products named `names.product`,
  * then the sub category, then the category (the order the API requires). Signs in only when needed.
  */
-export async function cleanUpViaApi(request: APIRequestContext, names: { category: string; subCategory: string; product: string }) {
+async function cleanUpViaApi(request: APIRequestContext, names: { category: string; subCategory: string; product: string }) {
   const category = (await api<Category[]>(request, '/category/get')).data.find((c) => c.name === names.category)
   const subCategory = (await api<SubCategory[]>(request, '/subcategory/get', {})).data.find((s) => s.name === names.subCategory)
   const products = (await api<Product[]>(request, '/product/get', { page: 1, limit: 10, search: names.product })).data.filter(

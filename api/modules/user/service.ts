@@ -31,6 +31,9 @@ export const WRONG_CREDENTIALS = 'Check your email or password'
 /** The original server's answer for an account whose status is not Active. */
 export const CONTACT_ADMIN = 'Contact to Admin'
 export const INVALID_REFRESH_TOKEN = 'Provide a valid refresh token'
+export const REFRESH_TOKEN_RACE = 'Refresh token was just used by another request'
+/** How long after its use a refresh token's reuse counts as a concurrent request, not theft. */
+export const REFRESH_REUSE_GRACE_MS = 10_000
 
 /** What the session functions need of the app's dependencies. */
 export type SessionDeps = Pick<AppDeps, 'db' | 'jwtSecret' | 'clock'>
@@ -148,8 +151,9 @@ export async function login(deps: SessionDeps, input: LoginInput): Promise<Token
 /**
  * Exchanges a refresh token for a new access token and the next refresh token of its family, in one
  * transaction with the token row locked (two concurrent uses of one token: the second is a reuse).
- * @throws 401 for an unknown, malformed, expired, used or revoked token, or a user who is gone or not
- *   Active; a used or revoked token also revokes its whole family
+ * @throws 409 when the token was used less than REFRESH_REUSE_GRACE_MS ago (a concurrent refresh);
+ *   401 for an unknown, malformed, expired, used or revoked token, or a user who is gone or not
+ *   Active; a used (past the grace) or revoked token also revokes its whole family
  */
 export async function rotateRefreshToken(deps: SessionDeps, token: string): Promise<Tokens> {
   const id = refreshTokenId(token)
@@ -159,6 +163,10 @@ export async function rotateRefreshToken(deps: SessionDeps, token: string): Prom
   const tokens = await deps.db.transaction(async (tx) => {
     const [row] = await tx.select().from(refreshTokens).where(eq(refreshTokens.id, id)).for('update')
     if (!row || !sameHash(row.tokenHash, hashToken(token))) return null
+    // Two requests of one browser racing with the same token (both saw an expired access token):
+    // within a few seconds of its use, a reuse is a race, not theft. Answer 409 without revoking, so
+    // the winner's rotated tokens stay valid (the BFF keeps its session on 409).
+    if (row.usedAt && !row.revokedAt && now.getTime() - row.usedAt.getTime() < REFRESH_REUSE_GRACE_MS) return 'race' as const
     if (row.usedAt || row.revokedAt) {
       await revokeFamily(tx, row.familyId, now)
       return null
@@ -172,6 +180,7 @@ export async function rotateRefreshToken(deps: SessionDeps, token: string): Prom
     await tx.update(refreshTokens).set({ usedAt: now }).where(eq(refreshTokens.id, row.id))
     return issueTokens(tx, deps, user, row.familyId, now)
   })
+  if (tokens === 'race') throw Conflict(REFRESH_TOKEN_RACE)
   if (!tokens) throw Unauthorized(INVALID_REFRESH_TOKEN)
   return tokens
 }

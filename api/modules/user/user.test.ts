@@ -12,7 +12,7 @@ import { ok } from '../../lib/envelope.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { createRateLimits } from '../../lib/rate-limit.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { CONTACT_ADMIN, createUser, EMAIL_TAKEN, PASSWORD_MISMATCH, WRONG_CREDENTIALS } from './service.ts'
+import { CONTACT_ADMIN, createUser, EMAIL_TAKEN, PASSWORD_MISMATCH, REFRESH_REUSE_GRACE_MS, REFRESH_TOKEN_RACE, WRONG_CREDENTIALS } from './service.ts'
 
 const PASSWORD = 'Basmati-Rice-2024'
 const realClock = () => new Date()
@@ -304,6 +304,13 @@ describe('POST /api/user/refresh-token', () => {
     expect(r2.status).toBe(200)
     const newest = r2.body.data.refreshToken
 
+    // Within the grace window a reuse is a concurrent request: 409, nothing revoked.
+    const racing = await refresh(first.refreshToken)
+    expect(racing.status).toBe(409)
+    expect(racing.body.message).toBe(REFRESH_TOKEN_RACE)
+
+    // Past the grace window it is theft: 401 and the whole family is revoked.
+    t.deps.clock = () => new Date(Date.now() + REFRESH_REUSE_GRACE_MS + 1000)
     const reused = await refresh(first.refreshToken)
     expect(reused.status).toBe(401)
     expect(reused.body.success).toBe(false)
@@ -318,13 +325,13 @@ describe('POST /api/user/refresh-token', () => {
     expect((await refresh(other.refreshToken)).status).toBe(200)
   })
 
-  it('lets only one of two simultaneous uses of a token win (the other is a reuse)', async () => {
+  it('lets only one of two simultaneous uses of a token win; the loser gets 409 and the winner stays valid', async () => {
     const { email } = await registerUser()
     const { refreshToken } = await signIn(email)
     const results = await Promise.all([refresh(refreshToken), refresh(refreshToken)])
-    expect(results.map((r) => r.status).sort()).toEqual([200, 401])
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409])
     const winner = results.find((r) => r.status === 200)!
-    expect((await refresh(winner.body.data.refreshToken)).status).toBe(401)
+    expect((await refresh(winner.body.data.refreshToken)).status).toBe(200)
   })
 
   it('stores only hashes of refresh tokens', async () => {

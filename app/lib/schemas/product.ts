@@ -14,7 +14,7 @@
  *   `numeric(12,2)`/`numeric(5,2)` columns of api/db/schema.ts); none may be negative and the price
  *   (MRP) must be above 0; the discount is a percentage, so at most 100; upper bounds keep a typo (an
  *   extra zero) from going live. The API applies the same bounds (api/modules/product/schemas.ts,
- *   docs/decisions/0006-catalogue-writes.md), so what the form accepts the API accepts;
+ *   docs/decisions/0008-catalogue-writes.md), so what the form accepts the API accepts;
  * - numbers may be typed with Indian digit grouping ("1,00,000"): commas and spaces are dropped;
  *   exponents ("1e3"), hex and `Infinity` are refused;
  * - the "Add Field" dialog refuses an empty name (the spec's dialog did not check it, section 5) and a

@@ -6,7 +6,7 @@
  * - Guard: the loader asks the API who the user is now (`requireAdmin`); anyone but an admin gets
  *   the red "Do not have permission" box (403) and no form.
  * - The form is app/components/product-form.tsx; its server side app/.server/product-form.ts.
- * - Dialogs live in the address: `?add-field=1` (Add Field), `?created=<id>&message=<text>` (the
+ * - Dialogs live in the address: `?add-field=1` (Add Field), `?created=<id>` (the
  *   success dialog). A saved product redirects to the latter, so the form starts empty (it is keyed
  *   by the created id) and a reload does not post again; "Confirm" goes back to the empty form.
  */
@@ -32,8 +32,6 @@ const UPLOAD_PRODUCT_PATH = '/dashboard/upload-product'
 const FORM_ID = 'upload-product'
 /** Shown when the API's answer carries no message. */
 const CREATED_FALLBACK_MESSAGE = 'Product Created Successfully'
-/** The success dialog's message comes from the address: keep it short, it is only ever text. */
-const CREATED_MESSAGE_MAX_LENGTH = 200
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, new Request(url))
@@ -43,7 +41,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const [categories, subCategories] = await Promise.all([catalogApi.listCategories(), catalogApi.listSubCategories()])
   const createdId = url.searchParams.get('created')?.trim()
   const created = createdId
-    ? { _id: createdId, message: (url.searchParams.get('message') ?? '').trim().slice(0, CREATED_MESSAGE_MAX_LENGTH) || CREATED_FALLBACK_MESSAGE }
+    ? { _id: createdId, message: getSession(context).takeNotice() || CREATED_FALLBACK_MESSAGE }
     : null
   return data({ isAdmin: true, ...productFormOptions(categories, subCategories), created })
 }
@@ -66,8 +64,12 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     session,
     formData,
     save: (value) => adminApi.createProduct(session, value),
-    onSaved: (product, message) =>
-      redirect(`${UPLOAD_PRODUCT_PATH}?${new URLSearchParams({ created: product._id, message: message || CREATED_FALLBACK_MESSAGE })}`),
+    // The server's message travels in the session flash, not the address, so no link can put
+    // arbitrary text into the dialog.
+    onSaved: (product, message) => {
+      session.flashNotice(message || CREATED_FALLBACK_MESSAGE)
+      return redirect(`${UPLOAD_PRODUCT_PATH}?${new URLSearchParams({ created: product._id })}`)
+    },
   })
 }
 
