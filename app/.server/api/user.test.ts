@@ -52,7 +52,7 @@ async function recorded() {
 /** The access tokens user-details accepts. */
 let validAccess = new Set<string>()
 /** How the fake refresh endpoint answers. */
-let refreshBehaviour: 'rotate' | 'reject' = 'rotate'
+let refreshBehaviour: 'rotate' | 'reject' | 'race' = 'rotate'
 let rotation = 0
 
 const server = setupServer(
@@ -62,6 +62,7 @@ const server = setupServer(
   }),
   http.post(`${API}/api/user/refresh-token`, ({ request }) => {
     const token = request.headers.get('Authorization')?.replace(/^Bearer /, '')
+    if (refreshBehaviour === 'race') return fail(409, 'Refresh token was just used by another request')
     if (refreshBehaviour === 'reject' || token !== 'refresh-1') return fail(401, 'Invalid refresh token')
     rotation += 1
     validAccess.add(`access-${rotation + 1}`)
@@ -192,6 +193,18 @@ describe('upstream refresh rule, through userDetails', () => {
     expect(reopened.tokens).toBeNull()
     expect(reopened.user).toBeNull()
     expect(reopened.takeToast()).toEqual({ type: 'success', message: 'kept' })
+  })
+
+  it('keeps the session untouched when another request of the browser won the refresh race (409)', async () => {
+    refreshBehaviour = 'race'
+    const session = await signedInSession('access-expired')
+    const result = await userApi.userDetails(session)
+
+    expect(result).toMatchObject({ ok: false, status: 401 })
+    expect(seen.map((r) => r.path)).toEqual(['/api/user/user-details', '/api/user/refresh-token'])
+    // Not signed out and not dirty: no Set-Cookie will overwrite the winner's rotated tokens.
+    expect(session.tokens).toEqual({ accessToken: 'access-expired', refreshToken: 'refresh-1' })
+    expect(session.dirty).toBe(false)
   })
 
   it('does not try to refresh a signed-out session', async () => {
