@@ -158,9 +158,13 @@ test.describe('catalogue admin journey', () => {
         // Spec section 5: the upload waits for a name.
         await expect(dialog.getByLabel('Image', { exact: true })).toBeDisabled()
       }
+      const submit = dialog.getByRole('button', { name: 'Submit', exact: true })
       await dialog.getByLabel('Name', { exact: true }).fill(names.category)
+      // Spec section 5: Submit looks active only with a name and an image.
+      if (javaScript) await expect(submit).toHaveAttribute('aria-disabled', 'true')
       await pickImage(dialog, 'Image', javaScript, dialog.getByRole('img', { name: 'Preview of the image' }))
-      await dialog.getByRole('button', { name: 'Submit', exact: true }).click()
+      if (javaScript) await expect(submit).not.toHaveAttribute('aria-disabled', 'true')
+      await submit.click()
       await expect(page).toHaveURL(/\/dashboard\/category$/)
       await expect(toast(page, 'Category added successfully')).toBeVisible()
       await expect(page.getByRole('dialog')).toHaveCount(0)
@@ -311,6 +315,13 @@ test.describe('catalogue admin journey', () => {
     })
 
     await test.step('delete the sub category, then the category', async () => {
+      // A category still in use is not deleted: the admin is told why (issue 4 item 3, 409).
+      await page.goto('/dashboard/category')
+      await page.getByRole('main').getByRole('link', { name: `Delete ${names.category}`, exact: true }).click()
+      await confirmDelete(page)
+      await expect(toast(page, /Category is still used by 1 sub category/)).toBeVisible()
+      await expect(page.getByRole('main').getByRole('listitem').filter({ hasText: names.category })).toHaveCount(1)
+
       await page.goto(`/dashboard/subcategory?page=${await subCategoryTablePage(request, names.subCategory)}`)
       const main = page.getByRole('main')
       await main.getByRole('link', { name: `Delete ${names.subCategory}`, exact: true }).click()

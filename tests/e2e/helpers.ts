@@ -261,45 +261,62 @@ function decodeBody(body: string, encoding: string | undefined): string {
   return body
 }
 
-/** The first text/plain part of a message (walking multipart/* bodies, RFC 2046 section 5.1), decoded. */
-export function plainTextOf(raw: string): string | null {
+/** The first part of `type` (text/plain, text/html) of a message, walking multipart/* bodies (RFC 2046 section 5.1), decoded. */
+export function mailPart(raw: string, type: 'text/plain' | 'text/html'): string | null {
   const { headers, body } = splitEntity(raw)
-  const type = headers.get('content-type') ?? 'text/plain'
-  if (/^multipart\//i.test(type)) {
-    const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
+  const contentType = headers.get('content-type') ?? 'text/plain'
+  if (/^multipart\//i.test(contentType)) {
+    const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1]
     if (!boundary) return null
     const parts = body.split(`--${boundary}`).slice(1)
     for (const part of parts) {
       if (part.startsWith('--')) break
-      const text = plainTextOf(part.replace(/^\n/, ''))
-      if (text !== null) return text
+      const found = mailPart(part.replace(/^\n/, ''), type)
+      if (found !== null) return found
     }
     return null
   }
-  if (!/^text\/plain/i.test(type)) return null
+  if (!contentType.toLowerCase().startsWith(type)) return null
   return decodeBody(body, headers.get('content-transfer-encoding'))
 }
 
+/** A received message, parsed: its Subject header and its plain-text and HTML bodies. */
+export interface Mail {
+  subject: string
+  text: string | null
+  html: string | null
+}
+
 /**
- * Waits for the password reset mail to `address` that arrived at or after `since` (ms since the
- * epoch) and returns the 6-digit code of its plain-text part (spec section 9: six characters). The
- * mail travels app → nodemailer → SMTP → the launcher's smtp-server → MAIL_DIR (issue 3).
+ * Waits for the newest message to `address` received at or after `since` (ms since the epoch): the
+ * launcher's smtp-server writes each one to MAIL_DIR (issue 3, "Real email").
  */
-export async function waitForOtp(address: string, since: number, timeout = 15_000): Promise<string> {
-  let code: string | null = null
+export async function waitForMail(address: string, since: number, timeout = 15_000): Promise<Mail> {
+  let found: ReceivedMail | undefined
   await expect
     .poll(
       () => {
         // The file name's stamp is taken on receipt; allow a little clock slack between processes.
-        const mail = mailsFor(address).find((m) => m.receivedAt >= since - 1000)
-        const text = mail ? plainTextOf(mail.raw) : null
-        code = text ? (/(?<![0-9])([0-9]{6})(?![0-9])/.exec(text)?.[1] ?? null) : null
-        return code
+        found = mailsFor(address).find((m) => m.receivedAt >= since - 1000)
+        return Boolean(found)
       },
-      { message: `a mail with a 6-digit code for ${address} in ${MAIL_DIR}`, timeout },
+      { message: `a mail to ${address} in ${MAIL_DIR}`, timeout },
     )
-    .not.toBeNull()
+    .toBe(true)
+  const raw = found!.raw
+  return { subject: splitEntity(raw).headers.get('subject') ?? '', text: mailPart(raw, 'text/plain'), html: mailPart(raw, 'text/html') }
+}
+
+/** The 6-digit code of a password reset mail (spec section 9: six characters), from its plain-text part. */
+export function otpOf(mail: Mail): string {
+  const code = /(?<![0-9])([0-9]{6})(?![0-9])/.exec(mail.text ?? '')?.[1]
+  expect(code, `a 6-digit code in the plain-text part:\n${mail.text}`).toBeTruthy()
   return code!
+}
+
+/** Waits for the password reset mail to `address` sent at or after `since` and returns its code. */
+export async function waitForOtp(address: string, since: number, timeout = 15_000): Promise<string> {
+  return otpOf(await waitForMail(address, since, timeout))
 }
 
 /** Fills and submits the sign-in form of the page already open (/login, possibly with ?redirectTo=). */

@@ -8,7 +8,7 @@
  * (helpers.ts `waitForOtp`). Nothing reads the code from the database or a log.
  */
 import { test, expect, type Locator, type Page } from '@playwright/test'
-import { expectSignedInAs, isJs, newUser, registerViaApi, submitLogin, toast, waitForHydration, waitForOtp } from './helpers.ts'
+import { expectSignedInAs, isJs, newUser, otpOf, registerViaApi, submitLogin, toast, waitForHydration, waitForMail } from './helpers.ts'
 
 /** Spec section 5, verbatim; the spec's trailing space is not visible on a page. */
 const MISMATCH_MESSAGE = 'New password and confirm password must be same.'
@@ -61,7 +61,11 @@ test('forgot password: code by email, new password, old one refused', async ({ p
   const since = Date.now()
   await requestCode(page, user.email)
   await expect(toast(page, /OTP has been sent/i)).toBeVisible()
-  const code = await waitForOtp(user.email, since)
+  // A real mail over SMTP, with a plain-text and an HTML body that both carry the code (issue 3 item 3).
+  const mail = await waitForMail(user.email, since)
+  const code = otpOf(mail)
+  expect(mail.subject).toBe('Your password reset code')
+  expect(mail.html).toContain(code)
 
   // A wrong code first: refused with the API's message, the boxes are emptied, the page stays.
   const wrong = [...code].map((digit) => String((Number(digit) + 1) % 10)).join('')
