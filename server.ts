@@ -18,6 +18,7 @@ import { openDatabase, migrateDb } from './api/db/client.ts'
 import { createApp } from './api/app.ts'
 import { createDiskStorage } from './api/lib/storage.ts'
 import { createMailer } from './api/lib/mail.ts'
+import { createRateLimits } from './api/lib/rate-limit.ts'
 import { logger } from './api/lib/logger.ts'
 import { ensureCatalog } from './api/db/seed/ensure.ts'
 import { ensureDemoAdmin } from './api/modules/user/admin-accounts.ts'
@@ -47,6 +48,7 @@ const { app: api, deps } = createApp({
   logger,
   secureCookies: isProduction && process.env.INSECURE_COOKIES !== '1',
   uploadMaxBytes: config.uploadMaxBytes,
+  rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1),
 })
 
 // The BFF calls the API in-process unless API_URL points elsewhere (app/.server/upstream.ts).

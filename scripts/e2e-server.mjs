@@ -104,6 +104,8 @@ const env = {
   DATA_DIR: dataDir,
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   ADMIN_PASSWORD: adminPassword,
+  // The whole suite signs up and in from one address: widen the per-IP budgets (per-email ones stay).
+  RATE_LIMIT_IP_MULTIPLIER: '10',
 }
 // Always the embedded PGlite database: a developer's DATABASE_URL must not be seeded by the suite.
 delete env.DATABASE_URL

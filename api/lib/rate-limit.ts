@@ -16,10 +16,19 @@ export interface RateLimits {
   otpVerifyByIp: RateLimiterAbstract
 }
 
-/** Default limits: points per duration (seconds). Tests pass smaller ones. */
-export function createRateLimits(overrides: Partial<Record<keyof RateLimits, { points: number; duration: number }>> = {}): RateLimits {
-  const make = (name: keyof RateLimits, points: number, duration: number) =>
-    new RateLimiterMemory({ keyPrefix: name, ...{ points, duration }, ...overrides[name] })
+/**
+ * Default limits: points per duration (seconds). Tests pass smaller ones in `overrides`;
+ * `perIpMultiplier` scales the per-IP budgets only (RATE_LIMIT_IP_MULTIPLIER, for a browser test
+ * suite or an office behind one NAT address); per-email budgets never change.
+ */
+export function createRateLimits(
+  overrides: Partial<Record<keyof RateLimits, { points: number; duration: number }>> = {},
+  perIpMultiplier = 1,
+): RateLimits {
+  const make = (name: keyof RateLimits, points: number, duration: number) => {
+    const scaled = name.endsWith('ByIp') ? Math.max(1, Math.round(points * perIpMultiplier)) : points
+    return new RateLimiterMemory({ keyPrefix: name, points: scaled, duration, ...overrides[name] })
+  }
   return {
     loginByIp: make('loginByIp', 50, 15 * 60),
     loginByEmail: make('loginByEmail', 10, 15 * 60),

@@ -11,6 +11,7 @@
  * - Paging of the sub category table (`?page=N`, 10 rows a page).
  */
 import { z } from 'zod'
+import type { ToastMessage } from './toasts.tsx'
 
 // ---------------------------------------------------------------------------------------------
 // Intents
@@ -117,6 +118,24 @@ export type FieldErrors = Partial<Record<string, string[]>>
 
 /** A parsed form: the value to send, or the values as typed (to refill the form) and the messages. */
 export type FormParse<V> = { ok: true; value: V } | { ok: false; values: V; fieldErrors: FieldErrors }
+
+/** The answer of a failed add or edit of a category or sub category (`V`: its form value): the values to refill, the messages, and an error toast. */
+export interface CatalogFormReply<V> {
+  intent: 'add' | 'edit'
+  /** The entity edited, or null for an add. */
+  _id: string | null
+  values: V
+  fieldErrors: FieldErrors
+  /** A message for the whole form (shown above the buttons), or null when every message is on a field. */
+  formError: string | null
+  toast: ToastMessage
+}
+
+/** What a category or sub category admin action answers with data (successes redirect instead). */
+export type CatalogActionReply<V> =
+  | CatalogFormReply<V>
+  | (UploadReply & { toast: ToastMessage | null })
+  | { intent: null; toast: ToastMessage }
 
 function collect<V>(schema: z.ZodType<V>, values: V): FormParse<V> {
   const result = schema.safeParse(values)

@@ -8,28 +8,13 @@
  * Unknown ids answer 404; a stale name part redirects (301) to the canonical path. Upstream calls
  * per render: three, in parallel (categories, sub categories, one product page).
  */
-import { data, redirect } from 'react-router'
+import { redirect } from 'react-router'
 import type { Route } from './+types/category'
-import {
-  fetchRange,
-  listCategories,
-  listSubCategories,
-  productsByCategoryAndSubCategory,
-  refId,
-} from '../.server/api/catalog.ts'
-import { clientIp } from '../.server/request.ts'
-import { categoryPath, idFromSlug, isCanonicalSlug, listingPath } from '../lib/slug.ts'
+import { notFound, startListing } from '../.server/listing.ts'
+import { categoryPath, idFromSlug, isCanonicalSlug } from '../lib/slug.ts'
 import { SidebarLayout, SubCategorySidebar, type CategoryLinkData } from '../components/category-grid.tsx'
-import { ProductGrid, toCardData, type ProductCardData } from '../components/product-card.tsx'
-import {
-  EarlierPagesNote,
-  LoadMore,
-  pageRange,
-  readPageRequest,
-  useAppendingList,
-  useIsSwitchingWithinCategory,
-  type PageWindow,
-} from '../components/pager.tsx'
+import { ProductGrid } from '../components/product-card.tsx'
+import { EarlierPagesNote, LoadMore, useAppendingList, useIsSwitchingWithinCategory } from '../components/pager.tsx'
 import { ProductGridCellsSkeleton, ProductGridSkeleton } from '../components/skeletons.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
@@ -37,44 +22,16 @@ import { SHOP_NAME } from '../components/header.tsx'
 /** Products per page on the category product page (spec section 9). */
 const LISTING_PAGE_SIZE = 8
 
-const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
-
 export async function loader({ params, request }: Route.LoaderArgs) {
   const categoryId = idFromSlug(params.category)
   if (!categoryId) throw notFound()
 
-  const url = new URL(request.url)
-  const { page, isSingle } = readPageRequest(url)
-  const { start, end } = pageRange(page, LISTING_PAGE_SIZE, isSingle)
-  const call = { clientIp: clientIp(request) }
-
-  // The product page is asked for at once, beside the lookups; an id the API rejects must still end
-  // as our 404, so its failure is only raised after the id was checked.
-  const productsPromise = fetchRange(
-    (p, limit) => productsByCategoryAndSubCategory({ categoryId, page: p, limit }, call),
-    start,
-    end,
-  )
-  productsPromise.catch(() => {})
-  const [categories, subCategories] = await Promise.all([listCategories(call), listSubCategories(call)])
-
-  const category = categories.find((c) => c._id === categoryId)
+  const listing = await startListing(request, { categoryId }, LISTING_PAGE_SIZE)
+  const category = listing.categories.find((c) => c._id === categoryId)
   if (!category) throw notFound()
-  if (!isCanonicalSlug(params.category, category)) throw redirect(`${categoryPath(category)}${url.search}`, 301)
+  if (!isCanonicalSlug(params.category, category)) throw redirect(`${categoryPath(category)}${listing.url.search}`, 301)
 
-  const { products, totalCount } = await productsPromise
-  const sidebar: CategoryLinkData[] = subCategories
-    .filter((sub) => sub.category?.some((ref) => refId(ref) === categoryId))
-    .map((sub) => ({ _id: sub._id, name: sub.name, image: sub.image, href: listingPath(category, sub) }))
-
-  const list: PageWindow<ProductCardData> = {
-    items: products.map(toCardData),
-    start,
-    page,
-    pageSize: LISTING_PAGE_SIZE,
-    totalCount,
-    scope: categoryId,
-  }
+  const { sidebar, list } = await listing.finish(category, categoryId)
   return {
     category: { _id: category._id, name: category.name, image: category.image, href: categoryPath(category) },
     canonical: categoryPath(category),

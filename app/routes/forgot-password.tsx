@@ -7,12 +7,13 @@
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { Form, Link } from 'react-router'
 import type { Route } from './+types/forgot-password'
 import * as userApi from '../.server/api/user.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
+import { failedFormReply, invalidFormReply } from '../.server/user-form.ts'
 import { ErrorList, Field, FormCard, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
@@ -29,17 +30,11 @@ export function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const session = getSession(context)
   const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply(), toast: null }, { status: 400 })
+  if (submission.status !== 'success') return invalidFormReply(submission)
 
   const { email } = submission.value
   const result = await userApi.forgotPassword({ email }, { clientIp: clientIp(request) })
-  if (!result.ok) {
-    const message = userApi.failureMessage(result)
-    return data(
-      { result: submission.reply({ formErrors: [message] }), toast: { type: 'error' as const, message } },
-      userApi.failureInit(result),
-    )
-  }
+  if (!result.ok) return failedFormReply(submission, result)
   // A new code replaces any earlier one (the API keeps one live code per account), so a verified
   // state from before is dropped too.
   session.setRecovery({ email, verified: false })

@@ -15,28 +15,14 @@
  * Upstream calls per render: three, in parallel (categories, sub categories, one product page; a
  * JavaScript-off window past 12 pages may take one more).
  */
-import { data, redirect } from 'react-router'
+import { redirect } from 'react-router'
 import type { Route } from './+types/listing'
-import {
-  fetchRange,
-  listCategories,
-  listSubCategories,
-  productsByCategoryAndSubCategory,
-  refId,
-} from '../.server/api/catalog.ts'
-import { clientIp } from '../.server/request.ts'
+import { refId } from '../.server/api/catalog.ts'
+import { notFound, startListing } from '../.server/listing.ts'
 import { categoryPath, idFromSlug, isCanonicalSlug, listingPath } from '../lib/slug.ts'
 import { SidebarLayout, SubCategorySidebar, type CategoryLinkData } from '../components/category-grid.tsx'
-import { ProductGrid, toCardData, type ProductCardData } from '../components/product-card.tsx'
-import {
-  EarlierPagesNote,
-  LoadMore,
-  pageRange,
-  readPageRequest,
-  useAppendingList,
-  useIsSwitchingWithinCategory,
-  type PageWindow,
-} from '../components/pager.tsx'
+import { ProductGrid } from '../components/product-card.tsx'
+import { EarlierPagesNote, LoadMore, useAppendingList, useIsSwitchingWithinCategory } from '../components/pager.tsx'
 import { ProductGridCellsSkeleton, ProductGridSkeleton } from '../components/skeletons.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
@@ -44,49 +30,21 @@ import { SHOP_NAME } from '../components/header.tsx'
 /** Products per page on the category product page (spec section 9). */
 const LISTING_PAGE_SIZE = 8
 
-const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
-
 export async function loader({ params, request }: Route.LoaderArgs) {
   const categoryId = idFromSlug(params.category)
   const subCategoryId = idFromSlug(params.subCategory)
   if (!categoryId || !subCategoryId) throw notFound()
 
-  const url = new URL(request.url)
-  const { page, isSingle } = readPageRequest(url)
-  const { start, end } = pageRange(page, LISTING_PAGE_SIZE, isSingle)
-  const call = { clientIp: clientIp(request) }
-
-  // The product page is asked for at once, beside the lookups; an id the API rejects must still end
-  // as our 404, so its failure is only raised after the ids were checked.
-  const productsPromise = fetchRange(
-    (p, limit) => productsByCategoryAndSubCategory({ categoryId, subCategoryId, page: p, limit }, call),
-    start,
-    end,
-  )
-  productsPromise.catch(() => {})
-  const [categories, subCategories] = await Promise.all([listCategories(call), listSubCategories(call)])
-
-  const category = categories.find((c) => c._id === categoryId)
-  const subCategory = subCategories.find((s) => s._id === subCategoryId)
+  const listing = await startListing(request, { categoryId, subCategoryId }, LISTING_PAGE_SIZE)
+  const category = listing.categories.find((c) => c._id === categoryId)
+  const subCategory = listing.subCategories.find((s) => s._id === subCategoryId)
   if (!category || !subCategory || !subCategory.category?.some((ref) => refId(ref) === categoryId)) throw notFound()
 
   if (!isCanonicalSlug(params.category, category) || !isCanonicalSlug(params.subCategory, subCategory)) {
-    throw redirect(`${listingPath(category, subCategory)}${url.search}`, 301)
+    throw redirect(`${listingPath(category, subCategory)}${listing.url.search}`, 301)
   }
 
-  const { products, totalCount } = await productsPromise
-  const sidebar: CategoryLinkData[] = subCategories
-    .filter((sub) => sub.category?.some((ref) => refId(ref) === categoryId))
-    .map((sub) => ({ _id: sub._id, name: sub.name, image: sub.image, href: listingPath(category, sub) }))
-
-  const list: PageWindow<ProductCardData> = {
-    items: products.map(toCardData),
-    start,
-    page,
-    pageSize: LISTING_PAGE_SIZE,
-    totalCount,
-    scope: `${categoryId}/${subCategoryId}`,
-  }
+  const { sidebar, list } = await listing.finish(category, `${categoryId}/${subCategoryId}`)
   return {
     category: { _id: category._id, name: category.name, image: category.image, href: categoryPath(category) },
     subCategory: { _id: subCategory._id, name: subCategory.name },

@@ -7,7 +7,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState } from 'react'
-import { data, Form, Link } from 'react-router'
+import { Form, Link } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/login'
 import * as userApi from '../.server/api/user.ts'
@@ -15,6 +15,7 @@ import { requireAnonymous, signIn } from '../.server/auth.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp, safeRedirect } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
+import { failedFormReply, invalidFormReply } from '../.server/user-form.ts'
 import { ErrorList, Field, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
@@ -22,6 +23,9 @@ import { ToastNotice } from '../components/toasts.tsx'
 import { LoginSchema } from '../lib/schemas/auth.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Login | ${SHOP_NAME}` }]
+
+/** The password is never echoed back into the page (OWASP ASVS 8.3: no credentials in responses). */
+const SECRET_FIELDS = ['password']
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAnonymous(context)
@@ -34,22 +38,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireAnonymous(context)
   const session = getSession(context)
   const formData = await request.formData()
-  // The password is never echoed back into the page (OWASP ASVS 8.3: no credentials in responses).
   const submission = parseWithZod(formData, { schema: LoginSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: ['password'] }), toast: null }, { status: 400 })
-  }
+  if (submission.status !== 'success') return invalidFormReply(submission, SECRET_FIELDS)
 
-  const failed = (result: userApi.Failure) => {
-    const message = userApi.failureMessage(result)
-    return data(
-      {
-        result: submission.reply({ formErrors: [message], hideFields: ['password'] }),
-        toast: { type: 'error' as const, message },
-      },
-      userApi.failureInit(result),
-    )
-  }
+  const failed = (result: userApi.Failure) => failedFormReply(submission, result, { hideFields: SECRET_FIELDS })
 
   const login = await userApi.login(submission.value, { clientIp: clientIp(request) })
   if (!login.ok) return failed(login)

@@ -5,13 +5,14 @@
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { Form, Link } from 'react-router'
 import type { Route } from './+types/register'
 import * as userApi from '../.server/api/user.ts'
 import { requireAnonymous } from '../.server/auth.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp, safeRedirect } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
+import { failedFormReply, invalidFormReply, issuesOnFields } from '../.server/user-form.ts'
 import { ErrorList, Field, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
@@ -22,7 +23,7 @@ export const meta: Route.MetaFunction = () => [{ title: `Register | ${SHOP_NAME}
 
 /** Fields whose values never go back into the page (OWASP ASVS 8.3: no credentials in responses). */
 const SECRET_FIELDS = ['password', 'confirmPassword']
-const FIELD_NAMES = new Set(['name', 'email', 'password', 'confirmPassword'])
+const FIELD_NAMES = ['name', 'email', 'password', 'confirmPassword']
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAnonymous(context)
@@ -36,25 +37,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = getSession(context)
   const formData = await request.formData()
   const submission = parseWithZod(formData, { schema: RegisterSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null }, { status: 400 })
-  }
+  if (submission.status !== 'success') return invalidFormReply(submission, SECRET_FIELDS)
 
   const result = await userApi.register(submission.value, { clientIp: clientIp(request) })
   if (!result.ok) {
-    const message = userApi.failureMessage(result)
     // A field issue from the API (say, a stricter password rule) goes under its field.
-    const fieldErrors: Record<string, string[]> = {}
-    for (const issue of result.issues) {
-      if (FIELD_NAMES.has(issue.path)) (fieldErrors[issue.path] ??= []).push(issue.message)
-    }
-    return data(
-      {
-        result: submission.reply({ formErrors: [message], fieldErrors, hideFields: SECRET_FIELDS }),
-        toast: { type: 'error' as const, message },
-      },
-      userApi.failureInit(result),
-    )
+    return failedFormReply(submission, result, { fieldErrors: issuesOnFields(result.issues, FIELD_NAMES), hideFields: SECRET_FIELDS })
   }
 
   const redirectTo = safeRedirect(formData.get('redirectTo'), '')

@@ -10,13 +10,14 @@
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/reset-password'
 import * as userApi from '../.server/api/user.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp } from '../.server/request.ts'
 import type { Recovery } from '../.server/session.ts'
 import { redirectWithToast } from '../.server/toast.ts'
+import { failedFormReply, invalidFormReply, issuesOnFields } from '../.server/user-form.ts'
 import { ErrorList, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
@@ -44,9 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const recovery = verifiedRecovery(context)
   const session = getSession(context)
   const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: SECRET_FIELDS }), toast: null }, { status: 400 })
-  }
+  if (submission.status !== 'success') return invalidFormReply(submission, SECRET_FIELDS)
 
   const result = await userApi.resetPassword(
     { email: recovery.email, resetToken: recovery.resetToken, ...submission.value },
@@ -55,20 +54,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) {
     const message = userApi.failureMessage(result)
     // The API's own mismatch message (spec section 5) or a stricter password rule goes under its field.
-    const fieldErrors: Record<string, string[]> = {}
-    for (const issue of result.issues) {
-      if (SECRET_FIELDS.includes(issue.path)) (fieldErrors[issue.path] ??= []).push(issue.message)
-    }
+    const fieldErrors = issuesOnFields(result.issues, SECRET_FIELDS)
     if (result.message === RESET_PASSWORD_MISMATCH_MESSAGE) fieldErrors.confirmPassword ??= [result.message]
     // A message already under its field is not repeated above the button.
     const formErrors = Object.values(fieldErrors).flat().includes(message) ? [] : [message]
-    return data(
-      {
-        result: submission.reply({ formErrors, fieldErrors, hideFields: SECRET_FIELDS }),
-        toast: { type: 'error' as const, message },
-      },
-      userApi.failureInit(result),
-    )
+    return failedFormReply(submission, result, { formErrors, fieldErrors, hideFields: SECRET_FIELDS })
   }
   session.clearRecovery()
   return redirectWithToast(session, '/login', { type: 'success', message: result.message || 'Password updated successfully' })

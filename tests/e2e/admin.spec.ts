@@ -140,6 +140,8 @@ test.describe('catalogue admin journey', () => {
     const price = 120
     const newPrice = 150
 
+    // The stored copy of the fixture image, as the category list shows it.
+    let categoryImage = ''
     await signInAsAdmin(page)
 
     await test.step('add a category with an image', async () => {
@@ -171,7 +173,9 @@ test.describe('catalogue admin journey', () => {
       // Listed with its stored image.
       const card = main.getByRole('listitem').filter({ hasText: names.category })
       await expect(card).toHaveCount(1)
-      await expect(card.getByRole('img', { name: names.category })).toHaveAttribute('src', /^\/uploads\//)
+      const image = card.getByRole('img', { name: names.category })
+      await expect(image).toHaveAttribute('src', /^\/uploads\//)
+      categoryImage = (await image.getAttribute('src'))!
       await expect(card.getByRole('link', { name: `Edit ${names.category}`, exact: true })).toBeVisible()
     })
 
@@ -336,6 +340,8 @@ test.describe('catalogue admin journey', () => {
       await expect(main.getByRole('listitem').filter({ hasText: names.category })).toHaveCount(0)
       await page.goto('/')
       await expect(page.getByRole('main').getByRole('region', { name: names.category, exact: true })).toHaveCount(0)
+      // The image all three used is not left behind (issue 4 item 8: no orphaned files).
+      expect((await request.get(categoryImage)).status(), categoryImage).toBe(404)
     })
   })
 })

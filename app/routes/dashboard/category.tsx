@@ -16,59 +16,38 @@
  *   is still used) comes back as an error toast.
  */
 import { useState } from 'react'
-import { data, Form, Link, useNavigation, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
-import { useHydrated } from 'remix-utils/use-hydrated'
+import { data, Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/category'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
+import { catalogAdminAction } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
-import { redirectWithToast } from '../../.server/toast.ts'
-import { AdminGuard, NO_PERMISSION_MESSAGE } from '../../components/admin-guard.tsx'
+import { AdminGuard } from '../../components/admin-guard.tsx'
 import {
-  IMAGE_FILE_FIELD,
-  NAME_MAX_LENGTH,
   adminHref,
-  issuesToFieldErrors,
   parseCategoryForm,
-  readAdminForm,
   readDialog,
-  readImageFile,
-  readIntent,
-  readText,
+  type CatalogActionReply,
+  type CatalogFormReply,
   type CategoryFormValue,
   type FieldErrors,
-  type UploadReply,
 } from '../../components/catalog-admin.ts'
+import { AdminListHeader, CatalogFormDialog, DeleteDialog, MissingDialog, NameField } from '../../components/catalog-admin-dialogs.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
-import { ErrorList } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ImageUploadField } from '../../components/image-upload-field.tsx'
 import { NoData } from '../../components/no-data.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
-import { ToastNotice, type ToastMessage } from '../../components/toasts.tsx'
-import { Button, buttonClassName } from '../../components/ui/button.tsx'
-import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx'
-import { Input, Label } from '../../components/ui/input.tsx'
+import { ToastNotice } from '../../components/toasts.tsx'
 
 export const meta: Route.MetaFunction = () => [{ title: `Category | ${SHOP_NAME}` }]
 
 const CATEGORY_PATH = '/dashboard/category'
 const CATEGORY_FIELDS = ['name', 'image'] as const
-/** Spec section 2, verbatim. */
-const DELETE_TITLE = 'Permanent Deleted'
-const DELETE_MESSAGE = 'Are you sure permanent delete ?'
 
-/** The answer of a failed add or edit: the values to refill, the messages, and an error toast. */
-interface FormReply {
-  intent: 'add' | 'edit'
-  _id: string | null
-  values: CategoryFormValue
-  fieldErrors: FieldErrors
-  formError: string | null
-  toast: ToastMessage
-}
-type ActionReply = FormReply | (UploadReply & { toast: ToastMessage | null }) | { intent: null; toast: ToastMessage }
+type FormReply = CatalogFormReply<CategoryFormValue>
+type ActionReply = CatalogActionReply<CategoryFormValue>
 
 /** The guard's decision and, for an admin, every category (GET category/get). Non-admin: 403, no list. */
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -91,76 +70,24 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 export async function action({ request, context, url }: Route.ActionArgs) {
   requireUser(context, new Request(url))
   const session = getSession(context)
-  const reply = (body: ActionReply, status: number) => data(body, { status })
-  const fail = (message: string, status: number) => reply({ intent: null, toast: { type: 'error', message } }, status)
-
-  // Nothing is forwarded for a user the session knows as a shopper. A stale ADMIN summary is caught
-  // by the API, which checks the role on every write (contract, "Defects").
-  if (session.user?.role !== 'ADMIN') return fail(NO_PERMISSION_MESSAGE, 403)
-
-  const form = await readAdminForm(request)
-  if (!form.ok) return fail(form.message, form.status)
-  const { formData } = form
-  const intent = readIntent(formData)
-
-  if (intent === 'upload') {
-    const file = readImageFile(formData, 'image')
-    if (!file) return reply({ intent, url: null, error: 'Choose an image to upload', toast: null }, 400)
-    const uploaded = await adminApi.uploadFormImage(session, file)
-    if (!uploaded.ok) return reply({ intent, url: null, error: uploaded.message, toast: null }, uploaded.status)
-    return reply({ intent, url: uploaded.url, error: null, toast: null }, 200)
-  }
-
-  if (intent === 'delete') {
-    const _id = readText(formData, '_id')
-    if (!_id) return redirectWithToast(session, CATEGORY_PATH, { type: 'error', message: 'Choose a category to delete' })
-    const result = await adminApi.deleteCategory(session, { _id })
-    // Both ways the dialog closes and the list is loaded again (spec section 4); 409 "still used" is the error toast.
-    if (!result.ok) return redirectWithToast(session, CATEGORY_PATH, { type: 'error', message: result.message })
-    return redirectWithToast(session, CATEGORY_PATH, { type: 'success', message: result.message || 'Category deleted' })
-  }
-
-  if (intent === 'add' || intent === 'edit') {
-    const _id = intent === 'edit' ? readText(formData, '_id') : null
-    if (intent === 'edit' && !_id) return fail('Choose a category to edit', 400)
-    // Without JavaScript the picked file arrives with the form: store it first, then save its url.
-    let uploadErrors: FieldErrors = {}
-    let uploadStatus = 400
-    const file = readImageFile(formData, IMAGE_FILE_FIELD)
-    if (file) {
-      const uploaded = await adminApi.uploadFormImage(session, file)
-      if (uploaded.ok) formData.set('image', uploaded.url)
-      else {
-        uploadErrors = { image: [uploaded.message] }
-        uploadStatus = uploaded.status
-      }
-    }
-    const parsed = parseCategoryForm(formData)
-    const values = parsed.ok ? parsed.value : parsed.values
-    const formFailure = (fieldErrors: FieldErrors, formError: string | null, status: number) => {
-      const message = formError ?? Object.values(fieldErrors).flat()[0] ?? 'Check the form'
-      return reply({ intent, _id, values, fieldErrors, formError, toast: { type: 'error', message } }, status)
-    }
-    if (!parsed.ok || Object.keys(uploadErrors).length > 0) {
-      // A failed upload's reason replaces "Image is required" on the image field.
-      return formFailure({ ...(parsed.ok ? {} : parsed.fieldErrors), ...uploadErrors }, null, uploadStatus)
-    }
-    const result = _id
-      ? await adminApi.updateCategory(session, { _id, ...parsed.value })
-      : await adminApi.addCategory(session, parsed.value)
-    if (!result.ok) {
-      const fieldErrors = issuesToFieldErrors(result.issues, CATEGORY_FIELDS)
-      // The API's message of a 400 repeats its first field issue (`name: …`): shown on the field only.
-      const isOnField = Object.keys(fieldErrors).length > 0
-      // 409: a category of that name exists already; say so on the name.
-      if (result.status === 409 && !fieldErrors.name) fieldErrors.name = [result.message]
-      return formFailure(fieldErrors, isOnField || result.status === 409 ? null : result.message, adminApi.failureStatus(result))
-    }
-    const fallback = intent === 'add' ? 'Category added' : 'Category updated'
-    return redirectWithToast(session, CATEGORY_PATH, { type: 'success', message: result.message || fallback })
-  }
-
-  return fail('Unknown action', 400)
+  return catalogAdminAction({
+    request,
+    session,
+    listHref: CATEGORY_PATH,
+    fields: CATEGORY_FIELDS,
+    parse: parseCategoryForm,
+    add: (value) => adminApi.addCategory(session, value),
+    update: (value) => adminApi.updateCategory(session, value),
+    // A 409 here means the category is still used; it comes back as the error toast.
+    remove: (target) => adminApi.deleteCategory(session, target),
+    messages: {
+      chooseToDelete: 'Choose a category to delete',
+      chooseToEdit: 'Choose a category to edit',
+      deleted: 'Category deleted',
+      added: 'Category added',
+      updated: 'Category updated',
+    },
+  })
 }
 
 type CategoryItem = catalogApi.Category
@@ -176,21 +103,14 @@ export default function CategoryPage({ loaderData, actionData }: Route.Component
 
 function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[]; actionData: ActionReply | undefined }) {
   const [searchParams] = useSearchParams()
-  const navigation = useNavigation()
   const dialog = readDialog(searchParams)
   const listHref = CATEGORY_PATH
   const formReply = actionData && (actionData.intent === 'add' || actionData.intent === 'edit') ? actionData : null
   const target = dialog && dialog.kind !== 'add' ? categories.find((category) => category._id === dialog.id) : undefined
-  const isDeleting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'delete'
 
   return (
     <section className="p-4 md:p-6">
-      <div className="sticky top-0 z-10 -mx-4 -mt-4 mb-4 flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-3 md:-mx-6 md:-mt-6 md:px-6">
-        <h1 className="text-lg font-semibold text-slate-900">Category</h1>
-        <Link to={adminHref(CATEGORY_PATH, searchParams, { kind: 'add' })} preventScrollReset className={buttonClassName({ variant: 'brand', size: 'sm' })}>
-          Add Category
-        </Link>
-      </div>
+      <AdminListHeader title="Category" addHref={adminHref(CATEGORY_PATH, searchParams, { kind: 'add' })} addLabel="Add Category" />
 
       {categories.length === 0 ? (
         <NoData />
@@ -238,41 +158,20 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
             reply={formReply?.intent === 'edit' && formReply._id === target._id ? formReply : null}
           />
         ) : (
-          <MissingDialog title="Edit Category" closeTo={listHref} />
+          <MissingDialog title="Edit Category" noun="category" closeTo={listHref} />
         )
       ) : null}
       {dialog?.kind === 'delete' ? (
-        target ? (
-          <ConfirmDialog
-            title={DELETE_TITLE}
-            message={DELETE_MESSAGE}
-            cancelTo={listHref}
-            action={adminHref(CATEGORY_PATH, searchParams, dialog)}
-            fields={{ intent: 'delete', _id: target._id }}
-            isPending={isDeleting}
-          />
-        ) : (
-          <MissingDialog title={DELETE_TITLE} closeTo={listHref} />
-        )
+        <DeleteDialog targetId={target?._id} noun="category" cancelTo={listHref} action={adminHref(CATEGORY_PATH, searchParams, dialog)} />
       ) : null}
       <ToastNotice toast={actionData?.toast} />
     </section>
   )
 }
 
-/** A dialog whose category is gone (deleted meanwhile, or a mistyped address). */
-function MissingDialog({ title, closeTo }: { title: string; closeTo: string }) {
-  return (
-    <Dialog title={title} closeTo={closeTo} size="sm">
-      <p className="text-slate-700">This category does not exist any more.</p>
-    </Dialog>
-  )
-}
-
 /**
  * Add or edit one category: name and image (spec section 5: the upload is disabled until a name is
- * given; the submit looks active only with both). With JavaScript, a submit with a missing field is
- * stopped here with the server's own messages; the server checks again either way.
+ * given; the submit looks active only with both). The checks and buttons are CatalogFormDialog's.
  */
 function CategoryFormDialog({
   mode,
@@ -285,86 +184,40 @@ function CategoryFormDialog({
   closeTo: string
   reply: FormReply | null
 }) {
-  const isHydrated = useHydrated()
-  const navigation = useNavigation()
   const [searchParams] = useSearchParams()
   const [name, setName] = useState(reply?.values.name ?? category?.name ?? '')
   const [image, setImage] = useState(reply?.values.image ?? category?.image ?? '')
   const [isUploading, setUploading] = useState(false)
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null)
-  const isSaving = navigation.state !== 'idle' && navigation.formData?.get('intent') === mode
   const fieldErrors = clientErrors ?? reply?.fieldErrors ?? {}
   const isReady = Boolean(name.trim() && image) && !isUploading
   const self = adminHref(CATEGORY_PATH, searchParams, mode === 'add' ? { kind: 'add' } : { kind: 'edit', id: category!._id })
-  const title = mode === 'add' ? 'Add Category' : 'Edit Category'
 
   return (
-    <Dialog title={title} closeTo={closeTo} size="md">
-      <Form
-        method="post"
-        action={self}
-        encType="multipart/form-data"
-        noValidate
-        className="grid gap-4"
-        onSubmit={(event) => {
-          if (isUploading) {
-            event.preventDefault()
-            setClientErrors({ image: ['Wait until the image is uploaded'] })
-            return
-          }
-          const parsed = parseCategoryForm(new FormData(event.currentTarget))
-          if (!parsed.ok) {
-            event.preventDefault()
-            setClientErrors(parsed.fieldErrors)
-            return
-          }
-          setClientErrors(null)
-        }}
-      >
-        <input type="hidden" name="intent" value={mode} />
-        {category ? <input type="hidden" name="_id" value={category._id} /> : null}
-        <div>
-          <Label htmlFor="category-name">Name</Label>
-          <Input
-            id="category-name"
-            name="name"
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            maxLength={NAME_MAX_LENGTH}
-            placeholder="Enter category name"
-            autoComplete="off"
-            data-autofocus
-            aria-invalid={fieldErrors.name?.length ? true : undefined}
-            aria-describedby={fieldErrors.name?.length ? 'category-name-error' : undefined}
-          />
-          <ErrorList id="category-name-error" errors={fieldErrors.name} />
-        </div>
-        <ImageUploadField
-          label="Image"
-          uploadAction={CATEGORY_PATH}
-          defaultValue={image}
-          disabled={!name.trim()}
-          disabledHint="Enter the name first, then upload the image."
-          errors={fieldErrors.image}
-          onChange={setImage}
-          onPendingChange={setUploading}
-        />
-        <ErrorList errors={reply?.formError ? [reply.formError] : null} role="alert" />
-        <div className="flex justify-end gap-2">
-          <Link to={closeTo} replace preventScrollReset className={buttonClassName({ variant: 'secondary' })}>
-            Cancel
-          </Link>
-          <Button
-            type="submit"
-            isPending={isSaving}
-            // Spec section 5: it looks active only with a name and an image; a click still explains what is missing.
-            aria-disabled={isHydrated && !isReady ? true : undefined}
-          >
-            {isSaving ? 'Saving…' : 'Submit'}
-          </Button>
-        </div>
-      </Form>
-    </Dialog>
+    <CatalogFormDialog
+      title={mode === 'add' ? 'Add Category' : 'Edit Category'}
+      mode={mode}
+      _id={category?._id}
+      action={self}
+      closeTo={closeTo}
+      isUploading={isUploading}
+      isReady={isReady}
+      formError={reply?.formError}
+      parse={parseCategoryForm}
+      onClientErrors={setClientErrors}
+    >
+      <NameField id="category-name" value={name} onChange={setName} placeholder="Enter category name" errors={fieldErrors.name} />
+      <ImageUploadField
+        label="Image"
+        uploadAction={CATEGORY_PATH}
+        defaultValue={image}
+        disabled={!name.trim()}
+        disabledHint="Enter the name first, then upload the image."
+        errors={fieldErrors.image}
+        onChange={setImage}
+        onPendingChange={setUploading}
+      />
+    </CatalogFormDialog>
   )
 }
 

@@ -18,63 +18,44 @@
  *   so the modal closes and the list is loaded again.
  */
 import { useState } from 'react'
-import { data, Form, Link, useNavigation, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
-import { useHydrated } from 'remix-utils/use-hydrated'
+import { data, Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/subcategory'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
+import { catalogAdminAction } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
-import { redirectWithToast } from '../../.server/toast.ts'
-import { AdminGuard, NO_PERMISSION_MESSAGE } from '../../components/admin-guard.tsx'
+import { AdminGuard } from '../../components/admin-guard.tsx'
 import {
-  IMAGE_FILE_FIELD,
-  NAME_MAX_LENGTH,
   PAGE_PARAM,
   adminHref,
-  issuesToFieldErrors,
   paginate,
   parseSubCategoryForm,
-  readAdminForm,
   readDialog,
-  readImageFile,
-  readIntent,
-  readText,
+  type CatalogActionReply,
+  type CatalogFormReply,
   type FieldErrors,
   type SubCategoryFormValue,
-  type UploadReply,
 } from '../../components/catalog-admin.ts'
+import { AdminListHeader, CatalogFormDialog, DeleteDialog, MissingDialog, NameField } from '../../components/catalog-admin-dialogs.tsx'
 import { ChipsSelect, type ChipOption } from '../../components/chips-select.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
-import { ErrorList } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, PencilIcon, TrashIcon } from '../../components/icons.tsx'
 import { ImageUploadField } from '../../components/image-upload-field.tsx'
 import { NoData } from '../../components/no-data.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
-import { ToastNotice, type ToastMessage } from '../../components/toasts.tsx'
-import { Button, buttonClassName } from '../../components/ui/button.tsx'
-import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx'
-import { Input, Label } from '../../components/ui/input.tsx'
+import { ToastNotice } from '../../components/toasts.tsx'
+import { buttonClassName } from '../../components/ui/button.tsx'
+import { Dialog } from '../../components/ui/dialog.tsx'
 
 export const meta: Route.MetaFunction = () => [{ title: `Sub Category | ${SHOP_NAME}` }]
 
 const SUBCATEGORY_PATH = '/dashboard/subcategory'
 const SUBCATEGORY_FIELDS = ['name', 'image', 'category'] as const
-/** The confirm dialog's words (spec section 2, as on the category page). */
-const DELETE_TITLE = 'Permanent Deleted'
-const DELETE_MESSAGE = 'Are you sure permanent delete ?'
 
-/** The answer of a failed add or edit: the values to refill, the messages, and an error toast. */
-interface FormReply {
-  intent: 'add' | 'edit'
-  _id: string | null
-  values: SubCategoryFormValue
-  fieldErrors: FieldErrors
-  formError: string | null
-  toast: ToastMessage
-}
-type ActionReply = FormReply | (UploadReply & { toast: ToastMessage | null }) | { intent: null; toast: ToastMessage }
+type FormReply = CatalogFormReply<SubCategoryFormValue>
+type ActionReply = CatalogActionReply<SubCategoryFormValue>
 
 /** The guard's decision and, for an admin, every sub category and category. Non-admin: 403, no data. */
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -100,76 +81,24 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 export async function action({ request, context, url }: Route.ActionArgs) {
   requireUser(context, new Request(url))
   const session = getSession(context)
-  const reply = (body: ActionReply, status: number) => data(body, { status })
-  const fail = (message: string, status: number) => reply({ intent: null, toast: { type: 'error', message } }, status)
-  // After a change the table shows the page it was on (paginate() clamps a page that no longer exists).
-  const listHref = adminHref(SUBCATEGORY_PATH, url.searchParams, null)
-
-  // Nothing is forwarded for a user the session knows as a shopper; the API checks the role anyway.
-  if (session.user?.role !== 'ADMIN') return fail(NO_PERMISSION_MESSAGE, 403)
-
-  const form = await readAdminForm(request)
-  if (!form.ok) return fail(form.message, form.status)
-  const { formData } = form
-  const intent = readIntent(formData)
-
-  if (intent === 'upload') {
-    const file = readImageFile(formData, 'image')
-    if (!file) return reply({ intent, url: null, error: 'Choose an image to upload', toast: null }, 400)
-    const uploaded = await adminApi.uploadFormImage(session, file)
-    if (!uploaded.ok) return reply({ intent, url: null, error: uploaded.message, toast: null }, uploaded.status)
-    return reply({ intent, url: uploaded.url, error: null, toast: null }, 200)
-  }
-
-  if (intent === 'delete') {
-    const _id = readText(formData, '_id')
-    if (!_id) return redirectWithToast(session, listHref, { type: 'error', message: 'Choose a sub category to delete' })
-    const result = await adminApi.deleteSubCategory(session, { _id })
-    // Spec section 4: success shows the message, reloads the list and closes the dialog.
-    if (!result.ok) return redirectWithToast(session, listHref, { type: 'error', message: result.message })
-    return redirectWithToast(session, listHref, { type: 'success', message: result.message || 'Sub Category deleted' })
-  }
-
-  if (intent === 'add' || intent === 'edit') {
-    const _id = intent === 'edit' ? readText(formData, '_id') : null
-    if (intent === 'edit' && !_id) return fail('Choose a sub category to edit', 400)
-    // Without JavaScript the picked file arrives with the form: store it first, then save its url.
-    let uploadErrors: FieldErrors = {}
-    let status = 400
-    const file = readImageFile(formData, IMAGE_FILE_FIELD)
-    if (file) {
-      const uploaded = await adminApi.uploadFormImage(session, file)
-      if (uploaded.ok) formData.set('image', uploaded.url)
-      else {
-        uploadErrors = { image: [uploaded.message] }
-        status = uploaded.status
-      }
-    }
-    const parsed = parseSubCategoryForm(formData)
-    const values = parsed.ok ? parsed.value : parsed.values
-    const formFailure = (fieldErrors: FieldErrors, formError: string | null, code: number) => {
-      const message = formError ?? Object.values(fieldErrors).flat()[0] ?? 'Check the form'
-      return reply({ intent, _id, values, fieldErrors, formError, toast: { type: 'error', message } }, code)
-    }
-    if (!parsed.ok || Object.keys(uploadErrors).length > 0) {
-      // A failed upload's reason replaces "Image is required" on the image field.
-      return formFailure({ ...(parsed.ok ? {} : parsed.fieldErrors), ...uploadErrors }, null, status)
-    }
-    const result = _id
-      ? await adminApi.updateSubCategory(session, { _id, ...parsed.value })
-      : await adminApi.createSubCategory(session, parsed.value)
-    if (!result.ok) {
-      const fieldErrors = issuesToFieldErrors(result.issues, SUBCATEGORY_FIELDS)
-      // The API's message of a 400 repeats its first field issue (`name: …`): shown on the field only.
-      const isOnField = Object.keys(fieldErrors).length > 0
-      if (result.status === 409 && !fieldErrors.name) fieldErrors.name = [result.message]
-      return formFailure(fieldErrors, isOnField || result.status === 409 ? null : result.message, adminApi.failureStatus(result))
-    }
-    const fallback = intent === 'add' ? 'Sub Category added' : 'Sub Category updated'
-    return redirectWithToast(session, listHref, { type: 'success', message: result.message || fallback })
-  }
-
-  return fail('Unknown action', 400)
+  return catalogAdminAction({
+    request,
+    session,
+    // After a change the table shows the page it was on (paginate() clamps a page that no longer exists).
+    listHref: adminHref(SUBCATEGORY_PATH, url.searchParams, null),
+    fields: SUBCATEGORY_FIELDS,
+    parse: parseSubCategoryForm,
+    add: (value) => adminApi.createSubCategory(session, value),
+    update: (value) => adminApi.updateSubCategory(session, value),
+    remove: (target) => adminApi.deleteSubCategory(session, target),
+    messages: {
+      chooseToDelete: 'Choose a sub category to delete',
+      chooseToEdit: 'Choose a sub category to edit',
+      deleted: 'Sub Category deleted',
+      added: 'Sub Category added',
+      updated: 'Sub Category updated',
+    },
+  })
 }
 
 type SubCategoryItem = catalogApi.SubCategory
@@ -193,7 +122,6 @@ function SubCategoryAdmin({
   actionData: ActionReply | undefined
 }) {
   const [searchParams] = useSearchParams()
-  const navigation = useNavigation()
   const dialog = readDialog(searchParams)
   const table = paginate(subCategories, searchParams.get(PAGE_PARAM))
   const closeTo = adminHref(SUBCATEGORY_PATH, searchParams, null, table.page)
@@ -201,16 +129,10 @@ function SubCategoryAdmin({
   const formReply = actionData && (actionData.intent === 'add' || actionData.intent === 'edit') ? actionData : null
   const target = dialog && dialog.kind !== 'add' ? subCategories.find((item) => item._id === dialog.id) : undefined
   const options: ChipOption[] = categories.map((category) => ({ value: category._id, label: category.name }))
-  const isDeleting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'delete'
 
   return (
     <section className="p-4 md:p-6">
-      <div className="sticky top-0 z-10 -mx-4 -mt-4 mb-4 flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-3 md:-mx-6 md:-mt-6 md:px-6">
-        <h1 className="text-lg font-semibold text-slate-900">Sub Category</h1>
-        <Link to={href({ kind: 'add' })} preventScrollReset className={buttonClassName({ variant: 'brand', size: 'sm' })}>
-          Add Sub Category
-        </Link>
-      </div>
+      <AdminListHeader title="Sub Category" addHref={href({ kind: 'add' })} addLabel="Add Sub Category" />
 
       {subCategories.length === 0 ? (
         <NoData />
@@ -295,22 +217,11 @@ function SubCategoryAdmin({
             reply={formReply?.intent === 'edit' && formReply._id === target._id ? formReply : null}
           />
         ) : (
-          <MissingDialog title="Edit Sub Category" closeTo={closeTo} />
+          <MissingDialog title="Edit Sub Category" noun="sub category" closeTo={closeTo} />
         )
       ) : null}
       {dialog?.kind === 'delete' ? (
-        target ? (
-          <ConfirmDialog
-            title={DELETE_TITLE}
-            message={DELETE_MESSAGE}
-            cancelTo={closeTo}
-            action={href(dialog)}
-            fields={{ intent: 'delete', _id: target._id }}
-            isPending={isDeleting}
-          />
-        ) : (
-          <MissingDialog title={DELETE_TITLE} closeTo={closeTo} />
-        )
+        <DeleteDialog targetId={target?._id} noun="sub category" cancelTo={closeTo} action={href(dialog)} />
       ) : null}
       {dialog?.kind === 'view' ? (
         target ? (
@@ -321,7 +232,7 @@ function SubCategoryAdmin({
             </div>
           </Dialog>
         ) : (
-          <MissingDialog title="Image" closeTo={closeTo} />
+          <MissingDialog title="Image" noun="sub category" closeTo={closeTo} />
         )
       ) : null}
       <ToastNotice toast={actionData?.toast} />
@@ -368,15 +279,6 @@ function TablePager({ page, totalPages, hrefFor }: { page: number; totalPages: n
   )
 }
 
-/** A dialog whose sub category is gone (deleted meanwhile, or a mistyped address). */
-function MissingDialog({ title, closeTo }: { title: string; closeTo: string }) {
-  return (
-    <Dialog title={title} closeTo={closeTo} size="sm">
-      <p className="text-slate-700">This sub category does not exist any more.</p>
-    </Dialog>
-  )
-}
-
 /**
  * Add or edit one sub category (spec section 2: name, image upload with preview, category picker
  * with chips, Submit; section 4: opens prefilled, a new file replaces the image, picking appends a
@@ -399,93 +301,48 @@ function SubCategoryFormDialog({
   action: string
   reply: FormReply | null
 }) {
-  const isHydrated = useHydrated()
-  const navigation = useNavigation()
   const initialCategories = reply?.values.category ?? subCategory?.category.map((category) => category._id) ?? []
   const [name, setName] = useState(reply?.values.name ?? subCategory?.name ?? '')
   const [image, setImage] = useState(reply?.values.image ?? subCategory?.image ?? '')
   const [categoryIds, setCategoryIds] = useState<string[]>(initialCategories)
   const [isUploading, setUploading] = useState(false)
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null)
-  const isSaving = navigation.state !== 'idle' && navigation.formData?.get('intent') === mode
   const fieldErrors = clientErrors ?? reply?.fieldErrors ?? {}
   const isReady = Boolean(name.trim() && image && categoryIds.length > 0) && !isUploading
 
   return (
-    <Dialog title={mode === 'add' ? 'Add Sub Category' : 'Edit Sub Category'} closeTo={closeTo} size="md">
-      <Form
-        method="post"
-        action={action}
-        encType="multipart/form-data"
-        noValidate
-        className="grid gap-4"
-        onSubmit={(event) => {
-          if (isUploading) {
-            event.preventDefault()
-            setClientErrors({ image: ['Wait until the image is uploaded'] })
-            return
-          }
-          const parsed = parseSubCategoryForm(new FormData(event.currentTarget))
-          if (!parsed.ok) {
-            event.preventDefault()
-            setClientErrors(parsed.fieldErrors)
-            return
-          }
-          setClientErrors(null)
-        }}
-      >
-        <input type="hidden" name="intent" value={mode} />
-        {subCategory ? <input type="hidden" name="_id" value={subCategory._id} /> : null}
-        <div>
-          <Label htmlFor="subcategory-name">Name</Label>
-          <Input
-            id="subcategory-name"
-            name="name"
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            maxLength={NAME_MAX_LENGTH}
-            placeholder="Enter sub category name"
-            autoComplete="off"
-            data-autofocus
-            aria-invalid={fieldErrors.name?.length ? true : undefined}
-            aria-describedby={fieldErrors.name?.length ? 'subcategory-name-error' : undefined}
-          />
-          <ErrorList id="subcategory-name-error" errors={fieldErrors.name} />
-        </div>
-        <ImageUploadField
-          label="Image"
-          uploadAction={SUBCATEGORY_PATH}
-          defaultValue={image}
-          errors={fieldErrors.image}
-          onChange={setImage}
-          onPendingChange={setUploading}
-        />
-        <ChipsSelect
-          id="subcategory-category"
-          name="category"
-          label="Select Category"
-          placeholder="Select Category"
-          options={options}
-          defaultValue={initialCategories}
-          errors={fieldErrors.category}
-          onChange={setCategoryIds}
-        />
-        <ErrorList errors={reply?.formError ? [reply.formError] : null} role="alert" />
-        <div className="flex justify-end gap-2">
-          <Link to={closeTo} replace preventScrollReset className={buttonClassName({ variant: 'secondary' })}>
-            Cancel
-          </Link>
-          <Button
-            type="submit"
-            isPending={isSaving}
-            // Spec section 5: it looks active only when complete; a click still explains what is missing.
-            aria-disabled={isHydrated && !isReady ? true : undefined}
-          >
-            {isSaving ? 'Saving…' : 'Submit'}
-          </Button>
-        </div>
-      </Form>
-    </Dialog>
+    <CatalogFormDialog
+      title={mode === 'add' ? 'Add Sub Category' : 'Edit Sub Category'}
+      mode={mode}
+      _id={subCategory?._id}
+      action={action}
+      closeTo={closeTo}
+      isUploading={isUploading}
+      isReady={isReady}
+      formError={reply?.formError}
+      parse={parseSubCategoryForm}
+      onClientErrors={setClientErrors}
+    >
+      <NameField id="subcategory-name" value={name} onChange={setName} placeholder="Enter sub category name" errors={fieldErrors.name} />
+      <ImageUploadField
+        label="Image"
+        uploadAction={SUBCATEGORY_PATH}
+        defaultValue={image}
+        errors={fieldErrors.image}
+        onChange={setImage}
+        onPendingChange={setUploading}
+      />
+      <ChipsSelect
+        id="subcategory-category"
+        name="category"
+        label="Select Category"
+        placeholder="Select Category"
+        options={options}
+        defaultValue={initialCategories}
+        errors={fieldErrors.category}
+        onChange={setCategoryIds}
+      />
+    </CatalogFormDialog>
   )
 }
 
