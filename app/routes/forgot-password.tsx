@@ -5,8 +5,8 @@
  * answers alike whether or not the email has an account, so this page does too; a rate limit (429)
  * names the wait.
  */
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link } from 'react-router'
 import type { Route } from './+types/forgot-password'
 import * as userApi from '../.server/api/user.ts'
@@ -18,6 +18,7 @@ import { ErrorList, Field, FormCard, SubmitButton, useIsPending } from '../compo
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { ToastNotice } from '../components/toasts.tsx'
+import { useSchemaForm } from '../components/use-schema-form.ts'
 import { ForgotPasswordSchema } from '../lib/schemas/account.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Forgot Password | ${SHOP_NAME}` }]
@@ -43,15 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const isPending = useIsPending()
-  const [form, fields] = useForm({
-    id: 'forgot-password',
-    lastResult: actionData?.result,
-    defaultValue: { email: loaderData.email },
-    constraint: getZodConstraint(ForgotPasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
-  })
+  const [form, fields] = useSchemaForm('forgot-password', ForgotPasswordSchema, actionData?.result, { email: loaderData.email })
 
   return (
     <FormCard title="Forgot Password">

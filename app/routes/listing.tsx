@@ -21,9 +21,8 @@ import { refId } from '../.server/api/catalog.ts'
 import { notFound, startListing } from '../.server/listing.ts'
 import { categoryPath, idFromSlug, isCanonicalSlug, listingPath } from '../lib/slug.ts'
 import { SidebarLayout, SubCategorySidebar, type CategoryLinkData } from '../components/category-grid.tsx'
-import { ProductGrid } from '../components/product-card.tsx'
-import { EarlierPagesNote, LoadMore, useAppendingList, useIsSwitchingWithinCategory } from '../components/pager.tsx'
-import { ProductGridCellsSkeleton, ProductGridSkeleton } from '../components/skeletons.tsx'
+import { ListingProducts } from '../components/listing-products.tsx'
+import { useAppendingList, useIsSwitchingWithinCategory } from '../components/pager.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 
@@ -84,25 +83,7 @@ export default function Listing({ loaderData }: Route.ComponentProps) {
           {list.totalCount} {list.totalCount === 1 ? 'product' : 'products'}
         </p>
       </header>
-      <div aria-busy={isSwitching || list.isLoading}>
-        {isSwitching ? (
-          <ProductGridSkeleton count={LISTING_PAGE_SIZE} />
-        ) : (
-          <>
-            <EarlierPagesNote list={list} />
-            {list.items.length === 0 && list.start === 0 ? (
-              <p className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
-                No products here yet. Try another sub category.
-              </p>
-            ) : (
-              <ProductGrid products={list.items} paging={{ start: list.start, pageSize: loaderData.list.pageSize }}>
-                {list.isLoading ? <ProductGridCellsSkeleton count={4} /> : null}
-              </ProductGrid>
-            )}
-            <LoadMore list={list} />
-          </>
-        )}
-      </div>
+      <ListingProducts list={list} pageSize={LISTING_PAGE_SIZE} isSwitching={isSwitching} emptyMessage="No products here yet. Try another sub category." />
     </SidebarLayout>
   )
 }

@@ -4,8 +4,8 @@
  * /register. The BFF posts to the API, keeps the tokens in the cookie session, loads the user's
  * details for the header and goes to `redirectTo` (same-site paths only) or `/`.
  */
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState } from 'react'
 import { Form, Link } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
@@ -20,6 +20,7 @@ import { ErrorList, Field, FormCard, PasswordField, SubmitButton, useIsPending }
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { ToastNotice } from '../components/toasts.tsx'
+import { useSchemaForm } from '../components/use-schema-form.ts'
 import { LoginSchema } from '../lib/schemas/auth.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Login | ${SHOP_NAME}` }]
@@ -56,14 +57,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const isHydrated = useHydrated()
   const isPending = useIsPending()
   const lastResult = actionData?.result
-  const [form, fields] = useForm({
-    id: 'login',
-    lastResult,
-    constraint: getZodConstraint(LoginSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
-  })
+  const [form, fields] = useSchemaForm('login', LoginSchema, lastResult)
 
   // Spec section 5: submit stays disabled until both fields are non-empty. Only with JavaScript;
   // without it the button is always enabled and the server answers the same messages. Read from the

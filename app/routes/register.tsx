@@ -3,8 +3,8 @@
  * section 4, messages of sections 8 and 9). Name, email, password and confirmPassword, both
  * passwords with show/hide toggles; a mismatch is "password and confirm password must be same".
  */
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link } from 'react-router'
 import type { Route } from './+types/register'
 import * as userApi from '../.server/api/user.ts'
@@ -17,6 +17,7 @@ import { ErrorList, Field, FormCard, PasswordField, SubmitButton, useIsPending }
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { ToastNotice } from '../components/toasts.tsx'
+import { useSchemaForm } from '../components/use-schema-form.ts'
 import { RegisterSchema } from '../lib/schemas/auth.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Register | ${SHOP_NAME}` }]
@@ -52,14 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const isPending = useIsPending()
-  const [form, fields] = useForm({
-    id: 'register',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(RegisterSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
-  })
+  const [form, fields] = useSchemaForm('register', RegisterSchema, actionData?.result)
 
   return (
     <FormCard title="Register">

@@ -8,8 +8,8 @@
  * the email is shown read-only, the token never leaves the server. Success ends the recovery and
  * lands on /login with the API's message.
  */
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/reset-password'
 import * as userApi from '../.server/api/user.ts'
@@ -22,6 +22,7 @@ import { ErrorList, FormCard, PasswordField, SubmitButton, useIsPending } from '
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { ToastNotice } from '../components/toasts.tsx'
+import { useSchemaForm } from '../components/use-schema-form.ts'
 import { inputClassName } from '../components/ui/input.tsx'
 import { RESET_PASSWORD_MISMATCH_MESSAGE, ResetPasswordSchema } from '../lib/schemas/account.ts'
 
@@ -66,14 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const isPending = useIsPending()
-  const [form, fields] = useForm({
-    id: 'reset-password',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(ResetPasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
-  })
+  const [form, fields] = useSchemaForm('reset-password', ResetPasswordSchema, actionData?.result)
 
   return (
     <FormCard title="Enter Your Password">

@@ -1,0 +1,45 @@
+/**
+ * The product area of the two listing pages, /{category} and /{category}/{subCategory} (spec section 2
+ * "Product by category page"; section 9: page size 8): the product grid (1, 3 or 4 columns) whose
+ * later pages append (app/components/pager.tsx), a skeleton of one page while the shopper moves to
+ * another list of the same category, and `emptyMessage` when the list has no product at all.
+ */
+import { EarlierPagesNote, LoadMore, type AppendingList } from './pager.tsx'
+import { ProductGrid, type ProductCardData } from './product-card.tsx'
+import { ProductGridCellsSkeleton, ProductGridSkeleton } from './skeletons.tsx'
+
+/**
+ * Renders `list` (from useAppendingList), `pageSize` products a page; `isSwitching` (from
+ * useIsSwitchingWithinCategory) shows the skeleton instead. The area is aria-busy while it loads.
+ */
+export function ListingProducts({
+  list,
+  pageSize,
+  isSwitching,
+  emptyMessage,
+}: {
+  list: AppendingList<ProductCardData>
+  pageSize: number
+  isSwitching: boolean
+  emptyMessage: string
+}) {
+  return (
+    <div aria-busy={isSwitching || list.isLoading}>
+      {isSwitching ? (
+        <ProductGridSkeleton count={pageSize} />
+      ) : (
+        <>
+          <EarlierPagesNote list={list} />
+          {list.items.length === 0 && list.start === 0 ? (
+            <p className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">{emptyMessage}</p>
+          ) : (
+            <ProductGrid products={list.items} paging={{ start: list.start, pageSize }}>
+              {list.isLoading ? <ProductGridCellsSkeleton count={4} /> : null}
+            </ProductGrid>
+          )}
+          <LoadMore list={list} />
+        </>
+      )}
+    </div>
+  )
+}
