@@ -29,7 +29,8 @@ if (!fs.existsSync(path.join(root, 'build/server/index.js'))) {
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-bench-'))
 const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   cwd: root,
-  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, EXPOSE_METRICS: '1', LOG_LEVEL: 'warn' },
+  // A fixed demo-admin password: the throwaway database's admin is never printed.
+  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, EXPOSE_METRICS: '1', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-only-admin-password' },
   stdio: ['ignore', 'inherit', 'inherit'],
 })
 const baselineFile = path.join(root, 'build/client/bench-baseline.html')

@@ -42,9 +42,7 @@ export function toCardData(product: Product): ProductCardData {
 /** The fixed "10 min" delivery badge (spec section 9: "Delivery badge text fixed"). */
 export function DeliveryBadge({ className = '' }: { className?: string }) {
   return (
-    <span
-      className={`inline-flex w-fit items-center gap-1 rounded-md bg-emerald-50 px-1.5 py-0.5 text-[11px] font-bold text-accent ${className}`}
-    >
+    <span className={className ? `badge-time ${className}` : 'badge-time'}>
       <ClockIcon size={12} strokeWidth={2.5} />
       10 min
     </span>
@@ -55,7 +53,7 @@ export function DeliveryBadge({ className = '' }: { className?: string }) {
 export function DiscountBadge({ discount, className = '' }: { discount: number; className?: string }) {
   const label = discountLabel(discount)
   if (!label) return null
-  return <span className={`rounded-md bg-blue-600 px-1.5 py-0.5 text-[11px] font-bold text-white ${className}`}>{label}</span>
+  return <span className={className ? `badge-off ${className}` : 'badge-off'}>{label}</span>
 }
 
 /** Selling price with the MRP struck through when discounted (en-IN rupees, app/lib/money.ts). */
@@ -63,7 +61,7 @@ export function PriceTag({ price, discount, size = 'sm' }: { price: number; disc
   const selling = sellingPrice(price, discount)
   const isDiscounted = selling < price
   return (
-    <p className="flex flex-wrap items-baseline gap-x-1.5">
+    <p className="price">
       <span className={size === 'lg' ? 'text-2xl font-bold' : 'text-sm font-bold'}>{formatRupees(selling)}</span>
       {isDiscounted ? (
         <s className={size === 'lg' ? 'text-base text-slate-500' : 'text-xs text-slate-400'}>
@@ -91,14 +89,10 @@ export function ProductCard({
 }) {
   const isSideways = layout === 'grid'
   return (
-    <article
-      className={`group relative flex h-full rounded-xl border border-slate-200 bg-white p-2.5 shadow-sm transition hover:border-slate-300 hover:shadow-md ${
-        isSideways ? 'flex-row gap-3 sm:flex-col sm:gap-0' : 'flex-col'
-      }`}
-    >
-      <div
-        className={`relative aspect-square shrink-0 overflow-hidden rounded-lg bg-slate-50 ${isSideways ? 'w-28 sm:w-full' : 'w-full'}`}
-      >
+    // Class names are the component classes of app/app.css (.pc …): one short name per element
+    // instead of a long utility list repeated in every card.
+    <article className={isSideways ? 'pc pc-side' : 'pc pc-col'}>
+      <div className="pc-media">
         <ResponsiveImage
           src={product.image}
           alt=""
@@ -106,21 +100,18 @@ export function ProductCard({
           height={256}
           sizes={isSideways ? '(min-width: 640px) 220px, 112px' : '176px'}
           loading={eager ? 'eager' : 'lazy'}
-          className="h-full w-full object-contain p-2 transition-transform duration-200 group-hover:scale-105"
+          className="pc-img"
         />
-        <DiscountBadge discount={product.discount} className="absolute left-1.5 top-1.5" />
+        <DiscountBadge discount={product.discount} className="pc-off" />
       </div>
-      <div className={`flex min-w-0 flex-1 flex-col gap-1 ${isSideways ? 'py-1 sm:pt-2' : 'pt-2'}`}>
+      <div className="pc-body">
         <DeliveryBadge />
-        <h3 className="line-clamp-2 min-h-[2.5rem] text-sm font-semibold leading-5 text-slate-800">
-          <Link
-            to={productPath(product)}
-            className="after:absolute after:inset-0 after:rounded-xl focus-visible:outline-none focus-visible:after:ring-2 focus-visible:after:ring-accent"
-          >
+        <h3 className="pc-name">
+          <Link to={productPath(product)} className="pc-link">
             {product.name}
           </Link>
         </h3>
-        <p className="truncate text-xs text-slate-500">{product.unit}</p>
+        <p className="pc-unit">{product.unit}</p>
         <div className="mt-auto pt-1">
           <PriceTag price={product.price} discount={product.discount} />
         </div>
