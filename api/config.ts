@@ -20,6 +20,8 @@ export interface ServerConfig {
   uploadMaxBytes: number
 }
 
+let warnedAboutSecrets = false
+
 function persistedSecrets(dataDir: string): { jwtSecret: string; sessionSecret: string } {
   const file = path.join(dataDir, 'secrets.json')
   try {
@@ -32,12 +34,20 @@ function persistedSecrets(dataDir: string): { jwtSecret: string; sessionSecret: 
   }
 }
 
-/** Reads the configuration once. Throws when a production deployment lacks a required secret. */
+/**
+ * Reads the configuration from `env`. Missing JWT_SECRET / SESSION_SECRET are generated once and kept
+ * in DATA_DIR/secrets.json (mode 0600); in production that is announced on stderr, because several
+ * instances behind a load balancer must share one explicit value of each.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = path.resolve(env.DATA_DIR ?? './data')
   const isProduction = env.NODE_ENV === 'production'
   const needPersisted = !env.JWT_SECRET || !env.SESSION_SECRET
   const persisted = needPersisted ? persistedSecrets(dataDir) : undefined
+  if (needPersisted && isProduction && !warnedAboutSecrets) {
+    warnedAboutSecrets = true
+    console.warn(`JWT_SECRET/SESSION_SECRET not set: using the generated ones in ${path.join(dataDir, 'secrets.json')}. Set both when running more than one instance.`)
+  }
   return {
     port: Number(env.PORT ?? 3000),
     dataDir,

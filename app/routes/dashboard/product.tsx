@@ -25,6 +25,7 @@ import { getSession } from '../../.server/context.ts'
 import { failReply, productFormAction, readProductForm, uploadAction, type ProductActionReply } from '../../.server/product-form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
 import { AdminGuard, NO_PERMISSION_MESSAGE } from '../../components/admin-guard.tsx'
+import { DeleteDialog, MissingDialog } from '../../components/catalog-admin-dialogs.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, SearchIcon } from '../../components/icons.tsx'
@@ -34,7 +35,7 @@ import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
 import { cn } from '../../components/ui/cn.ts'
-import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx'
+import { Dialog } from '../../components/ui/dialog.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { SEARCH_DEBOUNCE_MS, useDebouncedCallback } from '../../lib/use-debounce.ts'
 import { ADD_FIELD_PARAM, PRODUCT_INTENT, productFormDefaults } from '../../lib/schemas/product.ts'
@@ -50,8 +51,6 @@ const SEARCH_MAX_LENGTH = 200
 const MAX_PAGE = 100_000
 /** Spec section 2, verbatim. */
 const SEARCH_PLACEHOLDER = 'Search product here ...'
-const DELETE_TITLE = 'Permanent Deleted'
-const DELETE_MESSAGE = 'Are you sure permanent delete ?'
 const EDIT_FORM_ID = 'edit-product'
 
 /** The list's own state in the address: search text and page (1-based). */
@@ -194,7 +193,6 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
   const state = { q, page }
   const listHref = productListHref(state)
   const isLoadingList = navigation.state === 'loading' && navigation.location?.pathname === PRODUCT_LIST_PATH && !navigation.formData
-  const isDeleting = navigation.state !== 'idle' && navigation.formData?.get('intent') === PRODUCT_INTENT.delete
 
   return (
     <section className="p-4 md:p-6">
@@ -276,22 +274,11 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
             />
           </Dialog>
         ) : (
-          <MissingDialog title="Edit Product" closeTo={listHref} />
+          <MissingDialog title="Edit Product" noun="product" closeTo={listHref} />
         )
       ) : null}
       {dialog?.kind === 'delete' ? (
-        deleting ? (
-          <ConfirmDialog
-            title={DELETE_TITLE}
-            message={DELETE_MESSAGE}
-            cancelTo={listHref}
-            action={productListHref(state, dialog)}
-            fields={{ intent: PRODUCT_INTENT.delete, _id: deleting._id }}
-            isPending={isDeleting}
-          />
-        ) : (
-          <MissingDialog title={DELETE_TITLE} closeTo={listHref} />
-        )
+        <DeleteDialog targetId={deleting?._id} noun="product" cancelTo={listHref} action={productListHref(state, dialog)} />
       ) : null}
       <ToastNotice toast={reply?.toast} />
     </section>
@@ -378,15 +365,6 @@ function Pager({ state, totalPages }: { state: { q: string; page: number }; tota
         </span>
       )}
     </nav>
-  )
-}
-
-/** A dialog whose product is gone (deleted meanwhile, or a mistyped address). */
-function MissingDialog({ title, closeTo }: { title: string; closeTo: string }) {
-  return (
-    <Dialog title={title} closeTo={closeTo} size="sm">
-      <p className="text-slate-700">This product does not exist any more.</p>
-    </Dialog>
   )
 }
 
