@@ -56,13 +56,19 @@ export function useToastFromData(toast: ToastMessage | null | undefined): void {
   }, [key])
 }
 
-/** The server-rendered stand-in of a toast: a fixed, top-centre status box, green or red. */
-export function StaticToast({ toast }: { toast: ToastMessage }) {
+/**
+ * The server-rendered stand-in of a toast: a fixed, top-centre status box, green or red. A live
+ * region (`alert` for an error, else `status`) unless `isEcho`: then the page already says the same
+ * message in a live region of its own (a form's error list), so the box is only seen, hidden from
+ * screen readers, which would otherwise announce the message twice (WCAG 2.2 SC 4.1.3).
+ */
+export function StaticToast({ toast, isEcho = false }: { toast: ToastMessage; isEcho?: boolean }) {
   const duration = toast.type === 'success' ? TOAST_DURATION_MS.success : toast.type === 'error' ? TOAST_DURATION_MS.error : TOAST_DURATION_MS.default
   return (
     <div className="pointer-events-none fixed inset-x-0 top-4 z-[9999] flex justify-center px-4">
       <div
-        role={toast.type === 'error' ? 'alert' : 'status'}
+        role={isEcho ? undefined : toast.type === 'error' ? 'alert' : 'status'}
+        aria-hidden={isEcho ? true : undefined}
         data-toast-type={toast.type}
         style={{ '--toast-duration': `${duration}ms` } as React.CSSProperties}
         className={cn(
@@ -83,12 +89,21 @@ export function StaticToast({ toast }: { toast: ToastMessage }) {
 
 /**
  * One toast from data (the root's flash toast, a page's action data): the static box on the server
- * and before hydration, a react-hot-toast after.
+ * and before hydration, a react-hot-toast after. `shownInForm`: the messages the page renders at the
+ * same time in its form's own `role="alert"` list; a toast saying one of them is not announced again
+ * (StaticToast `isEcho`). Pass only what is really rendered (e.g. not when the form's dialog is closed).
  */
-export function ToastNotice({ toast }: { toast: ToastMessage | null | undefined }) {
+export function ToastNotice({
+  toast,
+  shownInForm,
+}: {
+  toast: ToastMessage | null | undefined
+  shownInForm?: ReadonlyArray<string | null | undefined> | null
+}) {
   const hydrated = useHydrated()
   useToastFromData(hydrated ? toast : null)
-  return toast && !hydrated ? <StaticToast toast={toast} /> : null
+  if (!toast || hydrated) return null
+  return <StaticToast toast={toast} isEcho={Boolean(shownInForm?.includes(toast.message))} />
 }
 
 /**

@@ -61,7 +61,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
           errors={fields.email.errors}
         />
         <ErrorList id={form.errorId} errors={form.errors} role="alert" />
-        <ToastNotice toast={actionData?.toast} />
+        <ToastNotice toast={actionData?.toast} shownInForm={form.errors} />
         <SubmitButton isPending={isPending}>{isPending ? 'Sending…' : 'Send Otp'}</SubmitButton>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-700">

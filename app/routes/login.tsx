@@ -109,7 +109,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           </div>
         </div>
         <ErrorList id={form.errorId} errors={form.errors} role="alert" />
-        <ToastNotice toast={actionData?.toast} />
+        <ToastNotice toast={actionData?.toast} shownInForm={form.errors} />
         <SubmitButton isPending={isPending} disabled={isHydrated && !isFilled}>
           {isPending ? 'Logging in…' : 'Login'}
         </SubmitButton>

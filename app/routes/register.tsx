@@ -97,7 +97,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           errors={fields.confirmPassword.errors}
         />
         <ErrorList id={form.errorId} errors={form.errors} role="alert" />
-        <ToastNotice toast={actionData?.toast} />
+        <ToastNotice toast={actionData?.toast} shownInForm={form.errors} />
         <SubmitButton isPending={isPending}>{isPending ? 'Registering…' : 'Register'}</SubmitButton>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-700">

@@ -107,7 +107,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           errors={fields.confirmPassword.errors}
         />
         <ErrorList id={form.errorId} errors={form.errors} role="alert" />
-        <ToastNotice toast={actionData?.toast} />
+        <ToastNotice toast={actionData?.toast} shownInForm={form.errors} />
         <SubmitButton isPending={isPending}>{isPending ? 'Changing…' : 'Change Password'}</SubmitButton>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-700">

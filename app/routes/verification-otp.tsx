@@ -100,7 +100,7 @@ export default function VerificationOtp({ loaderData, actionData }: Route.Compon
           <OtpInput id="otp" autoFocus isInvalid={hasErrors} describedBy={hasErrors ? form.errorId : undefined} clearSignal={actionData} />
         </div>
         <ErrorList id={form.errorId} errors={form.errors} role="alert" />
-        <ToastNotice toast={actionData?.toast} />
+        <ToastNotice toast={actionData?.toast} shownInForm={form.errors} />
         <SubmitButton isPending={isVerifying} disabled={isResending}>
           {isVerifying ? 'Verifying…' : 'Verify OTP'}
         </SubmitButton>

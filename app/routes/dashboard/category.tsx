@@ -107,6 +107,9 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
   const listHref = CATEGORY_PATH
   const formReply = actionData && (actionData.intent === 'add' || actionData.intent === 'edit') ? actionData : null
   const target = dialog && dialog.kind !== 'add' ? categories.find((category) => category._id === dialog.id) : undefined
+  // The replies the open add or edit dialog shows (a reply for another dialog or entity is not shown).
+  const addReply = dialog?.kind === 'add' && formReply?.intent === 'add' ? formReply : null
+  const editReply = dialog?.kind === 'edit' && target && formReply?.intent === 'edit' && formReply._id === target._id ? formReply : null
 
   return (
     <section className="p-4 md:p-6">
@@ -146,7 +149,7 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
       )}
 
       {dialog?.kind === 'add' ? (
-        <CategoryFormDialog key="add" mode="add" closeTo={listHref} reply={formReply?.intent === 'add' ? formReply : null} />
+        <CategoryFormDialog key="add" mode="add" closeTo={listHref} reply={addReply} />
       ) : null}
       {dialog?.kind === 'edit' ? (
         target ? (
@@ -155,7 +158,7 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
             mode="edit"
             category={target}
             closeTo={listHref}
-            reply={formReply?.intent === 'edit' && formReply._id === target._id ? formReply : null}
+            reply={editReply}
           />
         ) : (
           <MissingDialog title="Edit Category" noun="category" closeTo={listHref} />
@@ -164,7 +167,8 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
       {dialog?.kind === 'delete' ? (
         <DeleteDialog targetId={target?._id} noun="category" cancelTo={listHref} action={adminHref(CATEGORY_PATH, searchParams, dialog)} />
       ) : null}
-      <ToastNotice toast={actionData?.toast} />
+      {/* A refusal the open dialog already announces (its form message) is not announced again by the toast. */}
+      <ToastNotice toast={actionData?.toast} shownInForm={[(addReply ?? editReply)?.formError]} />
     </section>
   )
 }

@@ -280,7 +280,8 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
       {dialog?.kind === 'delete' ? (
         <DeleteDialog targetId={deleting?._id} noun="product" cancelTo={listHref} action={productListHref(state, dialog)} />
       ) : null}
-      <ToastNotice toast={reply?.toast} />
+      {/* The edit form's own messages (Conform keeps them under '') are already announced by its error list. */}
+      <ToastNotice toast={reply?.toast} shownInForm={dialog?.kind === 'edit' && edit?.product ? formReply?.result.error?.[''] : null} />
     </section>
   )
 }

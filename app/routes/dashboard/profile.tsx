@@ -149,9 +149,20 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         user={user}
         lastResult={actionData?.intent === INTENT_PROFILE ? actionData.result : undefined}
       />
-      <ToastNotice toast={actionData?.toast} />
+      <ToastNotice toast={actionData?.toast} shownInForm={formMessages(actionData, isEditingAvatar)} />
     </section>
   )
+}
+
+/**
+ * The messages this page renders in a form's `role="alert"` list for `actionData`: the avatar's
+ * message while its form is open (`isEditingAvatar`), else the profile form's form-level messages
+ * (Conform keeps those under the key ''). ToastNotice does not announce these twice.
+ */
+function formMessages(actionData: Route.ComponentProps['actionData'], isEditingAvatar: boolean): string[] {
+  if (!actionData) return []
+  if (actionData.intent === INTENT_AVATAR) return isEditingAvatar && actionData.avatarError ? [actionData.avatarError] : []
+  return actionData.result?.error?.[''] ?? []
 }
 
 function ProfileForm({ user, lastResult }: { user: ProfileUser; lastResult: SubmissionResult<string[]> | undefined }) {

@@ -128,6 +128,9 @@ function SubCategoryAdmin({
   const href = (next: Parameters<typeof adminHref>[2]) => adminHref(SUBCATEGORY_PATH, searchParams, next, table.page)
   const formReply = actionData && (actionData.intent === 'add' || actionData.intent === 'edit') ? actionData : null
   const target = dialog && dialog.kind !== 'add' ? subCategories.find((item) => item._id === dialog.id) : undefined
+  // The replies the open add or edit dialog shows (a reply for another dialog or entity is not shown).
+  const addReply = dialog?.kind === 'add' && formReply?.intent === 'add' ? formReply : null
+  const editReply = dialog?.kind === 'edit' && target && formReply?.intent === 'edit' && formReply._id === target._id ? formReply : null
   const options: ChipOption[] = categories.map((category) => ({ value: category._id, label: category.name }))
 
   return (
@@ -203,7 +206,7 @@ function SubCategoryAdmin({
       )}
 
       {dialog?.kind === 'add' ? (
-        <SubCategoryFormDialog key="add" mode="add" options={options} closeTo={closeTo} action={href(dialog)} reply={formReply?.intent === 'add' ? formReply : null} />
+        <SubCategoryFormDialog key="add" mode="add" options={options} closeTo={closeTo} action={href(dialog)} reply={addReply} />
       ) : null}
       {dialog?.kind === 'edit' ? (
         target ? (
@@ -214,7 +217,7 @@ function SubCategoryAdmin({
             options={options}
             closeTo={closeTo}
             action={href(dialog)}
-            reply={formReply?.intent === 'edit' && formReply._id === target._id ? formReply : null}
+            reply={editReply}
           />
         ) : (
           <MissingDialog title="Edit Sub Category" noun="sub category" closeTo={closeTo} />
@@ -235,7 +238,8 @@ function SubCategoryAdmin({
           <MissingDialog title="Image" noun="sub category" closeTo={closeTo} />
         )
       ) : null}
-      <ToastNotice toast={actionData?.toast} />
+      {/* A refusal the open dialog already announces (its form message) is not announced again by the toast. */}
+      <ToastNotice toast={actionData?.toast} shownInForm={[(addReply ?? editReply)?.formError]} />
     </section>
   )
 }

@@ -115,7 +115,8 @@ function UploadProductPage({ loaderData, actionData }: Pick<Route.ComponentProps
           </div>
         </Dialog>
       ) : null}
-      <ToastNotice toast={reply?.toast} />
+      {/* The form's own messages (Conform keeps them under '') are already announced by its error list. */}
+      <ToastNotice toast={reply?.toast} shownInForm={formReply?.result.error?.['']} />
     </section>
   )
 }
