@@ -48,7 +48,7 @@ const { app: api, deps } = createApp({
   logger,
   secureCookies: isProduction && process.env.INSECURE_COOKIES !== '1',
   uploadMaxBytes: config.uploadMaxBytes,
-  rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1),
+  rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1, database.pool),
 })
 
 // The BFF calls the API in-process unless API_URL points elsewhere (app/.server/upstream.ts).

@@ -25,6 +25,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>
 export interface Database {
   db: Db
   kind: 'pglite' | 'postgres'
+  /** The node-postgres pool (PostgreSQL only): shared stores such as the rate limits use it. */
+  pool?: pg.Pool
   close(): Promise<void>
 }
 
@@ -43,7 +45,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
     // 'error' on the pool; without a listener that would crash the process. The pool replaces it.
     pool.on('error', (err) => logger.warn({ err: err.message }, 'idle PostgreSQL client error'))
     const db = drizzlePg(pool, { schema }) as unknown as Db
-    return { db, kind: 'postgres', close: () => pool.end() }
+    return { db, kind: 'postgres', pool, close: () => pool.end() }
   }
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true })
   // The one-argument form: the two-argument form ignores the options (stack notes).

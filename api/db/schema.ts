@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm'
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -15,6 +16,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  varchar,
 } from 'drizzle-orm/pg-core'
 import { newId } from '../lib/ids.ts'
 
@@ -197,3 +199,14 @@ export type User = typeof users.$inferSelect
 export type Category = typeof categories.$inferSelect
 export type SubCategory = typeof subCategories.$inferSelect
 export type Product = typeof products.$inferSelect
+
+/**
+ * Shared rate-limit counters (rate-limiter-flexible's RateLimiterPostgres layout: key, points, expire
+ * in ms since the epoch). Used when the API runs on a PostgreSQL server, so every app container
+ * counts against one budget (docs/decisions/0009-rate-limits.md).
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
+})

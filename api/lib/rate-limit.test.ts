@@ -24,3 +24,24 @@ describe('rate limits', () => {
     expect(limits.otpByEmail.points).toBe(5)
   })
 })
+
+describe('rate limits shared through PostgreSQL', () => {
+  it.runIf(process.env.TEST_DATABASE_URL)('counts one budget across processes (two limiter sets on one database)', async () => {
+    const { createTestDatabase } = await import('../testing/db.ts')
+    const database = await createTestDatabase()
+    try {
+      const overrides = { loginByEmail: { points: 3, duration: 60 } }
+      const containerA = createRateLimits(overrides, 1, database.pool)
+      const containerB = createRateLimits(overrides, 1, database.pool)
+      await consume(containerA.loginByEmail, 'shared@example.com')
+      await consume(containerB.loginByEmail, 'shared@example.com')
+      await consume(containerA.loginByEmail, 'shared@example.com')
+      const err = await consume(containerB.loginByEmail, 'shared@example.com').catch((e: unknown) => e)
+      expect((err as HttpError).status).toBe(429)
+      const rows = await database.pool!.query('select key, points from rate_limits')
+      expect(rows.rows).toEqual([{ key: 'loginByEmail:shared@example.com', points: 4 }])
+    } finally {
+      await database.close()
+    }
+  })
+})

@@ -3,7 +3,8 @@
  * In memory per process by default; for several app containers pass limiters backed by shared state
  * (rate-limiter-flexible's Redis or Postgres stores) with the same interface.
  */
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import type pg from 'pg'
 import { TooManyRequests } from './errors.ts'
 
 export interface RateLimits {
@@ -17,17 +18,32 @@ export interface RateLimits {
 }
 
 /**
- * Default limits: points per duration (seconds). Tests pass smaller ones in `overrides`;
+ * Default limits: points per duration (seconds). With `sharedStore` (a PostgreSQL pool) the counters
+ * live in the database and are shared by every process; without, in this process's memory. Tests pass smaller ones in `overrides`;
  * `perIpMultiplier` scales the per-IP budgets only (RATE_LIMIT_IP_MULTIPLIER, for a browser test
  * suite or an office behind one NAT address); per-email budgets never change.
  */
 export function createRateLimits(
   overrides: Partial<Record<keyof RateLimits, { points: number; duration: number }>> = {},
   perIpMultiplier = 1,
+  sharedStore?: pg.Pool,
 ): RateLimits {
   const make = (name: keyof RateLimits, points: number, duration: number) => {
     const scaled = name.endsWith('ByIp') ? Math.max(1, Math.round(points * perIpMultiplier)) : points
-    return new RateLimiterMemory({ keyPrefix: name, points: scaled, duration, ...overrides[name] })
+    const opts = { keyPrefix: name, points: scaled, duration, ...overrides[name] }
+    if (!sharedStore) return new RateLimiterMemory(opts)
+    // Counted in PostgreSQL (table rate_limits, made by migration 0002) so that every app
+    // container shares one budget; should the database fail, each process falls back to memory
+    // rather than letting sign-ins through unlimited or failing them.
+    return new RateLimiterPostgres({
+      ...opts,
+      storeClient: sharedStore,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      insuranceLimiter: new RateLimiterMemory(opts),
+    })
   }
   return {
     loginByIp: make('loginByIp', 50, 15 * 60),
