@@ -19,6 +19,7 @@ import { createApp } from './api/app.ts'
 import { createDiskStorage } from './api/lib/storage.ts'
 import { createMailer } from './api/lib/mail.ts'
 import { createRateLimits } from './api/lib/rate-limit.ts'
+import { SWEEP_GRACE_MS, sweepUnusedImages } from './api/lib/image-sweep.ts'
 import { logger } from './api/lib/logger.ts'
 import { ensureCatalog } from './api/db/seed/ensure.ts'
 import { ensureDemoAdmin } from './api/modules/user/admin-accounts.ts'
@@ -50,6 +51,14 @@ const { app: api, deps } = createApp({
   uploadMaxBytes: config.uploadMaxBytes,
   rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1, database.pool),
 })
+
+// Abandoned uploads (older than a day, used by nothing) are removed at start and every 6 hours.
+const sweep = () =>
+  sweepUnusedImages({ db: database.db, storage, olderThan: new Date(Date.now() - SWEEP_GRACE_MS), logger }).catch((err) =>
+    logger.warn({ err: err instanceof Error ? err.message : err }, 'image sweep failed'),
+  )
+void sweep()
+setInterval(sweep, 6 * 60 * 60 * 1000).unref()
 
 // The BFF calls the API in-process unless API_URL points elsewhere (app/.server/upstream.ts).
 ;(globalThis as Record<symbol, unknown>)[Symbol.for('grocery.api.fetch')] = (request: Request) => api.fetch(request)
