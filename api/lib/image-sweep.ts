@@ -8,7 +8,8 @@ import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import type { Storage } from './storage.ts'
 import type { Logger } from './logger.ts'
-import { deleteImageIfUnused } from './images.ts'
+import { queryRows } from '../db/query.ts'
+import { deleteImageIfUnused, imageIsUsed } from './images.ts'
 
 /** Uploads younger than this are never swept (milliseconds). */
 export const SWEEP_GRACE_MS = 24 * 60 * 60 * 1000
@@ -19,14 +20,11 @@ export const SWEEP_GRACE_MS = 24 * 60 * 60 * 1000
  * @returns the number of images removed
  */
 export async function sweepUnusedImages(opts: { db: Db; storage: Storage; olderThan: Date; logger?: Logger }): Promise<number> {
-  const result = await opts.db.execute(sql`
-    select i.url from images i
-    where i.created_at < ${opts.olderThan.toISOString()}::timestamptz
-      and not exists (select 1 from categories c where c.image = i.url)
-      and not exists (select 1 from sub_categories s where s.image = i.url)
-      and not exists (select 1 from products p where i.url = any(p.image))
-      and not exists (select 1 from users u where u.avatar = i.url)`)
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { url: string }[]
+  const rows = await queryRows<{ url: string }>(
+    opts.db,
+    sql`select i.url from images i
+        where i.created_at < ${opts.olderThan.toISOString()}::timestamptz and not ${imageIsUsed(sql`i.url`)}`,
+  )
   let removed = 0
   for (const { url } of rows) {
     if (await deleteImageIfUnused(opts.db, opts.storage, url)) removed++

@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto'
 import sharp, { type Metadata, type OutputInfo } from 'sharp'
-import { eq, sql } from 'drizzle-orm'
+import { eq, sql, type SQL } from 'drizzle-orm'
+import { queryRows } from '../db/query.ts'
 import type { Db } from '../db/client.ts'
 import { images as imagesTable } from '../db/schema.ts'
 import { PayloadTooLarge, UnsupportedMediaType } from './errors.ts'
@@ -214,13 +215,20 @@ export async function deleteImage(storage: Storage, url: string): Promise<boolea
  * query per table would be ideal; these tables are small enough for a scan on delete).
  */
 export async function isImageInUse(db: Db, url: string): Promise<boolean> {
-  const result = await db.execute(sql`
-    select exists(select 1 from categories where image = ${url})
-        or exists(select 1 from sub_categories where image = ${url})
-        or exists(select 1 from products where ${url} = any(image))
-        or exists(select 1 from users where avatar = ${url}) as used`)
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { used: boolean }[]
-  return Boolean(rows[0]?.used)
+  const [row] = await queryRows<{ used: boolean }>(db, sql`select ${imageIsUsed(sql`${url}`)} as used`)
+  return Boolean(row?.used)
+}
+
+/**
+ * The one rule of "an image is in use": a category, sub category, product or avatar refers to the
+ * url `urlExpr` (an SQL expression: a bound value or a column such as `i.url`). isImageInUse and the
+ * upload sweep (image-sweep.ts) both use it, so a new table that holds image urls is added here once.
+ */
+export function imageIsUsed(urlExpr: SQL): SQL {
+  return sql`(exists(select 1 from categories where image = ${urlExpr})
+    or exists(select 1 from sub_categories where image = ${urlExpr})
+    or exists(select 1 from products where ${urlExpr} = any(image))
+    or exists(select 1 from users where avatar = ${urlExpr}))`
 }
 
 /**

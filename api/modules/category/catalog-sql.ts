@@ -7,15 +7,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import type { FieldIssue } from '../../lib/errors.ts'
 
-/**
- * Runs a raw query and returns its rows. Both drivers (PGlite, node-postgres) answer `{ rows }`;
- * Drizzle's `execute` type is driver-generic, hence the cast in one place. `db` may be a
- * transaction.
- */
-export async function queryRows<T>(db: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] }
-  return result.rows
-}
+import { queryRows } from '../../db/query.ts'
 
 /**
  * A timestamptz column rendered as ISO 8601 UTC with milliseconds (`2024-05-01T10:00:00.000Z`),

@@ -17,15 +17,8 @@ import type { Db } from '../../db/client.ts'
 import { productCategories, products, productSubCategories } from '../../db/schema.ts'
 import { BadRequest, NotFound, type FieldIssue } from '../../lib/errors.ts'
 import { distinctIds } from '../category/catalog-schemas.ts'
-import {
-  expandedCategories,
-  expandedSubCategories,
-  isForeignKeyViolation,
-  isoTimestamp,
-  queryRows,
-  unknownRefIssues,
-  type CatalogRef,
-} from '../category/catalog-sql.ts'
+import { expandedCategories, expandedSubCategories, isForeignKeyViolation, isoTimestamp, unknownRefIssues, type CatalogRef } from '../category/catalog-sql.ts'
+import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import type {
