@@ -12,6 +12,7 @@
  */
 import { z } from 'zod'
 import type { ToastMessage } from './toasts.tsx'
+import { MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_BYTES } from '../lib/uploads.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Intents
@@ -37,10 +38,9 @@ export function readText(formData: FormData, name: string): string {
 // Image files
 // ---------------------------------------------------------------------------------------------
 
-/** The upload cap in bytes: 5 MB, the API's default (api/config.ts UPLOAD_MAX_BYTES; it answers 413 beyond). */
-export const IMAGE_MAX_BYTES = 5 * 1024 * 1024
-/** Room for the multipart boundaries and the other fields around one file, before the body is read. */
-export const MULTIPART_OVERHEAD_BYTES = 64 * 1024
+/** The image upload cap in bytes (app/lib/uploads.ts). */
+export const IMAGE_MAX_BYTES = UPLOAD_MAX_BYTES
+export { MULTIPART_OVERHEAD_BYTES }
 export const IMAGE_TOO_LARGE_MESSAGE = 'The image is too large: choose one of 5 MB or less'
 export const IMAGE_TYPE_MESSAGE = 'Choose a JPEG, PNG, WebP, AVIF or GIF image'
 /** The types the API accepts (issue 4 item 8; SVG refused): the file picker's `accept`. */

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod'
 import { EmailSchema, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.ts'
+import { UPLOAD_MAX_BYTES } from '../uploads.ts'
 
 /** Spec section 9: the code has 6 characters, one per box. */
 export const OTP_LENGTH = 6
@@ -25,8 +26,8 @@ export const RESET_PASSWORD_MISMATCH_MESSAGE = 'New password and confirm passwor
  */
 export const MOBILE_MIN_DIGITS = 7
 export const MOBILE_MAX_DIGITS = 15
-/** The avatar size cap, 5 MB (issue 3; the API answers 413 beyond it, the BFF refuses earlier). */
-export const AVATAR_MAX_BYTES = 5 * 1024 * 1024
+/** The avatar size cap (issue 3): the shared upload cap of app/lib/uploads.ts. */
+export const AVATAR_MAX_BYTES = UPLOAD_MAX_BYTES
 
 export const OTP_MISSING_MESSAGE = `Enter all ${OTP_LENGTH} digits of the code`
 export const OTP_DIGITS_MESSAGE = 'Each box takes one digit (0-9)'
