@@ -6,17 +6,18 @@
 import { data, redirect, type RouterContextProvider } from 'react-router'
 import { getSession } from './context.ts'
 import type { RequestSession, SessionUser, Tokens } from './session.ts'
-import { toSessionUser, userDetails, type Failure } from './api/user.ts'
+import { failureInit, failureMessage, toSessionUser, userDetails, type Failure, type User } from './api/user.ts'
 
 type Context = Readonly<RouterContextProvider>
 
 /**
- * The path and query of `request`, the place to come back to after signing in. Client navigations
- * arrive as single-fetch data requests (`/x.data?_routes=…`, passed through unchanged by
- * `v8_passThroughRequests`), so that suffix and parameter are removed to get the page's own URL.
+ * The path and query of the page being opened, the place to come back to after signing in.
+ * `page` is the route's `url` argument (the page's own address) or the raw request: client
+ * navigations arrive as single-fetch data requests (`/x.data?_routes=…`, passed through unchanged by
+ * `v8_passThroughRequests`), so that suffix and parameter are removed either way.
  */
-export function returnPath(request: Request): string {
-  const url = new URL(request.url)
+export function returnPath(page: Request | URL): string {
+  const url = new URL(page instanceof URL ? page.href : page.url)
   let pathname = url.pathname
   if (pathname === '/_root.data') pathname = '/'
   else if (pathname.endsWith('.data')) pathname = pathname.slice(0, -'.data'.length)
@@ -29,11 +30,11 @@ export function returnPath(request: Request): string {
  * The signed-in user, or a thrown redirect to `/login?redirectTo=<path and query>` when signed out
  * (spec section 4: signed in = a user `_id` and, for the BFF, tokens to call the API with).
  */
-export function requireUser(context: Context, request: Request): SessionUser {
+export function requireUser(context: Context, page: Request | URL): SessionUser {
   const session = getSession(context)
   const user = session.user
   if (user?._id && session.tokens) return user
-  throw redirect(`/login?${new URLSearchParams({ redirectTo: returnPath(request) })}`)
+  throw redirect(`/login?${new URLSearchParams({ redirectTo: returnPath(page) })}`)
 }
 
 /** For /login and /register: a signed-in user is sent to `/` (throws the redirect). */
@@ -60,25 +61,33 @@ export async function signIn(session: RequestSession, tokens: Tokens): Promise<{
 }
 
 /**
- * The admin check of the four admin dashboard routes (spec section 6; issue 4 item 2). Signed out →
- * the thrown `/login?redirectTo=…` redirect of `requireUser`. Signed in → the user as a fresh
- * `user-details` call answers it (the role may have changed since login, so the session's summary is
- * not trusted for this) and `isAdmin` = role ADMIN. The session's summary is brought in step when it
- * differs, so the menu's admin links follow the role. An API failure other than a signed-out 401 is
- * thrown as an error response (4xx as answered, 502 for an API fault). The API enforces the role on
- * every write anyway (contract, "Defects"); this check only decides what the page shows.
+ * The signed-in user as the API knows them now (a fresh `user-details` call), for pages that must
+ * not trust the session's summary: the profile form and the admin check. Signed out → the thrown
+ * `/login?redirectTo=…` redirect of `requireUser` (also after a 401 whose refresh failed, which has
+ * signed the session out). Another API failure is thrown as an error response (4xx as answered, 502
+ * for an API fault). The session's summary is brought in step when it differs, so the header and
+ * the menu's admin links follow the account.
  */
-export async function requireAdmin(context: Context, request: Request): Promise<{ user: SessionUser; isAdmin: boolean }> {
-  requireUser(context, request)
+export async function requireFreshUser(context: Context, page: Request | URL): Promise<User> {
+  requireUser(context, page)
   const session = getSession(context)
   const details = await userDetails(session)
   if (!details.ok) {
-    // A 401 whose refresh failed has signed the session out: this sends the visitor to /login.
-    requireUser(context, request)
-    const status = details.status >= 400 && details.status < 500 ? details.status : 502
-    throw data(details.message, { status })
+    requireUser(context, page)
+    throw data(failureMessage(details), failureInit(details))
   }
-  const user = toSessionUser(details.data)
-  if (JSON.stringify(user) !== JSON.stringify(session.user)) session.setUser(user)
+  const summary = toSessionUser(details.data)
+  if (JSON.stringify(summary) !== JSON.stringify(session.user)) session.setUser(summary)
+  return details.data
+}
+
+/**
+ * The admin check of the four admin dashboard routes (spec section 6; issue 4 item 2): the fresh
+ * user of `requireFreshUser` (the role may have changed since login) and `isAdmin` = role ADMIN. The
+ * API enforces the role on every write anyway (contract, "Defects"); this check only decides what
+ * the page shows.
+ */
+export async function requireAdmin(context: Context, page: Request | URL): Promise<{ user: SessionUser; isAdmin: boolean }> {
+  const user = toSessionUser(await requireFreshUser(context, page))
   return { user, isAdmin: user.role === 'ADMIN' }
 }

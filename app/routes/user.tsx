@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = () => [{ title: `My Account | ${SHOP_NAM
 
 export function loader({ context, url }: Route.LoaderArgs) {
   // `url`, not request.url: on a client navigation the raw request names the `.data` endpoint.
-  const user = requireUser(context, new Request(url))
+  const user = requireUser(context, url)
   return { user }
 }
 

@@ -51,7 +51,7 @@ type ActionReply = CatalogActionReply<CategoryFormValue>
 
 /** The guard's decision and, for an admin, every category (GET category/get). Non-admin: 403, no list. */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, new Request(url))
+  const { isAdmin } = await requireAdmin(context, url)
   if (!isAdmin) return data({ isAdmin: false, categories: [] as catalogApi.Category[] }, { status: 403 })
   const categories = await catalogApi.listCategories()
   return data({ isAdmin: true, categories })
@@ -68,7 +68,7 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
  * messages, else a redirect with the API's message as a toast), delete (always a redirect with a toast).
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
-  requireUser(context, new Request(url))
+  requireUser(context, url)
   const session = getSession(context)
   return catalogAdminAction({
     request,

@@ -17,8 +17,7 @@ import { useRootData } from '../../root.tsx'
 
 export const middleware: Route.MiddlewareFunction[] = [
   ({ context, url }) => {
-    // `url` is the page's address; request.url may name the `.data` endpoint of a client navigation.
-    requireUser(context, new Request(url))
+      requireUser(context, url)
     if (url.pathname === '/dashboard' || url.pathname === '/dashboard/') throw redirect('/dashboard/profile')
   },
 ]

@@ -92,7 +92,7 @@ interface ProductCard {
 }
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, new Request(url))
+  const { isAdmin } = await requireAdmin(context, url)
   const empty = { products: [] as ProductCard[], totalCount: 0, totalPages: 1, page: 1, q: '', edit: null, deleting: null }
   if (!isAdmin) return data({ isAdmin: false, ...empty }, { status: 403 })
 
@@ -145,7 +145,7 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
-  requireUser(context, new Request(url))
+  requireUser(context, url)
   const session = getSession(context)
   if (session.user?.role !== 'ADMIN') return failReply(NO_PERMISSION_MESSAGE, 403)
   const listHref = productListHref(readListState(url.searchParams))

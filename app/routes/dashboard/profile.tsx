@@ -18,7 +18,7 @@ import { data, Form, Link, redirect, useNavigate, useNavigation } from 'react-ro
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/profile'
 import * as userApi from '../../.server/api/user.ts'
-import { requireUser } from '../../.server/auth.ts'
+import { requireFreshUser, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
 import { Avatar } from '../../components/avatar.tsx'
@@ -28,6 +28,7 @@ import { SHOP_NAME } from '../../components/header.tsx'
 import { ToastNotice, type ToastMessage } from '../../components/toasts.tsx'
 import { Button, buttonClassName } from '../../components/ui/button.tsx'
 import { AVATAR_MAX_BYTES, AVATAR_TOO_LARGE_MESSAGE, ProfileSchema } from '../../lib/schemas/account.ts'
+import { MULTIPART_OVERHEAD_BYTES } from '../../lib/uploads.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `My Profile | ${SHOP_NAME}` }]
 
@@ -37,29 +38,16 @@ const EDIT_AVATAR_PARAM = 'edit-avatar'
 const INTENT_PROFILE = 'profile' as const
 const INTENT_AVATAR = 'avatar' as const
 const PROFILE_FIELDS = new Set(['name', 'email', 'mobile'])
-/** Room for the multipart boundaries and headers around a 5 MB file, before the body is read. */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024
 const CHOOSE_IMAGE_MESSAGE = 'Choose an image to upload'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const page = new Request(url)
-  requireUser(context, page)
-  const session = getSession(context)
-  const details = await userApi.userDetails(session)
-  if (!details.ok) {
-    // A 401 whose refresh failed has signed the session out: this sends the shopper to /login.
-    requireUser(context, page)
-    throw data(userApi.failureMessage(details), userApi.failureInit(details))
-  }
-  // Keep the header's summary in step with the account (a change made in another session).
-  const fresh = userApi.toSessionUser(details.data)
-  if (JSON.stringify(fresh) !== JSON.stringify(session.user)) session.setUser(fresh)
-  const { name, email, mobile, avatar } = details.data
+  // Fresh from the API (a change made in another session shows), header summary kept in step.
+  const { name, email, mobile, avatar } = await requireFreshUser(context, url)
   return { user: { name, email, mobile: mobile ?? '', avatar }, isEditingAvatar: url.searchParams.get(EDIT_AVATAR_PARAM) === '1' }
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
-  const user = requireUser(context, new Request(url))
+  const user = requireUser(context, url)
   const session = getSession(context)
 
   const avatarFailure = (status: number, message: string, headers?: HeadersInit) =>

@@ -59,7 +59,7 @@ type ActionReply = CatalogActionReply<SubCategoryFormValue>
 
 /** The guard's decision and, for an admin, every sub category and category. Non-admin: 403, no data. */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, new Request(url))
+  const { isAdmin } = await requireAdmin(context, url)
   if (!isAdmin) {
     return data({ isAdmin: false, subCategories: [] as catalogApi.SubCategory[], categories: [] as catalogApi.Category[] }, { status: 403 })
   }
@@ -79,7 +79,7 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
  * (always a redirect with a toast).
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
-  requireUser(context, new Request(url))
+  requireUser(context, url)
   const session = getSession(context)
   return catalogAdminAction({
     request,

@@ -34,7 +34,7 @@ const FORM_ID = 'upload-product'
 const CREATED_FALLBACK_MESSAGE = 'Product Created Successfully'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, new Request(url))
+  const { isAdmin } = await requireAdmin(context, url)
   if (!isAdmin) {
     return data({ isAdmin: false, ...productFormOptions([], []), created: null }, { status: 403 })
   }
@@ -51,7 +51,7 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
-  requireUser(context, new Request(url))
+  requireUser(context, url)
   const session = getSession(context)
   // Nothing is forwarded for a user the session knows as a shopper; the API checks the role anyway.
   if (session.user?.role !== 'ADMIN') return failReply(NO_PERMISSION_MESSAGE, 403)
