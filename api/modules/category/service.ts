@@ -18,7 +18,7 @@ import type { Db } from '../../db/client.ts'
 import { categories } from '../../db/schema.ts'
 import { Conflict, NotFound } from '../../lib/errors.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
-import { counted, isForeignKeyViolation, isoTimestamp } from './catalog-sql.ts'
+import { counted, isForeignKeyViolation, isoTimestamp } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import type { AddCategoryInput, UpdateCategoryInput } from './schemas.ts'
 

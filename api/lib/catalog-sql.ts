@@ -4,10 +4,10 @@
  * database so that every list costs one query, never one per row.
  */
 import { sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../../db/client.ts'
-import type { FieldIssue } from '../../lib/errors.ts'
+import type { Db } from '../db/client.ts'
+import type { FieldIssue } from './errors.ts'
 
-import { queryRows } from '../../db/query.ts'
+import { queryRows } from '../db/query.ts'
 
 /**
  * A timestamptz column rendered as ISO 8601 UTC with milliseconds (`2024-05-01T10:00:00.000Z`),
