@@ -8,7 +8,8 @@
  */
 import { defineConfig, devices } from '@playwright/test'
 
-const PORT = 3310
+// E2E_PORT lets two checkouts run their suites side by side (scripts/e2e-server.mjs reads it too).
+const PORT = Number(process.env.E2E_PORT ?? 3310)
 const baseURL = `http://localhost:${PORT}`
 
 // Without the background-networking flags Chromium keeps trying to reach outside hosts (stack notes).
