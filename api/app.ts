@@ -19,6 +19,7 @@ import { categoryRoutes } from './modules/category/routes.ts'
 import { subCategoryRoutes } from './modules/subcategory/routes.ts'
 import { productRoutes } from './modules/product/routes.ts'
 import { fileRoutes } from './modules/file/routes.ts'
+import { sitemapRoutes } from './modules/sitemap/routes.ts'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -82,6 +83,7 @@ export function createApp(opts: AppOptions) {
   api.route('/subcategory', subCategoryRoutes(deps))
   api.route('/product', productRoutes(deps))
   api.route('/file', fileRoutes(deps))
+  api.route('/sitemap', sitemapRoutes(deps))
   app.route('/api', api)
 
   return { app, deps }

@@ -18,6 +18,27 @@ export interface ServerConfig {
   mailFrom: string
   isProduction: boolean
   uploadMaxBytes: number
+  /** The site's public origin (`https://shop.example`, no path), for canonical and sitemap URLs. */
+  publicUrl?: string
+}
+
+/**
+ * `PUBLIC_URL` as an origin: `https://shop.example/` and `https://shop.example` both give
+ * `https://shop.example`. Throws at start on anything but an http(s) URL without path, query or
+ * credentials, so a typo cannot put wrong canonical URLs on every page.
+ */
+export function parsePublicUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://shop.example (got "${value}")`)
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new Error(`PUBLIC_URL must be an origin such as https://shop.example, without path, query or credentials (got "${value}")`)
+  }
+  return url.origin
 }
 
 let warnedAboutSecrets = false
@@ -59,5 +80,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailFrom: env.MAIL_FROM ?? 'Grocery Store <no-reply@localhost>',
     isProduction,
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 5 * 1024 * 1024),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL),
   }
 }

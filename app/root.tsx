@@ -6,6 +6,7 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import type { Route } from './+types/root'
 import { getSession, sessionMiddleware } from './.server/context.ts'
+import { publicOrigin } from './.server/request.ts'
 import { Header, SHOP_NAME } from './components/header.tsx'
 import { Footer } from './components/footer.tsx'
 import { Toasts } from './components/toasts.tsx'
@@ -26,12 +27,13 @@ export const meta: Route.MetaFunction = () => [
 /**
  * `user`: the signed-in user's summary or null. `toast`: the flash toast queued by the previous
  * request (a redirect with a message), or null; each one gets a fresh `id` so the page shows it once,
- * however often the component re-renders.
+ * however often the component re-renders. `origin`: the site's public origin, for the absolute
+ * canonical and Open Graph URLs the pages' `meta` build (app/lib/seo.ts).
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const session = getSession(context)
   const toast = session.takeToast()
-  return data({ user: session.user, toast: toast ? { ...toast, id: globalThis.crypto.randomUUID() } : null })
+  return data({ user: session.user, toast: toast ? { ...toast, id: globalThis.crypto.randomUUID() } : null, origin: publicOrigin(request) })
 }
 
 /**

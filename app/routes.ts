@@ -26,6 +26,10 @@ export default [
     route('product', 'routes/dashboard/product.tsx'),
   ]),
   route('product/:product', 'routes/product.tsx'),
+  // Crawlers' files (docs/seo.md): resource routes, no page around them.
+  route('robots.txt', 'routes/robots.ts'),
+  route('sitemap.xml', 'routes/sitemap.ts', { id: 'sitemap-index' }),
+  route('sitemaps/:file', 'routes/sitemap.ts', { id: 'sitemap-file' }),
   route(':category', 'routes/category.tsx'),
   route(':category/:subCategory', 'routes/listing.tsx'),
   route('*', 'routes/not-found.tsx'),

@@ -12,4 +12,6 @@ export const env = {
   apiUrl: config.apiUrl,
   sessionSecret: config.sessionSecret,
   isProduction: config.isProduction,
+  /** The site's public origin for canonical, Open Graph and sitemap URLs; unset = the request's own. */
+  publicUrl: config.publicUrl,
 }

@@ -1,6 +1,16 @@
 /**
  * Small helpers about the incoming request.
  */
+import { env } from './env.ts'
+
+/**
+ * The site's public origin (`https://shop.example`) for absolute URLs in pages and sitemaps:
+ * `PUBLIC_URL` when set (production should set it: the request's Host header is the client's to
+ * choose), else the origin the request was made to (local starts, tests).
+ */
+export function publicOrigin(request: Request): string {
+  return env.publicUrl ?? new URL(request.url).origin
+}
 
 /**
  * The shopper's address for per-IP rate limits: the first X-Forwarded-For hop when the app runs

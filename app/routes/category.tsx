@@ -17,6 +17,7 @@ import { ListingProducts } from '../components/listing-products.tsx'
 import { useAppendingList, useIsSwitchingWithinCategory } from '../components/pager.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
+import { breadcrumbJsonLd, originFromMatches, pageMeta } from '../lib/seo.ts'
 
 /** Products per page on the category product page (spec section 9). */
 const LISTING_PAGE_SIZE = 8
@@ -39,13 +40,23 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [{ title: `Not found | ${SHOP_NAME}` }]
   const { category, canonical } = loaderData
+  const origin = originFromMatches(matches)
   return [
-    { title: `${category.name} | ${SHOP_NAME}` },
-    { name: 'description', content: `Buy ${category.name} online, delivered in 10 minutes.` },
-    { tagName: 'link', rel: 'canonical', href: canonical },
+    ...pageMeta({
+      origin,
+      path: canonical,
+      title: `${category.name} | ${SHOP_NAME}`,
+      description: `Buy ${category.name} online, delivered in 10 minutes.`,
+      image: category.image || undefined,
+      siteName: SHOP_NAME,
+    }),
+    breadcrumbJsonLd(origin, [
+      { name: 'Home', path: '/' },
+      { name: category.name, path: canonical },
+    ]),
   ]
 }
 

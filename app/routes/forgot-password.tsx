@@ -21,7 +21,11 @@ import { ToastNotice } from '../components/toasts.tsx'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { ForgotPasswordSchema } from '../lib/schemas/account.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: `Forgot Password | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [
+  { title: `Forgot Password | ${SHOP_NAME}` },
+  { name: 'description', content: 'Forgot your password? Get a one-time code by email and choose a new one.' },
+  { name: 'robots', content: 'noindex' },
+]
 
 /** The email of a recovery under way, so "Resend" or a way back from the code page keeps it. */
 export function loader({ context }: Route.LoaderArgs) {

@@ -27,6 +27,7 @@ import { toCardData, type ProductCardData } from '../components/product-card.tsx
 import { CategoryGridSkeleton, ProductRowSkeleton } from '../components/skeletons.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
+import { originFromMatches, pageMeta } from '../lib/seo.ts'
 
 /** One home row: a category's name, its listing and its products. */
 interface HomeRow {
@@ -39,13 +40,14 @@ interface HomeRow {
 /** Rows drawn as skeletons while the home page loads on a client-side navigation. */
 const SKELETON_ROWS = 3
 
-export const meta: Route.MetaFunction = () => [
-  { title: `${SHOP_NAME} | Groceries delivered in 10 minutes` },
-  {
-    name: 'description',
-    content: 'Fresh fruits, vegetables, dairy, atta, dal, snacks and more, delivered to your door in 10 minutes.',
-  },
-]
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta({
+    origin: originFromMatches(matches),
+    path: '/',
+    title: `${SHOP_NAME} | Groceries delivered in 10 minutes`,
+    description: 'Fresh fruits, vegetables, dairy, atta, dal, snacks and more, delivered to your door in 10 minutes.',
+    siteName: SHOP_NAME,
+  })
 
 // Catalogue pages are personal (the header shows the shopper), so no shared cache may keep them.
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, max-age=0' })

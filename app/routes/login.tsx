@@ -19,11 +19,19 @@ import { failedFormReply, invalidFormReply } from '../.server/user-form.ts'
 import { ErrorList, Field, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
+import { originFromMatches, pageMeta } from '../lib/seo.ts'
 import { ToastNotice } from '../components/toasts.tsx'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { LoginSchema } from '../lib/schemas/auth.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: `Login | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta({
+    origin: originFromMatches(matches),
+    path: '/login',
+    title: `Login | ${SHOP_NAME}`,
+    description: `Sign in to ${SHOP_NAME} to order groceries delivered in 10 minutes, follow your orders and keep your addresses.`,
+    siteName: SHOP_NAME,
+  })
 
 /** The password is never echoed back into the page (OWASP ASVS 8.3: no credentials in responses). */
 const SECRET_FIELDS = ['password']

@@ -14,7 +14,11 @@ import { SubmitButton } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 
-export const meta: Route.MetaFunction = () => [{ title: `Log Out | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [
+  { title: `Log Out | ${SHOP_NAME}` },
+  { name: 'description', content: 'Sign out of your account.' },
+  { name: 'robots', content: 'noindex' },
+]
 
 export function loader() {
   throw redirect('/')

@@ -19,6 +19,7 @@ import { DeliveryBadge } from '../components/product-card.tsx'
 import { ResponsiveImage } from '../components/responsive-image.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
+import { breadcrumbJsonLd, originFromMatches, pageMeta, productJsonLd, type Crumb } from '../lib/seo.ts'
 
 const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
 
@@ -59,6 +60,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       discount,
       sellingPrice: sellingPrice(price, discount),
       description: product.description ?? '',
+      brand: typeof product.more_details?.brand === 'string' ? product.more_details.brand.trim() : '',
       details: Object.entries(product.more_details ?? {})
         .filter(([, value]) => typeof value === 'string' && value.trim() !== '')
         .map(([key, value]) => ({ label: detailLabel(key), value })),
@@ -71,20 +73,37 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [{ title: `Product not found | ${SHOP_NAME}` }]
-  const { product, canonical } = loaderData
-  const summary =
+  const { product, canonical, breadcrumbs } = loaderData
+  const origin = originFromMatches(matches)
+  const description =
     product.description.trim() ||
     `${product.name}${product.unit ? `, ${product.unit}` : ''} for ${formatRupees(product.sellingPrice)}, delivered in 10 minutes.`
-  const description = summary.length > 160 ? `${summary.slice(0, 157).trimEnd()}…` : summary
+  const crumbs: Crumb[] = [{ name: 'Home', path: '/' }]
+  if (breadcrumbs.category) crumbs.push({ name: breadcrumbs.category.name, path: breadcrumbs.category.href })
+  if (breadcrumbs.subCategory) crumbs.push({ name: breadcrumbs.subCategory.name, path: breadcrumbs.subCategory.href })
+  crumbs.push({ name: product.name, path: canonical })
   return [
-    { title: `${product.name}${product.unit ? ` (${product.unit})` : ''} | ${SHOP_NAME}` },
-    { name: 'description', content: description },
-    { property: 'og:title', content: product.name },
-    { property: 'og:description', content: description },
-    ...(product.images[0] ? [{ property: 'og:image', content: product.images[0] }] : []),
-    { tagName: 'link', rel: 'canonical', href: canonical },
+    ...pageMeta({
+      origin,
+      path: canonical,
+      title: `${product.name}${product.unit ? ` (${product.unit})` : ''} | ${SHOP_NAME}`,
+      description,
+      image: product.images[0],
+      type: 'product',
+      siteName: SHOP_NAME,
+    }),
+    productJsonLd(origin, {
+      name: product.name,
+      path: canonical,
+      images: product.images,
+      description: product.description,
+      brand: product.brand,
+      sellingPrice: product.sellingPrice,
+      stock: product.stock,
+    }),
+    breadcrumbJsonLd(origin, crumbs),
   ]
 }
 

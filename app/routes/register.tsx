@@ -16,11 +16,19 @@ import { failedFormReply, invalidFormReply, issuesOnFields } from '../.server/us
 import { ErrorList, Field, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
+import { originFromMatches, pageMeta } from '../lib/seo.ts'
 import { ToastNotice } from '../components/toasts.tsx'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { RegisterSchema } from '../lib/schemas/auth.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: `Register | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta({
+    origin: originFromMatches(matches),
+    path: '/register',
+    title: `Register | ${SHOP_NAME}`,
+    description: `Create your ${SHOP_NAME} account and get fruits, vegetables, dairy and staples delivered in 10 minutes.`,
+    siteName: SHOP_NAME,
+  })
 
 /** Fields whose values never go back into the page (OWASP ASVS 8.3: no credentials in responses). */
 const SECRET_FIELDS = ['password', 'confirmPassword']

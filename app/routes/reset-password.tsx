@@ -26,7 +26,11 @@ import { useSchemaForm } from '../components/use-schema-form.ts'
 import { inputClassName } from '../components/ui/input.tsx'
 import { RESET_PASSWORD_MISMATCH_MESSAGE, ResetPasswordSchema } from '../lib/schemas/account.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: `Reset Password | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [
+  { title: `Reset Password | ${SHOP_NAME}` },
+  { name: 'description', content: 'Choose a new password for your account.' },
+  { name: 'robots', content: 'noindex' },
+]
 
 /** Passwords are never echoed back into the page (OWASP ASVS 8.3). */
 const SECRET_FIELDS = ['newPassword', 'confirmPassword']

@@ -16,7 +16,11 @@ import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { CloseIcon } from '../components/icons.tsx'
 
-export const meta: Route.MetaFunction = () => [{ title: `My Account | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [
+  { title: `My Account | ${SHOP_NAME}` },
+  { name: 'description', content: 'Your account: profile, orders and saved addresses.' },
+  { name: 'robots', content: 'noindex' },
+]
 
 export function loader({ context, url }: Route.LoaderArgs) {
   // `url`, not request.url: on a client navigation the raw request names the `.data` endpoint.

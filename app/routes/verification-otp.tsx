@@ -22,7 +22,11 @@ import { OtpInput } from '../components/otp-input.tsx'
 import { ToastNotice } from '../components/toasts.tsx'
 import { OTP_FIELD_NAMES, OTP_LENGTH, OtpSchema } from '../lib/schemas/account.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: `Verify Code | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [
+  { title: `Verify Code | ${SHOP_NAME}` },
+  { name: 'description', content: 'Enter the 6-digit code we emailed you to reset your password.' },
+  { name: 'robots', content: 'noindex' },
+]
 
 const INTENT_RESEND = 'resend'
 /** The boxes never come back filled from the server: a refused code is typed again. */

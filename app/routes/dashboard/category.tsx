@@ -41,7 +41,11 @@ import { NoData } from '../../components/no-data.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
 
-export const meta: Route.MetaFunction = () => [{ title: `Category | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [
+  { title: `Category | ${SHOP_NAME}` },
+  { name: 'description', content: 'Admin: add, edit and delete categories.' },
+  { name: 'robots', content: 'noindex' },
+]
 
 const CATEGORY_PATH = '/dashboard/category'
 const CATEGORY_FIELDS = ['name', 'image'] as const

@@ -40,7 +40,11 @@ import { Spinner } from '../../components/ui/spinner.tsx'
 import { SEARCH_DEBOUNCE_MS, useDebouncedCallback } from '../../lib/use-debounce.ts'
 import { ADD_FIELD_PARAM, PRODUCT_INTENT, productFormDefaults } from '../../lib/schemas/product.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: `Product | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [
+  { title: `Product | ${SHOP_NAME}` },
+  { name: 'description', content: 'Admin: the product list, with edit and delete.' },
+  { name: 'robots', content: 'noindex' },
+]
 
 const PRODUCT_LIST_PATH = '/dashboard/product'
 /** Spec section 9: the product admin list's page size. */

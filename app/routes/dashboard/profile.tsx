@@ -30,7 +30,11 @@ import { Button, buttonClassName } from '../../components/ui/button.tsx'
 import { AVATAR_MAX_BYTES, AVATAR_TOO_LARGE_MESSAGE, ProfileSchema } from '../../lib/schemas/account.ts'
 import { MULTIPART_OVERHEAD_BYTES } from '../../lib/uploads.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: `My Profile | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [
+  { title: `My Profile | ${SHOP_NAME}` },
+  { name: 'description', content: 'Your profile: name, email, mobile and avatar.' },
+  { name: 'robots', content: 'noindex' },
+]
 
 const PROFILE_PATH = '/dashboard/profile'
 /** The query that opens the upload dialog (a page of its own without JavaScript). */

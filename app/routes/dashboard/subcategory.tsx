@@ -49,7 +49,11 @@ import { ToastNotice } from '../../components/toasts.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
 
-export const meta: Route.MetaFunction = () => [{ title: `Sub Category | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [
+  { title: `Sub Category | ${SHOP_NAME}` },
+  { name: 'description', content: 'Admin: add, edit and delete sub categories.' },
+  { name: 'robots', content: 'noindex' },
+]
 
 const SUBCATEGORY_PATH = '/dashboard/subcategory'
 const SUBCATEGORY_FIELDS = ['name', 'image', 'category'] as const

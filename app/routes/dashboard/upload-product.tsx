@@ -26,7 +26,11 @@ import { ButtonLink } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
 import { ADD_FIELD_PARAM, PRODUCT_INTENT } from '../../lib/schemas/product.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: `Upload Product | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [
+  { title: `Upload Product | ${SHOP_NAME}` },
+  { name: 'description', content: 'Admin: add a product to the catalogue.' },
+  { name: 'robots', content: 'noindex' },
+]
 
 const UPLOAD_PRODUCT_PATH = '/dashboard/upload-product'
 const FORM_ID = 'upload-product'

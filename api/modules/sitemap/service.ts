@@ -1,0 +1,72 @@
+/**
+ * What a search engine may crawl: every category, every (category, sub category) shelf and every
+ * published product, with the time each last changed. The BFF turns these into `sitemap.xml` files
+ * (the sitemaps.org protocol: at most 50,000 URLs per file, docs/seo.md).
+ *
+ * Reads go through `deps.cache` (keys `sitemap:`), which every catalogue write clears, so the sitemap
+ * never lists a deleted product or misses a new one for longer than the cache takes to clear.
+ */
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app.ts'
+import { queryRows } from '../../db/query.ts'
+
+/** Products per page of `products`: the protocol's limit of URLs in one sitemap file. */
+export const SITEMAP_PRODUCTS_PER_PAGE = 50_000
+
+/** A category, or a shelf (one sub category shown under one of its categories). */
+export interface SitemapShelves {
+  categories: { _id: string; name: string; updatedAt: string }[]
+  shelves: { category: { _id: string; name: string }; subCategory: { _id: string; name: string }; updatedAt: string }[]
+}
+
+/** One page of published products, oldest id first (stable across pages). */
+export interface SitemapProducts {
+  products: { _id: string; name: string; updatedAt: string }[]
+  totalCount: number
+  page: number
+  limit: number
+  totalNoPage: number
+}
+
+type Deps = Pick<AppDeps, 'db' | 'cache'>
+
+/** Every category and shelf, ordered by name. */
+export function sitemapShelves(deps: Deps): Promise<SitemapShelves> {
+  return deps.cache.get('sitemap:shelves', async () => {
+    const categories = await queryRows<{ _id: string; name: string; updatedAt: string }>(
+      deps.db,
+      sql`select id as "_id", name, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "updatedAt"
+          from categories order by name, id`,
+    )
+    const rows = await queryRows<{ cid: string; cname: string; sid: string; sname: string; updatedAt: string }>(
+      deps.db,
+      sql`select c.id as cid, c.name as cname, s.id as sid, s.name as sname,
+                 to_char(greatest(c.updated_at, s.updated_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "updatedAt"
+          from sub_category_categories scc
+          join categories c on c.id = scc.category_id
+          join sub_categories s on s.id = scc.sub_category_id
+          order by c.name, c.id, s.name, s.id`,
+    )
+    return {
+      categories,
+      shelves: rows.map((r) => ({ category: { _id: r.cid, name: r.cname }, subCategory: { _id: r.sid, name: r.sname }, updatedAt: r.updatedAt })),
+    }
+  })
+}
+
+/**
+ * Page `page` (1-based) of the published products, {@link SITEMAP_PRODUCTS_PER_PAGE} a page.
+ * A page past the end answers an empty list (the BFF answers 404 for it).
+ */
+export function sitemapProducts(deps: Deps, page: number): Promise<SitemapProducts> {
+  const limit = SITEMAP_PRODUCTS_PER_PAGE
+  return deps.cache.get(`sitemap:products:${page}`, async () => {
+    const [{ count }] = await queryRows<{ count: number }>(deps.db, sql`select count(*)::int as count from products where publish`)
+    const products = await queryRows<{ _id: string; name: string; updatedAt: string }>(
+      deps.db,
+      sql`select id as "_id", name, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "updatedAt"
+          from products where publish order by id limit ${limit} offset ${(page - 1) * limit}`,
+    )
+    return { products, totalCount: count, page, limit, totalNoPage: Math.max(1, Math.ceil(count / limit)) }
+  })
+}
