@@ -97,11 +97,19 @@ export function AccountMenu({ user }: { user: MenuUser }) {
         details.querySelector('summary')?.focus()
       }
     }
+    // Tabbing past the last item (or Shift+Tab before the summary) leaves the menu: close it, so an
+    // open menu never covers what keyboard focus moved on to (WCAG 2.4.11 "Focus Not Obscured").
+    const onFocusOut = (event: FocusEvent) => {
+      const next = event.relatedTarget as Node | null
+      if (details.open && next && !details.contains(next)) details.open = false
+    }
     document.addEventListener('pointerdown', onPointerDown)
     document.addEventListener('keydown', onKeyDown)
+    details.addEventListener('focusout', onFocusOut)
     return () => {
       document.removeEventListener('pointerdown', onPointerDown)
       document.removeEventListener('keydown', onKeyDown)
+      details.removeEventListener('focusout', onFocusOut)
     }
   }, [])
 

@@ -22,6 +22,8 @@ describe('AdminGuard (spec section 6)', () => {
     expect(NO_PERMISSION_MESSAGE).toBe('Do not have permission')
     expect(html).toContain('Do not have permission')
     expect(html).toMatch(/role="alert"[^>]*class="[^"]*bg-red-100/)
+    // The page has a heading even when all it shows is the refusal (axe `page-has-heading-one`).
+    expect(html).toMatch(/<h1[^>]*>Do not have permission<\/h1>/)
     expect(html).not.toContain('secret list')
   })
   it('treats only the role value ADMIN as admin', () => {

@@ -15,10 +15,11 @@ export function isAdminRole(role: string | null | undefined): boolean {
   return role === 'ADMIN'
 }
 
-/** The red "Do not have permission" box, announced as an alert. */
+/** The red "Do not have permission" box, announced as an alert, under the page's (hidden) heading. */
 export function NoPermission() {
   return (
     <div className="p-4 md:p-6">
+      <h1 className="sr-only">{NO_PERMISSION_MESSAGE}</h1>
       <p role="alert" className="rounded-lg border border-red-300 bg-red-100 p-4 font-medium text-red-800">
         {NO_PERMISSION_MESSAGE}
       </p>

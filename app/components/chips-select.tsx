@@ -9,7 +9,7 @@
  *   chip with a remove button, and a hidden input `name` per chip carries the value, so the form
  *   posts the same repeated field either way.
  */
-import { useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { CloseIcon } from './icons.tsx'
 import { cn } from './ui/cn.ts'
@@ -68,6 +68,19 @@ export function ChipsSelect({ name, label, options, defaultValue = [], placehold
     onChange?.(next)
   }
 
+  // After a chip's remove button takes its chip away, focus would fall to <body>: move it to the
+  // chip now in that place (or the last one, or the select when none is left) instead (WCAG 2.4.3).
+  const chipList = useRef<HTMLUListElement>(null)
+  const selectRef = useRef<HTMLSelectElement>(null)
+  const [refocusAt, setRefocusAt] = useState<number | null>(null)
+  useEffect(() => {
+    if (refocusAt === null) return
+    const buttons = chipList.current?.querySelectorAll<HTMLButtonElement>('button') ?? []
+    const target = buttons[Math.min(refocusAt, buttons.length - 1)] ?? selectRef.current
+    target?.focus()
+    setRefocusAt(null)
+  }, [refocusAt])
+
   const errorList = hasErrors ? (
     <ul id={errorId} className="mt-1 space-y-0.5 text-sm text-red-600">
       {errors!.map((error) => (
@@ -114,6 +127,7 @@ export function ChipsSelect({ name, label, options, defaultValue = [], placehold
         {label}
       </label>
       <select
+        ref={selectRef}
         id={selectId}
         value=""
         onChange={(event) => update(addChip(values, event.currentTarget.value))}
@@ -129,14 +143,17 @@ export function ChipsSelect({ name, label, options, defaultValue = [], placehold
         ))}
       </select>
       {chips.length > 0 ? (
-        <ul className="mt-2 flex flex-wrap gap-2">
-          {chips.map((chip) => (
+        <ul ref={chipList} className="mt-2 flex flex-wrap gap-2">
+          {chips.map((chip, index) => (
             <li key={chip.value} className="inline-flex items-center gap-1 rounded-full bg-brand-light py-1 pr-1 pl-3 text-sm text-slate-900 ring-1 ring-brand-dark/40">
               <input type="hidden" name={name} value={chip.value} />
               {chip.label}
               <button
                 type="button"
-                onClick={() => update(removeChip(values, chip.value))}
+                onClick={() => {
+                  update(removeChip(values, chip.value))
+                  setRefocusAt(index)
+                }}
                 aria-label={`Remove ${chip.label}`}
                 className="inline-flex size-7 items-center justify-center rounded-full text-slate-600 hover:bg-red-100 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-red-600"
               >

@@ -29,7 +29,7 @@ export function describeError(error: unknown): { status: number | null; detail: 
 export function NotFoundPage() {
   return (
     <section className="mx-auto flex max-w-lg flex-col items-center gap-4 px-4 py-16 text-center">
-      <p className="text-6xl font-black text-brand-dark" aria-hidden="true">
+      <p className="text-6xl font-black text-amber-700" aria-hidden="true">
         404
       </p>
       <h1 className="text-2xl font-bold text-slate-900">Page not found</h1>

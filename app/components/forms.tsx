@@ -24,12 +24,16 @@ const inputClass =
 export function ErrorList({ id, errors, role }: { id?: string; errors?: ListOfErrors; role?: 'alert' }) {
   const messages = (errors ?? []).filter((message): message is string => Boolean(message))
   if (messages.length === 0) return null
+  // The live region wraps the list: `role` on the <ul> itself would take away its list role and
+  // leave the <li>s outside any list (axe `listitem`).
   return (
-    <ul id={id} role={role} className="mt-1 space-y-1 text-sm text-red-600">
-      {messages.map((message) => (
-        <li key={message}>{message}</li>
-      ))}
-    </ul>
+    <div id={id} role={role}>
+      <ul className="mt-1 space-y-1 text-sm text-red-600">
+        {messages.map((message) => (
+          <li key={message}>{message}</li>
+        ))}
+      </ul>
+    </div>
   )
 }
 

@@ -17,6 +17,7 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { IMAGE_ACCEPT, IMAGE_FILE_FIELD, checkImageFile, type UploadReply } from './catalog-admin.ts'
 import { useToastFromData } from './toasts.tsx'
 import { cn } from './ui/cn.ts'
+import { ErrorList } from './forms.tsx'
 import { Spinner } from './ui/spinner.tsx'
 import { isStoredImageUrl, variantUrl } from '../lib/images.ts'
 
@@ -156,13 +157,7 @@ export function ImageUploadField({
                 ? 'JPEG, PNG, WebP, AVIF or GIF, 5 MB at most. It is uploaded as soon as you pick it.'
                 : 'JPEG, PNG, WebP, AVIF or GIF, 5 MB at most. It is uploaded when you submit.'}
           </p>
-          {messages.length > 0 ? (
-            <ul id={errorId} role="alert" className="mt-1 space-y-0.5 text-sm text-red-600">
-              {messages.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          ) : null}
+          <ErrorList id={errorId} errors={messages} role="alert" />
         </div>
       </div>
     </div>

@@ -1,7 +1,9 @@
 /**
  * The one-time code boxes (spec section 2 "/verification-otp"; sections 5 and 9: six boxes, one
  * character each). Six plain inputs named `otp0` … `otp5`, so the form posts them without JavaScript
- * and the BFF joins them (app/lib/schemas/account.ts `OtpSchema`).
+ * and the BFF joins them (app/lib/schemas/account.ts `OtpSchema`). The first box carries
+ * `autocomplete="one-time-code"` and takes up to six characters, so a code the browser autofills or
+ * a shopper pastes there arrives whole, with or without JavaScript.
  *
  * With JavaScript: typing a digit moves focus to the next box; Backspace in an empty box goes back and
  * clears the previous one; arrow keys move; pasting a code (or the browser's one-time-code autofill)
@@ -72,8 +74,10 @@ export function OtpInput({
           name={name}
           type="text"
           inputMode="numeric"
-          pattern="[0-9]"
-          maxLength={1}
+          // The first box takes a whole code: autofill and paste put all six digits there, and with
+          // JavaScript off nothing would spread them (the BFF does: app/lib/schemas/account.ts).
+          pattern={index === 0 ? `[0-9]{1}|[0-9]{${OTP_LENGTH}}` : '[0-9]'}
+          maxLength={index === 0 ? OTP_LENGTH : 1}
           required
           // The browser's SMS/email code autofill lands in the first box; `onInput` spreads it.
           autoComplete={index === 0 ? 'one-time-code' : 'off'}

@@ -64,7 +64,7 @@ export function PriceTag({ price, discount, size = 'sm' }: { price: number; disc
     <p className="price">
       <span className={size === 'lg' ? 'text-2xl font-bold' : 'text-sm font-bold'}>{formatRupees(selling)}</span>
       {isDiscounted ? (
-        <s className={size === 'lg' ? 'text-base text-slate-500' : 'text-xs text-slate-400'}>
+        <s className={size === 'lg' ? 'text-base text-slate-500' : 'text-xs text-slate-500'}>
           <span className="sr-only">MRP </span>
           {formatRupees(price)}
         </s>

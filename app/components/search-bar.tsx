@@ -2,14 +2,15 @@
  * The header's search bar (spec section 2, "Header and footer"; section 4 "Search bar mode"; section 9).
  *
  * - Prompt mode (every path but /search): a link to /search showing an animated typing prompt that
- *   cycles forever through the spec's eleven suggestions, 50 ms per character, each held 1 s. It is a
- *   plain `<a href="/search">`, so it works without JavaScript (the prompt then stays on "Search milk").
+ *   cycles through the eleven suggestions, 50 ms per character, each held 1 s; it pauses while the
+ *   bar is hovered or focused and stays still under reduced motion. It is a plain
+ *   `<a href="/search">`, so it works without JavaScript (the prompt then stays on "Search milk").
  * - Search mode (/search): a GET form to /search with the text input `q`, focused on arrival, with the
  *   spec's placeholder. On screens narrower than 768 px a back arrow to / replaces the search icon.
  *   The header leaves it out on /search with a query string (app/components/header.tsx), where the
  *   search page shows its own form.
  */
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Form, Link, useLocation, useSearchParams } from 'react-router'
 import { ArrowLeftIcon, SearchIcon } from './icons.tsx'
 import { cn } from './ui/cn.ts'
@@ -69,22 +70,34 @@ export function* typingFrames(
   }
 }
 
-/** The animated prompt text; renders the first suggestion on the server and before hydration. */
-function TypingPrompt() {
+/**
+ * The animated prompt text; renders the first suggestion on the server and before hydration. It
+ * moves only while `paused` is false and never under `prefers-reduced-motion: reduce` (WCAG 2.2.2
+ * "Pause, Stop, Hide": hovering or focusing the bar pauses it; the header pauses it then). It is
+ * decoration (`aria-hidden`): the link is named by its own text.
+ */
+function TypingPrompt({ paused }: { paused: boolean }) {
   const [text, setText] = useState<string>(SEARCH_SUGGESTIONS[0])
+  const frames = useRef<Generator<TypingFrame, never> | null>(null)
   useEffect(() => {
-    const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false
-    const frames = typingFrames(SEARCH_SUGGESTIONS, { reducedMotion })
+    if (paused) return
+    if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return
     let timer: ReturnType<typeof setTimeout>
     const step = () => {
-      const frame = frames.next().value
+      const frame = frames.current!.next().value
       setText(frame.text)
       timer = setTimeout(step, frame.delay)
     }
-    // The first frame is what is already shown: wait out its hold, then animate.
-    timer = setTimeout(step, frames.next().value.delay)
+    if (frames.current) {
+      // Resuming after a pause: go on from where it stopped.
+      timer = setTimeout(step, TYPING_MS_PER_CHAR)
+    } else {
+      frames.current = typingFrames(SEARCH_SUGGESTIONS)
+      // The first frame is what is already shown: wait out its hold, then animate.
+      timer = setTimeout(step, frames.current.next().value.delay)
+    }
     return () => clearTimeout(timer)
-  }, [])
+  }, [paused])
   return (
     <span aria-hidden="true" className="truncate">
       {text}
@@ -98,15 +111,22 @@ const BAR = 'flex h-11 w-full items-center overflow-hidden rounded-lg border bor
 /** The search bar: a prompt link outside /search, a real GET form on /search. */
 export function SearchBar({ className }: { className?: string }) {
   const { pathname } = useLocation()
+  const [hovered, setHovered] = useState(false)
+  const [focused, setFocused] = useState(false)
   if (pathname !== '/search') {
     return (
       <Link
         to="/search"
-        aria-label="Search products"
+        onMouseEnter={() => setHovered(true)}
+        onMouseLeave={() => setHovered(false)}
+        onFocus={() => setFocused(true)}
+        onBlur={() => setFocused(false)}
         className={cn(BAR, 'gap-3 px-3 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent', className)}
       >
         <SearchIcon size={20} className="shrink-0 text-slate-700" />
-        <TypingPrompt />
+        {/* The name is this text, not an aria-label: the visible prompt then never contradicts it. */}
+        <span className="sr-only">Search products</span>
+        <TypingPrompt paused={hovered || focused} />
       </Link>
     )
   }

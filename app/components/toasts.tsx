@@ -4,8 +4,9 @@
  *
  * With JavaScript, react-hot-toast shows them. Without it, and until the page has hydrated, the same
  * message is rendered on the server as a fixed status box at the top centre, which fades out after
- * the same duration (app/app.css `.static-toast`). Once hydrated, the box is replaced by the
- * react-hot-toast, so a shopper never sees the message twice.
+ * the same duration (app/app.css `.static-toast`), holds while pointed at or focused, and has a
+ * close box that needs no script. Once hydrated, the box is replaced by the react-hot-toast, so a
+ * shopper never sees the message twice.
  *
  * Sources: the root loader's flash toast (carried across redirects, app/.server/toast.ts) and action
  * data of a page (`<ToastNotice toast={actionData?.toast} />` or `useToastFromData`).
@@ -81,7 +82,13 @@ export function StaticToast({ toast, isEcho = false }: { toast: ToastMessage; is
         <span aria-hidden="true" className="text-base">
           {toast.type === 'success' ? '✓' : toast.type === 'error' ? '!' : 'i'}
         </span>
-        {toast.message}
+        <span className="flex-1">{toast.message}</span>
+        {/* A close control that works without JavaScript: checking the box hides the toast (app.css). */}
+        <label className="-my-2 -mr-2 grid size-9 shrink-0 cursor-pointer place-items-center rounded-full hover:bg-black/5 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-current">
+          {/* Out of the tab order when the box is hidden from screen readers (axe `aria-hidden-focus`). */}
+          <input type="checkbox" className="toast-dismiss sr-only" aria-label="Dismiss message" tabIndex={isEcho ? -1 : undefined} />
+          <span aria-hidden="true" className="text-lg leading-none">×</span>
+        </label>
       </div>
     </div>
   )

@@ -39,6 +39,7 @@ export default function UserMenuPage({ loaderData }: Route.ComponentProps) {
   const { user } = loaderData
   return (
     <div className="mx-auto w-full max-w-md px-4 py-4">
+      <h1 className="sr-only">My Account</h1>
       <div className="rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-200">
         <div className="flex items-start justify-between gap-2">
           <Avatar src={user.avatar} name={user.name} size={48} className="mt-1 ml-3" />

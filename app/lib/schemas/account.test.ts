@@ -64,6 +64,15 @@ describe('OtpSchema (spec sections 5 and 9: six boxes, one character each)', () 
     expect(OTP_DIGITS_MESSAGE).toBe('Each box takes one digit (0-9)')
   })
 
+  it('takes the whole code in the first box alone (autofill or paste with JavaScript off)', () => {
+    expect(OtpSchema.parse({ otp0: '042917' })).toEqual({ otp: '042917' })
+    expect(OtpSchema.parse({ otp0: ' 042917 ', otp1: '', otp2: '', otp3: '', otp4: '', otp5: '' })).toEqual({ otp: '042917' })
+    expect(parseWithZod(form({ otp0: '042917' }), { schema: OtpSchema }).status).toBe('success')
+    // Only a whole code alone is spread: a partial one, or one beside filled boxes, is refused.
+    expect(errorsOf(OtpSchema.safeParse({ otp0: '04291' }))).toEqual({ '': [OTP_MISSING_MESSAGE] })
+    expect(errorsOf(OtpSchema.safeParse({ ...boxes('042917'), otp0: '042917' }))).toEqual({ '': [OTP_DIGITS_MESSAGE] })
+  })
+
   it('works through Conform: the message is a form error, the value is the joined code', () => {
     const failed = parseWithZod(form(boxes('12')), { schema: OtpSchema })
     expect(failed.status).toBe('error')

@@ -44,18 +44,36 @@ export type ForgotPasswordInput = z.output<typeof ForgotPasswordSchema>
 const otpBox = z.string().trim().optional()
 
 /**
- * The one-time code (spec sections 5 and 9): all six boxes filled, one digit per box. The boxes come
- * as `otp0` … `otp5`; the output is the joined `otp`. Problems are reported on the form as a whole
- * (one message, not six), so the errors sit under the row of boxes.
+ * A whole code in the first box and nothing in the others: what the browser's one-time-code
+ * autofill or a paste leaves there when JavaScript is off (the first box takes up to six digits,
+ * app/components/otp-input.tsx). Spread over the six boxes before the checks.
  */
-export const OtpSchema = z
-  .object({ otp0: otpBox, otp1: otpBox, otp2: otpBox, otp3: otpBox, otp4: otpBox, otp5: otpBox })
-  .superRefine((boxes, ctx) => {
-    const values = OTP_FIELD_NAMES.map((name) => boxes[name] ?? '')
-    if (values.some((value) => value === '')) ctx.addIssue({ code: 'custom', message: OTP_MISSING_MESSAGE, path: [] })
-    else if (values.some((value) => !/^[0-9]$/.test(value))) ctx.addIssue({ code: 'custom', message: OTP_DIGITS_MESSAGE, path: [] })
-  })
-  .transform((boxes) => ({ otp: OTP_FIELD_NAMES.map((name) => boxes[name]).join('') }))
+function spreadWholeCode(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object') return raw
+  const boxes = raw as Record<string, unknown>
+  const first = typeof boxes.otp0 === 'string' ? boxes.otp0.trim() : ''
+  const othersEmpty = OTP_FIELD_NAMES.slice(1).every((name) => boxes[name] === undefined || boxes[name] === '')
+  if (!othersEmpty || !new RegExp(`^[0-9]{${OTP_LENGTH}}$`).test(first)) return raw
+  return { ...boxes, ...Object.fromEntries(OTP_FIELD_NAMES.map((name, i) => [name, first[i]])) }
+}
+
+/**
+ * The one-time code (spec sections 5 and 9): all six boxes filled, one digit per box, or the whole
+ * code in the first box (see `spreadWholeCode`). The boxes come as `otp0` … `otp5`; the output is
+ * the joined `otp`. Problems are reported on the form as a whole (one message, not six), so the
+ * errors sit under the row of boxes.
+ */
+export const OtpSchema = z.preprocess(
+  spreadWholeCode,
+  z
+    .object({ otp0: otpBox, otp1: otpBox, otp2: otpBox, otp3: otpBox, otp4: otpBox, otp5: otpBox })
+    .superRefine((boxes, ctx) => {
+      const values = OTP_FIELD_NAMES.map((name) => boxes[name] ?? '')
+      if (values.some((value) => value === '')) ctx.addIssue({ code: 'custom', message: OTP_MISSING_MESSAGE, path: [] })
+      else if (values.some((value) => !/^[0-9]$/.test(value))) ctx.addIssue({ code: 'custom', message: OTP_DIGITS_MESSAGE, path: [] })
+    })
+    .transform((boxes) => ({ otp: OTP_FIELD_NAMES.map((name) => boxes[name]).join('') })),
+)
 export type OtpInput = z.output<typeof OtpSchema>
 
 /**

@@ -1,0 +1,75 @@
+/**
+ * Zero axe violations (WCAG 2.2 AA) on every page, signed out, as a shopper and as an admin, with
+ * JavaScript on and off (the two projects), including states that appear after an action: form
+ * errors, dialogs, toasts (docs/accessibility.md).
+ */
+import { test, expect, type Page } from '@playwright/test'
+import { axeViolations } from './a11y-helpers.ts'
+import { ADMIN, api, findListing, newUser, registerViaApi, signIn, submitLogin, type Product } from './helpers.ts'
+
+// axe takes a few seconds on a page of the full catalogue; each test checks several pages.
+test.describe.configure({ timeout: 180_000 })
+
+async function expectNoViolations(page: Page, label: string) {
+  const violations = await axeViolations(page)
+  expect(violations, `${label}: ${JSON.stringify(violations, null, 1)}`).toEqual([])
+}
+
+test('visitor pages have no accessibility violations', async ({ page, request }) => {
+  const listing = await findListing(request, 'Fruits & Vegetables', 'Exotic Vegetables')
+  const products = await api<Product[]>(request, '/product/get', { page: 1, limit: 1 })
+  const paths = [
+    '/',
+    listing.path,
+    listing.path.split('/').slice(0, 2).join('/'),
+    `/product/x-${products.data[0]._id}`,
+    '/search?q=milk',
+    '/search?q=zzzzqqq',
+    '/login',
+    '/register',
+    '/forgot-password',
+    '/no-such-page/at-all',
+  ]
+  for (const path of paths) {
+    await page.goto(path)
+    await expectNoViolations(page, path)
+  }
+})
+
+test('form errors and toasts have no accessibility violations', async ({ page }) => {
+  await page.goto('/login')
+  await submitLogin(page, 'nobody@example.com', 'Wrong-password-1')
+  await expect(page.getByText(/check your email or password/i).first()).toBeVisible()
+  await expectNoViolations(page, 'login error')
+
+  await page.goto('/register')
+  await page.getByRole('button', { name: /register/i }).click()
+  await expectNoViolations(page, 'register errors')
+})
+
+test('shopper pages have no accessibility violations', async ({ page, request }, testInfo) => {
+  const user = newUser(testInfo, 'a11y')
+  await registerViaApi(request, user)
+  await signIn(page, user)
+  for (const path of ['/', '/user', '/dashboard/profile', '/dashboard/myorder', '/dashboard/address']) {
+    await page.goto(path)
+    await expectNoViolations(page, `shopper ${path}`)
+  }
+  await page.goto('/dashboard/profile')
+  await page.getByRole('link', { name: 'Edit avatar' }).click()
+  // A dialog with JavaScript; without it the same form opens in the page.
+  await expect(page.getByRole('link', { name: 'Cancel' })).toBeVisible()
+  await expectNoViolations(page, 'avatar dialog')
+})
+
+test('admin pages have no accessibility violations', async ({ page }) => {
+  await submitLogin(page, ADMIN.email, ADMIN.password)
+  await expect(page).toHaveURL(/\/$/)
+  for (const path of ['/dashboard/category', '/dashboard/subcategory', '/dashboard/upload-product', '/dashboard/product']) {
+    await page.goto(path)
+    await expectNoViolations(page, `admin ${path}`)
+  }
+  await page.goto('/dashboard/upload-product')
+  await page.getByRole('main').getByRole('button', { name: /^(submit|save|upload)/i }).last().click()
+  await expectNoViolations(page, 'upload product errors')
+})
