@@ -21,6 +21,8 @@ import { createMailer } from './api/lib/mail.ts'
 import { createRateLimits } from './api/lib/rate-limit.ts'
 import { SWEEP_GRACE_MS, sweepUnusedImages } from './api/lib/image-sweep.ts'
 import { logger } from './api/lib/logger.ts'
+import { describeFault } from './api/lib/faults.ts'
+import { clientIpMiddleware } from './api/lib/client-ip.ts'
 import { ensureCatalog } from './api/db/seed/ensure.ts'
 import { ensureDemoAdmin } from './api/modules/user/admin-accounts.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
@@ -49,13 +51,14 @@ const { app: api, deps } = createApp({
   logger,
   secureCookies: isProduction && process.env.INSECURE_COOKIES !== '1',
   uploadMaxBytes: config.uploadMaxBytes,
+  jsonBodyMaxBytes: config.jsonBodyMaxBytes,
   rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1, database.pool),
 })
 
 // Abandoned uploads (older than a day, used by nothing) are removed at start and every 6 hours.
 const sweep = () =>
   sweepUnusedImages({ db: database.db, storage, olderThan: new Date(Date.now() - SWEEP_GRACE_MS), logger }).catch((err) =>
-    logger.warn({ err: err instanceof Error ? err.message : err }, 'image sweep failed'),
+    logger.warn(describeFault(err), 'image sweep failed'),
   )
 void sweep()
 setInterval(sweep, 6 * 60 * 60 * 1000).unref()
@@ -65,13 +68,11 @@ setInterval(sweep, 6 * 60 * 60 * 1000).unref()
 
 const app = express()
 app.disable('x-powered-by')
-if (process.env.TRUST_PROXY === '1') app.set('trust proxy', true)
-
-// Every request gets the client address from the socket; a client-sent X-Client-Ip is overwritten.
-app.use((req, _res, next) => {
-  req.headers['x-client-ip'] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
-  next()
-})
+// The client address, decided once (api/lib/client-ip.ts): TRUST_PROXY hops from the right of
+// X-Forwarded-For, or the socket; a client-sent X-Client-Ip is overwritten unless our own BFF
+// forwards it with API_INTERNAL_TOKEN.
+app.set('trust proxy', config.trustProxy)
+app.use(clientIpMiddleware(config.apiInternalToken))
 // compression() wraps res.on only, so React's streaming 'drain' waits pile up on the zlib stream and
 // trip Node's default limit of 10 listeners (expressjs/compression#135); they are released when the
 // response ends, so a higher limit is the fix, not a leak.

@@ -9,6 +9,8 @@ import { HTTPException } from 'hono/http-exception'
 import type { Db } from './db/client.ts'
 import { failure } from './lib/envelope.ts'
 import { HttpError } from './lib/errors.ts'
+import { describeFault, statusForSqlState } from './lib/faults.ts'
+import { DEFAULT_JSON_BODY_MAX_BYTES } from './lib/validate.ts'
 import { createCatalogCache, type CatalogCache } from './lib/cache.ts'
 import { createDiskStorage, type Storage } from './lib/storage.ts'
 import { logger as defaultLogger, type Logger } from './lib/logger.ts'
@@ -39,6 +41,8 @@ export interface AppDeps {
   secureCookies: boolean
   /** Upload size cap in bytes (413 beyond). */
   uploadMaxBytes: number
+  /** JSON body size cap in bytes (413 beyond). */
+  jsonBodyMaxBytes: number
 }
 
 export type AppOptions = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'db'>>
@@ -55,6 +59,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     clock: () => new Date(),
     secureCookies: false,
     uploadMaxBytes: 5 * 1024 * 1024,
+    jsonBodyMaxBytes: DEFAULT_JSON_BODY_MAX_BYTES,
     ...opts,
   }
 }
@@ -72,8 +77,23 @@ export function createApp(opts: AppOptions) {
     if (err instanceof HTTPException) {
       return c.json(failure(err.message || 'Request failed'), err.status)
     }
-    deps.logger.error({ err, path: c.req.path }, 'unhandled API error')
+    // Never the error's message or stack: a database driver's message carries every query
+    // parameter (password hashes, emails, tokens). The class, the SQLSTATE and the route suffice to
+    // find the fault (OWASP Logging Cheat Sheet, "Data to exclude").
+    const fault = describeFault(err)
+    const mapped = statusForSqlState(fault.sqlState)
+    if (mapped) {
+      deps.logger.warn({ ...fault, method: c.req.method, route: c.req.routePath }, 'API request refused by the database')
+      return c.json(failure(mapped.message), mapped.status)
+    }
+    deps.logger.error({ ...fault, method: c.req.method, route: c.req.routePath }, 'unhandled API error')
     return c.json(failure('Something went wrong'), 500)
+  })
+
+  // Every handler reads its JSON body through readBody, which takes its cap from here.
+  app.use('*', async (c, next) => {
+    c.set('jsonBodyMaxBytes', deps.jsonBodyMaxBytes)
+    await next()
   })
   app.notFound((c) => c.json(failure(`Not found: ${c.req.method} ${c.req.path}`), 404))
 

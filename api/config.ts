@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
+import { parseTrustProxy } from './lib/client-ip.ts'
 
 export interface ServerConfig {
   port: number
@@ -18,6 +19,12 @@ export interface ServerConfig {
   mailFrom: string
   isProduction: boolean
   uploadMaxBytes: number
+  /** Cap of a JSON request body in bytes (413 beyond). */
+  jsonBodyMaxBytes: number
+  /** Express `trust proxy`: proxy hops or proxy addresses in front of the app (api/lib/client-ip.ts). */
+  trustProxy: number | string[]
+  /** Shared secret of a separately deployed BFF and its API, for forwarding shoppers' addresses. */
+  apiInternalToken?: string
   /** The site's public origin (`https://shop.example`, no path), for canonical and sitemap URLs. */
   publicUrl?: string
 }
@@ -80,6 +87,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailFrom: env.MAIL_FROM ?? 'Grocery Store <no-reply@localhost>',
     isProduction,
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 5 * 1024 * 1024),
+    jsonBodyMaxBytes: Number(env.JSON_BODY_MAX_BYTES ?? 1024 * 1024),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    apiInternalToken: env.API_INTERNAL_TOKEN || undefined,
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
   }
 }

@@ -1,8 +1,18 @@
 /**
- * The shopper's address for per-IP rate limits. server.ts overwrites `X-Client-Ip` from the socket on
- * every network request, and the in-process BFF sets it from its own request, so the header is
- * trusted here; without it (tests, scripts) every caller shares the key 'unknown'.
+ * The shopper's address, decided in one place for the API and the BFF (OWASP: never trust a
+ * client-written header for rate limits).
+ *
+ * server.ts computes it once per request with Express's `req.ip`, configured by `TRUST_PROXY`
+ * (`parseTrustProxy`): the number of proxies in front of the app, or their addresses. Express then
+ * walks `X-Forwarded-For` from the right, past the trusted hops only (Express "behind proxies";
+ * proxy-addr), so an entry the client wrote on the left is never taken. The result overwrites
+ * `X-Client-Ip` on the request (`clientIpMiddleware`), which the in-process BFF and the API read.
+ *
+ * A separately deployed BFF (`API_URL`) forwards the shopper's address in `X-Client-Ip` together with
+ * the shared secret `API_INTERNAL_TOKEN` in `X-Internal-Token`; the API keeps a forwarded address
+ * only when that secret matches, else it uses the connecting address as for anyone else.
  */
+import { timingSafeEqual } from 'node:crypto'
 import type { Context } from 'hono'
 
 /** Longest accepted value: an IPv6 address with a zone fits; anything longer is not an address. */
@@ -12,4 +22,57 @@ const MAX_LENGTH = 64
 export function clientIp(c: Context): string {
   const value = c.req.header('x-client-ip')?.trim()
   return value && value.length <= MAX_LENGTH ? value : 'unknown'
+}
+
+/**
+ * `TRUST_PROXY` as Express's `trust proxy` setting: unset or `0` → trust no proxy (the socket address
+ * is the client); a whole number N → N proxy hops; otherwise a comma-separated list of proxy
+ * addresses or CIDR ranges (or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`).
+ * @throws on `true` / `*` (trusting every hop lets any client choose its address) and on junk
+ */
+export function parseTrustProxy(value: string | undefined): number | string[] {
+  const text = value?.trim() ?? ''
+  if (text === '' || text === '0' || text === 'false') return 0
+  if (/^[0-9]{1,2}$/.test(text)) return Number(text)
+  if (/^(true|\*|all)$/i.test(text)) {
+    throw new Error('TRUST_PROXY=true would let any client choose its address: give the number of proxy hops (e.g. 1) or the proxies\' addresses')
+  }
+  const list = text.split(',').map((part) => part.trim()).filter(Boolean)
+  const address = /^(loopback|linklocal|uniquelocal|[0-9a-f:.]+(\/[0-9]{1,3})?)$/i
+  if (list.length === 0 || !list.every((part) => address.test(part))) {
+    throw new Error(`TRUST_PROXY must be a number of proxy hops or a list of proxy addresses (got "${text}")`)
+  }
+  return list
+}
+
+/** True when `given` equals the configured internal token (constant time). False without a token. */
+export function isInternalCaller(given: string | undefined, token: string | undefined): boolean {
+  if (!token || !given) return false
+  const a = Buffer.from(given)
+  const b = Buffer.from(token)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** The pieces of an incoming request the middleware reads and writes (an Express request fits). */
+interface IncomingLike {
+  ip?: string
+  socket: { remoteAddress?: string }
+  headers: Record<string, string | string[] | undefined>
+}
+
+/**
+ * Express middleware: sets `X-Client-Ip` to the client's address (Express `req.ip`, so the app must
+ * have `trust proxy` set from `parseTrustProxy`), overwriting what the client sent, unless the caller
+ * proves with `X-Internal-Token` that it is our own BFF forwarding a shopper's address. The token
+ * header is removed either way, so nothing downstream sees it.
+ */
+export function clientIpMiddleware(internalToken: string | undefined) {
+  return (req: IncomingLike, _res: unknown, next: () => void) => {
+    const forwarded = typeof req.headers['x-client-ip'] === 'string' ? req.headers['x-client-ip'] : undefined
+    const given = typeof req.headers['x-internal-token'] === 'string' ? req.headers['x-internal-token'] : undefined
+    delete req.headers['x-internal-token']
+    const trusted = isInternalCaller(given, internalToken) && forwarded && forwarded.length <= MAX_LENGTH
+    req.headers['x-client-ip'] = trusted ? forwarded : (req.ip ?? req.socket.remoteAddress ?? 'unknown')
+    next()
+  }
 }

@@ -10,6 +10,7 @@
  */
 import type { Context } from 'hono'
 import { BadRequest, PayloadTooLarge } from './errors.ts'
+import { readCappedStream } from './validate.ts'
 import { formatByteSize } from './images.ts'
 
 /**
@@ -48,7 +49,7 @@ export async function readFileField(c: Context, field: string, maxBytes: number)
   const declared = Number(c.req.header('content-length'))
   if (Number.isFinite(declared) && declared > bodyCap) throw PayloadTooLarge(tooLargeMessage(maxBytes))
 
-  const body = await readCapped(c.req.raw.body, bodyCap, maxBytes)
+  const body = await readCappedStream(c.req.raw.body, bodyCap, () => PayloadTooLarge(tooLargeMessage(maxBytes)))
   let form: FormData
   try {
     form = await new Response(body, { headers: { 'content-type': contentType } }).formData()
@@ -61,34 +62,4 @@ export async function readFileField(c: Context, field: string, maxBytes: number)
   }
   if (entry.size > maxBytes) throw PayloadTooLarge(tooLargeMessage(maxBytes))
   return { bytes: Buffer.from(await entry.arrayBuffer()), name: entry.name, type: entry.type }
-}
-
-/** Buffers `stream`, giving up with 413 as soon as more than `cap` bytes arrived. */
-async function readCapped(
-  stream: ReadableStream<Uint8Array> | null,
-  cap: number,
-  maxBytes: number,
-): Promise<Uint8Array<ArrayBuffer>> {
-  if (!stream) return new Uint8Array(0)
-  const reader = stream.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > cap) {
-      // Stop reading: the rest of the body is never held in memory.
-      await reader.cancel().catch(() => {})
-      throw PayloadTooLarge(tooLargeMessage(maxBytes))
-    }
-    chunks.push(value)
-  }
-  const body = new Uint8Array(total)
-  let at = 0
-  for (const chunk of chunks) {
-    body.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return body
 }

@@ -1,22 +1,90 @@
 /**
- * Body validation: every JSON body is parsed by a zod schema; a body that is not JSON, or that fails
- * the schema (wrong types, missing fields, an object where a string belongs), is a 400 with field
- * issues (contract, "Defects": no query objects from the body).
+ * Body validation: every JSON body is read with a size cap, decoded as strict UTF-8, parsed, checked
+ * for unsafe text (api/lib/safe-text.ts) and parsed by a zod schema. A body that is too large is a
+ * 413 (the cap holds while streaming: a chunked or lying client is cut off, never buffered whole);
+ * one that is not JSON, not UTF-8, or fails the schema (wrong types, missing fields, an object where a
+ * string belongs) is a 400 with field issues (OWASP Input Validation Cheat Sheet).
  */
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import { BadRequest } from './errors.ts'
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from './errors.ts'
+import { findUnsafeValue } from './safe-text.ts'
 
-/** Reads and validates the JSON body of `c`. An empty body is treated as `{}`. Throws 400 on failure. */
+/** Default cap of a JSON body in bytes (1 MiB); `JSON_BODY_MAX_BYTES` changes it (api/config.ts). */
+export const DEFAULT_JSON_BODY_MAX_BYTES = 1024 * 1024
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Cap of a JSON body in bytes for this request, set by the app (api/app.ts). */
+    jsonBodyMaxBytes: number
+  }
+}
+
+/** The 413 message of a JSON body over `maxBytes`. */
+export const bodyTooLargeMessage = (maxBytes: number) => `Request body is larger than ${Math.floor(maxBytes / 1024)} KB`
+
+/**
+ * Buffers `stream`, throwing 413 as soon as more than `cap` bytes arrived (the rest is never read).
+ * @returns the bytes read (empty for no body)
+ */
+export async function readCappedStream(stream: ReadableStream<Uint8Array> | null, cap: number, tooLarge: () => Error): Promise<Uint8Array<ArrayBuffer>> {
+  if (!stream) return new Uint8Array(0)
+  const reader = stream.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > cap) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  const body = new Uint8Array(total)
+  let at = 0
+  for (const chunk of chunks) {
+    body.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return body
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Reads and validates the JSON body of `c`. An empty body is treated as `{}`. A body with a content
+ * type must say JSON (`application/json` or `+json`): a form or text body is a 415, so a cross-site
+ * form cannot post to the API (its content types are not JSON).
+ * @throws 413 over the cap; 415 for another content type; 400 for bad JSON, bad UTF-8, unsafe text,
+ *   nesting deeper than 32, or a schema failure (with `issues`)
+ */
 export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  const cap = c.get('jsonBodyMaxBytes') ?? DEFAULT_JSON_BODY_MAX_BYTES
+  const declared = Number(c.req.header('content-length'))
+  if (Number.isFinite(declared) && declared > cap) throw PayloadTooLarge(bodyTooLargeMessage(cap))
+  const bytes = await readCappedStream(c.req.raw.body, cap, () => PayloadTooLarge(bodyTooLargeMessage(cap)))
+  let text: string
+  try {
+    text = utf8.decode(bytes)
+  } catch {
+    throw BadRequest('Request body must be UTF-8 encoded JSON')
+  }
   let raw: unknown = {}
-  const text = await c.req.text()
   if (text.trim() !== '') {
+    const type = c.req.header('content-type')
+    if (type && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) throw UnsupportedMediaType('Send the body as application/json')
     try {
       raw = JSON.parse(text)
     } catch {
       throw BadRequest('Request body must be JSON')
     }
+  }
+  const unsafe = findUnsafeValue(raw)
+  if (unsafe) {
+    const field = unsafe.path || 'body'
+    throw BadRequest(`${field}: ${unsafe.message}`, [{ path: unsafe.path, message: unsafe.message }])
   }
   const result = schema.safeParse(raw)
   if (!result.success) {

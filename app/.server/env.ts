@@ -11,6 +11,8 @@ export const env = {
   /** Base URL of a separately deployed API (`https://api.example.com`); unset = the in-process API. */
   apiUrl: config.apiUrl,
   sessionSecret: config.sessionSecret,
+  /** Sent with `X-Client-Ip` to a separately deployed API so it trusts the forwarded address. */
+  apiInternalToken: config.apiInternalToken,
   isProduction: config.isProduction,
   /** The site's public origin for canonical, Open Graph and sitemap URLs; unset = the request's own. */
   publicUrl: config.publicUrl,

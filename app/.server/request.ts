@@ -13,22 +13,44 @@ export function publicOrigin(request: Request): string {
 }
 
 /**
- * The shopper's address for per-IP rate limits: the first X-Forwarded-For hop when the app runs
- * behind a trusted proxy (`TRUST_PROXY=1`), else the socket address server.ts put in `X-Client-Ip`.
+ * The shopper's address for per-IP rate limits: what server.ts put in `X-Client-Ip` for this request
+ * (api/lib/client-ip.ts decides it once, from the socket or past the `TRUST_PROXY` hops, and
+ * overwrites anything the client sent).
  */
 export function clientIp(request: Request): string | undefined {
-  if (process.env.TRUST_PROXY === '1') {
-    const forwarded = request.headers.get('X-Forwarded-For')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
-  }
   return request.headers.get('X-Client-Ip') ?? undefined
 }
 
+const SAFE_REDIRECT_BASE = 'http://redirect-check.invalid'
+// C0 controls, DEL and C1 controls; a tab or line break in a path is dropped by URL parsers, which
+// turns `/%09/evil.example` (decoded `/\t/evil.example`) into `//evil.example`.
+// eslint-disable-next-line no-control-regex -- these are exactly the characters refused
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/
+
 /**
- * Only same-site paths are followed after sign-in (OWASP Unvalidated Redirects): a value that is
- * not a single-slash absolute path becomes `fallback`.
+ * Only same-site paths are followed after sign-in (OWASP Unvalidated Redirects and Forwards Cheat
+ * Sheet): `to` is accepted only when it has no control characters and, parsed as a URL against the
+ * site's own origin (WHATWG URL), stays on that origin. The answer is the normalised path, query and
+ * fragment of that parse, so what the browser follows is exactly what was checked; anything else
+ * becomes `fallback`.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/'): string {
-  if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
-  return to
+  if (typeof to !== 'string' || !to.startsWith('/') || CONTROL_CHARACTERS.test(to) || to.includes('\\')) return fallback
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(to)
+  } catch {
+    return fallback
+  }
+  // A percent-encoded control character or backslash is refused too: some servers and proxies
+  // decode the path once before a browser sees it.
+  if (CONTROL_CHARACTERS.test(decoded) || decoded.includes('\\') || decoded.startsWith('//')) return fallback
+  let url: URL
+  try {
+    url = new URL(to, SAFE_REDIRECT_BASE)
+  } catch {
+    return fallback
+  }
+  if (url.origin !== SAFE_REDIRECT_BASE) return fallback
+  return `${url.pathname}${url.search}${url.hash}`
 }

@@ -65,6 +65,8 @@ function buildRequest(path: string, opts: UpstreamOptions, token: string | undef
   const headers = new Headers({ Accept: 'application/json' })
   if (token) headers.set('Authorization', `Bearer ${token}`)
   if (opts.clientIp) headers.set('X-Client-Ip', opts.clientIp)
+  // A separate API host trusts the forwarded address only with the shared secret (api/lib/client-ip.ts).
+  if (env.apiUrl && env.apiInternalToken) headers.set('X-Internal-Token', env.apiInternalToken)
   let body: BodyInit | undefined
   if (opts.formData) body = opts.formData
   else if (opts.json !== undefined) {

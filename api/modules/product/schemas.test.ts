@@ -6,6 +6,8 @@ import {
   ProductsByCategoryAndSubCategorySchema,
   ProductsByCategorySchema,
   ProductSearchSchema,
+  UpdateProductSchema,
+  decimalPlaces,
 } from './schemas.ts'
 
 describe('ProductSearchSchema', () => {
@@ -86,5 +88,44 @@ describe('ProductDetailsSchema', () => {
     expect(ProductDetailsSchema.parse({ productId: '../../etc/passwd' })).toEqual({ productId: '../../etc/passwd' })
     expect(ProductDetailsSchema.safeParse({ productId: { $ne: null } }).success).toBe(false)
     expect(ProductDetailsSchema.safeParse({}).success).toBe(false)
+  })
+})
+
+describe('numbers of a product write are checked exactly (no rounding before the check)', () => {
+  const fields = (over: Record<string, unknown>) => UpdateProductSchema.safeParse({ _id: 'p1', ...over })
+  const message = (over: Record<string, unknown>) => {
+    const r = fields(over)
+    return r.success ? null : r.error.issues[0].message
+  }
+
+  it('counts decimal places on the written form of the number', () => {
+    expect(decimalPlaces(2)).toBe(0)
+    expect(decimalPlaces(2.5)).toBe(1)
+    expect(decimalPlaces(1.15)).toBe(2)
+    expect(decimalPlaces(1e-7)).toBe(7)
+    expect(decimalPlaces(99.9999999999)).toBe(10)
+    expect(decimalPlaces(1e21)).toBe(0)
+  })
+
+  it('refuses a fractional stock however it is written', () => {
+    expect(message({ stock: 1e-7 })).toBe('Stock must be a whole number')
+    expect(message({ stock: '0.0000001' })).toBe('Stock must be a whole number')
+    expect(message({ stock: 2.5 })).toBe('Stock must be a whole number')
+    expect(fields({ stock: 12 }).success).toBe(true)
+    expect(fields({ stock: '12' }).success).toBe(true)
+  })
+
+  it('refuses prices with more than two decimals instead of storing them rounded (1e-9 is not 0)', () => {
+    expect(message({ price: 1e-9 })).toBe('Price can have at most 2 decimal places')
+    expect(message({ price: '0.001' })).toBe('Price can have at most 2 decimal places')
+    expect(message({ price: 0 })).toBe('Price must be more than 0')
+    expect(fields({ price: 1.15 }).success).toBe(true)
+    expect(fields({ price: '440.00' }).success).toBe(true)
+  })
+
+  it('refuses a discount that would round to a different value', () => {
+    expect(message({ discount: 99.9999999999 })).toBe('Discount can have at most 2 decimal places')
+    expect(message({ discount: 100.01 })).toBe('Discount cannot be more than 100')
+    expect(fields({ discount: 12.5 }).success).toBe(true)
   })
 })

@@ -128,9 +128,21 @@ export const DETAIL_VALUE_MAX_LENGTH = 1000
 const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
 
 /**
+ * Decimal places of a finite number as written in its shortest round-trip form (ECMAScript
+ * Number::toString): `2.5` → 1, `1e-7` → 7, `99.9999999999` → 10, `1e21` → 0. Counting on the text
+ * rather than scaling and rounding means nothing is rounded before the check (`1e-9` is not "0").
+ */
+export function decimalPlaces(value: number): number {
+  const [mantissa, exponent = '0'] = String(Math.abs(value)).split('e')
+  const fraction = mantissa.split('.')[1]?.length ?? 0
+  return Math.max(0, fraction - Number(exponent))
+}
+
+/**
  * A numeric field (spec section 5: stock, price and discount are numeric): a JSON number, or its
  * plain decimal text (the original client and HTML forms send strings); `"abc"`, `""`, `"1e3"`,
- * objects and booleans are refused.
+ * objects and booleans are refused. Checked exactly: a whole number must be whole (`1e-7` is not),
+ * a price has at most two decimals, and the bounds apply to the value as given.
  * @param opts.min smallest value; `minExclusive` when the value must be above it
  * @param opts.decimals most decimal places (0: a whole number)
  */
@@ -147,9 +159,8 @@ function numberField(label: string, opts: { min: number; minExclusive?: boolean;
     .pipe(
       check
         .max(opts.max, `${label} cannot be more than ${opts.max.toLocaleString('en-IN')}`)
-        // Scaled and rounded at 1e-6 so that binary fractions (1.15 * 100 = 114.999…) pass.
         .refine(
-          (v) => Number.isInteger(Math.round(v * 10 ** opts.decimals * 1e6) / 1e6),
+          (v) => decimalPlaces(v) <= opts.decimals,
           opts.decimals === 0 ? `${label} must be a whole number` : `${label} can have at most ${opts.decimals} decimal places`,
         ),
     )

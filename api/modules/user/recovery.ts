@@ -15,6 +15,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app.ts'
 import { passwordResets, refreshTokens, users, type User } from '../../db/schema.ts'
 import { BadRequest } from '../../lib/errors.ts'
+import { describeFault } from '../../lib/faults.ts'
 import type { MailMessage } from '../../lib/mail.ts'
 import {
   generateOtp,
@@ -83,7 +84,8 @@ export async function requestPasswordReset(deps: RecoveryDeps, email: string): P
     .values({ userId: user.id, ...row })
     .onConflictDoUpdate({ target: passwordResets.userId, set: row })
   deps.mailer.send(otpMail(user, otp)).catch((err: unknown) => {
-    deps.logger.error({ err, userId: user.id }, 'password reset mail could not be sent')
+    // The class and code only: an SMTP error's message may quote the recipient's address.
+    deps.logger.error({ ...describeFault(err), code: (err as { code?: unknown })?.code, userId: user.id }, 'password reset mail could not be sent')
   })
 }
 

@@ -1,0 +1,32 @@
+/** api/lib/faults.ts: what is logged of an error, and which SQLSTATEs are the client's fault. */
+import { describe, expect, it } from 'vitest'
+import { describeFault, statusForSqlState } from './faults.ts'
+
+describe('describeFault', () => {
+  it('keeps the class and the SQLSTATE, never the message', () => {
+    const driver = Object.assign(new Error('insert into users values ($argon2id$v=19$..., asha@example.com)'), { code: '22021' })
+    const wrapped = new Error('Failed query: insert ... params: $argon2id$...', { cause: driver })
+    const fault = describeFault(wrapped)
+    expect(fault).toEqual({ errorClass: 'Error', sqlState: '22021' })
+    expect(JSON.stringify(fault)).not.toMatch(/argon2|example\.com/)
+  })
+  it('ignores codes that are not SQLSTATEs', () => {
+    expect(describeFault(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toEqual({ errorClass: 'Error' })
+    expect(describeFault('boom')).toEqual({ errorClass: 'string' })
+  })
+})
+
+describe('statusForSqlState', () => {
+  it('answers data exceptions 400, duplicates and references 409, a cancelled statement 503', () => {
+    expect(statusForSqlState('22P05')?.status).toBe(400)
+    expect(statusForSqlState('22003')?.status).toBe(400)
+    expect(statusForSqlState('23505')?.status).toBe(409)
+    expect(statusForSqlState('23503')?.status).toBe(409)
+    expect(statusForSqlState('57014')?.status).toBe(503)
+  })
+  it('leaves real faults to be a 500', () => {
+    expect(statusForSqlState(undefined)).toBeNull()
+    expect(statusForSqlState('42P01')).toBeNull()
+    expect(statusForSqlState('08006')).toBeNull()
+  })
+})
