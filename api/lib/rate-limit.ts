@@ -1,5 +1,6 @@
 /**
  * Rate limits (OWASP Authentication Cheat Sheet, "Login throttling") with rate-limiter-flexible.
+ * Decision: docs/decisions/0009-rate-limits.md.
  * In memory per process by default; for several app containers pass limiters backed by shared state
  * (rate-limiter-flexible's Redis or Postgres stores) with the same interface.
  */
@@ -8,29 +9,44 @@ import type pg from 'pg'
 import { TooManyRequests } from './errors.ts'
 
 export interface RateLimits {
-  loginByIp: RateLimiterAbstract
-  loginByEmail: RateLimiterAbstract
+  /** Failed sign-ins per client IP (password spraying across accounts). */
+  loginFailByIp: RateLimiterAbstract
+  /** Consecutive failed sign-ins per (email, IP) pair: strict; a success resets it. */
+  loginFailByEmailIp: RateLimiterAbstract
+  /** Failed sign-ins per email from anywhere: never refuses, only slows answers (`loginDelayMs`). */
+  loginFailByEmail: RateLimiterAbstract
   registerByIp: RateLimiterAbstract
   otpByIp: RateLimiterAbstract
-  otpByEmail: RateLimiterAbstract
+  /** One recovery code per email per cool-down (a minute), not an hour-long budget. */
+  otpCooldownByEmail: RateLimiterAbstract
   /** Code checks per client IP (verify-forgot-password-otp), apart from the code requests above. */
   otpVerifyByIp: RateLimiterAbstract
+  /** Waits `ms` milliseconds (the sign-in slow-down); tests replace it to record the delays. */
+  sleep: (ms: number) => Promise<void>
 }
 
+type LimiterName = Exclude<keyof RateLimits, 'sleep'>
+
 /**
- * Default limits: points per duration (seconds). With `sharedStore` (a PostgreSQL pool) the counters
- * live in the database and are shared by every process; without, in this process's memory. Tests pass smaller ones in `overrides`;
+ * Limits after OWASP's Authentication Cheat Sheet ("Protect against automated attacks") and
+ * rate-limiter-flexible's login-endpoint protection pattern: failures are counted, not attempts, so
+ * an owner who types the right password is never refused because someone else guessed wrong from
+ * another address. Points per duration (seconds); `blockDuration` keeps a pair blocked after the
+ * budget is spent.
+ *
+ * With `sharedStore` (a PostgreSQL pool) the counters live in the database and are shared by every
+ * process; without, in this process's memory. Tests pass smaller ones in `overrides`;
  * `perIpMultiplier` scales the per-IP budgets only (RATE_LIMIT_IP_MULTIPLIER, for a browser test
  * suite or an office behind one NAT address); per-email budgets never change.
  */
 export function createRateLimits(
-  overrides: Partial<Record<keyof RateLimits, { points: number; duration: number }>> = {},
+  overrides: Partial<Record<LimiterName, { points: number; duration: number; blockDuration?: number }>> & { sleep?: RateLimits['sleep'] } = {},
   perIpMultiplier = 1,
   sharedStore?: pg.Pool,
 ): RateLimits {
-  const make = (name: keyof RateLimits, points: number, duration: number) => {
+  const make = (name: LimiterName, points: number, duration: number, blockDuration = 0) => {
     const scaled = name.endsWith('ByIp') ? Math.max(1, Math.round(points * perIpMultiplier)) : points
-    const opts = { keyPrefix: name, points: scaled, duration, ...overrides[name] }
+    const opts = { keyPrefix: name, points: scaled, duration, blockDuration, ...overrides[name] }
     if (!sharedStore) return new RateLimiterMemory(opts)
     // Counted in PostgreSQL (table rate_limits, made by migration 0002) so that every app
     // container shares one budget; should the database fail, each process falls back to memory
@@ -46,12 +62,65 @@ export function createRateLimits(
     })
   }
   return {
-    loginByIp: make('loginByIp', 50, 15 * 60),
-    loginByEmail: make('loginByEmail', 10, 15 * 60),
+    loginFailByIp: make('loginFailByIp', 50, 15 * 60),
+    loginFailByEmailIp: make('loginFailByEmailIp', 10, 15 * 60, 15 * 60),
+    loginFailByEmail: make('loginFailByEmail', 1000, 60 * 60),
     registerByIp: make('registerByIp', 20, 60 * 60),
     otpByIp: make('otpByIp', 20, 60 * 60),
-    otpByEmail: make('otpByEmail', 5, 60 * 60),
+    otpCooldownByEmail: make('otpCooldownByEmail', 1, 60),
     otpVerifyByIp: make('otpVerifyByIp', 50, 60 * 60),
+    sleep: overrides.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+  }
+}
+
+/** Failures of one email (from anywhere) answered at full speed; beyond them each answer slows. */
+export const LOGIN_FREE_FAILURES = 10
+/** The longest slow-down of one sign-in answer, in ms: enough to ruin guessing, small for an owner. */
+export const LOGIN_MAX_DELAY_MS = 2000
+
+/**
+ * The slow-down of a sign-in answer after `failures` failed sign-ins of its email within the hour:
+ * none up to {@link LOGIN_FREE_FAILURES}, then 100 ms doubling every 5 more failures, at most
+ * {@link LOGIN_MAX_DELAY_MS}.
+ */
+export function loginDelayMs(failures: number): number {
+  if (failures <= LOGIN_FREE_FAILURES) return 0
+  return Math.min(LOGIN_MAX_DELAY_MS, Math.round(100 * 2 ** ((failures - LOGIN_FREE_FAILURES - 1) / 5)))
+}
+
+/** Throws 429 (Retry-After) when `limiter` has no points left for `key`; spends nothing. */
+export async function assertNotSpent(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  const res = await limiter.get(key)
+  if (res && res.remainingPoints <= 0 && res.msBeforeNext > 0) throw TooManyRequests(res.msBeforeNext / 1000)
+}
+
+/**
+ * Sign-in protection around one password check (`check` throws `WRONG_CREDENTIALS` as a 400):
+ * refused (429) when this IP has failed too often or this (email, IP) pair has failed 10 times in a
+ * row; slowed when the email has failed often from anywhere; a failure is counted on the three
+ * counters, a success clears the pair's.
+ */
+export async function protectLogin<T>(limits: RateLimits, email: string, ip: string, check: () => Promise<T>, isFailure: (err: unknown) => boolean): Promise<T> {
+  const pair = `${email}|${ip}`
+  await assertNotSpent(limits.loginFailByIp, ip)
+  await assertNotSpent(limits.loginFailByEmailIp, pair)
+  const byEmail = await limits.loginFailByEmail.get(email)
+  const delay = loginDelayMs(byEmail?.consumedPoints ?? 0)
+  if (delay > 0) await limits.sleep(delay)
+  try {
+    const result = await check()
+    await limits.loginFailByEmailIp.delete(pair)
+    return result
+  } catch (err) {
+    if (isFailure(err)) {
+      // Penalties are counted whatever their own budgets say: the refusal happens on the next try.
+      await Promise.all([
+        limits.loginFailByIp.penalty(ip),
+        limits.loginFailByEmailIp.penalty(pair),
+        limits.loginFailByEmail.penalty(email),
+      ])
+    }
+    throw err
   }
 }
 

@@ -22,7 +22,7 @@ let seq = 0
 const newEmail = (tag = 'shopper') => `${tag}${++seq}@example.com`
 
 beforeAll(async () => {
-  t = await createTestApp({ rateLimits: createRateLimits({ loginByIp: { points: 10_000, duration: 60 } }) })
+  t = await createTestApp({ rateLimits: createRateLimits({ loginFailByIp: { points: 10_000, duration: 60 } }) })
   defaultMaxBytes = t.deps.uploadMaxBytes
 })
 afterAll(() => t?.close())

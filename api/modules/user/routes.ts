@@ -18,7 +18,7 @@ import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
 import { readFileField } from '../../lib/multipart.ts'
 import { RESET_TOKEN_TTL_SECONDS } from '../../lib/otp.ts'
-import { consume } from '../../lib/rate-limit.ts'
+import { consume, protectLogin } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
 import { AVATAR_UPDATED, PROFILE_UPDATED, updateProfile, uploadAvatar } from './profile.ts'
 import {
@@ -38,7 +38,7 @@ import {
   UpdateUserSchema,
   VerifyOtpSchema,
 } from './schemas.ts'
-import { INVALID_REFRESH_TOKEN, login, logout, register, rotateRefreshToken, toPublicUser } from './service.ts'
+import { INVALID_REFRESH_TOKEN, isWrongCredentials, login, logout, register, rotateRefreshToken, toPublicUser } from './service.ts'
 
 /** Cookie that carries the reset token from verify to reset (contract: "also set as an httpOnly cookie"). */
 export const RESET_COOKIE = 'resetToken'
@@ -57,12 +57,11 @@ export function userRoutes(deps: AppDeps) {
     return ok(c, 'User registered successfully', user, {}, 201)
   })
 
-  // Both limits count every attempt: per IP against spraying, per email against guessing one account.
+  // Failures are counted, not attempts (api/lib/rate-limit.ts `protectLogin`): guesses from one
+  // address cannot lock the owner out from another.
   r.post('/login', async (c) => {
     const input = await readBody(c, LoginSchema)
-    await consume(deps.rateLimits.loginByIp, clientIp(c))
-    await consume(deps.rateLimits.loginByEmail, input.email)
-    const tokens = await login(deps, input)
+    const tokens = await protectLogin(deps.rateLimits, input.email, clientIp(c), () => login(deps, input), isWrongCredentials)
     setTokenCookies(c, deps, tokens)
     // `accesstoken` is the spelling the original client reads (contract, "Authentication").
     return ok(c, 'Login successfully', { accesstoken: tokens.accessToken, ...tokens })
@@ -103,7 +102,9 @@ export function userRoutes(deps: AppDeps) {
   r.put('/forgot-password', async (c) => {
     const { email } = await readBody(c, ForgotPasswordSchema)
     await consume(deps.rateLimits.otpByIp, clientIp(c))
-    await consume(deps.rateLimits.otpByEmail, email)
+    // A cool-down between codes for one email (a minute), so a stranger cannot block the owner's
+    // own recovery for long.
+    await consume(deps.rateLimits.otpCooldownByEmail, email)
     await requestPasswordReset(deps, email)
     return ok(c, OTP_SENT, null)
   })

@@ -10,7 +10,7 @@ import { and, eq, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app.ts'
 import type { Db } from '../../db/client.ts'
 import { refreshTokens, users, type User } from '../../db/schema.ts'
-import { BadRequest, Conflict, Forbidden, Unauthorized } from '../../lib/errors.ts'
+import { BadRequest, Conflict, Forbidden, HttpError, Unauthorized } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { hashPassword, verifyDummyPassword, verifyPassword } from '../../lib/passwords.ts'
 import {
@@ -129,6 +129,11 @@ export async function register(db: Db, input: RegisterInput): Promise<PublicUser
     throw BadRequest(PASSWORD_MISMATCH, [{ path: 'confirmPassword', message: PASSWORD_MISMATCH }])
   }
   return toPublicUser(await createUser(db, { name: input.name, email: input.email, password: input.password, role: 'USER' }))
+}
+
+/** True for the one answer of a wrong email or password (a 400 WRONG_CREDENTIALS), the failure sign-in protection counts. */
+export function isWrongCredentials(err: unknown): boolean {
+  return err instanceof HttpError && err.status === 400 && err.message === WRONG_CREDENTIALS
 }
 
 /**

@@ -26,7 +26,7 @@ beforeAll(async () => {
   t = await createTestApp({
     rateLimits: createRateLimits({
       registerByIp: { points: 1000, duration: 60 },
-      loginByIp: { points: 1000, duration: 60 },
+      loginFailByIp: { points: 1000, duration: 60 },
     }),
   })
   // A route behind requireAdmin, added before the router is first used; real admin routes come later.
@@ -232,13 +232,15 @@ describe('POST /api/user/login', () => {
 describe('rate limits', () => {
   // A second app on the same database with small limits.
   let limited: ReturnType<typeof createApp>['app']
+  const delays: number[] = []
   beforeAll(() => {
     limited = createApp({
       ...t.deps,
       rateLimits: createRateLimits({
-        loginByEmail: { points: 3, duration: 60 },
-        loginByIp: { points: 5, duration: 60 },
+        loginFailByEmailIp: { points: 3, duration: 60 },
+        loginFailByIp: { points: 5, duration: 60 },
         registerByIp: { points: 2, duration: 60 },
+        sleep: async (ms) => void delays.push(ms),
       }),
     }).app
   })
@@ -249,21 +251,41 @@ describe('rate limits', () => {
       body: JSON.stringify(json),
     })
 
-  it('answers 429 with Retry-After after 3 attempts on one email, even with the right password', async () => {
+  it('blocks an address after 3 failures in a row on one account, even with the right password', async () => {
     const { email } = await registerUser()
-    for (let i = 0; i < 3; i++) expect((await post('login', { email, password: 'wrong-password' }, `198.51.100.${i}`)).status).toBe(400)
-    const blocked = await post('login', { email, password: PASSWORD }, '198.51.100.99')
+    const attacker = '198.51.100.7'
+    for (let i = 0; i < 3; i++) expect((await post('login', { email, password: 'wrong-password' }, attacker)).status).toBe(400)
+    const blocked = await post('login', { email, password: PASSWORD }, attacker)
     expect(blocked.status).toBe(429)
     const retryAfter = Number(blocked.headers.get('Retry-After'))
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(60)
     expect(await blocked.json()).toMatchObject({ success: false, error: true })
-    // Another account is not affected.
-    const other = await registerUser()
-    expect((await post('login', { email: other.email, password: PASSWORD }, '198.51.100.100')).status).toBe(200)
   })
 
-  it('answers 429 after 5 login attempts from one IP, whatever the email', async () => {
+  it('lets the owner in from an address that has not been failing, however many guesses came from elsewhere', async () => {
+    const { email } = await registerUser()
+    // Twelve wrong guesses spread over addresses (each stays under its own limits).
+    for (let i = 0; i < 12; i++) expect((await post('login', { email, password: 'guess-' + i }, `198.51.100.${20 + (i % 6)}`)).status).toBe(400)
+    const owner = await post('login', { email, password: PASSWORD }, '203.0.113.200')
+    expect(owner.status).toBe(200)
+    // The account's answers were slowed once it had more than 10 failures, never refused.
+    expect(delays.length).toBeGreaterThan(0)
+    expect(Math.max(...delays)).toBeLessThanOrEqual(2000)
+  })
+
+  it('counts failures, not attempts: a sign-in that succeeds clears the address and account pair', async () => {
+    const { email } = await registerUser()
+    const ip = '198.51.100.50'
+    // Without the reset the pair's fourth failure (round two) would be refused.
+    for (let round = 0; round < 2; round++) {
+      expect((await post('login', { email, password: 'typo-password' }, ip)).status).toBe(400)
+      expect((await post('login', { email, password: 'typo-password' }, ip)).status).toBe(400)
+      expect((await post('login', { email, password: PASSWORD }, ip)).status).toBe(200)
+    }
+  })
+
+  it('blocks an address after 5 failures across accounts (password spraying), not other addresses', async () => {
     const ip = '203.0.113.5'
     for (let i = 0; i < 5; i++) expect((await post('login', { email: newEmail('spray'), password: PASSWORD }, ip)).status).toBe(400)
     const blocked = await post('login', { email: newEmail('spray'), password: PASSWORD }, ip)
