@@ -14,7 +14,7 @@ import { getRequestListener } from '@hono/node-server'
 import { createRequestHandler } from '@react-router/express'
 import { sql } from 'drizzle-orm'
 import { loadConfig } from './api/config.ts'
-import { openDatabase, migrateDb } from './api/db/client.ts'
+import { openDatabaseOrExit, migrateDb } from './api/db/client.ts'
 import { createApp } from './api/app.ts'
 import { createDiskStorage } from './api/lib/storage.ts'
 import { createMailer } from './api/lib/mail.ts'
@@ -30,7 +30,7 @@ import { securityHeaders } from './app/.server/security-headers.ts'
 const config = loadConfig()
 const isProduction = config.isProduction
 
-const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') })
+const database = await openDatabaseOrExit({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') })
 await migrateDb(database)
 const storage = createDiskStorage(path.join(config.dataDir, 'uploads'))
 await ensureCatalog({ db: database.db, storage, logger, isEmbedded: !config.databaseUrl, dataDir: config.dataDir })

@@ -16,6 +16,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import * as schema from './schema.ts'
 import { logger } from '../lib/logger.ts'
+import { FolderLockedError, lockFolder } from './folder-lock.ts'
 
 export type Schema = typeof schema
 /** The Drizzle database handle every service takes; identical API on PGlite and PostgreSQL. */
@@ -37,6 +38,7 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
  * @param opts.url a `postgres://` URL; when absent PGlite is used
  * @param opts.dataDir PGlite data folder (created if missing); absent = in-memory PGlite
  * @returns the open database (not yet migrated: call `migrateDb`)
+ * @throws FolderLockedError (db/folder-lock.ts) when another live process has `dataDir` open
  */
 export async function openDatabase(opts: { url?: string; dataDir?: string }): Promise<Database> {
   if (opts.url) {
@@ -47,12 +49,45 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
     const db = drizzlePg(pool, { schema }) as unknown as Db
     return { db, kind: 'postgres', pool, close: () => pool.end() }
   }
-  if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true })
-  // The one-argument form: the two-argument form ignores the options (stack notes).
-  const client = new PGlite({ dataDir: opts.dataDir, extensions: { pg_trgm } })
-  await client.waitReady
-  const db = drizzlePglite(client, { schema }) as unknown as Db
-  return { db, kind: 'pglite', close: () => client.close() }
+  // One process per folder (db/folder-lock.ts): taken before PGlite touches the files.
+  const lock = opts.dataDir ? lockFolder(opts.dataDir) : null
+  try {
+    if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true })
+    // The one-argument form: the two-argument form ignores the options (stack notes).
+    const client = new PGlite({ dataDir: opts.dataDir, extensions: { pg_trgm } })
+    await client.waitReady
+    const db = drizzlePglite(client, { schema }) as unknown as Db
+    return {
+      db,
+      kind: 'pglite',
+      close: async () => {
+        try {
+          await client.close()
+        } finally {
+          lock?.release()
+        }
+      },
+    }
+  } catch (err) {
+    lock?.release()
+    throw err
+  }
+}
+
+/**
+ * `openDatabase` for a command-line entry (server, admin, import): when another process holds the
+ * embedded folder, prints why and what to do (no stack trace) and exits with code 1.
+ */
+export async function openDatabaseOrExit(opts: { url?: string; dataDir?: string }): Promise<Database> {
+  try {
+    return await openDatabase(opts)
+  } catch (err) {
+    if (err instanceof FolderLockedError) {
+      console.error(err.message)
+      process.exit(1)
+    }
+    throw err
+  }
 }
 
 /** Applies every pending SQL migration; idempotent. Throws if a migration fails. */

@@ -2,12 +2,12 @@
  * `npm run admin -- --email someone@example.com [--name "Asha"]`: makes that account an ADMIN
  * (issue 4, item 1). An existing account is promoted; otherwise one is created with the password in
  * `ADMIN_PASSWORD` or a random one printed once. Opens the database like server.ts (DATABASE_URL, else
- * PGlite under DATA_DIR/pglite; stop the server first, PGlite allows one process per folder).
+ * PGlite under DATA_DIR/pglite). On PGlite it refuses to run while the server has the folder open (one process per folder, api/db/folder-lock.ts): stop the server first.
  * Exit code 0 on success, 1 on bad input or failure.
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { migrateDb, openDatabase } from '../db/client.ts'
+import { migrateDb, openDatabaseOrExit } from '../db/client.ts'
 import { promoteOrCreateAdmin } from '../modules/user/admin-accounts.ts'
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, name: { type: 'string' } } })
@@ -16,7 +16,7 @@ if (!values.email) {
   process.exit(1)
 }
 const dataDir = path.resolve(process.env.DATA_DIR ?? './data')
-const database = await openDatabase({ url: process.env.DATABASE_URL || undefined, dataDir: path.join(dataDir, 'pglite') })
+const database = await openDatabaseOrExit({ url: process.env.DATABASE_URL || undefined, dataDir: path.join(dataDir, 'pglite') })
 let exitCode = 0
 try {
   await migrateDb(database)

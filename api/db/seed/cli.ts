@@ -6,7 +6,7 @@
  * Exit code 0 on success (also "already present"), 1 on failure.
  */
 import path from 'node:path'
-import { migrateDb, openDatabase } from '../client.ts'
+import { migrateDb, openDatabaseOrExit } from '../client.ts'
 import { createDiskStorage } from '../../lib/storage.ts'
 import { logger } from '../../lib/logger.ts'
 import { BUNDLED_CATALOG_CSV, ensureCatalog } from './ensure.ts'
@@ -15,7 +15,7 @@ const dataDir = path.resolve(process.env.DATA_DIR ?? './data')
 const databaseUrl = process.env.DATABASE_URL || undefined
 const csvPath = path.resolve(process.argv[2] ?? BUNDLED_CATALOG_CSV)
 
-const database = await openDatabase({ url: databaseUrl, dataDir: path.join(dataDir, 'pglite') })
+const database = await openDatabaseOrExit({ url: databaseUrl, dataDir: path.join(dataDir, 'pglite') })
 let exitCode = 0
 try {
   await migrateDb(database)
