@@ -23,6 +23,7 @@ import { SWEEP_GRACE_MS, sweepUnusedImages } from './api/lib/image-sweep.ts'
 import { logger } from './api/lib/logger.ts'
 import { describeFault } from './api/lib/faults.ts'
 import { clientIpMiddleware } from './api/lib/client-ip.ts'
+import { rejectUnknownMethods } from './api/lib/methods.ts'
 import { ensureCatalog } from './api/db/seed/ensure.ts'
 import { ensureDemoAdmin } from './api/modules/user/admin-accounts.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
@@ -72,6 +73,7 @@ app.disable('x-powered-by')
 // X-Forwarded-For, or the socket; a client-sent X-Client-Ip is overwritten unless our own BFF
 // forwards it with API_INTERNAL_TOKEN.
 app.set('trust proxy', config.trustProxy)
+app.use(rejectUnknownMethods)
 app.use(clientIpMiddleware(config.apiInternalToken))
 // compression() wraps res.on only, so React's streaming 'drain' waits pile up on the zlib stream and
 // trip Node's default limit of 10 listeners (expressjs/compression#135); they are released when the

@@ -15,6 +15,7 @@
  * Answers are Conform replies, so the page refills the form and shows the messages with JavaScript
  * off as well as on.
  */
+import { FormReadError, readFormOrFail } from '../lib/form-body.ts'
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
@@ -59,19 +60,17 @@ export function failReply(message: string, status: number) {
 }
 
 /**
- * Reads the product form's body. A body declared larger than PRODUCT_FORM_MAX_BYTES is refused with
- * 413 before it is read into memory (OWASP File Upload cheat sheet); an unreadable body is a 400.
+ * Reads the product form's body (app/lib/form-body.ts): over PRODUCT_FORM_MAX_BYTES is a 413
+ * (checked while streaming), another method 405, another content type 415, an unreadable body 400.
  */
 export async function readProductForm(
   request: Request,
-): Promise<{ ok: true; formData: FormData } | { ok: false; status: 400 | 413; message: string }> {
-  if (Number(request.headers.get('Content-Length')) > PRODUCT_FORM_MAX_BYTES) {
-    return { ok: false, status: 413, message: PRODUCT_FORM_TOO_LARGE_MESSAGE }
-  }
+): Promise<{ ok: true; formData: FormData } | { ok: false; status: 400 | 405 | 413 | 415; message: string }> {
   try {
-    return { ok: true, formData: await request.formData() }
-  } catch {
-    return { ok: false, status: 400, message: 'The form could not be read, please try again' }
+    return { ok: true, formData: await readFormOrFail(request, { multipartMaxBytes: PRODUCT_FORM_MAX_BYTES }) }
+  } catch (err) {
+    if (!(err instanceof FormReadError)) throw err
+    return { ok: false, status: err.status, message: err.status === 413 ? PRODUCT_FORM_TOO_LARGE_MESSAGE : err.message }
   }
 }
 
@@ -95,6 +94,9 @@ const IMAGE_ENTRY = /^image(?:\[\d+\])?$/
 const EXTRA_ENTRY = /^more_details\[(\d+)\]\.(key|value)$/
 /** Names that are never copied into the form Conform parses (controls, files, Conform's own). */
 const CONTROL_NAMES = new Set(['intent', IMAGE_FILES_FIELD, REMOVE_IMAGE_FIELD, FIELD_NAME_FIELD, '__intent__', '__state__'])
+
+/** The product form's fields sent as plain name=value pairs (images and extra fields are indexed). */
+const PLAIN_FIELDS = new Set(['name', 'description', 'category', 'subCategory', 'unit', 'stock', 'price', 'discount'])
 
 interface ExtraField {
   key: string
@@ -121,7 +123,9 @@ function splitForm(formData: FormData) {
       extras.set(index, field)
       continue
     }
-    others.push([name, value])
+    // Only the form's own plain fields: a tampered `more_details=x` or `image.0=…` would give
+    // Conform a shape the page cannot render (a string where a list belongs).
+    if (PLAIN_FIELDS.has(name)) others.push([name, value])
   }
   const extraList = [...extras.entries()].sort(([a], [b]) => a - b).map(([, field]) => field)
   return { images, extras: extraList, others }

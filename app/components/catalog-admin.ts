@@ -10,6 +10,7 @@
  *   `?view=<id>`), so it opens by URL without JavaScript and closes with a link back.
  * - Paging of the sub category table (`?page=N`, 10 rows a page).
  */
+import { FormReadError, readFormOrFail } from '../lib/form-body.ts'
 import { z } from 'zod'
 import type { ToastMessage } from './toasts.tsx'
 import { MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_BYTES } from '../lib/uploads.ts'
@@ -65,20 +66,18 @@ export function checkImageFile(file: { size: number; type: string }): string | n
 }
 
 /**
- * Reads an admin form (multipart or urlencoded). A body whose declared length is over one image
- * (IMAGE_MAX_BYTES) plus MULTIPART_OVERHEAD_BYTES is refused with 413 before it is read into memory
- * (OWASP File Upload cheat sheet); a body that cannot be parsed is a 400.
+ * Reads an admin form (multipart or urlencoded) with app/lib/form-body.ts: over one image
+ * (IMAGE_MAX_BYTES) plus MULTIPART_OVERHEAD_BYTES is a 413 (checked while streaming), another
+ * method 405, another content type 415, an unreadable body 400.
  */
 export async function readAdminForm(
   request: Request,
-): Promise<{ ok: true; formData: FormData } | { ok: false; status: 400 | 413; message: string }> {
-  if (Number(request.headers.get('Content-Length')) > IMAGE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES) {
-    return { ok: false, status: 413, message: IMAGE_TOO_LARGE_MESSAGE }
-  }
+): Promise<{ ok: true; formData: FormData } | { ok: false; status: 400 | 405 | 413 | 415; message: string }> {
   try {
-    return { ok: true, formData: await request.formData() }
-  } catch {
-    return { ok: false, status: 400, message: 'The form could not be read, please try again' }
+    return { ok: true, formData: await readFormOrFail(request, { multipartMaxBytes: IMAGE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES }) }
+  } catch (err) {
+    if (!(err instanceof FormReadError)) throw err
+    return { ok: false, status: err.status, message: err.status === 413 ? IMAGE_TOO_LARGE_MESSAGE : err.message }
   }
 }
 

@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Form, Link } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/login'
+import { readForm } from '../.server/form.ts'
 import * as userApi from '../.server/api/user.ts'
 import { requireAnonymous, signIn } from '../.server/auth.ts'
 import { getSession } from '../.server/context.ts'
@@ -46,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   requireAnonymous(context)
   const session = getSession(context)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const submission = parseWithZod(formData, { schema: LoginSchema })
   if (submission.status !== 'success') return invalidFormReply(submission, SECRET_FIELDS)
 

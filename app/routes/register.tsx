@@ -7,6 +7,7 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link } from 'react-router'
 import type { Route } from './+types/register'
+import { readForm } from '../.server/form.ts'
 import * as userApi from '../.server/api/user.ts'
 import { requireAnonymous } from '../.server/auth.ts'
 import { getSession } from '../.server/context.ts'
@@ -44,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   requireAnonymous(context)
   const session = getSession(context)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const submission = parseWithZod(formData, { schema: RegisterSchema })
   if (submission.status !== 'success') return invalidFormReply(submission, SECRET_FIELDS)
 

@@ -11,6 +11,7 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/verification-otp'
+import { readForm } from '../.server/form.ts'
 import * as userApi from '../.server/api/user.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp } from '../.server/request.ts'
@@ -46,7 +47,7 @@ export function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const email = recoveryEmail(context)
   const session = getSession(context)
-  const formData = await request.formData()
+  const formData = await readForm(request)
 
   if (formData.get('intent') === INTENT_RESEND) {
     const result = await userApi.forgotPassword({ email }, { clientIp: clientIp(request) })

@@ -17,6 +17,7 @@ import { useEffect, useRef, useState } from 'react'
 import { data, Form, Link, redirect, useNavigate, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/profile'
+import { FormReadError, readFormOrFail } from '../../.server/form.ts'
 import * as userApi from '../../.server/api/user.ts'
 import { requireFreshUser, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
@@ -67,10 +68,13 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   }
   let formData: FormData
   try {
-    formData = await request.formData()
-  } catch {
-    if (isMultipart) return avatarFailure(400, CHOOSE_IMAGE_MESSAGE)
-    throw data('Bad form body', { status: 400 })
+    formData = await readFormOrFail(request, { multipartMaxBytes: AVATAR_MAX_BYTES + MULTIPART_OVERHEAD_BYTES })
+  } catch (err) {
+    if (!(err instanceof FormReadError)) throw err
+    if (isMultipart && (err.status === 400 || err.status === 413)) {
+      return avatarFailure(err.status, err.status === 413 ? AVATAR_TOO_LARGE_MESSAGE : CHOOSE_IMAGE_MESSAGE)
+    }
+    throw data(err.message, { status: err.status })
   }
 
   if (formData.get('intent') === INTENT_AVATAR) {
