@@ -53,6 +53,7 @@ const { app: api, deps } = createApp({
   secureCookies: isProduction && process.env.INSECURE_COOKIES !== '1',
   uploadMaxBytes: config.uploadMaxBytes,
   jsonBodyMaxBytes: config.jsonBodyMaxBytes,
+  allowedOrigins: config.apiAllowedOrigins,
   rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1, database.pool),
 })
 

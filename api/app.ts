@@ -43,6 +43,8 @@ export interface AppDeps {
   uploadMaxBytes: number
   /** JSON body size cap in bytes (413 beyond). */
   jsonBodyMaxBytes: number
+  /** Origins besides the API's own host allowed to write with the API's cookies (api/lib/csrf.ts). */
+  allowedOrigins: string[]
 }
 
 export type AppOptions = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'db'>>
@@ -60,6 +62,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     secureCookies: false,
     uploadMaxBytes: 5 * 1024 * 1024,
     jsonBodyMaxBytes: DEFAULT_JSON_BODY_MAX_BYTES,
+    allowedOrigins: [],
     ...opts,
   }
 }

@@ -229,7 +229,7 @@ describe.each(ENDPOINTS.map((e) => [`${e.method} /api/${e.path}`, e] as const))(
     }
 
     // The admin's token also works as the accessToken cookie (contract, "Authentication").
-    const res = await send(endpoint, request, undefined, { Cookie: `accessToken=${admin.token}` })
+    const res = await send(endpoint, request, undefined, { Cookie: `accessToken=${admin.token}`, Origin: 'http://localhost' })
     expect(res.status, JSON.stringify(res.body)).toBe(endpoint.success)
     expect(res.body).toMatchObject({ success: true, error: false })
     // The same request did write once allowed (an upload adds an images row), so the refusals above

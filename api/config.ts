@@ -25,6 +25,8 @@ export interface ServerConfig {
   trustProxy: number | string[]
   /** Shared secret of a separately deployed BFF and its API, for forwarding shoppers' addresses. */
   apiInternalToken?: string
+  /** Origins of separately hosted clients allowed to write with the API's cookies. */
+  apiAllowedOrigins: string[]
   /** The site's public origin (`https://shop.example`, no path), for canonical and sitemap URLs. */
   publicUrl?: string
 }
@@ -90,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jsonBodyMaxBytes: Number(env.JSON_BODY_MAX_BYTES ?? 1024 * 1024),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     apiInternalToken: env.API_INTERNAL_TOKEN || undefined,
+    apiAllowedOrigins: (env.API_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
   }
 }

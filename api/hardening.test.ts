@@ -137,3 +137,32 @@ describe('the log', () => {
     expect(log).not.toMatch(/eyJ[\w-]+\.[\w-]+\./)
   })
 })
+
+describe('writes authenticated by the API cookie must come from this site', () => {
+  const write = (headers: Record<string, string>) =>
+    t.app.request('http://shop.test/api/category/add-category', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify({ name: 'Cross Site', image: '/uploads/none.webp' }),
+    })
+
+  it('refuses a foreign Origin or Referer, or none, with the admin cookie', async () => {
+    const cookie = `accessToken=${admin}`
+    expect((await write({ Cookie: cookie, Origin: 'https://evil.example' })).status).toBe(403)
+    expect((await write({ Cookie: cookie, Referer: 'https://evil.example/page' })).status).toBe(403)
+    expect((await write({ Cookie: cookie })).status).toBe(403)
+    // A text/plain body (what a cross-site form can send) is refused whatever its origin.
+    const plain = await t.app.request('http://shop.test/api/category/add-category', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', Cookie: cookie, Origin: 'http://shop.test' },
+      body: '{"name":"x","image":"/uploads/none.webp"}',
+    })
+    expect(plain.status).toBe(415)
+  })
+
+  it('lets the same site, and Bearer-authenticated clients, through to the handler', async () => {
+    // 400: the image is not one the store holds, which shows the request reached the handler.
+    expect((await write({ Cookie: `accessToken=${admin}`, Origin: 'http://shop.test' })).status).toBe(400)
+    expect((await write({ Authorization: `Bearer ${admin}`, Origin: 'https://evil.example' })).status).toBe(400)
+  })
+})

@@ -11,6 +11,7 @@ import type { AppDeps } from '../app.ts'
 import type { User } from '../db/schema.ts'
 import { CONTACT_ADMIN, findUserById, type Tokens } from '../modules/user/service.ts'
 import { Forbidden, Unauthorized } from './errors.ts'
+import { assertSameOrigin } from './csrf.ts'
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, verifyAccessToken } from './tokens.ts'
 
 export const ACCESS_COOKIE = 'accessToken'
@@ -19,7 +20,7 @@ export const REFRESH_COOKIE = 'refreshToken'
 /** Hono env of guarded routes: `c.get('user')` is the signed-in user's row. */
 export type AuthEnv = { Variables: { user: User } }
 
-type GuardDeps = Pick<AppDeps, 'db' | 'jwtSecret' | 'clock'>
+type GuardDeps = Pick<AppDeps, 'db' | 'jwtSecret' | 'clock'> & Partial<Pick<AppDeps, 'allowedOrigins'>>
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
 export function bearerToken(c: Context): string | undefined {
@@ -28,13 +29,16 @@ export function bearerToken(c: Context): string | undefined {
 }
 
 async function authenticate(c: Context, deps: GuardDeps): Promise<User> {
-  const token = bearerToken(c) ?? getCookie(c, ACCESS_COOKIE)
+  const bearer = bearerToken(c)
+  const token = bearer ?? getCookie(c, ACCESS_COOKIE)
   if (!token) throw Unauthorized()
   const claims = await verifyAccessToken(token, deps.jwtSecret, deps.clock())
   if (!claims) throw Unauthorized()
   const user = await findUserById(deps.db, claims.userId)
   if (!user) throw Unauthorized()
   if (user.status !== 'Active') throw Forbidden(CONTACT_ADMIN)
+  // Signed in by the cookie a browser sends by itself: a write must come from this site (CSRF).
+  if (!bearer) assertSameOrigin(c, deps.allowedOrigins ?? [])
   return user
 }
 

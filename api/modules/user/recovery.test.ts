@@ -392,7 +392,7 @@ describe('PUT /api/user/reset-password', () => {
     const code = await requestCode(email)
     const verified = await verify(email, code)
     const cookie = cookies(verified.headers).resetToken.split(';')[0]
-    const res = await reset({ email, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { Cookie: cookie })
+    const res = await reset({ email, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { Cookie: cookie, Origin: 'http://localhost' })
     expect(res.status).toBe(200)
     expect((await login(email, NEW_PASSWORD)).status).toBe(200)
   })

@@ -14,6 +14,7 @@ import {
   setTokenCookies,
 } from '../../lib/auth.ts'
 import { clientIp } from '../../lib/client-ip.ts'
+import { assertSameOrigin } from '../../lib/csrf.ts'
 import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
 import { readFileField } from '../../lib/multipart.ts'
@@ -68,8 +69,10 @@ export function userRoutes(deps: AppDeps) {
   })
 
   r.post('/refresh-token', async (c) => {
-    const token = bearerToken(c) ?? getCookie(c, REFRESH_COOKIE)
+    const bearer = bearerToken(c)
+    const token = bearer ?? getCookie(c, REFRESH_COOKIE)
     if (!token) throw Unauthorized(INVALID_REFRESH_TOKEN)
+    if (!bearer) assertSameOrigin(c, deps.allowedOrigins)
     const tokens = await rotateRefreshToken(deps, token)
     setTokenCookies(c, deps, tokens)
     return ok(c, 'New access token generated', tokens)
@@ -120,6 +123,7 @@ export function userRoutes(deps: AppDeps) {
   r.put('/reset-password', async (c) => {
     const input = await readBody(c, ResetPasswordSchema)
     const resetToken = input.resetToken || getCookie(c, RESET_COOKIE)
+    if (!input.resetToken && resetToken) assertSameOrigin(c, deps.allowedOrigins)
     await resetPassword(deps, { ...input, resetToken })
     deleteCookie(c, RESET_COOKIE, resetCookieOptions)
     return ok(c, PASSWORD_UPDATED, null)

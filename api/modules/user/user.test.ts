@@ -322,7 +322,7 @@ describe('POST /api/user/refresh-token', () => {
     expect((await t.call('user/user-details', { token: r1.body.data.accessToken })).status).toBe(200)
 
     // The cookie works as well as the Bearer header.
-    const r2 = await t.call('user/refresh-token', { method: 'POST', headers: { Cookie: `refreshToken=${r1.body.data.refreshToken}` } })
+    const r2 = await t.call('user/refresh-token', { method: 'POST', headers: { Cookie: `refreshToken=${r1.body.data.refreshToken}`, Origin: 'http://localhost' } })
     expect(r2.status).toBe(200)
     const newest = r2.body.data.refreshToken
 
@@ -395,7 +395,7 @@ describe('logout', () => {
     const other = await signIn(email)
     const res = await t.call('user/logout', {
       token: session.accessToken,
-      headers: { Cookie: `refreshToken=${session.refreshToken}` },
+      headers: { Cookie: `refreshToken=${session.refreshToken}`, Origin: 'http://localhost' },
     })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ message: 'Logout successfully', success: true, error: false })
