@@ -9,6 +9,7 @@
  * and on every refusal nothing was written: every catalogue row, the images table and the upload
  * folder are unchanged. Runs on PGlite, or PostgreSQL with TEST_DATABASE_URL.
  */
+import { decodeJwt } from 'jose'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { users } from './db/schema.ts'
@@ -40,9 +41,12 @@ beforeAll(async () => {
   shopper = await createShopper(t)
   suspendedAdmin = await createAdmin(t)
   await t.db.update(users).set({ status: 'Suspended' }).where(eq(users.id, suspendedAdmin.user.id))
-  liarToken = await signAccessToken({ userId: shopper.user.id, role: 'ADMIN' }, t.deps.jwtSecret, t.deps.clock())
-  forgedToken = await signAccessToken({ userId: admin.user.id, role: 'ADMIN' }, 'another-secret-0123456789-abcdefghij', t.deps.clock())
-  expiredToken = await signAccessToken({ userId: admin.user.id, role: 'ADMIN' }, t.deps.jwtSecret, new Date(Date.now() - 60 * 60 * 1000))
+  // Live sessions of their users, so that only the property under test (role, secret, expiry) differs.
+  const shopperSession = decodeJwt(shopper.token).sid as string
+  const adminSession = decodeJwt(admin.token).sid as string
+  liarToken = await signAccessToken({ userId: shopper.user.id, role: 'ADMIN', sessionId: shopperSession }, t.deps.jwtSecret, t.deps.clock())
+  forgedToken = await signAccessToken({ userId: admin.user.id, role: 'ADMIN', sessionId: adminSession }, 'another-secret-0123456789-abcdefghij', t.deps.clock())
+  expiredToken = await signAccessToken({ userId: admin.user.id, role: 'ADMIN', sessionId: adminSession }, t.deps.jwtSecret, new Date(Date.now() - 60 * 60 * 1000))
 })
 afterAll(() => t?.close())
 

@@ -166,3 +166,21 @@ describe('writes authenticated by the API cookie must come from this site', () =
     expect((await write({ Authorization: `Bearer ${admin}`, Origin: 'https://evil.example' })).status).toBe(400)
   })
 })
+
+describe('signing out ends the session at once', () => {
+  it('refuses the access token of a signed-out session, while another session of the same user goes on', async () => {
+    await t.call('user/register', { json: { name: 'Meera', email: 'meera-session@example.com', password: 'Basmati-Rice-2024', confirmPassword: 'Basmati-Rice-2024' } })
+    const login = () => t.call('user/login', { json: { email: 'meera-session@example.com', password: 'Basmati-Rice-2024' } })
+    const phone = (await login()).body.data
+    const laptop = (await login()).body.data
+    expect((await t.call('user/user-details', { token: phone.accessToken })).status).toBe(200)
+
+    const out = await t.call('user/logout', { token: phone.accessToken, json: { refreshToken: phone.refreshToken } })
+    expect(out.status).toBe(200)
+    // The access token has 15 minutes left on its clock, but its session is over.
+    const after = await t.call('user/user-details', { token: phone.accessToken })
+    expect(after.status).toBe(401)
+    expect(after.body.message).toBe('Your session has ended: sign in again')
+    expect((await t.call('user/user-details', { token: laptop.accessToken })).status).toBe(200)
+  })
+})

@@ -1,20 +1,23 @@
 /**
  * Guards and token cookies (contract, "Authentication"). The access token comes as
- * `Authorization: Bearer <token>` or as the `accessToken` cookie. The guards load the user row on
- * every request, so a deleted user, a deactivated account or a demoted admin is refused at once,
- * whatever the token still says; the role checked is the row's, not the token's.
+ * `Authorization: Bearer <token>` or as the `accessToken` cookie. The guards load the user row and
+ * the token's session on every request, so a deleted user, a deactivated account, a demoted admin
+ * or a session ended by sign-out or a password reset is refused at once, whatever the token still
+ * says; the role checked is the row's, not the token's.
  */
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import type { AppDeps } from '../app.ts'
 import type { User } from '../db/schema.ts'
-import { CONTACT_ADMIN, findUserById, type Tokens } from '../modules/user/service.ts'
+import { CONTACT_ADMIN, findUserById, isSessionLive, type Tokens } from '../modules/user/service.ts'
 import { Forbidden, Unauthorized } from './errors.ts'
 import { assertSameOrigin } from './csrf.ts'
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, verifyAccessToken } from './tokens.ts'
 
 export const ACCESS_COOKIE = 'accessToken'
+/** 401 message of a valid access token whose session was ended (sign-out, password reset). */
+export const SESSION_ENDED = 'Your session has ended: sign in again'
 export const REFRESH_COOKIE = 'refreshToken'
 
 /** Hono env of guarded routes: `c.get('user')` is the signed-in user's row. */
@@ -32,10 +35,13 @@ async function authenticate(c: Context, deps: GuardDeps): Promise<User> {
   const bearer = bearerToken(c)
   const token = bearer ?? getCookie(c, ACCESS_COOKIE)
   if (!token) throw Unauthorized()
-  const claims = await verifyAccessToken(token, deps.jwtSecret, deps.clock())
+  const now = deps.clock()
+  const claims = await verifyAccessToken(token, deps.jwtSecret, now)
   if (!claims) throw Unauthorized()
-  const user = await findUserById(deps.db, claims.userId)
+  const [user, live] = await Promise.all([findUserById(deps.db, claims.userId), isSessionLive(deps.db, claims.userId, claims.sessionId, now)])
   if (!user) throw Unauthorized()
+  // Signed out, password reset, or a stolen refresh token detected: the session is over.
+  if (!live) throw Unauthorized(SESSION_ENDED)
   if (user.status !== 'Active') throw Forbidden(CONTACT_ADMIN)
   // Signed in by the cookie a browser sends by itself: a write must come from this site (CSRF).
   if (!bearer) assertSameOrigin(c, deps.allowedOrigins ?? [])

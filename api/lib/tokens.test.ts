@@ -12,13 +12,13 @@ import {
 
 const secret = 'unit-test-secret-0123456789abcdef'
 const now = new Date('2025-01-01T10:00:00Z')
-const claims = { userId: '0123456789abcdef01234567', role: 'USER' as const }
+const claims = { userId: '0123456789abcdef01234567', role: 'USER' as const, sessionId: 'fedcba9876543210fedcba98' }
 
 describe('access tokens', () => {
   it('carry sub, role, typ and a 15-minute lifetime taken from the given clock', async () => {
     const token = await signAccessToken(claims, secret, now)
     const payload = decodeJwt(token)
-    expect(payload).toMatchObject({ sub: claims.userId, role: 'USER', typ: 'access' })
+    expect(payload).toMatchObject({ sub: claims.userId, role: 'USER', typ: 'access', sid: claims.sessionId })
     expect(payload.iat).toBe(now.getTime() / 1000)
     expect(payload.exp! - payload.iat!).toBe(ACCESS_TOKEN_TTL_SECONDS)
   })

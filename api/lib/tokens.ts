@@ -1,7 +1,9 @@
 /**
  * Token primitives (contract, "Authentication").
- * - Access token: a JWT signed with HS256, 15 minutes, claims `sub` (user id), `role`, `typ: 'access'`.
- *   The time comes from the caller (deps.clock) so tests can move it.
+ * - Access token: a JWT signed with HS256, 15 minutes, claims `sub` (user id), `role`, `typ: 'access'`
+ *   and `sid`, the session (the refresh-token family it was issued with), so that signing out or a
+ *   password reset ends it at once: the guards refuse a token whose session is revoked
+ *   (api/lib/auth.ts). The time comes from the caller (deps.clock) so tests can move it.
  * - Refresh token: opaque, `<row id>.<32 random bytes, base64url>`; only its SHA-256 hash is stored
  *   (OAuth 2.0 Security BCP, RFC 9700 §4.14: rotation with reuse detection lives in the user service).
  */
@@ -19,6 +21,8 @@ export type Role = 'ADMIN' | 'USER'
 export interface AccessClaims {
   userId: string
   role: Role
+  /** The session: the refresh-token family the token was issued with. */
+  sessionId: string
 }
 
 const keyOf = (secret: string) => new TextEncoder().encode(secret)
@@ -26,7 +30,7 @@ const keyOf = (secret: string) => new TextEncoder().encode(secret)
 /** Signs an access token for `claims`, issued at `now`, expiring ACCESS_TOKEN_TTL_SECONDS later. */
 export async function signAccessToken(claims: AccessClaims, secret: string, now: Date): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000)
-  return new SignJWT({ role: claims.role, typ: 'access' })
+  return new SignJWT({ role: claims.role, typ: 'access', sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.userId)
     .setIssuedAt(iat)
@@ -43,11 +47,11 @@ export async function verifyAccessToken(token: string, secret: string, now: Date
     const { payload } = await jwtVerify(token, keyOf(secret), {
       algorithms: ['HS256'],
       currentDate: now,
-      requiredClaims: ['sub', 'exp'],
+      requiredClaims: ['sub', 'exp', 'sid'],
     })
-    if (payload.typ !== 'access' || typeof payload.sub !== 'string') return null
+    if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null
     if (payload.role !== 'ADMIN' && payload.role !== 'USER') return null
-    return { userId: payload.sub, role: payload.role }
+    return { userId: payload.sub, role: payload.role, sessionId: payload.sid }
   } catch {
     return null
   }

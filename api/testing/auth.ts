@@ -8,8 +8,7 @@
  */
 import type { AppDeps } from '../app.ts'
 import type { User } from '../db/schema.ts'
-import { signAccessToken } from '../lib/tokens.ts'
-import { createUser } from '../modules/user/service.ts'
+import { createUser, startSession } from '../modules/user/service.ts'
 
 /** The password of every user these helpers create. */
 export const TEST_PASSWORD = 'Basmati-Rice-2024'
@@ -35,7 +34,8 @@ export async function signedInAs(
   const tag = role === 'ADMIN' ? 'admin' : 'shopper'
   const email = opts.email ?? `${tag}-${process.pid}-${++seq}@example.com`
   const user = await createUser(t.db, { name: opts.name ?? (role === 'ADMIN' ? 'Store Admin' : 'Asha Rao'), email, password: TEST_PASSWORD, role })
-  const token = await signAccessToken({ userId: user.id, role }, t.deps.jwtSecret, t.deps.clock())
+  // A real session (refresh-token family), as login starts one: the guards check it is live.
+  const { accessToken: token } = await startSession(t.db, { db: t.db, jwtSecret: t.deps.jwtSecret, clock: t.deps.clock }, user, t.deps.clock())
   return { user, token }
 }
 

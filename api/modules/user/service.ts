@@ -6,7 +6,7 @@
  * the next one in the same family; a used or revoked token presented again revokes the whole family
  * (OAuth 2.0 Security BCP, RFC 9700 §4.14.2, "refresh token rotation").
  */
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { AppDeps } from '../../app.ts'
 import type { Db } from '../../db/client.ts'
 import { refreshTokens, users, type User } from '../../db/schema.ts'
@@ -214,6 +214,26 @@ export async function logout(deps: SessionDeps, userId: string, refreshToken?: s
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
 }
 
+/**
+ * True while the session `sessionId` (a refresh-token family) of `userId` has a token that is
+ * neither revoked nor expired: what an access token needs besides its signature (signing out, a
+ * password reset or a detected reuse revoke the family, and its access tokens stop at once). One
+ * indexed lookup (refresh_tokens_family_idx).
+ */
+export async function isSessionLive(db: Db, userId: string, sessionId: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: refreshTokens.id })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.familyId, sessionId), eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now)))
+    .limit(1)
+  return Boolean(row)
+}
+
+/** Starts a new session for `user`: a new refresh-token family and an access token (login, tests). */
+export function startSession(db: Db, deps: SessionDeps, user: User, now: Date): Promise<Tokens> {
+  return issueTokens(db, deps, user, newId(), now)
+}
+
 /** Stores a new refresh token of `familyId` (30 days from `now`) and signs an access token. */
 async function issueTokens(db: Db, deps: SessionDeps, user: User, familyId: string, now: Date): Promise<Tokens> {
   const refresh = newRefreshToken()
@@ -225,7 +245,7 @@ async function issueTokens(db: Db, deps: SessionDeps, user: User, familyId: stri
     expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
     createdAt: now,
   })
-  const accessToken = await signAccessToken({ userId: user.id, role: user.role }, deps.jwtSecret, now)
+  const accessToken = await signAccessToken({ userId: user.id, role: user.role, sessionId: familyId }, deps.jwtSecret, now)
   return { accessToken, refreshToken: refresh.token }
 }
 
