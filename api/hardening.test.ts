@@ -12,6 +12,8 @@
 import { Writable } from 'node:stream'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from './app.ts'
+import { createRateLimits } from './lib/rate-limit.ts'
 import { createTestApp, type TestApp } from './testing/app.ts'
 import { createAdmin } from './testing/auth.ts'
 import { insertCategory, storeTestImage } from './testing/fixtures.ts'
@@ -182,5 +184,21 @@ describe('signing out ends the session at once', () => {
     expect(after.status).toBe(401)
     expect(after.body.message).toBe('Your session has ended: sign in again')
     expect((await t.call('user/user-details', { token: laptop.accessToken })).status).toBe(200)
+  })
+})
+
+describe('search cost is bounded per client', () => {
+  it('limits searches the cache cannot answer per address, not cached ones', async () => {
+    const limited = createApp({ ...t.deps, rateLimits: createRateLimits({ searchByIp: { points: 2, duration: 60 } }) }).app
+    const search = (q: string, ip: string) =>
+      limited.request('/api/product/search-product', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Client-Ip': ip }, body: JSON.stringify({ search: q }) })
+    expect((await search('qwerty zxcvb', '198.51.100.61')).status).toBe(200)
+    expect((await search('asdfg hjkl', '198.51.100.61')).status).toBe(200)
+    const third = await search('poiuy lkjhg mnbvc', '198.51.100.61')
+    expect(third.status).toBe(429)
+    expect(Number(third.headers.get('Retry-After'))).toBeGreaterThan(0)
+    // A search already in the catalogue cache costs nothing and is answered; other addresses are not affected.
+    expect((await search('qwerty zxcvb', '198.51.100.61')).status).toBe(200)
+    expect((await search('poiuy lkjhg mnbvc', '198.51.100.62')).status).toBe(200)
   })
 })

@@ -21,6 +21,8 @@ export interface RateLimits {
   otpCooldownByEmail: RateLimiterAbstract
   /** Code checks per client IP (verify-forgot-password-otp), apart from the code requests above. */
   otpVerifyByIp: RateLimiterAbstract
+  /** Searches per client IP that the catalogue cache could not answer (each costs database time). */
+  searchByIp: RateLimiterAbstract
   /** Waits `ms` milliseconds (the sign-in slow-down); tests replace it to record the delays. */
   sleep: (ms: number) => Promise<void>
 }
@@ -69,6 +71,7 @@ export function createRateLimits(
     otpByIp: make('otpByIp', 20, 60 * 60),
     otpCooldownByEmail: make('otpCooldownByEmail', 1, 60),
     otpVerifyByIp: make('otpVerifyByIp', 50, 60 * 60),
+    searchByIp: make('searchByIp', 120, 60),
     sleep: overrides.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   }
 }

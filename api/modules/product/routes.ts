@@ -1,4 +1,6 @@
 import { Hono, type Context } from 'hono'
+import { clientIp } from '../../lib/client-ip.ts'
+import { consume } from '../../lib/rate-limit.ts'
 import type { AppDeps } from '../../app.ts'
 import { requireAdmin } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
@@ -49,10 +51,12 @@ const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / 
  */
 export function productRoutes(deps: AppDeps) {
   const r = new Hono()
+  // Searches the cache cannot answer are limited per client address (api/lib/rate-limit.ts).
+  const searchLimit = (c: Context) => ({ beforeSearch: () => consume(deps.rateLimits.searchByIp, clientIp(c)) })
 
   r.post('/get', async (c) => {
     const input = await readBody(c, ProductSearchSchema)
-    const { data, totalCount } = await searchProducts(deps, input)
+    const { data, totalCount } = await searchProducts(deps, input, searchLimit(c))
     return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit) })
   })
 
@@ -78,7 +82,7 @@ export function productRoutes(deps: AppDeps) {
 
   r.post('/search-product', async (c) => {
     const input = await readBody(c, ProductSearchSchema)
-    const { data, totalCount } = await searchProducts(deps, input)
+    const { data, totalCount } = await searchProducts(deps, input, searchLimit(c))
     return ok(c, 'Product data', data, {
       totalCount,
       totalPage: pageCount(totalCount, input.limit),

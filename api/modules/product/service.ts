@@ -42,6 +42,17 @@ export const MAX_SEARCH_TERMS = 8
 export const WORD_SIMILARITY_THRESHOLD = 0.4
 /** Shortest search word tried by spelling; shorter words only match as word prefixes. */
 const MIN_FUZZY_TERM_LENGTH = 3
+/**
+ * Most words of one search tried by spelling (the first ones long enough); the others match as whole
+ * words or prefixes only. A trigram scan is the costly part of a search: eight uncommon words cost
+ * about a second of database time, three a fraction of it.
+ */
+export const MAX_FUZZY_TERMS = 3
+/**
+ * Longest a search query may run (PostgreSQL `statement_timeout`, for its transaction only); past
+ * it the search answers 503 (api/lib/faults.ts) instead of holding a connection the store needs.
+ */
+export const SEARCH_STATEMENT_TIMEOUT_MS = 2000
 
 /** A product as answered (contract, "Endpoints": Product with category and subCategory expanded). */
 export interface ProductAnswer {
@@ -182,6 +193,7 @@ export function wordQuery(term: string): string {
  * misspelt words; 0 when nothing was misspelt).
  */
 function matchedProducts(terms: string[]): SQL {
+  const fuzzy = new Set(terms.map((term, i) => ({ term, i })).filter(({ term }) => term.length >= MIN_FUZZY_TERM_LENGTH).slice(0, MAX_FUZZY_TERMS).map(({ i }) => i))
   const hits = terms.flatMap((term, i) => {
     // Name and creation time ride along so that ranking needs no second visit to the table.
     const columns = (quality: number) => sql`p.id, p.name, p.created_at, ${i}::int as term, ${quality}::int as quality`
@@ -191,7 +203,7 @@ function matchedProducts(terms: string[]): SQL {
       sql`select ${columns(MatchQuality.PREFIX)}, null::text as word from products p
         where p.publish and ${searchDocument} @@ to_tsquery('simple', ${`${term}:*`})`,
     ]
-    if (term.length >= MIN_FUZZY_TERM_LENGTH) {
+    if (fuzzy.has(i)) {
       const closestWord = sql`(select w from unnest(tsvector_to_array(to_tsvector('simple', p.name))) w
         order by similarity(${term}, w) desc, w limit 1)`
       branches.push(sql`select ${columns(MatchQuality.SPELLING)}, ${closestWord} as word from products p
@@ -264,17 +276,25 @@ export function searchPageQuery(terms: string[], page: number, limit: number): S
  * One page of published products matching `search` (typo tolerant, ranked: see `matchedProducts`
  * and `rankColumns`), or of all published products newest first when the search has no word.
  * Serves POST /api/product/get and /api/product/search-product. Cached under
- * `product:search:[words, page, limit]`.
+ * `product:search:[words, page, limit]`; `opts.beforeSearch` runs before a search the cache could
+ * not answer (the route's per-client rate limit), and may throw to refuse it.
  * @param input.page 1-based page; input.limit page size (already capped by the schema)
  * @returns the page and the number of matches in all
  */
-export function searchProducts(deps: CatalogDeps, input: ProductSearchInput): Promise<ProductPage> {
+export function searchProducts(
+  deps: CatalogDeps,
+  input: ProductSearchInput,
+  opts: { beforeSearch?: () => Promise<void> } = {},
+): Promise<ProductPage> {
   const terms = searchTerms(input.search)
   const { page, limit } = input
   const key = `product:search:${JSON.stringify([terms.join(' '), page, limit])}`
   return deps.cache.get(key, async () => {
     if (terms.length === 0) return newestPage(deps, sql`p.publish`, page, limit)
+    // Only a search the cache could not answer costs database time: that is what is rate-limited.
+    await opts.beforeSearch?.()
     return deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true)`)
       // `<<%` reads its threshold from a setting, not an argument: set it for this transaction only.
       await tx.execute(
         sql`select set_config('pg_trgm.strict_word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`,
