@@ -7,11 +7,27 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import { ServerRouter, type EntryContext } from 'react-router'
+import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleErrorFunction } from 'react-router'
+import { logger } from '../api/lib/logger.ts'
 import { contentSecurityPolicy, createNonce } from './.server/csp.ts'
 import { NonceProvider } from './components/nonce.tsx'
 
 export const streamTimeout = 5_000
+
+/**
+ * Errors React Router reports while answering. A client's mistake (a 4xx such as a POST to a page
+ * without a form, 405) is one warning line with its status, method and path (no query string: it
+ * may carry personal data), not a stack trace; a request the client abandoned is not logged; anything
+ * else is a fault, logged in full.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    logger.warn({ status: error.status, method: request.method, path: new URL(request.url).pathname }, 'request refused')
+    return
+  }
+  console.error(isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error)
+}
 
 export default function handleRequest(
   request: Request,
