@@ -24,6 +24,7 @@ import { logger } from './api/lib/logger.ts'
 import { describeFault } from './api/lib/faults.ts'
 import { clientIpMiddleware } from './api/lib/client-ip.ts'
 import { rejectUnknownMethods } from './api/lib/methods.ts'
+import { createGate } from './api/lib/gate.ts'
 import { ensureCatalog } from './api/db/seed/ensure.ts'
 import { ensureDemoAdmin } from './api/modules/user/admin-accounts.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
@@ -54,6 +55,8 @@ const { app: api, deps } = createApp({
   uploadMaxBytes: config.uploadMaxBytes,
   jsonBodyMaxBytes: config.jsonBodyMaxBytes,
   allowedOrigins: config.apiAllowedOrigins,
+  // PGlite runs one query at a time: one search at a time keeps room for everything else.
+  searchGate: createGate(database.kind === 'pglite' ? 1 : 4, 64),
   rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1, database.pool),
 })
 

@@ -11,6 +11,7 @@ import { failure } from './lib/envelope.ts'
 import { HttpError } from './lib/errors.ts'
 import { describeFault, statusForSqlState } from './lib/faults.ts'
 import { DEFAULT_JSON_BODY_MAX_BYTES } from './lib/validate.ts'
+import { createGate, type Gate } from './lib/gate.ts'
 import { createCatalogCache, type CatalogCache } from './lib/cache.ts'
 import { createDiskStorage, type Storage } from './lib/storage.ts'
 import { logger as defaultLogger, type Logger } from './lib/logger.ts'
@@ -45,6 +46,8 @@ export interface AppDeps {
   jsonBodyMaxBytes: number
   /** Origins besides the API's own host allowed to write with the API's cookies (api/lib/csrf.ts). */
   allowedOrigins: string[]
+  /** How many searches the cache cannot answer may query the database at once (api/lib/gate.ts). */
+  searchGate: Gate
 }
 
 export type AppOptions = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'db'>>
@@ -63,6 +66,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     uploadMaxBytes: 5 * 1024 * 1024,
     jsonBodyMaxBytes: DEFAULT_JSON_BODY_MAX_BYTES,
     allowedOrigins: [],
+    searchGate: createGate(2, 64),
     ...opts,
   }
 }

@@ -52,7 +52,8 @@ const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / 
 export function productRoutes(deps: AppDeps) {
   const r = new Hono()
   // Searches the cache cannot answer are limited per client address (api/lib/rate-limit.ts).
-  const searchLimit = (c: Context) => ({ beforeSearch: () => consume(deps.rateLimits.searchByIp, clientIp(c)) })
+  // and bounded in number at once for the whole process (deps.searchGate).
+  const searchLimit = (c: Context) => ({ beforeSearch: () => consume(deps.rateLimits.searchByIp, clientIp(c)), gate: deps.searchGate })
 
   r.post('/get', async (c) => {
     const input = await readBody(c, ProductSearchSchema)

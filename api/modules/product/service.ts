@@ -12,6 +12,7 @@
  * - `price` is the MRP in rupees and `discount` a percentage, both JSON numbers; the selling price
  *   is derived by the pages (app/lib/money.ts).
  */
+import type { Gate } from '../../lib/gate.ts'
 import { eq, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { productCategories, products, productSubCategories } from '../../db/schema.ts'
@@ -277,14 +278,15 @@ export function searchPageQuery(terms: string[], page: number, limit: number): S
  * and `rankColumns`), or of all published products newest first when the search has no word.
  * Serves POST /api/product/get and /api/product/search-product. Cached under
  * `product:search:[words, page, limit]`; `opts.beforeSearch` runs before a search the cache could
- * not answer (the route's per-client rate limit), and may throw to refuse it.
+ * not answer (the route's per-client rate limit), and may throw to refuse it; `opts.gate` bounds how
+ * many such searches query the database at once (503 past its line, api/lib/gate.ts).
  * @param input.page 1-based page; input.limit page size (already capped by the schema)
  * @returns the page and the number of matches in all
  */
 export function searchProducts(
   deps: CatalogDeps,
   input: ProductSearchInput,
-  opts: { beforeSearch?: () => Promise<void> } = {},
+  opts: { beforeSearch?: () => Promise<void>; gate?: Gate } = {},
 ): Promise<ProductPage> {
   const terms = searchTerms(input.search)
   const { page, limit } = input
@@ -293,7 +295,7 @@ export function searchProducts(
     if (terms.length === 0) return newestPage(deps, sql`p.publish`, page, limit)
     // Only a search the cache could not answer costs database time: that is what is rate-limited.
     await opts.beforeSearch?.()
-    return deps.db.transaction(async (tx) => {
+    const query = () => deps.db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true)`)
       // `<<%` reads its threshold from a setting, not an argument: set it for this transaction only.
       await tx.execute(
@@ -314,6 +316,7 @@ export function searchProducts(
       )
       return { data: [], totalCount: count?.total ?? 0 }
     })
+    return opts.gate ? opts.gate.run(query) : query()
   })
 }
 
