@@ -14,30 +14,20 @@
  * run; `npm run fuzz -- --runs 50000` is the long run. A failure prints fast-check's counterexample
  * and the seed and path to replay it.
  */
-import { Writable } from 'node:stream'
 import fc from 'fast-check'
-import pino from 'pino'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from './db/query.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { createTestApp, type TestApp } from './testing/app.ts'
+import { captureLog } from './testing/log-capture.ts'
 import { createAdmin, createShopper } from './testing/auth.ts'
 import { insertCategory, insertProduct, insertSubCategory } from './testing/fixtures.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000)
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122)
 
-const logLines: string[] = []
-const logger = pino(
-  { level: 'debug' },
-  new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk))
-      done()
-    },
-  }),
-)
+const { logger, lines: logLines } = captureLog()
 
 let t: TestApp
 let tokens: { visitor: undefined; shopper: string; admin: string }

@@ -9,25 +9,15 @@
  * - numbers checked exactly (a fractional stock, a price of 1e-9, a discount of 99.9999999999);
  * - the captured log of all of the above holds no argon2 hash, email or token.
  */
-import { Writable } from 'node:stream'
-import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from './app.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { createTestApp, type TestApp } from './testing/app.ts'
+import { captureLog } from './testing/log-capture.ts'
 import { createAdmin } from './testing/auth.ts'
 import { insertCategory, storeTestImage } from './testing/fixtures.ts'
 
-const logLines: string[] = []
-const logger = pino(
-  { level: 'debug' },
-  new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk))
-      done()
-    },
-  }),
-)
+const { logger, lines: logLines } = captureLog()
 
 let t: TestApp
 let admin: string

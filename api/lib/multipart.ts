@@ -10,7 +10,7 @@
  */
 import type { Context } from 'hono'
 import { BadRequest, PayloadTooLarge } from './errors.ts'
-import { readCappedStream } from './validate.ts'
+import { readCappedStream } from './capped-body.ts'
 import { formatByteSize } from './images.ts'
 
 /**

@@ -9,6 +9,9 @@ import type { Context } from 'hono'
 import type { z } from 'zod'
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from './errors.ts'
 import { findUnsafeValue } from './safe-text.ts'
+import { readCappedStream } from './capped-body.ts'
+
+export { readCappedStream }
 
 /** Default cap of a JSON body in bytes (1 MiB); `JSON_BODY_MAX_BYTES` changes it (api/config.ts). */
 export const DEFAULT_JSON_BODY_MAX_BYTES = 1024 * 1024
@@ -22,34 +25,6 @@ declare module 'hono' {
 
 /** The 413 message of a JSON body over `maxBytes`. */
 export const bodyTooLargeMessage = (maxBytes: number) => `Request body is larger than ${Math.floor(maxBytes / 1024)} KB`
-
-/**
- * Buffers `stream`, throwing 413 as soon as more than `cap` bytes arrived (the rest is never read).
- * @returns the bytes read (empty for no body)
- */
-export async function readCappedStream(stream: ReadableStream<Uint8Array> | null, cap: number, tooLarge: () => Error): Promise<Uint8Array<ArrayBuffer>> {
-  if (!stream) return new Uint8Array(0)
-  const reader = stream.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > cap) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge()
-    }
-    chunks.push(value)
-  }
-  const body = new Uint8Array(total)
-  let at = 0
-  for (const chunk of chunks) {
-    body.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return body
-}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 

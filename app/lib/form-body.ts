@@ -5,6 +5,7 @@
  * a chunked or lying client is cut off, never buffered whole), and parseable (400). Pure: it reads
  * only the request it is given. Actions use app/.server/form.ts `readForm`.
  */
+import { readCappedStream } from '../../api/lib/capped-body.ts'
 import { MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_BYTES } from './uploads.ts'
 
 /** Cap of a url-encoded form body: sign-in and profile forms are a few hundred bytes. */
@@ -24,30 +25,6 @@ export class FormReadError extends Error {
 }
 
 const TOO_LARGE = 'The form is too large to send'
-
-async function readCapped(stream: ReadableStream<Uint8Array> | null, cap: number): Promise<Uint8Array<ArrayBuffer>> {
-  if (!stream) return new Uint8Array(0)
-  const reader = stream.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > cap) {
-      await reader.cancel().catch(() => {})
-      throw new FormReadError(413, TOO_LARGE)
-    }
-    chunks.push(value)
-  }
-  const body = new Uint8Array(total)
-  let at = 0
-  for (const chunk of chunks) {
-    body.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return body
-}
 
 /**
  * Reads the form of `request`.
@@ -69,7 +46,7 @@ export async function readFormOrFail(request: Request, opts: { multipartMaxBytes
   }
   const cap = isMultipart ? multipartCap : URLENCODED_MAX_BYTES
   if (Number.isFinite(declared) && declared > cap) throw new FormReadError(413, TOO_LARGE)
-  const body = await readCapped(request.body, cap)
+  const body = await readCappedStream(request.body, cap, () => new FormReadError(413, TOO_LARGE))
   try {
     return await new Response(body, { headers: { 'Content-Type': request.headers.get('Content-Type')! } }).formData()
   } catch {
