@@ -86,10 +86,17 @@ EventEmitter.defaultMaxListeners = 64
 app.use(compression())
 app.use(securityHeaders)
 
-app.get('/healthz', async (_req, res) => {
+// Liveness and readiness, as container orchestrators expect them apart: /healthz says the process
+// serves (no database round trip, so a slow database never gets a live process restarted);
+// /readyz says it can do useful work (the database answers; migrations and the first import ran
+// before the server started listening).
+app.get('/healthz', (_req, res) => {
+  res.json({ status: 'ok' })
+})
+app.get('/readyz', async (_req, res) => {
   try {
     await database.db.execute(sql`select 1`)
-    res.json({ status: 'ok', database: database.kind })
+    res.json({ status: 'ready', database: database.kind })
   } catch {
     res.status(503).json({ status: 'unavailable' })
   }

@@ -91,8 +91,9 @@ const randomWord = () => Array.from({ length: 5 + Math.floor(Math.random() * 5) 
 /**
  * The store under a search attack (docs/security.md, "Search cost"): BENCH_ATTACKERS (40) clients,
  * each from its own address (X-Forwarded-For, the server runs with TRUST_PROXY=1), send searches of
- * eight random words back to back for `duration` seconds, while /healthz (a database round trip) is
- * probed every 50 ms. Prints the probe's p50/p99/max and the attack's answers by status.
+ * eight random words back to back for `duration` seconds, while /healthz (liveness) and /readyz (a
+ * database round trip) are probed every 50 ms. Prints their p50/p99/max and the attack's answers by
+ * status.
  */
 async function searchAttack() {
   const attackers = Number(process.env.BENCH_ATTACKERS ?? 40)
@@ -109,18 +110,22 @@ async function searchAttack() {
       await res?.arrayBuffer()
     }
   })
-  const probes: number[] = []
+  const probes: Record<'/healthz' | '/readyz', number[]> = { '/healthz': [], '/readyz': [] }
   while (Date.now() < until) {
-    const started = performance.now()
-    await (await fetch(`${base}/healthz`)).arrayBuffer()
-    probes.push(performance.now() - started)
+    for (const probe of ['/healthz', '/readyz'] as const) {
+      const started = performance.now()
+      await (await fetch(`${base}${probe}`)).arrayBuffer()
+      probes[probe].push(performance.now() - started)
+    }
     await new Promise((r) => setTimeout(r, 50))
   }
   await Promise.all(attack)
-  probes.sort((a, b) => a - b)
-  const at = (q: number) => probes[Math.min(probes.length - 1, Math.floor(q * probes.length))].toFixed(0)
   console.log(`\nsearch attack: ${attackers} clients, 8 random words each, ${duration} s`)
-  console.log(`- /healthz during the attack (${probes.length} probes): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${probes[probes.length - 1].toFixed(0)} ms`)
+  for (const [probe, times] of Object.entries(probes)) {
+    times.sort((a, b) => a - b)
+    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(0)
+    console.log(`- ${probe} during the attack (${times.length} probes): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times[times.length - 1].toFixed(0)} ms`)
+  }
   console.log(`- attack answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`)
 }
 

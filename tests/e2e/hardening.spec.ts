@@ -113,3 +113,10 @@ test('fuzzing every form action gives no 5xx', async ({ request, playwright, bas
   expect((await request.get('/healthz')).ok()).toBe(true)
   await admin.dispose()
 })
+
+test('liveness and readiness are separate', async ({ request }) => {
+  expect(await (await request.get('/healthz')).json()).toEqual({ status: 'ok' })
+  const ready = await request.get('/readyz')
+  expect(ready.ok()).toBe(true)
+  expect(await ready.json()).toEqual({ status: 'ready', database: 'pglite' })
+})
