@@ -5,7 +5,7 @@
  */
 import { test, expect, type Page } from '@playwright/test'
 import { axeViolations } from './a11y-helpers.ts'
-import { ADMIN, api, findListing, newUser, registerViaApi, signIn, submitLogin, type Product } from './helpers.ts'
+import { ADMIN, api, findListing, isJs, newUser, registerViaApi, signIn, submitLogin, type Product } from './helpers.ts'
 
 // axe takes a few seconds on a page of the full catalogue; each test checks several pages.
 test.describe.configure({ timeout: 180_000 })
@@ -60,6 +60,11 @@ test('shopper pages have no accessibility violations', async ({ page, request },
   // A dialog with JavaScript; without it the same form opens in the page.
   await expect(page.getByRole('link', { name: 'Cancel' })).toBeVisible()
   await expectNoViolations(page, 'avatar dialog')
+  if (isJs(testInfo)) {
+    // Escape closes the dialog and focus returns to the Edit link, not to the page's body.
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('link', { name: 'Edit avatar' })).toBeFocused()
+  }
 })
 
 test('admin pages have no accessibility violations', async ({ page }) => {

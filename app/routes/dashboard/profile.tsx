@@ -131,6 +131,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           to={`?${EDIT_AVATAR_PARAM}=1`}
           preventScrollReset
           aria-label="Edit avatar"
+          data-avatar-edit
           className={buttonClassName({ variant: 'secondary', size: 'sm' }) + ' rounded-full'}
         >
           Edit
@@ -222,9 +223,18 @@ function AvatarUpload({ user, error }: { user: ProfileUser; error: string | null
   const [clientError, setClientError] = useState<string | null>(null)
   const isUploading = navigation.state === 'submitting' && navigation.formData?.get('intent') === INTENT_AVATAR
 
+  // Focus goes back where it came from when the dialog closes (Cancel, Escape, upload): the control
+  // that opened it, or the Edit link when the page was opened on the dialog (WCAG 2.4.3).
   useEffect(() => {
     const dialog = dialogRef.current
-    if (isHydrated && dialog && !dialog.open) dialog.showModal()
+    if (!isHydrated || !dialog) return
+    const active = document.activeElement
+    const opener = active instanceof HTMLElement && active !== document.body ? active : null
+    if (!dialog.open) dialog.showModal()
+    return () => {
+      const target = opener?.isConnected ? opener : document.querySelector<HTMLElement>('[data-avatar-edit]')
+      target?.focus({ preventScroll: true })
+    }
   }, [isHydrated])
 
   // Object URLs hold the file in memory until revoked.
