@@ -122,8 +122,9 @@ export const subCategoryCategories = pgTable(
 )
 
 /**
- * Product (spec section 3). `price` is the MRP in rupees, `discount` a percentage 0-100; the selling
- * price is derived (app/lib/money.ts). `sku` keeps the source dataset's ProductID for provenance.
+ * Product (spec section 3). `price` is the MRP in rupees, `sellingPrice` the selling price in rupees
+ * as the catalogue gives it, and `discount` the percentage derived from the two (for display; see
+ * docs/decisions/0011-commerce-orders-and-money.md). `sku` keeps the source dataset's ProductID for provenance.
  * `searchText` is a generated tsvector over name and brand for full-text search; a trigram index on
  * the lower-cased name gives typo tolerance ("panner" finds paneer).
  */
@@ -136,6 +137,8 @@ export const products = pgTable(
     unit: text('unit').notNull().default(''),
     stock: integer('stock').notNull().default(0),
     price: numeric('price', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+    /** Selling price in rupees, exactly as the source catalogue or an admin gives it (0 ≤ it ≤ MRP). */
+    sellingPrice: numeric('selling_price', { precision: 12, scale: 2, mode: 'number' }).notNull(),
     discount: numeric('discount', { precision: 5, scale: 2, mode: 'number' }).notNull().default(0),
     description: text('description').notNull().default(''),
     moreDetails: jsonb('more_details').$type<Record<string, string>>().notNull().default({}),
@@ -210,3 +213,145 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: bigint('expire', { mode: 'number' }),
 })
+
+/** One-off data corrections run at start (api/db/seed/data-fixes.ts); a row records that one ran. */
+export const dataFixes = pgTable('data_fixes', {
+  name: text('name').primaryKey(),
+  appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+  rows: integer('rows').notNull().default(0),
+})
+
+/**
+ * A cart: a signed-in user's (one per user) or a guest's, keyed by the SHA-256 of the guest cart id
+ * (docs/commerce-api.md, "Guest carts"). Exactly one of `userId` and `guestTokenHash` is set.
+ */
+export const carts = pgTable(
+  'carts',
+  {
+    id: id(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    guestTokenHash: text('guest_token_hash'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('carts_user_key').on(t.userId),
+    uniqueIndex('carts_guest_key').on(t.guestTokenHash),
+    index('carts_updated_idx').on(t.updatedAt),
+  ],
+)
+
+/**
+ * A cart line. `unitPricePaise` is the selling price in paise when the line was added or last
+ * confirmed, so placing an order can tell the shopper that a price changed.
+ */
+export const cartLines = pgTable(
+  'cart_lines',
+  {
+    id: id(),
+    cartId: text('cart_id')
+      .notNull()
+      .references(() => carts.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    unitPricePaise: integer('unit_price_paise').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('cart_lines_cart_product_key').on(t.cartId, t.productId), index('cart_lines_product_idx').on(t.productId)],
+)
+
+/** A delivery address (spec section 3). `status` false = removed (soft delete, kept for old orders). */
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addressLine: text('address_line').notNull(),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    pincode: text('pincode').notNull(),
+    country: text('country').notNull().default('India'),
+    mobile: text('mobile').notNull(),
+    status: boolean('status').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index('addresses_user_idx').on(t.userId, t.createdAt)],
+)
+
+/** Order statuses; the allowed arrows live in api/modules/order/status.ts. */
+export const ORDER_STATUSES = ['placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+/**
+ * An order: amounts in integer paise, the delivery address as a snapshot (jsonb) as it was at order
+ * time, `version` bumped by every status change (optimistic concurrency). `(userId,
+ * idempotencyKey)` is unique: a retried placement finds the order instead of making a second one.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: id(),
+    orderNumber: text('order_number').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('placed'),
+    paymentMethod: text('payment_method').notNull().default('CASH ON DELIVERY'),
+    deliveryAddress: jsonb('delivery_address').$type<Record<string, string>>().notNull(),
+    addressId: text('address_id').references(() => addresses.id, { onDelete: 'set null' }),
+    itemsTotalMrpPaise: integer('items_total_mrp_paise').notNull(),
+    itemsTotalPaise: integer('items_total_paise').notNull(),
+    deliveryChargePaise: integer('delivery_charge_paise').notNull(),
+    grandTotalPaise: integer('grand_total_paise').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    version: integer('version').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('orders_number_key').on(t.orderNumber),
+    uniqueIndex('orders_user_idempotency_key').on(t.userId, t.idempotencyKey),
+    index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('orders_status_created_idx').on(t.status, t.createdAt.desc()),
+  ],
+)
+
+/** One line of an order: a snapshot of the product as sold (never changed by catalogue edits). */
+export const orderLines = pgTable(
+  'order_lines',
+  {
+    id: id(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    productId: text('product_id').references(() => products.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    image: text('image').notNull().default(''),
+    unit: text('unit').notNull().default(''),
+    brand: text('brand').notNull().default(''),
+    quantity: integer('quantity').notNull(),
+    unitPricePaise: integer('unit_price_paise').notNull(),
+    mrpPaise: integer('mrp_paise').notNull(),
+    discount: numeric('discount', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+    lineTotalPaise: integer('line_total_paise').notNull(),
+  },
+  (t) => [index('order_lines_order_idx').on(t.orderId, t.position), index('order_lines_product_idx').on(t.productId)],
+)
+
+/** Every status an order went through, with who set it (null = the shopper's own placement/cancel by a deleted user). */
+export const orderStatusHistory = pgTable(
+  'order_status_history',
+  {
+    id: id(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    byUserId: text('by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('order_status_history_order_idx').on(t.orderId, t.at)],
+)

@@ -5,6 +5,7 @@
  * predictable in tests. For the write tests: real stored test images, the upload folder's files and
  * a snapshot of every catalogue row (to prove a refused request wrote nothing).
  */
+import { consistentPrices } from '../modules/product/service.ts'
 import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -62,6 +63,8 @@ export interface ProductFixture {
   price?: number
   /** Percent off the MRP. */
   discount?: number
+  /** Selling price in rupees; derived from price and discount when omitted. */
+  sellingPrice?: number
   description?: string
   moreDetails?: Record<string, string>
   publish?: boolean
@@ -99,8 +102,7 @@ async function insertProductChunk(db: Db, list: ProductFixture[]): Promise<Produ
           image: p.image ?? [`/uploads/product-${slugish(p.name)}.webp`],
           unit: p.unit ?? '1 pc',
           stock: p.stock ?? 10,
-          price: p.price ?? 100,
-          discount: p.discount ?? 0,
+          ...consistentPrices({ price: p.price ?? 100, discount: p.discount ?? 0, sellingPrice: p.sellingPrice }),
           description: p.description ?? `${p.name}.`,
           moreDetails: p.moreDetails ?? {},
           publish: p.publish ?? true,

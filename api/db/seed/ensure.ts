@@ -6,7 +6,8 @@
  * - Catalogue present: checks one stored artwork url; when DATA_DIR/uploads was deleted but the
  *   database kept, the artwork is stored again (same bytes → same content-addressed urls), so the
  *   imported products' images work again.
- * - `SEED_CATALOG=0`: does neither.
+ * - Catalogue present: runs the one-off data fixes of api/db/seed/data-fixes.ts (each once).
+ * - `SEED_CATALOG=0`: does none of these.
  */
 import path from 'node:path'
 import fs from 'node:fs/promises'
@@ -18,6 +19,7 @@ import type { Logger } from '../../lib/logger.ts'
 import { storedImageKeys } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
 import { ART_DIR } from './artwork.ts'
+import { fixCatalogSellingPrices } from './data-fixes.ts'
 import { importCatalog, readArtwork, storeArtwork, type ImportResult } from './import-catalog.ts'
 
 /** The catalogue shipped with the repository (a copy of ../shared/catalog/bigbasket-products.csv). */
@@ -91,6 +93,8 @@ export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureC
     )
     return { action: 'imported', result }
   }
+  const fixed = await fixCatalogSellingPrices(db, opts.csvPath ?? BUNDLED_CATALOG_CSV)
+  if (fixed) logger.info({ products: fixed }, 'corrected selling prices to the catalogue\'s own (data fix, run once)')
   if (await isArtworkStored(db, storage)) return { action: 'present', artworkRestored: 0 }
   const restored = await restoreArtwork(storage)
   logger.warn(

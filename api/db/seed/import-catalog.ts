@@ -102,7 +102,7 @@ export function parseCatalogCsv(text: string | Buffer): CatalogRow[] {
   })
 }
 
-/** Discount in percent, 0-100: round((MRP - selling price) / MRP × 100); 0 when the MRP is 0. */
+/** Discount in percent for display (the selling price is stored, not derived from this), 0-100: round((MRP - selling price) / MRP × 100); 0 when the MRP is 0. */
 export function discountPercent(mrp: number, sellingPrice: number): number {
   if (!(mrp > 0)) return 0
   return Math.min(100, Math.max(0, Math.round(((mrp - sellingPrice) / mrp) * 100)))
@@ -265,6 +265,9 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       unit: r.unit,
       stock: stockFor(r.productId),
       price: r.mrp,
+      // The selling price exactly as the source gives it; the discount is derived for display only
+      // (docs/decisions/0011-commerce-orders-and-money.md).
+      sellingPrice: r.sellingPrice,
       discount: discountPercent(r.mrp, r.sellingPrice),
       description: describeProduct({ id: r.productId, ...r }),
       moreDetails: { brand: r.brand, sku },

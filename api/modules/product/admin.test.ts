@@ -223,6 +223,19 @@ describe('POST /api/product/create', () => {
 })
 
 describe('PUT /api/product/update-product-details', () => {
+  it('keeps MRP, selling price and discount consistent: a selling price wins, above the MRP is a 400', async () => {
+    const created = (await create(await validBody({ name: 'Selling price paneer' }))).body.data
+    const res = await update({ _id: created._id, price: 470, sellingPrice: 440 })
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ price: 470, sellingPrice: 440, discount: 6.38 })
+    const discountOnly = await update({ _id: created._id, discount: 10 })
+    expect(discountOnly.body.data).toMatchObject({ price: 470, sellingPrice: 423, discount: 10 })
+    const above = await update({ _id: created._id, sellingPrice: 471 })
+    expect(above.status).toBe(400)
+    expect(above.body.message).toBe('Selling price cannot be above the price (MRP)')
+    expect((await details(created._id)).body.data).toMatchObject({ price: 470, sellingPrice: 423 })
+  })
+
   it('changes the price alone; get, by-category and details answer the new price at once', async () => {
     const created = (await create(await validBody({ name: 'Price change paneer' }))).body.data
     // Fill the caches with the old price.
@@ -233,7 +246,7 @@ describe('PUT /api/product/update-product-details', () => {
     const res = await update({ _id: created._id, price: '120.25' })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body).toMatchObject({ message: PRODUCT_UPDATED, success: true })
-    expect(res.body.data).toMatchObject({ ...created, price: 120.25, updatedAt: expect.any(String) })
+    expect(res.body.data).toMatchObject({ ...created, price: 120.25, sellingPrice: 105.82, updatedAt: expect.any(String) })
     expect((await allProducts()).find((p) => p._id === created._id)?.price).toBe(120.25)
     expect((await inCategory(dairy.id)).find((p) => p._id === created._id)?.price).toBe(120.25)
     expect((await details(created._id)).body.data.price).toBe(120.25)

@@ -252,6 +252,11 @@ export const CreateProductSchema = z.object({
   stock: numberField('Stock', { min: 0, max: STOCK_MAX, decimals: 0 }),
   price: numberField('Price', { min: 0, minExclusive: true, max: PRICE_MAX, decimals: 2 }),
   discount: numberField('Discount', { min: 0, max: DISCOUNT_MAX, decimals: 2 }),
+  /**
+   * Selling price in rupees (docs/commerce-api.md, "Products"): optional; when given it is stored as
+   * is and the discount is derived from it; when omitted it is derived from price and discount.
+   */
+  sellingPrice: numberField('Selling price', { min: 0, max: PRICE_MAX, decimals: 2 }).optional(),
   description: DescriptionSchema,
   more_details: MoreDetailsSchema.nullish().transform((details) => details ?? {}),
 })

@@ -20,6 +20,7 @@ import { BadRequest, NotFound, type FieldIssue } from '../../lib/errors.ts'
 import { distinctIds } from '../category/catalog-schemas.ts'
 import { expandedCategories, expandedSubCategories, isForeignKeyViolation, isoTimestamp, unknownRefIssues, type CatalogRef } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
+import { discountFromPrices, fromPaise, sellingPaiseFromDiscount, toPaise } from '../../lib/money.ts'
 import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import type {
@@ -66,7 +67,9 @@ export interface ProductAnswer {
   stock: number
   /** MRP in rupees. */
   price: number
-  /** Percentage off the MRP, 0-100. */
+  /** Selling price in rupees, as the catalogue or an admin set it. */
+  sellingPrice: number
+  /** Percentage off the MRP, 0-100 (derived from price and sellingPrice when those are set). */
   discount: number
   description: string
   more_details: Record<string, string>
@@ -87,13 +90,17 @@ export interface CategoryProducts {
   products: ProductAnswer[]
 }
 
-type ProductRow = Omit<ProductAnswer, 'price' | 'discount'> & { price: string | number; discount: string | number }
+type ProductRow = Omit<ProductAnswer, 'price' | 'discount' | 'sellingPrice'> & {
+  price: string | number
+  discount: string | number
+  sellingPrice: string | number
+}
 
 /** The answer columns of a product aliased `p`, with its categories and sub categories. */
 const productColumns = sql`p.id as "_id", p.name, p.image,
   ${expandedCategories('product_categories', 'product_id', sql`p.id`)} as category,
   ${expandedSubCategories(sql`p.id`)} as "subCategory",
-  p.unit, p.stock, p.price, p.discount, p.description, p.more_details, p.publish,
+  p.unit, p.stock, p.price, p.selling_price as "sellingPrice", p.discount, p.description, p.more_details, p.publish,
   ${isoTimestamp(sql`p.created_at`)} as "createdAt", ${isoTimestamp(sql`p.updated_at`)} as "updatedAt"`
 
 /**
@@ -104,7 +111,7 @@ const newestFirst = sql`p.created_at desc nulls last, p.id`
 
 /** Numeric columns arrive as text from both drivers; the answer carries JSON numbers. */
 function toProductAnswer(row: ProductRow): ProductAnswer {
-  return { ...row, price: Number(row.price), discount: Number(row.discount) }
+  return { ...row, price: Number(row.price), sellingPrice: Number(row.sellingPrice), discount: Number(row.discount) }
 }
 
 /**
@@ -507,6 +514,25 @@ function asUnknownReference(err: unknown): unknown {
 }
 
 /**
+ * MRP, selling price and discount kept consistent (docs/commerce-api.md, "Products"): a given
+ * selling price wins and the discount is derived from it (two decimals); without one, the selling
+ * price is derived from MRP and discount, rounded to the paisa. Amounts in rupees.
+ * @throws 400 when the selling price is above the MRP
+ */
+export function consistentPrices(input: { price: number; discount: number; sellingPrice?: number }) {
+  const mrpPaise = toPaise(input.price)
+  if (input.sellingPrice !== undefined) {
+    const sellingPaise = toPaise(input.sellingPrice)
+    if (sellingPaise > mrpPaise) {
+      const message = 'Selling price cannot be above the price (MRP)'
+      throw BadRequest(message, [{ path: 'sellingPrice', message }])
+    }
+    return { price: input.price, sellingPrice: fromPaise(sellingPaise), discount: discountFromPrices(mrpPaise, sellingPaise) }
+  }
+  return { price: input.price, discount: input.discount, sellingPrice: fromPaise(sellingPaiseFromDiscount(mrpPaise, input.discount)) }
+}
+
+/**
  * Creates a product with its category and sub category links in one transaction
  * (POST /api/product/create). Published at once.
  * @param input the create payload, already validated by CreateProductSchema (price in rupees,
@@ -527,8 +553,7 @@ export async function createProduct(deps: CatalogWriteDeps, input: CreateProduct
           image: distinctUrls(input.image),
           unit: input.unit,
           stock: input.stock,
-          price: input.price,
-          discount: input.discount,
+          ...consistentPrices({ price: input.price, discount: input.discount, sellingPrice: input.sellingPrice }),
           description: input.description,
           moreDetails: input.more_details,
           publish: true,
@@ -557,8 +582,21 @@ export async function updateProduct(deps: CatalogWriteDeps, input: UpdateProduct
   if (input.image) await assertStoredImages(deps.storage, input.image.map((url, i) => ({ path: `image.${i}`, url })))
   const { answer, droppedImages } = await deps.db
     .transaction(async (tx) => {
-      const [current] = await tx.select({ image: products.image }).from(products).where(eq(products.id, input._id)).for('update')
+      const [current] = await tx
+        .select({ image: products.image, price: products.price, discount: products.discount })
+        .from(products)
+        .where(eq(products.id, input._id))
+        .for('update')
       if (!current) throw NotFound(PRODUCT_NOT_FOUND)
+      const pricesGiven = input.price !== undefined || input.discount !== undefined || input.sellingPrice !== undefined
+      // A new MRP alone keeps the discount (the original client's behaviour) and moves the selling price.
+      const prices = pricesGiven
+        ? consistentPrices({
+            price: input.price ?? Number(current.price),
+            discount: input.discount ?? Number(current.discount),
+            sellingPrice: input.sellingPrice,
+          })
+        : {}
       const given = { category: input.category !== undefined, subCategory: input.subCategory !== undefined }
       if (given.category || given.subCategory) {
         const categoryIds = input.category ?? (await linkedIds(tx, 'product_categories', input._id))
@@ -573,8 +611,7 @@ export async function updateProduct(deps: CatalogWriteDeps, input: UpdateProduct
           image,
           unit: input.unit,
           stock: input.stock,
-          price: input.price,
-          discount: input.discount,
+          ...prices,
           description: input.description,
           moreDetails: input.more_details,
           // Also when only the links change: the product did change.
