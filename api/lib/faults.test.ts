@@ -20,6 +20,7 @@ describe('statusForSqlState', () => {
   it('answers data exceptions 400, duplicates and references 409, a cancelled statement 503', () => {
     expect(statusForSqlState('22P05')?.status).toBe(400)
     expect(statusForSqlState('22003')?.status).toBe(400)
+    expect(statusForSqlState('23514')?.status).toBe(400)
     expect(statusForSqlState('23505')?.status).toBe(409)
     expect(statusForSqlState('23503')?.status).toBe(409)
     expect(statusForSqlState('57014')?.status).toBe(503)

@@ -7,7 +7,7 @@
  *
  * `statusForSqlState` maps SQLSTATE classes that a request's own values cause (PostgreSQL
  * documentation, Appendix A "Error Codes": class 22 data exception, 23 integrity constraint
- * violation) to a 4xx, and a cancelled statement (57014, e.g. a statement timeout) to 503, so that bad
+ * violation: 23514 check, 23505 unique, 23503 foreign key) to a 4xx, and a cancelled statement (57014, e.g. a statement timeout) to 503, so that bad
  * input that slipped past validation is still never a 500.
  */
 
@@ -35,6 +35,7 @@ export function describeFault(err: unknown): Fault {
 export function statusForSqlState(sqlState: string | undefined): { status: 400 | 409 | 503; message: string } | null {
   if (!sqlState) return null
   if (sqlState.startsWith('22')) return { status: 400, message: 'A value in the request is not valid here (out of range, too long or malformed)' }
+  if (sqlState === '23514') return { status: 400, message: 'A value in the request breaks a rule of the catalogue (out of range)' }
   if (sqlState === '23505') return { status: 409, message: 'This conflicts with an existing record' }
   if (sqlState === '23503') return { status: 409, message: 'This refers to a record that does not exist or is still in use' }
   if (sqlState === '57014') return { status: 503, message: 'The request took too long, try again' }
