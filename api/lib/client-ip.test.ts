@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import express from 'express'
+import { getRequestListener } from '@hono/node-server'
 import { clientIp, clientIpMiddleware, parseTrustProxy } from './client-ip.ts'
 
 const app = new Hono().get('/', (c) => c.text(clientIp(c)))
@@ -67,6 +68,24 @@ describe('clientIpMiddleware with TRUST_PROXY', () => {
     expect(await addressSeen(undefined, forwarded, 'internal-secret-0123456789')).toBe('203.0.113.77|')
     expect(await addressSeen(undefined, { ...forwarded, 'X-Internal-Token': 'guess' }, 'internal-secret-0123456789')).toBe('127.0.0.1|')
     expect(await addressSeen(undefined, forwarded, undefined)).toBe('127.0.0.1|')
+  })
+
+  it('is what the API itself sees through @hono/node-server, whatever X-Client-Ip the client sent', async () => {
+    const api = new Hono().get('/api/ip', (c) => c.text(`${clientIp(c)}|${c.req.header('x-internal-token') ?? ''}`))
+    const app = express()
+    app.set('trust proxy', parseTrustProxy(undefined))
+    app.use(clientIpMiddleware('internal-secret-0123456789'))
+    app.use(getRequestListener(api.fetch))
+    const server = await new Promise<import('node:http').Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s))
+    })
+    try {
+      const { port } = server.address() as import('node:net').AddressInfo
+      const seen = await (await fetch(`http://127.0.0.1:${port}/api/ip`, { headers: { 'X-Client-Ip': '6.6.6.6', 'X-Internal-Token': 'guess' } })).text()
+      expect(seen).toBe('127.0.0.1|')
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 
   it('refuses TRUST_PROXY values that would trust every hop, and junk', () => {

@@ -58,6 +58,23 @@ interface IncomingLike {
   ip?: string
   socket: { remoteAddress?: string }
   headers: Record<string, string | string[] | undefined>
+  rawHeaders?: string[]
+}
+
+/**
+ * Rewrites the raw header list too: @hono/node-server builds the API's `Request` from
+ * `rawHeaders`, not from `headers`, so a client's own `X-Client-Ip` would otherwise reach the API.
+ */
+function replaceRawHeaders(raw: string[] | undefined, clientIpValue: string): void {
+  if (!Array.isArray(raw)) return
+  const kept: string[] = []
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toLowerCase()
+    if (name === 'x-client-ip' || name === 'x-internal-token') continue
+    kept.push(raw[i], raw[i + 1])
+  }
+  kept.push('X-Client-Ip', clientIpValue)
+  raw.splice(0, raw.length, ...kept)
 }
 
 /**
@@ -72,7 +89,9 @@ export function clientIpMiddleware(internalToken: string | undefined) {
     const given = typeof req.headers['x-internal-token'] === 'string' ? req.headers['x-internal-token'] : undefined
     delete req.headers['x-internal-token']
     const trusted = isInternalCaller(given, internalToken) && forwarded && forwarded.length <= MAX_LENGTH
-    req.headers['x-client-ip'] = trusted ? forwarded : (req.ip ?? req.socket.remoteAddress ?? 'unknown')
+    const address = trusted ? forwarded : (req.ip ?? req.socket.remoteAddress ?? 'unknown')
+    req.headers['x-client-ip'] = address
+    replaceRawHeaders(req.rawHeaders, address)
     next()
   }
 }
