@@ -45,6 +45,8 @@ interface SessionData {
   refreshToken: string
   user: SessionUser
   recovery: Recovery
+  /** A visitor's guest cart id (docs/commerce-api.md, "Guest carts"); the cart itself lives in the database. */
+  guestCartId: string
 }
 interface FlashData {
   toast: Toast
@@ -112,6 +114,19 @@ export class RequestSession {
     this.raw.unset('accessToken')
     this.raw.unset('refreshToken')
     this.raw.unset('user')
+    this.dirty = true
+  }
+
+  /** The visitor's guest cart id, or null (none yet, or merged into the account's cart at sign-in). */
+  get guestCartId(): string | null {
+    return this.raw.get('guestCartId') ?? null
+  }
+
+  /** Stores (an id) or drops (null) the guest cart id. */
+  setGuestCartId(id: string | null) {
+    if (id) this.raw.set('guestCartId', id)
+    else if (this.raw.has('guestCartId')) this.raw.unset('guestCartId')
+    else return
     this.dirty = true
   }
 

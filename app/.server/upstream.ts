@@ -9,6 +9,7 @@
  * `globalThis[Symbol.for('grocery.api.fetch')]` and calls skip the network. With `API_URL` set,
  * calls go over HTTP to that base URL.
  */
+import type { z } from 'zod'
 import { env } from './env.ts'
 import type { RequestSession, Tokens } from './session.ts'
 
@@ -43,7 +44,7 @@ export interface UpstreamIssue {
 /** The parsed envelope: `ok` with data and the extra keys (paging), or a failure with its status. */
 export type UpstreamResult<T> =
   | { ok: true; status: number; message: string; data: T; extra: Record<string, unknown> }
-  | { ok: false; status: number; message: string; issues: UpstreamIssue[]; retryAfter?: number }
+  | { ok: false; status: number; message: string; issues: UpstreamIssue[]; retryAfter?: number; extra?: Record<string, unknown> }
 
 export interface UpstreamOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -57,6 +58,8 @@ export interface UpstreamOptions {
   clientIp?: string
   /** Use this bearer instead of the access token (the refresh call). */
   bearer?: string
+  /** Extra request headers (the guest cart id, an idempotency key). */
+  headers?: Record<string, string>
 }
 
 const base = () => env.apiUrl?.replace(/\/$/, '') ?? 'http://in-process'
@@ -65,6 +68,7 @@ function buildRequest(path: string, opts: UpstreamOptions, token: string | undef
   const headers = new Headers({ Accept: 'application/json' })
   if (token) headers.set('Authorization', `Bearer ${token}`)
   if (opts.clientIp) headers.set('X-Client-Ip', opts.clientIp)
+  for (const [name, value] of Object.entries(opts.headers ?? {})) headers.set(name, value)
   // A separate API host trusts the forwarded address only with the shared secret (api/lib/client-ip.ts).
   if (env.apiUrl && env.apiInternalToken) headers.set('X-Internal-Token', env.apiInternalToken)
   let body: BodyInit | undefined
@@ -93,12 +97,14 @@ async function parse<T>(response: Response): Promise<UpstreamResult<T>> {
     return { ok: true, status: response.status, message, data: data as T, extra }
   }
   const retryAfter = Number(response.headers.get('Retry-After')) || undefined
+  const { message: _m, error: _e, success: _s, issues, ...extra } = body
   return {
     ok: false,
     status: response.status,
     message,
-    issues: Array.isArray(body.issues) ? (body.issues as UpstreamIssue[]) : [],
+    issues: Array.isArray(issues) ? (issues as UpstreamIssue[]) : [],
     retryAfter,
+    ...(Object.keys(extra).length ? { extra } : {}),
   }
 }
 
@@ -132,4 +138,12 @@ export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Pro
   if (first.ok || first.status !== 401 || !session?.tokens || opts.bearer) return first
   if (!(await refreshOnce(session))) return first
   return parse<T>(await send(buildRequest(path, opts, session.tokens?.accessToken)))
+}
+
+/** Parses a success's `data` with `schema`; an answer that does not match becomes a 502 failure. */
+export function parseData<S extends z.ZodType>(result: UpstreamResult<unknown>, schema: S): UpstreamResult<z.output<S>> {
+  if (!result.ok) return result
+  const parsed = schema.safeParse(result.data)
+  if (parsed.success) return { ...result, data: parsed.data }
+  return { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] }
 }

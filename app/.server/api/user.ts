@@ -6,7 +6,7 @@
  * crash in a page.
  */
 import { z } from 'zod'
-import { upstream, type UpstreamResult } from '../upstream.ts'
+import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
 import type { RequestSession, SessionUser, Tokens } from '../session.ts'
 
 /** The user as `GET /api/user/user-details` answers it (spec section 3, "User"). */
@@ -41,14 +41,6 @@ const LoginDataSchema = z
   .transform((tokens): Tokens => ({ accessToken: (tokens.accessToken ?? tokens.accesstoken)!, refreshToken: tokens.refreshToken }))
 
 export type Failure = Extract<UpstreamResult<unknown>, { ok: false }>
-
-/** Parses a success's `data` with `schema`; an answer that does not match becomes a 502 failure. */
-function parseData<S extends z.ZodType>(result: UpstreamResult<unknown>, schema: S): UpstreamResult<z.output<S>> {
-  if (!result.ok) return result
-  const parsed = schema.safeParse(result.data)
-  if (parsed.success) return { ...result, data: parsed.data }
-  return { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] }
-}
 
 /** The header's summary of a user (app/.server/session.ts `SessionUser`). */
 export function toSessionUser(user: User): SessionUser {

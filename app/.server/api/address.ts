@@ -1,0 +1,43 @@
+/**
+ * Typed calls to the upstream address endpoints (docs/commerce-api.md, "Addresses"). Every call is
+ * the signed-in shopper's own (Bearer token from the session); another user's address id is a 404.
+ */
+import { z } from 'zod'
+import type { AddressFields } from '../../../contract/address.ts'
+import type { RequestSession } from '../session.ts'
+import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
+
+/** An address as the API answers it. */
+export const AddressSchema = z.object({
+  _id: z.string(),
+  address_line: z.string(),
+  city: z.string(),
+  state: z.string(),
+  pincode: z.string(),
+  country: z.string(),
+  mobile: z.string(),
+  status: z.boolean(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+})
+export type Address = z.output<typeof AddressSchema>
+
+/** The shopper's live addresses, newest first (GET /api/address/get). */
+export async function listAddresses(session: RequestSession): Promise<UpstreamResult<Address[]>> {
+  return parseData(await upstream('address/get', { method: 'GET', session }), z.array(AddressSchema))
+}
+
+/** Adds an address (POST /api/address/create); 400 with field issues on bad fields. */
+export async function createAddress(session: RequestSession, fields: AddressFields): Promise<UpstreamResult<Address>> {
+  return parseData(await upstream('address/create', { method: 'POST', json: fields, session }), AddressSchema)
+}
+
+/** Changes an address (PUT /api/address/update); 404 when it is not the shopper's live address. */
+export async function updateAddress(session: RequestSession, id: string, fields: AddressFields): Promise<UpstreamResult<Address>> {
+  return parseData(await upstream('address/update', { method: 'PUT', json: { _id: id, ...fields }, session }), AddressSchema)
+}
+
+/** Removes an address (DELETE /api/address/disable: a soft delete; placed orders keep their copy). */
+export function disableAddress(session: RequestSession, id: string): Promise<UpstreamResult<unknown>> {
+  return upstream('address/disable', { method: 'DELETE', json: { _id: id }, session })
+}

@@ -1,0 +1,190 @@
+/**
+ * Typed calls to the upstream cart endpoints (docs/commerce-api.md, "Cart" and "Guest carts").
+ *
+ * Whose cart: a signed-in shopper's (the session's Bearer token) or, for a visitor, the guest cart
+ * whose id the BFF keeps in its httpOnly cookie session (`X-Guest-Cart` header). A visitor gets a
+ * guest cart id on the first add, never on a mere page view. An expired or unknown guest id (401) is
+ * dropped from the session: reads then answer an empty cart, and an add asks for a new id once.
+ *
+ * Amounts are rupees (numbers with at most two decimals) as the API sends them.
+ */
+import { z } from 'zod'
+import type { RequestSession } from '../session.ts'
+import { parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
+
+/** The product inside a cart line, as `/api/product/get` expands it (only what the pages show). */
+export const CartProductSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  image: z.array(z.string()).default([]),
+  unit: z.string().default(''),
+  stock: z.number(),
+  /** MRP in rupees. */
+  price: z.number(),
+  /** Selling price in rupees. */
+  sellingPrice: z.number(),
+  discount: z.number().default(0),
+  more_details: z.record(z.string(), z.string()).default({}),
+  publish: z.boolean().optional(),
+})
+export type CartProduct = z.output<typeof CartProductSchema>
+
+/** One cart line: `_id`, the product, the quantity. */
+export const CartLineSchema = z.object({
+  _id: z.string(),
+  productId: CartProductSchema,
+  quantity: z.number().int(),
+  userId: z.string().nullish(),
+})
+export type CartLine = z.output<typeof CartLineSchema>
+
+/** The bill of a cart or an order, in rupees (docs/commerce-api.md, "Cart"). */
+export const BillSchema = z.object({
+  itemCount: z.number().int(),
+  itemsTotalMrp: z.number(),
+  productDiscount: z.number(),
+  itemsTotal: z.number(),
+  deliveryCharge: z.number(),
+  freeDeliveryAbove: z.number(),
+  grandTotal: z.number(),
+  totalSavings: z.number(),
+})
+export type Bill = z.output<typeof BillSchema>
+
+/** The cart's limits: the per-line maximum and the delivery rule (rupees). */
+export const CartLimitsSchema = z.object({
+  maxQtyPerLine: z.number().int(),
+  deliveryCharge: z.number(),
+  freeDeliveryAbove: z.number(),
+})
+export type CartLimits = z.output<typeof CartLimitsSchema>
+
+/** A whole cart: lines oldest first, the bill and the limits. */
+export interface Cart {
+  lines: CartLine[]
+  bill: Bill
+  limits: CartLimits
+}
+
+/** The delivery rule's defaults, used for the empty cart of a visitor who has none (no API call). */
+const DEFAULT_LIMITS: CartLimits = { maxQtyPerLine: 12, deliveryCharge: 25, freeDeliveryAbove: 199 }
+
+/** An empty cart with the given limits. */
+export function emptyCart(limits: CartLimits = DEFAULT_LIMITS): Cart {
+  return {
+    lines: [],
+    bill: {
+      itemCount: 0,
+      itemsTotalMrp: 0,
+      productDiscount: 0,
+      itemsTotal: 0,
+      deliveryCharge: 0,
+      freeDeliveryAbove: limits.freeDeliveryAbove,
+      grandTotal: 0,
+      totalSavings: 0,
+    },
+    limits,
+  }
+}
+
+const CartAnswerSchema = z.object({ data: z.array(CartLineSchema), bill: BillSchema, limits: CartLimitsSchema })
+
+/** Options of every call: the shopper's address for the API's per-IP limits. */
+export interface CartCallOptions {
+  clientIp?: string
+}
+
+/** Whose cart a call names: the signed-in session, or the guest cart header; null = no cart yet. */
+function owner(session: RequestSession): Pick<UpstreamOptions, 'session' | 'headers'> | null {
+  if (session.tokens) return { session }
+  const guest = session.guestCartId
+  return guest ? { headers: { 'X-Guest-Cart': guest } } : null
+}
+
+/** True when a guest call failed because the guest cart is gone; the id is dropped from the session. */
+function guestExpired(session: RequestSession, result: UpstreamResult<unknown>): boolean {
+  if (result.ok || result.status !== 401 || session.tokens) return false
+  session.setGuestCartId(null)
+  return true
+}
+
+function toCart(result: UpstreamResult<unknown>): UpstreamResult<Cart> {
+  if (!result.ok) return result
+  const parsed = CartAnswerSchema.safeParse({ data: result.data, ...result.extra })
+  if (!parsed.success) return { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] }
+  return { ...result, data: { lines: parsed.data.data, bill: parsed.data.bill, limits: parsed.data.limits } }
+}
+
+/**
+ * The shopper's or visitor's cart (GET /api/cart/get). A visitor without a guest cart, or whose guest
+ * cart expired, gets an empty cart without an error.
+ */
+export async function getCart(session: RequestSession, opts: CartCallOptions = {}): Promise<UpstreamResult<Cart>> {
+  const who = owner(session)
+  if (!who) return { ok: true, status: 200, message: 'Cart', data: emptyCart(), extra: {} }
+  const result = await upstream('cart/get', { method: 'GET', clientIp: opts.clientIp, ...who })
+  if (guestExpired(session, result)) return { ok: true, status: 200, message: 'Cart', data: emptyCart(), extra: {} }
+  return toCart(result)
+}
+
+/** Asks the API for a new guest cart and keeps its id in the session. */
+async function startGuestCart(session: RequestSession, opts: CartCallOptions): Promise<UpstreamResult<unknown>> {
+  const result = await upstream<unknown>('cart/guest', { method: 'POST', json: {}, clientIp: opts.clientIp })
+  const parsed = parseData(result, z.object({ guestCartId: z.string().min(16) }))
+  if (parsed.ok) session.setGuestCartId(parsed.data.guestCartId)
+  return parsed
+}
+
+/** Runs a cart write; for a visitor it first makes a guest cart, and once more if the old one expired. */
+async function write(
+  session: RequestSession,
+  opts: CartCallOptions,
+  call: (who: Pick<UpstreamOptions, 'session' | 'headers'>) => Promise<UpstreamResult<unknown>>,
+): Promise<UpstreamResult<unknown>> {
+  let who = owner(session)
+  if (!who) {
+    const started = await startGuestCart(session, opts)
+    if (!started.ok) return started
+    who = owner(session)!
+  }
+  const result = await call(who)
+  if (!guestExpired(session, result)) return result
+  const started = await startGuestCart(session, opts)
+  if (!started.ok) return started
+  return call(owner(session)!)
+}
+
+/**
+ * Adds one of `productId` (POST /api/cart/create; an existing line goes up by one).
+ * Failures: 404 unknown product; 409 "Out of stock", "Only N left in stock" or "You can add at most
+ * 12 of this item".
+ */
+export function addToCart(session: RequestSession, productId: string, opts: CartCallOptions = {}): Promise<UpstreamResult<unknown>> {
+  return write(session, opts, (who) => upstream('cart/create', { method: 'POST', json: { productId }, clientIp: opts.clientIp, ...who }))
+}
+
+/** Sets a line's quantity (PUT /api/cart/update-qty); 0 removes it. 409 above the cap or the stock. */
+export function updateCartQty(session: RequestSession, lineId: string, qty: number, opts: CartCallOptions = {}): Promise<UpstreamResult<unknown>> {
+  return write(session, opts, (who) =>
+    upstream('cart/update-qty', { method: 'PUT', json: { _id: lineId, qty }, clientIp: opts.clientIp, ...who }),
+  )
+}
+
+/** Removes a line (DELETE /api/cart/delete-cart-item). */
+export function removeCartLine(session: RequestSession, lineId: string, opts: CartCallOptions = {}): Promise<UpstreamResult<unknown>> {
+  return write(session, opts, (who) =>
+    upstream('cart/delete-cart-item', { method: 'DELETE', json: { _id: lineId }, clientIp: opts.clientIp, ...who }),
+  )
+}
+
+/**
+ * Right after a sign-in or registration: merges the visitor's guest cart into the account's cart
+ * (POST /api/cart/merge; quantities added, capped) and forgets the guest id. Does nothing without a
+ * guest cart. A failed merge keeps the id, so the next sign-in can try again.
+ */
+export async function mergeGuestCart(session: RequestSession, opts: CartCallOptions = {}): Promise<void> {
+  const guestCartId = session.guestCartId
+  if (!guestCartId || !session.tokens) return
+  const result = await upstream('cart/merge', { method: 'POST', json: { guestCartId }, session, clientIp: opts.clientIp })
+  if (result.ok || result.status === 404) session.setGuestCartId(null)
+}

@@ -1,0 +1,42 @@
+/**
+ * The bill of a cart, a checkout or an order (docs/commerce-api.md, "Cart"): items total at MRP,
+ * product discount, delivery charge ("FREE" when the order value reaches the free-delivery amount),
+ * grand total, and "Your total savings". Amounts are rupees as the API computed them; nothing is
+ * added up here (the server's bill is the only one).
+ */
+import type { Bill } from '../.server/api/cart.ts'
+import { formatRupees } from '../lib/money.ts'
+
+/** The bill table; `title` heads it ("Bill details" by default). */
+export function BillSummary({ bill, title = 'Bill details', headingLevel = 2 }: { bill: Bill; title?: string; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
+  const freeDelivery = bill.itemCount > 0 && bill.deliveryCharge === 0
+  const toFree = bill.freeDeliveryAbove - bill.itemsTotal
+  return (
+    <section aria-label={title} className="rounded-xl border border-slate-200 bg-white p-4">
+      <Heading className="mb-2 text-base font-bold text-slate-900">{title}</Heading>
+      <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm text-slate-700">
+        <dt>Items total (MRP)</dt>
+        <dd className="text-right">{formatRupees(bill.itemsTotalMrp)}</dd>
+        {bill.productDiscount > 0 ? (
+          <>
+            <dt>Product discount</dt>
+            <dd className="text-right text-green-700">−{formatRupees(bill.productDiscount)}</dd>
+          </>
+        ) : null}
+        <dt>Delivery charge</dt>
+        <dd className="text-right">{freeDelivery ? <span className="font-semibold text-green-700">FREE</span> : formatRupees(bill.deliveryCharge)}</dd>
+        <dt className="border-t border-slate-200 pt-2 font-bold text-slate-900">Grand total</dt>
+        <dd className="border-t border-slate-200 pt-2 text-right font-bold text-slate-900">{formatRupees(bill.grandTotal)}</dd>
+      </dl>
+      {bill.totalSavings > 0 ? (
+        <p className="mt-3 rounded-lg bg-green-50 px-3 py-2 text-sm font-semibold text-green-800">
+          Your total savings {formatRupees(bill.totalSavings)}
+        </p>
+      ) : null}
+      {bill.itemCount > 0 && !freeDelivery && toFree > 0 ? (
+        <p className="mt-2 text-xs text-slate-600">Add {formatRupees(toFree)} more for FREE delivery</p>
+      ) : null}
+    </section>
+  )
+}

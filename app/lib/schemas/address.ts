@@ -1,0 +1,13 @@
+/**
+ * The delivery-address form (docs/commerce-api.md, "Addresses"): the API's own field rules and
+ * messages (contract/address.ts), so the browser (Conform, as you type) and the BFF action decide
+ * alike and the API never refuses what the form accepted. `_id` is set when editing.
+ */
+import { z } from 'zod'
+import { AddressFieldsSchema } from '../../../contract/address.ts'
+
+export { INDIAN_STATES, ADDRESS_COUNTRY } from '../../../contract/address.ts'
+
+/** Add or edit an address; `_id` names the address being edited. */
+export const AddressSchema = AddressFieldsSchema.extend({ _id: z.string().trim().min(1).max(64).optional() })
+export type AddressInput = z.output<typeof AddressSchema>

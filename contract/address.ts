@@ -1,0 +1,98 @@
+/**
+ * Delivery-address rules shared by the API (api/modules/address) and the BFF's forms
+ * (app/lib/schemas/address.ts): one list of states, one set of field rules and messages
+ * (docs/commerce-api.md, "Addresses").
+ *
+ * Sources: India's 28 states and 8 union territories as the Government of India's National Portal
+ * lists them (https://knowindia.india.gov.in/states-uts/); the PIN code is 6 digits whose first digit
+ * (the postal zone) is 1-9 (India Post, "Know your PIN code"); an Indian mobile number has 10 digits
+ * starting 6-9 (TRAI's National Numbering Plan 2003).
+ */
+import { z } from 'zod'
+
+/** India's 28 states and 8 union territories, in alphabetical order, as the address `state` values. */
+export const INDIAN_STATES = [
+  'Andaman and Nicobar Islands',
+  'Andhra Pradesh',
+  'Arunachal Pradesh',
+  'Assam',
+  'Bihar',
+  'Chandigarh',
+  'Chhattisgarh',
+  'Dadra and Nagar Haveli and Daman and Diu',
+  'Delhi',
+  'Goa',
+  'Gujarat',
+  'Haryana',
+  'Himachal Pradesh',
+  'Jammu and Kashmir',
+  'Jharkhand',
+  'Karnataka',
+  'Kerala',
+  'Ladakh',
+  'Lakshadweep',
+  'Madhya Pradesh',
+  'Maharashtra',
+  'Manipur',
+  'Meghalaya',
+  'Mizoram',
+  'Nagaland',
+  'Odisha',
+  'Puducherry',
+  'Punjab',
+  'Rajasthan',
+  'Sikkim',
+  'Tamil Nadu',
+  'Telangana',
+  'Tripura',
+  'Uttar Pradesh',
+  'Uttarakhand',
+  'West Bengal',
+] as const
+export type IndianState = (typeof INDIAN_STATES)[number]
+
+/** The only country delivered to. */
+export const ADDRESS_COUNTRY = 'India'
+/** Longest address line and city, in characters. */
+export const ADDRESS_LINE_MAX_LENGTH = 200
+export const CITY_MAX_LENGTH = 80
+
+export const ADDRESS_LINE_MESSAGE = 'Enter the address (house, street, area)'
+export const CITY_MESSAGE = 'Enter the city'
+export const STATE_MESSAGE = 'Choose a state or union territory'
+export const PINCODE_MESSAGE = 'Enter a 6-digit pincode (it cannot start with 0)'
+export const ADDRESS_MOBILE_MESSAGE = 'Enter a 10-digit mobile number starting with 6, 7, 8 or 9'
+export const COUNTRY_MESSAGE = 'We deliver in India only'
+
+const requiredText = (message: string, max: number) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, `Use at most ${max} characters`)
+
+/**
+ * The fields of an address as both sides validate them. Values are trimmed; the mobile number may be
+ * typed with spaces, dashes or a +91/0 prefix, and is kept as its 10 digits.
+ */
+export const AddressFieldsSchema = z.object({
+  address_line: requiredText(ADDRESS_LINE_MESSAGE, ADDRESS_LINE_MAX_LENGTH),
+  city: requiredText(CITY_MESSAGE, CITY_MAX_LENGTH),
+  state: z.enum(INDIAN_STATES, { error: STATE_MESSAGE }),
+  pincode: z
+    .string({ error: PINCODE_MESSAGE })
+    .trim()
+    .regex(/^[1-9][0-9]{5}$/, PINCODE_MESSAGE),
+  country: z
+    .string()
+    .trim()
+    .optional()
+    .transform((country) => country || ADDRESS_COUNTRY)
+    .refine((country) => country.toLowerCase() === ADDRESS_COUNTRY.toLowerCase(), COUNTRY_MESSAGE)
+    .transform(() => ADDRESS_COUNTRY),
+  mobile: z
+    .union([z.string(), z.number()], { error: ADDRESS_MOBILE_MESSAGE })
+    .transform((mobile) => String(mobile).replace(/[\s-]/g, '').replace(/^(\+91|91(?=\d{10}$)|0(?=\d{10}$))/, ''))
+    .pipe(z.string().regex(/^[6-9][0-9]{9}$/, ADDRESS_MOBILE_MESSAGE)),
+})
+export type AddressFields = z.output<typeof AddressFieldsSchema>
