@@ -55,6 +55,7 @@ const { app: api, deps } = createApp({
   uploadMaxBytes: config.uploadMaxBytes,
   jsonBodyMaxBytes: config.jsonBodyMaxBytes,
   allowedOrigins: config.apiAllowedOrigins,
+  commerce: config.commerce,
   // PGlite runs one query at a time: one search at a time keeps room for everything else.
   searchGate: createGate(database.kind === 'pglite' ? 1 : 4, 64),
   rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1, database.pool),

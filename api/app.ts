@@ -23,6 +23,10 @@ import { subCategoryRoutes } from './modules/subcategory/routes.ts'
 import { productRoutes } from './modules/product/routes.ts'
 import { fileRoutes } from './modules/file/routes.ts'
 import { sitemapRoutes } from './modules/sitemap/routes.ts'
+import { cartRoutes } from './modules/cart/routes.ts'
+import { addressRoutes } from './modules/address/routes.ts'
+import { orderRoutes } from './modules/order/routes.ts'
+import { DEFAULT_COMMERCE, type CommerceSettings } from './config.ts'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -48,6 +52,8 @@ export interface AppDeps {
   allowedOrigins: string[]
   /** How many searches the cache cannot answer may query the database at once (api/lib/gate.ts). */
   searchGate: Gate
+  /** Cart and delivery rules (api/config.ts). */
+  commerce: CommerceSettings
 }
 
 export type AppOptions = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'db'>>
@@ -67,6 +73,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     jsonBodyMaxBytes: DEFAULT_JSON_BODY_MAX_BYTES,
     allowedOrigins: [],
     searchGate: createGate(2, 64),
+    commerce: DEFAULT_COMMERCE,
     ...opts,
   }
 }
@@ -111,6 +118,9 @@ export function createApp(opts: AppOptions) {
   api.route('/product', productRoutes(deps))
   api.route('/file', fileRoutes(deps))
   api.route('/sitemap', sitemapRoutes(deps))
+  api.route('/cart', cartRoutes(deps))
+  api.route('/address', addressRoutes(deps))
+  api.route('/order', orderRoutes(deps))
   app.route('/api', api)
 
   return { app, deps }

@@ -29,6 +29,45 @@ export interface ServerConfig {
   apiAllowedOrigins: string[]
   /** The site's public origin (`https://shop.example`, no path), for canonical and sitemap URLs. */
   publicUrl?: string
+  /** Cart and delivery rules (docs/commerce-api.md, "Cart"). */
+  commerce: CommerceSettings
+}
+
+/** Cart and delivery rules; amounts in integer paise. */
+export interface CommerceSettings {
+  /** Most units of one product in one cart line (`CART_MAX_QTY_PER_LINE`, default 12). */
+  maxQtyPerLine: number
+  /** Delivery charge in paise (`DELIVERY_CHARGE` in rupees, default ₹25). */
+  deliveryChargePaise: number
+  /** Items total in paise from which delivery is free (`FREE_DELIVERY_ABOVE` in rupees, default ₹199). */
+  freeDeliveryAbovePaise: number
+}
+
+/** The defaults of docs/commerce-api.md. */
+export const DEFAULT_COMMERCE: CommerceSettings = { maxQtyPerLine: 12, deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 }
+
+/**
+ * Reads the cart and delivery rules from the environment. Throws at start on a value that is not a
+ * whole number of units (1-999) or an amount in rupees with at most two decimals (0-1,00,000).
+ */
+export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
+  const rupees = (name: string, fallbackPaise: number) => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallbackPaise
+    if (!/^\d{1,6}(\.\d{1,2})?$/.test(raw) || Number(raw) > 100_000) throw new Error(`${name} must be an amount in rupees (0-100000, at most two decimals), got "${raw}"`)
+    return Math.round(Number(raw) * 100)
+  }
+  const rawMax = env.CART_MAX_QTY_PER_LINE
+  let maxQtyPerLine = DEFAULT_COMMERCE.maxQtyPerLine
+  if (rawMax !== undefined && rawMax !== '') {
+    if (!/^\d{1,3}$/.test(rawMax) || Number(rawMax) < 1) throw new Error(`CART_MAX_QTY_PER_LINE must be a whole number from 1 to 999, got "${rawMax}"`)
+    maxQtyPerLine = Number(rawMax)
+  }
+  return {
+    maxQtyPerLine,
+    deliveryChargePaise: rupees('DELIVERY_CHARGE', DEFAULT_COMMERCE.deliveryChargePaise),
+    freeDeliveryAbovePaise: rupees('FREE_DELIVERY_ABOVE', DEFAULT_COMMERCE.freeDeliveryAbovePaise),
+  }
 }
 
 /**
@@ -94,5 +133,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     apiInternalToken: env.API_INTERNAL_TOKEN || undefined,
     apiAllowedOrigins: (env.API_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
+    commerce: parseCommerce(env),
   }
 }

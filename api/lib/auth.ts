@@ -25,13 +25,23 @@ export type AuthEnv = { Variables: { user: User } }
 
 type GuardDeps = Pick<AppDeps, 'db' | 'jwtSecret' | 'clock'> & Partial<Pick<AppDeps, 'allowedOrigins'>>
 
+/** True when the request carries an access token (Bearer header or cookie), valid or not. */
+export function hasAccessToken(c: Context): boolean {
+  return Boolean(bearerToken(c) ?? getCookie(c, ACCESS_COOKIE))
+}
+
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
 export function bearerToken(c: Context): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')
   return match?.[1]
 }
 
-async function authenticate(c: Context, deps: GuardDeps): Promise<User> {
+/**
+ * The signed-in user of a request (Bearer token or `accessToken` cookie), with every check of the
+ * guards below. For routes that also serve visitors (the cart): call it only when a token is present.
+ * @throws 401 without a valid token or session; 403 for an account not Active or a cross-site write
+ */
+export async function authenticate(c: Context, deps: GuardDeps): Promise<User> {
   const bearer = bearerToken(c)
   const token = bearer ?? getCookie(c, ACCESS_COOKIE)
   if (!token) throw Unauthorized()

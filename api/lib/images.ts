@@ -228,7 +228,8 @@ export function imageIsUsed(urlExpr: SQL): SQL {
   return sql`(exists(select 1 from categories where image = ${urlExpr})
     or exists(select 1 from sub_categories where image = ${urlExpr})
     or exists(select 1 from products where ${urlExpr} = any(image))
-    or exists(select 1 from users where avatar = ${urlExpr}))`
+    or exists(select 1 from users where avatar = ${urlExpr})
+    or exists(select 1 from order_lines where image = ${urlExpr}))`
 }
 
 /**

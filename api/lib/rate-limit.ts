@@ -23,6 +23,10 @@ export interface RateLimits {
   otpVerifyByIp: RateLimiterAbstract
   /** Searches per client IP that the catalogue cache could not answer (each costs database time). */
   searchByIp: RateLimiterAbstract
+  /** Guest carts started per client IP (each is a database row). */
+  guestCartByIp: RateLimiterAbstract
+  /** Order placements per user (a retried placement with the same key is not counted twice: it answers before). */
+  orderByUser: RateLimiterAbstract
   /** Waits `ms` milliseconds (the sign-in slow-down); tests replace it to record the delays. */
   sleep: (ms: number) => Promise<void>
 }
@@ -72,6 +76,8 @@ export function createRateLimits(
     otpCooldownByEmail: make('otpCooldownByEmail', 1, 60),
     otpVerifyByIp: make('otpVerifyByIp', 50, 60 * 60),
     searchByIp: make('searchByIp', 120, 60),
+    guestCartByIp: make('guestCartByIp', 60, 60 * 60),
+    orderByUser: make('orderByUser', 30, 60 * 60),
     sleep: overrides.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   }
 }

@@ -421,6 +421,16 @@ export async function productDetails(deps: CatalogDeps, productId: string): Prom
   })
 }
 
+/**
+ * Products by id as answered, published or not, fresh from the database (never the cache: a cart
+ * must show the stock and price of now). Unknown ids are absent from the map. One query.
+ */
+export async function productAnswersByIds(db: Pick<Db, 'execute'>, ids: string[]): Promise<Map<string, ProductAnswer>> {
+  if (ids.length === 0) return new Map()
+  const rows = await queryRows<ProductRow>(db, sql`select ${productColumns} from products p where p.id = any(${textArray(ids)})`)
+  return new Map(rows.map((row) => [row._id, toProductAnswer(row)]))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Writes (ADMIN; issue 4). Rules: docs/decisions/0008-catalogue-writes.md.
 // ---------------------------------------------------------------------------------------------

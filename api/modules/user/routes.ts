@@ -19,6 +19,9 @@ import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
 import { readFileField } from '../../lib/multipart.ts'
 import { RESET_TOKEN_TTL_SECONDS } from '../../lib/otp.ts'
+import { addressIds } from '../address/service.ts'
+import { cartLineIds } from '../cart/service.ts'
+import { orderIds } from '../order/service.ts'
 import { consume, protectLogin } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
 import { AVATAR_UPDATED, PROFILE_UPDATED, updateProfile, uploadAvatar } from './profile.ts'
@@ -87,7 +90,16 @@ export function userRoutes(deps: AppDeps) {
     return ok(c, 'Logout successfully', null)
   })
 
-  r.get('/user-details', requireUser(deps), (c) => ok(c, 'User details', toPublicUser(currentUser(c))))
+  // The spec's section 3 lists a user's cart lines, addresses and orders by id.
+  r.get('/user-details', requireUser(deps), async (c) => {
+    const user = currentUser(c)
+    const [shopping_cart, address_details, orderHistory] = await Promise.all([
+      cartLineIds(deps.db, user.id),
+      addressIds(deps, user.id),
+      orderIds(deps.db, user.id),
+    ])
+    return ok(c, 'User details', { ...toPublicUser(user), shopping_cart, address_details, orderHistory })
+  })
 
   r.put('/update-user', requireUser(deps), async (c) => {
     const input = await readBody(c, UpdateUserSchema)

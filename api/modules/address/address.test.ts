@@ -1,0 +1,73 @@
+/**
+ * Addresses on a fresh database: the shared field rules (contract/address.ts), a user's own
+ * addresses only (another user's id is a 404 and untouched), soft delete, and the visitor's 401.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PINCODE_MESSAGE, STATE_MESSAGE } from '../../../contract/address.ts'
+import { createTestApp, type TestApp } from '../../testing/app.ts'
+import { createShopper, type SignedIn } from '../../testing/auth.ts'
+
+let t: TestApp
+let asha: SignedIn
+let ravi: SignedIn
+
+beforeAll(async () => {
+  t = await createTestApp()
+  asha = await createShopper(t)
+  ravi = await createShopper(t)
+})
+afterAll(() => t?.close())
+
+const home = { address_line: '12, MG Road, Indiranagar', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '98450 12345' }
+const create = (who: SignedIn, json: unknown) => t.call('address/create', { method: 'POST', json, token: who.token })
+const list = async (who: SignedIn) => (await t.call('address/get', { token: who.token })).body.data as { _id: string; city: string }[]
+
+describe('addresses', () => {
+  it('a visitor is refused (401)', async () => {
+    expect((await t.call('address/get')).status).toBe(401)
+    expect((await t.call('address/create', { method: 'POST', json: home })).status).toBe(401)
+  })
+
+  it('creates an address with normalised fields and lists it', async () => {
+    const res = await create(asha, home)
+    expect(res.status).toBe(201)
+    expect(res.body.data).toMatchObject({ ...home, mobile: '9845012345', country: 'India', status: true, userId: asha.user.id })
+    expect((await list(asha)).map((a) => a._id)).toEqual([res.body.data._id])
+  })
+
+  it('refuses bad fields with the messages the form shows', async () => {
+    const res = await create(asha, { ...home, state: 'Atlantis', pincode: '012345', mobile: '12345', country: 'Nepal' })
+    expect(res.status).toBe(400)
+    const byPath = Object.fromEntries(res.body.issues.map((i: { path: string; message: string }) => [i.path, i.message]))
+    expect(byPath.state).toBe(STATE_MESSAGE)
+    expect(byPath.pincode).toBe(PINCODE_MESSAGE)
+    expect(Object.keys(byPath).sort()).toEqual(['country', 'mobile', 'pincode', 'state'])
+  })
+
+  it("updates and removes only the user's own address; another user's id is a 404", async () => {
+    const mine = (await create(asha, { ...home, city: 'Mysuru', pincode: '570001' })).body.data
+    const foreign = await t.call('address/update', { method: 'PUT', json: { ...home, _id: mine._id, city: 'Hijacked' }, token: ravi.token })
+    expect(foreign.status).toBe(404)
+    expect((await t.call('address/disable', { method: 'DELETE', json: { _id: mine._id }, token: ravi.token })).status).toBe(404)
+    expect((await list(asha)).find((a) => a._id === mine._id)?.city).toBe('Mysuru')
+
+    const updated = await t.call('address/update', { method: 'PUT', json: { ...home, _id: mine._id, city: 'Mangaluru', pincode: '575001' }, token: asha.token })
+    expect(updated.status).toBe(200)
+    expect(updated.body.data.city).toBe('Mangaluru')
+
+    expect((await t.call('address/disable', { method: 'DELETE', json: { _id: mine._id }, token: asha.token })).status).toBe(200)
+    expect((await list(asha)).some((a) => a._id === mine._id)).toBe(false)
+    // A removed address cannot be edited or removed again.
+    expect((await t.call('address/disable', { method: 'DELETE', json: { _id: mine._id }, token: asha.token })).status).toBe(404)
+    const details = await t.call('user/user-details', { token: asha.token })
+    expect(details.body.data.address_details).toEqual((await list(asha)).map((a) => a._id))
+  })
+
+  it('keeps at most 20 live addresses', async () => {
+    const who = await createShopper(t)
+    for (let i = 0; i < 20; i++) expect((await create(who, home)).status).toBe(201)
+    const res = await create(who, home)
+    expect(res.status).toBe(409)
+    expect(res.body.message).toMatch(/at most 20 addresses/)
+  })
+})

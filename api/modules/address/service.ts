@@ -1,0 +1,108 @@
+/**
+ * Delivery addresses (docs/commerce-api.md, "Addresses"): a user's own only (another user's id is a
+ * 404, never touched); removal is a soft delete (`status: false`) so that orders placed to an
+ * address keep pointing at it (they also keep a snapshot).
+ */
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app.ts'
+import { queryRows } from '../../db/query.ts'
+import { addresses } from '../../db/schema.ts'
+import { Conflict, NotFound } from '../../lib/errors.ts'
+import type { CreateAddressInput, UpdateAddressInput } from './schemas.ts'
+
+type AddressDeps = Pick<AppDeps, 'db'>
+
+/** Live addresses one user may keep. */
+export const MAX_ADDRESSES_PER_USER = 20
+export const ADDRESS_NOT_FOUND = 'Address not found'
+
+/** An address on the wire (the original client's field names). */
+export interface AddressAnswer {
+  _id: string
+  address_line: string
+  city: string
+  state: string
+  pincode: string
+  country: string
+  mobile: string
+  status: boolean
+  userId: string
+  createdAt: string
+  updatedAt: string
+}
+
+type AddressRow = typeof addresses.$inferSelect
+
+/** A row as the wire's address. */
+export function toAddressAnswer(row: AddressRow): AddressAnswer {
+  return {
+    _id: row.id,
+    address_line: row.addressLine,
+    city: row.city,
+    state: row.state,
+    pincode: row.pincode,
+    country: row.country,
+    mobile: row.mobile,
+    status: row.status,
+    userId: row.userId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
+
+const columnsOf = (input: CreateAddressInput) => ({
+  addressLine: input.address_line,
+  city: input.city,
+  state: input.state,
+  pincode: input.pincode,
+  country: input.country,
+  mobile: input.mobile,
+})
+
+/** A user's live addresses, newest first. */
+export async function listAddresses(deps: AddressDeps, userId: string): Promise<AddressAnswer[]> {
+  const rows = await deps.db
+    .select()
+    .from(addresses)
+    .where(and(eq(addresses.userId, userId), eq(addresses.status, true)))
+    .orderBy(desc(addresses.createdAt), desc(addresses.id))
+  return rows.map(toAddressAnswer)
+}
+
+/** Adds an address. @throws 409 past MAX_ADDRESSES_PER_USER live addresses */
+export async function createAddress(deps: AddressDeps, userId: string, input: CreateAddressInput): Promise<AddressAnswer> {
+  return deps.db.transaction(async (tx) => {
+    // One writer per user, so two quick adds cannot both pass the count.
+    await tx.execute(sql`select id from users where id = ${userId} for update`)
+    const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from addresses where user_id = ${userId} and status`)
+    if ((count?.n ?? 0) >= MAX_ADDRESSES_PER_USER) throw Conflict(`You can keep at most ${MAX_ADDRESSES_PER_USER} addresses: remove one first`)
+    const [row] = await tx.insert(addresses).values({ userId, ...columnsOf(input) }).returning()
+    return toAddressAnswer(row!)
+  })
+}
+
+/** Changes one of the user's live addresses. @throws 404 ADDRESS_NOT_FOUND (also another user's) */
+export async function updateAddress(deps: AddressDeps, userId: string, input: UpdateAddressInput): Promise<AddressAnswer> {
+  const [row] = await deps.db
+    .update(addresses)
+    .set({ ...columnsOf(input), updatedAt: new Date() })
+    .where(and(eq(addresses.id, input._id), eq(addresses.userId, userId), eq(addresses.status, true)))
+    .returning()
+  if (!row) throw NotFound(ADDRESS_NOT_FOUND)
+  return toAddressAnswer(row)
+}
+
+/** Removes (soft-deletes) one of the user's live addresses. @throws 404 ADDRESS_NOT_FOUND */
+export async function disableAddress(deps: AddressDeps, userId: string, id: string): Promise<void> {
+  const [row] = await deps.db
+    .update(addresses)
+    .set({ status: false, updatedAt: new Date() })
+    .where(and(eq(addresses.id, id), eq(addresses.userId, userId), eq(addresses.status, true)))
+    .returning({ id: addresses.id })
+  if (!row) throw NotFound(ADDRESS_NOT_FOUND)
+}
+
+/** The ids of a user's live addresses (GET /api/user/user-details `address_details`). */
+export async function addressIds(deps: AddressDeps, userId: string): Promise<string[]> {
+  return (await listAddresses(deps, userId)).map((a) => a._id)
+}

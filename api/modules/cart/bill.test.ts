@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { billToWire, computeBill } from './bill.ts'
+
+const settings = { deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 }
+
+describe('computeBill', () => {
+  it('charges delivery below the free threshold and not from it', () => {
+    const below = computeBill([{ quantity: 2, unitPaise: 9949, mrpPaise: 12000 }], settings)
+    expect(below).toEqual({ itemCount: 2, itemsTotalMrpPaise: 24000, itemsTotalPaise: 19898, deliveryChargePaise: 2500, grandTotalPaise: 22398 })
+    const at = computeBill([{ quantity: 1, unitPaise: 19900, mrpPaise: 19900 }], settings)
+    expect(at.deliveryChargePaise).toBe(0)
+    expect(at.grandTotalPaise).toBe(19900)
+  })
+
+  it('charges nothing for an empty cart', () => {
+    expect(computeBill([], settings)).toEqual({ itemCount: 0, itemsTotalMrpPaise: 0, itemsTotalPaise: 0, deliveryChargePaise: 0, grandTotalPaise: 0 })
+  })
+
+  it('is exact: the grand total is the sum of quantity × unit paise plus delivery', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ quantity: fc.integer({ min: 1, max: 12 }), unitPaise: fc.integer({ min: 0, max: 10_000_00 }), extra: fc.integer({ min: 0, max: 5000 })})),
+        (raw) => {
+          const lines = raw.map((l) => ({ quantity: l.quantity, unitPaise: l.unitPaise, mrpPaise: l.unitPaise + l.extra }))
+          const bill = computeBill(lines, settings)
+          const items = lines.reduce((sum, l) => sum + l.quantity * l.unitPaise, 0)
+          expect(bill.itemsTotalPaise).toBe(items)
+          expect(bill.grandTotalPaise).toBe(items + bill.deliveryChargePaise)
+          expect(Number.isInteger(bill.grandTotalPaise)).toBe(true)
+        },
+      ),
+    )
+  })
+})
+
+describe('billToWire', () => {
+  it('gives rupees and counts the delivery saved as savings when free', () => {
+    const wire = billToWire(computeBill([{ quantity: 3, unitPaise: 7000, mrpPaise: 8000 }], settings), settings)
+    expect(wire).toEqual({
+      itemCount: 3,
+      itemsTotalMrp: 240,
+      productDiscount: 30,
+      itemsTotal: 210,
+      deliveryCharge: 0,
+      freeDeliveryAbove: 199,
+      grandTotal: 210,
+      totalSavings: 55,
+    })
+  })
+})

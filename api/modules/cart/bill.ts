@@ -1,0 +1,70 @@
+/**
+ * The bill of a cart or an order (docs/commerce-api.md, "Cart"), computed in integer paise so every
+ * sum is exact (docs/decisions/0011-commerce-orders-and-money.md), then given to the wire in rupees.
+ */
+import type { CommerceSettings } from '../../config.ts'
+import { fromPaise } from '../../lib/money.ts'
+
+/** A line as the bill needs it: quantity, selling price and MRP per unit in paise. */
+export interface BillLine {
+  quantity: number
+  unitPaise: number
+  mrpPaise: number
+}
+
+/** A bill in paise. */
+export interface BillPaise {
+  itemCount: number
+  itemsTotalMrpPaise: number
+  itemsTotalPaise: number
+  deliveryChargePaise: number
+  grandTotalPaise: number
+}
+
+/** A bill on the wire: rupee amounts, plus the free-delivery threshold and the savings. */
+export interface Bill {
+  itemCount: number
+  itemsTotalMrp: number
+  productDiscount: number
+  itemsTotal: number
+  deliveryCharge: number
+  freeDeliveryAbove: number
+  grandTotal: number
+  totalSavings: number
+}
+
+/**
+ * Adds up `lines`: items total at MRP and at selling price, the delivery charge (free from
+ * `freeDeliveryAbovePaise` of items total, none for an empty cart) and the grand total.
+ */
+export function computeBill(lines: BillLine[], settings: Pick<CommerceSettings, 'deliveryChargePaise' | 'freeDeliveryAbovePaise'>): BillPaise {
+  let itemCount = 0
+  let itemsTotalMrpPaise = 0
+  let itemsTotalPaise = 0
+  for (const line of lines) {
+    itemCount += line.quantity
+    itemsTotalMrpPaise += line.quantity * Math.max(line.mrpPaise, line.unitPaise)
+    itemsTotalPaise += line.quantity * line.unitPaise
+  }
+  const deliveryChargePaise = itemCount === 0 || itemsTotalPaise >= settings.freeDeliveryAbovePaise ? 0 : settings.deliveryChargePaise
+  return { itemCount, itemsTotalMrpPaise, itemsTotalPaise, deliveryChargePaise, grandTotalPaise: itemsTotalPaise + deliveryChargePaise }
+}
+
+/**
+ * A bill in paise as the wire's rupees. `totalSavings` is the product discount plus, when delivery
+ * is free, the delivery charge saved.
+ */
+export function billToWire(bill: BillPaise, settings: Pick<CommerceSettings, 'deliveryChargePaise' | 'freeDeliveryAbovePaise'>): Bill {
+  const discountPaise = bill.itemsTotalMrpPaise - bill.itemsTotalPaise
+  const deliverySavedPaise = bill.itemCount > 0 && bill.deliveryChargePaise === 0 ? settings.deliveryChargePaise : 0
+  return {
+    itemCount: bill.itemCount,
+    itemsTotalMrp: fromPaise(bill.itemsTotalMrpPaise),
+    productDiscount: fromPaise(discountPaise),
+    itemsTotal: fromPaise(bill.itemsTotalPaise),
+    deliveryCharge: fromPaise(bill.deliveryChargePaise),
+    freeDeliveryAbove: fromPaise(settings.freeDeliveryAbovePaise),
+    grandTotal: fromPaise(bill.grandTotalPaise),
+    totalSavings: fromPaise(discountPaise + deliverySavedPaise),
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Carts on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL): guest carts, a user's
+ * cart, caps (per-line maximum, stock, out of stock), another cart's line, the bill, merging a guest
+ * cart at sign-in, and a deleted product leaving every cart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Product } from '../../db/schema.ts'
+import { createTestApp, type TestApp } from '../../testing/app.ts'
+import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
+import { insertProduct } from '../../testing/fixtures.ts'
+import { CART_EXPIRED, maxQtyMessage, OUT_OF_STOCK } from './service.ts'
+
+let t: TestApp
+let shopper: SignedIn
+let other: SignedIn
+let admin: SignedIn
+let milk: Product
+let bread: Product
+let rare: Product
+let gone: Product
+let hidden: Product
+
+beforeAll(async () => {
+  t = await createTestApp({ commerce: { maxQtyPerLine: 5, deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 } })
+  shopper = await createShopper(t)
+  other = await createShopper(t)
+  admin = await createAdmin(t)
+  milk = await insertProduct(t.db, { name: 'Toned Milk', price: 30, sellingPrice: 28, stock: 50, moreDetails: { brand: 'Amul' } })
+  bread = await insertProduct(t.db, { name: 'Brown Bread', price: 55, stock: 50 })
+  rare = await insertProduct(t.db, { name: 'Saffron', price: 500, sellingPrice: 450.5, stock: 2 })
+  gone = await insertProduct(t.db, { name: 'Sold Out Ghee', price: 600, stock: 0 })
+  hidden = await insertProduct(t.db, { name: 'Draft Product', price: 10, publish: false })
+})
+afterAll(() => t?.close())
+
+const asUser = (who: SignedIn) => ({ token: who.token })
+const asGuest = (id: string) => ({ headers: { 'X-Guest-Cart': id } })
+const add = (productId: string, auth: object) => t.call('cart/create', { method: 'POST', json: { productId }, ...auth })
+const get = (auth: object) => t.call('cart/get', auth)
+const setQty = (_id: string, qty: unknown, auth: object) => t.call('cart/update-qty', { method: 'PUT', json: { _id, qty }, ...auth })
+const newGuest = async () => (await t.call('cart/guest', { method: 'POST' })).body.data.guestCartId as string
+
+describe('who owns a cart', () => {
+  it('a visitor with neither token nor guest cart id is refused (401)', async () => {
+    expect((await get({})).status).toBe(401)
+    expect((await add(milk.id, {})).status).toBe(401)
+  })
+
+  it('an unknown guest id is 401 "Your cart has expired"; a bad token never falls back to the guest cart', async () => {
+    const res = await get(asGuest('x'.repeat(43)))
+    expect(res.status).toBe(401)
+    expect(res.body.message).toBe(CART_EXPIRED)
+    const guest = await newGuest()
+    expect((await get({ token: 'not-a-token', ...asGuest(guest) })).status).toBe(401)
+  })
+
+  it('a guest cart keeps lines under its id and nobody else sees them', async () => {
+    const guest = await newGuest()
+    expect(guest).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect((await add(milk.id, asGuest(guest))).status).toBe(200)
+    const cart = await get(asGuest(guest))
+    expect(cart.body.data).toHaveLength(1)
+    expect(cart.body.data[0]).toMatchObject({ quantity: 1, userId: null, productId: { _id: milk.id, sellingPrice: 28, price: 30 } })
+    expect((await get(asGuest(await newGuest()))).body.data).toEqual([])
+    expect((await get(asUser(other))).body.data).toEqual([])
+  })
+
+  it("another cart's line id is a 404 and is not touched", async () => {
+    const line = (await add(bread.id, asUser(shopper))).body.data
+    expect((await setQty(line._id, 3, asUser(other))).status).toBe(404)
+    expect((await t.call('cart/delete-cart-item', { method: 'DELETE', json: { _id: line._id }, token: other.token })).status).toBe(404)
+    const mine = (await get(asUser(shopper))).body.data.find((l: { _id: string }) => l._id === line._id)
+    expect(mine.quantity).toBe(1)
+    await setQty(line._id, 0, asUser(shopper))
+  })
+})
+
+describe('adding and changing quantities', () => {
+  it('adding a product already in the cart increments its line; 0 removes it', async () => {
+    const who = await createShopper(t)
+    const first = await add(milk.id, asUser(who))
+    const second = await add(milk.id, asUser(who))
+    expect(second.body.data).toMatchObject({ _id: first.body.data._id, quantity: 2, userId: who.user.id })
+    expect((await setQty(first.body.data._id, 4, asUser(who))).body.data.quantity).toBe(4)
+    const removed = await setQty(first.body.data._id, 0, asUser(who))
+    expect(removed.status).toBe(200)
+    expect(removed.body.data).toBeNull()
+    expect((await get(asUser(who))).body.data).toEqual([])
+  })
+
+  it('caps a line at the per-line maximum and at the stock, with the messages the shopper sees', async () => {
+    const who = await createShopper(t)
+    for (let i = 0; i < 5; i++) expect((await add(bread.id, asUser(who))).status).toBe(200)
+    const over = await add(bread.id, asUser(who))
+    expect(over.status).toBe(409)
+    expect(over.body.message).toBe(maxQtyMessage(5))
+    const line = (await add(rare.id, asUser(who))).body.data
+    const tooMany = await setQty(line._id, 3, asUser(who))
+    expect(tooMany.status).toBe(409)
+    expect(tooMany.body.message).toBe('Only 2 left in stock')
+    expect((await get(asUser(who))).body.data.find((l: { _id: string }) => l._id === line._id).quantity).toBe(1)
+  })
+
+  it('refuses an out-of-stock product (409 "Out of stock") and an unpublished or unknown one (404)', async () => {
+    const res = await add(gone.id, asUser(shopper))
+    expect(res.status).toBe(409)
+    expect(res.body.message).toBe(OUT_OF_STOCK)
+    expect((await add(hidden.id, asUser(shopper))).status).toBe(404)
+    expect((await add('f'.repeat(24), asUser(shopper))).status).toBe(404)
+  })
+
+  it('refuses bad quantities with 400 and a field issue', async () => {
+    const line = (await add(milk.id, asUser(other))).body.data
+    for (const qty of [-1, 1.5, 'lots', 1000]) {
+      const res = await setQty(line._id, qty, asUser(other))
+      expect(res.status).toBe(400)
+      expect(res.body.issues[0].path).toBe('qty')
+    }
+    await setQty(line._id, 0, asUser(other))
+  })
+})
+
+describe('the bill', () => {
+  it('adds up in paise, charges delivery below ₹199 and not from it', async () => {
+    const who = await createShopper(t)
+    await add(milk.id, asUser(who))
+    await add(milk.id, asUser(who))
+    let cart = await get(asUser(who))
+    expect(cart.body.bill).toEqual({
+      itemCount: 2,
+      itemsTotalMrp: 60,
+      productDiscount: 4,
+      itemsTotal: 56,
+      deliveryCharge: 25,
+      freeDeliveryAbove: 199,
+      grandTotal: 81,
+      totalSavings: 4,
+    })
+    expect(cart.body.limits).toEqual({ maxQtyPerLine: 5, deliveryCharge: 25, freeDeliveryAbove: 199 })
+    await add(rare.id, asUser(who))
+    cart = await get(asUser(who))
+    expect(cart.body.bill).toMatchObject({ itemCount: 3, itemsTotal: 506.5, deliveryCharge: 0, grandTotal: 506.5, totalSavings: 4 + 49.5 + 25 })
+  })
+})
+
+describe('merging a guest cart at sign-in', () => {
+  it('adds quantities, caps them, drops what is out of stock, and deletes the guest cart', async () => {
+    const who = await createShopper(t)
+    await add(milk.id, asUser(who))
+    await add(milk.id, asUser(who))
+    const guest = await newGuest()
+    for (let i = 0; i < 4; i++) await add(milk.id, asGuest(guest))
+    await add(bread.id, asGuest(guest))
+    const merged = await t.call('cart/merge', { method: 'POST', json: { guestCartId: guest }, token: who.token })
+    expect(merged.status).toBe(200)
+    const byName = Object.fromEntries(merged.body.data.map((l: { productId: { name: string }; quantity: number }) => [l.productId.name, l.quantity]))
+    expect(byName).toEqual({ 'Toned Milk': 5, 'Brown Bread': 1 })
+    expect((await get(asGuest(guest))).status).toBe(401)
+    // A second merge of the same id merges nothing.
+    const again = await t.call('cart/merge', { method: 'POST', json: { guestCartId: guest }, token: who.token })
+    expect(again.body.data).toHaveLength(2)
+  })
+
+  it('needs a signed-in user', async () => {
+    expect((await t.call('cart/merge', { method: 'POST', json: { guestCartId: 'a'.repeat(43) } })).status).toBe(401)
+  })
+})
+
+describe('a deleted product', () => {
+  it('leaves every cart; the carts still load', async () => {
+    const doomed = await insertProduct(t.db, { name: 'Discontinued Biscuit', price: 20, stock: 5 })
+    const who = await createShopper(t)
+    await add(doomed.id, asUser(who))
+    await add(milk.id, asUser(who))
+    const guest = await newGuest()
+    await add(doomed.id, asGuest(guest))
+    const del = await t.call('product/delete-product', { method: 'DELETE', json: { _id: doomed.id }, token: admin.token })
+    expect(del.status).toBe(200)
+    const cart = await get(asUser(who))
+    expect(cart.status).toBe(200)
+    expect(cart.body.data.map((l: { productId: { _id: string } }) => l.productId._id)).toEqual([milk.id])
+    expect((await get(asGuest(guest))).body.data).toEqual([])
+  })
+})
+
+describe('user details', () => {
+  it('lists the cart line ids in shopping_cart', async () => {
+    const who = await createShopper(t)
+    const line = (await add(milk.id, asUser(who))).body.data
+    const details = await t.call('user/user-details', { token: who.token })
+    expect(details.body.data.shopping_cart).toEqual([line._id])
+  })
+})

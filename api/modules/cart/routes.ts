@@ -1,0 +1,78 @@
+/**
+ * Routes of /api/cart (docs/commerce-api.md, "Cart" and "Guest carts"). A request names its cart by
+ * the user's access token (Bearer or cookie) or, for a visitor, by `X-Guest-Cart: <guestCartId>`; the
+ * token wins when both are sent, and a bad token is a 401 (never a silent fall back to a guest cart).
+ *
+ * - POST /guest → `{ guestCartId }` (rate-limited per client address)
+ * - POST /create `{ productId }` → the line (201 new or incremented)
+ * - GET /get → CartItem[] with `bill` and `limits` beside `data`
+ * - PUT /update-qty `{ _id, qty }` → the line, or null when qty is 0
+ * - DELETE /delete-cart-item `{ _id }` → null
+ * - POST /merge `{ guestCartId }` (user) → the merged cart
+ */
+import { Hono, type Context } from 'hono'
+import type { AppDeps } from '../../app.ts'
+import { authenticate, currentUser, hasAccessToken, requireUser } from '../../lib/auth.ts'
+import { clientIp } from '../../lib/client-ip.ts'
+import { ok } from '../../lib/envelope.ts'
+import { Unauthorized } from '../../lib/errors.ts'
+import { consume } from '../../lib/rate-limit.ts'
+import { readBody } from '../../lib/validate.ts'
+import { AddToCartSchema, CartLineIdSchema, GuestCartIdSchema, MergeCartSchema, UpdateQtySchema } from './schemas.ts'
+import { addToCart, createGuestCart, getCart, mergeGuestCart, removeLine, requireGuestCart, updateQuantity, type CartOwner } from './service.ts'
+
+/** 401 message when a request names no cart at all. */
+export const NO_CART = 'Sign in or start a guest cart'
+
+/** Builds the /api/cart router. */
+export function cartRoutes(deps: AppDeps) {
+  const r = new Hono()
+
+  /** The cart a request names (see the module comment). */
+  const ownerOf = async (c: Context): Promise<CartOwner> => {
+    if (hasAccessToken(c)) return { kind: 'user', userId: (await authenticate(c, deps)).id }
+    const guest = c.req.header('x-guest-cart')
+    if (!guest) throw Unauthorized(NO_CART)
+    const parsed = GuestCartIdSchema.safeParse(guest)
+    if (!parsed.success) throw Unauthorized('Your cart has expired')
+    return requireGuestCart(deps, parsed.data)
+  }
+
+  r.post('/guest', async (c) => {
+    await consume(deps.rateLimits.guestCartByIp, clientIp(c))
+    return ok(c, 'Guest cart started', { guestCartId: await createGuestCart(deps) }, {}, 201)
+  })
+
+  r.post('/create', async (c) => {
+    const owner = await ownerOf(c)
+    const { productId } = await readBody(c, AddToCartSchema)
+    return ok(c, 'Item added to cart', await addToCart(deps, owner, productId))
+  })
+
+  r.get('/get', async (c) => {
+    const cart = await getCart(deps, await ownerOf(c))
+    return ok(c, 'Cart items', cart.items, { bill: cart.bill, limits: cart.limits })
+  })
+
+  r.put('/update-qty', async (c) => {
+    const owner = await ownerOf(c)
+    const { _id, qty } = await readBody(c, UpdateQtySchema)
+    const line = await updateQuantity(deps, owner, _id, qty)
+    return ok(c, line ? 'Cart updated' : 'Item removed from cart', line)
+  })
+
+  r.delete('/delete-cart-item', async (c) => {
+    const owner = await ownerOf(c)
+    const { _id } = await readBody(c, CartLineIdSchema)
+    await removeLine(deps, owner, _id)
+    return ok(c, 'Item removed from cart', null)
+  })
+
+  r.post('/merge', requireUser(deps), async (c) => {
+    const { guestCartId } = await readBody(c, MergeCartSchema)
+    const cart = await mergeGuestCart(deps, currentUser(c).id, guestCartId)
+    return ok(c, 'Cart merged', cart.items, { bill: cart.bill, limits: cart.limits })
+  })
+
+  return r
+}

@@ -1,0 +1,296 @@
+/**
+ * Carts (docs/commerce-api.md, "Cart" and "Guest carts"): one per signed-in user, one per guest cart
+ * id. Lines hold a quantity and the selling price (paise) the shopper last saw, so placing an order
+ * can tell a changed price. Caps: the per-line maximum (`CART_MAX_QTY_PER_LINE`), the stock, and at
+ * most `MAX_LINES_PER_CART` different products. Reads are always fresh (never the catalogue cache).
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app.ts'
+import type { Db } from '../../db/client.ts'
+import { queryRows } from '../../db/query.ts'
+import { Conflict, NotFound, Unauthorized } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { toPaise } from '../../lib/money.ts'
+import { productAnswersByIds, type ProductAnswer } from '../product/service.ts'
+import { billToWire, computeBill, type Bill } from './bill.ts'
+
+type CartDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock'>
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+type Executor = Pick<Db, 'execute'>
+
+/** Different products one cart may hold. */
+export const MAX_LINES_PER_CART = 100
+/** A guest cart idle this long is gone (ms). */
+export const GUEST_CART_TTL_MS = 30 * 24 * 60 * 60 * 1000
+
+export const CART_EXPIRED = 'Your cart has expired'
+export const CART_ITEM_NOT_FOUND = 'Cart item not found'
+export const OUT_OF_STOCK = 'Out of stock'
+export const CART_FULL = `Your cart is full: at most ${MAX_LINES_PER_CART} different products`
+/** 409 message when a line would pass the per-line maximum. */
+export const maxQtyMessage = (max: number) => `You can add at most ${max} of this item`
+/** 409 message when a line would pass the stock. */
+export const onlyLeftMessage = (stock: number) => (stock > 0 ? `Only ${stock} left in stock` : OUT_OF_STOCK)
+
+/** Whose cart a request names: a signed-in user, or a guest cart already looked up. */
+export type CartOwner = { kind: 'user'; userId: string } | { kind: 'guest'; cartId: string }
+
+/** A cart line on the wire: the product expanded as /api/product/get answers it. */
+export interface CartItemAnswer {
+  _id: string
+  productId: ProductAnswer
+  quantity: number
+  userId: string | null
+}
+
+/** A whole cart on the wire: lines oldest first, the bill and the limits (rupees). */
+export interface CartAnswer {
+  items: CartItemAnswer[]
+  bill: Bill
+  limits: { maxQtyPerLine: number; deliveryCharge: number; freeDeliveryAbove: number }
+}
+
+const hashGuestId = (id: string) => createHash('sha256').update(id).digest('hex')
+
+/**
+ * Starts a guest cart and returns its id (256 random bits, base64url; only its SHA-256 is stored).
+ * Removes up to 100 guest carts idle for 30 days on the way, so old carts go without a timer that
+ * every app instance would run.
+ */
+export async function createGuestCart(deps: CartDeps): Promise<string> {
+  const guestCartId = randomBytes(32).toString('base64url')
+  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
+  await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`delete from carts where id in (
+      select id from carts where guest_token_hash is not null and updated_at < ${cutoff.toISOString()} limit 100)`)
+    await tx.execute(sql`insert into carts (id, guest_token_hash) values (${newId()}, ${hashGuestId(guestCartId)})`)
+  })
+  return guestCartId
+}
+
+/** The cart id of a guest cart id, or null when unknown or idle past 30 days. */
+export async function findGuestCart(deps: CartDeps, guestCartId: string): Promise<string | null> {
+  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
+  const [row] = await queryRows<{ id: string }>(
+    deps.db,
+    sql`select id from carts where guest_token_hash = ${hashGuestId(guestCartId)} and updated_at >= ${cutoff.toISOString()}`,
+  )
+  return row?.id ?? null
+}
+
+/** The guest cart of `guestCartId`. @throws 401 CART_EXPIRED when unknown or expired */
+export async function requireGuestCart(deps: CartDeps, guestCartId: string): Promise<CartOwner> {
+  const cartId = await findGuestCart(deps, guestCartId)
+  if (!cartId) throw Unauthorized(CART_EXPIRED)
+  return { kind: 'guest', cartId }
+}
+
+/** The id of the owner's cart; a user's cart is made on first use (one per user, by a unique index). */
+async function cartIdOf(db: Executor, owner: CartOwner): Promise<string> {
+  if (owner.kind === 'guest') return owner.cartId
+  await db.execute(sql`insert into carts (id, user_id) values (${newId()}, ${owner.userId}) on conflict (user_id) do nothing`)
+  const [row] = await queryRows<{ id: string }>(db, sql`select id from carts where user_id = ${owner.userId}`)
+  return row!.id
+}
+
+/** The existing cart id of an owner without making one (reads), or null. */
+async function existingCartId(db: Executor, owner: CartOwner): Promise<string | null> {
+  if (owner.kind === 'guest') return owner.cartId
+  const [row] = await queryRows<{ id: string }>(db, sql`select id from carts where user_id = ${owner.userId}`)
+  return row?.id ?? null
+}
+
+/** Marks a cart as used now (a guest cart's 30 days start again). */
+async function touch(db: Executor, cartId: string, now: Date): Promise<void> {
+  await db.execute(sql`update carts set updated_at = ${now.toISOString()} where id = ${cartId}`)
+}
+
+interface LineRow {
+  id: string
+  product_id: string
+  quantity: number
+  user_id: string | null
+}
+
+/** The limits on the wire (rupees). */
+export function limitsOf(deps: Pick<AppDeps, 'commerce'>): CartAnswer['limits'] {
+  const { maxQtyPerLine, deliveryChargePaise, freeDeliveryAbovePaise } = deps.commerce
+  return { maxQtyPerLine, deliveryCharge: deliveryChargePaise / 100, freeDeliveryAbove: freeDeliveryAbovePaise / 100 }
+}
+
+/**
+ * The owner's cart: lines oldest first with today's product, the bill at today's prices. Lines of
+ * unpublished products stay listed (the shopper sees them) but checkout removes them.
+ */
+export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = deps.db): Promise<CartAnswer> {
+  const cartId = await existingCartId(db, owner)
+  const rows = cartId
+    ? await queryRows<LineRow>(
+        db,
+        sql`select l.id, l.product_id, l.quantity, c.user_id from cart_lines l join carts c on c.id = l.cart_id
+            where l.cart_id = ${cartId} order by l.created_at, l.id`,
+      )
+    : []
+  const products = await productAnswersByIds(db, rows.map((r) => r.product_id))
+  const items: CartItemAnswer[] = []
+  for (const row of rows) {
+    const product = products.get(row.product_id)
+    if (product) items.push({ _id: row.id, productId: product, quantity: row.quantity, userId: row.user_id })
+  }
+  const bill = computeBill(
+    items.map((i) => ({ quantity: i.quantity, unitPaise: toPaise(i.productId.sellingPrice), mrpPaise: toPaise(i.productId.price) })),
+    deps.commerce,
+  )
+  return { items, bill: billToWire(bill, deps.commerce), limits: limitsOf(deps) }
+}
+
+interface ProductState {
+  stock: number
+  publish: boolean
+  selling_price: string
+}
+
+async function productState(tx: Executor, productId: string): Promise<ProductState | undefined> {
+  const [row] = await queryRows<ProductState>(tx, sql`select stock, publish, selling_price from products where id = ${productId}`)
+  return row
+}
+
+/** The quantity `wanted` allowed for a product with `stock`, or the 409 that refuses it. */
+function assertAllowed(deps: Pick<AppDeps, 'commerce'>, wanted: number, stock: number): void {
+  if (stock <= 0) throw Conflict(OUT_OF_STOCK)
+  if (wanted > deps.commerce.maxQtyPerLine) throw Conflict(maxQtyMessage(deps.commerce.maxQtyPerLine))
+  if (wanted > stock) throw Conflict(onlyLeftMessage(stock))
+}
+
+/**
+ * Adds one of a product: a new line of 1, or an existing line up by one (atomic, so two quick clicks
+ * add two). The line remembers today's selling price.
+ * @throws 404 unknown or unpublished product; 409 OUT_OF_STOCK, the per-line maximum, the stock, CART_FULL
+ */
+export async function addToCart(deps: CartDeps, owner: CartOwner, productId: string): Promise<CartItemAnswer> {
+  const lineId = await deps.db.transaction(async (tx) => {
+    const product = await productState(tx, productId)
+    if (!product || !product.publish) throw NotFound('Product not found')
+    const cartId = await cartIdOf(tx, owner)
+    // One writer per cart at a time: the line count and the quantity checks below stay true.
+    await tx.execute(sql`select id from carts where id = ${cartId} for update`)
+    const [line] = await queryRows<{ id: string; quantity: number }>(
+      tx,
+      sql`select id, quantity from cart_lines where cart_id = ${cartId} and product_id = ${productId}`,
+    )
+    const wanted = (line?.quantity ?? 0) + 1
+    assertAllowed(deps, wanted, product.stock)
+    const price = toPaise(product.selling_price)
+    if (line) {
+      await tx.execute(sql`update cart_lines set quantity = ${wanted}, unit_price_paise = ${price}, updated_at = now() where id = ${line.id}`)
+    } else {
+      const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from cart_lines where cart_id = ${cartId}`)
+      if ((count?.n ?? 0) >= MAX_LINES_PER_CART) throw Conflict(CART_FULL)
+      await tx.execute(
+        sql`insert into cart_lines (id, cart_id, product_id, quantity, unit_price_paise) values (${newId()}, ${cartId}, ${productId}, 1, ${price})`,
+      )
+    }
+    await touch(tx, cartId, deps.clock())
+    const [row] = await queryRows<{ id: string }>(tx, sql`select id from cart_lines where cart_id = ${cartId} and product_id = ${productId}`)
+    return row!.id
+  })
+  return (await lineAnswer(deps, owner, lineId))!
+}
+
+async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: string): Promise<CartItemAnswer | null> {
+  const cart = await getCart(deps, owner)
+  return cart.items.find((i) => i._id === lineId) ?? null
+}
+
+/** The cart id and product of a line of the owner's cart. @throws 404 CART_ITEM_NOT_FOUND (another cart's line too) */
+async function ownLine(tx: Executor, owner: CartOwner, lineId: string): Promise<{ cartId: string; productId: string }> {
+  const cartId = await existingCartId(tx, owner)
+  const [line] = cartId
+    ? await queryRows<{ product_id: string }>(tx, sql`select product_id from cart_lines where id = ${lineId} and cart_id = ${cartId} for update`)
+    : []
+  if (!cartId || !line) throw NotFound(CART_ITEM_NOT_FOUND)
+  return { cartId, productId: line.product_id }
+}
+
+/**
+ * Sets a line's quantity; 0 removes it. The line remembers today's selling price.
+ * @returns the line, or null when removed
+ * @throws 404 CART_ITEM_NOT_FOUND; 409 over the per-line maximum or the stock (nothing changed)
+ */
+export async function updateQuantity(deps: CartDeps, owner: CartOwner, lineId: string, qty: number): Promise<CartItemAnswer | null> {
+  await deps.db.transaction(async (tx) => {
+    const { cartId, productId } = await ownLine(tx, owner, lineId)
+    if (qty === 0) {
+      await tx.execute(sql`delete from cart_lines where id = ${lineId}`)
+    } else {
+      const product = await productState(tx, productId)
+      assertAllowed(deps, qty, product?.stock ?? 0)
+      await tx.execute(
+        sql`update cart_lines set quantity = ${qty}, unit_price_paise = ${toPaise(product!.selling_price)}, updated_at = now() where id = ${lineId}`,
+      )
+    }
+    await touch(tx, cartId, deps.clock())
+  })
+  return qty === 0 ? null : lineAnswer(deps, owner, lineId)
+}
+
+/** Removes a line. @throws 404 CART_ITEM_NOT_FOUND */
+export async function removeLine(deps: CartDeps, owner: CartOwner, lineId: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const { cartId } = await ownLine(tx, owner, lineId)
+    await tx.execute(sql`delete from cart_lines where id = ${lineId}`)
+    await touch(tx, cartId, deps.clock())
+  })
+}
+
+/**
+ * Merges a guest cart into a user's cart (after sign-in): quantities are added, each line capped by
+ * the per-line maximum and the stock (a line of a product out of stock or unpublished is dropped),
+ * and the guest cart is deleted, all in one transaction. An unknown or expired guest id merges nothing.
+ */
+export async function mergeGuestCart(deps: CartDeps, userId: string, guestCartId: string): Promise<CartAnswer> {
+  const owner: CartOwner = { kind: 'user', userId }
+  const guestCart = await findGuestCart(deps, guestCartId)
+  if (guestCart) {
+    await deps.db.transaction(async (tx) => {
+      const cartId = await cartIdOf(tx, owner)
+      await tx.execute(sql`select id from carts where id in (${cartId}, ${guestCart}) order by id for update`)
+      const guestLines = await queryRows<{ product_id: string; quantity: number; unit_price_paise: number }>(
+        tx,
+        sql`select product_id, quantity, unit_price_paise from cart_lines where cart_id = ${guestCart} order by created_at, id`,
+      )
+      for (const line of guestLines) {
+        const product = await productState(tx, line.product_id)
+        const [mine] = await queryRows<{ id: string; quantity: number }>(
+          tx,
+          sql`select id, quantity from cart_lines where cart_id = ${cartId} and product_id = ${line.product_id}`,
+        )
+        const cap = Math.min(deps.commerce.maxQtyPerLine, product?.publish ? product.stock : 0)
+        const quantity = Math.min(cap, (mine?.quantity ?? 0) + line.quantity)
+        if (mine) {
+          if (quantity > 0) await tx.execute(sql`update cart_lines set quantity = ${quantity}, updated_at = now() where id = ${mine.id}`)
+        } else if (quantity > 0) {
+          const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from cart_lines where cart_id = ${cartId}`)
+          if ((count?.n ?? 0) >= MAX_LINES_PER_CART) continue
+          await tx.execute(sql`insert into cart_lines (id, cart_id, product_id, quantity, unit_price_paise)
+            values (${newId()}, ${cartId}, ${line.product_id}, ${quantity}, ${line.unit_price_paise})`)
+        }
+      }
+      await tx.execute(sql`delete from carts where id = ${guestCart}`)
+      await touch(tx, cartId, deps.clock())
+    })
+  }
+  return getCart(deps, owner)
+}
+
+/** The ids of a user's cart lines (GET /api/user/user-details `shopping_cart`). */
+export async function cartLineIds(db: Executor, userId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select l.id from cart_lines l join carts c on c.id = l.cart_id where c.user_id = ${userId} order by l.created_at, l.id`,
+  )
+  return rows.map((r) => r.id)
+}
+
+export type { Tx }

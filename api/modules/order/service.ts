@@ -1,0 +1,390 @@
+/**
+ * Orders (docs/commerce-api.md, "Orders"; docs/decisions/0011-commerce-orders-and-money.md).
+ *
+ * Placing an order is one transaction: the user's row is locked (one placement per user at a time, so
+ * a retried idempotency key finds the first order), the cart's products are locked in id order (no
+ * deadlock between two buyers), every line is checked against today's price and stock, stock is
+ * decremented with a guard (`stock >= quantity`), and the order, its lines (a snapshot of each
+ * product) and its first status are written while the cart is emptied. Two buyers racing for the
+ * last unit: the second waits for the first's lock, then sees stock 0 and gets its cart corrected.
+ * Amounts are integer paise; the wire has rupees.
+ */
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../app.ts'
+import { queryRows } from '../../db/query.ts'
+import type { OrderStatus } from '../../db/schema.ts'
+import { isoTimestamp } from '../../lib/catalog-sql.ts'
+import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
+import { ADDRESS_NOT_FOUND } from '../address/service.ts'
+import { billToWire, type Bill } from '../cart/bill.ts'
+import { canMove, cannotMoveMessage } from './status.ts'
+
+type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'mailer' | 'logger'>
+type Executor = Pick<AppDeps['db'], 'execute'>
+
+export const ORDER_NOT_FOUND = 'Order not found'
+export const CART_EMPTY = 'Your cart is empty'
+export const ORDER_PLACED = 'Order placed successfully'
+export const STALE_ORDER = 'This order was changed by someone else: reload'
+
+/** One line of an order on the wire (rupees). `productId` is null once the product was deleted. */
+export interface OrderLineAnswer {
+  productId: string | null
+  name: string
+  image: string
+  unit: string
+  brand: string
+  quantity: number
+  price: number
+  mrp: number
+  discount: number
+  lineTotal: number
+}
+
+/** An order on the wire, with the original client's keys beside its lines. */
+export interface OrderAnswer {
+  _id: string
+  orderId: string
+  userId: string
+  status: OrderStatus
+  payment_status: string
+  delivery_address: Record<string, string>
+  items: OrderLineAnswer[]
+  subTotalAmt: number
+  totalAmt: number
+  bill: Bill
+  statusHistory: { status: string; at: string }[]
+  version: number
+  createdAt: string
+  updatedAt: string
+  customer?: { name: string; email: string }
+}
+
+/** A cart line that changed since the shopper saw it (the 409 of a refused placement). */
+export interface CartChange {
+  productId: string
+  name: string
+  kind: 'price' | 'stock' | 'removed'
+  /** Price in rupees, or quantity, before. */
+  before: number
+  /** Price in rupees, or quantity (0 = removed), now. */
+  after: number
+}
+
+export type PlaceOrderOutcome = { kind: 'placed'; order: OrderAnswer; created: boolean } | { kind: 'changed'; changes: CartChange[] }
+
+interface OrderRow {
+  _id: string
+  orderId: string
+  userId: string
+  status: OrderStatus
+  payment_status: string
+  delivery_address: Record<string, string>
+  items_total_mrp_paise: number
+  items_total_paise: number
+  delivery_charge_paise: number
+  grand_total_paise: number
+  version: number
+  createdAt: string
+  updatedAt: string
+  items: { productId: string | null; name: string; image: string; unit: string; brand: string; quantity: number; unitPaise: number; mrpPaise: number; discount: string | number; lineTotalPaise: number }[]
+  statusHistory: { status: string; at: string }[]
+  customer_name: string
+  customer_email: string
+}
+
+const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.user_id as "userId", o.status,
+    o.payment_method as payment_status, o.delivery_address, o.items_total_mrp_paise, o.items_total_paise,
+    o.delivery_charge_paise, o.grand_total_paise, o.version,
+    ${isoTimestamp(sql`o.created_at`)} as "createdAt", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
+    (select coalesce(json_agg(json_build_object('productId', l.product_id, 'name', l.name, 'image', l.image, 'unit', l.unit,
+        'brand', l.brand, 'quantity', l.quantity, 'unitPaise', l.unit_price_paise, 'mrpPaise', l.mrp_paise,
+        'discount', l.discount, 'lineTotalPaise', l.line_total_paise) order by l.position), '[]'::json)
+      from order_lines l where l.order_id = o.id) as items,
+    (select coalesce(json_agg(json_build_object('status', h.status, 'at', ${isoTimestamp(sql`h.at`)}) order by h.at, h.id), '[]'::json)
+      from order_status_history h where h.order_id = o.id) as "statusHistory",
+    u.name as customer_name, u.email as customer_email
+  from orders o join users u on u.id = o.user_id`
+
+function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, withCustomer: boolean): OrderAnswer {
+  const bill = billToWire(
+    {
+      itemCount: row.items.reduce((n, l) => n + l.quantity, 0),
+      itemsTotalMrpPaise: row.items_total_mrp_paise,
+      itemsTotalPaise: row.items_total_paise,
+      deliveryChargePaise: row.delivery_charge_paise,
+      grandTotalPaise: row.grand_total_paise,
+    },
+    deps.commerce,
+  )
+  return {
+    _id: row._id,
+    orderId: row.orderId,
+    userId: row.userId,
+    status: row.status,
+    payment_status: row.payment_status,
+    delivery_address: row.delivery_address,
+    items: row.items.map((l) => ({
+      productId: l.productId,
+      name: l.name,
+      image: l.image,
+      unit: l.unit,
+      brand: l.brand,
+      quantity: l.quantity,
+      price: fromPaise(l.unitPaise),
+      mrp: fromPaise(l.mrpPaise),
+      discount: Number(l.discount),
+      lineTotal: fromPaise(l.lineTotalPaise),
+    })),
+    subTotalAmt: bill.itemsTotal,
+    totalAmt: bill.grandTotal,
+    bill,
+    statusHistory: row.statusHistory,
+    version: row.version,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    ...(withCustomer ? { customer: { name: row.customer_name, email: row.customer_email } } : {}),
+  }
+}
+
+/** Ids look like ours or like an order number; anything else cannot exist. */
+const PLAUSIBLE_REF = /^[A-Za-z0-9]{1,64}$/
+
+async function findOrder(db: Executor, ref: string): Promise<OrderRow | undefined> {
+  if (!PLAUSIBLE_REF.test(ref)) return undefined
+  const [row] = await queryRows<OrderRow>(db, sql`${orderSelect} where o.id = ${ref} or o.order_number = ${ref.toUpperCase()}`)
+  return row
+}
+
+/**
+ * One order by `_id` or order number: the user's own, or any for an admin (with the customer's name
+ * and email). @throws 404 ORDER_NOT_FOUND (also for another user's order)
+ */
+export async function orderDetails(deps: OrderDeps, viewer: { id: string; role: string }, ref: string): Promise<OrderAnswer> {
+  const row = await findOrder(deps.db, ref)
+  const isAdmin = viewer.role === 'ADMIN'
+  if (!row || (row.userId !== viewer.id && !isAdmin)) throw NotFound(ORDER_NOT_FOUND)
+  return toOrderAnswer(deps, row, isAdmin)
+}
+
+/** Most orders the shopper's list answers (newest first). */
+export const ORDER_LIST_MAX = 200
+
+/** A user's orders, newest first (at most ORDER_LIST_MAX). */
+export async function listOrders(deps: OrderDeps, userId: string): Promise<OrderAnswer[]> {
+  const rows = await queryRows<OrderRow>(deps.db, sql`${orderSelect} where o.user_id = ${userId} order by o.created_at desc, o.id desc limit ${ORDER_LIST_MAX}`)
+  return rows.map((row) => toOrderAnswer(deps, row, false))
+}
+
+/** One page of all orders (admin), newest first, optionally of one status; with the counts. */
+export async function adminListOrders(
+  deps: OrderDeps,
+  query: { status?: OrderStatus; page: number; limit: number },
+): Promise<{ data: OrderAnswer[]; totalCount: number; totalNoPage: number }> {
+  const where = query.status ? sql`where o.status = ${query.status}` : sql``
+  const rows = await queryRows<OrderRow>(
+    deps.db,
+    sql`${orderSelect} ${where} order by o.created_at desc, o.id desc limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
+  )
+  const [count] = await queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from orders o ${where}`)
+  const totalCount = count?.n ?? 0
+  return { data: rows.map((row) => toOrderAnswer(deps, row, true)), totalCount, totalNoPage: Math.ceil(totalCount / query.limit) }
+}
+
+/** The ids of a user's orders, newest first (GET /api/user/user-details `orderHistory`). */
+export async function orderIds(db: Executor, userId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(db, sql`select id from orders where user_id = ${userId} order by created_at desc, id desc`)
+  return rows.map((r) => r.id)
+}
+
+/** "OD" + the day in India (yymmdd) + at least 4 digits of the order number sequence: OD2611220001. */
+function orderNumber(now: Date, n: number): string {
+  const parts = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', year: '2-digit', month: '2-digit', day: '2-digit' }).formatToParts(now)
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00'
+  return `OD${part('year')}${part('month')}${part('day')}${String(n).padStart(4, '0')}`
+}
+
+interface PricedLine {
+  line_id: string
+  product_id: string
+  quantity: number
+  unit_price_paise: number
+  name: string
+  image: string[]
+  unit: string
+  brand: string | null
+  stock: number
+  publish: boolean
+  price: string
+  selling_price: string
+}
+
+/**
+ * Places a cash-on-delivery order for the user's whole cart to one of the user's live addresses.
+ * Totals sent by a client are never read: every amount comes from the catalogue now.
+ * @returns `placed` (with `created` false when `idempotencyKey` named an earlier order) or `changed`
+ *   (prices or stock moved since the shopper saw them: the cart was corrected, nothing was ordered)
+ * @throws 404 ADDRESS_NOT_FOUND (unknown, removed or another user's); 400 CART_EMPTY
+ */
+export async function placeCashOnDelivery(
+  deps: OrderDeps,
+  user: { id: string; email: string; name: string },
+  input: { addressId: string; idempotencyKey: string },
+): Promise<PlaceOrderOutcome> {
+  const outcome = await deps.db.transaction(async (tx): Promise<{ kind: 'placed'; id: string; created: boolean } | { kind: 'changed'; changes: CartChange[] }> => {
+    await tx.execute(sql`select id from users where id = ${user.id} for update`)
+    const [earlier] = await queryRows<{ id: string }>(
+      tx,
+      sql`select id from orders where user_id = ${user.id} and idempotency_key = ${input.idempotencyKey}`,
+    )
+    if (earlier) return { kind: 'placed', id: earlier.id, created: false }
+
+    const [address] = await queryRows<Record<string, string> & { id: string }>(
+      tx,
+      sql`select id, address_line, city, state, pincode, country, mobile from addresses
+          where id = ${input.addressId} and user_id = ${user.id} and status`,
+    )
+    if (!address) throw NotFound(ADDRESS_NOT_FOUND)
+
+    const [cart] = await queryRows<{ id: string }>(tx, sql`select id from carts where user_id = ${user.id}`)
+    // Products locked in id order: two buyers of the same products queue instead of deadlocking.
+    const locked = cart
+      ? await queryRows<PricedLine & { added: string }>(
+          tx,
+          sql`select l.id as line_id, l.created_at::text as added, l.product_id, l.quantity, l.unit_price_paise, p.name, p.image, p.unit,
+                p.more_details->>'brand' as brand, p.stock, p.publish, p.price, p.selling_price
+              from cart_lines l join products p on p.id = l.product_id
+              where l.cart_id = ${cart.id} order by p.id for update of p`,
+        )
+      : []
+    // The order lists its lines as the cart did: in the order they were added.
+    const lines = locked.sort((a, b) => (a.added === b.added ? a.line_id.localeCompare(b.line_id) : a.added < b.added ? -1 : 1))
+    if (lines.length === 0) throw BadRequest(CART_EMPTY)
+
+    const changes: CartChange[] = []
+    for (const line of lines) {
+      const nowPaise = toPaise(line.selling_price)
+      if (!line.publish || line.stock <= 0) {
+        changes.push({ productId: line.product_id, name: line.name, kind: line.publish ? 'stock' : 'removed', before: line.quantity, after: 0 })
+        await tx.execute(sql`delete from cart_lines where id = ${line.line_id}`)
+        continue
+      }
+      if (line.quantity > line.stock) {
+        changes.push({ productId: line.product_id, name: line.name, kind: 'stock', before: line.quantity, after: line.stock })
+        await tx.execute(sql`update cart_lines set quantity = ${line.stock}, updated_at = now() where id = ${line.line_id}`)
+      }
+      if (nowPaise !== line.unit_price_paise) {
+        changes.push({ productId: line.product_id, name: line.name, kind: 'price', before: fromPaise(line.unit_price_paise), after: fromPaise(nowPaise) })
+        await tx.execute(sql`update cart_lines set unit_price_paise = ${nowPaise}, updated_at = now() where id = ${line.line_id}`)
+      }
+    }
+    if (changes.length > 0) return { kind: 'changed', changes }
+
+    let mrpTotal = 0
+    let itemsTotal = 0
+    for (const line of lines) {
+      // The guard that makes overselling impossible even if a lock were ever missed.
+      const updated = await queryRows<{ stock: number }>(
+        tx,
+        sql`update products set stock = stock - ${line.quantity} where id = ${line.product_id} and stock >= ${line.quantity} returning stock`,
+      )
+      if (updated.length === 0) throw Conflict(`Only ${line.stock} left in stock of ${line.name}`)
+      mrpTotal += line.quantity * Math.max(toPaise(line.price), toPaise(line.selling_price))
+      itemsTotal += line.quantity * toPaise(line.selling_price)
+    }
+    const { deliveryChargePaise, freeDeliveryAbovePaise } = deps.commerce
+    const delivery = itemsTotal >= freeDeliveryAbovePaise ? 0 : deliveryChargePaise
+    const [seq] = await queryRows<{ n: string }>(tx, sql`select nextval('order_number_seq')::text as n`)
+    const now = deps.clock()
+    const id = newId()
+    const { id: _addressId, ...snapshot } = address
+    await tx.execute(sql`insert into orders (id, order_number, user_id, status, payment_method, delivery_address, address_id,
+        items_total_mrp_paise, items_total_paise, delivery_charge_paise, grand_total_paise, idempotency_key, created_at, updated_at)
+      values (${id}, ${orderNumber(now, Number(seq!.n))}, ${user.id}, 'placed', 'CASH ON DELIVERY', ${JSON.stringify(snapshot)}::jsonb,
+        ${address.id}, ${mrpTotal}, ${itemsTotal}, ${delivery}, ${itemsTotal + delivery}, ${input.idempotencyKey}, ${now.toISOString()}, ${now.toISOString()})`)
+    let position = 0
+    for (const line of lines) {
+      const unit = toPaise(line.selling_price)
+      const mrp = Math.max(toPaise(line.price), unit)
+      await tx.execute(sql`insert into order_lines (id, order_id, position, product_id, name, image, unit, brand, quantity,
+          unit_price_paise, mrp_paise, discount, line_total_paise)
+        values (${newId()}, ${id}, ${position++}, ${line.product_id}, ${line.name}, ${line.image[0] ?? ''}, ${line.unit},
+          ${line.brand ?? ''}, ${line.quantity}, ${unit}, ${mrp}, ${discountFromPrices(mrp, unit)}, ${unit * line.quantity})`)
+    }
+    await tx.execute(sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${id}, 'placed', ${user.id}, ${now.toISOString()})`)
+    await tx.execute(sql`delete from cart_lines where cart_id = ${cart!.id}`)
+    return { kind: 'placed', id, created: true }
+  })
+  if (outcome.kind === 'changed') return outcome
+  const order = toOrderAnswer(deps, (await findOrder(deps.db, outcome.id))!, false)
+  if (outcome.created) {
+    // Stock changed: product pages must not promise what is gone.
+    deps.cache.invalidate()
+    await sendConfirmation(deps, user, order)
+  }
+  return { kind: 'placed', order, created: outcome.created }
+}
+
+/** The order confirmation email; a mail failure is logged, never the shopper's error (the order stands). */
+async function sendConfirmation(deps: OrderDeps, user: { email: string; name: string }, order: OrderAnswer): Promise<void> {
+  const rupees = (n: number) => `₹${n.toFixed(2)}`
+  const lines = order.items.map((l) => `${l.quantity} × ${l.name}${l.unit ? ` (${l.unit})` : ''}: ${rupees(l.lineTotal)}`)
+  const a = order.delivery_address
+  const text = [
+    `Hi ${user.name},`,
+    '',
+    `Thank you for your order ${order.orderId}. It is on its way in about 10 minutes.`,
+    '',
+    ...lines,
+    '',
+    `Items total: ${rupees(order.bill.itemsTotal)}`,
+    `Delivery: ${order.bill.deliveryCharge === 0 ? 'FREE' : rupees(order.bill.deliveryCharge)}`,
+    `To pay on delivery (cash): ${rupees(order.totalAmt)}`,
+    '',
+    `Delivering to: ${a.address_line}, ${a.city}, ${a.state} ${a.pincode}`,
+  ].join('\n')
+  const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+  const html = `<p>${text.split('\n').map(escape).join('<br>')}</p>`
+  try {
+    await deps.mailer.send({ to: user.email, subject: `Order ${order.orderId} placed`, text, html })
+  } catch (err) {
+    deps.logger.warn({ errClass: (err as Error)?.name, orderId: order._id }, 'order confirmation email not sent')
+  }
+}
+
+/**
+ * Moves an order to `to` in one transaction (the order row locked): checks the arrow, an optional
+ * expected `version` (optimistic concurrency: two admins cannot both win), restores stock on
+ * cancellation, bumps the version and records the history.
+ * @param onlyUserId a shopper's own order only (others are 404)
+ * @throws 404 ORDER_NOT_FOUND; 409 STALE_ORDER or "Cannot change an order from X to Y"
+ */
+export async function changeStatus(
+  deps: OrderDeps,
+  input: { ref: string; to: OrderStatus; byUserId: string; onlyUserId?: string; version?: number },
+): Promise<OrderAnswer> {
+  if (!PLAUSIBLE_REF.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
+  const id = await deps.db.transaction(async (tx) => {
+    const [order] = await queryRows<{ id: string; status: OrderStatus; version: number; user_id: string }>(
+      tx,
+      sql`select id, status, version, user_id from orders where id = ${input.ref} or order_number = ${input.ref.toUpperCase()} for update`,
+    )
+    if (!order || (input.onlyUserId && order.user_id !== input.onlyUserId)) throw NotFound(ORDER_NOT_FOUND)
+    if (input.version !== undefined && input.version !== order.version) throw Conflict(STALE_ORDER)
+    // A shopper may cancel only while nothing was done yet; an admin may also cancel a packed order.
+    const allowed = input.onlyUserId ? order.status === 'placed' && input.to === 'cancelled' : canMove(order.status, input.to)
+    if (!allowed) throw Conflict(cannotMoveMessage(order.status, input.to))
+    if (input.to === 'cancelled') {
+      await tx.execute(sql`update products p set stock = p.stock + l.quantity from order_lines l
+        where l.order_id = ${order.id} and l.product_id = p.id`)
+    }
+    const now = deps.clock().toISOString()
+    await tx.execute(sql`update orders set status = ${input.to}, version = version + 1, updated_at = ${now} where id = ${order.id}`)
+    await tx.execute(sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, ${input.to}, ${input.byUserId}, ${now})`)
+    return order.id
+  })
+  if (input.to === 'cancelled') deps.cache.invalidate()
+  return toOrderAnswer(deps, (await findOrder(deps.db, id))!, !input.onlyUserId)
+}
