@@ -1,12 +1,15 @@
 /**
  * The document and the root layout (spec section 2): header, the page, footer, toasts. The root
  * middleware opens the cookie session for every request (app/.server/context.ts); the loader hands
- * the header its user summary and takes the pending flash toast (spec section 9).
+ * the header its user summary and the cart summary, and takes the pending flash toast (spec section 9).
  */
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
 import type { Route } from './+types/root'
 import { getSession, sessionMiddleware } from './.server/context.ts'
-import { publicOrigin } from './.server/request.ts'
+import { clientIp, publicOrigin } from './.server/request.ts'
+import { getCart, toCartSummary } from './.server/api/cart.ts'
+import { EMPTY_CART_SUMMARY } from './lib/cart.ts'
+import { CartBar } from './components/cart-panel.tsx'
 import { Header, SHOP_NAME } from './components/header.tsx'
 import { Footer } from './components/footer.tsx'
 import { Toasts } from './components/toasts.tsx'
@@ -33,7 +36,14 @@ export const meta: Route.MetaFunction = () => [
 export async function loader({ context, request }: Route.LoaderArgs) {
   const session = getSession(context)
   const toast = session.takeToast()
-  return data({ user: session.user, toast: toast ? { ...toast, id: globalThis.crypto.randomUUID() } : null, origin: publicOrigin(request) })
+  // A visitor without a guest cart costs no API call; a failed read shows an empty cart, not an error page.
+  const cart = await getCart(session, { clientIp: clientIp(request) })
+  return data({
+    user: session.user,
+    toast: toast ? { ...toast, id: globalThis.crypto.randomUUID() } : null,
+    origin: publicOrigin(request),
+    cart: cart.ok ? toCartSummary(cart.data) : EMPTY_CART_SUMMARY,
+  })
 }
 
 /**
@@ -81,6 +91,7 @@ function Shell({ children }: { children: React.ReactNode }) {
         {children}
       </main>
       <Footer />
+      <CartBar />
     </div>
   )
 }

@@ -14,11 +14,17 @@ export default [
   route('verification-otp', 'routes/verification-otp.tsx'),
   route('reset-password', 'routes/reset-password.tsx'),
   route('user', 'routes/user.tsx'),
+  route('cart', 'routes/cart.tsx'),
+  route('checkout', 'routes/checkout.tsx'),
+  route('success', 'routes/success.tsx'),
   // /dashboard itself redirects to /dashboard/profile (the layout's middleware). The admin pages
   // (category, subcategory, upload-product, product) join these children.
   route('dashboard', 'routes/dashboard/layout.tsx', [
     route('profile', 'routes/dashboard/profile.tsx'),
     route('myorder', 'routes/dashboard/myorder.tsx'),
+    route('myorder/:orderId', 'routes/dashboard/order.tsx'),
+    route('orders', 'routes/dashboard/orders.tsx'),
+    route('orders/:orderId', 'routes/dashboard/admin-order.tsx'),
     route('address', 'routes/dashboard/address.tsx'),
     route('category', 'routes/dashboard/category.tsx'),
     route('subcategory', 'routes/dashboard/subcategory.tsx'),

@@ -3,6 +3,7 @@
  * decided by the presence of a user _id"; section 6). Loaders and actions call these; the session
  * is the request's `RequestSession` (app/.server/context.ts), committed by the root middleware.
  */
+import { mergeGuestCart } from './api/cart.ts'
 import { data, redirect, type RouterContextProvider } from 'react-router'
 import { getSession } from './context.ts'
 import type { RequestSession, SessionUser, Tokens } from './session.ts'
@@ -57,6 +58,8 @@ export async function signIn(session: RequestSession, tokens: Tokens): Promise<{
   }
   const user = toSessionUser(details.data)
   session.setUser(user)
+  // The visitor's guest cart joins the account's cart (docs/commerce-api.md, "Guest carts").
+  await mergeGuestCart(session)
   return { ok: true, user }
 }
 

@@ -29,6 +29,7 @@ export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; adminOnly
   { to: '/dashboard/subcategory', label: 'Sub Category', adminOnly: true },
   { to: '/dashboard/upload-product', label: 'Upload Product', adminOnly: true },
   { to: '/dashboard/product', label: 'Product', adminOnly: true },
+  { to: '/dashboard/orders', label: 'Orders', adminOnly: true },
   { to: '/dashboard/myorder', label: 'My Order', adminOnly: false },
   { to: '/dashboard/address', label: 'Save Address', adminOnly: false },
 ]

@@ -1,7 +1,7 @@
 /**
  * The site header (spec section 2, "Header and footer"): sticky, brand yellow; the logo links to /;
  * the search bar (app/components/search-bar.tsx); on the right a Login link (signed out) or the
- * Account dropdown (signed in), and the My Cart button. Below 768 px those give way to a user icon
+ * Account dropdown (signed in), and My Cart (count and total; the cart drawer, app/components/cart-panel.tsx). Below 768 px those give way to a user icon
  * that goes to /login when signed out and to /user when signed in, and the search bar takes its own
  * full-width row. On /search with a query string the search bar is left out: the search page shows
  * its own form (spec section 2).
@@ -9,7 +9,8 @@
 import { Link, useLocation } from 'react-router'
 import type { SessionUser } from '../.server/session.ts'
 import { AccountMenu } from './account-menu.tsx'
-import { CartIcon, LogoMark, UserIcon } from './icons.tsx'
+import { CartButton } from './cart-panel.tsx'
+import { LogoMark, UserIcon } from './icons.tsx'
 import { SearchBar } from './search-bar.tsx'
 
 /** The shop's name, as the logo and page titles spell it. */
@@ -65,11 +66,7 @@ export function Header({ user }: { user: SessionUser | null }) {
                 Login
               </Link>
             )}
-            {/* The spec shows this button without behaviour; the cart comes in a later release. */}
-            <button type="button" className="flex min-h-12 items-center gap-2 rounded-lg bg-accent px-4 font-semibold text-white hover:bg-accent-dark">
-              <CartIcon size={24} />
-              <span>My Cart</span>
-            </button>
+            <CartButton signedIn={Boolean(user)} />
           </div>
         </div>
       </div>

@@ -9,7 +9,9 @@
  */
 import { Link } from 'react-router'
 import type { Product } from '../.server/api/catalog.ts'
-import { discountLabel, formatRupees, sellingPrice } from '../lib/money.ts'
+import { productAnchor } from '../lib/cart.ts'
+import { discountLabel, formatRupees } from '../lib/money.ts'
+import { AddToCart } from './add-to-cart.tsx'
 import { productPath } from '../lib/slug.ts'
 import { ClockIcon } from './icons.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
@@ -23,8 +25,14 @@ export interface ProductCardData {
   unit: string
   /** MRP in rupees. */
   price: number
-  /** Discount in percent (0-100). */
+  /** Selling price in rupees, as the catalogue gives it. */
+  sellingPrice: number
+  /** Discount in percent (0-100), for the badge. */
   discount: number
+  /** Units in stock (0 = "Out of stock", no ADD button). */
+  stock: number
+  /** The brand ('' when unknown): four cards reading just "Tea" must be told apart. */
+  brand: string
 }
 
 /** The card fields of an API product (first image only, spec section 3 "Product as displayed"). */
@@ -35,7 +43,10 @@ export function toCardData(product: Product): ProductCardData {
     image: product.image?.[0] ?? '',
     unit: product.unit ?? '',
     price: Number(product.price) || 0,
+    sellingPrice: Number(product.sellingPrice ?? product.price) || 0,
     discount: Number(product.discount) || 0,
+    stock: Number(product.stock) || 0,
+    brand: typeof product.more_details?.brand === 'string' ? product.more_details.brand.trim() : '',
   }
 }
 
@@ -56,9 +67,8 @@ export function DiscountBadge({ discount, className = '' }: { discount: number; 
   return <span className={className ? `badge-off ${className}` : 'badge-off'}>{label}</span>
 }
 
-/** Selling price with the MRP struck through when discounted (en-IN rupees, app/lib/money.ts). */
-export function PriceTag({ price, discount, size = 'sm' }: { price: number; discount: number; size?: 'sm' | 'lg' }) {
-  const selling = sellingPrice(price, discount)
+/** Selling price with the MRP struck through when higher (en-IN rupees, whole rupees when whole; app/lib/money.ts). */
+export function PriceTag({ price, sellingPrice: selling, size = 'sm' }: { price: number; sellingPrice: number; size?: 'sm' | 'lg' }) {
   const isDiscounted = selling < price
   return (
     <p className="price">
@@ -91,7 +101,7 @@ export function ProductCard({
   return (
     // Class names are the component classes of app/app.css (.pc …): one short name per element
     // instead of a long utility list repeated in every card.
-    <article className={isSideways ? 'pc pc-side' : 'pc pc-col'}>
+    <article id={productAnchor(product._id)} className={isSideways ? 'pc pc-side scroll-mt-36 md:scroll-mt-28' : 'pc pc-col scroll-mt-36 md:scroll-mt-28'}>
       <div className="pc-media">
         <ResponsiveImage
           src={product.image}
@@ -111,9 +121,11 @@ export function ProductCard({
             {product.name}
           </Link>
         </h3>
+        {product.brand ? <p className="pc-brand">{product.brand}</p> : null}
         <p className="pc-unit">{product.unit}</p>
-        <div className="mt-auto pt-1">
-          <PriceTag price={product.price} discount={product.discount} />
+        <div className="mt-auto flex items-end justify-between gap-2 pt-1">
+          <PriceTag price={product.price} sellingPrice={product.sellingPrice} />
+          <AddToCart productId={product._id} name={product.brand ? `${product.brand} ${product.name}` : product.name} stock={product.stock} />
         </div>
       </div>
     </article>

@@ -11,6 +11,8 @@
  */
 import { data, Link, redirect, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/product'
+import { AddToCart } from '../components/add-to-cart.tsx'
+import { productAnchor } from '../lib/cart.ts'
 import { productDetails, type CategoryRef, type SubCategoryRef } from '../.server/api/catalog.ts'
 import { clientIp } from '../.server/request.ts'
 import { discountLabel, formatRupees, sellingPrice } from '../lib/money.ts'
@@ -58,7 +60,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       stock: Number(product.stock) || 0,
       price,
       discount,
-      sellingPrice: sellingPrice(price, discount),
+      sellingPrice: Number(product.sellingPrice ?? sellingPrice(price, discount)),
       description: product.description ?? '',
       brand: typeof product.more_details?.brand === 'string' ? product.more_details.brand.trim() : '',
       details: Object.entries(product.more_details ?? {})
@@ -88,7 +90,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     ...pageMeta({
       origin,
       path: canonical,
-      title: `${product.name}${product.unit ? ` (${product.unit})` : ''} | ${SHOP_NAME}`,
+      title: `${product.brand && !product.name.toLowerCase().startsWith(product.brand.toLowerCase()) ? `${product.brand} ` : ''}${product.name}${product.unit ? ` (${product.unit})` : ''} | ${SHOP_NAME}`,
       description,
       image: product.images[0],
       type: 'product',
@@ -206,6 +208,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
         <section aria-labelledby="product-name" className="flex flex-col gap-4">
           <div className="flex flex-col gap-2">
             <DeliveryBadge className="text-xs" />
+            {product.brand ? <p className="text-sm font-semibold text-slate-600">{product.brand}</p> : null}
             <h1 id="product-name" className="text-2xl font-bold leading-tight text-slate-900 md:text-3xl">
               {product.name}
             </h1>
@@ -223,9 +226,13 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               {label ? <span className="rounded-md bg-blue-600 px-2 py-0.5 text-sm font-bold text-white">{label}</span> : null}
             </p>
             <p className="mt-1 text-xs text-slate-500">(Inclusive of all taxes)</p>
-            {product.stock <= 0 ? (
-              <p className="mt-3 inline-block rounded-md bg-red-50 px-2 py-1 text-sm font-semibold text-red-700">Out of stock</p>
-            ) : null}
+            <div id={productAnchor(product._id)} className="mt-3 scroll-mt-36 md:scroll-mt-28">
+              {product.stock <= 0 ? (
+                <p className="inline-block rounded-md bg-red-50 px-2 py-1 text-sm font-semibold text-red-700">Out of stock</p>
+              ) : (
+                <AddToCart productId={product._id} name={product.brand ? `${product.brand} ${product.name}` : product.name} stock={product.stock} size="lg" />
+              )}
+            </div>
           </div>
 
           {product.description ? (

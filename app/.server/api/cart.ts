@@ -9,6 +9,7 @@
  * Amounts are rupees (numbers with at most two decimals) as the API sends them.
  */
 import { z } from 'zod'
+import type { CartSummary } from '../../lib/cart.ts'
 import type { RequestSession } from '../session.ts'
 import { parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
 
@@ -187,4 +188,11 @@ export async function mergeGuestCart(session: RequestSession, opts: CartCallOpti
   if (!guestCartId || !session.tokens) return
   const result = await upstream('cart/merge', { method: 'POST', json: { guestCartId }, session, clientIp: opts.clientIp })
   if (result.ok || result.status === 404) session.setGuestCartId(null)
+}
+
+/** The cart in brief for every page (app/lib/cart.ts): count, items total, each product's line. */
+export function toCartSummary(cart: Cart): CartSummary {
+  const lines: CartSummary['lines'] = {}
+  for (const line of cart.lines) lines[line.productId._id] = { lineId: line._id, qty: line.quantity }
+  return { count: cart.bill.itemCount, total: cart.bill.itemsTotal, lines, maxQtyPerLine: cart.limits.maxQtyPerLine }
 }

@@ -56,7 +56,10 @@ export interface Product {
   subCategory: Array<SubCategoryRef | string>
   unit: string
   stock: number
+  /** MRP in rupees. */
   price: number
+  /** Selling price in rupees, as the catalogue gives it (absent only from an older API). */
+  sellingPrice?: number
   discount: number
   description: string
   more_details: Record<string, string>

@@ -1,17 +1,62 @@
 /**
- * /dashboard/myorder (spec section 2: a placeholder showing a title only; section 1: orders are not
- * part of this release). The dashboard layout's middleware requires a signed-in user.
+ * /dashboard/myorder, the spec's "My Orders" (docs/commerce-api.md, "Orders"): the shopper's orders,
+ * newest first, with order number, date, status, item count and total; each opens its order page.
+ * The dashboard layout's middleware requires a signed-in user.
  */
+import { data, Link } from 'react-router'
 import type { Route } from './+types/myorder'
+import { getSession } from '../../.server/context.ts'
+import { listOrders } from '../../.server/api/order.ts'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
+import { StatusBadge } from '../../components/order-view.tsx'
+import { buttonClassName } from '../../components/ui/button.tsx'
+import { itemCountLabel } from '../../lib/cart.ts'
+import { formatRupees } from '../../lib/money.ts'
+import { formatOrderTime } from '../../lib/order-status.ts'
 
-export const meta: Route.MetaFunction = () => [{ title: `My Orders | ${SHOP_NAME}` }]
+export const meta: Route.MetaFunction = () => [{ title: `My Orders | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
-export default function MyOrder() {
+export async function loader({ context }: Route.LoaderArgs) {
+  const result = await listOrders(getSession(context))
+  if (!result.ok) throw data(result.message, { status: result.status >= 500 ? 502 : result.status })
+  return {
+    orders: result.data.map((o) => ({ _id: o._id, orderId: o.orderId, createdAt: o.createdAt, status: o.status, itemCount: o.bill.itemCount, total: o.totalAmt })),
+  }
+}
+
+export default function MyOrder({ loaderData }: Route.ComponentProps) {
+  const { orders } = loaderData
   return (
-    <section className="p-4">
-      <h1 className="text-lg font-semibold text-slate-900">My Orders</h1>
+    <section className="p-4 md:p-6">
+      <h1 className="mb-4 text-lg font-semibold text-slate-900">My Orders</h1>
+      {orders.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 p-6 text-center">
+          <p className="text-slate-600">No orders yet.</p>
+          <Link to="/" className={`${buttonClassName({ variant: 'primary', size: 'sm' })} mt-3`}>
+            Shop Now
+          </Link>
+        </div>
+      ) : (
+        <ul aria-label="Orders" className="grid gap-3">
+          {orders.map((order) => (
+            <li key={order._id}>
+              <Link to={`/dashboard/myorder/${order._id}`} className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4 hover:border-slate-300">
+                <span>
+                  <span className="block font-semibold text-slate-900">Order {order.orderId}</span>
+                  <span className="text-sm text-slate-600">
+                    {formatOrderTime(order.createdAt)} · {itemCountLabel(order.itemCount)}
+                  </span>
+                </span>
+                <span className="flex items-center gap-3">
+                  <StatusBadge status={order.status} />
+                  <span className="font-bold">{formatRupees(order.total)}</span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   )
 }

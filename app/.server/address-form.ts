@@ -1,0 +1,30 @@
+/**
+ * The address form's server side, shared by /dashboard/address and /checkout: parse the posted form
+ * with `AddressSchema` and create or update the address through the API, answering a Conform reply
+ * (field messages, the API's own field issues under their fields) or the saved address.
+ */
+import { parseWithZod } from '@conform-to/zod/v4'
+import * as addressApi from './api/address.ts'
+import type { RequestSession } from './session.ts'
+import { failedFormReply, invalidFormReply, issuesOnFields } from './user-form.ts'
+import { AddressSchema } from '../lib/schemas/address.ts'
+
+const ADDRESS_FIELDS = ['address_line', 'city', 'state', 'pincode', 'country', 'mobile']
+
+/** The outcome: the saved address, or the page's 4xx answer with the form's messages. */
+export type SaveAddressOutcome =
+  | { ok: true; address: addressApi.Address; message: string }
+  | { ok: false; response: ReturnType<typeof invalidFormReply> | ReturnType<typeof failedFormReply> }
+
+/** Creates (no `_id`) or updates (with `_id`) the shopper's address from `formData`. */
+export async function saveAddressFromForm(session: RequestSession, formData: FormData): Promise<SaveAddressOutcome> {
+  const submission = parseWithZod(formData, { schema: AddressSchema })
+  if (submission.status !== 'success') return { ok: false, response: invalidFormReply(submission) }
+  const { _id, ...fields } = submission.value
+  const result = _id ? await addressApi.updateAddress(session, _id, fields) : await addressApi.createAddress(session, fields)
+  if (!result.ok) {
+    const fieldErrors = issuesOnFields(result.issues, ADDRESS_FIELDS)
+    return { ok: false, response: failedFormReply(submission, result, { fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : undefined }) }
+  }
+  return { ok: true, address: result.data, message: result.message }
+}

@@ -1,0 +1,127 @@
+/**
+ * The ADD button of a product card or page, and the `−  qty  +` stepper it becomes once the product
+ * is in the cart (docs/commerce-api.md, "Cart"). "Out of stock" and no button at stock 0.
+ *
+ * Without JavaScript each control is a small POST form to `/cart` that answers with a redirect back to
+ * this page at the card (`#p-<id>`) and a flash toast. With JavaScript the same forms are sent by a
+ * fetcher (marked `js=1`, so the action answers data instead of a redirect), the count changes at
+ * once (optimistic), and a refusal ("Only 2 left in stock") comes back as an error toast. The button
+ * and the stepper have the same size, so nothing moves when one replaces the other.
+ */
+import { useEffect, type FormEvent } from 'react'
+import { useFetcher, useLocation } from 'react-router'
+import { toast } from 'react-hot-toast'
+import { useCartSummary } from '../lib/cart.ts'
+import { MinusIcon, PlusIcon } from './icons.tsx'
+
+/** What the action answers a fetcher: success or the message to show. */
+export interface CartActionData {
+  ok: boolean
+  message: string
+}
+
+/** The quantity shown while a cart fetcher is under way (what the shopper just asked for). */
+export function optimisticQty(current: number, formData: FormData | undefined): number {
+  if (!formData) return current
+  const intent = formData.get('intent')
+  if (intent === 'add') return current + 1
+  if (intent === 'remove') return 0
+  if (intent === 'set') {
+    const qty = Number(formData.get('qty'))
+    return Number.isInteger(qty) && qty >= 0 ? qty : current
+  }
+  return current
+}
+
+/**
+ * The cart's form sender for one product: a fetcher keyed by the product (so the card, the product
+ * page and the cart panel share it) and the submit handler that sends a form through it.
+ */
+export function useCartFetcher(productId: string) {
+  const fetcher = useFetcher<CartActionData>({ key: `cart-${productId}` })
+  useEffect(() => {
+    if (fetcher.state === 'idle' && fetcher.data && !fetcher.data.ok) toast.error(fetcher.data.message, { id: `cart-${productId}` })
+  }, [fetcher.state, fetcher.data, productId])
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const formData = new FormData(event.currentTarget)
+    formData.set('js', '1')
+    void fetcher.submit(formData, { method: 'post', action: '/cart' })
+  }
+  return { fetcher, onSubmit }
+}
+
+/** The hidden fields every cart form carries: where to come back to, and which card. */
+function ReturnFields({ productId }: { productId: string }) {
+  const { pathname, search } = useLocation()
+  return (
+    <>
+      <input type="hidden" name="productId" value={productId} />
+      <input type="hidden" name="redirectTo" value={`${pathname}${search}`} />
+    </>
+  )
+}
+
+/**
+ * ADD / stepper for one product. `name` labels the controls for screen readers ("Add Toned Milk to
+ * cart"); `size` "lg" is the product page's.
+ */
+export function AddToCart({ productId, name, stock, size = 'sm' }: { productId: string; name: string; stock: number; size?: 'sm' | 'lg' }) {
+  const summary = useCartSummary()
+  const line = summary.lines[productId]
+  const { fetcher, onSubmit } = useCartFetcher(productId)
+  const qty = optimisticQty(line?.qty ?? 0, fetcher.formData)
+  const box = size === 'lg' ? 'h-11 w-36 text-base' : 'h-9 w-[5.5rem] text-sm'
+
+  if (qty === 0 && stock <= 0) {
+    return <p className={`relative z-10 flex items-center font-semibold text-slate-500 ${box}`}>Out of stock</p>
+  }
+  if (qty === 0) {
+    return (
+      <form method="post" action="/cart" onSubmit={onSubmit} className="relative z-10">
+        <input type="hidden" name="intent" value="add" />
+        <ReturnFields productId={productId} />
+        <button
+          type="submit"
+          aria-label={`Add ${name} to cart`}
+          className={`${box} rounded-lg border border-accent bg-emerald-50 font-bold text-accent hover:bg-accent hover:text-white`}
+        >
+          ADD
+        </button>
+      </form>
+    )
+  }
+  const atMax = qty >= summary.maxQtyPerLine || qty >= stock
+  return (
+    <div className={`relative z-10 flex items-center justify-between rounded-lg bg-accent font-bold text-white ${box}`}>
+      {line ? (
+        <form method="post" action="/cart" onSubmit={onSubmit} className="h-full">
+          <input type="hidden" name="intent" value="set" />
+          <input type="hidden" name="lineId" value={line.lineId} />
+          <input type="hidden" name="qty" value={qty - 1} />
+          <ReturnFields productId={productId} />
+          <button type="submit" aria-label={`Remove one ${name}`} className="grid h-full w-8 place-items-center rounded-l-lg hover:bg-accent-dark">
+            <MinusIcon size={16} strokeWidth={3} />
+          </button>
+        </form>
+      ) : (
+        <span className="w-8" />
+      )}
+      <span aria-live="polite" aria-label={`${qty} in cart`}>
+        {qty}
+      </span>
+      <form method="post" action="/cart" onSubmit={onSubmit} className="h-full">
+        <input type="hidden" name="intent" value="add" />
+        <ReturnFields productId={productId} />
+        <button
+          type="submit"
+          aria-label={`Add one more ${name}`}
+          aria-disabled={atMax || undefined}
+          className="grid h-full w-8 place-items-center rounded-r-lg hover:bg-accent-dark"
+        >
+          <PlusIcon size={16} strokeWidth={3} />
+        </button>
+      </form>
+    </div>
+  )
+}

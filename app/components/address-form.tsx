@@ -1,0 +1,100 @@
+/**
+ * The delivery-address form (docs/commerce-api.md, "Addresses"): address line, city, state (a select
+ * of India's 28 states and 8 union territories), pincode, country (India, fixed) and mobile, checked
+ * as you type by `AddressSchema` (app/lib/schemas/address.ts), the same rules the BFF action and the
+ * API apply. Used by /dashboard/address (add, edit) and /checkout (add inline). Works without
+ * JavaScript: a plain POST form whose action answers Conform's reply with the messages.
+ */
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { Form } from 'react-router'
+import { ADDRESS_COUNTRY, AddressSchema, INDIAN_STATES } from '../lib/schemas/address.ts'
+import { ErrorList, Field, SubmitButton } from './forms.tsx'
+import { useSchemaForm } from './use-schema-form.ts'
+
+/** An address's form values (all text). */
+export interface AddressValues {
+  _id?: string
+  address_line: string
+  city: string
+  state: string
+  pincode: string
+  mobile: string
+}
+
+const selectClass =
+  'block h-12 w-full rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900 focus:border-accent focus:outline-none focus:ring-2 focus:ring-accent/30 aria-[invalid=true]:border-red-500'
+
+/**
+ * The form. `intent` is posted as the `intent` field (the page's action tells add, edit and place
+ * apart); `action` is the page it posts to; `submitLabel` the button's text.
+ */
+export function AddressForm({
+  id,
+  action,
+  intent,
+  defaultValue,
+  lastResult,
+  submitLabel,
+  isPending,
+}: {
+  id: string
+  action: string
+  intent: string
+  defaultValue?: AddressValues
+  lastResult: SubmissionResult<string[]> | null | undefined
+  submitLabel: string
+  isPending: boolean
+}) {
+  const [form, fields] = useSchemaForm(id, AddressSchema, lastResult, defaultValue)
+  const stateErrorId = fields.state.errors?.length ? `${fields.state.id}-error` : undefined
+  return (
+    <Form method="post" action={action} {...getFormProps(form)} className="grid gap-4">
+      <input type="hidden" name="intent" value={intent} />
+      {defaultValue?._id ? <input type="hidden" name="_id" value={defaultValue._id} /> : null}
+      <Field
+        labelProps={{ children: 'Address (house, street, area)' }}
+        inputProps={{ ...getInputProps(fields.address_line, { type: 'text' }), autoComplete: 'street-address' }}
+        errors={fields.address_line.errors}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field labelProps={{ children: 'City' }} inputProps={{ ...getInputProps(fields.city, { type: 'text' }), autoComplete: 'address-level2' }} errors={fields.city.errors} />
+        <div>
+          <label htmlFor={fields.state.id} className="mb-1 block text-sm font-medium text-slate-700">
+            State
+          </label>
+          <select {...getSelectProps(fields.state)} key={fields.state.key} autoComplete="address-level1" aria-describedby={stateErrorId} className={selectClass}>
+            <option value="">Choose a state</option>
+            {INDIAN_STATES.map((state) => (
+              <option key={state} value={state}>
+                {state}
+              </option>
+            ))}
+          </select>
+          <ErrorList id={stateErrorId} errors={fields.state.errors} />
+        </div>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          labelProps={{ children: 'Pincode' }}
+          inputProps={{ ...getInputProps(fields.pincode, { type: 'text' }), inputMode: 'numeric', autoComplete: 'postal-code', maxLength: 6 }}
+          errors={fields.pincode.errors}
+        />
+        <Field
+          labelProps={{ children: 'Mobile' }}
+          inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), autoComplete: 'tel-national', placeholder: '10-digit mobile number' }}
+          errors={fields.mobile.errors}
+        />
+      </div>
+      <div>
+        <label htmlFor={`${id}-country`} className="mb-1 block text-sm font-medium text-slate-700">
+          Country
+        </label>
+        <input id={`${id}-country`} name="country" value={ADDRESS_COUNTRY} readOnly className={selectClass + ' bg-slate-50'} />
+      </div>
+      <ErrorList id={form.errorId} errors={form.errors} role="alert" />
+      <SubmitButton isPending={isPending} className="sm:w-auto sm:min-w-40">
+        {submitLabel}
+      </SubmitButton>
+    </Form>
+  )
+}

@@ -1,0 +1,87 @@
+/**
+ * One order as the shopper and the admin see it (docs/commerce-api.md, "Orders"): the status
+ * timeline, every line as sold (image, name, unit, quantity, price paid, MRP struck), the delivery
+ * address as it was at order time, and the bill. Amounts are the API's; nothing is recomputed.
+ */
+import type { Order } from '../.server/api/order.ts'
+import { formatRupees } from '../lib/money.ts'
+import { formatOrderTime, ORDER_PROGRESS, statusLabel, type OrderStatusName } from '../lib/order-status.ts'
+import { addressLine } from '../lib/schemas/address.ts'
+import { BillSummary } from './bill-summary.tsx'
+import { ResponsiveImage } from './responsive-image.tsx'
+
+/** A status badge: green when delivered, red when cancelled, amber otherwise. */
+export function StatusBadge({ status }: { status: string }) {
+  const tone =
+    status === 'delivered' ? 'bg-green-100 text-green-800' : status === 'cancelled' ? 'bg-red-100 text-red-800' : 'bg-amber-100 text-amber-900'
+  return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-bold ${tone}`}>{statusLabel(status)}</span>
+}
+
+/** The timeline: each step of the happy path with the time it was reached, or the cancellation. */
+export function StatusTimeline({ order }: { order: Pick<Order, 'status' | 'statusHistory'> }) {
+  const reached = new Map(order.statusHistory.map((h) => [h.status, h.at]))
+  const steps: OrderStatusName[] = order.status === 'cancelled' ? [...ORDER_PROGRESS.filter((s) => reached.has(s)), 'cancelled'] : [...ORDER_PROGRESS]
+  return (
+    <ol aria-label="Order status" className="grid gap-2 sm:grid-cols-4">
+      {steps.map((step) => {
+        const at = reached.get(step)
+        return (
+          <li key={step} className={`rounded-lg border px-3 py-2 text-sm ${at ? (step === 'cancelled' ? 'border-red-200 bg-red-50' : 'border-green-200 bg-green-50') : 'border-slate-200 bg-white text-slate-500'}`}>
+            <span className="block font-semibold">
+              {at ? '✓ ' : ''}
+              {statusLabel(step)}
+            </span>
+            <span className="text-xs">{at ? formatOrderTime(at) : 'Not yet'}</span>
+          </li>
+        )
+      })}
+    </ol>
+  )
+}
+
+/** The order's lines, address and bill. */
+export function OrderBody({ order }: { order: Order }) {
+  return (
+    <div className="grid gap-4 lg:grid-cols-[1fr_20rem]">
+      <section aria-label="Items" className="rounded-xl border border-slate-200 bg-white px-3">
+        <ul className="divide-y divide-slate-100">
+          {order.items.map((line, i) => (
+            <li key={`${line.productId ?? 'gone'}-${i}`} className="flex items-center gap-3 py-3">
+              <ResponsiveImage src={line.image} alt="" width={64} height={64} sizes="64px" className="size-16 shrink-0 rounded-lg border border-slate-100 object-contain p-1" />
+              <div className="min-w-0 flex-1">
+                <p className="text-sm font-semibold text-slate-800">
+                  {line.brand ? <span className="text-slate-600">{line.brand} </span> : null}
+                  {line.name}
+                </p>
+                <p className="text-xs text-slate-500">
+                  {line.unit} · Qty {line.quantity} × {formatRupees(line.price)}
+                  {line.mrp > line.price ? (
+                    <>
+                      {' '}
+                      <s>
+                        <span className="sr-only">MRP </span>
+                        {formatRupees(line.mrp)}
+                      </s>
+                    </>
+                  ) : null}
+                </p>
+              </div>
+              <p className="text-sm font-bold">{formatRupees(line.lineTotal)}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <div className="flex flex-col gap-4">
+        <section aria-labelledby="order-address" className="rounded-xl border border-slate-200 bg-white p-4">
+          <h2 id="order-address" className="mb-1 text-base font-bold">
+            Delivery address
+          </h2>
+          <p className="text-sm text-slate-700">{addressLine(order.delivery_address)}</p>
+          <p className="text-sm text-slate-600">Mobile {order.delivery_address.mobile}</p>
+          <p className="mt-2 text-sm text-slate-600">Payment: Cash on Delivery</p>
+        </section>
+        <BillSummary bill={order.bill} />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,38 @@
+/**
+ * What every page knows of the shopper's cart (docs/commerce-api.md, "Cart"): the root loader
+ * (app/root.tsx) puts a small summary in its data, so the header, the mobile cart bar and every
+ * product card read the count, the total and each product's quantity without a request of their own.
+ */
+import { useRouteLoaderData } from 'react-router'
+
+/** One product's line in the cart. */
+export interface CartLineRef {
+  lineId: string
+  qty: number
+}
+
+/** The cart in brief: item count, grand total in rupees, lines by product id, the per-line maximum. */
+export interface CartSummary {
+  count: number
+  /** Items total in rupees (what the header shows). */
+  total: number
+  lines: Record<string, CartLineRef>
+  maxQtyPerLine: number
+}
+
+/** The summary of an empty cart. */
+export const EMPTY_CART_SUMMARY: CartSummary = { count: 0, total: 0, lines: {}, maxQtyPerLine: 12 }
+
+/** The cart summary of the root loader (empty outside the app's tree, e.g. in a unit test). */
+export function useCartSummary(): CartSummary {
+  const root = useRouteLoaderData('root') as { cart?: CartSummary } | undefined
+  return root?.cart ?? EMPTY_CART_SUMMARY
+}
+
+/** "1 item" / "3 items". */
+export function itemCountLabel(count: number): string {
+  return `${count} ${count === 1 ? 'item' : 'items'}`
+}
+
+/** The anchor id of a product's card, the target of the no-JavaScript redirect back (`#p-<id>`). */
+export const productAnchor = (productId: string) => `p-${productId}`

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest'
+import { CartActionSchema } from './cart.ts'
+
+describe('CartActionSchema', () => {
+  it('reads the three intents', () => {
+    expect(CartActionSchema.parse({ intent: 'add', productId: 'abc123' })).toEqual({ intent: 'add', productId: 'abc123' })
+    expect(CartActionSchema.parse({ intent: 'set', lineId: 'l1', qty: '3' })).toEqual({ intent: 'set', lineId: 'l1', qty: 3 })
+    expect(CartActionSchema.parse({ intent: 'remove', lineId: 'l1', redirectTo: '/cart' })).toMatchObject({ intent: 'remove' })
+  })
+
+  it('refuses unknown intents, odd ids and bad quantities', () => {
+    expect(CartActionSchema.safeParse({ intent: 'steal', productId: 'a' }).success).toBe(false)
+    expect(CartActionSchema.safeParse({ intent: 'add', productId: '../x' }).success).toBe(false)
+    expect(CartActionSchema.safeParse({ intent: 'set', lineId: 'l1', qty: '-1' }).success).toBe(false)
+    expect(CartActionSchema.safeParse({ intent: 'set', lineId: 'l1', qty: '1.5' }).success).toBe(false)
+  })
+})

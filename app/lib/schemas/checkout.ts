@@ -1,0 +1,14 @@
+/**
+ * The checkout's "Place Order" form (docs/commerce-api.md, "Orders"): the chosen address and the
+ * idempotency key the page was rendered with (8-128 of `[A-Za-z0-9_-]`), so a double submit, a
+ * refresh or a retry places one order. Amounts are never posted: the server prices the order.
+ */
+import { z } from 'zod'
+
+export const CHOOSE_ADDRESS_MESSAGE = 'Choose a delivery address'
+
+/** Place Order. */
+export const PlaceOrderFormSchema = z.object({
+  addressId: z.string({ error: CHOOSE_ADDRESS_MESSAGE }).trim().regex(/^[A-Za-z0-9]{1,64}$/, CHOOSE_ADDRESS_MESSAGE),
+  idempotencyKey: z.string({ error: 'Reload the page and try again' }).regex(/^[A-Za-z0-9_-]{8,128}$/, 'Reload the page and try again'),
+})

@@ -1,0 +1,77 @@
+/**
+ * /cart (docs/commerce-api.md, "Cart"): the cart page, and the action every cart button posts to.
+ *
+ * The page lists the lines, the bill and "Proceed"; it is the cart panel without JavaScript and on
+ * phones. The action reads `CartActionSchema` (app/lib/schemas/cart.ts): without JavaScript it
+ * answers a redirect back to the page the button was on, at the product's card (`#p-<id>`), with a
+ * flash toast; a fetcher (JavaScript, `js=1`) gets `{ ok, message }` instead, so the page stays put.
+ */
+import { data } from 'react-router'
+import type { Route } from './+types/cart'
+import { getSession } from '../.server/context.ts'
+import { addToCart, getCart, removeCartLine, updateCartQty } from '../.server/api/cart.ts'
+import { readForm } from '../.server/form.ts'
+import { clientIp, safeRedirect } from '../.server/request.ts'
+import { redirectWithToast } from '../.server/toast.ts'
+import { CartContents } from '../components/cart-panel.tsx'
+import type { CartActionData } from '../components/add-to-cart.tsx'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { SHOP_NAME } from '../components/header.tsx'
+import { itemCountLabel, productAnchor } from '../lib/cart.ts'
+import { CartActionSchema } from '../lib/schemas/cart.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: `My Cart | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
+
+// Personal: no shared cache may keep it.
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const session = getSession(context)
+  const cart = await getCart(session, { clientIp: clientIp(request) })
+  if (!cart.ok) throw data(cart.message, { status: cart.status >= 500 ? 502 : cart.status })
+  return { cart: cart.data, signedIn: Boolean(session.user) }
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const session = getSession(context)
+  const formData = await readForm(request)
+  const viaFetcher = formData.get('js') === '1'
+  const parsed = CartActionSchema.safeParse(Object.fromEntries(formData))
+  const productId = typeof formData.get('productId') === 'string' ? String(formData.get('productId')) : ''
+  const back = () => {
+    const to = safeRedirect(formData.get('redirectTo'), '/cart')
+    return productId && /^[A-Za-z0-9]{1,64}$/.test(productId) && !to.includes('#') ? `${to}#${productAnchor(productId)}` : to
+  }
+  const answer = (ok: boolean, message: string, status = ok ? 200 : 400) =>
+    viaFetcher
+      ? data<CartActionData>({ ok, message }, { status })
+      : redirectWithToast(session, back(), { type: ok ? 'success' : 'error', message })
+
+  if (!parsed.success) return answer(false, 'That cart request was not understood: please try again')
+  const input = parsed.data
+  const opts = { clientIp: clientIp(request) }
+  const result =
+    input.intent === 'add'
+      ? await addToCart(session, input.productId, opts)
+      : input.intent === 'set'
+        ? await updateCartQty(session, input.lineId, input.qty, opts)
+        : await removeCartLine(session, input.lineId, opts)
+  if (!result.ok) return answer(false, result.message, result.status >= 500 ? 502 : result.status)
+  return answer(true, result.message)
+}
+
+export default function CartPage({ loaderData }: Route.ComponentProps) {
+  const { cart, signedIn } = loaderData
+  return (
+    <div className="mx-auto max-w-2xl px-3 py-4 sm:px-4 md:py-6">
+      <h1 className="mb-3 text-xl font-bold text-slate-900">
+        My Cart{cart.bill.itemCount > 0 ? <span className="ml-2 text-base font-normal text-slate-600">({itemCountLabel(cart.bill.itemCount)})</span> : null}
+      </h1>
+      <CartContents lines={cart.lines} bill={cart.bill} signedIn={signedIn} />
+    </div>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

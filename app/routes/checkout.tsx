@@ -1,0 +1,196 @@
+/**
+ * /checkout (docs/commerce-api.md, "Orders"): signed in only (a visitor goes through
+ * `/login?redirectTo=/checkout`). The shopper picks one of their addresses (or adds one inline,
+ * `?add-address=1`), sees the lines and the bill, and places a Cash on Delivery order.
+ *
+ * The form carries an idempotency key made when the page was rendered, so a double click, a refresh
+ * or a retry after a dropped connection places exactly one order. The server prices everything: if a
+ * price changed or a line ran short since it was added, nothing is ordered, the cart is corrected and
+ * the page lists what changed. Success goes to /success with the order number.
+ */
+import { randomUUID } from 'node:crypto'
+import { data, Form, Link, redirect } from 'react-router'
+import type { Route } from './+types/checkout'
+import * as addressApi from '../.server/api/address.ts'
+import { getCart } from '../.server/api/cart.ts'
+import { placeCashOnDeliveryOrder } from '../.server/api/order.ts'
+import { saveAddressFromForm } from '../.server/address-form.ts'
+import { requireUser } from '../.server/auth.ts'
+import { getSession } from '../.server/context.ts'
+import { readForm } from '../.server/form.ts'
+import { clientIp } from '../.server/request.ts'
+import { redirectWithToast } from '../.server/toast.ts'
+import { AddressForm } from '../components/address-form.tsx'
+import { BillSummary } from '../components/bill-summary.tsx'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { ErrorList, SubmitButton, useIsPending } from '../components/forms.tsx'
+import { SHOP_NAME } from '../components/header.tsx'
+import { itemCountLabel } from '../lib/cart.ts'
+import { formatRupees } from '../lib/money.ts'
+import { addressLine } from '../lib/schemas/address.ts'
+import { PlaceOrderFormSchema } from '../lib/schemas/checkout.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: `Checkout | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
+
+const CHECKOUT_PATH = '/checkout'
+
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  requireUser(context, url)
+  const session = getSession(context)
+  const [cart, addresses] = await Promise.all([getCart(session, { clientIp: clientIp(request) }), addressApi.listAddresses(session)])
+  if (!cart.ok) throw data(cart.message, { status: cart.status >= 500 ? 502 : cart.status })
+  if (!addresses.ok) throw data(addresses.message, { status: addresses.status >= 500 ? 502 : addresses.status })
+  if (cart.data.lines.length === 0) throw redirectWithToast(session, '/cart', { type: 'message', message: 'Your cart is empty: add something first' })
+  const wanted = url.searchParams.get('address')
+  const selected = addresses.data.find((a) => a._id === wanted)?._id ?? addresses.data[0]?._id ?? null
+  return {
+    cart: cart.data,
+    addresses: addresses.data,
+    selected,
+    addingAddress: url.searchParams.get('add-address') === '1' || addresses.data.length === 0,
+    // A random UUID: a fresh key per rendered checkout, reused by every resubmission of that page.
+    idempotencyKey: randomUUID(),
+  }
+}
+
+export async function action({ context, request, url }: Route.ActionArgs) {
+  requireUser(context, url)
+  const session = getSession(context)
+  const formData = await readForm(request)
+
+  if (formData.get('intent') === 'address') {
+    const saved = await saveAddressFromForm(session, formData)
+    if (!saved.ok) return saved.response
+    return redirectWithToast(session, `${CHECKOUT_PATH}?address=${saved.address._id}`, { type: 'success', message: saved.message })
+  }
+
+  const parsed = PlaceOrderFormSchema.safeParse(Object.fromEntries(formData))
+  if (!parsed.success) return data({ placeError: parsed.error.issues[0]!.message, changes: null }, { status: 400 })
+  const outcome = await placeCashOnDeliveryOrder(session, parsed.data.addressId, parsed.data.idempotencyKey, { clientIp: clientIp(request) })
+  if (outcome.kind === 'placed') {
+    throw redirect(`/success?${new URLSearchParams({ order: outcome.order.orderId })}`)
+  }
+  if (outcome.kind === 'cart-changed') return data({ placeError: outcome.message, changes: outcome.changes }, { status: 409 })
+  if (outcome.status === 400 && /empty/i.test(outcome.message)) throw redirectWithToast(session, '/cart', { type: 'error', message: outcome.message })
+  return data({ placeError: outcome.message, changes: null }, { status: outcome.status >= 500 ? 502 : outcome.status })
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { cart, addresses, selected, addingAddress, idempotencyKey } = loaderData
+  const isPlacing = useIsPending({ formAction: CHECKOUT_PATH })
+  const isSavingAddress = useIsPending({ formAction: `${CHECKOUT_PATH}?add-address=1` })
+  const changes = actionData && 'changes' in actionData ? actionData.changes : null
+  const placeError = actionData && 'placeError' in actionData ? actionData.placeError : null
+  const addressResult = actionData && 'result' in actionData ? actionData.result : undefined
+  return (
+    <div className="mx-auto grid max-w-5xl gap-6 px-3 py-4 sm:px-4 md:grid-cols-[1fr_22rem] md:py-6">
+      <div className="flex flex-col gap-4">
+        <h1 className="text-xl font-bold text-slate-900">Checkout</h1>
+
+        {changes?.length ? (
+          <section role="alert" className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm">
+            <h2 className="mb-2 font-bold text-amber-900">Your cart was updated</h2>
+            <ul className="list-disc pl-5 text-amber-900">
+              {changes.map((change, i) => (
+                <li key={`${change.productId}-${change.kind}-${i}`}>
+                  {change.name}:{' '}
+                  {change.kind === 'price'
+                    ? `price changed from ${formatRupees(change.before)} to ${formatRupees(change.after)}`
+                    : change.kind === 'removed'
+                      ? 'no longer sold, removed'
+                      : change.after === 0
+                        ? 'out of stock, removed'
+                        : `only ${change.after} left, quantity changed from ${change.before}`}
+                </li>
+              ))}
+            </ul>
+            <p className="mt-2 text-amber-900">Check the bill and place the order again.</p>
+          </section>
+        ) : null}
+
+        <section aria-labelledby="checkout-address" className="rounded-xl border border-slate-200 bg-white p-4">
+          <h2 id="checkout-address" className="mb-3 font-bold">
+            Delivery address
+          </h2>
+          {addresses.length > 0 ? (
+            <fieldset form="place-order" className="grid gap-2">
+              <legend className="sr-only">Choose a delivery address</legend>
+              {addresses.map((address) => (
+                <label key={address._id} className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 has-[:checked]:border-accent has-[:checked]:bg-emerald-50">
+                  <input type="radio" name="addressId" value={address._id} defaultChecked={address._id === selected} form="place-order" className="mt-1 size-4 accent-[var(--color-accent)]" />
+                  <span className="text-sm">
+                    {addressLine(address)}
+                    <span className="block text-slate-600">Mobile {address.mobile}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          {addingAddress ? (
+            <div className="mt-4">
+              {addresses.length > 0 ? <h3 className="mb-2 font-semibold">Add an address</h3> : <p className="mb-3 text-sm text-slate-600">Add the address to deliver to.</p>}
+              <AddressForm
+                id="checkout-address-form"
+                action={`${CHECKOUT_PATH}?add-address=1`}
+                intent="address"
+                lastResult={addressResult}
+                submitLabel={isSavingAddress ? 'Saving…' : 'Save address'}
+                isPending={isSavingAddress}
+              />
+            </div>
+          ) : (
+            <Link to="?add-address=1" className="mt-3 inline-block text-sm font-semibold text-accent hover:underline">
+              + Add a new address
+            </Link>
+          )}
+        </section>
+
+        <section aria-labelledby="checkout-payment" className="rounded-xl border border-slate-200 bg-white p-4">
+          <h2 id="checkout-payment" className="mb-2 font-bold">
+            Payment
+          </h2>
+          <label className="flex items-center gap-3 text-sm">
+            <input type="radio" name="payment" value="cod" defaultChecked form="place-order" className="size-4" />
+            Cash on Delivery
+          </label>
+        </section>
+      </div>
+
+      <aside className="flex flex-col gap-4">
+        <section aria-labelledby="checkout-items" className="rounded-xl border border-slate-200 bg-white p-4">
+          <h2 id="checkout-items" className="mb-2 font-bold">
+            {itemCountLabel(cart.bill.itemCount)}
+          </h2>
+          <ul className="grid gap-1 text-sm">
+            {cart.lines.map((line) => (
+              <li key={line._id} className="flex justify-between gap-2">
+                <span className="min-w-0 truncate">
+                  {line.quantity} × {line.productId.name}
+                </span>
+                <span className="shrink-0">{formatRupees(Math.round(line.productId.sellingPrice * 100 * line.quantity) / 100)}</span>
+              </li>
+            ))}
+          </ul>
+          <Link to="/cart" className="mt-2 inline-block text-sm font-semibold text-accent hover:underline">
+            Change items
+          </Link>
+        </section>
+        <BillSummary bill={cart.bill} />
+        <Form method="post" action={CHECKOUT_PATH} id="place-order" className="flex flex-col gap-2">
+          <input type="hidden" name="intent" value="place" />
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          <ErrorList errors={placeError && !changes?.length ? [placeError] : []} role="alert" />
+          <SubmitButton isPending={isPlacing} disabled={addresses.length === 0}>
+            {isPlacing ? 'Placing your order…' : `Place Order · ${formatRupees(cart.bill.grandTotal)}`}
+          </SubmitButton>
+          {addresses.length === 0 ? <p className="text-xs text-slate-600">Add a delivery address to place the order.</p> : null}
+        </Form>
+      </aside>
+    </div>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,92 @@
+/**
+ * /dashboard/orders/:orderId (admin; docs/commerce-api.md, "Orders"): one order with its customer,
+ * timeline, lines, address and bill, and a button for each allowed next status (placed → packed →
+ * out for delivery → delivered; cancel from placed or packed, stock goes back). Each button posts the
+ * order's `version` as the admin saw it, so two admins cannot both win: the later one gets the API's
+ * 409 "This order was changed by someone else: reload" as an error toast.
+ */
+import { data, Form, Link } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/admin-order'
+import { orderDetails, updateOrderStatus } from '../../.server/api/order.ts'
+import { requireAdmin } from '../../.server/auth.ts'
+import { getSession } from '../../.server/context.ts'
+import { readForm } from '../../.server/form.ts'
+import { redirectWithToast } from '../../.server/toast.ts'
+import { AdminGuard } from '../../components/admin-guard.tsx'
+import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { SHOP_NAME } from '../../components/header.tsx'
+import { OrderBody, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
+import { buttonClassName } from '../../components/ui/button.tsx'
+import { formatOrderTime, nextStatuses, ORDER_STATUS_NAMES, statusLabel, type OrderStatusName } from '../../lib/order-status.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: `Order | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
+
+/** A status change as posted: the new status and the version the admin saw. */
+const StatusChangeSchema = z.object({ status: z.enum(ORDER_STATUS_NAMES as [OrderStatusName, ...OrderStatusName[]]), version: z.coerce.number().int().min(1) })
+
+export async function loader({ context, params, url }: Route.LoaderArgs) {
+  const { isAdmin } = await requireAdmin(context, url)
+  if (!isAdmin) return data({ isAdmin: false as const, order: null }, { status: 403 })
+  const result = await orderDetails(getSession(context), params.orderId)
+  if (!result.ok) throw data(result.message, { status: result.status >= 500 ? 502 : result.status })
+  return { isAdmin: true as const, order: result.data }
+}
+
+export async function action({ context, params, request, url }: Route.ActionArgs) {
+  const { isAdmin } = await requireAdmin(context, url)
+  if (!isAdmin) throw data('Do not have permission', { status: 403 })
+  const session = getSession(context)
+  const parsed = StatusChangeSchema.safeParse(Object.fromEntries(await readForm(request)))
+  const back = `/dashboard/orders/${params.orderId}`
+  if (!parsed.success) return redirectWithToast(session, back, { type: 'error', message: 'Choose a status' })
+  const result = await updateOrderStatus(session, { orderId: params.orderId, status: parsed.data.status, version: parsed.data.version })
+  return redirectWithToast(session, back, {
+    type: result.ok ? 'success' : 'error',
+    message: result.ok ? `Order marked ${statusLabel(parsed.data.status).toLowerCase()}` : result.message,
+  })
+}
+
+export default function AdminOrder({ loaderData }: Route.ComponentProps) {
+  const { isAdmin, order } = loaderData
+  return (
+    <AdminGuard isAdmin={isAdmin}>
+      {order ? (
+        <section className="flex flex-col gap-4 p-4 md:p-6">
+          <Link to="/dashboard/orders" className="text-sm font-semibold text-accent hover:underline">
+            ‹ Orders
+          </Link>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <div>
+              <h1 className="text-lg font-semibold text-slate-900">Order {order.orderId}</h1>
+              <p className="text-sm text-slate-600">
+                {formatOrderTime(order.createdAt)}
+                {order.customer ? ` · ${order.customer.name} (${order.customer.email})` : ''}
+              </p>
+            </div>
+            <StatusBadge status={order.status} />
+          </div>
+          <StatusTimeline order={order} />
+          {nextStatuses(order.status).length > 0 ? (
+            <div className="flex flex-wrap gap-2">
+              {nextStatuses(order.status).map((status) => (
+                <Form method="post" key={status}>
+                  <input type="hidden" name="status" value={status} />
+                  <input type="hidden" name="version" value={order.version} />
+                  <button type="submit" className={buttonClassName({ variant: status === 'cancelled' ? 'danger' : 'primary', size: 'sm' })}>
+                    {status === 'cancelled' ? 'Cancel order' : `Mark ${statusLabel(status).toLowerCase()}`}
+                  </button>
+                </Form>
+              ))}
+            </div>
+          ) : null}
+          <OrderBody order={order} />
+        </section>
+      ) : null}
+    </AdminGuard>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

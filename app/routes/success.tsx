@@ -1,0 +1,58 @@
+/**
+ * /success?order=<order number> (docs/commerce-api.md, "Orders"): the page after placing an order:
+ * the order number, what to pay on delivery, and links to the order and to keep shopping. Signed in
+ * only; an order that is not the shopper's is a 404.
+ */
+import { data, Link } from 'react-router'
+import type { Route } from './+types/success'
+import { orderDetails } from '../.server/api/order.ts'
+import { requireUser } from '../.server/auth.ts'
+import { getSession } from '../.server/context.ts'
+import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
+import { SHOP_NAME } from '../components/header.tsx'
+import { buttonClassName } from '../components/ui/button.tsx'
+import { itemCountLabel } from '../lib/cart.ts'
+import { formatRupees } from '../lib/money.ts'
+
+export const meta: Route.MetaFunction = () => [{ title: `Order placed | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  requireUser(context, url)
+  const ref = url.searchParams.get('order') ?? ''
+  if (!/^[A-Za-z0-9]{1,64}$/.test(ref)) throw data('Order not found', { status: 404 })
+  const result = await orderDetails(getSession(context), ref)
+  if (!result.ok) throw data(result.message, { status: result.status >= 500 ? 502 : result.status })
+  const order = result.data
+  return { orderId: order.orderId, id: order._id, total: order.totalAmt, itemCount: order.bill.itemCount }
+}
+
+export default function Success({ loaderData }: Route.ComponentProps) {
+  const { orderId, id, total, itemCount } = loaderData
+  return (
+    <div className="mx-auto max-w-lg px-4 py-12 text-center">
+      <div aria-hidden="true" className="mx-auto mb-4 grid size-16 place-items-center rounded-full bg-green-100 text-3xl text-green-700">
+        ✓
+      </div>
+      <h1 className="text-2xl font-bold text-slate-900">Order placed</h1>
+      <p className="mt-2 text-slate-700">
+        Your order number is <strong data-testid="order-number">{orderId}</strong>.
+      </p>
+      <p className="mt-1 text-slate-600">
+        {itemCountLabel(itemCount)} · pay {formatRupees(total)} in cash on delivery · arriving in about 10 minutes.
+      </p>
+      <div className="mt-6 flex flex-wrap justify-center gap-3">
+        <Link to={`/dashboard/myorder/${id}`} className={buttonClassName({ variant: 'primary' })}>
+          View order
+        </Link>
+        <Link to="/" className={buttonClassName({ variant: 'secondary' })}>
+          Continue shopping
+        </Link>
+      </div>
+    </div>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
