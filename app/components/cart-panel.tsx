@@ -106,6 +106,7 @@ export function CartBar() {
       >
         <span>
           {itemCountLabel(count)} · {formatRupees(total)}
+          <span aria-hidden="true"> · </span>
         </span>
         <span>View Cart ›</span>
       </Link>
@@ -147,6 +148,7 @@ export function CartButton({ signedIn }: { signedIn: boolean }) {
           void fetcher.load('/cart')
         }}
         aria-haspopup="dialog"
+        data-testid="cart-button"
         className="flex min-h-12 items-center gap-2 rounded-lg bg-accent px-4 font-semibold text-white hover:bg-accent-dark"
       >
         <CartIcon size={24} />
