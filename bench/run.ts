@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: starts the production server on a fresh DATA_DIR (so the full catalogue is
  * imported anew), then measures with autocannon, 32 connections, one target after another:
- * GET /, a category listing, a product page, /search?q=milk, POST /api/product/get, and a static
- * file of the home page's size from the same server as the baseline. Prints requests/s, p50 and p99
+ * GET /, a category listing, a product page, /search?q=milk, POST /api/product/get, the cart page of
+ * a visitor with three products, the add-to-cart POST (a fetcher's `/cart.data` request, each
+ * connection with its own guest cart, alternating add and set-back so the line never hits its cap),
+ * and a static file of the home page's size from the same server as the baseline. Prints requests/s, p50 and p99
  * latency (ms) and each target's ratio to the baseline, then the upstream calls one render of each
  * page makes (from /metrics.json, EXPOSE_METRICS=1). Needs a build (`npm run build`).
  *
@@ -79,10 +81,37 @@ interface Row {
   errors: number
 }
 
-async function measure(name: string, opts: { url: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }): Promise<Row> {
+type MeasureOptions = { url: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string>; setupClient?: (client: autocannon.Client) => void }
+
+async function measure(name: string, opts: MeasureOptions): Promise<Row> {
   const result = await autocannon({ ...opts, connections, duration })
   const errors = result.errors + result.timeouts + (result.non2xx ?? 0)
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors }
+}
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
+
+/**
+ * A visitor's guest cart made the way a browser without JavaScript makes one (POST /cart forms):
+ * answers the session cookie and the line id of the first product.
+ */
+async function guestCart(productIds: string[]): Promise<{ cookie: string; lineId: string }> {
+  let cookie = ''
+  for (const productId of productIds) {
+    const res = await fetch(`${base}/cart`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...FORM, ...(cookie ? { cookie } : {}) },
+      body: new URLSearchParams({ intent: 'add', productId, redirectTo: '/' }),
+    })
+    const setCookie = res.headers.get('set-cookie')
+    if (setCookie) cookie = setCookie.split(';')[0]!
+    await res.arrayBuffer()
+  }
+  const html = await (await fetch(`${base}/cart`, { headers: { cookie } })).text()
+  const lineId = /name="lineId" value="([a-f0-9]+)"/.exec(html)?.[1]
+  if (!lineId) throw new Error('bench: the guest cart has no line')
+  return { cookie, lineId }
 }
 
 /** A random word of 5 to 9 lower-case letters: never in the catalogue cache, rarely in the catalogue. */
@@ -143,7 +172,23 @@ try {
   const homeHtml = await (await fetch(`${base}/`)).text()
   fs.writeFileSync(baselineFile, 'x'.repeat(Buffer.byteLength(homeHtml)))
 
-  const targets: Array<[string, Parameters<typeof measure>[1]]> = [
+  const cartProducts = (await api<Array<{ _id: string }>>('product/get', { page: 1, limit: 3 })).map((p) => p._id)
+  const shopper = await guestCart(cartProducts)
+  // One guest cart per connection, so the adds of one never meet another's per-line cap.
+  const carts = await Promise.all(Array.from({ length: connections }, () => guestCart(cartProducts.slice(0, 1))))
+  let nextCart = 0
+  const addToCart: MeasureOptions = {
+    url: `${base}/cart.data`,
+    setupClient(client) {
+      const cart = carts[nextCart++ % carts.length]!
+      client.setRequests([
+        { method: 'POST', headers: { ...FORM, cookie: cart.cookie }, body: `intent=add&productId=${cartProducts[0]}&js=1` },
+        { method: 'POST', headers: { ...FORM, cookie: cart.cookie }, body: `intent=set&lineId=${cart.lineId}&qty=1&js=1` },
+      ])
+    },
+  }
+
+  const targets: Array<[string, MeasureOptions]> = [
     ['static file (baseline)', { url: `${base}/bench-baseline.html` }],
     ['GET /', { url: `${base}/` }],
     ['category listing', { url: listingUrl }],
@@ -153,6 +198,8 @@ try {
       'POST /api/product/get',
       { url: `${base}/api/product/get`, method: 'POST', body: JSON.stringify({ page: 1, limit: 12 }), headers: { 'content-type': 'application/json' } },
     ],
+    ['cart page (3 products)', { url: `${base}/cart`, headers: { cookie: shopper.cookie } }],
+    ['add-to-cart POST (fetcher)', addToCart],
   ]
   const rows: Row[] = []
   for (const [name, opts] of targets) {

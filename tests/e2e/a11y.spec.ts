@@ -28,6 +28,7 @@ test('visitor pages have no accessibility violations', async ({ page, request })
     '/login',
     '/register',
     '/forgot-password',
+    '/cart',
     '/no-such-page/at-all',
   ]
   for (const path of paths) {
@@ -67,10 +68,43 @@ test('shopper pages have no accessibility violations', async ({ page, request },
   }
 })
 
+test('cart, checkout, address and order pages have no accessibility violations', async ({ page, request }, testInfo) => {
+  const user = newUser(testInfo, 'a11y-buyer')
+  await registerViaApi(request, user)
+  await signIn(page, user)
+  // A cart with a product, then the pages of buying it (with the address form's errors shown).
+  await page.goto('/search?q=milk')
+  await page.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ }).first().click()
+  await expect(page.getByTestId('cart-button')).toContainText('1 item')
+  await page.goto('/cart')
+  await expectNoViolations(page, '/cart with a product')
+  await page.goto('/checkout')
+  await page.getByRole('button', { name: 'Save address' }).click()
+  await expect(page.getByText('Enter the city').first()).toBeVisible()
+  await expectNoViolations(page, '/checkout with address errors')
+  await page.getByLabel('Address (house, street, area)').fill('12, MG Road')
+  await page.getByLabel('City').fill('Bengaluru')
+  await page.getByLabel('State').selectOption('Karnataka')
+  await page.getByLabel('Pincode').fill('560038')
+  await page.getByLabel('Mobile').fill('9845012345')
+  await page.getByRole('button', { name: 'Save address' }).click()
+  await expect(page.getByRole('radio', { name: /MG Road/ })).toBeChecked()
+  await expectNoViolations(page, '/checkout with an address')
+  await page.getByRole('button', { name: /^Place Order/ }).click()
+  await expect(page).toHaveURL(/\/success/)
+  await expectNoViolations(page, '/success')
+  await page.goto('/dashboard/myorder')
+  await expectNoViolations(page, '/dashboard/myorder with an order')
+  await page.getByRole('link', { name: /^Order OD/ }).first().click()
+  await expectNoViolations(page, 'order page')
+  await page.goto('/dashboard/address?add=1')
+  await expectNoViolations(page, '/dashboard/address with the form')
+})
+
 test('admin pages have no accessibility violations', async ({ page }) => {
   await submitLogin(page, ADMIN.email, ADMIN.password)
   await expect(page).toHaveURL(/\/$/)
-  for (const path of ['/dashboard/category', '/dashboard/subcategory', '/dashboard/upload-product', '/dashboard/product']) {
+  for (const path of ['/dashboard/category', '/dashboard/subcategory', '/dashboard/upload-product', '/dashboard/product', '/dashboard/orders']) {
     await page.goto(path)
     await expectNoViolations(page, `admin ${path}`)
   }

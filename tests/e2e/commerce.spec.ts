@@ -48,6 +48,17 @@ test('a visitor fills a cart, signs in to the merged cart, orders cash on delive
   await addFirst(page, 3, js)
   if (!js) await expect(toast(page, 'Item added to cart')).toBeVisible()
 
+  if (js) {
+    // With JavaScript, My Cart opens the drawer over the page; Escape closes it.
+    await page.getByTestId('cart-button').click()
+    const drawer = page.getByRole('dialog', { name: 'My Cart' })
+    await expect(drawer.getByRole('list', { name: 'Cart items' }).getByRole('listitem')).toHaveCount(3)
+    await expect(drawer).toContainText('Grand total')
+    await page.keyboard.press('Escape')
+    await expect(drawer).toBeHidden()
+    await expect(page).toHaveURL(/\/search\?q=milk/)
+  }
+
   // The cart page: three lines; one more of the first.
   await page.goto('/cart')
   const lines = page.getByRole('list', { name: 'Cart items' }).getByRole('listitem')
@@ -151,4 +162,44 @@ test('a shopper cancels a placed order and its stock comes back', async ({ page,
   await expect(toast(page, 'Order cancelled')).toBeVisible()
   await expect(page.getByRole('list', { name: 'Order status' })).toContainText('✓ Cancelled')
   expect(await stockOf()).toBe(before)
+})
+
+test('a product out of stock shows "Out of stock" and no ADD button; a price changed before ordering stops the order and says so', async ({ page, request }, testInfo) => {
+  const js = isJs(testInfo)
+  const adminToken = await tokenOf(request, ADMIN)
+  const asAdmin = { Authorization: `Bearer ${adminToken}` }
+  const found = (await api<{ _id: string; name: string; sellingPrice: number; price: number; stock: number }[]>(request, '/product/search-product', { search: js ? 'green tea' : 'black tea', page: 1, limit: 2 })).data
+  const [soldOut, repriced] = [found[0]!, found[1]!]
+  const update = (json: object) => request.put('/api/product/update-product-details', { data: json, headers: asAdmin })
+  expect((await update({ _id: soldOut._id, stock: 0 })).ok()).toBe(true)
+  await page.goto(`/product/x-${soldOut._id}`)
+  await expect(page.getByRole('main').getByText('Out of stock').first()).toBeVisible()
+  await expect(addButtons(page)).toHaveCount(0)
+  await update({ _id: soldOut._id, stock: soldOut.stock })
+
+  // A shopper puts the other one in the cart; its price goes up before the order is placed.
+  const user = newUser(testInfo, 'repriced')
+  await registerViaApi(request, user)
+  await submitLogin(page, user.email, user.password)
+  await expect(page).toHaveURL(/\/$/)
+  await page.goto(`/product/x-${repriced._id}`)
+  const add = page.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ })
+  if (js) await waitForHydration(add)
+  await add.click()
+  await expect(page.getByTestId('cart-button')).toContainText('1 item')
+  await page.goto('/checkout')
+  await addressOf(page)
+  await page.getByRole('button', { name: 'Save address' }).click()
+  await expect(page.getByRole('radio', { name: /MG Road/ })).toBeChecked()
+  const newPrice = Math.round(repriced.sellingPrice * 100 + 100) / 100
+  expect((await update({ _id: repriced._id, price: Math.max(repriced.price, newPrice), sellingPrice: newPrice })).ok()).toBe(true)
+  const place = page.getByRole('button', { name: /^Place Order/ })
+  if (js) await waitForHydration(place)
+  await place.click()
+  const alert = page.getByRole('alert').filter({ hasText: 'Your cart was updated' })
+  await expect(alert).toContainText(`${repriced.name}: price changed`)
+  await expect(page).toHaveURL(/\/checkout/)
+  // Seen: placing again goes through at the new price.
+  await page.getByRole('button', { name: /^Place Order/ }).click()
+  await expect(page).toHaveURL(/\/success\?order=OD\d+/)
 })
