@@ -1,6 +1,6 @@
 /** app/.server/request.ts `safeRedirect`: only paths that stay on the site, with no control characters. */
 import { describe, expect, it } from 'vitest'
-import { safeRedirect } from './request.ts'
+import { safeRedirect, sameOriginReferer } from './request.ts'
 
 describe('safeRedirect', () => {
   it('keeps same-site paths with their query and fragment', () => {
@@ -34,5 +34,19 @@ describe('safeRedirect', () => {
   it('answers what was checked: the normalised path', () => {
     expect(safeRedirect('/a/../dashboard')).toBe('/dashboard')
     expect(new URL(safeRedirect('/./%2e%2e/x'), 'http://shop.test').origin).toBe('http://shop.test')
+  })
+})
+
+describe('sameOriginReferer', () => {
+  const post = (referer?: string) => new Request('http://shop.test/cart', { method: 'POST', headers: referer ? { referer } : {} })
+
+  it('gives the path and query of a same-origin Referer', () => {
+    expect(sameOriginReferer(post('http://shop.test/search?q=milk'))).toBe('/search?q=milk')
+  })
+
+  it('gives null for another host, a missing or a malformed Referer', () => {
+    expect(sameOriginReferer(post('https://evil.example/search?q=milk'))).toBeNull()
+    expect(sameOriginReferer(post())).toBeNull()
+    expect(sameOriginReferer(post('not a url'))).toBeNull()
   })
 })

@@ -54,3 +54,22 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   if (url.origin !== SAFE_REDIRECT_BASE) return fallback
   return `${url.pathname}${url.search}${url.hash}`
 }
+
+/**
+ * The path and query of the request's `Referer` when it names this site (the request's own origin),
+ * else null. Browsers send it with same-origin form posts under `strict-origin-when-cross-origin`
+ * (app/.server/security-headers.ts); it is only a hint of where to go back to, checked again by
+ * `safeRedirect`.
+ */
+export function sameOriginReferer(request: Request): string | null {
+  const referer = request.headers.get('referer')
+  if (!referer) return null
+  try {
+    const from = new URL(referer)
+    const own = new URL(request.url)
+    if (from.host !== own.host) return null
+    return `${from.pathname}${from.search}`
+  } catch {
+    return null
+  }
+}

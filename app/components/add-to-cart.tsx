@@ -8,8 +8,8 @@
  * once (optimistic), and a refusal ("Only 2 left in stock") comes back as an error toast. The button
  * and the stepper have the same size, so nothing moves when one replaces the other.
  */
-import { useEffect, type FormEvent } from 'react'
-import { useFetcher, useLocation } from 'react-router'
+import { useEffect, type FormEvent, type ReactNode } from 'react'
+import { useFetcher } from 'react-router'
 import { toast } from 'react-hot-toast'
 import { useCartSummary } from '../lib/cart.ts'
 import { MinusIcon, PlusIcon } from './icons.tsx'
@@ -45,20 +45,24 @@ export function useCartFetcher(productId: string) {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const formData = new FormData(event.currentTarget)
+    formData.set('productId', productId)
     formData.set('js', '1')
     void fetcher.submit(formData, { method: 'post', action: '/cart' })
   }
   return { fetcher, onSubmit }
 }
 
-/** The hidden fields every cart form carries: where to come back to, and which card. */
-function ReturnFields({ productId }: { productId: string }) {
-  const { pathname, search } = useLocation()
+/**
+ * The submit button of a cart form: it carries the product id (the card to come back to) as its
+ * value. The page to come back to is not repeated in every one of the home page's 165 cards: the
+ * action reads it from the same-origin `Referer` (sent for same-origin posts under our
+ * `strict-origin-when-cross-origin` policy), falling back to the product's page.
+ */
+function CartSubmit({ productId, label, className, children, disabled }: { productId: string; label: string; className: string; children: ReactNode; disabled?: boolean }) {
   return (
-    <>
-      <input type="hidden" name="productId" value={productId} />
-      <input type="hidden" name="redirectTo" value={`${pathname}${search}`} />
-    </>
+    <button type="submit" name="productId" value={productId} aria-label={label} aria-disabled={disabled || undefined} className={className}>
+      {children}
+    </button>
   )
 }
 
@@ -71,38 +75,32 @@ export function AddToCart({ productId, name, stock, size = 'sm' }: { productId: 
   const line = summary.lines[productId]
   const { fetcher, onSubmit } = useCartFetcher(productId)
   const qty = optimisticQty(line?.qty ?? 0, fetcher.formData)
-  const box = size === 'lg' ? 'h-11 w-36 text-base' : 'h-9 w-[5.5rem] text-sm'
+  const box = size === 'lg' ? 'cart-box cart-box-lg' : 'cart-box'
 
   if (qty === 0 && stock <= 0) {
-    return <p className={`relative z-10 flex items-center font-semibold text-slate-500 ${box}`}>Out of stock</p>
+    return <p className={`${box} cart-none`}>Out of stock</p>
   }
   if (qty === 0) {
     return (
-      <form method="post" action="/cart" onSubmit={onSubmit} className="relative z-10">
+      <form method="post" action="/cart" onSubmit={onSubmit} className="cart-form">
         <input type="hidden" name="intent" value="add" />
-        <ReturnFields productId={productId} />
-        <button
-          type="submit"
-          aria-label={`Add ${name} to cart`}
-          className={`${box} rounded-lg border border-accent bg-emerald-50 font-bold text-accent hover:bg-accent hover:text-white`}
-        >
+        <CartSubmit productId={productId} label={`Add ${name} to cart`} className={`${box} cart-add`}>
           ADD
-        </button>
+        </CartSubmit>
       </form>
     )
   }
   const atMax = qty >= summary.maxQtyPerLine || qty >= stock
   return (
-    <div className={`relative z-10 flex items-center justify-between rounded-lg bg-accent font-bold text-white ${box}`}>
+    <div className={`${box} cart-stepper`}>
       {line ? (
         <form method="post" action="/cart" onSubmit={onSubmit} className="h-full">
           <input type="hidden" name="intent" value="set" />
           <input type="hidden" name="lineId" value={line.lineId} />
           <input type="hidden" name="qty" value={qty - 1} />
-          <ReturnFields productId={productId} />
-          <button type="submit" aria-label={`Remove one ${name}`} className="grid h-full w-8 place-items-center rounded-l-lg hover:bg-accent-dark">
+          <CartSubmit productId={productId} label={`Remove one ${name}`} className="cart-step rounded-l-lg">
             <MinusIcon size={16} strokeWidth={3} />
-          </button>
+          </CartSubmit>
         </form>
       ) : (
         <span className="w-8" />
@@ -112,15 +110,9 @@ export function AddToCart({ productId, name, stock, size = 'sm' }: { productId: 
       </span>
       <form method="post" action="/cart" onSubmit={onSubmit} className="h-full">
         <input type="hidden" name="intent" value="add" />
-        <ReturnFields productId={productId} />
-        <button
-          type="submit"
-          aria-label={`Add one more ${name}`}
-          aria-disabled={atMax || undefined}
-          className="grid h-full w-8 place-items-center rounded-r-lg hover:bg-accent-dark"
-        >
+        <CartSubmit productId={productId} label={`Add one more ${name}`} className="cart-step rounded-r-lg" disabled={atMax}>
           <PlusIcon size={16} strokeWidth={3} />
-        </button>
+        </CartSubmit>
       </form>
     </div>
   )

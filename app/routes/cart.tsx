@@ -11,7 +11,7 @@ import type { Route } from './+types/cart'
 import { getSession } from '../.server/context.ts'
 import { addToCart, getCart, removeCartLine, updateCartQty } from '../.server/api/cart.ts'
 import { readForm } from '../.server/form.ts'
-import { clientIp, safeRedirect } from '../.server/request.ts'
+import { clientIp, safeRedirect, sameOriginReferer } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
 import { CartContents } from '../components/cart-panel.tsx'
 import type { CartActionData } from '../components/add-to-cart.tsx'
@@ -38,9 +38,13 @@ export async function action({ context, request }: Route.ActionArgs) {
   const viaFetcher = formData.get('js') === '1'
   const parsed = CartActionSchema.safeParse(Object.fromEntries(formData))
   const productId = typeof formData.get('productId') === 'string' ? String(formData.get('productId')) : ''
+  const validProduct = /^[A-Za-z0-9]{1,64}$/.test(productId)
+  // Back to the page the button was on: `redirectTo` when the form names it, else the same-origin
+  // Referer (the cards leave it out to keep the home page small), else the product's own page.
   const back = () => {
-    const to = safeRedirect(formData.get('redirectTo'), '/cart')
-    return productId && /^[A-Za-z0-9]{1,64}$/.test(productId) && !to.includes('#') ? `${to}#${productAnchor(productId)}` : to
+    const fallback = validProduct ? `/product/p-${productId}` : '/cart'
+    const to = safeRedirect(formData.get('redirectTo') ?? sameOriginReferer(request), fallback)
+    return validProduct && !to.includes('#') ? `${to}#${productAnchor(productId)}` : to
   }
   const answer = (ok: boolean, message: string, status = ok ? 200 : 400) =>
     viaFetcher

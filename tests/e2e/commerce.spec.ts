@@ -14,8 +14,16 @@ const addButtons = (page: Page) => page.getByRole('main').getByRole('button', { 
 async function addFirst(page: Page, count: number, js: boolean) {
   const button = addButtons(page).first()
   if (js) await waitForHydration(button)
+  const before = new URL(page.url())
   await button.click()
   await expect(page.getByTestId('cart-button')).toContainText(`${count} item`)
+  // Without JavaScript the form's redirect comes back to the same page, at the product's card.
+  if (!js) {
+    const after = new URL(page.url())
+    expect(`${after.pathname}${after.search}`).toBe(`${before.pathname}${before.search}`)
+    expect(after.hash).toMatch(/^#p-[a-f0-9]+$/)
+    await expect(page.locator(after.hash)).toBeInViewport()
+  }
 }
 
 async function addressOf(page: Page) {
