@@ -14,7 +14,7 @@ import { getRequestListener } from '@hono/node-server'
 import { createRequestHandler } from '@react-router/express'
 import { sql } from 'drizzle-orm'
 import { loadConfig } from './api/config.ts'
-import { openDatabaseOrExit, migrateDb } from './api/db/client.ts'
+import { openDatabaseOrExit, migrateDb, withStartupLock } from './api/db/client.ts'
 import { createApp } from './api/app.ts'
 import { createDiskStorage } from './api/lib/storage.ts'
 import { createMailer } from './api/lib/mail.ts'
@@ -33,10 +33,13 @@ const config = loadConfig()
 const isProduction = config.isProduction
 
 const database = await openDatabaseOrExit({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') })
-await migrateDb(database)
 const storage = createDiskStorage(path.join(config.dataDir, 'uploads'))
-await ensureCatalog({ db: database.db, storage, logger, isEmbedded: !config.databaseUrl, dataDir: config.dataDir })
-const demoAdmin = await ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: process.env.ADMIN_PASSWORD })
+// N instances may start at once on one empty database: one migrates and imports, the others wait.
+const demoAdmin = await withStartupLock(database, async () => {
+  await migrateDb(database)
+  await ensureCatalog({ db: database.db, storage, logger, isEmbedded: !config.databaseUrl, dataDir: config.dataDir })
+  return ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: process.env.ADMIN_PASSWORD })
+})
 if (demoAdmin) {
   // Printed once to the operator's console, never through the logger (which may be shipped elsewhere).
   console.log(

@@ -9,7 +9,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { Db } from './db/client.ts'
 import { failure } from './lib/envelope.ts'
 import { HttpError } from './lib/errors.ts'
-import { describeFault, statusForSqlState } from './lib/faults.ts'
+import { DATABASE_UNAVAILABLE, describeFault, isConnectionFault, statusForSqlState } from './lib/faults.ts'
 import { DEFAULT_JSON_BODY_MAX_BYTES } from './lib/validate.ts'
 import { createGate, type Gate } from './lib/gate.ts'
 import { createCatalogCache, type CatalogCache } from './lib/cache.ts'
@@ -95,9 +95,10 @@ export function createApp(opts: AppOptions) {
     // parameter (password hashes, emails, tokens). The class, the SQLSTATE and the route suffice to
     // find the fault (OWASP Logging Cheat Sheet, "Data to exclude").
     const fault = describeFault(err)
-    const mapped = statusForSqlState(fault.sqlState)
+    const mapped = isConnectionFault(err) ? { status: 503 as const, message: DATABASE_UNAVAILABLE } : statusForSqlState(fault.sqlState)
     if (mapped) {
       deps.logger.warn({ ...fault, method: c.req.method, route: c.req.routePath }, 'API request refused by the database')
+      if (mapped.status === 503) c.header('Retry-After', '1')
       return c.json(failure(mapped.message), mapped.status)
     }
     deps.logger.error({ ...fault, method: c.req.method, route: c.req.routePath }, 'unhandled API error')

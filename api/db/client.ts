@@ -42,10 +42,24 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
  */
 export async function openDatabase(opts: { url?: string; dataDir?: string }): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) })
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+      // A request waits at most this long for a connection (then 503), instead of hanging while the
+      // server is down; a dead connection is noticed by TCP keep-alive, not only by the next query.
+      connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5000),
+      keepAlive: true,
+    })
     // An idle client dropped by the server (restart, failover, a test dropping its database) emits
     // 'error' on the pool; without a listener that would crash the process. The pool replaces it.
-    pool.on('error', (err) => logger.warn({ err: err.message }, 'idle PostgreSQL client error'))
+    pool.on('error', (err) => logger.warn(describeConnectionError(err), 'idle PostgreSQL client error'))
+    // A client checked out by a request emits 'error' itself when its connection is cut between two
+    // queries (a restart under load): without a listener Node would crash the process. The query in
+    // flight fails (the request answers 503) and the pool discards the client (node-postgres docs,
+    // "Pooling": "error" on a checked-out client).
+    pool.on('connect', (client) => {
+      client.on('error', (err) => logger.warn(describeConnectionError(err), 'PostgreSQL connection lost'))
+    })
     const db = drizzlePg(pool, { schema }) as unknown as Db
     return { db, kind: 'postgres', pool, close: () => pool.end() }
   }
@@ -74,6 +88,11 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
   }
 }
 
+/** The loggable facts of a connection error: its code and class, never its message's parameters. */
+function describeConnectionError(err: Error & { code?: unknown }): Record<string, unknown> {
+  return { errorClass: err.constructor.name, code: typeof err.code === 'string' ? err.code : undefined }
+}
+
 /**
  * `openDatabase` for a command-line entry (server, admin, import): when another process holds the
  * embedded folder, prints why and what to do (no stack trace) and exits with code 1.
@@ -96,5 +115,29 @@ export async function migrateDb(database: Database): Promise<void> {
     await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR })
   } else {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR })
+  }
+}
+
+/** The advisory-lock key of start-up work (an arbitrary constant: "grocery" on a phone keypad). */
+export const STARTUP_LOCK_KEY = 4762379
+
+/**
+ * Runs `fn` (migrations, the first-start import, the demo admin) while holding a PostgreSQL
+ * session-level advisory lock, so N instances started at once on an empty database do it one at a
+ * time: the first migrates and imports, the others wait, then find the work done (PostgreSQL docs,
+ * "Advisory Locks"). PGlite is one process by construction (db/folder-lock.ts): `fn` just runs.
+ */
+export async function withStartupLock<T>(database: Database, fn: () => Promise<T>): Promise<T> {
+  if (database.kind !== 'postgres' || !database.pool) return fn()
+  const client = await database.pool.connect()
+  try {
+    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY])
+    try {
+      return await fn()
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).catch(() => undefined)
+    }
+  } finally {
+    client.release()
   }
 }

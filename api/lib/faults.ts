@@ -39,5 +39,35 @@ export function statusForSqlState(sqlState: string | undefined): { status: 400 |
   if (sqlState === '23505') return { status: 409, message: 'This conflicts with an existing record' }
   if (sqlState === '23503') return { status: 409, message: 'This refers to a record that does not exist or is still in use' }
   if (sqlState === '57014') return { status: 503, message: 'The request took too long, try again' }
+  // Class 08 connection exception, 57P01-57P03 the server shutting down or starting, 53300 too many
+  // connections, 40001/40P01 serialization failure or deadlock: nothing the request did wrong, and
+  // the next attempt may well succeed.
+  if (sqlState.startsWith('08') || /^57P0[1-3]$/.test(sqlState) || sqlState === '53300') return { status: 503, message: DATABASE_UNAVAILABLE }
+  if (sqlState === '40001' || sqlState === '40P01') return { status: 503, message: 'The store is busy, try again' }
   return null
+}
+
+/** The 503 message of a lost or refused database connection. */
+export const DATABASE_UNAVAILABLE = 'The database is unavailable for a moment, try again'
+
+/** Node's socket error codes of a connection that could not be made or was cut. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
+/** node-postgres's own messages for a connection that ended under a query (they carry no code). */
+const LOST_CONNECTION = /^(Connection terminated|Client has encountered a connection error|Connection terminated unexpectedly|timeout exceeded when trying to connect)/
+
+/**
+ * True when `err` (or a `cause` up to three deep) is a lost or refused database connection: a socket
+ * error code, or node-postgres's "Connection terminated…" messages. Such a request answers 503 and
+ * the pool makes a new connection for the next one (node-postgres docs, "Pooling": a client that
+ * errored is removed from the pool).
+ */
+export function isConnectionFault(err: unknown): boolean {
+  let current: unknown = err
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown }
+    if (typeof code === 'string' && SOCKET_CODES.has(code)) return true
+    if (typeof message === 'string' && LOST_CONNECTION.test(message)) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
 }
