@@ -25,6 +25,8 @@ import { describeFault } from './api/lib/faults.ts'
 import { clientIpMiddleware } from './api/lib/client-ip.ts'
 import { rejectUnknownMethods } from './api/lib/methods.ts'
 import { createGate } from './api/lib/gate.ts'
+import { startCacheBus } from './api/lib/cache-bus.ts'
+import { closeConnectionsWhileDraining, createShutdown, tuneKeepAlive, type Lifecycle } from './api/lib/graceful.ts'
 import { ensureCatalog } from './api/db/seed/ensure.ts'
 import { ensureDemoAdmin } from './api/modules/user/admin-accounts.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
@@ -70,11 +72,22 @@ const sweep = () =>
     logger.warn(describeFault(err), 'image sweep failed'),
   )
 void sweep()
-setInterval(sweep, 6 * 60 * 60 * 1000).unref()
+const sweepTimer = setInterval(sweep, 6 * 60 * 60 * 1000)
+sweepTimer.unref()
+// Several instances on one PostgreSQL: a catalogue write on one clears every instance's cache
+// (api/lib/cache-bus.ts). PGlite is one process: nothing to tell.
+const cacheBus = database.kind === 'postgres' && database.pool && database.url ? startCacheBus({ url: database.url, pool: database.pool, cache: deps.cache, logger }) : null
+
+/** Stops the background work before the pool closes. */
+async function stopBackground() {
+  clearInterval(sweepTimer)
+  await cacheBus?.close()
+}
 
 // The BFF calls the API in-process unless API_URL points elsewhere (app/.server/upstream.ts).
 ;(globalThis as Record<symbol, unknown>)[Symbol.for('grocery.api.fetch')] = (request: Request) => api.fetch(request)
 
+const lifecycle: Lifecycle = { draining: false }
 const app = express()
 app.disable('x-powered-by')
 // The client address, decided once (api/lib/client-ip.ts): TRUST_PROXY hops from the right of
@@ -89,6 +102,7 @@ app.use(clientIpMiddleware(config.apiInternalToken))
 EventEmitter.defaultMaxListeners = 64
 app.use(compression())
 app.use(securityHeaders)
+app.use(closeConnectionsWhileDraining(lifecycle))
 
 // Liveness and readiness, as container orchestrators expect them apart: /healthz says the process
 // serves (no database round trip, so a slow database never gets a live process restarted);
@@ -98,6 +112,10 @@ app.get('/healthz', (_req, res) => {
   res.json({ status: 'ok' })
 })
 app.get('/readyz', async (_req, res) => {
+  if (lifecycle.draining) {
+    res.status(503).json({ status: 'draining' })
+    return
+  }
   try {
     await database.db.execute(sql`select 1`)
     res.json({ status: 'ready', database: database.kind })
@@ -144,12 +162,29 @@ if (isProduction) {
 const server = app.listen(config.port, () => {
   logger.info({ port: config.port, database: database.kind, dataDir: config.dataDir }, `storefront on http://localhost:${config.port}`)
 })
+tuneKeepAlive(server)
 
-async function shutdown(signal: string) {
-  logger.info({ signal }, 'shutting down')
-  server.close()
-  await database.close()
-  process.exit(0)
+// SIGTERM (a rolling deploy): not ready at once, stop accepting after SHUTDOWN_DELAY_MS, let
+// in-flight requests finish (SHUTDOWN_GRACE_MS at most), then close the pool (api/lib/graceful.ts).
+const shutdown = createShutdown({
+  server,
+  lifecycle,
+  logger,
+  delayMs: Number(process.env.SHUTDOWN_DELAY_MS ?? 0),
+  graceMs: Number(process.env.SHUTDOWN_GRACE_MS ?? 25_000),
+  onDrained: async () => {
+    await stopBackground()
+    await database.close()
+  },
+})
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    void shutdown(signal).then(
+      () => process.exit(0),
+      (err) => {
+        logger.error(describeFault(err), 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  })
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'))
-process.on('SIGINT', () => void shutdown('SIGINT'))

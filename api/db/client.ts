@@ -28,6 +28,8 @@ export interface Database {
   kind: 'pglite' | 'postgres'
   /** The node-postgres pool (PostgreSQL only): shared stores such as the rate limits use it. */
   pool?: pg.Pool
+  /** The connection URL (PostgreSQL only), for connections of their own (LISTEN). */
+  url?: string
   close(): Promise<void>
 }
 
@@ -61,7 +63,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
       client.on('error', (err) => logger.warn(describeConnectionError(err), 'PostgreSQL connection lost'))
     })
     const db = drizzlePg(pool, { schema }) as unknown as Db
-    return { db, kind: 'postgres', pool, close: () => pool.end() }
+    return { db, kind: 'postgres', pool, url: opts.url, close: () => pool.end() }
   }
   // One process per folder (db/folder-lock.ts): taken before PGlite touches the files.
   const lock = opts.dataDir ? lockFolder(opts.dataDir) : null

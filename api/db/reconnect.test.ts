@@ -24,7 +24,7 @@ describe.skipIf(!serverUrl)('losing every database connection (PostgreSQL)', () 
   let database = ''
   beforeAll(async () => {
     t = await createTestApp()
-    const [row] = (await t.db.execute(sql`select current_database() as name`)).rows as { name: string }[]
+    const [row] = ((await t.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] }).rows
     database = row!.name
   })
   afterAll(() => t?.close())

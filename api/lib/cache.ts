@@ -3,15 +3,20 @@
  * `product:get:1:12:milk`; values are the finished answer objects. Any catalogue write calls
  * `invalidate()`, which drops everything: writes are rare (admins) and reads are many (shoppers), so a
  * coarse, always-correct invalidation beats fine-grained bookkeeping. Per process: with several app
- * containers, each keeps its own cache and `ttlMs` bounds how stale another container's view can be.
+ * containers, each keeps its own cache; a write on one clears the others through PostgreSQL
+ * LISTEN/NOTIFY (api/lib/cache-bus.ts), and `ttlMs` stays as the backstop should a notice be lost.
  */
 import { LRUCache } from 'lru-cache'
 
 export interface CatalogCache {
   /** Returns the cached value for `key`, or computes, stores and returns it. Concurrent misses share one computation. */
   get<T>(key: string, compute: () => Promise<T>): Promise<T>
-  /** Drops every entry; call after any catalogue write. */
+  /** Drops every entry and tells the other instances (`onInvalidate` listeners); call after any catalogue write. */
   invalidate(): void
+  /** Drops every entry of this process only (another instance's write, api/lib/cache-bus.ts). */
+  clearLocal(): void
+  /** Registers `listener`, called on every `invalidate()` (not on `clearLocal()`). */
+  onInvalidate(listener: () => void): void
   readonly stats: { hits: number; misses: number }
 }
 
@@ -20,6 +25,11 @@ export function createCatalogCache({ max = 2000, ttlMs = 60_000 } = {}): Catalog
   const lru = new LRUCache<string, { value: Promise<unknown> }>({ max, ttl: ttlMs })
   let generation = 0
   const stats = { hits: 0, misses: 0 }
+  const listeners: Array<() => void> = []
+  const clearLocal = () => {
+    generation++
+    lru.clear()
+  }
   return {
     stats,
     async get<T>(key: string, compute: () => Promise<T>): Promise<T> {
@@ -45,8 +55,12 @@ export function createCatalogCache({ max = 2000, ttlMs = 60_000 } = {}): Catalog
       return value
     },
     invalidate() {
-      generation++
-      lru.clear()
+      clearLocal()
+      for (const listener of listeners) listener()
+    },
+    clearLocal,
+    onInvalidate(listener) {
+      listeners.push(listener)
     },
   }
 }

@@ -53,6 +53,8 @@ export async function createTestApp(overrides: Partial<AppOptions> = {}) {
     deps,
     db: database.db,
     kind: database.kind,
+    /** The open database (its pool and URL on PostgreSQL). */
+    database,
     tmpDir,
     call,
     async close() {

@@ -1,0 +1,81 @@
+/**
+ * Graceful shutdown of the HTTP server (docs/scale-out.md, "Rolling restarts"), the sequence container
+ * orchestrators and load balancers expect:
+ *
+ * 1. readiness turns false at once (`/readyz` answers 503, so a balancer stops sending new work);
+ * 2. after `delayMs` (time for the balancer to notice), the listener closes: no new connections;
+ *    idle keep-alive connections are closed, busy ones answer `Connection: close` and end after
+ *    their response;
+ * 3. in-flight requests finish (at most `graceMs`; then the remaining connections are cut);
+ * 4. `onDrained` runs (close the database pool), then the process exits.
+ *
+ * Keep-alive: `keepAliveTimeout` 65 s, longer than the idle timeout of the usual proxies (nginx 60 s,
+ * AWS ALB 60 s), so a proxy never reuses a connection this server is closing; `headersTimeout` above
+ * it, as Node's docs require.
+ */
+import type { Server } from 'node:http'
+import type { Logger } from './logger.ts'
+
+/** Idle keep-alive timeout of the server, ms. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000
+
+/** The state the server's handlers read: `draining` once a shutdown began. */
+export interface Lifecycle {
+  draining: boolean
+}
+
+/** Sets the server's keep-alive and header timeouts (see the module comment). */
+export function tuneKeepAlive(server: Server): void {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000
+}
+
+/**
+ * Express middleware: while draining, every response says `Connection: close`, so a client or proxy
+ * opens its next request elsewhere instead of on a connection about to close.
+ */
+export function closeConnectionsWhileDraining(lifecycle: Lifecycle) {
+  return (_req: unknown, res: { setHeader(name: string, value: string): void }, next: () => void) => {
+    if (lifecycle.draining) res.setHeader('Connection', 'close')
+    next()
+  }
+}
+
+/**
+ * Runs the shutdown sequence once (a second signal is ignored); resolves when `onDrained` is done.
+ * @param opts.delayMs wait between "not ready" and closing the listener (SHUTDOWN_DELAY_MS)
+ * @param opts.graceMs longest wait for in-flight requests (SHUTDOWN_GRACE_MS, default 25 s)
+ */
+export function createShutdown(opts: {
+  server: Server
+  lifecycle: Lifecycle
+  logger: Logger
+  onDrained: () => Promise<void>
+  delayMs?: number
+  graceMs?: number
+}): (signal: string) => Promise<void> {
+  let running: Promise<void> | null = null
+  return (signal) => {
+    running ??= (async () => {
+      const { server, lifecycle, logger } = opts
+      lifecycle.draining = true
+      logger.info({ signal, delayMs: opts.delayMs ?? 0 }, 'shutting down: not ready')
+      if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs))
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      const grace = opts.graceMs ?? 25_000
+      let timer: NodeJS.Timeout | undefined
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), grace)
+      })
+      if ((await Promise.race([closed, timedOut])) === 'timeout') {
+        logger.warn({ graceMs: grace }, 'in-flight requests still running after the grace period: closing them')
+        server.closeAllConnections()
+      }
+      clearTimeout(timer)
+      await opts.onDrained()
+      logger.info('shut down')
+    })()
+    return running
+  }
+}
