@@ -2,7 +2,8 @@
  * The Node entry: one process serves the upstream API under /api, the re-encoded images under
  * /uploads, the built assets, and the React Router app (the BFF). On start it opens the database
  * (PGlite under DATA_DIR, or DATABASE_URL), applies migrations and, on an empty catalogue, imports
- * the bundled real catalogue with its artwork.
+ * the bundled real catalogue with its artwork (api/embedded.ts). With `API_URL` it is the BFF alone:
+ * no database; images are fetched from the API host.
  *
  * NODE_ENV=production serves build/; otherwise Vite runs in middleware mode for development.
  */
@@ -12,80 +13,26 @@ import express from 'express'
 import compression from 'compression'
 import { getRequestListener } from '@hono/node-server'
 import { createRequestHandler } from '@react-router/express'
-import { sql } from 'drizzle-orm'
 import { loadConfig } from './api/config.ts'
-import { openDatabaseOrExit, migrateDb, withStartupLock } from './api/db/client.ts'
-import { createApp } from './api/app.ts'
-import { createDiskStorage } from './api/lib/storage.ts'
-import { createMailer } from './api/lib/mail.ts'
-import { createRateLimits } from './api/lib/rate-limit.ts'
-import { SWEEP_GRACE_MS, sweepUnusedImages } from './api/lib/image-sweep.ts'
+import { startEmbeddedApi } from './api/embedded.ts'
+import { pingApi, proxyUpload } from './app/.server/remote-api.ts'
 import { logger } from './api/lib/logger.ts'
 import { describeFault } from './api/lib/faults.ts'
 import { clientIpMiddleware } from './api/lib/client-ip.ts'
 import { rejectUnknownMethods } from './api/lib/methods.ts'
-import { createGate } from './api/lib/gate.ts'
-import { startCacheBus } from './api/lib/cache-bus.ts'
 import { closeConnectionsWhileDraining, createShutdown, tuneKeepAlive, type Lifecycle } from './api/lib/graceful.ts'
-import { ensureCatalog } from './api/db/seed/ensure.ts'
-import { ensureDemoAdmin } from './api/modules/user/admin-accounts.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
 
 const config = loadConfig()
 const isProduction = config.isProduction
 
-const database = await openDatabaseOrExit({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') })
-const storage = createDiskStorage(path.join(config.dataDir, 'uploads'))
-// N instances may start at once on one empty database: one migrates and imports, the others wait.
-const demoAdmin = await withStartupLock(database, async () => {
-  await migrateDb(database)
-  await ensureCatalog({ db: database.db, storage, logger, isEmbedded: !config.databaseUrl, dataDir: config.dataDir })
-  return ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: process.env.ADMIN_PASSWORD })
-})
-if (demoAdmin) {
-  // Printed once to the operator's console, never through the logger (which may be shipped elsewhere).
-  console.log(
-    `\nDemo admin created: ${demoAdmin.email}` +
-      (demoAdmin.generated ? ` / password: ${demoAdmin.password}  (shown once; set ADMIN_PASSWORD to choose it)\n` : ' (password from ADMIN_PASSWORD)\n'),
-  )
+// With API_URL the API runs elsewhere and this process is only the BFF: no database, no migrations
+// (docs/scale-out.md, "API and BFF apart").
+const embedded = config.apiUrl ? null : await startEmbeddedApi(config, logger)
+if (embedded) {
+  // The BFF calls the API in-process unless API_URL points elsewhere (app/.server/upstream.ts).
+  ;(globalThis as Record<symbol, unknown>)[Symbol.for('grocery.api.fetch')] = (request: Request) => embedded.api.fetch(request)
 }
-
-const { app: api, deps } = createApp({
-  db: database.db,
-  jwtSecret: config.jwtSecret,
-  storage,
-  mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, logger }),
-  logger,
-  secureCookies: isProduction && process.env.INSECURE_COOKIES !== '1',
-  uploadMaxBytes: config.uploadMaxBytes,
-  jsonBodyMaxBytes: config.jsonBodyMaxBytes,
-  allowedOrigins: config.apiAllowedOrigins,
-  commerce: config.commerce,
-  // PGlite runs one query at a time: one search at a time keeps room for everything else.
-  searchGate: createGate(database.kind === 'pglite' ? 1 : 4, 64),
-  rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1, database.pool),
-})
-
-// Abandoned uploads (older than a day, used by nothing) are removed at start and every 6 hours.
-const sweep = () =>
-  sweepUnusedImages({ db: database.db, storage, olderThan: new Date(Date.now() - SWEEP_GRACE_MS), logger }).catch((err) =>
-    logger.warn(describeFault(err), 'image sweep failed'),
-  )
-void sweep()
-const sweepTimer = setInterval(sweep, 6 * 60 * 60 * 1000)
-sweepTimer.unref()
-// Several instances on one PostgreSQL: a catalogue write on one clears every instance's cache
-// (api/lib/cache-bus.ts). PGlite is one process: nothing to tell.
-const cacheBus = database.kind === 'postgres' && database.pool && database.url ? startCacheBus({ url: database.url, pool: database.pool, cache: deps.cache, logger }) : null
-
-/** Stops the background work before the pool closes. */
-async function stopBackground() {
-  clearInterval(sweepTimer)
-  await cacheBus?.close()
-}
-
-// The BFF calls the API in-process unless API_URL points elsewhere (app/.server/upstream.ts).
-;(globalThis as Record<symbol, unknown>)[Symbol.for('grocery.api.fetch')] = (request: Request) => api.fetch(request)
 
 const lifecycle: Lifecycle = { draining: false }
 const app = express()
@@ -117,8 +64,9 @@ app.get('/readyz', async (_req, res) => {
     return
   }
   try {
-    await database.db.execute(sql`select 1`)
-    res.json({ status: 'ready', database: database.kind })
+    if (embedded) await embedded.ping()
+    else await pingApi(config.apiUrl!)
+    res.json({ status: 'ready', database: embedded?.databaseKind ?? 'remote' })
   } catch {
     res.status(503).json({ status: 'unavailable' })
   }
@@ -127,16 +75,20 @@ if (process.env.EXPOSE_METRICS === '1') {
   app.get('/metrics.json', (_req, res) => {
     res.json({
       upstreamCalls: ((globalThis as Record<symbol, unknown>)[Symbol.for('grocery.upstream.calls')] as number) ?? 0,
-      cache: deps.cache.stats,
+      cache: embedded?.deps.cache.stats ?? null,
     })
   })
 }
 
-const apiListener = getRequestListener(api.fetch)
-app.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') ? apiListener(req, res) : next()))
-
-// Stored images are content-addressed: their bytes never change, so they may be cached for a year.
-app.use('/uploads', express.static(path.join(config.dataDir, 'uploads'), { immutable: true, maxAge: '1y', index: false }))
+if (embedded) {
+  const apiListener = getRequestListener(embedded.api.fetch)
+  app.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') ? apiListener(req, res) : next()))
+  // Stored images are content-addressed: their bytes never change, so they may be cached for a year.
+  app.use('/uploads', express.static(path.join(config.dataDir, 'uploads'), { immutable: true, maxAge: '1y', index: false }))
+} else {
+  // Pages name images /uploads/<key>: this host fetches them from the API host, whichever receives the request.
+  app.get('/uploads/:key', proxyUpload(config.apiUrl!))
+}
 
 if (isProduction) {
   const clientDir = path.resolve('build/client')
@@ -160,7 +112,7 @@ if (isProduction) {
 }
 
 const server = app.listen(config.port, () => {
-  logger.info({ port: config.port, database: database.kind, dataDir: config.dataDir }, `storefront on http://localhost:${config.port}`)
+  logger.info({ port: config.port, database: embedded?.databaseKind ?? 'remote API', dataDir: config.dataDir }, `storefront on http://localhost:${config.port}`)
 })
 tuneKeepAlive(server)
 
@@ -173,8 +125,7 @@ const shutdown = createShutdown({
   delayMs: Number(process.env.SHUTDOWN_DELAY_MS ?? 0),
   graceMs: Number(process.env.SHUTDOWN_GRACE_MS ?? 25_000),
   onDrained: async () => {
-    await stopBackground()
-    await database.close()
+    await embedded?.stop()
   },
 })
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -3,7 +3,9 @@
  * `npm test`: every test, in order.
  *  1. vitest: unit tests and API integration tests on PGlite;
  *  2. vitest again on the API integration tests against PostgreSQL when TEST_DATABASE_URL is set;
- *  3. the production build, then Playwright in Debian's chromium (each flow with JavaScript on and off).
+ *  3. the production build, then, with TEST_DATABASE_URL, the scale-out test (two server processes on
+ *     PostgreSQL behind a round-robin proxy, tests/scale), then Playwright in Debian's chromium (each
+ *     flow with JavaScript on and off).
  * Exits non-zero at the first failing stage and ends with a plain "N passed, N failed" line.
  */
 import { spawnSync } from 'node:child_process'
@@ -29,6 +31,7 @@ if (ok && (!only || only === 'pg')) {
 }
 if (ok && (!only || only === 'e2e')) {
   ok = run('build', 'npx', ['react-router', 'build']) && ok
+  if (ok && pgUrl) ok = run('scale-out (two instances on PostgreSQL)', 'npx', ['vitest', 'run', '--config', 'tests/scale/vitest.config.ts'], { TEST_DATABASE_URL: pgUrl }) && ok
   if (ok) ok = run('playwright (chromium, JavaScript on and off)', 'npx', ['playwright', 'test']) && ok
 }
 

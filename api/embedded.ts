@@ -1,0 +1,99 @@
+/**
+ * The API as the server process runs it (server.ts) when no `API_URL` points elsewhere: opens the
+ * database (PGlite under DATA_DIR, or DATABASE_URL), does the start-up work under the advisory lock
+ * (migrations, first-start catalogue import, demo admin), builds the Hono app, and starts the
+ * background work (the image sweep every 6 hours; on PostgreSQL the cross-instance cache bus).
+ *
+ * With `API_URL` set, server.ts never calls this: the BFF then needs no database at all
+ * (docs/scale-out.md, "API and BFF apart").
+ */
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import type { ServerConfig } from './config.ts'
+import { openDatabaseOrExit, migrateDb, withStartupLock } from './db/client.ts'
+import { createApp } from './app.ts'
+import { createDiskStorage, type Storage } from './lib/storage.ts'
+import { createMailer } from './lib/mail.ts'
+import { createRateLimits } from './lib/rate-limit.ts'
+import { SWEEP_GRACE_MS, sweepUnusedImages } from './lib/image-sweep.ts'
+import type { Logger } from './lib/logger.ts'
+import { describeFault } from './lib/faults.ts'
+import { createGate } from './lib/gate.ts'
+import { startCacheBus } from './lib/cache-bus.ts'
+import { ensureCatalog } from './db/seed/ensure.ts'
+import { ensureDemoAdmin } from './modules/user/admin-accounts.ts'
+
+/** The running API: the Hono app, its dependencies, and its readiness and stop hooks. */
+export interface EmbeddedApi {
+  api: ReturnType<typeof createApp>['app']
+  deps: ReturnType<typeof createApp>['deps']
+  storage: Storage
+  databaseKind: 'pglite' | 'postgres'
+  /** Resolves when the database answers a query; rejects otherwise. */
+  ping(): Promise<void>
+  /** Stops the background work and closes the database (after in-flight requests finished). */
+  stop(): Promise<void>
+}
+
+/** Opens, prepares and builds the API for `config` (see the module comment). */
+export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Promise<EmbeddedApi> {
+  const database = await openDatabaseOrExit({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') })
+  const storage = createDiskStorage(path.join(config.dataDir, 'uploads'))
+  // N instances may start at once on one empty database: one migrates and imports, the others wait.
+  const demoAdmin = await withStartupLock(database, async () => {
+    await migrateDb(database)
+    await ensureCatalog({ db: database.db, storage, logger, isEmbedded: !config.databaseUrl, dataDir: config.dataDir })
+    return ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: process.env.ADMIN_PASSWORD })
+  })
+  if (demoAdmin) {
+    // Printed once to the operator's console, never through the logger (which may be shipped elsewhere).
+    console.log(
+      `\nDemo admin created: ${demoAdmin.email}` +
+        (demoAdmin.generated ? ` / password: ${demoAdmin.password}  (shown once; set ADMIN_PASSWORD to choose it)\n` : ' (password from ADMIN_PASSWORD)\n'),
+    )
+  }
+
+  const { app: api, deps } = createApp({
+    db: database.db,
+    jwtSecret: config.jwtSecret,
+    storage,
+    mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, logger }),
+    logger,
+    secureCookies: config.isProduction && process.env.INSECURE_COOKIES !== '1',
+    uploadMaxBytes: config.uploadMaxBytes,
+    jsonBodyMaxBytes: config.jsonBodyMaxBytes,
+    allowedOrigins: config.apiAllowedOrigins,
+    commerce: config.commerce,
+    // PGlite runs one query at a time: one search at a time keeps room for everything else.
+    searchGate: createGate(database.kind === 'pglite' ? 1 : 4, 64),
+    rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1, database.pool),
+  })
+
+  // Abandoned uploads (older than a day, used by nothing) are removed at start and every 6 hours.
+  const sweep = () =>
+    sweepUnusedImages({ db: database.db, storage, olderThan: new Date(Date.now() - SWEEP_GRACE_MS), logger }).catch((err) =>
+      logger.warn(describeFault(err), 'image sweep failed'),
+    )
+  void sweep()
+  const sweepTimer = setInterval(sweep, 6 * 60 * 60 * 1000)
+  sweepTimer.unref()
+  // Several instances on one PostgreSQL: a catalogue write on one clears every instance's cache
+  // (api/lib/cache-bus.ts). PGlite is one process: nothing to tell.
+  const cacheBus =
+    database.kind === 'postgres' && database.pool && database.url ? startCacheBus({ url: database.url, pool: database.pool, cache: deps.cache, logger }) : null
+
+  return {
+    api,
+    deps,
+    storage,
+    databaseKind: database.kind,
+    async ping() {
+      await database.db.execute(sql`select 1`)
+    },
+    async stop() {
+      clearInterval(sweepTimer)
+      await cacheBus?.close()
+      await database.close()
+    },
+  }
+}

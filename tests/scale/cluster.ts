@@ -1,0 +1,144 @@
+/**
+ * A small cluster for the scale-out test (docs/scale-out.md): N production server processes
+ * (server.ts) on one PostgreSQL database, and a round-robin proxy in front of them that behaves like
+ * nginx's default upstream handling: each request goes to the next instance; when an instance
+ * refuses the connection, or drops an idempotent (GET/HEAD) request before answering, the request is
+ * tried on the next one (nginx `proxy_next_upstream error`, which never resends a non-idempotent
+ * request that reached an upstream).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+/** One server process and its port. */
+export interface Instance {
+  name: string
+  port: number
+  url: string
+  process: ChildProcess
+  /** Resolves with the exit code once the process ended. */
+  exited: Promise<number | null>
+  log: string[]
+}
+
+/** Starts server.ts in production mode on `port` with `env`; resolves at once (see `waitReady`). */
+export function startInstance(name: string, port: number, env: Record<string, string>): Instance {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const log: string[] = []
+  child.stdout!.on('data', (d) => log.push(String(d)))
+  child.stderr!.on('data', (d) => log.push(String(d)))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { name, port, url: `http://127.0.0.1:${port}`, process: child, exited, log }
+}
+
+/** Waits until `${url}/readyz` answers 200; answers the milliseconds it took. Throws after `ms`. */
+export async function waitReady(url: string, ms = 120_000): Promise<number> {
+  const started = Date.now()
+  while (Date.now() - started < ms) {
+    try {
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) })
+      await res.arrayBuffer()
+      if (res.ok) return Date.now() - started
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`${url} not ready within ${ms} ms`)
+}
+
+/** A round-robin proxy over `targets()` (read on every request, so instances can be swapped). */
+export async function startProxy(targets: () => string[]): Promise<{ url: string; close(): Promise<void> }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
+  let next = 0
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      const list = targets()
+      const idempotent = req.method === 'GET' || req.method === 'HEAD'
+      // Like nginx: a new request takes the next instance in turn; a retry takes the one after the
+      // instance that failed, so every instance is tried once before giving up.
+      const first = next++
+      const attempt = (tries: number) => {
+        const target = new URL(list[(first + tries) % list.length]!)
+        const upstream = http.request(
+          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers)
+            answer.pipe(res)
+          },
+        )
+        upstream.on('error', (err: NodeJS.ErrnoException) => {
+          const notSent = err.code === 'ECONNREFUSED'
+          if (tries + 1 < list.length && (notSent || idempotent) && !res.headersSent) return attempt(tries + 1)
+          if (process.env.SCALE_DEBUG) console.log(`proxy 502: ${err.code} ${err.message} after ${tries + 1} tries to ${target.port}`)
+          if (!res.headersSent) res.writeHead(502)
+          res.end()
+        })
+        upstream.end(body)
+      }
+      attempt(0)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      agent.destroy()
+      server.closeAllConnections()
+      await new Promise((r) => server.close(r))
+    },
+  }
+}
+
+/** One request of a load: a GET path, or a method, path and JSON body. */
+export type LoadRequest = string | { method: 'POST'; path: string; json: unknown }
+
+/**
+ * Runs `workers` loops of requests (round robin over `requests`) through `url` until `stop()`;
+ * counts answers by status (0 = network error).
+ */
+export function startLoad(url: string, requests: LoadRequest[], workers = 8) {
+  const statuses = new Map<number, number>()
+  let running = true
+  let i = 0
+  const loops = Array.from({ length: workers }, async () => {
+    while (running) {
+      let status = 0
+      try {
+        const request = requests[i++ % requests.length]!
+        const res =
+          typeof request === 'string'
+            ? await fetch(`${url}${request}`, { signal: AbortSignal.timeout(10_000) })
+            : await fetch(`${url}${request.path}`, {
+                method: request.method,
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(request.json),
+                signal: AbortSignal.timeout(10_000),
+              })
+        await res.arrayBuffer()
+        status = res.status
+      } catch {
+        status = 0
+      }
+      statuses.set(status, (statuses.get(status) ?? 0) + 1)
+    }
+  })
+  return {
+    statuses,
+    async stop() {
+      running = false
+      await Promise.all(loops)
+      return statuses
+    },
+  }
+}
