@@ -20,6 +20,7 @@ COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/package.json /app/server.ts /app/tsconfig.json ./
 COPY --from=build --chown=node:node /app/api ./api
 COPY --from=build --chown=node:node /app/app ./app
+COPY --from=build --chown=node:node /app/contract ./contract
 COPY --from=build --chown=node:node /app/public ./public
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -16,6 +16,7 @@ import { createRequestHandler } from '@react-router/express'
 import { loadConfig } from './api/config.ts'
 import { startEmbeddedApi } from './api/embedded.ts'
 import { pingApi, proxyUpload } from './app/.server/remote-api.ts'
+import { serveStoredObject } from './api/lib/serve-upload.ts'
 import { logger } from './api/lib/logger.ts'
 import { describeFault } from './api/lib/faults.ts'
 import { clientIpMiddleware } from './api/lib/client-ip.ts'
@@ -84,7 +85,8 @@ if (embedded) {
   const apiListener = getRequestListener(embedded.api.fetch)
   app.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') ? apiListener(req, res) : next()))
   // Stored images are content-addressed: their bytes never change, so they may be cached for a year.
-  app.use('/uploads', express.static(path.join(config.dataDir, 'uploads'), { immutable: true, maxAge: '1y', index: false }))
+  if (embedded.diskStorage) app.use('/uploads', express.static(path.join(config.dataDir, 'uploads'), { immutable: true, maxAge: '1y', index: false }))
+  else app.get('/uploads/:key', serveStoredObject(embedded.storage, logger))
 } else {
   // Pages name images /uploads/<key>: this host fetches them from the API host, whichever receives the request.
   app.get('/uploads/:key', proxyUpload(config.apiUrl!))

@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { parseTrustProxy } from './lib/client-ip.ts'
+import type { S3Settings } from './lib/storage-s3.ts'
 
 export interface ServerConfig {
   port: number
@@ -31,6 +32,44 @@ export interface ServerConfig {
   publicUrl?: string
   /** Cart and delivery rules (docs/commerce-api.md, "Cart"). */
   commerce: CommerceSettings
+  /** S3-compatible object storage for images (`S3_BUCKET` set), else null: local disk. */
+  s3: S3Settings | null
+}
+
+/**
+ * The object storage settings of `S3_*` (docs/decisions/0012-object-storage.md), or null without
+ * `S3_BUCKET`. Throws at start on a malformed endpoint or public url, or on only one of the two keys.
+ */
+export function parseS3(env: NodeJS.ProcessEnv): S3Settings | null {
+  const bucket = env.S3_BUCKET?.trim()
+  if (!bucket) return null
+  const url = (name: string) => {
+    const value = env[name]?.trim()
+    if (!value) return undefined
+    let parsed: URL
+    try {
+      parsed = new URL(value)
+    } catch {
+      throw new Error(`${name} must be an http(s) URL`)
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL`)
+    return value.replace(/\/$/, '')
+  }
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new Error('Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS default credential chain)')
+  const endpoint = url('S3_ENDPOINT')
+  return {
+    bucket,
+    endpoint,
+    region: env.S3_REGION?.trim() || (endpoint ? 'auto' : 'us-east-1'),
+    accessKeyId,
+    secretAccessKey,
+    // A custom endpoint (MinIO, most self-hosted servers) usually needs path-style urls.
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true' : Boolean(endpoint),
+    publicUrl: url('S3_PUBLIC_URL'),
+    prefix: env.S3_PREFIX?.trim() || undefined,
+  }
 }
 
 /** Cart and delivery rules; amounts in integer paise. */
@@ -134,5 +173,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     apiAllowedOrigins: (env.API_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     commerce: parseCommerce(env),
+    s3: parseS3(env),
   }
 }

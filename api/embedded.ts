@@ -13,6 +13,7 @@ import type { ServerConfig } from './config.ts'
 import { openDatabaseOrExit, migrateDb, withStartupLock } from './db/client.ts'
 import { createApp } from './app.ts'
 import { createDiskStorage, type Storage } from './lib/storage.ts'
+import { createS3Storage } from './lib/storage-s3.ts'
 import { createMailer } from './lib/mail.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { SWEEP_GRACE_MS, sweepUnusedImages } from './lib/image-sweep.ts'
@@ -27,7 +28,9 @@ import { ensureDemoAdmin } from './modules/user/admin-accounts.ts'
 export interface EmbeddedApi {
   api: ReturnType<typeof createApp>['app']
   deps: ReturnType<typeof createApp>['deps']
-  storage: Storage
+  storage: Storage & { publicUrl?: string }
+  /** True when images live on local disk (served from DATA_DIR/uploads). */
+  diskStorage: boolean
   databaseKind: 'pglite' | 'postgres'
   /** Resolves when the database answers a query; rejects otherwise. */
   ping(): Promise<void>
@@ -38,7 +41,7 @@ export interface EmbeddedApi {
 /** Opens, prepares and builds the API for `config` (see the module comment). */
 export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Promise<EmbeddedApi> {
   const database = await openDatabaseOrExit({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') })
-  const storage = createDiskStorage(path.join(config.dataDir, 'uploads'))
+  const storage = config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'uploads'))
   // N instances may start at once on one empty database: one migrates and imports, the others wait.
   const demoAdmin = await withStartupLock(database, async () => {
     await migrateDb(database)
@@ -86,6 +89,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     api,
     deps,
     storage,
+    diskStorage: !config.s3,
     databaseKind: database.kind,
     async ping() {
       await database.db.execute(sql`select 1`)

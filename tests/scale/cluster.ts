@@ -56,7 +56,9 @@ export async function waitReady(url: string, ms = 120_000): Promise<number> {
 
 /** A round-robin proxy over `targets()` (read on every request, so instances can be swapped). */
 export async function startProxy(targets: () => string[]): Promise<{ url: string; close(): Promise<void> }> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
+  // FIFO: idle connections are reused in turn, as nginx's upstream keepalive cache does, so while an
+  // instance drains every one of them meets its `Connection: close` answer.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, scheduling: 'fifo' })
   let next = 0
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []

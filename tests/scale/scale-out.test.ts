@@ -1,6 +1,7 @@
 /**
  * Scale-out, for real (docs/scale-out.md): two production instances of server.ts on one PostgreSQL
- * database, sharing the image store, behind a round-robin proxy (tests/scale/cluster.ts). Started
+ * database and one S3-compatible bucket (s3rver), each with its own DATA_DIR, behind a round-robin
+ * proxy (tests/scale/cluster.ts). Started
  * together on an empty database, both come up; a sign-in on A works on B; an image uploaded through A
  * is served by B and the upload-then-save admin flow works across them; a price change through A is
  * answered by B within a second; when PostgreSQL cuts every connection under load (what a restart
@@ -16,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../api/db/client.ts'
 import { createUser } from '../../api/modules/user/service.ts'
 import { newId } from '../../api/lib/ids.ts'
+import S3rver from 's3rver'
+import type { AddressInfo } from 'node:net'
 import { startInstance, startLoad, startProxy, waitReady, type Instance } from './cluster.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
@@ -27,6 +30,7 @@ let env: Record<string, string> = {}
 let a: Instance
 let b: Instance
 let proxy: Awaited<ReturnType<typeof startProxy>>
+let bucket: S3rver
 let instances: Instance[] = []
 const report: Record<string, number> = {}
 
@@ -61,20 +65,26 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
     const url = new URL(serverUrl!)
     url.pathname = `/${dbName}`
     databaseUrl = url.toString()
+    bucket = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(dataDir, 's3'), configureBuckets: [{ name: 'grocery-scale', configs: [] }] })
+    const { port: s3Port } = await bucket.run()
     env = {
       DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
+      S3_BUCKET: 'grocery-scale',
+      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
       JWT_SECRET: 'scale-test-jwt-secret-0123456789abcdef',
       SESSION_SECRET: 'scale-test-session-secret-0123456789ab',
       SEED_CATALOG: '0',
       RATE_LIMIT_IP_MULTIPLIER: '100',
-      SHUTDOWN_DELAY_MS: '100',
+      SHUTDOWN_DELAY_MS: '500',
       SHUTDOWN_GRACE_MS: '10000',
       DATABASE_POOL_MAX: '5',
     }
     // Both at once on the empty database: one migrates, the other waits (advisory lock).
-    a = startInstance('A', basePort, env)
-    b = startInstance('B', basePort + 1, env)
+    // Each instance its own DATA_DIR: nothing on local disk is shared.
+    a = startInstance('A', basePort, { ...env, DATA_DIR: path.join(dataDir, 'a') })
+    b = startInstance('B', basePort + 1, { ...env, DATA_DIR: path.join(dataDir, 'b') })
     instances = [a, b]
     proxy = await startProxy(() => instances.map((i) => i.url))
   })
@@ -87,6 +97,7 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
     await admin.connect()
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
     await admin.end()
+    await bucket?.close()
     fs.rmSync(dataDir, { recursive: true, force: true })
     console.log(`scale-out figures: ${JSON.stringify(report)}`)
   })
@@ -174,7 +185,7 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
     for (const [index, old] of [a, b].entries()) {
       old.process.kill('SIGTERM')
       expect(await old.exited).toBe(0)
-      const fresh = startInstance(`${old.name}2`, old.port, env)
+      const fresh = startInstance(`${old.name}2`, old.port, { ...env, DATA_DIR: path.join(dataDir, old.name.toLowerCase()[0]!) })
       instances = instances.map((i) => (i === old ? fresh : i))
       await waitReady(fresh.url)
       if (index === 0) a = fresh

@@ -1,13 +1,16 @@
 /**
  * `npm run import:catalog [-- path/to/catalog.csv]`: opens the database like server.ts does
- * (DATABASE_URL, else PGlite under DATA_DIR/pglite, default ./data), applies migrations, imports the
+ * (DATABASE_URL, else PGlite under DATA_DIR/pglite, default ./data; images to S3_BUCKET or
+ * DATA_DIR/uploads), applies migrations, imports the
  * catalogue into an empty database (or, when one is present, only re-stores missing artwork), closes.
  * Stop the server first when it uses the same PGlite folder: PGlite allows one process per folder.
  * Exit code 0 on success (also "already present"), 1 on failure.
  */
 import path from 'node:path'
-import { migrateDb, openDatabaseOrExit } from '../client.ts'
+import { migrateDb, openDatabaseOrExit, withStartupLock } from '../client.ts'
 import { createDiskStorage } from '../../lib/storage.ts'
+import { createS3Storage } from '../../lib/storage-s3.ts'
+import { parseS3 } from '../../config.ts'
 import { logger } from '../../lib/logger.ts'
 import { BUNDLED_CATALOG_CSV, ensureCatalog } from './ensure.ts'
 
@@ -18,8 +21,10 @@ const csvPath = path.resolve(process.argv[2] ?? BUNDLED_CATALOG_CSV)
 const database = await openDatabaseOrExit({ url: databaseUrl, dataDir: path.join(dataDir, 'pglite') })
 let exitCode = 0
 try {
-  await migrateDb(database)
-  const storage = createDiskStorage(path.join(dataDir, 'uploads'))
+  await withStartupLock(database, () => migrateDb(database))
+  // The same store as the server: S3_BUCKET, else DATA_DIR/uploads.
+  const s3 = parseS3(process.env)
+  const storage = s3 ? createS3Storage(s3) : createDiskStorage(path.join(dataDir, 'uploads'))
   // An explicit run imports even when SEED_CATALOG=0 is set for the server.
   const outcome = await ensureCatalog({
     db: database.db,

@@ -1,0 +1,52 @@
+/**
+ * `GET /uploads/:key` from a store that is not the local disk (S3-compatible object storage;
+ * docs/decisions/0012-object-storage.md), so every instance serves every image: the object is
+ * streamed with the immutable year-long cache headers the disk route uses, or, when the store has a
+ * public url (a CDN), answered with a redirect there. A key that is not one of ours is a 404 without
+ * asking the store.
+ */
+import type { Logger } from './logger.ts'
+import { STORAGE_KEY, type Storage } from './storage.ts'
+import { describeFault } from './faults.ts'
+
+type Req = { params: Record<string, string | undefined> }
+type Res = NodeJS.WritableStream & {
+  status(code: number): Res
+  setHeader(name: string, value: string | number): void
+  redirect(status: number, url: string): void
+  end(body?: string): void
+  headersSent: boolean
+}
+
+/** Express handler serving `storage` objects by key (see the module comment). */
+export function serveStoredObject(storage: Storage & { publicUrl?: string }, logger: Logger) {
+  return async (req: Req, res: Res) => {
+    const key = req.params.key ?? ''
+    if (!STORAGE_KEY.test(key) || key.length > 200) {
+      res.status(404).end('Not found')
+      return
+    }
+    if (storage.publicUrl) {
+      // Permanent: the key names the same bytes forever.
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
+      res.redirect(301, `${storage.publicUrl}/${key}`)
+      return
+    }
+    try {
+      const object = await storage.read(key)
+      if (!object) {
+        res.status(404).end('Not found')
+        return
+      }
+      res.status(200)
+      res.setHeader('Content-Type', object.contentType)
+      if (object.contentLength !== undefined) res.setHeader('Content-Length', object.contentLength)
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
+      object.body.on('error', () => res.end())
+      object.body.pipe(res)
+    } catch (err) {
+      logger.warn(describeFault(err), 'stored image could not be read')
+      if (!res.headersSent) res.status(503).end('Image store unavailable')
+    }
+  }
+}
