@@ -1,6 +1,6 @@
 /** api/config.ts `parsePublicUrl`: origins accepted and normalised, anything else refused at start. */
 import { describe, expect, it } from 'vitest'
-import { parsePublicUrl } from './config.ts'
+import { parsePublicUrl, parseS3 } from './config.ts'
 
 describe('PUBLIC_URL', () => {
   it('is optional', () => {
@@ -16,5 +16,30 @@ describe('PUBLIC_URL', () => {
     for (const bad of ['shop.example', 'ftp://shop.example', 'https://shop.example/store', 'https://shop.example/?a=1', 'https://user:pw@shop.example', 'javascript:alert(1)']) {
       expect(() => parsePublicUrl(bad), bad).toThrow(/PUBLIC_URL/)
     }
+  })
+})
+
+describe('parseS3', () => {
+  it('is null without S3_BUCKET: images stay on local disk', () => {
+    expect(parseS3({})).toBeNull()
+  })
+
+  it('reads a MinIO-style setting with path-style urls and the auto region', () => {
+    expect(parseS3({ S3_BUCKET: 'grocery', S3_ENDPOINT: 'http://minio:9000/', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })).toEqual({
+      bucket: 'grocery',
+      endpoint: 'http://minio:9000',
+      region: 'auto',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      forcePathStyle: true,
+      publicUrl: undefined,
+      prefix: undefined,
+    })
+  })
+
+  it('refuses a half-given key pair and a malformed endpoint, naming the setting', () => {
+    expect(() => parseS3({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_SECRET_ACCESS_KEY/)
+    expect(() => parseS3({ S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/)
+    expect(() => parseS3({ S3_BUCKET: 'b', S3_PUBLIC_URL: 'ftp://cdn' })).toThrow(/S3_PUBLIC_URL/)
   })
 })
