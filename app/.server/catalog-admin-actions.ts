@@ -55,7 +55,8 @@ export interface CatalogAdminActionOptions<V> {
   parse: (formData: FormData) => FormParse<V>
   /** The API calls of the entity. */
   add: (value: V) => Promise<UpstreamResult<unknown>>
-  update: (value: V & { _id: string }) => Promise<UpstreamResult<unknown>>
+  /** `updatedAt`: the version the admin read (a hidden field of the edit form); the API refuses a stale one with 409. */
+  update: (value: V & { _id: string; updatedAt?: string }) => Promise<UpstreamResult<unknown>>
   remove: (target: { _id: string }) => Promise<UpstreamResult<unknown>>
   messages: CatalogActionMessages
 }
@@ -123,7 +124,8 @@ export async function catalogAdminAction<V>(options: CatalogAdminActionOptions<V
       // A failed upload's reason replaces "Image is required" on the image field.
       return formFailure({ ...(parsed.ok ? {} : parsed.fieldErrors), ...uploadErrors }, null, uploadStatus)
     }
-    const result = _id ? await options.update({ _id, ...parsed.value }) : await options.add(parsed.value)
+    const version = readText(formData, 'updatedAt')
+    const result = _id ? await options.update({ _id, ...(version ? { updatedAt: version } : {}), ...parsed.value }) : await options.add(parsed.value)
     if (!result.ok) {
       const fieldErrors = issuesToFieldErrors(result.issues, options.fields)
       // The API's message of a 400 repeats its first field issue (`name: …`): shown on the field only.

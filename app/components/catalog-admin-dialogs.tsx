@@ -110,6 +110,7 @@ export function CatalogFormDialog({
   title,
   mode,
   _id,
+  version,
   action,
   closeTo,
   isUploading,
@@ -122,6 +123,8 @@ export function CatalogFormDialog({
   title: string
   mode: 'add' | 'edit'
   _id: string | undefined
+  /** The edited item's `updatedAt` as loaded: sent back so a change made meanwhile is refused (409). */
+  version?: string
   action: string
   closeTo: string
   isUploading: boolean
@@ -160,6 +163,7 @@ export function CatalogFormDialog({
       >
         <input type="hidden" name="intent" value={mode} />
         {_id ? <input type="hidden" name="_id" value={_id} /> : null}
+        {_id && version ? <input type="hidden" name="updatedAt" value={version} /> : null}
         {children}
         <ErrorList errors={formError ? [formError] : null} role="alert" />
         <div className="flex justify-end gap-2">

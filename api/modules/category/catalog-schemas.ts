@@ -6,6 +6,7 @@
  * Unknown keys are dropped, so the original client's extra fields do no harm.
  */
 import { z } from 'zod'
+import { Conflict } from '../../lib/errors.ts'
 
 /** An opaque id as text; its format is not checked here (an unknown id is simply not found). */
 export const IdSchema = z.string({ error: 'Expected an id (text)' }).trim().min(1, 'Expected an id').max(64, 'Not an id')
@@ -75,4 +76,24 @@ export function distinctIds(list: string[]): { id: string; index: number }[] {
     if (!seen.has(id)) seen.set(id, index)
   })
   return [...seen].map(([id, index]) => ({ id, index }))
+}
+
+/**
+ * The version an admin read: the entity's `updatedAt` as answered (ISO 8601). Optional: the original
+ * client sends none and its update is applied as before; when given, a row changed since answers 409
+ * (optimistic concurrency, docs/decisions/0008-catalogue-writes.md).
+ */
+export const ReadVersionSchema = z.iso.datetime({ offset: true, error: 'updatedAt must be the ISO 8601 time the item was read' }).optional()
+
+/** The 409 message of an edit made on a stale copy. */
+export const staleEditMessage = (what: string) => `This ${what} was changed by someone else since you opened it: reload and edit again`
+
+/**
+ * Throws the 409 of a stale edit when `readVersion` (the `updatedAt` the admin read) is given and is
+ * not the row's `updatedAt` now (compared to the millisecond, the wire's precision).
+ */
+export function assertReadVersion(current: Date, readVersion: string | undefined, what: string): void {
+  if (readVersion === undefined) return
+  const read = new Date(readVersion).getTime()
+  if (Math.floor(current.getTime()) !== read) throw Conflict(staleEditMessage(what))
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { ImageUrlSchema } from '../file/service.ts'
-import { lineText, TargetIdSchema } from './catalog-schemas.ts'
+import { lineText, ReadVersionSchema, TargetIdSchema } from './catalog-schemas.ts'
 
 /** Longest category name, in characters (the catalogue's longest is 24). */
 export const CATEGORY_NAME_MAX_LENGTH = 80
@@ -17,8 +17,8 @@ export const AddCategorySchema = z.object({
 })
 export type AddCategoryInput = z.output<typeof AddCategorySchema>
 
-/** PUT /api/category/update: `{ _id, name, image }`, all required. */
-export const UpdateCategorySchema = AddCategorySchema.extend({ _id: TargetIdSchema })
+/** PUT /api/category/update: `{ _id, name, image }`, all required; `updatedAt` as read, optional (409 when stale). */
+export const UpdateCategorySchema = AddCategorySchema.extend({ _id: TargetIdSchema, updatedAt: ReadVersionSchema })
 export type UpdateCategoryInput = z.output<typeof UpdateCategorySchema>
 
 /** DELETE /api/category/delete (and the sub category and product deletes): `{ _id }`. */

@@ -21,6 +21,7 @@ import { assertStoredImages, releaseImages } from '../file/service.ts'
 import { counted, isForeignKeyViolation, isoTimestamp } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import type { AddCategoryInput, UpdateCategoryInput } from './schemas.ts'
+import { assertReadVersion } from './catalog-schemas.ts'
 
 /** What the catalogue read services need from the app's dependencies. */
 export type CatalogDeps = Pick<AppDeps, 'db' | 'cache'>
@@ -119,8 +120,13 @@ export async function addCategory(deps: CatalogWriteDeps, input: AddCategoryInpu
 export async function updateCategory(deps: CatalogWriteDeps, input: UpdateCategoryInput): Promise<CategoryAnswer> {
   await assertStoredImages(deps.storage, [{ path: 'image', url: input.image }])
   const { answer, previousImage } = await deps.db.transaction(async (tx) => {
-    const [current] = await tx.select({ image: categories.image }).from(categories).where(eq(categories.id, input._id)).for('update')
+    const [current] = await tx
+      .select({ image: categories.image, updatedAt: categories.updatedAt })
+      .from(categories)
+      .where(eq(categories.id, input._id))
+      .for('update')
     if (!current) throw NotFound(CATEGORY_NOT_FOUND)
+    assertReadVersion(current.updatedAt, input.updatedAt, 'category')
     await assertCategoryNameFree(tx, input.name, input._id)
     await tx.update(categories).set({ name: input.name, image: input.image }).where(eq(categories.id, input._id))
     return { answer: (await categoryById(tx, input._id))!, previousImage: current.image }

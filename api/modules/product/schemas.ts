@@ -8,7 +8,7 @@
  * Unknown keys are dropped, so the original client's extra fields do no harm.
  */
 import { z } from 'zod'
-import { IdSchema, lineText, listOf, refList, TargetIdSchema } from '../category/catalog-schemas.ts'
+import { IdSchema, lineText, listOf, ReadVersionSchema, refList, TargetIdSchema } from '../category/catalog-schemas.ts'
 import { ImageUrlSchema } from '../file/service.ts'
 
 /** Page used when the body gives none. */
@@ -269,8 +269,8 @@ export type CreateProductInput = z.output<typeof CreateProductSchema>
  * field must be given.
  */
 export const UpdateProductSchema = CreateProductSchema.partial()
-  .extend({ _id: TargetIdSchema })
-  .refine((input) => Object.entries(input).some(([key, value]) => key !== '_id' && value !== undefined), {
+  .extend({ _id: TargetIdSchema, updatedAt: ReadVersionSchema })
+  .refine((input) => Object.entries(input).some(([key, value]) => key !== '_id' && key !== 'updatedAt' && value !== undefined), {
     message: 'Give at least one field to change',
     path: [],
   })

@@ -17,7 +17,7 @@ import { eq, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { productCategories, products, productSubCategories } from '../../db/schema.ts'
 import { BadRequest, NotFound, type FieldIssue } from '../../lib/errors.ts'
-import { distinctIds } from '../category/catalog-schemas.ts'
+import { assertReadVersion, distinctIds } from '../category/catalog-schemas.ts'
 import { expandedCategories, expandedSubCategories, isForeignKeyViolation, isoTimestamp, unknownRefIssues, type CatalogRef } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import { discountFromPrices, fromPaise, sellingPaiseFromDiscount, toPaise } from '../../lib/money.ts'
@@ -593,11 +593,12 @@ export async function updateProduct(deps: CatalogWriteDeps, input: UpdateProduct
   const { answer, droppedImages } = await deps.db
     .transaction(async (tx) => {
       const [current] = await tx
-        .select({ image: products.image, price: products.price, discount: products.discount })
+        .select({ image: products.image, price: products.price, discount: products.discount, updatedAt: products.updatedAt })
         .from(products)
         .where(eq(products.id, input._id))
         .for('update')
       if (!current) throw NotFound(PRODUCT_NOT_FOUND)
+      assertReadVersion(current.updatedAt, input.updatedAt, 'product')
       const pricesGiven = input.price !== undefined || input.discount !== undefined || input.sellingPrice !== undefined
       // A new MRP alone keeps the discount (the original client's behaviour) and moves the selling price.
       const prices = pricesGiven

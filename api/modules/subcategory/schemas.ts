@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { ImageUrlSchema } from '../file/service.ts'
-import { lineText, refList, TargetIdSchema } from '../category/catalog-schemas.ts'
+import { lineText, ReadVersionSchema, refList, TargetIdSchema } from '../category/catalog-schemas.ts'
 
 /** Longest sub category name, in characters (the catalogue's longest is 33). */
 export const SUB_CATEGORY_NAME_MAX_LENGTH = 80
@@ -25,5 +25,5 @@ export const CreateSubCategorySchema = z.object({
 export type CreateSubCategoryInput = z.output<typeof CreateSubCategorySchema>
 
 /** PUT /api/subcategory/update: `{ _id, name, image, category }`, all required; `category` replaces the links. */
-export const UpdateSubCategorySchema = CreateSubCategorySchema.extend({ _id: TargetIdSchema })
+export const UpdateSubCategorySchema = CreateSubCategorySchema.extend({ _id: TargetIdSchema, updatedAt: ReadVersionSchema })
 export type UpdateSubCategoryInput = z.output<typeof UpdateSubCategorySchema>

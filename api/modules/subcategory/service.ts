@@ -18,7 +18,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { subCategories, subCategoryCategories } from '../../db/schema.ts'
 import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
-import { distinctIds } from '../category/catalog-schemas.ts'
+import { assertReadVersion, distinctIds } from '../category/catalog-schemas.ts'
 import { counted, expandedCategories, isForeignKeyViolation, isoTimestamp, unknownRefIssues, type CatalogRef } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
@@ -118,11 +118,12 @@ export async function updateSubCategory(deps: CatalogWriteDeps, input: UpdateSub
   const { answer, previousImage } = await deps.db
     .transaction(async (tx) => {
       const [current] = await tx
-        .select({ image: subCategories.image })
+        .select({ image: subCategories.image, updatedAt: subCategories.updatedAt })
         .from(subCategories)
         .where(eq(subCategories.id, input._id))
         .for('update')
       if (!current) throw NotFound(SUB_CATEGORY_NOT_FOUND)
+      assertReadVersion(current.updatedAt, input.updatedAt, 'sub category')
       await tx.update(subCategories).set({ name: input.name, image: input.image }).where(eq(subCategories.id, input._id))
       await tx.delete(subCategoryCategories).where(eq(subCategoryCategories.subCategoryId, input._id))
       await linkCategories(tx, input._id, input.category)

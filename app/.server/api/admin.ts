@@ -95,10 +95,10 @@ export async function addCategory(session: RequestSession, input: CategoryInput)
   return parseData(result, CategorySchema)
 }
 
-/** `PUT /api/category/update` `{ _id, name, image }`. Answers the updated category; 404 unknown id. */
+/** `PUT /api/category/update` `{ _id, name, image, updatedAt? }`. Answers the updated category; 404 unknown id; 409 when `updatedAt` (the version read) is stale. */
 export async function updateCategory(
   session: RequestSession,
-  input: CategoryInput & { _id: string },
+  input: CategoryInput & { _id: string; updatedAt?: string },
 ): Promise<UpstreamResult<AdminCategory>> {
   const result = await upstream<unknown>('category/update', { method: 'PUT', json: input, session })
   return parseData(result, CategorySchema)
@@ -144,7 +144,7 @@ export async function createSubCategory(
 /** `PUT /api/subcategory/update` `{ _id, name, image, category }`. Answers the updated sub category; 404 unknown id. */
 export async function updateSubCategory(
   session: RequestSession,
-  input: SubCategoryInput & { _id: string },
+  input: SubCategoryInput & { _id: string; updatedAt?: string },
 ): Promise<UpstreamResult<AdminSubCategory>> {
   const result = await upstream<unknown>('subcategory/update', { method: 'PUT', json: input, session })
   return parseData(result, SubCategorySchema)
@@ -207,7 +207,7 @@ export async function createProduct(session: RequestSession, input: ProductInput
 /** `PUT /api/product/update-product-details` `{ _id, ...create fields }`. Answers the updated product; 404 unknown id. */
 export async function updateProduct(
   session: RequestSession,
-  input: ProductInput & { _id: string },
+  input: ProductInput & { _id: string; updatedAt?: string },
 ): Promise<UpstreamResult<AdminProduct>> {
   const result = await upstream<unknown>('product/update-product-details', { method: 'PUT', json: input, session })
   return parseData(result, ProductSchema)

@@ -206,6 +206,7 @@ function CategoryFormDialog({
       title={mode === 'add' ? 'Add Category' : 'Edit Category'}
       mode={mode}
       _id={category?._id}
+      version={category?.updatedAt}
       action={self}
       closeTo={closeTo}
       isUploading={isUploading}

@@ -139,7 +139,7 @@ async function loadEdit(productId: string) {
   ])
   if (!product) return { product: null, ...productFormOptions(categories, subCategories) }
   return {
-    product: { _id: product._id, name: product.name, values: productFormDefaults(product) },
+    product: { _id: product._id, name: product.name, updatedAt: product.updatedAt ?? '', values: productFormDefaults(product) },
     ...productFormOptions(categories, subCategories),
   }
 }
@@ -174,7 +174,11 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   return productFormAction({
     session,
     formData,
-    save: (value) => adminApi.updateProduct(session, { _id, ...value }),
+    // The version the admin read: the API refuses the save with 409 if the product changed since.
+    save: (value) => {
+      const version = formData.get('updatedAt')
+      return adminApi.updateProduct(session, { _id, ...(typeof version === 'string' && version ? { updatedAt: version } : {}), ...value })
+    },
     onSaved: (_product, message) => redirectWithToast(session, listHref, { type: 'success', message: message || 'Product updated' }),
   })
 }
@@ -274,7 +278,7 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
               defaultValue={edit.product.values}
               reply={formReply}
               submitLabel="Update"
-              hiddenFields={{ _id: edit.product._id }}
+              hiddenFields={{ _id: edit.product._id, updatedAt: edit.product.updatedAt }}
             />
           </Dialog>
         ) : (

@@ -323,6 +323,7 @@ function SubCategoryFormDialog({
       title={mode === 'add' ? 'Add Sub Category' : 'Edit Sub Category'}
       mode={mode}
       _id={subCategory?._id}
+      version={subCategory?.updatedAt}
       action={action}
       closeTo={closeTo}
       isUploading={isUploading}
