@@ -1,6 +1,6 @@
 /** api/lib/faults.ts: what is logged of an error, and which SQLSTATEs are the client's fault. */
 import { describe, expect, it } from 'vitest'
-import { describeFault, statusForSqlState } from './faults.ts'
+import { describeFault, isConnectionFault, statusForSqlState } from './faults.ts'
 
 describe('describeFault', () => {
   it('keeps the class and the SQLSTATE, never the message', () => {
@@ -28,6 +28,19 @@ describe('statusForSqlState', () => {
   it('leaves real faults to be a 500', () => {
     expect(statusForSqlState(undefined)).toBeNull()
     expect(statusForSqlState('42P01')).toBeNull()
-    expect(statusForSqlState('08006')).toBeNull()
+    expect(statusForSqlState('42601')).toBeNull()
+  })
+  it('answers a lost or refused connection, a server shutting down and a deadlock with 503 (try again)', () => {
+    for (const code of ['08006', '08001', '57P01', '57P03', '53300', '40001', '40P01']) expect(statusForSqlState(code)?.status).toBe(503)
+  })
+})
+
+describe('isConnectionFault', () => {
+  it("knows socket errors and node-postgres's lost-connection messages, also as a cause", () => {
+    expect(isConnectionFault(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true)
+    expect(isConnectionFault(new Error('Connection terminated unexpectedly'))).toBe(true)
+    expect(isConnectionFault(new Error('Failed query', { cause: new Error('Connection terminated') }))).toBe(true)
+    expect(isConnectionFault(new Error('syntax error at or near "selec"'))).toBe(false)
+    expect(isConnectionFault(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false)
   })
 })

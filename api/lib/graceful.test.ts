@@ -35,7 +35,9 @@ describe('graceful shutdown', () => {
     const { server, url } = await startServer(lifecycle)
     const { logger } = captureLog()
     let drained = false
-    const shutdown = createShutdown({ server, lifecycle, logger, delayMs: 50, onDrained: async () => void (drained = true) })
+    // A grace far longer than the test's timeout: draining must end because the connections closed.
+    const shutdown = createShutdown({ server, lifecycle, logger, delayMs: 50, graceMs: 60_000, onDrained: async () => void (drained = true) })
+    const started = Date.now()
     const inFlight = fetch(`${url}/slow`)
     await new Promise((r) => setTimeout(r, 20))
     const done = shutdown('SIGTERM')
@@ -44,6 +46,7 @@ describe('graceful shutdown', () => {
     expect(await answer.text()).toBe('done')
     await done
     expect(drained).toBe(true)
+    expect(Date.now() - started).toBeLessThan(2000)
     await expect(fetch(`${url}/ready`)).rejects.toThrow()
   })
 

@@ -63,6 +63,9 @@ export function createShutdown(opts: {
       if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs))
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
+      // A connection busy at close time turns idle when its response ends (it began before draining,
+      // so it was not told `Connection: close`): close such connections as they come.
+      const sweeper = setInterval(() => server.closeIdleConnections(), 50)
       const grace = opts.graceMs ?? 25_000
       let timer: NodeJS.Timeout | undefined
       const timedOut = new Promise<'timeout'>((resolve) => {
@@ -73,6 +76,7 @@ export function createShutdown(opts: {
         server.closeAllConnections()
       }
       clearTimeout(timer)
+      clearInterval(sweeper)
       await opts.onDrained()
       logger.info('shut down')
     })()
