@@ -63,7 +63,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
       client.on('error', (err) => logger.warn(describeConnectionError(err), 'PostgreSQL connection lost'))
     })
     const db = drizzlePg(pool, { schema }) as unknown as Db
-    return { db, kind: 'postgres', pool, url: opts.url, close: () => pool.end() }
+    return { db, kind: 'postgres', pool, url: opts.url, close: () => endPool(pool) }
   }
   // One process per folder (db/folder-lock.ts): taken before PGlite touches the files.
   const lock = opts.dataDir ? lockFolder(opts.dataDir) : null
@@ -88,6 +88,23 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
     lock?.release()
     throw err
   }
+}
+
+/** Longest wait for the pool to close (ms): a connection the server cut may never report its end. */
+const POOL_END_TIMEOUT_MS = 5000
+
+/** Ends `pool`, waiting at most POOL_END_TIMEOUT_MS: shutdown must not hang on a dead connection. */
+async function endPool(pool: pg.Pool): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      logger.warn({ timeoutMs: POOL_END_TIMEOUT_MS }, 'PostgreSQL pool did not close in time; leaving it')
+      resolve()
+    }, POOL_END_TIMEOUT_MS)
+    timer.unref()
+  })
+  await Promise.race([pool.end(), timeout])
+  clearTimeout(timer)
 }
 
 /** The loggable facts of a connection error: its code and class, never its message's parameters. */
