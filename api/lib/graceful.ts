@@ -4,8 +4,8 @@
  *
  * 1. readiness turns false at once (`/readyz` answers 503, so a balancer stops sending new work);
  * 2. after `delayMs` (time for the balancer to notice), the listener closes: no new connections;
- *    idle keep-alive connections are closed, busy ones answer `Connection: close` and end after
- *    their response;
+ *    requests on open connections are answered with `Connection: close` (ending them), and
+ *    connections left idle are closed once a second;
  * 3. in-flight requests finish (at most `graceMs`; then the remaining connections are cut);
  * 4. `onDrained` runs (close the database pool), then the process exits.
  *
@@ -15,6 +15,9 @@
  */
 import type { Server } from 'node:http'
 import type { Logger } from './logger.ts'
+
+/** While draining, how often connections left idle are closed (ms). */
+export const IDLE_SWEEP_MS = 1000
 
 /** Idle keep-alive timeout of the server, ms. */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000
@@ -62,10 +65,11 @@ export function createShutdown(opts: {
       logger.info({ signal, delayMs: opts.delayMs ?? 0 }, 'shutting down: not ready')
       if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs))
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeIdleConnections()
-      // A connection busy at close time turns idle when its response ends (it began before draining,
-      // so it was not told `Connection: close`): close such connections as they come.
-      const sweeper = setInterval(() => server.closeIdleConnections(), 50)
+      // Open connections still carry requests after the listener closed, each answered with
+      // `Connection: close`, which ends it cleanly. Closing an idle one instead races a proxy that is
+      // sending on it that very moment, so idle connections are closed only once a second: by then a
+      // busy proxy has used (and so ended) every one of them.
+      const sweeper = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS)
       const grace = opts.graceMs ?? 25_000
       let timer: NodeJS.Timeout | undefined
       const timedOut = new Promise<'timeout'>((resolve) => {

@@ -2,9 +2,9 @@
  * A small cluster for the scale-out test (docs/scale-out.md): N production server processes
  * (server.ts) on one PostgreSQL database, and a round-robin proxy in front of them that behaves like
  * nginx's default upstream handling: each request goes to the next instance; when an instance
- * refuses the connection, or drops an idempotent (GET/HEAD) request before answering, the request is
- * tried on the next one (nginx `proxy_next_upstream error`, which never resends a non-idempotent
- * request that reached an upstream).
+ * refuses the connection, closes a kept-alive connection as a request goes out on it, or drops an
+ * idempotent (GET/HEAD) request before answering, the request is tried on the next one (nginx
+ * `proxy_next_upstream error`, which never resends a non-idempotent request that an upstream took).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import http from 'node:http'
@@ -54,8 +54,32 @@ export async function waitReady(url: string, ms = 120_000): Promise<number> {
   throw new Error(`${url} not ready within ${ms} ms`)
 }
 
-/** A round-robin proxy over `targets()` (read on every request, so instances can be swapped). */
+/**
+ * A round-robin proxy over `targets()` (read on every request, so instances can be swapped). Like a
+ * load balancer's health check, it asks every instance's `/readyz` each 100 ms and sends new
+ * requests only to the ready ones (all of them when none is), so an instance that starts draining
+ * stops getting work before it closes its listener (docs/scale-out.md: SHUTDOWN_DELAY_MS at least
+ * the health-check interval).
+ */
 export async function startProxy(targets: () => string[]): Promise<{ url: string; close(): Promise<void> }> {
+  const ready = new Map<string, boolean>()
+  let checking = true
+  const healthLoop = (async () => {
+    while (checking) {
+      await Promise.all(
+        targets().map(async (target) => {
+          try {
+            const res = await fetch(`${target}/readyz`, { signal: AbortSignal.timeout(500) })
+            await res.arrayBuffer()
+            ready.set(target, res.ok)
+          } catch {
+            ready.set(target, false)
+          }
+        }),
+      )
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  })()
   // FIFO: idle connections are reused in turn, as nginx's upstream keepalive cache does, so while an
   // instance drains every one of them meets its `Connection: close` answer.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64, scheduling: 'fifo' })
@@ -65,7 +89,9 @@ export async function startProxy(targets: () => string[]): Promise<{ url: string
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const body = Buffer.concat(chunks)
-      const list = targets()
+      const all = targets()
+      const healthy = all.filter((t) => ready.get(t))
+      const list = healthy.length > 0 ? healthy : all
       const idempotent = req.method === 'GET' || req.method === 'HEAD'
       // Like nginx: a new request takes the next instance in turn; a retry takes the one after the
       // instance that failed, so every instance is tried once before giving up.
@@ -80,7 +106,10 @@ export async function startProxy(targets: () => string[]): Promise<{ url: string
           },
         )
         upstream.on('error', (err: NodeJS.ErrnoException) => {
-          const notSent = err.code === 'ECONNREFUSED'
+          // Never processed: the connection was refused, or a kept-alive connection was closed by the
+          // instance just as the request went out on it (Node docs, http `request.reusedSocket`: retry
+          // then; nginx likewise retries a request that failed on a cached upstream connection).
+          const notSent = err.code === 'ECONNREFUSED' || (upstream.reusedSocket && err.code === 'ECONNRESET')
           if (tries + 1 < list.length && (notSent || idempotent) && !res.headersSent) return attempt(tries + 1)
           if (process.env.SCALE_DEBUG) console.log(`proxy 502: ${err.code} ${err.message} after ${tries + 1} tries to ${target.port}`)
           if (!res.headersSent) res.writeHead(502)
@@ -95,6 +124,8 @@ export async function startProxy(targets: () => string[]): Promise<{ url: string
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
+      checking = false
+      await healthLoop
       agent.destroy()
       server.closeAllConnections()
       await new Promise((r) => server.close(r))
