@@ -85,7 +85,8 @@ if (embedded) {
   const apiListener = getRequestListener(embedded.api.fetch)
   app.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') ? apiListener(req, res) : next()))
   // Stored images are content-addressed: their bytes never change, so they may be cached for a year.
-  if (embedded.diskStorage) app.use('/uploads', express.static(path.join(config.dataDir, 'uploads'), { immutable: true, maxAge: '1y', index: false }))
+  if (embedded.diskStorage)
+    app.use('/uploads', express.static(path.join(config.dataDir, 'uploads'), { immutable: true, maxAge: '1y', index: false }))
   else app.get('/uploads/:key', serveStoredObject(embedded.storage, logger))
 } else {
   // Pages name images /uploads/<key>: this host fetches them from the API host, whichever receives the request.
@@ -114,7 +115,10 @@ if (isProduction) {
 }
 
 const server = app.listen(config.port, () => {
-  logger.info({ port: config.port, database: embedded?.databaseKind ?? 'remote API', dataDir: config.dataDir }, `storefront on http://localhost:${config.port}`)
+  logger.info(
+    { port: config.port, database: embedded?.databaseKind ?? 'remote API', dataDir: config.dataDir },
+    `storefront on http://localhost:${config.port}`,
+  )
 })
 tuneKeepAlive(server)
 

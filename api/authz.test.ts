@@ -45,8 +45,16 @@ beforeAll(async () => {
   const shopperSession = decodeJwt(shopper.token).sid as string
   const adminSession = decodeJwt(admin.token).sid as string
   liarToken = await signAccessToken({ userId: shopper.user.id, role: 'ADMIN', sessionId: shopperSession }, t.deps.jwtSecret, t.deps.clock())
-  forgedToken = await signAccessToken({ userId: admin.user.id, role: 'ADMIN', sessionId: adminSession }, 'another-secret-0123456789-abcdefghij', t.deps.clock())
-  expiredToken = await signAccessToken({ userId: admin.user.id, role: 'ADMIN', sessionId: adminSession }, t.deps.jwtSecret, new Date(Date.now() - 60 * 60 * 1000))
+  forgedToken = await signAccessToken(
+    { userId: admin.user.id, role: 'ADMIN', sessionId: adminSession },
+    'another-secret-0123456789-abcdefghij',
+    t.deps.clock(),
+  )
+  expiredToken = await signAccessToken(
+    { userId: admin.user.id, role: 'ADMIN', sessionId: adminSession },
+    t.deps.jwtSecret,
+    new Date(Date.now() - 60 * 60 * 1000),
+  )
 })
 afterAll(() => t?.close())
 
@@ -256,6 +264,11 @@ it('covers every admin route the API has', () => {
     .map((r) => `${r.method} ${r.path}`)
     .filter((route) => /^(POST|PUT|DELETE|PATCH) \/api\/(category|subcategory|product|file)\//.test(route))
     // The catalogue's reads that the spec calls with POST (section 7) are open to everyone.
-    .filter((route) => !/\/(get|get-product-by-category|get-product-by-category-and-subcategory|get-pruduct-by-category-and-subcategory|get-product-details|search-product)$/.test(route))
+    .filter(
+      (route) =>
+        !/\/(get|get-product-by-category|get-product-by-category-and-subcategory|get-pruduct-by-category-and-subcategory|get-product-details|search-product)$/.test(
+          route,
+        ),
+    )
   expect(new Set(writes)).toEqual(covered)
 })

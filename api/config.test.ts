@@ -13,7 +13,14 @@ describe('PUBLIC_URL', () => {
     expect(parsePublicUrl('http://localhost:3000')).toBe('http://localhost:3000')
   })
   it('refuses what is not a bare http(s) origin', () => {
-    for (const bad of ['shop.example', 'ftp://shop.example', 'https://shop.example/store', 'https://shop.example/?a=1', 'https://user:pw@shop.example', 'javascript:alert(1)']) {
+    for (const bad of [
+      'shop.example',
+      'ftp://shop.example',
+      'https://shop.example/store',
+      'https://shop.example/?a=1',
+      'https://user:pw@shop.example',
+      'javascript:alert(1)',
+    ]) {
       expect(() => parsePublicUrl(bad), bad).toThrow(/PUBLIC_URL/)
     }
   })

@@ -57,7 +57,8 @@ export function parseS3(env: NodeJS.ProcessEnv): S3Settings | null {
   }
   const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined
-  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new Error('Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS default credential chain)')
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
+    throw new Error('Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS default credential chain)')
   const endpoint = url('S3_ENDPOINT')
   return {
     bucket,
@@ -93,13 +94,15 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
   const rupees = (name: string, fallbackPaise: number) => {
     const raw = env[name]
     if (raw === undefined || raw === '') return fallbackPaise
-    if (!/^\d{1,6}(\.\d{1,2})?$/.test(raw) || Number(raw) > 100_000) throw new Error(`${name} must be an amount in rupees (0-100000, at most two decimals), got "${raw}"`)
+    if (!/^\d{1,6}(\.\d{1,2})?$/.test(raw) || Number(raw) > 100_000)
+      throw new Error(`${name} must be an amount in rupees (0-100000, at most two decimals), got "${raw}"`)
     return Math.round(Number(raw) * 100)
   }
   const rawMax = env.CART_MAX_QTY_PER_LINE
   let maxQtyPerLine = DEFAULT_COMMERCE.maxQtyPerLine
   if (rawMax !== undefined && rawMax !== '') {
-    if (!/^\d{1,3}$/.test(rawMax) || Number(rawMax) < 1) throw new Error(`CART_MAX_QTY_PER_LINE must be a whole number from 1 to 999, got "${rawMax}"`)
+    if (!/^\d{1,3}$/.test(rawMax) || Number(rawMax) < 1)
+      throw new Error(`CART_MAX_QTY_PER_LINE must be a whole number from 1 to 999, got "${rawMax}"`)
     maxQtyPerLine = Number(rawMax)
   }
   return {
@@ -122,7 +125,14 @@ export function parsePublicUrl(value: string | undefined): string | undefined {
   } catch {
     throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://shop.example (got "${value}")`)
   }
-  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+  if (
+    !/^https?:$/.test(url.protocol) ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    (url.pathname !== '/' && url.pathname !== '')
+  ) {
     throw new Error(`PUBLIC_URL must be an origin such as https://shop.example, without path, query or credentials (got "${value}")`)
   }
   return url.origin
@@ -154,7 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const persisted = needPersisted ? persistedSecrets(dataDir) : undefined
   if (needPersisted && isProduction && !warnedAboutSecrets) {
     warnedAboutSecrets = true
-    console.warn(`JWT_SECRET/SESSION_SECRET not set: using the generated ones in ${path.join(dataDir, 'secrets.json')}. Set both when running more than one instance.`)
+    console.warn(
+      `JWT_SECRET/SESSION_SECRET not set: using the generated ones in ${path.join(dataDir, 'secrets.json')}. Set both when running more than one instance.`,
+    )
   }
   return {
     port: Number(env.PORT ?? 3000),
@@ -170,7 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jsonBodyMaxBytes: Number(env.JSON_BODY_MAX_BYTES ?? 1024 * 1024),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     apiInternalToken: env.API_INTERNAL_TOKEN || undefined,
-    apiAllowedOrigins: (env.API_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    apiAllowedOrigins: (env.API_ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     commerce: parseCommerce(env),
     s3: parseS3(env),

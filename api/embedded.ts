@@ -52,7 +52,9 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     // Printed once to the operator's console, never through the logger (which may be shipped elsewhere).
     console.log(
       `\nDemo admin created: ${demoAdmin.email}` +
-        (demoAdmin.generated ? ` / password: ${demoAdmin.password}  (shown once; set ADMIN_PASSWORD to choose it)\n` : ' (password from ADMIN_PASSWORD)\n'),
+        (demoAdmin.generated
+          ? ` / password: ${demoAdmin.password}  (shown once; set ADMIN_PASSWORD to choose it)\n`
+          : ' (password from ADMIN_PASSWORD)\n'),
     )
   }
 
@@ -83,7 +85,9 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
   // Several instances on one PostgreSQL: a catalogue write on one clears every instance's cache
   // (api/lib/cache-bus.ts). PGlite is one process: nothing to tell.
   const cacheBus =
-    database.kind === 'postgres' && database.pool && database.url ? startCacheBus({ url: database.url, pool: database.pool, cache: deps.cache, logger }) : null
+    database.kind === 'postgres' && database.pool && database.url
+      ? startCacheBus({ url: database.url, pool: database.pool, cache: deps.cache, logger })
+      : null
 
   return {
     api,

@@ -41,7 +41,14 @@ beforeAll(async () => {
   t = await createTestApp({
     logger,
     jsonBodyMaxBytes: 64 * 1024,
-    rateLimits: createRateLimits({ loginFailByIp: roomy, loginFailByEmailIp: roomy, registerByIp: roomy, otpByIp: roomy, otpCooldownByEmail: roomy, otpVerifyByIp: roomy }),
+    rateLimits: createRateLimits({
+      loginFailByIp: roomy,
+      loginFailByEmailIp: roomy,
+      registerByIp: roomy,
+      otpByIp: roomy,
+      otpCooldownByEmail: roomy,
+      otpVerifyByIp: roomy,
+    }),
   })
   const shopper = await createShopper(t, { email: 'fuzz-shopper@example.com' })
   const admin = await createAdmin(t, { email: 'fuzz-admin@example.com' })
@@ -63,7 +70,20 @@ afterAll(() => t?.close())
 /** Text that tries the edges: control characters, unpaired surrogates, prototype words, huge. */
 const nastyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', '\udc00x', '\u001b[31m', '__proto__', 'constructor', '{"$ne":null}', '../../etc/passwd', '<script>', "'; drop table products; --", ''),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '\udc00x',
+    '\u001b[31m',
+    '__proto__',
+    'constructor',
+    '{"$ne":null}',
+    '../../etc/passwd',
+    '<script>',
+    "'; drop table products; --",
+    '',
+  ),
   fc.string({ minLength: 300, maxLength: 3000 }),
 )
 /** Numbers at the edges: fractions, exponents, huge, negative, not finite (as text). */
@@ -73,7 +93,9 @@ const nastyNumber = fc.oneof(
   fc.constantFrom('1e-7', '0.0000001', 'NaN', 'Infinity', '-0', '0x10', '1,000'),
   fc.integer(),
 )
-const idLike = fc.oneof(fc.constantFrom(...['x', '0'.repeat(24)]), fc.constant(null)).chain((fixed) => fc.oneof(fc.constant(fixed), fc.constantFrom(...(ids.length ? ids : ['x']))))
+const idLike = fc
+  .oneof(fc.constantFrom(...['x', '0'.repeat(24)]), fc.constant(null))
+  .chain((fixed) => fc.oneof(fc.constant(fixed), fc.constantFrom(...(ids.length ? ids : ['x']))))
 /** Any JSON value, with the nasty leaves mixed in and prototype keys among the object keys. */
 const nastyValue = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -84,24 +106,76 @@ const nastyValue = fc.letrec((tie) => ({
     fc.constant(null),
     idLike,
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'prototype', '_id', 'name', 'image', 'page', 'limit')), tie('value'), { maxKeys: 5 }),
+    fc.dictionary(
+      fc.oneof(
+        fc.string({ maxLength: 8 }),
+        fc.constantFrom('__proto__', 'constructor', 'prototype', '_id', 'name', 'image', 'page', 'limit'),
+      ),
+      tie('value'),
+      { maxKeys: 5 },
+    ),
   ),
 })).value
 /** A body shaped like the API's own: its usual field names with nasty values. */
-const FIELDS = ['_id', 'name', 'email', 'password', 'confirmPassword', 'image', 'category', 'subCategory', 'unit', 'stock', 'price', 'discount', 'description', 'more_details', 'page', 'limit', 'search', 'productId', 'categoryId', 'subCategoryId', 'id', 'otp', 'newPassword', 'refreshToken', 'qty', 'addressId', 'orderId', 'status']
+const FIELDS = [
+  '_id',
+  'name',
+  'email',
+  'password',
+  'confirmPassword',
+  'image',
+  'category',
+  'subCategory',
+  'unit',
+  'stock',
+  'price',
+  'discount',
+  'description',
+  'more_details',
+  'page',
+  'limit',
+  'search',
+  'productId',
+  'categoryId',
+  'subCategoryId',
+  'id',
+  'otp',
+  'newPassword',
+  'refreshToken',
+  'qty',
+  'addressId',
+  'orderId',
+  'status',
+]
 const shapedBody = fc.dictionary(fc.constantFrom(...FIELDS), nastyValue, { maxKeys: 8 })
 
 /** A whole request: route, who sends it, and a body in one of many malformed encodings. */
 const requestArb = fc.record({
   route: fc.nat(),
   who: fc.constantFrom('visitor', 'shopper', 'admin') as fc.Arbitrary<keyof typeof tokens>,
-  method: fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') }),
+  method: fc.oneof(
+    { weight: 8, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') },
+  ),
   body: fc.oneof(
     { weight: 5, arbitrary: shapedBody.map((v) => ({ type: 'application/json', text: JSON.stringify(v) })) },
     { weight: 2, arbitrary: nastyValue.map((v) => ({ type: 'application/json', text: JSON.stringify(v) ?? 'null' })) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }).map((text) => ({ type: 'application/json', text })) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', '[1,2', 'nul', '{"__proto__":{"isAdmin":true}}', `${'['.repeat(3000)}${']'.repeat(3000)}`).map((text) => ({ type: 'application/json', text })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', ''), fc.string({ maxLength: 100 })).map(([type, text]) => ({ type, text })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('{', '{"a":', '[1,2', 'nul', '{"__proto__":{"isAdmin":true}}', `${'['.repeat(3000)}${']'.repeat(3000)}`)
+        .map((text) => ({ type: 'application/json', text })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', ''),
+          fc.string({ maxLength: 100 }),
+        )
+        .map(([type, text]) => ({ type, text })),
+    },
     { weight: 1, arbitrary: fc.constant({ type: '', text: '' }) },
   ),
 })
@@ -135,7 +209,9 @@ describe('fuzzing every API route', () => {
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     )
-    console.log(`fuzz: ${RUNS} requests over ${routes.length} routes, seed ${SEED}; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`)
+    console.log(
+      `fuzz: ${RUNS} requests over ${routes.length} routes, seed ${SEED}; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+    )
   }, 600_000)
 
   it('leaves the API healthy, the log clean and the catalogue consistent', async () => {

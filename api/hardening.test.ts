@@ -161,7 +161,9 @@ describe('writes authenticated by the API cookie must come from this site', () =
 
 describe('signing out ends the session at once', () => {
   it('refuses the access token of a signed-out session, while another session of the same user goes on', async () => {
-    await t.call('user/register', { json: { name: 'Meera', email: 'meera-session@example.com', password: 'Basmati-Rice-2024', confirmPassword: 'Basmati-Rice-2024' } })
+    await t.call('user/register', {
+      json: { name: 'Meera', email: 'meera-session@example.com', password: 'Basmati-Rice-2024', confirmPassword: 'Basmati-Rice-2024' },
+    })
     const login = () => t.call('user/login', { json: { email: 'meera-session@example.com', password: 'Basmati-Rice-2024' } })
     const phone = (await login()).body.data
     const laptop = (await login()).body.data
@@ -181,7 +183,11 @@ describe('search cost is bounded per client', () => {
   it('limits searches the cache cannot answer per address, not cached ones', async () => {
     const limited = createApp({ ...t.deps, rateLimits: createRateLimits({ searchByIp: { points: 2, duration: 60 } }) }).app
     const search = (q: string, ip: string) =>
-      limited.request('/api/product/search-product', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Client-Ip': ip }, body: JSON.stringify({ search: q }) })
+      limited.request('/api/product/search-product', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Client-Ip': ip },
+        body: JSON.stringify({ search: q }),
+      })
     expect((await search('qwerty zxcvb', '198.51.100.61')).status).toBe(200)
     expect((await search('asdfg hjkl', '198.51.100.61')).status).toBe(200)
     const third = await search('poiuy lkjhg mnbvc', '198.51.100.61')

@@ -29,12 +29,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   console.error(isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error)
 }
 
-export default function handleRequest(
-  request: Request,
-  responseStatusCode: number,
-  responseHeaders: Headers,
-  routerContext: EntryContext,
-) {
+export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
   const nonce = createNonce()
   responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce))
   return new Promise<Response>((resolve, reject) => {

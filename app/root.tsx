@@ -3,7 +3,17 @@
  * middleware opens the cookie session for every request (app/.server/context.ts); the loader hands
  * the header its user summary and the cart summary, and takes the pending flash toast (spec section 9).
  */
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useRouteLoaderData, type ShouldRevalidateFunction } from 'react-router'
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  data,
+  useLoaderData,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
+} from 'react-router'
 import type { Route } from './+types/root'
 import { getSession, sessionMiddleware } from './.server/context.ts'
 import { clientIp, publicOrigin } from './.server/request.ts'
@@ -83,7 +93,10 @@ function Shell({ children }: { children: React.ReactNode }) {
   const root = useRootData()
   return (
     <div className="flex min-h-screen flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <Header user={root?.user ?? null} />

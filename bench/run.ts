@@ -33,7 +33,16 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   cwd: root,
   // A fixed demo-admin password: the throwaway database's admin is never printed.
   // TRUST_PROXY=1: the search attack below plays many clients through X-Forwarded-For.
-  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, EXPOSE_METRICS: '1', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-only-admin-password', TRUST_PROXY: '1' },
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    EXPOSE_METRICS: '1',
+    LOG_LEVEL: 'warn',
+    ADMIN_PASSWORD: 'bench-only-admin-password',
+    TRUST_PROXY: '1',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 })
 const baselineFile = path.join(root, 'build/client/bench-baseline.html')
@@ -60,11 +69,20 @@ async function waitForHealth(timeoutMs = 180_000) {
 }
 
 async function api<T>(p: string, body: unknown): Promise<T> {
-  const res = await fetch(`${base}/api/${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(`${base}/api/${p}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   return ((await res.json()) as { data: T }).data
 }
 
-const slug = (name: string, id: string) => `${name.replace(/[\s,$]+/g, '-').replace(/[^\p{L}\p{N}-]+/gu, '-').replace(/-+/g, '-').replace(/^-|-$/g, '')}-${id}`
+const slug = (name: string, id: string) =>
+  `${name
+    .replace(/[\s,$]+/g, '-')
+    .replace(/[^\p{L}\p{N}-]+/gu, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')}-${id}`
 
 async function upstreamCalls(url: string): Promise<number> {
   const before = ((await (await fetch(`${base}/metrics.json`)).json()) as { upstreamCalls: number }).upstreamCalls
@@ -81,7 +99,13 @@ interface Row {
   errors: number
 }
 
-type MeasureOptions = { url: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string>; setupClient?: (client: autocannon.Client) => void }
+type MeasureOptions = {
+  url: string
+  method?: 'GET' | 'POST'
+  body?: string
+  headers?: Record<string, string>
+  setupClient?: (client: autocannon.Client) => void
+}
 
 async function measure(name: string, opts: MeasureOptions): Promise<Row> {
   const result = await autocannon({ ...opts, connections, duration })
@@ -115,7 +139,8 @@ async function guestCart(productIds: string[]): Promise<{ cookie: string; lineId
 }
 
 /** A random word of 5 to 9 lower-case letters: never in the catalogue cache, rarely in the catalogue. */
-const randomWord = () => Array.from({ length: 5 + Math.floor(Math.random() * 5) }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')
+const randomWord = () =>
+  Array.from({ length: 5 + Math.floor(Math.random() * 5) }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')
 
 /**
  * The store under a search attack (docs/security.md, "Search cost"): BENCH_ATTACKERS (40) clients,
@@ -153,7 +178,9 @@ async function searchAttack() {
   for (const [probe, times] of Object.entries(probes)) {
     times.sort((a, b) => a - b)
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(0)
-    console.log(`- ${probe} during the attack (${times.length} probes): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times[times.length - 1].toFixed(0)} ms`)
+    console.log(
+      `- ${probe} during the attack (${times.length} probes): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times[times.length - 1].toFixed(0)} ms`,
+    )
   }
   console.log(`- attack answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`)
 }
@@ -162,10 +189,9 @@ try {
   const importMs = await waitForHealth()
   console.log(`server healthy after ${(importMs / 1000).toFixed(1)} s (fresh DATA_DIR, catalogue imported)`)
 
-  const products = await api<Array<{ _id: string; name: string; category: Array<{ _id: string; name: string }>; subCategory: Array<{ _id: string; name: string }> }>>(
-    'product/get',
-    { page: 1, limit: 1, search: 'milk' },
-  )
+  const products = await api<
+    Array<{ _id: string; name: string; category: Array<{ _id: string; name: string }>; subCategory: Array<{ _id: string; name: string }> }>
+  >('product/get', { page: 1, limit: 1, search: 'milk' })
   const product = products[0]
   const productUrl = `${base}/product/${slug(product.name, product._id)}`
   const listingUrl = `${base}/${slug(product.category[0].name, product.category[0]._id)}/${slug(product.subCategory[0].name, product.subCategory[0]._id)}`
@@ -196,7 +222,12 @@ try {
     ['/search?q=milk', { url: `${base}/search?q=milk` }],
     [
       'POST /api/product/get',
-      { url: `${base}/api/product/get`, method: 'POST', body: JSON.stringify({ page: 1, limit: 12 }), headers: { 'content-type': 'application/json' } },
+      {
+        url: `${base}/api/product/get`,
+        method: 'POST',
+        body: JSON.stringify({ page: 1, limit: 12 }),
+        headers: { 'content-type': 'application/json' },
+      },
     ],
     ['cart page (3 products)', { url: `${base}/cart`, headers: { cookie: shopper.cookie } }],
     ['add-to-cart POST (fetcher)', addToCart],

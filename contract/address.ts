@@ -65,11 +65,7 @@ export const ADDRESS_MOBILE_MESSAGE = 'Enter a 10-digit mobile number starting w
 export const COUNTRY_MESSAGE = 'We deliver in India only'
 
 const requiredText = (message: string, max: number) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Use at most ${max} characters`)
+  z.string({ error: message }).trim().min(1, message).max(max, `Use at most ${max} characters`)
 
 /**
  * The fields of an address as both sides validate them. Values are trimmed; the mobile number may be
@@ -92,7 +88,11 @@ export const AddressFieldsSchema = z.object({
     .transform(() => ADDRESS_COUNTRY),
   mobile: z
     .union([z.string(), z.number()], { error: ADDRESS_MOBILE_MESSAGE })
-    .transform((mobile) => String(mobile).replace(/[\s-]/g, '').replace(/^(\+91|91(?=\d{10}$)|0(?=\d{10}$))/, ''))
+    .transform((mobile) =>
+      String(mobile)
+        .replace(/[\s-]/g, '')
+        .replace(/^(\+91|91(?=\d{10}$)|0(?=\d{10}$))/, ''),
+    )
     .pipe(z.string().regex(/^[6-9][0-9]{9}$/, ADDRESS_MOBILE_MESSAGE)),
 })
 export type AddressFields = z.output<typeof AddressFieldsSchema>

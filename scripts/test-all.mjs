@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every test, in order.
+ *  0. static checks: formatting (Prettier) and types (tsc);
  *  1. vitest: unit tests and API integration tests on PGlite;
  *  2. vitest again on the API integration tests against PostgreSQL when TEST_DATABASE_URL is set;
  *  3. the production build, then, with TEST_DATABASE_URL, the scale-out test (two server processes on
@@ -21,17 +22,25 @@ function run(name, cmd, args, env = {}) {
 }
 
 const pgUrl = process.env.TEST_DATABASE_URL
-const only = process.argv[2] // optional: unit | pg | e2e
+const only = process.argv[2] // optional: static | unit | pg | e2e
 
 let ok = true
-if (!only || only === 'unit') ok = run('vitest (unit + API on PGlite)', 'npx', ['vitest', 'run'], { TEST_DATABASE_URL: '' }) && ok
+if (!only || only === 'static') {
+  ok = run('static checks: formatting', 'npx', ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,tsx,mjs,js,css}']) && ok
+  ok = ok && run('static checks: types', 'npm', ['run', '--silent', 'typecheck'])
+}
+if (ok && (!only || only === 'unit')) ok = run('vitest (unit + API on PGlite)', 'npx', ['vitest', 'run'], { TEST_DATABASE_URL: '' }) && ok
 if (ok && (!only || only === 'pg')) {
   if (pgUrl) ok = run('vitest (API on PostgreSQL)', 'npx', ['vitest', 'run', 'api/'], { TEST_DATABASE_URL: pgUrl }) && ok
   else console.log('\nTEST_DATABASE_URL is not set: skipping the PostgreSQL run of the API tests')
 }
 if (ok && (!only || only === 'e2e')) {
   ok = run('build', 'npx', ['react-router', 'build']) && ok
-  if (ok && pgUrl) ok = run('scale-out (two instances on PostgreSQL)', 'npx', ['vitest', 'run', '--config', 'tests/scale/vitest.config.ts'], { TEST_DATABASE_URL: pgUrl }) && ok
+  if (ok && pgUrl)
+    ok =
+      run('scale-out (two instances on PostgreSQL)', 'npx', ['vitest', 'run', '--config', 'tests/scale/vitest.config.ts'], {
+        TEST_DATABASE_URL: pgUrl,
+      }) && ok
   if (ok) ok = run('playwright (chromium, JavaScript on and off)', 'npx', ['playwright', 'test']) && ok
 }
 

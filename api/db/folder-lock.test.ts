@@ -16,7 +16,9 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
 
 /** Starts a process holding the database in `folder`; resolves with it once the folder is open. */
 function holder(folder: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../testing/hold-database.ts'), folder], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../testing/hold-database.ts'), folder], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', (chunk) => {
@@ -59,10 +61,14 @@ describe('one process per embedded database folder', () => {
     const dataDir = path.join(root, 'data')
     const child = await holder(path.join(dataDir, 'pglite'))
     try {
-      const admin = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../scripts/admin.ts'), '--email', 'x@example.com'], {
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
+      const admin = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(import.meta.dirname, '../scripts/admin.ts'), '--email', 'x@example.com'],
+        {
+          env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
       let stderr = ''
       admin.stderr!.on('data', (chunk) => (stderr += chunk))
       const code = await new Promise((resolve) => admin.on('exit', resolve))

@@ -41,8 +41,12 @@ export const users = pgTable(
     mobile: text('mobile'),
     verifyEmail: boolean('verify_email').notNull().default(false),
     lastLoginDate: timestamp('last_login_date', { withTimezone: true }),
-    status: text('status', { enum: ['Active', 'Inactive', 'Suspended'] }).notNull().default('Active'),
-    role: text('role', { enum: ['ADMIN', 'USER'] }).notNull().default('USER'),
+    status: text('status', { enum: ['Active', 'Inactive', 'Suspended'] })
+      .notNull()
+      .default('Active'),
+    role: text('role', { enum: ['ADMIN', 'USER'] })
+      .notNull()
+      .default('USER'),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_email_key').on(t.email)],
@@ -115,10 +119,7 @@ export const subCategoryCategories = pgTable(
       .references(() => categories.id, { onDelete: 'restrict' }),
     position: integer('position').notNull().default(0),
   },
-  (t) => [
-    primaryKey({ columns: [t.subCategoryId, t.categoryId] }),
-    index('scc_category_idx').on(t.categoryId),
-  ],
+  (t) => [primaryKey({ columns: [t.subCategoryId, t.categoryId] }), index('scc_category_idx').on(t.categoryId)],
 )
 
 /**
@@ -133,7 +134,10 @@ export const products = pgTable(
   {
     id: id(),
     name: text('name').notNull(),
-    image: text('image').array().notNull().default(sql`'{}'::text[]`),
+    image: text('image')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     unit: text('unit').notNull().default(''),
     stock: integer('stock').notNull().default(0),
     price: numeric('price', { precision: 12, scale: 2, mode: 'number' }).notNull(),
@@ -150,10 +154,7 @@ export const products = pgTable(
     uniqueIndex('products_sku_key').on(t.sku),
     index('products_created_idx').on(t.createdAt.desc(), t.id),
     index('products_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
-    index('products_search_idx').using(
-      'gin',
-      sql`to_tsvector('simple', ${t.name} || ' ' || coalesce(${t.moreDetails}->>'brand', ''))`,
-    ),
+    index('products_search_idx').using('gin', sql`to_tsvector('simple', ${t.name} || ' ' || coalesce(${t.moreDetails}->>'brand', ''))`),
   ],
 )
 
@@ -182,10 +183,7 @@ export const productSubCategories = pgTable(
       .references(() => subCategories.id, { onDelete: 'restrict' }),
     position: integer('position').notNull().default(0),
   },
-  (t) => [
-    primaryKey({ columns: [t.productId, t.subCategoryId] }),
-    index('psc_sub_category_idx').on(t.subCategoryId),
-  ],
+  (t) => [primaryKey({ columns: [t.productId, t.subCategoryId] }), index('psc_sub_category_idx').on(t.subCategoryId)],
 )
 
 /** Stored images (uploads and imported artwork): one row per stored original, keyed by content hash. */

@@ -48,7 +48,10 @@ export async function authenticate(c: Context, deps: GuardDeps): Promise<User> {
   const now = deps.clock()
   const claims = await verifyAccessToken(token, deps.jwtSecret, now)
   if (!claims) throw Unauthorized()
-  const [user, live] = await Promise.all([findUserById(deps.db, claims.userId), isSessionLive(deps.db, claims.userId, claims.sessionId, now)])
+  const [user, live] = await Promise.all([
+    findUserById(deps.db, claims.userId),
+    isSessionLive(deps.db, claims.userId, claims.sessionId, now),
+  ])
   if (!user) throw Unauthorized()
   // Signed out, password reset, or a stolen refresh token detected: the session is over.
   if (!live) throw Unauthorized(SESSION_ENDED)

@@ -60,7 +60,11 @@ describe.skipIf(!serverUrl)('catalogue cache across instances (PostgreSQL)', () 
 
   it('an admin write through A is answered by B within a second', async () => {
     expect(await priceThroughB()).toBe(550)
-    const res = await a.call('product/update-product-details', { method: 'PUT', json: { _id: product.id, sellingPrice: 525 }, token: admin.token })
+    const res = await a.call('product/update-product-details', {
+      method: 'PUT',
+      json: { _id: product.id, sellingPrice: 525 },
+      token: admin.token,
+    })
     expect(res.status).toBe(200)
     const ms = await until(async () => (await priceThroughB()) === 525, 1000)
     expect(ms).toBeLessThan(1000)
@@ -73,7 +77,10 @@ describe.skipIf(!serverUrl)('catalogue cache across instances (PostgreSQL)', () 
     const killer = new pg.Client({ connectionString: serverUrl })
     await killer.connect()
     const database = new URL(a.database.url!).pathname.slice(1)
-    await killer.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = $2', [CACHE_BUS_APPLICATION, database])
+    await killer.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = $2', [
+      CACHE_BUS_APPLICATION,
+      database,
+    ])
     await killer.end()
     await until(async () => !busB.isListening(), 2000)
     await until(async () => busB.isListening(), 5000)

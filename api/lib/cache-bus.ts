@@ -47,9 +47,14 @@ export function startCacheBus(opts: { url: string; pool: pg.Pool; cache: Catalog
 
   cache.onInvalidate(() => {
     if (closed) return
-    pool.query('select pg_notify($1, $2)', [CATALOG_CHANNEL, instanceId]).catch((err: Error & { code?: string }) =>
-      logger.warn({ errorClass: err.constructor.name, code: err.code }, 'catalogue change notice not sent (other instances catch up by TTL)'),
-    )
+    pool
+      .query('select pg_notify($1, $2)', [CATALOG_CHANNEL, instanceId])
+      .catch((err: Error & { code?: string }) =>
+        logger.warn(
+          { errorClass: err.constructor.name, code: err.code },
+          'catalogue change notice not sent (other instances catch up by TTL)',
+        ),
+      )
   })
 
   const reconnect = () => {

@@ -10,7 +10,11 @@
  * never read).
  * @returns the bytes read (empty for no body)
  */
-export async function readCappedStream(stream: ReadableStream<Uint8Array> | null, cap: number, tooLarge: () => Error): Promise<Uint8Array<ArrayBuffer>> {
+export async function readCappedStream(
+  stream: ReadableStream<Uint8Array> | null,
+  cap: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array<ArrayBuffer>> {
   if (!stream) return new Uint8Array(0)
   const reader = stream.getReader()
   const chunks: Uint8Array[] = []

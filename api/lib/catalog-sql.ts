@@ -53,11 +53,7 @@ export interface CatalogRef {
  * The ids of `ids` that name no row of `table` (`categories` or `sub_categories`), in the order
  * given. One query whatever the number of ids.
  */
-export async function unknownIds(
-  db: Pick<Db, 'execute'>,
-  table: 'categories' | 'sub_categories',
-  ids: string[],
-): Promise<string[]> {
+export async function unknownIds(db: Pick<Db, 'execute'>, table: 'categories' | 'sub_categories', ids: string[]): Promise<string[]> {
   if (ids.length === 0) return []
   const list = sql`array[${sql.join(
     ids.map((id) => sql`${id}`),

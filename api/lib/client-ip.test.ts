@@ -81,7 +81,9 @@ describe('clientIpMiddleware with TRUST_PROXY', () => {
     })
     try {
       const { port } = server.address() as import('node:net').AddressInfo
-      const seen = await (await fetch(`http://127.0.0.1:${port}/api/ip`, { headers: { 'X-Client-Ip': '6.6.6.6', 'X-Internal-Token': 'guess' } })).text()
+      const seen = await (
+        await fetch(`http://127.0.0.1:${port}/api/ip`, { headers: { 'X-Client-Ip': '6.6.6.6', 'X-Internal-Token': 'guess' } })
+      ).text()
       expect(seen).toBe('127.0.0.1|')
     } finally {
       await new Promise((resolve) => server.close(resolve))

@@ -35,9 +35,14 @@ export function parseTrustProxy(value: string | undefined): number | string[] {
   if (text === '' || text === '0' || text === 'false') return 0
   if (/^[0-9]{1,2}$/.test(text)) return Number(text)
   if (/^(true|\*|all)$/i.test(text)) {
-    throw new Error('TRUST_PROXY=true would let any client choose its address: give the number of proxy hops (e.g. 1) or the proxies\' addresses')
+    throw new Error(
+      "TRUST_PROXY=true would let any client choose its address: give the number of proxy hops (e.g. 1) or the proxies' addresses",
+    )
   }
-  const list = text.split(',').map((part) => part.trim()).filter(Boolean)
+  const list = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
   const address = /^(loopback|linklocal|uniquelocal|[0-9a-f:.]+(\/[0-9]{1,3})?)$/i
   if (list.length === 0 || !list.every((part) => address.test(part))) {
     throw new Error(`TRUST_PROXY must be a number of proxy hops or a list of proxy addresses (got "${text}")`)

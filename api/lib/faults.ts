@@ -34,7 +34,8 @@ export function describeFault(err: unknown): Fault {
 /** The answer for a database refusal caused by the request, or null for a real fault (500). */
 export function statusForSqlState(sqlState: string | undefined): { status: 400 | 409 | 503; message: string } | null {
   if (!sqlState) return null
-  if (sqlState.startsWith('22')) return { status: 400, message: 'A value in the request is not valid here (out of range, too long or malformed)' }
+  if (sqlState.startsWith('22'))
+    return { status: 400, message: 'A value in the request is not valid here (out of range, too long or malformed)' }
   if (sqlState === '23514') return { status: 400, message: 'A value in the request breaks a rule of the catalogue (out of range)' }
   if (sqlState === '23505') return { status: 409, message: 'This conflicts with an existing record' }
   if (sqlState === '23503') return { status: 409, message: 'This refers to a record that does not exist or is still in use' }
@@ -42,7 +43,8 @@ export function statusForSqlState(sqlState: string | undefined): { status: 400 |
   // Class 08 connection exception, 57P01-57P03 the server shutting down or starting, 53300 too many
   // connections, 40001/40P01 serialization failure or deadlock: nothing the request did wrong, and
   // the next attempt may well succeed.
-  if (sqlState.startsWith('08') || /^57P0[1-3]$/.test(sqlState) || sqlState === '53300') return { status: 503, message: DATABASE_UNAVAILABLE }
+  if (sqlState.startsWith('08') || /^57P0[1-3]$/.test(sqlState) || sqlState === '53300')
+    return { status: 503, message: DATABASE_UNAVAILABLE }
   if (sqlState === '40001' || sqlState === '40P01') return { status: 503, message: 'The store is busy, try again' }
   return null
 }
@@ -53,7 +55,8 @@ export const DATABASE_UNAVAILABLE = 'The database is unavailable for a moment, t
 /** Node's socket error codes of a connection that could not be made or was cut. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
 /** node-postgres's own messages for a connection that ended under a query (they carry no code). */
-const LOST_CONNECTION = /^(Connection terminated|Client has encountered a connection error|Connection terminated unexpectedly|timeout exceeded when trying to connect)/
+const LOST_CONNECTION =
+  /^(Connection terminated|Client has encountered a connection error|Connection terminated unexpectedly|timeout exceeded when trying to connect)/
 
 /**
  * True when `err` (or a `cause` up to three deep) is a lost or refused database connection: a socket

@@ -36,7 +36,14 @@ describe('graceful shutdown', () => {
     const { logger } = captureLog()
     let drained = false
     // A grace far longer than the test's timeout: draining must end because the connections closed.
-    const shutdown = createShutdown({ server, lifecycle, logger, delayMs: 50, graceMs: 60_000, onDrained: async () => void (drained = true) })
+    const shutdown = createShutdown({
+      server,
+      lifecycle,
+      logger,
+      delayMs: 50,
+      graceMs: 60_000,
+      onDrained: async () => void (drained = true),
+    })
     const started = Date.now()
     const inFlight = fetch(`${url}/slow`)
     await new Promise((r) => setTimeout(r, 20))

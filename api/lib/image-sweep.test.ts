@@ -17,7 +17,10 @@ afterAll(async () => {
   await t.close()
 })
 
-const png = (r: number) => sharp({ create: { width: 40, height: 40, channels: 3, background: { r, g: 10, b: 10 } } }).png().toBuffer()
+const png = (r: number) =>
+  sharp({ create: { width: 40, height: 40, channels: 3, background: { r, g: 10, b: 10 } } })
+    .png()
+    .toBuffer()
 const uploadsDir = () => path.join(t.tmpDir, 'uploads')
 const filesOf = (url: string) => fs.readdirSync(uploadsDir()).filter((f) => f.startsWith(path.basename(url, '.webp')))
 

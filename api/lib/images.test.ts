@@ -105,9 +105,7 @@ describe('processImage: accepted images', () => {
       const v = await stored(`${hash}-w${w}.webp`)
       expect(v.meta).toMatchObject({ format: 'webp', width: w, height: (w * 3) / 4 })
     }
-    expect(fs.readdirSync(dir).sort()).toEqual(
-      [`${hash}-w128.webp`, `${hash}-w256.webp`, `${hash}-w512.webp`, `${hash}.webp`].sort(),
-    )
+    expect(fs.readdirSync(dir).sort()).toEqual([`${hash}-w128.webp`, `${hash}-w256.webp`, `${hash}-w512.webp`, `${hash}.webp`].sort())
   })
 
   it('turns a JPEG upright by its EXIF orientation and strips its metadata', async () => {
@@ -275,9 +273,7 @@ describe('urls, srcset and deletion', () => {
       '/uploads/0123456789abcdef01234567-w128.webp 128w, /uploads/0123456789abcdef01234567-w256.webp 256w, ' +
         '/uploads/0123456789abcdef01234567-w512.webp 512w, /uploads/0123456789abcdef01234567.webp 1024w',
     )
-    expect(srcSetFor(url, 256)).toBe(
-      '/uploads/0123456789abcdef01234567-w128.webp 128w, /uploads/0123456789abcdef01234567.webp 256w',
-    )
+    expect(srcSetFor(url, 256)).toBe('/uploads/0123456789abcdef01234567-w128.webp 128w, /uploads/0123456789abcdef01234567.webp 256w')
     expect(srcSetFor('https://example.com/photo.jpg')).toBe('')
   })
 

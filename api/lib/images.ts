@@ -16,13 +16,7 @@ import { PayloadTooLarge, UnsupportedMediaType } from './errors.ts'
 import type { Storage } from './storage.ts'
 import { IMAGE_MAIN_MAX_WIDTH, IMAGE_VARIANT_WIDTHS, isStoredImageUrl } from '../../app/lib/images.ts'
 
-export {
-  IMAGE_MAIN_MAX_WIDTH,
-  IMAGE_VARIANT_WIDTHS,
-  isStoredImageUrl,
-  srcSetFor,
-  variantUrl,
-} from '../../app/lib/images.ts'
+export { IMAGE_MAIN_MAX_WIDTH, IMAGE_VARIANT_WIDTHS, isStoredImageUrl, srcSetFor, variantUrl } from '../../app/lib/images.ts'
 
 /** Decoded pixels allowed per image (width × height): a decompression-bomb guard (40 megapixels). */
 export const MAX_INPUT_PIXELS = 40_000_000
@@ -164,9 +158,7 @@ export async function processImage(bytes: Buffer, opts: ProcessImageOptions): Pr
     const settled = await Promise.all([...encoded].map(async ([w, p]) => [w, await p] as const))
     results = new Map(settled)
   } catch {
-    throw UnsupportedMediaType(
-      `The image could not be read (damaged or incomplete file); send a ${ACCEPTED_LIST} image`,
-    )
+    throw UnsupportedMediaType(`The image could not be read (damaged or incomplete file); send a ${ACCEPTED_LIST} image`)
   }
 
   // Existing keys hold the same bytes (same source, same encoder), so they are left untouched.

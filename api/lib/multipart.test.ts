@@ -8,9 +8,7 @@ const MAX = 1000
 /** A tiny app whose one route answers what readFileField returned, or the error it threw. */
 function app() {
   const a = new Hono()
-  a.onError((err, c) =>
-    err instanceof HttpError ? c.json({ message: err.message }, err.status) : c.json({ message: String(err) }, 500),
-  )
+  a.onError((err, c) => (err instanceof HttpError ? c.json({ message: err.message }, err.status) : c.json({ message: String(err) }, 500)))
   a.put('/upload', async (c) => {
     const file = await readFileField(c, 'avatar', MAX)
     return c.json({ size: file.bytes.length, name: file.name, type: file.type, first: file.bytes[0] })

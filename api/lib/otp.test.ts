@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  generateOtp,
-  hashOtp,
-  isSameOtp,
-  isSameResetToken,
-  newResetToken,
-  OTP_PATTERN,
-  RESET_TOKEN_PATTERN,
-} from './otp.ts'
+import { generateOtp, hashOtp, isSameOtp, isSameResetToken, newResetToken, OTP_PATTERN, RESET_TOKEN_PATTERN } from './otp.ts'
 import { hashToken } from './tokens.ts'
 
 const secret = 'unit-test-secret-0123456789abcdef'

@@ -30,7 +30,9 @@ export const RESET_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
 
 /** A new code: 6 digits, leading zeros kept ("000042"), uniform over 000000-999999. */
 export function generateOtp(): string {
-  return randomInt(0, 10 ** OTP_LENGTH).toString().padStart(OTP_LENGTH, '0')
+  return randomInt(0, 10 ** OTP_LENGTH)
+    .toString()
+    .padStart(OTP_LENGTH, '0')
 }
 
 /**

@@ -46,7 +46,9 @@ type LimiterName = Exclude<keyof RateLimits, 'sleep'>
  * suite or an office behind one NAT address); per-email budgets never change.
  */
 export function createRateLimits(
-  overrides: Partial<Record<LimiterName, { points: number; duration: number; blockDuration?: number }>> & { sleep?: RateLimits['sleep'] } = {},
+  overrides: Partial<Record<LimiterName, { points: number; duration: number; blockDuration?: number }>> & {
+    sleep?: RateLimits['sleep']
+  } = {},
   perIpMultiplier = 1,
   sharedStore?: pg.Pool,
 ): RateLimits {
@@ -109,7 +111,13 @@ export async function assertNotSpent(limiter: RateLimiterAbstract, key: string):
  * row; slowed when the email has failed often from anywhere; a failure is counted on the three
  * counters, a success clears the pair's.
  */
-export async function protectLogin<T>(limits: RateLimits, email: string, ip: string, check: () => Promise<T>, isFailure: (err: unknown) => boolean): Promise<T> {
+export async function protectLogin<T>(
+  limits: RateLimits,
+  email: string,
+  ip: string,
+  check: () => Promise<T>,
+  isFailure: (err: unknown) => boolean,
+): Promise<T> {
   const pair = `${email}|${ip}`
   await assertNotSpent(limits.loginFailByIp, ip)
   await assertNotSpent(limits.loginFailByEmailIp, pair)
@@ -123,11 +131,7 @@ export async function protectLogin<T>(limits: RateLimits, email: string, ip: str
   } catch (err) {
     if (isFailure(err)) {
       // Penalties are counted whatever their own budgets say: the refusal happens on the next try.
-      await Promise.all([
-        limits.loginFailByIp.penalty(ip),
-        limits.loginFailByEmailIp.penalty(pair),
-        limits.loginFailByEmail.penalty(email),
-      ])
+      await Promise.all([limits.loginFailByIp.penalty(ip), limits.loginFailByEmailIp.penalty(pair), limits.loginFailByEmail.penalty(email)])
     }
     throw err
   }

@@ -31,8 +31,14 @@ describe('unsafeTextReason', () => {
 
 describe('findUnsafeValue', () => {
   it('names the path of the first bad string or key', () => {
-    expect(findUnsafeValue({ name: 'ok', more_details: { brand: 'a\u0000' } })).toEqual({ path: 'more_details.brand', message: 'must not contain control characters' })
-    expect(findUnsafeValue({ image: ['ok', '\ud800'] })).toEqual({ path: 'image.1', message: 'must not contain unpaired surrogate characters' })
+    expect(findUnsafeValue({ name: 'ok', more_details: { brand: 'a\u0000' } })).toEqual({
+      path: 'more_details.brand',
+      message: 'must not contain control characters',
+    })
+    expect(findUnsafeValue({ image: ['ok', '\ud800'] })).toEqual({
+      path: 'image.1',
+      message: 'must not contain unpaired surrogate characters',
+    })
     expect(findUnsafeValue({ more_details: { 'bad\u0001key': 'x' } })?.path).toBe('more_details')
     expect(findUnsafeValue({ a: 1, b: [true, null, 'fine'] })).toBeNull()
   })

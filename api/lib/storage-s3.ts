@@ -9,7 +9,14 @@
  * reject; they are sent only when an operation requires them (AWS SDK for JavaScript v3 docs,
  * "Data integrity protections": `requestChecksumCalculation: 'WHEN_REQUIRED'`).
  */
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3'
 import type { Readable } from 'node:stream'
 import { contentTypeOf, STORAGE_KEY, type Storage } from './storage.ts'
 
@@ -38,14 +45,21 @@ export function createS3Client(settings: S3Settings): S3Client {
     region: settings.region,
     endpoint: settings.endpoint,
     forcePathStyle: settings.forcePathStyle,
-    credentials: settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
+    credentials:
+      settings.accessKeyId && settings.secretAccessKey
+        ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+        : undefined,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   })
 }
 
 /** The store on the bucket of `settings`, public under `publicPrefix` (default `/uploads`). */
-export function createS3Storage(settings: S3Settings, publicPrefix = '/uploads', client: S3Client = createS3Client(settings)): Storage & { publicUrl?: string } {
+export function createS3Storage(
+  settings: S3Settings,
+  publicPrefix = '/uploads',
+  client: S3Client = createS3Client(settings),
+): Storage & { publicUrl?: string } {
   const objectKey = (key: string) => {
     if (!STORAGE_KEY.test(key)) throw new Error(`Invalid storage key: ${key}`)
     return `${settings.prefix ?? ''}${key}`

@@ -21,7 +21,13 @@ let s3server: S3rver
 let s3: S3Settings
 
 beforeAll(async () => {
-  s3server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(tmp, 's3'), configureBuckets: [{ name: 'grocery-test', configs: [] }] })
+  s3server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: path.join(tmp, 's3'),
+    configureBuckets: [{ name: 'grocery-test', configs: [] }],
+  })
   const { port } = (await s3server.run()) as unknown as AddressInfo
   s3 = {
     bucket: 'grocery-test',

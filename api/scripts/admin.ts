@@ -23,7 +23,8 @@ try {
   const result = await promoteOrCreateAdmin(database.db, { email: values.email, name: values.name, password: process.env.ADMIN_PASSWORD })
   if (result.action === 'promoted') console.log(`${result.email} is now an ADMIN (sign in again to see the admin menu).`)
   else if (result.action === 'already-admin') console.log(`${result.email} is already an ADMIN.`)
-  else if (result.generatedPassword) console.log(`Created ADMIN ${result.email} with password: ${result.generatedPassword}\n(shown once; change it after signing in)`)
+  else if (result.generatedPassword)
+    console.log(`Created ADMIN ${result.email} with password: ${result.generatedPassword}\n(shown once; change it after signing in)`)
   else console.log(`Created ADMIN ${result.email} with the password from ADMIN_PASSWORD.`)
 } catch (err) {
   console.error('Could not make the admin:', err instanceof Error ? err.message : err)

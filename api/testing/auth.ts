@@ -33,16 +33,24 @@ export async function signedInAs(
 ): Promise<SignedIn> {
   const tag = role === 'ADMIN' ? 'admin' : 'shopper'
   const email = opts.email ?? `${tag}-${process.pid}-${++seq}@example.com`
-  const user = await createUser(t.db, { name: opts.name ?? (role === 'ADMIN' ? 'Store Admin' : 'Asha Rao'), email, password: TEST_PASSWORD, role })
+  const user = await createUser(t.db, {
+    name: opts.name ?? (role === 'ADMIN' ? 'Store Admin' : 'Asha Rao'),
+    email,
+    password: TEST_PASSWORD,
+    role,
+  })
   // A real session (refresh-token family), as login starts one: the guards check it is live.
-  const { accessToken: token } = await startSession(t.db, { db: t.db, jwtSecret: t.deps.jwtSecret, clock: t.deps.clock }, user, t.deps.clock())
+  const { accessToken: token } = await startSession(
+    t.db,
+    { db: t.db, jwtSecret: t.deps.jwtSecret, clock: t.deps.clock },
+    user,
+    t.deps.clock(),
+  )
   return { user, token }
 }
 
 /** A shopper (role USER) with an access token. */
-export const createShopper = (t: Parameters<typeof signedInAs>[0], opts?: { name?: string; email?: string }) =>
-  signedInAs(t, 'USER', opts)
+export const createShopper = (t: Parameters<typeof signedInAs>[0], opts?: { name?: string; email?: string }) => signedInAs(t, 'USER', opts)
 
 /** An admin (role ADMIN) with an access token. */
-export const createAdmin = (t: Parameters<typeof signedInAs>[0], opts?: { name?: string; email?: string }) =>
-  signedInAs(t, 'ADMIN', opts)
+export const createAdmin = (t: Parameters<typeof signedInAs>[0], opts?: { name?: string; email?: string }) => signedInAs(t, 'ADMIN', opts)

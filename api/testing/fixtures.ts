@@ -35,10 +35,7 @@ export async function insertCategory(db: Db, input: { name: string; image?: stri
 }
 
 /** Inserts a sub category linked to `categoryIds` (in that order: `position` 0, 1, …). */
-export async function insertSubCategory(
-  db: Db,
-  input: { name: string; image?: string; categoryIds: string[] },
-): Promise<SubCategory> {
+export async function insertSubCategory(db: Db, input: { name: string; image?: string; categoryIds: string[] }): Promise<SubCategory> {
   const [row] = await db
     .insert(subCategories)
     .values({ name: input.name, image: input.image ?? `/uploads/sub-category-${slugish(input.name)}.webp` })
@@ -130,7 +127,10 @@ export async function insertProduct(db: Db, input: ProductFixture): Promise<Prod
 }
 
 function slugish(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
 }
 
 // ---------------------------------------------------------------------------------------------

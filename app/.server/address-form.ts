@@ -24,7 +24,10 @@ export async function saveAddressFromForm(session: RequestSession, formData: For
   const result = _id ? await addressApi.updateAddress(session, _id, fields) : await addressApi.createAddress(session, fields)
   if (!result.ok) {
     const fieldErrors = issuesOnFields(result.issues, ADDRESS_FIELDS)
-    return { ok: false, response: failedFormReply(submission, result, { fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : undefined }) }
+    return {
+      ok: false,
+      response: failedFormReply(submission, result, { fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : undefined }),
+    }
   }
   return { ok: true, address: result.data, message: result.message }
 }

@@ -15,7 +15,9 @@ describe('returnPath (the way back after sign-in)', () => {
   })
 
   it("turns a client navigation's single-fetch data request into the page's own address", () => {
-    expect(returnPath(new Request('http://shop.test/dashboard/profile.data?_routes=routes%2Fdashboard%2Fprofile'))).toBe('/dashboard/profile')
+    expect(returnPath(new Request('http://shop.test/dashboard/profile.data?_routes=routes%2Fdashboard%2Fprofile'))).toBe(
+      '/dashboard/profile',
+    )
     expect(returnPath(new Request('http://shop.test/dashboard/product.data?q=milk&_routes=x'))).toBe('/dashboard/product?q=milk')
     expect(returnPath(new Request('http://shop.test/_root.data?_routes=root'))).toBe('/')
   })

@@ -125,7 +125,9 @@ export async function catalogAdminAction<V>(options: CatalogAdminActionOptions<V
       return formFailure({ ...(parsed.ok ? {} : parsed.fieldErrors), ...uploadErrors }, null, uploadStatus)
     }
     const version = readText(formData, 'updatedAt')
-    const result = _id ? await options.update({ _id, ...(version ? { updatedAt: version } : {}), ...parsed.value }) : await options.add(parsed.value)
+    const result = _id
+      ? await options.update({ _id, ...(version ? { updatedAt: version } : {}), ...parsed.value })
+      : await options.add(parsed.value)
     if (!result.ok) {
       const fieldErrors = issuesToFieldErrors(result.issues, options.fields)
       // The API's message of a 400 repeats its first field issue (`name: …`): shown on the field only.

@@ -14,7 +14,11 @@ export async function readForm(request: Request, opts: { multipartMaxBytes?: num
     return await readFormOrFail(request, opts)
   } catch (err) {
     if (err instanceof FormReadError) {
-      throw data(err.message, { status: err.status, statusText: err.message, headers: err.status === 405 ? { Allow: 'GET, HEAD, POST' } : undefined })
+      throw data(err.message, {
+        status: err.status,
+        statusText: err.message,
+        headers: err.status === 405 ? { Allow: 'GET, HEAD, POST' } : undefined,
+      })
     }
     throw err
   }

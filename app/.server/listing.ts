@@ -37,11 +37,7 @@ export async function startListing(request: Request, filter: { categoryId: strin
   const { start, end } = pageRange(page, pageSize, isSingle)
   const call = { clientIp: clientIp(request) }
 
-  const productsPromise = fetchRange(
-    (p, limit) => productsByCategoryAndSubCategory({ ...filter, page: p, limit }, call),
-    start,
-    end,
-  )
+  const productsPromise = fetchRange((p, limit) => productsByCategoryAndSubCategory({ ...filter, page: p, limit }, call), start, end)
   productsPromise.catch(() => {})
   const [categories, subCategories] = await Promise.all([listCategories(call), listSubCategories(call)])
 

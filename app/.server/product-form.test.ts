@@ -67,7 +67,9 @@ beforeEach(() => {
 
 describe('productFormAction: save', () => {
   it('sends the checked payload and answers onSaved', async () => {
-    const { result, saved } = await run(form([...VALID, ['intent', 'save'], ['more_details[0].key', 'Brand'], ['more_details[0].value', 'Amul']]))
+    const { result, saved } = await run(
+      form([...VALID, ['intent', 'save'], ['more_details[0].key', 'Brand'], ['more_details[0].value', 'Amul']]),
+    )
     expect(saved).toEqual([
       {
         name: 'Paneer',
@@ -87,7 +89,13 @@ describe('productFormAction: save', () => {
   })
 
   it('answers 400 with field errors and calls nothing for a bad form', async () => {
-    const { result, saved } = await run(form([['intent', 'save'], ['name', 'X'], ['discount', '101']]))
+    const { result, saved } = await run(
+      form([
+        ['intent', 'save'],
+        ['name', 'X'],
+        ['discount', '101'],
+      ]),
+    )
     expect(saved).toEqual([])
     const reply = body(result)
     expect(reply.status).toBe(400)
@@ -97,7 +105,14 @@ describe('productFormAction: save', () => {
   })
 
   it('uploads the files of the JavaScript-off input first and keeps their urls when the form has errors', async () => {
-    const { result, saved } = await run(form([['intent', 'save'], ['name', 'X'], ['imageFile', png('a.png')], ['imageFile', png('b.png')]]))
+    const { result, saved } = await run(
+      form([
+        ['intent', 'save'],
+        ['name', 'X'],
+        ['imageFile', png('a.png')],
+        ['imageFile', png('b.png')],
+      ]),
+    )
     expect(saved).toEqual([])
     expect(uploads).toEqual(['a.png', 'b.png'])
     const reply = body(result)
@@ -140,7 +155,13 @@ describe('productFormAction: save', () => {
 
 describe('productFormAction: JavaScript-off helpers', () => {
   it('adds an extra field from the Add Field dialog, keeping what was typed and showing no errors', async () => {
-    const { result, saved } = await run(form([['intent', 'add-field'], ['name', 'X'], ['fieldName', '  Shelf Life ']]))
+    const { result, saved } = await run(
+      form([
+        ['intent', 'add-field'],
+        ['name', 'X'],
+        ['fieldName', '  Shelf Life '],
+      ]),
+    )
     expect(saved).toEqual([])
     const reply = body(result)
     expect(reply.status).toBe(200)
@@ -151,10 +172,28 @@ describe('productFormAction: JavaScript-off helpers', () => {
   })
 
   it('refuses an empty and a duplicate field name', async () => {
-    const empty = body((await run(form([['intent', 'add-field'], ['fieldName', ' ']]))).result)
+    const empty = body(
+      (
+        await run(
+          form([
+            ['intent', 'add-field'],
+            ['fieldName', ' '],
+          ]),
+        )
+      ).result,
+    )
     expect(empty).toMatchObject({ fieldAdded: false, addFieldError: 'Field name is required' })
     const duplicate = body(
-      (await run(form([['intent', 'add-field'], ['more_details[0].key', 'Brand'], ['more_details[0].value', 'Amul'], ['fieldName', 'BRAND']]))).result,
+      (
+        await run(
+          form([
+            ['intent', 'add-field'],
+            ['more_details[0].key', 'Brand'],
+            ['more_details[0].value', 'Amul'],
+            ['fieldName', 'BRAND'],
+          ]),
+        )
+      ).result,
     )
     expect(duplicate).toMatchObject({ fieldAdded: false, addFieldError: 'A field with this name already exists' })
     expect(duplicate.result.initialValue.more_details).toEqual([{ key: 'Brand', value: 'Amul' }])
@@ -182,7 +221,12 @@ describe('productFormAction: JavaScript-off helpers', () => {
 
 describe('uploadAction and readProductForm', () => {
   it('stores one picked image and answers its url, or the reason', async () => {
-    expect(body(await uploadAction(session, form([['image', png('d.png')]])))).toMatchObject({ intent: 'upload', url: '/uploads/000000000000000000000001.webp', error: null, status: 200 })
+    expect(body(await uploadAction(session, form([['image', png('d.png')]])))).toMatchObject({
+      intent: 'upload',
+      url: '/uploads/000000000000000000000001.webp',
+      error: null,
+      status: 200,
+    })
     expect(body(await uploadAction(session, form([])))).toMatchObject({ url: null, error: 'Choose an image to upload', status: 400 })
     expect(body(await uploadAction(session, form([['image', png('e.txt')]])))).toMatchObject({ url: null, status: 415 })
   })

@@ -195,7 +195,8 @@ export async function productFormAction({ session, formData, save, onSaved }: Sa
   const allImages = [...kept, ...uploads.urls]
   const uploadToast: ToastMessage | null = uploads.errors.length ? { type: 'error', message: uploads.errors[0]! } : null
 
-  const reply = (body: Omit<ProductFormReply, 'intent'>, status: number) => data<ProductActionReply>({ intent: 'form', ...body }, { status })
+  const reply = (body: Omit<ProductFormReply, 'intent'>, status: number) =>
+    data<ProductActionReply>({ intent: 'form', ...body }, { status })
 
   // The JavaScript-off helpers: answer the form as typed, with the change asked for and no messages.
   if (intent !== PRODUCT_INTENT.save) {
@@ -203,7 +204,10 @@ export async function productFormAction({ session, formData, save, onSaved }: Sa
     let fieldAdded = false
     if (intent === PRODUCT_INTENT.addField) {
       const name = String(formData.get(FIELD_NAME_FIELD) ?? '')
-      addFieldError = fieldNameError(name, extras.map((field) => field.key))
+      addFieldError = fieldNameError(
+        name,
+        extras.map((field) => field.key),
+      )
       if (!addFieldError) {
         extras.push({ key: name.trim(), value: '' })
         fieldAdded = true

@@ -48,7 +48,9 @@ describe('sitemap.xml', () => {
     expect(xml).toContain('<sitemapindex')
     expect(locs(xml)).toEqual(['https://shop.example/sitemaps/shelves.xml', 'https://shop.example/sitemaps/products-1.xml'])
     expect(locs((await sitemapFile(ORIGIN, 'shelves.xml'))!)).toHaveLength(3)
-    expect(locs((await sitemapFile(ORIGIN, 'products-1.xml'))!)).toEqual([`https://shop.example/product/Amul-Taaza-Toned-Milk-${ids.toned}`])
+    expect(locs((await sitemapFile(ORIGIN, 'products-1.xml'))!)).toEqual([
+      `https://shop.example/product/Amul-Taaza-Toned-Milk-${ids.toned}`,
+    ])
   })
 
   it('has no file for unknown names or pages past the end', async () => {

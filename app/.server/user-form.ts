@@ -42,7 +42,10 @@ export function failedFormReply(
 }
 
 /** The API's field issues whose path is one of `fields`, as Conform field errors (others are left out). */
-export function issuesOnFields(issues: ReadonlyArray<{ path: string; message: string }>, fields: Iterable<string>): Record<string, string[]> {
+export function issuesOnFields(
+  issues: ReadonlyArray<{ path: string; message: string }>,
+  fields: Iterable<string>,
+): Record<string, string[]> {
   const names = new Set(fields)
   const fieldErrors: Record<string, string[]> = {}
   for (const issue of issues) {

@@ -58,7 +58,19 @@ export function useCartFetcher(productId: string) {
  * action reads it from the same-origin `Referer` (sent for same-origin posts under our
  * `strict-origin-when-cross-origin` policy), falling back to the product's page.
  */
-function CartSubmit({ productId, label, className, children, disabled }: { productId: string; label: string; className: string; children: ReactNode; disabled?: boolean }) {
+function CartSubmit({
+  productId,
+  label,
+  className,
+  children,
+  disabled,
+}: {
+  productId: string
+  label: string
+  className: string
+  children: ReactNode
+  disabled?: boolean
+}) {
   return (
     <button type="submit" name="productId" value={productId} aria-label={label} aria-disabled={disabled || undefined} className={className}>
       {children}

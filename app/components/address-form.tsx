@@ -57,12 +57,22 @@ export function AddressForm({
         errors={fields.address_line.errors}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field labelProps={{ children: 'City' }} inputProps={{ ...getInputProps(fields.city, { type: 'text' }), autoComplete: 'address-level2' }} errors={fields.city.errors} />
+        <Field
+          labelProps={{ children: 'City' }}
+          inputProps={{ ...getInputProps(fields.city, { type: 'text' }), autoComplete: 'address-level2' }}
+          errors={fields.city.errors}
+        />
         <div>
           <label htmlFor={fields.state.id} className="mb-1 block text-sm font-medium text-slate-700">
             State
           </label>
-          <select {...getSelectProps(fields.state)} key={fields.state.key} autoComplete="address-level1" aria-describedby={stateErrorId} className={selectClass}>
+          <select
+            {...getSelectProps(fields.state)}
+            key={fields.state.key}
+            autoComplete="address-level1"
+            aria-describedby={stateErrorId}
+            className={selectClass}
+          >
             <option value="">Choose a state</option>
             {INDIAN_STATES.map((state) => (
               <option key={state} value={state}>
@@ -76,12 +86,21 @@ export function AddressForm({
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           labelProps={{ children: 'Pincode' }}
-          inputProps={{ ...getInputProps(fields.pincode, { type: 'text' }), inputMode: 'numeric', autoComplete: 'postal-code', maxLength: 6 }}
+          inputProps={{
+            ...getInputProps(fields.pincode, { type: 'text' }),
+            inputMode: 'numeric',
+            autoComplete: 'postal-code',
+            maxLength: 6,
+          }}
           errors={fields.pincode.errors}
         />
         <Field
           labelProps={{ children: 'Mobile' }}
-          inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), autoComplete: 'tel-national', placeholder: '10-digit mobile number' }}
+          inputProps={{
+            ...getInputProps(fields.mobile, { type: 'tel' }),
+            autoComplete: 'tel-national',
+            placeholder: '10-digit mobile number',
+          }}
           errors={fields.mobile.errors}
         />
       </div>

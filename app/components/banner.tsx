@@ -13,14 +13,7 @@ export function Banner() {
   return (
     <picture className="block overflow-hidden rounded-2xl bg-amber-100">
       <source media="(min-width: 768px)" srcSet="/banner/banner-desktop.svg" width={1400} height={300} />
-      <img
-        src="/banner/banner-mobile.svg"
-        width={800}
-        height={400}
-        alt={BANNER_ALT}
-        fetchPriority="high"
-        className="block h-auto w-full"
-      />
+      <img src="/banner/banner-mobile.svg" width={800} height={400} alt={BANNER_ALT} fetchPriority="high" className="block h-auto w-full" />
     </picture>
   )
 }

@@ -25,7 +25,9 @@ export function BillSummary({ bill, title = 'Bill details', headingLevel = 2 }: 
           </>
         ) : null}
         <dt>Delivery charge</dt>
-        <dd className="text-right">{freeDelivery ? <span className="font-semibold text-green-700">FREE</span> : formatRupees(bill.deliveryCharge)}</dd>
+        <dd className="text-right">
+          {freeDelivery ? <span className="font-semibold text-green-700">FREE</span> : formatRupees(bill.deliveryCharge)}
+        </dd>
         <dt className="border-t border-slate-200 pt-2 font-bold text-slate-900">Grand total</dt>
         <dd className="border-t border-slate-200 pt-2 text-right font-bold text-slate-900">{formatRupees(bill.grandTotal)}</dd>
       </dl>

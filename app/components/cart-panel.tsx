@@ -48,7 +48,14 @@ function CartLineRow({ line }: { line: CartLine }) {
   const lineMrp = Math.round(Math.max(product.price, product.sellingPrice) * 100 * line.quantity) / 100
   return (
     <li className="flex items-center gap-3 py-3">
-      <ResponsiveImage src={product.image[0] ?? ''} alt="" width={64} height={64} sizes="64px" className="size-16 shrink-0 rounded-lg border border-slate-100 object-contain p-1" />
+      <ResponsiveImage
+        src={product.image[0] ?? ''}
+        alt=""
+        width={64}
+        height={64}
+        sizes="64px"
+        className="size-16 shrink-0 rounded-lg border border-slate-100 object-contain p-1"
+      />
       <div className="min-w-0 flex-1">
         <Link to={productPath(product)} className="line-clamp-2 text-sm font-semibold text-slate-800 hover:underline">
           {product.name}
@@ -177,7 +184,12 @@ export function CartButton({ signedIn }: { signedIn: boolean }) {
               <h2 id="cart-drawer-title" className="text-lg font-bold">
                 My Cart
               </h2>
-              <button type="button" onClick={() => setOpen(false)} aria-label="Close the cart" className="grid size-10 place-items-center rounded-full hover:bg-slate-100">
+              <button
+                type="button"
+                onClick={() => setOpen(false)}
+                aria-label="Close the cart"
+                className="grid size-10 place-items-center rounded-full hover:bg-slate-100"
+              >
                 <CloseIcon size={22} />
               </button>
             </div>

@@ -45,7 +45,17 @@ export function MissingDialog({ title, noun, closeTo }: { title: string; noun: s
  * The "Permanent Deleted" confirmation of entity `targetId` (posts `intent=delete` and `_id` to
  * `action`), or MissingDialog when `targetId` is undefined (the entity is gone).
  */
-export function DeleteDialog({ targetId, noun, cancelTo, action }: { targetId: string | undefined; noun: string; cancelTo: string; action: string }) {
+export function DeleteDialog({
+  targetId,
+  noun,
+  cancelTo,
+  action,
+}: {
+  targetId: string | undefined
+  noun: string
+  cancelTo: string
+  action: string
+}) {
   const navigation = useNavigation()
   const isDeleting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'delete'
   if (!targetId) return <MissingDialog title={DELETE_TITLE} noun={noun} closeTo={cancelTo} />

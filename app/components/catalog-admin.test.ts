@@ -68,19 +68,36 @@ describe('readAdminForm', () => {
     expect(await readAdminForm(request)).toEqual({ ok: false, status: 413, message: IMAGE_TOO_LARGE_MESSAGE })
   })
   it('reads a multipart form with a file', async () => {
-    const request = new Request('http://x/', { method: 'POST', body: form([['intent', 'add'], ['imageFile', new File(['abc'], 'a.png')]]) })
+    const request = new Request('http://x/', {
+      method: 'POST',
+      body: form([
+        ['intent', 'add'],
+        ['imageFile', new File(['abc'], 'a.png')],
+      ]),
+    })
     const result = await readAdminForm(request)
     expect(result.ok && result.formData.get('intent')).toBe('add')
   })
   it('answers 400 for a body that is not a form', async () => {
-    const request = new Request('http://x/', { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=zz' }, body: 'garbage' })
+    const request = new Request('http://x/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=zz' },
+      body: 'garbage',
+    })
     expect(await readAdminForm(request)).toMatchObject({ ok: false, status: 400 })
   })
 })
 
 describe('parseCategoryForm (spec section 5; name 1..80, image required)', () => {
   it('trims and accepts a name and an image url', () => {
-    expect(parseCategoryForm(form([['name', '  Dairy  '], ['image', '/uploads/a.webp']]))).toEqual({
+    expect(
+      parseCategoryForm(
+        form([
+          ['name', '  Dairy  '],
+          ['image', '/uploads/a.webp'],
+        ]),
+      ),
+    ).toEqual({
       ok: true,
       value: { name: 'Dairy', image: '/uploads/a.webp' },
     })
@@ -93,23 +110,56 @@ describe('parseCategoryForm (spec section 5; name 1..80, image required)', () =>
     })
   })
   it('accepts 80 characters and refuses 81', () => {
-    expect(parseCategoryForm(form([['name', 'a'.repeat(80)], ['image', 'u']])).ok).toBe(true)
-    const long = parseCategoryForm(form([['name', 'a'.repeat(81)], ['image', 'u']]))
+    expect(
+      parseCategoryForm(
+        form([
+          ['name', 'a'.repeat(80)],
+          ['image', 'u'],
+        ]),
+      ).ok,
+    ).toBe(true)
+    const long = parseCategoryForm(
+      form([
+        ['name', 'a'.repeat(81)],
+        ['image', 'u'],
+      ]),
+    )
     expect(long.ok === false && long.fieldErrors).toEqual({ name: [NAME_TOO_LONG_MESSAGE] })
   })
 })
 
 describe('parseSubCategoryForm', () => {
   it('collects the repeated category field (chips) and the multiple select alike, once each', () => {
-    const parsed = parseSubCategoryForm(form([['name', 'Milk'], ['image', 'u'], ['category', 'c1'], ['category', ''], ['category', 'c2'], ['category', 'c1']]))
+    const parsed = parseSubCategoryForm(
+      form([
+        ['name', 'Milk'],
+        ['image', 'u'],
+        ['category', 'c1'],
+        ['category', ''],
+        ['category', 'c2'],
+        ['category', 'c1'],
+      ]),
+    )
     expect(parsed).toEqual({ ok: true, value: { name: 'Milk', image: 'u', category: ['c1', 'c2'] } })
   })
   it('needs at least one category', () => {
-    const parsed = parseSubCategoryForm(form([['name', 'Milk'], ['image', 'u']]))
+    const parsed = parseSubCategoryForm(
+      form([
+        ['name', 'Milk'],
+        ['image', 'u'],
+      ]),
+    )
     expect(parsed.ok === false && parsed.fieldErrors).toEqual({ category: [CATEGORY_REQUIRED_MESSAGE] })
   })
   it('readCategoryIds ignores file parts', () => {
-    expect(readCategoryIds(form([['category', new File(['x'], 'x')], ['category', ' c3 ']]))).toEqual(['c3'])
+    expect(
+      readCategoryIds(
+        form([
+          ['category', new File(['x'], 'x')],
+          ['category', ' c3 '],
+        ]),
+      ),
+    ).toEqual(['c3'])
   })
 })
 

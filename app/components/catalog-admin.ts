@@ -132,9 +132,7 @@ export interface CatalogFormReply<V> {
 
 /** What a category or sub category admin action answers with data (successes redirect instead). */
 export type CatalogActionReply<V> =
-  | CatalogFormReply<V>
-  | (UploadReply & { toast: ToastMessage | null })
-  | { intent: null; toast: ToastMessage }
+  CatalogFormReply<V> | (UploadReply & { toast: ToastMessage | null }) | { intent: null; toast: ToastMessage }
 
 function collect<V>(schema: z.ZodType<V>, values: V): FormParse<V> {
   const result = schema.safeParse(values)
@@ -196,11 +194,7 @@ export const PAGE_PARAM = 'page'
 
 /** The dialog a URL opens: add, edit, delete or view (an image) of the entity `id`, or none. */
 export type AdminDialog =
-  | { kind: 'add' }
-  | { kind: 'edit'; id: string }
-  | { kind: 'delete'; id: string }
-  | { kind: 'view'; id: string }
-  | null
+  { kind: 'add' } | { kind: 'edit'; id: string } | { kind: 'delete'; id: string } | { kind: 'view'; id: string } | null
 
 /** The dialog named by `search` (`?dialog=add`, `?edit=<id>`, `?delete=<id>`, `?view=<id>`); the first found wins. */
 export function readDialog(search: URLSearchParams): AdminDialog {

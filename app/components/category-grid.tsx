@@ -80,18 +80,9 @@ export function SubCategorySidebar({ items, all }: { items: CategoryLinkData[]; 
                       isActive ? 'bg-white' : 'bg-slate-100'
                     }`}
                   >
-                    <ResponsiveImage
-                      src={item.image}
-                      alt=""
-                      width={64}
-                      height={64}
-                      sizes="48px"
-                      className="h-4/5 w-4/5 object-contain"
-                    />
+                    <ResponsiveImage src={item.image} alt="" width={64} height={64} sizes="48px" className="h-4/5 w-4/5 object-contain" />
                   </span>
-                  <span className="line-clamp-2 text-[11px] leading-tight md:text-sm">
-                    {item.name}
-                  </span>
+                  <span className="line-clamp-2 text-[11px] leading-tight md:text-sm">{item.name}</span>
                 </>
               )}
             </NavLink>

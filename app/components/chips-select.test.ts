@@ -15,7 +15,15 @@ describe('chips of the category picker (spec section 4: picking appends, the cro
     expect(values).toEqual(['a', 'b', 'c'])
   })
   it('labels chips from the options, an unknown id as itself', () => {
-    expect(chipsFor(['2', 'x'], [{ value: '1', label: 'Dairy' }, { value: '2', label: 'Snacks' }])).toEqual([
+    expect(
+      chipsFor(
+        ['2', 'x'],
+        [
+          { value: '1', label: 'Dairy' },
+          { value: '2', label: 'Snacks' },
+        ],
+      ),
+    ).toEqual([
       { value: '2', label: 'Snacks' },
       { value: 'x', label: 'x' },
     ])

@@ -145,7 +145,10 @@ export function ChipsSelect({ name, label, options, defaultValue = [], placehold
       {chips.length > 0 ? (
         <ul ref={chipList} className="mt-2 flex flex-wrap gap-2">
           {chips.map((chip, index) => (
-            <li key={chip.value} className="inline-flex items-center gap-1 rounded-full bg-brand-light py-1 pr-1 pl-3 text-sm text-slate-900 ring-1 ring-brand-dark/40">
+            <li
+              key={chip.value}
+              className="inline-flex items-center gap-1 rounded-full bg-brand-light py-1 pr-1 pl-3 text-sm text-slate-900 ring-1 ring-brand-dark/40"
+            >
               <input type="hidden" name={name} value={chip.value} />
               {chip.label}
               <button

@@ -18,7 +18,11 @@ export function describeError(error: unknown): { status: number | null; detail: 
   if (isRouteErrorResponse(error)) {
     const body: unknown = error.data
     const message =
-      typeof body === 'string' ? body : body && typeof body === 'object' && 'message' in body && typeof body.message === 'string' ? body.message : ''
+      typeof body === 'string'
+        ? body
+        : body && typeof body === 'object' && 'message' in body && typeof body.message === 'string'
+          ? body.message
+          : ''
     return { status: error.status, detail: `${error.status} ${message || error.statusText}`.trim() }
   }
   if (error instanceof Error) return { status: null, detail: error.message }

@@ -18,7 +18,11 @@ export function Footer() {
         <ul className="flex items-center gap-2">
           {SOCIAL_LINKS.map(({ label, Icon }) => (
             <li key={label}>
-              <a href="#" aria-label={label} className="grid size-10 place-items-center rounded-full text-slate-700 hover:bg-brand-light hover:text-accent">
+              <a
+                href="#"
+                aria-label={label}
+                className="grid size-10 place-items-center rounded-full text-slate-700 hover:bg-brand-light hover:text-accent"
+              >
                 <Icon size={22} />
               </a>
             </li>

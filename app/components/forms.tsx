@@ -61,14 +61,7 @@ export function Field({
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700" {...labelProps} />
-      <input
-        key={key}
-        id={id}
-        {...rest}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={errorId}
-        className={inputClass}
-      />
+      <input key={key} id={id} {...rest} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} className={inputClass} />
       <ErrorList id={errorId} errors={errors} />
     </div>
   )
@@ -76,7 +69,17 @@ export function Field({
 
 function EyeIcon({ crossed }: { crossed: boolean }) {
   return (
-    <svg viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      width="22"
+      height="22"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
       <circle cx="12" cy="12" r="3" />
       {crossed ? <path d="M3 3l18 18" /> : null}
@@ -143,13 +146,14 @@ export function PasswordField({
  * True while this route's form (by default the closest route's action, same method) is being
  * submitted or its redirect is loading, so a button can show progress and refuse a second submit.
  */
-export function useIsPending({ formAction, formMethod = 'POST' }: { formAction?: string; formMethod?: 'POST' | 'GET' | 'PUT' | 'DELETE' } = {}) {
+export function useIsPending({
+  formAction,
+  formMethod = 'POST',
+}: { formAction?: string; formMethod?: 'POST' | 'GET' | 'PUT' | 'DELETE' } = {}) {
   const contextualFormAction = useFormAction()
   const navigation = useNavigation()
   return (
-    navigation.state !== 'idle' &&
-    navigation.formMethod === formMethod &&
-    navigation.formAction === (formAction ?? contextualFormAction)
+    navigation.state !== 'idle' && navigation.formMethod === formMethod && navigation.formAction === (formAction ?? contextualFormAction)
   )
 }
 

@@ -62,7 +62,10 @@ export function Header({ user }: { user: SessionUser | null }) {
             {user ? (
               <AccountMenu user={user} />
             ) : (
-              <Link to="/login" className="flex min-h-11 items-center rounded-lg px-4 text-lg font-semibold text-slate-900 hover:bg-black/5">
+              <Link
+                to="/login"
+                className="flex min-h-11 items-center rounded-lg px-4 text-lg font-semibold text-slate-900 hover:bg-black/5"
+              >
                 Login
               </Link>
             )}

@@ -111,7 +111,13 @@ export function ImageUploadField({
           style={{ width: previewSize, height: previewSize }}
         >
           {shown ? (
-            <img src={shown} alt={`Preview of the ${label.toLowerCase()}`} width={previewSize} height={previewSize} className="size-full object-contain" />
+            <img
+              src={shown}
+              alt={`Preview of the ${label.toLowerCase()}`}
+              width={previewSize}
+              height={previewSize}
+              className="size-full object-contain"
+            />
           ) : (
             <span className="text-sm text-slate-500">No Image</span>
           )}

@@ -13,7 +13,13 @@ export function NoData({ message = 'No Data', className }: { message?: string; c
         {/* ground shadow */}
         <ellipse cx="100" cy="142" rx="70" ry="8" fill="#e2e8f0" />
         {/* open empty box */}
-        <path d="M40 70 L100 50 L160 70 L160 125 L100 142 L40 125 Z" fill="#fef6d8" stroke="#e0ad17" strokeWidth="3" strokeLinejoin="round" />
+        <path
+          d="M40 70 L100 50 L160 70 L160 125 L100 142 L40 125 Z"
+          fill="#fef6d8"
+          stroke="#e0ad17"
+          strokeWidth="3"
+          strokeLinejoin="round"
+        />
         <path d="M40 70 L100 90 L160 70" fill="none" stroke="#e0ad17" strokeWidth="3" strokeLinejoin="round" />
         <path d="M100 90 L100 142" stroke="#e0ad17" strokeWidth="3" />
         {/* flaps */}

@@ -13,20 +13,28 @@ import { ResponsiveImage } from './responsive-image.tsx'
 /** A status badge: green when delivered, red when cancelled, amber otherwise. */
 export function StatusBadge({ status }: { status: string }) {
   const tone =
-    status === 'delivered' ? 'bg-green-100 text-green-800' : status === 'cancelled' ? 'bg-red-100 text-red-800' : 'bg-amber-100 text-amber-900'
+    status === 'delivered'
+      ? 'bg-green-100 text-green-800'
+      : status === 'cancelled'
+        ? 'bg-red-100 text-red-800'
+        : 'bg-amber-100 text-amber-900'
   return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-bold ${tone}`}>{statusLabel(status)}</span>
 }
 
 /** The timeline: each step of the happy path with the time it was reached, or the cancellation. */
 export function StatusTimeline({ order }: { order: Pick<Order, 'status' | 'statusHistory'> }) {
   const reached = new Map(order.statusHistory.map((h) => [h.status, h.at]))
-  const steps: OrderStatusName[] = order.status === 'cancelled' ? [...ORDER_PROGRESS.filter((s) => reached.has(s)), 'cancelled'] : [...ORDER_PROGRESS]
+  const steps: OrderStatusName[] =
+    order.status === 'cancelled' ? [...ORDER_PROGRESS.filter((s) => reached.has(s)), 'cancelled'] : [...ORDER_PROGRESS]
   return (
     <ol aria-label="Order status" className="grid gap-2 sm:grid-cols-4">
       {steps.map((step) => {
         const at = reached.get(step)
         return (
-          <li key={step} className={`rounded-lg border px-3 py-2 text-sm ${at ? (step === 'cancelled' ? 'border-red-200 bg-red-50' : 'border-green-200 bg-green-50') : 'border-slate-200 bg-white text-slate-500'}`}>
+          <li
+            key={step}
+            className={`rounded-lg border px-3 py-2 text-sm ${at ? (step === 'cancelled' ? 'border-red-200 bg-red-50' : 'border-green-200 bg-green-50') : 'border-slate-200 bg-white text-slate-500'}`}
+          >
             <span className="block font-semibold">
               {at ? '✓ ' : ''}
               {statusLabel(step)}
@@ -47,7 +55,14 @@ export function OrderBody({ order }: { order: Order }) {
         <ul className="divide-y divide-slate-100">
           {order.items.map((line, i) => (
             <li key={`${line.productId ?? 'gone'}-${i}`} className="flex items-center gap-3 py-3">
-              <ResponsiveImage src={line.image} alt="" width={64} height={64} sizes="64px" className="size-16 shrink-0 rounded-lg border border-slate-100 object-contain p-1" />
+              <ResponsiveImage
+                src={line.image}
+                alt=""
+                width={64}
+                height={64}
+                sizes="64px"
+                className="size-16 shrink-0 rounded-lg border border-slate-100 object-contain p-1"
+              />
               <div className="min-w-0 flex-1">
                 <p className="text-sm font-semibold text-slate-800">
                   {line.brand ? <span className="text-slate-600">{line.brand} </span> : null}

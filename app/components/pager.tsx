@@ -100,7 +100,8 @@ export function useAppendingList<T extends { _id: string }>(loaded: PageWindow<T
     })
   }, [fetcher.data])
 
-  const totalCount = current.page > loaded.page && fetcher.data?.list.scope === loaded.scope ? fetcher.data.list.totalCount : loaded.totalCount
+  const totalCount =
+    current.page > loaded.page && fetcher.data?.list.scope === loaded.scope ? fetcher.data.list.totalCount : loaded.totalCount
   const hasMore = loaded.start + current.items.length < totalCount
   return {
     items: current.items,

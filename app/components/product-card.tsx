@@ -101,7 +101,10 @@ export function ProductCard({
   return (
     // Class names are the component classes of app/app.css (.pc …): one short name per element
     // instead of a long utility list repeated in every card.
-    <article id={productAnchor(product._id)} className={isSideways ? 'pc pc-side scroll-mt-36 md:scroll-mt-28' : 'pc pc-col scroll-mt-36 md:scroll-mt-28'}>
+    <article
+      id={productAnchor(product._id)}
+      className={isSideways ? 'pc pc-side scroll-mt-36 md:scroll-mt-28' : 'pc pc-col scroll-mt-36 md:scroll-mt-28'}
+    >
       <div className="pc-media">
         <ResponsiveImage
           src={product.image}
@@ -125,7 +128,11 @@ export function ProductCard({
         <p className="pc-unit">{product.unit}</p>
         <div className="mt-auto flex items-end justify-between gap-2 pt-1">
           <PriceTag price={product.price} sellingPrice={product.sellingPrice} />
-          <AddToCart productId={product._id} name={product.brand ? `${product.brand} ${product.name}` : product.name} stock={product.stock} />
+          <AddToCart
+            productId={product._id}
+            name={product.brand ? `${product.brand} ${product.name}` : product.name}
+            stock={product.stock}
+          />
         </div>
       </div>
     </article>

@@ -16,7 +16,15 @@
  *   thumbnail opens a full-screen viewer; remove buttons and the Add Field dialog change the form
  *   without a request; categories are chips. Submit is held while uploads are in flight.
  */
-import { getFormProps, getInputProps, getTextareaProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react'
+import {
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type Submission,
+  type SubmissionResult,
+} from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { Form, useFetcher, useNavigate, useNavigation } from 'react-router'
@@ -151,7 +159,8 @@ export function ProductForm({
   const subCategoryOptions =
     isHydrated && pickedCategories.length > 0
       ? subCategories.filter(
-          (option) => option.categoryIds.some((categoryId) => pickedCategories.includes(categoryId)) || pickedSubCategories.includes(option.value),
+          (option) =>
+            option.categoryIds.some((categoryId) => pickedCategories.includes(categoryId)) || pickedSubCategories.includes(option.value),
         )
       : subCategories
 
@@ -182,7 +191,12 @@ export function ProductForm({
 
         <Field
           labelProps={{ children: PRODUCT_FIELD_LABELS.name }}
-          inputProps={{ ...getInputProps(fields.name, { type: 'text' }), placeholder: 'Enter product name', autoComplete: 'off', 'aria-required': true }}
+          inputProps={{
+            ...getInputProps(fields.name, { type: 'text' }),
+            placeholder: 'Enter product name',
+            autoComplete: 'off',
+            'aria-required': true,
+          }}
           errors={fields.name.errors}
         />
 
@@ -211,23 +225,50 @@ export function ProductForm({
 
         <Field
           labelProps={{ children: PRODUCT_FIELD_LABELS.unit }}
-          inputProps={{ ...getInputProps(fields.unit, { type: 'text' }), placeholder: 'Enter product unit, e.g. 500 g', autoComplete: 'off', 'aria-required': true }}
+          inputProps={{
+            ...getInputProps(fields.unit, { type: 'text' }),
+            placeholder: 'Enter product unit, e.g. 500 g',
+            autoComplete: 'off',
+            'aria-required': true,
+          }}
           errors={fields.unit.errors}
         />
         <div className="grid gap-5 sm:grid-cols-3">
           <Field
             labelProps={{ children: PRODUCT_FIELD_LABELS.stock }}
-            inputProps={{ ...getInputProps(fields.stock, { type: 'number' }), min: 0, step: 1, inputMode: 'numeric', placeholder: 'Enter product stock', 'aria-required': true }}
+            inputProps={{
+              ...getInputProps(fields.stock, { type: 'number' }),
+              min: 0,
+              step: 1,
+              inputMode: 'numeric',
+              placeholder: 'Enter product stock',
+              'aria-required': true,
+            }}
             errors={fields.stock.errors}
           />
           <Field
             labelProps={{ children: PRODUCT_FIELD_LABELS.price }}
-            inputProps={{ ...getInputProps(fields.price, { type: 'number' }), min: 0.01, step: 0.01, inputMode: 'decimal', placeholder: 'Enter product price', 'aria-required': true }}
+            inputProps={{
+              ...getInputProps(fields.price, { type: 'number' }),
+              min: 0.01,
+              step: 0.01,
+              inputMode: 'decimal',
+              placeholder: 'Enter product price',
+              'aria-required': true,
+            }}
             errors={fields.price.errors}
           />
           <Field
             labelProps={{ children: PRODUCT_FIELD_LABELS.discount }}
-            inputProps={{ ...getInputProps(fields.discount, { type: 'number' }), min: 0, max: 100, step: 0.01, inputMode: 'decimal', placeholder: 'Enter product discount', 'aria-required': true }}
+            inputProps={{
+              ...getInputProps(fields.discount, { type: 'number' }),
+              min: 0,
+              max: 100,
+              step: 0.01,
+              inputMode: 'decimal',
+              placeholder: 'Enter product discount',
+              'aria-required': true,
+            }}
             errors={fields.discount.errors}
           />
         </div>
@@ -243,7 +284,12 @@ export function ProductForm({
                   <Field
                     className="min-w-0 flex-1"
                     labelProps={{ children: label }}
-                    inputProps={{ ...getInputProps(field.value, { type: 'text' }), placeholder: `Enter ${label}`, autoComplete: 'off', 'aria-required': true }}
+                    inputProps={{
+                      ...getInputProps(field.value, { type: 'text' }),
+                      placeholder: `Enter ${label}`,
+                      autoComplete: 'off',
+                      'aria-required': true,
+                    }}
                     errors={field.value.errors}
                   />
                   {isHydrated ? (
@@ -277,10 +323,7 @@ export function ProductForm({
 
         <div>
           {isHydrated ? (
-            <Button
-              variant="brand"
-              onClick={() => navigate(addFieldHref, { preventScrollReset: true })}
-            >
+            <Button variant="brand" onClick={() => navigate(addFieldHref, { preventScrollReset: true })}>
               <PlusIcon size={18} />
               Add Fields
             </Button>
@@ -323,7 +366,10 @@ export function ProductForm({
           existingNames={extraNames}
           serverError={reply?.addFieldError}
           onAdd={(name) => {
-            form.insert<ProductFormShape['more_details']>({ name: fields.more_details.name as string, defaultValue: { key: name, value: '' } })
+            form.insert<ProductFormShape['more_details']>({
+              name: fields.more_details.name as string,
+              defaultValue: { key: name, value: '' },
+            })
             navigate(action, { replace: true, preventScrollReset: true })
           }}
         />
@@ -484,7 +530,13 @@ function ProductImages({
             : `JPEG, PNG, WebP, AVIF or GIF, 5 MB each, up to ${IMAGES_MAX} images. They upload when you submit.`}
         </p>
         {!isHydrated ? (
-          <button type="submit" name="intent" value={PRODUCT_INTENT.refresh} formNoValidate className={cn(buttonClassName({ variant: 'secondary', size: 'sm' }), 'mt-2')}>
+          <button
+            type="submit"
+            name="intent"
+            value={PRODUCT_INTENT.refresh}
+            formNoValidate
+            className={cn(buttonClassName({ variant: 'secondary', size: 'sm' }), 'mt-2')}
+          >
             Upload selected images
           </button>
         ) : null}
@@ -518,7 +570,15 @@ function Thumbnail({ url, label, onView, children }: { url: string; label: strin
 }
 
 /** An image being uploaded: the local preview under a spinner; its own fetcher posts it once. */
-function PendingThumbnail({ upload, action, onDone }: { upload: PendingImage; action: string; onDone: (upload: PendingImage, answer: UploadReply) => void }) {
+function PendingThumbnail({
+  upload,
+  action,
+  onDone,
+}: {
+  upload: PendingImage
+  action: string
+  onDone: (upload: PendingImage, answer: UploadReply) => void
+}) {
   const fetcher = useFetcher<UploadReply>()
   const isSent = useRef(false)
   const isDone = useRef(false)
@@ -540,7 +600,13 @@ function PendingThumbnail({ upload, action, onDone }: { upload: PendingImage; ac
 
   return (
     <div className="relative size-24 overflow-hidden rounded-lg border border-slate-200 bg-slate-50">
-      <img src={upload.preview} alt={`Uploading ${upload.file.name}`} width={96} height={96} className="size-full object-contain opacity-60" />
+      <img
+        src={upload.preview}
+        alt={`Uploading ${upload.file.name}`}
+        width={96}
+        height={96}
+        className="size-full object-contain opacity-60"
+      />
       <span className="absolute inset-0 flex items-center justify-center">
         <Spinner size={28} label={`Uploading ${upload.file.name}`} />
       </span>

@@ -40,8 +40,7 @@ export function ProductRow({
   useEffect(() => {
     const el = scroller.current
     if (!el) return
-    const update = () =>
-      setEdges({ atStart: el.scrollLeft <= 1, atEnd: el.scrollLeft + el.clientWidth >= el.scrollWidth - 1 })
+    const update = () => setEdges({ atStart: el.scrollLeft <= 1, atEnd: el.scrollLeft + el.clientWidth >= el.scrollWidth - 1 })
     update()
     el.addEventListener('scroll', update, { passive: true })
     window.addEventListener('resize', update)

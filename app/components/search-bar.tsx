@@ -106,7 +106,8 @@ function TypingPrompt({ paused }: { paused: boolean }) {
   )
 }
 
-const BAR = 'flex h-11 w-full items-center overflow-hidden rounded-lg border border-slate-300 bg-slate-50 text-slate-500 md:min-w-[300px] lg:min-w-[420px]'
+const BAR =
+  'flex h-11 w-full items-center overflow-hidden rounded-lg border border-slate-300 bg-slate-50 text-slate-500 md:min-w-[300px] lg:min-w-[420px]'
 
 /** The search bar: a prompt link outside /search, a real GET form on /search. */
 export function SearchBar({ className }: { className?: string }) {

@@ -23,8 +23,12 @@ describe('ToastNotice without JavaScript (the server-rendered box)', () => {
     expect(boxTag(html)).not.toContain('aria-hidden')
   })
   it('has a close box that works without JavaScript, kept out of the tab order when the box is hidden', () => {
-    expect(renderToStaticMarkup(<ToastNotice toast={refused} />)).toMatch(/<input type="checkbox" class="toast-dismiss sr-only" aria-label="Dismiss message"\/>/)
-    expect(renderToStaticMarkup(<ToastNotice toast={refused} shownInForm={['Check your email or password']} />)).toMatch(/class="toast-dismiss[^"]*"[^>]*tabindex="-1"/)
+    expect(renderToStaticMarkup(<ToastNotice toast={refused} />)).toMatch(
+      /<input type="checkbox" class="toast-dismiss sr-only" aria-label="Dismiss message"\/>/,
+    )
+    expect(renderToStaticMarkup(<ToastNotice toast={refused} shownInForm={['Check your email or password']} />)).toMatch(
+      /class="toast-dismiss[^"]*"[^>]*tabindex="-1"/,
+    )
   })
   it('renders nothing without a toast', () => {
     expect(renderToStaticMarkup(<ToastNotice toast={null} shownInForm={['x']} />)).toBe('')

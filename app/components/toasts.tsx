@@ -64,7 +64,8 @@ export function useToastFromData(toast: ToastMessage | null | undefined): void {
  * screen readers, which would otherwise announce the message twice (WCAG 2.2 SC 4.1.3).
  */
 export function StaticToast({ toast, isEcho = false }: { toast: ToastMessage; isEcho?: boolean }) {
-  const duration = toast.type === 'success' ? TOAST_DURATION_MS.success : toast.type === 'error' ? TOAST_DURATION_MS.error : TOAST_DURATION_MS.default
+  const duration =
+    toast.type === 'success' ? TOAST_DURATION_MS.success : toast.type === 'error' ? TOAST_DURATION_MS.error : TOAST_DURATION_MS.default
   return (
     <div className="pointer-events-none fixed inset-x-0 top-4 z-[9999] flex justify-center px-4">
       <div
@@ -87,7 +88,9 @@ export function StaticToast({ toast, isEcho = false }: { toast: ToastMessage; is
         <label className="-my-2 -mr-2 grid size-9 shrink-0 cursor-pointer place-items-center rounded-full hover:bg-black/5 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-current">
           {/* Out of the tab order when the box is hidden from screen readers (axe `aria-hidden-focus`). */}
           <input type="checkbox" className="toast-dismiss sr-only" aria-label="Dismiss message" tabIndex={isEcho ? -1 : undefined} />
-          <span aria-hidden="true" className="text-lg leading-none">×</span>
+          <span aria-hidden="true" className="text-lg leading-none">
+            ×
+          </span>
         </label>
       </div>
     </div>

@@ -19,17 +19,25 @@ describe('readFormOrFail', () => {
   })
 
   it('answers 415 to a JSON or text body, 405 to another method, 400 to a broken multipart body', async () => {
-    expect(await statusOf(new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"email":"a"}' }))).toBe(415)
+    expect(
+      await statusOf(new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"email":"a"}' })),
+    ).toBe(415)
     expect(await statusOf(new Request(url, { method: 'POST', body: 'plain' }))).toBe(415)
     for (const method of ['PUT', 'PATCH', 'DELETE']) expect(await statusOf(new Request(url, { method }))).toBe(405)
-    const broken = new Request(url, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data\r\n\r\nno end' })
+    const broken = new Request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\nContent-Disposition: form-data\r\n\r\nno end',
+    })
     expect(await statusOf(broken)).toBe(400)
     expect(await statusOf(new Request(url, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data' }, body: 'x' }))).toBe(400)
   })
 
   it('caps a url-encoded body at 64 KB, declared or streamed', async () => {
     const big = `q=${'a'.repeat(URLENCODED_MAX_BYTES)}`
-    expect(await statusOf(new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: big }))).toBe(413)
+    expect(
+      await statusOf(new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: big })),
+    ).toBe(413)
     let sent = 0
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -38,7 +46,12 @@ describe('readFormOrFail', () => {
         controller.enqueue(new Uint8Array(8192).fill(0x61))
       },
     })
-    const chunked = new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: stream, duplex: 'half' } as RequestInit)
+    const chunked = new Request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit)
     expect(await statusOf(chunked)).toBe(413)
     expect(sent).toBeLessThan(1024 * 1024)
   })

@@ -53,4 +53,3 @@ export async function readFormOrFail(request: Request, opts: { multipartMaxBytes
     throw new FormReadError(400, 'The form could not be read, please try again')
   }
 }
-

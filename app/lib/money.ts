@@ -7,8 +7,18 @@
  * is rounded to whole paise (1/100 rupee) by working in integer paise.
  */
 
-const WHOLE_RUPEES = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: 0, maximumFractionDigits: 0 })
-const WITH_PAISE = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: 2, maximumFractionDigits: 2 })
+const WHOLE_RUPEES = new Intl.NumberFormat('en-IN', {
+  style: 'currency',
+  currency: 'INR',
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 0,
+})
+const WITH_PAISE = new Intl.NumberFormat('en-IN', {
+  style: 'currency',
+  currency: 'INR',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+})
 const PERCENT = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 2 })
 
 /** `amount` rupees as a whole number of paise (half away from zero). */

@@ -44,7 +44,12 @@ describe('metaDescription', () => {
 
 describe('originFromMatches', () => {
   it('reads the root loader data, or gives an empty origin', () => {
-    expect(originFromMatches([{ id: 'root', data: { origin: ORIGIN } }, { id: 'routes/home', data: {} }])).toBe(ORIGIN)
+    expect(
+      originFromMatches([
+        { id: 'root', data: { origin: ORIGIN } },
+        { id: 'routes/home', data: {} },
+      ]),
+    ).toBe(ORIGIN)
     expect(originFromMatches([{ id: 'root', data: undefined }])).toBe('')
     expect(originFromMatches([])).toBe('')
   })
@@ -52,7 +57,15 @@ describe('originFromMatches', () => {
 
 describe('pageMeta', () => {
   it('gives title, description, an absolute canonical and Open Graph tags with an absolute image', () => {
-    const tags = pageMeta({ origin: ORIGIN, path: '/product/Milk-1', title: 'Milk | Shop', description: 'Fresh', image: '/uploads/m.webp', type: 'product', siteName: 'Shop' })
+    const tags = pageMeta({
+      origin: ORIGIN,
+      path: '/product/Milk-1',
+      title: 'Milk | Shop',
+      description: 'Fresh',
+      image: '/uploads/m.webp',
+      type: 'product',
+      siteName: 'Shop',
+    })
     expect(tags).toContainEqual({ title: 'Milk | Shop' })
     expect(tags).toContainEqual({ name: 'description', content: 'Fresh' })
     expect(tags).toContainEqual({ tagName: 'link', rel: 'canonical', href: 'https://shop.example/product/Milk-1' })
@@ -68,14 +81,28 @@ describe('pageMeta', () => {
 
 describe('JSON-LD', () => {
   it('describes a product with an INR offer and availability from the stock', () => {
-    const base = { name: 'Paneer', path: '/product/Paneer-1', images: ['/uploads/p.webp'], description: 'Soft', brand: 'Milky Mist', sellingPrice: 440, stock: 3 }
+    const base = {
+      name: 'Paneer',
+      path: '/product/Paneer-1',
+      images: ['/uploads/p.webp'],
+      description: 'Soft',
+      brand: 'Milky Mist',
+      sellingPrice: 440,
+      stock: 3,
+    }
     const ld = productJsonLd(ORIGIN, base)['script:ld+json'] as Record<string, any>
     expect(ld).toMatchObject({
       '@type': 'Product',
       name: 'Paneer',
       image: ['https://shop.example/uploads/p.webp'],
       brand: { '@type': 'Brand', name: 'Milky Mist' },
-      offers: { '@type': 'Offer', priceCurrency: 'INR', price: '440.00', availability: 'https://schema.org/InStock', url: 'https://shop.example/product/Paneer-1' },
+      offers: {
+        '@type': 'Offer',
+        priceCurrency: 'INR',
+        price: '440.00',
+        availability: 'https://schema.org/InStock',
+        url: 'https://shop.example/product/Paneer-1',
+      },
     })
     const out = productJsonLd(ORIGIN, { ...base, stock: 0, sellingPrice: 52.5, brand: '' })['script:ld+json'] as Record<string, any>
     expect(out.offers.availability).toBe('https://schema.org/OutOfStock')
@@ -83,7 +110,10 @@ describe('JSON-LD', () => {
     expect(out.brand).toBeUndefined()
   })
   it('numbers breadcrumb steps from 1 with absolute URLs', () => {
-    const ld = breadcrumbJsonLd(ORIGIN, [{ name: 'Home', path: '/' }, { name: 'Dairy', path: '/Dairy-1' }])['script:ld+json'] as Record<string, any>
+    const ld = breadcrumbJsonLd(ORIGIN, [
+      { name: 'Home', path: '/' },
+      { name: 'Dairy', path: '/Dairy-1' },
+    ])['script:ld+json'] as Record<string, any>
     expect(ld.itemListElement).toEqual([
       { '@type': 'ListItem', position: 1, name: 'Home', item: 'https://shop.example/' },
       { '@type': 'ListItem', position: 2, name: 'Dairy', item: 'https://shop.example/Dairy-1' },

@@ -170,5 +170,12 @@ export function sitemapIndexXml(list: SitemapEntry[]): string {
  */
 export function robotsTxt(origin: string): string {
   const closed = ['/dashboard', '/user', '/cart', '/checkout', '/success', '/logout', '/search', '/api/']
-  return ['User-agent: *', 'Allow: /', ...closed.map((p) => `Disallow: ${p}`), '', `Sitemap: ${absoluteUrl(origin, '/sitemap.xml')}`, ''].join('\n')
+  return [
+    'User-agent: *',
+    'Allow: /',
+    ...closed.map((p) => `Disallow: ${p}`),
+    '',
+    `Sitemap: ${absoluteUrl(origin, '/sitemap.xml')}`,
+    '',
+  ].join('\n')
 }

@@ -32,7 +32,11 @@ const NOT_WORD = /[^\p{L}\p{M}\p{N}]+/gu
  * Returns '' for a name with no letters or digits.
  */
 export function slugify(name: string): string {
-  return name.normalize('NFC').replace(APOSTROPHES, '').replace(NOT_WORD, '-').replace(/^-+|-+$/g, '')
+  return name
+    .normalize('NFC')
+    .replace(APOSTROPHES, '')
+    .replace(NOT_WORD, '-')
+    .replace(/^-+|-+$/g, '')
 }
 
 /** `${slugify(name)}-${id}`, or just the id when the name has no letters or digits. */

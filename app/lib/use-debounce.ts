@@ -43,9 +43,12 @@ export function useDebouncedCallback<Args extends unknown[]>(
   useEffect(() => {
     callbackRef.current = callback
   })
-  useEffect(() => () => {
-    if (timerRef.current) clearTimeout(timerRef.current)
-  }, [])
+  useEffect(
+    () => () => {
+      if (timerRef.current) clearTimeout(timerRef.current)
+    },
+    [],
+  )
 
   const cancel = useCallback(() => {
     if (timerRef.current) clearTimeout(timerRef.current)

@@ -69,7 +69,10 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-2xl px-3 py-4 sm:px-4 md:py-6">
       <h1 className="mb-3 text-xl font-bold text-slate-900">
-        My Cart{cart.bill.itemCount > 0 ? <span className="ml-2 text-base font-normal text-slate-600">({itemCountLabel(cart.bill.itemCount)})</span> : null}
+        My Cart
+        {cart.bill.itemCount > 0 ? (
+          <span className="ml-2 text-base font-normal text-slate-600">({itemCountLabel(cart.bill.itemCount)})</span>
+        ) : null}
       </h1>
       <CartContents lines={cart.lines} bill={cart.bill} signedIn={signedIn} />
     </div>

@@ -77,7 +77,12 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
           {list.totalCount} {list.totalCount === 1 ? 'product' : 'products'}
         </p>
       </header>
-      <ListingProducts list={list} pageSize={LISTING_PAGE_SIZE} isSwitching={isSwitching} emptyMessage="No products in this category yet." />
+      <ListingProducts
+        list={list}
+        pageSize={LISTING_PAGE_SIZE}
+        isSwitching={isSwitching}
+        emptyMessage="No products in this category yet."
+      />
     </SidebarLayout>
   )
 }

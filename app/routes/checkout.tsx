@@ -41,7 +41,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const [cart, addresses] = await Promise.all([getCart(session, { clientIp: clientIp(request) }), addressApi.listAddresses(session)])
   if (!cart.ok) throw data(cart.message, { status: cart.status >= 500 ? 502 : cart.status })
   if (!addresses.ok) throw data(addresses.message, { status: addresses.status >= 500 ? 502 : addresses.status })
-  if (cart.data.lines.length === 0) throw redirectWithToast(session, '/cart', { type: 'message', message: 'Your cart is empty: add something first' })
+  if (cart.data.lines.length === 0)
+    throw redirectWithToast(session, '/cart', { type: 'message', message: 'Your cart is empty: add something first' })
   const wanted = url.searchParams.get('address')
   const selected = addresses.data.find((a) => a._id === wanted)?._id ?? addresses.data[0]?._id ?? null
   return {
@@ -67,12 +68,15 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 
   const parsed = PlaceOrderFormSchema.safeParse(Object.fromEntries(formData))
   if (!parsed.success) return data({ placeError: parsed.error.issues[0]!.message, changes: null }, { status: 400 })
-  const outcome = await placeCashOnDeliveryOrder(session, parsed.data.addressId, parsed.data.idempotencyKey, { clientIp: clientIp(request) })
+  const outcome = await placeCashOnDeliveryOrder(session, parsed.data.addressId, parsed.data.idempotencyKey, {
+    clientIp: clientIp(request),
+  })
   if (outcome.kind === 'placed') {
     throw redirect(`/success?${new URLSearchParams({ order: outcome.order.orderId })}`)
   }
   if (outcome.kind === 'cart-changed') return data({ placeError: outcome.message, changes: outcome.changes }, { status: 409 })
-  if (outcome.status === 400 && /empty/i.test(outcome.message)) throw redirectWithToast(session, '/cart', { type: 'error', message: outcome.message })
+  if (outcome.status === 400 && /empty/i.test(outcome.message))
+    throw redirectWithToast(session, '/cart', { type: 'error', message: outcome.message })
   return data({ placeError: outcome.message, changes: null }, { status: outcome.status >= 500 ? 502 : outcome.status })
 }
 
@@ -117,8 +121,18 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             <fieldset form="place-order" className="grid gap-2">
               <legend className="sr-only">Choose a delivery address</legend>
               {addresses.map((address) => (
-                <label key={address._id} className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 has-[:checked]:border-accent has-[:checked]:bg-emerald-50">
-                  <input type="radio" name="addressId" value={address._id} defaultChecked={address._id === selected} form="place-order" className="mt-1 size-4 accent-[var(--color-accent)]" />
+                <label
+                  key={address._id}
+                  className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 has-[:checked]:border-accent has-[:checked]:bg-emerald-50"
+                >
+                  <input
+                    type="radio"
+                    name="addressId"
+                    value={address._id}
+                    defaultChecked={address._id === selected}
+                    form="place-order"
+                    className="mt-1 size-4 accent-[var(--color-accent)]"
+                  />
                   <span className="text-sm">
                     {addressLine(address)}
                     <span className="block text-slate-600">Mobile {address.mobile}</span>
@@ -129,7 +143,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           ) : null}
           {addingAddress ? (
             <div className="mt-4">
-              {addresses.length > 0 ? <h3 className="mb-2 font-semibold">Add an address</h3> : <p className="mb-3 text-sm text-slate-600">Add the address to deliver to.</p>}
+              {addresses.length > 0 ? (
+                <h3 className="mb-2 font-semibold">Add an address</h3>
+              ) : (
+                <p className="mb-3 text-sm text-slate-600">Add the address to deliver to.</p>
+              )}
               <AddressForm
                 id="checkout-address-form"
                 action={`${CHECKOUT_PATH}?add-address=1`}

@@ -94,7 +94,12 @@ export default function Listing({ loaderData }: Route.ComponentProps) {
           {list.totalCount} {list.totalCount === 1 ? 'product' : 'products'}
         </p>
       </header>
-      <ListingProducts list={list} pageSize={LISTING_PAGE_SIZE} isSwitching={isSwitching} emptyMessage="No products here yet. Try another sub category." />
+      <ListingProducts
+        list={list}
+        pageSize={LISTING_PAGE_SIZE}
+        isSwitching={isSwitching}
+        emptyMessage="No products here yet. Try another sub category."
+      />
     </SidebarLayout>
   )
 }

@@ -197,7 +197,14 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                       i === current ? 'border-accent' : 'border-slate-200 hover:border-slate-400'
                     }`}
                   >
-                    <ResponsiveImage src={image} alt="" width={128} height={128} sizes="80px" className="h-full w-full object-contain p-1" />
+                    <ResponsiveImage
+                      src={image}
+                      alt=""
+                      width={128}
+                      height={128}
+                      sizes="80px"
+                      className="h-full w-full object-contain p-1"
+                    />
                   </Link>
                 </li>
               ))}
@@ -230,7 +237,12 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               {product.stock <= 0 ? (
                 <p className="inline-block rounded-md bg-red-50 px-2 py-1 text-sm font-semibold text-red-700">Out of stock</p>
               ) : (
-                <AddToCart productId={product._id} name={product.brand ? `${product.brand} ${product.name}` : product.name} stock={product.stock} size="lg" />
+                <AddToCart
+                  productId={product._id}
+                  name={product.brand ? `${product.brand} ${product.name}` : product.name}
+                  stock={product.stock}
+                  size="lg"
+                />
               )}
             </div>
           </div>

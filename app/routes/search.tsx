@@ -40,11 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { page, isSingle } = readPageRequest(url)
   const { start, end } = pageRange(page, SEARCH_PAGE_SIZE, isSingle)
   const call = { clientIp: clientIp(request) }
-  const { products, totalCount } = await fetchRange(
-    (p, limit) => searchProducts({ search: q, page: p, limit }, call),
-    start,
-    end,
-  )
+  const { products, totalCount } = await fetchRange((p, limit) => searchProducts({ search: q, page: p, limit }, call), start, end)
   const list: PageWindow<ProductCardData> = {
     items: products.map(toCardData),
     start,
@@ -199,7 +195,9 @@ function Results({ q, list: loaded, isSearching }: { q: string; list: PageWindow
         {list.totalCount} {list.totalCount === 1 ? 'result' : 'results'} for “{q}”
       </h2>
       <EarlierPagesNote list={list} noun="results" />
-      <ProductGrid products={list.items} paging={{ start: list.start, pageSize: loaded.pageSize }}>{list.isLoading ? <ProductGridCellsSkeleton count={4} /> : null}</ProductGrid>
+      <ProductGrid products={list.items} paging={{ start: list.start, pageSize: loaded.pageSize }}>
+        {list.isLoading ? <ProductGridCellsSkeleton count={4} /> : null}
+      </ProductGrid>
       <LoadMore list={list} noun="results" />
     </section>
   )

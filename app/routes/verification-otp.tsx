@@ -91,8 +91,8 @@ export default function VerificationOtp({ loaderData, actionData }: Route.Compon
   return (
     <FormCard title="Enter OTP">
       <p className="-mt-3 mb-5 text-sm text-slate-600">
-        We sent a {OTP_LENGTH}-digit code to <strong className="font-semibold break-all text-slate-900">{loaderData.email}</strong>. It is valid for
-        10 minutes.{' '}
+        We sent a {OTP_LENGTH}-digit code to <strong className="font-semibold break-all text-slate-900">{loaderData.email}</strong>. It is
+        valid for 10 minutes.{' '}
         <Link to="/forgot-password" className="font-medium text-accent hover:underline">
           Change email
         </Link>

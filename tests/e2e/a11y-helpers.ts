@@ -52,7 +52,10 @@ async function run(page: Page, include?: string): Promise<AxeViolation[]> {
   return page.evaluate(
     async ({ tags, include }) => {
       const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<any> } }).axe
-      const result = await axe.run(include ? { include: [include] } : document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
+      const result = await axe.run(include ? { include: [include] } : document, {
+        runOnly: { type: 'tag', values: tags },
+        resultTypes: ['violations'],
+      })
       return result.violations.map((v: any) => ({
         id: v.id,
         impact: v.impact,

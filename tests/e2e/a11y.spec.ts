@@ -74,7 +74,11 @@ test('cart, checkout, address and order pages have no accessibility violations',
   await signIn(page, user)
   // A cart with a product, then the pages of buying it (with the address form's errors shown).
   await page.goto('/search?q=milk')
-  await page.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ }).first().click()
+  await page
+    .getByRole('main')
+    .getByRole('button', { name: /^Add .+ to cart$/ })
+    .first()
+    .click()
   await expect(page.getByTestId('cart-button')).toContainText('1 item')
   await page.goto('/cart')
   await expectNoViolations(page, '/cart with a product')
@@ -95,7 +99,10 @@ test('cart, checkout, address and order pages have no accessibility violations',
   await expectNoViolations(page, '/success')
   await page.goto('/dashboard/myorder')
   await expectNoViolations(page, '/dashboard/myorder with an order')
-  await page.getByRole('link', { name: /^Order OD/ }).first().click()
+  await page
+    .getByRole('link', { name: /^Order OD/ })
+    .first()
+    .click()
   await expectNoViolations(page, 'order page')
   await page.goto('/dashboard/address?add=1')
   await expectNoViolations(page, '/dashboard/address with the form')
@@ -104,11 +111,21 @@ test('cart, checkout, address and order pages have no accessibility violations',
 test('admin pages have no accessibility violations', async ({ page }) => {
   await submitLogin(page, ADMIN.email, ADMIN.password)
   await expect(page).toHaveURL(/\/$/)
-  for (const path of ['/dashboard/category', '/dashboard/subcategory', '/dashboard/upload-product', '/dashboard/product', '/dashboard/orders']) {
+  for (const path of [
+    '/dashboard/category',
+    '/dashboard/subcategory',
+    '/dashboard/upload-product',
+    '/dashboard/product',
+    '/dashboard/orders',
+  ]) {
     await page.goto(path)
     await expectNoViolations(page, `admin ${path}`)
   }
   await page.goto('/dashboard/upload-product')
-  await page.getByRole('main').getByRole('button', { name: /^(submit|save|upload)/i }).last().click()
+  await page
+    .getByRole('main')
+    .getByRole('button', { name: /^(submit|save|upload)/i })
+    .last()
+    .click()
   await expectNoViolations(page, 'upload product errors')
 })

@@ -125,15 +125,18 @@ test('avatar upload: a renamed text file is refused, a real PNG becomes the avat
   await edit.click()
   await expect(page).toHaveURL(/\/dashboard\/profile\?edit-avatar=1$/)
   // With JavaScript the upload opens as a modal dialog; without, as a plain form in the page.
-  const upload = isJs(testInfo)
-    ? page.getByRole('dialog', { name: 'Upload avatar' })
-    : main.getByRole('region', { name: 'Upload avatar' })
+  const upload = isJs(testInfo) ? page.getByRole('dialog', { name: 'Upload avatar' }) : main.getByRole('region', { name: 'Upload avatar' })
   await expect(upload).toBeVisible()
 
   // Checked by content, not by name (issue 3 item 5).
   await upload.getByLabel('Choose an image').setInputFiles(FIXTURES.textAsPng)
   await upload.getByRole('button', { name: 'Upload', exact: true }).click()
-  await expect(page.getByRole('alert').filter({ hasText: /only images can be uploaded/i }).first()).toBeVisible()
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: /only images can be uploaded/i })
+      .first(),
+  ).toBeVisible()
   await expect(page).toHaveURL(/\/dashboard\/profile\?edit-avatar=1$/)
   await expect(avatarImage(main)).toHaveCount(0)
 

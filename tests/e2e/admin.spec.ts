@@ -200,7 +200,10 @@ test.describe('catalogue admin journey', () => {
       const row = main.getByRole('row').filter({ has: page.getByRole('cell', { name: names.subCategory, exact: true }) })
       await expect(row).toHaveCount(1)
       await expect(row.getByRole('listitem').filter({ hasText: names.category })).toHaveCount(1)
-      await expect(row.getByRole('link', { name: `View ${names.subCategory} full screen` }).locator('img')).toHaveAttribute('src', /^\/uploads\//)
+      await expect(row.getByRole('link', { name: `View ${names.subCategory} full screen` }).locator('img')).toHaveAttribute(
+        'src',
+        /^\/uploads\//,
+      )
     })
 
     await test.step('upload a product in both', async () => {
@@ -250,7 +253,11 @@ test.describe('catalogue admin journey', () => {
       await expect(productCards(page).filter({ hasText: names.product })).toHaveCount(1)
 
       // The sub category's listing (spec section 2, /{category}/{subCategory}).
-      await page.getByRole('main').getByRole('navigation', { name: 'Sub categories' }).getByRole('link', { name: names.subCategory, exact: true }).click()
+      await page
+        .getByRole('main')
+        .getByRole('navigation', { name: 'Sub categories' })
+        .getByRole('link', { name: names.subCategory, exact: true })
+        .click()
       await expect(page).toHaveURL(/\/[^/]+-[0-9a-f]{24}\/[^/]+-[0-9a-f]{24}$/)
       listingUrl = page.url()
       await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toContainText(names.subCategory)
@@ -321,7 +328,10 @@ test.describe('catalogue admin journey', () => {
     await test.step('delete the sub category, then the category', async () => {
       // A category still in use is not deleted: the admin is told why (issue 4 item 3, 409).
       await page.goto('/dashboard/category')
-      await page.getByRole('main').getByRole('link', { name: `Delete ${names.category}`, exact: true }).click()
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: `Delete ${names.category}`, exact: true })
+        .click()
       await confirmDelete(page)
       await expect(toast(page, /Category is still used by 1 sub category/)).toBeVisible()
       await expect(page.getByRole('main').getByRole('listitem').filter({ hasText: names.category })).toHaveCount(1)
@@ -356,7 +366,10 @@ test('the product list pages with Previous and Next; a new search starts at page
   await expect(indicator).toHaveText(/^1\/\d+$/)
   const total = Number((await indicator.textContent())!.split('/')[1])
   expect(total).toBeGreaterThan(2)
-  const firstOfPage1 = await main.getByRole('link', { name: /^Edit / }).first().getAttribute('aria-label')
+  const firstOfPage1 = await main
+    .getByRole('link', { name: /^Edit / })
+    .first()
+    .getAttribute('aria-label')
 
   // The spec's Next never advanced (section 4): ours does, and keeps advancing.
   const next = pages.getByRole('link', { name: 'Next', exact: true })

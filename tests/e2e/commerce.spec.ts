@@ -40,7 +40,11 @@ async function tokenOf(request: APIRequestContext, user: { email: string; passwo
   return res.data.accessToken
 }
 
-test('a visitor fills a cart, signs in to the merged cart, orders cash on delivery; the admin delivers it', async ({ page, request, browser }, testInfo) => {
+test('a visitor fills a cart, signs in to the merged cart, orders cash on delivery; the admin delivers it', async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
   test.setTimeout(120_000)
   const js = isJs(testInfo)
   const user = newUser(testInfo, 'buyer')
@@ -146,17 +150,23 @@ test('a shopper cancels a placed order and its stock comes back', async ({ page,
   await registerViaApi(request, user)
   const token = await tokenOf(request, user)
   const auth = { Authorization: `Bearer ${token}` }
-  const products = (await api<{ _id: string; stock: number }[]>(request, '/product/search-product', { search: 'basmati rice', page: 1, limit: 1 })).data
+  const products = (
+    await api<{ _id: string; stock: number }[]>(request, '/product/search-product', { search: 'basmati rice', page: 1, limit: 1 })
+  ).data
   const product = products[0]!
   const stockOf = async () => (await api<{ stock: number }>(request, '/product/get-product-details', { productId: product._id })).data.stock
   const before = await stockOf()
-  for (let i = 0; i < 2; i++) expect((await request.post('/api/cart/create', { data: { productId: product._id }, headers: auth })).ok()).toBe(true)
+  for (let i = 0; i < 2; i++)
+    expect((await request.post('/api/cart/create', { data: { productId: product._id }, headers: auth })).ok()).toBe(true)
   const address = await request.post('/api/address/create', {
     data: { address_line: '4, Park Street', city: 'Kolkata', state: 'West Bengal', pincode: '700016', mobile: '9830012345' },
     headers: auth,
   })
   const addressId = (await address.json()).data._id
-  const placed = await request.post('/api/order/cash-on-delivery', { data: { addressId }, headers: { ...auth, 'Idempotency-Key': `e2e-${Date.now()}-${testInfo.project.name}` } })
+  const placed = await request.post('/api/order/cash-on-delivery', {
+    data: { addressId },
+    headers: { ...auth, 'Idempotency-Key': `e2e-${Date.now()}-${testInfo.project.name}` },
+  })
   expect(placed.status()).toBe(201)
   const order = (await placed.json()).data
   expect(await stockOf()).toBe(before - 2)
@@ -172,11 +182,20 @@ test('a shopper cancels a placed order and its stock comes back', async ({ page,
   expect(await stockOf()).toBe(before)
 })
 
-test('a product out of stock shows "Out of stock" and no ADD button; a price changed before ordering stops the order and says so', async ({ page, request }, testInfo) => {
+test('a product out of stock shows "Out of stock" and no ADD button; a price changed before ordering stops the order and says so', async ({
+  page,
+  request,
+}, testInfo) => {
   const js = isJs(testInfo)
   const adminToken = await tokenOf(request, ADMIN)
   const asAdmin = { Authorization: `Bearer ${adminToken}` }
-  const found = (await api<{ _id: string; name: string; sellingPrice: number; price: number; stock: number }[]>(request, '/product/search-product', { search: js ? 'green tea' : 'black tea', page: 1, limit: 2 })).data
+  const found = (
+    await api<{ _id: string; name: string; sellingPrice: number; price: number; stock: number }[]>(request, '/product/search-product', {
+      search: js ? 'green tea' : 'black tea',
+      page: 1,
+      limit: 2,
+    })
+  ).data
   const [soldOut, repriced] = [found[0]!, found[1]!]
   const update = (json: object) => request.put('/api/product/update-product-details', { data: json, headers: asAdmin })
   expect((await update({ _id: soldOut._id, stock: 0 })).ok()).toBe(true)

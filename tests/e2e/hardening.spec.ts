@@ -10,7 +10,19 @@ import fc from 'fast-check'
 import { test, expect, type APIRequestContext } from '@playwright/test'
 import { ADMIN, isJs, loginLink, newUser, openAccountMenu, registerViaApi, signIn } from './helpers.ts'
 
-const ACTIONS = ['/login', '/register', '/forgot-password', '/verification-otp', '/reset-password', '/logout', '/dashboard/profile', '/dashboard/category', '/dashboard/subcategory', '/dashboard/upload-product', '/dashboard/product']
+const ACTIONS = [
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/verification-otp',
+  '/reset-password',
+  '/logout',
+  '/dashboard/profile',
+  '/dashboard/category',
+  '/dashboard/subcategory',
+  '/dashboard/upload-product',
+  '/dashboard/product',
+]
 
 test.beforeEach(({}, testInfo) => {
   test.skip(!isJs(testInfo), 'HTTP-level checks: run once')
@@ -25,7 +37,11 @@ test('form actions answer malformed bodies and other methods with a 4xx', async 
   for (const path of ['/login', '/register', '/forgot-password']) {
     const json = await request.post(path, { data: { email: 'a@example.com' }, maxRedirects: 0 })
     expect(json.status(), `${path} JSON`).toBe(415)
-    const broken = await request.post(path, { headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, data: 'not multipart', maxRedirects: 0 })
+    const broken = await request.post(path, {
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+      data: 'not multipart',
+      maxRedirects: 0,
+    })
     expect(broken.status(), `${path} broken multipart`).toBe(400)
     for (const method of ['PUT', 'PATCH', 'DELETE']) {
       const res = await request.fetch(path, { method, maxRedirects: 0 })
@@ -81,9 +97,46 @@ test('fuzzing every form action gives no 5xx', async ({ request, playwright, bas
   await asAdmin(admin)
   const field = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 30 }),
-    fc.constantFrom('', '\u0000', '\ud800', '__proto__', '1e-7', '-1', '99.9999999999', 'x'.repeat(2000), '{"$ne":null}', '/%09/evil.example'),
+    fc.constantFrom(
+      '',
+      '\u0000',
+      '\ud800',
+      '__proto__',
+      '1e-7',
+      '-1',
+      '99.9999999999',
+      'x'.repeat(2000),
+      '{"$ne":null}',
+      '/%09/evil.example',
+    ),
   )
-  const names = fc.constantFrom('intent', 'email', 'password', 'confirmPassword', 'name', 'mobile', 'otp0', 'otp1', 'newPassword', 'image', 'image[0]', 'category', 'subCategory', 'stock', 'price', 'discount', 'unit', 'description', 'more_details', 'more_details[0].key', 'more_details[0].value', '_id', 'redirectTo', 'page', '__proto__')
+  const names = fc.constantFrom(
+    'intent',
+    'email',
+    'password',
+    'confirmPassword',
+    'name',
+    'mobile',
+    'otp0',
+    'otp1',
+    'newPassword',
+    'image',
+    'image[0]',
+    'category',
+    'subCategory',
+    'stock',
+    'price',
+    'discount',
+    'unit',
+    'description',
+    'more_details',
+    'more_details[0].key',
+    'more_details[0].value',
+    '_id',
+    'redirectTo',
+    'page',
+    '__proto__',
+  )
   const input = fc.record({
     path: fc.constantFrom(...ACTIONS),
     asAdmin: fc.boolean(),

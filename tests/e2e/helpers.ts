@@ -89,9 +89,7 @@ export async function findListing(
   const category = categories.find((c) => c.name === categoryName)
   expect(category, `category "${categoryName}" in /api/category/get`).toBeTruthy()
   const subCategories = (await api<SubCategory[]>(request, '/subcategory/get', {})).data
-  const subCategory = subCategories.find(
-    (s) => s.name === subCategoryName && s.category.some((c) => c._id === category!._id),
-  )
+  const subCategory = subCategories.find((s) => s.name === subCategoryName && s.category.some((c) => c._id === category!._id))
   expect(subCategory, `sub category "${subCategoryName}" of "${categoryName}"`).toBeTruthy()
   const first = await api<Product[]>(request, '/product/get-product-by-category-and-subcategory', {
     categoryId: category!._id,
@@ -186,7 +184,10 @@ export async function expectSignedInAs(page: Page, name: string) {
 
 /** The header's visible Login link (spec: "a Login button (signed out)"). */
 export function loginLink(page: Page): Locator {
-  return page.getByRole('banner').getByRole('link', { name: /^log\s*in$/i }).filter({ visible: true })
+  return page
+    .getByRole('banner')
+    .getByRole('link', { name: /^log\s*in$/i })
+    .filter({ visible: true })
 }
 
 /** A toast (react-hot-toast with JavaScript, a plain status box without), by its text. */

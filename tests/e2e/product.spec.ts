@@ -10,7 +10,13 @@ import { findListing, productCards } from './helpers.ts'
 // The only product of Fruits & Vegetables / Exotic Vegetables.
 // The API keeps MRP and a discount percentage (spec section 3), so the selling price shown is derived
 // from them: ₹44 up to paise, depending on how precisely the discount is stored.
-const PRODUCT = { name: 'Lettuce - Iceberg', unit: '1 pc', mrp: /₹\s?81\.82/, price: /^₹\s?44(\.\d{2})?$/, discount: /4[56](\.\d{1,2})?\s?%/ }
+const PRODUCT = {
+  name: 'Lettuce - Iceberg',
+  unit: '1 pc',
+  mrp: /₹\s?81\.82/,
+  price: /^₹\s?44(\.\d{2})?$/,
+  discount: /4[56](\.\d{1,2})?\s?%/,
+}
 
 async function openProductFromCard(page: Page, request: Parameters<typeof findListing>[0]) {
   const listing = await findListing(request, 'Fruits & Vegetables', 'Exotic Vegetables')

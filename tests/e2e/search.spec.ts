@@ -14,13 +14,21 @@ function searchBox(page: Page) {
 
 test('/search?q=panner shows a paneer product', async ({ page }) => {
   await page.goto('/search?q=panner')
-  await expect(productCards(page).filter({ hasText: /paneer/i }).first()).toBeVisible()
+  await expect(
+    productCards(page)
+      .filter({ hasText: /paneer/i })
+      .first(),
+  ).toBeVisible()
   await expect(searchBox(page)).toHaveValue('panner')
 })
 
 test('/search?q=choclate shows a chocolate product', async ({ page }) => {
   await page.goto('/search?q=choclate')
-  await expect(productCards(page).filter({ hasText: /chocolate/i }).first()).toBeVisible()
+  await expect(
+    productCards(page)
+      .filter({ hasText: /chocolate/i })
+      .first(),
+  ).toBeVisible()
 })
 
 test('submitting the search form shows results', async ({ page }, testInfo) => {
@@ -32,7 +40,11 @@ test('submitting the search form shows results', async ({ page }, testInfo) => {
   await box.fill('paneer')
   await box.press('Enter')
   await expect(page).toHaveURL(/\/search\?(.*&)?q=paneer(&|$)/)
-  await expect(productCards(page).filter({ hasText: /paneer/i }).first()).toBeVisible()
+  await expect(
+    productCards(page)
+      .filter({ hasText: /paneer/i })
+      .first(),
+  ).toBeVisible()
 })
 
 test('typing updates the results without Enter (debounced)', async ({ page }, testInfo) => {
@@ -52,9 +64,16 @@ test('typing updates the results without Enter (debounced)', async ({ page }, te
   await box.fill('')
   await box.pressSequentially('choclate', { delay: 30 })
   await expect(page).toHaveURL(/[?&]q=choclate(&|$)/)
-  await expect(productCards(page).filter({ hasText: /chocolate/i }).first()).toBeVisible()
+  await expect(
+    productCards(page)
+      .filter({ hasText: /chocolate/i })
+      .first(),
+  ).toBeVisible()
   expect(await page.evaluate(() => (window as unknown as { __e2eMarker?: number }).__e2eMarker)).toBe(1)
   await expect(box).toHaveValue('choclate')
   expect(loads, 'the typed word was loaded').toContain('choclate')
-  expect(loads.filter((q) => q !== 'choclate' && q !== ''), `loads while typing: ${loads.join(', ')}`).toHaveLength(0)
+  expect(
+    loads.filter((q) => q !== 'choclate' && q !== ''),
+    `loads while typing: ${loads.join(', ')}`,
+  ).toHaveLength(0)
 })

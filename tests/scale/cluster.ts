@@ -99,7 +99,14 @@ export async function startProxy(targets: () => string[]): Promise<{ url: string
       const attempt = (tries: number) => {
         const target = new URL(list[(first + tries) % list.length]!)
         const upstream = http.request(
-          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: { ...req.headers, host: target.host },
+            agent,
+          },
           (answer) => {
             res.writeHead(answer.statusCode ?? 502, answer.headers)
             answer.pipe(res)

@@ -40,7 +40,11 @@ async function json(res: Response) {
   return (await res.json()) as { data: any; message: string }
 }
 async function login(url: string) {
-  const res = await fetch(`${url}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }) })
+  const res = await fetch(`${url}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+  })
   expect(res.status).toBe(200)
   return (await json(res)).data.accessToken as string
 }
@@ -65,7 +69,13 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
     const url = new URL(serverUrl!)
     url.pathname = `/${dbName}`
     databaseUrl = url.toString()
-    bucket = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(dataDir, 's3'), configureBuckets: [{ name: 'grocery-scale', configs: [] }] })
+    bucket = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: path.join(dataDir, 's3'),
+      configureBuckets: [{ name: 'grocery-scale', configs: [] }],
+    })
     const { port: s3Port } = await bucket.run()
     env = {
       DATABASE_URL: databaseUrl,
@@ -118,7 +128,9 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
 
   it('an image uploaded through A is served by B, and B saves a category with it; a price change through A reaches B within a second', async () => {
     const token = await login(a.url)
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 120, b: 40 } } }).png().toBuffer()
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 120, b: 40 } } })
+      .png()
+      .toBuffer()
     const form = new FormData()
     form.set('image', new Blob([png], { type: 'image/png' }), 'leaf.png')
     const upload = await fetch(`${a.url}/api/file/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })
@@ -128,18 +140,37 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
     expect(served.status).toBe(200)
     expect(served.headers.get('content-type')).toBe('image/webp')
 
-    const category = await fetch(`${b.url}/api/category/add-category`, { method: 'POST', ...authed(token, { name: 'Scale Greens', image }) })
+    const category = await fetch(`${b.url}/api/category/add-category`, {
+      method: 'POST',
+      ...authed(token, { name: 'Scale Greens', image }),
+    })
     expect(category.status).toBe(201)
     const categoryId = (await json(category)).data._id
     const created = await fetch(`${a.url}/api/product/create`, {
       method: 'POST',
-      ...authed(token, { name: 'Scale Spinach', image: [image], category: [categoryId], subCategory: [], unit: '250 g', stock: 10, price: 40, discount: 0, description: 'Fresh.', more_details: {} }),
+      ...authed(token, {
+        name: 'Scale Spinach',
+        image: [image],
+        category: [categoryId],
+        subCategory: [],
+        unit: '250 g',
+        stock: 10,
+        price: 40,
+        discount: 0,
+        description: 'Fresh.',
+        more_details: {},
+      }),
     })
     expect(created.status).toBe(201)
     const productId = (await json(created)).data._id
-    const priceOnB = async () => (await json(await fetch(`${b.url}/api/product/get-product-details`, { method: 'POST', ...authed(token, { productId }) }))).data.sellingPrice
+    const priceOnB = async () =>
+      (await json(await fetch(`${b.url}/api/product/get-product-details`, { method: 'POST', ...authed(token, { productId }) }))).data
+        .sellingPrice
     expect(await priceOnB()).toBe(40)
-    const changed = await fetch(`${a.url}/api/product/update-product-details`, { method: 'PUT', ...authed(token, { _id: productId, sellingPrice: 35 }) })
+    const changed = await fetch(`${a.url}/api/product/update-product-details`, {
+      method: 'PUT',
+      ...authed(token, { _id: productId, sellingPrice: 35 }),
+    })
     expect(changed.status).toBe(200)
     const started = Date.now()
     while ((await priceOnB()) !== 35) {
@@ -180,7 +211,11 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
     // would show here as a 502.
     // Sign-ins are slow on purpose (argon2, tens of ms): there are always some in flight at SIGTERM.
     const signIn = { method: 'POST' as const, path: '/api/user/login', json: { email: ADMIN.email, password: ADMIN.password } }
-    const load = startLoad(proxy.url, ['/api/category/get', { method: 'POST', path: '/api/product/get', json: { page: 1, limit: 12 } }, signIn, signIn], 8)
+    const load = startLoad(
+      proxy.url,
+      ['/api/category/get', { method: 'POST', path: '/api/product/get', json: { page: 1, limit: 12 } }, signIn, signIn],
+      8,
+    )
     await new Promise((r) => setTimeout(r, 300))
     for (const [index, old] of [a, b].entries()) {
       old.process.kill('SIGTERM')

@@ -258,32 +258,20 @@ const FOOD_FORMS = compile([
   ['pizza', 'pizza'],
   ['dumpling', 'momo, momos, dumpling, samosa, kachori, spring roll, dim sum'],
   ['potOfFood', 'soup, stew, broth'],
-  [
-    'curryRice',
-    'ready to eat, heat and eat, biryani, pulao, curry, dal makhani, rajma masala, chole, paneer butter masala, khichdi, meal',
-  ],
+  ['curryRice', 'ready to eat, heat and eat, biryani, pulao, curry, dal makhani, rajma masala, chole, paneer butter masala, khichdi, meal'],
   ['cupcake', 'cupcake, cup cake, muffin'],
   ['doughnut', 'doughnut, donut'],
-  [
-    'cookie',
-    'cookie, biscuit, biskies, cracker, digestive, marie, bourbon, shortbread, short bread, biscotti, khatai, nankhatai, fills',
-  ],
+  ['cookie', 'cookie, biscuit, biskies, cracker, digestive, marie, bourbon, shortbread, short bread, biscotti, khatai, nankhatai, fills'],
   ['shortcake', 'cake, pastry, pastries, brownie, swiss roll, cheesecake, mousse, tart, gateau, swirl, macaron'],
   ['croissant', 'croissant, khari, puff roll*, puff pastry, cream roll*, bagel'],
   ['baguette', 'baguette, bread stick, breadstick, grissini, lavash, garlic bread, focaccia, ciabatta'],
   ['waffle', 'wafer, waffle, waffy'],
   ['fries', 'chips, crisps, french fries, fries, wedges, nachos, nacho, mad angles'],
   ['bread', 'bread, pav, bun, toast, loaf, rusk, breadcrumb, crouton, sandwich, yeast'],
-  [
-    'flatbread',
-    'roti, paratha, parotta, chapati, chapathi, naan, tortilla, wrap, kulcha, pita, thepla, khakhra, bhakhri',
-  ],
+  ['flatbread', 'roti, paratha, parotta, chapati, chapathi, naan, tortilla, wrap, kulcha, pita, thepla, khakhra, bhakhri'],
   ['riceCracker', 'papad, papadum, appalam, fryum'],
   ['noodles', 'noodle, ramen, hakka, chow mein, maggi, udon, soba, vermicelli, seviyan'],
-  [
-    'spaghetti',
-    'pasta, spaghetti, macaroni, penne, fusilli, lasagne, lasagna, fettuccine, linguine, farfalle, rigatoni, conchiglie',
-  ],
+  ['spaghetti', 'pasta, spaghetti, macaroni, penne, fusilli, lasagne, lasagna, fettuccine, linguine, farfalle, rigatoni, conchiglie'],
   [
     'bowlWithSpoon',
     'cornflake*, corn flake, flakes, muesli, granola, oats, oat, porridge, cereal, chocos, dalia, upma, poha mix, idli mix, dosa mix, breakfast mix, batter',
@@ -303,10 +291,7 @@ const FOOD_FORMS = compile([
     'dango',
     'rasgulla, rasagola, gulab jamun, laddu, laddoo, ladoo, barfi, burfi, peda, soan papdi, halwa, mysore pak, kaju katli, indian sweet, mithai, petha, rasmalai',
   ],
-  [
-    'chocolate',
-    'chocolate, choco*, cocoa, truffle, praline, kitkat, dairy milk, snickers, ferrero, nutella, bar, bars',
-  ],
+  ['chocolate', 'chocolate, choco*, cocoa, truffle, praline, kitkat, dairy milk, snickers, ferrero, nutella, bar, bars'],
   [
     'candy',
     'lollipop, lollypop, lolly, candy, candies, toffee, eclairs, gummy, gummies, jelly, jellies, marshmallow, mint, mints, lozenge, gum, bonbon, fudge, gems, mouth freshener, mukhwas',
@@ -315,10 +300,7 @@ const FOOD_FORMS = compile([
   ['teapot', 'tea, chai, darjeeling, assam, ctc, earl grey, english breakfast'],
   ['hotBeverage', 'coffee, espresso, cappuccino, latte, mocha, chicory, filter coffee, nescafe, arabica, brew'],
   ['juiceBox', 'juice, nectar, smoothie, cold press*, coconut water, kombucha, fruit drink'],
-  [
-    'tropicalDrink',
-    'squash, syrup, sharbat, sherbet, concentrate, mocktail, cordial, mojito, jaljeera, aam panna, drink mix',
-  ],
+  ['tropicalDrink', 'squash, syrup, sharbat, sherbet, concentrate, mocktail, cordial, mojito, jaljeera, aam panna, drink mix'],
   [
     'cupWithStraw',
     'soda, cola, soft drink, energy drink, sparkling, aerated, tonic water, ginger ale, mineral water, drinking water, water, cold drink, iced tea, ice tea',
@@ -348,10 +330,7 @@ const PRODUCE = compile([
   ['capsicum', 'capsicum, bell pepper, pepper red, pepper yellow'],
   ['chilli', 'chilli, chili, chillies, chilly, mirchi, jalapeno, paprika'],
   ['brinjal', 'brinjal, eggplant, baingan, aubergine'],
-  [
-    'cucumber',
-    'cucumber, zucchini, gherkin, gourd, lauki, tinda, karela, parwal, tondli, coccinia, pumpkin, chow chow, chayote, squash',
-  ],
+  ['cucumber', 'cucumber, zucchini, gherkin, gourd, lauki, tinda, karela, parwal, tondli, coccinia, pumpkin, chow chow, chayote, squash'],
   ['carrot', 'carrot, beetroot, beet, radish, mooli, turnip, knol khol, kohlrabi'],
   ['broccoli', 'broccoli, cauliflower'],
   ['corn', 'corn, baby corn, sweet corn, bhutta'],
@@ -426,10 +405,7 @@ const PROTEIN = compile([
   ['squid', 'squid, calamari, octopus, cuttlefish, oyster, mussel, clam, lobster, scallop, seafood'],
   ['skewer', 'kebab, kabab, tikka, seekh, lollypop, lollipop'],
   ['poultryLeg', 'chicken, broiler, drumstick*, wing*, nugget*, turkey, duck, quail, kadaknath'],
-  [
-    'meatOnBone',
-    'mutton, lamb, goat, keema, kheema, chops, paya, trotter*, liver, offal, raan, pork, beef, ribs, bacon, ham',
-  ],
+  ['meatOnBone', 'mutton, lamb, goat, keema, kheema, chops, paya, trotter*, liver, offal, raan, pork, beef, ribs, bacon, ham'],
   [
     'fish',
     'fish, rohu, catla, katla, pomfret, salmon, tuna, basa, seer, surmai, bangda, mackerel, sardine, hilsa, ilish, tilapia, pangasius, anchovy, bhetki, bhetuki, rawas, croaker, king fish, kingfish, mathi, nethili, vanjaram, karimeen, murrel, pabda, mrigal, tengra, parshe, magur, boal, trout, cod, sole, snapper, grouper, barracuda, fillet*, steak*',
@@ -438,10 +414,7 @@ const PROTEIN = compile([
 
 const HOME = compile([
   ['toilet', 'toilet cleaner, harpic, toilet bowl, urinal'],
-  [
-    'toiletPaper',
-    'toilet paper, toilet roll, toilet tissue, tissue, napkin, paper towel, kitchen towel, kitchen roll, facial tissue',
-  ],
+  ['toiletPaper', 'toilet paper, toilet roll, toilet tissue, tissue, napkin, paper towel, kitchen towel, kitchen roll, facial tissue'],
   ['shoe', 'shoe, polish, shoe shine*, shoe horn'],
   ['bouquet', 'air freshener, room freshener, car freshener, odonil, car perfume'],
   ['basket', 'basket, laundry bag, storage bag, storage box, organiser, organizer, hamper, container, storage'],
@@ -469,17 +442,11 @@ const HOME = compile([
   ['hook', 'hanger, hook, rope, cloth line, clothesline, twine'],
   ['safetyPin', 'clip, clips, peg, pegs, clothespin, clothes pin'],
   ['ribbon', 'rakhi, rakhee, rakshabandhan, raksha bandhan, lumba'],
-  [
-    'palette',
-    'pichkari, water gun, water pistol, holi, gulal, poster colour*, water colour*, watercolour*, paint, painting, artist',
-  ],
+  ['palette', 'pichkari, water gun, water pistol, holi, gulal, poster colour*, water colour*, watercolour*, paint, painting, artist'],
   ['crayon', 'crayon, sketch pen*, oil pastel*, marker, highlighter, colour pencil*, color pencil*'],
   ['scissors', 'scissor, scissors, glue, tape, stapler, adhesive, fevicol, fevistick, cutter'],
   ['pencil', 'pencil, pen, pens, eraser, sharpener, pencil box, geometry box, exam pad, clipboard, ruler, scale'],
-  [
-    'notebook',
-    'notebook, note book, long book, file, folder, register, diary, writing pad, drawing book, sketch book, envelope',
-  ],
+  ['notebook', 'notebook, note book, long book, file, folder, register, diary, writing pad, drawing book, sketch book, envelope'],
   ['balloon', 'balloon, birthday cap, party cap, cap, party popper, confetti, party'],
   [
     'lantern',
@@ -489,10 +456,7 @@ const HOME = compile([
   ['soap', 'soap case, soap dish, soap dispenser, dispenser, soap'],
   ['cupWithStraw', 'disposable cup, paper cup, plastic cup, straw, cups'],
   ['plate', 'disposable plate, paper plate, plate, bowl, spoon'],
-  [
-    'bento',
-    'aluminium foil, foil, cling wrap, clingwrap, cling film, butter paper, baking paper, parchment, zip lock, ziplock, food wrap',
-  ],
+  ['bento', 'aluminium foil, foil, cling wrap, clingwrap, cling film, butter paper, baking paper, parchment, zip lock, ziplock, food wrap'],
   [
     'lotion',
     'disinfectant, sanitiser, sanitizer, floor cleaner, surface cleaner, glass cleaner, kitchen cleaner, cleaner, cleanser, lizol, colin, dettol, phenyl, spray, multipurpose, multi purpose',
@@ -535,16 +499,10 @@ const KITCHEN = compile([
   ['bowlWithSpoon', 'bowl, vessel, patila, tope, mixing bowl, katori, kolga'],
   ['oil', 'oil dispenser, oil can, oil pourer'],
   ['sake', 'bottle, water bottle, fridge bottle, sipper, flask, thermos, jug, pitcher, carafe, decanter, dispenser'],
-  [
-    'jar',
-    'container, jar, canister, dabba, spice box, masala box, airtight, air tight, storage container*, storage jar*',
-  ],
+  ['jar', 'container, jar, canister, dabba, spice box, masala box, airtight, air tight, storage container*, storage jar*'],
   ['amphora', 'copper, brass, matka, clay pot, earthen'],
   ['fire', 'gas stove, stove, burner, hob, lighter, gas lighter'],
-  [
-    'bulb',
-    'bulb, led, cfl, tubelight, tube light, batten, lamp, lantern, torch, emergency light, downlight, panel light',
-  ],
+  ['bulb', 'bulb, led, cfl, tubelight, tube light, batten, lamp, lantern, torch, emergency light, downlight, panel light'],
   ['battery', 'battery, batteries, cell, rechargeable'],
   ['plug', 'extension, plug, socket, adapter, adaptor, switch, spike guard, surge, cord, wire, usb'],
   ['umbrella', 'umbrella'],
@@ -571,10 +529,7 @@ const GARDEN = compile([
 const BEAUTY = compile([
   ['gift', 'gift set, gift pack, gift box, giftset, gift kit, hamper'],
   ['toothbrush', 'toothbrush, tooth brush, electric toothbrush'],
-  [
-    'tooth',
-    'toothpaste, tooth paste, tooth powder, toothpowder, dant manjan, mouthwash, mouth wash, dental, floss, gum care, oral care',
-  ],
+  ['tooth', 'toothpaste, tooth paste, tooth powder, toothpowder, dant manjan, mouthwash, mouth wash, dental, floss, gum care, oral care'],
   ['mask', 'surgical, n95, kn95, face shield, ppe, 3 ply, disposable mask*'],
   ['beard', 'beard, moustache, mustache'],
   [
@@ -585,10 +540,7 @@ const BEAUTY = compile([
     'nailPolish',
     'nail=, nail polish, nail paint, nail enamel, nail colour, nail color, nail lacquer, nailpaint, nailpolish, nail art, manicure, pedicure, cuticle, gel polish, lacquer',
   ],
-  [
-    'kissMark',
-    'lip balm, lip care, lip butter, lip scrub, lip mask, lip serum, lip oil, lip therapy, lip polish*, chapstick',
-  ],
+  ['kissMark', 'lip balm, lip care, lip butter, lip scrub, lip mask, lip serum, lip oil, lip therapy, lip polish*, chapstick'],
   [
     'lipstick',
     'lipstick, lip stick, lip colour, lip color, lipcolor, lipcolour, lip gloss, lipgloss, lip liner, lipliner, lip crayon, lip tint, lip stain, lip kit, liquid lip, matte lip, lips=',
@@ -600,10 +552,7 @@ const BEAUTY = compile([
   ['bandage', 'bandage, band aid, bandaid, plaster, antiseptic, savlon, gauze, crepe, first aid, wound'],
   ['droplet', 'essential oil, diffuser oil, carrier oil, aroma oil, aromatherapy'],
   ['haircut', 'hair colour, hair color, hair dye'],
-  [
-    'lotion',
-    'shampoo, conditioner, hair oil, hair serum, hair mask, hair spa, scalp, dandruff, hair fall, hair growth, onion oil',
-  ],
+  ['lotion', 'shampoo, conditioner, hair oil, hair serum, hair mask, hair spa, scalp, dandruff, hair fall, hair growth, onion oil'],
   [
     'haircut',
     'henna, mehendi, mehandi, hair gel, hair wax, hair spray, hairspray, styling, hair cream, pomade, straightener, dryer, curling',
@@ -612,10 +561,7 @@ const BEAUTY = compile([
     'flexedBiceps',
     'whey, mass gainer, weight gainer, gainer, bcaa, creatine, casein, protein powder, peanut butter, pre workout, preworkout',
   ],
-  [
-    'soap',
-    'soap, bathing bar, beauty bar, body bar, bath bar, handwash, hand wash, sanitizer, sanitiser, hand rub, handrub',
-  ],
+  ['soap', 'soap, bathing bar, beauty bar, body bar, bath bar, handwash, hand wash, sanitizer, sanitiser, hand rub, handrub'],
   [
     'bubbles',
     'body wash, bodywash, shower gel, shower cream, shower oil, foaming, face wash, facewash, cleanser, cleansing, micellar water, bubble bath, wash',
@@ -624,18 +570,12 @@ const BEAUTY = compile([
     'eye',
     'kajal, kohl, eyeliner, eye liner, mascara, eyeshadow, eye shadow, eye shade, eye powder, eyebrow, brow, lash, lashes, eyelash*, eye pencil, eye primer, eye makeup, liner, shadow, glitter',
   ],
-  [
-    'comb',
-    'comb, hair brush, hairbrush, hair pin, hair clip, bobby pin, hair band, hairband, headband, scrunchie, rubber band, pony',
-  ],
+  ['comb', 'comb, hair brush, hairbrush, hair pin, hair clip, bobby pin, hair band, hairband, headband, scrunchie, rubber band, pony'],
   [
     'mirror',
     'foundation, concealer, conceal, compact, primer, blush, blusher, highlighter, bronzer, contour, bb cream, cc cream, makeup, make up, setting spray, fixing spray, loose powder, face powder, makeup remover, makeup sponge, beauty blender, mirror, tweezer, curler, applicator, palette',
   ],
-  [
-    'bathtub',
-    'bath salt, bath oil, bath bomb, bath, shower cap, loofah, loofa, bath sponge, back scrubber, body scrubber, pumice, towel',
-  ],
+  ['bathtub', 'bath salt, bath oil, bath bomb, bath, shower cap, loofah, loofa, bath sponge, back scrubber, body scrubber, pumice, towel'],
   ['sun', 'sunscreen, sun screen, sunblock, sun block, spf, sun protection, after sun'],
   [
     'facial',
@@ -653,10 +593,7 @@ const BEAUTY = compile([
   ['candle', 'candle, diffuser, reed diffuser, incense, potpourri'],
   ['cloud', 'cotton, cotton ball, ear bud, earbud, cotton bud, cotton swab, cotton pad*'],
   ['scissors', 'scissor, scissors, nail cutter, clipper'],
-  [
-    'herb',
-    'aloe, aloe vera, neem, tulsi, ashwagandha, amla, triphala, brahmi, shatavari, giloy, moringa, herbal, ayurvedic',
-  ],
+  ['herb', 'aloe, aloe vera, neem, tulsi, ashwagandha, amla, triphala, brahmi, shatavari, giloy, moringa, herbal, ayurvedic'],
   ['dash', 'spray, mist'],
   ['gift', 'combo, set'],
   ['lotion', 'oil, gel, powder, jelly'],

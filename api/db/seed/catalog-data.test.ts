@@ -83,8 +83,7 @@ describe('artwork mapping', () => {
   })
 
   it('picks what a product is, not a flavour or ingredient in its name', () => {
-    const pick = (name: string, subCategory: string, category: string) =>
-      artworkForProduct({ name, subCategory, category }).art
+    const pick = (name: string, subCategory: string, category: string) => artworkForProduct({ name, subCategory, category }).art
     expect(pick('Onion (Loose)', 'Potato, Onion & Tomato', 'Fruits & Vegetables')).toBe('onion')
     expect(pick('Mango Pickle - Andhra Style', 'Other Veg Pickle', 'Snacks & Branded Foods')).toBe('jar')
     expect(pick('Tomato Ketchup - Classic', 'Tomato Ketchup & Sauces', 'Snacks & Branded Foods')).toBe('tomato')
@@ -98,9 +97,10 @@ describe('artwork mapping', () => {
   })
 
   it('falls back to the sub category, the category, then the cart', () => {
-    expect(
-      artworkForProduct({ name: 'Zyxw', subCategory: 'Chocolates', category: 'Snacks & Branded Foods' }),
-    ).toMatchObject({ art: 'chocolate', match: 'sub category' })
+    expect(artworkForProduct({ name: 'Zyxw', subCategory: 'Chocolates', category: 'Snacks & Branded Foods' })).toMatchObject({
+      art: 'chocolate',
+      match: 'sub category',
+    })
     expect(artworkForProduct({ name: 'Zyxw', subCategory: 'New Shelf', category: 'Beverages' })).toMatchObject({
       art: 'juiceBox',
       match: 'category',

@@ -33,13 +33,16 @@ export async function fixCatalogSellingPrices(db: Db, csvPath: string): Promise<
     await tx.execute(sql`select pg_advisory_xact_lock(${FIX_LOCK_KEY})`)
     const done = await queryRows(tx, sql`select 1 from data_fixes where name = ${SELLING_PRICE_FIX}`)
     if (done.length > 0) return null
-    const updated = await queryRows<{ id: string }>(tx, sql`
+    const updated = await queryRows<{ id: string }>(
+      tx,
+      sql`
       update products p set selling_price = src.selling
       from jsonb_to_recordset(${source}::jsonb) as src(sku text, mrp numeric, selling numeric)
       where p.sku = src.sku and p.price = src.mrp
         and p.selling_price = round(p.price * (100 - p.discount) / 100, 2)
         and p.selling_price <> src.selling
-      returning p.id`)
+      returning p.id`,
+    )
     const count = updated.length
     await tx.execute(sql`insert into data_fixes (name, rows) values (${SELLING_PRICE_FIX}, ${count})`)
     return count

@@ -46,9 +46,7 @@ describe('describeProduct', () => {
 
   it('is deterministic and varies its wording between products', () => {
     expect(describeProduct(onion)).toBe(describeProduct({ ...onion }))
-    const openings = new Set(
-      Array.from({ length: 30 }, (_, i) => describeProduct({ ...onion, id: String(i) }).split('.')[1]),
-    )
+    const openings = new Set(Array.from({ length: 30 }, (_, i) => describeProduct({ ...onion, id: String(i) }).split('.')[1]))
     expect(openings.size).toBe(3)
   })
 

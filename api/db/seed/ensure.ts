@@ -23,11 +23,7 @@ import { fixCatalogSellingPrices } from './data-fixes.ts'
 import { importCatalog, readArtwork, storeArtwork, type ImportResult } from './import-catalog.ts'
 
 /** The catalogue shipped with the repository (a copy of ../shared/catalog/bigbasket-products.csv). */
-export const BUNDLED_CATALOG_CSV = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  'data',
-  'bigbasket-products.csv',
-)
+export const BUNDLED_CATALOG_CSV = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'bigbasket-products.csv')
 
 export interface EnsureCatalogOptions {
   db: Db
@@ -94,7 +90,7 @@ export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureC
     return { action: 'imported', result }
   }
   const fixed = await fixCatalogSellingPrices(db, opts.csvPath ?? BUNDLED_CATALOG_CSV)
-  if (fixed) logger.info({ products: fixed }, 'corrected selling prices to the catalogue\'s own (data fix, run once)')
+  if (fixed) logger.info({ products: fixed }, "corrected selling prices to the catalogue's own (data fix, run once)")
   if (await isArtworkStored(db, storage)) return { action: 'present', artworkRestored: 0 }
   const restored = await restoreArtwork(storage)
   logger.warn(

@@ -69,10 +69,7 @@ describe('importCatalog', () => {
   it('writes nothing when a row fails in a later batch (one transaction)', async () => {
     // MRP 10^11 rupees overflows numeric(12,2): PostgreSQL refuses the last product batch only.
     const bad = path.join(tmp, 'bad.csv')
-    fs.writeFileSync(
-      bad,
-      fs.readFileSync(FIXTURE, 'utf8') + '999999,Gold Bar,Mint,100000000000,1,1 pc,Gourmet & World Food,Gift Boxes\r\n',
-    )
+    fs.writeFileSync(bad, fs.readFileSync(FIXTURE, 'utf8') + '999999,Gold Bar,Mint,100000000000,1,1 pc,Gourmet & World Food,Gift Boxes\r\n')
     await expect(importCatalog({ db: database.db, storage, csvPath: bad, logger, batchSize: 10 })).rejects.toThrow()
     expect(await allCounts()).toEqual({
       categories: 0,
@@ -91,9 +88,7 @@ describe('importCatalog', () => {
       bad,
       'ProductID,ProductName,Brand,Price,DiscountPrice,Quantity,Category,SubCategory\n1,Tea,X,abc,1,1 kg,Beverages,Tea\n',
     )
-    await expect(importCatalog({ db: database.db, storage, csvPath: bad, logger })).rejects.toThrow(
-      'line 2: bad Price "abc"',
-    )
+    await expect(importCatalog({ db: database.db, storage, csvPath: bad, logger })).rejects.toThrow('line 2: bad Price "abc"')
     expect(await rowCount(categories)).toBe(0)
   })
 

@@ -54,16 +54,7 @@ export interface CatalogRow {
 // Trailing spaces (brands) and a line break inside one quoted name occur in the source.
 const clean = (value: string) => value.replace(/\s+/g, ' ').trim()
 
-const COLUMNS = [
-  'ProductID',
-  'ProductName',
-  'Brand',
-  'Price',
-  'DiscountPrice',
-  'Quantity',
-  'Category',
-  'SubCategory',
-] as const
+const COLUMNS = ['ProductID', 'ProductName', 'Brand', 'Price', 'DiscountPrice', 'Quantity', 'Category', 'SubCategory'] as const
 
 /**
  * Parses the catalogue CSV (UTF-8, comma-separated, quoted where needed, CRLF or LF).
@@ -80,8 +71,7 @@ export function parseCatalogCsv(text: string | Buffer): CatalogRow[] {
     const line = i + 2 // header is line 1
     const mrp = Number(r.Price)
     const sellingPrice = Number(r.DiscountPrice)
-    if (!(r.Price.trim() && Number.isFinite(mrp) && mrp >= 0))
-      throw new Error(`Catalogue CSV line ${line}: bad Price "${r.Price}"`)
+    if (!(r.Price.trim() && Number.isFinite(mrp) && mrp >= 0)) throw new Error(`Catalogue CSV line ${line}: bad Price "${r.Price}"`)
     if (!(r.DiscountPrice.trim() && Number.isFinite(sellingPrice) && sellingPrice >= 0)) {
       throw new Error(`Catalogue CSV line ${line}: bad DiscountPrice "${r.DiscountPrice}"`)
     }
@@ -207,8 +197,7 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
   if (rows.length === 0) throw new Error(`Catalogue CSV ${csvPath} has no products`)
   const seenIds = new Set<string>()
   const unique = rows.filter((r) => (seenIds.has(r.productId) ? false : (seenIds.add(r.productId), true)))
-  if (unique.length < rows.length)
-    logger.warn({ duplicates: rows.length - unique.length }, 'catalogue: duplicate ProductIDs skipped')
+  if (unique.length < rows.length) logger.warn({ duplicates: rows.length - unique.length }, 'catalogue: duplicate ProductIDs skipped')
   const parsed = performance.now()
 
   // Categories and (category, sub category) pairs in order of first appearance.
@@ -223,9 +212,7 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
 
   const categoryArt = new Map([...categoryIds.keys()].map((c) => [c, artworkForCategory(c)]))
   const subArt = new Map([...subCategoryIds].map(([k, s]) => [k, artworkForSubCategory(s.name, s.category)]))
-  const productArt: ArtChoice[] = unique.map((r) =>
-    artworkForProduct({ name: r.name, subCategory: r.subCategory, category: r.category }),
-  )
+  const productArt: ArtChoice[] = unique.map((r) => artworkForProduct({ name: r.name, subCategory: r.subCategory, category: r.category }))
   const art = await readArtwork([...categoryArt.values(), ...subArt.values(), ...productArt].map((a) => a.file))
   // Urls are content-addressed, so rows can be built and written while sharp encodes the images on
   // its own threads; the transaction waits for the images before it commits.
@@ -298,12 +285,10 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       for (const batch of chunks(subCategoryLinks, batchSize)) await tx.insert(subCategoryCategories).values(batch)
       for (const batch of chunks(productRows, batchSize)) await tx.insert(products).values(batch)
       for (const batch of chunks(productCategoryLinks, batchSize * 2)) await tx.insert(productCategories).values(batch)
-      for (const batch of chunks(productSubCategoryLinks, batchSize * 2))
-        await tx.insert(productSubCategories).values(batch)
+      for (const batch of chunks(productSubCategoryLinks, batchSize * 2)) await tx.insert(productSubCategories).values(batch)
       const stored = await storing
       const imageRows = [...stored].map(([file, img]) => {
-        if (img.url !== storage.urlFor(mainImageKey(art.get(file)!)))
-          throw new Error(`Artwork ${file} was stored as ${img.url}`)
+        if (img.url !== storage.urlFor(mainImageKey(art.get(file)!))) throw new Error(`Artwork ${file} was stored as ${img.url}`)
         return {
           id: img.key.replace(/\.webp$/, ''),
           url: img.url,

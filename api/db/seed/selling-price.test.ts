@@ -34,8 +34,7 @@ afterAll(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true })
 })
 
-const bySku = async (sku: string) =>
-  (await database.db.select().from(products).where(eq(products.sku, sku)))[0]!
+const bySku = async (sku: string) => (await database.db.select().from(products).where(eq(products.sku, sku)))[0]!
 
 describe('selling price from the catalogue', () => {
   it('the import stores Milky Mist Paneer 1 kg at ₹440 (MRP ₹470), not ₹441.80', async () => {

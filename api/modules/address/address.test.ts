@@ -51,7 +51,11 @@ describe('addresses', () => {
     expect((await t.call('address/disable', { method: 'DELETE', json: { _id: mine._id }, token: ravi.token })).status).toBe(404)
     expect((await list(asha)).find((a) => a._id === mine._id)?.city).toBe('Mysuru')
 
-    const updated = await t.call('address/update', { method: 'PUT', json: { ...home, _id: mine._id, city: 'Mangaluru', pincode: '575001' }, token: asha.token })
+    const updated = await t.call('address/update', {
+      method: 'PUT',
+      json: { ...home, _id: mine._id, city: 'Mangaluru', pincode: '575001' },
+      token: asha.token,
+    })
     expect(updated.status).toBe(200)
     expect(updated.body.data.city).toBe('Mangaluru')
 

@@ -75,8 +75,12 @@ export async function createAddress(deps: AddressDeps, userId: string, input: Cr
     // One writer per user, so two quick adds cannot both pass the count.
     await tx.execute(sql`select id from users where id = ${userId} for update`)
     const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from addresses where user_id = ${userId} and status`)
-    if ((count?.n ?? 0) >= MAX_ADDRESSES_PER_USER) throw Conflict(`You can keep at most ${MAX_ADDRESSES_PER_USER} addresses: remove one first`)
-    const [row] = await tx.insert(addresses).values({ userId, ...columnsOf(input) }).returning()
+    if ((count?.n ?? 0) >= MAX_ADDRESSES_PER_USER)
+      throw Conflict(`You can keep at most ${MAX_ADDRESSES_PER_USER} addresses: remove one first`)
+    const [row] = await tx
+      .insert(addresses)
+      .values({ userId, ...columnsOf(input) })
+      .returning()
     return toAddressAnswer(row!)
   })
 }

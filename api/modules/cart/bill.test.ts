@@ -7,20 +7,38 @@ const settings = { deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 }
 describe('computeBill', () => {
   it('charges delivery below the free threshold and not from it', () => {
     const below = computeBill([{ quantity: 2, unitPaise: 9949, mrpPaise: 12000 }], settings)
-    expect(below).toEqual({ itemCount: 2, itemsTotalMrpPaise: 24000, itemsTotalPaise: 19898, deliveryChargePaise: 2500, grandTotalPaise: 22398 })
+    expect(below).toEqual({
+      itemCount: 2,
+      itemsTotalMrpPaise: 24000,
+      itemsTotalPaise: 19898,
+      deliveryChargePaise: 2500,
+      grandTotalPaise: 22398,
+    })
     const at = computeBill([{ quantity: 1, unitPaise: 19900, mrpPaise: 19900 }], settings)
     expect(at.deliveryChargePaise).toBe(0)
     expect(at.grandTotalPaise).toBe(19900)
   })
 
   it('charges nothing for an empty cart', () => {
-    expect(computeBill([], settings)).toEqual({ itemCount: 0, itemsTotalMrpPaise: 0, itemsTotalPaise: 0, deliveryChargePaise: 0, grandTotalPaise: 0 })
+    expect(computeBill([], settings)).toEqual({
+      itemCount: 0,
+      itemsTotalMrpPaise: 0,
+      itemsTotalPaise: 0,
+      deliveryChargePaise: 0,
+      grandTotalPaise: 0,
+    })
   })
 
   it('is exact: the grand total is the sum of quantity × unit paise plus delivery', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ quantity: fc.integer({ min: 1, max: 12 }), unitPaise: fc.integer({ min: 0, max: 10_000_00 }), extra: fc.integer({ min: 0, max: 5000 })})),
+        fc.array(
+          fc.record({
+            quantity: fc.integer({ min: 1, max: 12 }),
+            unitPaise: fc.integer({ min: 0, max: 10_000_00 }),
+            extra: fc.integer({ min: 0, max: 5000 }),
+          }),
+        ),
         (raw) => {
           const lines = raw.map((l) => ({ quantity: l.quantity, unitPaise: l.unitPaise, mrpPaise: l.unitPaise + l.extra }))
           const bill = computeBill(lines, settings)

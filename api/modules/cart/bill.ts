@@ -37,7 +37,10 @@ export interface Bill {
  * Adds up `lines`: items total at MRP and at selling price, the delivery charge (free from
  * `freeDeliveryAbovePaise` of items total, none for an empty cart) and the grand total.
  */
-export function computeBill(lines: BillLine[], settings: Pick<CommerceSettings, 'deliveryChargePaise' | 'freeDeliveryAbovePaise'>): BillPaise {
+export function computeBill(
+  lines: BillLine[],
+  settings: Pick<CommerceSettings, 'deliveryChargePaise' | 'freeDeliveryAbovePaise'>,
+): BillPaise {
   let itemCount = 0
   let itemsTotalMrpPaise = 0
   let itemsTotalPaise = 0

@@ -139,7 +139,13 @@ describe('the bill', () => {
     expect(cart.body.limits).toEqual({ maxQtyPerLine: 5, deliveryCharge: 25, freeDeliveryAbove: 199 })
     await add(rare.id, asUser(who))
     cart = await get(asUser(who))
-    expect(cart.body.bill).toMatchObject({ itemCount: 3, itemsTotal: 506.5, deliveryCharge: 0, grandTotal: 506.5, totalSavings: 4 + 49.5 + 25 })
+    expect(cart.body.bill).toMatchObject({
+      itemCount: 3,
+      itemsTotal: 506.5,
+      deliveryCharge: 0,
+      grandTotal: 506.5,
+      totalSavings: 4 + 49.5 + 25,
+    })
   })
 })
 
@@ -153,7 +159,9 @@ describe('merging a guest cart at sign-in', () => {
     await add(bread.id, asGuest(guest))
     const merged = await t.call('cart/merge', { method: 'POST', json: { guestCartId: guest }, token: who.token })
     expect(merged.status).toBe(200)
-    const byName = Object.fromEntries(merged.body.data.map((l: { productId: { name: string }; quantity: number }) => [l.productId.name, l.quantity]))
+    const byName = Object.fromEntries(
+      merged.body.data.map((l: { productId: { name: string }; quantity: number }) => [l.productId.name, l.quantity]),
+    )
     expect(byName).toEqual({ 'Toned Milk': 5, 'Brown Bread': 1 })
     expect((await get(asGuest(guest))).status).toBe(401)
     // A second merge of the same id merges nothing.

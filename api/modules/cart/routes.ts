@@ -19,7 +19,16 @@ import { Unauthorized } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
 import { AddToCartSchema, CartLineIdSchema, GuestCartIdSchema, MergeCartSchema, UpdateQtySchema } from './schemas.ts'
-import { addToCart, createGuestCart, getCart, mergeGuestCart, removeLine, requireGuestCart, updateQuantity, type CartOwner } from './service.ts'
+import {
+  addToCart,
+  createGuestCart,
+  getCart,
+  mergeGuestCart,
+  removeLine,
+  requireGuestCart,
+  updateQuantity,
+  type CartOwner,
+} from './service.ts'
 
 /** 401 message when a request names no cart at all. */
 export const NO_CART = 'Sign in or start a guest cart'

@@ -24,7 +24,10 @@ export const UpdateQtySchema = z.object({
 export const CartLineIdSchema = z.object({ _id: TargetIdSchema })
 
 /** A guest cart id as the API hands it out: 43 base64url characters (256 bits). */
-export const GuestCartIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{20,128}$/, 'Not a guest cart id')
+export const GuestCartIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{20,128}$/, 'Not a guest cart id')
 
 /** POST /api/cart/merge: `{ guestCartId }`. */
 export const MergeCartSchema = z.object({ guestCartId: GuestCartIdSchema })

@@ -132,7 +132,10 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
             where l.cart_id = ${cartId} order by l.created_at, l.id`,
       )
     : []
-  const products = await productAnswersByIds(db, rows.map((r) => r.product_id))
+  const products = await productAnswersByIds(
+    db,
+    rows.map((r) => r.product_id),
+  )
   const items: CartItemAnswer[] = []
   for (const row of rows) {
     const product = products.get(row.product_id)
@@ -183,7 +186,9 @@ export async function addToCart(deps: CartDeps, owner: CartOwner, productId: str
     assertAllowed(deps, wanted, product.stock)
     const price = toPaise(product.selling_price)
     if (line) {
-      await tx.execute(sql`update cart_lines set quantity = ${wanted}, unit_price_paise = ${price}, updated_at = now() where id = ${line.id}`)
+      await tx.execute(
+        sql`update cart_lines set quantity = ${wanted}, unit_price_paise = ${price}, updated_at = now() where id = ${line.id}`,
+      )
     } else {
       const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from cart_lines where cart_id = ${cartId}`)
       if ((count?.n ?? 0) >= MAX_LINES_PER_CART) throw Conflict(CART_FULL)
@@ -192,7 +197,10 @@ export async function addToCart(deps: CartDeps, owner: CartOwner, productId: str
       )
     }
     await touch(tx, cartId, deps.clock())
-    const [row] = await queryRows<{ id: string }>(tx, sql`select id from cart_lines where cart_id = ${cartId} and product_id = ${productId}`)
+    const [row] = await queryRows<{ id: string }>(
+      tx,
+      sql`select id from cart_lines where cart_id = ${cartId} and product_id = ${productId}`,
+    )
     return row!.id
   })
   return (await lineAnswer(deps, owner, lineId))!
@@ -207,7 +215,10 @@ async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: string): Pro
 async function ownLine(tx: Executor, owner: CartOwner, lineId: string): Promise<{ cartId: string; productId: string }> {
   const cartId = await existingCartId(tx, owner)
   const [line] = cartId
-    ? await queryRows<{ product_id: string }>(tx, sql`select product_id from cart_lines where id = ${lineId} and cart_id = ${cartId} for update`)
+    ? await queryRows<{ product_id: string }>(
+        tx,
+        sql`select product_id from cart_lines where id = ${lineId} and cart_id = ${cartId} for update`,
+      )
     : []
   if (!cartId || !line) throw NotFound(CART_ITEM_NOT_FOUND)
   return { cartId, productId: line.product_id }

@@ -10,14 +10,7 @@ import { categories } from '../../db/schema.ts'
 import { storedImageKeys } from '../../lib/images.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, type SignedIn } from '../../testing/auth.ts'
-import {
-  catalogSnapshot,
-  insertCategory,
-  insertProduct,
-  insertSubCategory,
-  storedFiles,
-  storeTestImage,
-} from '../../testing/fixtures.ts'
+import { catalogSnapshot, insertCategory, insertProduct, insertSubCategory, storedFiles, storeTestImage } from '../../testing/fixtures.ts'
 import { NOT_OUR_IMAGE } from '../file/service.ts'
 import { CATEGORY_ADDED, CATEGORY_DELETED, CATEGORY_NOT_FOUND, CATEGORY_UPDATED } from './service.ts'
 
@@ -135,7 +128,7 @@ describe('PUT /api/category/update', () => {
     expect(filesExist(shared)).toBe(true)
   })
 
-  it('keeps its own name in another case, but refuses another category\'s name with 409', async () => {
+  it("keeps its own name in another case, but refuses another category's name with 409", async () => {
     const image = await storeTestImage(t)
     const tea = (await add({ name: 'Tea', image })).body.data
     await add({ name: 'Coffee', image })

@@ -62,10 +62,7 @@ export interface UploadAnswer {
  * @throws 413 over deps.uploadMaxBytes or 40 megapixels; 415 not a JPEG, PNG, WebP, AVIF or GIF (SVG
  *   and renamed text files included). Nothing is stored when it throws.
  */
-export async function uploadCatalogImage(
-  deps: Pick<AppDeps, 'db' | 'storage' | 'uploadMaxBytes'>,
-  bytes: Buffer,
-): Promise<UploadAnswer> {
+export async function uploadCatalogImage(deps: Pick<AppDeps, 'db' | 'storage' | 'uploadMaxBytes'>, bytes: Buffer): Promise<UploadAnswer> {
   const image = await processImage(bytes, { storage: deps.storage, maxBytes: deps.uploadMaxBytes })
   try {
     await recordImage(deps.db, image)

@@ -117,10 +117,14 @@ describe('POST /api/file/upload', () => {
   it('answers 400 without a file in the field "image", or for a JSON body', async () => {
     await expectRefused(() => upload(Buffer.from('x'), 'x.png', 'image/png', 'avatar'), 400, 'Attach a file in the field "image"')
     await expectRefused(() => t.call('file/upload', { json: { image: 'https://example.com/a.png' }, token: admin.token }), 400, /multipart/)
-    await expectRefused(async () => {
-      const form = new FormData()
-      form.append('image', 'just text, not a file')
-      return t.call('file/upload', { method: 'POST', body: form, token: admin.token })
-    }, 400, 'Attach a file in the field "image"')
+    await expectRefused(
+      async () => {
+        const form = new FormData()
+        form.append('image', 'just text, not a file')
+        return t.call('file/upload', { method: 'POST', body: form, token: admin.token })
+      },
+      400,
+      'Attach a file in the field "image"',
+    )
   })
 })

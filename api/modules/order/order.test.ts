@@ -23,8 +23,22 @@ let paneer: Product
 beforeAll(async () => {
   t = await createTestApp()
   admin = await createAdmin(t)
-  milk = await insertProduct(t.db, { name: 'Toned Milk', unit: '500 ml', price: 30, sellingPrice: 28, stock: 100, moreDetails: { brand: 'Amul' } })
-  paneer = await insertProduct(t.db, { name: 'Paneer', unit: '1 kg', price: 480, sellingPrice: 440, stock: 100, moreDetails: { brand: 'Milky Mist' } })
+  milk = await insertProduct(t.db, {
+    name: 'Toned Milk',
+    unit: '500 ml',
+    price: 30,
+    sellingPrice: 28,
+    stock: 100,
+    moreDetails: { brand: 'Amul' },
+  })
+  paneer = await insertProduct(t.db, {
+    name: 'Paneer',
+    unit: '1 kg',
+    price: 480,
+    sellingPrice: 440,
+    stock: 100,
+    moreDetails: { brand: 'Milky Mist' },
+  })
 })
 afterAll(() => t?.close())
 
@@ -39,12 +53,19 @@ async function shopperWithAddress(): Promise<SignedIn & { addressId: string }> {
 }
 const add = (who: SignedIn, productId: string, times = 1) =>
   (async () => {
-    for (let i = 0; i < times; i++) expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
+    for (let i = 0; i < times; i++)
+      expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
   })()
 const place = (who: SignedIn & { addressId: string }, key = newKey(), extra: object = {}) =>
-  t.call('order/cash-on-delivery', { method: 'POST', json: { addressId: who.addressId, ...extra }, token: who.token, headers: { 'Idempotency-Key': key } })
+  t.call('order/cash-on-delivery', {
+    method: 'POST',
+    json: { addressId: who.addressId, ...extra },
+    token: who.token,
+    headers: { 'Idempotency-Key': key },
+  })
 const stockOf = async (p: Product) => (await t.db.select({ stock: products.stock }).from(products).where(eq(products.id, p.id)))[0]!.stock
-const setProduct = (p: Product, values: Partial<typeof products.$inferInsert>) => t.db.update(products).set(values).where(eq(products.id, p.id))
+const setProduct = (p: Product, values: Partial<typeof products.$inferInsert>) =>
+  t.db.update(products).set(values).where(eq(products.id, p.id))
 
 describe('placing a cash-on-delivery order', () => {
   it('prices every line on the server, ignores the totals a client sends, empties the cart, decrements stock and mails a confirmation', async () => {
@@ -66,8 +87,25 @@ describe('placing a cash-on-delivery order', () => {
       bill: { itemCount: 3, itemsTotalMrp: 540, productDiscount: 44, itemsTotal: 496, deliveryCharge: 0, grandTotal: 496 },
     })
     expect(order.items).toEqual([
-      expect.objectContaining({ productId: milk.id, name: 'Toned Milk', unit: '500 ml', brand: 'Amul', quantity: 2, price: 28, mrp: 30, lineTotal: 56 }),
-      expect.objectContaining({ productId: paneer.id, name: 'Paneer', brand: 'Milky Mist', quantity: 1, price: 440, mrp: 480, lineTotal: 440 }),
+      expect.objectContaining({
+        productId: milk.id,
+        name: 'Toned Milk',
+        unit: '500 ml',
+        brand: 'Amul',
+        quantity: 2,
+        price: 28,
+        mrp: 30,
+        lineTotal: 56,
+      }),
+      expect.objectContaining({
+        productId: paneer.id,
+        name: 'Paneer',
+        brand: 'Milky Mist',
+        quantity: 1,
+        price: 440,
+        mrp: 480,
+        lineTotal: 440,
+      }),
     ])
     expect(order.statusHistory.map((h: { status: string }) => h.status)).toEqual(['placed'])
     expect((await t.call('cart/get', { token: who.token })).body.data).toEqual([])
@@ -179,7 +217,9 @@ describe('authorization', () => {
     expect((await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: stranger.token })).status).toBe(404)
     expect((await t.call('order/cancel', { method: 'POST', json: { orderId: order._id }, token: stranger.token })).status).toBe(404)
     expect((await t.call('order/admin-list', { method: 'POST', json: {}, token: who.token })).status).toBe(403)
-    expect((await t.call('order/update-status', { method: 'PUT', json: { orderId: order._id, status: 'packed' }, token: who.token })).status).toBe(403)
+    expect(
+      (await t.call('order/update-status', { method: 'PUT', json: { orderId: order._id, status: 'packed' }, token: who.token })).status,
+    ).toBe(403)
     // By order number too; an admin reads any order, with the customer.
     const own = await t.call('order/details', { method: 'POST', json: { orderId: order.orderId }, token: who.token })
     expect(own.body.data._id).toBe(order._id)
@@ -198,12 +238,18 @@ describe('status changes', () => {
     const skip = await update({ orderId: order._id, status: 'delivered' })
     expect(skip.status).toBe(409)
     expect(skip.body.message).toBe('Cannot change an order from placed to delivered')
-    for (const status of ['packed', 'out_for_delivery', 'delivered']) expect((await update({ orderId: order._id, status })).status).toBe(200)
+    for (const status of ['packed', 'out_for_delivery', 'delivered'])
+      expect((await update({ orderId: order._id, status })).status).toBe(200)
     const cancel = await update({ orderId: order._id, status: 'cancelled' })
     expect(cancel.status).toBe(409)
     const seen = await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: who.token })
     expect(seen.body.data.status).toBe('delivered')
-    expect(seen.body.data.statusHistory.map((h: { status: string }) => h.status)).toEqual(['placed', 'packed', 'out_for_delivery', 'delivered'])
+    expect(seen.body.data.statusHistory.map((h: { status: string }) => h.status)).toEqual([
+      'placed',
+      'packed',
+      'out_for_delivery',
+      'delivered',
+    ])
     expect(seen.body.data.version).toBe(4)
   })
 
@@ -251,7 +297,10 @@ describe('cancelling', () => {
     expect(late.status).toBe(409)
     expect(late.body.message).toBe('Cannot change an order from packed to cancelled')
     // The admin may still cancel a packed order; stock returns.
-    expect((await t.call('order/update-status', { method: 'PUT', json: { orderId: packed._id, status: 'cancelled' }, token: admin.token })).status).toBe(200)
+    expect(
+      (await t.call('order/update-status', { method: 'PUT', json: { orderId: packed._id, status: 'cancelled' }, token: admin.token }))
+        .status,
+    ).toBe(200)
     expect(await stockOf(product)).toBe(7)
   })
 })
@@ -265,7 +314,14 @@ describe('a deleted product', () => {
     expect((await t.call('product/delete-product', { method: 'DELETE', json: { _id: product.id }, token: admin.token })).status).toBe(200)
     const seen = await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: who.token })
     expect(seen.status).toBe(200)
-    expect(seen.body.data.items[0]).toMatchObject({ productId: null, name: 'Seasonal Jam', quantity: 2, price: 120, mrp: 150, lineTotal: 240 })
+    expect(seen.body.data.items[0]).toMatchObject({
+      productId: null,
+      name: 'Seasonal Jam',
+      quantity: 2,
+      price: 120,
+      mrp: 150,
+      lineTotal: 240,
+    })
     // Cancelling still works (no stock to return for a deleted product).
     expect((await t.call('order/cancel', { method: 'POST', json: { orderId: order._id }, token: who.token })).status).toBe(200)
   })

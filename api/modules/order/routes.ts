@@ -36,7 +36,13 @@ export function orderRoutes(deps: AppDeps) {
     const outcome = await placeCashOnDelivery(deps, user, { addressId: body.addressId, idempotencyKey: key.data })
     if (outcome.kind === 'changed') {
       const names = [...new Set(outcome.changes.map((ch) => ch.name))].join(', ')
-      return c.json({ ...failure(`Your cart was updated: ${names} changed since you added it. Check your cart and place the order again.`), changes: outcome.changes }, 409)
+      return c.json(
+        {
+          ...failure(`Your cart was updated: ${names} changed since you added it. Check your cart and place the order again.`),
+          changes: outcome.changes,
+        },
+        409,
+      )
     }
     return ok(c, ORDER_PLACED, outcome.order, {}, outcome.created ? 201 : 200)
   })

@@ -89,7 +89,18 @@ interface OrderRow {
   version: number
   createdAt: string
   updatedAt: string
-  items: { productId: string | null; name: string; image: string; unit: string; brand: string; quantity: number; unitPaise: number; mrpPaise: number; discount: string | number; lineTotalPaise: number }[]
+  items: {
+    productId: string | null
+    name: string
+    image: string
+    unit: string
+    brand: string
+    quantity: number
+    unitPaise: number
+    mrpPaise: number
+    discount: string | number
+    lineTotalPaise: number
+  }[]
   statusHistory: { status: string; at: string }[]
   customer_name: string
   customer_email: string
@@ -174,7 +185,10 @@ export const ORDER_LIST_MAX = 200
 
 /** A user's orders, newest first (at most ORDER_LIST_MAX). */
 export async function listOrders(deps: OrderDeps, userId: string): Promise<OrderAnswer[]> {
-  const rows = await queryRows<OrderRow>(deps.db, sql`${orderSelect} where o.user_id = ${userId} order by o.created_at desc, o.id desc limit ${ORDER_LIST_MAX}`)
+  const rows = await queryRows<OrderRow>(
+    deps.db,
+    sql`${orderSelect} where o.user_id = ${userId} order by o.created_at desc, o.id desc limit ${ORDER_LIST_MAX}`,
+  )
   return rows.map((row) => toOrderAnswer(deps, row, false))
 }
 
@@ -201,7 +215,12 @@ export async function orderIds(db: Executor, userId: string): Promise<string[]> 
 
 /** "OD" + the day in India (yymmdd) + at least 4 digits of the order number sequence: OD2611220001. */
 function orderNumber(now: Date, n: number): string {
-  const parts = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', year: '2-digit', month: '2-digit', day: '2-digit' }).formatToParts(now)
+  const parts = new Intl.DateTimeFormat('en-IN', {
+    timeZone: 'Asia/Kolkata',
+    year: '2-digit',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now)
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00'
   return `OD${part('year')}${part('month')}${part('day')}${String(n).padStart(4, '0')}`
 }
@@ -233,90 +252,106 @@ export async function placeCashOnDelivery(
   user: { id: string; email: string; name: string },
   input: { addressId: string; idempotencyKey: string },
 ): Promise<PlaceOrderOutcome> {
-  const outcome = await deps.db.transaction(async (tx): Promise<{ kind: 'placed'; id: string; created: boolean } | { kind: 'changed'; changes: CartChange[] }> => {
-    await tx.execute(sql`select id from users where id = ${user.id} for update`)
-    const [earlier] = await queryRows<{ id: string }>(
-      tx,
-      sql`select id from orders where user_id = ${user.id} and idempotency_key = ${input.idempotencyKey}`,
-    )
-    if (earlier) return { kind: 'placed', id: earlier.id, created: false }
+  const outcome = await deps.db.transaction(
+    async (tx): Promise<{ kind: 'placed'; id: string; created: boolean } | { kind: 'changed'; changes: CartChange[] }> => {
+      await tx.execute(sql`select id from users where id = ${user.id} for update`)
+      const [earlier] = await queryRows<{ id: string }>(
+        tx,
+        sql`select id from orders where user_id = ${user.id} and idempotency_key = ${input.idempotencyKey}`,
+      )
+      if (earlier) return { kind: 'placed', id: earlier.id, created: false }
 
-    const [address] = await queryRows<Record<string, string> & { id: string }>(
-      tx,
-      sql`select id, address_line, city, state, pincode, country, mobile from addresses
+      const [address] = await queryRows<Record<string, string> & { id: string }>(
+        tx,
+        sql`select id, address_line, city, state, pincode, country, mobile from addresses
           where id = ${input.addressId} and user_id = ${user.id} and status`,
-    )
-    if (!address) throw NotFound(ADDRESS_NOT_FOUND)
+      )
+      if (!address) throw NotFound(ADDRESS_NOT_FOUND)
 
-    const [cart] = await queryRows<{ id: string }>(tx, sql`select id from carts where user_id = ${user.id}`)
-    // Products locked in id order: two buyers of the same products queue instead of deadlocking.
-    const locked = cart
-      ? await queryRows<PricedLine & { added: string }>(
-          tx,
-          sql`select l.id as line_id, l.created_at::text as added, l.product_id, l.quantity, l.unit_price_paise, p.name, p.image, p.unit,
+      const [cart] = await queryRows<{ id: string }>(tx, sql`select id from carts where user_id = ${user.id}`)
+      // Products locked in id order: two buyers of the same products queue instead of deadlocking.
+      const locked = cart
+        ? await queryRows<PricedLine & { added: string }>(
+            tx,
+            sql`select l.id as line_id, l.created_at::text as added, l.product_id, l.quantity, l.unit_price_paise, p.name, p.image, p.unit,
                 p.more_details->>'brand' as brand, p.stock, p.publish, p.price, p.selling_price
               from cart_lines l join products p on p.id = l.product_id
               where l.cart_id = ${cart.id} order by p.id for update of p`,
+          )
+        : []
+      // The order lists its lines as the cart did: in the order they were added.
+      const lines = locked.sort((a, b) => (a.added === b.added ? a.line_id.localeCompare(b.line_id) : a.added < b.added ? -1 : 1))
+      if (lines.length === 0) throw BadRequest(CART_EMPTY)
+
+      const changes: CartChange[] = []
+      for (const line of lines) {
+        const nowPaise = toPaise(line.selling_price)
+        if (!line.publish || line.stock <= 0) {
+          changes.push({
+            productId: line.product_id,
+            name: line.name,
+            kind: line.publish ? 'stock' : 'removed',
+            before: line.quantity,
+            after: 0,
+          })
+          await tx.execute(sql`delete from cart_lines where id = ${line.line_id}`)
+          continue
+        }
+        if (line.quantity > line.stock) {
+          changes.push({ productId: line.product_id, name: line.name, kind: 'stock', before: line.quantity, after: line.stock })
+          await tx.execute(sql`update cart_lines set quantity = ${line.stock}, updated_at = now() where id = ${line.line_id}`)
+        }
+        if (nowPaise !== line.unit_price_paise) {
+          changes.push({
+            productId: line.product_id,
+            name: line.name,
+            kind: 'price',
+            before: fromPaise(line.unit_price_paise),
+            after: fromPaise(nowPaise),
+          })
+          await tx.execute(sql`update cart_lines set unit_price_paise = ${nowPaise}, updated_at = now() where id = ${line.line_id}`)
+        }
+      }
+      if (changes.length > 0) return { kind: 'changed', changes }
+
+      let mrpTotal = 0
+      let itemsTotal = 0
+      for (const line of lines) {
+        // The guard that makes overselling impossible even if a lock were ever missed.
+        const updated = await queryRows<{ stock: number }>(
+          tx,
+          sql`update products set stock = stock - ${line.quantity} where id = ${line.product_id} and stock >= ${line.quantity} returning stock`,
         )
-      : []
-    // The order lists its lines as the cart did: in the order they were added.
-    const lines = locked.sort((a, b) => (a.added === b.added ? a.line_id.localeCompare(b.line_id) : a.added < b.added ? -1 : 1))
-    if (lines.length === 0) throw BadRequest(CART_EMPTY)
-
-    const changes: CartChange[] = []
-    for (const line of lines) {
-      const nowPaise = toPaise(line.selling_price)
-      if (!line.publish || line.stock <= 0) {
-        changes.push({ productId: line.product_id, name: line.name, kind: line.publish ? 'stock' : 'removed', before: line.quantity, after: 0 })
-        await tx.execute(sql`delete from cart_lines where id = ${line.line_id}`)
-        continue
+        if (updated.length === 0) throw Conflict(`Only ${line.stock} left in stock of ${line.name}`)
+        mrpTotal += line.quantity * Math.max(toPaise(line.price), toPaise(line.selling_price))
+        itemsTotal += line.quantity * toPaise(line.selling_price)
       }
-      if (line.quantity > line.stock) {
-        changes.push({ productId: line.product_id, name: line.name, kind: 'stock', before: line.quantity, after: line.stock })
-        await tx.execute(sql`update cart_lines set quantity = ${line.stock}, updated_at = now() where id = ${line.line_id}`)
-      }
-      if (nowPaise !== line.unit_price_paise) {
-        changes.push({ productId: line.product_id, name: line.name, kind: 'price', before: fromPaise(line.unit_price_paise), after: fromPaise(nowPaise) })
-        await tx.execute(sql`update cart_lines set unit_price_paise = ${nowPaise}, updated_at = now() where id = ${line.line_id}`)
-      }
-    }
-    if (changes.length > 0) return { kind: 'changed', changes }
-
-    let mrpTotal = 0
-    let itemsTotal = 0
-    for (const line of lines) {
-      // The guard that makes overselling impossible even if a lock were ever missed.
-      const updated = await queryRows<{ stock: number }>(
-        tx,
-        sql`update products set stock = stock - ${line.quantity} where id = ${line.product_id} and stock >= ${line.quantity} returning stock`,
-      )
-      if (updated.length === 0) throw Conflict(`Only ${line.stock} left in stock of ${line.name}`)
-      mrpTotal += line.quantity * Math.max(toPaise(line.price), toPaise(line.selling_price))
-      itemsTotal += line.quantity * toPaise(line.selling_price)
-    }
-    const { deliveryChargePaise, freeDeliveryAbovePaise } = deps.commerce
-    const delivery = itemsTotal >= freeDeliveryAbovePaise ? 0 : deliveryChargePaise
-    const [seq] = await queryRows<{ n: string }>(tx, sql`select nextval('order_number_seq')::text as n`)
-    const now = deps.clock()
-    const id = newId()
-    const { id: _addressId, ...snapshot } = address
-    await tx.execute(sql`insert into orders (id, order_number, user_id, status, payment_method, delivery_address, address_id,
+      const { deliveryChargePaise, freeDeliveryAbovePaise } = deps.commerce
+      const delivery = itemsTotal >= freeDeliveryAbovePaise ? 0 : deliveryChargePaise
+      const [seq] = await queryRows<{ n: string }>(tx, sql`select nextval('order_number_seq')::text as n`)
+      const now = deps.clock()
+      const id = newId()
+      const { id: _addressId, ...snapshot } = address
+      await tx.execute(sql`insert into orders (id, order_number, user_id, status, payment_method, delivery_address, address_id,
         items_total_mrp_paise, items_total_paise, delivery_charge_paise, grand_total_paise, idempotency_key, created_at, updated_at)
       values (${id}, ${orderNumber(now, Number(seq!.n))}, ${user.id}, 'placed', 'CASH ON DELIVERY', ${JSON.stringify(snapshot)}::jsonb,
         ${address.id}, ${mrpTotal}, ${itemsTotal}, ${delivery}, ${itemsTotal + delivery}, ${input.idempotencyKey}, ${now.toISOString()}, ${now.toISOString()})`)
-    let position = 0
-    for (const line of lines) {
-      const unit = toPaise(line.selling_price)
-      const mrp = Math.max(toPaise(line.price), unit)
-      await tx.execute(sql`insert into order_lines (id, order_id, position, product_id, name, image, unit, brand, quantity,
+      let position = 0
+      for (const line of lines) {
+        const unit = toPaise(line.selling_price)
+        const mrp = Math.max(toPaise(line.price), unit)
+        await tx.execute(sql`insert into order_lines (id, order_id, position, product_id, name, image, unit, brand, quantity,
           unit_price_paise, mrp_paise, discount, line_total_paise)
         values (${newId()}, ${id}, ${position++}, ${line.product_id}, ${line.name}, ${line.image[0] ?? ''}, ${line.unit},
           ${line.brand ?? ''}, ${line.quantity}, ${unit}, ${mrp}, ${discountFromPrices(mrp, unit)}, ${unit * line.quantity})`)
-    }
-    await tx.execute(sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${id}, 'placed', ${user.id}, ${now.toISOString()})`)
-    await tx.execute(sql`delete from cart_lines where cart_id = ${cart!.id}`)
-    return { kind: 'placed', id, created: true }
-  })
+      }
+      await tx.execute(
+        sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${id}, 'placed', ${user.id}, ${now.toISOString()})`,
+      )
+      await tx.execute(sql`delete from cart_lines where cart_id = ${cart!.id}`)
+      return { kind: 'placed', id, created: true }
+    },
+  )
   if (outcome.kind === 'changed') return outcome
   const order = toOrderAnswer(deps, (await findOrder(deps.db, outcome.id))!, false)
   if (outcome.created) {
@@ -382,7 +417,9 @@ export async function changeStatus(
     }
     const now = deps.clock().toISOString()
     await tx.execute(sql`update orders set status = ${input.to}, version = version + 1, updated_at = ${now} where id = ${order.id}`)
-    await tx.execute(sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, ${input.to}, ${input.byUserId}, ${now})`)
+    await tx.execute(
+      sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, ${input.to}, ${input.byUserId}, ${now})`,
+    )
     return order.id
   })
   if (input.to === 'cancelled') deps.cache.invalidate()

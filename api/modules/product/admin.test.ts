@@ -12,13 +12,7 @@ import { productCategories, products, productSubCategories, type Category, type 
 import { storedImageKeys } from '../../lib/images.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, type SignedIn } from '../../testing/auth.ts'
-import {
-  catalogSnapshot,
-  insertCategory,
-  insertSubCategory,
-  storedFiles,
-  storeTestImage,
-} from '../../testing/fixtures.ts'
+import { catalogSnapshot, insertCategory, insertSubCategory, storedFiles, storeTestImage } from '../../testing/fixtures.ts'
 import { PRODUCT_CREATED, PRODUCT_DELETED, PRODUCT_NOT_FOUND, PRODUCT_UPDATED } from './service.ts'
 
 let t: TestApp
@@ -144,20 +138,14 @@ describe('POST /api/product/create', () => {
     expect((await create(await validBody({ price: '10000000' }))).body.data.price).toBe(10_000_000)
   })
 
-  it.each([
-    ['name'],
-    ['image'],
-    ['category'],
-    ['unit'],
-    ['stock'],
-    ['price'],
-    ['discount'],
-    ['description'],
-  ])('answers 400 with an issue on %s when it is missing, and writes nothing', async (field) => {
-    const { [field as 'name']: _, ...rest } = await validBody()
-    const res = await expectNothingWritten(() => create(rest), 400)
-    expect(paths(res.body)).toEqual([field])
-  })
+  it.each([['name'], ['image'], ['category'], ['unit'], ['stock'], ['price'], ['discount'], ['description']])(
+    'answers 400 with an issue on %s when it is missing, and writes nothing',
+    async (field) => {
+      const { [field as 'name']: _, ...rest } = await validBody()
+      const res = await expectNothingWritten(() => create(rest), 400)
+      expect(paths(res.body)).toEqual([field])
+    },
+  )
 
   it.each([
     ['a price that is not a number', { price: 'abc' }, 'price', 'Price must be a number'],
@@ -191,15 +179,35 @@ describe('POST /api/product/create', () => {
     ['an unknown category', { category: [UNKNOWN] }, 'category.0', `Unknown category: ${UNKNOWN}`],
     ['an unknown sub category', { subCategory: ['x1'] }, 'subCategory.0', 'Unknown sub category: x1'],
     ['one sub category id instead of a list', { subCategory: 'x1' }, 'subCategory', 'Expected a list of sub category ids'],
-    ['a sub category of another category', { subCategory: ['CHIPS'] }, 'subCategory.0', 'Sub category "Chips" is not under any of the chosen categories'],
+    [
+      'a sub category of another category',
+      { subCategory: ['CHIPS'] },
+      'subCategory.0',
+      'Sub category "Chips" is not under any of the chosen categories',
+    ],
     ['more_details as a list', { more_details: [['Brand', 'Amul']] }, 'more_details', expect.any(String)],
     ['more_details as text', { more_details: 'Brand: Amul' }, 'more_details', expect.any(String)],
     ['an extra field without a name', { more_details: { '': 'Amul' } }, 'more_details.', 'Extra field names cannot be empty'],
     ['an extra field without a value', { more_details: { Brand: '  ' } }, 'more_details.Brand', 'Brand is required'],
     ['an object as an extra field value', { more_details: { Brand: { $ne: null } } }, 'more_details.Brand', 'Brand must be text'],
-    ['two extra fields with one name', { more_details: { Brand: 'Amul', ' brand': 'Mother Dairy' } }, 'more_details. brand', 'Two extra fields are named "brand"'],
-    ['an extra field named __proto__', { more_details: JSON.parse('{"__proto__": "x"}') }, 'more_details.__proto__', '"__proto__" cannot be a field name'],
-    ['an extra field name of 51 characters', { more_details: { ['n'.repeat(51)]: 'x' } }, `more_details.${'n'.repeat(51)}`, expect.any(String)],
+    [
+      'two extra fields with one name',
+      { more_details: { Brand: 'Amul', ' brand': 'Mother Dairy' } },
+      'more_details. brand',
+      'Two extra fields are named "brand"',
+    ],
+    [
+      'an extra field named __proto__',
+      { more_details: JSON.parse('{"__proto__": "x"}') },
+      'more_details.__proto__',
+      '"__proto__" cannot be a field name',
+    ],
+    [
+      'an extra field name of 51 characters',
+      { more_details: { ['n'.repeat(51)]: 'x' } },
+      `more_details.${'n'.repeat(51)}`,
+      expect.any(String),
+    ],
   ])('answers 400 for %s, with the issue on the field, and writes nothing', async (_label, override, path, message) => {
     const body = await validBody(JSON.parse(JSON.stringify(override).replaceAll('CHIPS', chips.id)))
     const res = await expectNothingWritten(() => create(body), 400)
@@ -213,9 +221,16 @@ describe('POST /api/product/create', () => {
   })
 
   it('answers 400 for no body, a body that is not JSON, and a list', async () => {
-    expect(paths((await expectNothingWritten(() => create(undefined), 400)).body).sort()).toEqual(
-      ['category', 'description', 'discount', 'image', 'name', 'price', 'stock', 'unit'],
-    )
+    expect(paths((await expectNothingWritten(() => create(undefined), 400)).body).sort()).toEqual([
+      'category',
+      'description',
+      'discount',
+      'image',
+      'name',
+      'price',
+      'stock',
+      'unit',
+    ])
     await expectNothingWritten(() => t.call('product/create', { json: '{"name": "x",', token: admin.token }), 400)
     const list = [await validBody()]
     await expectNothingWritten(() => create(list), 400)
@@ -265,7 +280,9 @@ describe('PUT /api/product/update-product-details', () => {
     expect(subLinks.map((l) => l.subCategoryId)).toEqual([chips.id])
     expect((await inCategory(dairy.id)).map((p) => p._id)).not.toContain(created._id)
     expect((await inCategory(snacks.id)).map((p) => p._id)).toContain(created._id)
-    const listing = await t.call('product/get-product-by-category-and-subcategory', { json: { categoryId: snacks.id, subCategoryId: chips.id } })
+    const listing = await t.call('product/get-product-by-category-and-subcategory', {
+      json: { categoryId: snacks.id, subCategoryId: chips.id },
+    })
     expect(listing.body.data.map((p: Answered) => p._id)).toContain(created._id)
   })
 

@@ -75,7 +75,12 @@ beforeAll(async () => {
     description: 'Soft fresh paneer.',
     moreDetails: { brand: 'Amul', sku: '4242' },
   })
-  hidden = await insertProduct(t.db, { name: 'Unpublished Paneer', categoryIds: [dairy.id], subCategoryIds: [paneerTofu.id], publish: false })
+  hidden = await insertProduct(t.db, {
+    name: 'Unpublished Paneer',
+    categoryIds: [dairy.id],
+    subCategoryIds: [paneerTofu.id],
+    publish: false,
+  })
   twoCategories = await insertProduct(t.db, { name: 'Paneer Scrubber', categoryIds: [household.id, dairy.id] })
   const broom = await insertProduct(t.db, { name: 'Broom', categoryIds: [household.id] })
   newestFirst = [broom, twoCategories, paneer, ...bulkProducts.reverse()]
@@ -257,7 +262,9 @@ describe('POST /api/product/get-product-by-category-and-subcategory', () => {
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ totalCount: 110, page: 1, limit: 10 })
     expect(res.body.data).toHaveLength(10)
-    const dairyOnly = await t.call('product/get-product-by-category-and-subcategory', { json: { categoryId: dairy.id, subCategoryId: null } })
+    const dairyOnly = await t.call('product/get-product-by-category-and-subcategory', {
+      json: { categoryId: dairy.id, subCategoryId: null },
+    })
     expect(ids(dairyOnly.body.data)).toEqual([twoCategories.id, paneer.id])
   })
 

@@ -67,7 +67,10 @@ export type ProductSearchInput = z.output<typeof ProductSearchSchema>
  */
 export const ProductsByCategorySchema = z.object({
   id: IdListSchema,
-  grouped: z.boolean({ error: 'Expected true or false' }).nullish().transform((v) => v ?? false),
+  grouped: z
+    .boolean({ error: 'Expected true or false' })
+    .nullish()
+    .transform((v) => v ?? false),
 })
 export type ProductsByCategoryInput = z.output<typeof ProductsByCategorySchema>
 
@@ -210,8 +213,9 @@ export const MoreDetailsSchema = z
       }
     }
   })
-  .transform((details) =>
-    Object.fromEntries(Object.entries(details).map(([name, value]) => [name.trim(), String(value).trim()])) as Record<string, string>,
+  .transform(
+    (details) =>
+      Object.fromEntries(Object.entries(details).map(([name, value]) => [name.trim(), String(value).trim()])) as Record<string, string>,
   )
 
 /** `description`: required, multi-line text (spec section 2: "Description (multi-line)"). */

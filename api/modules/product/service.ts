@@ -18,17 +18,19 @@ import type { Db } from '../../db/client.ts'
 import { productCategories, products, productSubCategories } from '../../db/schema.ts'
 import { BadRequest, NotFound, type FieldIssue } from '../../lib/errors.ts'
 import { assertReadVersion, distinctIds } from '../category/catalog-schemas.ts'
-import { expandedCategories, expandedSubCategories, isForeignKeyViolation, isoTimestamp, unknownRefIssues, type CatalogRef } from '../../lib/catalog-sql.ts'
+import {
+  expandedCategories,
+  expandedSubCategories,
+  isForeignKeyViolation,
+  isoTimestamp,
+  unknownRefIssues,
+  type CatalogRef,
+} from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import { discountFromPrices, fromPaise, sellingPaiseFromDiscount, toPaise } from '../../lib/money.ts'
 import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
-import type {
-  CreateProductInput,
-  ProductsByCategoryAndSubCategoryInput,
-  ProductSearchInput,
-  UpdateProductInput,
-} from './schemas.ts'
+import type { CreateProductInput, ProductsByCategoryAndSubCategoryInput, ProductSearchInput, UpdateProductInput } from './schemas.ts'
 
 /** Products shown per category by get-product-by-category (the home page rows). */
 export const PRODUCTS_PER_CATEGORY = 15
@@ -154,7 +156,12 @@ async function newestPage(deps: CatalogDeps, where: SQL, page: number, limit: nu
  * words reach the SQL, as bound parameters. `"  Amul  PANNER!"` → `["amul", "panner"]`.
  */
 export function searchTerms(search: string): string[] {
-  return (search.normalize('NFKC').toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, MAX_SEARCH_TERMS)
+  return (
+    search
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{M}\p{N}]+/gu) ?? []
+  ).slice(0, MAX_SEARCH_TERMS)
 }
 
 /**
@@ -201,7 +208,13 @@ export function wordQuery(term: string): string {
  * misspelt words; 0 when nothing was misspelt).
  */
 function matchedProducts(terms: string[]): SQL {
-  const fuzzy = new Set(terms.map((term, i) => ({ term, i })).filter(({ term }) => term.length >= MIN_FUZZY_TERM_LENGTH).slice(0, MAX_FUZZY_TERMS).map(({ i }) => i))
+  const fuzzy = new Set(
+    terms
+      .map((term, i) => ({ term, i }))
+      .filter(({ term }) => term.length >= MIN_FUZZY_TERM_LENGTH)
+      .slice(0, MAX_FUZZY_TERMS)
+      .map(({ i }) => i),
+  )
   const hits = terms.flatMap((term, i) => {
     // Name and creation time ride along so that ranking needs no second visit to the table.
     const columns = (quality: number) => sql`p.id, p.name, p.created_at, ${i}::int as term, ${quality}::int as quality`
@@ -302,27 +315,26 @@ export function searchProducts(
     if (terms.length === 0) return newestPage(deps, sql`p.publish`, page, limit)
     // Only a search the cache could not answer costs database time: that is what is rate-limited.
     await opts.beforeSearch?.()
-    const query = () => deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true)`)
-      // `<<%` reads its threshold from a setting, not an argument: set it for this transaction only.
-      await tx.execute(
-        sql`select set_config('pg_trgm.strict_word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`,
-      )
-      // The planner prices the trigram index above a sequential scan of the table, but the scan
-      // computes the similarity of all 8,208 names where the index visits a few hundred candidates
-      // (several times slower on PGlite, measured): keep it on the indexes, for this transaction only.
-      await tx.execute(sql`set local enable_seqscan = off`)
-      const rows = await queryRows<ProductRow & { totalCount: number }>(tx, searchPageQuery(terms, page, limit))
-      if (rows.length > 0) {
-        return { data: rows.map(({ totalCount: _, ...row }) => toProductAnswer(row)), totalCount: rows[0]!.totalCount }
-      }
-      // A page past the end has no row to carry the count.
-      const [count] = await queryRows<{ total: number }>(
-        tx,
-        sql`with ${matchedProducts(terms)} select count(*)::int as total from matched`,
-      )
-      return { data: [], totalCount: count?.total ?? 0 }
-    })
+    const query = () =>
+      deps.db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true)`)
+        // `<<%` reads its threshold from a setting, not an argument: set it for this transaction only.
+        await tx.execute(sql`select set_config('pg_trgm.strict_word_similarity_threshold', ${String(WORD_SIMILARITY_THRESHOLD)}, true)`)
+        // The planner prices the trigram index above a sequential scan of the table, but the scan
+        // computes the similarity of all 8,208 names where the index visits a few hundred candidates
+        // (several times slower on PGlite, measured): keep it on the indexes, for this transaction only.
+        await tx.execute(sql`set local enable_seqscan = off`)
+        const rows = await queryRows<ProductRow & { totalCount: number }>(tx, searchPageQuery(terms, page, limit))
+        if (rows.length > 0) {
+          return { data: rows.map(({ totalCount: _, ...row }) => toProductAnswer(row)), totalCount: rows[0]!.totalCount }
+        }
+        // A page past the end has no row to carry the count.
+        const [count] = await queryRows<{ total: number }>(
+          tx,
+          sql`with ${matchedProducts(terms)} select count(*)::int as total from matched`,
+        )
+        return { data: [], totalCount: count?.total ?? 0 }
+      })
     return opts.gate ? opts.gate.run(query) : query()
   })
 }
@@ -382,10 +394,7 @@ export async function productsByCategory(deps: CatalogDeps, categoryIds: string[
  * (a category that has no sub category still has a listing). Cached under
  * `product:by-category-and-sub:[categoryIds, subCategoryIds, page, limit]`.
  */
-export function productsByCategoryAndSubCategory(
-  deps: CatalogDeps,
-  input: ProductsByCategoryAndSubCategoryInput,
-): Promise<ProductPage> {
+export function productsByCategoryAndSubCategory(deps: CatalogDeps, input: ProductsByCategoryAndSubCategoryInput): Promise<ProductPage> {
   const { categoryId, subCategoryId, page, limit } = input
   const key = `product:by-category-and-sub:${JSON.stringify([categoryId, subCategoryId, page, limit])}`
   return deps.cache.get(key, async () => {
@@ -552,7 +561,10 @@ export function consistentPrices(input: { price: number; discount: number; selli
  *   category id, a sub category outside the chosen categories
  */
 export async function createProduct(deps: CatalogWriteDeps, input: CreateProductInput): Promise<ProductAnswer> {
-  await assertStoredImages(deps.storage, input.image.map((url, i) => ({ path: `image.${i}`, url })))
+  await assertStoredImages(
+    deps.storage,
+    input.image.map((url, i) => ({ path: `image.${i}`, url })),
+  )
   const answer = await deps.db
     .transaction(async (tx) => {
       await assertLinksValid(tx, input.category, input.subCategory, { category: true, subCategory: true })
@@ -589,7 +601,11 @@ export async function createProduct(deps: CatalogWriteDeps, input: CreateProduct
  *   round); 404 PRODUCT_NOT_FOUND
  */
 export async function updateProduct(deps: CatalogWriteDeps, input: UpdateProductInput): Promise<ProductAnswer> {
-  if (input.image) await assertStoredImages(deps.storage, input.image.map((url, i) => ({ path: `image.${i}`, url })))
+  if (input.image)
+    await assertStoredImages(
+      deps.storage,
+      input.image.map((url, i) => ({ path: `image.${i}`, url })),
+    )
   const { answer, droppedImages } = await deps.db
     .transaction(async (tx) => {
       const [current] = await tx

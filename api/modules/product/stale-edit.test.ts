@@ -44,10 +44,23 @@ describe('edits made on a stale copy', () => {
     const stale = new Date(category.updatedAt.getTime() - 60_000).toISOString()
     const cat = await put('category/update', { _id: category.id, name: 'Staples & Grains', image, updatedAt: stale })
     expect(cat.status).toBe(409)
-    expect((await put('category/update', { _id: category.id, name: 'Staples & Grains', image, updatedAt: category.updatedAt.toISOString() })).status).toBe(200)
+    expect(
+      (await put('category/update', { _id: category.id, name: 'Staples & Grains', image, updatedAt: category.updatedAt.toISOString() }))
+        .status,
+    ).toBe(200)
     const subStale = await put('subcategory/update', { _id: sub.id, name: 'Atta', image, category: [category.id], updatedAt: stale })
     expect(subStale.status).toBe(409)
-    expect((await put('subcategory/update', { _id: sub.id, name: 'Atta', image, category: [category.id], updatedAt: sub.updatedAt.toISOString() })).status).toBe(200)
+    expect(
+      (
+        await put('subcategory/update', {
+          _id: sub.id,
+          name: 'Atta',
+          image,
+          category: [category.id],
+          updatedAt: sub.updatedAt.toISOString(),
+        })
+      ).status,
+    ).toBe(200)
   })
 
   it('refuses a version that is not a time (400)', async () => {

@@ -49,7 +49,11 @@ export function sitemapShelves(deps: Deps): Promise<SitemapShelves> {
     )
     return {
       categories,
-      shelves: rows.map((r) => ({ category: { _id: r.cid, name: r.cname }, subCategory: { _id: r.sid, name: r.sname }, updatedAt: r.updatedAt })),
+      shelves: rows.map((r) => ({
+        category: { _id: r.cid, name: r.cname },
+        subCategory: { _id: r.sid, name: r.sname },
+        updatedAt: r.updatedAt,
+      })),
     }
   })
 }

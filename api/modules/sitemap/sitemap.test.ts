@@ -28,7 +28,9 @@ describe('GET /api/sitemap', () => {
     expect(res.status).toBe(200)
     expect(res.body.data.categories.map((c: { name: string }) => c.name)).toEqual(['Bakery', 'Dairy'])
     expect(res.body.data.categories[0].updatedAt).toMatch(ISO_SECONDS)
-    const shelves = res.body.data.shelves.map((s: { category: { _id: string }; subCategory: { _id: string } }) => `${s.category._id}/${s.subCategory._id}`)
+    const shelves = res.body.data.shelves.map(
+      (s: { category: { _id: string }; subCategory: { _id: string } }) => `${s.category._id}/${s.subCategory._id}`,
+    )
     expect(shelves).toEqual([`${bakery.id}/${breads.id}`, `${dairy.id}/${breads.id}`, `${dairy.id}/${milk.id}`])
   })
 
@@ -56,7 +58,11 @@ describe('GET /api/sitemap', () => {
   it('shows a product deleted through the API at once', async () => {
     const before = (await t.call('sitemap/products')).body.data
     expect(before).toHaveLength(1)
-    const del = await t.call('product/delete-product', { method: 'DELETE', json: { _id: before[0]._id }, token: (await createAdmin(t)).token })
+    const del = await t.call('product/delete-product', {
+      method: 'DELETE',
+      json: { _id: before[0]._id },
+      token: (await createAdmin(t)).token,
+    })
     expect(del.status).toBe(200)
     expect((await t.call('sitemap/products')).body.data).toEqual([])
   })

@@ -11,13 +11,7 @@ import { subCategories, subCategoryCategories, type Category } from '../../db/sc
 import { storedImageKeys } from '../../lib/images.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, type SignedIn } from '../../testing/auth.ts'
-import {
-  catalogSnapshot,
-  insertCategory,
-  insertProduct,
-  storedFiles,
-  storeTestImage,
-} from '../../testing/fixtures.ts'
+import { catalogSnapshot, insertCategory, insertProduct, storedFiles, storeTestImage } from '../../testing/fixtures.ts'
 import { SUB_CATEGORY_CREATED, SUB_CATEGORY_DELETED, SUB_CATEGORY_NOT_FOUND, SUB_CATEGORY_UPDATED } from './service.ts'
 
 let t: TestApp
@@ -120,7 +114,12 @@ describe('PUT /api/subcategory/update', () => {
     const created = (await create({ name: 'Ice Cream', image: oldImage, category: [dairy.id, snacks.id] })).body.data
     await listed()
     const newImage = await storeTestImage(t)
-    const res = await update({ _id: created._id, name: 'Ice Creams & Desserts', image: newImage, category: [{ _id: frozen.id, name: 'Frozen' }] })
+    const res = await update({
+      _id: created._id,
+      name: 'Ice Creams & Desserts',
+      image: newImage,
+      category: [{ _id: frozen.id, name: 'Frozen' }],
+    })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ message: SUB_CATEGORY_UPDATED, success: true })
     expect(res.body.data).toMatchObject({ _id: created._id, name: 'Ice Creams & Desserts', image: newImage, category: [ref(frozen)] })
@@ -144,7 +143,9 @@ describe('PUT /api/subcategory/update', () => {
     expect(res.body.message).toBe(SUB_CATEGORY_NOT_FOUND)
     expect(paths((await expectNothingWritten(() => update({ _id: created._id, name: 'Ghee', image }), 400)).body)).toEqual(['category'])
     expect(paths((await expectNothingWritten(() => update({ name: 'Ghee', image, category: [dairy.id] }), 400)).body)).toEqual(['_id'])
-    expect(paths((await expectNothingWritten(() => update({ _id: created._id, name: '', image, category: [dairy.id] }), 400)).body)).toEqual(['name'])
+    expect(
+      paths((await expectNothingWritten(() => update({ _id: created._id, name: '', image, category: [dairy.id] }), 400)).body),
+    ).toEqual(['name'])
   })
 })
 

@@ -19,7 +19,14 @@ import type { Db } from '../../db/client.ts'
 import { subCategories, subCategoryCategories } from '../../db/schema.ts'
 import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
 import { assertReadVersion, distinctIds } from '../category/catalog-schemas.ts'
-import { counted, expandedCategories, isForeignKeyViolation, isoTimestamp, unknownRefIssues, type CatalogRef } from '../../lib/catalog-sql.ts'
+import {
+  counted,
+  expandedCategories,
+  isForeignKeyViolation,
+  isoTimestamp,
+  unknownRefIssues,
+  type CatalogRef,
+} from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'

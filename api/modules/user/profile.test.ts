@@ -112,7 +112,14 @@ describe('PUT /api/user/update-user', () => {
 
   it('ignores fields that are not part of the profile (no role escalation)', async () => {
     const { user, email, token } = await signedIn()
-    const res = await updateUser(token, { name: 'Asha', email, mobile: '9876543210', role: 'ADMIN', status: 'Active', avatar: 'http://evil.example/x.png' })
+    const res = await updateUser(token, {
+      name: 'Asha',
+      email,
+      mobile: '9876543210',
+      role: 'ADMIN',
+      status: 'Active',
+      avatar: 'http://evil.example/x.png',
+    })
     expect(res.status).toBe(200)
     const row = await userRow(user.id)
     expect(row.role).toBe('USER')
@@ -146,9 +153,13 @@ describe('PUT /api/user/update-user', () => {
 // ---------------------------------------------------------------------------------------------------
 
 const png = (width = 300, height = 200) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 250, g: 200, b: 30 } } }).png().toBuffer()
+  sharp({ create: { width, height, channels: 3, background: { r: 250, g: 200, b: 30 } } })
+    .png()
+    .toBuffer()
 const jpeg = (width = 240, height = 400) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 30, g: 160, b: 60 } } }).jpeg().toBuffer()
+  sharp({ create: { width, height, channels: 3, background: { r: 30, g: 160, b: 60 } } })
+    .jpeg()
+    .toBuffer()
 /** A PNG of random pixels: it does not compress, so it is large for its size in pixels. */
 const noisyPng = (side: number) =>
   sharp(Buffer.from(Array.from({ length: side * side * 3 }, () => Math.floor(Math.random() * 256))), {
@@ -288,22 +299,30 @@ describe('PUT /api/user/upload-avatar', () => {
   })
 
   it('answers 413 at once for a declared Content-Length over the cap', async () => {
-    await expectRefused(async (token) => {
-      const res = await t.app.request('/api/user/upload-avatar', {
-        method: 'PUT',
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'multipart/form-data; boundary=----x',
-          'Content-Length': String(50 * 1024 * 1024),
-        },
-        body: '------x--\r\n',
-      })
-      return { status: res.status, body: await res.json() }
-    }, 413, 'File is larger than 5 MB')
+    await expectRefused(
+      async (token) => {
+        const res = await t.app.request('/api/user/upload-avatar', {
+          method: 'PUT',
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'Content-Type': 'multipart/form-data; boundary=----x',
+            'Content-Length': String(50 * 1024 * 1024),
+          },
+          body: '------x--\r\n',
+        })
+        return { status: res.status, body: await res.json() }
+      },
+      413,
+      'File is larger than 5 MB',
+    )
   })
 
   it('answers 400 for a missing file, a wrong field name or a JSON body', async () => {
-    await expectRefused((token) => upload(token, Buffer.alloc(100), 'x.png', 'image/png', 'image'), 400, 'Attach a file in the field "avatar"')
+    await expectRefused(
+      (token) => upload(token, Buffer.alloc(100), 'x.png', 'image/png', 'image'),
+      400,
+      'Attach a file in the field "avatar"',
+    )
     await expectRefused((token) => t.call('user/upload-avatar', { method: 'PUT', json: { avatar: 'x' }, token }), 400, /multipart/)
   })
 })

@@ -93,8 +93,7 @@ async function verifiedToken(email: string): Promise<string> {
 /** A code that is not `code`. */
 const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
 
-const resetRow = async (userId: string) =>
-  (await t.db.select().from(passwordResets).where(eq(passwordResets.userId, userId)))[0]
+const resetRow = async (userId: string) => (await t.db.select().from(passwordResets).where(eq(passwordResets.userId, userId)))[0]
 
 function cookies(headers: Headers): Record<string, string> {
   return Object.fromEntries(headers.getSetCookie().map((line) => [line.slice(0, line.indexOf('=')), line]))
@@ -392,7 +391,10 @@ describe('PUT /api/user/reset-password', () => {
     const code = await requestCode(email)
     const verified = await verify(email, code)
     const cookie = cookies(verified.headers).resetToken.split(';')[0]
-    const res = await reset({ email, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { Cookie: cookie, Origin: 'http://localhost' })
+    const res = await reset(
+      { email, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+      { Cookie: cookie, Origin: 'http://localhost' },
+    )
     expect(res.status).toBe(200)
     expect((await login(email, NEW_PASSWORD)).status).toBe(200)
   })

@@ -85,7 +85,10 @@ export async function requestPasswordReset(deps: RecoveryDeps, email: string): P
     .onConflictDoUpdate({ target: passwordResets.userId, set: row })
   deps.mailer.send(otpMail(user, otp)).catch((err: unknown) => {
     // The class and code only: an SMTP error's message may quote the recipient's address.
-    deps.logger.error({ ...describeFault(err), code: (err as { code?: unknown })?.code, userId: user.id }, 'password reset mail could not be sent')
+    deps.logger.error(
+      { ...describeFault(err), code: (err as { code?: unknown })?.code, userId: user.id },
+      'password reset mail could not be sent',
+    )
   })
 }
 
@@ -151,10 +154,7 @@ export async function resetPassword(deps: RecoveryDeps, input: ResetPasswordInpu
   if (!user) throw BadRequest(INVALID_RESET_TOKEN)
   const now = deps.clock()
   const isLive = (row: typeof passwordResets.$inferSelect | undefined) =>
-    !!row &&
-    !!row.resetTokenExpiresAt &&
-    row.resetTokenExpiresAt.getTime() > now.getTime() &&
-    isSameResetToken(row.resetTokenHash, token)
+    !!row && !!row.resetTokenExpiresAt && row.resetTokenExpiresAt.getTime() > now.getTime() && isSameResetToken(row.resetTokenHash, token)
 
   // Checked once before hashing, so that a bad token costs no argon2 work, and again under the lock.
   const [pending] = await deps.db.select().from(passwordResets).where(eq(passwordResets.userId, user.id))

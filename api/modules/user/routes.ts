@@ -5,14 +5,7 @@
 import { Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppDeps } from '../../app.ts'
-import {
-  bearerToken,
-  clearTokenCookies,
-  currentUser,
-  REFRESH_COOKIE,
-  requireUser,
-  setTokenCookies,
-} from '../../lib/auth.ts'
+import { bearerToken, clearTokenCookies, currentUser, REFRESH_COOKIE, requireUser, setTokenCookies } from '../../lib/auth.ts'
 import { clientIp } from '../../lib/client-ip.ts'
 import { assertSameOrigin } from '../../lib/csrf.ts'
 import { ok } from '../../lib/envelope.ts'
@@ -25,14 +18,7 @@ import { orderIds } from '../order/service.ts'
 import { consume, protectLogin } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
 import { AVATAR_UPDATED, PROFILE_UPDATED, updateProfile, uploadAvatar } from './profile.ts'
-import {
-  OTP_SENT,
-  OTP_VERIFIED,
-  PASSWORD_UPDATED,
-  requestPasswordReset,
-  resetPassword,
-  verifyPasswordResetOtp,
-} from './recovery.ts'
+import { OTP_SENT, OTP_VERIFIED, PASSWORD_UPDATED, requestPasswordReset, resetPassword, verifyPasswordResetOtp } from './recovery.ts'
 import {
   ForgotPasswordSchema,
   LoginSchema,

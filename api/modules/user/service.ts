@@ -13,14 +13,7 @@ import { refreshTokens, users, type User } from '../../db/schema.ts'
 import { BadRequest, Conflict, Forbidden, HttpError, Unauthorized } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { hashPassword, verifyDummyPassword, verifyPassword } from '../../lib/passwords.ts'
-import {
-  hashToken,
-  newRefreshToken,
-  REFRESH_TOKEN_TTL_SECONDS,
-  refreshTokenId,
-  sameHash,
-  signAccessToken,
-} from '../../lib/tokens.ts'
+import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_SECONDS, refreshTokenId, sameHash, signAccessToken } from '../../lib/tokens.ts'
 import { NewUserSchema, type LoginInput, type NewUserInput, type RegisterInput } from './schemas.ts'
 
 /** Spec section 5, verbatim. */
@@ -224,7 +217,14 @@ export async function isSessionLive(db: Db, userId: string, sessionId: string, n
   const [row] = await db
     .select({ id: refreshTokens.id })
     .from(refreshTokens)
-    .where(and(eq(refreshTokens.familyId, sessionId), eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(refreshTokens.familyId, sessionId),
+        eq(refreshTokens.userId, userId),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, now),
+      ),
+    )
     .limit(1)
   return Boolean(row)
 }

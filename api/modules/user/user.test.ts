@@ -12,7 +12,15 @@ import { ok } from '../../lib/envelope.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { createRateLimits } from '../../lib/rate-limit.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { CONTACT_ADMIN, createUser, EMAIL_TAKEN, PASSWORD_MISMATCH, REFRESH_REUSE_GRACE_MS, REFRESH_TOKEN_RACE, WRONG_CREDENTIALS } from './service.ts'
+import {
+  CONTACT_ADMIN,
+  createUser,
+  EMAIL_TAKEN,
+  PASSWORD_MISMATCH,
+  REFRESH_REUSE_GRACE_MS,
+  REFRESH_TOKEN_RACE,
+  WRONG_CREDENTIALS,
+} from './service.ts'
 
 const PASSWORD = 'Basmati-Rice-2024'
 const realClock = () => new Date()
@@ -147,9 +155,7 @@ describe('POST /api/user/register', () => {
 
   it('lets exactly one of two simultaneous registrations of an email win', async () => {
     const email = newEmail('race')
-    const results = await Promise.all(
-      [1, 2].map(() => t.call('user/register', { json: { ...good, email } })),
-    )
+    const results = await Promise.all([1, 2].map(() => t.call('user/register', { json: { ...good, email } })))
     expect(results.map((r) => r.status).sort()).toEqual([201, 409])
     expect(await t.db.$count(users, eq(users.email, email))).toBe(1)
   })
@@ -266,7 +272,8 @@ describe('rate limits', () => {
   it('lets the owner in from an address that has not been failing, however many guesses came from elsewhere', async () => {
     const { email } = await registerUser()
     // Twelve wrong guesses spread over addresses (each stays under its own limits).
-    for (let i = 0; i < 12; i++) expect((await post('login', { email, password: 'guess-' + i }, `198.51.100.${20 + (i % 6)}`)).status).toBe(400)
+    for (let i = 0; i < 12; i++)
+      expect((await post('login', { email, password: 'guess-' + i }, `198.51.100.${20 + (i % 6)}`)).status).toBe(400)
     const owner = await post('login', { email, password: PASSWORD }, '203.0.113.200')
     expect(owner.status).toBe(200)
     // The account's answers were slowed once it had more than 10 failures, never refused.
@@ -322,7 +329,10 @@ describe('POST /api/user/refresh-token', () => {
     expect((await t.call('user/user-details', { token: r1.body.data.accessToken })).status).toBe(200)
 
     // The cookie works as well as the Bearer header.
-    const r2 = await t.call('user/refresh-token', { method: 'POST', headers: { Cookie: `refreshToken=${r1.body.data.refreshToken}`, Origin: 'http://localhost' } })
+    const r2 = await t.call('user/refresh-token', {
+      method: 'POST',
+      headers: { Cookie: `refreshToken=${r1.body.data.refreshToken}`, Origin: 'http://localhost' },
+    })
     expect(r2.status).toBe(200)
     const newest = r2.body.data.refreshToken
 
@@ -338,7 +348,12 @@ describe('POST /api/user/refresh-token', () => {
     expect(reused.body.success).toBe(false)
     expect((await refresh(newest)).status).toBe(401)
 
-    const familyId = (await t.db.select().from(refreshTokens).where(eq(refreshTokens.id, newest.split('.')[0])))[0].familyId
+    const familyId = (
+      await t.db
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.id, newest.split('.')[0]))
+    )[0].familyId
     const family = await t.db.select().from(refreshTokens).where(eq(refreshTokens.familyId, familyId))
     expect(family).toHaveLength(3)
     expect(family.every((row) => row.revokedAt !== null)).toBe(true)
@@ -359,7 +374,10 @@ describe('POST /api/user/refresh-token', () => {
   it('stores only hashes of refresh tokens', async () => {
     const { email } = await registerUser()
     const { refreshToken } = await signIn(email)
-    const [row] = await t.db.select().from(refreshTokens).where(eq(refreshTokens.id, refreshToken.split('.')[0]))
+    const [row] = await t.db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.id, refreshToken.split('.')[0]))
     expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/)
     expect(JSON.stringify(row)).not.toContain(refreshToken.split('.')[1])
   })
@@ -440,8 +458,20 @@ describe('GET /api/user/user-details', () => {
     expect(res.body).toMatchObject({ message: 'User details', success: true, error: false })
     expect(Object.keys(res.body.data).sort()).toEqual(
       [
-        '_id', 'name', 'email', 'avatar', 'mobile', 'verify_email', 'last_login_date', 'status',
-        'address_details', 'shopping_cart', 'orderHistory', 'role', 'createdAt', 'updatedAt',
+        '_id',
+        'name',
+        'email',
+        'avatar',
+        'mobile',
+        'verify_email',
+        'last_login_date',
+        'status',
+        'address_details',
+        'shopping_cart',
+        'orderHistory',
+        'role',
+        'createdAt',
+        'updatedAt',
       ].sort(),
     )
     expect(res.body.data).toMatchObject({ _id: user._id, email, role: 'USER' })

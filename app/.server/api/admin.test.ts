@@ -47,7 +47,9 @@ const server = setupServer(
   http.post(`${API}/api/subcategory/create`, () =>
     ok('Sub Category Created Successfully', { _id: 's1', name: 'Milk', image: '/uploads/b.webp', category: ['c1'] }),
   ),
-  http.put(`${API}/api/subcategory/update`, () => fail(400, 'category: Unknown category', [{ path: 'category.0', message: 'Unknown category' }])),
+  http.put(`${API}/api/subcategory/update`, () =>
+    fail(400, 'category: Unknown category', [{ path: 'category.0', message: 'Unknown category' }]),
+  ),
   http.delete(`${API}/api/subcategory/delete`, () => ok('Sub category deleted successfully', null)),
 )
 
@@ -71,7 +73,12 @@ beforeAll(async () => {
     }
     seen.push(entry)
     if (entry.contentType?.startsWith('application/json')) {
-      pending.push(request.clone().json().then((body) => void (entry.body = body)))
+      pending.push(
+        request
+          .clone()
+          .json()
+          .then((body) => void (entry.body = body)),
+      )
     }
   })
 })
@@ -183,7 +190,9 @@ describe('requireAdmin (spec section 6)', () => {
 
   it('sends a signed-out visitor to /login with the way back, without calling the API', async () => {
     const s = await sessionModule.RequestSession.fromRequest(new Request('http://shop.test/'))
-    const thrown = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/subcategory?page=2')).catch((e) => e)
+    const thrown = await auth
+      .requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/subcategory?page=2'))
+      .catch((e) => e)
     expect(thrown).toBeInstanceOf(Response)
     expect((thrown as Response).headers.get('Location')).toBe('/login?redirectTo=%2Fdashboard%2Fsubcategory%3Fpage%3D2')
     expect(await recorded()).toHaveLength(0)
@@ -191,7 +200,9 @@ describe('requireAdmin (spec section 6)', () => {
 
   it('throws 502 when the API fails', async () => {
     userDetailsStatus = 500
-    const thrown = await auth.requireAdmin(await contextWith(await session()), new Request('http://shop.test/dashboard/category')).catch((e) => e)
+    const thrown = await auth
+      .requireAdmin(await contextWith(await session()), new Request('http://shop.test/dashboard/category'))
+      .catch((e) => e)
     expect(thrown).toMatchObject({ init: { status: 502 } })
   })
 })

@@ -133,10 +133,7 @@ export interface SubCategoryInput {
 }
 
 /** `POST /api/subcategory/create` `{ name, image, category: [ids] }`. Answers the new sub category; 400 unknown category ids. */
-export async function createSubCategory(
-  session: RequestSession,
-  input: SubCategoryInput,
-): Promise<UpstreamResult<AdminSubCategory>> {
+export async function createSubCategory(session: RequestSession, input: SubCategoryInput): Promise<UpstreamResult<AdminSubCategory>> {
   const result = await upstream<unknown>('subcategory/create', { method: 'POST', json: input, session })
   return parseData(result, SubCategorySchema)
 }
@@ -177,7 +174,10 @@ export const ProductSchema = z.object({
   price: z.coerce.number().catch(0),
   discount: z.coerce.number().catch(0),
   description: z.string().catch(''),
-  more_details: z.record(z.string(), z.coerce.string()).nullish().transform((details) => details ?? {}),
+  more_details: z
+    .record(z.string(), z.coerce.string())
+    .nullish()
+    .transform((details) => details ?? {}),
 })
 export type AdminProduct = z.output<typeof ProductSchema>
 

@@ -165,7 +165,12 @@ export function addToCart(session: RequestSession, productId: string, opts: Cart
 }
 
 /** Sets a line's quantity (PUT /api/cart/update-qty); 0 removes it. 409 above the cap or the stock. */
-export function updateCartQty(session: RequestSession, lineId: string, qty: number, opts: CartCallOptions = {}): Promise<UpstreamResult<unknown>> {
+export function updateCartQty(
+  session: RequestSession,
+  lineId: string,
+  qty: number,
+  opts: CartCallOptions = {},
+): Promise<UpstreamResult<unknown>> {
   return write(session, opts, (who) =>
     upstream('cart/update-qty', { method: 'PUT', json: { _id: lineId, qty }, clientIp: opts.clientIp, ...who }),
   )

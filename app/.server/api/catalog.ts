@@ -133,11 +133,7 @@ export async function listSubCategories(opts?: CatalogCallOptions): Promise<SubC
  */
 export async function productsByCategoryGrouped(categoryIds: string[], opts?: CatalogCallOptions): Promise<CategoryProducts[]> {
   if (categoryIds.length === 0) return []
-  const result = await read<Array<CategoryProducts | Product>>(
-    'product/get-product-by-category',
-    { id: categoryIds, grouped: true },
-    opts,
-  )
+  const result = await read<Array<CategoryProducts | Product>>('product/get-product-by-category', { id: categoryIds, grouped: true }, opts)
   const answer = Array.isArray(result.data) ? result.data : []
   const byCategory = new Map<string, Product[]>(categoryIds.map((id) => [id, []]))
   for (const item of answer) {

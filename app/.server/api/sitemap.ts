@@ -37,5 +37,8 @@ export async function sitemapShelves(clientIp?: string): Promise<SitemapShelves>
 export async function sitemapProducts(page: number, clientIp?: string): Promise<SitemapProducts> {
   const result = await get<SitemapProducts['products']>(`sitemap/products?page=${page}`, clientIp)
   const totalNoPage = Number(result.extra.totalNoPage)
-  return { products: Array.isArray(result.data) ? result.data : [], totalNoPage: Number.isInteger(totalNoPage) && totalNoPage > 0 ? totalNoPage : 1 }
+  return {
+    products: Array.isArray(result.data) ? result.data : [],
+    totalNoPage: Number.isInteger(totalNoPage) && totalNoPage > 0 ? totalNoPage : 1,
+  }
 }

@@ -35,8 +35,7 @@ const userDoc = {
   role: 'ADMIN',
 }
 
-const ok = (message: string, data: unknown, init?: ResponseInit) =>
-  HttpResponse.json({ message, error: false, success: true, data }, init)
+const ok = (message: string, data: unknown, init?: ResponseInit) => HttpResponse.json({ message, error: false, success: true, data }, init)
 const fail = (status: number, message: string, headers?: Record<string, string>) =>
   HttpResponse.json({ message, error: true, success: false }, { status, headers })
 
@@ -103,7 +102,12 @@ beforeAll(async () => {
     }
     seen.push(entry)
     if (request.method === 'POST') {
-      pendingBodies.push(request.clone().text().then((text) => void (entry.body = text ? JSON.parse(text) : undefined)))
+      pendingBodies.push(
+        request
+          .clone()
+          .text()
+          .then((text) => void (entry.body = text ? JSON.parse(text) : undefined)),
+      )
     }
   })
 })

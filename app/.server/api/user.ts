@@ -14,7 +14,10 @@ export const UserSchema = z.object({
   _id: z.string(),
   name: z.string(),
   email: z.string(),
-  avatar: z.string().nullish().transform((avatar) => avatar ?? ''),
+  avatar: z
+    .string()
+    .nullish()
+    .transform((avatar) => avatar ?? ''),
   // The original client stored mobile as a number; accept both and keep the digits as text.
   mobile: z
     .union([z.string(), z.number()])
@@ -88,10 +91,7 @@ export async function register(
  * `POST /api/user/login`. Answers the access and refresh tokens (the caller stores them in the
  * session); failures: 400 bad input or wrong credentials, 429 rate limited (with `retryAfter`, s).
  */
-export async function login(
-  input: { email: string; password: string },
-  opts: { clientIp?: string } = {},
-): Promise<UpstreamResult<Tokens>> {
+export async function login(input: { email: string; password: string }, opts: { clientIp?: string } = {}): Promise<UpstreamResult<Tokens>> {
   const result = await upstream<unknown>('user/login', { method: 'POST', json: input, clientIp: opts.clientIp })
   return parseData(result, LoginDataSchema)
 }

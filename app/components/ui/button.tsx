@@ -46,13 +46,24 @@ export function buttonClassName({ variant = 'primary', size = 'md', fullWidth = 
   )
 }
 
-export type ButtonProps = ComponentProps<'button'> & ButtonStyle & {
-  /** Shows a spinner and disables the button while a submission is in flight. */
-  isPending?: boolean
-}
+export type ButtonProps = ComponentProps<'button'> &
+  ButtonStyle & {
+    /** Shows a spinner and disables the button while a submission is in flight. */
+    isPending?: boolean
+  }
 
 /** A `<button>`, `type="button"` unless told otherwise (so it never submits a form by accident). */
-export function Button({ variant, size, fullWidth, isPending = false, className, type = 'button', disabled, children, ...props }: ButtonProps) {
+export function Button({
+  variant,
+  size,
+  fullWidth,
+  isPending = false,
+  className,
+  type = 'button',
+  disabled,
+  children,
+  ...props
+}: ButtonProps) {
   return (
     <button
       type={type}

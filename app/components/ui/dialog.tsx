@@ -109,11 +109,7 @@ export function Dialog({ title, closeTo, children, size = 'md', description, hid
               replace
               preventScrollReset
               aria-label="Close"
-              className={cn(
-                buttonClassName({ variant: 'ghost', size: 'icon' }),
-                'ml-auto',
-                isFull && 'text-white hover:bg-white/10',
-              )}
+              className={cn(buttonClassName({ variant: 'ghost', size: 'icon' }), 'ml-auto', isFull && 'text-white hover:bg-white/10')}
             >
               <CloseIcon size={22} />
             </Link>
@@ -148,7 +144,15 @@ export interface ConfirmDialogProps {
  * A confirmation (spec section 2, "Permanent Deleted"): the question, Cancel (a link back) and
  * Confirm (a plain POST form, so it works without JavaScript).
  */
-export function ConfirmDialog({ title, message, cancelTo, action, fields, isPending = false, confirmLabel = 'Confirm' }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  message,
+  cancelTo,
+  action,
+  fields,
+  isPending = false,
+  confirmLabel = 'Confirm',
+}: ConfirmDialogProps) {
   return (
     <Dialog title={title} description={message} closeTo={cancelTo} size="sm">
       <Form method="post" action={action} className="flex justify-end gap-2">

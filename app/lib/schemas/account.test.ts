@@ -123,7 +123,9 @@ describe('ResetPasswordSchema (spec section 5)', () => {
   })
 
   it('works through Conform, and its constraint marks both fields required', () => {
-    const submission = parseWithZod(form({ newPassword: 'secret-pass-1', confirmPassword: 'secret-pass-x' }), { schema: ResetPasswordSchema })
+    const submission = parseWithZod(form({ newPassword: 'secret-pass-1', confirmPassword: 'secret-pass-x' }), {
+      schema: ResetPasswordSchema,
+    })
     expect(submission.reply().error).toEqual({ confirmPassword: [RESET_PASSWORD_MISMATCH_MESSAGE] })
     const constraint = getZodConstraint(ResetPasswordSchema)
     expect(constraint.newPassword?.required).toBe(true)
@@ -162,7 +164,9 @@ describe('ProfileSchema (spec section 5: name, email, mobile required; mobile nu
   })
 
   it('caps the name at 100 characters', () => {
-    expect(errorsOf(ProfileSchema.safeParse({ ...valid, name: 'a'.repeat(101) }))).toEqual({ name: ['Name must be at most 100 characters'] })
+    expect(errorsOf(ProfileSchema.safeParse({ ...valid, name: 'a'.repeat(101) }))).toEqual({
+      name: ['Name must be at most 100 characters'],
+    })
   })
 
   it('works through Conform: empty fields are reported as missing', () => {

@@ -5,7 +5,10 @@
  */
 import { z } from 'zod'
 
-const Id = z.string().trim().regex(/^[A-Za-z0-9]{1,64}$/, 'Not an id')
+const Id = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{1,64}$/, 'Not an id')
 
 /** One cart button's submission. */
 export const CartActionSchema = z.discriminatedUnion('intent', [

@@ -9,6 +9,9 @@ export const CHOOSE_ADDRESS_MESSAGE = 'Choose a delivery address'
 
 /** Place Order. */
 export const PlaceOrderFormSchema = z.object({
-  addressId: z.string({ error: CHOOSE_ADDRESS_MESSAGE }).trim().regex(/^[A-Za-z0-9]{1,64}$/, CHOOSE_ADDRESS_MESSAGE),
+  addressId: z
+    .string({ error: CHOOSE_ADDRESS_MESSAGE })
+    .trim()
+    .regex(/^[A-Za-z0-9]{1,64}$/, CHOOSE_ADDRESS_MESSAGE),
   idempotencyKey: z.string({ error: 'Reload the page and try again' }).regex(/^[A-Za-z0-9_-]{8,128}$/, 'Reload the page and try again'),
 })

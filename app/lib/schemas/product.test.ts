@@ -85,7 +85,13 @@ describe('ProductFormSchema: a valid form', () => {
   })
 
   it('drops duplicate and blank ids and urls', () => {
-    const submission = parse(validWith({}, [['category', 'cat1'], ['category', ' '], ['image[1]', '/uploads/0123456789abcdef01234567.webp']]))
+    const submission = parse(
+      validWith({}, [
+        ['category', 'cat1'],
+        ['category', ' '],
+        ['image[1]', '/uploads/0123456789abcdef01234567.webp'],
+      ]),
+    )
     expect(submission.status === 'success' && submission.value.category).toEqual(['cat1'])
     expect(submission.status === 'success' && submission.value.image).toHaveLength(1)
   })
@@ -209,7 +215,14 @@ describe('ProductFormSchema: extra fields (more_details)', () => {
   })
 
   it('refuses a field without a name', () => {
-    expect(errorsOf(validWith({}, [['more_details[0].key', ''], ['more_details[0].value', 'x']]))).toEqual({
+    expect(
+      errorsOf(
+        validWith({}, [
+          ['more_details[0].key', ''],
+          ['more_details[0].value', 'x'],
+        ]),
+      ),
+    ).toEqual({
       more_details: [FIELD_NAME_REQUIRED_MESSAGE],
     })
   })
@@ -240,7 +253,12 @@ describe('fieldNameError (the Add Field dialog)', () => {
 
   it('refuses a name that is too long and a field beyond the limit', () => {
     expect(fieldNameError('x'.repeat(51), [])).toBe(FIELD_NAME_TOO_LONG_MESSAGE)
-    expect(fieldNameError('New', Array.from({ length: EXTRA_FIELDS_MAX }, (_, i) => `F${i}`))).toBe(TOO_MANY_FIELDS_MESSAGE)
+    expect(
+      fieldNameError(
+        'New',
+        Array.from({ length: EXTRA_FIELDS_MAX }, (_, i) => `F${i}`),
+      ),
+    ).toBe(TOO_MANY_FIELDS_MESSAGE)
   })
 })
 

@@ -94,7 +94,12 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
  */
 function numberField(
   label: string,
-  { max, decimals, tooHighMessage, isZeroAllowed = true }: { max: number; decimals: number; tooHighMessage?: string; isZeroAllowed?: boolean },
+  {
+    max,
+    decimals,
+    tooHighMessage,
+    isZeroAllowed = true,
+  }: { max: number; decimals: number; tooHighMessage?: string; isZeroAllowed?: boolean },
 ) {
   const required = requiredMessage(label)
   // One message per problem: a price at or below zero is "must be more than 0", not also "negative".

@@ -79,7 +79,9 @@ export default function AddressPage({ loaderData, actionData }: Route.ComponentP
       ) : null}
 
       {addresses.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-slate-300 p-6 text-center text-slate-600">No saved addresses yet: add one to order.</p>
+        <p className="rounded-xl border border-dashed border-slate-300 p-6 text-center text-slate-600">
+          No saved addresses yet: add one to order.
+        </p>
       ) : (
         <ul aria-label="Saved addresses" className="grid gap-3 sm:grid-cols-2">
           {addresses.map((address) => (
@@ -89,13 +91,21 @@ export default function AddressPage({ loaderData, actionData }: Route.ComponentP
                 {address.country} · Mobile {address.mobile}
               </p>
               <div className="mt-3 flex gap-2">
-                <Link to={`?edit=${address._id}`} className={buttonClassName({ variant: 'secondary', size: 'sm' })} aria-label={`Edit ${addressLine(address)}`}>
+                <Link
+                  to={`?edit=${address._id}`}
+                  className={buttonClassName({ variant: 'secondary', size: 'sm' })}
+                  aria-label={`Edit ${addressLine(address)}`}
+                >
                   Edit
                 </Link>
                 <Form method="post" action={ADDRESS_PATH}>
                   <input type="hidden" name="intent" value="remove" />
                   <input type="hidden" name="_id" value={address._id} />
-                  <button type="submit" className={buttonClassName({ variant: 'danger', size: 'sm' })} aria-label={`Remove ${addressLine(address)}`}>
+                  <button
+                    type="submit"
+                    className={buttonClassName({ variant: 'danger', size: 'sm' })}
+                    aria-label={`Remove ${addressLine(address)}`}
+                  >
                     Remove
                   </button>
                 </Form>

@@ -23,7 +23,10 @@ import { formatOrderTime, nextStatuses, ORDER_STATUS_NAMES, statusLabel, type Or
 export const meta: Route.MetaFunction = () => [{ title: `Order | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
 /** A status change as posted: the new status and the version the admin saw. */
-const StatusChangeSchema = z.object({ status: z.enum(ORDER_STATUS_NAMES as [OrderStatusName, ...OrderStatusName[]]), version: z.coerce.number().int().min(1) })
+const StatusChangeSchema = z.object({
+  status: z.enum(ORDER_STATUS_NAMES as [OrderStatusName, ...OrderStatusName[]]),
+  version: z.coerce.number().int().min(1),
+})
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, url)

@@ -126,7 +126,14 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
           {categories.map((category) => (
             <li key={category._id} className="flex flex-col rounded-lg border border-slate-200 bg-white p-2 shadow-sm">
               <div className="flex aspect-square items-center justify-center overflow-hidden rounded-md bg-slate-50">
-                <ResponsiveImage src={category.image} alt={category.name} width={160} height={160} sizes="160px" className="size-full object-contain" />
+                <ResponsiveImage
+                  src={category.image}
+                  alt={category.name}
+                  width={160}
+                  height={160}
+                  sizes="160px"
+                  className="size-full object-contain"
+                />
               </div>
               <p className="mt-2 line-clamp-2 min-h-10 text-center text-sm font-medium text-slate-800">{category.name}</p>
               <div className="mt-2 grid grid-cols-2 gap-2">
@@ -152,18 +159,10 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
         </ul>
       )}
 
-      {dialog?.kind === 'add' ? (
-        <CategoryFormDialog key="add" mode="add" closeTo={listHref} reply={addReply} />
-      ) : null}
+      {dialog?.kind === 'add' ? <CategoryFormDialog key="add" mode="add" closeTo={listHref} reply={addReply} /> : null}
       {dialog?.kind === 'edit' ? (
         target ? (
-          <CategoryFormDialog
-            key={target._id}
-            mode="edit"
-            category={target}
-            closeTo={listHref}
-            reply={editReply}
-          />
+          <CategoryFormDialog key={target._id} mode="edit" category={target} closeTo={listHref} reply={editReply} />
         ) : (
           <MissingDialog title="Edit Category" noun="category" closeTo={listHref} />
         )

@@ -17,7 +17,7 @@ import { useRootData } from '../../root.tsx'
 
 export const middleware: Route.MiddlewareFunction[] = [
   ({ context, url }) => {
-      requireUser(context, url)
+    requireUser(context, url)
     if (url.pathname === '/dashboard' || url.pathname === '/dashboard/') throw redirect('/dashboard/profile')
   },
 ]

@@ -21,7 +21,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   const result = await listOrders(getSession(context))
   if (!result.ok) throw data(result.message, { status: result.status >= 500 ? 502 : result.status })
   return {
-    orders: result.data.map((o) => ({ _id: o._id, orderId: o.orderId, createdAt: o.createdAt, status: o.status, itemCount: o.bill.itemCount, total: o.totalAmt })),
+    orders: result.data.map((o) => ({
+      _id: o._id,
+      orderId: o.orderId,
+      createdAt: o.createdAt,
+      status: o.status,
+      itemCount: o.bill.itemCount,
+      total: o.totalAmt,
+    })),
   }
 }
 
@@ -41,7 +48,10 @@ export default function MyOrder({ loaderData }: Route.ComponentProps) {
         <ul aria-label="Orders" className="grid gap-3">
           {orders.map((order) => (
             <li key={order._id}>
-              <Link to={`/dashboard/myorder/${order._id}`} className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4 hover:border-slate-300">
+              <Link
+                to={`/dashboard/myorder/${order._id}`}
+                className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4 hover:border-slate-300"
+              >
                 <span>
                   <span className="block font-semibold text-slate-900">Order {order.orderId}</span>
                   <span className="text-sm text-slate-600">

@@ -31,7 +31,10 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const session = getSession(context)
   await readForm(request)
   const result = await cancelOrder(session, params.orderId)
-  return redirectWithToast(session, `/dashboard/myorder/${params.orderId}`, { type: result.ok ? 'success' : 'error', message: result.message })
+  return redirectWithToast(session, `/dashboard/myorder/${params.orderId}`, {
+    type: result.ok ? 'success' : 'error',
+    message: result.message,
+  })
 }
 
 export default function OrderPage({ loaderData }: Route.ComponentProps) {

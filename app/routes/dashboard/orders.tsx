@@ -111,11 +111,23 @@ export default function OrdersAdmin({ loaderData }: Route.ComponentProps) {
         )}
         {totalPages > 1 ? (
           <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">
-            {page > 1 ? <Link to={link({ status, page: page - 1 })} className="font-semibold text-accent hover:underline">‹ Newer</Link> : <span />}
+            {page > 1 ? (
+              <Link to={link({ status, page: page - 1 })} className="font-semibold text-accent hover:underline">
+                ‹ Newer
+              </Link>
+            ) : (
+              <span />
+            )}
             <span>
               Page {page} of {totalPages}
             </span>
-            {page < totalPages ? <Link to={link({ status, page: page + 1 })} className="font-semibold text-accent hover:underline">Older ›</Link> : <span />}
+            {page < totalPages ? (
+              <Link to={link({ status, page: page + 1 })} className="font-semibold text-accent hover:underline">
+                Older ›
+              </Link>
+            ) : (
+              <span />
+            )}
           </nav>
         ) : null}
       </section>

@@ -137,9 +137,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           Edit
         </Link>
       </div>
-      {isEditingAvatar ? (
-        <AvatarUpload user={user} error={actionData?.intent === INTENT_AVATAR ? actionData.avatarError : null} />
-      ) : null}
+      {isEditingAvatar ? <AvatarUpload user={user} error={actionData?.intent === INTENT_AVATAR ? actionData.avatarError : null} /> : null}
       {/* Remounted when the saved values change, so the inputs show what the API stored. */}
       <ProfileForm
         key={`${user.name}\n${user.email}\n${user.mobile}`}
@@ -251,7 +249,13 @@ function AvatarUpload({ user, error }: { user: ProfileUser; error: string | null
       </h2>
       <div className="flex justify-center">
         {preview ? (
-          <img src={preview} alt="Preview of the new avatar" width={128} height={128} className="size-32 rounded-full object-cover ring-1 ring-black/10" />
+          <img
+            src={preview}
+            alt="Preview of the new avatar"
+            width={128}
+            height={128}
+            className="size-32 rounded-full object-cover ring-1 ring-black/10"
+          />
         ) : (
           <Avatar src={user.avatar} name={user.name} size={128} />
         )}

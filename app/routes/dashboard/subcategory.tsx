@@ -149,11 +149,21 @@ function SubCategoryAdmin({
             <table className="w-full min-w-[640px] border-collapse text-left text-sm">
               <thead className="bg-black text-white">
                 <tr>
-                  <th scope="col" className="w-14 px-3 py-2 font-semibold">No.</th>
-                  <th scope="col" className="px-3 py-2 font-semibold">Name</th>
-                  <th scope="col" className="w-20 px-3 py-2 font-semibold">Image</th>
-                  <th scope="col" className="px-3 py-2 font-semibold">Category</th>
-                  <th scope="col" className="w-28 px-3 py-2 font-semibold">Action</th>
+                  <th scope="col" className="w-14 px-3 py-2 font-semibold">
+                    No.
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Name
+                  </th>
+                  <th scope="col" className="w-20 px-3 py-2 font-semibold">
+                    Image
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Category
+                  </th>
+                  <th scope="col" className="w-28 px-3 py-2 font-semibold">
+                    Action
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -174,7 +184,10 @@ function SubCategoryAdmin({
                     <td className="px-3 py-2">
                       <ul className="flex flex-wrap gap-1">
                         {item.category.map((category) => (
-                          <li key={category._id} className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-800 ring-1 ring-slate-200">
+                          <li
+                            key={category._id}
+                            className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-800 ring-1 ring-slate-200"
+                          >
                             {category.name}
                           </li>
                         ))}
@@ -205,7 +218,11 @@ function SubCategoryAdmin({
               </tbody>
             </table>
           </div>
-          <TablePager page={table.page} totalPages={table.totalPages} hrefFor={(page) => adminHref(SUBCATEGORY_PATH, searchParams, null, page)} />
+          <TablePager
+            page={table.page}
+            totalPages={table.totalPages}
+            hrefFor={(page) => adminHref(SUBCATEGORY_PATH, searchParams, null, page)}
+          />
         </>
       )}
 

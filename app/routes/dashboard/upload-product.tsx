@@ -44,9 +44,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   }
   const [categories, subCategories] = await Promise.all([catalogApi.listCategories(), catalogApi.listSubCategories()])
   const createdId = url.searchParams.get('created')?.trim()
-  const created = createdId
-    ? { _id: createdId, message: getSession(context).takeNotice() || CREATED_FALLBACK_MESSAGE }
-    : null
+  const created = createdId ? { _id: createdId, message: getSession(context).takeNotice() || CREATED_FALLBACK_MESSAGE } : null
   return data({ isAdmin: true, ...productFormOptions(categories, subCategories), created })
 }
 
