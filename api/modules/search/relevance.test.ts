@@ -1,0 +1,113 @@
+/**
+ * The relevance test set (api/modules/search/relevance-set.json; docs/search.md, "Relevance") on the
+ * real 8,208-product catalogue, imported into a fresh database (PGlite, or PostgreSQL with
+ * TEST_DATABASE_URL). Every query goes through POST /api/product/search-product, as the storefront
+ * sends it; the first five results are judged against the set. Prints precision@5 and the "first
+ * result relevant" rate (in all and per kind of query) and every query that missed, then asserts the
+ * targets: first result relevant for at least 90 % of the queries, mean precision@5 at least 0.8, and
+ * the header prompt's words each leading to their obvious shelf.
+ *
+ * precision@5 of one query = relevant results among the first five / min(5, relevant products in the
+ * catalogue), so a query with only three right answers can still score 1.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
+import { createTestApp, type TestApp } from '../../testing/app.ts'
+import { importCatalog } from '../../db/seed/import-catalog.ts'
+import { BUNDLED_CATALOG_CSV } from '../../db/seed/ensure.ts'
+import { queryRows } from '../../db/query.ts'
+import { logger } from '../../lib/logger.ts'
+
+interface Alternative {
+  shelf?: string
+  category?: string
+  name?: string
+  brand?: string
+}
+interface Judged {
+  q: string
+  kind: 'english' | 'hindi' | 'brand' | 'typo' | 'multi'
+  prompt?: boolean
+  firstShelves?: string[]
+  relevant: Alternative[]
+}
+interface CatalogProduct {
+  id: string
+  name: string
+  brand: string
+  shelf: string
+  category: string
+}
+
+const SET = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'relevance-set.json'), 'utf8')) as { queries: Judged[] }
+/** Targets (docs/search.md, "Relevance"). */
+const FIRST_RELEVANT_TARGET = 0.9
+const PRECISION_TARGET = 0.8
+
+let t: TestApp
+let catalogue: CatalogProduct[]
+let byId: Map<string, CatalogProduct>
+
+/** Whether `product` is relevant to a query judged by `alternatives` (any alternative, every field of it). */
+function isRelevant(product: CatalogProduct, alternatives: Alternative[]): boolean {
+  return alternatives.some(
+    (a) =>
+      (a.shelf === undefined || product.shelf === a.shelf) &&
+      (a.category === undefined || product.category === a.category) &&
+      (a.brand === undefined || product.brand.toLowerCase() === a.brand.toLowerCase()) &&
+      (a.name === undefined || new RegExp(a.name, 'i').test(product.name)),
+  )
+}
+
+beforeAll(async () => {
+  t = await createTestApp()
+  await importCatalog({ db: t.db, storage: t.deps.storage, csvPath: BUNDLED_CATALOG_CSV, logger })
+  catalogue = await queryRows<CatalogProduct>(
+    t.db,
+    sql`select p.id, p.name, coalesce(p.more_details->>'brand', '') as brand, s.name as shelf, c.name as category
+        from products p
+        join product_sub_categories psc on psc.product_id = p.id join sub_categories s on s.id = psc.sub_category_id
+        join product_categories pc on pc.product_id = p.id join categories c on c.id = pc.category_id`,
+  )
+  byId = new Map(catalogue.map((p) => [p.id, p]))
+}, 180_000)
+afterAll(() => t?.close())
+
+describe('search relevance on the real catalogue', () => {
+  it('meets the precision@5 and first-result targets', async () => {
+    const results: Array<{ judged: Judged; top: CatalogProduct[]; precision: number; firstRelevant: boolean; firstShelfOk: boolean }> = []
+    for (const judged of SET.queries) {
+      const res = await t.call('product/search-product', { json: { search: judged.q, page: 1, limit: 5 } })
+      expect(res.status).toBe(200)
+      const top = (res.body.data as Array<{ _id: string }>).map((p) => byId.get(p._id)!)
+      const available = catalogue.filter((p) => isRelevant(p, judged.relevant)).length
+      const hits = top.filter((p) => isRelevant(p, judged.relevant)).length
+      const precision = available === 0 ? 0 : hits / Math.min(5, available)
+      const firstRelevant = top[0] !== undefined && isRelevant(top[0], judged.relevant)
+      const firstShelfOk = !judged.firstShelves || (top[0] !== undefined && judged.firstShelves.includes(top[0].shelf))
+      results.push({ judged, top, precision, firstRelevant, firstShelfOk })
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
+    const summary = (rows: typeof results) =>
+      `precision@5 ${mean(rows.map((r) => r.precision)).toFixed(2)}, first result relevant ${(
+        100 * mean(rows.map((r) => (r.firstRelevant ? 1 : 0)))
+      ).toFixed(0)} % (${rows.length} queries)`
+    const lines = [`relevance set (${t.kind}): ${summary(results)}`]
+    for (const kind of ['english', 'hindi', 'brand', 'typo', 'multi'] as const) {
+      lines.push(`  ${kind}: ${summary(results.filter((r) => r.judged.kind === kind))}`)
+    }
+    for (const r of results.filter((r) => r.precision < 1 || !r.firstRelevant || !r.firstShelfOk)) {
+      lines.push(
+        `  - "${r.judged.q}" p@5 ${r.precision.toFixed(2)}${r.firstRelevant ? '' : ' FIRST-MISS'}${r.firstShelfOk ? '' : ' SHELF-MISS'}: ${r.top
+          .map((p) => `${p.name.slice(0, 40)} [${p.shelf}]`)
+          .join(' | ')}`,
+      )
+    }
+    console.log(lines.join('\n'))
+    expect(results.filter((r) => r.judged.prompt && !r.firstShelfOk).map((r) => r.judged.q)).toEqual([])
+    expect(mean(results.map((r) => (r.firstRelevant ? 1 : 0)))).toBeGreaterThanOrEqual(FIRST_RELEVANT_TARGET)
+    expect(mean(results.map((r) => r.precision))).toBeGreaterThanOrEqual(PRECISION_TARGET)
+  }, 120_000)
+})
