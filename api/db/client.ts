@@ -8,6 +8,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { seedSynonyms } from './seed/synonyms.ts'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
@@ -128,13 +129,18 @@ export async function openDatabaseOrExit(opts: { url?: string; dataDir?: string 
   }
 }
 
-/** Applies every pending SQL migration; idempotent. Throws if a migration fails. */
+/**
+ * Applies every pending SQL migration, then seeds the reference data a migration cannot read from
+ * the repository (the search synonyms, api/db/seed/synonyms.ts: once per database); idempotent.
+ * Throws if a migration fails.
+ */
 export async function migrateDb(database: Database): Promise<void> {
   if (database.kind === 'postgres') {
     await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR })
   } else {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR })
   }
+  await seedSynonyms(database.db)
 }
 
 /** The advisory-lock key of start-up work (an arbitrary constant: "grocery" on a phone keypad). */

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm'
 import {
   bigint,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -19,6 +20,9 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core'
 import { newId } from '../lib/ids.ts'
+
+/** PostgreSQL's `tsvector` (full-text document); read as text, never written (generated columns). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
 const id = () => text('id').primaryKey().$defaultFn(newId)
 const timestamps = {
@@ -126,8 +130,9 @@ export const subCategoryCategories = pgTable(
  * Product (spec section 3). `price` is the MRP in rupees, `sellingPrice` the selling price in rupees
  * as the catalogue gives it, and `discount` the percentage derived from the two (for display; see
  * docs/decisions/0011-commerce-orders-and-money.md). `sku` keeps the source dataset's ProductID for provenance.
- * `searchText` is a generated tsvector over name and brand for full-text search; a trigram index on
- * the lower-cased name gives typo tolerance ("panner" finds paneer).
+ * `searchDoc` (the words of the name, weight A, and of the brand, weight B) and `searchHead` (the
+ * name's head noun, SQL function `search_head`) are generated for the search, which ranks by them
+ * (migration 0005_search, docs/search.md). A trigger keeps `search_vocabulary` in step with them.
  */
 export const products = pgTable(
   'products',
@@ -148,14 +153,49 @@ export const products = pgTable(
     moreDetails: jsonb('more_details').$type<Record<string, string>>().notNull().default({}),
     publish: boolean('publish').notNull().default(true),
     sku: text('sku'),
+    searchDoc: tsvector('search_doc').generatedAlwaysAs(
+      sql`setweight(to_tsvector('simple'::regconfig, translate(coalesce("name", ''), '/.', '  ')), 'A') || setweight(to_tsvector('simple'::regconfig, translate(coalesce("more_details"->>'brand', ''), '/.', '  ')), 'B')`,
+    ),
+    searchHead: text('search_head')
+      .array()
+      .generatedAlwaysAs(sql`search_head("name")`),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('products_sku_key').on(t.sku),
     index('products_created_idx').on(t.createdAt.desc(), t.id),
-    index('products_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
-    index('products_search_idx').using('gin', sql`to_tsvector('simple', ${t.name} || ' ' || coalesce(${t.moreDetails}->>'brand', ''))`),
+    index('products_search_doc_idx').using('gin', t.searchDoc),
   ],
+)
+
+/**
+ * Every distinct word of the published products' names and brands, with the number of products
+ * having it (maintained by triggers on `products`, migration 0005_search): the dictionary that
+ * spelling correction searches by trigram similarity (pg_trgm docs, F.35.5).
+ */
+export const searchVocabulary = pgTable(
+  'search_vocabulary',
+  { word: text('word').primaryKey(), products: integer('products').notNull() },
+  (t) => [
+    index('search_vocabulary_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`),
+    index('search_vocabulary_prefix_idx').using('btree', sql`${t.word} text_pattern_ops`),
+  ],
+)
+
+/**
+ * Search synonyms: a word shoppers type (`doodh`) and a catalogue word it stands for (`milk`);
+ * `bothWays` when the catalogue word should find the shopper's word too (curd finds "Dahi"). Seeded
+ * from api/db/seed/data/synonyms.csv, then the store's to edit (docs/search.md).
+ */
+export const searchSynonyms = pgTable(
+  'search_synonyms',
+  {
+    word: text('word').notNull(),
+    means: text('means').notNull(),
+    bothWays: boolean('both_ways').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.word, t.means] })],
 )
 
 export const productCategories = pgTable(

@@ -19,7 +19,7 @@ export const TargetIdSchema = z
   .max(64, 'Not an id')
 
 // C0/C1 control characters (line breaks, NUL, escape…) have no place in a one-line label.
-const CONTROL_CHARACTERS = /\p{Cc}/u
+export const CONTROL_CHARACTERS = /\p{Cc}/u
 
 /**
  * A required one-line text (a name, a unit): trimmed, 1..max characters, no control characters.

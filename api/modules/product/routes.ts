@@ -6,14 +6,9 @@ import { requireAdmin } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
 import { DeleteByIdSchema } from '../category/schemas.ts'
-import {
-  CreateProductSchema,
-  ProductDetailsSchema,
-  ProductsByCategoryAndSubCategorySchema,
-  ProductsByCategorySchema,
-  ProductSearchSchema,
-  UpdateProductSchema,
-} from './schemas.ts'
+import { CreateProductSchema, ProductDetailsSchema, ProductsByCategorySchema, UpdateProductSchema } from './schemas.ts'
+import { ListingRequestSchema, SearchRequestSchema } from '../search/schemas.ts'
+import { productListing } from '../search/service.ts'
 import {
   createProduct,
   deleteProduct,
@@ -22,7 +17,6 @@ import {
   PRODUCT_UPDATED,
   productDetails,
   productsByCategory,
-  productsByCategoryAndSubCategory,
   productsByCategoryGrouped,
   searchProducts,
   updateProduct,
@@ -46,6 +40,9 @@ const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / 
  * - POST /search-product `{ search, page, limit }` → Product[]; `totalCount`, `totalPage`, `page`, `limit`
  * - POST /create (ADMIN) the create payload → 201 Product; 400 bad body, image not uploaded, unknown
  *   ids, a sub category outside the chosen categories
+ * - The three lists (/get, /search-product, the by-category-and-subcategory listing) also take the
+ *   optional `brand`, `price`, `discount`, `sort` and `facets` (docs/search.md); searches answer
+ *   `understood` (synonyms, corrections) and, when asked, `facets`
  * - PUT /update-product-details (ADMIN) `{ _id, ...any create fields }` → Product; 404 unknown id
  * - DELETE /delete-product (ADMIN) `{ _id }` → null; 404 unknown id
  */
@@ -56,9 +53,9 @@ export function productRoutes(deps: AppDeps) {
   const searchLimit = (c: Context) => ({ beforeSearch: () => consume(deps.rateLimits.searchByIp, clientIp(c)), gate: deps.searchGate })
 
   r.post('/get', async (c) => {
-    const input = await readBody(c, ProductSearchSchema)
-    const { data, totalCount } = await searchProducts(deps, input, searchLimit(c))
-    return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit) })
+    const input = await readBody(c, SearchRequestSchema)
+    const { data, totalCount, ...extra } = await searchProducts(deps, input, searchLimit(c))
+    return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit), ...extra })
   })
 
   r.post('/get-product-by-category', async (c) => {
@@ -68,9 +65,9 @@ export function productRoutes(deps: AppDeps) {
   })
 
   const byCategoryAndSubCategory = async (c: Context) => {
-    const input = await readBody(c, ProductsByCategoryAndSubCategorySchema)
-    const { data, totalCount } = await productsByCategoryAndSubCategory(deps, input)
-    return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit })
+    const input = await readBody(c, ListingRequestSchema)
+    const { data, totalCount, ...extra } = await productListing(deps, input)
+    return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit, ...extra })
   }
   r.post('/get-product-by-category-and-subcategory', byCategoryAndSubCategory)
   // The original client's spelling (contract, "Aliases").
@@ -82,13 +79,14 @@ export function productRoutes(deps: AppDeps) {
   })
 
   r.post('/search-product', async (c) => {
-    const input = await readBody(c, ProductSearchSchema)
-    const { data, totalCount } = await searchProducts(deps, input, searchLimit(c))
+    const input = await readBody(c, SearchRequestSchema)
+    const { data, totalCount, ...extra } = await searchProducts(deps, input, searchLimit(c))
     return ok(c, 'Product data', data, {
       totalCount,
       totalPage: pageCount(totalCount, input.limit),
       page: input.page,
       limit: input.limit,
+      ...extra,
     })
   })
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Product } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { insertCategory, insertProducts } from '../../testing/fixtures.ts'
-import { MAX_SEARCH_TERMS, searchTerms, wordQuery } from './service.ts'
+import { MAX_SEARCH_TERMS, searchTerms, wordQuery } from './terms.ts'
 
 let t: TestApp
 const p: Record<string, Product> = {}

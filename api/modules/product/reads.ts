@@ -1,0 +1,218 @@
+/**
+ * Product reads (spec section 3 "Product"; contract, "Endpoints"): lists with paging, the home
+ * page's rows per category, the listing per category and sub category, details, and the answer
+ * shape every product read shares (`productColumns`, `toProductAnswer`). Search is
+ * api/modules/search/, writes are ./writes.ts.
+ *
+ * - Only published products (`publish = true`) are ever answered.
+ * - Every list has a total order (ties broken by id) so that paging never repeats or skips a product.
+ * - Every answer is built by a constant number of queries (category and sub category objects come
+ *   from correlated `json_agg`s, the rows per category from one `row_number()` window), then
+ *   cached through `deps.cache` under a key holding every input. Writes call
+ *   `deps.cache.invalidate()` after they commit, so every listing shows them on its next request.
+ * - `price` is the MRP in rupees and `discount` a percentage, both JSON numbers; the selling price
+ *   is derived by the pages (app/lib/money.ts).
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import { NotFound } from '../../lib/errors.ts'
+import { expandedCategories, expandedSubCategories, isoTimestamp, type CatalogRef } from '../../lib/catalog-sql.ts'
+import { queryRows } from '../../db/query.ts'
+import type { CatalogDeps } from '../category/service.ts'
+import type { ProductsByCategoryAndSubCategoryInput } from './schemas.ts'
+
+/** Products shown per category by get-product-by-category (the home page rows). */
+export const PRODUCTS_PER_CATEGORY = 15
+
+/** A product as answered (contract, "Endpoints": Product with category and subCategory expanded). */
+export interface ProductAnswer {
+  _id: string
+  name: string
+  image: string[]
+  category: CatalogRef[]
+  subCategory: CatalogRef[]
+  unit: string
+  stock: number
+  /** MRP in rupees. */
+  price: number
+  /** Selling price in rupees, as the catalogue or an admin set it. */
+  sellingPrice: number
+  /** Percentage off the MRP, 0-100 (derived from price and sellingPrice when those are set). */
+  discount: number
+  description: string
+  more_details: Record<string, string>
+  publish: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+/** One page of products and the number of products matching in all. */
+export interface ProductPage {
+  data: ProductAnswer[]
+  totalCount: number
+}
+
+/** One home page row: the category id asked for and at most 15 of its products. */
+export interface CategoryProducts {
+  categoryId: string
+  products: ProductAnswer[]
+}
+
+export type ProductRow = Omit<ProductAnswer, 'price' | 'discount' | 'sellingPrice'> & {
+  price: string | number
+  discount: string | number
+  sellingPrice: string | number
+}
+
+/** The answer columns of a product aliased `p`, with its categories and sub categories. */
+export const productColumns = sql`p.id as "_id", p.name, p.image,
+  ${expandedCategories('product_categories', 'product_id', sql`p.id`)} as category,
+  ${expandedSubCategories(sql`p.id`)} as "subCategory",
+  p.unit, p.stock, p.price, p.selling_price as "sellingPrice", p.discount, p.description, p.more_details, p.publish,
+  ${isoTimestamp(sql`p.created_at`)} as "createdAt", ${isoTimestamp(sql`p.updated_at`)} as "updatedAt"`
+
+/**
+ * Newest first, ties by id. Spelled exactly like the index `products_created_idx`
+ * (`created_at DESC NULLS LAST, id`) so that a page is read from the index, not sorted.
+ */
+export const newestFirst = sql`p.created_at desc nulls last, p.id`
+
+/** Numeric columns arrive as text from both drivers; the answer carries JSON numbers. */
+export function toProductAnswer(row: ProductRow): ProductAnswer {
+  return { ...row, price: Number(row.price), sellingPrice: Number(row.sellingPrice), discount: Number(row.discount) }
+}
+
+/**
+ * A list of ids as a SQL `text[]`, each a bound parameter; `array[]::text[]` when empty (an empty
+ * `in ()` list would be a syntax error).
+ */
+export function textArray(ids: string[]): SQL {
+  return sql`array[${sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::text[]`
+}
+
+export const offsetOf = (page: number, limit: number) => (page - 1) * limit
+
+/**
+ * One page, newest first, of the products (aliased `p`) satisfying `where`, and their count. The
+ * page's ids are chosen first and only then expanded: PostgreSQL computes the select list of the
+ * rows an OFFSET skips too, so expanding before paging made page 80 of 100 cost 80 pages of
+ * category lookups.
+ */
+export async function newestPage(deps: CatalogDeps, where: SQL, page: number, limit: number): Promise<ProductPage> {
+  const [rows, [count]] = await Promise.all([
+    queryRows<ProductRow>(
+      deps.db,
+      sql`select ${productColumns}
+          from (select p.id, p.created_at from products p where ${where}
+                order by ${newestFirst} limit ${limit} offset ${offsetOf(page, limit)}) page
+          join products p on p.id = page.id
+          order by ${newestFirst}`,
+    ),
+    queryRows<{ total: number }>(deps.db, sql`select count(*)::int as total from products p where ${where}`),
+  ])
+  return { data: rows.map(toProductAnswer), totalCount: count?.total ?? 0 }
+}
+
+/**
+ * At most 15 published products (newest first) of each category in `categoryIds`, in the order of
+ * the ids; unknown ids give an empty row. One query: `row_number()` over each category's products
+ * keeps the first 15, and only those are expanded. (Measured on the 8,208-product catalogue, this
+ * beat a LATERAL join with LIMIT 15, which walks the newest-first index probing each product's
+ * categories.) Cached under `product:by-category:[ids]`.
+ */
+export function productsByCategoryGrouped(deps: CatalogDeps, categoryIds: string[]): Promise<CategoryProducts[]> {
+  const key = `product:by-category:${JSON.stringify(categoryIds)}`
+  return deps.cache.get(key, async () => {
+    if (categoryIds.length === 0) return []
+    const ids = textArray(categoryIds)
+    const rows = await queryRows<ProductRow & { rowCategoryId: string }>(
+      deps.db,
+      sql`select top.category_id as "rowCategoryId", ${productColumns}
+          from (
+            select pc.category_id, p.id,
+              row_number() over (partition by pc.category_id order by ${newestFirst}) as rank
+            from product_categories pc join products p on p.id = pc.product_id
+            where pc.category_id = any(${ids}) and p.publish
+          ) top
+          join products p on p.id = top.id
+          where top.rank <= ${PRODUCTS_PER_CATEGORY}
+          order by array_position(${ids}, top.category_id), top.rank`,
+    )
+    const groups = new Map(categoryIds.map((id) => [id, [] as ProductAnswer[]]))
+    for (const { rowCategoryId, ...row } of rows) groups.get(rowCategoryId)?.push(toProductAnswer(row))
+    return categoryIds.map((categoryId) => ({ categoryId, products: groups.get(categoryId) ?? [] }))
+  })
+}
+
+/**
+ * The flat form of `productsByCategoryGrouped`: the rows one after another, each product once (a
+ * product in two of the categories appears in the first one's place). The original client's form.
+ */
+export async function productsByCategory(deps: CatalogDeps, categoryIds: string[]): Promise<ProductAnswer[]> {
+  const groups = await productsByCategoryGrouped(deps, categoryIds)
+  const seen = new Set<string>()
+  const flat: ProductAnswer[] = []
+  for (const group of groups) {
+    for (const product of group.products) {
+      if (seen.has(product._id)) continue
+      seen.add(product._id)
+      flat.push(product)
+    }
+  }
+  return flat
+}
+
+/**
+ * One page of published products of any of `categoryId`, and (when given) of any of
+ * `subCategoryId`, newest first. Without a sub category every product of the category is listed
+ * (a category that has no sub category still has a listing). Cached under
+ * `product:by-category-and-sub:[categoryIds, subCategoryIds, page, limit]`.
+ */
+export function productsByCategoryAndSubCategory(deps: CatalogDeps, input: ProductsByCategoryAndSubCategoryInput): Promise<ProductPage> {
+  const { categoryId, subCategoryId, page, limit } = input
+  const key = `product:by-category-and-sub:${JSON.stringify([categoryId, subCategoryId, page, limit])}`
+  return deps.cache.get(key, async () => {
+    const where = sql`p.publish
+      and exists (select 1 from product_categories pc
+                  where pc.product_id = p.id and pc.category_id = any(${textArray(categoryId)}))
+      ${
+        subCategoryId
+          ? sql`and exists (select 1 from product_sub_categories psc
+                where psc.product_id = p.id and psc.sub_category_id = any(${textArray(subCategoryId)}))`
+          : sql``
+      }`
+    return newestPage(deps, where, page, limit)
+  })
+}
+
+/** Ids are opaque, but ours are short runs of letters and digits; anything else cannot exist. */
+const PLAUSIBLE_ID = /^[A-Za-z0-9]{1,64}$/
+
+/**
+ * One published product by id. Cached under `product:details:<id>` (a miss is not cached).
+ * @throws NotFound "Product not found" when the id is unknown, unpublished or not an id at all
+ */
+export async function productDetails(deps: CatalogDeps, productId: string): Promise<ProductAnswer> {
+  if (!PLAUSIBLE_ID.test(productId)) throw NotFound('Product not found')
+  return deps.cache.get(`product:details:${productId}`, async () => {
+    const [row] = await queryRows<ProductRow>(
+      deps.db,
+      sql`select ${productColumns} from products p where p.id = ${productId} and p.publish`,
+    )
+    if (!row) throw NotFound('Product not found')
+    return toProductAnswer(row)
+  })
+}
+
+/**
+ * Products by id as answered, published or not, fresh from the database (never the cache: a cart
+ * must show the stock and price of now). Unknown ids are absent from the map. One query.
+ */
+export async function productAnswersByIds(db: Pick<Db, 'execute'>, ids: string[]): Promise<Map<string, ProductAnswer>> {
+  if (ids.length === 0) return new Map()
+  const rows = await queryRows<ProductRow>(db, sql`select ${productColumns} from products p where p.id = any(${textArray(ids)})`)
+  return new Map(rows.map((row) => [row._id, toProductAnswer(row)]))
+}

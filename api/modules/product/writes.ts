@@ -1,0 +1,245 @@
+/**
+ * Product writes (ADMIN; spec sections 3 and 5; rules: docs/decisions/0008-catalogue-writes.md):
+ * create, update-product-details and delete, each in one transaction, then `deps.cache.invalidate()`
+ * (api/lib/cache.ts) so every listing and search shows the change on its next request. The search
+ * vocabulary follows every write by itself (triggers of migration 0005_search, docs/search.md).
+ */
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import { productCategories, products, productSubCategories } from '../../db/schema.ts'
+import { BadRequest, NotFound, type FieldIssue } from '../../lib/errors.ts'
+import { assertReadVersion, distinctIds } from '../category/catalog-schemas.ts'
+import { isForeignKeyViolation, unknownRefIssues } from '../../lib/catalog-sql.ts'
+import { queryRows } from '../../db/query.ts'
+import { discountFromPrices, fromPaise, sellingPaiseFromDiscount, toPaise } from '../../lib/money.ts'
+import type { CatalogWriteDeps } from '../category/service.ts'
+import { assertStoredImages, releaseImages } from '../file/service.ts'
+import { productColumns, textArray, toProductAnswer, type ProductAnswer, type ProductRow } from './reads.ts'
+import type { CreateProductInput, UpdateProductInput } from './schemas.ts'
+
+export const PRODUCT_CREATED = 'Product Created Successfully'
+export const PRODUCT_UPDATED = 'Product updated successfully'
+export const PRODUCT_DELETED = 'Product deleted successfully'
+export const PRODUCT_NOT_FOUND = 'Product not found'
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/** One product as answered whether published or not, or undefined. `db` may be a transaction. */
+async function productById(db: Pick<Db, 'execute'>, id: string): Promise<ProductAnswer | undefined> {
+  const [row] = await queryRows<ProductRow>(db, sql`select ${productColumns} from products p where p.id = ${id}`)
+  return row ? toProductAnswer(row) : undefined
+}
+
+/** The ids a product is linked to through `table` (its categories or sub categories), in the admin's order. */
+async function linkedIds(tx: Tx, table: 'product_categories' | 'product_sub_categories', productId: string): Promise<string[]> {
+  const column = table === 'product_categories' ? 'category_id' : 'sub_category_id'
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`select ${sql.identifier(column)} as id from ${sql.identifier(table)} where product_id = ${productId} order by position`,
+  )
+  return rows.map((r) => r.id)
+}
+
+/**
+ * Checks the category and sub category ids a product will have: every id exists, and every sub
+ * category is listed under at least one of the categories (the storefront lists a product under
+ * /{category}/{subCategory}, spec section 2, so a sub category of another category would hide it).
+ * @param given which of the lists came in the body; issues are reported on those (`category.1`,
+ *   `subCategory.0`), a sub category that no longer fits new categories on `subCategory`
+ * @throws 400 with one issue per problem
+ */
+async function assertLinksValid(
+  tx: Tx,
+  categoryIds: string[],
+  subCategoryIds: string[],
+  given: { category: boolean; subCategory: boolean },
+): Promise<void> {
+  const issues: FieldIssue[] = [
+    ...(given.category ? await unknownRefIssues(tx, 'categories', categoryIds, 'category', 'category') : []),
+    ...(given.subCategory ? await unknownRefIssues(tx, 'sub_categories', subCategoryIds, 'subCategory', 'sub category') : []),
+  ]
+  if (issues.length === 0 && subCategoryIds.length > 0) {
+    const distinct = distinctIds(subCategoryIds)
+    const outside = await queryRows<{ id: string; name: string }>(
+      tx,
+      sql`select s.id, s.name from sub_categories s
+          where s.id = any(${textArray(distinct.map((d) => d.id))})
+            and not exists (select 1 from sub_category_categories l
+                            where l.sub_category_id = s.id and l.category_id = any(${textArray(categoryIds)}))`,
+    )
+    const names = new Map(outside.map((o) => [o.id, o.name]))
+    for (const { id, index } of distinct) {
+      if (!names.has(id)) continue
+      issues.push({
+        path: given.subCategory ? `subCategory.${index}` : 'subCategory',
+        message: `Sub category "${names.get(id)}" is not under any of the chosen categories`,
+      })
+    }
+  }
+  if (issues.length > 0) throw BadRequest(issues[0]!.message, issues)
+}
+
+/** Replaces the links of `productId` in `table` by `ids` (each once, in the order given). */
+async function replaceLinks(tx: Tx, productId: string, table: 'categories' | 'subCategories', ids: string[]): Promise<void> {
+  const distinct = distinctIds(ids)
+  if (table === 'categories') {
+    await tx.delete(productCategories).where(eq(productCategories.productId, productId))
+    if (distinct.length > 0) {
+      await tx.insert(productCategories).values(distinct.map(({ id }, position) => ({ productId, categoryId: id, position })))
+    }
+  } else {
+    await tx.delete(productSubCategories).where(eq(productSubCategories.productId, productId))
+    if (distinct.length > 0) {
+      await tx.insert(productSubCategories).values(distinct.map(({ id }, position) => ({ productId, subCategoryId: id, position })))
+    }
+  }
+}
+
+/** Each image url once, in the order given (the first is the card's picture). */
+const distinctUrls = (urls: string[]) => [...new Set(urls)]
+
+/** A category or sub category deleted by a concurrent write between the check and the link. */
+function asUnknownReference(err: unknown): unknown {
+  if (!isForeignKeyViolation(err)) return err
+  const message = 'A chosen category or sub category no longer exists'
+  return BadRequest(message, [{ path: 'category', message }])
+}
+
+/**
+ * MRP, selling price and discount kept consistent (docs/commerce-api.md, "Products"): a given
+ * selling price wins and the discount is derived from it (two decimals); without one, the selling
+ * price is derived from MRP and discount, rounded to the paisa. Amounts in rupees.
+ * @throws 400 when the selling price is above the MRP
+ */
+export function consistentPrices(input: { price: number; discount: number; sellingPrice?: number }) {
+  const mrpPaise = toPaise(input.price)
+  if (input.sellingPrice !== undefined) {
+    const sellingPaise = toPaise(input.sellingPrice)
+    if (sellingPaise > mrpPaise) {
+      const message = 'Selling price cannot be above the price (MRP)'
+      throw BadRequest(message, [{ path: 'sellingPrice', message }])
+    }
+    return { price: input.price, sellingPrice: fromPaise(sellingPaise), discount: discountFromPrices(mrpPaise, sellingPaise) }
+  }
+  return { price: input.price, discount: input.discount, sellingPrice: fromPaise(sellingPaiseFromDiscount(mrpPaise, input.discount)) }
+}
+
+/**
+ * Creates a product with its category and sub category links in one transaction
+ * (POST /api/product/create). Published at once.
+ * @param input the create payload, already validated by CreateProductSchema (price in rupees,
+ *   discount in percent)
+ * @returns the new product, category and subCategory expanded
+ * @throws 400 with issues: an image that is not one of the store's, an unknown category or sub
+ *   category id, a sub category outside the chosen categories
+ */
+export async function createProduct(deps: CatalogWriteDeps, input: CreateProductInput): Promise<ProductAnswer> {
+  await assertStoredImages(
+    deps.storage,
+    input.image.map((url, i) => ({ path: `image.${i}`, url })),
+  )
+  const answer = await deps.db
+    .transaction(async (tx) => {
+      await assertLinksValid(tx, input.category, input.subCategory, { category: true, subCategory: true })
+      const [row] = await tx
+        .insert(products)
+        .values({
+          name: input.name,
+          image: distinctUrls(input.image),
+          unit: input.unit,
+          stock: input.stock,
+          ...consistentPrices({ price: input.price, discount: input.discount, sellingPrice: input.sellingPrice }),
+          description: input.description,
+          moreDetails: input.more_details,
+          publish: true,
+        })
+        .returning({ id: products.id })
+      await replaceLinks(tx, row!.id, 'categories', input.category)
+      await replaceLinks(tx, row!.id, 'subCategories', input.subCategory)
+      return (await productById(tx, row!.id))!
+    })
+    .catch((err) => {
+      throw asUnknownReference(err)
+    })
+  deps.cache.invalidate()
+  return answer
+}
+
+/**
+ * Changes the fields given of a product (PUT /api/product/update-product-details); `category` and
+ * `subCategory` replace the links, all in one transaction. Images the product no longer shows are
+ * removed from storage when nothing else uses them.
+ * @returns the updated product, category and subCategory expanded
+ * @throws 400 as createProduct (the sub categories kept must fit new categories, and the other way
+ *   round); 404 PRODUCT_NOT_FOUND
+ */
+export async function updateProduct(deps: CatalogWriteDeps, input: UpdateProductInput): Promise<ProductAnswer> {
+  if (input.image)
+    await assertStoredImages(
+      deps.storage,
+      input.image.map((url, i) => ({ path: `image.${i}`, url })),
+    )
+  const { answer, droppedImages } = await deps.db
+    .transaction(async (tx) => {
+      const [current] = await tx
+        .select({ image: products.image, price: products.price, discount: products.discount, updatedAt: products.updatedAt })
+        .from(products)
+        .where(eq(products.id, input._id))
+        .for('update')
+      if (!current) throw NotFound(PRODUCT_NOT_FOUND)
+      assertReadVersion(current.updatedAt, input.updatedAt, 'product')
+      const pricesGiven = input.price !== undefined || input.discount !== undefined || input.sellingPrice !== undefined
+      // A new MRP alone keeps the discount (the original client's behaviour) and moves the selling price.
+      const prices = pricesGiven
+        ? consistentPrices({
+            price: input.price ?? Number(current.price),
+            discount: input.discount ?? Number(current.discount),
+            sellingPrice: input.sellingPrice,
+          })
+        : {}
+      const given = { category: input.category !== undefined, subCategory: input.subCategory !== undefined }
+      if (given.category || given.subCategory) {
+        const categoryIds = input.category ?? (await linkedIds(tx, 'product_categories', input._id))
+        const subCategoryIds = input.subCategory ?? (await linkedIds(tx, 'product_sub_categories', input._id))
+        await assertLinksValid(tx, categoryIds, subCategoryIds, given)
+      }
+      const image = input.image ? distinctUrls(input.image) : undefined
+      await tx
+        .update(products)
+        .set({
+          name: input.name,
+          image,
+          unit: input.unit,
+          stock: input.stock,
+          ...prices,
+          description: input.description,
+          moreDetails: input.more_details,
+          // Also when only the links change: the product did change.
+          updatedAt: new Date(),
+        })
+        .where(eq(products.id, input._id))
+      if (input.category) await replaceLinks(tx, input._id, 'categories', input.category)
+      if (input.subCategory) await replaceLinks(tx, input._id, 'subCategories', input.subCategory)
+      const dropped = image ? current.image.filter((url) => !image.includes(url)) : []
+      return { answer: (await productById(tx, input._id))!, droppedImages: dropped }
+    })
+    .catch((err) => {
+      throw asUnknownReference(err)
+    })
+  deps.cache.invalidate()
+  await releaseImages(deps, droppedImages)
+  return answer
+}
+
+/**
+ * Deletes a product (DELETE /api/product/delete-product): its category and sub category links go
+ * with it (cascade), it is gone from every listing on the next request, and its images' files are
+ * removed when no other product, category, sub category or avatar uses them.
+ * @throws 404 PRODUCT_NOT_FOUND
+ */
+export async function deleteProduct(deps: CatalogWriteDeps, id: string): Promise<void> {
+  const [deleted] = await deps.db.delete(products).where(eq(products.id, id)).returning({ image: products.image })
+  if (!deleted) throw NotFound(PRODUCT_NOT_FOUND)
+  deps.cache.invalidate()
+  await releaseImages(deps, deleted.image)
+}

@@ -1,0 +1,185 @@
+/**
+ * One page of a product list with filters, a sort and facet counts, in one statement (docs/search.md):
+ * the search's ranked matches, or a category listing, or every product. The statement reads the
+ * list's `candidates` (product ids from an index: the full-text GIN index, a shelf's links), keeps
+ * the published ones that satisfy `where`, computes the ranking columns for those only, and answers
+ * the page's ids in order with the count and (when asked) the facets as one-time subqueries over the
+ * same rows, so nothing is computed twice.
+ *
+ * Facet counts follow the usual rule of faceted navigation: each facet counts the list under the
+ * other facets' filters, not its own, so choosing a brand still shows how many products the other
+ * brands have.
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import { queryRows } from '../../db/query.ts'
+import { offsetOf } from '../product/reads.ts'
+import { DISCOUNT_STEPS, PRICE_BANDS, type Facets, type ListOptions } from './schemas.ts'
+
+/** Brands listed in the brand facet at most (the commonest first; chosen brands always). */
+export const MAX_BRAND_FACET_VALUES = 30
+
+/** How a list is ranked when sorted by relevance (and after the price or discount of another sort). */
+export interface Ranking {
+  /**
+   * The points of a product (aliased `p`), higher first; null for listings, which are newest first.
+   * It may read the CTEs `shelf_scores(id, g, score)` and `category_scores(id, score)`.
+   */
+  score: SQL | null
+  /** Products of at least these points come before the others (then in-stock first within each). */
+  strongScore?: number
+  /** JSON `[{ id, g, score }]`: the rows of `shelf_scores`. */
+  shelfScores?: string
+  /** JSON `[{ id, score }]`: the rows of `category_scores`. */
+  categoryScores?: string
+}
+
+/** What one list statement reads. */
+export interface ListQuery {
+  /** A select of product ids (`id`), possibly with duplicates and unpublished products. */
+  candidates: SQL
+  /** A condition on the product `p` every listed product satisfies (besides being published). */
+  where: SQL
+  ranking: Ranking
+  options: ListOptions
+  page: number
+  limit: number
+}
+
+/** The answer of `listPage`: the page's ids in order, the count of the filtered list, the facets if asked. */
+export interface ListPage {
+  ids: string[]
+  totalCount: number
+  facets?: Facets
+}
+
+const PRICE_BAND_CASE = sql.raw(
+  `case ${PRICE_BANDS.map((b) => `when p.selling_price >= ${b.min}${b.max === null ? '' : ` and p.selling_price < ${b.max}`} then '${b.id}'`).join(' ')} end`,
+)
+
+/** The order of the list, on the columns of `matched` (see `listPage`). */
+function orderBy(query: ListQuery): SQL {
+  const relevance = query.ranking.score
+    ? sql`(m.score >= ${query.ranking.strongScore ?? 0}) desc, m.in_stock desc, m.score desc, length(m.name), m.created_at desc nulls last, m.id`
+    : sql`m.created_at desc nulls last, m.id`
+  switch (query.options.sort) {
+    case 'price_asc':
+      return sql`m.selling_price asc, ${relevance}`
+    case 'price_desc':
+      return sql`m.selling_price desc, ${relevance}`
+    case 'discount':
+      return sql`m.discount desc, ${relevance}`
+    default:
+      return relevance
+  }
+}
+
+/** The CTEs `matched` (every product of the list, ranking columns, filter flags) and `filtered`. */
+function listedProducts(query: ListQuery): SQL {
+  const { brand, price, discount } = query.options
+  const band = PRICE_BANDS.find((b) => b.id === price)
+  const brands = brand.map((b) => b.toLowerCase())
+  const brandOk = brands.length
+    ? sql`lower(trim(coalesce(p.more_details->>'brand', ''))) = any(array[${sql.join(
+        brands.map((b) => sql`${b}`),
+        sql`, `,
+      )}]::text[])`
+    : sql`true`
+  const priceOk = band
+    ? sql`p.selling_price >= ${band.min}${band.max === null ? sql`` : sql` and p.selling_price < ${band.max}`}`
+    : sql`true`
+  const discountOk = discount !== null ? sql`p.discount >= ${discount}` : sql`true`
+  const { score, shelfScores, categoryScores } = query.ranking
+  const scoreTables = score
+    ? sql`shelf_scores as (select * from jsonb_to_recordset(${shelfScores ?? '[]'}::jsonb) as s(id text, g int, score int)),
+          category_scores as (select * from jsonb_to_recordset(${categoryScores ?? '[]'}::jsonb) as c(id text, score int)),`
+    : sql``
+  return sql`${scoreTables} candidates as (${query.candidates}),
+    matched as (
+      select p.id, p.name, p.created_at, p.selling_price, p.discount, p.stock > 0 as in_stock,
+        trim(coalesce(p.more_details->>'brand', '')) as brand, ${PRICE_BAND_CASE} as band,
+        ${brandOk} as brand_ok, ${priceOk} as price_ok, ${discountOk} as discount_ok, ${score ?? sql`0`} as score
+      from products p
+      where p.id in (select id from candidates) and p.publish and ${query.where}
+    ),
+    filtered as (select * from matched m where m.brand_ok and m.price_ok and m.discount_ok)`
+}
+
+/** The facets as one JSON value over `matched` (see the module comment). */
+function facetsColumn(chosenBrands: string[]): SQL {
+  const chosen = chosenBrands.map((b) => b.toLowerCase())
+  const chosenList = chosen.length
+    ? sql`array[${sql.join(
+        chosen.map((b) => sql`${b}`),
+        sql`, `,
+      )}]::text[]`
+    : sql`array[]::text[]`
+  const steps = sql.join(
+    DISCOUNT_STEPS.map(
+      (step) => sql`json_build_object('value', ${String(step)}::text, 'count', count(*) filter (where m.discount >= ${step}))`,
+    ),
+    sql`, `,
+  )
+  return sql`json_build_object(
+      'brand', (select coalesce(json_agg(json_build_object('value', b.brand, 'count', b.n) order by b.n desc, b.brand), '[]')
+                from (select min(m.brand) as brand, count(*)::int as n, row_number() over (order by count(*) desc, min(m.brand)) as r
+                      from matched m where m.price_ok and m.discount_ok and m.brand <> ''
+                      group by lower(m.brand)) b
+                where b.r <= ${MAX_BRAND_FACET_VALUES} or lower(b.brand) = any(${chosenList})),
+      'price', (select coalesce(json_agg(json_build_object('value', x.band, 'count', x.n)), '[]')
+                from (select m.band, count(*)::int as n from matched m where m.brand_ok and m.discount_ok group by m.band) x),
+      'discount', (select json_build_array(${steps}) from matched m where m.brand_ok and m.price_ok)
+    )`
+}
+
+/** Labels and order of the facet values as answered (the statement answers values and counts). */
+function labelled(
+  raw: {
+    brand: Array<{ value: string; count: number }>
+    price: Array<{ value: string; count: number }>
+    discount: Array<{ value: string; count: number }>
+  },
+  chosenBrands: string[],
+): Facets {
+  const priceCounts = new Map(raw.price.map((p) => [p.value, p.count]))
+  const brand = raw.brand.map((b) => ({ value: b.value, label: b.value, count: b.count }))
+  for (const chosen of chosenBrands) {
+    if (!brand.some((b) => b.value.toLowerCase() === chosen.toLowerCase())) brand.push({ value: chosen, label: chosen, count: 0 })
+  }
+  return {
+    brand,
+    price: PRICE_BANDS.map((b) => ({ value: b.id, label: b.label, count: priceCounts.get(b.id) ?? 0 })),
+    discount: raw.discount.map((d) => ({ value: d.value, label: `${d.value}% off or more`, count: Number(d.count) })),
+  }
+}
+
+/**
+ * One page of `query`: the ids in order, the count, and the facets when `options.facets`. Run it in
+ * the caller's transaction or on the pool; two statements at most (a page past the end, or a
+ * filter that leaves nothing, reads the count and facets on their own).
+ */
+export async function listPage(db: Pick<Db, 'execute'>, query: ListQuery): Promise<ListPage> {
+  const { options } = query
+  const facets = options.facets ? facetsColumn(options.brand) : sql`null::json`
+  const rows = await queryRows<{ id: string; total: number; facets: Parameters<typeof labelled>[0] | null }>(
+    db,
+    sql`with ${listedProducts(query)}
+        select m.id, (select count(*)::int from filtered) as total, ${facets} as facets
+        from filtered m
+        order by ${orderBy(query)}
+        limit ${query.limit} offset ${offsetOf(query.page, query.limit)}`,
+  )
+  let head = rows[0]
+  if (!head) {
+    const [summary] = await queryRows<{ total: number; facets: Parameters<typeof labelled>[0] | null }>(
+      db,
+      sql`with ${listedProducts(query)} select (select count(*)::int from filtered) as total, ${facets} as facets`,
+    )
+    head = { id: '', total: summary?.total ?? 0, facets: summary?.facets ?? null }
+  }
+  return {
+    ids: rows.map((r) => r.id),
+    totalCount: head.total,
+    ...(options.facets && head.facets ? { facets: labelled(head.facets, options.brand) } : {}),
+  }
+}

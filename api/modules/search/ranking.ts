@@ -1,0 +1,163 @@
+/**
+ * What a search matches and how it ranks (docs/search.md, "Matching" and "Ranking"), as the parts of
+ * a list statement (api/modules/search/list-query.ts).
+ *
+ * Matching: a product matches a group (api/modules/search/understand.ts) when its name or brand has
+ * one of the group's phrases (full-text on the stored `search_doc`, GIN index), or when it is on a
+ * sub category that holds what the group names (api/modules/search/shelves.ts: the "Curd" shelf for
+ * dahi). It is listed when it matches every group.
+ *
+ * Ranking uses the catalogue's own structure, never a rule per query. Points per product:
+ * - the name is exactly the search: 100;
+ * - per group: found in the name as a whole word 10 (a synonym or correction of it 8, only as a
+ *   prefix 4), plus the points of the product's sub category name for it (api/modules/search/shelves.ts:
+ *   30 for the whole name, 20 for the shelf's own kind, 15 or 5 for an earlier item); half the shelf
+ *   points for a product on such a shelf whose name does not say the word (naan on "Breads");
+ * - 30 more when the whole search is one item of the sub category's name ("green tea");
+ * - its category is named by the search: half the shelf points;
+ * - its category holds a sub category of what the search's last group names (its department:
+ *   Bakery, Cakes & Dairy for milk): 10;
+ * - its name's head noun (`search_head`: "Toned Milk" → milk) is what the search's last group names
+ *   (the search's own head noun: "toor dal" → dal): 15, or 5 outside the search's departments when
+ *   it has some (a "Cleansing Milk" is a face product);
+ * - the brand has a group's word: 12 per group ("amul butter": Amul's butters first).
+ * Products of `STRONG_SCORE` points or more (a product the search's shelf or head noun agrees with)
+ * come first; within them and within the rest, in-stock products first, then more points, then
+ * shorter names, newest, id.
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { ListQuery } from './list-query.ts'
+import { shelfHoldsPhrase, shelfTier, ShelfTier, type Shelf } from './shelves.ts'
+import { phraseQuery, wordForms } from './terms.ts'
+import type { Alternative, Group } from './understand.ts'
+
+/** Points (see the module comment). */
+export const POINTS = {
+  EXACT_NAME: 100,
+  WHOLE_SEARCH_SHELF: 30,
+  DEPARTMENT: 10,
+  HEAD: 15,
+  HEAD_ELSEWHERE: 5,
+  WORD: 10,
+  OTHER_WORD: 8,
+  PREFIX: 4,
+  BRAND: 12,
+} as const
+/** Least points of a product the search's shelf or head noun agrees with (see the module comment). */
+export const STRONG_SCORE = 30
+
+/** A tsquery text matching any of `alternatives` (restricted to the name or brand with `weight`); '' for none. */
+function anyOf(alternatives: Alternative[], weight?: 'A' | 'B'): string {
+  return alternatives.map((a) => `(${phraseQuery(a.phrase, { prefix: a.prefix, weight })})`).join(' | ')
+}
+
+const tsquery = (text: string) => sql`to_tsquery('simple', ${text})`
+
+/** A `text[]` of bound parameters. */
+function textArray(values: string[]): SQL {
+  return values.length
+    ? sql`array[${sql.join(
+        values.map((v) => sql`${v}`),
+        sql`, `,
+      )}]::text[]`
+    : sql`array[]::text[]`
+}
+
+/**
+ * The candidates, condition and ranking of a search understood as `groups` (at least one), over the
+ * store's `shelves`; `typed` is the search as typed (words joined by spaces).
+ */
+export function searchListParts(groups: Group[], shelves: Shelf[], typed: string): Pick<ListQuery, 'candidates' | 'where' | 'ranking'> {
+  const whole = groups.flatMap((g) => g.typed)
+  // Points per (sub category, group); categories get half of the sum over the groups.
+  const shelfPoints: Array<{ id: string; g: number; score: number }> = []
+  const categoryPoints = new Map<string, number>()
+  const holding: string[][] = groups.map(() => [])
+  const departments = new Set<string>()
+  for (const shelf of shelves) {
+    let sum = 0
+    groups.forEach((group, g) => {
+      let best = ShelfTier.NONE as number
+      for (const alt of group.alternatives) {
+        if (alt.prefix) continue
+        const tier = shelfTier(shelf, alt.phrase)
+        best = Math.max(best, tier)
+        if (shelf.kind === 'subCategory' && shelfHoldsPhrase(tier)) {
+          if (!holding[g]!.includes(shelf.id)) holding[g]!.push(shelf.id)
+          if (g === groups.length - 1) for (const id of shelf.categoryIds) departments.add(id)
+        }
+      }
+      sum += best
+      if (shelf.kind === 'subCategory' && best > 0) shelfPoints.push({ id: shelf.id, g, score: best })
+    })
+    if (shelf.kind === 'category' && sum > 0) categoryPoints.set(shelf.id, Math.round(sum / 2))
+    if (shelf.kind === 'subCategory' && groups.length > 1 && shelfTier(shelf, whole) >= ShelfTier.ITEM) {
+      shelfPoints.push({ id: shelf.id, g: -1, score: POINTS.WHOLE_SEARCH_SHELF })
+    }
+  }
+  const scored = new Set(shelfPoints.map((s) => s.g))
+
+  const matchesAll = tsquery(groups.map((g) => `(${anyOf(g.alternatives)})`).join(' & '))
+  const shelfCandidates = [...new Set(holding.flat())]
+  const candidates = shelfCandidates.length
+    ? sql`select p.id from products p where p.search_doc @@ ${matchesAll}
+          union select psc.product_id as id from product_sub_categories psc where psc.sub_category_id = any(${textArray(shelfCandidates)})`
+    : sql`select p.id from products p where p.search_doc @@ ${matchesAll}`
+  const where = sql.join(
+    groups.map((group, g) => {
+      const byWords = sql`p.search_doc @@ ${tsquery(anyOf(group.alternatives))}`
+      return holding[g]!.length
+        ? sql`(${byWords} or exists (select 1 from product_sub_categories psc
+                where psc.product_id = p.id and psc.sub_category_id = any(${textArray(holding[g]!)})))`
+        : byWords
+    }),
+    sql` and `,
+  )
+
+  const shelfOf = (g: number) =>
+    scored.has(g)
+      ? sql`coalesce((select max(s.score) from product_sub_categories psc join shelf_scores s on s.id = psc.sub_category_id
+                      where psc.product_id = p.id and s.g = ${g}), 0)`
+      : sql`0`
+  const groupPoints = groups.map((group, g) => {
+    const typedAlts = group.alternatives.filter((a) => !a.prefix && a.source === 'typed')
+    const otherAlts = group.alternatives.filter((a) => !a.prefix && a.source !== 'typed')
+    const hits = [
+      typedAlts.length ? sql`when p.search_doc @@ ${tsquery(anyOf(typedAlts, 'A'))} then ${POINTS.WORD}` : sql``,
+      otherAlts.length ? sql`when p.search_doc @@ ${tsquery(anyOf(otherAlts, 'A'))} then ${POINTS.OTHER_WORD}` : sql``,
+      sql`when p.search_doc @@ ${tsquery(anyOf(group.alternatives, 'A'))} then ${POINTS.PREFIX}`,
+    ]
+    const named = sql`(case ${sql.join(hits, sql` `)} else 0 end)`
+    const inBrand = [...typedAlts, ...otherAlts].length
+      ? sql`(case when p.search_doc @@ ${tsquery(anyOf([...typedAlts, ...otherAlts], 'B'))} then ${POINTS.BRAND} else 0 end)`
+      : sql`0`
+    const shelf = shelfOf(g)
+    return sql`(${named} + (case when ${named} > 0 then ${shelf} else ${shelf} / 2 end) + ${inBrand})`
+  })
+  const last = groups.at(-1)!
+  const heads = [...new Set(last.alternatives.filter((a) => !a.prefix).flatMap((a) => wordForms(a.phrase.at(-1)!)))]
+  const categoryScore = categoryPoints.size
+    ? sql`coalesce((select max(c.score) from product_categories pc join category_scores c on c.id = pc.category_id
+                    where pc.product_id = p.id), 0)`
+    : sql`0`
+  const headMatch = heads.length ? sql`p.search_head && ${textArray(heads)}` : sql`false`
+  const inDepartment = departments.size
+    ? sql`exists (select 1 from product_categories pc where pc.product_id = p.id and pc.category_id = any(${textArray([...departments])}))`
+    : sql`true`
+  const headPoints = departments.size
+    ? sql`(case when ${inDepartment} then ${POINTS.DEPARTMENT} + (case when ${headMatch} then ${POINTS.HEAD} else 0 end)
+               when ${headMatch} then ${POINTS.HEAD_ELSEWHERE} else 0 end)`
+    : sql`(case when ${headMatch} then ${POINTS.HEAD} else 0 end)`
+  const score = sql`(case when lower(p.name) = ${typed} then ${POINTS.EXACT_NAME} else 0 end) + ${shelfOf(-1)} + ${categoryScore}
+      + ${headPoints} + ${sql.join(groupPoints, sql` + `)}`
+  return {
+    candidates: sql`select id from (${candidates}) c`,
+    where,
+    ranking: {
+      score,
+      strongScore: STRONG_SCORE,
+      shelfScores: JSON.stringify(shelfPoints),
+      categoryScores: JSON.stringify([...categoryPoints].map(([id, points]) => ({ id, score: points }))),
+    },
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Product search and filtered listings (docs/search.md; decision
+ * docs/decisions/0014-search-ranking-synonyms-spelling.md).
+ *
+ * `searchProducts` serves POST /api/product/search-product and /api/product/get: the search is
+ * understood (synonyms, spelling, prefixes: ./understand.ts), matched and ranked by the catalogue's
+ * structure (./ranking.ts), filtered, sorted and counted per facet (./list-query.ts), and answered
+ * with what it was taken to mean (`understood`). `productListing` serves the category listing with
+ * the same filters, sorts and facets. Without the optional fields both answer exactly as before.
+ *
+ * Cost (docs/security.md, "Search cost"): answers are cached under every input; a search the cache
+ * cannot answer is rate-limited per client (`opts.beforeSearch`), waits at the process's gate
+ * (`opts.gate`, api/lib/gate.ts) and runs in one transaction with a statement timeout. Its database
+ * work is bounded by the words it keeps: at most 8, one vocabulary query for all of them (index
+ * probes on a table of words, not a scan of products), and words the vocabulary cannot place are
+ * dropped before any product is read, so a search of random words costs one small query.
+ */
+import { sql } from 'drizzle-orm'
+import type { Gate } from '../../lib/gate.ts'
+import type { Db } from '../../db/client.ts'
+import type { CatalogDeps } from '../category/service.ts'
+import {
+  newestPage,
+  productAnswersByIds,
+  productsByCategoryAndSubCategory,
+  textArray,
+  type ProductAnswer,
+  type ProductPage,
+} from '../product/reads.ts'
+import type { ProductSearchInput, ProductsByCategoryAndSubCategoryInput } from '../product/schemas.ts'
+import { listPage, type ListQuery } from './list-query.ts'
+import { searchListParts } from './ranking.ts'
+import { changesList, type Facets, type ListOptions } from './schemas.ts'
+import { loadShelves } from './shelves.ts'
+import { CANDIDATE_SIMILARITY } from './spelling.ts'
+import { loadSynonyms } from './synonyms.ts'
+import { searchTerms } from './terms.ts'
+import { understand, type Group } from './understand.ts'
+
+/**
+ * Longest a search may run (PostgreSQL `statement_timeout`, for its transaction only); past it the
+ * search answers 503 (api/lib/faults.ts) instead of holding a connection the store needs.
+ */
+export const SEARCH_STATEMENT_TIMEOUT_MS = 2000
+
+/** What a search was taken to mean, answered beside the products (docs/search.md, "Answer"). */
+export interface Understood {
+  /** The search as run: corrections applied ("bred" → "bread"), words left out removed. */
+  query: string
+  /** Typed words and the catalogue words searched for them too: doodh → [milk]. */
+  synonyms: Array<{ word: string; means: string[] }>
+  /** Typed words corrected by spelling: bred → bread ("Did you mean"). */
+  corrections: Array<{ word: string; to: string }>
+  /** Typed words that matched nothing in the catalogue and were left out. */
+  ignored: string[]
+  /** Typed words dropped because no product matched all of them ("brown bread" → bread). */
+  relaxed: string[]
+}
+
+/** A page of a list with what the optional fields asked for. */
+export interface ListAnswer extends ProductPage {
+  facets?: Facets
+  understood?: Understood
+}
+
+/** The products of `ids` as answered, in that order (one query). */
+async function answersInOrder(db: Pick<Db, 'execute'>, ids: string[]): Promise<ProductAnswer[]> {
+  const byId = await productAnswersByIds(db, ids)
+  return ids.map((id) => byId.get(id)).filter((p): p is ProductAnswer => p !== undefined)
+}
+
+/** Runs a list query and expands its page. */
+async function listed(db: Pick<Db, 'execute'>, query: ListQuery): Promise<ListAnswer> {
+  const page = await listPage(db, query)
+  return { data: await answersInOrder(db, page.ids), totalCount: page.totalCount, ...(page.facets ? { facets: page.facets } : {}) }
+}
+
+/** The typed words of `groups` with corrections applied: what the search was run as. */
+function queryText(terms: string[], groups: Group[], corrections: Map<string, string>): string {
+  const kept = new Set(groups.flatMap((g) => g.typed))
+  return terms
+    .filter((t) => kept.has(t))
+    .map((t) => corrections.get(t) ?? t)
+    .join(' ')
+}
+
+/**
+ * One page of published products matching `search`, ranked (see the module comment), or of all
+ * published products newest first when the search has no word. Cached under
+ * `product:search:[words, page, limit, options]`.
+ * @param input.page 1-based page; input.limit page size (already capped by the schema)
+ * @param opts.beforeSearch runs before a search the cache could not answer (the route's per-client
+ *   rate limit) and may throw to refuse it; opts.gate bounds how many such searches query at once
+ * @returns the page, the number of matches in all, `facets` when asked, `understood` for a search
+ */
+export function searchProducts(
+  deps: CatalogDeps,
+  input: ProductSearchInput & Partial<ListOptions>,
+  opts: { beforeSearch?: () => Promise<void>; gate?: Gate } = {},
+): Promise<ListAnswer> {
+  const terms = searchTerms(input.search)
+  const options = withDefaults(input)
+  const { page, limit } = input
+  const key = `product:search:${JSON.stringify([terms.join(' '), page, limit, options])}`
+  return deps.cache.get(key, async () => {
+    if (terms.length === 0) {
+      if (!changesList(options)) return newestPage(deps, sql`p.publish`, page, limit)
+      return listed(deps.db, {
+        candidates: sql`select p.id from products p`,
+        where: sql`true`,
+        ranking: { score: null },
+        options,
+        page,
+        limit,
+      })
+    }
+    // Only a search the cache could not answer costs database time: that is what is rate-limited.
+    await opts.beforeSearch?.()
+    // Read before the transaction: PGlite runs one statement at a time, and both are usually cached.
+    const [synonyms, shelves] = await Promise.all([loadSynonyms(deps), loadShelves(deps)])
+    const run = () =>
+      deps.db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true)`)
+        await tx.execute(sql`select set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true)`)
+        const understanding = await understand(tx, terms, synonyms)
+        const corrections = new Map(understanding.corrections.map((c) => [c.typed, c.to]))
+        const understood: Understood = {
+          query: queryText(terms, understanding.groups, corrections),
+          synonyms: understanding.synonyms.map((s) => ({ word: s.typed, means: s.means })),
+          corrections: understanding.corrections.map((c) => ({ word: c.typed, to: c.to })),
+          ignored: understanding.ignored,
+          relaxed: [],
+        }
+        if (understanding.groups.length === 0) return { data: [], totalCount: 0, understood }
+        const query = (groups: Group[]): ListQuery => ({
+          ...searchListParts(groups, shelves, terms.join(' ')),
+          options,
+          page,
+          limit,
+        })
+        let answer = await listed(tx, query(understanding.groups))
+        // No product has every word: keep the search's head noun (its last group), which is what the
+        // shopper is buying ("brown bread" → bread), and say which words were dropped.
+        const filtered = options.brand.length > 0 || options.price !== null || options.discount !== null
+        if (answer.totalCount === 0 && understanding.groups.length > 1 && !filtered) {
+          const head = understanding.groups.at(-1)!
+          answer = await listed(tx, query([head]))
+          understood.relaxed = understanding.groups.slice(0, -1).flatMap((g) => g.typed)
+          understood.query = queryText(terms, [head], corrections)
+        }
+        return { ...answer, understood }
+      })
+    return opts.gate ? opts.gate.run(run) : run()
+  })
+}
+
+/**
+ * One page of a category listing (POST /api/product/get-product-by-category-and-subcategory) with
+ * the optional filters, sort and facets; without them, exactly `productsByCategoryAndSubCategory`.
+ * Cached under `product:listing:[categoryIds, subCategoryIds, page, limit, options]`.
+ */
+export function productListing(
+  deps: CatalogDeps,
+  input: ProductsByCategoryAndSubCategoryInput & Partial<ListOptions>,
+): Promise<ListAnswer> {
+  const options = withDefaults(input)
+  if (!changesList(options)) return productsByCategoryAndSubCategory(deps, input)
+  const { categoryId, subCategoryId, page, limit } = input
+  const key = `product:listing:${JSON.stringify([categoryId, subCategoryId, page, limit, options])}`
+  return deps.cache.get(key, () =>
+    listed(deps.db, {
+      candidates: sql`select pc.product_id as id from product_categories pc where pc.category_id = any(${textArray(categoryId)})`,
+      where: subCategoryId
+        ? sql`exists (select 1 from product_sub_categories psc
+                      where psc.product_id = p.id and psc.sub_category_id = any(${textArray(subCategoryId)}))`
+        : sql`true`,
+      ranking: { score: null },
+      options,
+      page,
+      limit,
+    }),
+  )
+}
+
+/** The list options of a request that may lack them (callers other than the routes). */
+function withDefaults(input: Partial<ListOptions>): ListOptions {
+  return {
+    brand: input.brand ?? [],
+    price: input.price ?? null,
+    discount: input.discount ?? null,
+    sort: input.sort ?? 'relevance',
+    facets: input.facets ?? false,
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Spelling (docs/search.md, "Spelling"): each search word is looked up in the catalogue's own
+ * vocabulary (`search_vocabulary`, every distinct word of the published products' names and brands
+ * with the number of products that have it, kept current by triggers; migration 0005_search). A
+ * word the vocabulary lacks is corrected to a close, frequent vocabulary word: pg_trgm's
+ * spelling-suggestion pattern (PostgreSQL docs, pg_trgm, "Text Search Integration": trigram
+ * similarity `%` against a table of the documents' words, GIN index `search_vocabulary_trgm_idx`),
+ * then Damerau-Levenshtein edit distance to keep only real typos.
+ *
+ * Rules: a word the vocabulary knows is never replaced (toor stays toor), except a rare word of 5
+ * letters or more next to a far more common one (a misspelt product name must not hide the
+ * obvious products); a correction keeps the first letter, is at most 1 edit away for words of up to
+ * 4 letters, 2 up to 7, 3 beyond; among those the fewest edits win, then the most products
+ * ("bred" → bread, 13 products, not brew, 5).
+ */
+import levenshtein from 'damerau-levenshtein'
+import { sql } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import { queryRows } from '../../db/query.ts'
+import { wordForms } from './terms.ts'
+
+/** Shortest word corrected by spelling; shorter words only match as typed or as a prefix. */
+export const MIN_CORRECTED_LENGTH = 3
+/** A known word with at most this many products may still be corrected to a far commoner word. */
+export const RARE_WORD_PRODUCTS = 2
+/** How many times more products the correction of a known rare word must have. */
+const RARE_WORD_RATIO = 10
+/** pg_trgm similarity a vocabulary word needs to be a candidate (the `%` operator's threshold). */
+export const CANDIDATE_SIMILARITY = 0.3
+/** Candidates read per word, most similar first. */
+const CANDIDATES_PER_WORD = 12
+
+/** What the vocabulary says about one search word. */
+export interface WordFacts {
+  /** Products having the word in any of its forms (0 = unknown to the catalogue). */
+  known: number
+  /** Products having a word that starts with it (of the first 100 such words; 0 = none). */
+  completions: number
+  /** Close vocabulary words, when the word is unknown or rare and long enough to correct. */
+  candidates: Array<{ word: string; products: number }>
+}
+
+/**
+ * Looks up `terms` in the vocabulary in one query (inside the caller's transaction, which sets
+ * `pg_trgm.similarity_threshold`). Each term costs a few index probes: the forms by primary key,
+ * completions by the `text_pattern_ops` index, candidates by the trigram index (only when needed).
+ */
+export async function lookUpWords(db: Pick<Db, 'execute'>, terms: string[]): Promise<Map<string, WordFacts>> {
+  const input = JSON.stringify([...new Set(terms)].map((term) => ({ term, forms: wordForms(term) })))
+  const rows = await queryRows<{ term: string; known: number; completions: number; candidates: WordFacts['candidates'] | null }>(
+    db,
+    sql`select t.term, k.known, c.completions, s.candidates
+        from jsonb_to_recordset(${input}::jsonb) as t(term text, forms text[])
+        cross join lateral (
+          select coalesce(max(v.products), 0)::int as known from search_vocabulary v where v.word = any(t.forms)
+        ) k
+        cross join lateral (
+          select coalesce(sum(x.products), 0)::int as completions
+          from (select v.products from search_vocabulary v
+                where v.word ~>=~ t.term and v.word ~<~ (t.term || chr(1114111)) and v.word <> all(t.forms)
+                limit 100) x
+        ) c
+        left join lateral (
+          select json_agg(json_build_object('word', x.word, 'products', x.products)) as candidates
+          from (select v.word, v.products from search_vocabulary v
+                where k.known <= ${RARE_WORD_PRODUCTS} and length(t.term) >= ${MIN_CORRECTED_LENGTH} and v.word % t.term
+                order by similarity(v.word, t.term) desc, v.products desc
+                limit ${CANDIDATES_PER_WORD}) x
+        ) s on true`,
+  )
+  return new Map(rows.map((r) => [r.term, { known: r.known, completions: r.completions, candidates: r.candidates ?? [] }]))
+}
+
+/** Most edits a correction of a word of `length` letters may take. */
+export function maxEdits(length: number): number {
+  return length <= 4 ? 1 : length <= 7 ? 2 : 3
+}
+
+/**
+ * The correction of `term` among `candidates` (vocabulary words or synonym keys), or null (see the
+ * module comment for the rules). `known`: products having the term itself.
+ */
+export function chooseCorrection(
+  term: string,
+  known: number,
+  candidates: Array<{ word: string; products: number }>,
+): { word: string; products: number } | null {
+  if (term.length < MIN_CORRECTED_LENGTH || known > RARE_WORD_PRODUCTS) return null
+  if (known > 0 && term.length < 5) return null
+  const forms = new Set(wordForms(term))
+  const scored = candidates
+    .filter((c) => c.word[0] === term[0] && !forms.has(c.word) && !/\d/.test(c.word))
+    .filter((c) => known === 0 || c.products >= Math.max(5, known * RARE_WORD_RATIO))
+    .map((c) => ({ ...c, edits: levenshtein(term, c.word).steps }))
+    .filter((c) => c.edits <= maxEdits(term.length))
+    .sort((a, b) => a.edits - b.edits || b.products - a.products || a.word.localeCompare(b.word))
+  const best = scored[0]
+  return best ? { word: best.word, products: best.products } : null
+}

@@ -1,0 +1,53 @@
+/**
+ * Search synonyms (docs/search.md, "Synonyms"): the `search_synonyms` table maps words shoppers
+ * type, often Hindi-English ("doodh", "dahi", "chawal"), to the catalogue's words ("milk", "curd",
+ * "rice"); a `both_ways` row also maps the catalogue word back ("curd" finds "Dahi"). The table is
+ * seeded from api/db/seed/data/synonyms.csv (api/db/seed/synonyms.ts) and is the store's to edit.
+ *
+ * Read once into memory through the catalogue cache (`search:synonyms`), so a search costs no query
+ * for it; a catalogue write clears it with everything else (api/lib/cache.ts).
+ */
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../../db/query.ts'
+import type { CatalogDeps } from '../category/service.ts'
+import { words } from './terms.ts'
+
+/**
+ * Shopper's words (one or two words, joined by one space) → the catalogue phrases they stand for,
+ * each a list of words. Keys and phrases hold letters, marks and digits only (`words`).
+ */
+export type SynonymMap = ReadonlyMap<string, string[][]>
+
+/** Longest key, in words: phrases of the query up to this length are looked up. */
+export const MAX_SYNONYM_WORDS = 2
+
+/** Builds the map from table rows: normalised like a search, both-way rows entered twice, no duplicates. */
+export function synonymMap(rows: Array<{ word: string; means: string; bothWays: boolean }>): SynonymMap {
+  const map = new Map<string, string[][]>()
+  const add = (from: string[], to: string[]) => {
+    if (from.length === 0 || from.length > MAX_SYNONYM_WORDS || to.length === 0) return
+    const key = from.join(' ')
+    const list = map.get(key) ?? []
+    if (key !== to.join(' ') && !list.some((phrase) => phrase.join(' ') === to.join(' '))) list.push(to)
+    map.set(key, list)
+  }
+  for (const row of rows) {
+    const word = words(row.word)
+    const means = words(row.means)
+    add(word, means)
+    if (row.bothWays) add(means, word)
+  }
+  return map
+}
+
+/** The synonym map of the store, cached until the next catalogue write. */
+export function loadSynonyms(deps: CatalogDeps): Promise<SynonymMap> {
+  return deps.cache.get('search:synonyms', async () =>
+    synonymMap(
+      await queryRows<{ word: string; means: string; bothWays: boolean }>(
+        deps.db,
+        sql`select word, means, both_ways as "bothWays" from search_synonyms order by word, means`,
+      ),
+    ),
+  )
+}

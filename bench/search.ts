@@ -1,0 +1,396 @@
+/**
+ * `npm run bench:search`: search latency at catalogue sizes, on PGlite and on PostgreSQL, and the
+ * store's liveness under a search attack (docs/search.md, "Performance").
+ *
+ * Latency: for each database and size, a fresh database gets the real catalogue (8,208 products,
+ * api/db/seed/data), expanded for larger sizes with plausible variants of its own products
+ * (`expandCatalog`: another brand of the same shelf, another pack or size, a name prefix); then
+ * every query of the relevance set (api/modules/search/relevance-set.json: English, Hindi-English,
+ * brands, typos, multi-word) is sent BENCH_RUNS times through POST /api/product/search-product of an
+ * in-process API whose catalogue cache never answers (every search reaches the database), as are
+ * two adversarial lists: eight random words, and eight words drawn from the catalogue's own
+ * vocabulary. Prints p50/p95/p99/max in milliseconds per list.
+ *
+ * Attack (`--attack`): starts the production server (needs `npm run build`) on a fresh PGlite folder
+ * or PostgreSQL database, and while BENCH_ATTACKERS (40) clients, each from its own address, send
+ * searches of eight random words for BENCH_DURATION (10) seconds, probes /healthz and /readyz every
+ * 50 ms; prints their p50/p99/max.
+ *
+ * Options: `--db pglite,postgres` (PostgreSQL needs BENCH_DATABASE_URL or TEST_DATABASE_URL: a server
+ * URL; the bench creates and drops its own database there), `--sizes 8208,100000`, `--attack`.
+ * Env: BENCH_RUNS (3), BENCH_PORT (3400), BENCH_DURATION, BENCH_ATTACKERS.
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import pg from 'pg'
+import { sql } from 'drizzle-orm'
+import { RateLimiterMemory } from 'rate-limiter-flexible'
+import { createApp } from '../api/app.ts'
+import { migrateDb, openDatabase, type Database, type Db } from '../api/db/client.ts'
+import { importCatalog } from '../api/db/seed/import-catalog.ts'
+import { BUNDLED_CATALOG_CSV } from '../api/db/seed/ensure.ts'
+import { queryRows } from '../api/db/query.ts'
+import { productCategories, products, productSubCategories } from '../api/db/schema.ts'
+import type { CatalogCache } from '../api/lib/cache.ts'
+import { newId } from '../api/lib/ids.ts'
+import { logger } from '../api/lib/logger.ts'
+import { createRateLimits } from '../api/lib/rate-limit.ts'
+import { createDiskStorage } from '../api/lib/storage.ts'
+
+const root = path.resolve(import.meta.dirname, '..')
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'pglite,postgres' },
+    sizes: { type: 'string', default: '8208,100000' },
+    attack: { type: 'boolean', default: false },
+  },
+})
+const runs = Number(process.env.BENCH_RUNS ?? 3)
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
+const REAL_QUERIES = (
+  JSON.parse(fs.readFileSync(path.join(root, 'api/modules/search/relevance-set.json'), 'utf8')) as { queries: Array<{ q: string }> }
+).queries.map((q) => q.q)
+
+/** A small seeded generator (mulberry32), so every run builds the same catalogue and queries. */
+function random(seed: number) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** A random word of 5 to 9 lower-case letters: never in the catalogue cache, rarely in the catalogue. */
+const randomWord = (rnd: () => number) =>
+  Array.from({ length: 5 + Math.floor(rnd() * 5) }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join('')
+
+/** A fresh database: in-memory PGlite, or a new database on the PostgreSQL server (dropped by `close`). */
+async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<Database & { url?: string }> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({})
+    await migrateDb(database)
+    return database
+  }
+  const name = `bench_${newId()}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(serverUrl!)
+  url.pathname = `/${name}`
+  const database = await openDatabase({ url: url.toString() })
+  await migrateDb(database)
+  return {
+    ...database,
+    url: url.toString(),
+    async close() {
+      await database.close()
+      const dropper = new pg.Client({ connectionString: serverUrl })
+      await dropper.connect()
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await dropper.end()
+    },
+  }
+}
+
+const PREFIXES = ['Premium', 'Classic', 'Value', 'Family', 'Daily', 'Select', 'Fresh', 'Organic']
+const BRAND_LINES = ['Select', 'Gold', 'Classic', 'Lite', 'Plus', 'Organic']
+
+/**
+ * Grows the imported catalogue to `size` products with variants of its own products, each on the
+ * same category and sub category: another brand of the same shelf (or a line of the same brand), a
+ * pack of 2 to 6 or another size sold on that shelf, sometimes a name prefix such as "Premium";
+ * prices scaled to match, discounts 0-40 %, about 5 % out of stock. Seeded: the same every run.
+ */
+export async function expandCatalog(db: Db, size: number): Promise<number> {
+  const base = await queryRows<{
+    name: string
+    brand: string
+    unit: string
+    price: string
+    description: string
+    image: string[]
+    categoryId: string
+    subCategoryId: string
+  }>(
+    db,
+    sql`select p.name, coalesce(p.more_details->>'brand', '') as brand, p.unit, p.price, p.description, p.image,
+          (select category_id from product_categories where product_id = p.id limit 1) as "categoryId",
+          (select sub_category_id from product_sub_categories where product_id = p.id limit 1) as "subCategoryId"
+        from products p order by p.created_at desc, p.id`,
+  )
+  const shelves = new Map<string, { brands: string[]; units: string[] }>()
+  for (const p of base) {
+    const shelf = shelves.get(p.subCategoryId) ?? { brands: [], units: [] }
+    if (!shelf.brands.includes(p.brand)) shelf.brands.push(p.brand)
+    if (!shelf.units.includes(p.unit)) shelf.units.push(p.unit)
+    shelves.set(p.subCategoryId, shelf)
+  }
+  const rnd = random(100_000)
+  const oldest = Date.now() - 24 * 3600 * 1000
+  let made = 0
+  const wanted = size - base.length
+  while (made < wanted) {
+    const batch: Array<{ row: typeof products.$inferInsert & { id: string }; categoryId: string; subCategoryId: string }> = []
+    for (let i = 0; i < 1000 && made < wanted; i++, made++) {
+      const p = base[made % base.length]!
+      const shelf = shelves.get(p.subCategoryId)!
+      const otherBrand = shelf.brands[Math.floor(rnd() * shelf.brands.length)]!
+      const brand = otherBrand !== p.brand ? otherBrand : `${p.brand} ${BRAND_LINES[Math.floor(rnd() * BRAND_LINES.length)]}`
+      let name = p.name
+      let unit = p.unit
+      let factor = 0.6 + rnd() * 1.9
+      if (rnd() < 0.4) {
+        const pack = 2 + Math.floor(rnd() * 5)
+        name = `${name} (Pack of ${pack})`
+        unit = `${pack} x ${p.unit}`
+        factor = pack * (0.9 + rnd() * 0.1)
+      } else {
+        unit = shelf.units[Math.floor(rnd() * shelf.units.length)]!
+      }
+      if (rnd() < 0.25) name = `${PREFIXES[Math.floor(rnd() * PREFIXES.length)]} ${name}`
+      const price = Math.max(5, Math.round(Number(p.price) * factor * 100) / 100)
+      const discount = rnd() < 0.4 ? 0 : Math.floor(rnd() * 41)
+      const at = new Date(oldest - made)
+      batch.push({
+        row: {
+          id: newId(),
+          name,
+          image: p.image,
+          unit,
+          stock: rnd() < 0.05 ? 0 : 5 + Math.floor(rnd() * 196),
+          price,
+          sellingPrice: Math.round(price * (100 - discount)) / 100,
+          discount,
+          description: p.description,
+          moreDetails: { brand },
+          publish: true,
+          createdAt: at,
+          updatedAt: at,
+        },
+        categoryId: p.categoryId,
+        subCategoryId: p.subCategoryId,
+      })
+    }
+    await db.transaction(async (tx) => {
+      await tx.insert(products).values(batch.map((b) => b.row))
+      await tx.insert(productCategories).values(batch.map((b) => ({ productId: b.row.id, categoryId: b.categoryId, position: 0 })))
+      await tx.insert(productSubCategories).values(batch.map((b) => ({ productId: b.row.id, subCategoryId: b.subCategoryId, position: 0 })))
+    })
+  }
+  return base.length + made
+}
+
+/** A cache that never answers: every search reaches the database. */
+const noCache: CatalogCache = {
+  get: (_key, compute) => compute(),
+  invalidate() {},
+  clearLocal() {},
+  onInvalidate() {},
+  stats: { hits: 0, misses: 0 },
+}
+
+/** p50/p95/p99/max of `times` (ms). */
+function percentiles(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
+  return { n: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? 0 }
+}
+
+interface LatencyRow {
+  db: string
+  size: number
+  list: string
+  n: number
+  p50: number
+  p95: number
+  p99: number
+  max: number
+  slowest: string
+  /** Answers other than 200, by status. */
+  failed: string
+}
+
+async function latency(kind: 'pglite' | 'postgres', size: number): Promise<LatencyRow[]> {
+  const database = await freshDatabase(kind)
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-bench-search-'))
+  try {
+    const started = performance.now()
+    const storage = createDiskStorage(path.join(tmp, 'uploads'))
+    await importCatalog({ db: database.db, storage, csvPath: BUNDLED_CATALOG_CSV, logger })
+    const total = size > 8208 ? await expandCatalog(database.db, size) : 8208
+    await database.db.execute(sql`analyze`)
+    console.log(`${kind}: ${total} products ready in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+    const rateLimits = { ...createRateLimits(), searchByIp: new RateLimiterMemory({ points: 1e9, duration: 1 }) }
+    const { app } = createApp({ db: database.db, storage, cache: noCache, rateLimits })
+    const search = async (q: string) => {
+      const t0 = performance.now()
+      const res = await app.request('/api/product/search-product', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ search: q, page: 1, limit: 12 }),
+      })
+      await res.arrayBuffer()
+      // A refused search (503 past the statement timeout) is counted, with the time it took.
+      if (res.status !== 200) failures.set(res.status, (failures.get(res.status) ?? 0) + 1)
+      return performance.now() - t0
+    }
+    const failures = new Map<number, number>()
+    const rnd = random(7)
+    const vocabulary = (
+      await queryRows<{ word: string }>(
+        database.db,
+        sql`select distinct w as word from products p, unnest(tsvector_to_array(to_tsvector('simple', p.name))) w
+            where w ~ '^[a-z]{4,}$' order by 1`,
+      )
+    ).map((r) => r.word)
+    const lists: Array<[string, string[]]> = [
+      [`real queries (${REAL_QUERIES.length})`, REAL_QUERIES],
+      ['8 random words (40)', Array.from({ length: 40 }, () => Array.from({ length: 8 }, () => randomWord(rnd)).join(' '))],
+      [
+        '8 catalogue words (40)',
+        Array.from({ length: 40 }, () => Array.from({ length: 8 }, () => vocabulary[Math.floor(rnd() * vocabulary.length)]).join(' ')),
+      ],
+    ]
+    for (const q of REAL_QUERIES.slice(0, 10)) await search(q) // warm-up
+    const rows: LatencyRow[] = []
+    for (const [list, queries] of lists) {
+      failures.clear()
+      const times: number[] = []
+      let slowest = { q: '', ms: 0 }
+      for (let r = 0; r < runs; r++) {
+        for (const q of queries) {
+          const ms = await search(q)
+          times.push(ms)
+          if (ms > slowest.ms) slowest = { q, ms }
+        }
+      }
+      rows.push({
+        db: kind,
+        size: total,
+        list,
+        ...percentiles(times),
+        slowest: slowest.q,
+        failed: JSON.stringify(Object.fromEntries(failures)),
+      })
+      printRows(rows.slice(-1))
+    }
+    return rows
+  } finally {
+    await database.close()
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+/** See the module comment ("Attack"). */
+async function attack(kind: 'pglite' | 'postgres') {
+  if (!fs.existsSync(path.join(root, 'build/server/index.js'))) throw new Error('No build found: run `npm run build` first.')
+  const port = Number(process.env.BENCH_PORT ?? 3400)
+  const duration = Number(process.env.BENCH_DURATION ?? 10)
+  const attackers = Number(process.env.BENCH_ATTACKERS ?? 40)
+  const base = `http://127.0.0.1:${port}`
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-bench-attack-'))
+  const database = kind === 'postgres' ? await freshDatabase('postgres') : undefined
+  const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ADMIN_PASSWORD: 'bench-only-admin-password',
+      // The attackers play many clients through X-Forwarded-For.
+      TRUST_PROXY: '1',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  try {
+    const started = Date.now()
+    for (;;) {
+      if (Date.now() - started > 240_000) throw new Error('server did not become healthy')
+      const ok = await fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+      if (ok) break
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    // The first search after start-up warms the search's caches (shelves, synonyms).
+    await fetch(`${base}/api/product/search-product`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"search":"milk"}',
+    })
+    const rnd = random(11)
+    const until = Date.now() + duration * 1000
+    const statuses = new Map<number, number>()
+    const attack = Array.from({ length: attackers }, async (_, i) => {
+      while (Date.now() < until) {
+        const res = await fetch(`${base}/api/product/search-product`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `198.18.${i >> 8}.${i & 255}` },
+          body: JSON.stringify({ search: Array.from({ length: 8 }, () => randomWord(rnd)).join(' ') }),
+        }).catch(() => null)
+        statuses.set(res?.status ?? 0, (statuses.get(res?.status ?? 0) ?? 0) + 1)
+        await res?.arrayBuffer()
+      }
+    })
+    const probes: Record<'/healthz' | '/readyz', number[]> = { '/healthz': [], '/readyz': [] }
+    while (Date.now() < until) {
+      for (const probe of ['/healthz', '/readyz'] as const) {
+        const t0 = performance.now()
+        await (await fetch(`${base}${probe}`)).arrayBuffer()
+        probes[probe].push(performance.now() - t0)
+      }
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    await Promise.all(attack)
+    console.log(`\nsearch attack on ${kind}: ${attackers} clients, 8 random words each, ${duration} s`)
+    for (const [probe, times] of Object.entries(probes)) {
+      const p = percentiles(times)
+      console.log(`- ${probe} (${p.n} probes): p50 ${p.p50.toFixed(0)} ms, p99 ${p.p99.toFixed(0)} ms, max ${p.max.toFixed(0)} ms`)
+    }
+    console.log(`- attack answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`)
+  } finally {
+    server.kill('SIGTERM')
+    await new Promise((r) => server.once('exit', r))
+    await database?.close()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** Prints latency rows as markdown table rows. */
+function printRows(rows: LatencyRow[]) {
+  const f = (x: number) => x.toFixed(1)
+  for (const r of rows) {
+    console.log(
+      `| ${r.db} | ${r.size} | ${r.list} | ${r.n} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.max)} | ${r.failed} | ${r.slowest.slice(0, 40)} |`,
+    )
+  }
+}
+
+const kinds = (args.db ?? '').split(',').filter((k): k is 'pglite' | 'postgres' => k === 'pglite' || k === 'postgres')
+if (kinds.includes('postgres') && !serverUrl) {
+  console.error('PostgreSQL skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a server URL')
+  kinds.splice(kinds.indexOf('postgres'), 1)
+}
+if (args.attack) {
+  for (const kind of kinds) await attack(kind)
+} else {
+  const rows: LatencyRow[] = []
+  for (const kind of kinds) {
+    for (const size of (args.sizes ?? '').split(',').map(Number)) rows.push(...(await latency(kind, size)))
+  }
+  console.log(`\nsearch latency, ${runs} runs of each query, ${os.cpus().length} cores, Node ${process.version}\n`)
+  console.log('| database | products | queries | n | p50 ms | p95 ms | p99 ms | max ms | not 200 | slowest |')
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|---|---|')
+  printRows(rows)
+}
