@@ -19,14 +19,16 @@ import type { CategoryLinkData } from '../components/category-grid.tsx'
 import { pageRange, readPageRequest, type PageWindow } from '../components/pager.tsx'
 import { toCardData, type ProductCardData } from '../components/product-card.tsx'
 import { listingPath } from '../lib/slug.ts'
+import { filtersBody, filtersKey, readListFilters } from '../lib/list-filters.ts'
 
 /** The 404 a listing page throws for an unknown id or a sub category outside its category. */
 export const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
 
 /**
- * Starts loading a listing: reads `?page=` and `?single=` of `request` (app/components/pager.tsx),
- * asks for the products of `filter` in that window (`pageSize` per page) and waits for all categories
- * and sub categories. Answers the request's URL, the lookups, and `finish`.
+ * Starts loading a listing: reads `?page=` and `?single=` of `request` (app/components/pager.tsx) and
+ * its filters and sort (`?brand=`, `?price=`, `?discount=`, `?sort=`: app/lib/list-filters.ts), asks
+ * for the products of `filter` in that window (`pageSize` per page) with their facet counts, and
+ * waits for all categories and sub categories. Answers the request's URL, the lookups, and `finish`.
  *
  * An id the API rejects must still end as the page's 404, so a failure of the product call is only
  * raised by `finish`, after the page has checked its ids. Lookup failures throw (502, api/catalog.ts).
@@ -36,18 +38,25 @@ export async function startListing(request: Request, filter: { categoryId: strin
   const { page, isSingle } = readPageRequest(url)
   const { start, end } = pageRange(page, pageSize, isSingle)
   const call = { clientIp: clientIp(request) }
+  const filters = readListFilters(url)
+  const options = filtersBody(filters)
 
-  const productsPromise = fetchRange((p, limit) => productsByCategoryAndSubCategory({ ...filter, page: p, limit }, call), start, end)
+  const productsPromise = fetchRange(
+    (p, limit) => productsByCategoryAndSubCategory({ ...filter, page: p, limit, options }, call),
+    start,
+    end,
+  )
   productsPromise.catch(() => {})
   const [categories, subCategories] = await Promise.all([listCategories(call), listSubCategories(call)])
 
   /**
    * Waits for the products and answers the sidebar (the sub categories of `category`, each a link to
-   * its listing) and the page window of product cards; `scope` names the list, so appending stops
-   * when the shopper moves to another (app/components/pager.tsx). Throws the product call's failure.
+   * its listing), the page window of product cards, the filters read and the facet counts; `scope`
+   * names the list, so appending stops when the shopper moves to another or changes a filter
+   * (app/components/pager.tsx). Throws the product call's failure.
    */
   async function finish(category: Category, scope: string) {
-    const { products, totalCount } = await productsPromise
+    const { products, totalCount, facets } = await productsPromise
     const sidebar: CategoryLinkData[] = subCategories
       .filter((sub) => sub.category?.some((ref) => refId(ref) === filter.categoryId))
       .map((sub) => ({ _id: sub._id, name: sub.name, image: sub.image, href: listingPath(category, sub) }))
@@ -57,9 +66,9 @@ export async function startListing(request: Request, filter: { categoryId: strin
       page,
       pageSize,
       totalCount,
-      scope,
+      scope: `${scope}\u0000${filtersKey(filters)}`,
     }
-    return { sidebar, list }
+    return { sidebar, list, filters, facets }
   }
 
   return { url, categories, subCategories, finish }

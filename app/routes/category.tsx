@@ -14,6 +14,8 @@ import { notFound, startListing } from '../.server/listing.ts'
 import { categoryPath, idFromSlug, isCanonicalSlug } from '../lib/slug.ts'
 import { SidebarLayout, SubCategorySidebar, type CategoryLinkData } from '../components/category-grid.tsx'
 import { ListingProducts } from '../components/listing-products.tsx'
+import { ListFacets } from '../components/list-facets.tsx'
+import { hasFilters } from '../lib/list-filters.ts'
 import { useAppendingList, useIsSwitchingWithinCategory } from '../components/pager.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
@@ -31,12 +33,14 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (!category) throw notFound()
   if (!isCanonicalSlug(params.category, category)) throw redirect(`${categoryPath(category)}${listing.url.search}`, 301)
 
-  const { sidebar, list } = await listing.finish(category, categoryId)
+  const { sidebar, list, filters, facets } = await listing.finish(category, categoryId)
   return {
     category: { _id: category._id, name: category.name, image: category.image, href: categoryPath(category) },
     canonical: categoryPath(category),
     sidebar,
     list,
+    filters,
+    facets,
   }
 }
 
@@ -77,11 +81,16 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
           {list.totalCount} {list.totalCount === 1 ? 'product' : 'products'}
         </p>
       </header>
+      <ListFacets filters={loaderData.filters} facets={loaderData.facets} relevanceLabel="Newest" />
       <ListingProducts
         list={list}
         pageSize={LISTING_PAGE_SIZE}
         isSwitching={isSwitching}
-        emptyMessage="No products in this category yet."
+        emptyMessage={
+          loaderData.list.totalCount === 0 && loaderData.list.start === 0 && hasFilters(loaderData.filters)
+            ? 'No products match these filters.'
+            : 'No products in this category yet.'
+        }
       />
     </SidebarLayout>
   )

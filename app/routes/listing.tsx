@@ -22,6 +22,8 @@ import { notFound, startListing } from '../.server/listing.ts'
 import { categoryPath, idFromSlug, isCanonicalSlug, listingPath } from '../lib/slug.ts'
 import { SidebarLayout, SubCategorySidebar, type CategoryLinkData } from '../components/category-grid.tsx'
 import { ListingProducts } from '../components/listing-products.tsx'
+import { ListFacets } from '../components/list-facets.tsx'
+import { hasFilters } from '../lib/list-filters.ts'
 import { useAppendingList, useIsSwitchingWithinCategory } from '../components/pager.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
@@ -44,13 +46,15 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     throw redirect(`${listingPath(category, subCategory)}${listing.url.search}`, 301)
   }
 
-  const { sidebar, list } = await listing.finish(category, `${categoryId}/${subCategoryId}`)
+  const { sidebar, list, filters, facets } = await listing.finish(category, `${categoryId}/${subCategoryId}`)
   return {
     category: { _id: category._id, name: category.name, image: category.image, href: categoryPath(category) },
     subCategory: { _id: subCategory._id, name: subCategory.name },
     canonical: listingPath(category, subCategory),
     sidebar,
     list,
+    filters,
+    facets,
   }
 }
 
@@ -94,11 +98,16 @@ export default function Listing({ loaderData }: Route.ComponentProps) {
           {list.totalCount} {list.totalCount === 1 ? 'product' : 'products'}
         </p>
       </header>
+      <ListFacets filters={loaderData.filters} facets={loaderData.facets} relevanceLabel="Newest" />
       <ListingProducts
         list={list}
         pageSize={LISTING_PAGE_SIZE}
         isSwitching={isSwitching}
-        emptyMessage="No products here yet. Try another sub category."
+        emptyMessage={
+          loaderData.list.totalCount === 0 && loaderData.list.start === 0 && hasFilters(loaderData.filters)
+            ? 'No products match these filters.'
+            : 'No products here yet. Try another sub category.'
+        }
       />
     </SidebarLayout>
   )

@@ -10,12 +10,18 @@
  * hidden, so there is always one search input. Typing in either is followed: a document-level
  * listener catches input into any `q` field of a form that submits to /search.
  *
+ * Above the results: what the search was taken to mean ("Showing results for milk (doodh)", "Did you
+ * mean bread?", words left out) from the API's `understood`, and the filters and sort
+ * (app/components/list-facets.tsx: GET parameters, so they work without JavaScript and can be shared).
+ *
  * Upstream calls per render: one (none for an empty query).
  */
 import { useEffect, useRef } from 'react'
 import { Form, Link, useLocation, useNavigation, useSubmit } from 'react-router'
 import type { Route } from './+types/search'
-import { fetchRange, searchProducts } from '../.server/api/catalog.ts'
+import { fetchRange, searchProducts, type Understood } from '../.server/api/catalog.ts'
+import { filtersBody, filtersKey, readListFilters } from '../lib/list-filters.ts'
+import { ListFacets } from '../components/list-facets.tsx'
 import { clientIp } from '../.server/request.ts'
 import { useDebouncedCallback, SEARCH_DEBOUNCE_MS } from '../lib/use-debounce.ts'
 import { ProductGrid, toCardData, type ProductCardData } from '../components/product-card.tsx'
@@ -36,20 +42,26 @@ const SUGGESTIONS = ['milk', 'bread', 'sugar', 'paneer', 'chocolate', 'curd', 'e
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const q = (url.searchParams.get('q') ?? '').trim().slice(0, MAX_QUERY_LENGTH)
-  if (!q) return { q, list: null }
+  const filters = readListFilters(url)
+  if (!q) return { q, list: null, filters, facets: undefined, understood: undefined }
   const { page, isSingle } = readPageRequest(url)
   const { start, end } = pageRange(page, SEARCH_PAGE_SIZE, isSingle)
   const call = { clientIp: clientIp(request) }
-  const { products, totalCount } = await fetchRange((p, limit) => searchProducts({ search: q, page: p, limit }, call), start, end)
+  const options = filtersBody(filters)
+  const { products, totalCount, facets, understood } = await fetchRange(
+    (p, limit) => searchProducts({ search: q, page: p, limit, options }, call),
+    start,
+    end,
+  )
   const list: PageWindow<ProductCardData> = {
     items: products.map(toCardData),
     start,
     page,
     pageSize: SEARCH_PAGE_SIZE,
     totalCount,
-    scope: q,
+    scope: `${q}\u0000${filtersKey(filters)}`,
   }
-  return { q, list }
+  return { q, list, filters, facets, understood }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -111,7 +123,13 @@ export default function Search({ loaderData }: Route.ComponentProps) {
       </p>
       <div aria-busy={isSearching}>
         {loaderData.list ? (
-          <Results key={q} q={q} list={loaderData.list} isSearching={isSearching} />
+          <>
+            {loaderData.understood ? <SearchMeaning q={q} understood={loaderData.understood} /> : null}
+            {loaderData.list.totalCount > 0 || hasChosen(loaderData.filters) ? (
+              <ListFacets filters={loaderData.filters} facets={loaderData.facets} hidden={{ q }} />
+            ) : null}
+            <Results key={loaderData.list.scope} q={q} list={loaderData.list} isSearching={isSearching} />
+          </>
         ) : (
           <Suggestions heading="What are you looking for today?" />
         )}
@@ -181,6 +199,54 @@ function SearchForm({ q, isSearching, lastTyped }: { q: string; isSearching: boo
         Search
       </button>
     </Form>
+  )
+}
+
+/** Whether the shopper chose a filter or sort (the facet form stays to undo it even with no result). */
+function hasChosen(filters: ReturnType<typeof readListFilters>): boolean {
+  return filters.brand.length > 0 || filters.price !== null || filters.discount !== null || filters.sort !== 'relevance'
+}
+
+/**
+ * What the search was taken to mean, from the API's `understood` (docs/search.md, "Answer"): a
+ * spelling correction ("Did you mean bread?", a link that searches the corrected words), synonyms
+ * searched too ("Showing results for milk (doodh)"), words left out, and words dropped because no
+ * product had them all.
+ */
+function SearchMeaning({ q, understood }: { q: string; understood: Understood }) {
+  const lines: React.ReactNode[] = []
+  if (understood.corrections.length > 0) {
+    lines.push(
+      <>
+        Did you mean{' '}
+        <Link to={`/search?q=${encodeURIComponent(understood.query)}`} className="font-semibold text-accent underline">
+          {understood.query}
+        </Link>
+        ?
+      </>,
+    )
+  }
+  if (understood.synonyms.length > 0) {
+    const means = understood.synonyms.map((s) => `${s.means.join(', ')} (${s.word})`).join(', ')
+    lines.push(<>Showing results for {means}</>)
+  }
+  if (understood.ignored.length > 0) {
+    lines.push(<>No products match {understood.ignored.map((w) => `“${w}”`).join(', ')}, so we left it out.</>)
+  }
+  if (understood.relaxed.length > 0) {
+    lines.push(
+      <>
+        No product matches all of “{q}”: showing results for {understood.query}.
+      </>,
+    )
+  }
+  if (lines.length === 0) return null
+  return (
+    <div className="mb-3 rounded-xl bg-brand-light px-3 py-2 text-sm text-slate-800" data-testid="search-meaning">
+      {lines.map((line, i) => (
+        <p key={i}>{line}</p>
+      ))}
+    </div>
   )
 }
 

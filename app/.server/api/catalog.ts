@@ -9,6 +9,9 @@
  */
 import { data } from 'react-router'
 import { upstream, type UpstreamResult } from '../upstream.ts'
+import type { Facets } from '../../lib/list-filters.ts'
+
+export type { Facets, FacetValue } from '../../lib/list-filters.ts'
 
 /** A category as sub categories and products reference it (`_id`, name, sometimes the image). */
 export interface CategoryRef {
@@ -68,6 +71,16 @@ export interface Product {
   updatedAt?: string
 }
 
+/** What the API took a search to mean (docs/search.md, "Answer"). */
+export interface Understood {
+  /** The search as run: corrections applied, words left out removed. */
+  query: string
+  synonyms: Array<{ word: string; means: string[] }>
+  corrections: Array<{ word: string; to: string }>
+  ignored: string[]
+  relaxed: string[]
+}
+
 /** One page of products with the paging keys the API sends beside `data`. */
 export interface ProductPage {
   products: Product[]
@@ -77,6 +90,10 @@ export interface ProductPage {
   page: number
   /** Page size as answered (the API caps it). */
   limit: number
+  /** Present when the call asked for facets (and the API offers them). */
+  facets?: Facets
+  /** Present for a search (and an API that explains its searches). */
+  understood?: Understood
 }
 
 /** One home row: the products of one category (at most 15, contract). */
@@ -157,10 +174,10 @@ export async function productsByCategoryGrouped(categoryIds: string[], opts?: Ca
  * size (the API caps it). Throws 502 on an API fault and the API's 4xx otherwise.
  */
 export async function productsByCategoryAndSubCategory(
-  query: { categoryId: string; subCategoryId?: string; page: number; limit: number },
+  query: { categoryId: string; subCategoryId?: string; page: number; limit: number; options?: Record<string, unknown> },
   opts?: CatalogCallOptions,
 ): Promise<ProductPage> {
-  const body: Record<string, unknown> = { categoryId: query.categoryId, page: query.page, limit: query.limit }
+  const body: Record<string, unknown> = { categoryId: query.categoryId, page: query.page, limit: query.limit, ...query.options }
   if (query.subCategoryId) body.subCategoryId = query.subCategoryId
   const result = await read<Product[]>('product/get-product-by-category-and-subcategory', body, opts)
   return toPage(result.data, result.extra, query.page, query.limit)
@@ -181,13 +198,15 @@ export async function productDetails(productId: string, opts?: CatalogCallOption
 
 /**
  * One page of search results (POST /api/product/search-product). Typo tolerance ("panner" finds
- * paneer) is the API's job. Throws 502 on an API fault.
+ * paneer), synonyms and ranking are the API's job; `options` are the optional list fields (filters,
+ * sort, `facets`: app/lib/list-filters.ts `filtersBody`). Throws 502 on an API fault.
  */
 export async function searchProducts(
-  query: { search: string; page: number; limit: number },
+  query: { search: string; page: number; limit: number; options?: Record<string, unknown> },
   opts?: CatalogCallOptions,
 ): Promise<ProductPage> {
-  const result = await read<Product[]>('product/search-product', query, opts)
+  const { options, ...fields } = query
+  const result = await read<Product[]>('product/search-product', { ...fields, ...options }, opts)
   return toPage(result.data, result.extra, query.page, query.limit)
 }
 
@@ -198,7 +217,27 @@ function toPage(list: Product[] | undefined, extra: Record<string, unknown>, pag
     totalCount: asNumber(extra.totalCount, products.length),
     page: asNumber(extra.page, page),
     limit: asNumber(extra.limit, limit),
+    ...(isFacets(extra.facets) ? { facets: extra.facets } : {}),
+    ...(isUnderstood(extra.understood) ? { understood: extra.understood } : {}),
   }
+}
+
+const isList = (value: unknown): value is unknown[] => Array.isArray(value)
+function isFacets(value: unknown): value is Facets {
+  const v = value as Facets | null
+  return typeof v === 'object' && v !== null && isList(v.brand) && isList(v.price) && isList(v.discount)
+}
+function isUnderstood(value: unknown): value is Understood {
+  const v = value as Understood | null
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.query === 'string' &&
+    isList(v.synonyms) &&
+    isList(v.corrections) &&
+    isList(v.ignored) &&
+    isList(v.relaxed)
+  )
 }
 
 /** Largest page size the BFF asks for in one call: a multiple of 8 and 12, under the API's cap of 100. */
@@ -214,17 +253,25 @@ export async function fetchRange(
   fetchPage: (page: number, limit: number) => Promise<ProductPage>,
   start: number,
   end: number,
-): Promise<{ products: Product[]; totalCount: number }> {
+): Promise<{ products: Product[]; totalCount: number; facets?: Facets; understood?: Understood }> {
   const size = end - start
-  if (size <= 0) return { products: [], totalCount: (await fetchPage(1, 1)).totalCount }
+  if (size <= 0) {
+    const { totalCount, facets, understood } = await fetchPage(1, 1)
+    return { products: [], totalCount, facets, understood }
+  }
   if (size <= MAX_RANGE_CHUNK && start % size === 0) {
     const answer = await fetchPage(start / size + 1, size)
-    return { products: answer.products, totalCount: answer.totalCount }
+    return { products: answer.products, totalCount: answer.totalCount, facets: answer.facets, understood: answer.understood }
   }
   const chunk = MAX_RANGE_CHUNK
   const first = Math.floor(start / chunk) + 1
   const last = Math.floor((end - 1) / chunk) + 1
   const pages = await Promise.all(Array.from({ length: last - first + 1 }, (_, i) => fetchPage(first + i, chunk)))
   const offset = start - (first - 1) * chunk
-  return { products: pages.flatMap((p) => p.products).slice(offset, offset + size), totalCount: pages[0]?.totalCount ?? 0 }
+  return {
+    products: pages.flatMap((p) => p.products).slice(offset, offset + size),
+    totalCount: pages[0]?.totalCount ?? 0,
+    facets: pages[0]?.facets,
+    understood: pages[0]?.understood,
+  }
 }
