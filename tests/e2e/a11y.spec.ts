@@ -37,6 +37,23 @@ test('visitor pages have no accessibility violations', async ({ page, request })
   }
 })
 
+test('search meanings, filters and sort have no accessibility violations', async ({ page, request }) => {
+  const listing = await findListing(request, 'Foodgrains, Oil & Masala', 'Whole Spices')
+  for (const path of [
+    '/search?q=doodh',
+    '/search?q=bred',
+    '/search?q=amul+qzxwv',
+    `/search?q=milk&sort=price_asc&price=0-50`,
+    `${listing.path}?sort=discount&discount=10`,
+  ]) {
+    await page.goto(path)
+    // The facet form folds into a disclosure: check it open, with its counts and chosen filters.
+    const filters = page.getByRole('main').locator('details').filter({ hasText: 'Filter and sort' }).first()
+    if ((await filters.count()) > 0) await filters.locator('summary').first().click()
+    await expectNoViolations(page, path)
+  }
+})
+
 test('form errors and toasts have no accessibility violations', async ({ page }) => {
   await page.goto('/login')
   await submitLogin(page, 'nobody@example.com', 'Wrong-password-1')
