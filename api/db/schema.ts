@@ -177,7 +177,8 @@ export const searchVocabulary = pgTable(
   'search_vocabulary',
   { word: text('word').primaryKey(), products: integer('products').notNull() },
   (t) => [
-    index('search_vocabulary_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`),
+    // On lower(word): a GIN trigram index on `word` itself would be taken for exact look-ups too.
+    index('search_vocabulary_trgm_idx').using('gin', sql`lower(${t.word}) gin_trgm_ops`),
     index('search_vocabulary_prefix_idx').using('btree', sql`${t.word} text_pattern_ops`),
   ],
 )

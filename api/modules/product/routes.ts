@@ -66,7 +66,7 @@ export function productRoutes(deps: AppDeps) {
 
   const byCategoryAndSubCategory = async (c: Context) => {
     const input = await readBody(c, ListingRequestSchema)
-    const { data, totalCount, ...extra } = await productListing(deps, input)
+    const { data, totalCount, ...extra } = await productListing(deps, input, { gate: deps.searchGate })
     return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit, ...extra })
   }
   r.post('/get-product-by-category-and-subcategory', byCategoryAndSubCategory)

@@ -141,8 +141,11 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
                     where pc.product_id = p.id), 0)`
     : sql`0`
   const headMatch = heads.length ? sql`p.search_head && ${textArray(heads)}` : sql`false`
+  // An aggregate per product (an index probe), where EXISTS would be turned into a hash of every
+  // product of the departments.
   const inDepartment = departments.size
-    ? sql`exists (select 1 from product_categories pc where pc.product_id = p.id and pc.category_id = any(${textArray([...departments])}))`
+    ? sql`coalesce((select bool_or(pc.category_id = any(${textArray([...departments])})) from product_categories pc
+                    where pc.product_id = p.id), false)`
     : sql`true`
   const headPoints = departments.size
     ? sql`(case when ${inDepartment} then ${POINTS.DEPARTMENT} + (case when ${headMatch} then ${POINTS.HEAD} else 0 end)

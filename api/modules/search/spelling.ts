@@ -41,15 +41,18 @@ export interface WordFacts {
 }
 
 /**
- * Looks up `terms` in the vocabulary in one query (inside the caller's transaction, which sets
- * `pg_trgm.similarity_threshold`). Each term costs a few index probes: the forms by primary key,
- * completions by the `text_pattern_ops` index, candidates by the trigram index (only when needed).
+ * Looks up `terms` in the vocabulary, inside the caller's transaction (which sets
+ * `pg_trgm.similarity_threshold` and turns sequential scans off: the planner prices a scan of the
+ * whole vocabulary below the trigram index but then computes the similarity of every word, 70 ms
+ * instead of 1.5 ms for one word on 12,000, measured): one query for the forms (primary key) and
+ * completions (`text_pattern_ops` index) of every term, and one more for the trigram candidates of
+ * the terms that need them (unknown or rare, long enough; index on `lower(word)`).
  */
 export async function lookUpWords(db: Pick<Db, 'execute'>, terms: string[]): Promise<Map<string, WordFacts>> {
   const input = JSON.stringify([...new Set(terms)].map((term) => ({ term, forms: wordForms(term) })))
-  const rows = await queryRows<{ term: string; known: number; completions: number; candidates: WordFacts['candidates'] | null }>(
+  const rows = await queryRows<{ term: string; known: number; completions: number }>(
     db,
-    sql`select t.term, k.known, c.completions, s.candidates
+    sql`select t.term, k.known, c.completions
         from jsonb_to_recordset(${input}::jsonb) as t(term text, forms text[])
         cross join lateral (
           select coalesce(max(v.products), 0)::int as known from search_vocabulary v where v.word = any(t.forms)
@@ -59,16 +62,30 @@ export async function lookUpWords(db: Pick<Db, 'execute'>, terms: string[]): Pro
           from (select v.products from search_vocabulary v
                 where v.word ~>=~ t.term and v.word ~<~ (t.term || chr(1114111)) and v.word <> all(t.forms)
                 limit 100) x
-        ) c
-        left join lateral (
-          select json_agg(json_build_object('word', x.word, 'products', x.products)) as candidates
-          from (select v.word, v.products from search_vocabulary v
-                where k.known <= ${RARE_WORD_PRODUCTS} and length(t.term) >= ${MIN_CORRECTED_LENGTH} and v.word % t.term
-                order by similarity(v.word, t.term) desc, v.products desc
-                limit ${CANDIDATES_PER_WORD}) x
-        ) s on true`,
+        ) c`,
   )
-  return new Map(rows.map((r) => [r.term, { known: r.known, completions: r.completions, candidates: r.candidates ?? [] }]))
+  const facts = new Map(
+    rows.map((r) => [r.term, { known: r.known, completions: r.completions, candidates: [] as WordFacts['candidates'] }]),
+  )
+  const needing = rows.filter((r) => r.known <= RARE_WORD_PRODUCTS && r.term.length >= MIN_CORRECTED_LENGTH).map((r) => r.term)
+  if (needing.length > 0) {
+    const found = await queryRows<{ term: string; candidates: WordFacts['candidates'] }>(
+      db,
+      sql`select t.term, coalesce(s.candidates, '[]'::json) as candidates
+          from unnest(${sql`array[${sql.join(
+            needing.map((t) => sql`${t}`),
+            sql`, `,
+          )}]::text[]`}) as t(term)
+          cross join lateral (
+            select json_agg(json_build_object('word', x.word, 'products', x.products)) as candidates
+            from (select v.word, v.products from search_vocabulary v where lower(v.word) % t.term
+                  order by similarity(v.word, t.term) desc, v.products desc
+                  limit ${CANDIDATES_PER_WORD}) x
+          ) s`,
+    )
+    for (const f of found) facts.get(f.term)!.candidates = f.candidates
+  }
+  return facts
 }
 
 /** Most edits a correction of a word of `length` letters may take. */

@@ -17,6 +17,9 @@ import type { Db } from '../../db/client.ts'
 import { chooseCorrection, lookUpWords } from './spelling.ts'
 import { MAX_SYNONYM_WORDS, type SynonymMap } from './synonyms.ts'
 
+/** Shortest word matched as a word prefix (one letter would match most of the catalogue). */
+export const MIN_PREFIX_LENGTH = 2
+
 /** One catalogue phrase a group may match. */
 export interface Alternative {
   phrase: string[]
@@ -80,7 +83,9 @@ export async function understand(db: Pick<Db, 'execute'>, terms: string[], synon
           addSynonymsOf(correction.word, correction.word)
         }
       }
-      if (f.completions > 0 && (isLast || f.known === 0)) alternatives.push({ phrase: span, prefix: true, source: 'completion' })
+      if (f.completions > 0 && typed.length >= MIN_PREFIX_LENGTH && (isLast || f.known === 0)) {
+        alternatives.push({ phrase: span, prefix: true, source: 'completion' })
+      }
     }
     if (alternatives.length > 0) result.groups.push({ typed: span, alternatives })
     else result.ignored.push(typed)
