@@ -9,7 +9,8 @@
  * page makes (from /metrics.json, EXPOSE_METRICS=1). Needs a build (`npm run build`).
  *
  * Options (env): BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (default 32),
- * BENCH_PORT (default 3400), BENCH_ATTACKERS (default 40, the search attack's clients; see `searchAttack`).
+ * BENCH_PORT (default 3400). Search latency and the store under a search attack: `npm run bench:search`
+ * (bench/search.ts).
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -32,7 +33,6 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-bench-'))
 const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   cwd: root,
   // A fixed demo-admin password: the throwaway database's admin is never printed.
-  // TRUST_PROXY=1: the search attack below plays many clients through X-Forwarded-For.
   env: {
     ...process.env,
     NODE_ENV: 'production',
@@ -41,7 +41,6 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     EXPOSE_METRICS: '1',
     LOG_LEVEL: 'warn',
     ADMIN_PASSWORD: 'bench-only-admin-password',
-    TRUST_PROXY: '1',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 })
@@ -138,53 +137,6 @@ async function guestCart(productIds: string[]): Promise<{ cookie: string; lineId
   return { cookie, lineId }
 }
 
-/** A random word of 5 to 9 lower-case letters: never in the catalogue cache, rarely in the catalogue. */
-const randomWord = () =>
-  Array.from({ length: 5 + Math.floor(Math.random() * 5) }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')
-
-/**
- * The store under a search attack (docs/security.md, "Search cost"): BENCH_ATTACKERS (40) clients,
- * each from its own address (X-Forwarded-For, the server runs with TRUST_PROXY=1), send searches of
- * eight random words back to back for `duration` seconds, while /healthz (liveness) and /readyz (a
- * database round trip) are probed every 50 ms. Prints their p50/p99/max and the attack's answers by
- * status.
- */
-async function searchAttack() {
-  const attackers = Number(process.env.BENCH_ATTACKERS ?? 40)
-  const until = Date.now() + duration * 1000
-  const statuses = new Map<number, number>()
-  const attack = Array.from({ length: attackers }, async (_, i) => {
-    while (Date.now() < until) {
-      const res = await fetch(`${base}/api/product/search-product`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `198.18.${i >> 8}.${i & 255}` },
-        body: JSON.stringify({ search: Array.from({ length: 8 }, randomWord).join(' ') }),
-      }).catch(() => null)
-      statuses.set(res?.status ?? 0, (statuses.get(res?.status ?? 0) ?? 0) + 1)
-      await res?.arrayBuffer()
-    }
-  })
-  const probes: Record<'/healthz' | '/readyz', number[]> = { '/healthz': [], '/readyz': [] }
-  while (Date.now() < until) {
-    for (const probe of ['/healthz', '/readyz'] as const) {
-      const started = performance.now()
-      await (await fetch(`${base}${probe}`)).arrayBuffer()
-      probes[probe].push(performance.now() - started)
-    }
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  await Promise.all(attack)
-  console.log(`\nsearch attack: ${attackers} clients, 8 random words each, ${duration} s`)
-  for (const [probe, times] of Object.entries(probes)) {
-    times.sort((a, b) => a - b)
-    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(0)
-    console.log(
-      `- ${probe} during the attack (${times.length} probes): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times[times.length - 1].toFixed(0)} ms`,
-    )
-  }
-  console.log(`- attack answers by status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`)
-}
-
 try {
   const importMs = await waitForHealth()
   console.log(`server healthy after ${(importMs / 1000).toFixed(1)} s (fresh DATA_DIR, catalogue imported)`)
@@ -257,8 +209,6 @@ try {
     console.log(`- ${name}: ${await upstreamCalls(url)}`)
   }
   console.log(`\nhome page HTML: ${Buffer.byteLength(homeHtml)} bytes`)
-
-  await searchAttack()
 } finally {
   await cleanup()
 }

@@ -27,11 +27,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import pg from 'pg'
 import { sql } from 'drizzle-orm'
 import { RateLimiterMemory } from 'rate-limiter-flexible'
 import { createApp } from '../api/app.ts'
-import { migrateDb, openDatabase, type Database, type Db } from '../api/db/client.ts'
+import type { Database, Db } from '../api/db/client.ts'
+import { createTestDatabase } from '../api/testing/db.ts'
 import { importCatalog } from '../api/db/seed/import-catalog.ts'
 import { BUNDLED_CATALOG_CSV } from '../api/db/seed/ensure.ts'
 import { queryRows } from '../api/db/query.ts'
@@ -72,35 +72,15 @@ function random(seed: number) {
 const randomWord = (rnd: () => number) =>
   Array.from({ length: 5 + Math.floor(rnd() * 5) }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join('')
 
-/** A fresh database: in-memory PGlite, or a new database on the PostgreSQL server (dropped by `close`). */
-async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<Database & { url?: string }> {
-  if (kind === 'pglite') {
-    const database = await openDatabase({})
-    await migrateDb(database)
-    return database
-  }
+/**
+ * A fresh, migrated database: in-memory PGlite, or a new database on the PostgreSQL server (dropped
+ * by `close`), made as the tests make theirs (api/testing/db.ts).
+ */
+async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<Database> {
   // One connection: the latency run is sequential, and its backend's CPU time is read by pid.
   process.env.DATABASE_POOL_MAX = '1'
-  const name = `bench_${newId()}`
-  const admin = new pg.Client({ connectionString: serverUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(serverUrl!)
-  url.pathname = `/${name}`
-  const database = await openDatabase({ url: url.toString() })
-  await migrateDb(database)
-  return {
-    ...database,
-    url: url.toString(),
-    async close() {
-      await database.close()
-      const dropper = new pg.Client({ connectionString: serverUrl })
-      await dropper.connect()
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await dropper.end()
-    },
-  }
+  process.env.TEST_DATABASE_URL = kind === 'postgres' ? serverUrl : ''
+  return createTestDatabase()
 }
 
 const PREFIXES = ['Premium', 'Classic', 'Value', 'Family', 'Daily', 'Select', 'Fresh', 'Organic']
@@ -337,6 +317,8 @@ async function attack(kind: 'pglite' | 'postgres') {
       ADMIN_PASSWORD: 'bench-only-admin-password',
       // The attackers play many clients through X-Forwarded-For.
       TRUST_PROXY: '1',
+      // The server's own pool, not the latency run's single connection.
+      DATABASE_POOL_MAX: '10',
       ...(database ? { DATABASE_URL: database.url } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit'],

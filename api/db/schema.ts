@@ -132,7 +132,7 @@ export const subCategoryCategories = pgTable(
  * docs/decisions/0011-commerce-orders-and-money.md). `sku` keeps the source dataset's ProductID for provenance.
  * `searchDoc` (the words of the name, weight A, and of the brand, weight B) and `searchHead` (the
  * name's head noun, SQL function `search_head`) are generated for the search, which ranks by them
- * (migration 0005_search, docs/search.md). A trigger keeps `search_vocabulary` in step with them.
+ * (migration 0006_search, docs/search.md). A trigger keeps `search_vocabulary` in step with them.
  */
 export const products = pgTable(
   'products',
@@ -164,13 +164,14 @@ export const products = pgTable(
   (t) => [
     uniqueIndex('products_sku_key').on(t.sku),
     index('products_created_idx').on(t.createdAt.desc(), t.id),
-    index('products_search_doc_idx').using('gin', t.searchDoc),
+    // fastupdate off: a pending list of new rows would be read in full by every search (migration 0006_search).
+    index('products_search_doc_idx').using('gin', t.searchDoc).with({ fastupdate: false }),
   ],
 )
 
 /**
  * Every distinct word of the published products' names and brands, with the number of products
- * having it (maintained by triggers on `products`, migration 0005_search): the dictionary that
+ * having it (maintained by triggers on `products`, migration 0006_search): the dictionary that
  * spelling correction searches by trigram similarity (pg_trgm docs, F.35.5).
  */
 export const searchVocabulary = pgTable(
@@ -178,7 +179,7 @@ export const searchVocabulary = pgTable(
   { word: text('word').primaryKey(), products: integer('products').notNull() },
   (t) => [
     // On lower(word): a GIN trigram index on `word` itself would be taken for exact look-ups too.
-    index('search_vocabulary_trgm_idx').using('gin', sql`lower(${t.word}) gin_trgm_ops`),
+    index('search_vocabulary_trgm_idx').using('gin', sql`lower(${t.word}) gin_trgm_ops`).with({ fastupdate: false }),
     index('search_vocabulary_prefix_idx').using('btree', sql`${t.word} text_pattern_ops`),
   ],
 )

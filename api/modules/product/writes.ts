@@ -2,7 +2,7 @@
  * Product writes (ADMIN; spec sections 3 and 5; rules: docs/decisions/0008-catalogue-writes.md):
  * create, update-product-details and delete, each in one transaction, then `deps.cache.invalidate()`
  * (api/lib/cache.ts) so every listing and search shows the change on its next request. The search
- * vocabulary follows every write by itself (triggers of migration 0005_search, docs/search.md).
+ * vocabulary follows every write by itself (triggers of migration 0006_search, docs/search.md).
  */
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'

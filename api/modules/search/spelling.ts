@@ -1,7 +1,7 @@
 /**
  * Spelling (docs/search.md, "Spelling"): each search word is looked up in the catalogue's own
  * vocabulary (`search_vocabulary`, every distinct word of the published products' names and brands
- * with the number of products that have it, kept current by triggers; migration 0005_search). A
+ * with the number of products that have it, kept current by triggers; migration 0006_search). A
  * word the vocabulary lacks is corrected to a close, frequent vocabulary word: pg_trgm's
  * spelling-suggestion pattern (PostgreSQL docs, pg_trgm, "Text Search Integration": trigram
  * similarity `%` against a table of the documents' words, GIN index `search_vocabulary_trgm_idx`),

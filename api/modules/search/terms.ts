@@ -70,7 +70,7 @@ export function wordForms(word: string): string[] {
 /**
  * A tsquery (text, for `to_tsquery('simple', …)`) matching one word in any of its forms, or as a
  * word prefix (`choc:*`). `weight` restricts it to the name (`A`) or the brand (`B`) of the
- * product's `search_doc` (migration 0005_search). `egg` → `(egg | eggs | egges)`.
+ * product's `search_doc` (migration 0006_search). `egg` → `(egg | eggs | egges)`.
  */
 export function wordQuery(word: string, opts: { prefix?: boolean; weight?: 'A' | 'B' } = {}): string {
   const w = opts.weight ?? ''
