@@ -19,7 +19,6 @@ import { openDatabase } from '../../api/db/client.ts'
 import { createUser } from '../../api/modules/user/service.ts'
 import { newId } from '../../api/lib/ids.ts'
 import S3rver from 's3rver'
-import type { AddressInfo } from 'node:net'
 import { startInstance, startLoad, startProxy, waitReady, type Instance } from './cluster.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
