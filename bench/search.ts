@@ -128,7 +128,7 @@ export async function expandCatalog(db: Db, size: number): Promise<number> {
       const otherBrand = shelf.brands[Math.floor(rnd() * shelf.brands.length)]!
       const brand = otherBrand !== p.brand ? otherBrand : `${p.brand} ${BRAND_LINES[Math.floor(rnd() * BRAND_LINES.length)]}`
       let name = p.name
-      let unit = p.unit
+      let unit: string
       let factor = 0.6 + rnd() * 1.9
       if (rnd() < 0.4) {
         const pack = 2 + Math.floor(rnd() * 5)

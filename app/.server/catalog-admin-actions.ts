@@ -17,6 +17,7 @@ import { data } from 'react-router'
 import * as adminApi from './api/admin.ts'
 import type { RequestSession } from './session.ts'
 import { redirectWithToast } from './toast.ts'
+import { formIdempotencyKey } from './idempotency.ts'
 import type { UpstreamResult } from './upstream.ts'
 import { NO_PERMISSION_MESSAGE } from '../components/admin-guard.tsx'
 import {
@@ -53,8 +54,8 @@ export interface CatalogAdminActionOptions<V> {
   fields: readonly string[]
   /** Reads and checks the form (app/components/catalog-admin.ts parseCategoryForm, parseSubCategoryForm). */
   parse: (formData: FormData) => FormParse<V>
-  /** The API calls of the entity. */
-  add: (value: V) => Promise<UpstreamResult<unknown>>
+  /** The API calls of the entity; `add` gets the form's idempotency key (app/.server/idempotency.ts). */
+  add: (value: V, opts: { idempotencyKey?: string }) => Promise<UpstreamResult<unknown>>
   /** `updatedAt`: the version the admin read (a hidden field of the edit form); the API refuses a stale one with 409. */
   update: (value: V & { _id: string; updatedAt?: string }) => Promise<UpstreamResult<unknown>>
   remove: (target: { _id: string }) => Promise<UpstreamResult<unknown>>
@@ -127,7 +128,7 @@ export async function catalogAdminAction<V>(options: CatalogAdminActionOptions<V
     const version = readText(formData, 'updatedAt')
     const result = _id
       ? await options.update({ _id, ...(version ? { updatedAt: version } : {}), ...parsed.value })
-      : await options.add(parsed.value)
+      : await options.add(parsed.value, { idempotencyKey: formIdempotencyKey(formData) })
     if (!result.ok) {
       const fieldErrors = issuesToFieldErrors(result.issues, options.fields)
       // The API's message of a 400 repeats its first field issue (`name: …`): shown on the field only.

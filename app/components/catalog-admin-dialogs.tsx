@@ -121,6 +121,7 @@ export function CatalogFormDialog({
   mode,
   _id,
   version,
+  idempotencyKey,
   action,
   closeTo,
   isUploading,
@@ -135,6 +136,8 @@ export function CatalogFormDialog({
   _id: string | undefined
   /** The edited item's `updatedAt` as loaded: sent back so a change made meanwhile is refused (409). */
   version?: string
+  /** The page's idempotency key, posted with an add so a repeated submit makes one entity (app/.server/idempotency.ts). */
+  idempotencyKey?: string
   action: string
   closeTo: string
   isUploading: boolean
@@ -174,6 +177,7 @@ export function CatalogFormDialog({
         <input type="hidden" name="intent" value={mode} />
         {_id ? <input type="hidden" name="_id" value={_id} /> : null}
         {_id && version ? <input type="hidden" name="updatedAt" value={version} /> : null}
+        {mode === 'add' && idempotencyKey ? <input type="hidden" name="idempotencyKey" value={idempotencyKey} /> : null}
         {children}
         <ErrorList errors={formError ? [formError] : null} role="alert" />
         <div className="flex justify-end gap-2">

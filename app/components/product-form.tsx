@@ -38,7 +38,7 @@ import { showToast } from './toasts.tsx'
 import { Button, buttonClassName } from './ui/button.tsx'
 import { cn } from './ui/cn.ts'
 import { Spinner } from './ui/spinner.tsx'
-import { isStoredImageUrl, variantUrl } from '../lib/images.ts'
+import { isStoredImageUrl, variantUrl } from '../../contract/images.ts'
 import {
   ADD_FIELD_PARAM,
   IMAGE_FILES_FIELD,

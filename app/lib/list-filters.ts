@@ -5,31 +5,9 @@
  * `?sort=price_asc`. Values the API does not offer are dropped rather than refused: a hand-edited
  * link still shows the list. Shared by the loaders and the facet form (app/components/list-facets.tsx).
  */
-import {
-  DISCOUNT_STEPS,
-  MAX_BRAND_LENGTH,
-  MAX_BRANDS,
-  PRICE_BANDS,
-  SORTS,
-  type PriceBandId,
-  type Sort,
-} from '../../api/modules/search/options.ts'
+import { DISCOUNT_STEPS, MAX_BRAND_LENGTH, MAX_BRANDS, PRICE_BANDS, SORTS, type PriceBandId, type Sort } from '../../contract/search.ts'
 
-export { DISCOUNT_STEPS, PRICE_BANDS, SORT_LABELS, SORTS, type Sort } from '../../api/modules/search/options.ts'
-
-/** One value of a facet with the number of products of the list that have it (docs/search.md). */
-export interface FacetValue {
-  value: string
-  label: string
-  count: number
-}
-
-/** The facets of a list as the API answers them when asked (`facets: true`). */
-export interface Facets {
-  brand: FacetValue[]
-  price: FacetValue[]
-  discount: FacetValue[]
-}
+export { DISCOUNT_STEPS, PRICE_BANDS, SORT_LABELS, SORTS, type Facets, type FacetValue, type Sort } from '../../contract/search.ts'
 
 /** The filters and sort read from a URL. */
 export interface ListFilters {

@@ -14,9 +14,9 @@
 import { z } from 'zod'
 import { CONTROL_CHARACTERS } from '../category/catalog-schemas.ts'
 import { ProductSearchSchema, ProductsByCategoryAndSubCategorySchema } from '../product/schemas.ts'
-import { DISCOUNT_STEPS, MAX_BRAND_LENGTH, MAX_BRANDS, PRICE_BANDS, SORTS, type PriceBandId } from './options.ts'
+import { DISCOUNT_STEPS, MAX_BRAND_LENGTH, MAX_BRANDS, PRICE_BANDS, SORTS, type PriceBandId } from '../../../contract/search.ts'
 
-export { DISCOUNT_STEPS, PRICE_BANDS, SORTS, type PriceBandId, type Sort } from './options.ts'
+export { DISCOUNT_STEPS, PRICE_BANDS, SORTS, type Facets, type FacetValue, type PriceBandId, type Sort } from '../../../contract/search.ts'
 
 const BrandSchema = z
   .string({ error: 'Expected a brand name (text)' })
@@ -62,20 +62,6 @@ export type ListOptions = z.output<typeof ListOptionsSchema>
 /** Whether `options` change anything about a list (filters, a sort other than the default, facets). */
 export function changesList(options: ListOptions): boolean {
   return options.brand.length > 0 || options.price !== null || options.discount !== null || options.sort !== 'relevance' || options.facets
-}
-
-/** One value of a facet and how many products of the list (under the other facets' filters) have it. */
-export interface FacetValue {
-  value: string
-  label: string
-  count: number
-}
-
-/** The facets of a list, answered when asked for with `facets: true`. */
-export interface Facets {
-  brand: FacetValue[]
-  price: FacetValue[]
-  discount: FacetValue[]
 }
 
 /** POST /api/product/get and /api/product/search-product: `{ search, page, limit }` and the list options. */

@@ -1,6 +1,6 @@
 /**
  * Product search and filtered listings (docs/search.md; decision
- * docs/decisions/0014-search-ranking-synonyms-spelling.md).
+ * docs/decisions/0015-search-ranking-synonyms-spelling.md).
  *
  * `searchProducts` serves POST /api/product/search-product and /api/product/get: the search is
  * understood (synonyms, spelling, prefixes: ./understand.ts), matched and ranked by the catalogue's
@@ -30,7 +30,8 @@ import {
 import type { ProductSearchInput, ProductsByCategoryAndSubCategoryInput } from '../product/schemas.ts'
 import { listPage, type ListQuery } from './list-query.ts'
 import { searchListParts } from './ranking.ts'
-import { changesList, type Facets, type ListOptions } from './schemas.ts'
+import { changesList, type ListOptions } from './schemas.ts'
+import type { Facets, Understood } from '../../../contract/search.ts'
 import { loadShelves } from './shelves.ts'
 import { CANDIDATE_SIMILARITY } from './spelling.ts'
 import { loadSynonyms } from './synonyms.ts'
@@ -42,20 +43,6 @@ import { understand, type Group } from './understand.ts'
  * search answers 503 (api/lib/faults.ts) instead of holding a connection the store needs.
  */
 export const SEARCH_STATEMENT_TIMEOUT_MS = 2000
-
-/** What a search was taken to mean, answered beside the products (docs/search.md, "Answer"). */
-export interface Understood {
-  /** The search as run: corrections applied ("bred" → "bread"), words left out removed. */
-  query: string
-  /** Typed words and the catalogue words searched for them too: doodh → [milk]. */
-  synonyms: Array<{ word: string; means: string[] }>
-  /** Typed words corrected by spelling: bred → bread ("Did you mean"). */
-  corrections: Array<{ word: string; to: string }>
-  /** Typed words that matched nothing in the catalogue and were left out. */
-  ignored: string[]
-  /** Typed words dropped because no product matched all of them ("brown bread" → bread). */
-  relaxed: string[]
-}
 
 /** A page of a list with what the optional fields asked for. */
 export interface ListAnswer extends ProductPage {

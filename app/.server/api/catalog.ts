@@ -9,9 +9,9 @@
  */
 import { data } from 'react-router'
 import { upstream, type UpstreamResult } from '../upstream.ts'
-import type { Facets } from '../../lib/list-filters.ts'
+import type { Facets, Understood } from '../../../contract/search.ts'
 
-export type { Facets, FacetValue } from '../../lib/list-filters.ts'
+export type { Facets, FacetValue, Understood } from '../../../contract/search.ts'
 
 /** A category as sub categories and products reference it (`_id`, name, sometimes the image). */
 export interface CategoryRef {
@@ -69,16 +69,6 @@ export interface Product {
   publish?: boolean
   createdAt?: string
   updatedAt?: string
-}
-
-/** What the API took a search to mean (docs/search.md, "Answer"). */
-export interface Understood {
-  /** The search as run: corrections applied, words left out removed. */
-  query: string
-  synonyms: Array<{ word: string; means: string[] }>
-  corrections: Array<{ word: string; to: string }>
-  ignored: string[]
-  relaxed: string[]
 }
 
 /** One page of products with the paging keys the API sends beside `data`. */

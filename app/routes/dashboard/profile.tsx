@@ -14,7 +14,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState } from 'react'
-import { data, Form, Link, redirect, useNavigate, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigate, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/profile'
 import { FormReadError, readFormOrFail } from '../../.server/form.ts'
