@@ -88,6 +88,9 @@ export async function lookUpWords(db: Pick<Db, 'execute'>, terms: string[]): Pro
   return facts
 }
 
+/** Letters and marks only (no digits, hyphens or other characters the text-search parser keeps). */
+const PLAIN_WORD = /^[\p{L}\p{M}]+$/u
+
 /** Most edits a correction of a word of `length` letters may take. */
 export function maxEdits(length: number): number {
   return length <= 4 ? 1 : length <= 7 ? 2 : 3
@@ -106,7 +109,8 @@ export function chooseCorrection(
   if (known > 0 && term.length < 5) return null
   const forms = new Set(wordForms(term))
   const scored = candidates
-    .filter((c) => c.word[0] === term[0] && !forms.has(c.word) && !/\d/.test(c.word))
+    // Plain words only: a vocabulary entry such as "non-stick" would carry query syntax into the tsquery text.
+    .filter((c) => c.word[0] === term[0] && !forms.has(c.word) && PLAIN_WORD.test(c.word))
     .filter((c) => known === 0 || c.products >= Math.max(5, known * RARE_WORD_RATIO))
     .map((c) => ({ ...c, edits: levenshtein(term, c.word).steps }))
     .filter((c) => c.edits <= maxEdits(term.length))
