@@ -22,10 +22,15 @@ export const MAX_BRAND_FACET_VALUES = 30
 /** How a list is ranked when sorted by relevance (and after the price or discount of another sort). */
 export interface Ranking {
   /**
-   * The points of a product (aliased `p`), higher first; null for listings, which are newest first.
-   * It may read the CTEs `shelf_scores(id, g, score)` and `category_scores(id, score)`.
+   * The points of a product, higher first, over the columns of `matched` (aliased `m`, see
+   * `columns`); null for listings, which are newest first.
    */
   score: SQL | null
+  /**
+   * Columns computed once per product (aliased `p`) into `matched`, which `score` adds up; they may
+   * read the CTEs `shelf_scores(id, g, score)` and `category_scores(id, score)`.
+   */
+  columns?: SQL
   /** Products of at least these points come before the others (then in-stock first within each). */
   strongScore?: number
   /** JSON `[{ id, g, score }]`: the rows of `shelf_scores`. */
@@ -89,7 +94,7 @@ function listedProducts(query: ListQuery): SQL {
     ? sql`p.selling_price >= ${band.min}${band.max === null ? sql`` : sql` and p.selling_price < ${band.max}`}`
     : sql`true`
   const discountOk = discount !== null ? sql`p.discount >= ${discount}` : sql`true`
-  const { score, shelfScores, categoryScores } = query.ranking
+  const { score, columns, shelfScores, categoryScores } = query.ranking
   const scoreTables = score
     ? sql`shelf_scores as (select * from jsonb_to_recordset(${shelfScores ?? '[]'}::jsonb) as s(id text, g int, score int)),
           category_scores as (select * from jsonb_to_recordset(${categoryScores ?? '[]'}::jsonb) as c(id text, score int)),`
@@ -98,11 +103,13 @@ function listedProducts(query: ListQuery): SQL {
     matched as (
       select p.id, p.name, p.created_at, p.selling_price, p.discount, p.stock > 0 as in_stock,
         trim(coalesce(p.more_details->>'brand', '')) as brand, ${PRICE_BAND_CASE} as band,
-        ${brandOk} as brand_ok, ${priceOk} as price_ok, ${discountOk} as discount_ok, ${score ?? sql`0`} as score
+        ${brandOk} as brand_ok, ${priceOk} as price_ok, ${discountOk} as discount_ok${columns ? sql`, ${columns}` : sql``}
       from products p
       where p.id in (select id from candidates) and p.publish and ${query.where}
     ),
-    filtered as (select * from matched m where m.brand_ok and m.price_ok and m.discount_ok)`
+    filtered as (
+      select m.*, ${score ?? sql`0`} as score from matched m where m.brand_ok and m.price_ok and m.discount_ok
+    )`
 }
 
 /** The facets as one JSON value over `matched` (see the module comment). */

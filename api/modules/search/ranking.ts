@@ -119,6 +119,9 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
       ? sql`coalesce((select max(s.score) from product_sub_categories psc join shelf_scores s on s.id = psc.sub_category_id
                       where psc.product_id = p.id and s.g = ${g}), 0)`
       : sql`0`
+  // Each part is computed once per product as a column of `matched` (r_…), and the points are
+  // added up from those columns (`score`), so no subquery or text-search test runs twice.
+  const columns: SQL[] = []
   const groupPoints = groups.map((group, g) => {
     const typedAlts = group.alternatives.filter((a) => !a.prefix && a.source === 'typed')
     const otherAlts = group.alternatives.filter((a) => !a.prefix && a.source !== 'typed')
@@ -127,36 +130,43 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
       otherAlts.length ? sql`when p.search_doc @@ ${tsquery(anyOf(otherAlts, 'A'))} then ${POINTS.OTHER_WORD}` : sql``,
       sql`when p.search_doc @@ ${tsquery(anyOf(group.alternatives, 'A'))} then ${POINTS.PREFIX}`,
     ]
-    const named = sql`(case ${sql.join(hits, sql` `)} else 0 end)`
-    const inBrand = [...typedAlts, ...otherAlts].length
-      ? sql`(case when p.search_doc @@ ${tsquery(anyOf([...typedAlts, ...otherAlts], 'B'))} then ${POINTS.BRAND} else 0 end)`
-      : sql`0`
-    const shelf = shelfOf(g)
-    return sql`(${named} + (case when ${named} > 0 then ${shelf} else ${shelf} / 2 end) + ${inBrand})`
+    const whole = [...typedAlts, ...otherAlts]
+    const inBrand = whole.length ? sql`(case when p.search_doc @@ ${tsquery(anyOf(whole, 'B'))} then ${POINTS.BRAND} else 0 end)` : sql`0`
+    columns.push(sql`(case ${sql.join(hits, sql` `)} else 0 end) as ${sql.raw(`r_n${g}`)}`)
+    columns.push(sql`${shelfOf(g)} as ${sql.raw(`r_s${g}`)}`)
+    columns.push(sql`${inBrand} as ${sql.raw(`r_b${g}`)}`)
+    const [n, sh, b] = [`m.r_n${g}`, `m.r_s${g}`, `m.r_b${g}`].map((c) => sql.raw(c))
+    return sql`(${n} + (case when ${n} > 0 then ${sh} else ${sh} / 2 end) + ${b})`
   })
   const last = groups.at(-1)!
   const heads = [...new Set(last.alternatives.filter((a) => !a.prefix).flatMap((a) => wordForms(a.phrase.at(-1)!)))]
-  const categoryScore = categoryPoints.size
-    ? sql`coalesce((select max(c.score) from product_categories pc join category_scores c on c.id = pc.category_id
-                    where pc.product_id = p.id), 0)`
-    : sql`0`
-  const headMatch = heads.length ? sql`p.search_head && ${textArray(heads)}` : sql`false`
+  columns.push(
+    categoryPoints.size
+      ? sql`coalesce((select max(c.score) from product_categories pc join category_scores c on c.id = pc.category_id
+                      where pc.product_id = p.id), 0) as r_category`
+      : sql`0 as r_category`,
+  )
+  columns.push(heads.length ? sql`p.search_head && ${textArray(heads)} as r_head` : sql`false as r_head`)
   // An aggregate per product (an index probe), where EXISTS would be turned into a hash of every
   // product of the departments.
-  const inDepartment = departments.size
-    ? sql`coalesce((select bool_or(pc.category_id = any(${textArray([...departments])})) from product_categories pc
-                    where pc.product_id = p.id), false)`
-    : sql`true`
+  columns.push(
+    departments.size
+      ? sql`coalesce((select bool_or(pc.category_id = any(${textArray([...departments])})) from product_categories pc
+                      where pc.product_id = p.id), false) as r_department`
+      : sql`true as r_department`,
+  )
+  columns.push(sql`lower(p.name) = ${typed} as r_exact`, sql`${shelfOf(-1)} as r_whole`)
   const headPoints = departments.size
-    ? sql`(case when ${inDepartment} then ${POINTS.DEPARTMENT} + (case when ${headMatch} then ${POINTS.HEAD} else 0 end)
-               when ${headMatch} then ${POINTS.HEAD_ELSEWHERE} else 0 end)`
-    : sql`(case when ${headMatch} then ${POINTS.HEAD} else 0 end)`
-  const score = sql`(case when lower(p.name) = ${typed} then ${POINTS.EXACT_NAME} else 0 end) + ${shelfOf(-1)} + ${categoryScore}
+    ? sql`(case when m.r_department then ${POINTS.DEPARTMENT} + (case when m.r_head then ${POINTS.HEAD} else 0 end)
+               when m.r_head then ${POINTS.HEAD_ELSEWHERE} else 0 end)`
+    : sql`(case when m.r_head then ${POINTS.HEAD} else 0 end)`
+  const score = sql`(case when m.r_exact then ${POINTS.EXACT_NAME} else 0 end) + m.r_whole + m.r_category
       + ${headPoints} + ${sql.join(groupPoints, sql` + `)}`
   return {
     candidates: sql`select id from (${candidates}) c`,
     where,
     ranking: {
+      columns: sql.join(columns, sql`, `),
       score,
       strongScore: STRONG_SCORE,
       shelfScores: JSON.stringify(shelfPoints),

@@ -107,16 +107,20 @@ export function searchProducts(
     const [synonyms, shelves] = await Promise.all([loadSynonyms(deps), loadShelves(deps)])
     const run = () =>
       deps.db.transaction(async (tx) => {
-        await tx.execute(sql`select set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true)`)
-        await tx.execute(sql`select set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true)`)
-        // The planner prices sequential scans of products and of the vocabulary below the full-text
-        // and trigram indexes whose keys come from the search's own rows, then tests every row (6 ms
-        // instead of 0.3 ms for one word on 8,208 products; 70 ms instead of 1.5 ms for a spelling
-        // look-up on 12,000 words, measured): keep the search on its indexes, for this transaction.
-        await tx.execute(sql`set local enable_seqscan = off`)
-        // Priced that way, a statement would start PostgreSQL's JIT compiler, about 20 ms a statement:
-        // more than the search itself.
-        await tx.execute(sql`set local jit = off`)
+        // Settings for this transaction only, in one round trip:
+        // - the statement timeout (past it the search answers 503);
+        // - the similarity threshold of pg_trgm's `%` (spelling candidates);
+        // - no sequential scans: the planner prices scans of products and of the vocabulary below
+        //   the full-text and trigram indexes whose keys come from the search's own rows, then tests
+        //   every row (6 ms instead of 0.3 ms for one word on 8,208 products; 70 ms instead of 1.5 ms
+        //   for a spelling look-up on 12,000 words, measured);
+        // - no JIT: priced that way a statement would start PostgreSQL's JIT compiler, about 20 ms a
+        //   statement, more than the search itself.
+        await tx.execute(
+          sql`select set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true),
+                     set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
+                     set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`,
+        )
         const understanding = await understand(tx, terms, synonyms)
         const corrections = new Map(understanding.corrections.map((c) => [c.typed, c.to]))
         const understood: Understood = {
