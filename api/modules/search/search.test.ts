@@ -238,6 +238,10 @@ describe('spelling', () => {
     expect(res.totalCount).toBe(4)
     expect(res.understood).toMatchObject({ query: 'amul', ignored: ['qzxwv'] })
     expect(await search({ search: 'xylophone' })).toMatchObject({ data: [], totalCount: 0, totalPage: 0 })
+    // Eight random words: only the first three are looked up by spelling; all are left out.
+    const random = await search({ search: 'zzqxa yyqvb wwqkc vvqjd uuqhe ttqgf ssqfg rrqdh' })
+    expect(random).toMatchObject({ data: [], totalCount: 0 })
+    expect(random.understood?.ignored).toHaveLength(8)
   })
 
   it('keeps the head noun when no product has every word ("chocolate bread" → bread)', async () => {

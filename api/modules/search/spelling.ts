@@ -27,6 +27,12 @@ export const RARE_WORD_PRODUCTS = 2
 const RARE_WORD_RATIO = 10
 /** pg_trgm similarity a vocabulary word needs to be a candidate (the `%` operator's threshold). */
 export const CANDIDATE_SIMILARITY = 0.3
+/**
+ * Most words of one search looked up by trigram similarity (the first ones that need it): the
+ * trigram look-up is the costly part of understanding a search, and a shopper's typos are few;
+ * the other unknown words are left out.
+ */
+export const MAX_CORRECTED_TERMS = 3
 /** Candidates read per word, most similar first. */
 const CANDIDATES_PER_WORD = 12
 
@@ -67,7 +73,13 @@ export async function lookUpWords(db: Pick<Db, 'execute'>, terms: string[]): Pro
   const facts = new Map(
     rows.map((r) => [r.term, { known: r.known, completions: r.completions, candidates: [] as WordFacts['candidates'] }]),
   )
-  const needing = rows.filter((r) => r.known <= RARE_WORD_PRODUCTS && r.term.length >= MIN_CORRECTED_LENGTH).map((r) => r.term)
+  const needing = terms
+    .filter((term, i) => terms.indexOf(term) === i)
+    .filter((term) => {
+      const f = facts.get(term)
+      return f !== undefined && f.known <= RARE_WORD_PRODUCTS && term.length >= MIN_CORRECTED_LENGTH
+    })
+    .slice(0, MAX_CORRECTED_TERMS)
   if (needing.length > 0) {
     const found = await queryRows<{ term: string; candidates: WordFacts['candidates'] }>(
       db,
