@@ -8,7 +8,6 @@
  */
 import { z } from 'zod'
 import { EmailSchema, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.ts'
-import { UPLOAD_MAX_BYTES } from '../uploads.ts'
 
 /** Spec section 9: the code has 6 characters, one per box. */
 export const OTP_LENGTH = 6
@@ -26,13 +25,10 @@ export const RESET_PASSWORD_MISMATCH_MESSAGE = 'New password and confirm passwor
  */
 export const MOBILE_MIN_DIGITS = 7
 export const MOBILE_MAX_DIGITS = 15
-/** The avatar size cap (issue 3): the shared upload cap of app/lib/uploads.ts. */
-export const AVATAR_MAX_BYTES = UPLOAD_MAX_BYTES
 
 export const OTP_MISSING_MESSAGE = `Enter all ${OTP_LENGTH} digits of the code`
 export const OTP_DIGITS_MESSAGE = 'Each box takes one digit (0-9)'
 export const MOBILE_MESSAGE = `Enter a mobile number of ${MOBILE_MIN_DIGITS} to ${MOBILE_MAX_DIGITS} digits`
-export const AVATAR_TOO_LARGE_MESSAGE = 'The image is too large: choose one of 5 MB or less'
 
 /** A required text field: trimmed; missing, empty and blank all give `message`. */
 const requiredText = (message: string) => z.string({ error: message }).trim().min(1, message)

@@ -21,18 +21,9 @@ import type { Route } from './+types/category'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
-import { catalogAdminAction } from '../../.server/catalog-admin-actions.ts'
+import { catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
-import {
-  adminHref,
-  parseCategoryForm,
-  readDialog,
-  type CatalogActionReply,
-  type CatalogFormReply,
-  type CategoryFormValue,
-  type FieldErrors,
-} from '../../components/catalog-admin.ts'
 import { AdminListHeader, CatalogFormDialog, DeleteDialog, MissingDialog, NameField } from '../../components/catalog-admin-dialogs.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
@@ -40,6 +31,10 @@ import { ImageUploadField } from '../../components/image-upload-field.tsx'
 import { NoData } from '../../components/no-data.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
+import { useRevalidateOnChange, useSchemaForm } from '../../components/use-schema-form.ts'
+import { adminHref, readDialog, shouldRevalidateAdminPage } from '../../lib/admin-urls.ts'
+import { CategoryFormSchema } from '../../lib/schemas/catalog.ts'
+import { UPLOAD_PENDING_MESSAGE } from '../../lib/uploads.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Category | ${SHOP_NAME}` },
@@ -48,10 +43,6 @@ export const meta: Route.MetaFunction = () => [
 ]
 
 const CATEGORY_PATH = '/dashboard/category'
-const CATEGORY_FIELDS = ['name', 'image'] as const
-
-type FormReply = CatalogFormReply<CategoryFormValue>
-type ActionReply = CatalogActionReply<CategoryFormValue>
 
 /** The guard's decision and, for an admin, every category (GET category/get). Non-admin: 403, no list. */
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -62,9 +53,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 /** An upload through the fetcher answers data, not a navigation: the list need not be loaded again. */
-export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (formData?.get('intent') === 'upload') return false
-  return defaultShouldRevalidate
+export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
+  return shouldRevalidateAdminPage(args)
 }
 
 /**
@@ -78,8 +68,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     request,
     session,
     listHref: CATEGORY_PATH,
-    fields: CATEGORY_FIELDS,
-    parse: parseCategoryForm,
+    schema: CategoryFormSchema,
     add: (value) => adminApi.addCategory(session, value),
     update: (value) => adminApi.updateCategory(session, value),
     // A 409 here means the category is still used; it comes back as the error toast.
@@ -95,6 +84,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 type CategoryItem = catalogApi.Category
+type ActionReply = Route.ComponentProps['actionData']
 
 /** The guarded page: the category list and the dialog its address names. */
 export default function CategoryPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -109,7 +99,7 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
   const [searchParams] = useSearchParams()
   const dialog = readDialog(searchParams)
   const listHref = CATEGORY_PATH
-  const formReply = actionData && (actionData.intent === 'add' || actionData.intent === 'edit') ? actionData : null
+  const formReply = actionData?.intent === 'add' || actionData?.intent === 'edit' ? actionData : null
   const target = dialog && dialog.kind !== 'add' ? categories.find((category) => category._id === dialog.id) : undefined
   // The replies the open add or edit dialog shows (a reply for another dialog or entity is not shown).
   const addReply = dialog?.kind === 'add' && formReply?.intent === 'add' ? formReply : null
@@ -170,15 +160,15 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
       {dialog?.kind === 'delete' ? (
         <DeleteDialog targetId={target?._id} noun="category" cancelTo={listHref} action={adminHref(CATEGORY_PATH, searchParams, dialog)} />
       ) : null}
-      {/* A refusal the open dialog already announces (its form message) is not announced again by the toast. */}
-      <ToastNotice toast={actionData?.toast} shownInForm={[(addReply ?? editReply)?.formError]} />
+      {/* The open dialog shows its own reply's messages and toast; any other answer (a refused guard, an unreadable body) is a toast. */}
+      <ToastNotice toast={addReply || editReply ? null : actionData?.toast} />
     </section>
   )
 }
 
 /**
- * Add or edit one category: name and image (spec section 5: the upload is disabled until a name is
- * given; the submit looks active only with both). The checks and buttons are CatalogFormDialog's.
+ * Add or edit one category: name and image (the upload waits for a name; the submit looks active only
+ * with both). The checks and buttons are CatalogFormDialog's; the rules app/lib/schemas/catalog.ts.
  */
 function CategoryFormDialog({
   mode,
@@ -189,20 +179,24 @@ function CategoryFormDialog({
   mode: 'add' | 'edit'
   category?: CategoryItem
   closeTo: string
-  reply: FormReply | null
+  reply: CatalogFormReply | null
 }) {
   const [searchParams] = useSearchParams()
-  const [name, setName] = useState(reply?.values.name ?? category?.name ?? '')
-  const [image, setImage] = useState(reply?.values.image ?? category?.image ?? '')
+  const formId = mode === 'add' ? 'category-add' : `category-edit-${category!._id}`
+  const [form, fields] = useSchemaForm(formId, CategoryFormSchema, reply?.result, { name: category?.name, image: category?.image })
+  const [image, setImage] = useState(fields.image.initialValue ?? '')
   const [isUploading, setUploading] = useState(false)
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null)
-  const fieldErrors = clientErrors ?? reply?.fieldErrors ?? {}
+  const [isWaitShown, setWaitShown] = useState(false)
+  useRevalidateOnChange(form, fields.image.name, image, Boolean(fields.image.errors?.length))
+  const name = fields.name.value ?? ''
   const isReady = Boolean(name.trim() && image) && !isUploading
   const self = adminHref(CATEGORY_PATH, searchParams, mode === 'add' ? { kind: 'add' } : { kind: 'edit', id: category!._id })
 
   return (
     <CatalogFormDialog
       title={mode === 'add' ? 'Add Category' : 'Edit Category'}
+      form={form}
+      reply={reply}
       mode={mode}
       _id={category?._id}
       version={category?.updatedAt}
@@ -210,18 +204,16 @@ function CategoryFormDialog({
       closeTo={closeTo}
       isUploading={isUploading}
       isReady={isReady}
-      formError={reply?.formError}
-      parse={parseCategoryForm}
-      onClientErrors={setClientErrors}
+      onUploadPending={() => setWaitShown(true)}
     >
-      <NameField id="category-name" value={name} onChange={setName} placeholder="Enter category name" errors={fieldErrors.name} />
+      <NameField meta={fields.name} placeholder="Enter category name" />
       <ImageUploadField
         label="Image"
         uploadAction={CATEGORY_PATH}
         defaultValue={image}
         disabled={!name.trim()}
         disabledHint="Enter the name first, then upload the image."
-        errors={fieldErrors.image}
+        errors={isWaitShown && isUploading ? [UPLOAD_PENDING_MESSAGE] : fields.image.errors}
         onChange={setImage}
         onPendingChange={setUploading}
       />
