@@ -21,7 +21,8 @@ function newestMtime(dir) {
 }
 
 const serverBuild = path.join(root, 'build/server/index.js')
-const sources = Math.max(newestMtime(path.join(root, 'app')), newestMtime(path.join(root, 'public')))
+// The app's bundle is built from app/, public/ and the rules it shares with the API (contract/).
+const sources = Math.max(...['app', 'public', 'contract'].map((dir) => newestMtime(path.join(root, dir))))
 const stale = !fs.existsSync(serverBuild) || fs.statSync(serverBuild).mtimeMs < sources
 if (stale && process.env.SKIP_BUILD !== '1') {
   console.log('Building the storefront (react-router build)…')

@@ -9,7 +9,7 @@ export interface FieldIssue {
 
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503,
     message: string,
     readonly extra: { issues?: FieldIssue[]; retryAfterSeconds?: number } = {},
   ) {

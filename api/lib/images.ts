@@ -14,9 +14,9 @@ import type { Db } from '../db/client.ts'
 import { images as imagesTable } from '../db/schema.ts'
 import { PayloadTooLarge, UnsupportedMediaType } from './errors.ts'
 import type { Storage } from './storage.ts'
-import { IMAGE_MAIN_MAX_WIDTH, IMAGE_VARIANT_WIDTHS, isStoredImageUrl } from '../../app/lib/images.ts'
+import { IMAGE_MAIN_MAX_WIDTH, IMAGE_VARIANT_WIDTHS, isStoredImageUrl } from '../../contract/images.ts'
 
-export { IMAGE_MAIN_MAX_WIDTH, IMAGE_VARIANT_WIDTHS, isStoredImageUrl, srcSetFor, variantUrl } from '../../app/lib/images.ts'
+export { IMAGE_MAIN_MAX_WIDTH, IMAGE_VARIANT_WIDTHS, isStoredImageUrl, srcSetFor, variantUrl } from '../../contract/images.ts'
 
 /** Decoded pixels allowed per image (width × height): a decompression-bomb guard (40 megapixels). */
 export const MAX_INPUT_PIXELS = 40_000_000
@@ -100,7 +100,7 @@ export function mainImageKey(bytes: Buffer, square = false): string {
 /**
  * Validates, re-encodes and stores an image: the main WebP (at most 1024 px wide) and its 128, 256
  * and 512 px variants, under content-addressed keys (`<hash>.webp`, `<hash>-w128.webp`, …; see
- * app/lib/images.ts). Never enlarges: a variant wider than the source holds the source's pixels.
+ * contract/images.ts). Never enlarges: a variant wider than the source holds the source's pixels.
  * Auto-rotates by EXIF orientation and drops all metadata. Animated GIF/WebP keep their first frame.
  * Storing the same bytes again writes nothing and returns the same url.
  *

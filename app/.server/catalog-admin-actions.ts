@@ -18,6 +18,7 @@ import type { z } from 'zod'
 import { adminErrorReply, readAdminForm, storeImage, uploadIntentReply } from './admin-form.ts'
 import { failedFormReply, invalidFormReply, readText, type FormReply } from './form.ts'
 import type { RequestSession } from './session.ts'
+import { formIdempotencyKey } from './idempotency.ts'
 import { redirectWithToast } from './toast.ts'
 import type { UpstreamResult } from './upstream.ts'
 import { IMAGE_FILE_FIELD, readImageFile } from '../lib/uploads.ts'
@@ -45,7 +46,8 @@ export interface CatalogAdminActionOptions<S extends z.ZodObject> {
   listHref: string
   /** The form's schema (app/lib/schemas/catalog.ts); its keys are the fields the API's issues may name. */
   schema: S
-  add: (value: z.output<S>) => Promise<UpstreamResult<unknown>>
+  /** `idempotencyKey`: the add form's key (app/.server/idempotency.ts), so a repeated submit makes one entity. */
+  add: (value: z.output<S>, opts: { idempotencyKey?: string }) => Promise<UpstreamResult<unknown>>
   /** `updatedAt`: the version the admin read (a hidden field of the edit form); the API refuses a stale one with 409. */
   update: (value: z.output<S> & { _id: string; updatedAt?: string }) => Promise<UpstreamResult<unknown>>
   remove: (target: { _id: string }) => Promise<UpstreamResult<unknown>>
@@ -96,7 +98,7 @@ export async function catalogAdminAction<S extends z.ZodObject>(options: Catalog
   const version = readText(formData, 'updatedAt')
   const result = _id
     ? await options.update({ _id, ...(version ? { updatedAt: version } : {}), ...submission.value })
-    : await options.add(submission.value)
+    : await options.add(submission.value, { idempotencyKey: formIdempotencyKey(formData) })
   if (!result.ok) return failedFormReply(submission, result, { fields: Object.keys(schema.shape), conflictField: 'name', extra })
   const fallback = intent === 'add' ? messages.added : messages.updated
   return redirectWithToast(session, listHref, { type: 'success', message: result.message || fallback })

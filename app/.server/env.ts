@@ -16,4 +16,9 @@ export const env = {
   isProduction: config.isProduction,
   /** The site's public origin for canonical, Open Graph and sitemap URLs; unset = the request's own. */
   publicUrl: config.publicUrl,
+  /**
+   * Origins images may come from besides ours: the origin of `S3_PUBLIC_URL`, where `/uploads/*`
+   * redirects when set (set it on a BFF deployed apart too, so its pages allow those images).
+   */
+  imageOrigins: config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : [],
 }

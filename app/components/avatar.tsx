@@ -1,14 +1,14 @@
 /**
  * A user's round avatar (spec section 2 "Profile"): the stored image when there is one, else the
  * first letter of the name on the brand colour. Stored avatars are square WebP files with narrower
- * variants beside them (app/lib/images.ts); the smallest variant that covers twice the box is used,
+ * variants beside them (contract/images.ts); the smallest variant that covers twice the box is used,
  * so a 40 px header avatar loads the 128 px file, not the full image. `width`/`height` are set so
  * nothing moves while it loads (style.md). If the image fails to load, the letter shows instead.
  *
  * Inputs: `src` (url or ''), `name` (for the letter and the alt text), `size` in CSS pixels.
  */
 import { useState } from 'react'
-import { IMAGE_VARIANT_WIDTHS, isStoredImageUrl, variantUrl } from '../lib/images.ts'
+import { IMAGE_VARIANT_WIDTHS, isStoredImageUrl, variantUrl } from '../../contract/images.ts'
 import { cn } from './ui/cn.ts'
 
 /** The letter shown without an image: the name's first letter, upper-cased; "?" for an empty name. */

@@ -100,6 +100,7 @@ export function CatalogFormDialog<S extends Record<string, unknown>>({
   mode,
   _id,
   version,
+  idempotencyKey,
   action,
   closeTo,
   isUploading,
@@ -115,6 +116,8 @@ export function CatalogFormDialog<S extends Record<string, unknown>>({
   _id: string | undefined
   /** The edited item's `updatedAt` as loaded: sent back so a change made meanwhile is refused (409). */
   version?: string
+  /** The page's idempotency key, posted with an add so a repeated submit makes one entity (app/.server/idempotency.ts). */
+  idempotencyKey?: string
   action: string
   closeTo: string
   isUploading: boolean
@@ -147,6 +150,7 @@ export function CatalogFormDialog<S extends Record<string, unknown>>({
         <input type="hidden" name="intent" value={mode} />
         {_id ? <input type="hidden" name="_id" value={_id} /> : null}
         {_id && version ? <input type="hidden" name="updatedAt" value={version} /> : null}
+        {mode === 'add' && idempotencyKey ? <input type="hidden" name="idempotencyKey" value={idempotencyKey} /> : null}
         {children}
         <FormAlert form={form} reply={reply} />
         <div className="flex justify-end gap-2">

@@ -18,7 +18,7 @@ import { useToastFromData } from './toasts.tsx'
 import { cn } from './ui/cn.ts'
 import { ErrorList } from './forms.tsx'
 import { Spinner } from './ui/spinner.tsx'
-import { isStoredImageUrl, variantUrl } from '../lib/images.ts'
+import { isStoredImageUrl, variantUrl } from '../../contract/images.ts'
 import { IMAGE_ACCEPT, IMAGE_FILE_FIELD, checkImageFile, type UploadReply } from '../lib/uploads.ts'
 
 export interface ImageUploadFieldProps {

@@ -21,7 +21,7 @@ import { showToast } from './toasts.tsx'
 import { buttonClassName } from './ui/button.tsx'
 import { cn } from './ui/cn.ts'
 import { Spinner } from './ui/spinner.tsx'
-import { isStoredImageUrl, variantUrl } from '../lib/images.ts'
+import { isStoredImageUrl, variantUrl } from '../../contract/images.ts'
 import { IMAGE_FILES_FIELD, IMAGES_MAX, PRODUCT_FIELD_LABELS, PRODUCT_INTENT, REMOVE_IMAGE_FIELD } from '../lib/schemas/product.ts'
 import { IMAGE_ACCEPT, checkImageFile, type UploadReply } from '../lib/uploads.ts'
 

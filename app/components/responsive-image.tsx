@@ -1,10 +1,10 @@
 /**
  * An <img> that never shifts the layout and lets the browser pick a width (style.md: "no layout
  * shift while images load, width/height on every image"). Stored catalogue images come in several
- * widths beside the original (`<hash>.webp`, `<hash>-w128.webp`, ...; app/lib/images.ts builds the
+ * widths beside the original (`<hash>.webp`, `<hash>-w128.webp`, ...; contract/images.ts builds the
  * srcset). A product without an image gets a neutral placeholder of the same size.
  */
-import { srcSetFor } from '../lib/images.ts'
+import { srcSetFor } from '../../contract/images.ts'
 
 /**
  * Props: `src` (a stored image url; '' shows the placeholder), `alt`, the intrinsic `width` and

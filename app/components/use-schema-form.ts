@@ -121,7 +121,8 @@ export function useRevalidateOnChange(
       return
     }
     if (when) form.validate({ name })
-    // Only a change of `value` is a reason to check again.
+    // Only a change of `value` is a reason to check again; `form`, `name` and `when` are read as they are then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [value])
 }
 

@@ -24,6 +24,8 @@ const ACTIONS = [
   '/dashboard/product',
 ]
 
+// Playwright reads fixtures from an object pattern in the first parameter: none are needed here.
+// eslint-disable-next-line no-empty-pattern
 test.beforeEach(({}, testInfo) => {
   test.skip(!isJs(testInfo), 'HTTP-level checks: run once')
 })

@@ -57,6 +57,7 @@ export interface Category {
 export interface SubCategory {
   _id: string
   name: string
+  image: string
   category: Category[]
 }
 export interface Product {

@@ -153,7 +153,7 @@ export function startLoad(url: string, requests: LoadRequest[], workers = 8) {
   let i = 0
   const loops = Array.from({ length: workers }, async () => {
     while (running) {
-      let status = 0
+      let status: number
       try {
         const request = requests[i++ % requests.length]!
         const res =

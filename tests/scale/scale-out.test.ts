@@ -4,7 +4,8 @@
  * proxy (tests/scale/cluster.ts). Started
  * together on an empty database, both come up; a sign-in on A works on B; an image uploaded through A
  * is served by B and the upload-then-save admin flow works across them; a price change through A is
- * answered by B within a second; when PostgreSQL cuts every connection under load (what a restart
+ * answered by B within a second; a create sent to both with one Idempotency-Key makes one product
+ * (a proxy's retry on the other instance); when PostgreSQL cuts every connection under load (what a restart
  * does to its clients) both recover by themselves within 5 s; a rolling restart under load loses no
  * request. Needs TEST_DATABASE_URL and a build (`npm test` runs it after the build).
  */
@@ -18,7 +19,6 @@ import { openDatabase } from '../../api/db/client.ts'
 import { createUser } from '../../api/modules/user/service.ts'
 import { newId } from '../../api/lib/ids.ts'
 import S3rver from 's3rver'
-import type { AddressInfo } from 'node:net'
 import { startInstance, startLoad, startProxy, waitReady, type Instance } from './cluster.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
@@ -178,6 +178,39 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
       await new Promise((r) => setTimeout(r, 10))
     }
     report.crossInstanceStalenessMs = Date.now() - started
+  })
+
+  it('a create sent to both instances with one Idempotency-Key makes one product', async () => {
+    const token = await login(a.url)
+    const [category] = (await json(await fetch(`${a.url}/api/category/get`))).data as { _id: string; image: string }[]
+    const key = `scale-retry-${Date.now()}`
+    const body = {
+      name: 'Scale Retried Basil',
+      image: [category!.image],
+      category: [category!._id],
+      subCategory: [],
+      unit: '100 g',
+      stock: 3,
+      price: 25,
+      discount: 0,
+      description: 'Sent twice.',
+      more_details: {},
+    }
+    // As a proxy retrying on the other instance a request whose answer it lost.
+    const send = (url: string) =>
+      fetch(`${url}/api/product/create`, {
+        method: 'POST',
+        ...authed(token, body),
+        headers: { ...authed(token).headers, 'Idempotency-Key': key },
+      })
+    const answers = await Promise.all([send(a.url), send(b.url)])
+    expect(answers.map((r) => r.status)).toEqual([201, 201])
+    const ids = await Promise.all(answers.map(async (r) => (await json(r)).data._id as string))
+    expect(ids[0]).toBe(ids[1])
+    const found = (
+      await json(await fetch(`${b.url}/api/product/get`, { method: 'POST', ...authed(token, { search: body.name, page: 1, limit: 10 }) }))
+    ).data as { name: string }[]
+    expect(found.filter((p) => p.name === body.name)).toHaveLength(1)
   })
 
   it('when PostgreSQL cuts every connection under load, both instances serve again within 5 s by themselves', async () => {

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import type { AppDeps } from '../../app.ts'
-import { requireAdmin } from '../../lib/auth.ts'
+import { currentUser, requireAdmin } from '../../lib/auth.ts'
+import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
 import { AddCategorySchema, DeleteByIdSchema, UpdateCategorySchema } from './schemas.ts'
@@ -20,7 +21,8 @@ import {
  * `issues`).
  *
  * - GET /get (POST accepted too: it takes no body) → Category[] sorted by name.
- * - POST /add-category `{ name, image }` → 201 Category; 400 bad body or image not uploaded, 409 name taken.
+ * - POST /add-category `{ name, image }` (+ optional `Idempotency-Key` header, api/lib/idempotency.ts) → 201
+ *   Category; 400 bad body or image not uploaded, 409 name taken, 422 key reused for another body.
  * - PUT /update `{ _id, name, image }` → Category; 404 unknown id, 409 name taken.
  * - DELETE /delete `{ _id }` → null; 404 unknown id, 409 while a sub category or product uses it.
  */
@@ -32,7 +34,8 @@ export function categoryRoutes(deps: AppDeps) {
 
   r.post('/add-category', requireAdmin(deps), async (c) => {
     const input = await readBody(c, AddCategorySchema)
-    return ok(c, CATEGORY_ADDED, await addCategory(deps, input), {}, 201)
+    const idempotency = idempotencyClaim(c, currentUser(c).id, 'category:add', input)
+    return ok(c, CATEGORY_ADDED, await addCategory(deps, input, idempotency), {}, 201)
   })
 
   r.put('/update', requireAdmin(deps), async (c) => {

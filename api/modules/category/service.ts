@@ -22,6 +22,7 @@ import { counted, isForeignKeyViolation, isoTimestamp } from '../../lib/catalog-
 import { queryRows } from '../../db/query.ts'
 import type { AddCategoryInput, UpdateCategoryInput } from './schemas.ts'
 import { assertReadVersion } from './catalog-schemas.ts'
+import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 
 /** What the catalogue read services need from the app's dependencies. */
 export type CatalogDeps = Pick<AppDeps, 'db' | 'cache'>
@@ -97,16 +98,25 @@ async function assertCategoryNameFree(tx: Pick<Db, 'execute'>, name: string, exc
 /**
  * Adds a category (POST /api/category/add-category).
  * @param input name (trimmed, 1-80 characters) and image (a stored image url), already validated
+ * @param idempotency the request's idempotency key, if it sent one: a retry answers the first
+ *   request's category (api/lib/idempotency.ts)
  * @returns the new category as answered
- * @throws 400 when the image is not one of the store's stored images; 409 when the name is taken
+ * @throws 400 when the image is not one of the store's stored images; 409 when the name is taken;
+ *   422 when the idempotency key was used for another body
  */
-export async function addCategory(deps: CatalogWriteDeps, input: AddCategoryInput): Promise<CategoryAnswer> {
+export async function addCategory(
+  deps: CatalogWriteDeps,
+  input: AddCategoryInput,
+  idempotency?: IdempotencyClaim,
+): Promise<CategoryAnswer> {
   await assertStoredImages(deps.storage, [{ path: 'image', url: input.image }])
-  const answer = await deps.db.transaction(async (tx) => {
-    await assertCategoryNameFree(tx, input.name)
-    const [row] = await tx.insert(categories).values({ name: input.name, image: input.image }).returning({ id: categories.id })
-    return (await categoryById(tx, row!.id))!
-  })
+  const answer = await deps.db.transaction((tx) =>
+    runOnce(tx, idempotency, async () => {
+      await assertCategoryNameFree(tx, input.name)
+      const [row] = await tx.insert(categories).values({ name: input.name, image: input.image }).returning({ id: categories.id })
+      return (await categoryById(tx, row!.id))!
+    }),
+  )
   deps.cache.invalidate()
   return answer
 }

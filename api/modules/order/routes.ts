@@ -17,7 +17,8 @@ import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
-import { AdminListSchema, IdempotencyKeySchema, OrderRefSchema, PlaceOrderSchema, UpdateStatusSchema } from './schemas.ts'
+import { AdminListSchema, OrderRefSchema, PlaceOrderSchema, UpdateStatusSchema } from './schemas.ts'
+import { IdempotencyKeySchema } from '../../../contract/idempotency.ts'
 import { adminListOrders, changeStatus, listOrders, ORDER_PLACED, orderDetails, placeCashOnDelivery } from './service.ts'
 
 /** Builds the /api/order router. */

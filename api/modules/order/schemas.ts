@@ -5,12 +5,6 @@ import { z } from 'zod'
 import { IdSchema } from '../category/catalog-schemas.ts'
 import { ORDER_STATUSES } from './status.ts'
 
-/** An idempotency key: 8-128 characters of `[A-Za-z0-9_-]` (a UUID fits). */
-export const IdempotencyKeySchema = z
-  .string({ error: 'An idempotency key is required (Idempotency-Key header)' })
-  .trim()
-  .regex(/^[A-Za-z0-9_-]{8,128}$/, 'The idempotency key must be 8-128 letters, digits, "-" or "_"')
-
 /**
  * POST /api/order/cash-on-delivery: `{ addressId, idempotencyKey? }`. The original client's
  * `list_items`, `subTotalAmt` and `totalAmt` are accepted and ignored: the server prices the order.

@@ -2,7 +2,8 @@ import { Hono, type Context } from 'hono'
 import { clientIp } from '../../lib/client-ip.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import type { AppDeps } from '../../app.ts'
-import { requireAdmin } from '../../lib/auth.ts'
+import { currentUser, requireAdmin } from '../../lib/auth.ts'
+import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
 import { DeleteByIdSchema } from '../category/schemas.ts'
@@ -44,8 +45,9 @@ const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / 
  *   Product[]; `totalCount`, `page`, `limit`
  * - POST /get-product-details `{ productId }` → Product, or 404 "Product not found"
  * - POST /search-product `{ search, page, limit }` → Product[]; `totalCount`, `totalPage`, `page`, `limit`
- * - POST /create (ADMIN) the create payload → 201 Product; 400 bad body, image not uploaded, unknown
- *   ids, a sub category outside the chosen categories
+ * - POST /create (ADMIN) the create payload (+ optional `Idempotency-Key` header, api/lib/idempotency.ts)
+ *   → 201 Product; 400 bad body, image not uploaded, unknown ids, a sub category outside the chosen
+ *   categories; 422 key reused for another body
  * - PUT /update-product-details (ADMIN) `{ _id, ...any create fields }` → Product; 404 unknown id
  * - DELETE /delete-product (ADMIN) `{ _id }` → null; 404 unknown id
  */
@@ -94,7 +96,8 @@ export function productRoutes(deps: AppDeps) {
 
   r.post('/create', requireAdmin(deps), async (c) => {
     const input = await readBody(c, CreateProductSchema)
-    return ok(c, PRODUCT_CREATED, await createProduct(deps, input), {}, 201)
+    const idempotency = idempotencyClaim(c, currentUser(c).id, 'product:create', input)
+    return ok(c, PRODUCT_CREATED, await createProduct(deps, input, idempotency), {}, 201)
   })
 
   r.put('/update-product-details', requireAdmin(deps), async (c) => {

@@ -30,6 +30,7 @@ import { queryRows } from '../../db/query.ts'
 import { discountFromPrices, fromPaise, sellingPaiseFromDiscount, toPaise } from '../../lib/money.ts'
 import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
+import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 import type { CreateProductInput, ProductsByCategoryAndSubCategoryInput, ProductSearchInput, UpdateProductInput } from './schemas.ts'
 
 /** Products shown per category by get-product-by-category (the home page rows). */
@@ -556,35 +557,44 @@ export function consistentPrices(input: { price: number; discount: number; selli
  * (POST /api/product/create). Published at once.
  * @param input the create payload, already validated by CreateProductSchema (price in rupees,
  *   discount in percent)
+ * @param idempotency the request's idempotency key, if it sent one: a retry answers the first
+ *   request's product (api/lib/idempotency.ts)
  * @returns the new product, category and subCategory expanded
  * @throws 400 with issues: an image that is not one of the store's, an unknown category or sub
- *   category id, a sub category outside the chosen categories
+ *   category id, a sub category outside the chosen categories; 422 idempotency key reused for
+ *   another body
  */
-export async function createProduct(deps: CatalogWriteDeps, input: CreateProductInput): Promise<ProductAnswer> {
+export async function createProduct(
+  deps: CatalogWriteDeps,
+  input: CreateProductInput,
+  idempotency?: IdempotencyClaim,
+): Promise<ProductAnswer> {
   await assertStoredImages(
     deps.storage,
     input.image.map((url, i) => ({ path: `image.${i}`, url })),
   )
   const answer = await deps.db
-    .transaction(async (tx) => {
-      await assertLinksValid(tx, input.category, input.subCategory, { category: true, subCategory: true })
-      const [row] = await tx
-        .insert(products)
-        .values({
-          name: input.name,
-          image: distinctUrls(input.image),
-          unit: input.unit,
-          stock: input.stock,
-          ...consistentPrices({ price: input.price, discount: input.discount, sellingPrice: input.sellingPrice }),
-          description: input.description,
-          moreDetails: input.more_details,
-          publish: true,
-        })
-        .returning({ id: products.id })
-      await replaceLinks(tx, row!.id, 'categories', input.category)
-      await replaceLinks(tx, row!.id, 'subCategories', input.subCategory)
-      return (await productById(tx, row!.id))!
-    })
+    .transaction((tx) =>
+      runOnce(tx, idempotency, async () => {
+        await assertLinksValid(tx, input.category, input.subCategory, { category: true, subCategory: true })
+        const [row] = await tx
+          .insert(products)
+          .values({
+            name: input.name,
+            image: distinctUrls(input.image),
+            unit: input.unit,
+            stock: input.stock,
+            ...consistentPrices({ price: input.price, discount: input.discount, sellingPrice: input.sellingPrice }),
+            description: input.description,
+            moreDetails: input.more_details,
+            publish: true,
+          })
+          .returning({ id: products.id })
+        await replaceLinks(tx, row!.id, 'categories', input.category)
+        await replaceLinks(tx, row!.id, 'subCategories', input.subCategory)
+        return (await productById(tx, row!.id))!
+      }),
+    )
     .catch((err) => {
       throw asUnknownReference(err)
     })

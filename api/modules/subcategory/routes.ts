@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import type { AppDeps } from '../../app.ts'
-import { requireAdmin } from '../../lib/auth.ts'
+import { currentUser, requireAdmin } from '../../lib/auth.ts'
+import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
 import { DeleteByIdSchema } from '../category/schemas.ts'
@@ -22,8 +23,9 @@ import {
  *
  * - POST /get (the spec's method; GET accepted too, it takes no body) → SubCategory[] sorted by
  *   name, `category` expanded to `{ _id, name, image }`.
- * - POST /create `{ name, image, category: [ids or { _id } objects] }` → 201 SubCategory (expanded);
- *   400 bad body, image not uploaded or unknown category ids.
+ * - POST /create `{ name, image, category: [ids or { _id } objects] }` (+ optional `Idempotency-Key`
+ *   header, api/lib/idempotency.ts) → 201 SubCategory (expanded); 400 bad body, image not uploaded or
+ *   unknown category ids, 422 key reused for another body.
  * - PUT /update `{ _id, name, image, category }` → SubCategory; links replaced; 404 unknown id.
  * - DELETE /delete `{ _id }` → null; 404 unknown id, 409 while a product uses it.
  */
@@ -35,7 +37,8 @@ export function subCategoryRoutes(deps: AppDeps) {
 
   r.post('/create', requireAdmin(deps), async (c) => {
     const input = await readBody(c, CreateSubCategorySchema)
-    return ok(c, SUB_CATEGORY_CREATED, await createSubCategory(deps, input), {}, 201)
+    const idempotency = idempotencyClaim(c, currentUser(c).id, 'subcategory:create', input)
+    return ok(c, SUB_CATEGORY_CREATED, await createSubCategory(deps, input, idempotency), {}, 201)
   })
 
   r.put('/update', requireAdmin(deps), async (c) => {

@@ -31,6 +31,7 @@ import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import type { CreateSubCategoryInput, UpdateSubCategoryInput } from './schemas.ts'
+import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 
 export const SUB_CATEGORY_CREATED = 'Sub Category Created'
 export const SUB_CATEGORY_UPDATED = 'Sub Category updated successfully'
@@ -95,17 +96,26 @@ function asUnknownCategory(err: unknown): unknown {
 /**
  * Creates a sub category under one or more categories (POST /api/subcategory/create).
  * @param input name, image (a stored image url), category ids (at least one), already validated
+ * @param idempotency the request's idempotency key, if it sent one: a retry answers the first
+ *   request's sub category (api/lib/idempotency.ts)
  * @returns the new sub category with `category` expanded to `{ _id, name, image }`
- * @throws 400 image not stored or an unknown category id (with issues)
+ * @throws 400 image not stored or an unknown category id (with issues); 422 idempotency key reused
+ *   for another body
  */
-export async function createSubCategory(deps: CatalogWriteDeps, input: CreateSubCategoryInput): Promise<SubCategoryAnswer> {
+export async function createSubCategory(
+  deps: CatalogWriteDeps,
+  input: CreateSubCategoryInput,
+  idempotency?: IdempotencyClaim,
+): Promise<SubCategoryAnswer> {
   await assertStoredImages(deps.storage, [{ path: 'image', url: input.image }])
   const answer = await deps.db
-    .transaction(async (tx) => {
-      const [row] = await tx.insert(subCategories).values({ name: input.name, image: input.image }).returning({ id: subCategories.id })
-      await linkCategories(tx, row!.id, input.category)
-      return (await subCategoryById(tx, row!.id))!
-    })
+    .transaction((tx) =>
+      runOnce(tx, idempotency, async () => {
+        const [row] = await tx.insert(subCategories).values({ name: input.name, image: input.image }).returning({ id: subCategories.id })
+        await linkCategories(tx, row!.id, input.category)
+        return (await subCategoryById(tx, row!.id))!
+      }),
+    )
     .catch((err) => {
       throw asUnknownCategory(err)
     })

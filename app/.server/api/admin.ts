@@ -82,9 +82,27 @@ export interface CategoryInput {
   image: string
 }
 
-/** `POST /api/category/add-category` `{ name, image }`. Answers the new category; 400 bad body, 409 duplicate name. */
-export async function addCategory(session: RequestSession, input: CategoryInput): Promise<UpstreamResult<AdminCategory>> {
-  const result = await upstream<unknown>('category/add-category', { method: 'POST', json: input, session })
+/** Options of a create: the form's idempotency key, sent as the `Idempotency-Key` header (app/.server/idempotency.ts). */
+export interface CreateOptions {
+  idempotencyKey?: string
+}
+const idempotencyHeaders = (opts: CreateOptions) => (opts.idempotencyKey ? { 'Idempotency-Key': opts.idempotencyKey } : undefined)
+
+/**
+ * `POST /api/category/add-category` `{ name, image }`. Answers the new category (a retry with the same
+ * idempotency key answers the first one); 400 bad body, 409 duplicate name.
+ */
+export async function addCategory(
+  session: RequestSession,
+  input: CategoryInput,
+  opts: CreateOptions = {},
+): Promise<UpstreamResult<AdminCategory>> {
+  const result = await upstream<unknown>('category/add-category', {
+    method: 'POST',
+    json: input,
+    session,
+    headers: idempotencyHeaders(opts),
+  })
   return parseData(result, CategorySchema)
 }
 
@@ -125,9 +143,16 @@ export interface SubCategoryInput {
   category: string[]
 }
 
-/** `POST /api/subcategory/create` `{ name, image, category: [ids] }`. Answers the new sub category; 400 unknown category ids. */
-export async function createSubCategory(session: RequestSession, input: SubCategoryInput): Promise<UpstreamResult<AdminSubCategory>> {
-  const result = await upstream<unknown>('subcategory/create', { method: 'POST', json: input, session })
+/**
+ * `POST /api/subcategory/create` `{ name, image, category: [ids] }`. Answers the new sub category (a
+ * retry with the same idempotency key answers the first one); 400 unknown category ids.
+ */
+export async function createSubCategory(
+  session: RequestSession,
+  input: SubCategoryInput,
+  opts: CreateOptions = {},
+): Promise<UpstreamResult<AdminSubCategory>> {
+  const result = await upstream<unknown>('subcategory/create', { method: 'POST', json: input, session, headers: idempotencyHeaders(opts) })
   return parseData(result, SubCategorySchema)
 }
 
@@ -191,9 +216,16 @@ export interface ProductInput {
   more_details: Record<string, string>
 }
 
-/** `POST /api/product/create` with the create payload. Answers the new product; 400 with issues (unknown ids, bad fields). */
-export async function createProduct(session: RequestSession, input: ProductInput): Promise<UpstreamResult<AdminProduct>> {
-  const result = await upstream<unknown>('product/create', { method: 'POST', json: input, session })
+/**
+ * `POST /api/product/create` with the create payload. Answers the new product (a retry with the same
+ * idempotency key answers the first one); 400 with issues (unknown ids, bad fields).
+ */
+export async function createProduct(
+  session: RequestSession,
+  input: ProductInput,
+  opts: CreateOptions = {},
+): Promise<UpstreamResult<AdminProduct>> {
+  const result = await upstream<unknown>('product/create', { method: 'POST', json: input, session, headers: idempotencyHeaders(opts) })
   return parseData(result, ProductSchema)
 }
 

@@ -4,6 +4,7 @@
  * refresh or a retry places one order. Amounts are never posted: the server prices the order.
  */
 import { z } from 'zod'
+import { IDEMPOTENCY_KEY_PATTERN } from '../../../contract/idempotency.ts'
 
 export const CHOOSE_ADDRESS_MESSAGE = 'Choose a delivery address'
 
@@ -13,5 +14,5 @@ export const PlaceOrderFormSchema = z.object({
     .string({ error: CHOOSE_ADDRESS_MESSAGE })
     .trim()
     .regex(/^[A-Za-z0-9]{1,64}$/, CHOOSE_ADDRESS_MESSAGE),
-  idempotencyKey: z.string({ error: 'Reload the page and try again' }).regex(/^[A-Za-z0-9_-]{8,128}$/, 'Reload the page and try again'),
+  idempotencyKey: z.string({ error: 'Reload the page and try again' }).regex(IDEMPOTENCY_KEY_PATTERN, 'Reload the page and try again'),
 })

@@ -4,7 +4,7 @@
  * their copy). The open form lives in the address bar, so every step works without JavaScript. The
  * dashboard layout's middleware requires a signed-in user.
  */
-import { data, Form, Link } from 'react-router'
+import { Form, Link } from 'react-router'
 import type { Route } from './+types/address'
 import { throwFailure } from '../../.server/failure.ts'
 import { getSession } from '../../.server/context.ts'

@@ -23,6 +23,7 @@ import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
 import { catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
+import { newIdempotencyKey } from '../../.server/idempotency.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
 import { AdminListHeader, CatalogFormDialog, DeleteDialog, MissingDialog, NameField } from '../../components/catalog-admin-dialogs.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
@@ -47,9 +48,9 @@ const CATEGORY_PATH = '/dashboard/category'
 /** The guard's decision and, for an admin, every category (GET category/get). Non-admin: 403, no list. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) return data({ isAdmin: false, categories: [] as catalogApi.Category[] }, { status: 403 })
+  if (!isAdmin) return data({ isAdmin: false, categories: [] as catalogApi.Category[], idempotencyKey: '' }, { status: 403 })
   const categories = await catalogApi.listCategories()
-  return data({ isAdmin: true, categories })
+  return data({ isAdmin: true, categories, idempotencyKey: newIdempotencyKey() })
 }
 
 /** An upload through the fetcher answers data, not a navigation: the list need not be loaded again. */
@@ -69,7 +70,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     session,
     listHref: CATEGORY_PATH,
     schema: CategoryFormSchema,
-    add: (value) => adminApi.addCategory(session, value),
+    add: (value, opts) => adminApi.addCategory(session, value, opts),
     update: (value) => adminApi.updateCategory(session, value),
     // A 409 here means the category is still used; it comes back as the error toast.
     remove: (target) => adminApi.deleteCategory(session, target),
@@ -90,12 +91,21 @@ type ActionReply = Route.ComponentProps['actionData']
 export default function CategoryPage({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <AdminGuard isAdmin={loaderData.isAdmin}>
-      <CategoryAdmin categories={loaderData.categories} actionData={actionData} />
+      <CategoryAdmin categories={loaderData.categories} idempotencyKey={loaderData.idempotencyKey} actionData={actionData} />
     </AdminGuard>
   )
 }
 
-function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[]; actionData: ActionReply | undefined }) {
+function CategoryAdmin({
+  categories,
+  idempotencyKey,
+  actionData,
+}: {
+  categories: CategoryItem[]
+  /** Sent with the add form (app/.server/idempotency.ts). */
+  idempotencyKey: string
+  actionData: ActionReply | undefined
+}) {
   const [searchParams] = useSearchParams()
   const dialog = readDialog(searchParams)
   const listHref = CATEGORY_PATH
@@ -149,7 +159,9 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
         </ul>
       )}
 
-      {dialog?.kind === 'add' ? <CategoryFormDialog key="add" mode="add" closeTo={listHref} reply={addReply} /> : null}
+      {dialog?.kind === 'add' ? (
+        <CategoryFormDialog key="add" mode="add" idempotencyKey={idempotencyKey} closeTo={listHref} reply={addReply} />
+      ) : null}
       {dialog?.kind === 'edit' ? (
         target ? (
           <CategoryFormDialog key={target._id} mode="edit" category={target} closeTo={listHref} reply={editReply} />
@@ -173,11 +185,13 @@ function CategoryAdmin({ categories, actionData }: { categories: CategoryItem[];
 function CategoryFormDialog({
   mode,
   category,
+  idempotencyKey,
   closeTo,
   reply,
 }: {
   mode: 'add' | 'edit'
   category?: CategoryItem
+  idempotencyKey?: string
   closeTo: string
   reply: CatalogFormReply | null
 }) {
@@ -200,6 +214,7 @@ function CategoryFormDialog({
       mode={mode}
       _id={category?._id}
       version={category?.updatedAt}
+      idempotencyKey={idempotencyKey}
       action={self}
       closeTo={closeTo}
       isUploading={isUploading}

@@ -3,7 +3,7 @@
  * newest first, with order number, date, status, item count and total; each opens its order page.
  * The dashboard layout's middleware requires a signed-in user.
  */
-import { data, Link } from 'react-router'
+import { Link } from 'react-router'
 import type { Route } from './+types/myorder'
 import { throwFailure } from '../../.server/failure.ts'
 import { getSession } from '../../.server/context.ts'

@@ -3,7 +3,7 @@
  * status timeline, every line as sold, the address as at order time, the bill, and "Cancel order"
  * while the order is still placed (stock goes back). Another shopper's order is a 404.
  */
-import { data, Form, Link } from 'react-router'
+import { Form, Link } from 'react-router'
 import type { Route } from './+types/order'
 import { throwFailure } from '../../.server/failure.ts'
 import { getSession } from '../../.server/context.ts'

@@ -25,6 +25,7 @@ import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
 import { catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
+import { newIdempotencyKey } from '../../.server/idempotency.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
 import { AdminListHeader, CatalogFormDialog, DeleteDialog, MissingDialog, NameField } from '../../components/catalog-admin-dialogs.tsx'
 import { ChipsSelect, type ChipOption } from '../../components/chips-select.tsx'
@@ -55,10 +56,13 @@ const SUBCATEGORY_PATH = '/dashboard/subcategory'
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, url)
   if (!isAdmin) {
-    return data({ isAdmin: false, subCategories: [] as catalogApi.SubCategory[], categories: [] as catalogApi.Category[] }, { status: 403 })
+    return data(
+      { isAdmin: false, subCategories: [] as catalogApi.SubCategory[], categories: [] as catalogApi.Category[], idempotencyKey: '' },
+      { status: 403 },
+    )
   }
   const [subCategories, categories] = await Promise.all([catalogApi.listSubCategories(), catalogApi.listCategories()])
-  return data({ isAdmin: true, subCategories, categories })
+  return data({ isAdmin: true, subCategories, categories, idempotencyKey: newIdempotencyKey() })
 }
 
 /** An upload through the fetcher answers data, not a navigation: the lists need not be loaded again. */
@@ -80,7 +84,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     // After a change the table shows the page it was on (paginate() clamps a page that no longer exists).
     listHref: adminHref(SUBCATEGORY_PATH, url.searchParams, null),
     schema: SubCategoryFormSchema,
-    add: (value) => adminApi.createSubCategory(session, value),
+    add: (value, opts) => adminApi.createSubCategory(session, value, opts),
     update: (value) => adminApi.updateSubCategory(session, value),
     remove: (target) => adminApi.deleteSubCategory(session, target),
     messages: {
@@ -100,7 +104,12 @@ type ActionReply = Route.ComponentProps['actionData']
 export default function SubCategoryPage({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <AdminGuard isAdmin={loaderData.isAdmin}>
-      <SubCategoryAdmin subCategories={loaderData.subCategories} categories={loaderData.categories} actionData={actionData} />
+      <SubCategoryAdmin
+        subCategories={loaderData.subCategories}
+        categories={loaderData.categories}
+        idempotencyKey={loaderData.idempotencyKey}
+        actionData={actionData}
+      />
     </AdminGuard>
   )
 }
@@ -108,10 +117,13 @@ export default function SubCategoryPage({ loaderData, actionData }: Route.Compon
 function SubCategoryAdmin({
   subCategories,
   categories,
+  idempotencyKey,
   actionData,
 }: {
   subCategories: SubCategoryItem[]
   categories: catalogApi.Category[]
+  /** Sent with the add form (app/.server/idempotency.ts). */
+  idempotencyKey: string
   actionData: ActionReply | undefined
 }) {
   const [searchParams] = useSearchParams()
@@ -216,7 +228,15 @@ function SubCategoryAdmin({
       )}
 
       {dialog?.kind === 'add' ? (
-        <SubCategoryFormDialog key="add" mode="add" options={options} closeTo={closeTo} action={href(dialog)} reply={addReply} />
+        <SubCategoryFormDialog
+          key="add"
+          mode="add"
+          idempotencyKey={idempotencyKey}
+          options={options}
+          closeTo={closeTo}
+          action={href(dialog)}
+          reply={addReply}
+        />
       ) : null}
       {dialog?.kind === 'edit' ? (
         target ? (
@@ -302,6 +322,7 @@ function TablePager({ page, totalPages, hrefFor }: { page: number; totalPages: n
 function SubCategoryFormDialog({
   mode,
   subCategory,
+  idempotencyKey,
   options,
   closeTo,
   action,
@@ -309,6 +330,7 @@ function SubCategoryFormDialog({
 }: {
   mode: 'add' | 'edit'
   subCategory?: SubCategoryItem
+  idempotencyKey?: string
   options: ChipOption[]
   closeTo: string
   action: string
@@ -337,6 +359,7 @@ function SubCategoryFormDialog({
       mode={mode}
       _id={subCategory?._id}
       version={subCategory?.updatedAt}
+      idempotencyKey={idempotencyKey}
       action={action}
       closeTo={closeTo}
       isUploading={isUploading}

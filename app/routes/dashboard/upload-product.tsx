@@ -16,6 +16,7 @@ import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
+import { formIdempotencyKey, newIdempotencyKey } from '../../.server/idempotency.ts'
 import { readAdminForm, uploadIntentReply } from '../../.server/admin-form.ts'
 import { PRODUCT_FORM_LIMITS, productFormAction, type ProductActionReply } from '../../.server/product-form.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
@@ -42,12 +43,12 @@ const CREATED_FALLBACK_MESSAGE = 'Product Created Successfully'
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, url)
   if (!isAdmin) {
-    return data({ isAdmin: false, ...productFormOptions([], []), created: null }, { status: 403 })
+    return data({ isAdmin: false, ...productFormOptions([], []), created: null, idempotencyKey: '' }, { status: 403 })
   }
   const [categories, subCategories] = await Promise.all([catalogApi.listCategories(), catalogApi.listSubCategories()])
   const createdId = url.searchParams.get('created')?.trim()
   const created = createdId ? { _id: createdId, message: getSession(context).takeNotice() || CREATED_FALLBACK_MESSAGE } : null
-  return data({ isAdmin: true, ...productFormOptions(categories, subCategories), created })
+  return data({ isAdmin: true, ...productFormOptions(categories, subCategories), created, idempotencyKey: newIdempotencyKey() })
 }
 
 export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
@@ -64,7 +65,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   return productFormAction({
     session,
     formData,
-    save: (value) => adminApi.createProduct(session, value),
+    save: (value) => adminApi.createProduct(session, value, { idempotencyKey: formIdempotencyKey(formData) }),
     // The server's message travels in the session flash, not the address, so no link can put
     // arbitrary text into the dialog.
     onSaved: (product, message) => {
@@ -105,6 +106,8 @@ function UploadProductPage({ loaderData, actionData }: Pick<Route.ComponentProps
           categories={loaderData.categories}
           subCategories={loaderData.subCategories}
           reply={formReply}
+          // A save posted twice (double click, browser retry) makes one product (app/.server/idempotency.ts).
+          hiddenFields={{ idempotencyKey: loaderData.idempotencyKey }}
         />
       </div>
       {created ? (
