@@ -38,6 +38,20 @@ export interface CatalogActionMessages {
   updated: string
 }
 
+/**
+ * The texts of the page of a `noun` ('category', 'sub category') titled `title` ('Category', 'Sub
+ * Category'): "Choose a category to delete", "Category deleted", and so on.
+ */
+export function catalogActionMessages(noun: string, title: string): CatalogActionMessages {
+  return {
+    chooseToDelete: `Choose a ${noun} to delete`,
+    chooseToEdit: `Choose a ${noun} to edit`,
+    deleted: `${title} deleted`,
+    added: `${title} added`,
+    updated: `${title} updated`,
+  }
+}
+
 /** What a category or sub category page hands to catalogAdminAction: its form schema and API calls. */
 export interface CatalogAdminActionOptions<S extends z.ZodObject> {
   request: Request

@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest'
 import { failureInit, failureMessage, failureStatus, throwFailure, type UpstreamFailure } from './failure.ts'
 
-const failure = (status: number, message = 'x', retryAfter?: number): UpstreamFailure => ({ ok: false, status, message, issues: [], retryAfter })
+const failure = (status: number, message = 'x', retryAfter?: number): UpstreamFailure => ({
+  ok: false,
+  status,
+  message,
+  issues: [],
+  retryAfter,
+})
 
 describe('failureStatus', () => {
   it('keeps the API 4xx and turns anything else into 502', () => {

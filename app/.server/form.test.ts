@@ -51,7 +51,9 @@ describe('invalidFormReply', () => {
     expect(reply.result.error).toEqual({ name: ['Name is required'] })
     expect(reply.result.initialValue).toEqual({ email: 'a@example.com' })
     expect(reply.toast).toBeNull()
-    const withToast = answer(invalidFormReply(submissionOf({}), { toast: { type: 'error', message: 'Check the form' }, extra: { intent: 'add' } }))
+    const withToast = answer(
+      invalidFormReply(submissionOf({}), { toast: { type: 'error', message: 'Check the form' }, extra: { intent: 'add' } }),
+    )
     expect(withToast).toMatchObject({ intent: 'add', toast: { type: 'error', message: 'Check the form' } })
   })
 })
@@ -70,7 +72,14 @@ describe('failedFormReply', () => {
     const reply = answer(
       failedFormReply(
         ok,
-        { status: 400, message: 'email: Not allowed here', issues: [{ path: 'email', message: 'Not allowed here' }, { path: 'other', message: 'x' }] },
+        {
+          status: 400,
+          message: 'email: Not allowed here',
+          issues: [
+            { path: 'email', message: 'Not allowed here' },
+            { path: 'other', message: 'x' },
+          ],
+        },
         { fields: ['name', 'email'] },
       ),
     )

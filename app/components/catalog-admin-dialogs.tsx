@@ -9,14 +9,16 @@
  * without JavaScript (server-rendered) and with it (modal; docs/decisions/0007-progressive-enhancement.md).
  */
 import { getFormProps, getInputProps, type FieldMetadata, type FormMetadata } from '@conform-to/react'
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { ErrorList, FormAlert, type FormReplyData } from './forms.tsx'
 import { Button, buttonClassName } from './ui/button.tsx'
 import { ConfirmDialog, Dialog } from './ui/dialog.tsx'
 import { Input, Label } from './ui/input.tsx'
+import { useRevalidateOnChange } from './use-schema-form.ts'
 import { CATALOG_NAME_MAX_LENGTH } from '../lib/schemas/catalog.ts'
+import { UPLOAD_PENDING_MESSAGE } from '../lib/uploads.ts'
 
 /** The title and question of every admin delete confirmation, verbatim from the original app. */
 export const DELETE_TITLE = 'Permanent Deleted'
@@ -83,6 +85,31 @@ export function NameField({ meta, placeholder }: { meta: FieldMetadata<string>; 
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   )
+}
+
+/**
+ * The state of a dialog's image field (`field`, the form's `image`): its url as the upload answered
+ * it, whether an upload is in flight, and the message while a submit waits for one. The field is
+ * checked again when a new url arrives while it is shown wrong, so "Image is required" goes with
+ * the upload. `fieldProps` go to the ImageUploadField.
+ */
+export function useDialogImage(form: { validate: (options: { name: string }) => void }, field: FieldMetadata<string>) {
+  const [url, setUrl] = useState(field.initialValue ?? '')
+  const [isUploading, setUploading] = useState(false)
+  const [isWaitShown, setWaitShown] = useState(false)
+  useRevalidateOnChange(form, field.name, url, Boolean(field.errors?.length))
+  return {
+    url,
+    isUploading,
+    /** For CatalogFormDialog: a submit was stopped because an upload is still running. */
+    onUploadPending: () => setWaitShown(true),
+    fieldProps: {
+      defaultValue: url,
+      errors: isWaitShown && isUploading ? [UPLOAD_PENDING_MESSAGE] : field.errors,
+      onChange: setUrl,
+      onPendingChange: setUploading,
+    },
+  }
 }
 
 /**

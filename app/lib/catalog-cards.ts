@@ -1,5 +1,5 @@
 /**
- * What the catalogue's cards and links show (spec section 3 "Product as displayed"): loaders cut API
+ * What the catalogue's cards and links show (a product as displayed: first image, name, unit, prices): loaders cut API
  * answers down to these shapes, so the browser receives only the fields a card or a tile renders
  * (app/components/product-card.tsx, category-grid.tsx).
  */
@@ -36,7 +36,7 @@ interface CardSource {
   more_details?: Readonly<Record<string, unknown>> | null
 }
 
-/** The card fields of an API product (first image only, spec section 3 "Product as displayed"). */
+/** The card fields of an API product (its first image only). */
 export function toCardData(product: CardSource): ProductCardData {
   const brand = product.more_details?.brand
   return {

@@ -1,9 +1,9 @@
 /**
  * Paging rules shared by loaders and pages:
- * - the appending lists of the listing, category and search pages (spec section 4: "page 1 replaces
- *   the list, later pages append"): which window of items a loader fetches for `?page=N`
- *   (app/components/pager.tsx renders it);
- * - the admin data tables (spec section 9: "data table default page size 10"), cut into pages.
+ * - the appending lists of the listing, category and search pages (page 1 replaces the list, later
+ *   pages append; docs/decisions/0007-progressive-enhancement.md): which window of items a loader
+ *   fetches for `?page=N` (app/components/pager.tsx renders it);
+ * - the admin data tables, cut into pages of 10 rows.
  */
 
 /** Most pages the JavaScript-off "Load more" link shows at once; older pages drop off the top beyond this. */
@@ -45,7 +45,7 @@ export function pageRange(page: number, pageSize: number, isSingle: boolean): { 
   return { start: (first - 1) * pageSize, end }
 }
 
-/** Spec section 9: the data table's default page size. */
+/** The admin data tables' page size, in rows. */
 export const TABLE_PAGE_SIZE = 10
 
 /** One page of a table: its rows, the 1-based page shown, the page count and the serial number of the first row. */

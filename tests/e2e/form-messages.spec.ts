@@ -6,7 +6,20 @@
  * submission renders a fresh page, so the next page must simply not carry the old message.
  */
 import { test, expect, type Locator, type Page } from '@playwright/test'
-import { ADMIN, FIXTURES, api, isJs, newUser, otpOf, registerViaApi, signIn, submitLogin, toast, waitForHydration, waitForMail } from './helpers.ts'
+import {
+  ADMIN,
+  FIXTURES,
+  api,
+  isJs,
+  newUser,
+  otpOf,
+  registerViaApi,
+  signIn,
+  submitLogin,
+  toast,
+  waitForHydration,
+  waitForMail,
+} from './helpers.ts'
 
 const WRONG_LOGIN = 'Check your email or password'
 const INVALID_OTP = 'Invalid OTP'

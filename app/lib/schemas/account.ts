@@ -13,7 +13,6 @@ import { EmailSchema, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH 
 export const OTP_LENGTH = 6
 /** The boxes' field names, `otp0` … `otp5`; the BFF joins them in this order (spec section 7). */
 export const OTP_FIELD_NAMES = ['otp0', 'otp1', 'otp2', 'otp3', 'otp4', 'otp5'] as const
-export type OtpFieldName = (typeof OTP_FIELD_NAMES)[number]
 
 /** Spec section 5: the reset mismatch message, verbatim, trailing space included. */
 export const RESET_PASSWORD_MISMATCH_MESSAGE = 'New password and confirm password must be same. '
@@ -35,7 +34,6 @@ const requiredText = (message: string) => z.string({ error: message }).trim().mi
 
 /** Forgot password (spec section 5): email required. */
 export const ForgotPasswordSchema = z.object({ email: EmailSchema })
-export type ForgotPasswordInput = z.output<typeof ForgotPasswordSchema>
 
 const otpBox = z.string().trim().optional()
 
@@ -70,7 +68,6 @@ export const OtpSchema = z.preprocess(
     })
     .transform((boxes) => ({ otp: OTP_FIELD_NAMES.map((name) => boxes[name]).join('') })),
 )
-export type OtpInput = z.output<typeof OtpSchema>
 
 /**
  * Reset password (spec section 5): both fields required; a confirmPassword that differs gives the
@@ -94,7 +91,6 @@ export const ResetPasswordSchema = z
       return typeof value?.newPassword === 'string' && typeof value.confirmPassword === 'string' && value.confirmPassword !== ''
     },
   })
-export type ResetPasswordInput = z.output<typeof ResetPasswordSchema>
 
 /**
  * Profile (spec section 5): name, email and mobile required; mobile numeric. Spaces and dashes that
@@ -107,4 +103,3 @@ export const ProfileSchema = z.object({
     .transform((mobile) => mobile.replace(/[\s-]/g, ''))
     .pipe(z.string().regex(new RegExp(`^[0-9]{${MOBILE_MIN_DIGITS},${MOBILE_MAX_DIGITS}}$`), MOBILE_MESSAGE)),
 })
-export type ProfileInput = z.output<typeof ProfileSchema>

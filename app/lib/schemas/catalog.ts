@@ -1,7 +1,6 @@
 /**
- * The category and sub category admin forms' rules (spec section 5: "image upload disabled until a
- * name is given; submit looks active only when name and image are present"; sub category: "name,
- * image and at least one category"), shared by the browser (Conform checks as you type) and the BFF
+ * The category and sub category admin forms' rules (a name, an uploaded image and, for a sub
+ * category, at least one category), shared by the browser (Conform checks as you type) and the BFF
  * action (the same schema decides on the server, so the dialogs work with JavaScript off). The API
  * enforces the same fields (docs/decisions/0008-catalogue-writes.md).
  *
@@ -28,10 +27,8 @@ export const CategoryFormSchema = z.object({
   name: requiredText('Name', CATALOG_NAME_MAX_LENGTH),
   image: RequiredImageSchema,
 })
-export type CategoryFormValue = z.output<typeof CategoryFormSchema>
 
 /** Sub category add and edit: name, image url and at least one category id (duplicates once). */
 export const SubCategoryFormSchema = CategoryFormSchema.extend({
   category: idList('Category', SUB_CATEGORY_CATEGORIES_MAX).pipe(z.array(z.string()).min(1, CATEGORY_REQUIRED_MESSAGE)),
 })
-export type SubCategoryFormValue = z.output<typeof SubCategoryFormSchema>

@@ -176,7 +176,6 @@ export const ProductFormSchema = z.object({
   discount: numberField(PRODUCT_FIELD_LABELS.discount, { max: DISCOUNT_MAX, decimals: 2, tooHighMessage: DISCOUNT_TOO_HIGH_MESSAGE }),
   more_details: MoreDetailsSchema,
 })
-export type ProductFormInput = z.input<typeof ProductFormSchema>
 export type ProductFormValue = z.output<typeof ProductFormSchema>
 
 /** The form's default values for an existing product (edit): numbers as text, extra fields as a list. */

@@ -15,27 +15,32 @@
  *   so the dialog closes and the list is loaded again. A delete refused by the API (409: the category
  *   is still used) comes back as an error toast.
  */
-import { useState } from 'react'
 import { data, Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/category'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
-import { catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
+import { catalogActionMessages, catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
 import { newIdempotencyKey } from '../../.server/idempotency.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
-import { AdminListHeader, CatalogFormDialog, DeleteDialog, MissingDialog, NameField } from '../../components/catalog-admin-dialogs.tsx'
+import {
+  AdminListHeader,
+  CatalogFormDialog,
+  DeleteDialog,
+  MissingDialog,
+  NameField,
+  useDialogImage,
+} from '../../components/catalog-admin-dialogs.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ImageUploadField } from '../../components/image-upload-field.tsx'
 import { NoData } from '../../components/no-data.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
-import { useRevalidateOnChange, useSchemaForm } from '../../components/use-schema-form.ts'
+import { useSchemaForm } from '../../components/use-schema-form.ts'
 import { adminHref, readDialog, shouldRevalidateAdminPage } from '../../lib/admin-urls.ts'
 import { CategoryFormSchema } from '../../lib/schemas/catalog.ts'
-import { UPLOAD_PENDING_MESSAGE } from '../../lib/uploads.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Category | ${SHOP_NAME}` },
@@ -74,13 +79,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     update: (value) => adminApi.updateCategory(session, value),
     // A 409 here means the category is still used; it comes back as the error toast.
     remove: (target) => adminApi.deleteCategory(session, target),
-    messages: {
-      chooseToDelete: 'Choose a category to delete',
-      chooseToEdit: 'Choose a category to edit',
-      deleted: 'Category deleted',
-      added: 'Category added',
-      updated: 'Category updated',
-    },
+    messages: catalogActionMessages('category', 'Category'),
   })
 }
 
@@ -198,12 +197,9 @@ function CategoryFormDialog({
   const [searchParams] = useSearchParams()
   const formId = mode === 'add' ? 'category-add' : `category-edit-${category!._id}`
   const [form, fields] = useSchemaForm(formId, CategoryFormSchema, reply?.result, { name: category?.name, image: category?.image })
-  const [image, setImage] = useState(fields.image.initialValue ?? '')
-  const [isUploading, setUploading] = useState(false)
-  const [isWaitShown, setWaitShown] = useState(false)
-  useRevalidateOnChange(form, fields.image.name, image, Boolean(fields.image.errors?.length))
+  const image = useDialogImage(form, fields.image)
   const name = fields.name.value ?? ''
-  const isReady = Boolean(name.trim() && image) && !isUploading
+  const isReady = Boolean(name.trim() && image.url) && !image.isUploading
   const self = adminHref(CATEGORY_PATH, searchParams, mode === 'add' ? { kind: 'add' } : { kind: 'edit', id: category!._id })
 
   return (
@@ -217,20 +213,17 @@ function CategoryFormDialog({
       idempotencyKey={idempotencyKey}
       action={self}
       closeTo={closeTo}
-      isUploading={isUploading}
+      isUploading={image.isUploading}
       isReady={isReady}
-      onUploadPending={() => setWaitShown(true)}
+      onUploadPending={image.onUploadPending}
     >
       <NameField meta={fields.name} placeholder="Enter category name" />
       <ImageUploadField
         label="Image"
         uploadAction={CATEGORY_PATH}
-        defaultValue={image}
         disabled={!name.trim()}
         disabledHint="Enter the name first, then upload the image."
-        errors={isWaitShown && isUploading ? [UPLOAD_PENDING_MESSAGE] : fields.image.errors}
-        onChange={setImage}
-        onPendingChange={setUploading}
+        {...image.fieldProps}
       />
     </CatalogFormDialog>
   )

@@ -23,11 +23,18 @@ import type { Route } from './+types/subcategory'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
-import { catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
+import { catalogActionMessages, catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
 import { newIdempotencyKey } from '../../.server/idempotency.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
-import { AdminListHeader, CatalogFormDialog, DeleteDialog, MissingDialog, NameField } from '../../components/catalog-admin-dialogs.tsx'
+import {
+  AdminListHeader,
+  CatalogFormDialog,
+  DeleteDialog,
+  MissingDialog,
+  NameField,
+  useDialogImage,
+} from '../../components/catalog-admin-dialogs.tsx'
 import { ChipsSelect, type ChipOption } from '../../components/chips-select.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
@@ -42,7 +49,6 @@ import { listValue, useRevalidateOnChange, useSchemaForm } from '../../component
 import { PAGE_PARAM, adminHref, readDialog, shouldRevalidateAdminPage } from '../../lib/admin-urls.ts'
 import { paginate } from '../../lib/paging.ts'
 import { SubCategoryFormSchema } from '../../lib/schemas/catalog.ts'
-import { UPLOAD_PENDING_MESSAGE } from '../../lib/uploads.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Sub Category | ${SHOP_NAME}` },
@@ -87,13 +93,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     add: (value, opts) => adminApi.createSubCategory(session, value, opts),
     update: (value) => adminApi.updateSubCategory(session, value),
     remove: (target) => adminApi.deleteSubCategory(session, target),
-    messages: {
-      chooseToDelete: 'Choose a sub category to delete',
-      chooseToEdit: 'Choose a sub category to edit',
-      deleted: 'Sub Category deleted',
-      added: 'Sub Category added',
-      updated: 'Sub Category updated',
-    },
+    messages: catalogActionMessages('sub category', 'Sub Category'),
   })
 }
 
@@ -343,13 +343,10 @@ function SubCategoryFormDialog({
     category: subCategory?.category.map((category) => category._id),
   })
   const initialCategories = listValue(fields.category.initialValue)
-  const [image, setImage] = useState(fields.image.initialValue ?? '')
+  const image = useDialogImage(form, fields.image)
   const [categoryIds, setCategoryIds] = useState<string[]>(initialCategories)
-  const [isUploading, setUploading] = useState(false)
-  const [isWaitShown, setWaitShown] = useState(false)
-  useRevalidateOnChange(form, fields.image.name, image, Boolean(fields.image.errors?.length))
   useRevalidateOnChange(form, fields.category.name, categoryIds, Boolean(fields.category.errors?.length) || categoryIds.length === 0)
-  const isReady = Boolean((fields.name.value ?? '').trim() && image && categoryIds.length > 0) && !isUploading
+  const isReady = Boolean((fields.name.value ?? '').trim() && image.url && categoryIds.length > 0) && !image.isUploading
 
   return (
     <CatalogFormDialog
@@ -362,19 +359,12 @@ function SubCategoryFormDialog({
       idempotencyKey={idempotencyKey}
       action={action}
       closeTo={closeTo}
-      isUploading={isUploading}
+      isUploading={image.isUploading}
       isReady={isReady}
-      onUploadPending={() => setWaitShown(true)}
+      onUploadPending={image.onUploadPending}
     >
       <NameField meta={fields.name} placeholder="Enter sub category name" />
-      <ImageUploadField
-        label="Image"
-        uploadAction={SUBCATEGORY_PATH}
-        defaultValue={image}
-        errors={isWaitShown && isUploading ? [UPLOAD_PENDING_MESSAGE] : fields.image.errors}
-        onChange={setImage}
-        onPendingChange={setUploading}
-      />
+      <ImageUploadField label="Image" uploadAction={SUBCATEGORY_PATH} {...image.fieldProps} />
       <ChipsSelect
         id="subcategory-category"
         name={fields.category.name}
