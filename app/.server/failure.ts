@@ -1,7 +1,7 @@
 /**
  * What a page answers when an API call failed (`{ ok: false }` of app/.server/upstream.ts): the one
  * mapping of an API failure to the BFF's own status, message and headers, used by every loader and
- * action.
+ * action (docs/product.md, "Error catalogue").
  *
  * - Status: the API's 4xx as it answered (400, 401, 403, 404, 409, 413, 415, 429), and 502 Bad
  *   Gateway for anything else (a 5xx, an unreachable API, an answer that did not parse): the fault is

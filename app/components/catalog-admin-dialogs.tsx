@@ -1,12 +1,14 @@
 /**
- * The React pieces the category and sub category admin pages share: the list header, the delete
- * confirmation, the add/edit dialog around a Conform form (the submit looks active only when the form
- * is complete, yet a click still explains what is missing), and its Name field. The rules they follow
+ * The React pieces the category and sub category admin pages share (docs/product.md, "Category
+ * admin", "Sub Category admin"): the list header, the delete confirmation, the add/edit dialog around
+ * a Conform form (the submit looks active only when the form is complete, yet a click still explains
+ * what is missing), its Name field and its image field's state. The rules they follow
  * are app/lib/schemas/catalog.ts, the dialog addresses app/lib/admin-urls.ts; the server side of
  * their forms is app/.server/catalog-admin-actions.ts.
  *
  * Every dialog is opened by the page's address and closed with a link back, so it works the same
- * without JavaScript (server-rendered) and with it (modal; docs/decisions/0007-progressive-enhancement.md).
+ * without JavaScript (server-rendered) and with it (modal;
+ * docs/decisions/0007-progressive-enhancement.md).
  */
 import { getFormProps, getInputProps, type FieldMetadata, type FormMetadata } from '@conform-to/react'
 import { useState, type ReactNode } from 'react'

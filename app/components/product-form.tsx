@@ -1,7 +1,7 @@
 /**
- * The product form of /dashboard/upload-product (create) and of the edit dialog of /dashboard/product:
- * Name, Description, Image, Category, Sub Category, Unit, Number of Stock, Price, Discount, extra
- * fields from "Add Fields", Submit. The rules are app/lib/schemas/product.ts; the server side is
+ * The product form of /dashboard/upload-product (create) and of the edit dialog of /dashboard/product
+ * (docs/product.md, "Upload Product"): Name, Description, Image, Category, Sub Category, Unit,
+ * Number of Stock, Price, Discount, extra fields from "Add Fields", Submit. The rules are app/lib/schemas/product.ts; the server side is
  * app/.server/product-form.ts. Its parts: the images (product-form-images.tsx), the category pickers
  * (product-form-categories.tsx), the extra fields (product-form-extra-fields.tsx) and the Add Field
  * dialog (extra-fields-dialog.tsx).

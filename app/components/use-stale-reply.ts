@@ -1,5 +1,5 @@
 /**
- * Messages follow the form's state (docs/decisions/0007-progressive-enhancement.md): what the server
+ * Messages follow the form's state (docs/product.md, "Forms in general"): what the server
  * answered to a form's last submission (its messages, its error toast) stands only until the shopper
  * changes that form or sends it again. Without JavaScript every submission renders a fresh page, so
  * nothing is left to clear; with it the page stays, and this tells it when the answer went stale.

@@ -1,5 +1,5 @@
 /**
- * What the catalogue's cards and links show (a product as displayed: first image, name, unit, prices): loaders cut API
+ * What the catalogue's cards and links show (docs/product.md, "Product cards"): loaders cut API
  * answers down to these shapes, so the browser receives only the fields a card or a tile renders
  * (app/components/product-card.tsx, category-grid.tsx).
  */

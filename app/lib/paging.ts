@@ -1,9 +1,9 @@
 /**
  * Paging rules shared by loaders and pages:
- * - the appending lists of the listing, category and search pages (page 1 replaces the list, later
- *   pages append; docs/decisions/0007-progressive-enhancement.md): which window of items a loader
- *   fetches for `?page=N` (app/components/pager.tsx renders it);
- * - the admin data tables, cut into pages of 10 rows.
+ * - the appending lists of the listing, category and search pages (docs/product.md, "Listings": page
+ *   1 replaces the list, later pages append): which window of items a loader fetches for `?page=N`
+ *   (app/components/pager.tsx renders it);
+ * - the admin data tables (docs/product.md, "Sub Category admin"), cut into pages of 10 rows.
  */
 
 /** Most pages the JavaScript-off "Load more" link shows at once; older pages drop off the top beyond this. */

@@ -1,8 +1,9 @@
 /**
  * Upload rules shared by every form that sends an image (avatar, category and sub category images,
- * product images), in the browser (checked when a file is picked) and on the server (checked before
- * a body is read). They mirror the API's cap (api/config.ts `UPLOAD_MAX_BYTES`, 5 MB by default; it
- * answers 413 beyond) and the types it accepts (api/lib/images.ts: decoded by content, SVG refused).
+ * product images; messages: docs/product.md, "Category and sub category"), in the browser (checked
+ * when a file is picked) and on the server (checked before a body is read). They mirror the API's cap
+ * (api/config.ts `UPLOAD_MAX_BYTES`, 5 MB by default; it answers 413 beyond) and the types it
+ * accepts (api/lib/images.ts: decoded by content, SVG refused).
  */
 
 /** The largest image file accepted, in bytes (5 MB). */

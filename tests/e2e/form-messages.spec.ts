@@ -1,5 +1,5 @@
 /**
- * Messages follow the form's state (docs/decisions/0007-progressive-enhancement.md): a refused
+ * Messages follow the form's state (docs/product.md, "Forms in general"): a refused
  * submission's messages (the form's alert, the field's message, the error toast) go as soon as the
  * shopper changes what they were about or sends the form again, and a success never shows beside a
  * stale error. With JavaScript the page stays, so the messages must be cleared; without it every

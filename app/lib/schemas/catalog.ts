@@ -1,8 +1,9 @@
 /**
- * The category and sub category admin forms' rules (a name, an uploaded image and, for a sub
- * category, at least one category), shared by the browser (Conform checks as you type) and the BFF
- * action (the same schema decides on the server, so the dialogs work with JavaScript off). The API
- * enforces the same fields (docs/decisions/0008-catalogue-writes.md).
+ * The category and sub category admin forms' rules (docs/product.md, "Category and sub category":
+ * a name, an uploaded image and, for a sub category, at least one category), shared by the browser
+ * (Conform checks as you type) and the BFF action (the same schema decides on the server, so the
+ * dialogs work with JavaScript off). The API enforces the same fields
+ * (docs/decisions/0008-catalogue-writes.md).
  *
  * Form shape: `name`, `image` (the url the upload answered, a hidden input) and, for a sub category,
  * `category` (ids; repeated once per chip, or a multiple select without JavaScript).
