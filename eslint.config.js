@@ -55,6 +55,19 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SERVER_ONLY] }] },
   },
   {
+    files: ['app/.server/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)components/', message: 'app/.server must not import UI code (app/components): share through app/lib.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['api/**', 'contract/**'],
     rules: {
       'no-restricted-imports': [

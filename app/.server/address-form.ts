@@ -6,10 +6,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import * as addressApi from './api/address.ts'
 import type { RequestSession } from './session.ts'
-import { failedFormReply, invalidFormReply, issuesOnFields } from './user-form.ts'
+import { failedFormReply, invalidFormReply } from './form.ts'
 import { AddressSchema } from '../lib/schemas/address.ts'
 
-const ADDRESS_FIELDS = ['address_line', 'city', 'state', 'pincode', 'country', 'mobile']
+const ADDRESS_FIELDS = Object.keys(AddressSchema.shape)
 
 /** The outcome: the saved address, or the page's 4xx answer with the form's messages. */
 export type SaveAddressOutcome =
@@ -22,12 +22,6 @@ export async function saveAddressFromForm(session: RequestSession, formData: For
   if (submission.status !== 'success') return { ok: false, response: invalidFormReply(submission) }
   const { _id, ...fields } = submission.value
   const result = _id ? await addressApi.updateAddress(session, _id, fields) : await addressApi.createAddress(session, fields)
-  if (!result.ok) {
-    const fieldErrors = issuesOnFields(result.issues, ADDRESS_FIELDS)
-    return {
-      ok: false,
-      response: failedFormReply(submission, result, { fieldErrors, formErrors: Object.keys(fieldErrors).length ? [] : undefined }),
-    }
-  }
+  if (!result.ok) return { ok: false, response: failedFormReply(submission, result, { fields: ADDRESS_FIELDS }) }
   return { ok: true, address: result.data, message: result.message }
 }

@@ -4,10 +4,11 @@
  * is the request's `RequestSession` (app/.server/context.ts), committed by the root middleware.
  */
 import { mergeGuestCart } from './api/cart.ts'
-import { data, redirect, type RouterContextProvider } from 'react-router'
+import { redirect, type RouterContextProvider } from 'react-router'
 import { getSession } from './context.ts'
 import type { RequestSession, SessionUser, Tokens } from './session.ts'
-import { failureInit, failureMessage, toSessionUser, userDetails, type Failure, type User } from './api/user.ts'
+import { toSessionUser, userDetails, type User } from './api/user.ts'
+import { throwFailure, type UpstreamFailure } from './failure.ts'
 
 type Context = Readonly<RouterContextProvider>
 
@@ -49,7 +50,7 @@ export function requireAnonymous(context: Context): void {
  * keeps the header's summary (spec section 4 "Login success: tokens stored, user details loaded").
  * If the details cannot be loaded the session is signed out again, so no half-signed-in state stays.
  */
-export async function signIn(session: RequestSession, tokens: Tokens): Promise<{ ok: true; user: SessionUser } | Failure> {
+export async function signIn(session: RequestSession, tokens: Tokens): Promise<{ ok: true; user: SessionUser } | UpstreamFailure> {
   session.setTokens(tokens)
   const details = await userDetails(session)
   if (!details.ok) {
@@ -77,7 +78,7 @@ export async function requireFreshUser(context: Context, page: Request | URL): P
   const details = await userDetails(session)
   if (!details.ok) {
     requireUser(context, page)
-    throw data(failureMessage(details), failureInit(details))
+    throwFailure(details)
   }
   const summary = toSessionUser(details.data)
   if (JSON.stringify(summary) !== JSON.stringify(session.user)) session.setUser(summary)

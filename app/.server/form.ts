@@ -1,25 +1,148 @@
 /**
- * The one way every BFF action reads its form: app/lib/form-body.ts `readFormOrFail`, with its
- * failures (405, 415, 413, 400) thrown as React Router `data()` responses, so they reach the route's
- * error boundary with their status and are not logged as faults.
+ * The BFF's one form pipeline, used by every action (docs/decisions/0007-progressive-enhancement.md):
+ *
+ * 1. Read the body within its limits (app/lib/form-body.ts: POST only, a web form, size-capped while
+ *    it streams in, parseable; OWASP Input Validation Cheat Sheet). `readForm` throws a failure as a
+ *    React Router `data()` response, so it reaches the route's error boundary with its status and is
+ *    not logged as a fault; `tryReadForm` answers it as a value, for pages that show it in their own
+ *    way (a toast on the admin pages, a message in the avatar dialog).
+ * 2. Check it with the page's zod schema (Conform's `parseWithZod`, the schema the browser checks
+ *    with too). A form that does not pass answers `invalidFormReply`: 400 and the messages.
+ * 3. Call the API. A refusal answers `failedFormReply`: the API's status (app/.server/failure.ts: 4xx
+ *    as is, else 502), its field issues under the form's fields, its message above the button unless
+ *    a field already says it, and the same message as an error toast.
+ *
+ * Replies are `{ result, toast }` (plus a page's own keys): `result` is Conform's reply, so the page
+ * refills the form and shows the messages with JavaScript off as well as on. Secret fields (passwords,
+ * the code boxes) are named in `hideFields` and never echoed back into the page (OWASP ASVS 8.3).
+ * A success redirects with a flash toast instead (app/.server/toast.ts).
  */
+import type { Submission, SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'
+import { failureInit, failureMessage, type UpstreamFailure } from './failure.ts'
 import { FormReadError, readFormOrFail } from '../lib/form-body.ts'
+import type { ToastMessage } from '../lib/toast.ts'
 
-export { FormReadError, readFormOrFail, URLENCODED_MAX_BYTES, MULTIPART_MAX_BYTES } from '../lib/form-body.ts'
+/** Limits of one form's body: its multipart cap (default: one upload plus overhead) and the 413's message. */
+export interface FormLimits {
+  multipartMaxBytes?: number
+  /** Shown for a 413 instead of the generic "The form is too large to send". */
+  tooLargeMessage?: string
+}
 
-/** `readFormOrFail` for actions: a failure is thrown as a `data()` response with its status. */
-export async function readForm(request: Request, opts: { multipartMaxBytes?: number } = {}): Promise<FormData> {
+/** A body read, or why not: 405 another method, 415 not a web form, 413 too large, 400 unreadable. */
+export type FormRead = { ok: true; formData: FormData } | { ok: false; status: FormReadError['status']; message: string }
+
+/** Reads the form of `request` within `limits`; a failure is answered as a value (see the module comment). */
+export async function tryReadForm(request: Request, limits: FormLimits = {}): Promise<FormRead> {
   try {
-    return await readFormOrFail(request, opts)
+    return { ok: true, formData: await readFormOrFail(request, { multipartMaxBytes: limits.multipartMaxBytes }) }
   } catch (err) {
-    if (err instanceof FormReadError) {
-      throw data(err.message, {
-        status: err.status,
-        statusText: err.message,
-        headers: err.status === 405 ? { Allow: 'GET, HEAD, POST' } : undefined,
-      })
-    }
-    throw err
+    if (!(err instanceof FormReadError)) throw err
+    return { ok: false, status: err.status, message: err.status === 413 && limits.tooLargeMessage ? limits.tooLargeMessage : err.message }
   }
+}
+
+/** A failed read as the error response a route throws (405 names the methods allowed, RFC 9110 §15.5.6). */
+export function formReadFailure(read: Extract<FormRead, { ok: false }>) {
+  return data(read.message, {
+    status: read.status,
+    statusText: read.message,
+    headers: read.status === 405 ? { Allow: 'GET, HEAD, POST' } : undefined,
+  })
+}
+
+/** Reads the form of `request` within `limits`; a failure is thrown as a `data()` response with its status. */
+export async function readForm(request: Request, limits: FormLimits = {}): Promise<FormData> {
+  const read = await tryReadForm(request, limits)
+  if (read.ok) return read.formData
+  throw formReadFailure(read)
+}
+
+/** A text field of the form, trimmed, or '' (a File or a missing field gives ''). */
+export function readText(formData: FormData, name: string): string {
+  const value = formData.get(name)
+  return typeof value === 'string' ? value.trim() : ''
+}
+
+/** Any Conform submission: only its `reply` is used. */
+type AnySubmission = Pick<Submission<unknown>, 'reply'>
+
+/** Messages per field name (`name`, `image`, `category`, …). */
+export type FieldErrors = Record<string, string[]>
+
+/** The body every form reply carries: Conform's reply and a toast (null, or the error). */
+export interface FormReply {
+  result: SubmissionResult<string[]>
+  toast: ToastMessage | null
+}
+
+/**
+ * 400 for a form that did not pass its schema: Conform's messages (with `hideFields` emptied), the
+ * page's own keys (`extra`) and `toast` (none by default: the messages stand beside the fields).
+ */
+export function invalidFormReply<E extends object = object>(
+  submission: AnySubmission,
+  options: { hideFields?: string[]; toast?: ToastMessage | null; extra?: E } = {},
+) {
+  const body: FormReply = { result: submission.reply({ hideFields: options.hideFields }), toast: options.toast ?? null }
+  return data({ ...(options.extra as E), ...body }, { status: 400 })
+}
+
+/**
+ * The API's field issues (`{ path: 'category.0', message }`) as messages on the form's `fields`: the
+ * first path segment names the field, each message once; issues of other fields are left out.
+ */
+export function issuesToFieldErrors(issues: ReadonlyArray<{ path: string; message: string }>, fields: Iterable<string>): FieldErrors {
+  const names = new Set(fields)
+  const fieldErrors: FieldErrors = {}
+  for (const issue of issues) {
+    const field = issue.path.split('.')[0] ?? ''
+    if (!names.has(field)) continue
+    const list = (fieldErrors[field] ??= [])
+    if (!list.includes(issue.message)) list.push(issue.message)
+  }
+  return fieldErrors
+}
+
+/** How a refusal lands on a form (see `failedFormReply`). */
+export interface FailedFormOptions<E> {
+  /** The form's field names: the API's issues on them go under them (the rest are said above the button). */
+  fields?: Iterable<string>
+  /** The field a 409 Conflict is about (a taken email, a duplicate name): its message goes there. */
+  conflictField?: string
+  /** More field messages the page knows of (added to the API's issues). */
+  fieldErrors?: FieldErrors
+  hideFields?: string[]
+  /** The page's own keys of the reply (an intent, the edited id, …). */
+  extra?: E
+}
+
+/**
+ * The answer to a submission the API refused (`failure`), with the API's status and `Retry-After`
+ * (app/.server/failure.ts): its field issues under `fields`, a 409 under `conflictField`, its message
+ * (failureMessage: a 429 names the wait) above the button unless a field already says it, and that
+ * message as an error toast. Also used for a refused upload (`{ status, message }` only).
+ */
+export function failedFormReply<E extends object = object>(
+  submission: AnySubmission,
+  failure: Pick<UpstreamFailure, 'status' | 'message'> & Partial<Pick<UpstreamFailure, 'issues' | 'retryAfter'>>,
+  options: FailedFormOptions<E> = {},
+) {
+  const full: UpstreamFailure = { issues: [], ...failure, ok: false }
+  const message = failureMessage(full)
+  const fieldErrors: FieldErrors = { ...issuesToFieldErrors(full.issues, options.fields ?? []) }
+  for (const [name, messages] of Object.entries(options.fieldErrors ?? {})) {
+    fieldErrors[name] = [...new Set([...(fieldErrors[name] ?? []), ...messages])]
+  }
+  if (full.status === 409 && options.conflictField && !fieldErrors[options.conflictField]) fieldErrors[options.conflictField] = [message]
+  // The API's message of a 400 repeats its first field issue as `path: message` (api/lib/validate.ts).
+  const shown = new Set(Object.values(fieldErrors).flat())
+  const isOnField =
+    shown.has(message) || full.issues.some((issue) => shown.has(issue.message) && message === `${issue.path}: ${issue.message}`)
+  const body: FormReply = {
+    result: submission.reply({ formErrors: isOnField ? [] : [message], fieldErrors, hideFields: options.hideFields }),
+    toast: { type: 'error', message },
+  }
+  return data({ ...(options.extra as E), ...body }, failureInit(full))
 }

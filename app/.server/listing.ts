@@ -15,9 +15,8 @@
 import { data } from 'react-router'
 import { fetchRange, listCategories, listSubCategories, productsByCategoryAndSubCategory, refId, type Category } from './api/catalog.ts'
 import { clientIp } from './request.ts'
-import type { CategoryLinkData } from '../components/category-grid.tsx'
-import { pageRange, readPageRequest, type PageWindow } from '../components/pager.tsx'
-import { toCardData, type ProductCardData } from '../components/product-card.tsx'
+import { toCardData, type CategoryLinkData, type ProductCardData } from '../lib/catalog-cards.ts'
+import { pageRange, readPageRequest, type PageWindow } from '../lib/paging.ts'
 import { listingPath } from '../lib/slug.ts'
 import { filtersBody, filtersKey, readListFilters } from '../lib/list-filters.ts'
 
@@ -25,7 +24,7 @@ import { filtersBody, filtersKey, readListFilters } from '../lib/list-filters.ts
 export const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
 
 /**
- * Starts loading a listing: reads `?page=` and `?single=` of `request` (app/components/pager.tsx) and
+ * Starts loading a listing: reads `?page=` and `?single=` of `request` (app/lib/paging.ts) and
  * its filters and sort (`?brand=`, `?price=`, `?discount=`, `?sort=`: app/lib/list-filters.ts), asks
  * for the products of `filter` in that window (`pageSize` per page) with their facet counts, and
  * waits for all categories and sub categories. Answers the request's URL, the lookups, and `finish`.
@@ -53,7 +52,7 @@ export async function startListing(request: Request, filter: { categoryId: strin
    * Waits for the products and answers the sidebar (the sub categories of `category`, each a link to
    * its listing), the page window of product cards, the filters read and the facet counts; `scope`
    * names the list, so appending stops when the shopper moves to another or changes a filter
-   * (app/components/pager.tsx). Throws the product call's failure.
+   * (app/lib/paging.ts). Throws the product call's failure.
    */
   async function finish(category: Category, scope: string) {
     const { products, totalCount, facets } = await productsPromise

@@ -13,10 +13,11 @@ vi.mock('./api/admin.ts', () => ({
     uploads.push(file.name)
     return { ok: true, url: `/uploads/${String(uploads.length).padStart(24, '0')}.webp` }
   }),
-  failureStatus: (result: { status: number }) => (result.status >= 400 && result.status < 500 ? result.status : 502),
 }))
 
-const { productFormAction, uploadAction, readProductForm, PRODUCT_FORM_MAX_BYTES } = await import('./product-form.ts')
+const { productFormAction, PRODUCT_FORM_LIMITS } = await import('./product-form.ts')
+const { uploadIntentReply } = await import('./admin-form.ts')
+const { tryReadForm } = await import('./form.ts')
 
 const session = {} as never
 const IMAGE = '/uploads/aaaaaaaaaaaaaaaaaaaaaaaa.webp'
@@ -219,24 +220,28 @@ describe('productFormAction: JavaScript-off helpers', () => {
   })
 })
 
-describe('uploadAction and readProductForm', () => {
+describe('the upload intent and the body limits', () => {
   it('stores one picked image and answers its url, or the reason', async () => {
-    expect(body(await uploadAction(session, form([['image', png('d.png')]])))).toMatchObject({
+    expect(body(await uploadIntentReply(session, form([['image', png('d.png')]])))).toMatchObject({
       intent: 'upload',
       url: '/uploads/000000000000000000000001.webp',
       error: null,
       status: 200,
     })
-    expect(body(await uploadAction(session, form([])))).toMatchObject({ url: null, error: 'Choose an image to upload', status: 400 })
-    expect(body(await uploadAction(session, form([['image', png('e.txt')]])))).toMatchObject({ url: null, status: 415 })
+    expect(body(await uploadIntentReply(session, form([])))).toMatchObject({ url: null, error: 'Choose an image to upload', status: 400 })
+    expect(body(await uploadIntentReply(session, form([['image', png('e.txt')]])))).toMatchObject({ url: null, status: 415 })
   })
 
   it('refuses a body declared over the cap before reading it', async () => {
     const request = new Request('http://x/dashboard/upload-product', {
       method: 'POST',
-      headers: { 'Content-Length': String(PRODUCT_FORM_MAX_BYTES + 1) },
+      headers: { 'Content-Length': String(PRODUCT_FORM_LIMITS.multipartMaxBytes + 1) },
       body: 'x',
     })
-    expect(await readProductForm(request)).toMatchObject({ ok: false, status: 413 })
+    expect(await tryReadForm(request, PRODUCT_FORM_LIMITS)).toEqual({
+      ok: false,
+      status: 413,
+      message: PRODUCT_FORM_LIMITS.tooLargeMessage,
+    })
   })
 })

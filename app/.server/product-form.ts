@@ -15,15 +15,16 @@
  * Answers are Conform replies, so the page refills the form and shows the messages with JavaScript
  * off as well as on.
  */
-import { FormReadError, readFormOrFail } from '../lib/form-body.ts'
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
-import * as adminApi from './api/admin.ts'
+import type * as adminApi from './api/admin.ts'
+import { storeImage, type AdminErrorReply, type AdminUploadReply } from './admin-form.ts'
+import { failedFormReply, invalidFormReply, type FormLimits, type FormReply } from './form.ts'
 import type { RequestSession } from './session.ts'
 import type { UpstreamResult } from './upstream.ts'
-import { checkImageFile, IMAGE_MAX_BYTES, MULTIPART_OVERHEAD_BYTES, readImageFile, type UploadReply } from '../components/catalog-admin.ts'
-import type { ToastMessage } from '../components/toasts.tsx'
+import type { ToastMessage } from '../lib/toast.ts'
+import { MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_BYTES } from '../lib/uploads.ts'
 import {
   FIELD_NAME_FIELD,
   IMAGE_FILES_FIELD,
@@ -35,60 +36,24 @@ import {
   type ProductFormValue,
 } from '../lib/schemas/product.ts'
 
-/** Largest product form body: five 5 MB images sent at once without JavaScript, plus the fields. */
-export const PRODUCT_FORM_MAX_BYTES = 5 * IMAGE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
-export const PRODUCT_FORM_TOO_LARGE_MESSAGE = 'Too many large images at once: upload at most 25 MB of images per submit'
+/** The product form's body limits: five 5 MB images sent at once without JavaScript, plus the fields. */
+export const PRODUCT_FORM_LIMITS = {
+  multipartMaxBytes: 5 * UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES,
+  tooLargeMessage: 'Too many large images at once: upload at most 25 MB of images per submit',
+} satisfies FormLimits
 const CHECK_FORM_MESSAGE = 'Please correct the highlighted fields'
 
 /** The answer to a form submission that did not save: the form as Conform refills it, and messages. */
-export interface ProductFormReply {
+export interface ProductFormReply extends FormReply {
   intent: 'form'
-  result: SubmissionResult<string[]>
   /** The Add Field dialog's message (without JavaScript), or null. */
   addFieldError: string | null
   /** True right after an extra field was added without JavaScript: the dialog closes. */
   fieldAdded: boolean
-  toast: ToastMessage | null
 }
 
 /** What the product routes' actions answer with data (successes redirect instead). */
-export type ProductActionReply = ProductFormReply | (UploadReply & { toast: null }) | { intent: 'error'; toast: ToastMessage }
-
-/** An error answer without a form to refill (a body that cannot be read, an unknown intent). */
-export function failReply(message: string, status: number) {
-  return data<ProductActionReply>({ intent: 'error', toast: { type: 'error', message } }, { status })
-}
-
-/**
- * Reads the product form's body (app/lib/form-body.ts): over PRODUCT_FORM_MAX_BYTES is a 413
- * (checked while streaming), another method 405, another content type 415, an unreadable body 400.
- */
-export async function readProductForm(
-  request: Request,
-): Promise<{ ok: true; formData: FormData } | { ok: false; status: 400 | 405 | 413 | 415; message: string }> {
-  try {
-    return { ok: true, formData: await readFormOrFail(request, { multipartMaxBytes: PRODUCT_FORM_MAX_BYTES }) }
-  } catch (err) {
-    if (!(err instanceof FormReadError)) throw err
-    return { ok: false, status: err.status, message: err.status === 413 ? PRODUCT_FORM_TOO_LARGE_MESSAGE : err.message }
-  }
-}
-
-/**
- * The `upload` intent: stores the file of field `image` through `file/upload`. Answers
- * `{ intent: 'upload', url }` or, with the API's status (400, 413, 415, 502), `{ error }`.
- */
-export async function uploadAction(session: RequestSession, formData: FormData) {
-  const reply = (url: string | null, error: string | null, status: number) =>
-    data<ProductActionReply>({ intent: 'upload', url, error, toast: null }, { status })
-  const file = readImageFile(formData, 'image')
-  if (!file) return reply(null, 'Choose an image to upload', 400)
-  const problem = checkImageFile(file)
-  if (problem) return reply(null, problem, problem.includes('large') ? 413 : 415)
-  const uploaded = await adminApi.uploadFormImage(session, file)
-  if (!uploaded.ok) return reply(null, uploaded.message, uploaded.status)
-  return reply(uploaded.url, null, 200)
-}
+export type ProductActionReply = ProductFormReply | AdminUploadReply | AdminErrorReply
 
 const IMAGE_ENTRY = /^image(?:\[\d+\])?$/
 const EXTRA_ENTRY = /^more_details\[(\d+)\]\.(key|value)$/
@@ -157,8 +122,7 @@ async function uploadPickedFiles(session: RequestSession, formData: FormData, ke
       errors.push(`At most ${IMAGES_MAX} images: ${file.name} was not uploaded`)
       continue
     }
-    const problem = checkImageFile(file)
-    const uploaded = problem ? { ok: false as const, status: 415, message: problem } : await adminApi.uploadFormImage(session, file)
+    const uploaded = await storeImage(session, file)
     if (uploaded.ok) urls.push(uploaded.url)
     else {
       errors.push(`${file.name}: ${uploaded.message}`)
@@ -167,9 +131,6 @@ async function uploadPickedFiles(session: RequestSession, formData: FormData, ke
   }
   return { urls, errors, status }
 }
-
-/** Field names the API's issues may name (its paths are `field` or `field.index`/`field.key`). */
-const FORM_FIELDS = ['name', 'description', 'image', 'category', 'subCategory', 'unit', 'stock', 'price', 'discount', 'more_details']
 
 export interface SaveProductOptions {
   session: RequestSession
@@ -226,32 +187,15 @@ export async function productFormAction({ session, formData, save, onSaved }: Sa
   }
 
   const submission = parseWithZod(joinForm(others, allImages, extras), { schema: ProductFormSchema })
-  if (submission.status !== 'success' || uploads.errors.length) {
+  const extra = { intent: 'form', addFieldError: null, fieldAdded: false } satisfies Omit<ProductFormReply, keyof FormReply>
+  if (uploads.errors.length) {
     // A failed upload's reason replaces "Upload at least one image" on the image field.
-    const result = submission.reply(uploads.errors.length ? { fieldErrors: { image: uploads.errors } } : {})
-    const toast = uploadToast ?? { type: 'error' as const, message: CHECK_FORM_MESSAGE }
-    return reply({ result, addFieldError: null, fieldAdded: false, toast }, uploads.errors.length ? uploads.status : 400)
+    const failure = { status: uploads.status, message: uploads.errors[0]! }
+    return failedFormReply(submission, failure, { fieldErrors: { image: uploads.errors }, extra })
   }
+  if (submission.status !== 'success') return invalidFormReply(submission, { toast: { type: 'error', message: CHECK_FORM_MESSAGE }, extra })
 
   const saved = await save(submission.value)
-  if (!saved.ok) {
-    const fieldErrors: Record<string, string[]> = {}
-    for (const issue of saved.issues) {
-      const field = issue.path.split('.')[0] ?? ''
-      if (!FORM_FIELDS.includes(field)) continue
-      const list = (fieldErrors[field] ??= [])
-      if (!list.includes(issue.message)) list.push(issue.message)
-    }
-    const isOnField = Object.values(fieldErrors).flat().includes(saved.message)
-    return reply(
-      {
-        result: submission.reply({ formErrors: isOnField ? [] : [saved.message], fieldErrors }),
-        addFieldError: null,
-        fieldAdded: false,
-        toast: { type: 'error', message: saved.message },
-      },
-      adminApi.failureStatus(saved),
-    )
-  }
+  if (!saved.ok) return failedFormReply(submission, saved, { fields: Object.keys(ProductFormSchema.shape), extra })
   return onSaved(saved.data, saved.message)
 }

@@ -9,6 +9,7 @@
  */
 import { createCookieSessionStorage } from 'react-router'
 import { env } from './env.ts'
+import type { ToastMessage } from '../lib/toast.ts'
 
 /** What the header needs of the signed-in user, refreshed at login and on profile change. */
 export interface SessionUser {
@@ -21,10 +22,7 @@ export interface SessionUser {
 }
 
 /** A toast to show on the next page (spec section 9). */
-export interface Toast {
-  type: 'success' | 'error' | 'message'
-  message: string
-}
+export type Toast = ToastMessage
 
 /**
  * Where a shopper is in password recovery (spec section 4, "Forgot password flow"): the email the

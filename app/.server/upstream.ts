@@ -17,16 +17,11 @@ type FetchLike = (request: Request) => Promise<Response>
 const IN_PROCESS_KEY = Symbol.for('grocery.api.fetch')
 const COUNTER_KEY = Symbol.for('grocery.upstream.calls')
 
-/** Registers the in-process API (server.ts). */
-export function registerInProcessApi(fetchFn: FetchLike) {
-  ;(globalThis as Record<symbol, unknown>)[IN_PROCESS_KEY] = fetchFn
-}
-
-/** Total upstream calls made by this process (for `npm run bench`). */
-export function upstreamCallCount(): number {
-  return ((globalThis as Record<symbol, unknown>)[COUNTER_KEY] as number) ?? 0
-}
-
+/**
+ * Sends one upstream request, counting it under COUNTER_KEY (server.ts serves the count at
+ * `/metrics.json` for `npm run bench`): to the in-process API server.ts registered under
+ * IN_PROCESS_KEY, or over HTTP with `API_URL`.
+ */
 function send(request: Request): Promise<Response> {
   const g = globalThis as Record<symbol, unknown>
   g[COUNTER_KEY] = ((g[COUNTER_KEY] as number) ?? 0) + 1

@@ -5,10 +5,10 @@
  * API apply. Used by /dashboard/address (add, edit) and /checkout (add inline). Works without
  * JavaScript: a plain POST form whose action answers Conform's reply with the messages.
  */
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { Form } from 'react-router'
 import { ADDRESS_COUNTRY, AddressSchema, INDIAN_STATES } from '../lib/schemas/address.ts'
-import { ErrorList, Field, SubmitButton } from './forms.tsx'
+import { ErrorList, Field, FormAlert, SubmitButton, type FormReplyData } from './forms.tsx'
 import { useSchemaForm } from './use-schema-form.ts'
 
 /** An address's form values (all text). */
@@ -26,14 +26,15 @@ const selectClass =
 
 /**
  * The form. `intent` is posted as the `intent` field (the page's action tells add, edit and place
- * apart); `action` is the page it posts to; `submitLabel` the button's text.
+ * apart); `action` is the page it posts to; `reply` the action's answer to its last submission (its
+ * messages and toast); `submitLabel` the button's text.
  */
 export function AddressForm({
   id,
   action,
   intent,
   defaultValue,
-  lastResult,
+  reply,
   submitLabel,
   isPending,
 }: {
@@ -41,11 +42,11 @@ export function AddressForm({
   action: string
   intent: string
   defaultValue?: AddressValues
-  lastResult: SubmissionResult<string[]> | null | undefined
+  reply: FormReplyData
   submitLabel: string
   isPending: boolean
 }) {
-  const [form, fields] = useSchemaForm(id, AddressSchema, lastResult, defaultValue)
+  const [form, fields] = useSchemaForm(id, AddressSchema, reply?.result, defaultValue)
   const stateErrorId = fields.state.errors?.length ? `${fields.state.id}-error` : undefined
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="grid gap-4">
@@ -110,7 +111,7 @@ export function AddressForm({
         </label>
         <input id={`${id}-country`} name="country" value={ADDRESS_COUNTRY} readOnly className={selectClass + ' bg-slate-50'} />
       </div>
-      <ErrorList id={form.errorId} errors={form.errors} role="alert" />
+      <FormAlert form={form} reply={reply} />
       <SubmitButton isPending={isPending} className="sm:w-auto sm:min-w-40">
         {submitLabel}
       </SubmitButton>

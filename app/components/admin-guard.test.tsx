@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { AdminGuard, NO_PERMISSION_MESSAGE, isAdminRole } from './admin-guard.tsx'
+import { AdminGuard } from './admin-guard.tsx'
+import { NO_PERMISSION_MESSAGE, isAdminRole } from '../lib/roles.ts'
 import { NoData } from './no-data.tsx'
 
 describe('AdminGuard (spec section 6)', () => {

@@ -6,14 +6,7 @@
  * on its own (contract, "Defects"), so this guard only decides what is shown.
  */
 import type { ReactNode } from 'react'
-
-/** Spec section 6, verbatim. */
-export const NO_PERMISSION_MESSAGE = 'Do not have permission'
-
-/** Spec section 6: the role value ADMIN; any other value (or none) is a normal user. */
-export function isAdminRole(role: string | null | undefined): boolean {
-  return role === 'ADMIN'
-}
+import { NO_PERMISSION_MESSAGE } from '../lib/roles.ts'
 
 /** The red "Do not have permission" box, announced as an alert, under the page's (hidden) heading. */
 export function NoPermission() {

@@ -1,22 +1,28 @@
 /**
- * The React pieces the category and sub category admin pages share (spec section 2 "Category admin",
- * "Sub Category admin"; section 4 "dialogs close"; section 5 "the submit looks active only when the
- * form is complete"). The rules and addresses they follow are in app/components/catalog-admin.ts;
- * the server side of their forms is app/.server/catalog-admin-actions.ts.
+ * The React pieces the category and sub category admin pages share (docs/product.md, "Category
+ * admin", "Sub Category admin"): the list header, the delete confirmation, the add/edit dialog around
+ * a Conform form (the submit looks active only when the form is complete, yet a click still explains
+ * what is missing), its Name field and its image field's state. The rules they follow
+ * are app/lib/schemas/catalog.ts, the dialog addresses app/lib/admin-urls.ts; the server side of
+ * their forms is app/.server/catalog-admin-actions.ts.
  *
  * Every dialog is opened by the page's address and closed with a link back, so it works the same
- * without JavaScript (server-rendered) and with it (modal).
+ * without JavaScript (server-rendered) and with it (modal;
+ * docs/decisions/0007-progressive-enhancement.md).
  */
-import type { ReactNode } from 'react'
+import { getFormProps, getInputProps, type FieldMetadata, type FormMetadata } from '@conform-to/react'
+import { useState, type ReactNode } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { NAME_MAX_LENGTH, type FieldErrors, type FormParse } from './catalog-admin.ts'
-import { ErrorList } from './forms.tsx'
+import { ErrorList, FormAlert, type FormReplyData } from './forms.tsx'
 import { Button, buttonClassName } from './ui/button.tsx'
 import { ConfirmDialog, Dialog } from './ui/dialog.tsx'
 import { Input, Label } from './ui/input.tsx'
+import { useRevalidateOnChange } from './use-schema-form.ts'
+import { CATALOG_NAME_MAX_LENGTH } from '../lib/schemas/catalog.ts'
+import { UPLOAD_PENDING_MESSAGE } from '../lib/uploads.ts'
 
-/** Spec section 2, verbatim: the title and question of every admin delete confirmation. */
+/** The title and question of every admin delete confirmation, verbatim from the original app. */
 export const DELETE_TITLE = 'Permanent Deleted'
 export const DELETE_MESSAGE = 'Are you sure permanent delete ?'
 
@@ -71,53 +77,55 @@ export function DeleteDialog({
   )
 }
 
-/**
- * The Name field of a category or sub category form (1..NAME_MAX_LENGTH characters), focused when
- * its dialog opens; its messages are linked by `<id>-error`.
- */
-export function NameField({
-  id,
-  value,
-  onChange,
-  placeholder,
-  errors,
-}: {
-  id: string
-  value: string
-  onChange: (value: string) => void
-  placeholder: string
-  errors: string[] | undefined
-}) {
+/** The Name field of a category or sub category form (at most CATALOG_NAME_MAX_LENGTH characters), focused when its dialog opens. */
+export function NameField({ meta, placeholder }: { meta: FieldMetadata<string>; placeholder: string }) {
+  const { key, ...props } = getInputProps(meta, { type: 'text' })
   return (
     <div>
-      <Label htmlFor={id}>Name</Label>
-      <Input
-        id={id}
-        name="name"
-        value={value}
-        onChange={(event) => onChange(event.currentTarget.value)}
-        maxLength={NAME_MAX_LENGTH}
-        placeholder={placeholder}
-        autoComplete="off"
-        data-autofocus
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={errors?.length ? `${id}-error` : undefined}
-      />
-      <ErrorList id={`${id}-error`} errors={errors} />
+      <Label htmlFor={meta.id}>Name</Label>
+      <Input key={key} {...props} maxLength={CATALOG_NAME_MAX_LENGTH} placeholder={placeholder} autoComplete="off" data-autofocus />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   )
 }
 
 /**
- * The add or edit dialog of a category or sub category around its fields (`children`): a multipart
- * POST to `action` with `intent` = `mode` (and `_id` when editing), the form's own message, Cancel
- * (a link to `closeTo`) and Submit. With JavaScript a submit while an image is still uploading, or
- * one `parse` finds incomplete, is stopped here and its messages go to `onClientErrors` (the server's
- * own messages, as the server checks again either way); a submit that passes clears them (null).
- * Spec section 5: Submit looks active only when `isReady`; a click still explains what is missing.
+ * The state of a dialog's image field (`field`, the form's `image`): its url as the upload answered
+ * it, whether an upload is in flight, and the message while a submit waits for one. The field is
+ * checked again when a new url arrives while it is shown wrong, so "Image is required" goes with
+ * the upload. `fieldProps` go to the ImageUploadField.
  */
-export function CatalogFormDialog({
+export function useDialogImage(form: { validate: (options: { name: string }) => void }, field: FieldMetadata<string>) {
+  const [url, setUrl] = useState(field.initialValue ?? '')
+  const [isUploading, setUploading] = useState(false)
+  const [isWaitShown, setWaitShown] = useState(false)
+  useRevalidateOnChange(form, field.name, url, Boolean(field.errors?.length))
+  return {
+    url,
+    isUploading,
+    /** For CatalogFormDialog: a submit was stopped because an upload is still running. */
+    onUploadPending: () => setWaitShown(true),
+    fieldProps: {
+      defaultValue: url,
+      errors: isWaitShown && isUploading ? [UPLOAD_PENDING_MESSAGE] : field.errors,
+      onChange: setUrl,
+      onPendingChange: setUploading,
+    },
+  }
+}
+
+/**
+ * The add or edit dialog of a category or sub category around its fields (`children`): Conform's
+ * `form` as a multipart POST to `action` with `intent` = `mode` (and `_id` and the version read when
+ * editing), the form's own messages and the reply's toast (FormAlert), Cancel (a link to `closeTo`)
+ * and Submit. With JavaScript the browser checks the form with the server's schema before it is
+ * sent; a submit while an image is still uploading is stopped and `onUploadPending` says so.
+ * Submit looks active only when `isReady`; a click still explains what is missing.
+ */
+export function CatalogFormDialog<S extends Record<string, unknown>>({
   title,
+  form,
+  reply,
   mode,
   _id,
   version,
@@ -126,12 +134,13 @@ export function CatalogFormDialog({
   closeTo,
   isUploading,
   isReady,
-  formError,
-  parse,
-  onClientErrors,
+  onUploadPending,
   children,
 }: {
   title: string
+  form: FormMetadata<S, string[]>
+  /** The action's answer to this dialog's last submission, if any. */
+  reply: FormReplyData
   mode: 'add' | 'edit'
   _id: string | undefined
   /** The edited item's `updatedAt` as loaded: sent back so a change made meanwhile is refused (409). */
@@ -142,14 +151,13 @@ export function CatalogFormDialog({
   closeTo: string
   isUploading: boolean
   isReady: boolean
-  formError: string | null | undefined
-  parse: (formData: FormData) => FormParse<unknown>
-  onClientErrors: (errors: FieldErrors | null) => void
+  onUploadPending: () => void
   children: ReactNode
 }) {
   const isHydrated = useHydrated()
   const navigation = useNavigation()
   const isSaving = navigation.state !== 'idle' && navigation.formData?.get('intent') === mode
+  const formProps = getFormProps(form)
 
   return (
     <Dialog title={title} closeTo={closeTo} size="md">
@@ -157,21 +165,15 @@ export function CatalogFormDialog({
         method="post"
         action={action}
         encType="multipart/form-data"
-        noValidate
+        {...formProps}
         className="grid gap-4"
         onSubmit={(event) => {
           if (isUploading) {
             event.preventDefault()
-            onClientErrors({ image: ['Wait until the image is uploaded'] })
+            onUploadPending()
             return
           }
-          const parsed = parse(new FormData(event.currentTarget))
-          if (!parsed.ok) {
-            event.preventDefault()
-            onClientErrors(parsed.fieldErrors)
-            return
-          }
-          onClientErrors(null)
+          formProps.onSubmit(event)
         }}
       >
         <input type="hidden" name="intent" value={mode} />
@@ -179,7 +181,7 @@ export function CatalogFormDialog({
         {_id && version ? <input type="hidden" name="updatedAt" value={version} /> : null}
         {mode === 'add' && idempotencyKey ? <input type="hidden" name="idempotencyKey" value={idempotencyKey} /> : null}
         {children}
-        <ErrorList errors={formError ? [formError] : null} role="alert" />
+        <FormAlert form={form} reply={reply} />
         <div className="flex justify-end gap-2">
           <Link to={closeTo} replace preventScrollReset className={buttonClassName({ variant: 'secondary' })}>
             Cancel

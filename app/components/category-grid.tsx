@@ -5,14 +5,7 @@
  */
 import { NavLink } from 'react-router'
 import { ResponsiveImage } from './responsive-image.tsx'
-
-/** A tile or sidebar entry: a category or sub category with the link it leads to. */
-export interface CategoryLinkData {
-  _id: string
-  name: string
-  image: string
-  href: string
-}
+import type { CategoryLinkData } from '../lib/catalog-cards.ts'
 
 /**
  * The home grid of category images. Each tile's `href` was chosen by the loader (the first sub

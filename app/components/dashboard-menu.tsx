@@ -11,9 +11,6 @@
 import { AccountMenuItems, type MenuUser } from './account-menu.tsx'
 import { cn } from './ui/cn.ts'
 
-/** Spec section 9: the side menu column is 250 px wide. */
-export const DASHBOARD_MENU_WIDTH_PX = 250
-
 /** The sticky 250 px side menu for `user` (admin links only for role ADMIN); hidden below 768 px. */
 export function DashboardMenu({ user, className }: { user: MenuUser; className?: string }) {
   return (

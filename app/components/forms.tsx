@@ -7,6 +7,11 @@
 import { useId, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type LabelHTMLAttributes, type ReactNode } from 'react'
 import { useFormAction, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
+import type { SubmissionResult } from '@conform-to/react'
+import { EyeIcon, EyeOffIcon } from './icons.tsx'
+import { ToastNotice } from './toasts.tsx'
+import { useIsStale } from './use-stale-reply.ts'
+import type { ToastMessage } from '../lib/toast.ts'
 
 /** Errors as Conform reports them: a list of messages, or nothing. */
 export type ListOfErrors = Array<string | null | undefined> | null | undefined
@@ -42,6 +47,42 @@ function splitKey({ key, ...rest }: InputProps): [string | undefined, InputHTMLA
   return [key, rest]
 }
 
+/** The same messages in the same order. */
+function sameMessages(a: ListOfErrors, b: ListOfErrors): boolean {
+  return Boolean(a && b && a.length === b.length && a.every((message, i) => message === b[i]))
+}
+
+/** Conform's form metadata as FormAlert reads it. */
+type FormMetaLike = { id: string; errorId: string; errors?: string[] }
+/** An action's answer to a form (app/.server/form.ts `FormReply`): Conform's reply and a toast. */
+export type FormReplyData = { result?: SubmissionResult<string[]> | null; toast?: ToastMessage | null } | null | undefined
+
+/**
+ * The form-level messages of `form` to show now: Conform's, less those of the action's `reply` once
+ * the form was changed or sent again since (app/components/use-stale-reply.ts).
+ */
+export function useFormErrors(form: FormMetaLike, reply: FormReplyData): string[] | null | undefined {
+  const isStale = useIsStale(form.id, reply)
+  return isStale && sameMessages(form.errors, reply?.result?.error?.['']) ? null : form.errors
+}
+
+/**
+ * A form's own messages above its button (Conform's form errors, announced as an alert) and the toast
+ * of the action's `reply`, both following the form's state: once the form is changed or sent again
+ * (app/components/use-stale-reply.ts), the reply's messages are hidden and its toast dismissed, so a
+ * stale error never stands beside what happens next. Messages the browser's own check shows since
+ * are kept. `form` is Conform's form metadata (its id, error id and errors).
+ */
+export function FormAlert({ form, reply }: { form: FormMetaLike; reply: FormReplyData }) {
+  const errors = useFormErrors(form, reply)
+  return (
+    <>
+      <ErrorList id={form.errorId} errors={errors} role="alert" />
+      <ToastNotice toast={reply?.toast} shownInForm={errors} formId={form.id} />
+    </>
+  )
+}
+
 /** A labelled text input with its error list beneath. */
 export function Field({
   labelProps,
@@ -64,26 +105,6 @@ export function Field({
       <input key={key} id={id} {...rest} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} className={inputClass} />
       <ErrorList id={errorId} errors={errors} />
     </div>
-  )
-}
-
-function EyeIcon({ crossed }: { crossed: boolean }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="22"
-      height="22"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
-      <circle cx="12" cy="12" r="3" />
-      {crossed ? <path d="M3 3l18 18" /> : null}
-    </svg>
   )
 }
 
@@ -133,7 +154,7 @@ export function PasswordField({
             aria-controls={id}
             className="absolute inset-y-0 right-0 flex w-12 items-center justify-center rounded-r-md text-slate-500 hover:text-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
           >
-            <EyeIcon crossed={isVisible} />
+            {isVisible ? <EyeOffIcon size={22} /> : <EyeIcon size={22} />}
           </button>
         ) : null}
       </div>

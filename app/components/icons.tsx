@@ -83,14 +83,6 @@ export const CloseIcon = (props: IconProps) => (
   </Icon>
 )
 
-export const ExternalLinkIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M14 4h6v6" />
-    <path d="M20 4 10 14" />
-    <path d="M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
-  </Icon>
-)
-
 export const ClockIcon = (props: IconProps) => (
   <Icon {...props}>
     <circle cx="12" cy="12" r="9" />

@@ -1,7 +1,7 @@
 /**
- * An image field of the admin forms (spec section 2 "Category admin" / "Sub Category admin": image
- * upload with preview, "No Image" when empty; section 7 `file/upload`, whose `data.url` is stored;
- * issue 4 item 7). The form posts the image as a url in a hidden input (`image` by default).
+ * An image field of the category and sub category forms: upload with a preview, "No Image" when
+ * empty; the url `file/upload` answers is stored. The form posts the image as a url in a hidden input
+ * (`image` by default).
  *
  * - With JavaScript: picking a file checks its size and type, shows it at once, and uploads it to the
  *   page's own action (`intent=upload`, multipart field `image`) with a fetcher, without leaving the
@@ -14,12 +14,12 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { IMAGE_ACCEPT, IMAGE_FILE_FIELD, checkImageFile, type UploadReply } from './catalog-admin.ts'
 import { useToastFromData } from './toasts.tsx'
 import { cn } from './ui/cn.ts'
 import { ErrorList } from './forms.tsx'
 import { Spinner } from './ui/spinner.tsx'
 import { isStoredImageUrl, variantUrl } from '../../contract/images.ts'
+import { IMAGE_ACCEPT, IMAGE_FILE_FIELD, checkImageFile, type UploadReply } from '../lib/uploads.ts'
 
 export interface ImageUploadFieldProps {
   label: string

@@ -5,7 +5,8 @@
  * another list of the same category, and `emptyMessage` when the list has no product at all.
  */
 import { EarlierPagesNote, LoadMore, type AppendingList } from './pager.tsx'
-import { ProductGrid, type ProductCardData } from './product-card.tsx'
+import { ProductGrid } from './product-card.tsx'
+import type { ProductCardData } from '../lib/catalog-cards.ts'
 import { ProductGridCellsSkeleton, ProductGridSkeleton } from './skeletons.tsx'
 
 /**

@@ -11,45 +11,7 @@
 import { useEffect, useState } from 'react'
 import { Link, useFetcher, useLocation, useNavigation } from 'react-router'
 import { Spinner } from './skeletons.tsx'
-
-/** Most pages the JavaScript-off link shows at once; older pages drop off the top beyond this. */
-export const MAX_WINDOW_PAGES = 12
-/** Highest page number a URL may ask for; larger values are read as this. */
-export const MAX_PAGE = 10_000
-
-/** A slice of a paged list as a loader answers it. */
-export interface PageWindow<T> {
-  /** The items of pages (first shown page)..`page`. */
-  items: T[]
-  /** 0-based index of the first item in the whole list. */
-  start: number
-  /** The last page included (1-based). */
-  page: number
-  pageSize: number
-  totalCount: number
-  /** Identifies the list (a category and sub category, a search text): answers of another list are ignored. */
-  scope: string
-}
-
-/**
- * The page the URL asks for: `?page=N` (whole number, 1..MAX_PAGE), else 1; and whether only that
- * page is wanted (`&single=1`, the fetcher's request).
- */
-export function readPageRequest(url: URL): { page: number; isSingle: boolean } {
-  const raw = Number.parseInt(url.searchParams.get('page') ?? '', 10)
-  const page = Number.isFinite(raw) && raw >= 1 ? Math.min(raw, MAX_PAGE) : 1
-  return { page, isSingle: url.searchParams.get('single') === '1' }
-}
-
-/**
- * The items `[start, end)` a loader should fetch for `page` of size `pageSize`: only that page for
- * the fetcher, else pages 1..page, trimmed to the last MAX_WINDOW_PAGES pages.
- */
-export function pageRange(page: number, pageSize: number, isSingle: boolean): { start: number; end: number } {
-  const end = page * pageSize
-  const first = isSingle ? page : Math.max(1, page - MAX_WINDOW_PAGES + 1)
-  return { start: (first - 1) * pageSize, end }
-}
+import type { PageWindow } from '../lib/paging.ts'
 
 function withPage(search: string, page: number, isSingle: boolean): string {
   const params = new URLSearchParams(search)

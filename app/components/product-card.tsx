@@ -8,47 +8,13 @@
  * name's link stretches over the card), so a screen reader hears the product name once.
  */
 import { Link } from 'react-router'
-import type { Product } from '../.server/api/catalog.ts'
 import { productAnchor } from '../lib/cart.ts'
+import type { ProductCardData } from '../lib/catalog-cards.ts'
 import { discountLabel, formatRupees } from '../lib/money.ts'
 import { AddToCart } from './add-to-cart.tsx'
 import { productPath } from '../lib/slug.ts'
 import { ClockIcon } from './icons.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
-
-/** What a card shows: a trimmed product, so loaders send the browser only these fields. */
-export interface ProductCardData {
-  _id: string
-  name: string
-  /** The first image url ('' when the product has none). */
-  image: string
-  unit: string
-  /** MRP in rupees. */
-  price: number
-  /** Selling price in rupees, as the catalogue gives it. */
-  sellingPrice: number
-  /** Discount in percent (0-100), for the badge. */
-  discount: number
-  /** Units in stock (0 = "Out of stock", no ADD button). */
-  stock: number
-  /** The brand ('' when unknown): four cards reading just "Tea" must be told apart. */
-  brand: string
-}
-
-/** The card fields of an API product (first image only, spec section 3 "Product as displayed"). */
-export function toCardData(product: Product): ProductCardData {
-  return {
-    _id: product._id,
-    name: product.name,
-    image: product.image?.[0] ?? '',
-    unit: product.unit ?? '',
-    price: Number(product.price) || 0,
-    sellingPrice: Number(product.sellingPrice ?? product.price) || 0,
-    discount: Number(product.discount) || 0,
-    stock: Number(product.stock) || 0,
-    brand: typeof product.more_details?.brand === 'string' ? product.more_details.brand.trim() : '',
-  }
-}
 
 /** The fixed "10 min" delivery badge (spec section 9: "Delivery badge text fixed"). */
 export function DeliveryBadge({ className = '' }: { className?: string }) {

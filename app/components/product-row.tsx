@@ -8,7 +8,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { ChevronLeftIcon, ChevronRightIcon } from './icons.tsx'
-import { ProductCard, type ProductCardData } from './product-card.tsx'
+import { ProductCard } from './product-card.tsx'
+import type { ProductCardData } from '../lib/catalog-cards.ts'
 
 /** How far one click of a row's scroll button moves it, in CSS pixels (spec section 9). */
 export const ROW_SCROLL_STEP_PX = 200

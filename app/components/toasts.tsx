@@ -11,16 +11,11 @@
  * Sources: the root loader's flash toast (carried across redirects, app/.server/toast.ts) and action
  * data of a page (`<ToastNotice toast={actionData?.toast} />` or `useToastFromData`).
  */
-import { useEffect, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useSyncExternalStore } from 'react'
 import { toast as hotToast, Toaster, useToasterStore } from 'react-hot-toast'
 import { cn } from './ui/cn.ts'
-
-/** A message for the shopper. `id`, when given, makes it show once even if rendered again. */
-export interface ToastMessage {
-  type: 'success' | 'error' | 'message'
-  message: string
-  id?: string
-}
+import { useIsStale } from './use-stale-reply.ts'
+import type { ToastMessage } from '../lib/toast.ts'
 
 /** Spec section 9. */
 export const TOAST_DURATION_MS = { default: 4000, success: 2000, error: 4000, loading: Number.POSITIVE_INFINITY } as const
@@ -48,13 +43,23 @@ function useHydrated(): boolean {
 /**
  * Shows `toast` as a react-hot-toast once per distinct toast: keyed by its `id`, else by the object
  * itself (action data is a new object per submission). Nothing happens for null or undefined.
+ * `isStale`: the toast no longer applies (its form was changed or sent again) and is dismissed; a
+ * stale or superseded toast of a form is dismissed too when the next one comes or the page goes.
  */
-export function useToastFromData(toast: ToastMessage | null | undefined): void {
+export function useToastFromData(toast: ToastMessage | null | undefined, { isStale }: { isStale?: boolean } = {}): void {
   const key: unknown = toast ? (toast.id ?? toast) : null
+  const shown = useRef<string | null>(null)
+  const followsForm = isStale !== undefined
   useEffect(() => {
-    if (toast) showToast(toast)
+    if (!toast) return
+    const id = showToast(toast)
+    shown.current = id
+    return followsForm ? () => hotToast.dismiss(id) : undefined
     // `key` is the identity of the toast: re-rendering the same one must not show it again.
   }, [key])
+  useEffect(() => {
+    if (isStale && shown.current) hotToast.dismiss(shown.current)
+  }, [isStale])
 }
 
 /**
@@ -102,17 +107,22 @@ export function StaticToast({ toast, isEcho = false }: { toast: ToastMessage; is
  * and before hydration, a react-hot-toast after. `shownInForm`: the messages the page renders at the
  * same time in its form's own `role="alert"` list; a toast saying one of them is not announced again
  * (StaticToast `isEcho`). Pass only what is really rendered (e.g. not when the form's dialog is closed).
+ * `formId`: the form whose submission this toast answers; it is dismissed once that form is changed
+ * or sent again (app/components/use-stale-reply.ts), and when the page goes.
  */
 export function ToastNotice({
   toast,
   shownInForm,
+  formId,
 }: {
   toast: ToastMessage | null | undefined
   shownInForm?: ReadonlyArray<string | null | undefined> | null
+  formId?: string | null
 }) {
   const hydrated = useHydrated()
-  useToastFromData(hydrated ? toast : null)
-  if (!toast || hydrated) return null
+  const isStale = useIsStale(formId, toast)
+  useToastFromData(hydrated ? toast : null, formId ? { isStale } : {})
+  if (!toast || hydrated || isStale) return null
   return <StaticToast toast={toast} isEcho={Boolean(shownInForm?.includes(toast.message))} />
 }
 

@@ -1,31 +1,133 @@
 /**
- * The Conform form of a page whose action parses the same zod schema (the account pages: /login,
- * /register, /forgot-password, /reset-password). Spec section 5's checks run in the browser with the
- * server's own schema and messages, first when a field loses focus, then on every keystroke of a
- * field already shown wrong; the server checks again either way, so the form works without JavaScript.
+ * The Conform form of a page whose action parses the same zod schema (every form of the site: the
+ * account pages, profile, address, the admin dialogs and the product form). The checks run in the
+ * browser with the server's own schema and messages, first when a field loses focus, then on every
+ * keystroke of a field already shown wrong; the server checks again either way, so the form works
+ * without JavaScript (docs/decisions/0007-progressive-enhancement.md).
+ *
+ * Messages follow the form's state: a field's message clears as soon as that field changes to
+ * something the schema accepts, while a message only the server could give (an email already in use,
+ * an unknown category) stays on its field for as long as the field still holds what was refused.
  */
-import { useForm, type DefaultValue, type SubmissionResult } from '@conform-to/react'
+import { useForm, type DefaultValue, type Submission, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect, useRef } from 'react'
 import type { z } from 'zod'
 
 /**
- * `useForm` for form `id` checked with `schema`: `lastResult` is the action's Conform reply (its
- * values and messages refill the form), `defaultValue` the values shown before any submit. Answers
- * Conform's `[form, fields]`.
+ * The HTML constraints (`required`, `maxLength`, …) Conform derives from `schema`, once per schema;
+ * none for a schema it cannot read (a preprocessed or transformed whole, like the code boxes' or the
+ * product form's): the server checks those either way.
  */
-export function useSchemaForm<S extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
+const constraints = new WeakMap<z.ZodType, ReturnType<typeof getZodConstraint> | undefined>()
+function constraintOf(schema: z.ZodType) {
+  if (!constraints.has(schema)) {
+    try {
+      constraints.set(schema, getZodConstraint(schema))
+    } catch {
+      constraints.set(schema, undefined)
+    }
+  }
+  return constraints.get(schema)
+}
+
+/** When Conform checks a field: on submit, when it loses focus, or on every change. */
+type CheckMoment = 'onSubmit' | 'onBlur' | 'onInput'
+
+/** The form's values as the schema reads them (a schema that takes any input reads a plain record). */
+type FormShape<S extends z.ZodType> = z.input<S> extends Record<string, unknown> ? z.input<S> : Record<string, unknown>
+
+/** The value at a dotted/indexed Conform field name (`more_details[0].key`) of a parsed form. */
+function valueAt(payload: unknown, name: string): unknown {
+  let current = payload
+  for (const part of name.split(/\.|\[(\d+)\]/).filter(Boolean)) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[part]
+  }
+  return current
+}
+
+/** The same form value: strings, lists of strings and nested records compared by content. */
+function isSameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? '') === JSON.stringify(b ?? '')
+}
+
+/**
+ * The server's field messages of `lastResult` that still apply to `submission` (the form as it is
+ * now): those of a field whose value has not changed since and on which the schema says nothing.
+ */
+function serverMessagesStillTrue(lastResult: SubmissionResult<string[]> | null | undefined, submission: Submission<unknown>) {
+  const kept: Record<string, string[]> = {}
+  for (const [name, messages] of Object.entries(lastResult?.error ?? {})) {
+    if (name === '' || !messages?.length || (submission.status !== 'success' && submission.error?.[name])) continue
+    if (isSameValue(valueAt(lastResult?.initialValue, name), valueAt(submission.payload, name))) kept[name] = messages
+  }
+  return kept
+}
+
+/**
+ * `useForm` for form `id` checked with `schema`: `lastResult` is the action's Conform reply (its
+ * values and messages refill the form), `defaultValue` the values shown before any submit. The last
+ * argument may change when the checks run (the code boxes check on submit only). `Shape` types the
+ * fields when the schema's input type is looser than the inputs (lists read from single values).
+ * Answers Conform's `[form, fields]`.
+ */
+export function useSchemaForm<S extends z.ZodType, Shape extends Record<string, unknown> = FormShape<S>>(
   id: string,
   schema: S,
   lastResult: SubmissionResult<string[]> | null | undefined,
-  defaultValue?: DefaultValue<z.input<S>>,
+  defaultValue?: object,
+  { shouldValidate = 'onBlur', shouldRevalidate = 'onInput' }: { shouldValidate?: CheckMoment; shouldRevalidate?: CheckMoment } = {},
 ) {
-  return useForm<z.input<S>, z.output<S>, string[]>({
+  return useForm<Shape, z.output<S>, string[]>({
     id,
     lastResult,
-    defaultValue,
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    // Any record of form values: Conform serialises it (lists, nested records) into the inputs' values.
+    defaultValue: defaultValue as DefaultValue<Shape> | undefined,
+    constraint: constraintOf(schema),
+    shouldValidate,
+    shouldRevalidate,
+    onValidate: ({ formData }) => {
+      // `Shape` is how the page types the inputs' values; the schema reads the same form data.
+      const submission = parseWithZod(formData, { schema }) as unknown as Submission<Shape, string[], z.output<S>>
+      const kept = serverMessagesStillTrue(lastResult, submission)
+      if (Object.keys(kept).length === 0) return submission
+      return {
+        ...submission,
+        reply: (replyOptions = {}) => {
+          const fieldErrors = 'fieldErrors' in replyOptions ? replyOptions.fieldErrors : undefined
+          return submission.reply({ ...replyOptions, fieldErrors: { ...kept, ...fieldErrors } })
+        },
+      }
+    },
   })
+}
+
+/**
+ * Checks field `name` of `form` again whenever `value` changes after the first render, while `when`
+ * holds: for fields written by script, whose hidden inputs fire no input events (an uploaded image's
+ * url, the chips of a category picker). Run after the render that wrote the inputs.
+ */
+export function useRevalidateOnChange(
+  form: { validate: (options: { name: string }) => void },
+  name: string,
+  value: unknown,
+  when: boolean,
+) {
+  const isFirst = useRef(true)
+  useEffect(() => {
+    if (isFirst.current) {
+      isFirst.current = false
+      return
+    }
+    if (when) form.validate({ name })
+    // Only a change of `value` is a reason to check again; `form`, `name` and `when` are read as they are then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [value])
+}
+
+/** A multi-value field's value as Conform holds it (one string, a list, or nothing), as a list of non-empty strings. */
+export function listValue(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v !== '')
+  return typeof value === 'string' && value ? [value] : []
 }

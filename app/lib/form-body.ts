@@ -3,7 +3,7 @@
  * POST (405), the body a web form (`application/x-www-form-urlencoded` or `multipart/form-data`; 415
  * otherwise, a JSON body included), within its size cap (413, enforced while the body streams in:
  * a chunked or lying client is cut off, never buffered whole), and parseable (400). Pure: it reads
- * only the request it is given. Actions use app/.server/form.ts `readForm`.
+ * only the request it is given. Actions use app/.server/form.ts (`readForm`, `tryReadForm`).
  */
 import { readCappedStream } from '../../api/lib/capped-body.ts'
 import { MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_BYTES } from './uploads.ts'
@@ -30,8 +30,8 @@ const TOO_LARGE = 'The form is too large to send'
  * Reads the form of `request`.
  * @param opts.multipartMaxBytes cap of a multipart body (default one upload plus overhead);
  *   url-encoded bodies are capped at {@link URLENCODED_MAX_BYTES}
- * @throws FormReadError (405, 415, 413, 400) — use {@link readForm} in actions, which throws it as a
- *   response; this form is for actions that answer such failures in their own way
+ * @throws FormReadError (405, 415, 413, 400) — actions read through app/.server/form.ts (`readForm`
+ *   throws it as a response, `tryReadForm` answers it as a value)
  */
 export async function readFormOrFail(request: Request, opts: { multipartMaxBytes?: number } = {}): Promise<FormData> {
   if (request.method !== 'POST') throw new FormReadError(405, 'Send this form with POST')

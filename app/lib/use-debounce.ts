@@ -2,23 +2,10 @@
  * Debouncing for type-ahead inputs (spec section 9: "search debounce 300 ms"). Browser-only effects;
  * on the server the hooks render the initial value and schedule nothing.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef } from 'react'
 
 /** The search page's debounce delay in milliseconds (spec section 9). */
 export const SEARCH_DEBOUNCE_MS = 300
-
-/**
- * `value`, updated only after it has stopped changing for `delayMs` milliseconds. The first render
- * returns `value` itself, so server and client render the same thing.
- */
-export function useDebouncedValue<T>(value: T, delayMs: number = SEARCH_DEBOUNCE_MS): T {
-  const [debounced, setDebounced] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs)
-    return () => clearTimeout(timer)
-  }, [value, delayMs])
-  return debounced
-}
 
 /** A debounced function plus `cancel` (drop the pending call) and `flush` (run it now). */
 export interface DebouncedCallback<Args extends unknown[]> {

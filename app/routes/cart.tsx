@@ -8,6 +8,7 @@
  */
 import { data } from 'react-router'
 import type { Route } from './+types/cart'
+import { failureMessage, failureStatus, throwFailure } from '../.server/failure.ts'
 import { getSession } from '../.server/context.ts'
 import { addToCart, getCart, removeCartLine, updateCartQty } from '../.server/api/cart.ts'
 import { readForm } from '../.server/form.ts'
@@ -28,7 +29,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private
 export async function loader({ context, request }: Route.LoaderArgs) {
   const session = getSession(context)
   const cart = await getCart(session, { clientIp: clientIp(request) })
-  if (!cart.ok) throw data(cart.message, { status: cart.status >= 500 ? 502 : cart.status })
+  if (!cart.ok) throwFailure(cart)
   return { cart: cart.data, signedIn: Boolean(session.user) }
 }
 
@@ -60,7 +61,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       : input.intent === 'set'
         ? await updateCartQty(session, input.lineId, input.qty, opts)
         : await removeCartLine(session, input.lineId, opts)
-  if (!result.ok) return answer(false, result.message, result.status >= 500 ? 502 : result.status)
+  if (!result.ok) return answer(false, failureMessage(result), failureStatus(result))
   return answer(true, result.message)
 }
 

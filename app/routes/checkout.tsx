@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/checkout'
+import { failureStatus, throwFailure } from '../.server/failure.ts'
 import * as addressApi from '../.server/api/address.ts'
 import { getCart } from '../.server/api/cart.ts'
 import { placeCashOnDeliveryOrder } from '../.server/api/order.ts'
@@ -25,6 +26,7 @@ import { BillSummary } from '../components/bill-summary.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { ErrorList, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
+import { useIsStale } from '../components/use-stale-reply.ts'
 import { itemCountLabel } from '../lib/cart.ts'
 import { formatRupees } from '../lib/money.ts'
 import { addressLine } from '../lib/schemas/address.ts'
@@ -34,13 +36,14 @@ export const meta: Route.MetaFunction = () => [{ title: `Checkout | ${SHOP_NAME}
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
 
 const CHECKOUT_PATH = '/checkout'
+const PLACE_ORDER_FORM_ID = 'place-order'
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   requireUser(context, url)
   const session = getSession(context)
   const [cart, addresses] = await Promise.all([getCart(session, { clientIp: clientIp(request) }), addressApi.listAddresses(session)])
-  if (!cart.ok) throw data(cart.message, { status: cart.status >= 500 ? 502 : cart.status })
-  if (!addresses.ok) throw data(addresses.message, { status: addresses.status >= 500 ? 502 : addresses.status })
+  if (!cart.ok) throwFailure(cart)
+  if (!addresses.ok) throwFailure(addresses)
   if (cart.data.lines.length === 0)
     throw redirectWithToast(session, '/cart', { type: 'message', message: 'Your cart is empty: add something first' })
   const wanted = url.searchParams.get('address')
@@ -77,7 +80,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   if (outcome.kind === 'cart-changed') return data({ placeError: outcome.message, changes: outcome.changes }, { status: 409 })
   if (outcome.status === 400 && /empty/i.test(outcome.message))
     throw redirectWithToast(session, '/cart', { type: 'error', message: outcome.message })
-  return data({ placeError: outcome.message, changes: null }, { status: outcome.status >= 500 ? 502 : outcome.status })
+  return data({ placeError: outcome.message, changes: null }, { status: failureStatus(outcome) })
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
@@ -85,8 +88,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const isPlacing = useIsPending({ formAction: CHECKOUT_PATH })
   const isSavingAddress = useIsPending({ formAction: `${CHECKOUT_PATH}?add-address=1` })
   const changes = actionData && 'changes' in actionData ? actionData.changes : null
-  const placeError = actionData && 'placeError' in actionData ? actionData.placeError : null
-  const addressResult = actionData && 'result' in actionData ? actionData.result : undefined
+  // A refusal to place the order stands until the shopper changes the order form or sends it again.
+  const isPlaceErrorStale = useIsStale(PLACE_ORDER_FORM_ID, actionData && 'placeError' in actionData ? actionData : null)
+  const placeError = actionData && 'placeError' in actionData && !isPlaceErrorStale ? actionData.placeError : null
+  const addressReply = actionData && 'result' in actionData ? actionData : undefined
   return (
     <div className="mx-auto grid max-w-5xl gap-6 px-3 py-4 sm:px-4 md:grid-cols-[1fr_22rem] md:py-6">
       <div className="flex flex-col gap-4">
@@ -118,7 +123,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             Delivery address
           </h2>
           {addresses.length > 0 ? (
-            <fieldset form="place-order" className="grid gap-2">
+            <fieldset form={PLACE_ORDER_FORM_ID} className="grid gap-2">
               <legend className="sr-only">Choose a delivery address</legend>
               {addresses.map((address) => (
                 <label
@@ -130,7 +135,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                     name="addressId"
                     value={address._id}
                     defaultChecked={address._id === selected}
-                    form="place-order"
+                    form={PLACE_ORDER_FORM_ID}
                     className="mt-1 size-4 accent-[var(--color-accent)]"
                   />
                   <span className="text-sm">
@@ -152,7 +157,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 id="checkout-address-form"
                 action={`${CHECKOUT_PATH}?add-address=1`}
                 intent="address"
-                lastResult={addressResult}
+                reply={addressReply}
                 submitLabel={isSavingAddress ? 'Saving…' : 'Save address'}
                 isPending={isSavingAddress}
               />
@@ -169,7 +174,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             Payment
           </h2>
           <label className="flex items-center gap-3 text-sm">
-            <input type="radio" name="payment" value="cod" defaultChecked form="place-order" className="size-4" />
+            <input type="radio" name="payment" value="cod" defaultChecked form={PLACE_ORDER_FORM_ID} className="size-4" />
             Cash on Delivery
           </label>
         </section>
@@ -195,7 +200,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           </Link>
         </section>
         <BillSummary bill={cart.bill} />
-        <Form method="post" action={CHECKOUT_PATH} id="place-order" className="flex flex-col gap-2">
+        <Form method="post" action={CHECKOUT_PATH} id={PLACE_ORDER_FORM_ID} className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="place" />
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           <ErrorList errors={placeError && !changes?.length ? [placeError] : []} role="alert" />

@@ -9,16 +9,14 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link } from 'react-router'
 import type { Route } from './+types/forgot-password'
-import { readForm } from '../.server/form.ts'
+import { failedFormReply, invalidFormReply, readForm } from '../.server/form.ts'
 import * as userApi from '../.server/api/user.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
-import { failedFormReply, invalidFormReply } from '../.server/user-form.ts'
-import { ErrorList, Field, FormCard, SubmitButton, useIsPending } from '../components/forms.tsx'
+import { Field, FormAlert, FormCard, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
-import { ToastNotice } from '../components/toasts.tsx'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { ForgotPasswordSchema } from '../lib/schemas/account.ts'
 
@@ -65,8 +63,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
           }}
           errors={fields.email.errors}
         />
-        <ErrorList id={form.errorId} errors={form.errors} role="alert" />
-        <ToastNotice toast={actionData?.toast} shownInForm={form.errors} />
+        <FormAlert form={form} reply={actionData} />
         <SubmitButton isPending={isPending}>{isPending ? 'Sending…' : 'Send Otp'}</SubmitButton>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-700">

@@ -10,18 +10,16 @@ import { useEffect, useRef, useState } from 'react'
 import { Form, Link } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/login'
-import { readForm } from '../.server/form.ts'
+import { failedFormReply, invalidFormReply, readForm } from '../.server/form.ts'
 import * as userApi from '../.server/api/user.ts'
 import { requireAnonymous, signIn } from '../.server/auth.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp, safeRedirect } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
-import { failedFormReply, invalidFormReply } from '../.server/user-form.ts'
-import { ErrorList, Field, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
+import { Field, FormAlert, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { originFromMatches, pageMeta } from '../lib/seo.ts'
-import { ToastNotice } from '../components/toasts.tsx'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { LoginSchema } from '../lib/schemas/auth.ts'
 
@@ -49,14 +47,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = getSession(context)
   const formData = await readForm(request)
   const submission = parseWithZod(formData, { schema: LoginSchema })
-  if (submission.status !== 'success') return invalidFormReply(submission, SECRET_FIELDS)
-
-  const failed = (result: userApi.Failure) => failedFormReply(submission, result, { hideFields: SECRET_FIELDS })
+  if (submission.status !== 'success') return invalidFormReply(submission, { hideFields: SECRET_FIELDS })
 
   const login = await userApi.login(submission.value, { clientIp: clientIp(request) })
-  if (!login.ok) return failed(login)
+  if (!login.ok) return failedFormReply(submission, login, { hideFields: SECRET_FIELDS })
   const signedIn = await signIn(session, login.data)
-  if (!signedIn.ok) return failed(signedIn)
+  if (!signedIn.ok) return failedFormReply(submission, signedIn, { hideFields: SECRET_FIELDS })
 
   const redirectTo = safeRedirect(formData.get('redirectTo') || new URL(request.url).searchParams.get('redirectTo'))
   return redirectWithToast(session, redirectTo, { type: 'success', message: login.message })
@@ -117,8 +113,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             </Link>
           </div>
         </div>
-        <ErrorList id={form.errorId} errors={form.errors} role="alert" />
-        <ToastNotice toast={actionData?.toast} shownInForm={form.errors} />
+        <FormAlert form={form} reply={actionData} />
         <SubmitButton isPending={isPending} disabled={isHydrated && !isFilled}>
           {isPending ? 'Logging in…' : 'Login'}
         </SubmitButton>

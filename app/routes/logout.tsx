@@ -9,6 +9,7 @@ import { Form, redirect } from 'react-router'
 import type { Route } from './+types/logout'
 import * as userApi from '../.server/api/user.ts'
 import { getSession } from '../.server/context.ts'
+import { readForm } from '../.server/form.ts'
 import { redirectWithToast } from '../.server/toast.ts'
 import { SubmitButton } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
@@ -24,7 +25,9 @@ export function loader() {
   throw redirect('/')
 }
 
-export async function action({ context }: Route.ActionArgs) {
+export async function action({ context, request }: Route.ActionArgs) {
+  // The body carries nothing, but it passes the same guard as every form (app/.server/form.ts).
+  await readForm(request)
   const session = getSession(context)
   if (!session.tokens) {
     session.signOut()

@@ -7,18 +7,16 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link } from 'react-router'
 import type { Route } from './+types/register'
-import { readForm } from '../.server/form.ts'
+import { failedFormReply, invalidFormReply, readForm } from '../.server/form.ts'
 import * as userApi from '../.server/api/user.ts'
 import { requireAnonymous } from '../.server/auth.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp, safeRedirect } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
-import { failedFormReply, invalidFormReply, issuesOnFields } from '../.server/user-form.ts'
-import { ErrorList, Field, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
+import { Field, FormAlert, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { originFromMatches, pageMeta } from '../lib/seo.ts'
-import { ToastNotice } from '../components/toasts.tsx'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { RegisterSchema } from '../lib/schemas/auth.ts'
 
@@ -47,12 +45,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = getSession(context)
   const formData = await readForm(request)
   const submission = parseWithZod(formData, { schema: RegisterSchema })
-  if (submission.status !== 'success') return invalidFormReply(submission, SECRET_FIELDS)
+  if (submission.status !== 'success') return invalidFormReply(submission, { hideFields: SECRET_FIELDS })
 
   const result = await userApi.register(submission.value, { clientIp: clientIp(request) })
   if (!result.ok) {
     // A field issue from the API (say, a stricter password rule) goes under its field.
-    return failedFormReply(submission, result, { fieldErrors: issuesOnFields(result.issues, FIELD_NAMES), hideFields: SECRET_FIELDS })
+    return failedFormReply(submission, result, { fields: FIELD_NAMES, hideFields: SECRET_FIELDS })
   }
 
   const redirectTo = safeRedirect(formData.get('redirectTo'), '')
@@ -105,8 +103,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           }}
           errors={fields.confirmPassword.errors}
         />
-        <ErrorList id={form.errorId} errors={form.errors} role="alert" />
-        <ToastNotice toast={actionData?.toast} shownInForm={form.errors} />
+        <FormAlert form={form} reply={actionData} />
         <SubmitButton isPending={isPending}>{isPending ? 'Registering…' : 'Register'}</SubmitButton>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-700">

@@ -12,17 +12,15 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/reset-password'
-import { readForm } from '../.server/form.ts'
+import { failedFormReply, invalidFormReply, readForm } from '../.server/form.ts'
 import * as userApi from '../.server/api/user.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp } from '../.server/request.ts'
 import type { Recovery } from '../.server/session.ts'
 import { redirectWithToast } from '../.server/toast.ts'
-import { failedFormReply, invalidFormReply, issuesOnFields } from '../.server/user-form.ts'
-import { ErrorList, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
+import { FormAlert, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
-import { ToastNotice } from '../components/toasts.tsx'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { inputClassName } from '../components/ui/input.tsx'
 import { RESET_PASSWORD_MISMATCH_MESSAGE, ResetPasswordSchema } from '../lib/schemas/account.ts'
@@ -51,20 +49,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const recovery = verifiedRecovery(context)
   const session = getSession(context)
   const submission = parseWithZod(await readForm(request), { schema: ResetPasswordSchema })
-  if (submission.status !== 'success') return invalidFormReply(submission, SECRET_FIELDS)
+  if (submission.status !== 'success') return invalidFormReply(submission, { hideFields: SECRET_FIELDS })
 
   const result = await userApi.resetPassword(
     { email: recovery.email, resetToken: recovery.resetToken, ...submission.value },
     { clientIp: clientIp(request) },
   )
   if (!result.ok) {
-    const message = userApi.failureMessage(result)
     // The API's own mismatch message (spec section 5) or a stricter password rule goes under its field.
-    const fieldErrors = issuesOnFields(result.issues, SECRET_FIELDS)
-    if (result.message === RESET_PASSWORD_MISMATCH_MESSAGE) fieldErrors.confirmPassword ??= [result.message]
-    // A message already under its field is not repeated above the button.
-    const formErrors = Object.values(fieldErrors).flat().includes(message) ? [] : [message]
-    return failedFormReply(submission, result, { formErrors, fieldErrors, hideFields: SECRET_FIELDS })
+    const mismatch = result.message === RESET_PASSWORD_MISMATCH_MESSAGE ? { confirmPassword: [result.message] } : undefined
+    return failedFormReply(submission, result, { fields: SECRET_FIELDS, fieldErrors: mismatch, hideFields: SECRET_FIELDS })
   }
   session.clearRecovery()
   return redirectWithToast(session, '/login', { type: 'success', message: result.message || 'Password updated successfully' })
@@ -111,8 +105,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           }}
           errors={fields.confirmPassword.errors}
         />
-        <ErrorList id={form.errorId} errors={form.errors} role="alert" />
-        <ToastNotice toast={actionData?.toast} shownInForm={form.errors} />
+        <FormAlert form={form} reply={actionData} />
         <SubmitButton isPending={isPending}>{isPending ? 'Changing…' : 'Change Password'}</SubmitButton>
       </Form>
       <p className="mt-6 text-center text-sm text-slate-700">

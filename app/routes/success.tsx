@@ -5,6 +5,7 @@
  */
 import { data, Link } from 'react-router'
 import type { Route } from './+types/success'
+import { throwFailure } from '../.server/failure.ts'
 import { orderDetails } from '../.server/api/order.ts'
 import { requireUser } from '../.server/auth.ts'
 import { getSession } from '../.server/context.ts'
@@ -22,7 +23,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const ref = url.searchParams.get('order') ?? ''
   if (!/^[A-Za-z0-9]{1,64}$/.test(ref)) throw data('Order not found', { status: 404 })
   const result = await orderDetails(getSession(context), ref)
-  if (!result.ok) throw data(result.message, { status: result.status >= 500 ? 502 : result.status })
+  if (!result.ok) throwFailure(result)
   const order = result.data
   return { orderId: order.orderId, id: order._id, total: order.totalAmt, itemCount: order.bill.itemCount }
 }

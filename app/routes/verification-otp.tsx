@@ -7,20 +7,21 @@
  * token) goes back into it, server-side only. A refused code shows the API's message and clears the
  * boxes. "Resend Otp" asks for a new code for the same email.
  */
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/verification-otp'
-import { readForm } from '../.server/form.ts'
+import { failureInit, failureMessage } from '../.server/failure.ts'
+import { failedFormReply, invalidFormReply, readForm } from '../.server/form.ts'
 import * as userApi from '../.server/api/user.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
-import { ErrorList, FormCard, SubmitButton, useIsPending } from '../components/forms.tsx'
+import { FormAlert, FormCard, SubmitButton, useFormErrors, useIsPending } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { OtpInput } from '../components/otp-input.tsx'
-import { ToastNotice } from '../components/toasts.tsx'
+import { useSchemaForm } from '../components/use-schema-form.ts'
 import { OTP_FIELD_NAMES, OTP_LENGTH, OtpSchema } from '../lib/schemas/account.ts'
 
 export const meta: Route.MetaFunction = () => [
@@ -49,28 +50,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = getSession(context)
   const formData = await readForm(request)
 
+  const submission = parseWithZod(formData, { schema: OtpSchema })
   if (formData.get('intent') === INTENT_RESEND) {
     const result = await userApi.forgotPassword({ email }, { clientIp: clientIp(request) })
-    if (!result.ok) {
-      const message = userApi.failureMessage(result)
-      return data({ result: undefined, toast: { type: 'error' as const, message } }, userApi.failureInit(result))
-    }
+    // The code form is not what failed: its state stays, the toast says why.
+    if (!result.ok)
+      return data({ result: undefined, toast: { type: 'error' as const, message: failureMessage(result) } }, failureInit(result))
     session.setRecovery({ email, verified: false })
-    return { result: undefined, toast: { type: 'success' as const, message: result.message || 'A new code is on its way' } }
+    // A new code: the last one's "Invalid OTP" no longer applies, so the code form starts afresh.
+    const message = result.message || 'A new code is on its way'
+    return { result: submission.reply({ resetForm: true }), toast: { type: 'success' as const, message } }
   }
 
-  const submission = parseWithZod(formData, { schema: OtpSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: HIDDEN_FIELDS }), toast: null }, { status: 400 })
-  }
+  if (submission.status !== 'success') return invalidFormReply(submission, { hideFields: HIDDEN_FIELDS })
   const result = await userApi.verifyForgotPasswordOtp({ email, otp: submission.value.otp }, { clientIp: clientIp(request) })
-  if (!result.ok) {
-    const message = userApi.failureMessage(result)
-    return data(
-      { result: submission.reply({ formErrors: [message], hideFields: HIDDEN_FIELDS }), toast: { type: 'error' as const, message } },
-      userApi.failureInit(result),
-    )
-  }
+  if (!result.ok) return failedFormReply(submission, result, { hideFields: HIDDEN_FIELDS })
   session.setRecovery({ email, verified: true, resetToken: result.data.resetToken })
   return redirectWithToast(session, '/reset-password', { type: 'success', message: result.message || 'Code verified' })
 }
@@ -80,13 +74,12 @@ export default function VerificationOtp({ loaderData, actionData }: Route.Compon
   const isSubmitting = useIsPending()
   const isResending = isSubmitting && navigation.formData?.get('intent') === INTENT_RESEND
   const isVerifying = isSubmitting && !isResending
-  const [form] = useForm({
-    id: 'verification-otp',
-    lastResult: actionData?.result,
+  // Checked on submit only: a half-typed code is not an error yet.
+  const [form] = useSchemaForm('verification-otp', OtpSchema, actionData?.result, undefined, {
     shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: OtpSchema }),
+    shouldRevalidate: 'onSubmit',
   })
-  const hasErrors = Boolean(form.errors?.length)
+  const hasErrors = Boolean(useFormErrors(form, actionData)?.length)
 
   return (
     <FormCard title="Enter OTP">
@@ -104,8 +97,7 @@ export default function VerificationOtp({ loaderData, actionData }: Route.Compon
           </label>
           <OtpInput id="otp" autoFocus isInvalid={hasErrors} describedBy={hasErrors ? form.errorId : undefined} clearSignal={actionData} />
         </div>
-        <ErrorList id={form.errorId} errors={form.errors} role="alert" />
-        <ToastNotice toast={actionData?.toast} shownInForm={form.errors} />
+        <FormAlert form={form} reply={actionData} />
         <SubmitButton isPending={isVerifying} disabled={isResending}>
           {isVerifying ? 'Verifying…' : 'Verify OTP'}
         </SubmitButton>

@@ -1,4 +1,4 @@
--- Search (docs/search.md; docs/decisions/0015-search-ranking-synonyms-spelling.md).
+-- Search (docs/search.md; docs/decisions/0016-search-ranking-synonyms-spelling.md).
 --
 -- 1. Per product, what ranking reads without recomputing it per row: `search_doc`, the words of the
 --    name (weight A) and of the brand (weight B) for full-text matching, and `search_head`, the

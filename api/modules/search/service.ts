@@ -1,6 +1,6 @@
 /**
  * Product search and filtered listings (docs/search.md; decision
- * docs/decisions/0015-search-ranking-synonyms-spelling.md).
+ * docs/decisions/0016-search-ranking-synonyms-spelling.md).
  *
  * `searchProducts` serves POST /api/product/search-product and /api/product/get: the search is
  * understood (synonyms, spelling, prefixes: ./understand.ts), matched and ranked by the catalogue's

@@ -10,10 +10,8 @@
 import { z } from 'zod'
 import { upstream, type UpstreamResult } from '../upstream.ts'
 import type { RequestSession } from '../session.ts'
-import { IMAGE_MAX_BYTES, IMAGE_TOO_LARGE_MESSAGE } from '../../components/catalog-admin.ts'
-
-/** A failed call (status, message, field issues); see app/.server/upstream.ts. */
-export type AdminFailure = Extract<UpstreamResult<unknown>, { ok: false }>
+import { failureStatus } from '../failure.ts'
+import { IMAGE_TOO_LARGE_MESSAGE, UPLOAD_MAX_BYTES } from '../../lib/uploads.ts'
 
 /** Parses a success's `data` with `schema`; an answer that does not match becomes a 502 failure. */
 function parseData<S extends z.ZodType>(result: UpstreamResult<unknown>, schema: S): UpstreamResult<z.output<S>> {
@@ -55,13 +53,8 @@ export async function uploadImage(session: RequestSession, file: File): Promise<
   return parseData(result, UploadedImageSchema)
 }
 
-/** The status a page answers for an API failure: the API's 4xx as is, 502 when the API itself failed. */
-export function failureStatus(result: AdminFailure): number {
-  return result.status >= 400 && result.status < 500 ? result.status : 502
-}
-
 /**
- * Uploads an image picked in an admin form: refuses a file over IMAGE_MAX_BYTES (5 MB) before
+ * Uploads an image picked in an admin form: refuses a file over UPLOAD_MAX_BYTES (5 MB) before
  * sending it (413), then calls `uploadImage`. Answers the stored url, or the status to answer with
  * (the API's 4xx: 400, 401, 403, 413, 415; 502 for an API fault) and the message to show.
  */
@@ -69,7 +62,7 @@ export async function uploadFormImage(
   session: RequestSession,
   file: File,
 ): Promise<{ ok: true; url: string } | { ok: false; status: number; message: string }> {
-  if (file.size > IMAGE_MAX_BYTES) return { ok: false, status: 413, message: IMAGE_TOO_LARGE_MESSAGE }
+  if (file.size > UPLOAD_MAX_BYTES) return { ok: false, status: 413, message: IMAGE_TOO_LARGE_MESSAGE }
   const result = await uploadImage(session, file)
   if (!result.ok) return { ok: false, status: failureStatus(result), message: result.message }
   return { ok: true, url: result.data.url }

@@ -7,8 +7,8 @@
  * ErrorBoundary renders it); 5xx and unreachable upstreams become 502 Bad Gateway, because the BFF
  * itself did not fail. "Not found" answers come back as `null` so the loader decides on its 404.
  */
-import { data } from 'react-router'
-import { upstream, type UpstreamResult } from '../upstream.ts'
+import { throwFailure } from '../failure.ts'
+import { upstream } from '../upstream.ts'
 import type { Facets, Understood } from '../../../contract/search.ts'
 
 export type { Facets, FacetValue, Understood } from '../../../contract/search.ts'
@@ -97,15 +97,9 @@ export interface CatalogCallOptions {
   clientIp?: string
 }
 
-/** Throws the error response a page shows when a read it needs failed (see the module comment). */
-function fail(result: Extract<UpstreamResult<unknown>, { ok: false }>): never {
-  const status = result.status >= 500 || result.status === 0 ? 502 : result.status
-  throw data(result.message, { status, statusText: result.message })
-}
-
 async function read<T>(path: string, json: unknown, opts: CatalogCallOptions | undefined, method: 'GET' | 'POST' = 'POST') {
   const result = await upstream<T>(path, { method, json: method === 'GET' ? undefined : json, clientIp: opts?.clientIp })
-  if (!result.ok) fail(result)
+  if (!result.ok) throwFailure(result)
   return result
 }
 
@@ -181,7 +175,7 @@ export async function productDetails(productId: string, opts?: CatalogCallOption
   const result = await upstream<Product>('product/get-product-details', { json: { productId }, clientIp: opts?.clientIp })
   if (!result.ok) {
     if (result.status === 404 || result.status === 400) return null
-    fail(result)
+    throwFailure(result)
   }
   return result.data ?? null
 }

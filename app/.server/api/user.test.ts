@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
+import { failureInit, failureMessage } from '../failure.ts'
 
 const API = 'http://upstream.test'
 
@@ -238,22 +239,22 @@ describe('user calls', () => {
   it('login failures keep the API message; 429 names the wait from Retry-After', async () => {
     const wrong = await userApi.login({ email: 'asha@example.com', password: 'wrong' })
     expect(wrong).toMatchObject({ ok: false, status: 400, message: 'Check your password' })
-    expect(!wrong.ok && userApi.failureMessage(wrong)).toBe('Check your password')
+    expect(!wrong.ok && failureMessage(wrong)).toBe('Check your password')
 
     const limited = await userApi.login({ email: 'asha@example.com', password: 'slow-down' })
     expect(limited).toMatchObject({ ok: false, status: 429, retryAfter: 90 })
-    expect(!limited.ok && userApi.failureMessage(limited)).toBe('Too many attempts, try again later. Please wait 2 minutes.')
-    expect(userApi.failureMessage({ ok: false, status: 429, message: 'Slow down', issues: [], retryAfter: 1 })).toBe(
+    expect(!limited.ok && failureMessage(limited)).toBe('Too many attempts, try again later. Please wait 2 minutes.')
+    expect(failureMessage({ ok: false, status: 429, message: 'Slow down', issues: [], retryAfter: 1 })).toBe(
       'Slow down. Please wait 1 second.',
     )
   })
 
   it('failureInit keeps 4xx statuses (429 with Retry-After) and turns upstream faults into 502', () => {
-    const init = userApi.failureInit({ ok: false, status: 429, message: 'x', issues: [], retryAfter: 89.2 })
+    const init = failureInit({ ok: false, status: 429, message: 'x', issues: [], retryAfter: 89.2 })
     expect(init.status).toBe(429)
     expect(new Headers(init.headers).get('Retry-After')).toBe('90')
-    expect(userApi.failureInit({ ok: false, status: 409, message: 'x', issues: [] }).status).toBe(409)
-    expect(userApi.failureInit({ ok: false, status: 500, message: 'x', issues: [] }).status).toBe(502)
+    expect(failureInit({ ok: false, status: 409, message: 'x', issues: [] }).status).toBe(409)
+    expect(failureInit({ ok: false, status: 500, message: 'x', issues: [] }).status).toBe(502)
   })
 
   it('a login answer without tokens is a failure, not a crash', async () => {

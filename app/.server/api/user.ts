@@ -43,36 +43,9 @@ const LoginDataSchema = z
   .refine((tokens) => tokens.accessToken ?? tokens.accesstoken, { message: 'no access token' })
   .transform((tokens): Tokens => ({ accessToken: (tokens.accessToken ?? tokens.accesstoken)!, refreshToken: tokens.refreshToken }))
 
-export type Failure = Extract<UpstreamResult<unknown>, { ok: false }>
-
 /** The header's summary of a user (app/.server/session.ts `SessionUser`). */
 export function toSessionUser(user: User): SessionUser {
   return { _id: user._id, name: user.name, email: user.email, mobile: user.mobile, avatar: user.avatar, role: user.role }
-}
-
-/**
- * A failure as one readable line. A 429 names the wait from `Retry-After` (RFC 9110 §10.2.3), which
- * the API sends with its per-IP and per-email login and register limits.
- */
-export function failureMessage(result: Failure): string {
-  if (result.status !== 429 || !result.retryAfter) return result.message
-  const seconds = Math.ceil(result.retryAfter)
-  const wait =
-    seconds < 60
-      ? `${seconds} second${seconds === 1 ? '' : 's'}`
-      : `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}`
-  return `${result.message.replace(/[.\s]+$/, '')}. Please wait ${wait}.`
-}
-
-/**
- * The status and headers for a page that shows `result`'s failure: the API's 4xx (400, 409, 429 with
- * its `Retry-After`), and 502 when the API itself failed or answered nonsense.
- */
-export function failureInit(result: Failure): ResponseInit {
-  const status = result.status >= 400 && result.status < 500 ? result.status : 502
-  const headers = new Headers()
-  if (status === 429 && result.retryAfter) headers.set('Retry-After', String(Math.ceil(result.retryAfter)))
-  return { status, headers }
 }
 
 /**

@@ -22,15 +22,3 @@ export function Input({ className, ...props }: ComponentProps<'input'>) {
 export function Label({ className, ...props }: ComponentProps<'label'>) {
   return <label className={cn('mb-1 block text-sm font-medium text-slate-700', className)} {...props} />
 }
-
-/** The errors of one field (or of the form), or nothing. `id` is what the input's aria-describedby names. */
-export function FieldError({ id, errors, className }: { id?: string; errors?: readonly string[] | null; className?: string }) {
-  if (!errors?.length) return null
-  return (
-    <ul id={id} className={cn('mt-1 space-y-0.5 text-sm text-red-600', className)}>
-      {errors.map((error) => (
-        <li key={error}>{error}</li>
-      ))}
-    </ul>
-  )
-}

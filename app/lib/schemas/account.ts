@@ -8,13 +8,11 @@
  */
 import { z } from 'zod'
 import { EmailSchema, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.ts'
-import { UPLOAD_MAX_BYTES } from '../uploads.ts'
 
 /** Spec section 9: the code has 6 characters, one per box. */
 export const OTP_LENGTH = 6
 /** The boxes' field names, `otp0` … `otp5`; the BFF joins them in this order (spec section 7). */
 export const OTP_FIELD_NAMES = ['otp0', 'otp1', 'otp2', 'otp3', 'otp4', 'otp5'] as const
-export type OtpFieldName = (typeof OTP_FIELD_NAMES)[number]
 
 /** Spec section 5: the reset mismatch message, verbatim, trailing space included. */
 export const RESET_PASSWORD_MISMATCH_MESSAGE = 'New password and confirm password must be same. '
@@ -26,20 +24,16 @@ export const RESET_PASSWORD_MISMATCH_MESSAGE = 'New password and confirm passwor
  */
 export const MOBILE_MIN_DIGITS = 7
 export const MOBILE_MAX_DIGITS = 15
-/** The avatar size cap (issue 3): the shared upload cap of app/lib/uploads.ts. */
-export const AVATAR_MAX_BYTES = UPLOAD_MAX_BYTES
 
 export const OTP_MISSING_MESSAGE = `Enter all ${OTP_LENGTH} digits of the code`
 export const OTP_DIGITS_MESSAGE = 'Each box takes one digit (0-9)'
 export const MOBILE_MESSAGE = `Enter a mobile number of ${MOBILE_MIN_DIGITS} to ${MOBILE_MAX_DIGITS} digits`
-export const AVATAR_TOO_LARGE_MESSAGE = 'The image is too large: choose one of 5 MB or less'
 
 /** A required text field: trimmed; missing, empty and blank all give `message`. */
 const requiredText = (message: string) => z.string({ error: message }).trim().min(1, message)
 
 /** Forgot password (spec section 5): email required. */
 export const ForgotPasswordSchema = z.object({ email: EmailSchema })
-export type ForgotPasswordInput = z.output<typeof ForgotPasswordSchema>
 
 const otpBox = z.string().trim().optional()
 
@@ -74,7 +68,6 @@ export const OtpSchema = z.preprocess(
     })
     .transform((boxes) => ({ otp: OTP_FIELD_NAMES.map((name) => boxes[name]).join('') })),
 )
-export type OtpInput = z.output<typeof OtpSchema>
 
 /**
  * Reset password (spec section 5): both fields required; a confirmPassword that differs gives the
@@ -98,7 +91,6 @@ export const ResetPasswordSchema = z
       return typeof value?.newPassword === 'string' && typeof value.confirmPassword === 'string' && value.confirmPassword !== ''
     },
   })
-export type ResetPasswordInput = z.output<typeof ResetPasswordSchema>
 
 /**
  * Profile (spec section 5): name, email and mobile required; mobile numeric. Spaces and dashes that
@@ -111,4 +103,3 @@ export const ProfileSchema = z.object({
     .transform((mobile) => mobile.replace(/[\s-]/g, ''))
     .pipe(z.string().regex(new RegExp(`^[0-9]{${MOBILE_MIN_DIGITS},${MOBILE_MAX_DIGITS}}$`), MOBILE_MESSAGE)),
 })
-export type ProfileInput = z.output<typeof ProfileSchema>

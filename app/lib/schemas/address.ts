@@ -10,7 +10,6 @@ export { INDIAN_STATES, ADDRESS_COUNTRY } from '../../../contract/address.ts'
 
 /** Add or edit an address; `_id` names the address being edited. */
 export const AddressSchema = AddressFieldsSchema.extend({ _id: z.string().trim().min(1).max(64).optional() })
-export type AddressInput = z.output<typeof AddressSchema>
 
 /** An address on one line: "12, MG Road, Bengaluru, Karnataka 560038". */
 export function addressLine(a: { address_line: string; city: string; state: string; pincode: string }): string {

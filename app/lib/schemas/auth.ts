@@ -36,7 +36,6 @@ export const LoginSchema = z.object({
   email: EmailSchema,
   password: z.string({ error: 'Enter your password' }).min(1, 'Enter your password'),
 })
-export type LoginInput = z.output<typeof LoginSchema>
 
 /** A new password: required, 8 to 128 characters, kept as typed. */
 const NewPasswordSchema = z
@@ -64,4 +63,3 @@ export const RegisterSchema = z
       return typeof value?.password === 'string' && typeof value.confirmPassword === 'string' && value.confirmPassword !== ''
     },
   })
-export type RegisterInput = z.output<typeof RegisterSchema>

@@ -22,4 +22,3 @@ export const CartActionSchema = z.discriminatedUnion('intent', [
   }),
   z.object({ intent: z.literal('remove'), lineId: Id, productId: Id.optional(), redirectTo: z.string().max(2048).optional() }),
 ])
-export type CartAction = z.output<typeof CartActionSchema>

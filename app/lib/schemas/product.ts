@@ -28,6 +28,7 @@
  * input labelled with that name). The output is the API's create payload, `more_details` as a map.
  */
 import { z } from 'zod'
+import { asList, idList, ImageUrlSchema, requiredMessage, requiredText } from './fields.ts'
 
 export const PRODUCT_NAME_MAX_LENGTH = 200
 export const DESCRIPTION_MAX_LENGTH = 5000
@@ -47,9 +48,6 @@ export const EXTRA_FIELDS_MAX = 20
 export const FIELD_NAME_MAX_LENGTH = 50
 export const FIELD_VALUE_MAX_LENGTH = 1000
 
-export const NAME_REQUIRED_MESSAGE = 'Name is required'
-export const DESCRIPTION_REQUIRED_MESSAGE = 'Description is required'
-export const UNIT_REQUIRED_MESSAGE = 'Unit is required'
 export const IMAGE_REQUIRED_MESSAGE = 'Upload at least one image'
 export const CATEGORY_REQUIRED_MESSAGE = 'Select at least one category'
 export const DISCOUNT_TOO_HIGH_MESSAGE = `Discount cannot be more than ${DISCOUNT_MAX}`
@@ -73,17 +71,6 @@ export const PRODUCT_FIELD_LABELS = {
   price: 'Price',
   discount: 'Discount',
 } as const
-
-/** "X is required", the message of an empty required field. */
-export const requiredMessage = (label: string) => `${label} is required`
-
-/** A required text field: trimmed; missing, empty and blank all give "<label> is required". */
-const requiredText = (label: string, max: number) =>
-  z
-    .string({ error: requiredMessage(label) })
-    .trim()
-    .min(1, requiredMessage(label))
-    .max(max, `${label} must be at most ${max} characters`)
 
 // Plain decimal notation only: digits with an optional fraction and sign.
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
@@ -118,30 +105,6 @@ function numberField(
         ),
     )
 }
-
-/** One value or several (a multi-select sends the name once per choice), as a list. */
-const asList = (value: unknown) => (value === undefined || value === null || value === '' ? [] : Array.isArray(value) ? value : [value])
-
-/** A list of ids (category, sub category): trimmed, blanks and duplicates dropped, order kept. */
-const idList = (label: string) =>
-  z.preprocess(
-    asList,
-    z
-      .array(z.string().optional())
-      .transform((ids) => [...new Set(ids.map((id) => id?.trim() ?? '').filter(Boolean))])
-      .pipe(z.array(z.string().max(64, `Unknown ${label.toLowerCase()}`)).max(CATEGORIES_MAX, `At most ${CATEGORIES_MAX} in ${label}`)),
-  )
-
-/**
- * An image url kept by the form: one the upload answered (`/uploads/...`) or an absolute http(s)
- * url (imported catalogue artwork). Anything else (`javascript:`, `data:`) is refused, so no tampered
- * hidden input reaches an `<img src>` or the API.
- */
-export const ImageUrlSchema = z
-  .string()
-  .trim()
-  .max(2048, 'Image address is too long')
-  .refine((url) => (url.startsWith('/') && !url.startsWith('//')) || /^https?:\/\/[^\s]+$/i.test(url), 'Not an uploaded image')
 
 /**
  * Why `name` cannot be a new extra field, or null when it can: empty, too long, or (without case and
@@ -205,15 +168,14 @@ export const ProductFormSchema = z.object({
       .transform((urls) => [...new Set(urls.filter((url): url is string => Boolean(url)))])
       .pipe(z.array(z.string()).min(1, IMAGE_REQUIRED_MESSAGE).max(IMAGES_MAX, `At most ${IMAGES_MAX} images`)),
   ),
-  category: idList(PRODUCT_FIELD_LABELS.category).pipe(z.array(z.string()).min(1, CATEGORY_REQUIRED_MESSAGE)),
-  subCategory: idList(PRODUCT_FIELD_LABELS.subCategory),
+  category: idList(PRODUCT_FIELD_LABELS.category, CATEGORIES_MAX).pipe(z.array(z.string()).min(1, CATEGORY_REQUIRED_MESSAGE)),
+  subCategory: idList(PRODUCT_FIELD_LABELS.subCategory, CATEGORIES_MAX),
   unit: requiredText(PRODUCT_FIELD_LABELS.unit, UNIT_MAX_LENGTH),
   stock: numberField(PRODUCT_FIELD_LABELS.stock, { max: STOCK_MAX, decimals: 0 }),
   price: numberField(PRODUCT_FIELD_LABELS.price, { max: PRICE_MAX, decimals: 2, isZeroAllowed: false }),
   discount: numberField(PRODUCT_FIELD_LABELS.discount, { max: DISCOUNT_MAX, decimals: 2, tooHighMessage: DISCOUNT_TOO_HIGH_MESSAGE }),
   more_details: MoreDetailsSchema,
 })
-export type ProductFormInput = z.input<typeof ProductFormSchema>
 export type ProductFormValue = z.output<typeof ProductFormSchema>
 
 /** The form's default values for an existing product (edit): numbers as text, extra fields as a list. */
@@ -270,3 +232,29 @@ export const REMOVE_IMAGE_FIELD = 'removeImage'
 export const FIELD_NAME_FIELD = 'fieldName'
 /** The search parameter that opens the Add Field dialog (`?add-field=1`). */
 export const ADD_FIELD_PARAM = 'add-field'
+
+/** A choice of the form's Category or Sub Category picker: the posted `value` (an id) and the `label` shown. */
+export interface ProductChoice {
+  value: string
+  label: string
+}
+
+/** A sub category choice with the ids of its categories (to narrow the list to the picked categories). */
+export interface SubCategoryChoice extends ProductChoice {
+  categoryIds: string[]
+}
+
+/** The Category and Sub Category choices of the form, from the catalogue lists (in their order). */
+export function productFormOptions(
+  categories: ReadonlyArray<{ _id: string; name: string }>,
+  subCategories: ReadonlyArray<{ _id: string; name: string; category: ReadonlyArray<{ _id: string } | string> }>,
+): { categories: ProductChoice[]; subCategories: SubCategoryChoice[] } {
+  return {
+    categories: categories.map((category) => ({ value: category._id, label: category.name })),
+    subCategories: subCategories.map((sub) => ({
+      value: sub._id,
+      label: sub.name,
+      categoryIds: (sub.category ?? []).map((ref) => (typeof ref === 'string' ? ref : ref._id)),
+    })),
+  }
+}

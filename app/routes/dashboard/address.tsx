@@ -4,8 +4,9 @@
  * their copy). The open form lives in the address bar, so every step works without JavaScript. The
  * dashboard layout's middleware requires a signed-in user.
  */
-import { data, Form, Link } from 'react-router'
+import { Form, Link } from 'react-router'
 import type { Route } from './+types/address'
+import { throwFailure } from '../../.server/failure.ts'
 import { getSession } from '../../.server/context.ts'
 import * as addressApi from '../../.server/api/address.ts'
 import { saveAddressFromForm } from '../../.server/address-form.ts'
@@ -15,7 +16,6 @@ import { AddressForm } from '../../components/address-form.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
-import { ToastNotice } from '../../components/toasts.tsx'
 import { addressLine } from '../../lib/schemas/address.ts'
 import { buttonClassName } from '../../components/ui/button.tsx'
 
@@ -26,7 +26,7 @@ const ADDRESS_PATH = '/dashboard/address'
 export async function loader({ context, url }: Route.LoaderArgs) {
   const session = getSession(context)
   const result = await addressApi.listAddresses(session)
-  if (!result.ok) throw data(result.message, { status: result.status >= 500 ? 502 : result.status })
+  if (!result.ok) throwFailure(result)
   const editId = url.searchParams.get('edit')
   const editing = editId ? (result.data.find((a) => a._id === editId) ?? null) : null
   return { addresses: result.data, adding: url.searchParams.get('add') === '1', editing }
@@ -48,7 +48,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AddressPage({ loaderData, actionData }: Route.ComponentProps) {
   const { addresses, adding, editing } = loaderData
   const isPending = useIsPending()
-  const lastResult = actionData?.result
   return (
     <section className="p-4 md:p-6">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
@@ -68,7 +67,7 @@ export default function AddressPage({ loaderData, actionData }: Route.ComponentP
             action={`${ADDRESS_PATH}${editing ? `?edit=${editing._id}` : '?add=1'}`}
             intent="save"
             defaultValue={editing ?? undefined}
-            lastResult={lastResult}
+            reply={actionData}
             submitLabel={isPending ? 'Saving…' : 'Save address'}
             isPending={isPending}
           />
@@ -114,7 +113,6 @@ export default function AddressPage({ loaderData, actionData }: Route.ComponentP
           ))}
         </ul>
       )}
-      <ToastNotice toast={actionData?.toast} shownInForm={actionData?.result?.error?.[''] ?? []} />
     </section>
   )
 }

@@ -8,6 +8,7 @@
 import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/admin-order'
+import { throwFailure } from '../../.server/failure.ts'
 import { orderDetails, updateOrderStatus } from '../../.server/api/order.ts'
 import { requireAdmin } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
@@ -32,7 +33,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, url)
   if (!isAdmin) return data({ isAdmin: false as const, order: null }, { status: 403 })
   const result = await orderDetails(getSession(context), params.orderId)
-  if (!result.ok) throw data(result.message, { status: result.status >= 500 ? 502 : result.status })
+  if (!result.ok) throwFailure(result)
   return { isAdmin: true as const, order: result.data }
 }
 

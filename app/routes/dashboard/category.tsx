@@ -15,32 +15,32 @@
  *   so the dialog closes and the list is loaded again. A delete refused by the API (409: the category
  *   is still used) comes back as an error toast.
  */
-import { useState } from 'react'
 import { data, Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/category'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
-import { catalogAdminAction } from '../../.server/catalog-admin-actions.ts'
+import { catalogActionMessages, catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
 import { newIdempotencyKey } from '../../.server/idempotency.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
 import {
-  adminHref,
-  parseCategoryForm,
-  readDialog,
-  type CatalogActionReply,
-  type CatalogFormReply,
-  type CategoryFormValue,
-  type FieldErrors,
-} from '../../components/catalog-admin.ts'
-import { AdminListHeader, CatalogFormDialog, DeleteDialog, MissingDialog, NameField } from '../../components/catalog-admin-dialogs.tsx'
+  AdminListHeader,
+  CatalogFormDialog,
+  DeleteDialog,
+  MissingDialog,
+  NameField,
+  useDialogImage,
+} from '../../components/catalog-admin-dialogs.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ImageUploadField } from '../../components/image-upload-field.tsx'
 import { NoData } from '../../components/no-data.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
+import { useSchemaForm } from '../../components/use-schema-form.ts'
+import { adminHref, readDialog, shouldRevalidateAdminPage } from '../../lib/admin-urls.ts'
+import { CategoryFormSchema } from '../../lib/schemas/catalog.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Category | ${SHOP_NAME}` },
@@ -49,10 +49,6 @@ export const meta: Route.MetaFunction = () => [
 ]
 
 const CATEGORY_PATH = '/dashboard/category'
-const CATEGORY_FIELDS = ['name', 'image'] as const
-
-type FormReply = CatalogFormReply<CategoryFormValue>
-type ActionReply = CatalogActionReply<CategoryFormValue>
 
 /** The guard's decision and, for an admin, every category (GET category/get). Non-admin: 403, no list. */
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -63,9 +59,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 /** An upload through the fetcher answers data, not a navigation: the list need not be loaded again. */
-export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (formData?.get('intent') === 'upload') return false
-  return defaultShouldRevalidate
+export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
+  return shouldRevalidateAdminPage(args)
 }
 
 /**
@@ -79,23 +74,17 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     request,
     session,
     listHref: CATEGORY_PATH,
-    fields: CATEGORY_FIELDS,
-    parse: parseCategoryForm,
+    schema: CategoryFormSchema,
     add: (value, opts) => adminApi.addCategory(session, value, opts),
     update: (value) => adminApi.updateCategory(session, value),
     // A 409 here means the category is still used; it comes back as the error toast.
     remove: (target) => adminApi.deleteCategory(session, target),
-    messages: {
-      chooseToDelete: 'Choose a category to delete',
-      chooseToEdit: 'Choose a category to edit',
-      deleted: 'Category deleted',
-      added: 'Category added',
-      updated: 'Category updated',
-    },
+    messages: catalogActionMessages('category', 'Category'),
   })
 }
 
 type CategoryItem = catalogApi.Category
+type ActionReply = Route.ComponentProps['actionData']
 
 /** The guarded page: the category list and the dialog its address names. */
 export default function CategoryPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -119,7 +108,7 @@ function CategoryAdmin({
   const [searchParams] = useSearchParams()
   const dialog = readDialog(searchParams)
   const listHref = CATEGORY_PATH
-  const formReply = actionData && (actionData.intent === 'add' || actionData.intent === 'edit') ? actionData : null
+  const formReply = actionData?.intent === 'add' || actionData?.intent === 'edit' ? actionData : null
   const target = dialog && dialog.kind !== 'add' ? categories.find((category) => category._id === dialog.id) : undefined
   // The replies the open add or edit dialog shows (a reply for another dialog or entity is not shown).
   const addReply = dialog?.kind === 'add' && formReply?.intent === 'add' ? formReply : null
@@ -182,15 +171,15 @@ function CategoryAdmin({
       {dialog?.kind === 'delete' ? (
         <DeleteDialog targetId={target?._id} noun="category" cancelTo={listHref} action={adminHref(CATEGORY_PATH, searchParams, dialog)} />
       ) : null}
-      {/* A refusal the open dialog already announces (its form message) is not announced again by the toast. */}
-      <ToastNotice toast={actionData?.toast} shownInForm={[(addReply ?? editReply)?.formError]} />
+      {/* The open dialog shows its own reply's messages and toast; any other answer (a refused guard, an unreadable body) is a toast. */}
+      <ToastNotice toast={addReply || editReply ? null : actionData?.toast} />
     </section>
   )
 }
 
 /**
- * Add or edit one category: name and image (spec section 5: the upload is disabled until a name is
- * given; the submit looks active only with both). The checks and buttons are CatalogFormDialog's.
+ * Add or edit one category: name and image (the upload waits for a name; the submit looks active only
+ * with both). The checks and buttons are CatalogFormDialog's; the rules app/lib/schemas/catalog.ts.
  */
 function CategoryFormDialog({
   mode,
@@ -203,42 +192,38 @@ function CategoryFormDialog({
   category?: CategoryItem
   idempotencyKey?: string
   closeTo: string
-  reply: FormReply | null
+  reply: CatalogFormReply | null
 }) {
   const [searchParams] = useSearchParams()
-  const [name, setName] = useState(reply?.values.name ?? category?.name ?? '')
-  const [image, setImage] = useState(reply?.values.image ?? category?.image ?? '')
-  const [isUploading, setUploading] = useState(false)
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null)
-  const fieldErrors = clientErrors ?? reply?.fieldErrors ?? {}
-  const isReady = Boolean(name.trim() && image) && !isUploading
+  const formId = mode === 'add' ? 'category-add' : `category-edit-${category!._id}`
+  const [form, fields] = useSchemaForm(formId, CategoryFormSchema, reply?.result, { name: category?.name, image: category?.image })
+  const image = useDialogImage(form, fields.image)
+  const name = fields.name.value ?? ''
+  const isReady = Boolean(name.trim() && image.url) && !image.isUploading
   const self = adminHref(CATEGORY_PATH, searchParams, mode === 'add' ? { kind: 'add' } : { kind: 'edit', id: category!._id })
 
   return (
     <CatalogFormDialog
       title={mode === 'add' ? 'Add Category' : 'Edit Category'}
+      form={form}
+      reply={reply}
       mode={mode}
       _id={category?._id}
       version={category?.updatedAt}
       idempotencyKey={idempotencyKey}
       action={self}
       closeTo={closeTo}
-      isUploading={isUploading}
+      isUploading={image.isUploading}
       isReady={isReady}
-      formError={reply?.formError}
-      parse={parseCategoryForm}
-      onClientErrors={setClientErrors}
+      onUploadPending={image.onUploadPending}
     >
-      <NameField id="category-name" value={name} onChange={setName} placeholder="Enter category name" errors={fieldErrors.name} />
+      <NameField meta={fields.name} placeholder="Enter category name" />
       <ImageUploadField
         label="Image"
         uploadAction={CATEGORY_PATH}
-        defaultValue={image}
         disabled={!name.trim()}
         disabledHint="Enter the name first, then upload the image."
-        errors={fieldErrors.image}
-        onChange={setImage}
-        onPendingChange={setUploading}
+        {...image.fieldProps}
       />
     </CatalogFormDialog>
   )

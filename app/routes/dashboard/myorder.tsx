@@ -3,8 +3,9 @@
  * newest first, with order number, date, status, item count and total; each opens its order page.
  * The dashboard layout's middleware requires a signed-in user.
  */
-import { data, Link } from 'react-router'
+import { Link } from 'react-router'
 import type { Route } from './+types/myorder'
+import { throwFailure } from '../../.server/failure.ts'
 import { getSession } from '../../.server/context.ts'
 import { listOrders } from '../../.server/api/order.ts'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
@@ -19,7 +20,7 @@ export const meta: Route.MetaFunction = () => [{ title: `My Orders | ${SHOP_NAME
 
 export async function loader({ context }: Route.LoaderArgs) {
   const result = await listOrders(getSession(context))
-  if (!result.ok) throw data(result.message, { status: result.status >= 500 ? 502 : result.status })
+  if (!result.ok) throwFailure(result)
   return {
     orders: result.data.map((o) => ({
       _id: o._id,

@@ -3,8 +3,9 @@
  * status timeline, every line as sold, the address as at order time, the bill, and "Cancel order"
  * while the order is still placed (stock goes back). Another shopper's order is a 404.
  */
-import { data, Form, Link } from 'react-router'
+import { Form, Link } from 'react-router'
 import type { Route } from './+types/order'
+import { throwFailure } from '../../.server/failure.ts'
 import { getSession } from '../../.server/context.ts'
 import { cancelOrder, orderDetails } from '../../.server/api/order.ts'
 import { readForm } from '../../.server/form.ts'
@@ -23,7 +24,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const result = await orderDetails(getSession(context), params.orderId)
-  if (!result.ok) throw data(result.message, { status: result.status >= 500 ? 502 : result.status })
+  if (!result.ok) throwFailure(result)
   return { order: result.data }
 }
 

@@ -5,6 +5,7 @@
  */
 import { data, Link } from 'react-router'
 import type { Route } from './+types/orders'
+import { throwFailure } from '../../.server/failure.ts'
 import { adminListOrders, type OrderStatus } from '../../.server/api/order.ts'
 import { requireAdmin } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
@@ -28,7 +29,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const page = Math.min(10_000, Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1))
   if (!isAdmin) return data({ isAdmin: false, orders: [], status, page, totalCount: 0, totalPages: 0 }, { status: 403 })
   const result = await adminListOrders(getSession(context), { status, page, limit: PAGE_SIZE })
-  if (!result.ok) throw data(result.message, { status: result.status >= 500 ? 502 : result.status })
+  if (!result.ok) throwFailure(result)
   return {
     isAdmin: true,
     orders: result.data.orders.map((o) => ({

@@ -18,19 +18,22 @@
 import { useEffect, useRef } from 'react'
 import { data, Form, Link, redirect, useNavigation, useSearchParams, useSubmit, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/product'
+import { throwFailure } from '../../.server/failure.ts'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
-import { failReply, productFormAction, readProductForm, uploadAction, type ProductActionReply } from '../../.server/product-form.ts'
+import { adminErrorReply, readAdminForm, uploadIntentReply } from '../../.server/admin-form.ts'
+import { PRODUCT_FORM_LIMITS, productFormAction, type ProductActionReply } from '../../.server/product-form.ts'
+import { readText } from '../../.server/form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
-import { AdminGuard, NO_PERMISSION_MESSAGE } from '../../components/admin-guard.tsx'
+import { AdminGuard } from '../../components/admin-guard.tsx'
 import { DeleteDialog, MissingDialog } from '../../components/catalog-admin-dialogs.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, SearchIcon } from '../../components/icons.tsx'
 import { NoData } from '../../components/no-data.tsx'
-import { ProductForm, productFormOptions, shouldRevalidateProductForm, withAddField } from '../../components/product-form.tsx'
+import { ProductForm } from '../../components/product-form.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
@@ -38,7 +41,8 @@ import { cn } from '../../components/ui/cn.ts'
 import { Dialog } from '../../components/ui/dialog.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { SEARCH_DEBOUNCE_MS, useDebouncedCallback } from '../../lib/use-debounce.ts'
-import { ADD_FIELD_PARAM, PRODUCT_INTENT, productFormDefaults } from '../../lib/schemas/product.ts'
+import { shouldRevalidateAdminPage, withAddField } from '../../lib/admin-urls.ts'
+import { ADD_FIELD_PARAM, PRODUCT_INTENT, productFormDefaults, productFormOptions } from '../../lib/schemas/product.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Product | ${SHOP_NAME}` },
@@ -107,7 +111,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     adminApi.listProducts(session, { page: state.page, limit: PRODUCT_LIST_PAGE_SIZE, search: state.q }),
     dialog?.kind === 'edit' ? loadEdit(dialog.id) : null,
   ])
-  if (!list.ok) throw data(list.message, { status: adminApi.failureStatus(list), statusText: list.message })
+  if (!list.ok) throwFailure(list)
 
   const totalPages = Math.max(1, list.data.totalNoPage)
   // Past the last page (the last product of the last page was deleted): show the last page.
@@ -145,22 +149,21 @@ async function loadEdit(productId: string) {
 }
 
 export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
-  return shouldRevalidateProductForm(args)
+  return shouldRevalidateAdminPage(args)
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   requireUser(context, url)
   const session = getSession(context)
-  if (session.user?.role !== 'ADMIN') return failReply(NO_PERMISSION_MESSAGE, 403)
   const listHref = productListHref(readListState(url.searchParams))
 
-  const form = await readProductForm(request)
-  if (!form.ok) return failReply(form.message, form.status)
+  const form = await readAdminForm(request, session, PRODUCT_FORM_LIMITS)
+  if (!form.ok) return form.response
   const { formData } = form
-  const intent = formData.get('intent')
-  const _id = String(formData.get('_id') ?? '').trim()
+  const intent = readText(formData, 'intent')
+  const _id = readText(formData, '_id')
 
-  if (intent === PRODUCT_INTENT.upload) return uploadAction(session, formData)
+  if (intent === PRODUCT_INTENT.upload) return uploadIntentReply(session, formData)
 
   if (intent === PRODUCT_INTENT.delete) {
     if (!_id) return redirectWithToast(session, listHref, { type: 'error', message: 'Choose a product to delete' })
@@ -170,14 +173,14 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     return redirectWithToast(session, listHref, { type: 'success', message: result.message || 'Product deleted' })
   }
 
-  if (!_id) return failReply('Choose a product to edit', 400)
+  if (!_id) return adminErrorReply('Choose a product to edit', 400)
   return productFormAction({
     session,
     formData,
     // The version the admin read: the API refuses the save with 409 if the product changed since.
     save: (value) => {
-      const version = formData.get('updatedAt')
-      return adminApi.updateProduct(session, { _id, ...(typeof version === 'string' && version ? { updatedAt: version } : {}), ...value })
+      const version = readText(formData, 'updatedAt')
+      return adminApi.updateProduct(session, { _id, ...(version ? { updatedAt: version } : {}), ...value })
     },
     onSaved: (_product, message) => redirectWithToast(session, listHref, { type: 'success', message: message || 'Product updated' }),
   })
@@ -288,8 +291,8 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
       {dialog?.kind === 'delete' ? (
         <DeleteDialog targetId={deleting?._id} noun="product" cancelTo={listHref} action={productListHref(state, dialog)} />
       ) : null}
-      {/* The edit form's own messages (Conform keeps them under '') are already announced by its error list. */}
-      <ToastNotice toast={reply?.toast} shownInForm={dialog?.kind === 'edit' && edit?.product ? formReply?.result.error?.[''] : null} />
+      {/* The open edit form shows its own reply's messages and toast; any other answer (a refused guard, an unreadable body) is a toast. */}
+      <ToastNotice toast={formReply && dialog?.kind === 'edit' && edit?.product ? null : reply?.toast} />
     </section>
   )
 }

@@ -11,25 +11,29 @@
  *   checks that the bytes are an image). Success stores the new avatar url in the session's user
  *   summary, so the header and menus show it on the very next render.
  */
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState } from 'react'
 import { data, Form, Link, useNavigate, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/profile'
-import { FormReadError, readFormOrFail } from '../../.server/form.ts'
 import * as userApi from '../../.server/api/user.ts'
 import { requireFreshUser, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
+import { failureInit, failureMessage, type UpstreamFailure } from '../../.server/failure.ts'
+import { failedFormReply, formReadFailure, invalidFormReply, tryReadForm } from '../../.server/form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
 import { Avatar } from '../../components/avatar.tsx'
-import { ErrorList, Field, SubmitButton, useIsPending } from '../../components/forms.tsx'
+import { ErrorList, Field, FormAlert, SubmitButton, useIsPending, type FormReplyData } from '../../components/forms.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
-import { ToastNotice, type ToastMessage } from '../../components/toasts.tsx'
+import { ToastNotice } from '../../components/toasts.tsx'
 import { Button, buttonClassName } from '../../components/ui/button.tsx'
-import { AVATAR_MAX_BYTES, AVATAR_TOO_LARGE_MESSAGE, ProfileSchema } from '../../lib/schemas/account.ts'
-import { MULTIPART_OVERHEAD_BYTES } from '../../lib/uploads.ts'
+import { useSchemaForm } from '../../components/use-schema-form.ts'
+import { useIsStale } from '../../components/use-stale-reply.ts'
+import { ProfileSchema } from '../../lib/schemas/account.ts'
+import type { ToastMessage } from '../../lib/toast.ts'
+import { CHOOSE_IMAGE_MESSAGE, IMAGE_TOO_LARGE_MESSAGE, MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_BYTES } from '../../lib/uploads.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `My Profile | ${SHOP_NAME}` },
@@ -42,8 +46,8 @@ const PROFILE_PATH = '/dashboard/profile'
 const EDIT_AVATAR_PARAM = 'edit-avatar'
 const INTENT_PROFILE = 'profile' as const
 const INTENT_AVATAR = 'avatar' as const
-const PROFILE_FIELDS = new Set(['name', 'email', 'mobile'])
-const CHOOSE_IMAGE_MESSAGE = 'Choose an image to upload'
+const PROFILE_FORM_ID = 'profile'
+const AVATAR_FORM_ID = 'avatar-upload'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   // Fresh from the API (a change made in another session shows), header summary kept in step.
@@ -55,65 +59,47 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const user = requireUser(context, url)
   const session = getSession(context)
 
-  const avatarFailure = (status: number, message: string, headers?: HeadersInit) =>
-    data(
-      { intent: INTENT_AVATAR, result: undefined, avatarError: message, toast: { type: 'error', message } satisfies ToastMessage },
-      { status, headers },
+  /** The avatar dialog's answer to a refused upload: its message in the dialog and as an error toast. */
+  const avatarFailure = (failure: Pick<UpstreamFailure, 'status' | 'message' | 'retryAfter'>) => {
+    const message = failureMessage({ ...failure, ok: false, issues: [] })
+    const toast: ToastMessage = { type: 'error', message }
+    return data(
+      { intent: INTENT_AVATAR, result: undefined, avatarError: message, toast },
+      failureInit({ ...failure, ok: false, issues: [] }),
     )
+  }
 
-  // A body far over the cap is refused before it is read into memory (OWASP File Upload cheat sheet).
-  const isMultipart = (request.headers.get('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')
-  if (isMultipart && Number(request.headers.get('Content-Length')) > AVATAR_MAX_BYTES + MULTIPART_OVERHEAD_BYTES) {
-    return avatarFailure(413, AVATAR_TOO_LARGE_MESSAGE)
-  }
-  let formData: FormData
-  try {
-    formData = await readFormOrFail(request, { multipartMaxBytes: AVATAR_MAX_BYTES + MULTIPART_OVERHEAD_BYTES })
-  } catch (err) {
-    if (!(err instanceof FormReadError)) throw err
-    if (isMultipart && (err.status === 400 || err.status === 413)) {
-      return avatarFailure(err.status, err.status === 413 ? AVATAR_TOO_LARGE_MESSAGE : CHOOSE_IMAGE_MESSAGE)
+  // A body far over the cap is refused before it is read into memory (OWASP File Upload Cheat Sheet).
+  const read = await tryReadForm(request, {
+    multipartMaxBytes: UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES,
+    tooLargeMessage: IMAGE_TOO_LARGE_MESSAGE,
+  })
+  if (!read.ok) {
+    // A multipart body is the avatar form's: a file too large or a broken upload is said in its dialog.
+    const isMultipart = (request.headers.get('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')
+    if (isMultipart && (read.status === 400 || read.status === 413)) {
+      return avatarFailure({ status: read.status, message: read.status === 413 ? read.message : CHOOSE_IMAGE_MESSAGE })
     }
-    throw data(err.message, { status: err.status })
+    throw formReadFailure(read)
   }
+  const formData = read.formData
 
   if (formData.get('intent') === INTENT_AVATAR) {
     const file = formData.get('avatar')
-    if (!(file instanceof File) || file.size === 0) return avatarFailure(400, CHOOSE_IMAGE_MESSAGE)
-    if (file.size > AVATAR_MAX_BYTES) return avatarFailure(413, AVATAR_TOO_LARGE_MESSAGE)
+    if (!(file instanceof File) || file.size === 0) return avatarFailure({ status: 400, message: CHOOSE_IMAGE_MESSAGE })
+    if (file.size > UPLOAD_MAX_BYTES) return avatarFailure({ status: 413, message: IMAGE_TOO_LARGE_MESSAGE })
     const result = await userApi.uploadAvatar(session, file)
-    if (!result.ok) {
-      const init = userApi.failureInit(result)
-      return avatarFailure(init.status ?? 502, userApi.failureMessage(result), init.headers)
-    }
+    if (!result.ok) return avatarFailure(result)
     session.setUser({ ...(session.user ?? user), avatar: result.data.avatar })
     return redirectWithToast(session, PROFILE_PATH, { type: 'success', message: result.message || 'Avatar updated' })
   }
 
+  const extra = { intent: INTENT_PROFILE, avatarError: null }
   const submission = parseWithZod(formData, { schema: ProfileSchema })
-  if (submission.status !== 'success') {
-    return data({ intent: INTENT_PROFILE, result: submission.reply(), avatarError: null, toast: null }, { status: 400 })
-  }
+  if (submission.status !== 'success') return invalidFormReply(submission, { extra })
   const result = await userApi.updateUser(session, submission.value)
-  if (!result.ok) {
-    const message = userApi.failureMessage(result)
-    const fieldErrors: Record<string, string[]> = {}
-    for (const issue of result.issues) {
-      if (PROFILE_FIELDS.has(issue.path)) (fieldErrors[issue.path] ??= []).push(issue.message)
-    }
-    // 409: the email belongs to another account (contract, "Envelope"); say so on the email field.
-    if (result.status === 409 && !fieldErrors.email) fieldErrors.email = [message]
-    const formErrors = Object.values(fieldErrors).flat().includes(message) ? [] : [message]
-    return data(
-      {
-        intent: INTENT_PROFILE,
-        result: submission.reply({ formErrors, fieldErrors }),
-        avatarError: null,
-        toast: { type: 'error', message } satisfies ToastMessage,
-      },
-      userApi.failureInit(result),
-    )
-  }
+  // 409: the email belongs to another account; said on the email field.
+  if (!result.ok) return failedFormReply(submission, result, { fields: Object.keys(ProfileSchema.shape), conflictField: 'email', extra })
   session.setUser(userApi.toSessionUser(result.data))
   return redirectWithToast(session, PROFILE_PATH, { type: 'success', message: result.message || 'Profile updated successfully' })
 }
@@ -137,39 +123,27 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           Edit
         </Link>
       </div>
-      {isEditingAvatar ? <AvatarUpload user={user} error={actionData?.intent === INTENT_AVATAR ? actionData.avatarError : null} /> : null}
+      {isEditingAvatar ? (
+        <AvatarUpload user={user} reply={actionData?.intent === INTENT_AVATAR ? actionData : null} />
+      ) : actionData?.intent === INTENT_AVATAR ? (
+        <ToastNotice toast={actionData.toast} />
+      ) : null}
       {/* Remounted when the saved values change, so the inputs show what the API stored. */}
       <ProfileForm
         key={`${user.name}\n${user.email}\n${user.mobile}`}
         user={user}
-        lastResult={actionData?.intent === INTENT_PROFILE ? actionData.result : undefined}
+        reply={actionData?.intent === INTENT_PROFILE ? actionData : undefined}
       />
-      <ToastNotice toast={actionData?.toast} shownInForm={formMessages(actionData, isEditingAvatar)} />
     </section>
   )
 }
 
-/**
- * The messages this page renders in a form's `role="alert"` list for `actionData`: the avatar's
- * message while its form is open (`isEditingAvatar`), else the profile form's form-level messages
- * (Conform keeps those under the key ''). ToastNotice does not announce these twice.
- */
-function formMessages(actionData: Route.ComponentProps['actionData'], isEditingAvatar: boolean): string[] {
-  if (!actionData) return []
-  if (actionData.intent === INTENT_AVATAR) return isEditingAvatar && actionData.avatarError ? [actionData.avatarError] : []
-  return actionData.result?.error?.[''] ?? []
-}
-
-function ProfileForm({ user, lastResult }: { user: ProfileUser; lastResult: SubmissionResult<string[]> | undefined }) {
+function ProfileForm({ user, reply }: { user: ProfileUser; reply: FormReplyData }) {
   const isPending = useIsPending()
-  const [form, fields] = useForm({
-    id: 'profile',
-    lastResult,
-    defaultValue: { name: user.name, email: user.email, mobile: user.mobile },
-    constraint: getZodConstraint(ProfileSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+  const [form, fields] = useSchemaForm(PROFILE_FORM_ID, ProfileSchema, reply?.result, {
+    name: user.name,
+    email: user.email,
+    mobile: user.mobile,
   })
   return (
     <Form method="post" action={PROFILE_PATH} {...getFormProps(form)} className="mt-6 grid max-w-lg gap-5">
@@ -200,7 +174,7 @@ function ProfileForm({ user, lastResult }: { user: ProfileUser; lastResult: Subm
         }}
         errors={fields.mobile.errors}
       />
-      <ErrorList id={form.errorId} errors={form.errors} role="alert" />
+      <FormAlert form={form} reply={reply} />
       <SubmitButton isPending={isPending} className="sm:w-auto sm:min-w-40">
         {isPending ? 'Saving…' : 'Submit'}
       </SubmitButton>
@@ -212,7 +186,7 @@ function ProfileForm({ user, lastResult }: { user: ProfileUser; lastResult: Subm
  * The avatar upload: a modal <dialog> with a preview once hydrated, a plain form in the page before
  * (and without JavaScript). Closing it (Cancel, Escape) goes back to the profile without the query.
  */
-function AvatarUpload({ user, error }: { user: ProfileUser; error: string | null | undefined }) {
+function AvatarUpload({ user, reply }: { user: ProfileUser; reply: { avatarError: string | null; toast: ToastMessage | null } | null }) {
   const isHydrated = useHydrated()
   const navigate = useNavigate()
   const navigation = useNavigation()
@@ -239,10 +213,19 @@ function AvatarUpload({ user, error }: { user: ProfileUser; error: string | null
   useEffect(() => (preview ? () => URL.revokeObjectURL(preview) : undefined), [preview])
 
   const close = () => navigate(PROFILE_PATH, { replace: true, preventScrollReset: true })
-  const message = clientError ?? error
+  // The server's reason stands until another file is picked or the form is sent again.
+  const isStale = useIsStale(AVATAR_FORM_ID, reply)
+  const message = clientError ?? (isStale ? null : reply?.avatarError)
 
   const content = (
-    <Form method="post" action={`${PROFILE_PATH}?${EDIT_AVATAR_PARAM}=1`} encType="multipart/form-data" noValidate className="grid gap-4">
+    <Form
+      id={AVATAR_FORM_ID}
+      method="post"
+      action={`${PROFILE_PATH}?${EDIT_AVATAR_PARAM}=1`}
+      encType="multipart/form-data"
+      noValidate
+      className="grid gap-4"
+    >
       <input type="hidden" name="intent" value={INTENT_AVATAR} />
       <h2 id="avatar-upload-title" className="text-lg font-semibold text-slate-900">
         Upload avatar
@@ -275,7 +258,7 @@ function AvatarUpload({ user, error }: { user: ProfileUser; error: string | null
           onChange={(event) => {
             const file = event.currentTarget.files?.[0]
             setPreview(file ? URL.createObjectURL(file) : null)
-            setClientError(file && file.size > AVATAR_MAX_BYTES ? AVATAR_TOO_LARGE_MESSAGE : null)
+            setClientError(file && file.size > UPLOAD_MAX_BYTES ? IMAGE_TOO_LARGE_MESSAGE : null)
           }}
           className="block w-full text-sm text-slate-700 file:mr-3 file:min-h-10 file:rounded-lg file:border-0 file:bg-slate-100 file:px-4 file:font-semibold file:text-slate-800 hover:file:bg-slate-200"
         />
@@ -283,6 +266,7 @@ function AvatarUpload({ user, error }: { user: ProfileUser; error: string | null
           A JPEG, PNG or WebP image of 5 MB or less. It is cropped to a square.
         </p>
         <ErrorList id="avatar-error" errors={message ? [message] : null} role="alert" />
+        <ToastNotice toast={reply?.toast} shownInForm={message ? [message] : null} formId={AVATAR_FORM_ID} />
       </div>
       <div className="flex justify-end gap-2">
         <Link to={PROFILE_PATH} replace preventScrollReset className={buttonClassName({ variant: 'secondary' })}>

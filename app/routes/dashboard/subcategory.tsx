@@ -23,22 +23,18 @@ import type { Route } from './+types/subcategory'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
-import { catalogAdminAction } from '../../.server/catalog-admin-actions.ts'
+import { catalogActionMessages, catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
 import { newIdempotencyKey } from '../../.server/idempotency.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
 import {
-  PAGE_PARAM,
-  adminHref,
-  paginate,
-  parseSubCategoryForm,
-  readDialog,
-  type CatalogActionReply,
-  type CatalogFormReply,
-  type FieldErrors,
-  type SubCategoryFormValue,
-} from '../../components/catalog-admin.ts'
-import { AdminListHeader, CatalogFormDialog, DeleteDialog, MissingDialog, NameField } from '../../components/catalog-admin-dialogs.tsx'
+  AdminListHeader,
+  CatalogFormDialog,
+  DeleteDialog,
+  MissingDialog,
+  NameField,
+  useDialogImage,
+} from '../../components/catalog-admin-dialogs.tsx'
 import { ChipsSelect, type ChipOption } from '../../components/chips-select.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
@@ -49,6 +45,10 @@ import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
+import { listValue, useRevalidateOnChange, useSchemaForm } from '../../components/use-schema-form.ts'
+import { PAGE_PARAM, adminHref, readDialog, shouldRevalidateAdminPage } from '../../lib/admin-urls.ts'
+import { paginate } from '../../lib/paging.ts'
+import { SubCategoryFormSchema } from '../../lib/schemas/catalog.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Sub Category | ${SHOP_NAME}` },
@@ -57,10 +57,6 @@ export const meta: Route.MetaFunction = () => [
 ]
 
 const SUBCATEGORY_PATH = '/dashboard/subcategory'
-const SUBCATEGORY_FIELDS = ['name', 'image', 'category'] as const
-
-type FormReply = CatalogFormReply<SubCategoryFormValue>
-type ActionReply = CatalogActionReply<SubCategoryFormValue>
 
 /** The guard's decision and, for an admin, every sub category and category. Non-admin: 403, no data. */
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -76,9 +72,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 /** An upload through the fetcher answers data, not a navigation: the lists need not be loaded again. */
-export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (formData?.get('intent') === 'upload') return false
-  return defaultShouldRevalidate
+export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
+  return shouldRevalidateAdminPage(args)
 }
 
 /**
@@ -94,22 +89,16 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     session,
     // After a change the table shows the page it was on (paginate() clamps a page that no longer exists).
     listHref: adminHref(SUBCATEGORY_PATH, url.searchParams, null),
-    fields: SUBCATEGORY_FIELDS,
-    parse: parseSubCategoryForm,
+    schema: SubCategoryFormSchema,
     add: (value, opts) => adminApi.createSubCategory(session, value, opts),
     update: (value) => adminApi.updateSubCategory(session, value),
     remove: (target) => adminApi.deleteSubCategory(session, target),
-    messages: {
-      chooseToDelete: 'Choose a sub category to delete',
-      chooseToEdit: 'Choose a sub category to edit',
-      deleted: 'Sub Category deleted',
-      added: 'Sub Category added',
-      updated: 'Sub Category updated',
-    },
+    messages: catalogActionMessages('sub category', 'Sub Category'),
   })
 }
 
 type SubCategoryItem = catalogApi.SubCategory
+type ActionReply = Route.ComponentProps['actionData']
 
 /** The guarded page: the sub category table and the dialog its address names. */
 export default function SubCategoryPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -142,7 +131,7 @@ function SubCategoryAdmin({
   const table = paginate(subCategories, searchParams.get(PAGE_PARAM))
   const closeTo = adminHref(SUBCATEGORY_PATH, searchParams, null, table.page)
   const href = (next: Parameters<typeof adminHref>[2]) => adminHref(SUBCATEGORY_PATH, searchParams, next, table.page)
-  const formReply = actionData && (actionData.intent === 'add' || actionData.intent === 'edit') ? actionData : null
+  const formReply = actionData?.intent === 'add' || actionData?.intent === 'edit' ? actionData : null
   const target = dialog && dialog.kind !== 'add' ? subCategories.find((item) => item._id === dialog.id) : undefined
   // The replies the open add or edit dialog shows (a reply for another dialog or entity is not shown).
   const addReply = dialog?.kind === 'add' && formReply?.intent === 'add' ? formReply : null
@@ -279,8 +268,8 @@ function SubCategoryAdmin({
           <MissingDialog title="Image" noun="sub category" closeTo={closeTo} />
         )
       ) : null}
-      {/* A refusal the open dialog already announces (its form message) is not announced again by the toast. */}
-      <ToastNotice toast={actionData?.toast} shownInForm={[(addReply ?? editReply)?.formError]} />
+      {/* The open dialog shows its own reply's messages and toast; any other answer (a refused guard, an unreadable body) is a toast. */}
+      <ToastNotice toast={addReply || editReply ? null : actionData?.toast} />
     </section>
   )
 }
@@ -325,11 +314,10 @@ function TablePager({ page, totalPages, hrefFor }: { page: number; totalPages: n
 }
 
 /**
- * Add or edit one sub category (spec section 2: name, image upload with preview, category picker
- * with chips, Submit; section 4: opens prefilled, a new file replaces the image, picking appends a
- * category, the cross removes it). The submit looks active only with a name, an image and a category
- * (spec section 5); with JavaScript a submit with a missing field is stopped here with the server's
- * own messages, and the server checks again either way.
+ * Add or edit one sub category: name, image upload with preview, category picker with chips, Submit
+ * (opens prefilled; a new file replaces the image, picking appends a category, the cross removes it).
+ * The submit looks active only with a name, an image and a category; the checks and buttons are
+ * CatalogFormDialog's, the rules app/lib/schemas/catalog.ts.
  */
 function SubCategoryFormDialog({
   mode,
@@ -346,49 +334,45 @@ function SubCategoryFormDialog({
   options: ChipOption[]
   closeTo: string
   action: string
-  reply: FormReply | null
+  reply: CatalogFormReply | null
 }) {
-  const initialCategories = reply?.values.category ?? subCategory?.category.map((category) => category._id) ?? []
-  const [name, setName] = useState(reply?.values.name ?? subCategory?.name ?? '')
-  const [image, setImage] = useState(reply?.values.image ?? subCategory?.image ?? '')
+  const formId = mode === 'add' ? 'subcategory-add' : `subcategory-edit-${subCategory!._id}`
+  const [form, fields] = useSchemaForm(formId, SubCategoryFormSchema, reply?.result, {
+    name: subCategory?.name,
+    image: subCategory?.image,
+    category: subCategory?.category.map((category) => category._id),
+  })
+  const initialCategories = listValue(fields.category.initialValue)
+  const image = useDialogImage(form, fields.image)
   const [categoryIds, setCategoryIds] = useState<string[]>(initialCategories)
-  const [isUploading, setUploading] = useState(false)
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null)
-  const fieldErrors = clientErrors ?? reply?.fieldErrors ?? {}
-  const isReady = Boolean(name.trim() && image && categoryIds.length > 0) && !isUploading
+  useRevalidateOnChange(form, fields.category.name, categoryIds, Boolean(fields.category.errors?.length) || categoryIds.length === 0)
+  const isReady = Boolean((fields.name.value ?? '').trim() && image.url && categoryIds.length > 0) && !image.isUploading
 
   return (
     <CatalogFormDialog
       title={mode === 'add' ? 'Add Sub Category' : 'Edit Sub Category'}
+      form={form}
+      reply={reply}
       mode={mode}
       _id={subCategory?._id}
       version={subCategory?.updatedAt}
       idempotencyKey={idempotencyKey}
       action={action}
       closeTo={closeTo}
-      isUploading={isUploading}
+      isUploading={image.isUploading}
       isReady={isReady}
-      formError={reply?.formError}
-      parse={parseSubCategoryForm}
-      onClientErrors={setClientErrors}
+      onUploadPending={image.onUploadPending}
     >
-      <NameField id="subcategory-name" value={name} onChange={setName} placeholder="Enter sub category name" errors={fieldErrors.name} />
-      <ImageUploadField
-        label="Image"
-        uploadAction={SUBCATEGORY_PATH}
-        defaultValue={image}
-        errors={fieldErrors.image}
-        onChange={setImage}
-        onPendingChange={setUploading}
-      />
+      <NameField meta={fields.name} placeholder="Enter sub category name" />
+      <ImageUploadField label="Image" uploadAction={SUBCATEGORY_PATH} {...image.fieldProps} />
       <ChipsSelect
         id="subcategory-category"
-        name="category"
+        name={fields.category.name}
         label="Select Category"
         placeholder="Select Category"
         options={options}
         defaultValue={initialCategories}
-        errors={fieldErrors.category}
+        errors={fields.category.errors}
         onChange={setCategoryIds}
       />
     </CatalogFormDialog>

@@ -17,15 +17,17 @@ import * as catalogApi from '../../.server/api/catalog.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
 import { formIdempotencyKey, newIdempotencyKey } from '../../.server/idempotency.ts'
-import { failReply, productFormAction, readProductForm, uploadAction, type ProductActionReply } from '../../.server/product-form.ts'
-import { AdminGuard, NO_PERMISSION_MESSAGE } from '../../components/admin-guard.tsx'
+import { readAdminForm, uploadIntentReply } from '../../.server/admin-form.ts'
+import { PRODUCT_FORM_LIMITS, productFormAction, type ProductActionReply } from '../../.server/product-form.ts'
+import { AdminGuard } from '../../components/admin-guard.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
-import { ProductForm, productFormOptions, shouldRevalidateProductForm, withAddField } from '../../components/product-form.tsx'
+import { ProductForm } from '../../components/product-form.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
 import { ButtonLink } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
-import { ADD_FIELD_PARAM, PRODUCT_INTENT } from '../../lib/schemas/product.ts'
+import { shouldRevalidateAdminPage, withAddField } from '../../lib/admin-urls.ts'
+import { ADD_FIELD_PARAM, PRODUCT_INTENT, productFormOptions } from '../../lib/schemas/product.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Upload Product | ${SHOP_NAME}` },
@@ -50,19 +52,16 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
-  return shouldRevalidateProductForm(args)
+  return shouldRevalidateAdminPage(args)
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   requireUser(context, url)
   const session = getSession(context)
-  // Nothing is forwarded for a user the session knows as a shopper; the API checks the role anyway.
-  if (session.user?.role !== 'ADMIN') return failReply(NO_PERMISSION_MESSAGE, 403)
-
-  const form = await readProductForm(request)
-  if (!form.ok) return failReply(form.message, form.status)
+  const form = await readAdminForm(request, session, PRODUCT_FORM_LIMITS)
+  if (!form.ok) return form.response
   const { formData } = form
-  if (formData.get('intent') === PRODUCT_INTENT.upload) return uploadAction(session, formData)
+  if (formData.get('intent') === PRODUCT_INTENT.upload) return uploadIntentReply(session, formData)
   return productFormAction({
     session,
     formData,
@@ -120,8 +119,8 @@ function UploadProductPage({ loaderData, actionData }: Pick<Route.ComponentProps
           </div>
         </Dialog>
       ) : null}
-      {/* The form's own messages (Conform keeps them under '') are already announced by its error list. */}
-      <ToastNotice toast={reply?.toast} shownInForm={formReply?.result.error?.['']} />
+      {/* The form shows its own reply's messages and toast; any other answer (a refused guard, an unreadable body) is a toast. */}
+      <ToastNotice toast={formReply ? null : reply?.toast} />
     </section>
   )
 }

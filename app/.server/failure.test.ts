@@ -1,0 +1,42 @@
+/** app/.server/failure.ts: the one mapping of an API failure to the BFF's status, message and headers. */
+import { describe, expect, it } from 'vitest'
+import { failureInit, failureMessage, failureStatus, throwFailure, type UpstreamFailure } from './failure.ts'
+
+const failure = (status: number, message = 'x', retryAfter?: number): UpstreamFailure => ({
+  ok: false,
+  status,
+  message,
+  issues: [],
+  retryAfter,
+})
+
+describe('failureStatus', () => {
+  it('keeps the API 4xx and turns anything else into 502', () => {
+    for (const status of [400, 401, 403, 404, 409, 413, 415, 422, 429]) expect(failureStatus({ status })).toBe(status)
+    for (const status of [0, 302, 500, 502, 503]) expect(failureStatus({ status })).toBe(502)
+  })
+})
+
+describe('failureMessage and failureInit', () => {
+  it('names the wait of a 429 from Retry-After and passes the header on', () => {
+    expect(failureMessage(failure(429, 'Too many attempts, try again later.', 90))).toBe(
+      'Too many attempts, try again later. Please wait 2 minutes.',
+    )
+    expect(failureMessage(failure(429, 'Slow down', 1))).toBe('Slow down. Please wait 1 second.')
+    expect(failureMessage(failure(400, 'Check your password'))).toBe('Check your password')
+    const init = failureInit(failure(429, 'x', 89.2))
+    expect(init.status).toBe(429)
+    expect(new Headers(init.headers).get('Retry-After')).toBe('90')
+    expect(new Headers(failureInit(failure(409)).headers).get('Retry-After')).toBeNull()
+  })
+
+  it('throwFailure throws the error response a route boundary shows', () => {
+    let thrown: unknown
+    try {
+      throwFailure(failure(503, 'Database unavailable'))
+    } catch (err) {
+      thrown = err
+    }
+    expect(thrown).toMatchObject({ data: 'Database unavailable', init: { status: 502 } })
+  })
+})
