@@ -64,10 +64,12 @@ function textArray(values: string[]): SQL {
 }
 
 /**
- * The candidates, condition and ranking of a search understood as `groups` (at least one), over the
- * store's `shelves`; `typed` is the search as typed (words joined by spaces).
+ * The condition and ranking of a search understood as `groups` (at least one), over the store's
+ * `shelves`; `typed` is the search as typed (words joined by spaces). Every part reads the product
+ * row alone (no subquery): the condition is answered by the GIN indexes on `search_doc` and
+ * `search_sub_category_ids` in one bitmap scan, and the ranking columns are a few comparisons.
  */
-export function searchListParts(groups: Group[], shelves: Shelf[], typed: string): Pick<ListQuery, 'candidates' | 'where' | 'ranking'> {
+export function searchListParts(groups: Group[], shelves: Shelf[], typed: string): Pick<ListQuery, 'where' | 'ranking'> {
   const whole = groups.flatMap((g) => g.typed)
   // Points per (sub category, group); categories get half of the sum over the groups.
   const shelfPoints: Array<{ id: string; g: number; score: number }> = []
@@ -95,32 +97,32 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
       shelfPoints.push({ id: shelf.id, g: -1, score: POINTS.WHOLE_SEARCH_SHELF })
     }
   }
-  const scored = new Set(shelfPoints.map((s) => s.g))
 
-  const matchesAll = tsquery(groups.map((g) => `(${anyOf(g.alternatives)})`).join(' & '))
-  const shelfCandidates = [...new Set(holding.flat())]
-  const candidates = shelfCandidates.length
-    ? sql`select p.id from products p where p.search_doc @@ ${matchesAll}
-          union select psc.product_id as id from product_sub_categories psc where psc.sub_category_id = any(${textArray(shelfCandidates)})`
-    : sql`select p.id from products p where p.search_doc @@ ${matchesAll}`
-  const where = sql.join(
-    groups.map((group, g) => {
-      const byWords = sql`p.search_doc @@ ${tsquery(anyOf(group.alternatives))}`
-      return holding[g]!.length
-        ? sql`(${byWords} or exists (select 1 from product_sub_categories psc
-                where psc.product_id = p.id and psc.sub_category_id = any(${textArray(holding[g]!)})))`
-        : byWords
-    }),
-    sql` and `,
-  )
-
+  // Shelf points are read from the product's own copies of its links (`search_sub_category_ids`,
+  // `search_category_ids`, migration 0007_search_shelves): a product on several scored shelves gets
+  // the most points of them, the first tier its ids overlap, highest first.
+  const bestOf = (column: SQL, points: Array<{ id: string; score: number }>) => {
+    const tiers = [...new Set(points.map((x) => x.score))].sort((a, b) => b - a)
+    if (tiers.length === 0) return sql`0`
+    const whens = tiers.map((tier) => {
+      const ids = [...new Set(points.filter((x) => x.score === tier).map((x) => x.id))]
+      return sql`when ${column} && ${textArray(ids)} then ${sql.raw(String(tier))}`
+    })
+    return sql`(case ${sql.join(whens, sql` `)} else 0 end)`
+  }
   const shelfOf = (g: number) =>
-    scored.has(g)
-      ? sql`coalesce((select max(s.score) from product_sub_categories psc join shelf_scores s on s.id = psc.sub_category_id
-                      where psc.product_id = p.id and s.g = ${g}), 0)`
-      : sql`0`
+    bestOf(
+      sql`p.search_sub_category_ids`,
+      shelfPoints.filter((x) => x.g === g),
+    )
+  const matches = groups.map((group, g) => {
+    const byWords = sql`p.search_doc @@ ${tsquery(anyOf(group.alternatives))}`
+    return holding[g]!.length ? sql`(${byWords} or p.search_sub_category_ids && ${textArray(holding[g]!)})` : byWords
+  })
+  const where = sql.join(matches, sql` and `)
+
   // Each part is computed once per product as a column of `matched` (r_…), and the points are
-  // added up from those columns (`score`), so no subquery or text-search test runs twice.
+  // added up from those columns (`score`), so no text-search test runs twice.
   const columns: SQL[] = []
   const groupPoints = groups.map((group, g) => {
     const typedAlts = group.alternatives.filter((a) => !a.prefix && a.source === 'typed')
@@ -141,20 +143,13 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
   const last = groups.at(-1)!
   const heads = [...new Set(last.alternatives.filter((a) => !a.prefix).flatMap((a) => wordForms(a.phrase.at(-1)!)))]
   columns.push(
-    categoryPoints.size
-      ? sql`coalesce((select max(c.score) from product_categories pc join category_scores c on c.id = pc.category_id
-                      where pc.product_id = p.id), 0) as r_category`
-      : sql`0 as r_category`,
+    sql`${bestOf(
+      sql`p.search_category_ids`,
+      [...categoryPoints].map(([id, score]) => ({ id, score })),
+    )} as r_category`,
   )
   columns.push(heads.length ? sql`p.search_head && ${textArray(heads)} as r_head` : sql`false as r_head`)
-  // An aggregate per product (an index probe), where EXISTS would be turned into a hash of every
-  // product of the departments.
-  columns.push(
-    departments.size
-      ? sql`coalesce((select bool_or(pc.category_id = any(${textArray([...departments])})) from product_categories pc
-                      where pc.product_id = p.id), false) as r_department`
-      : sql`true as r_department`,
-  )
+  columns.push(departments.size ? sql`p.search_category_ids && ${textArray([...departments])} as r_department` : sql`true as r_department`)
   columns.push(sql`lower(p.name) = ${typed} as r_exact`, sql`${shelfOf(-1)} as r_whole`)
   const headPoints = departments.size
     ? sql`(case when m.r_department then ${POINTS.DEPARTMENT} + (case when m.r_head then ${POINTS.HEAD} else 0 end)
@@ -163,14 +158,11 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
   const score = sql`(case when m.r_exact then ${POINTS.EXACT_NAME} else 0 end) + m.r_whole + m.r_category
       + ${headPoints} + ${sql.join(groupPoints, sql` + `)}`
   return {
-    candidates: sql`select id from (${candidates}) c`,
     where,
     ranking: {
       columns: sql.join(columns, sql`, `),
       score,
       strongScore: STRONG_SCORE,
-      shelfScores: JSON.stringify(shelfPoints),
-      categoryScores: JSON.stringify([...categoryPoints].map(([id, points]) => ({ id, score: points }))),
     },
   }
 }

@@ -19,14 +19,7 @@ import { sql } from 'drizzle-orm'
 import type { Gate } from '../../lib/gate.ts'
 import type { Db } from '../../db/client.ts'
 import type { CatalogDeps } from '../category/service.ts'
-import {
-  newestPage,
-  productAnswersByIds,
-  productsByCategoryAndSubCategory,
-  textArray,
-  type ProductAnswer,
-  type ProductPage,
-} from '../product/reads.ts'
+import { newestPage, productsByCategoryAndSubCategory, textArray, type ProductPage } from '../product/reads.ts'
 import type { ProductSearchInput, ProductsByCategoryAndSubCategoryInput } from '../product/schemas.ts'
 import { listPage, type ListQuery } from './list-query.ts'
 import { searchListParts } from './ranking.ts'
@@ -50,16 +43,10 @@ export interface ListAnswer extends ProductPage {
   understood?: Understood
 }
 
-/** The products of `ids` as answered, in that order (one query). */
-async function answersInOrder(db: Pick<Db, 'execute'>, ids: string[]): Promise<ProductAnswer[]> {
-  const byId = await productAnswersByIds(db, ids)
-  return ids.map((id) => byId.get(id)).filter((p): p is ProductAnswer => p !== undefined)
-}
-
-/** Runs a list query and expands its page. */
+/** Runs a list query: its page as answered. */
 async function listed(db: Pick<Db, 'execute'>, query: ListQuery): Promise<ListAnswer> {
   const page = await listPage(db, query)
-  return { data: await answersInOrder(db, page.ids), totalCount: page.totalCount, ...(page.facets ? { facets: page.facets } : {}) }
+  return { data: page.products, totalCount: page.totalCount, ...(page.facets ? { facets: page.facets } : {}) }
 }
 
 /** The typed words of `groups` with corrections applied: what the search was run as. */
@@ -93,7 +80,6 @@ export function searchProducts(
     if (terms.length === 0) {
       if (!changesList(options)) return newestPage(deps, sql`p.publish`, page, limit)
       return listed(deps.db, {
-        candidates: sql`select p.id from products p`,
         where: sql`true`,
         ranking: { score: null },
         options,
