@@ -27,7 +27,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { ListQuery } from './list-query.ts'
-import { shelfHoldsPhrase, shelfTier, ShelfTier, type Shelf } from './shelves.ts'
+import { shelfHoldsPhrase, shelvesNaming, ShelfTier, type Shelf } from './shelves.ts'
 import { phraseQuery, wordForms } from './terms.ts'
 import type { Alternative, Group } from './understand.ts'
 
@@ -71,30 +71,41 @@ function textArray(values: string[]): SQL {
  */
 export function searchListParts(groups: Group[], shelves: Shelf[], typed: string): Pick<ListQuery, 'where' | 'ranking'> {
   const whole = groups.flatMap((g) => g.typed)
-  // Points per (sub category, group); categories get half of the sum over the groups.
+  // Points per (sub category, group); categories get half of the sum over the groups. Only the
+  // shelves a phrase names are visited (`shelvesNaming`).
   const shelfPoints: Array<{ id: string; g: number; score: number }> = []
   const categoryPoints = new Map<string, number>()
   const holding: string[][] = groups.map(() => [])
   const departments = new Set<string>()
-  for (const shelf of shelves) {
-    let sum = 0
-    groups.forEach((group, g) => {
-      let best = ShelfTier.NONE as number
-      for (const alt of group.alternatives) {
-        if (alt.prefix) continue
-        const tier = shelfTier(shelf, alt.phrase)
-        best = Math.max(best, tier)
+  const best = new Map<Shelf, number[]>()
+  groups.forEach((group, g) => {
+    for (const alt of group.alternatives) {
+      if (alt.prefix) continue
+      for (const { shelf, tier } of shelvesNaming(shelves, alt.phrase)) {
+        const points = best.get(shelf) ?? groups.map(() => ShelfTier.NONE as number)
+        points[g] = Math.max(points[g]!, tier)
+        best.set(shelf, points)
         if (shelf.kind === 'subCategory' && shelfHoldsPhrase(tier)) {
           if (!holding[g]!.includes(shelf.id)) holding[g]!.push(shelf.id)
           if (g === groups.length - 1) for (const id of shelf.categoryIds) departments.add(id)
         }
       }
-      sum += best
-      if (shelf.kind === 'subCategory' && best > 0) shelfPoints.push({ id: shelf.id, g, score: best })
-    })
-    if (shelf.kind === 'category' && sum > 0) categoryPoints.set(shelf.id, Math.round(sum / 2))
-    if (shelf.kind === 'subCategory' && groups.length > 1 && shelfTier(shelf, whole) >= ShelfTier.ITEM) {
-      shelfPoints.push({ id: shelf.id, g: -1, score: POINTS.WHOLE_SEARCH_SHELF })
+    }
+  })
+  for (const [shelf, points] of best) {
+    if (shelf.kind === 'category') {
+      const sum = points.reduce((a, b) => a + b, 0)
+      if (sum > 0) categoryPoints.set(shelf.id, Math.round(sum / 2))
+    } else {
+      points.forEach((score, g) => {
+        if (score > 0) shelfPoints.push({ id: shelf.id, g, score })
+      })
+    }
+  }
+  if (groups.length > 1) {
+    for (const { shelf, tier } of shelvesNaming(shelves, whole)) {
+      if (shelf.kind === 'subCategory' && tier >= ShelfTier.ITEM)
+        shelfPoints.push({ id: shelf.id, g: -1, score: POINTS.WHOLE_SEARCH_SHELF })
     }
   }
 
@@ -150,7 +161,9 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
   )
   columns.push(heads.length ? sql`p.search_head && ${textArray(heads)} as r_head` : sql`false as r_head`)
   columns.push(departments.size ? sql`p.search_category_ids && ${textArray([...departments])} as r_department` : sql`true as r_department`)
-  columns.push(sql`lower(p.name) = ${typed} as r_exact`, sql`${shelfOf(-1)} as r_whole`)
+  // The length first: lower-casing every matched name costs more than all the other columns
+  // (measured), and only names of the search's length can equal it.
+  columns.push(sql`(length(p.name) = ${[...typed].length} and lower(p.name) = ${typed}) as r_exact`, sql`${shelfOf(-1)} as r_whole`)
   const headPoints = departments.size
     ? sql`(case when m.r_department then ${POINTS.DEPARTMENT} + (case when m.r_head then ${POINTS.HEAD} else 0 end)
                when m.r_head then ${POINTS.HEAD_ELSEWHERE} else 0 end)`
