@@ -156,6 +156,9 @@ export async function expandCatalog(db: Db, size: number): Promise<number> {
           description: p.description,
           moreDetails: { brand },
           publish: true,
+          // As the import does (api/db/seed/import-catalog.ts): the links' triggers find nothing to change.
+          searchCategoryIds: [p.categoryId],
+          searchSubCategoryIds: [p.subCategoryId],
           createdAt: at,
           updatedAt: at,
         },

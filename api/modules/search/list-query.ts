@@ -177,9 +177,9 @@ function labelled(
 
 /**
  * One page of `query`: its products as answered, in order, the count, and the facets when
- * `options.facets`. Run it in the caller's transaction or on the pool; one statement, two when the
- * page is empty (a page past the end, or a filter that leaves nothing, reads the count and facets
- * on their own). Only the page's products are expanded into answers (their categories and sub
+ * `options.facets`. Run it in the caller's transaction or on the pool; one statement, two when a
+ * page past the first is empty, or an empty page has facets to count (the count and facets are
+ * then read on their own). Only the page's products are expanded into answers (their categories and sub
  * categories), after the page is chosen.
  */
 export async function listPage(db: Pick<Db, 'execute'>, query: ListQuery): Promise<ListPage> {
@@ -198,6 +198,9 @@ export async function listPage(db: Pick<Db, 'execute'>, query: ListQuery): Promi
         order by ${orderBy(query)}`,
   )
   let head: { total: number; facets: Parameters<typeof labelled>[0] | null } | undefined = rows[0]
+  // An empty first page is an empty list: nothing more to count unless facets are asked for (each
+  // facet counts under the other filters, which may leave products).
+  if (!head && query.page === 1 && !options.facets) head = { total: 0, facets: null }
   if (!head) {
     const [summary] = await queryRows<{ total: number; facets: Parameters<typeof labelled>[0] | null }>(
       db,

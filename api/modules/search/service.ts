@@ -93,7 +93,8 @@ export function searchProducts(
     const [synonyms, shelves] = await Promise.all([loadSynonyms(deps), loadShelves(deps)])
     const run = () =>
       deps.db.transaction(async (tx) => {
-        // Settings for this transaction only, in one round trip:
+        // Settings for this transaction only, made by its first query (the vocabulary look-up,
+        // `lookUpWords`), so they hold from the next statement on:
         // - the statement timeout (past it the search answers 503);
         // - the similarity threshold of pg_trgm's `%` (spelling candidates);
         // - no sequential scans: the planner prices scans of products and of the vocabulary below
@@ -102,12 +103,11 @@ export function searchProducts(
         //   for a spelling look-up on 12,000 words, measured);
         // - no JIT: priced that way a statement would start PostgreSQL's JIT compiler, about 20 ms a
         //   statement, more than the search itself.
-        await tx.execute(
-          sql`select set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true),
-                     set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
-                     set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`,
-        )
-        const understanding = await understand(tx, terms, synonyms)
+        // The look-up itself needs none of them: it probes two b-tree indexes, at most 8 words.
+        const settings = sql`set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true),
+            set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
+            set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`
+        const understanding = await understand(tx, terms, synonyms, settings)
         const corrections = new Map(understanding.corrections.map((c) => [c.typed, c.to]))
         const understood: Understood = {
           query: queryText(terms, understanding.groups, corrections),
