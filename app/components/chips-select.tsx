@@ -1,8 +1,8 @@
 /**
- * A multi-pick as removable chips (spec section 2 "Sub Category admin" and "Upload Product": picking
- * in a select appends a chip, a cross removes it; issue 4 item 7: without JavaScript a plain multiple
- * select). Used for the categories of a sub category and, on the product form, for categories and
- * sub categories.
+ * A multi-pick as removable chips (docs/product.md, "Sub Category admin" and "Upload Product": picking
+ * in a select appends a chip, a cross removes it; docs/decisions/0007-progressive-enhancement.md:
+ * without JavaScript a plain multiple select). Used for the categories of a sub category and, on the
+ * product form, for categories and sub categories.
  *
  * - Without JavaScript (and until hydration): `<select multiple name={name}>` with the picks selected.
  * - With JavaScript: a single select whose options are the not-yet-picked ones; each pick becomes a

@@ -31,7 +31,7 @@ export interface ImageUploadFieldProps {
   fileName?: string
   /** The url to start with (edit, or a form sent back with errors). */
   defaultValue?: string
-  /** With JavaScript only: no upload yet (spec section 5: until a name is given). */
+  /** With JavaScript only: no upload yet (docs/product.md, "Validation rules": until a name is given). */
   disabled?: boolean
   /** Shown under the picker while `disabled`. */
   disabledHint?: string

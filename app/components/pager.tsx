@@ -1,7 +1,7 @@
 /**
- * "Later pages append" paging for the listing, category and search pages (spec section 4: "page 1
- * replaces the list, later pages append"; issue 2: "with JavaScript off a 'next page' link does the
- * same").
+ * "Later pages append" paging for the listing, category and search pages (docs/product.md, "States
+ * and transitions": page 1 replaces the list, later pages append; docs/product.md, "Listings": with
+ * JavaScript off a next-page link does the same).
  *
  * One link serves both worlds. Its href is `?page=N+1`: without JavaScript the browser loads it and
  * the loader answers pages 1..N+1 at once (a window of at most `MAX_WINDOW_PAGES` pages), so the

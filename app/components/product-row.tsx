@@ -1,8 +1,8 @@
 /**
- * One horizontal product row of the home page (spec section 2 "Home"): the category name as title,
+ * One horizontal product row of the home page (docs/product.md, "Home"): the category name as title,
  * a See All link to that category's listing, the product cards, and left/right scroll buttons that
- * move 200 px (spec section 9), shown on desktop only. The buttons need JavaScript, so they render
- * only after hydration; without JavaScript the row still scrolls natively (touch, trackpad, the
+ * move 200 px (docs/product.md, "Constants"), shown on desktop only. The buttons need JavaScript, so
+ * they render only after hydration; without JavaScript the row still scrolls natively (touch, trackpad, the
  * visible scrollbar, or keyboard once a card link has focus).
  */
 import { useEffect, useRef, useState } from 'react'
@@ -11,7 +11,7 @@ import { ChevronLeftIcon, ChevronRightIcon } from './icons.tsx'
 import { ProductCard } from './product-card.tsx'
 import type { ProductCardData } from '../lib/catalog-cards.ts'
 
-/** How far one click of a row's scroll button moves it, in CSS pixels (spec section 9). */
+/** How far one click of a row's scroll button moves it, in CSS pixels (docs/product.md, "Constants"). */
 export const ROW_SCROLL_STEP_PX = 200
 
 function useIsHydrated() {

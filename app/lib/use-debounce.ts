@@ -1,10 +1,10 @@
 /**
- * Debouncing for type-ahead inputs (spec section 9: "search debounce 300 ms"). Browser-only effects;
- * on the server the hooks render the initial value and schedule nothing.
+ * Debouncing for type-ahead inputs (docs/product.md, "Constants": "search debounce 300 ms").
+ * Browser-only effects; on the server the hooks render the initial value and schedule nothing.
  */
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 
-/** The search page's debounce delay in milliseconds (spec section 9). */
+/** The search page's debounce delay in milliseconds (docs/product.md, "Constants"). */
 export const SEARCH_DEBOUNCE_MS = 300
 
 /** A debounced function plus `cancel` (drop the pending call) and `flush` (run it now). */

@@ -1,13 +1,14 @@
 /**
- * /search: the search results page (issue 2 item 3: "a real results page instead of the
- * placeholder"). A GET form (`?q=`), so it works without JavaScript; the results grid appends pages
- * of 12 (app/components/pager.tsx). With JavaScript the results follow the typing, debounced 300 ms
- * (spec section 9), replacing the history entry each time; focus and caret stay in the input. Typo
+ * /search: the search results page (docs/product.md, "Search": a real results page instead of the
+ * original app's placeholder). A GET form (`?q=`), so it works without JavaScript; the results grid
+ * appends pages of 12 (app/components/pager.tsx). With JavaScript the results follow the typing,
+ * debounced 300 ms (docs/product.md, "Constants"), replacing the history entry each time; focus and
+ * caret stay in the input. Typo
  * tolerance ("panner" finds paneer) is the API's (POST /api/product/search-product).
  *
  * The header shows its own search form on /search without a query string and hides it with one
- * (spec section 2; app/components/header.tsx). This page shows its form exactly when the header's is
- * hidden, so there is always one search input. Typing in either is followed: a document-level
+ * (docs/product.md, "Header"; app/components/header.tsx). This page shows its form exactly when the
+ * header's is hidden, so there is always one search input. Typing in either is followed: a document-level
  * listener catches input into any `q` field of a form that submits to /search.
  *
  * Above the results: what the search was taken to mean ("Showing results for milk (doodh)", "Did you
@@ -34,11 +35,11 @@ import { SHOP_NAME, showsHeaderSearch } from '../components/header.tsx'
 import { SEARCH_PLACEHOLDER } from '../components/search-bar.tsx'
 import { SearchIcon } from '../components/icons.tsx'
 
-/** Results per page (the spec's product list page size, section 9). */
+/** Results per page (docs/product.md, "Constants"). */
 const SEARCH_PAGE_SIZE = 12
 /** Longest query sent upstream (the API refuses longer ones). */
 const MAX_QUERY_LENGTH = 200
-/** What the empty page suggests (the header prompt's words, spec section 2, spelt correctly). */
+/** What the empty page suggests (the header prompt's words, docs/product.md, "Search bar", spelt correctly). */
 const SUGGESTIONS = ['milk', 'bread', 'sugar', 'paneer', 'chocolate', 'curd', 'egg', 'chips', 'rice', 'atta', 'dal']
 
 export async function loader({ request }: Route.LoaderArgs) {
