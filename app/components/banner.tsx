@@ -1,5 +1,5 @@
 /**
- * The home banner (docs/product.md, "Home": "Banner with separate desktop and mobile images"). The
+ * The home banner (docs/product.md, "Home": Banner with separate desktop and mobile images). The
  * artwork is our own SVG in public/banner/: 1400×300 for screens of 768 px and wider, 800×400 below
  * (docs/product.md, "Constants": mobile breakpoint 768 px). <picture> lets the browser fetch only the
  * one it shows, and the width/height of each source keep the box's aspect ratio fixed while it loads.

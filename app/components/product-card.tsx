@@ -17,7 +17,7 @@ import { productPath } from '../lib/slug.ts'
 import { ClockIcon } from './icons.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
 
-/** The fixed "10 min" delivery badge (docs/product.md, "Constants": "Delivery badge text fixed"). */
+/** The fixed "10 min" delivery badge (docs/product.md, "Constants": Delivery badge text fixed). */
 export function DeliveryBadge({ className = '' }: { className?: string }) {
   return (
     <span className={className ? `badge-time ${className}` : 'badge-time'}>

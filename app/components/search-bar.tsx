@@ -30,7 +30,7 @@ export const SEARCH_SUGGESTIONS = [
   'Search dal',
 ] as const
 
-/** Milliseconds per typed or erased character (docs/product.md, "Constants": "typing speed 50"). */
+/** Milliseconds per typed or erased character (docs/product.md, "Constants": typing speed 50). */
 export const TYPING_MS_PER_CHAR = 50
 /** Milliseconds each whole suggestion stays on screen (docs/product.md, "Search bar" and "Constants"). */
 export const TYPING_HOLD_MS = 1000

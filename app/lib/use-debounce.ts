@@ -1,5 +1,5 @@
 /**
- * Debouncing for type-ahead inputs (docs/product.md, "Constants": "search debounce 300 ms").
+ * Debouncing for type-ahead inputs (docs/product.md, "Constants": search debounce 300 ms).
  * Browser-only effects; on the server the hooks render the initial value and schedule nothing.
  */
 import { useCallback, useEffect, useMemo, useRef } from 'react'

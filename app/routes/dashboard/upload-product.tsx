@@ -99,8 +99,8 @@ function UploadProductPage({ loaderData, actionData }: Pick<Route.ComponentProps
       </div>
       <div className="max-w-3xl">
         <ProductForm
-          // A new product starts from an empty form (docs/product.md, "States and transitions": "the
-          // form resets to empty").
+          // A new product starts from an empty form (docs/product.md, "States and transitions": the
+          // form resets to empty).
           key={created?._id ?? 'new'}
           id={FORM_ID}
           action={UPLOAD_PRODUCT_PATH}
