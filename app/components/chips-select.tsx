@@ -72,14 +72,15 @@ export function ChipsSelect({ name, label, options, defaultValue = [], placehold
   // chip now in that place (or the last one, or the select when none is left) instead (WCAG 2.4.3).
   const chipList = useRef<HTMLUListElement>(null)
   const selectRef = useRef<HTMLSelectElement>(null)
-  const [refocusAt, setRefocusAt] = useState<number | null>(null)
+  const refocusAtRef = useRef<number | null>(null)
   useEffect(() => {
-    if (refocusAt === null) return
+    const at = refocusAtRef.current
+    if (at === null) return
+    refocusAtRef.current = null
     const buttons = chipList.current?.querySelectorAll<HTMLButtonElement>('button') ?? []
-    const target = buttons[Math.min(refocusAt, buttons.length - 1)] ?? selectRef.current
+    const target = buttons[Math.min(at, buttons.length - 1)] ?? selectRef.current
     target?.focus()
-    setRefocusAt(null)
-  }, [refocusAt])
+  }, [values])
 
   const errorList = hasErrors ? (
     <ul id={errorId} className="mt-1 space-y-0.5 text-sm text-red-600">
@@ -154,8 +155,8 @@ export function ChipsSelect({ name, label, options, defaultValue = [], placehold
               <button
                 type="button"
                 onClick={() => {
+                  refocusAtRef.current = index
                   update(removeChip(values, chip.value))
-                  setRefocusAt(index)
                 }}
                 aria-label={`Remove ${chip.label}`}
                 className="inline-flex size-7 items-center justify-center rounded-full text-slate-600 hover:bg-red-100 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-red-600"

@@ -7,18 +7,13 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import { ChevronLeftIcon, ChevronRightIcon } from './icons.tsx'
 import { ProductCard } from './product-card.tsx'
 import type { ProductCardData } from '../lib/catalog-cards.ts'
 
 /** How far one click of a row's scroll button moves it, in CSS pixels (docs/product.md, "Constants"). */
 export const ROW_SCROLL_STEP_PX = 200
-
-function useIsHydrated() {
-  const [isHydrated, setIsHydrated] = useState(false)
-  useEffect(() => setIsHydrated(true), [])
-  return isHydrated
-}
 
 /** A home row: `title` (the category name), `seeAllHref` (its listing) and its products. */
 export function ProductRow({
@@ -34,7 +29,7 @@ export function ProductRow({
   headingId: string
 }) {
   const scroller = useRef<HTMLUListElement>(null)
-  const isHydrated = useIsHydrated()
+  const isHydrated = useHydrated()
   const [edges, setEdges] = useState({ atStart: true, atEnd: false })
 
   // Grey out a button at the end it points to, so a click never does nothing silently.

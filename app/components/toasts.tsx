@@ -11,7 +11,7 @@
  * Sources: the root loader's flash toast (carried across redirects, app/.server/toast.ts) and action
  * data of a page (`<ToastNotice toast={actionData?.toast} />` or `useToastFromData`).
  */
-import { useEffect, useRef, useSyncExternalStore } from 'react'
+import { useEffect, useEffectEvent, useRef, useSyncExternalStore } from 'react'
 import { toast as hotToast, Toaster, useToasterStore } from 'react-hot-toast'
 import { cn } from './ui/cn.ts'
 import { useIsStale } from './use-stale-reply.ts'
@@ -50,13 +50,15 @@ export function useToastFromData(toast: ToastMessage | null | undefined, { isSta
   const key: unknown = toast ? (toast.id ?? toast) : null
   const shown = useRef<string | null>(null)
   const followsForm = isStale !== undefined
-  useEffect(() => {
-    if (!toast) return
+  // `key` is the identity of the toast: re-rendering the same one must not show it again, so the
+  // effect runs per key and reads the toast itself through an effect event.
+  const show = useEffectEvent(() => {
+    if (!toast) return undefined
     const id = showToast(toast)
     shown.current = id
     return followsForm ? () => hotToast.dismiss(id) : undefined
-    // `key` is the identity of the toast: re-rendering the same one must not show it again.
-  }, [key])
+  })
+  useEffect(() => show(), [key])
   useEffect(() => {
     if (isStale && shown.current) hotToast.dismiss(shown.current)
   }, [isStale])

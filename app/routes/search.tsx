@@ -17,7 +17,7 @@
  *
  * Upstream calls per render: one (none for an empty query).
  */
-import { useEffect, useRef } from 'react'
+import { useEffect, useEffectEvent, useRef } from 'react'
 import { Form, Link, useLocation, useNavigation, useSubmit } from 'react-router'
 import type { Route } from './+types/search'
 import { fetchRange, searchProducts, type Understood } from '../.server/api/catalog.ts'
@@ -84,7 +84,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private
  */
 function useSearchAsYouType() {
   const submit = useSubmit()
-  const lastTyped = useRef<string | null>(null)
+  const lastTypedRef = useRef<string | null>(null)
   const search = useDebouncedCallback((form: HTMLFormElement) => {
     submit(form, { replace: true, preventScrollReset: true })
   }, SEARCH_DEBOUNCE_MS)
@@ -94,32 +94,32 @@ function useSearchAsYouType() {
       const input = event.target
       if (!(input instanceof HTMLInputElement) || input.name !== 'q' || !input.form) return
       if (new URL(input.form.action, window.location.href).pathname !== '/search') return
-      lastTyped.current = input.value
+      lastTypedRef.current = input.value
       search(input.form)
     }
     document.addEventListener('input', onInput)
     return () => document.removeEventListener('input', onInput)
   }, [search])
 
-  return lastTyped
+  return lastTypedRef
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {
   const { q } = loaderData
   const location = useLocation()
   const navigation = useNavigation()
-  const lastTyped = useSearchAsYouType()
+  const lastTypedRef = useSearchAsYouType()
   // Typed text that has become the query is used up: a later visit must not bring it back.
   useEffect(() => {
-    if (lastTyped.current?.trim() === q) lastTyped.current = null
-  }, [q, lastTyped])
+    if (lastTypedRef.current?.trim() === q) lastTypedRef.current = null
+  }, [q, lastTypedRef])
   const showsOwnForm = !showsHeaderSearch(location.pathname, location.search)
   const isSearching = navigation.state !== 'idle' && navigation.location?.pathname === '/search'
 
   return (
     <div className="mx-auto max-w-7xl px-3 py-4 sm:px-4">
       <h1 className="sr-only">Search</h1>
-      {showsOwnForm ? <SearchForm q={q} isSearching={isSearching} lastTyped={lastTyped} /> : null}
+      {showsOwnForm ? <SearchForm q={q} isSearching={isSearching} lastTypedRef={lastTypedRef} /> : null}
       {/* Announces each new answer to screen readers while the shopper keeps typing. */}
       <p className="sr-only" role="status">
         {loaderData.list ? `${loaderData.list.totalCount} results for ${q}` : ''}
@@ -146,16 +146,16 @@ export default function Search({ loaderData }: Route.ComponentProps) {
  * results change (focus and caret stay) and only overwrites the text when the query changed from
  * elsewhere (Back, a suggestion link) and the shopper is not typing in it.
  */
-function SearchForm({ q, isSearching, lastTyped }: { q: string; isSearching: boolean; lastTyped: React.RefObject<string | null> }) {
+function SearchForm({ q, isSearching, lastTypedRef }: { q: string; isSearching: boolean; lastTypedRef: React.RefObject<string | null> }) {
   const input = useRef<HTMLInputElement>(null)
 
   // Arriving from the header's input (its form is replaced by this one after the first search):
   // carry over what was typed meanwhile and put the caret at the end, where the shopper left it.
-  useEffect(() => {
+  const arrive = useEffectEvent(() => {
     const el = input.current
     if (!el) return
-    const typed = lastTyped.current
-    lastTyped.current = null
+    const typed = lastTypedRef.current
+    lastTypedRef.current = null
     if (typed !== null && typed !== el.value) {
       el.value = typed
       // Search again only if the text differs from the query already shown (not just a trailing space).
@@ -165,9 +165,9 @@ function SearchForm({ q, isSearching, lastTyped }: { q: string; isSearching: boo
       el.focus()
       el.setSelectionRange(el.value.length, el.value.length)
     }
-    // Only on mount: later changes of `q` are handled below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [])
+  })
+  // Only on mount: later changes of `q` are handled below.
+  useEffect(() => arrive(), [])
 
   useEffect(() => {
     const el = input.current
