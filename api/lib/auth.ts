@@ -8,7 +8,7 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
-import type { AppDeps } from '../app.ts'
+import type { AppDeps } from '../deps.ts'
 import type { User } from '../db/schema.ts'
 import { CONTACT_ADMIN, findUserById, isSessionLive, type Tokens } from '../modules/user/service.ts'
 import { Forbidden, Unauthorized } from './errors.ts'

@@ -6,11 +6,11 @@
  * - PUT /update `{ _id, ...fields }` → Address; DELETE /disable `{ _id }` → null (soft delete)
  */
 import { Hono } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireUser } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
-import { AddressIdSchema, CreateAddressSchema, UpdateAddressSchema } from './schemas.ts'
+import { AddressIdSchema, CreateAddressSchema, UpdateAddressSchema } from '../../../contract/address.ts'
 import { createAddress, disableAddress, listAddresses, updateAddress } from './service.ts'
 
 /** Builds the /api/address router. */

@@ -11,14 +11,14 @@
  * - POST /merge `{ guestCartId }` (user) → the merged cart
  */
 import { Hono, type Context } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { authenticate, currentUser, hasAccessToken, requireUser } from '../../lib/auth.ts'
 import { clientIp } from '../../lib/client-ip.ts'
 import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
-import { AddToCartSchema, CartLineIdSchema, GuestCartIdSchema, MergeCartSchema, UpdateQtySchema } from './schemas.ts'
+import { AddToCartSchema, CartLineIdSchema, GuestCartIdSchema, MergeCartSchema, UpdateQtySchema } from '../../../contract/cart.ts'
 import {
   addToCart,
   createGuestCart,

@@ -1,10 +1,10 @@
 import { Hono, type Context } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin } from '../../lib/auth.ts'
 import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
-import { AddCategorySchema, DeleteByIdSchema, UpdateCategorySchema } from './schemas.ts'
+import { AddCategorySchema, DeleteByIdSchema, UpdateCategorySchema } from '../../../contract/category.ts'
 import {
   addCategory,
   CATEGORY_ADDED,

@@ -13,14 +13,14 @@
  * - the files of a replaced or deleted image are removed once nothing else uses them.
  */
 import { eq, sql } from 'drizzle-orm'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { categories } from '../../db/schema.ts'
 import { Conflict, NotFound } from '../../lib/errors.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import { counted, isForeignKeyViolation, isoTimestamp } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
-import type { AddCategoryInput, UpdateCategoryInput } from './schemas.ts'
+import type { AddCategoryInput, UpdateCategoryInput } from '../../../contract/category.ts'
 import { assertReadVersion } from './catalog-schemas.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 

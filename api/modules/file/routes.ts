@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { requireAdmin } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readFileField } from '../../lib/multipart.ts'

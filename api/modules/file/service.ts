@@ -10,7 +10,7 @@
  * URL contexts; issue 4 item 8: no dangling references).
  */
 import { z } from 'zod'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { BadRequest, type FieldIssue } from '../../lib/errors.ts'
 import { deleteImageIfUnused, processImage, recordImage } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'

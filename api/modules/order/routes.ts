@@ -11,13 +11,13 @@
  * - PUT /update-status `{ orderId, status, version? }` (admin)
  */
 import { Hono } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin, requireUser } from '../../lib/auth.ts'
 import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
-import { AdminListSchema, OrderRefSchema, PlaceOrderSchema, UpdateStatusSchema } from './schemas.ts'
+import { AdminListSchema, OrderRefSchema, PlaceOrderSchema, UpdateStatusSchema } from '../../../contract/order.ts'
 import { IdempotencyKeySchema } from '../../../contract/idempotency.ts'
 import { adminListOrders, changeStatus, listOrders, ORDER_PLACED, orderDetails, placeCashOnDelivery } from './service.ts'
 

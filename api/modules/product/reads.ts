@@ -19,7 +19,7 @@ import { NotFound } from '../../lib/errors.ts'
 import { expandedCategories, expandedSubCategories, isoTimestamp, type CatalogRef } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps } from '../category/service.ts'
-import type { ProductsByCategoryAndSubCategoryInput } from './schemas.ts'
+import type { ProductsByCategoryAndSubCategoryInput } from '../../../contract/product.ts'
 
 /** Products shown per category by get-product-by-category (the home page rows). */
 export const PRODUCTS_PER_CATEGORY = 15

@@ -8,7 +8,7 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { sitemapProducts, sitemapShelves } from './service.ts'

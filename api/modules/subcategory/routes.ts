@@ -1,11 +1,11 @@
 import { Hono, type Context } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin } from '../../lib/auth.ts'
 import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
-import { DeleteByIdSchema } from '../category/schemas.ts'
-import { CreateSubCategorySchema, UpdateSubCategorySchema } from './schemas.ts'
+import { DeleteByIdSchema } from '../../../contract/category.ts'
+import { CreateSubCategorySchema, UpdateSubCategorySchema } from '../../../contract/subcategory.ts'
 import {
   createSubCategory,
   deleteSubCategory,

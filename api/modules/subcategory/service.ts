@@ -30,7 +30,7 @@ import {
 import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
-import type { CreateSubCategoryInput, UpdateSubCategoryInput } from './schemas.ts'
+import type { CreateSubCategoryInput, UpdateSubCategoryInput } from '../../../contract/subcategory.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 
 export const SUB_CATEGORY_CREATED = 'Sub Category Created'

@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { bearerToken, clearTokenCookies, currentUser, REFRESH_COOKIE, requireUser, setTokenCookies } from '../../lib/auth.ts'
 import { clientIp } from '../../lib/client-ip.ts'
 import { assertSameOrigin } from '../../lib/csrf.ts'
@@ -27,7 +27,7 @@ import {
   ResetPasswordSchema,
   UpdateUserSchema,
   VerifyOtpSchema,
-} from './schemas.ts'
+} from '../../../contract/user.ts'
 import { INVALID_REFRESH_TOKEN, isWrongCredentials, login, logout, register, rotateRefreshToken, toPublicUser } from './service.ts'
 
 /** Cookie that carries the reset token from verify to reset (contract: "also set as an httpOnly cookie"). */

@@ -7,14 +7,14 @@
  * (OAuth 2.0 Security BCP, RFC 9700 §4.14.2, "refresh token rotation").
  */
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { refreshTokens, users, type User } from '../../db/schema.ts'
 import { BadRequest, Conflict, Forbidden, HttpError, Unauthorized } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { hashPassword, verifyDummyPassword, verifyPassword } from '../../lib/passwords.ts'
 import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_SECONDS, refreshTokenId, sameHash, signAccessToken } from '../../lib/tokens.ts'
-import { NewUserSchema, type LoginInput, type NewUserInput, type RegisterInput } from './schemas.ts'
+import { NewUserSchema, type LoginInput, type NewUserInput, type RegisterInput } from '../../../contract/user.ts'
 
 /** Spec section 5, verbatim. */
 export const PASSWORD_MISMATCH = 'password and confirm password must be same'
