@@ -54,6 +54,8 @@ export interface Endpoint {
   answers: Partial<Record<200 | 201, Answer>>
   /** Further error statuses (404, 409, 422, 429…). */
   errors?: ErrorStatus[]
+  /** Keys a failure of some status carries beside the envelope, with that status's description. */
+  failureExtra?: Partial<Record<ErrorStatus, { description: string; extra: z.ZodRawShape }>>
 }
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -99,9 +101,10 @@ export function routeOf(endpoint: Endpoint, tag: string): RouteConfig {
     }
   }
   for (const status of errorStatuses(endpoint)) {
+    const special = endpoint.failureExtra?.[status]
     responses[String(status)] = {
-      description: ERROR_DESCRIPTIONS[status],
-      content: json(FailureSchema),
+      description: special?.description ?? ERROR_DESCRIPTIONS[status],
+      content: json(special ? FailureSchema.extend(special.extra) : FailureSchema),
       ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
     }
   }
