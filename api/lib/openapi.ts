@@ -63,7 +63,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'No access token, or a bad, expired or ended one',
   403: 'Signed in but not allowed: not an ADMIN, an account not Active, or a cross-site write',
   404: 'The thing named does not exist',
-  409: 'Conflict: a duplicate, a stale edit (`updatedAt`), or still in use',
+  409: 'Conflict: a duplicate, a stale edit (`updatedAt`), still in use, or over a limit',
   413: 'The body is larger than the cap (JSON_BODY_MAX_BYTES, or UPLOAD_MAX_BYTES for a file)',
   415: 'Wrong content type: JSON bodies must be application/json; an upload must be an image',
   422: 'The Idempotency-Key was used before with another body',

@@ -27,6 +27,7 @@ export function addressRoutes(deps: AppDeps) {
       access: 'user',
       body: CreateAddressSchema,
       answers: { 201: { description: 'The new address', data: AddressSchema } },
+      errors: [409],
     },
     signedIn,
     async (c) => {
