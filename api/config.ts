@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { parseTrustProxy } from './lib/client-ip.ts'
+import { parseUploadMaxBytes } from '../contract/file.ts'
 import type { S3Settings } from './lib/storage-s3.ts'
 
 export interface ServerConfig {
@@ -178,7 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Grocery Store <no-reply@localhost>',
     isProduction,
-    uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 5 * 1024 * 1024),
+    uploadMaxBytes: parseUploadMaxBytes(env.UPLOAD_MAX_BYTES),
     jsonBodyMaxBytes: Number(env.JSON_BODY_MAX_BYTES ?? 1024 * 1024),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     apiInternalToken: env.API_INTERNAL_TOKEN || undefined,

@@ -55,6 +55,11 @@ export const OrderLineSchema = z
   })
   .meta({ id: 'OrderLine' })
 
+/** The delivery address as it was when the order was placed (a snapshot). */
+export const OrderAddressSchema = z
+  .object({ address_line: z.string(), city: z.string(), state: z.string(), pincode: z.string(), country: z.string(), mobile: z.string() })
+  .meta({ id: 'OrderAddress' })
+
 /** An order as the API answers it; `customer` only to an admin. */
 export const OrderSchema = z
   .object({
@@ -63,7 +68,7 @@ export const OrderSchema = z
     userId: z.string(),
     status: z.enum(ORDER_STATUSES),
     payment_status: z.string(),
-    delivery_address: z.record(z.string(), z.string()),
+    delivery_address: OrderAddressSchema,
     items: z.array(OrderLineSchema),
     subTotalAmt: z.number(),
     totalAmt: z.number(),
