@@ -13,15 +13,13 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import type { Db } from './db.ts'
 import pg from 'pg'
 import * as schema from './schema.ts'
 import { logger } from '../lib/logger.ts'
 import { FolderLockedError, lockFolder } from './folder-lock.ts'
 
-export type Schema = typeof schema
-/** The Drizzle database handle every service takes; identical API on PGlite and PostgreSQL. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>
+export type { Db, Schema } from './db.ts'
 
 /** An open database with its driver kind and a `close()` that must be awaited before exit. */
 export interface Database {
