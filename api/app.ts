@@ -28,6 +28,7 @@ import { cartRoutes } from './modules/cart/routes.ts'
 import { addressRoutes } from './modules/address/routes.ts'
 import { orderRoutes } from './modules/order/routes.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
+import { accountLookup } from './modules/user/service.ts'
 import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes } from './lib/openapi.ts'
 import { referenceRoutes } from './modules/reference/routes.ts'
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../contract/file.ts'
@@ -39,6 +40,7 @@ export type { AppDeps, AppOptions }
 /** Fills defaults for every dependency not given. */
 export function resolveDeps(opts: AppOptions): AppDeps {
   return {
+    accounts: accountLookup(opts.db),
     jwtSecret: 'test-secret-not-for-production-0123456789',
     storage: createDiskStorage(path.join(os.tmpdir(), 'grocery-uploads')),
     cache: createCatalogCache(),

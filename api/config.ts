@@ -35,6 +35,16 @@ export interface ServerConfig {
   commerce: CommerceSettings
   /** S3-compatible object storage for images (`S3_BUCKET` set), else null: local disk. */
   s3: S3Settings | null
+  /** `Secure` cookies and HSTS: in production unless `INSECURE_COOKIES=1` (a local http run of the production build). */
+  secureCookies: boolean
+  /** `ADMIN_PASSWORD`: the demo admin's password (api/db/seed/ensure.ts) and the admin CLI's. */
+  adminPassword?: string
+  /** `RATE_LIMIT_IP_MULTIPLIER`: scales every per-address limit (a load test from one address), default 1. */
+  rateLimitIpMultiplier: number
+  /** PostgreSQL pool: `DATABASE_POOL_MAX` connections (10), `DATABASE_CONNECT_TIMEOUT_MS` to get one (5000). */
+  databasePool: { max: number; connectTimeoutMs: number }
+  /** `SEED_CATALOG=0` skips seeding the catalogue at start. */
+  seedCatalog: boolean
 }
 
 /**
@@ -190,5 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     commerce: parseCommerce(env),
     s3: parseS3(env),
+    secureCookies: isProduction && env.INSECURE_COOKIES !== '1',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    rateLimitIpMultiplier: Number(env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1,
+    databasePool: { max: Number(env.DATABASE_POOL_MAX ?? 10), connectTimeoutMs: Number(env.DATABASE_CONNECT_TIMEOUT_MS ?? 5000) },
+    seedCatalog: env.SEED_CATALOG !== '0',
   }
 }

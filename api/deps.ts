@@ -11,6 +11,18 @@ import type { Logger } from './lib/logger.ts'
 import type { RateLimits } from './lib/rate-limit.ts'
 import type { Mailer } from './lib/mail.ts'
 import type { CommerceSettings } from './config.ts'
+import type { User } from './db/schema.ts'
+
+/**
+ * How the guards find a token's user and session: given by the app (api/app.ts, from the user
+ * module), so the guards (api/lib/auth.ts) does not depend on any module.
+ */
+export interface AccountLookup {
+  /** The user row of `id`, or undefined when there is none. */
+  findUser(id: string): Promise<User | undefined>
+  /** True while the session `sessionId` of `userId` has a live refresh token at `now`. */
+  isSessionLive(userId: string, sessionId: string, now: Date): Promise<boolean>
+}
 
 /** Everything the API's modules need; tests pass their own. */
 export interface AppDeps {
@@ -36,6 +48,8 @@ export interface AppDeps {
   searchGate: Gate
   /** Cart and delivery rules (api/config.ts). */
   commerce: CommerceSettings
+  /** How the guards find a token's user and session (api/lib/auth.ts). */
+  accounts: AccountLookup
   /** Check every answer against the route's declared schema, a mismatch becoming a 500 (tests; api/lib/openapi.ts). */
   checkAnswers: boolean
 }

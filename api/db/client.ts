@@ -41,14 +41,14 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
  * @returns the open database (not yet migrated: call `migrateDb`)
  * @throws FolderLockedError (db/folder-lock.ts) when another live process has `dataDir` open
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir?: string; pool?: { max: number; connectTimeoutMs: number } }): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({
       connectionString: opts.url,
-      max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+      max: opts.pool?.max ?? 10,
       // A request waits at most this long for a connection (then 503), instead of hanging while the
       // server is down; a dead connection is noticed by TCP keep-alive, not only by the next query.
-      connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5000),
+      connectionTimeoutMillis: opts.pool?.connectTimeoutMs ?? 5000,
       keepAlive: true,
     })
     // An idle client dropped by the server (restart, failover, a test dropping its database) emits
@@ -115,7 +115,7 @@ function describeConnectionError(err: Error & { code?: unknown }): Record<string
  * `openDatabase` for a command-line entry (server, admin, import): when another process holds the
  * embedded folder, prints why and what to do (no stack trace) and exits with code 1.
  */
-export async function openDatabaseOrExit(opts: { url?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabaseOrExit(opts: Parameters<typeof openDatabase>[0]): Promise<Database> {
   try {
     return await openDatabase(opts)
   } catch (err) {

@@ -3,6 +3,7 @@
  * answers in the contract's shape (contract, "Envelope": ids as `_id`, ISO 8601 timestamps) in the
  * database so that every list costs one query, never one per row.
  */
+import { hasSqlState } from './faults.ts'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import type { FieldIssue } from './errors.ts'
@@ -73,14 +74,7 @@ export async function unknownIds(db: Pick<Db, 'execute'>, table: 'categories' | 
  * foreign_key_violation (SQLSTATE 23503): a row referred to was deleted by a concurrent write, or a
  * row still referred to was about to be deleted.
  */
-export function isForeignKeyViolation(err: unknown): boolean {
-  let e = err
-  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
-    if ((e as { code?: unknown }).code === '23503') return true
-    e = (e as { cause?: unknown }).cause
-  }
-  return false
-}
+export const isForeignKeyViolation = (err: unknown): boolean => hasSqlState(err, '23503')
 
 /** "1 product", "3 products": a count with its noun in the right number. */
 export function counted(n: number, singular: string, plural = `${singular}s`): string {
