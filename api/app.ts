@@ -110,7 +110,10 @@ export function createApp(opts: AppOptions) {
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null
-  app.route('/api', referenceRoutes(() => (document ??= app.getOpenAPI31Document(DOCUMENT_INFO))))
+  app.route(
+    '/api',
+    referenceRoutes(() => (document ??= app.getOpenAPI31Document(DOCUMENT_INFO))),
+  )
 
   return { app, deps }
 }

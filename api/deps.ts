@@ -55,4 +55,3 @@ export interface AppDeps {
 }
 
 export type AppOptions = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'db'>>
-

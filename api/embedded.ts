@@ -40,12 +40,23 @@ export interface EmbeddedApi {
 
 /** Opens, prepares and builds the API for `config` (see the module comment). */
 export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Promise<EmbeddedApi> {
-  const database = await openDatabaseOrExit({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), pool: config.databasePool })
+  const database = await openDatabaseOrExit({
+    url: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pglite'),
+    pool: config.databasePool,
+  })
   const storage = config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'uploads'))
   // N instances may start at once on one empty database: one migrates and imports, the others wait.
   const demoAdmin = await withStartupLock(database, async () => {
     await migrateDb(database)
-    await ensureCatalog({ db: database.db, storage, logger, isEmbedded: !config.databaseUrl, dataDir: config.dataDir, seed: config.seedCatalog })
+    await ensureCatalog({
+      db: database.db,
+      storage,
+      logger,
+      isEmbedded: !config.databaseUrl,
+      dataDir: config.dataDir,
+      seed: config.seedCatalog,
+    })
     return ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: config.adminPassword })
   })
   if (demoAdmin) {

@@ -72,7 +72,9 @@ describe('the OpenAPI document', () => {
 
   it('describes the product answer and the create body from the contract', () => {
     const product = doc.components?.schemas?.Product as OpenAPIV3_1.SchemaObject
-    expect(Object.keys(product.properties ?? {})).toEqual(expect.arrayContaining(['_id', 'price', 'sellingPrice', 'discount', 'more_details']))
+    expect(Object.keys(product.properties ?? {})).toEqual(
+      expect.arrayContaining(['_id', 'price', 'sellingPrice', 'discount', 'more_details']),
+    )
     const create = doc.paths?.['/api/product/create']?.post
     const body = (create?.requestBody as OpenAPIV3_1.RequestBodyObject).content['application/json']?.schema as OpenAPIV3_1.SchemaObject
     expect(body.required).toEqual(expect.arrayContaining(['name', 'image', 'category', 'price', 'description']))

@@ -19,4 +19,6 @@ export const IdempotencyKeySchema = z
 export const IDEMPOTENCY_KEY_FIELD = 'idempotencyKey'
 
 /** The optional `Idempotency-Key` header of the admin creates, as the document declares it. */
-export const IdempotencyHeaderSchema = z.object({ 'idempotency-key': z.string().optional().meta({ description: 'A key of 8-128 [A-Za-z0-9_-]' }) })
+export const IdempotencyHeaderSchema = z.object({
+  'idempotency-key': z.string().optional().meta({ description: 'A key of 8-128 [A-Za-z0-9_-]' }),
+})

@@ -284,5 +284,7 @@ export const ProductSchema = z
 export type Product = z.output<typeof ProductSchema>
 
 /** One home page row: the category id asked for and at most 15 of its products. */
-export const CategoryProductsSchema = z.object({ categoryId: z.string(), products: z.array(ProductSchema) }).meta({ id: 'CategoryProducts' })
+export const CategoryProductsSchema = z
+  .object({ categoryId: z.string(), products: z.array(ProductSchema) })
+  .meta({ id: 'CategoryProducts' })
 export type CategoryProducts = z.output<typeof CategoryProductsSchema>

@@ -41,7 +41,11 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
  * @returns the open database (not yet migrated: call `migrateDb`)
  * @throws FolderLockedError (db/folder-lock.ts) when another live process has `dataDir` open
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string; pool?: { max: number; connectTimeoutMs: number } }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string
+  dataDir?: string
+  pool?: { max: number; connectTimeoutMs: number }
+}): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({
       connectionString: opts.url,

@@ -179,7 +179,9 @@ export function checkAnswers(app: OpenAPIHono): MiddlewareHandler {
   return async (c, next) => {
     await next()
     declared ??= new Map(
-      app.openAPIRegistry.definitions.flatMap((d) => (d.type === 'route' ? [[`${d.route.method.toUpperCase()} ${d.route.path}`, d.route] as const] : [])),
+      app.openAPIRegistry.definitions.flatMap((d) =>
+        d.type === 'route' ? [[`${d.route.method.toUpperCase()} ${d.route.path}`, d.route] as const] : [],
+      ),
     )
     const route = matchedRoutes(c)
       .map((r) => declared!.get(`${c.req.method} ${r.path}`))

@@ -17,7 +17,11 @@ if (!values.email) {
   process.exit(1)
 }
 const config = loadConfig()
-const database = await openDatabaseOrExit({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), pool: config.databasePool })
+const database = await openDatabaseOrExit({
+  url: config.databaseUrl,
+  dataDir: path.join(config.dataDir, 'pglite'),
+  pool: config.databasePool,
+})
 let exitCode = 0
 try {
   await migrateDb(database)

@@ -136,7 +136,12 @@ export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Pro
 }
 
 /** The failure an answer off the contract becomes: a 502, since the BFF itself did not fail. */
-export const UNEXPECTED_ANSWER = { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] } as const
+export const UNEXPECTED_ANSWER = {
+  ok: false,
+  status: 502,
+  message: 'Unexpected answer from the server, please try again',
+  issues: [],
+} as const
 
 /**
  * Parses a success's `data` with `schema` (a contract schema, contract/*.ts); an answer that does not

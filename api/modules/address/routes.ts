@@ -52,7 +52,7 @@ export function addressRoutes(deps: AppDeps) {
     {
       method: 'put',
       path: '/update',
-      summary: 'Replace one of the user\'s addresses',
+      summary: "Replace one of the user's addresses",
       access: 'user',
       body: UpdateAddressSchema,
       answers: { 200: { description: 'The updated address', data: AddressSchema } },

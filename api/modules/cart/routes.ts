@@ -57,8 +57,14 @@ export function cartRoutes(deps: AppDeps) {
   }
 
   const { router, endpoint } = apiRouter('Cart')
-  const guestHeader = z.object({ 'x-guest-cart': z.string().optional().meta({ description: 'The guest cart id from POST /api/cart/guest' }) })
-  const wholeCart = { description: 'The lines, oldest first, with the bill and the limits beside them', data: z.array(CartItemSchema), extra: CartExtraShape }
+  const guestHeader = z.object({
+    'x-guest-cart': z.string().optional().meta({ description: 'The guest cart id from POST /api/cart/guest' }),
+  })
+  const wholeCart = {
+    description: 'The lines, oldest first, with the bill and the limits beside them',
+    data: z.array(CartItemSchema),
+    extra: CartExtraShape,
+  }
 
   endpoint(
     {
@@ -97,7 +103,7 @@ export function cartRoutes(deps: AppDeps) {
     {
       method: 'get',
       path: '/get',
-      summary: 'The cart at today\'s prices',
+      summary: "The cart at today's prices",
       access: 'cart',
       headers: guestHeader,
       answers: { 200: wholeCart },
@@ -112,7 +118,7 @@ export function cartRoutes(deps: AppDeps) {
     {
       method: 'put',
       path: '/update-qty',
-      summary: 'Set a line\'s quantity (0 removes it)',
+      summary: "Set a line's quantity (0 removes it)",
       access: 'cart',
       body: UpdateQtySchema,
       headers: guestHeader,

@@ -17,7 +17,14 @@ import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
-import { AdminListSchema, CartChangeSchema, OrderRefSchema, OrderSchema, PlaceOrderSchema, UpdateStatusSchema } from '../../../contract/order.ts'
+import {
+  AdminListSchema,
+  CartChangeSchema,
+  OrderRefSchema,
+  OrderSchema,
+  PlaceOrderSchema,
+  UpdateStatusSchema,
+} from '../../../contract/order.ts'
 import { IdempotencyKeySchema } from '../../../contract/idempotency.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { adminListOrders, changeStatus, listOrders, ORDER_PLACED, orderDetails, placeCashOnDelivery } from './service.ts'
@@ -36,11 +43,16 @@ export function orderRoutes(deps: AppDeps) {
         'A 409 carries `changes` beside the failure envelope when prices or stock moved since the shopper saw the cart (the cart was corrected).',
       access: 'user',
       body: PlaceOrderSchema,
-      headers: z.object({ 'idempotency-key': z.string().optional().meta({ description: 'Required here, or `idempotencyKey` in the body' }) }),
+      headers: z.object({
+        'idempotency-key': z.string().optional().meta({ description: 'Required here, or `idempotencyKey` in the body' }),
+      }),
       answers: { 201: { description: 'The new order', ...order }, 200: { description: 'The order a repeated key placed', ...order } },
       errors: [404, 409, 429],
       failureExtra: {
-        409: { description: 'The cart changed since the shopper saw it (`changes` says how), or it cannot be ordered', extra: { changes: z.array(CartChangeSchema).optional() } },
+        409: {
+          description: 'The cart changed since the shopper saw it (`changes` says how), or it cannot be ordered',
+          extra: { changes: z.array(CartChangeSchema).optional() },
+        },
       },
     },
     requireUser(deps),
@@ -83,7 +95,7 @@ export function orderRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/details',
-      summary: 'One order (the user\'s own; an admin may read any)',
+      summary: "One order (the user's own; an admin may read any)",
       access: 'user',
       body: OrderRefSchema,
       answers: { 200: { description: 'The order', ...order } },
@@ -100,7 +112,7 @@ export function orderRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/cancel',
-      summary: 'Cancel one of the user\'s placed orders (stock returns)',
+      summary: "Cancel one of the user's placed orders (stock returns)",
       access: 'user',
       body: OrderRefSchema,
       answers: { 200: { description: 'The cancelled order', ...order } },
@@ -121,7 +133,9 @@ export function orderRoutes(deps: AppDeps) {
       summary: 'Every order, newest first, optionally of one status (ADMIN)',
       access: 'admin',
       body: AdminListSchema,
-      answers: { 200: { description: 'One page of orders', data: z.array(OrderSchema), extra: { totalCount: z.number(), totalNoPage: z.number() } } },
+      answers: {
+        200: { description: 'One page of orders', data: z.array(OrderSchema), extra: { totalCount: z.number(), totalNoPage: z.number() } },
+      },
     },
     requireAdmin(deps),
     async (c) => {

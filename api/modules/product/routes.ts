@@ -74,7 +74,11 @@ export function productRoutes(deps: AppDeps) {
       access: 'public',
       body: SearchRequestSchema,
       answers: {
-        200: { description: 'One page of products', data: products, extra: { totalCount: z.number(), totalNoPage: z.number(), ...listExtras } },
+        200: {
+          description: 'One page of products',
+          data: products,
+          extra: { totalCount: z.number(), totalNoPage: z.number(), ...listExtras },
+        },
       },
       errors: [429],
     },
@@ -93,7 +97,10 @@ export function productRoutes(deps: AppDeps) {
       access: 'public',
       body: ProductsByCategorySchema,
       answers: {
-        200: { description: 'The products (flat), or `{ categoryId, products }` rows when grouped', data: z.union([products, z.array(CategoryProductsSchema)]) },
+        200: {
+          description: 'The products (flat), or `{ categoryId, products }` rows when grouped',
+          data: z.union([products, z.array(CategoryProductsSchema)]),
+        },
       },
     },
     async (c) => {
@@ -110,16 +117,23 @@ export function productRoutes(deps: AppDeps) {
   }
   const listing = {
     method: 'post',
-    summary: 'One page of a category\'s products, narrowed to sub categories when given',
+    summary: "One page of a category's products, narrowed to sub categories when given",
     access: 'public',
     body: ListingRequestSchema,
     answers: {
-      200: { description: 'One page of products', data: products, extra: { totalCount: z.number(), page: z.number(), limit: z.number(), ...listExtras } },
+      200: {
+        description: 'One page of products',
+        data: products,
+        extra: { totalCount: z.number(), page: z.number(), limit: z.number(), ...listExtras },
+      },
     },
   } as const
   endpoint({ ...listing, path: '/get-product-by-category-and-subcategory' }, byCategoryAndSubCategory)
   // The original client's spelling (docs/api-contract.md, "Aliases").
-  endpoint({ ...listing, path: '/get-pruduct-by-category-and-subcategory', summary: `${listing.summary} (the original client's spelling)` }, byCategoryAndSubCategory)
+  endpoint(
+    { ...listing, path: '/get-pruduct-by-category-and-subcategory', summary: `${listing.summary} (the original client's spelling)` },
+    byCategoryAndSubCategory,
+  )
 
   endpoint(
     {

@@ -72,7 +72,9 @@ export function referenceRoutes(document: () => unknown) {
       path: '/openapi.json',
       summary: 'This document: OpenAPI 3.1, generated from the contract',
       access: 'public',
-      answers: { 200: { description: 'The OpenAPI object', raw: { mediaType: 'application/json', schema: z.record(z.string(), z.unknown()) } } },
+      answers: {
+        200: { description: 'The OpenAPI object', raw: { mediaType: 'application/json', schema: z.record(z.string(), z.unknown()) } },
+      },
     },
     (c) => c.json(document() as Record<string, unknown>),
   )
@@ -113,7 +115,8 @@ export function referenceRoutes(document: () => unknown) {
     },
     async (c: Context) => {
       const bytes = await readBundle()
-      if (!bytes) return c.json(failure('The reference page is not installed: run npm run build (or npm ci with development dependencies)'), 404)
+      if (!bytes)
+        return c.json(failure('The reference page is not installed: run npm run build (or npm ci with development dependencies)'), 404)
       c.header('Content-Type', 'text/javascript; charset=utf-8')
       c.header('Cache-Control', 'public, max-age=3600')
       return c.body(new Uint8Array(bytes))

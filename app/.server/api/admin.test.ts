@@ -30,7 +30,14 @@ const fail = (status: number, message: string, issues?: unknown) =>
 // runs the same calls against the real API).
 const at = '2026-01-01T00:00:00.000Z'
 const dairy: Category = { _id: 'c1', name: 'Dairy', image: '/uploads/a.webp', createdAt: at, updatedAt: at }
-const milk: SubCategory = { _id: 's1', name: 'Milk', image: '/uploads/b.webp', category: [{ _id: 'c1', name: 'Dairy', image: '/uploads/a.webp' }], createdAt: at, updatedAt: at }
+const milk: SubCategory = {
+  _id: 's1',
+  name: 'Milk',
+  image: '/uploads/b.webp',
+  category: [{ _id: 'c1', name: 'Dairy', image: '/uploads/a.webp' }],
+  createdAt: at,
+  updatedAt: at,
+}
 const userDoc: Omit<User, 'role'> = {
   _id: 'u1',
   name: 'Asha',
@@ -54,9 +61,7 @@ let userDetailsStatus = 200
 
 const server = setupServer(
   http.get(`${API}/api/user/user-details`, () =>
-    userDetailsStatus === 200
-      ? ok('User details', { ...userDoc, role })
-      : fail(userDetailsStatus, 'Upstream broke'),
+    userDetailsStatus === 200 ? ok('User details', { ...userDoc, role }) : fail(userDetailsStatus, 'Upstream broke'),
   ),
   http.post(`${API}/api/file/upload`, async ({ request }) => {
     const form = await request.formData()
@@ -68,9 +73,7 @@ const server = setupServer(
   http.post(`${API}/api/category/add-category`, () => ok('Add Category', dairy)),
   http.put(`${API}/api/category/update`, () => ok('Updated Category', { ...dairy, name: 'Milk' })),
   http.delete(`${API}/api/category/delete`, () => fail(409, 'Category is already in use, cannot delete')),
-  http.post(`${API}/api/subcategory/create`, () =>
-    ok('Sub Category Created Successfully', milk),
-  ),
+  http.post(`${API}/api/subcategory/create`, () => ok('Sub Category Created Successfully', milk)),
   http.put(`${API}/api/subcategory/update`, () =>
     fail(400, 'category: Unknown category', [{ path: 'category.0', message: 'Unknown category' }]),
   ),

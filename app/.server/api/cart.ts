@@ -12,14 +12,7 @@ import { z } from 'zod'
 import type { CartSummary } from '../../lib/cart.ts'
 import type { RequestSession } from '../session.ts'
 import { parseAnswer, parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
-import {
-  CartExtraShape,
-  CartItemSchema,
-  GuestCartAnswerSchema,
-  type Bill,
-  type CartItem,
-  type CartLimits,
-} from '../../../contract/cart.ts'
+import { CartExtraShape, CartItemSchema, GuestCartAnswerSchema, type Bill, type CartItem, type CartLimits } from '../../../contract/cart.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import type { Product } from '../../../contract/product.ts'
 

@@ -78,7 +78,9 @@ describe('catalogue reads through the BFF', () => {
     const categories = await catalog.listCategories()
     expect(categories).toEqual([expect.objectContaining({ _id: categoryId, name: 'Dairy' })])
     const subs = await catalog.listSubCategories()
-    expect(subs).toEqual([expect.objectContaining({ _id: subCategoryId, category: [expect.objectContaining({ _id: categoryId, name: 'Dairy' })] })])
+    expect(subs).toEqual([
+      expect.objectContaining({ _id: subCategoryId, category: [expect.objectContaining({ _id: categoryId, name: 'Dairy' })] }),
+    ])
   })
 
   it('reads the home rows, a listing page, a search page and one product', async () => {
@@ -88,8 +90,19 @@ describe('catalogue reads through the BFF', () => {
       ['no-such-category', []],
     ])
 
-    const listing = await catalog.productsByCategoryAndSubCategory({ categoryId, subCategoryId, page: 1, limit: 12, options: { facets: true } })
-    expect(listing).toMatchObject({ totalCount: 1, page: 1, limit: 12, products: [{ _id: productId, price: 60, sellingPrice: 54, discount: 10 }] })
+    const listing = await catalog.productsByCategoryAndSubCategory({
+      categoryId,
+      subCategoryId,
+      page: 1,
+      limit: 12,
+      options: { facets: true },
+    })
+    expect(listing).toMatchObject({
+      totalCount: 1,
+      page: 1,
+      limit: 12,
+      products: [{ _id: productId, price: 60, sellingPrice: 54, discount: 10 }],
+    })
     expect(listing.facets?.brand.length).toBeGreaterThanOrEqual(0)
 
     const found = await catalog.searchProducts({ search: 'milk', page: 1, limit: 10 })
@@ -141,7 +154,11 @@ describe('admin writes through the BFF', () => {
       more_details: { Origin: 'Himachal' },
     }
     const created = await admin.createProduct(s, input, { idempotencyKey: 'real-api-product-1' })
-    expect(created).toMatchObject({ ok: true, status: 201, data: { name: 'Shimla Apple', sellingPrice: 150, subCategory: [{ _id: subId }] } })
+    expect(created).toMatchObject({
+      ok: true,
+      status: 201,
+      data: { name: 'Shimla Apple', sellingPrice: 150, subCategory: [{ _id: subId }] },
+    })
     const productId = created.ok ? created.data._id : ''
 
     const list = await admin.listProducts(s, { page: 1, limit: 12, search: 'apple' })
@@ -163,7 +180,10 @@ describe('admin writes through the BFF', () => {
 
   it('a shopper is refused with 403 and an anonymous caller with 401', async () => {
     const { token } = await createShopper(t)
-    expect(await admin.addCategory(await sessionWith(token), { name: 'X', image: '/uploads/x.webp' })).toMatchObject({ ok: false, status: 403 })
+    expect(await admin.addCategory(await sessionWith(token), { name: 'X', image: '/uploads/x.webp' })).toMatchObject({
+      ok: false,
+      status: 403,
+    })
     expect(await admin.addCategory(await sessionWith(), { name: 'X', image: '/uploads/x.webp' })).toMatchObject({ ok: false, status: 401 })
   })
 })
@@ -220,7 +240,10 @@ describe('accounts, cart, addresses and orders through the BFF', () => {
     expect(await address.listAddresses(s)).toMatchObject({ ok: true, data: [{ _id: addressId }] })
 
     const placed = await order.placeCashOnDeliveryOrder(s, addressId, 'real-api-order-0001')
-    expect(placed).toMatchObject({ kind: 'placed', order: { status: 'placed', items: [{ quantity: 2 }], delivery_address: { city: 'Bengaluru' } } })
+    expect(placed).toMatchObject({
+      kind: 'placed',
+      order: { status: 'placed', items: [{ quantity: 2 }], delivery_address: { city: 'Bengaluru' } },
+    })
     const orderId = placed.kind === 'placed' ? placed.order.orderId : ''
     expect(await order.listOrders(s)).toMatchObject({ ok: true, data: [{ orderId }] })
     expect(await order.orderDetails(s, orderId)).toMatchObject({ ok: true, data: { orderId } })

@@ -235,7 +235,6 @@ describe('user calls', () => {
       authorization: null,
       body: { email: 'asha@example.com', password: 'right-password' },
     })
-
   })
 
   it('login failures keep the API message; 429 names the wait from Retry-After', async () => {

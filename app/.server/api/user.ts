@@ -33,7 +33,10 @@ export async function register(
  * session); failures: 400 bad input or wrong credentials, 429 rate limited (with `retryAfter`, s).
  */
 export async function login(input: { email: string; password: string }, opts: { clientIp?: string } = {}): Promise<UpstreamResult<Tokens>> {
-  const result = parseData(await upstream<unknown>('user/login', { method: 'POST', json: input, clientIp: opts.clientIp }), LoginAnswerSchema)
+  const result = parseData(
+    await upstream<unknown>('user/login', { method: 'POST', json: input, clientIp: opts.clientIp }),
+    LoginAnswerSchema,
+  )
   if (!result.ok) return result
   return { ...result, data: { accessToken: result.data.accessToken, refreshToken: result.data.refreshToken } }
 }

@@ -69,7 +69,11 @@ describe('SubCategoryFormSchema', () => {
       ]),
       { schema: SubCategoryFormSchema },
     )
-    expect(submission.status === 'success' && submission.value).toEqual({ name: 'Milk', image: '/uploads/bbbbbbbbbbbbbbbbbbbbbbbb.webp', category: ['c1', 'c2'] })
+    expect(submission.status === 'success' && submission.value).toEqual({
+      name: 'Milk',
+      image: '/uploads/bbbbbbbbbbbbbbbbbbbbbbbb.webp',
+      category: ['c1', 'c2'],
+    })
   })
   it('reads a single category as a list', () => {
     const submission = parseWithZod(

@@ -34,7 +34,13 @@ import { useIsStale } from '../../components/use-stale-reply.ts'
 import { ProfileSchema } from '../../lib/schemas/account.ts'
 import type { ToastMessage } from '../../lib/toast.ts'
 import { env } from '../../.server/env.ts'
-import { CHOOSE_IMAGE_MESSAGE, IMAGE_TOO_LARGE_MESSAGE, imageTooLargeMessage, MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_BYTES } from '../../lib/uploads.ts'
+import {
+  CHOOSE_IMAGE_MESSAGE,
+  IMAGE_TOO_LARGE_MESSAGE,
+  imageTooLargeMessage,
+  MULTIPART_OVERHEAD_BYTES,
+  UPLOAD_MAX_BYTES,
+} from '../../lib/uploads.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `My Profile | ${SHOP_NAME}` },
