@@ -1,7 +1,7 @@
 /**
  * The category endpoints' bodies and answers (docs/api-contract.md, "Endpoints"). Both fields
- * are required on add and update (spec section 5: "submit looks active only when name and image are
- * present"; the server enforces what the page only suggested).
+ * are required on add and update (docs/product.md, "Validation rules": submit looks active only when
+ * name and image are present; the server enforces what the page only suggested).
  */
 import { z } from 'zod'
 import { ImageUrlSchema, lineText, ReadVersionSchema, TargetIdSchema, TimestampSchema } from './fields.ts'

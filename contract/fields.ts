@@ -3,7 +3,7 @@
  * lists of category or sub category references, the read version of an edit, and the url of a stored
  * image. Every body is parsed by a zod schema built from these, so a wrong type (an object where text
  * belongs, `{"$ne": null}`) is a 400 with field issues and never reaches a query (docs/api-contract.md,
- * "Defects"; OWASP Input Validation Cheat Sheet). Unknown keys are dropped, so the original client's
+ * "Differences from the original contract"; OWASP Input Validation Cheat Sheet). Unknown keys are dropped, so the original client's
  * extra fields do no harm.
  */
 import { z } from 'zod'
@@ -27,7 +27,7 @@ export const CONTROL_CHARACTERS = /\p{Cc}/u
 
 /**
  * A required one-line text (a name, a unit): trimmed, 1..max characters, no control characters.
- * Messages use the page's label ("Name is required").
+ * Messages use the form's label ("Name is required"; docs/product.md, "Validation rules").
  */
 export function lineText(label: string, max: number) {
   return z
@@ -58,9 +58,9 @@ export function listOf<T extends z.ZodType>(
 
 /**
  * A list of references to categories or sub categories, each an id or an object with an `_id` (the
- * original client sends `{ _id, name }` objects; docs/api-contract.md). Output: the ids, in the
- * order given, duplicates kept (the services drop them and report unknown ids by their index here).
- * @param label the page's word ("category", "sub category") for messages
+ * original client sends `{ _id, name }` objects; docs/api-contract.md, "Catalogue"). Output: the ids,
+ * in the order given, duplicates kept (the services drop them and report unknown ids by their index here).
+ * @param label the entity's word ("category", "sub category") for messages
  */
 export function refList(label: string, { min, max }: { min: number; max: number }) {
   const ref = z

@@ -1,5 +1,5 @@
 /**
- * Paging and search text of the list endpoints (docs/api-contract.md, "Defaults and bounds").
+ * Paging and search text of the list endpoints (docs/api-contract.md, "Paging").
  * Missing paging fields are defaults, not errors (the original crashed on them); a page size above
  * the cap is lowered to it, not refused.
  */
@@ -7,9 +7,9 @@ import { z } from 'zod'
 
 /** Page used when the body gives none. */
 export const DEFAULT_PAGE = 1
-/** Page size used when the body gives none ("limit defaults to 10"). */
+/** Page size used when the body gives none (docs/api-contract.md, "Paging"). */
 export const DEFAULT_LIMIT = 10
-/** Largest page size served; larger asks are lowered to it, not refused ("limit is capped"). */
+/** Largest page size served; larger asks are lowered to it, not refused (docs/api-contract.md, "Paging"). */
 export const MAX_LIMIT = 100
 /** Largest page number accepted; keeps OFFSET within reason. */
 export const MAX_PAGE = 100_000

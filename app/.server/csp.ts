@@ -1,7 +1,8 @@
 /**
  * Content-Security-Policy with a per-request nonce (CSP Level 3; OWASP CSP Cheat Sheet). Scripts run
- * only with the nonce; styles allow 'unsafe-inline' because react-hot-toast injects inline styles
- * (stack notes). Development adds Vite's websocket for hot reload.
+ * only with the nonce; styles allow 'unsafe-inline' because react-hot-toast renders inline `style`
+ * attributes (docs/security.md, "Content-Security-Policy"). Development adds Vite's websocket for hot
+ * reload.
  */
 import { randomBytes } from 'node:crypto'
 import { env } from './env.ts'

@@ -1,6 +1,6 @@
 /**
- * Toasts (spec section 8: success and error messages; section 9: default 4000 ms, success 2000 ms,
- * error 4000 ms, loading without end, at most 20, top-center).
+ * Toasts (docs/product.md, "Toasts": success and error messages; docs/product.md, "Constants":
+ * default 4000 ms, success 2000 ms, error 4000 ms, loading without end, at most 20, top-center).
  *
  * With JavaScript, react-hot-toast shows them. Without it, and until the page has hydrated, the same
  * message is rendered on the server as a fixed status box at the top centre, which fades out after
@@ -11,15 +11,15 @@
  * Sources: the root loader's flash toast (carried across redirects, app/.server/toast.ts) and action
  * data of a page (`<ToastNotice toast={actionData?.toast} />` or `useToastFromData`).
  */
-import { useEffect, useRef, useSyncExternalStore } from 'react'
+import { useEffect, useEffectEvent, useRef, useSyncExternalStore } from 'react'
 import { toast as hotToast, Toaster, useToasterStore } from 'react-hot-toast'
 import { cn } from './ui/cn.ts'
 import { useIsStale } from './use-stale-reply.ts'
 import type { ToastMessage } from '../lib/toast.ts'
 
-/** Spec section 9. */
+/** docs/product.md, "Constants". */
 export const TOAST_DURATION_MS = { default: 4000, success: 2000, error: 4000, loading: Number.POSITIVE_INFINITY } as const
-/** Spec section 9: at most 20 toasts at once. */
+/** docs/product.md, "Constants": at most 20 toasts at once. */
 export const TOAST_LIMIT = 20
 
 /** Shows `toast` with react-hot-toast (browser only). Returns the react-hot-toast id. */
@@ -50,13 +50,15 @@ export function useToastFromData(toast: ToastMessage | null | undefined, { isSta
   const key: unknown = toast ? (toast.id ?? toast) : null
   const shown = useRef<string | null>(null)
   const followsForm = isStale !== undefined
-  useEffect(() => {
-    if (!toast) return
+  // `key` is the identity of the toast: re-rendering the same one must not show it again, so the
+  // effect runs per key and reads the toast itself through an effect event.
+  const show = useEffectEvent(() => {
+    if (!toast) return undefined
     const id = showToast(toast)
     shown.current = id
     return followsForm ? () => hotToast.dismiss(id) : undefined
-    // `key` is the identity of the toast: re-rendering the same one must not show it again.
-  }, [key])
+  })
+  useEffect(() => show(), [key])
   useEffect(() => {
     if (isStale && shown.current) hotToast.dismiss(shown.current)
   }, [isStale])
@@ -128,7 +130,8 @@ export function ToastNotice({
 
 /**
  * Dismisses the oldest visible toasts beyond TOAST_LIMIT. react-hot-toast 2.x happens to keep 20 in
- * its store too, but that is an internal default without an option; the spec's limit is ours.
+ * its store too, but that is an internal default without an option; our limit (docs/product.md,
+ * "Constants") is set here.
  */
 function useToastLimit(limit: number) {
   const { toasts } = useToasterStore()

@@ -36,7 +36,7 @@ import {
 } from './service.ts'
 
 /**
- * Routes of /api/product (contract, "Endpoints"). Every body is validated (400 with `issues` on
+ * Routes of /api/product (docs/api-contract.md, "Endpoints"). Every body is validated (400 with `issues` on
  * wrong types). Writes need an ADMIN token (401 without a valid one, 403 for anyone else: checked
  * before the body is read).
  *

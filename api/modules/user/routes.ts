@@ -1,6 +1,6 @@
 /**
- * Routes of /api/user (contract, "Endpoints" and "Authentication"): each reads its body through a
- * schema, applies its guard and rate limits, calls one service function and shapes the envelope.
+ * Routes of /api/user (docs/api-contract.md, "Endpoints" and "Authentication"): each reads its body
+ * through a schema, applies its guard and rate limits, calls one service function and shapes the envelope.
  */
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
@@ -36,7 +36,7 @@ import {
 import { apiRouter } from '../../lib/openapi.ts'
 import { INVALID_REFRESH_TOKEN, isWrongCredentials, login, logout, register, rotateRefreshToken, toPublicUser } from './service.ts'
 
-/** Cookie that carries the reset token from verify to reset (contract: "also set as an httpOnly cookie"). */
+/** Cookie that carries the reset token from verify to reset (docs/api-contract.md, "Authentication"). */
 export const RESET_COOKIE = 'resetToken'
 
 /** Builds the /api/user router on the app's dependencies. */
@@ -106,7 +106,8 @@ export function userRoutes(deps: AppDeps) {
     },
   )
 
-  // GET is the original call; POST is what a form or the BFF sends.
+  // GET is the original client's call (docs/api-contract.md, "Aliases"); POST is what a form or the
+  // BFF sends.
   const logoutHandler = async (c: Context) => {
     const body = c.req.method === 'POST' ? await readBody(c, LogoutSchema) : {}
     const refreshToken = body.refreshToken ?? c.req.header('x-refresh-token') ?? getCookie(c, REFRESH_COOKIE)
@@ -123,7 +124,7 @@ export function userRoutes(deps: AppDeps) {
   endpoint({ ...logoutEndpoint, method: 'get' }, requireUser(deps), logoutHandler)
   endpoint({ ...logoutEndpoint, method: 'post', body: LogoutSchema }, requireUser(deps), logoutHandler)
 
-  // A user's cart lines, addresses and orders by id (docs/api-contract.md, "User").
+  // user-details fills the user's cart lines, addresses and orders (ids; docs/api-contract.md, "Users").
   endpoint(
     {
       method: 'get',
@@ -178,8 +179,9 @@ export function userRoutes(deps: AppDeps) {
     },
   )
 
-  // Password recovery (docs/decisions/0010-password-recovery.md). Unknown emails get the same 200,
-  // and the limits count them too, so neither the answer nor a 429 tells whether an account exists.
+  // Password recovery (docs/product.md, "States and transitions"; docs/api-contract.md, "Differences
+  // from the original contract"). Unknown emails get the same 200, and the limits count them too, so
+  // neither the answer nor a 429 tells whether an account exists.
   endpoint(
     {
       method: 'put',

@@ -1,7 +1,9 @@
 /**
- * Typed calls to the upstream catalogue API (/api/category, /api/subcategory, /api/product), each
- * answer parsed with the contract's schema of that endpoint (contract/*.ts, docs/api.md). Every call goes through `upstream()`; catalogue reads are public, so no
- * session is passed (a stale access token must never turn a product page into a refresh round trip).
+ * Typed calls to the upstream catalogue API (/api/category, /api/subcategory, /api/product;
+ * docs/api-contract.md, "Catalogue"), each answer parsed with the contract's schema of that endpoint
+ * (contract/*.ts; docs/api.md). Every call goes through `upstream()`; catalogue reads are
+ * public, so no session is passed (a stale access token must never turn a product page into a refresh
+ * round trip).
  *
  * Failures: reads that a page cannot do without throw a React Router error response (the route's
  * ErrorBoundary renders it); 5xx and unreachable upstreams become 502 Bad Gateway, because the BFF
@@ -89,8 +91,8 @@ export async function listSubCategories(opts?: CatalogCallOptions): Promise<SubC
 }
 
 /**
- * The home rows in ONE call (a constant number of upstream calls per page, docs/product.md "Home"):
- * POST /api/product/get-product-by-category `{ id: [...], grouped: true }` answering
+ * The home rows in ONE call (docs/decisions/0005-catalogue-cache.md: a constant number of upstream
+ * calls per page): POST /api/product/get-product-by-category `{ id: [...], grouped: true }` answering
  * `[{ categoryId, products }]`. Rows come back in the order of `categoryIds`; a category without
  * products gets an empty row.
  */
