@@ -95,7 +95,7 @@ export function createApp(opts: AppOptions) {
   })
   app.notFound((c) => c.json(failure(`Not found: ${c.req.method} ${c.req.path}`), 404))
 
-  // Each module declares its routes from the contract (api/lib/openapi.ts); mounting them here also
+  // Each module declares its routes from contract/ (api/lib/openapi.ts); mounting them here also
   // collects them, with their full paths, into the document at GET /api/openapi.json.
   const api = new OpenAPIHono()
   api.route('/user', userRoutes(deps))

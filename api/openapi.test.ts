@@ -70,7 +70,7 @@ describe('the OpenAPI document', () => {
     for (const status of ['400', '401', '403', '404', '409', '413', '415', '422', '429']) expect(all).toContain(status)
   })
 
-  it('describes the product answer and the create body from the contract', () => {
+  it('describes the product answer and the create body from contract/', () => {
     const product = doc.components?.schemas?.Product as OpenAPIV3_1.SchemaObject
     expect(Object.keys(product.properties ?? {})).toEqual(
       expect.arrayContaining(['_id', 'price', 'sellingPrice', 'discount', 'more_details']),

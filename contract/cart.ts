@@ -34,7 +34,7 @@ export const GuestCartIdSchema = z
 /** POST /api/cart/merge: `{ guestCartId }`. */
 export const MergeCartSchema = z.object({ guestCartId: GuestCartIdSchema })
 
-/** The bill of a cart or an order, in rupees (docs/commerce-api.md, "Bill"). */
+/** The bill of a cart or an order, in rupees (docs/commerce-api.md, "Cart"). */
 export const BillSchema = z
   .object({
     itemCount: z.number(),

@@ -1,5 +1,5 @@
 /**
- * Field rules every resource's schemas share (docs/api.md, "The contract"): ids, one-line labels,
+ * Field rules every resource's schemas share (docs/api.md, "The folder contract/"): ids, one-line labels,
  * lists of category or sub category references, the read version of an edit, and the url of a stored
  * image. Every body is parsed by a zod schema built from these, so a wrong type (an object where text
  * belongs, `{"$ne": null}`) is a 400 with field issues and never reaches a query (docs/api-contract.md,

@@ -260,7 +260,7 @@ export type CatalogRef = z.output<typeof CatalogRefSchema>
 
 /**
  * A product as every read and write answers it (docs/api-contract.md, "Endpoints"; docs/commerce-api.md,
- * "Products"): `category` and `subCategory` expanded; `price` is the MRP in rupees, `sellingPrice`
+ * "Products (addition)"): `category` and `subCategory` expanded; `price` is the MRP in rupees, `sellingPrice`
  * the price charged in rupees, `discount` the percentage off the MRP (0-100); only published products
  * reach a shopper.
  */

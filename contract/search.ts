@@ -68,7 +68,7 @@ import { z } from 'zod'
 
 const FacetValueSchema: z.ZodType<FacetValue> = z.object({ value: z.string(), label: z.string(), count: z.number() })
 
-/** `facets` beside a list's `data` (docs/search.md, "Facets"). */
+/** `facets` beside a list's `data` (docs/search.md, "Facets and sorting"). */
 export const FacetsSchema: z.ZodType<Facets> = z
   .object({ brand: z.array(FacetValueSchema), price: z.array(FacetValueSchema), discount: z.array(FacetValueSchema) })
   .meta({ id: 'Facets' })

@@ -1,5 +1,5 @@
 /**
- * The sitemap endpoints' answers (docs/seo.md, "Sitemap"): the shelves (categories and their sub
+ * The sitemap endpoints' answers (docs/seo.md, "robots.txt and sitemaps"): the shelves (categories and their sub
  * categories) and the published products, each with the time it last changed.
  */
 import { z } from 'zod'

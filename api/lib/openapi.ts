@@ -1,5 +1,5 @@
 /**
- * Routes declared from the contract (docs/api.md; docs/decisions/0017-one-contract-openapi.md).
+ * Routes declared from contract/ (docs/api.md; docs/decisions/0017-one-contract-openapi.md).
  * Each module declares its endpoints with `endpoint()`: the method, the path, who may call it, the
  * body, query and header schemas and the answers, all zod schemas from `contract/`. One declaration
  * both mounts the handlers and enters the route in the OpenAPI 3.1 document served at
@@ -171,7 +171,7 @@ export function registerSecuritySchemes(app: OpenAPIHono): void {
 /**
  * Middleware for tests: checks every JSON answer of a declared route against the schema declared for
  * its status. A mismatch replaces the answer with a 500 whose message names the route and the field,
- * so a test of any endpoint also proves that the API answers what the contract says.
+ * so a test of any endpoint also proves that the API answers what contract/ says.
  * @param app the top-level app whose registry holds every route with its full path
  */
 export function checkAnswers(app: OpenAPIHono): MiddlewareHandler {
@@ -196,7 +196,7 @@ export function checkAnswers(app: OpenAPIHono): MiddlewareHandler {
     else {
       const parsed = schema.safeParse(await c.res.clone().json())
       const issue = parsed.error?.issues[0]
-      if (issue) problem = `${where} off the contract: ${issue.path.join('.') || 'body'}: ${issue.message}`
+      if (issue) problem = `${where} off contract/: ${issue.path.join('.') || 'body'}: ${issue.message}`
     }
     if (problem) c.res = new Response(JSON.stringify({ message: problem, error: true, success: false }), { status: 500 })
   }

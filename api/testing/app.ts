@@ -1,6 +1,6 @@
 /**
  * Builds the API on a fresh test database (PGlite, or PostgreSQL with TEST_DATABASE_URL) with a
- * temporary upload folder and outbox, checking every answer against the contract's schemas, and
+ * temporary upload folder and outbox, checking every answer against the schemas of contract/, and
  * offers a small `call()` helper for JSON requests.
  */
 import fs from 'node:fs'
@@ -27,7 +27,7 @@ export async function createTestApp(overrides: Partial<AppOptions> = {}) {
     db: database.db,
     storage: createDiskStorage(path.join(tmpDir, 'uploads')),
     mailer: createMailer({ outboxDir: path.join(tmpDir, 'outbox') }),
-    // Every answer of every API test is checked against the contract (api/lib/openapi.ts).
+    // Every answer of every API test is checked against contract/ (api/lib/openapi.ts).
     checkAnswers: true,
     ...overrides,
   })

@@ -136,7 +136,7 @@ export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Pro
   return parse<T>(await send(buildRequest(path, opts, session.tokens?.accessToken)))
 }
 
-/** The failure an answer off the contract becomes: a 502, since the BFF itself did not fail. */
+/** The failure an answer off contract/ becomes: a 502, since the BFF itself did not fail. */
 export const UNEXPECTED_ANSWER = {
   ok: false,
   status: 502,

@@ -1,5 +1,5 @@
 /**
- * The API's own description (docs/api.md): the OpenAPI 3.1 document generated from the contract's
+ * The API's own description (docs/api.md): the OpenAPI 3.1 document generated from contract/'s
  * schemas, and a reference page that renders it (Scalar, @scalar/hono-api-reference).
  *
  * - GET /openapi.json → the document (not the envelope: it is the OpenAPI object itself)
@@ -70,7 +70,7 @@ export function referenceRoutes(document: () => unknown) {
     {
       method: 'get',
       path: '/openapi.json',
-      summary: 'This document: OpenAPI 3.1, generated from the contract',
+      summary: 'This document: OpenAPI 3.1, generated from contract/',
       access: 'public',
       answers: {
         200: { description: 'The OpenAPI object', raw: { mediaType: 'application/json', schema: z.record(z.string(), z.unknown()) } },

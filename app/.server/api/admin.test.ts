@@ -26,7 +26,7 @@ const ok = (message: string, data: unknown, init?: ResponseInit) => HttpResponse
 const fail = (status: number, message: string, issues?: unknown) =>
   HttpResponse.json({ message, error: true, success: false, ...(issues ? { issues } : {}) }, { status })
 
-// Answers exactly as the real API gives them (typed by the contract; app/.server/api/real-api.test.ts
+// Answers exactly as the real API gives them (typed by contract/; app/.server/api/real-api.test.ts
 // runs the same calls against the real API).
 const at = '2026-01-01T00:00:00.000Z'
 const dairy: Category = { _id: 'c1', name: 'Dairy', image: '/uploads/a.webp', createdAt: at, updatedAt: at }

@@ -1,6 +1,6 @@
 /**
  * Typed calls to the upstream catalogue API (/api/category, /api/subcategory, /api/product;
- * docs/api-contract.md, "Catalogue"), each answer parsed with the contract's schema of that endpoint
+ * docs/api-contract.md, "Catalogue"), each answer parsed with the schema of that endpoint in contract/
  * (contract/*.ts; docs/api.md). Every call goes through `upstream()`; catalogue reads are
  * public, so no session is passed (a stale access token must never turn a product page into a refresh
  * round trip).
@@ -50,8 +50,8 @@ export interface CatalogCallOptions {
 }
 
 /**
- * Calls a catalogue read and parses the whole answer with `schema` (the contract's envelope of the
- * endpoint). Throws the API's failure (app/.server/failure.ts); an answer off the contract is a 502.
+ * Calls a catalogue read and parses the whole answer with `schema` (the envelope (contract/envelope.ts) of the
+ * endpoint). Throws the API's failure (app/.server/failure.ts); an answer off contract/ is a 502.
  */
 async function read<S extends z.ZodType>(
   path: string,

@@ -1,8 +1,8 @@
 /**
  * The BFF's typed calls (app/.server/api/*) against the REAL API: `createApp()` on a fresh database
  * (PGlite, or PostgreSQL with TEST_DATABASE_URL), reached in process the way server.ts wires it. Every
- * answer is parsed by the contract's schemas on the BFF side and checked against the same schemas on
- * the API side (api/testing/app.ts `checkAnswers`), so a change of the contract on either side breaks
+ * answer is parsed by the schemas of contract/ on the BFF side and checked against the same schemas on
+ * the API side (api/testing/app.ts `checkAnswers`), so a change of contract/ on either side breaks
  * a test here (docs/api.md).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'

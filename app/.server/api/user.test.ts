@@ -23,7 +23,7 @@ let contextModule: ContextModule
 
 const envBefore = { ...process.env }
 
-// A user exactly as the real API answers it (typed by the contract, so the fake cannot drift from it;
+// A user exactly as the real API answers it (typed by contract/, so the fake cannot drift from it;
 // app/.server/api/real-api.test.ts runs the same calls against the real API).
 const userDoc: User = {
   _id: '65f0c0ffee0000000000beef',
@@ -284,7 +284,7 @@ describe('user calls', () => {
     ])
   })
 
-  it('toSessionUser keeps the header summary; a user off the contract (an unknown role) is refused', () => {
+  it('toSessionUser keeps the header summary; a user off contract/ (an unknown role) is refused', () => {
     const parsed = userApi.UserSchema.parse({ ...userDoc, role: 'USER' })
     expect(userApi.toSessionUser(parsed)).toEqual({
       _id: userDoc._id,

@@ -45,7 +45,7 @@ import {
   STOCK_MAX,
 } from '../../../contract/product.ts'
 
-// The product limits have one home, the contract (contract/product.ts), which the API applies too;
+// The product limits have one home, contract/ (contract/product.ts), which the API applies too;
 // the form's names for them follow.
 export {
   DISCOUNT_MAX,
