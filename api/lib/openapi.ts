@@ -73,9 +73,11 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
 
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' as const, minimum: 1 } } }
 
-/** The error statuses of an endpoint: those following from its body and guard, and those it lists. */
-export function errorStatuses(endpoint: Pick<Endpoint, 'access' | 'body' | 'upload' | 'query' | 'errors'>): ErrorStatus[] {
+/** The error statuses of an endpoint: those following from its body, its guard and the database, and those it lists. */
+export function errorStatuses(endpoint: Pick<Endpoint, 'access' | 'body' | 'upload' | 'query' | 'errors' | 'answers'>): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(endpoint.errors ?? [])
+  // Every envelope route reads the database, which may be unreachable for a moment (api/app.ts).
+  if (Object.values(endpoint.answers).some((answer) => answer && !answer.raw)) statuses.add(503)
   if (endpoint.body || endpoint.upload || endpoint.query) statuses.add(400)
   if (endpoint.body || endpoint.upload) {
     statuses.add(413)
