@@ -85,6 +85,8 @@ export function referenceRoutes(document: () => unknown) {
     pageTitle: 'Grocery storefront API',
     withDefaultFonts: false,
     telemetry: false,
+    // The "Ask AI" agent calls Scalar's servers: off (and the policy would block it anyway).
+    agent: { disabled: true },
   })
   endpoint(
     {
