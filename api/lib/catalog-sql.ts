@@ -3,6 +3,7 @@
  * answers in the wire shape (docs/api-contract.md, "Conventions": ids as `_id`, ISO 8601
  * timestamps) in the database so that every list costs one query, never one per row.
  */
+import type { CatalogRef } from '../../contract/product.ts'
 import { hasSqlState } from './faults.ts'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
@@ -43,12 +44,8 @@ export function expandedSubCategories(productId: SQL): SQL {
     where l.product_id = ${productId})`
 }
 
-/** `{ _id, name, image }`: how a category or sub category appears inside another answer. */
-export interface CatalogRef {
-  _id: string
-  name: string
-  image: string
-}
+/** `{ _id, name, image }`: how a category or sub category appears inside another answer (contract/product.ts). */
+export type { CatalogRef }
 
 /**
  * The ids of `ids` that name no row of `table` (`categories` or `sub_categories`), in the order
