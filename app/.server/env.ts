@@ -21,4 +21,8 @@ export const env = {
    * redirects when set (set it on a BFF deployed apart too, so its pages allow those images).
    */
   imageOrigins: config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : [],
+  /** The upload cap in bytes: `UPLOAD_MAX_BYTES`, the same variable the API reads (contract/file.ts). */
+  uploadMaxBytes: config.uploadMaxBytes,
+  /** `Secure` cookies and HSTS (api/config.ts: production unless INSECURE_COOKIES=1). */
+  secureCookies: config.secureCookies,
 }

@@ -258,7 +258,7 @@ describe('ensureCatalog', () => {
       isEmbedded: true,
       dataDir: tmp,
       csvPath: FIXTURE,
-      env: { SEED_CATALOG: '0' },
+      seed: false,
     })
     expect(outcome).toEqual({ action: 'skipped' })
   })
@@ -272,7 +272,6 @@ describe('ensureCatalog', () => {
       isEmbedded: true,
       dataDir: tmp,
       csvPath: FIXTURE,
-      env: {},
     })
     expect(outcome).toEqual({ action: 'present', artworkRestored: 0 })
     expect(await allCounts()).toEqual(before)
@@ -288,7 +287,6 @@ describe('ensureCatalog', () => {
       isEmbedded: true,
       dataDir: tmp,
       csvPath: FIXTURE,
-      env: {},
     })
     expect(outcome.action).toBe('present')
     expect(outcome.action === 'present' && outcome.artworkRestored).toBeGreaterThan(100)
