@@ -161,6 +161,19 @@ export const products = pgTable(
     searchHead: text('search_head')
       .array()
       .generatedAlwaysAs(sql`search_head("name")`),
+    /**
+     * Copies of the product's category and sub category links (ids, sorted), kept by triggers on the
+     * link tables (migration 0007_search_shelves): the search ranks every match by its shelves, and
+     * reading them from the row is what keeps a search of a common word fast. Never written here.
+     */
+    searchCategoryIds: text('search_category_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    searchSubCategoryIds: text('search_sub_category_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     ...timestamps,
   },
   (t) => [
@@ -168,6 +181,7 @@ export const products = pgTable(
     index('products_created_idx').on(t.createdAt.desc(), t.id),
     // fastupdate off: a pending list of new rows would be read in full by every search (migration 0006_search).
     index('products_search_doc_idx').using('gin', t.searchDoc).with({ fastupdate: false }),
+    index('products_search_sub_category_ids_idx').using('gin', t.searchSubCategoryIds).with({ fastupdate: false }),
   ],
 )
 

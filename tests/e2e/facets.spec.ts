@@ -88,6 +88,8 @@ test('a category listing sorts by price and filters by price band', async ({ pag
   await choose(page, /^Under ₹50 \(\d+\)$/, isJs(testInfo))
   await expect(page).toHaveURL(/[?&]price=0-50(&|$)/)
   await expect(page).toHaveURL(/[?&]sort=price_asc(&|$)/)
+  // The address changes before the new page is drawn (without JavaScript, a form submission).
+  await expect(page.getByRole('list', { name: 'Chosen filters' }).getByRole('link', { name: /Under ₹50/ })).toBeVisible()
   const cheap = await cardPrices(page)
   expect(cheap.length).toBeGreaterThan(0)
   for (const price of cheap) expect(price).toBeLessThan(50)

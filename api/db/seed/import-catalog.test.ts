@@ -10,10 +10,11 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { count, eq } from 'drizzle-orm'
+import { count, eq, sql } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import { parse } from 'csv-parse/sync'
 import type { Database } from '../client.ts'
+import { queryRows } from '../query.ts'
 import {
   categories,
   images as imagesTable,
@@ -173,6 +174,27 @@ describe('importCatalog', () => {
       .innerJoin(subCategories, eq(subCategories.id, subCategoryCategories.subCategoryId))
       .innerJoin(categories, eq(categories.id, subCategoryCategories.categoryId))
     for (const l of links) expect(source.some((r) => r.SubCategory === l.sub && r.Category === l.category)).toBe(true)
+  })
+
+  it("writes the search's copies of the links with each product, so that no product is rewritten", async () => {
+    const copies = await database.db
+      .select({ id: products.id, categories: products.searchCategoryIds, subCategories: products.searchSubCategoryIds })
+      .from(products)
+    const linked = await database.db.select().from(productCategories)
+    const shelved = await database.db.select().from(productSubCategories)
+    expect(copies).toHaveLength(50)
+    for (const c of copies) {
+      expect(c.categories).toEqual(linked.filter((l) => l.productId === c.id).map((l) => l.categoryId))
+      expect(c.subCategories).toEqual(shelved.filter((l) => l.productId === c.id).map((l) => l.subCategoryId))
+    }
+    // One version of each product: every product row was written by a command (`cmin`, in the one
+    // import transaction) before the first link's, so the links' triggers rewrote none.
+    const [order] = await queryRows<{ rewritten: number }>(
+      database.db,
+      sql`select count(*)::int as rewritten from products
+          where cmin::text::int > (select min(cmin::text::int) from product_categories)`,
+    )
+    expect(order?.rewritten).toBe(0)
   })
 
   it('gives every product, sub category and category an image whose files exist in storage', async () => {

@@ -260,6 +260,12 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       moreDetails: { brand: r.brand, sku },
       publish: true,
       sku,
+      // The search's copies of the links below, as the link tables' triggers would write them
+      // (migration 0007_search_shelves): given here, the triggers find nothing to change, and the
+      // import writes each product once instead of three times (three versions of every row until
+      // a vacuum, which embedded PGlite never runs by itself).
+      searchCategoryIds: [categoryIds.get(r.category)!],
+      searchSubCategoryIds: [subCategoryIds.get(pairKey(r.category, r.subCategory))!.id],
       createdAt: at(i),
       updatedAt: at(i),
     }

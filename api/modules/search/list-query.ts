@@ -1,10 +1,11 @@
 /**
  * One page of a product list with filters, a sort and facet counts, in one statement (docs/search.md):
- * the search's ranked matches, or a category listing, or every product. The statement reads the
- * list's `candidates` (product ids from an index: the full-text GIN index, a shelf's links), keeps
- * the published ones that satisfy `where`, computes the ranking columns for those only, and answers
- * the page's ids in order with the count and (when asked) the facets as one-time subqueries over the
- * same rows, so nothing is computed twice.
+ * the search's ranked matches, or a category listing, or every product. The statement finds the
+ * list's products (a search: `where` alone, through the GIN indexes of migrations 0006_search and
+ * 0007_search_shelves; a listing: its `candidates`, a shelf's links), keeps the published ones that
+ * satisfy `where`, computes the ranking columns once for those only, and answers the page's
+ * products (expanded after the page is chosen) with the count and (when asked) the facets as
+ * one-time subqueries over the same rows, so nothing is computed twice.
  *
  * Facet counts follow the usual rule of faceted navigation: each facet counts the list under the
  * other facets' filters, not its own, so choosing a brand still shows how many products the other
@@ -13,7 +14,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
-import { offsetOf } from '../product/reads.ts'
+import { offsetOf, productColumns, toProductAnswer, type ProductAnswer, type ProductRow } from '../product/reads.ts'
 import { DISCOUNT_STEPS, PRICE_BANDS, type Facets, type ListOptions } from './schemas.ts'
 
 /** Brands listed in the brand facet at most (the commonest first; chosen brands always). */
@@ -26,23 +27,19 @@ export interface Ranking {
    * `columns`); null for listings, which are newest first.
    */
   score: SQL | null
-  /**
-   * Columns computed once per product (aliased `p`) into `matched`, which `score` adds up; they may
-   * read the CTEs `shelf_scores(id, g, score)` and `category_scores(id, score)`.
-   */
+  /** Columns computed once per product (aliased `p`) into `matched`, which `score` adds up. */
   columns?: SQL
   /** Products of at least these points come before the others (then in-stock first within each). */
   strongScore?: number
-  /** JSON `[{ id, g, score }]`: the rows of `shelf_scores`. */
-  shelfScores?: string
-  /** JSON `[{ id, score }]`: the rows of `category_scores`. */
-  categoryScores?: string
 }
 
 /** What one list statement reads. */
 export interface ListQuery {
-  /** A select of product ids (`id`), possibly with duplicates and unpublished products. */
-  candidates: SQL
+  /**
+   * A select of product ids (`id`) the list is among, possibly with duplicates and unpublished
+   * products; absent when `where` alone finds them through an index (a search).
+   */
+  candidates?: SQL
   /** A condition on the product `p` every listed product satisfies (besides being published). */
   where: SQL
   ranking: Ranking
@@ -51,9 +48,9 @@ export interface ListQuery {
   limit: number
 }
 
-/** The answer of `listPage`: the page's ids in order, the count of the filtered list, the facets if asked. */
+/** The answer of `listPage`: the page's products in order, the count of the filtered list, the facets if asked. */
 export interface ListPage {
-  ids: string[]
+  products: ProductAnswer[]
   totalCount: number
   facets?: Facets
 }
@@ -65,7 +62,7 @@ const PRICE_BAND_CASE = sql.raw(
 /** The order of the list, on the columns of `matched` (see `listPage`). */
 function orderBy(query: ListQuery): SQL {
   const relevance = query.ranking.score
-    ? sql`(m.score >= ${query.ranking.strongScore ?? 0}) desc, m.in_stock desc, m.score desc, length(m.name), m.created_at desc nulls last, m.id`
+    ? sql`(m.score >= ${query.ranking.strongScore ?? 0}) desc, m.in_stock desc, m.score desc, m.name_length, m.created_at desc nulls last, m.id`
     : sql`m.created_at desc nulls last, m.id`
   switch (query.options.sort) {
     case 'price_asc':
@@ -79,9 +76,26 @@ function orderBy(query: ListQuery): SQL {
   }
 }
 
-/** The CTEs `matched` (every product of the list, ranking columns, filter flags) and `filtered`. */
-function listedProducts(query: ListQuery): SQL {
-  const { brand, price, discount } = query.options
+/** Whether the list is narrowed by a filter (brand, price band or least discount). */
+function isFiltered(options: ListOptions): boolean {
+  return options.brand.length > 0 || options.price !== null || options.discount !== null
+}
+
+/**
+ * The CTE `matched`: every product of the list with its sort and ranking columns, and (when the
+ * list is filtered or counts facets) its facet values and filter flags. Only the columns the
+ * statement reads are computed: at 100,000 products a common word matches about 3,000 products,
+ * and every column costs per match.
+ *
+ * Without facets it is read once and is not materialized; its `offset 0` keeps PostgreSQL from
+ * merging it into the query that reads it (the planner never pulls up a subquery that has LIMIT or
+ * OFFSET), so that each ranking column is computed once per product and the score reads the
+ * result, instead of the column's expression being copied into every place the score mentions it
+ * (a CTE read once is otherwise inlined). With facets, each facet reads it too, so it is
+ * materialized.
+ */
+function matchedProducts(query: ListQuery): SQL {
+  const { brand, price, discount, facets } = query.options
   const band = PRICE_BANDS.find((b) => b.id === price)
   const brands = brand.map((b) => b.toLowerCase())
   const brandOk = brands.length
@@ -94,22 +108,23 @@ function listedProducts(query: ListQuery): SQL {
     ? sql`p.selling_price >= ${band.min}${band.max === null ? sql`` : sql` and p.selling_price < ${band.max}`}`
     : sql`true`
   const discountOk = discount !== null ? sql`p.discount >= ${discount}` : sql`true`
-  const { score, columns, shelfScores, categoryScores } = query.ranking
-  const scoreTables = score
-    ? sql`shelf_scores as (select * from jsonb_to_recordset(${shelfScores ?? '[]'}::jsonb) as s(id text, g int, score int)),
-          category_scores as (select * from jsonb_to_recordset(${categoryScores ?? '[]'}::jsonb) as c(id text, score int)),`
-    : sql``
-  return sql`${scoreTables} candidates as (${query.candidates}),
-    matched as (
-      select p.id, p.name, p.created_at, p.selling_price, p.discount, p.stock > 0 as in_stock,
-        trim(coalesce(p.more_details->>'brand', '')) as brand, ${PRICE_BAND_CASE} as band,
-        ${brandOk} as brand_ok, ${priceOk} as price_ok, ${discountOk} as discount_ok${columns ? sql`, ${columns}` : sql``}
+  const facetColumns = facets ? sql`, trim(coalesce(p.more_details->>'brand', '')) as brand, ${PRICE_BAND_CASE} as band` : sql``
+  const flagColumns =
+    facets || isFiltered(query.options) ? sql`, ${brandOk} as brand_ok, ${priceOk} as price_ok, ${discountOk} as discount_ok` : sql``
+  const { columns } = query.ranking
+  return sql`matched as ${facets ? sql`materialized` : sql`not materialized`} (
+      select p.id, length(p.name) as name_length, p.created_at, p.selling_price, p.discount, p.stock > 0 as in_stock
+        ${facetColumns}${flagColumns}${columns ? sql`, ${columns}` : sql``}
       from products p
-      where p.id in (select id from candidates) and p.publish and ${query.where}
-    ),
-    filtered as (
-      select m.*, ${score ?? sql`0`} as score from matched m where m.brand_ok and m.price_ok and m.discount_ok
+      where ${query.candidates ? sql`p.id in (${query.candidates}) and ` : sql``}p.publish and ${query.where}
+      ${facets ? sql`` : sql`offset 0`}
     )`
+}
+
+/** The rows of `matched` the filters keep, with their points (`score`), aliased `m`. */
+function filteredProducts(query: ListQuery): SQL {
+  const keep = isFiltered(query.options) ? sql`m.brand_ok and m.price_ok and m.discount_ok` : sql`true`
+  return sql`(select m.*, ${query.ranking.score ?? sql`0`} as score from matched m where ${keep}) m`
 }
 
 /** The facets as one JSON value over `matched` (see the module comment). */
@@ -161,31 +176,40 @@ function labelled(
 }
 
 /**
- * One page of `query`: the ids in order, the count, and the facets when `options.facets`. Run it in
- * the caller's transaction or on the pool; two statements at most (a page past the end, or a
- * filter that leaves nothing, reads the count and facets on their own).
+ * One page of `query`: its products as answered, in order, the count, and the facets when
+ * `options.facets`. Run it in the caller's transaction or on the pool; one statement, two when a
+ * page past the first is empty, or an empty page has facets to count (the count and facets are
+ * then read on their own). Only the page's products are expanded into answers (their categories and sub
+ * categories), after the page is chosen.
  */
 export async function listPage(db: Pick<Db, 'execute'>, query: ListQuery): Promise<ListPage> {
   const { options } = query
   const facets = options.facets ? facetsColumn(options.brand) : sql`null::json`
-  const rows = await queryRows<{ id: string; total: number; facets: Parameters<typeof labelled>[0] | null }>(
+  // The count rides on the page (a window over every filtered row, computed before the page is cut),
+  // so the filtered rows are read once.
+  const rows = await queryRows<ProductRow & { total: number; facets: Parameters<typeof labelled>[0] | null }>(
     db,
-    sql`with ${listedProducts(query)}
-        select m.id, (select count(*)::int from filtered) as total, ${facets} as facets
-        from filtered m
-        order by ${orderBy(query)}
-        limit ${query.limit} offset ${offsetOf(query.page, query.limit)}`,
+    sql`with ${matchedProducts(query)}
+        select ${productColumns}, m.total, ${facets} as facets
+        from (select m.*, (count(*) over ())::int as total from ${filteredProducts(query)}
+              order by ${orderBy(query)}
+              limit ${query.limit} offset ${offsetOf(query.page, query.limit)}) m
+        join products p on p.id = m.id
+        order by ${orderBy(query)}`,
   )
-  let head = rows[0]
+  let head: { total: number; facets: Parameters<typeof labelled>[0] | null } | undefined = rows[0]
+  // An empty first page is an empty list: nothing more to count unless facets are asked for (each
+  // facet counts under the other filters, which may leave products).
+  if (!head && query.page === 1 && !options.facets) head = { total: 0, facets: null }
   if (!head) {
     const [summary] = await queryRows<{ total: number; facets: Parameters<typeof labelled>[0] | null }>(
       db,
-      sql`with ${listedProducts(query)} select (select count(*)::int from filtered) as total, ${facets} as facets`,
+      sql`with ${matchedProducts(query)} select (select count(*)::int from ${filteredProducts(query)}) as total, ${facets} as facets`,
     )
-    head = { id: '', total: summary?.total ?? 0, facets: summary?.facets ?? null }
+    head = { total: summary?.total ?? 0, facets: summary?.facets ?? null }
   }
   return {
-    ids: rows.map((r) => r.id),
+    products: rows.map(({ total: _total, facets: _facets, ...row }) => toProductAnswer(row)),
     totalCount: head.total,
     ...(options.facets && head.facets ? { facets: labelled(head.facets, options.brand) } : {}),
   }

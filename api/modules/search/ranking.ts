@@ -27,7 +27,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { ListQuery } from './list-query.ts'
-import { shelfHoldsPhrase, shelfTier, ShelfTier, type Shelf } from './shelves.ts'
+import { shelfHoldsPhrase, shelvesNaming, ShelfTier, type Shelf } from './shelves.ts'
 import { phraseQuery, wordForms } from './terms.ts'
 import type { Alternative, Group } from './understand.ts'
 
@@ -64,63 +64,76 @@ function textArray(values: string[]): SQL {
 }
 
 /**
- * The candidates, condition and ranking of a search understood as `groups` (at least one), over the
- * store's `shelves`; `typed` is the search as typed (words joined by spaces).
+ * The condition and ranking of a search understood as `groups` (at least one), over the store's
+ * `shelves`; `typed` is the search as typed (words joined by spaces). Every part reads the product
+ * row alone (no subquery): the condition is answered by the GIN indexes on `search_doc` and
+ * `search_sub_category_ids` in one bitmap scan, and the ranking columns are a few comparisons.
  */
-export function searchListParts(groups: Group[], shelves: Shelf[], typed: string): Pick<ListQuery, 'candidates' | 'where' | 'ranking'> {
+export function searchListParts(groups: Group[], shelves: Shelf[], typed: string): Pick<ListQuery, 'where' | 'ranking'> {
   const whole = groups.flatMap((g) => g.typed)
-  // Points per (sub category, group); categories get half of the sum over the groups.
+  // Points per (sub category, group); categories get half of the sum over the groups. Only the
+  // shelves a phrase names are visited (`shelvesNaming`).
   const shelfPoints: Array<{ id: string; g: number; score: number }> = []
   const categoryPoints = new Map<string, number>()
   const holding: string[][] = groups.map(() => [])
   const departments = new Set<string>()
-  for (const shelf of shelves) {
-    let sum = 0
-    groups.forEach((group, g) => {
-      let best = ShelfTier.NONE as number
-      for (const alt of group.alternatives) {
-        if (alt.prefix) continue
-        const tier = shelfTier(shelf, alt.phrase)
-        best = Math.max(best, tier)
+  const best = new Map<Shelf, number[]>()
+  groups.forEach((group, g) => {
+    for (const alt of group.alternatives) {
+      if (alt.prefix) continue
+      for (const { shelf, tier } of shelvesNaming(shelves, alt.phrase)) {
+        const points = best.get(shelf) ?? groups.map(() => ShelfTier.NONE as number)
+        points[g] = Math.max(points[g]!, tier)
+        best.set(shelf, points)
         if (shelf.kind === 'subCategory' && shelfHoldsPhrase(tier)) {
           if (!holding[g]!.includes(shelf.id)) holding[g]!.push(shelf.id)
           if (g === groups.length - 1) for (const id of shelf.categoryIds) departments.add(id)
         }
       }
-      sum += best
-      if (shelf.kind === 'subCategory' && best > 0) shelfPoints.push({ id: shelf.id, g, score: best })
-    })
-    if (shelf.kind === 'category' && sum > 0) categoryPoints.set(shelf.id, Math.round(sum / 2))
-    if (shelf.kind === 'subCategory' && groups.length > 1 && shelfTier(shelf, whole) >= ShelfTier.ITEM) {
-      shelfPoints.push({ id: shelf.id, g: -1, score: POINTS.WHOLE_SEARCH_SHELF })
+    }
+  })
+  for (const [shelf, points] of best) {
+    if (shelf.kind === 'category') {
+      const sum = points.reduce((a, b) => a + b, 0)
+      if (sum > 0) categoryPoints.set(shelf.id, Math.round(sum / 2))
+    } else {
+      points.forEach((score, g) => {
+        if (score > 0) shelfPoints.push({ id: shelf.id, g, score })
+      })
     }
   }
-  const scored = new Set(shelfPoints.map((s) => s.g))
+  if (groups.length > 1) {
+    for (const { shelf, tier } of shelvesNaming(shelves, whole)) {
+      if (shelf.kind === 'subCategory' && tier >= ShelfTier.ITEM)
+        shelfPoints.push({ id: shelf.id, g: -1, score: POINTS.WHOLE_SEARCH_SHELF })
+    }
+  }
 
-  const matchesAll = tsquery(groups.map((g) => `(${anyOf(g.alternatives)})`).join(' & '))
-  const shelfCandidates = [...new Set(holding.flat())]
-  const candidates = shelfCandidates.length
-    ? sql`select p.id from products p where p.search_doc @@ ${matchesAll}
-          union select psc.product_id as id from product_sub_categories psc where psc.sub_category_id = any(${textArray(shelfCandidates)})`
-    : sql`select p.id from products p where p.search_doc @@ ${matchesAll}`
-  const where = sql.join(
-    groups.map((group, g) => {
-      const byWords = sql`p.search_doc @@ ${tsquery(anyOf(group.alternatives))}`
-      return holding[g]!.length
-        ? sql`(${byWords} or exists (select 1 from product_sub_categories psc
-                where psc.product_id = p.id and psc.sub_category_id = any(${textArray(holding[g]!)})))`
-        : byWords
-    }),
-    sql` and `,
-  )
-
+  // Shelf points are read from the product's own copies of its links (`search_sub_category_ids`,
+  // `search_category_ids`, migration 0007_search_shelves): a product on several scored shelves gets
+  // the most points of them, the first tier its ids overlap, highest first.
+  const bestOf = (column: SQL, points: Array<{ id: string; score: number }>) => {
+    const tiers = [...new Set(points.map((x) => x.score))].sort((a, b) => b - a)
+    if (tiers.length === 0) return sql`0`
+    const whens = tiers.map((tier) => {
+      const ids = [...new Set(points.filter((x) => x.score === tier).map((x) => x.id))]
+      return sql`when ${column} && ${textArray(ids)} then ${sql.raw(String(tier))}`
+    })
+    return sql`(case ${sql.join(whens, sql` `)} else 0 end)`
+  }
   const shelfOf = (g: number) =>
-    scored.has(g)
-      ? sql`coalesce((select max(s.score) from product_sub_categories psc join shelf_scores s on s.id = psc.sub_category_id
-                      where psc.product_id = p.id and s.g = ${g}), 0)`
-      : sql`0`
+    bestOf(
+      sql`p.search_sub_category_ids`,
+      shelfPoints.filter((x) => x.g === g),
+    )
+  const matches = groups.map((group, g) => {
+    const byWords = sql`p.search_doc @@ ${tsquery(anyOf(group.alternatives))}`
+    return holding[g]!.length ? sql`(${byWords} or p.search_sub_category_ids && ${textArray(holding[g]!)})` : byWords
+  })
+  const where = sql.join(matches, sql` and `)
+
   // Each part is computed once per product as a column of `matched` (r_…), and the points are
-  // added up from those columns (`score`), so no subquery or text-search test runs twice.
+  // added up from those columns (`score`), so no text-search test runs twice.
   const columns: SQL[] = []
   const groupPoints = groups.map((group, g) => {
     const typedAlts = group.alternatives.filter((a) => !a.prefix && a.source === 'typed')
@@ -141,21 +154,16 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
   const last = groups.at(-1)!
   const heads = [...new Set(last.alternatives.filter((a) => !a.prefix).flatMap((a) => wordForms(a.phrase.at(-1)!)))]
   columns.push(
-    categoryPoints.size
-      ? sql`coalesce((select max(c.score) from product_categories pc join category_scores c on c.id = pc.category_id
-                      where pc.product_id = p.id), 0) as r_category`
-      : sql`0 as r_category`,
+    sql`${bestOf(
+      sql`p.search_category_ids`,
+      [...categoryPoints].map(([id, score]) => ({ id, score })),
+    )} as r_category`,
   )
   columns.push(heads.length ? sql`p.search_head && ${textArray(heads)} as r_head` : sql`false as r_head`)
-  // An aggregate per product (an index probe), where EXISTS would be turned into a hash of every
-  // product of the departments.
-  columns.push(
-    departments.size
-      ? sql`coalesce((select bool_or(pc.category_id = any(${textArray([...departments])})) from product_categories pc
-                      where pc.product_id = p.id), false) as r_department`
-      : sql`true as r_department`,
-  )
-  columns.push(sql`lower(p.name) = ${typed} as r_exact`, sql`${shelfOf(-1)} as r_whole`)
+  columns.push(departments.size ? sql`p.search_category_ids && ${textArray([...departments])} as r_department` : sql`true as r_department`)
+  // The length first: lower-casing every matched name costs more than all the other columns
+  // (measured), and only names of the search's length can equal it.
+  columns.push(sql`(length(p.name) = ${[...typed].length} and lower(p.name) = ${typed}) as r_exact`, sql`${shelfOf(-1)} as r_whole`)
   const headPoints = departments.size
     ? sql`(case when m.r_department then ${POINTS.DEPARTMENT} + (case when m.r_head then ${POINTS.HEAD} else 0 end)
                when m.r_head then ${POINTS.HEAD_ELSEWHERE} else 0 end)`
@@ -163,14 +171,11 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
   const score = sql`(case when m.r_exact then ${POINTS.EXACT_NAME} else 0 end) + m.r_whole + m.r_category
       + ${headPoints} + ${sql.join(groupPoints, sql` + `)}`
   return {
-    candidates: sql`select id from (${candidates}) c`,
     where,
     ranking: {
       columns: sql.join(columns, sql`, `),
       score,
       strongScore: STRONG_SCORE,
-      shelfScores: JSON.stringify(shelfPoints),
-      categoryScores: JSON.stringify([...categoryPoints].map(([id, points]) => ({ id, score: points }))),
     },
   }
 }

@@ -394,3 +394,49 @@ describe('the vocabulary after catalogue writes', () => {
     expect(drift).toEqual([])
   })
 })
+
+describe('the shelf copies after catalogue writes', () => {
+  it('follow a product moved to another shelf: the search finds it by its new shelf only', async () => {
+    const image = await storeTestImage(t)
+    const created = await t.call('product/create', {
+      json: {
+        name: 'Ragi Crunchies',
+        image: [image],
+        category: [cat['Snacks & Branded Foods']!.id],
+        subCategory: [sub['Cookies']!.id],
+        unit: '150 g',
+        stock: 5,
+        price: 60,
+        discount: 0,
+        description: 'Baked ragi bites.',
+        more_details: { brand: 'Kwality' },
+      },
+      token: admin.token,
+    })
+    expect(created.status).toBe(201)
+    expect(names((await search({ search: 'cookies', limit: 50 })).data)).toContain('Ragi Crunchies')
+    expect(names((await search({ search: 'chocolates', limit: 50 })).data)).not.toContain('Ragi Crunchies')
+
+    const moved = await t.call('product/update-product-details', {
+      method: 'PUT',
+      json: { _id: created.body.data._id, subCategory: [sub['Chocolates']!.id] },
+      token: admin.token,
+    })
+    expect(moved.status).toBe(200)
+    expect(names((await search({ search: 'cookies', limit: 50 })).data)).not.toContain('Ragi Crunchies')
+    expect(names((await search({ search: 'chocolates', limit: 50 })).data)).toContain('Ragi Crunchies')
+  })
+
+  it('match the link tables for every product, and a stock update leaves the vocabulary alone', async () => {
+    const before = await queryRows(t.db, sql`select word, products from search_vocabulary order by word`)
+    await t.db.update(products).set({ stock: 7 })
+    expect(await queryRows(t.db, sql`select word, products from search_vocabulary order by word`)).toEqual(before)
+    const drift = await queryRows(
+      t.db,
+      sql`select p.id from products p
+          where p.search_category_ids <> array(select category_id from product_categories where product_id = p.id order by 1)
+             or p.search_sub_category_ids <> array(select sub_category_id from product_sub_categories where product_id = p.id order by 1)`,
+    )
+    expect(drift).toEqual([])
+  })
+})

@@ -19,14 +19,7 @@ import { sql } from 'drizzle-orm'
 import type { Gate } from '../../lib/gate.ts'
 import type { Db } from '../../db/client.ts'
 import type { CatalogDeps } from '../category/service.ts'
-import {
-  newestPage,
-  productAnswersByIds,
-  productsByCategoryAndSubCategory,
-  textArray,
-  type ProductAnswer,
-  type ProductPage,
-} from '../product/reads.ts'
+import { newestPage, productsByCategoryAndSubCategory, textArray, type ProductPage } from '../product/reads.ts'
 import type { ProductSearchInput, ProductsByCategoryAndSubCategoryInput } from '../../../contract/product.ts'
 import { listPage, type ListQuery } from './list-query.ts'
 import { searchListParts } from './ranking.ts'
@@ -50,16 +43,10 @@ export interface ListAnswer extends ProductPage {
   understood?: Understood
 }
 
-/** The products of `ids` as answered, in that order (one query). */
-async function answersInOrder(db: Pick<Db, 'execute'>, ids: string[]): Promise<ProductAnswer[]> {
-  const byId = await productAnswersByIds(db, ids)
-  return ids.map((id) => byId.get(id)).filter((p): p is ProductAnswer => p !== undefined)
-}
-
-/** Runs a list query and expands its page. */
+/** Runs a list query: its page as answered. */
 async function listed(db: Pick<Db, 'execute'>, query: ListQuery): Promise<ListAnswer> {
   const page = await listPage(db, query)
-  return { data: await answersInOrder(db, page.ids), totalCount: page.totalCount, ...(page.facets ? { facets: page.facets } : {}) }
+  return { data: page.products, totalCount: page.totalCount, ...(page.facets ? { facets: page.facets } : {}) }
 }
 
 /** The typed words of `groups` with corrections applied: what the search was run as. */
@@ -93,7 +80,6 @@ export function searchProducts(
     if (terms.length === 0) {
       if (!changesList(options)) return newestPage(deps, sql`p.publish`, page, limit)
       return listed(deps.db, {
-        candidates: sql`select p.id from products p`,
         where: sql`true`,
         ranking: { score: null },
         options,
@@ -107,7 +93,8 @@ export function searchProducts(
     const [synonyms, shelves] = await Promise.all([loadSynonyms(deps), loadShelves(deps)])
     const run = () =>
       deps.db.transaction(async (tx) => {
-        // Settings for this transaction only, in one round trip:
+        // Settings for this transaction only, made by its first query (the vocabulary look-up,
+        // `lookUpWords`), so they hold from the next statement on:
         // - the statement timeout (past it the search answers 503);
         // - the similarity threshold of pg_trgm's `%` (spelling candidates);
         // - no sequential scans: the planner prices scans of products and of the vocabulary below
@@ -116,12 +103,11 @@ export function searchProducts(
         //   for a spelling look-up on 12,000 words, measured);
         // - no JIT: priced that way a statement would start PostgreSQL's JIT compiler, about 20 ms a
         //   statement, more than the search itself.
-        await tx.execute(
-          sql`select set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true),
-                     set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
-                     set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`,
-        )
-        const understanding = await understand(tx, terms, synonyms)
+        // The look-up itself needs none of them: it probes two b-tree indexes, at most 8 words.
+        const settings = sql`set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true),
+            set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
+            set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`
+        const understanding = await understand(tx, terms, synonyms, settings)
         const corrections = new Map(understanding.corrections.map((c) => [c.typed, c.to]))
         const understood: Understood = {
           query: queryText(terms, understanding.groups, corrections),

@@ -17,7 +17,7 @@
 import { sql } from 'drizzle-orm'
 import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps } from '../category/service.ts'
-import { sameWord, words } from './terms.ts'
+import { sameWord, singulars, words } from './terms.ts'
 
 /**
  * Points of a phrase's place in a shelf name (see the module comment). The last item is the shelf's
@@ -72,6 +72,37 @@ export function shelfTier(shelf: Shelf, phrase: string[]): number {
  */
 export function shelfHoldsPhrase(tier: number): boolean {
   return tier === ShelfTier.NAME || tier === ShelfTier.LAST_ITEM || tier === ShelfTier.LAST_HEAD
+}
+
+/** Shelves by each singular form of their items' last words (`shelvesNaming`), per list of shelves. */
+const namingIndexes = new WeakMap<Shelf[], Map<string, Shelf[]>>()
+
+/**
+ * The shelves whose names give `phrase` points, with those points (`shelfTier` > 0). Every tier
+ * needs the phrase to end an item of the name, so the phrase's last word is the same word
+ * (`sameWord`: a singular form in common) as some item's last word: only the shelves indexed
+ * under a singular form of it are scored, not the few hundred of the store.
+ */
+export function shelvesNaming(shelves: Shelf[], phrase: string[]): Array<{ shelf: Shelf; tier: number }> {
+  let index = namingIndexes.get(shelves)
+  if (!index) {
+    index = new Map()
+    for (const shelf of shelves) {
+      for (const form of new Set(shelf.items.flatMap((item) => singulars(item.at(-1)!)))) {
+        const list = index.get(form) ?? []
+        list.push(shelf)
+        index.set(form, list)
+      }
+    }
+    namingIndexes.set(shelves, index)
+  }
+  const last = phrase.at(-1)
+  if (last === undefined) return []
+  const candidates = new Set(singulars(last).flatMap((form) => index.get(form) ?? []))
+  return shelves
+    .filter((shelf) => candidates.has(shelf))
+    .map((shelf) => ({ shelf, tier: shelfTier(shelf, phrase) }))
+    .filter((x) => x.tier > ShelfTier.NONE)
 }
 
 /** Every category and sub category, cached until the next catalogue write. */

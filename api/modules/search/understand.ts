@@ -13,6 +13,7 @@
  * A word with none of these is left out, and named in `ignored`; a search left with no word
  * matches nothing.
  */
+import type { SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { chooseCorrection, lookUpWords } from './spelling.ts'
 import { MAX_SYNONYM_WORDS, type SynonymMap } from './synonyms.ts'
@@ -47,10 +48,11 @@ export interface Understanding {
 
 /**
  * Understands `terms` (from `searchTerms`, at least one) with the store's synonyms; one vocabulary
- * query on `db` (the search's transaction).
+ * query on `db` (the search's transaction), which also makes the transaction's `settings`
+ * (`lookUpWords`), and one more when a word needs a spelling correction.
  */
-export async function understand(db: Pick<Db, 'execute'>, terms: string[], synonyms: SynonymMap): Promise<Understanding> {
-  const facts = await lookUpWords(db, terms)
+export async function understand(db: Pick<Db, 'execute'>, terms: string[], synonyms: SynonymMap, settings?: SQL): Promise<Understanding> {
+  const facts = await lookUpWords(db, terms, settings)
   const result: Understanding = { groups: [], synonyms: [], corrections: [], ignored: [] }
   const synonymKeys = [...synonyms.keys()].filter((key) => !key.includes(' ')).map((word) => ({ word, products: 1 }))
   for (let i = 0; i < terms.length;) {
