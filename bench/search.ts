@@ -177,6 +177,7 @@ const noCache: CatalogCache = {
   invalidate() {},
   clearLocal() {},
   onInvalidate() {},
+  onClear() {},
   stats: { hits: 0, misses: 0 },
 }
 
