@@ -60,7 +60,8 @@ export async function runLighthouse(urls: string[], { runs = 3 } = {}): Promise<
         for (const category of ['accessibility', 'best-practices', 'seo']) {
           for (const ref of lhr.categories[category]?.auditRefs ?? []) {
             const audit = lhr.audits[ref.id]
-            if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) failing.push({ category, id: audit.id, title: audit.title })
+            if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1)
+              failing.push({ category, id: audit.id, title: audit.title })
           }
         }
         attempts.push({

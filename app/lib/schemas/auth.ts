@@ -5,7 +5,7 @@
  * Form values arrive as strings; Conform turns an empty field into `undefined`, so every required
  * field answers the same message for "missing" and for "only spaces".
  */
-import { z } from 'zod'
+import { z } from '../zod.ts'
 
 /** Spec section 5: the register mismatch message, verbatim. */
 export const PASSWORD_MISMATCH_MESSAGE = 'password and confirm password must be same'

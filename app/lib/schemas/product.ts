@@ -27,7 +27,7 @@
  * `more_details[i].key` (a hidden input holding the field name) with `more_details[i].value` (the text
  * input labelled with that name). The output is the API's create payload, `more_details` as a map.
  */
-import { z } from 'zod'
+import { z } from '../zod.ts'
 import { asList, idList, ImageUrlSchema, requiredMessage, requiredText } from './fields.ts'
 
 export const PRODUCT_NAME_MAX_LENGTH = 200
