@@ -43,11 +43,13 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // The React Compiler's checks: a few components still set state in effects or read refs while
-      // rendering (patterns that worked before these rules); warnings until they are rewritten.
-      'react-hooks/set-state-in-effect': 'warn',
-      'react-hooks/refs': 'warn',
-      'react-hooks/immutability': 'warn',
+      // Every hooks rule is an error: the React Compiler's checks (no state set in an effect, no ref
+      // read while rendering, no hook value mutated) and complete effect dependencies (an effect
+      // reads the latest props through useEffectEvent instead of leaving them out).
+      'react-hooks/exhaustive-deps': 'error',
+      'react-hooks/set-state-in-effect': 'error',
+      'react-hooks/refs': 'error',
+      'react-hooks/immutability': 'error',
     },
   },
   {

@@ -1,6 +1,6 @@
 /**
- * Playwright: the browser journeys of issue 2 ("Tests that must exist and pass"), in Debian's
- * chromium (stack notes: never `npx playwright install`). Every test runs twice, once per project:
+ * Playwright: the browser journeys (README.md, "The two commands"), in Debian's chromium
+ * (docs/stack.md, "Playwright and Chromium": never `npx playwright install`). Every test runs twice, once per project:
  * "js" (JavaScript on) and "no-js" (JavaScript off, the server-rendered forms and links alone).
  *
  * The web server is scripts/e2e-server.mjs: a fresh DATA_DIR and the production build (made by
@@ -12,7 +12,7 @@ import { defineConfig, devices } from '@playwright/test'
 const PORT = Number(process.env.E2E_PORT ?? 3310)
 const baseURL = `http://localhost:${PORT}`
 
-// Without the background-networking flags Chromium keeps trying to reach outside hosts (stack notes).
+// Without the background-networking flags Chromium keeps trying to reach outside hosts (docs/stack.md, "Playwright and Chromium").
 // Shared with the Lighthouse runs (scripts/lighthouse.ts), so both drive the same browser the same way.
 export const launchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

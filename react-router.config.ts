@@ -1,6 +1,6 @@
 import type { Config } from '@react-router/dev/config'
 
-/** React Router framework config: server rendering on, every v8 future flag on (stack notes). */
+/** React Router framework config: server rendering on, every v8 future flag on (docs/stack.md, "React Router"). */
 export default {
   ssr: true,
   future: {

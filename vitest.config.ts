@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config'
 import path from 'node:path'
 
-// Kept apart from vite.config.ts: the reactRouter() plugin must not load under vitest (stack notes).
+// Kept apart from vite.config.ts: the reactRouter() plugin must not load under vitest (docs/stack.md, "Vitest").
 export default defineConfig({
   resolve: { alias: { '~': path.resolve(import.meta.dirname, 'app') } },
   test: {

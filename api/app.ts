@@ -1,5 +1,5 @@
 /**
- * The upstream REST API (contract: ../shared/contract/upstream-api.md), as a Hono app built by a
+ * The upstream REST API (docs/api-contract.md), as a Hono app built by a
  * factory so that tests build it on a fresh database and the server builds it once.
  *
  * createApp({ db, ... }) → Hono app whose routes live under `/api`.

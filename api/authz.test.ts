@@ -1,6 +1,7 @@
 /**
- * The authorization matrix of issue 4 (spec section 6; contract, "Defects": every catalogue write
- * and upload requires the ADMIN role on the server). For EVERY admin endpoint of the API:
+ * The authorization matrix of the catalogue writes (docs/product.md, "Roles and permissions";
+ * docs/api-contract.md, "Differences from the original contract": every catalogue write and upload
+ * requires the ADMIN role on the server). For EVERY admin endpoint of the API:
  *
  *   visitor (no token) → 401 · a bad, forged or expired token → 401 · shopper (USER) → 403 ·
  *   a USER whose token claims ADMIN → 403 (the row's role decides) · an admin no longer Active → 403 ·
@@ -240,7 +241,7 @@ describe.each(ENDPOINTS.map((e) => [`${e.method} /api/${e.path}`, e] as const))(
       t.deps.cache.invalidate = invalidate
     }
 
-    // The admin's token also works as the accessToken cookie (contract, "Authentication").
+    // The admin's token also works as the accessToken cookie (docs/api-contract.md, "Authentication").
     const res = await send(endpoint, request, undefined, { Cookie: `accessToken=${admin.token}`, Origin: 'http://localhost' })
     expect(res.status, JSON.stringify(res.body)).toBe(endpoint.success)
     expect(res.body).toMatchObject({ success: true, error: false })
@@ -263,7 +264,7 @@ it('covers every admin route the API has', () => {
     .filter((r) => ['POST', 'PUT', 'DELETE', 'PATCH'].includes(r.method))
     .map((r) => `${r.method} ${r.path}`)
     .filter((route) => /^(POST|PUT|DELETE|PATCH) \/api\/(category|subcategory|product|file)\//.test(route))
-    // The catalogue's reads that the spec calls with POST (section 7) are open to everyone.
+    // The catalogue's reads called with POST (docs/api-contract.md, "Endpoints") are open to everyone.
     .filter(
       (route) =>
         !/\/(get|get-product-by-category|get-product-by-category-and-subcategory|get-pruduct-by-category-and-subcategory|get-product-details|search-product)$/.test(

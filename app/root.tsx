@@ -1,7 +1,8 @@
 /**
- * The document and the root layout (spec section 2): header, the page, footer, toasts. The root
+ * The document and the root layout (docs/product.md, "Routes"): header, the page, footer, toasts. The root
  * middleware opens the cookie session for every request (app/.server/context.ts); the loader hands
- * the header its user summary and the cart summary, and takes the pending flash toast (spec section 9).
+ * the header its user summary and the cart summary, and takes the pending flash toast
+ * (docs/product.md, "Toasts").
  */
 import {
   Links,
@@ -121,7 +122,7 @@ export default function App() {
   )
 }
 
-/** Errors no route handled: the fallback page (spec section 8) inside the usual header and footer. */
+/** Errors no route handled: the fallback page (docs/product.md, "Error catalogue") inside the usual header and footer. */
 export function ErrorBoundary() {
   return (
     <Shell>

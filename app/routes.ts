@@ -1,5 +1,5 @@
 /**
- * The route table: mirrors the spec's section 2 (a root layout with nested children). Static segments
+ * The route table: mirrors docs/product.md, "Routes" (a root layout with nested children). Static segments
  * rank above dynamic ones, so /dashboard/..., /product/... and /search never reach the listing.
  */
 import { type RouteConfig, index, route } from '@react-router/dev/routes'

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The server Playwright starts (playwright.config.ts, webServer): the production build on port 3310
- * with a fresh, empty DATA_DIR, so every run imports the full real catalogue (issue 2) and starts
+ * with a fresh, empty DATA_DIR, so every run imports the full real catalogue (README.md, "The two
+ * commands") and starts
  * with no users (sign-ups and rate-limit counts of an earlier run cannot leak in).
  *
  * The server runs from a snapshot of build/ taken at start (under node_modules/.cache, so package
@@ -9,15 +10,16 @@
  * watcher) would otherwise swap the hashed assets under the running server and the pages would lose
  * their CSS and scripts mid-suite.
  *
- * Mail (issue 3, "Real email"): the launcher also runs a local SMTP server (`smtp-server`) and hands
+ * Mail (README.md, "Admins and mail"): the launcher also runs a local SMTP server (`smtp-server`) and hands
  * the app SMTP_URL, so the one-time codes really travel over SMTP through nodemailer. Every message
  * received is written, raw RFC 5322 as sent, to E2E_MAIL_DIR as `<ms timestamp>-<n>-<recipient>.eml`
  * (one file per recipient); tests read the code from there (tests/e2e/helpers.ts `waitForOtp`). The
  * SMTP server accepts anything from anyone: it listens on 127.0.0.1 only and lives as long as the
  * launcher.
  *
- * The demo admin (admin@example.com, issue 4) is created with the fixed E2E_ADMIN_PASSWORD (passed as
- * ADMIN_PASSWORD), so the admin journeys can sign in and no generated password is printed.
+ * The demo admin (admin@example.com; README.md, "Admins and mail") is created with the fixed
+ * E2E_ADMIN_PASSWORD (passed as ADMIN_PASSWORD), so the admin journeys can sign in and no generated
+ * password is printed.
  *
  * Env: E2E_PORT (default 3310), E2E_DATA_DIR (default <os tmp>/grocery-e2e), E2E_MAIL_DIR (default
  * <os tmp>/grocery-e2e-mail), E2E_SMTP_PORT (default 2525), E2E_ADMIN_PASSWORD (default in

@@ -2,7 +2,7 @@
  * Lighthouse on a phone (its default config: mobile form factor and screen, simulated throttling of
  * a slow 4G connection and a 4× slower CPU; Lighthouse docs, "Throttling") in Debian's chromium with
  * the flags of playwright.config.ts, headless. Lighthouse 12 is the last line that runs on Node 20
- * (stack notes); `CHROMIUM_PATH` overrides /usr/bin/chromium as in the Playwright config.
+ * (docs/stack.md); `CHROMIUM_PATH` overrides /usr/bin/chromium as in the Playwright config.
  *
  * Used by `npm run bench` (the performance figures, median of three runs per page) and by
  * tests/e2e/lighthouse.spec.ts (the deterministic audits). As a command:

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every test, in order.
- *  0. static checks: formatting (Prettier), lint and import boundaries (ESLint), types (tsc);
+ *  0. static checks: formatting (Prettier), lint and import boundaries (ESLint), types (tsc), cited
+ *     documents and headings (scripts/check-citations.ts);
  *  1. vitest: unit tests and API integration tests on PGlite;
  *  2. vitest again on the API integration tests against PostgreSQL when TEST_DATABASE_URL is set;
  *  3. the production build, then, with TEST_DATABASE_URL, the scale-out test (two server processes on
@@ -29,6 +30,7 @@ if (!only || only === 'static') {
   ok = run('static checks: formatting', 'npx', ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,tsx,mjs,js,css}']) && ok
   ok = ok && run('static checks: lint', 'npx', ['eslint', '.'])
   ok = ok && run('static checks: types', 'npm', ['run', '--silent', 'typecheck'])
+  ok = ok && run('static checks: citations', 'npx', ['tsx', 'scripts/check-citations.ts'])
 }
 if (ok && (!only || only === 'unit')) ok = run('vitest (unit + API on PGlite)', 'npx', ['vitest', 'run'], { TEST_DATABASE_URL: '' }) && ok
 if (ok && (!only || only === 'pg')) {

@@ -70,7 +70,8 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
   const lock = opts.dataDir ? lockFolder(opts.dataDir) : null
   try {
     if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true })
-    // The one-argument form: the two-argument form ignores the options (stack notes).
+    // One options object: the two-argument form `new PGlite(dataDir, options)` ignores the options,
+    // so pg_trgm would not load (docs/stack.md, "PGlite").
     const client = new PGlite({ dataDir: opts.dataDir, extensions: { pg_trgm } })
     await client.waitReady
     const db = drizzlePglite(client, { schema }) as unknown as Db

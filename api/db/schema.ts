@@ -1,7 +1,7 @@
 /**
  * Database schema (Drizzle, PostgreSQL dialect; the same on PGlite and a real server).
- * Entities follow the spec's section 3; ids are opaque 24-hex strings (no dashes, because the
- * spec's slug rule takes the id as the last dash-separated piece of a URL segment).
+ * Entities follow docs/product.md, "Entities"; ids are opaque 24-hex strings (no dashes, because the
+ * slug rule, docs/product.md, "Slugs", takes the id as the last dash-separated piece of a URL segment).
  */
 import { sql } from 'drizzle-orm'
 import {
@@ -33,7 +33,7 @@ const timestamps = {
     .$onUpdate(() => new Date()),
 }
 
-/** A shopper or an admin. `role` is 'ADMIN' or 'USER' (spec section 6). Email is stored lower-cased. */
+/** A shopper or an admin. `role` is 'ADMIN' or 'USER' (docs/product.md, "Roles and permissions"). Email is stored lower-cased. */
 export const users = pgTable(
   'users',
   {
@@ -82,9 +82,9 @@ export const refreshTokens = pgTable(
 )
 
 /**
- * Password-recovery one-time codes (contract, "Defects"): the code is stored hashed, lives 10 minutes,
- * allows 5 wrong tries; one live code per user (unique user_id). `resetTokenHash` is set by a
- * successful verify and consumed by the reset.
+ * Password-recovery one-time codes (docs/api-contract.md, "Differences from the original contract"):
+ * the code is stored hashed, lives 10 minutes, allows 5 wrong tries; one live code per user (unique
+ * user_id). `resetTokenHash` is set by a successful verify and consumed by the reset.
  */
 export const passwordResets = pgTable('password_resets', {
   userId: text('user_id')
@@ -98,14 +98,14 @@ export const passwordResets = pgTable('password_resets', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
-/** Top-level category (spec section 3): name and image url. */
+/** Top-level category (docs/product.md, "Entities"): name and image url. */
 export const categories = pgTable(
   'categories',
   { id: id(), name: text('name').notNull(), image: text('image').notNull().default(''), ...timestamps },
   (t) => [index('categories_name_idx').on(t.name)],
 )
 
-/** Sub category (spec section 3); linked to one or more categories through `sub_category_categories`. */
+/** Sub category (docs/product.md, "Entities"); linked to one or more categories through `sub_category_categories`. */
 export const subCategories = pgTable(
   'sub_categories',
   { id: id(), name: text('name').notNull(), image: text('image').notNull().default(''), ...timestamps },
@@ -127,12 +127,13 @@ export const subCategoryCategories = pgTable(
 )
 
 /**
- * Product (spec section 3). `price` is the MRP in rupees, `sellingPrice` the selling price in rupees
- * as the catalogue gives it, and `discount` the percentage derived from the two (for display; see
- * docs/decisions/0011-commerce-orders-and-money.md). `sku` keeps the source dataset's ProductID for provenance.
- * `searchDoc` (the words of the name, weight A, and of the brand, weight B) and `searchHead` (the
- * name's head noun, SQL function `search_head`) are generated for the search, which ranks by them
- * (migration 0006_search, docs/search.md). A trigger keeps `search_vocabulary` in step with them.
+ * Product (docs/product.md, "Entities"). `price` is the MRP in rupees, `sellingPrice` the selling
+ * price in rupees as the catalogue gives it, and `discount` the percentage derived from the two (for
+ * display; see docs/decisions/0011-commerce-orders-and-money.md). `sku` keeps the source dataset's
+ * ProductID for provenance. `searchDoc` (the words of the name, weight A, and of the brand, weight B)
+ * and `searchHead` (the name's head noun, SQL function `search_head`) are generated for the search,
+ * which ranks by them (migration 0006_search, docs/search.md). A trigger keeps `search_vocabulary` in
+ * step with them.
  */
 export const products = pgTable(
   'products',
@@ -303,7 +304,7 @@ export const cartLines = pgTable(
   (t) => [uniqueIndex('cart_lines_cart_product_key').on(t.cartId, t.productId), index('cart_lines_product_idx').on(t.productId)],
 )
 
-/** A delivery address (spec section 3). `status` false = removed (soft delete, kept for old orders). */
+/** A delivery address (docs/product.md, "Entities"). `status` false = removed (soft delete, kept for old orders). */
 export const addresses = pgTable(
   'addresses',
   {

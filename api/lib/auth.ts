@@ -1,5 +1,5 @@
 /**
- * Guards and token cookies (contract, "Authentication"). The access token comes as
+ * Guards and token cookies (docs/api-contract.md, "Authentication"). The access token comes as
  * `Authorization: Bearer <token>` or as the `accessToken` cookie. The guards load the user row and
  * the token's session on every request, so a deleted user, a deactivated account, a demoted admin
  * or a session ended by sign-out or a password reset is refused at once, whatever the token still
@@ -69,7 +69,10 @@ export function requireUser(deps: GuardDeps) {
   })
 }
 
-/** Middleware: as requireUser, then 403 unless the user's role is ADMIN (spec section 6; contract, "Defects"). */
+/**
+ * Middleware: as requireUser, then 403 unless the user's role is ADMIN (docs/product.md, "Roles and
+ * permissions"; docs/api-contract.md, "Differences from the original contract").
+ */
 export function requireAdmin(deps: GuardDeps) {
   return createMiddleware<AuthEnv>(async (c, next) => {
     const user = await authenticate(c, deps)

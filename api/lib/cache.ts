@@ -1,5 +1,6 @@
 /**
- * In-process cache for catalogue reads (DEVELOPERS.md, "Performance"). Keys are strings such as
+ * In-process cache for catalogue reads (docs/decisions/0005-catalogue-cache.md; README.md,
+ * "Performance"). Keys are strings such as
  * `product:get:1:12:milk`; values are the finished answer objects. Any catalogue write calls
  * `invalidate()`, which drops everything: writes are rare (admins) and reads are many (shoppers), so a
  * coarse, always-correct invalidation beats fine-grained bookkeeping. Per process: with several app

@@ -1,7 +1,7 @@
 /**
  * SQL pieces shared by the catalogue read services (category, sub category, product). They build
- * answers in the contract's shape (contract, "Envelope": ids as `_id`, ISO 8601 timestamps) in the
- * database so that every list costs one query, never one per row.
+ * answers in the wire shape (docs/api-contract.md, "Conventions": ids as `_id`, ISO 8601
+ * timestamps) in the database so that every list costs one query, never one per row.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
@@ -91,7 +91,7 @@ export function counted(n: number, singular: string, plural = `${singular}s`): s
  * Field issues for the ids of a body list (`category`, `subCategory`) that name no row: one per
  * unknown id, at the index where it was first given (`category.2`), saying which id.
  * @param list the ids as given (duplicates allowed)
- * @param label the spec's word for messages ("category", "sub category")
+ * @param label the entity's word for messages ("category", "sub category")
  */
 export async function unknownRefIssues(
   db: Pick<Db, 'execute'>,

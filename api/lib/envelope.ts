@@ -1,5 +1,5 @@
 /**
- * The wire envelope of the contract ("Envelope"): success `{ message, error: false, success: true,
+ * The wire envelope (docs/api-contract.md, "Envelope"): success `{ message, error: false, success: true,
  * data, ...extra }`, failure `{ message, error: true, success: false, issues? }`.
  */
 import type { Context } from 'hono'

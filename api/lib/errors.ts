@@ -1,6 +1,7 @@
 /**
- * Typed domain errors. Services throw these; `errorHandler` in app.ts maps each to the contract's
- * status code and failure envelope (contract, "Envelope"). Anything else is a real fault: 500.
+ * Typed domain errors. Services throw these; `errorHandler` in app.ts maps each to its status code
+ * and failure envelope (docs/api-contract.md, "Errors" and "Envelope"). Anything else is a real
+ * fault: 500.
  */
 export interface FieldIssue {
   path: string

@@ -1,8 +1,8 @@
 /**
- * Removes stored images that nothing refers to (issue 4 item 8): an upload the admin abandoned (the
- * dialog was closed, the product form never sent) stays in `images` with no category, sub category,
- * product or avatar using it. Only images older than a grace period are swept, so an admin still
- * filling in a form keeps the picture just uploaded.
+ * Removes stored images that nothing refers to (docs/decisions/0004-images.md): an upload the admin
+ * abandoned (the dialog was closed, the product form never sent) stays in `images` with no category,
+ * sub category, product or avatar using it. Only images older than a grace period are swept, so an
+ * admin still filling in a form keeps the picture just uploaded.
  */
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'

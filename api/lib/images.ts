@@ -1,10 +1,11 @@
 /**
  * The one image pipeline: every stored image (the catalogue's artwork now, admin uploads and avatars
- * later, issue 4 item 8) goes through `processImage`. It trusts nothing the client says about a file:
- * the bytes are sniffed and decoded, never the name or the Content-Type (OWASP File Upload Cheat
- * Sheet: "validate the file type, don't trust the Content-Type header"; "change the filename";
- * "set a file size limit"), then re-encoded with sharp so whatever metadata or payload the original
- * carried (EXIF GPS, scripts in SVG, polyglots) is never served. Decision: docs/decisions/0004-images.md.
+ * later, docs/decisions/0004-images.md) goes through `processImage`. It trusts nothing the client
+ * says about a file: the bytes are sniffed and decoded, never the name or the Content-Type (OWASP
+ * File Upload Cheat Sheet: "validate the file type, don't trust the Content-Type header"; "change the
+ * filename"; "set a file size limit"), then re-encoded with sharp so whatever metadata or payload the
+ * original carried (EXIF GPS, scripts in SVG, polyglots) is never served. Decision:
+ * docs/decisions/0004-images.md.
  */
 import { createHash } from 'node:crypto'
 import sharp, { type Metadata, type OutputInfo } from 'sharp'
@@ -226,7 +227,8 @@ export function imageIsUsed(urlExpr: SQL): SQL {
 
 /**
  * Deletes the files of `url` (and its `images` row) unless something still refers to it; call it
- * after the entity that held the url is deleted or changed (issue 4 item 8: no orphaned files).
+ * after the entity that held the url is deleted or changed (docs/decisions/0004-images.md: no
+ * orphaned files).
  * @returns true when files were removed
  */
 export async function deleteImageIfUnused(db: Db, storage: Storage, url: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 /**
  * Outgoing mail (one-time codes). With `smtpUrl` it sends through nodemailer over SMTP; without, it
  * writes each message as a `.eml` file under `outboxDir` (the dev outbox) and logs where it went, so
- * a newcomer can finish the recovery flow locally (DEVELOPERS.md, "Email").
+ * a newcomer can finish the recovery flow locally (README.md, "Admins and mail").
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'

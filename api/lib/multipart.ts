@@ -1,7 +1,8 @@
 /**
- * Reads one file field of a multipart/form-data body (the contract's two uploads) with a size cap
+ * Reads one file field of a multipart/form-data body (the two uploads of docs/api-contract.md,
+ * "Uploads") with a size cap
  * that holds before the body is buffered (OWASP File Upload Cheat Sheet, "Set a file size limit";
- * contract, "Defects": "Uploads had no size or type limit").
+ * docs/api-contract.md, "Differences from the original contract": "Uploads had no size or type limit").
  *
  * Three gates, cheapest first: the declared Content-Length (refused before one byte is read), the
  * bytes actually streamed (a chunked or lying client is cut off at the cap, so memory stays bounded),

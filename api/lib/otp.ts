@@ -1,7 +1,7 @@
 /**
- * One-time codes and reset tokens of password recovery (spec sections 4, 5 and 9; contract,
- * "Defects": the original used `Math.random`, stored the code in clear, never expired it and allowed
- * unlimited tries).
+ * One-time codes and reset tokens of password recovery (docs/product.md, "Password recovery" and
+ * "Constants"; docs/api-contract.md, "Differences from the original contract": the original used
+ * `Math.random`, stored the code in clear, never expired it and allowed unlimited tries).
  *
  * - The code: 6 decimal digits from the CSPRNG (`crypto.randomInt`, uniform, no modulo bias). Only
  *   an HMAC-SHA256 of it is stored, keyed with the server secret and bound to the user id: with a
@@ -14,13 +14,16 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto'
 import { hashToken, sameHash } from './tokens.ts'
 
-/** Digits of a code (spec section 9: "OTP length 6"). */
+/** Digits of a code (docs/product.md, "Constants": OTP length 6). */
 export const OTP_LENGTH = 6
-/** Lifetime of a code: 10 minutes (contract, "Defects"). */
+/** Lifetime of a code: 10 minutes (docs/api-contract.md, "Differences from the original contract"). */
 export const OTP_TTL_SECONDS = 10 * 60
-/** Wrong tries a code survives; the next try fails even with the right code (contract, "Defects"). */
+/**
+ * Wrong tries a code survives; the next try fails even with the right code (docs/api-contract.md,
+ * "Differences from the original contract").
+ */
 export const OTP_MAX_ATTEMPTS = 5
-/** Lifetime of a reset token: 15 minutes, single use (contract, "Defects": "short-lived"). */
+/** Lifetime of a reset token: 15 minutes, single use (docs/api-contract.md, "Differences from the original contract": short-lived). */
 export const RESET_TOKEN_TTL_SECONDS = 15 * 60
 
 /** Exactly OTP_LENGTH ASCII digits. */

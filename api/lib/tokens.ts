@@ -1,5 +1,5 @@
 /**
- * Token primitives (contract, "Authentication").
+ * Token primitives (docs/api-contract.md, "Authentication").
  * - Access token: a JWT signed with HS256, 15 minutes, claims `sub` (user id), `role`, `typ: 'access'`
  *   and `sid`, the session (the refresh-token family it was issued with), so that signing out or a
  *   password reset ends it at once: the guards refuse a token whose session is revoked

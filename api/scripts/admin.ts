@@ -1,9 +1,10 @@
 /**
  * `npm run admin -- --email someone@example.com [--name "Asha"]`: makes that account an ADMIN
- * (issue 4, item 1). An existing account is promoted; otherwise one is created with the password in
- * `ADMIN_PASSWORD` or a random one printed once. Opens the database like server.ts (DATABASE_URL, else
- * PGlite under DATA_DIR/pglite). On PGlite it refuses to run while the server has the folder open (one process per folder, api/db/folder-lock.ts): stop the server first.
- * Exit code 0 on success, 1 on bad input or failure.
+ * (README.md, "Admins and mail"). An existing account is promoted; otherwise one is created with the
+ * password in `ADMIN_PASSWORD` or a random one printed once. Opens the database like server.ts
+ * (DATABASE_URL, else PGlite under DATA_DIR/pglite). On PGlite it refuses to run while the server has
+ * the folder open (one process per folder, api/db/folder-lock.ts): stop the server first. Exit code 0
+ * on success, 1 on bad input or failure.
  */
 import path from 'node:path'
 import { parseArgs } from 'node:util'

@@ -1,6 +1,6 @@
 /**
  * Test helpers for signed-in callers: a shopper (role USER) or an admin (role ADMIN) with an access
- * token, as the authorization tests of issue 4 need them (visitor = no token, shopper, admin).
+ * token, as the authorization tests (api/authz.test.ts) need them (visitor = no token, shopper, admin).
  *
  * The user row is made with the real `createUser` (argon2 hash, so the account can also log in with
  * TEST_PASSWORD) and the token is signed with the app's own secret and clock, exactly as login

@@ -1,7 +1,8 @@
 /**
  * Test databases. Each call gives a fresh, migrated database: in-memory PGlite by default, or a new
  * database on the PostgreSQL server named by `TEST_DATABASE_URL` (dropped again by `close()`), so the
- * same integration tests run on both engines (DEVELOPERS.md, "Tests prove behaviour").
+ * same integration tests run on both engines (README.md, "Running against PostgreSQL";
+ * docs/decisions/0003-database-pglite-and-postgres.md).
  */
 import pg from 'pg'
 import { migrateDb, openDatabase, type Database } from '../db/client.ts'

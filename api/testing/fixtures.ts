@@ -134,7 +134,7 @@ function slugish(name: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Images and snapshots for the catalogue write tests (issue 4).
+// Images and snapshots for the catalogue write tests (docs/decisions/0008-catalogue-writes.md).
 // ---------------------------------------------------------------------------------------------
 
 let imageSeed = 0

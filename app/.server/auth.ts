@@ -1,7 +1,8 @@
 /**
- * Route guards and the sign-in step of the BFF (spec section 4 "Login success" and "Signed in is
- * decided by the presence of a user _id"; section 6). Loaders and actions call these; the session
- * is the request's `RequestSession` (app/.server/context.ts), committed by the root middleware.
+ * Route guards and the sign-in step of the BFF (docs/product.md, "States and transitions": signed
+ * in is decided by the presence of a user _id; docs/product.md, "Roles and permissions"). Loaders and
+ * actions call these; the session is the request's `RequestSession` (app/.server/context.ts),
+ * committed by the root middleware.
  */
 import { mergeGuestCart } from './api/cart.ts'
 import { redirect, type RouterContextProvider } from 'react-router'
@@ -30,7 +31,8 @@ export function returnPath(page: Request | URL): string {
 
 /**
  * The signed-in user, or a thrown redirect to `/login?redirectTo=<path and query>` when signed out
- * (spec section 4: signed in = a user `_id` and, for the BFF, tokens to call the API with).
+ * (docs/product.md, "States and transitions": signed in = a user `_id` and, for the BFF, tokens to
+ * call the API with).
  */
 export function requireUser(context: Context, page: Request | URL): SessionUser {
   const session = getSession(context)
@@ -47,7 +49,8 @@ export function requireAnonymous(context: Context): void {
 
 /**
  * Signs the session in with fresh `tokens` from login: stores them, loads user-details with them and
- * keeps the header's summary (spec section 4 "Login success: tokens stored, user details loaded").
+ * keeps the header's summary (docs/product.md, "States and transitions": on login success tokens
+ * are stored and user details loaded).
  * If the details cannot be loaded the session is signed out again, so no half-signed-in state stays.
  */
 export async function signIn(session: RequestSession, tokens: Tokens): Promise<{ ok: true; user: SessionUser } | UpstreamFailure> {
@@ -86,10 +89,10 @@ export async function requireFreshUser(context: Context, page: Request | URL): P
 }
 
 /**
- * The admin check of the four admin dashboard routes (spec section 6; issue 4 item 2): the fresh
- * user of `requireFreshUser` (the role may have changed since login) and `isAdmin` = role ADMIN. The
- * API enforces the role on every write anyway (contract, "Defects"); this check only decides what
- * the page shows.
+ * The admin check of the four admin dashboard routes (docs/product.md, "Roles and permissions"): the
+ * fresh user of `requireFreshUser` (the role may have changed since login) and `isAdmin` = role
+ * ADMIN. The API enforces the role on every write anyway (docs/api-contract.md, "Differences from the
+ * original contract"); this check only decides what the page shows.
  */
 export async function requireAdmin(context: Context, page: Request | URL): Promise<{ user: SessionUser; isAdmin: boolean }> {
   const user = toSessionUser(await requireFreshUser(context, page))

@@ -4,7 +4,8 @@
  * (app/.server/page-cache.ts) is sent to many visitors, so a nonce in it would be a nonce reused;
  * its policy lists instead the SHA-256 hash of each inline script, computed when it was rendered,
  * and our own origin for the module files those scripts import (docs/decisions/0018-page-cache.md).
- * Styles allow 'unsafe-inline' because react-hot-toast injects inline styles (stack notes).
+ * Styles allow 'unsafe-inline' because react-hot-toast renders inline `style` attributes
+ * (docs/security.md, "Content-Security-Policy").
  * Development adds Vite's websocket for hot reload.
  */
 import { createHash, randomBytes } from 'node:crypto'

@@ -1,6 +1,6 @@
 /**
- * The loader work the two product listing pages share (spec section 2 "Product by category page";
- * section 4 "Category product page"; section 9: page size 8; issue 2 item 3): /{category}
+ * The loader work the two product listing pages share (docs/product.md, "Listings" and "States and
+ * transitions"; docs/product.md, "Constants": page size 8): /{category}
  * (app/routes/category.tsx) and /{category}/{subCategory} (app/routes/listing.tsx).
  *
  * Each page checks its own ids and slugs between the two steps:

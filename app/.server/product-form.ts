@@ -1,7 +1,9 @@
 /**
- * The BFF side of the product form (issue 4 items 5, 6 and 7; spec section 2 "Upload Product",
- * sections 5 and 7), shared by /dashboard/upload-product (create) and /dashboard/product (edit in a
- * dialog). The page is app/components/product-form.tsx; the rules are app/lib/schemas/product.ts.
+ * The BFF side of the product form (docs/product.md, "Upload Product", "Product admin list" and
+ * "Validation rules"; docs/api-contract.md, "Catalogue";
+ * docs/decisions/0007-progressive-enhancement.md), shared by /dashboard/upload-product (create) and
+ * /dashboard/product (edit in a dialog). The page is app/components/product-form.tsx; the rules are
+ * app/lib/schemas/product.ts.
  *
  * Every submission is one multipart POST with an `intent` (PRODUCT_INTENT):
  * - `upload` (JavaScript): one picked image, multipart field `image`, stored at once through

@@ -1,8 +1,9 @@
 /**
- * The BFF cookie session (DEVELOPERS.md, "BFF session"): access and refresh tokens, a small user
- * summary for the header, and one-shot flash toasts, in a signed, httpOnly, SameSite=Lax cookie
- * (Secure in production). Tokens never reach browser JavaScript or localStorage (spec section 4
- * describes the old app's localStorage tokens as a defect).
+ * The BFF cookie session (docs/decisions/0002-tokens-in-cookie-session.md): access and refresh
+ * tokens, a small user summary for the header, and one-shot flash toasts, in a signed, httpOnly,
+ * SameSite=Lax cookie (Secure in production). Tokens never reach browser JavaScript or localStorage
+ * (docs/product.md, "Differences from the original app" lists the old app's localStorage tokens as a
+ * defect).
  *
  * One `RequestSession` exists per request (made by the root middleware, app/.server/context.ts); every
  * loader and action of that request shares it, and the middleware commits it once if it changed.
@@ -21,14 +22,14 @@ export interface SessionUser {
   role: 'ADMIN' | 'USER'
 }
 
-/** A toast to show on the next page (spec section 9). */
+/** A toast to show on the next page (docs/product.md, "Constants"). */
 export type Toast = ToastMessage
 
 /**
- * Where a shopper is in password recovery (spec section 4, "Forgot password flow"): the email the
+ * Where a shopper is in password recovery (docs/product.md, "Password recovery"): the email the
  * code went to and, once the code was verified, the API's single-use reset token. It lives in this
  * signed, httpOnly cookie, so neither the email nor the token travels in the URL or reaches browser
- * JavaScript (issue 3: "State travels in the server session").
+ * JavaScript (docs/decisions/0010-password-recovery.md).
  */
 export interface Recovery {
   email: string
@@ -48,7 +49,7 @@ interface SessionData {
 }
 interface FlashData {
   toast: Toast
-  /** A one-shot message for a page's own dialog (Upload Product's success dialog, spec section 4). */
+  /** A one-shot message for a page's own dialog (Upload Product's success dialog, docs/product.md, "States and transitions"). */
   notice: string
 }
 

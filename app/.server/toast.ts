@@ -1,5 +1,5 @@
 /**
- * Toasts across redirects (spec sections 8 and 9): a route queues a toast in the session's flash,
+ * Toasts across redirects (docs/product.md, "Toasts"): a route queues a toast in the session's flash,
  * the root loader takes it and the page renders it, as a react-hot-toast with JavaScript and as a
  * plain status box without.
  */

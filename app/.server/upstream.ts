@@ -1,9 +1,10 @@
 /**
- * The one fetch wrapper between the BFF and the upstream `/api` (DEVELOPERS.md, "Fixed
- * architecture"). It adds the session's access token as a Bearer header; on a 401 it refreshes once
- * (with the refresh token, single-flight per request), stores the rotated tokens in the session, and
- * retries once; if the refresh fails the session is signed out cleanly. This is the behaviour the
- * spec's section 4 intended but never ran.
+ * The one fetch wrapper between the BFF and the upstream `/api` (README.md, "How the pieces fit";
+ * docs/decisions/0001-one-process-bff-and-api.md). It adds the session's access token as a Bearer
+ * header; on a 401 it refreshes once (with the refresh token, single-flight per request), stores the
+ * rotated tokens in the session, and retries once; if the refresh fails the session is signed out
+ * cleanly. This is the behaviour the original app intended but never ran (docs/product.md,
+ * "Differences from the original app").
  *
  * By default the API runs in this same process: server.ts registers its `fetch` under
  * `globalThis[Symbol.for('grocery.api.fetch')]` and calls skip the network. With `API_URL` set,

@@ -1,5 +1,6 @@
 /**
- * The signed-in shopper's menu (spec section 2, "Account menu"; section 6 for the admin-only links):
+ * The signed-in shopper's menu (docs/product.md, "Account menu"; the admin-only links:
+ * docs/product.md, "Roles and permissions"):
  * the name (or mobile) with " (Admin)" for admins, My Profile, then Category, Sub Category, Upload
  * Product and Product for admins, then My Order, Save Address and Log Out for everyone.
  *
@@ -17,13 +18,13 @@ import { Avatar } from './avatar.tsx'
 /** The user fields the menu shows. */
 export type MenuUser = Pick<SessionUser, 'name' | 'mobile' | 'email' | 'role'> & { avatar?: string | null }
 
-/** The menu's heading line: the name, else the mobile (spec), else the email; " (Admin)" for ADMIN. */
+/** The menu's heading line: the name, else the mobile, else the email (docs/product.md, "Account menu"); " (Admin)" for ADMIN. */
 export function accountLabel(user: MenuUser): string {
   const name = user.name?.trim() || user.mobile?.trim() || user.email
   return user.role === 'ADMIN' ? `${name} (Admin)` : name
 }
 
-/** The menu's links in the spec's order; `adminOnly` ones are shown to role ADMIN only. */
+/** The menu's links in the order of docs/product.md, "Account menu"; `adminOnly` ones are shown to role ADMIN only. */
 export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; adminOnly: boolean }> = [
   { to: '/dashboard/category', label: 'Category', adminOnly: true },
   { to: '/dashboard/subcategory', label: 'Sub Category', adminOnly: true },
@@ -37,7 +38,7 @@ export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; adminOnly
 const ITEM = 'flex min-h-10 w-full items-center rounded-md px-3 text-left text-sm text-slate-800 hover:bg-slate-100'
 const itemClass = ({ isActive }: { isActive: boolean }) => cn(ITEM, isActive && 'bg-brand-light font-semibold')
 
-/** The menu content: heading, profile link, the spec's links and the Log Out button (POST /logout). */
+/** The menu content: heading, profile link, the listed links and the Log Out button (POST /logout). */
 export function AccountMenuItems({ user, className }: { user: MenuUser; className?: string }) {
   const isAdmin = user.role === 'ADMIN'
   return (

@@ -4,7 +4,7 @@ import { AdminGuard } from './admin-guard.tsx'
 import { NO_PERMISSION_MESSAGE, isAdminRole } from '../lib/roles.ts'
 import { NoData } from './no-data.tsx'
 
-describe('AdminGuard (spec section 6)', () => {
+describe('AdminGuard (docs/product.md, "Roles and permissions")', () => {
   it('shows the child to an admin only', () => {
     const html = renderToStaticMarkup(
       <AdminGuard isAdmin>

@@ -1,9 +1,10 @@
 /**
- * The permission guard of the four admin dashboard routes (spec section 6; issue 4 item 2): the
- * child only for a user whose role is ADMIN; anyone else sees "Do not have permission" in a red box.
- * The page's loader decides `isAdmin` from a fresh user-details call (app/.server/auth.ts
+ * The permission guard of the four admin dashboard routes (docs/product.md, "Roles and permissions"):
+ * the child only for a user whose role is ADMIN; anyone else sees "Do not have permission" in a red
+ * box. The page's loader decides `isAdmin` from a fresh user-details call (app/.server/auth.ts
  * `requireAdmin`) and answers 403 with the box; the API refuses every catalogue write of a non-admin
- * on its own (contract, "Defects"), so this guard only decides what is shown.
+ * on its own (docs/api-contract.md, "Differences from the original contract"), so this guard only
+ * decides what is shown.
  */
 import type { ReactNode } from 'react'
 import { NO_PERMISSION_MESSAGE } from '../lib/roles.ts'

@@ -1,9 +1,10 @@
 /**
- * A user's round avatar (spec section 2 "Profile"): the stored image when there is one, else the
+ * A user's round avatar (docs/product.md, "Profile"): the stored image when there is one, else the
  * first letter of the name on the brand colour. Stored avatars are square WebP files with narrower
  * variants beside them (contract/images.ts); the smallest variant that covers twice the box is used,
  * so a 40 px header avatar loads the 128 px file, not the full image. `width`/`height` are set so
- * nothing moves while it loads (style.md). If the image fails to load, the letter shows instead.
+ * nothing moves while it loads (docs/product.md, "Look and feel"). If the image fails to load, the
+ * letter shows instead.
  *
  * Inputs: `src` (url or ''), `name` (for the letter and the alt text), `size` in CSS pixels.
  */

@@ -1,8 +1,8 @@
 /**
- * The home banner (spec section 2 "Home": "Banner with separate desktop and mobile images"). The
+ * The home banner (docs/product.md, "Home": Banner with separate desktop and mobile images). The
  * artwork is our own SVG in public/banner/: 1400×300 for screens of 768 px and wider, 800×400 below
- * (spec section 9: mobile breakpoint 768 px). <picture> lets the browser fetch only the one it shows,
- * and the width/height of each source keep the box's aspect ratio fixed while it loads.
+ * (docs/product.md, "Constants": mobile breakpoint 768 px). <picture> lets the browser fetch only the
+ * one it shows, and the width/height of each source keep the box's aspect ratio fixed while it loads.
  */
 
 /** Text of the banner artwork, for screen readers and when images are off. */

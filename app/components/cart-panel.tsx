@@ -55,8 +55,13 @@ export function CartButton({ signedIn }: { signedIn: boolean }) {
     if (open && !dialog.open) dialog.showModal()
     if (!open && dialog.open) dialog.close()
   }, [open])
-  // Following a link inside the drawer (a product, Proceed, Shop Now) closes it.
-  useEffect(() => setOpen(false), [pathname])
+  // Following a link inside the drawer (a product, Proceed, Shop Now) closes it: the state is
+  // adjusted while rendering the new page (react.dev, "Adjusting some state when a prop changes").
+  const [openPathname, setOpenPathname] = useState(pathname)
+  if (openPathname !== pathname) {
+    setOpenPathname(pathname)
+    setOpen(false)
+  }
 
   const label = count > 0 ? `${itemCountLabel(count)} ${formatRupees(total)}` : 'My Cart'
   return (

@@ -1,7 +1,7 @@
 /**
- * Category navigation: the home page's category image grid (spec section 2 "Home": 5, 8 or 10
- * columns by screen size) and the sub category sidebar of the listing pages (spec "Product by
- * category page": image and name, each a link, the current one highlighted).
+ * Category navigation: the home page's category image grid (docs/product.md, "Home": 5, 8 or 10
+ * columns by screen size) and the sub category sidebar of the listing pages (docs/product.md,
+ * "Listings": image and name, each a link, the current one highlighted).
  */
 import { NavLink } from 'react-router'
 import { ResponsiveImage } from './responsive-image.tsx'
@@ -41,9 +41,10 @@ export function CategoryGrid({ tiles }: { tiles: CategoryLinkData[] }) {
 
 /**
  * The sub category sidebar: a narrow column of image-over-name links on phones, image-beside-name
- * rows from 768 px. `items` are already filtered to the current category (spec section 4); the entry
- * whose link matches the current URL is highlighted (and the one being opened, while it loads).
- * `all`, when given, is an extra first entry for the whole category (the category page).
+ * rows from 768 px. `items` are already filtered to the current category (docs/product.md, "States
+ * and transitions"); the entry whose link matches the current URL is highlighted (and the one being
+ * opened, while it loads). `all`, when given, is an extra first entry for the whole category (the
+ * category page).
  */
 export function SubCategorySidebar({ items, all }: { items: CategoryLinkData[]; all?: CategoryLinkData }) {
   const entries = all ? [all, ...items] : items

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { addChip, chipsFor, removeChip } from './chips-select.tsx'
 
-describe('chips of the category picker (spec section 4: picking appends, the cross removes)', () => {
+describe('chips of the category picker (docs/product.md, "States and transitions": picking appends, the cross removes)', () => {
   it('appends a pick once, in pick order, and ignores the empty placeholder option', () => {
     expect(addChip([], 'a')).toEqual(['a'])
     expect(addChip(['a'], 'b')).toEqual(['a', 'b'])

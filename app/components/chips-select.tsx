@@ -1,8 +1,8 @@
 /**
- * A multi-pick as removable chips (spec section 2 "Sub Category admin" and "Upload Product": picking
- * in a select appends a chip, a cross removes it; issue 4 item 7: without JavaScript a plain multiple
- * select). Used for the categories of a sub category and, on the product form, for categories and
- * sub categories.
+ * A multi-pick as removable chips (docs/product.md, "Sub Category admin" and "Upload Product": picking
+ * in a select appends a chip, a cross removes it; docs/decisions/0007-progressive-enhancement.md:
+ * without JavaScript a plain multiple select). Used for the categories of a sub category and, on the
+ * product form, for categories and sub categories.
  *
  * - Without JavaScript (and until hydration): `<select multiple name={name}>` with the picks selected.
  * - With JavaScript: a single select whose options are the not-yet-picked ones; each pick becomes a
@@ -72,14 +72,15 @@ export function ChipsSelect({ name, label, options, defaultValue = [], placehold
   // chip now in that place (or the last one, or the select when none is left) instead (WCAG 2.4.3).
   const chipList = useRef<HTMLUListElement>(null)
   const selectRef = useRef<HTMLSelectElement>(null)
-  const [refocusAt, setRefocusAt] = useState<number | null>(null)
+  const refocusAtRef = useRef<number | null>(null)
   useEffect(() => {
-    if (refocusAt === null) return
+    const at = refocusAtRef.current
+    if (at === null) return
+    refocusAtRef.current = null
     const buttons = chipList.current?.querySelectorAll<HTMLButtonElement>('button') ?? []
-    const target = buttons[Math.min(refocusAt, buttons.length - 1)] ?? selectRef.current
+    const target = buttons[Math.min(at, buttons.length - 1)] ?? selectRef.current
     target?.focus()
-    setRefocusAt(null)
-  }, [refocusAt])
+  }, [values])
 
   const errorList = hasErrors ? (
     <ul id={errorId} className="mt-1 space-y-0.5 text-sm text-red-600">
@@ -154,8 +155,8 @@ export function ChipsSelect({ name, label, options, defaultValue = [], placehold
               <button
                 type="button"
                 onClick={() => {
+                  refocusAtRef.current = index
                   update(removeChip(values, chip.value))
-                  setRefocusAt(index)
                 }}
                 aria-label={`Remove ${chip.label}`}
                 className="inline-flex size-7 items-center justify-center rounded-full text-slate-600 hover:bg-red-100 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-red-600"

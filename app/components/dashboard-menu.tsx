@@ -1,11 +1,11 @@
 /**
- * The dashboard's side menu (spec section 2 "/dashboard": a 250 px column on desktop; section 9: side
- * menu column 250 px, mobile breakpoint 768 px). It holds the account menu's own list
- * (app/components/account-menu.tsx `AccountMenuItems`: My Profile, the admin-only Category, Sub
- * Category, Upload Product and Product, then My Order, Save Address and the Log Out form), so the
- * header dropdown, the mobile /user page and this menu can never disagree.
+ * The dashboard's side menu (docs/product.md, "Dashboard": a 250 px column on desktop;
+ * docs/product.md, "Constants": side menu column 250 px, mobile breakpoint 768 px). It holds the
+ * account menu's own list (app/components/account-menu.tsx `AccountMenuItems`: My Profile, the
+ * admin-only Category, Sub Category, Upload Product and Product, then My Order, Save Address and the
+ * Log Out form), so the header dropdown, the mobile /user page and this menu can never disagree.
  *
- * Below 768 px it is not shown: the header's user icon leads to /user instead (spec section 2).
+ * Below 768 px it is not shown: the header's user icon leads to /user instead (docs/product.md, "Header").
  * It sticks below the sticky header (80 px tall from `md` up) while the content scrolls.
  */
 import { AccountMenuItems, type MenuUser } from './account-menu.tsx'

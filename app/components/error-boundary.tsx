@@ -1,7 +1,8 @@
 /**
- * Error pages. `GeneralErrorBoundary` is the router fallback (spec section 8): "Unexpected Application
- * Error!" with the status text or the message; a 404 shows the friendlier `NotFoundPage` instead.
- * Routes reuse it: `export { GeneralErrorBoundary as ErrorBoundary } from '../components/error-boundary.tsx'`.
+ * Error pages. `GeneralErrorBoundary` is the router fallback (docs/product.md, "Error catalogue"):
+ * "Unexpected Application Error!" with the status text or the message; a 404 shows the friendlier
+ * `NotFoundPage` instead. Routes reuse it: `export { GeneralErrorBoundary as ErrorBoundary } from
+ * '../components/error-boundary.tsx'`.
  *
  * In production React Router replaces the message of an unexpected server error with "Unexpected
  * Server Error", so no stack or internal detail reaches the page (OWASP Error Handling cheat sheet).

@@ -1,9 +1,10 @@
 /**
- * The "Add Field" dialog of the product form (spec section 2 "Upload Product": the "Add Fields"
+ * The "Add Field" dialog of the product form (docs/product.md, "Upload Product": the "Add Fields"
  * button opens a dialog titled "Add Field" with the placeholder "Enter your Field name" and an "Add
- * Field" button; the new field appears as an extra text input labelled with that name). Issue 4
- * item 5: an empty name and a name already used are refused (section 5 says the original did not
- * check), with the messages of app/lib/schemas/product.ts `fieldNameError`.
+ * Field" button; the new field appears as an extra text input labelled with that name). An empty
+ * name and a name already used are refused (the original app did not check: docs/product.md,
+ * "Differences from the original app"), with the messages of app/lib/schemas/product.ts
+ * `fieldNameError`.
  *
  * The dialog lives in the address (`?add-field=1`, app/components/ui/dialog.tsx), so it opens by URL.
  * - With JavaScript: the name is checked in the browser and `onAdd` inserts the field into the form
@@ -20,7 +21,7 @@ import { Button, buttonClassName } from './ui/button.tsx'
 import { Dialog } from './ui/dialog.tsx'
 import { inputClassName } from './ui/input.tsx'
 
-/** Spec section 2, verbatim. */
+/** docs/product.md, "Upload Product", verbatim. */
 export const ADD_FIELD_TITLE = 'Add Field'
 export const FIELD_NAME_PLACEHOLDER = 'Enter your Field name'
 

@@ -1,6 +1,7 @@
 /**
- * The site footer (spec section 2): the copyright line for 2024 (section 9) and three social links.
- * The spec's links point nowhere; they stay `href="#"` until the shop has real profiles.
+ * The site footer (docs/product.md, "Footer"): the copyright line for 2024 (docs/product.md,
+ * "Constants") and three social links. The original app's links pointed nowhere; they stay
+ * `href="#"` until the shop has real profiles.
  */
 import { FacebookIcon, InstagramIcon, LinkedInIcon } from './icons.tsx'
 

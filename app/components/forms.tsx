@@ -109,7 +109,7 @@ export function Field({
 }
 
 /**
- * A password input with a show/hide toggle (spec section 2, "Auth screens"). The toggle needs
+ * A password input with a show/hide toggle (docs/product.md, "Auth screens"). The toggle needs
  * JavaScript, so it appears only after hydration; the input keeps its right padding either way so
  * nothing shifts when it does.
  */

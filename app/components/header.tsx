@@ -1,10 +1,10 @@
 /**
- * The site header (spec section 2, "Header and footer"): sticky, brand yellow; the logo links to /;
+ * The site header (docs/product.md, "Header"): sticky, brand yellow; the logo links to /;
  * the search bar (app/components/search-bar.tsx); on the right a Login link (signed out) or the
  * Account dropdown (signed in), and My Cart (count and total; the cart drawer, app/components/cart-panel.tsx). Below 768 px those give way to a user icon
  * that goes to /login when signed out and to /user when signed in, and the search bar takes its own
  * full-width row. On /search with a query string the search bar is left out: the search page shows
- * its own form (spec section 2).
+ * its own form (docs/product.md, "Search bar").
  */
 import { Link, useLocation } from 'react-router'
 import type { SessionUser } from '../.server/session.ts'
@@ -49,7 +49,7 @@ export function Header({ user }: { user: SessionUser | null }) {
         ) : null}
 
         <div className="ml-auto flex items-center gap-2">
-          {/* Narrow screens: one user icon (spec section 2). */}
+          {/* Narrow screens: one user icon (docs/product.md, "Header"). */}
           <Link
             to={user ? '/user' : '/login'}
             aria-label={user ? 'Account menu' : 'Login'}

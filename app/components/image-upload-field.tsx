@@ -11,7 +11,7 @@
  *   uploads it first, then saves with the new url. The hidden input keeps the current url, so an
  *   edit without a new file keeps its image.
  */
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useEffect, useEffectEvent, useId, useMemo, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { useToastFromData } from './toasts.tsx'
@@ -31,7 +31,7 @@ export interface ImageUploadFieldProps {
   fileName?: string
   /** The url to start with (edit, or a form sent back with errors). */
   defaultValue?: string
-  /** With JavaScript only: no upload yet (spec section 5: until a name is given). */
+  /** With JavaScript only: no upload yet (docs/product.md, "Validation rules": until a name is given). */
   disabled?: boolean
   /** Shown under the picker while `disabled`. */
   disabledHint?: string
@@ -73,20 +73,27 @@ export function ImageUploadField({
   const isUploading = fetcher.state !== 'idle'
   const reply = fetcher.state === 'idle' ? fetcher.data : undefined
 
-  useEffect(() => {
-    if (!reply) return
+  // Each answer is a new object: the field's own state follows it once per answer, adjusted while
+  // rendering (react.dev, "Adjusting some state when a prop changes"); the parent hears of a new url
+  // from an effect, since a parent's state must not change while this component renders.
+  const [handledReply, setHandledReply] = useState(reply)
+  if (reply && reply !== handledReply) {
+    setHandledReply(reply)
     setLocalPreview(null)
     if (reply.url) {
       setUrl(reply.url)
       setClientError(null)
-      onChange?.(reply.url)
     } else {
       setClientError(reply.error)
     }
-    // Each answer is a new object: act once per answer.
+  }
+  const announceUrl = useEffectEvent((uploaded: string) => onChange?.(uploaded))
+  useEffect(() => {
+    if (reply?.url) announceUrl(reply.url)
   }, [reply])
 
-  useEffect(() => onPendingChange?.(isUploading), [isUploading])
+  const announcePending = useEffectEvent((pending: boolean) => onPendingChange?.(pending))
+  useEffect(() => announcePending(isUploading), [isUploading])
   // Object URLs hold the file in memory until revoked.
   useEffect(() => (localPreview ? () => URL.revokeObjectURL(localPreview) : undefined), [localPreview])
   // One toast per answer: the object's identity is what useToastFromData keys on.

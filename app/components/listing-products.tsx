@@ -1,8 +1,9 @@
 /**
- * The product area of the two listing pages, /{category} and /{category}/{subCategory} (spec section 2
- * "Product by category page"; section 9: page size 8): the product grid (1, 3 or 4 columns) whose
- * later pages append (app/components/pager.tsx), a skeleton of one page while the shopper moves to
- * another list of the same category, and `emptyMessage` when the list has no product at all.
+ * The product area of the two listing pages, /{category} and /{category}/{subCategory}
+ * (docs/product.md, "Listings"; docs/product.md, "Constants": page size 8): the product grid (1, 3 or
+ * 4 columns) whose later pages append (app/components/pager.tsx), a skeleton of one page while the
+ * shopper moves to another list of the same category, and `emptyMessage` when the list has no product
+ * at all.
  */
 import { EarlierPagesNote, LoadMore, type AppendingList } from './pager.tsx'
 import { ProductGrid } from './product-card.tsx'

@@ -1,5 +1,5 @@
 /**
- * The "No Data" picture of an empty admin list (spec section 2 "Category admin": an empty list shows
+ * The "No Data" picture of an empty admin list (docs/product.md, "Category admin": an empty list shows
  * a No Data image). An inline SVG drawn for this project: no request, no CSP exception, and it
  * scales with its box. The caption is real text, so it is read and found by tests.
  */

@@ -1,9 +1,9 @@
 /**
- * The one-time code boxes (spec section 2 "/verification-otp"; sections 5 and 9: six boxes, one
- * character each). Six plain inputs named `otp0` … `otp5`, so the form posts them without JavaScript
- * and the BFF joins them (app/lib/schemas/account.ts `OtpSchema`). The first box carries
- * `autocomplete="one-time-code"` and takes up to six characters, so a code the browser autofills or
- * a shopper pastes there arrives whole, with or without JavaScript.
+ * The one-time code boxes (docs/product.md, "Password recovery"; docs/product.md, "Validation rules"
+ * and "Constants": six boxes, one character each). Six plain inputs named `otp0` … `otp5`, so the
+ * form posts them without JavaScript and the BFF joins them (app/lib/schemas/account.ts `OtpSchema`).
+ * The first box carries `autocomplete="one-time-code"` and takes up to six characters, so a code the
+ * browser autofills or a shopper pastes there arrives whole, with or without JavaScript.
  *
  * With JavaScript: typing a digit moves focus to the next box; Backspace in an empty box goes back and
  * clears the previous one; arrow keys move; pasting a code (or the browser's one-time-code autofill)

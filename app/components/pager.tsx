@@ -1,14 +1,14 @@
 /**
- * "Later pages append" paging for the listing, category and search pages (spec section 4: "page 1
- * replaces the list, later pages append"; issue 2: "with JavaScript off a 'next page' link does the
- * same").
+ * "Later pages append" paging for the listing, category and search pages (docs/product.md, "States
+ * and transitions": page 1 replaces the list, later pages append; docs/product.md, "Listings": with
+ * JavaScript off a next-page link does the same).
  *
  * One link serves both worlds. Its href is `?page=N+1`: without JavaScript the browser loads it and
  * the loader answers pages 1..N+1 at once (a window of at most `MAX_WINDOW_PAGES` pages), so the
  * list looks appended. With JavaScript the click is intercepted and a fetcher loads only page N+1
  * (`&single=1`), which is appended in place; the URL does not change.
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link, useFetcher, useLocation, useNavigation } from 'react-router'
 import { Spinner } from './skeletons.tsx'
 import type { PageWindow } from '../lib/paging.ts'
@@ -42,25 +42,29 @@ export interface AppendingList<T> {
 export function useAppendingList<T extends { _id: string }>(loaded: PageWindow<T>): AppendingList<T> {
   const fetcher = useFetcher<{ list: PageWindow<T> }>()
   const location = useLocation()
-  const [state, setState] = useState({ base: loaded, items: loaded.items, page: loaded.page })
+  const next = fetcher.data?.list
+  // `consumed`: the fetcher answer already taken into account, so each answer is appended once.
+  const [state, setState] = useState({ base: loaded, items: loaded.items, page: loaded.page, consumed: next })
 
-  // Derived state: reset during render (not in an effect) so a new list never flashes the old pages.
+  // Derived state, adjusted during render (not in an effect) so a new list never flashes the old
+  // pages and an appended page shows in the same render as its answer (react.dev, "Adjusting some
+  // state when a prop changes"). A new window from the loader starts over and leaves the fetcher's
+  // current answer unused.
   let current = state
-  if (state.base !== loaded) {
-    current = { base: loaded, items: loaded.items, page: loaded.page }
-    setState(current)
+  if (current.base !== loaded) current = { base: loaded, items: loaded.items, page: loaded.page, consumed: next }
+  if (next && next !== current.consumed) {
+    // Only the page right after ours, of the same list, is appended (a late answer is dropped).
+    if (next.scope === current.base.scope && next.page === current.page + 1) {
+      const seen = new Set(current.items.map((item) => item._id))
+      current = {
+        ...current,
+        items: [...current.items, ...next.items.filter((item) => !seen.has(item._id))],
+        page: next.page,
+        consumed: next,
+      }
+    } else current = { ...current, consumed: next }
   }
-
-  useEffect(() => {
-    const next = fetcher.data?.list
-    if (!next) return
-    setState((s) => {
-      // Only the page right after ours, of the same list, is appended (a late answer is dropped).
-      if (next.scope !== s.base.scope || next.page !== s.page + 1) return s
-      const seen = new Set(s.items.map((item) => item._id))
-      return { ...s, items: [...s.items, ...next.items.filter((item) => !seen.has(item._id))], page: next.page }
-    })
-  }, [fetcher.data])
+  if (current !== state) setState(current)
 
   const totalCount =
     current.page > loaded.page && fetcher.data?.list.scope === loaded.scope ? fetcher.data.list.totalCount : loaded.totalCount

@@ -1,11 +1,12 @@
 /**
- * The product card of the home rows, listings and search (spec section 2 "Home": cards link to
- * /product/{productName}-{productId}; section 9: the fixed "10 min" delivery badge), and the grid
- * that holds cards (spec "Product by category page": 1, 3 or 4 columns by width).
+ * The product card of the home rows, listings and search (docs/product.md, "Home": cards link to
+ * /product/{productName}-{productId}; docs/product.md, "Constants": the fixed "10 min" delivery
+ * badge), and the grid
+ * that holds cards (docs/product.md, "Listings": 1, 3 or 4 columns by width).
  *
- * Look and feel (style.md): a white card with a soft border, a fixed square image box so nothing
- * shifts while images load, price and badge readable at a glance. The whole card is one link (the
- * name's link stretches over the card), so a screen reader hears the product name once.
+ * Look and feel (docs/product.md, "Look and feel"): a white card with a soft border, a fixed square
+ * image box so nothing shifts while images load, price and badge readable at a glance. The whole card
+ * is one link (the name's link stretches over the card), so a screen reader hears the product name once.
  */
 import { Link } from 'react-router'
 import { productAnchor } from '../lib/cart.ts'
@@ -16,7 +17,7 @@ import { productPath } from '../lib/slug.ts'
 import { ClockIcon } from './icons.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
 
-/** The fixed "10 min" delivery badge (spec section 9: "Delivery badge text fixed"). */
+/** The fixed "10 min" delivery badge (docs/product.md, "Constants": Delivery badge text fixed). */
 export function DeliveryBadge({ className = '' }: { className?: string }) {
   return (
     <span className={className ? `badge-time ${className}` : 'badge-time'}>
@@ -106,8 +107,8 @@ export function ProductCard({
 }
 
 /**
- * The product grid of the listing, category and search pages: 1, 3 or 4 columns by width (spec
- * "Product by category page"). `children` are extra cells (loading skeletons while a page appends).
+ * The product grid of the listing, category and search pages: 1, 3 or 4 columns by width
+ * (docs/product.md, "Listings"). `children` are extra cells (loading skeletons while a page appends).
  * With `paging`, the first card of every page after the first gets the id `page-N`, the target of
  * the JavaScript-off "next page" link (`?page=N#page-N`), scrolled clear of the sticky header.
  */

@@ -12,7 +12,7 @@
  *   viewer; the × button removes it without a request.
  */
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react'
 import { useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { ErrorList } from './forms.tsx'
@@ -73,7 +73,8 @@ export function ProductImages({
   const images = field.getFieldList()
   const room = IMAGES_MAX - images.length - pending.length
 
-  useEffect(() => onInFlightChange(pending.length), [pending.length])
+  const announceInFlight = useEffectEvent((count: number) => onInFlightChange(count))
+  useEffect(() => announceInFlight(pending.length), [pending.length])
 
   const finish = (upload: PendingImage, answer: UploadReply) => {
     URL.revokeObjectURL(upload.preview)
@@ -220,19 +221,25 @@ function PendingThumbnail({
   const isSent = useRef(false)
   const isDone = useRef(false)
 
-  useEffect(() => {
-    if (isSent.current) return
-    isSent.current = true
+  // Posted once, when the thumbnail mounts; the answer is handed on once. Effect events read the
+  // latest props without making the effects run again when those change.
+  const send = useEffectEvent(() => {
     const formData = new FormData()
     formData.set('intent', PRODUCT_INTENT.upload)
     formData.set('image', upload.file, upload.file.name)
-    fetcher.submit(formData, { method: 'post', action, encType: 'multipart/form-data' })
+    void fetcher.submit(formData, { method: 'post', action, encType: 'multipart/form-data' })
+  })
+  useEffect(() => {
+    if (isSent.current) return
+    isSent.current = true
+    send()
   }, [])
 
+  const finish = useEffectEvent((answer: UploadReply) => onDone(upload, answer))
   useEffect(() => {
     if (fetcher.state !== 'idle' || !fetcher.data || isDone.current) return
     isDone.current = true
-    onDone(upload, fetcher.data)
+    finish(fetcher.data)
   }, [fetcher.state, fetcher.data])
 
   return (

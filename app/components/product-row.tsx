@@ -1,24 +1,19 @@
 /**
- * One horizontal product row of the home page (spec section 2 "Home"): the category name as title,
+ * One horizontal product row of the home page (docs/product.md, "Home"): the category name as title,
  * a See All link to that category's listing, the product cards, and left/right scroll buttons that
- * move 200 px (spec section 9), shown on desktop only. The buttons need JavaScript, so they render
- * only after hydration; without JavaScript the row still scrolls natively (touch, trackpad, the
+ * move 200 px (docs/product.md, "Constants"), shown on desktop only. The buttons need JavaScript, so
+ * they render only after hydration; without JavaScript the row still scrolls natively (touch, trackpad, the
  * visible scrollbar, or keyboard once a card link has focus).
  */
 import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import { ChevronLeftIcon, ChevronRightIcon } from './icons.tsx'
 import { ProductCard } from './product-card.tsx'
 import type { ProductCardData } from '../lib/catalog-cards.ts'
 
-/** How far one click of a row's scroll button moves it, in CSS pixels (spec section 9). */
+/** How far one click of a row's scroll button moves it, in CSS pixels (docs/product.md, "Constants"). */
 export const ROW_SCROLL_STEP_PX = 200
-
-function useIsHydrated() {
-  const [isHydrated, setIsHydrated] = useState(false)
-  useEffect(() => setIsHydrated(true), [])
-  return isHydrated
-}
 
 /** A home row: `title` (the category name), `seeAllHref` (its listing) and its products. */
 export function ProductRow({
@@ -34,7 +29,7 @@ export function ProductRow({
   headingId: string
 }) {
   const scroller = useRef<HTMLUListElement>(null)
-  const isHydrated = useIsHydrated()
+  const isHydrated = useHydrated()
   const [edges, setEdges] = useState({ atStart: true, atEnd: false })
 
   // Grey out a button at the end it points to, so a click never does nothing silently.

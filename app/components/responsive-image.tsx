@@ -1,8 +1,9 @@
 /**
- * An <img> that never shifts the layout and lets the browser pick a width (style.md: "no layout
- * shift while images load, width/height on every image"). Stored catalogue images come in several
- * widths beside the original (`<hash>.webp`, `<hash>-w128.webp`, ...; contract/images.ts builds the
- * srcset). A product without an image gets a neutral placeholder of the same size.
+ * An <img> that never shifts the layout and lets the browser pick a width (docs/product.md, "Look and
+ * feel": no layout shift while images load, width and height on every image). Stored catalogue images
+ * come in several widths beside the original (`<hash>.webp`, `<hash>-w128.webp`, ...;
+ * contract/images.ts builds the srcset). A product without an image gets a neutral placeholder of the
+ * same size.
  */
 import { srcSetFor } from '../../contract/images.ts'
 

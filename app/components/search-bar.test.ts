@@ -7,8 +7,8 @@ function take(n: number, frames: Generator<TypingFrame>): TypingFrame[] {
   return out
 }
 
-describe('typingFrames (spec sections 2 and 9: typing speed 50, hold 1000 ms)', () => {
-  it("has the spec's eleven suggestions", () => {
+describe('typingFrames (docs/product.md, "Constants": typing speed 50, hold 1000 ms)', () => {
+  it('has the eleven suggestions of docs/product.md, "Search bar"', () => {
     expect(SEARCH_SUGGESTIONS).toHaveLength(11)
     expect(SEARCH_SUGGESTIONS[0]).toBe('Search milk')
     expect(SEARCH_SUGGESTIONS[10]).toBe('Search dal')

@@ -1,21 +1,21 @@
 /**
- * The header's search bar (spec section 2, "Header and footer"; section 4 "Search bar mode"; section 9).
+ * The header's search bar (docs/product.md, "Search bar"; docs/product.md, "Constants").
  *
  * - Prompt mode (every path but /search): a link to /search showing an animated typing prompt that
  *   cycles through the eleven suggestions, 50 ms per character, each held 1 s; it pauses while the
  *   bar is hovered or focused and stays still under reduced motion. It is a plain
  *   `<a href="/search">`, so it works without JavaScript (the prompt then stays on "Search milk").
  * - Search mode (/search): a GET form to /search with the text input `q`, focused on arrival, with the
- *   spec's placeholder. On screens narrower than 768 px a back arrow to / replaces the search icon.
- *   The header leaves it out on /search with a query string (app/components/header.tsx), where the
- *   search page shows its own form.
+ *   placeholder of docs/product.md, "Search bar". On screens narrower than 768 px a back arrow to /
+ *   replaces the search icon. The header leaves it out on /search with a query string
+ *   (app/components/header.tsx), where the search page shows its own form.
  */
 import { useEffect, useRef, useState } from 'react'
 import { Form, Link, useLocation, useSearchParams } from 'react-router'
 import { ArrowLeftIcon, SearchIcon } from './icons.tsx'
 import { cn } from './ui/cn.ts'
 
-/** The prompt's suggestions, in the spec's order and spelling ("panner" included). */
+/** The prompt's suggestions, in the original app's order and spelling ("panner" included; docs/product.md, "Search bar"). */
 export const SEARCH_SUGGESTIONS = [
   'Search milk',
   'Search bread',
@@ -30,12 +30,12 @@ export const SEARCH_SUGGESTIONS = [
   'Search dal',
 ] as const
 
-/** Milliseconds per typed or erased character (spec section 9: "typing speed 50"). */
+/** Milliseconds per typed or erased character (docs/product.md, "Constants": typing speed 50). */
 export const TYPING_MS_PER_CHAR = 50
-/** Milliseconds each whole suggestion stays on screen (spec sections 2 and 9). */
+/** Milliseconds each whole suggestion stays on screen (docs/product.md, "Search bar" and "Constants"). */
 export const TYPING_HOLD_MS = 1000
 
-/** The spec's placeholder of the real search input. */
+/** The placeholder of the real search input (docs/product.md, "Search bar"). */
 export const SEARCH_PLACEHOLDER = 'Search for atta dal and more'
 
 /** One step of the typing animation: show `text`, then wait `delay` ms. */
@@ -138,7 +138,7 @@ function SearchForm({ className }: { className?: string }) {
   const [searchParams] = useSearchParams()
   return (
     <Form method="get" action="/search" role="search" className={cn(BAR, 'bg-white focus-within:border-accent', className)}>
-      {/* Below 768 px the back arrow takes the icon's place (spec section 2). */}
+      {/* Below 768 px the back arrow takes the icon's place (docs/product.md, "Search bar"). */}
       <Link to="/" aria-label="Back to home" className="grid size-11 shrink-0 place-items-center text-slate-700 md:hidden">
         <ArrowLeftIcon size={20} />
       </Link>

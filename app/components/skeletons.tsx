@@ -1,13 +1,13 @@
 /**
- * Loading placeholders shaped like the final layout (style.md: "skeletons that match the final
- * layout"; spec section 9: 12 category tiles, 6 product cards per row). Each mirrors the sizes of
- * the component it stands in for, so nothing jumps when the data arrives. Hidden from screen
+ * Loading placeholders shaped like the final layout (docs/product.md, "Look and feel";
+ * docs/product.md, "Constants": 12 category tiles, 6 product cards per row). Each mirrors the sizes
+ * of the component it stands in for, so nothing jumps when the data arrives. Hidden from screen
  * readers; the region that holds them sets aria-busy.
  */
 
-/** Number of category tiles while the home page loads (spec section 9). */
+/** Number of category tiles while the home page loads (docs/product.md, "Constants"). */
 export const CATEGORY_TILE_SKELETONS = 12
-/** Number of product cards per home row while it loads (spec section 9). */
+/** Number of product cards per home row while it loads (docs/product.md, "Constants"). */
 export const PRODUCT_CARD_SKELETONS = 6
 
 const pulse = 'animate-pulse rounded-md bg-slate-200/80'
@@ -55,7 +55,7 @@ export function ProductCardSkeleton({ layout = 'grid' }: { layout?: 'grid' | 'ro
   )
 }
 
-/** A home product row: title, See All and 6 cards (spec section 9). */
+/** A home product row: title, See All and 6 cards (docs/product.md, "Constants"). */
 export function ProductRowSkeleton() {
   return (
     <section className="py-3" aria-hidden="true">

@@ -22,7 +22,8 @@ export function dismiss(id: string): void {
 
 /**
  * Dismisses the oldest visible toasts beyond TOAST_LIMIT. react-hot-toast 2.x happens to keep 20 in
- * its store too, but that is an internal default without an option; the spec's limit is ours.
+ * its store too, but that is an internal default without an option; our limit (docs/product.md,
+ * "Constants") is set here.
  */
 function useToastLimit(limit: number) {
   const { toasts } = useToasterStore()
@@ -34,7 +35,7 @@ function useToastLimit(limit: number) {
   }, [toasts, limit])
 }
 
-/** The toaster: top-centre, the durations of spec section 9. */
+/** The toaster: top-centre, the durations of docs/product.md, "Constants". */
 export function ToastHost() {
   useToastLimit(TOAST_LIMIT)
   return (

@@ -1,6 +1,6 @@
 /**
- * Toasts (spec section 8: success and error messages; section 9: default 4000 ms, success 2000 ms,
- * error 4000 ms, loading without end, at most 20, top-center).
+ * Toasts (docs/product.md, "Toasts": success and error messages; docs/product.md, "Constants":
+ * default 4000 ms, success 2000 ms, error 4000 ms, loading without end, at most 20, top-center).
  *
  * With JavaScript, react-hot-toast shows them. Without it, and until the page has hydrated, the same
  * message is rendered on the server as a fixed status box at the top centre, which fades out after
@@ -12,7 +12,7 @@
  * Sources: the root loader's flash toast (carried across redirects, app/.server/toast.ts) and action
  * data of a page (`<ToastNotice toast={actionData?.toast} />` or `useToastFromData`).
  */
-import { lazy, Suspense, useEffect, useRef, useSyncExternalStore } from 'react'
+import { lazy, Suspense, useEffect, useEffectEvent, useRef, useSyncExternalStore } from 'react'
 import { cn } from './ui/cn.ts'
 import { useIsStale } from './use-stale-reply.ts'
 import { TOAST_DURATION_MS, type ToastMessage } from '../lib/toast.ts'
@@ -65,13 +65,15 @@ export function useToastFromData(toast: ToastMessage | null | undefined, { isSta
   const key: unknown = toast ? (toast.id ?? toast) : null
   const shown = useRef<Promise<string> | null>(null)
   const followsForm = isStale !== undefined
-  useEffect(() => {
-    if (!toast) return
+  // `key` is the identity of the toast: re-rendering the same one must not show it again, so the
+  // effect runs per key and reads the toast itself through an effect event.
+  const show = useEffectEvent(() => {
+    if (!toast) return undefined
     const id = showToast(toast)
     shown.current = id
     return followsForm ? () => void id.then(dismissToast) : undefined
-    // `key` is the identity of the toast: re-rendering the same one must not show it again.
-  }, [key])
+  })
+  useEffect(() => show(), [key])
   useEffect(() => {
     if (isStale && shown.current) void shown.current.then(dismissToast)
   }, [isStale])

@@ -11,7 +11,7 @@
  */
 import { useForm, type DefaultValue, type Submission, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useEffect, useRef } from 'react'
+import { useEffect, useEffectEvent, useRef } from 'react'
 import type { z } from 'zod'
 
 /**
@@ -115,14 +115,17 @@ export function useRevalidateOnChange(
   when: boolean,
 ) {
   const isFirst = useRef(true)
+  // Only a change of `value` is a reason to check again; `form`, `name` and `when` are read as they
+  // are then (an effect event reads the latest without being a dependency).
+  const check = useEffectEvent(() => {
+    if (when) form.validate({ name })
+  })
   useEffect(() => {
     if (isFirst.current) {
       isFirst.current = false
       return
     }
-    if (when) form.validate({ name })
-    // Only a change of `value` is a reason to check again; `form`, `name` and `when` are read as they are then.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    check()
   }, [value])
 }
 

@@ -20,7 +20,12 @@ export interface CartSummary {
   maxQtyPerLine: number
 }
 
-/** The summary of an empty cart. */
+/**
+ * The summary of an empty cart, for a visitor with no cart or a cart call that failed. 12 is the
+ * API's default per-line cap (`CART_MAX_QTY_PER_LINE`, api/config.ts; docs/product.md, "Constants"),
+ * written out because app/lib cannot read the API's configuration; every cart answer carries the
+ * configured cap (`limits.maxQtyPerLine`), which replaces this one, and the API enforces its own.
+ */
 export const EMPTY_CART_SUMMARY: CartSummary = { count: 0, total: 0, lines: {}, maxQtyPerLine: 12 }
 
 /** The cart summary of the root loader (empty outside the app's tree, e.g. in a unit test). */

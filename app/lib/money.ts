@@ -1,7 +1,9 @@
 /**
- * Prices in Indian rupees (spec section 3: "price (Indian rupee currency, en-IN)"; section 9).
- * A product's `price` is its MRP in rupees and `discount` a percentage (api/db/schema.ts); the
- * selling price is derived here, once, for every page that shows it.
+ * Prices in Indian rupees, en-IN format (docs/product.md, "Entities" and "Constants"). A product's
+ * `price` is its MRP in rupees and `sellingPrice` the selling price in rupees as the catalogue
+ * stores it; `discount` is a percentage derived from the two (api/db/schema.ts,
+ * docs/decisions/0011-commerce-orders-and-money.md). Pages show the API's `sellingPrice`;
+ * `sellingPrice()` here only stands in when an older answer lacks that field.
  *
  * Amounts are rupees as JavaScript numbers. To avoid binary-fraction drift (0.1 + 0.2) every result
  * is rounded to whole paise (1/100 rupee) by working in integer paise.

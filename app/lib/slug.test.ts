@@ -3,7 +3,7 @@ import { categoryPath, idFromSlug, isCanonicalSlug, listingPath, nameFromSlug, p
 
 const ID = '65f1c0ffee0123456789abcd'
 
-describe('slugify (spec section 2: spaces, commas and dollar signs become hyphens)', () => {
+describe('slugify (docs/product.md, "Slugs": spaces, commas and dollar signs become hyphens)', () => {
   it('replaces spaces, commas and dollar signs with hyphens', () => {
     expect(slugify('Amul Taaza Milk')).toBe('Amul-Taaza-Milk')
     expect(slugify('Salt,Sugar')).toBe('Salt-Sugar')

@@ -1,17 +1,17 @@
 /**
- * Slugs and links for catalogue pages (spec section 2, "Slug rule"): the {category}, {subCategory}
+ * Slugs and links for catalogue pages (docs/product.md, "Slugs"): the {category}, {subCategory}
  * and {product} route parameters are a readable name, a dash, and the id; the id is the last
  * dash-separated piece. Ids never contain a dash (api/lib/ids.ts), so the name part may.
  *
- * The spec turns spaces, commas and dollar signs in a name into hyphens. We go further so that every
- * generated link is a clean path segment (RFC 3986 section 3.3) and the same name always gives the
- * same slug (stale-slug redirects on the product page compare against it):
+ * The original app turned spaces, commas and dollar signs in a name into hyphens. We go further so
+ * that every generated link is a clean path segment (RFC 3986 section 3.3) and the same name always
+ * gives the same slug (stale-slug redirects on the product page compare against it):
  * - apostrophes are dropped ("Haldiram's" → "Haldirams"), so they do not split a word;
  * - every other character that is not a letter, a combining mark or a digit (any script) becomes a
- *   hyphen: spaces, commas and `$` (the spec's rule) and also `/ ? # % & + . : ; = @ ( ) [ ] " < >`,
+ *   hyphen: spaces, commas and `$` (the original rule) and also `/ ? # % & + . : ; = @ ( ) [ ] " < >`,
  *   which would end or change the meaning of a path segment or look odd in one;
  * - runs of hyphens collapse to one and leading or trailing hyphens go;
- * - letter case is kept: the listing page shows the slug's words as its title (spec section 2).
+ * - letter case is kept: the listing page shows the slug's words as its title (docs/product.md, "Slugs").
  *
  * Slugs are plain (decoded) strings, as React Router hands route params to loaders. The path builders
  * percent-encode each segment, so names in other scripts still make valid `Location` headers.
@@ -27,9 +27,9 @@ const APOSTROPHES = /['\u2018\u2019\u02bc`]/gu
 const NOT_WORD = /[^\p{L}\p{M}\p{N}]+/gu
 
 /**
- * The readable part of a slug: `name` with spaces, commas, dollar signs (spec section 2) and every
- * other non-letter, non-digit character turned into single hyphens, trimmed of hyphens at both ends.
- * Returns '' for a name with no letters or digits.
+ * The readable part of a slug: `name` with spaces, commas, dollar signs (docs/product.md, "Slugs")
+ * and every other non-letter, non-digit character turned into single hyphens, trimmed of hyphens at
+ * both ends. Returns '' for a name with no letters or digits.
  */
 export function slugify(name: string): string {
   return name
@@ -46,8 +46,8 @@ export function toSlug(name: string, id: string): string {
 }
 
 /**
- * The id in a slug: its last dash-separated piece (spec section 2). Returns null when that piece is
- * empty (a slug that is empty or ends with a dash), so loaders can answer 404 without a lookup.
+ * The id in a slug: its last dash-separated piece (docs/product.md, "Slugs"). Returns null when that
+ * piece is empty (a slug that is empty or ends with a dash), so loaders can answer 404 without a lookup.
  */
 export function idFromSlug(slug: string): string | null {
   const id = slug.slice(slug.lastIndexOf('-') + 1)
@@ -55,8 +55,8 @@ export function idFromSlug(slug: string): string | null {
 }
 
 /**
- * The words before the id, hyphens read as spaces: the listing page's title (spec section 2, "Product
- * by category page": "the sub category title (slug words before the id)"). '' when there are none.
+ * The words before the id, hyphens read as spaces: the original app's listing title, now a fallback
+ * when the sub category's real name is unknown (docs/product.md, "Listings"). '' when there are none.
  */
 export function nameFromSlug(slug: string): string {
   const dash = slug.lastIndexOf('-')
@@ -72,7 +72,7 @@ function segment(item: Named): string {
   return encodeURIComponent(toSlug(item.name, item._id))
 }
 
-/** The product page, `/product/{name}-{id}` (spec section 2; product cards link here). */
+/** The product page, `/product/{name}-{id}` (docs/product.md, "Slugs"; product cards link here). */
 export function productPath(product: Named): string {
   return `/product/${segment(product)}`
 }
@@ -82,7 +82,7 @@ export function categoryPath(category: Named): string {
   return `/${segment(category)}`
 }
 
-/** The product list of a category and sub category, `/{category}/{subCategory}` (spec section 2). */
+/** The product list of a category and sub category, `/{category}/{subCategory}` (docs/product.md, "Slugs"). */
 export function listingPath(category: Named, subCategory: Named): string {
   return `/${segment(category)}/${segment(subCategory)}`
 }

@@ -11,7 +11,7 @@ export interface ToastMessage {
   id?: string
 }
 
-/** How long each kind of toast stays, in ms (spec section 9). */
+/** How long each kind of toast stays, in ms (docs/product.md, "Constants"). */
 export const TOAST_DURATION_MS = { default: 4000, success: 2000, error: 4000, loading: Number.POSITIVE_INFINITY } as const
-/** Spec section 9: at most 20 toasts at once. */
+/** At most 20 toasts at once (docs/product.md, "Constants"). */
 export const TOAST_LIMIT = 20

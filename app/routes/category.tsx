@@ -1,9 +1,9 @@
 /**
- * /{category}: every product of one category (issue 2 item 3: "a category with no sub category still
- * leads somewhere sensible"; home's See All links land here). The same frame as the listing page
- * (spec "Product by category page"): the category's sub categories in the sidebar with an "All" entry
- * first, highlighted here; the category name as title; the product grid (1, 3 or 4 columns), page
- * size 8 (spec section 9), later pages append (app/components/pager.tsx).
+ * /{category}: every product of one category (docs/product.md, "Listings": a category with no sub
+ * category still leads somewhere sensible; home's See All links land here). The same frame as the
+ * listing page (docs/product.md, "Listings"): the category's sub categories in the sidebar with an
+ * "All" entry first, highlighted here; the category name as title; the product grid (1, 3 or 4
+ * columns), page size 8 (docs/product.md, "Constants"), later pages append (app/components/pager.tsx).
  *
  * Unknown ids answer 404; a stale name part redirects (301) to the canonical path. Upstream calls
  * per render: three, in parallel (categories, sub categories, one product page).
@@ -22,7 +22,7 @@ import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { breadcrumbJsonLd, originFromMatches, pageMeta } from '../lib/seo.ts'
 
-/** Products per page on the category product page (spec section 9). */
+/** Products per page on the category product page (docs/product.md, "Constants"). */
 const LISTING_PAGE_SIZE = 8
 
 export async function loader({ params, request }: Route.LoaderArgs) {

@@ -1,9 +1,9 @@
 /**
- * /forgot-password (spec section 2 "Auth screens": email and a Send Otp button; section 5: email
- * required; section 4: success goes to /verification-otp with the email). The email is carried in
- * the server session's recovery state (app/.server/session.ts `Recovery`), never in the URL. The API
- * answers alike whether or not the email has an account, so this page does too; a rate limit (429)
- * names the wait.
+ * /forgot-password (docs/product.md, "Password recovery": email and a Send Otp button, success goes
+ * to /verification-otp with the email; docs/product.md, "Validation rules": email required). The
+ * email is carried in the server session's recovery state (app/.server/session.ts `Recovery`), never
+ * in the URL. The API answers alike whether or not the email has an account, so this page does too; a
+ * rate limit (429) names the wait.
  */
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'

@@ -1,8 +1,9 @@
 /**
- * Home (spec section 2 "Home"; section 9 skeleton counts; issue 2 items 3 and 5): the banner, the
+ * Home (docs/product.md, "Home"; skeleton counts: docs/product.md, "Constants"): the banner, the
  * category image grid and one product row per category.
  *
- * Upstream calls: always three, whatever the number of categories (issue 2 item 5): categories and
+ * Upstream calls: always three, whatever the number of categories (docs/product.md, "Home";
+ * docs/decisions/0005-catalogue-cache.md): categories and
  * sub categories in parallel, then ONE grouped by-category call for every row.
  *
  * Loading strategy (a deliberate choice):
@@ -60,8 +61,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     call,
   )
 
-  // A tile opens the first sub category that lists its category (spec "Home"); a category that no
-  // sub category lists opens its own page instead of failing (issue 2 item 3).
+  // A tile opens the first sub category that lists its category (docs/product.md, "Home"); a category
+  // that no sub category lists opens its own page instead of failing (docs/product.md, "Differences
+  // from the original app").
   const tiles: CategoryLinkData[] = categories.map((category) => {
     const subCategory = subCategories.find((sub) => sub.category?.some((ref) => refId(ref) === category._id))
     return {
@@ -149,7 +151,7 @@ function HomeContent({ data }: { data: HomeData }) {
   )
 }
 
-/** The skeletons of spec section 9: 12 category tiles, and rows of 6 cards. */
+/** The skeletons of docs/product.md, "Constants": 12 category tiles, and rows of 6 cards. */
 function HomeSkeleton() {
   return (
     <div aria-busy="true" aria-label="Loading products" className="flex flex-col gap-5">

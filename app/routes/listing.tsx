@@ -1,6 +1,6 @@
 /**
- * /{category}/{subCategory}: the products of a category and sub category (spec section 2 "Product by
- * category page"; section 4 "Category product page"; section 9: page size 8; issue 2 item 3).
+ * /{category}/{subCategory}: the products of a category and sub category (docs/product.md,
+ * "Listings"; docs/product.md, "Constants": page size 8).
  *
  * - Left: the sub categories whose category list includes the current category (image and name, each
  *   a link, the current one highlighted).
@@ -9,7 +9,7 @@
  * - Slugs: the id is the last dash-separated piece (app/lib/slug.ts). Unknown ids, or a sub category
  *   that does not belong to the category, answer 404. A stale name part redirects (301) to the
  *   canonical path, keeping the query string.
- * - The spec titles the page with "the slug words before the id"; we show the sub category's real
+ * - The original app titled the page with the slug words before the id; we show the sub category's real
  *   name, which those words are made from (they lose punctuation such as "&" and ",").
  *
  * Upstream calls per render: three, in parallel (categories, sub categories, one product page; a
@@ -30,7 +30,7 @@ import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { breadcrumbJsonLd, originFromMatches, pageMeta } from '../lib/seo.ts'
 
-/** Products per page on the category product page (spec section 9). */
+/** Products per page on the category product page (docs/product.md, "Constants"). */
 const LISTING_PAGE_SIZE = 8
 
 export async function loader({ params, request }: Route.LoaderArgs) {

@@ -1,8 +1,9 @@
 /**
- * /login (spec section 2 "Auth screens", rules of section 5, "Login success" of section 4, messages
- * of sections 8 and 9). Email and password with a show/hide toggle, links to /forgot-password and
- * /register. The BFF posts to the API, keeps the tokens in the cookie session, loads the user's
- * details for the header and goes to `redirectTo` (same-site paths only) or `/`.
+ * /login (docs/product.md, "Auth screens"; rules: docs/product.md, "Validation rules"; login success:
+ * docs/product.md, "States and transitions"; messages: docs/product.md, "Toasts"). Email and password
+ * with a show/hide toggle, links to /forgot-password and /register. The BFF posts to the API, keeps
+ * the tokens in the cookie session, loads the user's details for the header and goes to `redirectTo`
+ * (same-site paths only) or `/`.
  */
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
@@ -64,9 +65,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const lastResult = actionData?.result
   const [form, fields] = useSchemaForm('login', LoginSchema, lastResult)
 
-  // Spec section 5: submit stays disabled until both fields are non-empty. Only with JavaScript;
-  // without it the button is always enabled and the server answers the same messages. Read from the
-  // form itself, so values typed before hydration, autofill and the cleared password all count.
+  // docs/product.md, "Validation rules": submit stays disabled until both fields are non-empty. Only
+  // with JavaScript; without it the button is always enabled and the server answers the same
+  // messages. Read from the form itself, so values typed before hydration, autofill and the cleared
+  // password all count.
   const formRef = useRef<HTMLFormElement>(null)
   const [isFilled, setFilled] = useState(false)
   const checkFilled = () => {
@@ -74,9 +76,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     setFilled(String(formData?.get('email') ?? '').trim() !== '' && String(formData?.get('password') ?? '') !== '')
   }
 
-  // After a refused sign-in keep the email and clear the password (spec section 4 clears the whole
-  // form on success only). Without JavaScript the server already rendered it empty. The DOM is
-  // cleared directly: Conform's `form.update` would re-validate and drop the server's form error.
+  // After a refused sign-in keep the email and clear the password (docs/product.md, "States and
+  // transitions" clears the whole form on success only). Without JavaScript the server already
+  // rendered it empty. The DOM is cleared directly: Conform's `form.update` would re-validate and
+  // drop the server's form error.
   useEffect(() => {
     const password = formRef.current?.elements.namedItem('password')
     if (lastResult?.status === 'error' && password instanceof HTMLInputElement) password.value = ''

@@ -1,5 +1,6 @@
 /**
- * /logout (spec section 4 "Log out: server call, then user state cleared, success message, go to /").
+ * /logout (docs/product.md, "States and transitions": log out is a server call, then the user state
+ * is cleared, a success message shows and the page goes to /).
  * A POST only: the API revokes the refresh token, the cookie session is cleared whatever the API
  * answered, and a success toast goes with the redirect to `/`. A GET changes nothing and goes to `/`
  * (a link or a prefetch must not sign anyone out). Cross-site posts are stopped by the session

@@ -1,11 +1,12 @@
 /**
- * /product/{slug}: the product page (issue 2 item 3: "a real product page instead of the spec's
- * placeholder"). Images (the first large, thumbnails as `?image=N` links that work without
- * JavaScript), name, unit, selling price, MRP struck through and discount %, the "10 min" badge
- * (spec section 9), description and `more_details` (spec section 3) as a definition list, and
+ * /product/{slug}: the product page (docs/product.md, "Product page": a real product page instead of
+ * the original app's placeholder). Images (the first large, thumbnails as `?image=N` links that work
+ * without JavaScript), name, unit, selling price, MRP struck through and discount %, the "10 min" badge
+ * (docs/product.md, "Constants"), description and `more_details` (docs/product.md, "Entities") as a
+ * definition list, and
  * breadcrumbs to the product's category and sub category listing.
  *
- * Slugs: the id is the last dash-separated piece (spec section 2, app/lib/slug.ts). An unknown id
+ * Slugs: the id is the last dash-separated piece (docs/product.md, "Slugs"; app/lib/slug.ts). An unknown id
  * answers 404; a slug whose name part is stale redirects (301) to `/product/{slugify(name)}-{id}`.
  * Upstream calls per render: one (get-product-details answers category and sub category expanded).
  */

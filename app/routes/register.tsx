@@ -1,7 +1,8 @@
 /**
- * /register (spec section 2 "Auth screens", rules of section 5, "Register success goes to /login" of
- * section 4, messages of sections 8 and 9). Name, email, password and confirmPassword, both
- * passwords with show/hide toggles; a mismatch is "password and confirm password must be same".
+ * /register (docs/product.md, "Auth screens"; rules: docs/product.md, "Validation rules"; success goes
+ * to /login: docs/product.md, "States and transitions"; messages: docs/product.md, "Toasts"). Name,
+ * email, password and confirmPassword, both passwords with show/hide toggles; a mismatch is "password
+ * and confirm password must be same".
  */
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'

@@ -1,8 +1,8 @@
 /**
- * /reset-password (spec section 2 "Auth screens": email carried over, newPassword, confirmPassword;
- * redirect to / unless the code verification result was passed along; section 5: all required, the
- * mismatch message "New password and confirm password must be same. " verbatim; section 4: success
- * goes to /login).
+ * /reset-password (docs/product.md, "Password recovery": email carried over, newPassword,
+ * confirmPassword; redirect to / unless the code verification result was passed along; success goes
+ * to /login; docs/product.md, "Validation rules": all required, the mismatch message "New password
+ * and confirm password must be same. " verbatim).
  *
  * The email and the reset token come from the session's recovery state (set by /verification-otp);
  * the email is shown read-only, the token never leaves the server. Success ends the recovery and
@@ -34,7 +34,7 @@ export const meta: Route.MetaFunction = () => [
 /** Passwords are never echoed back into the page (OWASP ASVS 8.3). */
 const SECRET_FIELDS = ['newPassword', 'confirmPassword']
 
-/** The verified recovery (email and reset token), or a thrown redirect to / (spec section 2). */
+/** The verified recovery (email and reset token), or a thrown redirect to / (docs/product.md, "Password recovery"). */
 function verifiedRecovery(context: Route.LoaderArgs['context']): Required<Recovery> {
   const recovery = getSession(context).recovery
   if (!recovery?.verified || !recovery.resetToken) throw redirect('/')
@@ -56,7 +56,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     { clientIp: clientIp(request) },
   )
   if (!result.ok) {
-    // The API's own mismatch message (spec section 5) or a stricter password rule goes under its field.
+    // The API's own mismatch message (docs/product.md, "Validation rules") or a stricter password
+    // rule goes under its field.
     const mismatch = result.message === RESET_PASSWORD_MISMATCH_MESSAGE ? { confirmPassword: [result.message] } : undefined
     return failedFormReply(submission, result, { fields: SECRET_FIELDS, fieldErrors: mismatch, hideFields: SECRET_FIELDS })
   }

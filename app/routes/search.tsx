@@ -1,13 +1,14 @@
 /**
- * /search: the search results page (issue 2 item 3: "a real results page instead of the
- * placeholder"). A GET form (`?q=`), so it works without JavaScript; the results grid appends pages
- * of 12 (app/components/pager.tsx). With JavaScript the results follow the typing, debounced 300 ms
- * (spec section 9), replacing the history entry each time; focus and caret stay in the input. Typo
+ * /search: the search results page (docs/product.md, "Search": a real results page instead of the
+ * original app's placeholder). A GET form (`?q=`), so it works without JavaScript; the results grid
+ * appends pages of 12 (app/components/pager.tsx). With JavaScript the results follow the typing,
+ * debounced 300 ms (docs/product.md, "Constants"), replacing the history entry each time; focus and
+ * caret stay in the input. Typo
  * tolerance ("panner" finds paneer) is the API's (POST /api/product/search-product).
  *
  * The header shows its own search form on /search without a query string and hides it with one
- * (spec section 2; app/components/header.tsx). This page shows its form exactly when the header's is
- * hidden, so there is always one search input. Typing in either is followed: a document-level
+ * (docs/product.md, "Header"; app/components/header.tsx). This page shows its form exactly when the
+ * header's is hidden, so there is always one search input. Typing in either is followed: a document-level
  * listener catches input into any `q` field of a form that submits to /search.
  *
  * Above the results: what the search was taken to mean ("Showing results for milk (doodh)", "Did you
@@ -16,7 +17,7 @@
  *
  * Upstream calls per render: one (none for an empty query).
  */
-import { useEffect, useRef } from 'react'
+import { useEffect, useEffectEvent, useRef } from 'react'
 import { Form, Link, useLocation, useNavigation, useSubmit } from 'react-router'
 import type { Route } from './+types/search'
 import { fetchRange, searchProducts, type Understood } from '../.server/api/catalog.ts'
@@ -34,11 +35,11 @@ import { SHOP_NAME, showsHeaderSearch } from '../components/header.tsx'
 import { SEARCH_PLACEHOLDER } from '../components/search-bar.tsx'
 import { SearchIcon } from '../components/icons.tsx'
 
-/** Results per page (the spec's product list page size, section 9). */
+/** Results per page (docs/product.md, "Constants"). */
 const SEARCH_PAGE_SIZE = 12
 /** Longest query sent upstream (the API refuses longer ones). */
 const MAX_QUERY_LENGTH = 200
-/** What the empty page suggests (the header prompt's words, spec section 2, spelt correctly). */
+/** What the empty page suggests (the header prompt's words, docs/product.md, "Search bar", spelt correctly). */
 const SUGGESTIONS = ['milk', 'bread', 'sugar', 'paneer', 'chocolate', 'curd', 'egg', 'chips', 'rice', 'atta', 'dal']
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -83,7 +84,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private
  */
 function useSearchAsYouType() {
   const submit = useSubmit()
-  const lastTyped = useRef<string | null>(null)
+  const lastTypedRef = useRef<string | null>(null)
   const search = useDebouncedCallback((form: HTMLFormElement) => {
     submit(form, { replace: true, preventScrollReset: true })
   }, SEARCH_DEBOUNCE_MS)
@@ -93,32 +94,32 @@ function useSearchAsYouType() {
       const input = event.target
       if (!(input instanceof HTMLInputElement) || input.name !== 'q' || !input.form) return
       if (new URL(input.form.action, window.location.href).pathname !== '/search') return
-      lastTyped.current = input.value
+      lastTypedRef.current = input.value
       search(input.form)
     }
     document.addEventListener('input', onInput)
     return () => document.removeEventListener('input', onInput)
   }, [search])
 
-  return lastTyped
+  return lastTypedRef
 }
 
 export default function Search({ loaderData }: Route.ComponentProps) {
   const { q } = loaderData
   const location = useLocation()
   const navigation = useNavigation()
-  const lastTyped = useSearchAsYouType()
+  const lastTypedRef = useSearchAsYouType()
   // Typed text that has become the query is used up: a later visit must not bring it back.
   useEffect(() => {
-    if (lastTyped.current?.trim() === q) lastTyped.current = null
-  }, [q, lastTyped])
+    if (lastTypedRef.current?.trim() === q) lastTypedRef.current = null
+  }, [q, lastTypedRef])
   const showsOwnForm = !showsHeaderSearch(location.pathname, location.search)
   const isSearching = navigation.state !== 'idle' && navigation.location?.pathname === '/search'
 
   return (
     <div className="mx-auto max-w-7xl px-3 py-4 sm:px-4">
       <h1 className="sr-only">Search</h1>
-      {showsOwnForm ? <SearchForm q={q} isSearching={isSearching} lastTyped={lastTyped} /> : null}
+      {showsOwnForm ? <SearchForm q={q} isSearching={isSearching} lastTypedRef={lastTypedRef} /> : null}
       {/* Announces each new answer to screen readers while the shopper keeps typing. */}
       <p className="sr-only" role="status">
         {loaderData.list ? `${loaderData.list.totalCount} results for ${q}` : ''}
@@ -145,16 +146,16 @@ export default function Search({ loaderData }: Route.ComponentProps) {
  * results change (focus and caret stay) and only overwrites the text when the query changed from
  * elsewhere (Back, a suggestion link) and the shopper is not typing in it.
  */
-function SearchForm({ q, isSearching, lastTyped }: { q: string; isSearching: boolean; lastTyped: React.RefObject<string | null> }) {
+function SearchForm({ q, isSearching, lastTypedRef }: { q: string; isSearching: boolean; lastTypedRef: React.RefObject<string | null> }) {
   const input = useRef<HTMLInputElement>(null)
 
   // Arriving from the header's input (its form is replaced by this one after the first search):
   // carry over what was typed meanwhile and put the caret at the end, where the shopper left it.
-  useEffect(() => {
+  const arrive = useEffectEvent(() => {
     const el = input.current
     if (!el) return
-    const typed = lastTyped.current
-    lastTyped.current = null
+    const typed = lastTypedRef.current
+    lastTypedRef.current = null
     if (typed !== null && typed !== el.value) {
       el.value = typed
       // Search again only if the text differs from the query already shown (not just a trailing space).
@@ -164,9 +165,9 @@ function SearchForm({ q, isSearching, lastTyped }: { q: string; isSearching: boo
       el.focus()
       el.setSelectionRange(el.value.length, el.value.length)
     }
-    // Only on mount: later changes of `q` are handled below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [])
+  })
+  // Only on mount: later changes of `q` are handled below.
+  useEffect(() => arrive(), [])
 
   useEffect(() => {
     const el = input.current

@@ -1,8 +1,8 @@
 /**
- * /user (spec section 2: the mobile account menu page with a close button that goes back; the header's
- * user icon leads here below 768 px when signed in). It shows the account menu: the name (or mobile)
- * with " (Admin)" for admins, My Profile, the admin-only links, My Order, Save Address and Log Out
- * (app/components/account-menu.tsx).
+ * /user (docs/product.md, "Account menu": the mobile account menu page with a close button that goes
+ * back; the header's user icon leads here below 768 px when signed in). It shows the account menu:
+ * the name (or mobile) with " (Admin)" for admins, My Profile, the admin-only links, My Order, Save
+ * Address and Log Out (app/components/account-menu.tsx).
  *
  * The close button is a link to / so it works without JavaScript; with JavaScript it goes back in
  * history instead, when there is an in-app page to go back to.

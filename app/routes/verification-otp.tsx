@@ -1,7 +1,8 @@
 /**
- * /verification-otp (spec section 2 "Auth screens": six single-character boxes, focus moves on entry,
- * redirect to /forgot-password when no email was passed along; section 5: all six filled, one
- * character each; section 4: a verified code goes to /reset-password with the result and the email).
+ * /verification-otp (docs/product.md, "Password recovery": six single-character boxes, focus moves on
+ * entry, redirect to /forgot-password when no email was passed along, a verified code goes to
+ * /reset-password with the result and the email; docs/product.md, "Validation rules": all six
+ * filled, one character each).
  *
  * The email comes from the session's recovery state; the verify result (the API's single-use reset
  * token) goes back into it, server-side only. A refused code shows the API's message and clears the

@@ -62,6 +62,8 @@ test('form errors and toasts have no accessibility violations', async ({ page })
 
   await page.goto('/register')
   await page.getByRole('button', { name: /register/i }).click()
+  // Without JavaScript the click is a navigation: wait for the answer page, not a half-streamed one.
+  await expect(page.getByRole('main').getByText('Enter your name', { exact: true })).toBeVisible()
   await expectNoViolations(page, 'register errors')
 })
 

@@ -1,8 +1,8 @@
 /**
- * The signed-in shopper's account pages (issue 3 items 4, 5 and 6; spec section 2 "/dashboard",
- * "/user", "Profile", "Account menu"; section 5 "Profile: name, email, mobile required; mobile
- * numeric"): the sign-in redirect and return, the profile form, the avatar upload, the placeholder
- * pages and the mobile account menu.
+ * The signed-in shopper's account pages (docs/product.md, "Dashboard", "Profile" and "Account menu";
+ * docs/product.md, "Validation rules": name, email and mobile required, mobile numeric; the guarded
+ * pages of docs/product.md, "States and transitions"): the sign-in redirect and return, the profile
+ * form, the avatar upload, the order and address pages and the mobile account menu (/user).
  *
  * One shopper per project is registered for the file (the API allows 20 sign-ups per IP and hour,
  * api/lib/rate-limit.ts, and the whole suite shares one IP); the profile edit, which renames its
@@ -55,7 +55,8 @@ test('a signed-out visitor is sent to /login and comes back after signing in', a
   await expect(profileForm(page).email).toHaveValue(shopper.email)
   await expectSignedInAs(page, shopper.name)
 
-  // Only same-site paths are followed (issue 3 item 6): another site's address lands on / instead.
+  // Only same-site paths are followed (docs/security.md, "Sign-in and sessions"): another site's
+  // address lands on / instead.
   await context.clearCookies()
   await page.goto(`/login?redirectTo=${encodeURIComponent('//evil.example/steal')}`)
   await fillLogin(page, shopper.email, shopper.password)
@@ -74,7 +75,7 @@ test('the profile form saves name and mobile; the header shows the new name', as
   await expect(form.email).toHaveValue(user.email)
   await expect(form.mobile).toHaveValue('')
 
-  // Spec section 5: name and mobile are required; nothing is saved without them.
+  // docs/product.md, "Validation rules": name and mobile are required; nothing is saved without them.
   await form.name.fill('')
   await form.submit.click()
   await expect(page.getByRole('main').getByText('Enter your name', { exact: true })).toBeVisible()
@@ -128,7 +129,7 @@ test('avatar upload: a renamed text file is refused, a real PNG becomes the avat
   const upload = isJs(testInfo) ? page.getByRole('dialog', { name: 'Upload avatar' }) : main.getByRole('region', { name: 'Upload avatar' })
   await expect(upload).toBeVisible()
 
-  // Checked by content, not by name (issue 3 item 5).
+  // Checked by content, not by name (docs/product.md, "Profile").
   await upload.getByLabel('Choose an image').setInputFiles(FIXTURES.textAsPng)
   await upload.getByRole('button', { name: 'Upload', exact: true }).click()
   await expect(
@@ -151,7 +152,7 @@ test('avatar upload: a renamed text file is refused, a real PNG becomes the avat
   await expect(stored).toBeVisible()
   await expect(stored).toHaveAttribute('alt', `${shopper.name}'s avatar`)
   await expect.poll(() => stored.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
-  // The header's account button shows it at once (issue 3 item 5).
+  // The header's account button shows it at once (docs/product.md, "Profile").
   await expect(avatarImage(page.getByRole('banner') as typeof main)).toHaveCount(1)
 
   // It stays after a fresh load.
@@ -170,14 +171,14 @@ test('My Order and Save Address show their titles', async ({ page }) => {
   await menu.getByRole('link', { name: 'Save Address', exact: true }).click()
   await expect(page).toHaveURL(/\/dashboard\/address$/)
   await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Address' })).toBeVisible()
-  // A shopper's menu has no admin links (spec section 6).
+  // A shopper's menu has no admin links (docs/product.md, "Roles and permissions").
   menu = await openAccountMenu(page)
   await expect(menu.getByRole('link', { name: 'Category', exact: true })).toHaveCount(0)
 })
 
 test('/user: the account menu page with a close link', async ({ page }, testInfo) => {
   await signIn(page, shopper)
-  // Below 768 px the header's user icon leads to /user (spec section 2).
+  // Below 768 px the header's user icon leads to /user (docs/product.md, "Header").
   await page.setViewportSize({ width: 390, height: 844 })
   await page.goto('/dashboard/myorder')
   const icon = page.getByRole('banner').getByRole('link', { name: 'Account menu' })

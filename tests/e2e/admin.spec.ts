@@ -1,11 +1,11 @@
 /**
- * The admin's catalogue journeys (issue 4, "Tests that must exist and pass"; spec section 2 "Category
- * admin", "Sub Category admin", "Upload Product", "Product admin list"; section 4 transitions;
- * section 6 guard): as the demo admin (admin@example.com, password from the e2e launcher), with
- * JavaScript on and off, create a category with an image, a sub category under it and a product in
- * both; find the product on the storefront (home row, listing, product page); edit its price and see
- * it on the storefront; delete it and see it gone; then delete the sub category and the category. The
- * admin product list's Next really advances. A shopper gets "Do not have permission".
+ * The admin's catalogue journeys (docs/product.md, "Category admin", "Sub Category admin", "Upload
+ * Product" and "Product admin list"; transitions: docs/product.md, "States and transitions"; guard:
+ * docs/product.md, "Roles and permissions"): as the demo admin (admin@example.com, password from the
+ * e2e launcher), with JavaScript on and off, create a category with an image, a sub category under it
+ * and a product in both; find the product on the storefront (home row, listing, product page); edit
+ * its price and see it on the storefront; delete it and see it gone; then delete the sub category and
+ * the category. The admin product list's Next really advances. A shopper gets "Do not have permission".
  *
  * The journey leaves the catalogue as it found it (home.spec.ts counts the categories): the UI's own
  * deletes clean up, and an API clean-up after the test removes whatever a failure left behind.
@@ -30,23 +30,23 @@ import {
   type SubCategory,
 } from './helpers.ts'
 
-/** Spec section 2, verbatim. */
+/** docs/product.md, "Category admin", verbatim. */
 const DELETE_TITLE = 'Permanent Deleted'
 const DELETE_MESSAGE = 'Are you sure permanent delete ?'
-/** Spec section 6, verbatim. */
+/** docs/product.md, "Roles and permissions", verbatim. */
 const NO_PERMISSION = 'Do not have permission'
-/** The sub category table shows 10 rows a page (spec section 9, "data table default page size 10"). */
+/** The sub category table shows 10 rows a page (docs/product.md, "Constants"). */
 const TABLE_PAGE_SIZE = 10
 const ADMIN_ROUTES = ['/dashboard/category', '/dashboard/subcategory', '/dashboard/upload-product', '/dashboard/product']
 
-/** Signs the demo admin in through /login; the account menu names them with " (Admin)" (spec section 2). */
+/** Signs the demo admin in through /login; the account menu names them with " (Admin)" (docs/product.md, "Account menu"). */
 async function signInAsAdmin(page: Page) {
   await page.goto('/login')
   await fillLogin(page, ADMIN.email, ADMIN.password)
   await expect(page).toHaveURL(/\/$/)
   const menu = await openAccountMenu(page)
   await expect(page.getByRole('banner').getByText(`${ADMIN.name} (Admin)`, { exact: true })).toBeVisible()
-  // Spec section 6: only an admin's menu has the four admin links.
+  // docs/product.md, "Roles and permissions": only an admin's menu has the four admin links.
   for (const name of ['Category', 'Sub Category', 'Upload Product', 'Product']) {
     await expect(menu.getByRole('link', { name, exact: true })).toBeVisible()
   }
@@ -64,14 +64,14 @@ async function pickImage(scope: Locator, label: string, javaScript: boolean, pre
   if (javaScript) await expect(preview).toHaveAttribute('src', /^\/uploads\//)
 }
 
-/** Picks `option` in a chips picker (spec section 2): a select that adds a chip (JS) or a multiple select (no JS). */
+/** Picks `option` in a chips picker (docs/product.md, "Sub Category admin"): a select that adds a chip (JS) or a multiple select (no JS). */
 async function pickChip(scope: Locator, label: string, option: string, javaScript: boolean) {
   await scope.getByLabel(label, { exact: true }).selectOption({ label: option })
   // With JavaScript the pick becomes a chip with its own remove button.
   if (javaScript) await expect(scope.getByRole('button', { name: `Remove ${option}`, exact: true })).toBeVisible()
 }
 
-/** Confirms the spec's delete dialog ("Permanent Deleted" / "Are you sure permanent delete ?" / Cancel / Confirm). */
+/** Confirms the delete dialog of docs/product.md, "Category admin" ("Permanent Deleted" / "Are you sure permanent delete ?" / Cancel / Confirm). */
 async function confirmDelete(page: Page) {
   const dialog = page.getByRole('dialog', { name: DELETE_TITLE })
   await expect(dialog).toBeVisible()
@@ -157,12 +157,12 @@ test.describe('catalogue admin journey', () => {
       const dialog = page.getByRole('dialog', { name: 'Add Category' })
       await expect(dialog).toBeVisible()
       if (javaScript) {
-        // Spec section 5: the upload waits for a name.
+        // docs/product.md, "Validation rules": the upload waits for a name.
         await expect(dialog.getByLabel('Image', { exact: true })).toBeDisabled()
       }
       const submit = dialog.getByRole('button', { name: 'Submit', exact: true })
       await dialog.getByLabel('Name', { exact: true }).fill(names.category)
-      // Spec section 5: Submit looks active only with a name and an image.
+      // docs/product.md, "Validation rules": Submit looks active only with a name and an image.
       if (javaScript) await expect(submit).toHaveAttribute('aria-disabled', 'true')
       await pickImage(dialog, 'Image', javaScript, dialog.getByRole('img', { name: 'Preview of the image' }))
       if (javaScript) await expect(submit).not.toHaveAttribute('aria-disabled', 'true')
@@ -225,7 +225,8 @@ test.describe('catalogue admin journey', () => {
       await main.getByLabel('Discount', { exact: true }).fill('0')
       await submit.click()
 
-      // Spec section 4: a dialog with the server's message and a green Confirm; the form is empty again.
+      // docs/product.md, "States and transitions": a dialog with the server's message and a green
+      // Confirm; the form is empty again.
       const done = page.getByRole('dialog', { name: 'Product Created Successfully' })
       await expect(done).toBeVisible()
       await done.getByRole('link', { name: 'Confirm', exact: true }).click()
@@ -245,14 +246,15 @@ test.describe('catalogue admin journey', () => {
       const card = productCards(row).filter({ hasText: names.product })
       await expect(card).toHaveCount(1)
 
-      // See All: every product of the category (issue 2), with its sub categories in the sidebar.
+      // See All: every product of the category (docs/product.md, "Listings"), with its sub categories
+      // in the sidebar.
       await row.getByRole('link', { name: /see all/i }).click()
       await expect(page).toHaveURL(/\/[^/]+-[0-9a-f]{24}$/)
       categoryUrl = page.url()
       await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(names.category)
       await expect(productCards(page).filter({ hasText: names.product })).toHaveCount(1)
 
-      // The sub category's listing (spec section 2, /{category}/{subCategory}).
+      // The sub category's listing (docs/product.md, "Listings": /{category}/{subCategory}).
       await page
         .getByRole('main')
         .getByRole('navigation', { name: 'Sub categories' })
@@ -278,7 +280,8 @@ test.describe('catalogue admin journey', () => {
       await expect(main.getByRole('heading', { level: 1, name: 'Product' })).toBeVisible()
       const search = main.getByRole('search').getByPlaceholder('Search product here ...')
       if (javaScript) {
-        // With JavaScript the box submits itself 300 ms after the last keystroke (spec section 9).
+        // With JavaScript the box submits itself 300 ms after the last keystroke (docs/product.md,
+        // "Constants").
         await waitForHydration(search)
         await search.fill(names.product)
       } else {
@@ -296,7 +299,7 @@ test.describe('catalogue admin journey', () => {
       await expect(toast(page, 'Product updated successfully')).toBeVisible()
       await expect(page.getByRole('dialog')).toHaveCount(0)
 
-      // The storefront has it on its next request (issue 4 item 9).
+      // The storefront has it on its next request (docs/decisions/0005-catalogue-cache.md).
       await page.goto(productUrl)
       const product = page.getByRole('main')
       await expect(product.getByText(rupees(newPrice)).first()).toBeVisible()
@@ -326,7 +329,8 @@ test.describe('catalogue admin journey', () => {
     })
 
     await test.step('delete the sub category, then the category', async () => {
-      // A category still in use is not deleted: the admin is told why (issue 4 item 3, 409).
+      // A category still in use is not deleted: the admin is told why (docs/product.md, "Category
+      // admin": 409).
       await page.goto('/dashboard/category')
       await page
         .getByRole('main')
@@ -350,7 +354,7 @@ test.describe('catalogue admin journey', () => {
       await expect(main.getByRole('listitem').filter({ hasText: names.category })).toHaveCount(0)
       await page.goto('/')
       await expect(page.getByRole('main').getByRole('region', { name: names.category, exact: true })).toHaveCount(0)
-      // The image all three used is not left behind (issue 4 item 8: no orphaned files).
+      // The image all three used is not left behind (docs/decisions/0004-images.md: no orphaned files).
       expect((await request.get(categoryImage)).status(), categoryImage).toBe(404)
     })
   })
@@ -361,7 +365,8 @@ test('the product list pages with Previous and Next; a new search starts at page
   await page.goto('/dashboard/product')
   const main = page.getByRole('main')
   const pages = main.getByRole('navigation', { name: 'Pages' })
-  // Spec section 2: a "page/total" indicator; the real catalogue fills many pages of 12.
+  // docs/product.md, "Product admin list": a "page/total" indicator; the real catalogue fills many
+  // pages of 12.
   const indicator = pages.getByText(/^\d+\/\d+$/)
   await expect(indicator).toHaveText(/^1\/\d+$/)
   const total = Number((await indicator.textContent())!.split('/')[1])
@@ -371,7 +376,8 @@ test('the product list pages with Previous and Next; a new search starts at page
     .first()
     .getAttribute('aria-label')
 
-  // The spec's Next never advanced (section 4): ours does, and keeps advancing.
+  // The original app's Next never advanced (docs/product.md, "Differences from the original app"):
+  // ours does.
   const next = pages.getByRole('link', { name: 'Next', exact: true })
   if (isJs(testInfo)) await waitForHydration(next)
   await next.click()
@@ -384,7 +390,7 @@ test('the product list pages with Previous and Next; a new search starts at page
   await pages.getByRole('link', { name: 'Previous', exact: true }).click()
   await expect(indicator).toHaveText(`2/${total}`)
 
-  // Spec section 4: changing the search resets to page 1.
+  // docs/product.md, "States and transitions": changing the search resets to page 1.
   const search = main.getByRole('search').getByPlaceholder('Search product here ...')
   await search.fill('rice')
   if (!isJs(testInfo)) await search.press('Enter')
@@ -394,7 +400,7 @@ test('the product list pages with Previous and Next; a new search starts at page
 
 test('a shopper opening the admin pages sees "Do not have permission"', async ({ page, request }, testInfo) => {
   test.slow()
-  // Signed out: the sign-in page first (issue 3 item 6).
+  // Signed out: the sign-in page first (docs/product.md, "States and transitions").
   await page.goto('/dashboard/category')
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fdashboard%2Fcategory$/)
 

@@ -1,9 +1,9 @@
 /**
- * Register, sign in, sign out (spec sections 2 "Auth screens", 4 "States and transitions", 5
- * "Validation rules", 8 "Error catalogue"; issue 2: register goes to /login with a success toast,
- * the account menu shows the name, logout is a POST that toasts and goes to /).
+ * Register, sign in, sign out (docs/product.md, "Auth screens", "States and transitions",
+ * "Validation rules" and "Error catalogue": register goes to /login with a success toast, the
+ * account menu shows the name, logout is a POST that toasts and goes to /).
  *
- * Toast texts are the API's messages (spec section 8: "success toast with the server message").
+ * Toast texts are the API's messages (docs/product.md, "Toasts").
  */
 import { test, expect, type Page } from '@playwright/test'
 import { expectSignedInAs, loginLink, newUser, openAccountMenu, registerViaApi, signIn, submitLogin, toast } from './helpers.ts'
@@ -42,7 +42,7 @@ test('register, then sign in, then sign out', async ({ page }, testInfo) => {
   await expect(loginLink(page)).toBeVisible()
 })
 
-test('register with mismatched passwords shows the spec message', async ({ page }, testInfo) => {
+test('register with mismatched passwords shows the mismatch message', async ({ page }, testInfo) => {
   const user = newUser(testInfo, 'mismatch')
   await submitRegister(page, user, `${user.password}-other`)
   await expect(page.getByRole('main').getByText('password and confirm password must be same').first()).toBeVisible()

@@ -1,9 +1,10 @@
 /**
  * Shared helpers of the browser journeys (playwright.config.ts): which project runs (JavaScript on or
- * off), the upstream API for looking up ids of the real catalogue (issue 2: the 8,208 products of
- * bigbasket-products.csv), the spec's slug rule (section 2), and sign-up / sign-in steps.
+ * off), the upstream API for looking up ids of the real catalogue (the 8,208 products of
+ * bigbasket-products.csv, README.md, "Credits"), the original slug rule (docs/product.md, "Slugs"),
+ * and sign-up / sign-in steps.
  *
- * Lookups go through the public read endpoints of the contract (/work/shared/contract/upstream-api.md)
+ * Lookups go through the public read endpoints (docs/api-contract.md, "Catalogue")
  * so a test can open a known category and sub category without depending on another page's links.
  */
 import fs from 'node:fs'
@@ -30,7 +31,7 @@ export async function waitForHydration(target: Locator) {
     .toBe(true)
 }
 
-/** The API's envelope (contract, "Envelope"): `data` plus paging keys such as totalCount. */
+/** The API's envelope (docs/api-contract.md, "Envelope"): `data` plus paging keys such as totalCount. */
 export interface Envelope<T> {
   message: string
   error: boolean
@@ -69,8 +70,8 @@ export interface Product {
 }
 
 /**
- * The spec's slug rule (section 2): the readable name with spaces, commas and dollar signs replaced by
- * hyphens, then a dash and the id (the id is the last dash-separated piece).
+ * The original slug rule (docs/product.md, "Slugs"): the readable name with spaces, commas and dollar
+ * signs replaced by hyphens, then a dash and the id (the id is the last dash-separated piece).
  */
 export function slug(name: string, id: string): string {
   return `${name.replace(/[ ,$]/g, '-')}-${id}`
@@ -78,7 +79,7 @@ export function slug(name: string, id: string): string {
 
 /**
  * The category and sub category of the real catalogue with these exact names, their product count,
- * and a listing path built by the spec's slug rule (the page may answer it with a 301 to its own
+ * and a listing path built by the original slug rule (the page may answer it with a 301 to its own
  * canonical slug, which also drops characters such as "&").
  */
 export async function findListing(
@@ -107,9 +108,9 @@ export async function findListing(
 }
 
 /**
- * The product cards of the page's main content: every card links to /product/{slug} (spec section 2,
- * "Product cards link to /product/{productName}-{productId}"). One locator per card, whatever the
- * number of links inside a card.
+ * The product cards of the page's main content: every card links to /product/{slug}
+ * (docs/product.md, "Product cards": /product/{productName}-{productId}). One locator per card,
+ * whatever the number of links inside a card.
  */
 export function productCards(scope: Page | Locator): Locator {
   const root = 'goto' in scope ? scope.getByRole('main') : scope
@@ -125,7 +126,7 @@ export function productCardItems(scope: Page | Locator): Locator {
   return root.getByRole('listitem').filter({ has: root.page().locator(PRODUCT_LINK) })
 }
 
-/** A link to a product page (spec section 2: /product/{productName}-{productId}). */
+/** A link to a product page (docs/product.md, "Slugs": /product/{productName}-{productId}). */
 export const PRODUCT_LINK = 'a[href^="/product/"]'
 
 /** A fresh user's details, unique per run and per project. */
@@ -152,7 +153,7 @@ export async function submitLogin(page: Page, email: string, password: string) {
   await form.getByRole('button', { name: 'Login', exact: true }).click()
 }
 
-/** Signs `user` in through /login and checks the account menu shows the name (spec section 2). */
+/** Signs `user` in through /login and checks the account menu shows the name (docs/product.md, "Account menu"). */
 export async function signIn(page: Page, user: { name: string; email: string; password: string }) {
   await submitLogin(page, user.email, user.password)
   await expect(page).toHaveURL(/\/$/)
@@ -160,7 +161,7 @@ export async function signIn(page: Page, user: { name: string; email: string; pa
 }
 
 /**
- * The header's account dropdown (spec: "Account dropdown"): opens it unless open and returns its
+ * The header's account dropdown (docs/product.md, "Account menu"): opens it unless open and returns its
  * navigation (profile, My Order, Save Address, Log Out). It is a native <details>, so it opens with
  * JavaScript off too.
  */
@@ -176,14 +177,14 @@ export async function openAccountMenu(page: Page): Promise<Locator> {
   return menu
 }
 
-/** Opens the account menu and checks it names the signed-in user (spec: "shows the name"). */
+/** Opens the account menu and checks it names the signed-in user (docs/product.md, "Account menu"). */
 export async function expectSignedInAs(page: Page, name: string) {
   const menu = await openAccountMenu(page)
   await expect(menu.getByRole('link', { name: 'My Profile' })).toBeVisible()
   await expect(page.getByRole('banner').getByText(name, { exact: true })).toBeVisible()
 }
 
-/** The header's visible Login link (spec: "a Login button (signed out)"). */
+/** The header's visible Login link, shown when signed out (docs/product.md, "Header"). */
 export function loginLink(page: Page): Locator {
   return page
     .getByRole('banner')
@@ -197,8 +198,9 @@ export function toast(page: Page, text: string | RegExp): Locator {
 }
 
 /**
- * The demo admin the e2e server creates (scripts/e2e-server.mjs passes ADMIN_PASSWORD; issue 4 item 1:
- * "taken from ADMIN_PASSWORD"). The password is a test-only value, the same default as the launcher's.
+ * The demo admin the e2e server creates (scripts/e2e-server.mjs passes ADMIN_PASSWORD; README.md,
+ * "Admins and mail": "taken from ADMIN_PASSWORD"). The password is a test-only value, the same
+ * default as the launcher's.
  */
 export const ADMIN = {
   name: 'Demo Admin',
@@ -206,7 +208,7 @@ export const ADMIN = {
   password: process.env.E2E_ADMIN_PASSWORD ?? 'E2e-Admin-Pass-2024',
 }
 
-/** Small image fixtures: a real 128×128 PNG (~1.6 KB) and a text file named `.png` (issue 3 item 5). */
+/** Small image fixtures: a real 128×128 PNG (~1.6 KB) and a text file named `.png` (docs/product.md, "Profile"). */
 export const FIXTURES = {
   png: path.join(import.meta.dirname, 'fixtures', 'avatar.png'),
   textAsPng: path.join(import.meta.dirname, 'fixtures', 'not-an-image.png'),
@@ -291,7 +293,8 @@ export interface Mail {
 
 /**
  * Waits for the newest message to `address` received at or after `since` (ms since the epoch): the
- * launcher's smtp-server writes each one to MAIL_DIR (issue 3, "Real email").
+ * launcher's smtp-server writes each one to MAIL_DIR (scripts/e2e-server.mjs; README.md, "Admins and
+ * mail").
  */
 export async function waitForMail(address: string, since: number, timeout = 15_000): Promise<Mail> {
   let found: ReceivedMail | undefined
@@ -309,7 +312,7 @@ export async function waitForMail(address: string, since: number, timeout = 15_0
   return { subject: splitEntity(raw).headers.get('subject') ?? '', text: mailPart(raw, 'text/plain'), html: mailPart(raw, 'text/html') }
 }
 
-/** The 6-digit code of a password reset mail (spec section 9: six characters), from its plain-text part. */
+/** The 6-digit code of a password reset mail (docs/product.md, "Constants": six characters), from its plain-text part. */
 export function otpOf(mail: Mail): string {
   const code = /(?<![0-9])([0-9]{6})(?![0-9])/.exec(mail.text ?? '')?.[1]
   expect(code, `a 6-digit code in the plain-text part:\n${mail.text}`).toBeTruthy()

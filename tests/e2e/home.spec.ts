@@ -1,5 +1,5 @@
 /**
- * Home (spec section 2 "Home", issue 2 "Pages"): the real categories of the catalogue, one product
+ * Home (docs/product.md, "Home"): the real categories of the catalogue, one product
  * row per category with See All, cards with the "10 min" badge and a rupee price, a category tile
  * leading to its listing, the signed-out header and the footer.
  */
@@ -29,13 +29,13 @@ test('home shows the real categories, a row per category and product cards', asy
   for (const name of CATEGORIES) {
     const row = main.getByRole('region', { name, exact: true })
     await expect(row.getByRole('heading', { name, exact: true }), `row title "${name}"`).toBeVisible()
-    // See All leads to that category's listing (issue 2: "See All (to that category's listing)").
+    // See All leads to that category's listing (docs/product.md, "Home").
     await expect(row.getByRole('link', { name: /see all/i })).toHaveAttribute('href', /^\/[^/?#]+-[0-9a-f]{24}(\/[^/?#]+-[0-9a-f]{24})?$/)
     expect(await productCards(row).count(), `cards in row "${name}"`).toBeGreaterThan(0)
   }
   await expect(main.getByRole('link', { name: /see all/i })).toHaveCount(CATEGORIES.length)
 
-  // A card: product link (spec slug rule), the "10 min" badge and a rupee price.
+  // A card: product link (docs/product.md, "Slugs"), the "10 min" badge and a rupee price.
   const card = productCardItems(main).first()
   await expect(card).toContainText('10 min')
   await expect(card).toContainText(/₹\s?[\d,]+(\.\d{2})?/)

@@ -1,7 +1,7 @@
 /**
- * Product list of a category and sub category (spec section 2 "Product by category page", section 4
- * "page 1 replaces the list, later pages append", section 9 page size 8; issue 2: "with JavaScript
- * off a 'next page' link does the same").
+ * Product list of a category and sub category (docs/product.md, "Listings"; docs/product.md, "States
+ * and transitions": page 1 replaces the list, later pages append, and with JavaScript off a next-page
+ * link does the same; docs/product.md, "Constants": page size 8).
  */
 import { test, expect, type Locator, type Page } from '@playwright/test'
 import { findListing, isJs, productCards, waitForHydration } from './helpers.ts'

@@ -1,15 +1,15 @@
 /**
- * The product page (issue 2: "a real product page": name, unit, selling price, MRP struck through
+ * The product page (docs/product.md, "Product page": name, unit, selling price, MRP struck through
  * and discount %, the "10 min" badge; unknown id answers a 404 page; a stale name in the slug
- * redirects to the canonical URL). Spec section 2 slug rule: the id is the last dash-separated piece.
+ * redirects to the canonical URL). docs/product.md, "Slugs": the id is the last dash-separated piece.
  */
 import { test, expect, type Page } from '@playwright/test'
 import { findListing, productCards } from './helpers.ts'
 
 // CSV row 1661: Fresho "Lettuce - Iceberg", 1 pc, MRP 81.82, selling price 44 → round(46.2) = 46 % off.
 // The only product of Fruits & Vegetables / Exotic Vegetables.
-// The API keeps MRP and a discount percentage (spec section 3), so the selling price shown is derived
-// from them: ₹44 up to paise, depending on how precisely the discount is stored.
+// The API keeps MRP and a discount percentage (docs/product.md, "Entities"), so the selling price
+// shown is derived from them: ₹44 up to paise, depending on how precisely the discount is stored.
 const PRODUCT = {
   name: 'Lettuce - Iceberg',
   unit: '1 pc',

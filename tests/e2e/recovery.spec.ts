@@ -1,7 +1,6 @@
 /**
- * Password recovery by a one-time code sent by real email (issue 3 items 1 and 3; spec section 2
- * "Auth screens", section 4 "Forgot password flow", section 5 "OTP" and "Reset password", section 9
- * "OTP length 6").
+ * Password recovery by a one-time code sent by real email (docs/product.md, "Password recovery";
+ * docs/product.md, "One-time code" and "Reset password"; README.md, "Admins and mail").
  *
  * The code is read from the mail itself: the app sends it with nodemailer over SMTP to the local
  * smtp-server that scripts/e2e-server.mjs runs, which writes each message to a folder
@@ -10,7 +9,7 @@
 import { test, expect, type Locator, type Page } from '@playwright/test'
 import { expectSignedInAs, isJs, newUser, otpOf, registerViaApi, submitLogin, toast, waitForHydration, waitForMail } from './helpers.ts'
 
-/** Spec section 5, verbatim; the spec's trailing space is not visible on a page. */
+/** docs/product.md, "Reset password", verbatim; its trailing space is not visible on a page. */
 const MISMATCH_MESSAGE = 'New password and confirm password must be same.'
 const WRONG_LOGIN_MESSAGE = 'Check your email or password'
 
@@ -27,7 +26,8 @@ async function requestCode(page: Page, email: string) {
   await main.getByLabel('Email', { exact: true }).fill(email)
   await main.getByRole('button', { name: 'Send Otp', exact: true }).click()
   await expect(page).toHaveURL(/\/verification-otp$/)
-  // The email is carried in the server session, never in the address (issue 3 item 1).
+  // The email is carried in the server session, never in the address (docs/product.md, "Password
+  // recovery").
   expect(page.url()).not.toContain(encodeURIComponent(email))
   expect(page.url()).not.toContain(email)
   await expect(page.getByRole('main').getByText(email, { exact: true })).toBeVisible()
@@ -39,7 +39,8 @@ async function enterCode(page: Page, code: string, javaScript: boolean) {
   if (javaScript) {
     await waitForHydration(boxes[0])
     await boxes[0].click()
-    // Spec section 2: focus moves to the next box on entry, so the whole code is typed in one go.
+    // docs/product.md, "Password recovery": focus moves to the next box on entry, so the whole code
+    // is typed in one go.
     for (let i = 0; i < 6; i++) {
       await expect(boxes[i]).toBeFocused()
       await page.keyboard.type(code[i])
@@ -61,7 +62,8 @@ test('forgot password: code by email, new password, old one refused', async ({ p
   const since = Date.now()
   await requestCode(page, user.email)
   await expect(toast(page, /OTP has been sent/i)).toBeVisible()
-  // A real mail over SMTP, with a plain-text and an HTML body that both carry the code (issue 3 item 3).
+  // A real mail over SMTP, with a plain-text and an HTML body that both carry the code (README.md,
+  // "Admins and mail").
   const mail = await waitForMail(user.email, since)
   const code = otpOf(mail)
   expect(mail.subject).toBe('Your password reset code')
@@ -80,16 +82,17 @@ test('forgot password: code by email, new password, old one refused', async ({ p
   await page.getByRole('main').getByRole('button', { name: 'Verify OTP', exact: true }).click()
   await expect(page).toHaveURL(/\/reset-password$/)
   const main = page.getByRole('main')
-  // The email is carried over (spec section 2) and cannot be changed here.
+  // The email is carried over (docs/product.md, "Password recovery") and cannot be changed here.
   const email = main.getByLabel('Email', { exact: true })
   await expect(email).toHaveValue(user.email)
   await expect(email).not.toBeEditable()
 
-  // Mismatch: the spec's message (section 5), and nothing changes.
+  // Mismatch: the message of docs/product.md, "Reset password", and nothing changes.
   await main.getByLabel('New Password', { exact: true }).fill(newPassword)
   await main.getByLabel('Confirm Password', { exact: true }).fill(`${newPassword}-typo`)
   await main.getByRole('button', { name: 'Change Password', exact: true }).click()
-  // `exact` still ignores leading and trailing white space, so the spec's trailing space may or may not be kept.
+  // `exact` still ignores leading and trailing white space, so the message's trailing space may or
+  // may not be kept.
   await expect(main.getByText(MISMATCH_MESSAGE, { exact: true })).toBeVisible()
   await expect(page).toHaveURL(/\/reset-password$/)
 
@@ -100,7 +103,7 @@ test('forgot password: code by email, new password, old one refused', async ({ p
   await expect(page).toHaveURL(/\/login$/)
   await expect(toast(page, 'Password updated successfully')).toBeVisible()
 
-  // The recovery is over: neither step can be revisited (spec section 2 redirects).
+  // The recovery is over: neither step can be revisited (docs/product.md, "Password recovery").
   await page.goto('/reset-password')
   await expect(page).toHaveURL(/\/$/)
   await page.goto('/verification-otp')
@@ -117,13 +120,14 @@ test('forgot password: code by email, new password, old one refused', async ({ p
 
 test('pasting a whole code fills all six boxes', async ({ page }, testInfo) => {
   test.skip(!isJs(testInfo), 'pasting is a JavaScript behaviour; without it each box is filled on its own')
-  // An address with no account: the API answers alike (issue 3 item 2), so the page moves on too.
+  // An address with no account: the API answers alike (docs/api-contract.md, "Users"), so the page
+  // moves on too.
   const { email } = newUser(testInfo, 'paste')
   await requestCode(page, email)
   const boxes = codeBoxes(page)
   await waitForHydration(boxes[0])
 
-  // Typing one digit moves focus to the next box (spec section 2).
+  // Typing one digit moves focus to the next box (docs/product.md, "Password recovery").
   await boxes[0].click()
   await page.keyboard.type('9')
   await expect(boxes[1]).toBeFocused()

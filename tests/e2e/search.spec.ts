@@ -1,6 +1,6 @@
 /**
- * The search page (issue 2: a real results page: GET form with `?q=`, autofocused input with the
- * spec's placeholder "Search for atta dal and more", typo tolerance "panner" → paneer and
+ * The search page (docs/product.md, "Search": a real results page: GET form with `?q=`, autofocused
+ * input with the placeholder "Search for atta dal and more", typo tolerance "panner" → paneer and
  * "choclate" → chocolate, a 300 ms debounced update while typing with JavaScript on).
  */
 import { test, expect, type Page } from '@playwright/test'
@@ -54,7 +54,8 @@ test('typing updates the results without Enter (debounced)', async ({ page }, te
   await waitForHydration(searchBox(page))
   // The page must not reload: this marker lives only as long as the document.
   await page.evaluate(() => ((window as unknown as { __e2eMarker: number }).__e2eMarker = 1))
-  // Debounced (spec section 9: 300 ms): typing a word quickly loads its results once, not per key.
+  // Debounced (docs/product.md, "Constants": 300 ms): typing a word quickly loads its results once,
+  // not per key.
   const loads: string[] = []
   page.on('request', (request) => {
     const url = new URL(request.url())

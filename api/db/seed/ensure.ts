@@ -1,6 +1,6 @@
 /**
- * Start-up seeding (issue 2, item 1: "on an empty database imports the catalogue (idempotent; a
- * second start imports nothing)"). Called by server.ts after migrations.
+ * Start-up seeding (README.md, "The two commands": on an empty database the first start imports the
+ * catalogue; idempotent, a second start imports nothing). Called by server.ts after migrations.
  *
  * - Empty catalogue (no category): imports the bundled CSV with its artwork, logs counts and time.
  * - Catalogue present: checks one stored artwork url; when DATA_DIR/uploads was deleted but the
@@ -22,7 +22,7 @@ import { ART_DIR } from './artwork.ts'
 import { fixCatalogSellingPrices } from './data-fixes.ts'
 import { importCatalog, readArtwork, storeArtwork, type ImportResult } from './import-catalog.ts'
 
-/** The catalogue shipped with the repository (a copy of ../shared/catalog/bigbasket-products.csv). */
+/** The catalogue shipped with the repository, api/db/seed/data/ (its source: README.md, "Credits"). */
 export const BUNDLED_CATALOG_CSV = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'bigbasket-products.csv')
 
 export interface EnsureCatalogOptions {

@@ -2,7 +2,7 @@
  * Imports the real catalogue (catalogue README: 8,208 BigBasket products, 11 categories, 334 sub
  * categories) into an empty database: categories, sub categories, products with price (MRP),
  * discount, unit, stock, description and more_details, each with artwork stored through the one
- * image pipeline (api/lib/images.ts). Issue 2, item 1.
+ * image pipeline (api/lib/images.ts; docs/decisions/0004-images.md). README.md, "The two commands".
  *
  * All rows go in ONE transaction in bulk batches, so a failure leaves nothing half-written; a
  * transaction-scoped advisory lock makes two processes starting at once import only once.

@@ -4,7 +4,7 @@
  * token wins when both are sent, and a bad token is a 401 (never a silent fall back to a guest cart).
  *
  * - POST /guest → `{ guestCartId }` (rate-limited per client address)
- * - POST /create `{ productId }` → the line (201 new or incremented)
+ * - POST /create `{ productId }` → the line, 200 whether new or incremented
  * - GET /get → CartItem[] with `bill` and `limits` beside `data`
  * - PUT /update-qty `{ _id, qty }` → the line, or null when qty is 0
  * - DELETE /delete-cart-item `{ _id }` → null

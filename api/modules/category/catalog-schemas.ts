@@ -2,8 +2,9 @@
  * Body pieces shared by the catalogue's schemas (category, sub category, product): ids, names,
  * lists of category or sub category references. Every write body is parsed by a zod schema built
  * from these, so a wrong type (an object where text belongs, `{"$ne": null}`) is a 400 with field
- * issues and never reaches a query (contract, "Defects"; OWASP Input Validation Cheat Sheet).
- * Unknown keys are dropped, so the original client's extra fields do no harm.
+ * issues and never reaches a query (docs/api-contract.md, "Differences from the original contract";
+ * OWASP Input Validation Cheat Sheet). Unknown keys are dropped, so the original client's extra
+ * fields do no harm.
  */
 import { z } from 'zod'
 import { Conflict } from '../../lib/errors.ts'
@@ -23,7 +24,7 @@ export const CONTROL_CHARACTERS = /\p{Cc}/u
 
 /**
  * A required one-line text (a name, a unit): trimmed, 1..max characters, no control characters.
- * Messages use the spec's label ("Name is required").
+ * Messages use the form's label ("Name is required"; docs/product.md, "Validation rules").
  */
 export function lineText(label: string, max: number) {
   return z
@@ -53,9 +54,9 @@ export function listOf<T extends z.ZodType>(
 
 /**
  * A list of references to categories or sub categories, each an id or an object with an `_id` (the
- * original client sends `{ _id, name }` objects; spec section 7). Output: the ids, in the order
- * given, duplicates kept (the services drop them and report unknown ids by their index here).
- * @param label the spec's word ("category", "sub category") for messages
+ * original client sends `{ _id, name }` objects; docs/api-contract.md, "Catalogue"). Output: the ids,
+ * in the order given, duplicates kept (the services drop them and report unknown ids by their index here).
+ * @param label the entity's word ("category", "sub category") for messages
  */
 export function refList(label: string, { min, max }: { min: number; max: number }) {
   const ref = z

@@ -16,9 +16,9 @@ import {
 } from './service.ts'
 
 /**
- * Routes of /api/category (contract, "Endpoints"). Writes need an ADMIN token (401 without a valid
- * one, 403 for anyone else: checked before the body is read); bodies are validated (400 with
- * `issues`).
+ * Routes of /api/category (docs/api-contract.md, "Endpoints"). Writes need an ADMIN token (401
+ * without a valid one, 403 for anyone else: checked before the body is read); bodies are validated
+ * (400 with `issues`).
  *
  * - GET /get (POST accepted too: it takes no body) → Category[] sorted by name.
  * - POST /add-category `{ name, image }` (+ optional `Idempotency-Key` header, api/lib/idempotency.ts) → 201

@@ -1,7 +1,7 @@
 /**
- * Body schemas of the category write endpoints (spec section 7; contract, "Endpoints"). Both fields
- * are required on add and update (spec section 5: "submit looks active only when name and image are
- * present"; the server enforces what the page only suggested).
+ * Body schemas of the category write endpoints (docs/api-contract.md, "Endpoints"). Both fields
+ * are required on add and update (docs/product.md, "Validation rules": submit looks active only when
+ * name and image are present; the server enforces what the page only suggested).
  */
 import { z } from 'zod'
 import { ImageUrlSchema } from '../file/service.ts'

@@ -1,10 +1,11 @@
 /**
- * Category rules and queries (spec section 3 "Category": _id, name, image).
+ * Category rules and queries (docs/product.md, "Category": _id, name, image).
  *
  * Reads go through `deps.cache` (api/lib/cache.ts) under keys starting with `category:`. Writes
- * (add-category, update, delete; issue 4) run in one transaction each and call
- * `deps.cache.invalidate()` after it commits, because products and sub categories embed category
- * names and images (issue 4 item 9: the storefront shows a write on its next request).
+ * (add-category, update, delete; docs/decisions/0008-catalogue-writes.md) run in one transaction
+ * each and call `deps.cache.invalidate()` after it commits, because products and sub categories
+ * embed category names and images (docs/decisions/0005-catalogue-cache.md: the storefront shows a
+ * write on its next request).
  *
  * Rules of the writes (docs/decisions/0008-catalogue-writes.md):
  * - names are unique without regard to case ("Dairy" and "dairy" are one aisle to a shopper): 409;
@@ -51,7 +52,7 @@ export function categoryInUse(subCategories: number, products: number): string {
  */
 const CATEGORY_NAME_LOCK_KEY = 7_264_110_301
 
-/** A category as answered (contract, "Endpoints": Category). */
+/** A category as answered (docs/api-contract.md, "Endpoints": Category). */
 export interface CategoryAnswer {
   _id: string
   name: string

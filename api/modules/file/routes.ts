@@ -6,7 +6,7 @@ import { readFileField } from '../../lib/multipart.ts'
 import { UPLOAD_DONE, uploadCatalogImage } from './service.ts'
 
 /**
- * Routes of /api/file (contract, "Endpoints").
+ * Routes of /api/file (docs/api-contract.md, "Endpoints").
  *
  * - POST /upload (ADMIN; multipart field `image`) → 201 `{ url, width, height, format, bytes }`.
  *   401 without a valid token, 403 for a non-admin (checked before a byte of the body is read),

@@ -1,13 +1,14 @@
 /**
- * Catalogue images (issue 4 item 8; contract, "Endpoints": POST /api/file/upload): the admin's
- * upload, the rule every catalogue write applies to the image urls it is given, and the cleanup of
- * files nothing refers to any more. Decision: docs/decisions/0008-catalogue-writes.md.
+ * Catalogue images (docs/decisions/0004-images.md; docs/api-contract.md, "Endpoints": POST
+ * /api/file/upload): the admin's upload, the rule every catalogue write applies to the image urls it
+ * is given, and the cleanup of files nothing refers to any more. Decision:
+ * docs/decisions/0008-catalogue-writes.md.
  *
  * Image url rule: a category, sub category or product may only point at an image this store made,
  * i.e. a url the storage hands out (`/uploads/<24 hex>.webp` on disk) whose file exists. An upload
  * through `file/upload` is the way to get one. So no `javascript:` or `data:` url, no hotlinked
  * picture and no dangling reference ever reaches a page (OWASP XSS Prevention Cheat Sheet, rule on
- * URL contexts; issue 4 item 8: no dangling references).
+ * URL contexts; docs/decisions/0004-images.md: no dangling references).
  */
 import { z } from 'zod'
 import type { AppDeps } from '../../app.ts'
@@ -94,8 +95,8 @@ export async function assertStoredImages(storage: Storage, images: { path: strin
 
 /**
  * After a write committed: removes the files of each url that no category, sub category, product or
- * avatar refers to any more (issue 4 item 8: no orphaned files). Best effort: the write stands, a
- * file left behind is logged, never the admin's error.
+ * avatar refers to any more (docs/decisions/0004-images.md: no orphaned files). Best effort: the
+ * write stands, a file left behind is logged, never the admin's error.
  */
 export async function releaseImages(deps: Pick<AppDeps, 'db' | 'storage' | 'logger'>, urls: Iterable<string>): Promise<void> {
   for (const url of new Set(urls)) {

@@ -1,8 +1,8 @@
 /**
  * POST /api/file/upload on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL): an
  * admin's image is re-encoded and stored; a renamed text file, an SVG with a script, an oversized
- * file and bodies without a file are refused with nothing stored (issue 4 item 8). The 401/403
- * matrix is in api/authz.test.ts.
+ * file and bodies without a file are refused with nothing stored (docs/decisions/0004-images.md). The
+ * 401/403 matrix is in api/authz.test.ts.
  */
 import path from 'node:path'
 import { eq } from 'drizzle-orm'

@@ -1,6 +1,6 @@
 /**
- * Product reads (spec section 3 "Product"; contract, "Endpoints"): lists with paging, the home
- * page's rows per category, the listing per category and sub category, details, and the answer
+ * Product reads (docs/product.md, "Product"; docs/api-contract.md, "Catalogue"): lists with paging,
+ * the home page's rows per category, the listing per category and sub category, details, and the answer
  * shape every product read shares (`productColumns`, `toProductAnswer`). Search is
  * api/modules/search/, writes are ./writes.ts.
  *
@@ -24,7 +24,7 @@ import type { ProductsByCategoryAndSubCategoryInput } from './schemas.ts'
 /** Products shown per category by get-product-by-category (the home page rows). */
 export const PRODUCTS_PER_CATEGORY = 15
 
-/** A product as answered (contract, "Endpoints": Product with category and subCategory expanded). */
+/** A product as answered (docs/api-contract.md, "Endpoints": Product with category and subCategory expanded). */
 export interface ProductAnswer {
   _id: string
   name: string

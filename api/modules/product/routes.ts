@@ -27,7 +27,7 @@ import {
 const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / limit)
 
 /**
- * Routes of /api/product (contract, "Endpoints"). Every body is validated (400 with `issues` on
+ * Routes of /api/product (docs/api-contract.md, "Endpoints"). Every body is validated (400 with `issues` on
  * wrong types). Writes need an ADMIN token (401 without a valid one, 403 for anyone else: checked
  * before the body is read).
  *
@@ -72,7 +72,7 @@ export function productRoutes(deps: AppDeps) {
     return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit, ...extra })
   }
   r.post('/get-product-by-category-and-subcategory', byCategoryAndSubCategory)
-  // The original client's spelling (contract, "Aliases").
+  // The original client's spelling (docs/api-contract.md, "Aliases").
   r.post('/get-pruduct-by-category-and-subcategory', byCategoryAndSubCategory)
 
   r.post('/get-product-details', async (c) => {

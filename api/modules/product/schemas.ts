@@ -1,10 +1,12 @@
 /**
- * Body schemas of the product endpoints (contract, "Endpoints" and "Defaults and bounds"): the reads
- * first, then create and update-product-details (issue 4; spec sections 3 and 5).
+ * Body schemas of the product endpoints (docs/api-contract.md, "Endpoints", "Paging" and
+ * "Catalogue"): the reads first, then create and update-product-details (docs/product.md, "Entities"
+ * and "Validation rules").
  *
- * Missing paging fields are defaults, not errors (contract, "Defects": missing paging fields crashed
- * the original). Wrong types are a 400: an object where a string or number belongs is never passed
- * on to a query (contract, "Defects": `{"$ne": null}` query objects; OWASP Input Validation Cheat Sheet).
+ * Missing paging fields are defaults, not errors (docs/api-contract.md, "Differences from the
+ * original contract": missing paging fields crashed the original). Wrong types are a 400: an object
+ * where a string or number belongs is never passed on to a query (docs/api-contract.md, "Differences
+ * from the original contract": `{"$ne": null}` query objects; OWASP Input Validation Cheat Sheet).
  * Unknown keys are dropped, so the original client's extra fields do no harm.
  */
 import { z } from 'zod'
@@ -13,9 +15,9 @@ import { ImageUrlSchema } from '../file/service.ts'
 
 /** Page used when the body gives none. */
 export const DEFAULT_PAGE = 1
-/** Page size used when the body gives none (contract: "limit defaults to 10"). */
+/** Page size used when the body gives none (docs/api-contract.md, "Paging"). */
 export const DEFAULT_LIMIT = 10
-/** Largest page size served; larger asks are lowered to it, not refused (contract: "limit is capped"). */
+/** Largest page size served; larger asks are lowered to it, not refused (docs/api-contract.md, "Paging"). */
 export const MAX_LIMIT = 100
 /** Largest page number accepted; keeps OFFSET within reason. */
 export const MAX_PAGE = 100_000
@@ -142,10 +144,10 @@ export function decimalPlaces(value: number): number {
 }
 
 /**
- * A numeric field (spec section 5: stock, price and discount are numeric): a JSON number, or its
- * plain decimal text (the original client and HTML forms send strings); `"abc"`, `""`, `"1e3"`,
- * objects and booleans are refused. Checked exactly: a whole number must be whole (`1e-7` is not),
- * a price has at most two decimals, and the bounds apply to the value as given.
+ * A numeric field (docs/product.md, "Validation rules": stock, price and discount are numeric): a
+ * JSON number, or its plain decimal text (the original client and HTML forms send strings); `"abc"`,
+ * `""`, `"1e3"`, objects and booleans are refused. Checked exactly: a whole number must be whole
+ * (`1e-7` is not), a price has at most two decimals, and the bounds apply to the value as given.
  * @param opts.min smallest value; `minExclusive` when the value must be above it
  * @param opts.decimals most decimal places (0: a whole number)
  */
@@ -173,10 +175,11 @@ function numberField(label: string, opts: { min: number; minExclusive?: boolean;
 const FORBIDDEN_DETAIL_NAMES = new Set(['__proto__', 'constructor', 'prototype'])
 
 /**
- * `more_details`: the extra fields, an object of field name → text (spec section 3: "free map of
- * extra field name to text value"). Every value is required (spec section 5); names are trimmed,
- * non-empty, unique without regard to case, at most 50 characters; values are text (a number is
- * taken as its text), trimmed, 1..1000 characters. At most 20 fields. Output: the trimmed map.
+ * `more_details`: the extra fields, an object of field name → text (docs/product.md, "Entities":
+ * a free map of extra field name to text value). Every value is required (docs/product.md,
+ * "Validation rules"); names are trimmed, non-empty, unique without regard to case, at most 50
+ * characters; values are text (a number is taken as its text), trimmed, 1..1000 characters. At most
+ * 20 fields. Output: the trimmed map.
  */
 export const MoreDetailsSchema = z
   .custom<Record<string, unknown>>(
@@ -218,7 +221,7 @@ export const MoreDetailsSchema = z
       Object.fromEntries(Object.entries(details).map(([name, value]) => [name.trim(), String(value).trim()])) as Record<string, string>,
   )
 
-/** `description`: required, multi-line text (spec section 2: "Description (multi-line)"). */
+/** `description`: required, multi-line text (docs/product.md, "Upload Product"). */
 const DescriptionSchema = z
   .string({ error: (iss) => (iss.input === undefined ? 'Description is required' : 'Description must be text') })
   .trim()
@@ -226,7 +229,7 @@ const DescriptionSchema = z
   .max(PRODUCT_DESCRIPTION_MAX_LENGTH, `Description must be at most ${PRODUCT_DESCRIPTION_MAX_LENGTH} characters`)
 
 /**
- * POST /api/product/create (spec section 3 "Product (create payload)"; section 5 "Upload Product"):
+ * POST /api/product/create (docs/api-contract.md, "Catalogue"; docs/product.md, "Validation rules"):
  * `{ name, image[], category[], subCategory[], unit, stock, price, discount, description, more_details }`.
  * - image: 1..10 urls answered by file/upload (order kept; the first is the card's picture);
  * - category: at least one (a product without one is on no row or listing), ids or `{ _id }` objects;
@@ -257,7 +260,7 @@ export const CreateProductSchema = z.object({
   price: numberField('Price', { min: 0, minExclusive: true, max: PRICE_MAX, decimals: 2 }),
   discount: numberField('Discount', { min: 0, max: DISCOUNT_MAX, decimals: 2 }),
   /**
-   * Selling price in rupees (docs/commerce-api.md, "Products"): optional; when given it is stored as
+   * Selling price in rupees (docs/commerce-api.md, "Products (addition)"): optional; when given it is stored as
    * is and the discount is derived from it; when omitted it is derived from price and discount.
    */
   sellingPrice: numberField('Selling price', { min: 0, max: PRICE_MAX, decimals: 2 }).optional(),
@@ -267,8 +270,8 @@ export const CreateProductSchema = z.object({
 export type CreateProductInput = z.output<typeof CreateProductSchema>
 
 /**
- * PUT /api/product/update-product-details: `_id` and any of the create fields (contract: "_id + the
- * create fields"). Each field given is validated as on create and replaces the stored value
+ * PUT /api/product/update-product-details: `_id` and any of the create fields (docs/api-contract.md,
+ * "Catalogue"). Each field given is validated as on create and replaces the stored value
  * (`category` and `subCategory` replace the links); a field left out keeps its value. At least one
  * field must be given.
  */

@@ -1,8 +1,9 @@
 /**
- * Product writes (ADMIN; spec sections 3 and 5; rules: docs/decisions/0008-catalogue-writes.md):
- * create, update-product-details and delete, each in one transaction, then `deps.cache.invalidate()`
- * (api/lib/cache.ts) so every listing and search shows the change on its next request. The search
- * vocabulary follows every write by itself (triggers of migration 0006_search, docs/search.md).
+ * Product writes (ADMIN; docs/product.md, "Entities" and "Validation rules"; rules:
+ * docs/decisions/0008-catalogue-writes.md): create, update-product-details and delete, each in one
+ * transaction, then `deps.cache.invalidate()` (api/lib/cache.ts) so every listing and search shows
+ * the change on its next request. The search vocabulary follows every write by itself (triggers of
+ * migration 0006_search, docs/search.md).
  */
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
@@ -44,7 +45,8 @@ async function linkedIds(tx: Tx, table: 'product_categories' | 'product_sub_cate
 /**
  * Checks the category and sub category ids a product will have: every id exists, and every sub
  * category is listed under at least one of the categories (the storefront lists a product under
- * /{category}/{subCategory}, spec section 2, so a sub category of another category would hide it).
+ * /{category}/{subCategory}, docs/product.md, "Listings", so a sub category of another category would
+ * hide it).
  * @param given which of the lists came in the body; issues are reported on those (`category.1`,
  *   `subCategory.0`), a sub category that no longer fits new categories on `subCategory`
  * @throws 400 with one issue per problem
@@ -107,7 +109,7 @@ function asUnknownReference(err: unknown): unknown {
 }
 
 /**
- * MRP, selling price and discount kept consistent (docs/commerce-api.md, "Products"): a given
+ * MRP, selling price and discount kept consistent (docs/commerce-api.md, "Products (addition)"): a given
  * selling price wins and the discount is derived from it (two decimals); without one, the selling
  * price is derived from MRP and discount, rounded to the paisa. Amounts in rupees.
  * @throws 400 when the selling price is above the MRP

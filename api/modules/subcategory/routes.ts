@@ -17,11 +17,11 @@ import {
 } from './service.ts'
 
 /**
- * Routes of /api/subcategory (contract, "Endpoints"). Writes need an ADMIN token (401 without a
+ * Routes of /api/subcategory (docs/api-contract.md, "Endpoints"). Writes need an ADMIN token (401 without a
  * valid one, 403 for anyone else: checked before the body is read); bodies are validated (400 with
  * `issues`).
  *
- * - POST /get (the spec's method; GET accepted too, it takes no body) → SubCategory[] sorted by
+ * - POST /get (the original client's method; GET accepted too, it takes no body) → SubCategory[] sorted by
  *   name, `category` expanded to `{ _id, name, image }`.
  * - POST /create `{ name, image, category: [ids or { _id } objects] }` (+ optional `Idempotency-Key`
  *   header, api/lib/idempotency.ts) → 201 SubCategory (expanded); 400 bad body, image not uploaded or

@@ -1,7 +1,8 @@
 /**
- * Body schemas of the sub category write endpoints (spec section 7; contract, "Endpoints"). The spec
- * asked name, image and at least one category only for the active look of the submit button
- * (section 5, "no enforced rule"); the server enforces them: a sub category without a category is
+ * Body schemas of the sub category write endpoints (docs/api-contract.md, "Endpoints"). The original
+ * app asked name, image and at least one category only for the active look of the submit button,
+ * with no enforced rule (docs/product.md, "Differences from the original app"); the server enforces
+ * them (docs/product.md, "Validation rules"): a sub category without a category is
  * on no listing, and one without an image shows a blank tile.
  */
 import { z } from 'zod'

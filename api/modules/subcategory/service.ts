@@ -1,9 +1,9 @@
 /**
- * Sub category rules and queries (spec section 3 "SubCategory": _id, name, image, category[]).
+ * Sub category rules and queries (docs/product.md, "Sub category": _id, name, image, category[]).
  *
  * Reads go through `deps.cache` under keys starting with `subcategory:`. Writes (create, update,
- * delete; issue 4) run in one transaction each (the row and its category links together) and call
- * `deps.cache.invalidate()` after it commits.
+ * delete; docs/decisions/0008-catalogue-writes.md) run in one transaction each (the row and its
+ * category links together) and call `deps.cache.invalidate()` after it commits.
  *
  * Rules of the writes (docs/decisions/0008-catalogue-writes.md):
  * - at least one category, every one existing (400 naming the unknown ids), listed in the order given;
@@ -41,7 +41,7 @@ export const SUB_CATEGORY_NOT_FOUND = 'Sub Category not found'
 export const subCategoryInUse = (products: number) =>
   `Sub category is still used by ${counted(products, 'product')}: remove it from them or delete them first`
 
-/** A sub category as answered: `category` expanded to `{ _id, name, image }` (contract, "Endpoints"). */
+/** A sub category as answered: `category` expanded to `{ _id, name, image }` (docs/api-contract.md, "Endpoints"). */
 export interface SubCategoryAnswer {
   _id: string
   name: string

@@ -14,7 +14,7 @@ afterAll(async () => {
 
 const roleOf = async (email: string) => (await t.db.select().from(users).where(eq(users.email, email)))[0]?.role
 
-describe('admin accounts (issue 4, item 1)', () => {
+describe('admin accounts (README.md, "Admins and mail")', () => {
   it('creates no demo admin on a real database', async () => {
     expect(await ensureDemoAdmin(t.db, { isEmbedded: false })).toBeNull()
     expect(await roleOf(DEMO_ADMIN_EMAIL)).toBeUndefined()

@@ -1,6 +1,6 @@
 /**
- * Who is admin (issue 4, item 1): promote or create an ADMIN account, and the demo admin of the
- * embedded default. Passwords made here come from a CSPRNG and are shown once to the operator,
+ * Who is admin (README.md, "Admins and mail"): promote or create an ADMIN account, and the demo admin
+ * of the embedded default. Passwords made here come from a CSPRNG and are shown once to the operator,
  * never logged (OWASP Logging Cheat Sheet).
  */
 import { randomBytes } from 'node:crypto'

@@ -1,5 +1,5 @@
 /**
- * The signed-in user's profile (spec section 2 "Profile", section 5; contract, "Endpoints":
+ * The signed-in user's profile (docs/product.md, "Profile"; docs/api-contract.md, "Users":
  * `update-user` and `upload-avatar`). Knows nothing of HTTP: it throws the typed errors of
  * lib/errors.ts.
  */
@@ -50,7 +50,7 @@ export async function updateProfile(db: AppDeps['db'], user: User, input: Update
  * are removed unless something else still uses that url (content-addressed: two users who uploaded
  * the same picture share one set of files).
  * @param bytes the uploaded file as received (its name and type header are ignored)
- * @returns `{ _id, avatar }` with the new url (contract, "Endpoints")
+ * @returns `{ _id, avatar }` with the new url (docs/api-contract.md, "Endpoints")
  * @throws 413 over deps.uploadMaxBytes or 40 megapixels; 415 not a JPEG, PNG, WebP, AVIF or GIF
  *   (an SVG or a renamed text file included). Nothing is stored or changed when it throws.
  */

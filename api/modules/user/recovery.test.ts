@@ -399,7 +399,7 @@ describe('PUT /api/user/reset-password', () => {
     expect((await login(email, NEW_PASSWORD)).status).toBe(200)
   })
 
-  it('answers the spec message (trailing space included) when the passwords differ, and spends nothing', async () => {
+  it('answers the mismatch message (trailing space included) when the passwords differ, and spends nothing', async () => {
     const { email } = await newUser()
     const resetToken = await verifiedToken(email)
     const res = await reset({ email, newPassword: NEW_PASSWORD, confirmPassword: `${NEW_PASSWORD}!`, resetToken })

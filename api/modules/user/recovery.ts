@@ -1,5 +1,6 @@
 /**
- * Password recovery by one-time code (spec sections 4, 5 and 9; contract, "Endpoints" and "Defects";
+ * Password recovery by one-time code (docs/product.md, "Password recovery"; docs/api-contract.md,
+ * "Users" and "Differences from the original contract"; docs/decisions/0010-password-recovery.md;
  * OWASP Forgot Password Cheat Sheet). Three steps, one `password_resets` row per user:
  *
  * 1. `requestPasswordReset`: a fresh 6-digit code (CSPRNG), stored as an HMAC, valid 10 minutes,
@@ -40,7 +41,7 @@ export const OTP_EXPIRED = 'OTP expired, request a new one'
 /** The code took OTP_MAX_ATTEMPTS wrong tries; even the right code fails now. */
 export const OTP_TOO_MANY_TRIES = 'Too many wrong tries, request a new OTP'
 export const OTP_VERIFIED = 'OTP verified successfully'
-/** Spec section 5, verbatim (with its trailing space). */
+/** docs/product.md, "Reset password", verbatim (with its trailing space). */
 export const RESET_PASSWORD_MISMATCH = 'New password and confirm password must be same. '
 /**
  * No token, a wrong, expired or used one, or a token of another email. 400 rather than 401: a 401
@@ -141,7 +142,8 @@ export async function verifyPasswordResetOtp(deps: RecoveryDeps, input: VerifyOt
  * changes, the recovery row is deleted, and every refresh token of the user is revoked, which signs
  * out every device (OWASP Forgot Password Cheat Sheet, "invalidate existing sessions").
  * @param resetToken from the body or the `resetToken` cookie
- * @throws 400 RESET_PASSWORD_MISMATCH (spec section 5); 400 INVALID_RESET_TOKEN when the token is
+ * @throws 400 RESET_PASSWORD_MISMATCH (docs/product.md, "Validation rules"); 400 INVALID_RESET_TOKEN
+ * when the token is
  *   missing, wrong, expired, already used, or not this email's
  */
 export async function resetPassword(deps: RecoveryDeps, input: ResetPasswordInput): Promise<void> {

@@ -1,6 +1,6 @@
 /**
- * Routes of /api/user (contract, "Endpoints" and "Authentication"): each reads its body through a
- * schema, applies its guard and rate limits, calls one service function and shapes the envelope.
+ * Routes of /api/user (docs/api-contract.md, "Endpoints" and "Authentication"): each reads its body
+ * through a schema, applies its guard and rate limits, calls one service function and shapes the envelope.
  */
 import { Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
@@ -30,7 +30,7 @@ import {
 } from './schemas.ts'
 import { INVALID_REFRESH_TOKEN, isWrongCredentials, login, logout, register, rotateRefreshToken, toPublicUser } from './service.ts'
 
-/** Cookie that carries the reset token from verify to reset (contract: "also set as an httpOnly cookie"). */
+/** Cookie that carries the reset token from verify to reset (docs/api-contract.md, "Authentication"). */
 export const RESET_COOKIE = 'resetToken'
 
 /** Builds the /api/user router on the app's dependencies. */
@@ -53,7 +53,7 @@ export function userRoutes(deps: AppDeps) {
     const input = await readBody(c, LoginSchema)
     const tokens = await protectLogin(deps.rateLimits, input.email, clientIp(c), () => login(deps, input), isWrongCredentials)
     setTokenCookies(c, deps, tokens)
-    // `accesstoken` is the spelling the original client reads (contract, "Authentication").
+    // `accesstoken` is the spelling the original client reads (docs/api-contract.md, "Authentication").
     return ok(c, 'Login successfully', { accesstoken: tokens.accessToken, ...tokens })
   })
 
@@ -67,7 +67,8 @@ export function userRoutes(deps: AppDeps) {
     return ok(c, 'New access token generated', tokens)
   })
 
-  // GET is the spec's call (section 7); POST is what a form or the BFF sends.
+  // GET is the original client's call (docs/api-contract.md, "Aliases"); POST is what a form or the
+  // BFF sends.
   r.on(['GET', 'POST'], '/logout', requireUser(deps), async (c) => {
     const body = c.req.method === 'POST' ? await readBody(c, LogoutSchema) : {}
     const refreshToken = body.refreshToken ?? c.req.header('x-refresh-token') ?? getCookie(c, REFRESH_COOKIE)
@@ -76,7 +77,7 @@ export function userRoutes(deps: AppDeps) {
     return ok(c, 'Logout successfully', null)
   })
 
-  // The spec's section 3 lists a user's cart lines, addresses and orders by id.
+  // user-details fills the user's cart lines, addresses and orders (ids; docs/api-contract.md, "Users").
   r.get('/user-details', requireUser(deps), async (c) => {
     const user = currentUser(c)
     const [shopping_cart, address_details, orderHistory] = await Promise.all([
@@ -98,8 +99,9 @@ export function userRoutes(deps: AppDeps) {
     return ok(c, AVATAR_UPDATED, await uploadAvatar(deps, currentUser(c), file.bytes))
   })
 
-  // Password recovery (spec section 4; contract, "Defects"). Unknown emails get the same 200, and
-  // the limits count them too, so neither the answer nor a 429 tells whether an account exists.
+  // Password recovery (docs/product.md, "States and transitions"; docs/api-contract.md, "Differences
+  // from the original contract"). Unknown emails get the same 200, and the limits count them too, so
+  // neither the answer nor a 429 tells whether an account exists.
   r.put('/forgot-password', async (c) => {
     const { email } = await readBody(c, ForgotPasswordSchema)
     await consume(deps.rateLimits.otpByIp, clientIp(c))

@@ -1,7 +1,7 @@
 /**
- * Request bodies of /api/user (contract, "Endpoints"; spec section 5). Every body goes through one of
- * these, so a number or a query object such as `{"$ne": null}` where a string belongs is a 400
- * (contract, "Defects").
+ * Request bodies of /api/user (docs/api-contract.md, "Endpoints"; docs/product.md, "Validation
+ * rules"). Every body goes through one of these, so a number or a query object such as `{"$ne":
+ * null}` where a string belongs is a 400 (docs/api-contract.md, "Differences from the original contract").
  */
 import { z } from 'zod'
 import { OTP_LENGTH, OTP_PATTERN } from '../../lib/otp.ts'
@@ -30,7 +30,7 @@ export const NameSchema = z
 
 /**
  * POST /api/user/register. That confirmPassword equals password is a rule of the service (its message
- * is the spec's, verbatim), not of this shape.
+ * is verbatim from docs/product.md, "Register"), not of this shape.
  */
 export const RegisterSchema = z.object({
   name: NameSchema,
@@ -59,13 +59,13 @@ export const NewUserSchema = z.object({
 })
 export type NewUserInput = z.input<typeof NewUserSchema>
 
-/** PUT /api/user/forgot-password (spec section 5: "email required"). */
+/** PUT /api/user/forgot-password (docs/product.md, "Validation rules": email required). */
 export const ForgotPasswordSchema = z.object({ email: EmailSchema })
 export type ForgotPasswordInput = z.output<typeof ForgotPasswordSchema>
 
 /**
- * PUT /api/user/verify-forgot-password-otp: the six boxes joined (spec sections 5, 7 and 9). A string
- * only: a JSON number would lose a code's leading zeros.
+ * PUT /api/user/verify-forgot-password-otp: the six boxes joined (docs/product.md, "One-time code";
+ * docs/api-contract.md, "Users"). A string only: a JSON number would lose a code's leading zeros.
  */
 export const VerifyOtpSchema = z.object({
   email: EmailSchema,
@@ -78,8 +78,8 @@ export type VerifyOtpInput = z.output<typeof VerifyOtpSchema>
 
 /**
  * PUT /api/user/reset-password. The new password follows the register rules; that the two passwords
- * match is a rule of the service (its message is the spec's, verbatim). `resetToken` may come in the
- * body or as the cookie the verify call set, so it is optional here.
+ * match is a rule of the service (its message is verbatim from docs/product.md, "Reset password").
+ * `resetToken` may come in the body or as the cookie the verify call set, so it is optional here.
  */
 export const ResetPasswordSchema = z.object({
   email: EmailSchema,
@@ -91,7 +91,9 @@ export type ResetPasswordInput = z.output<typeof ResetPasswordSchema>
 
 /**
  * Mobile number: 7 to 15 digits (ITU-T E.164 allows at most 15), given as a string of digits or as a
- * JSON number (the spec's form has a numeric input, section 5). Stored as the string of digits.
+ * JSON number (the original app's form had a numeric input). Stored as the string of digits. Looser
+ * than a delivery address's mobile (10 digits starting 6-9, contract/address.ts) on purpose: an
+ * account's number may be from any country, a delivery is in India.
  */
 export const MobileSchema = z
   // A fraction, a sign or an exponent fails the digit check below once the number is a string.
@@ -101,6 +103,6 @@ export const MobileSchema = z
   .transform((value) => String(value).trim())
   .pipe(z.string().regex(/^[0-9]{7,15}$/, { error: MOBILE_RULE }))
 
-/** PUT /api/user/update-user (spec section 5, "Profile": name, email, mobile required). */
+/** PUT /api/user/update-user (docs/product.md, "Profile": name, email, mobile required). */
 export const UpdateUserSchema = z.object({ name: NameSchema, email: EmailSchema, mobile: MobileSchema })
 export type UpdateUserInput = z.output<typeof UpdateUserSchema>

@@ -1,5 +1,6 @@
 /**
- * The rules of users and sessions (spec sections 4-6; contract, "Authentication") and their queries.
+ * The rules of users and sessions (docs/product.md, "States and transitions", "Validation rules" and
+ * "Roles and permissions"; docs/api-contract.md, "Authentication") and their queries.
  * Knows nothing of HTTP: it throws the typed errors of lib/errors.ts.
  *
  * Sessions: login opens a refresh-token family; each refresh marks the presented token used and issues
@@ -16,7 +17,7 @@ import { hashPassword, verifyDummyPassword, verifyPassword } from '../../lib/pas
 import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_SECONDS, refreshTokenId, sameHash, signAccessToken } from '../../lib/tokens.ts'
 import { NewUserSchema, type LoginInput, type NewUserInput, type RegisterInput } from './schemas.ts'
 
-/** Spec section 5, verbatim. */
+/** docs/product.md, "Register", verbatim. */
 export const PASSWORD_MISMATCH = 'password and confirm password must be same'
 export const EMAIL_TAKEN = 'Email already registered'
 /** One message for an unknown email and a wrong password (OWASP Authentication Cheat Sheet: no user enumeration). */
@@ -37,9 +38,9 @@ export interface Tokens {
 }
 
 /**
- * The user as the API shows it (contract, "user-details"): the original's field names, ISO 8601
- * dates, and never the password hash. The cart, address and order lists stay empty until those
- * features exist (contract, last paragraph of "Endpoints").
+ * The user as the API shows it (docs/api-contract.md, "Users"): the original's field names, ISO 8601
+ * dates, and never the password hash. The cart, address and order lists are empty here: only
+ * `GET /user-details` fills them (api/modules/user/routes.ts; docs/api-contract.md, "Users").
  */
 export interface PublicUser {
   _id: string
@@ -116,7 +117,7 @@ export async function createUser(db: Db, input: NewUserInput): Promise<User> {
   }
 }
 
-/** Registers a shopper (spec section 5: the two passwords must match). Returns the public user. */
+/** Registers a shopper (docs/product.md, "Validation rules": the two passwords must match). Returns the public user. */
 export async function register(db: Db, input: RegisterInput): Promise<PublicUser> {
   if (input.password !== input.confirmPassword) {
     throw BadRequest(PASSWORD_MISMATCH, [{ path: 'confirmPassword', message: PASSWORD_MISMATCH }])

@@ -134,7 +134,7 @@ describe('POST /api/user/register', () => {
     expect(await userCount()).toBe(before)
   })
 
-  it('answers the spec message when the passwords differ, and writes nothing', async () => {
+  it('answers the mismatch message when the passwords differ, and writes nothing', async () => {
     const before = await userCount()
     const res = await t.call('user/register', { json: { ...good, confirmPassword: `${PASSWORD}!` } })
     expect(res.status).toBe(400)

@@ -1,7 +1,7 @@
 /**
  * The BFF's admin calls (app/.server/api/admin.ts) and the admin check `requireAdmin`
  * (app/.server/auth.ts) against a fake upstream (msw): the request each call sends (method, path,
- * Bearer token, body shape of the contract) and how answers and failures come back.
+ * Bearer token, body shape of docs/api-contract.md, "Catalogue") and how answers and failures come back.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
@@ -129,7 +129,7 @@ describe('admin calls', () => {
     })
   })
 
-  it('addCategory and updateCategory send the contract bodies', async () => {
+  it('addCategory and updateCategory send the documented bodies', async () => {
     const s = await session()
     expect(await adminApi.addCategory(s, { name: 'Dairy', image: '/uploads/a.webp' })).toMatchObject({ ok: true, message: 'Add Category' })
     expect(await adminApi.updateCategory(s, { _id: 'c1', name: 'Milk', image: '/uploads/a.webp' })).toMatchObject({
@@ -164,7 +164,7 @@ describe('admin calls', () => {
   })
 })
 
-describe('requireAdmin (spec section 6)', () => {
+describe('requireAdmin (docs/product.md, "Roles and permissions")', () => {
   async function contextWith(s: Awaited<ReturnType<typeof session>>) {
     const { RouterContextProvider } = await import('react-router')
     const context = new RouterContextProvider()

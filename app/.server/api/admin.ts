@@ -1,11 +1,12 @@
 /**
- * Typed calls to the upstream catalogue WRITE endpoints (issue 4; spec section 7; contract
- * "Endpoints": every one needs an ADMIN access token, answers 401 without a token, 403 for a
+ * Typed calls to the upstream catalogue WRITE endpoints (docs/api-contract.md, "Endpoints" and
+ * "Catalogue"; docs/decisions/0008-catalogue-writes.md: every one needs an ADMIN access token,
+ * answers 401 without a token, 403 for a
  * non-admin, 400 with `issues` for a bad body). Organised by resource: file upload, category,
  * sub category, product. Every call goes through `upstream()` with the request's session (Bearer
  * token, refresh once on 401). Answers are parsed with zod, so a malformed answer becomes a 502
  * failure here instead of a crash in a page. Failures come back as `{ ok: false }`, never thrown:
- * the admin pages show them as form errors and toasts (spec section 8).
+ * the admin pages show them as form errors and toasts (docs/product.md, "Error catalogue").
  */
 import { z } from 'zod'
 import { upstream, type UpstreamResult } from '../upstream.ts'
@@ -31,7 +32,7 @@ const CategoryRefSchema = z.union([
 // File upload (POST /api/file/upload)
 // ---------------------------------------------------------------------------------------------
 
-/** The stored image (contract: `{ url, width, height, format, bytes }`; spec section 3: data.url). */
+/** The stored image, `{ url, width, height, format, bytes }` (docs/api-contract.md, "Uploads"). */
 export const UploadedImageSchema = z.object({
   url: z.string().min(1),
   width: z.number().optional(),
@@ -42,9 +43,9 @@ export const UploadedImageSchema = z.object({
 export type UploadedImage = z.output<typeof UploadedImageSchema>
 
 /**
- * `POST /api/file/upload`: forwards `file` as the multipart field `image` (spec section 7). Answers
- * the stored image (`url`, width and height in px, `format`, size in `bytes`); failures: 400 no file,
- * 413 larger than the API's cap, 415 not an image (checked by content, SVG refused).
+ * `POST /api/file/upload`: forwards `file` as the multipart field `image` (docs/api-contract.md,
+ * "Endpoints"). Answers the stored image (`url`, width and height in px, `format`, size in `bytes`);
+ * failures: 400 no file, 413 larger than the API's cap, 415 not an image (checked by content, SVG refused).
  */
 export async function uploadImage(session: RequestSession, file: File): Promise<UpstreamResult<UploadedImage>> {
   const formData = new FormData()
@@ -69,10 +70,10 @@ export async function uploadFormImage(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Category (spec section 2 "Category admin"; section 7)
+// Category (docs/product.md, "Category admin"; docs/api-contract.md, "Endpoints")
 // ---------------------------------------------------------------------------------------------
 
-/** Category as the write endpoints answer it (spec section 3: `_id`, name, image url). */
+/** Category as the write endpoints answer it (docs/product.md, "Entities": `_id`, name, image url). */
 export const CategorySchema = z.object({ _id: z.string(), name: z.string(), image: z.string() })
 export type AdminCategory = z.output<typeof CategorySchema>
 
@@ -124,7 +125,7 @@ export function deleteCategory(session: RequestSession, input: { _id: string }):
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sub category (spec section 2 "Sub Category admin"; section 7)
+// Sub category (docs/product.md, "Sub Category admin"; docs/api-contract.md, "Endpoints")
 // ---------------------------------------------------------------------------------------------
 
 /** Sub category as the write endpoints answer it; `category` may be ids or objects (normalised to objects). */
@@ -171,7 +172,7 @@ export function deleteSubCategory(session: RequestSession, input: { _id: string 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Product (spec section 2 "Upload Product", "Product admin list"; section 7)
+// Product (docs/product.md, "Upload Product" and "Product admin list"; docs/api-contract.md, "Endpoints")
 // ---------------------------------------------------------------------------------------------
 
 /** A category or sub category reference inside a product: an id or an expanded `{ _id, name }`. */
@@ -180,7 +181,7 @@ const ProductRefSchema = z.union([
   z.object({ _id: z.string(), name: z.string().catch(''), image: z.string().optional() }),
 ])
 
-/** Product as the write and list endpoints answer it (spec section 3; contract "Endpoints"). */
+/** Product as the write and list endpoints answer it (docs/product.md, "Entities"; contract "Endpoints"). */
 export const ProductSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -200,8 +201,9 @@ export const ProductSchema = z.object({
 export type AdminProduct = z.output<typeof ProductSchema>
 
 /**
- * The create payload (spec section 7 `product/create`; app/lib/schemas/product.ts ProductFormSchema
- * output): category and sub category as ids, stock a whole number, price in rupees, discount in %.
+ * The create payload (docs/api-contract.md, "Endpoints" `product/create`; app/lib/schemas/product.ts
+ * ProductFormSchema output): category and sub category as ids, stock a whole number, price in rupees,
+ * discount in %.
  */
 export interface ProductInput {
   name: string
@@ -252,10 +254,10 @@ export interface AdminProductPage {
 }
 
 /**
- * `POST /api/product/get` `{ page, limit, search }` (spec section 7; section 9: the admin list asks
- * for 12 a page). `page` is 1-based; `search` '' lists every product. Sent with the admin's token, so
- * an API that shows admins unpublished products may do so. `totalNoPage` is derived from
- * `totalCount` when the API leaves it out.
+ * `POST /api/product/get` `{ page, limit, search }` (docs/api-contract.md, "Endpoints";
+ * docs/product.md, "Constants": the admin list asks for 12 a page). `page` is 1-based; `search` ''
+ * lists every product. Sent with the admin's token, so an API that shows admins unpublished products
+ * may do so. `totalNoPage` is derived from `totalCount` when the API leaves it out.
  */
 export async function listProducts(
   session: RequestSession,

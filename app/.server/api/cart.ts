@@ -67,7 +67,11 @@ export interface Cart {
   limits: CartLimits
 }
 
-/** The delivery rule's defaults, used for the empty cart of a visitor who has none (no API call). */
+/**
+ * The API's default limits (api/config.ts: `CART_MAX_QTY_PER_LINE`, `DELIVERY_CHARGE`,
+ * `FREE_DELIVERY_ABOVE`), used for the empty cart of a visitor who has none (no API call). Any cart
+ * answer carries the configured values instead.
+ */
 const DEFAULT_LIMITS: CartLimits = { maxQtyPerLine: 12, deliveryCharge: 25, freeDeliveryAbove: 199 }
 
 /** An empty cart with the given limits. */

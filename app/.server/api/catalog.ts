@@ -1,7 +1,8 @@
 /**
- * Typed calls to the upstream catalogue API (contract: /api/category, /api/subcategory, /api/product;
- * spec sections 3 and 7). Every call goes through `upstream()`; catalogue reads are public, so no
- * session is passed (a stale access token must never turn a product page into a refresh round trip).
+ * Typed calls to the upstream catalogue API (/api/category, /api/subcategory, /api/product;
+ * docs/api-contract.md, "Catalogue"). Every call goes through `upstream()`; catalogue reads are
+ * public, so no session is passed (a stale access token must never turn a product page into a refresh
+ * round trip).
  *
  * Failures: reads that a page cannot do without throw a React Router error response (the route's
  * ErrorBoundary renders it); 5xx and unreachable upstreams become 502 Bad Gateway, because the BFF
@@ -27,7 +28,7 @@ export interface SubCategoryRef {
   image?: string
 }
 
-/** Category (spec section 3): `_id`, name, image url. */
+/** Category (docs/product.md, "Entities"): `_id`, name, image url. */
 export interface Category {
   _id: string
   name: string
@@ -36,7 +37,7 @@ export interface Category {
   updatedAt?: string
 }
 
-/** Sub category (spec section 3) with its categories expanded to `{ _id, name, image }` (contract). */
+/** Sub category (docs/product.md, "Entities") with its categories expanded to `{ _id, name, image }` (contract). */
 export interface SubCategory {
   _id: string
   name: string
@@ -47,9 +48,10 @@ export interface SubCategory {
 }
 
 /**
- * Product (spec section 3). `price` is the MRP in rupees, `discount` a percentage (0-100); the
- * selling price is derived by app/lib/money.ts. `category`/`subCategory` are expanded objects on the
- * list endpoints and may be bare ids elsewhere, so both shapes are allowed.
+ * Product (docs/product.md, "Entities"). `price` is the MRP in rupees, `sellingPrice` the selling
+ * price in rupees as stored, `discount` a percentage (0-100) derived from the two (app/lib/money.ts
+ * derives a selling price only when an older API leaves it out). `category`/`subCategory` are
+ * expanded objects on the list endpoints and may be bare ids elsewhere, so both shapes are allowed.
  */
 export interface Product {
   _id: string
@@ -126,8 +128,8 @@ export async function listSubCategories(opts?: CatalogCallOptions): Promise<SubC
 }
 
 /**
- * The home rows in ONE call (issue 2 item 5: a constant number of upstream calls per page):
- * POST /api/product/get-product-by-category `{ id: [...], grouped: true }` answering
+ * The home rows in ONE call (docs/decisions/0005-catalogue-cache.md: a constant number of upstream
+ * calls per page): POST /api/product/get-product-by-category `{ id: [...], grouped: true }` answering
  * `[{ categoryId, products }]`. Should the API answer the plain flat list instead (an older server
  * that ignores `grouped`), the products are grouped here by their category ids, 15 per category.
  * Rows come back in the order of `categoryIds`; a category without products gets an empty row.

@@ -1,7 +1,8 @@
 /**
  * The BFF's user calls against a fake upstream (msw), and through them the refresh rule of
- * app/.server/upstream.ts (issue 2 item 4; spec section 4): on a 401 refresh once, retry once, keep
- * the rotated tokens in the session; when the refresh fails, sign the session out.
+ * app/.server/upstream.ts (docs/decisions/0002-tokens-in-cookie-session.md; docs/product.md, "States
+ * and transitions"): on a 401 refresh once, retry once, keep the rotated tokens in the session; when
+ * the refresh fails, sign the session out.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'

@@ -1,6 +1,6 @@
 /**
- * Typed calls to the upstream user endpoints (contract, "Authentication" and "Endpoints"; spec
- * section 7). Every call goes through `upstream()` (app/.server/upstream.ts), which adds the Bearer
+ * Typed calls to the upstream user endpoints (docs/api-contract.md, "Authentication", "Endpoints"
+ * and "Users"). Every call goes through `upstream()` (app/.server/upstream.ts), which adds the Bearer
  * token and does the refresh-once-and-retry on 401; the refresh call itself lives there too.
  * Answers are parsed with zod, so a malformed upstream answer becomes a failure here instead of a
  * crash in a page.
@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
 import type { RequestSession, SessionUser, Tokens } from '../session.ts'
 
-/** The user as `GET /api/user/user-details` answers it (spec section 3, "User"). */
+/** The user as `GET /api/user/user-details` answers it (docs/api-contract.md, "Users"). */
 export const UserSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -33,7 +33,7 @@ export const UserSchema = z.object({
 })
 export type User = z.output<typeof UserSchema>
 
-/** Login answers both spellings of the access token (contract: the original client reads `accesstoken`). */
+/** Login answers both spellings of the access token (docs/api-contract.md, "Authentication": the original client reads `accesstoken`). */
 const LoginDataSchema = z
   .object({
     accessToken: z.string().min(1).optional(),
@@ -49,8 +49,9 @@ export function toSessionUser(user: User): SessionUser {
 }
 
 /**
- * `POST /api/user/register` with the four fields of spec section 5. Answers the new user; failures:
- * 400 (with issues), 409 duplicate email, 429 rate limited. `clientIp` feeds the API's per-IP limit.
+ * `POST /api/user/register` with the four fields of docs/product.md, "Validation rules". Answers the
+ * new user; failures: 400 (with issues), 409 duplicate email, 429 rate limited. `clientIp` feeds the
+ * API's per-IP limit.
  */
 export async function register(
   input: { name: string; email: string; password: string; confirmPassword: string },
@@ -70,9 +71,9 @@ export async function login(input: { email: string; password: string }, opts: { 
 }
 
 /**
- * `POST /api/user/logout` (contract: GET or POST) with the session's Bearer token and its refresh
- * token in the body, so the API revokes this session's refresh-token family only; without one it
- * would end every session of the user.
+ * `POST /api/user/logout` (GET or POST: docs/api-contract.md, "Aliases") with the session's Bearer
+ * token and its refresh token in the body, so the API revokes this session's refresh-token family
+ * only; without one it would end every session of the user.
  */
 export function logout(session: RequestSession): Promise<UpstreamResult<unknown>> {
   const refreshToken = session.tokens?.refreshToken
@@ -85,8 +86,9 @@ export async function userDetails(session: RequestSession): Promise<UpstreamResu
   return parseData(result, UserSchema)
 }
 
-// Password recovery (issue 3; spec sections 4 and 7; contract "Defects": codes hashed, 10 minutes,
-// 5 tries, rate limited, reset only with the token a successful verify issued).
+// Password recovery (docs/product.md, "Password recovery"; docs/api-contract.md, "Users";
+// docs/decisions/0010-password-recovery.md: codes hashed, 10 minutes, 5 tries, rate limited, reset
+// only with the token a successful verify issued).
 
 /**
  * `PUT /api/user/forgot-password` with `{ email }`: asks the API to mail a 6-digit code. The API
@@ -100,9 +102,9 @@ export function forgotPassword(input: { email: string }, opts: { clientIp?: stri
 const ResetTokenSchema = z.object({ resetToken: z.string().min(1) })
 
 /**
- * `PUT /api/user/verify-forgot-password-otp` with `{ email, otp }` (otp: the six boxes joined, spec
- * section 7). Answers `{ resetToken }` (single use, short-lived; the caller keeps it in the session);
- * failures: 400 "Invalid OTP" or an expired or used-up code, 429 rate limited.
+ * `PUT /api/user/verify-forgot-password-otp` with `{ email, otp }` (otp: the six boxes joined,
+ * docs/api-contract.md, "Users"). Answers `{ resetToken }` (single use, short-lived; the caller keeps
+ * it in the session); failures: 400 "Invalid OTP" or an expired or used-up code, 429 rate limited.
  */
 export async function verifyForgotPasswordOtp(
   input: { email: string; otp: string },
@@ -114,7 +116,7 @@ export async function verifyForgotPasswordOtp(
 
 /**
  * `PUT /api/user/reset-password` with the email, both new passwords and the reset token from verify.
- * Answers 200 (the API also revokes every refresh token of the user); failures: 400 with the spec's
+ * Answers 200 (the API also revokes every refresh token of the user); failures: 400 with the message
  * "New password and confirm password must be same. ", a weak password, or an invalid or used token.
  */
 export function resetPassword(
@@ -124,7 +126,7 @@ export function resetPassword(
   return upstream<unknown>('user/reset-password', { method: 'PUT', json: input, clientIp: opts.clientIp })
 }
 
-// Profile (issue 3 item 5; spec sections 2 "Profile", 5 and 7).
+// Profile (docs/product.md, "Profile" and "Validation rules"; docs/api-contract.md, "Users").
 
 /**
  * `PUT /api/user/update-user` with `{ name, email, mobile }` (mobile as a string of digits) for the

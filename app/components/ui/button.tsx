@@ -1,5 +1,5 @@
 /**
- * Buttons and button-looking links shared by every screen (style.md "Look and feel": green for add
+ * Buttons and button-looking links shared by every screen (docs/product.md, "Look and feel": green for add
  * and confirm actions, rounded corners, touch targets of at least 40 px — WCAG 2.2 SC 2.5.8 asks for
  * 24 px; a shop used one-handed needs more).
  */

@@ -1,8 +1,8 @@
 /**
- * A modal dialog whose open state lives in the address (issue 4 item 7): a page renders `<Dialog>`
- * when its search parameter says so (`?dialog=add`, `?edit=<id>`, …) and closing it is a link back
- * to the address without that parameter. So every dialog is reachable by URL and works without
- * JavaScript.
+ * A modal dialog whose open state lives in the address
+ * (docs/decisions/0007-progressive-enhancement.md): a page renders `<Dialog>` when its search
+ * parameter says so (`?dialog=add`, `?edit=<id>`, …) and closing it is a link back to the address
+ * without that parameter. So every dialog is reachable by URL and works without JavaScript.
  *
  * One element serves both cases: a native `<dialog open>` rendered on the server, styled as a
  * full-screen overlay with a centred panel, so without JavaScript it already looks and reads as a
@@ -128,7 +128,7 @@ export function Dialog({ title, closeTo, children, size = 'md', description, hid
 
 export interface ConfirmDialogProps {
   title: string
-  /** The question, e.g. "Are you sure permanent delete ?" (spec section 2). */
+  /** The question, e.g. "Are you sure permanent delete ?" (docs/product.md, "Category admin"). */
   message: string
   /** Where Cancel (and Escape) goes. */
   cancelTo: string
@@ -141,7 +141,7 @@ export interface ConfirmDialogProps {
 }
 
 /**
- * A confirmation (spec section 2, "Permanent Deleted"): the question, Cancel (a link back) and
+ * A confirmation (docs/product.md, "Category admin"): the question, Cancel (a link back) and
  * Confirm (a plain POST form, so it works without JavaScript).
  */
 export function ConfirmDialog({

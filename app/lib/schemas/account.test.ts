@@ -28,7 +28,7 @@ function errorsOf(result: { success: boolean; error?: { issues: Array<{ path: Pr
 /** The six boxes filled from `code`, one character each. */
 const boxes = (code: string) => Object.fromEntries(OTP_FIELD_NAMES.map((name, index) => [name, code[index] ?? '']))
 
-describe('ForgotPasswordSchema (spec section 5: email required)', () => {
+describe('ForgotPasswordSchema (docs/product.md, "Validation rules": email required)', () => {
   it('accepts an email, trimmed and lower-cased', () => {
     expect(ForgotPasswordSchema.parse({ email: ' Asha@Example.com ' })).toEqual({ email: 'asha@example.com' })
   })
@@ -41,7 +41,7 @@ describe('ForgotPasswordSchema (spec section 5: email required)', () => {
   })
 })
 
-describe('OtpSchema (spec sections 5 and 9: six boxes, one character each)', () => {
+describe('OtpSchema (docs/product.md, "Validation rules": six boxes, one character each)', () => {
   it('has six boxes named otp0..otp5', () => {
     expect(OTP_LENGTH).toBe(6)
     expect(OTP_FIELD_NAMES).toEqual(['otp0', 'otp1', 'otp2', 'otp3', 'otp4', 'otp5'])
@@ -83,8 +83,8 @@ describe('OtpSchema (spec sections 5 and 9: six boxes, one character each)', () 
   })
 })
 
-describe('ResetPasswordSchema (spec section 5)', () => {
-  it('keeps the spec mismatch message verbatim, trailing space included', () => {
+describe('ResetPasswordSchema (docs/product.md, "Validation rules")', () => {
+  it('keeps the mismatch message verbatim, trailing space included', () => {
     expect(RESET_PASSWORD_MISMATCH_MESSAGE).toBe('New password and confirm password must be same. ')
   })
 
@@ -133,7 +133,7 @@ describe('ResetPasswordSchema (spec section 5)', () => {
   })
 })
 
-describe('ProfileSchema (spec section 5: name, email, mobile required; mobile numeric)', () => {
+describe('ProfileSchema (docs/product.md, "Validation rules": name, email, mobile required; mobile numeric)', () => {
   const valid = { name: ' Asha Rao ', email: 'Asha@Example.com', mobile: '98765 43210' }
 
   it('trims, lower-cases the email and keeps only the mobile digits', () => {

@@ -1,6 +1,7 @@
 /**
- * The account forms' rules (spec section 5; constants of section 9), shared by the browser (Conform
- * validates as you type) and the BFF actions (the same schema decides on the server, so every form
+ * The account forms' rules (docs/product.md, "Validation rules"; docs/product.md, "Constants"),
+ * shared by the browser (Conform validates as you type) and the BFF actions (the same schema
+ * decides on the server, so every form
  * works with JavaScript off): forgot password, the one-time code, reset password and the profile.
  *
  * Form values arrive as strings; Conform turns an empty field into `undefined`, so a required field
@@ -9,12 +10,12 @@
 import { z } from '../zod.ts'
 import { EmailSchema, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.ts'
 
-/** Spec section 9: the code has 6 characters, one per box. */
+/** docs/product.md, "Constants": the code has 6 characters, one per box. */
 export const OTP_LENGTH = 6
-/** The boxes' field names, `otp0` … `otp5`; the BFF joins them in this order (spec section 7). */
+/** The boxes' field names, `otp0` … `otp5`; the BFF joins them in this order (docs/api-contract.md, "Endpoints"). */
 export const OTP_FIELD_NAMES = ['otp0', 'otp1', 'otp2', 'otp3', 'otp4', 'otp5'] as const
 
-/** Spec section 5: the reset mismatch message, verbatim, trailing space included. */
+/** docs/product.md, "Validation rules": the reset mismatch message, verbatim, trailing space included. */
 export const RESET_PASSWORD_MISMATCH_MESSAGE = 'New password and confirm password must be same. '
 
 /**
@@ -32,7 +33,7 @@ export const MOBILE_MESSAGE = `Enter a mobile number of ${MOBILE_MIN_DIGITS} to 
 /** A required text field: trimmed; missing, empty and blank all give `message`. */
 const requiredText = (message: string) => z.string({ error: message }).trim().min(1, message)
 
-/** Forgot password (spec section 5): email required. */
+/** Forgot password (docs/product.md, "Validation rules"): email required. */
 export const ForgotPasswordSchema = z.object({ email: EmailSchema })
 
 const otpBox = z.string().trim().optional()
@@ -52,10 +53,10 @@ function spreadWholeCode(raw: unknown): unknown {
 }
 
 /**
- * The one-time code (spec sections 5 and 9): all six boxes filled, one digit per box, or the whole
- * code in the first box (see `spreadWholeCode`). The boxes come as `otp0` … `otp5`; the output is
- * the joined `otp`. Problems are reported on the form as a whole (one message, not six), so the
- * errors sit under the row of boxes.
+ * The one-time code (docs/product.md, "Validation rules" and "Constants"): all six boxes filled, one
+ * digit per box, or the whole code in the first box (see `spreadWholeCode`). The boxes come as `otp0`
+ * … `otp5`; the output is the joined `otp`. Problems are reported on the form as a whole (one
+ * message, not six), so the errors sit under the row of boxes.
  */
 export const OtpSchema = z.preprocess(
   spreadWholeCode,
@@ -70,9 +71,10 @@ export const OtpSchema = z.preprocess(
 )
 
 /**
- * Reset password (spec section 5): both fields required; a confirmPassword that differs gives the
- * spec's message on confirmPassword. The new password follows the register rule (8 to 128
- * characters, kept as typed). The email is not a field: it comes from the session (issue 3).
+ * Reset password (docs/product.md, "Validation rules"): both fields required; a confirmPassword that
+ * differs gives the mismatch message on confirmPassword. The new password follows the register rule
+ * (8 to 128 characters, kept as typed). The email is not a field: it comes from the session
+ * (docs/decisions/0010-password-recovery.md).
  */
 export const ResetPasswordSchema = z
   .object({
@@ -93,8 +95,12 @@ export const ResetPasswordSchema = z
   })
 
 /**
- * Profile (spec section 5): name, email and mobile required; mobile numeric. Spaces and dashes that
- * people type between digit groups are dropped; what is left must be 7 to 15 digits.
+ * Profile (docs/product.md, "Validation rules"): name, email and mobile required; mobile numeric.
+ * Spaces and dashes that people type between digit groups are dropped; what is left must be 7 to 15
+ * digits (ITU-T E.164 allows at most 15), the same rule as the API's (api/modules/user/schemas.ts
+ * `MobileSchema`). It is looser than a delivery address's mobile (10 digits starting 6-9,
+ * contract/address.ts) on purpose: an account's number may be from any country, a delivery is in
+ * India.
  */
 export const ProfileSchema = z.object({
   name: requiredText('Enter your name').max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`),

@@ -16,7 +16,7 @@ function errorsOf(result: { success: boolean; error?: { issues: Array<{ path: Pr
 
 const validRegister = { name: 'Asha Rao', email: 'asha@example.com', password: 'secret-pass-1', confirmPassword: 'secret-pass-1' }
 
-describe('LoginSchema (spec section 5)', () => {
+describe('LoginSchema (docs/product.md, "Validation rules")', () => {
   it('accepts an email and a password, trimming and lower-casing the email but not the password', () => {
     const result = LoginSchema.safeParse({ email: '  Asha@Example.COM ', password: ' pass word ' })
     expect(result.success).toBe(true)
@@ -59,7 +59,7 @@ describe('LoginSchema (spec section 5)', () => {
   })
 })
 
-describe('RegisterSchema (spec section 5)', () => {
+describe('RegisterSchema (docs/product.md, "Validation rules")', () => {
   it('accepts the four fields, trimming the name and email', () => {
     const result = RegisterSchema.safeParse({ ...validRegister, name: '  Asha Rao  ', email: ' ASHA@example.com' })
     expect(result.success).toBe(true)
@@ -76,7 +76,7 @@ describe('RegisterSchema (spec section 5)', () => {
     expect(errorsOf(RegisterSchema.safeParse({ ...validRegister, name: '   ' }))).toEqual({ name: ['Enter your name'] })
   })
 
-  it('reports a mismatch on confirmPassword with the verbatim spec message', () => {
+  it('reports a mismatch on confirmPassword with the verbatim message', () => {
     expect(PASSWORD_MISMATCH_MESSAGE).toBe('password and confirm password must be same')
     const result = RegisterSchema.safeParse({ ...validRegister, confirmPassword: 'secret-pass-2' })
     expect(errorsOf(result)).toEqual({ confirmPassword: ['password and confirm password must be same'] })

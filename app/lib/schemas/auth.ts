@@ -1,13 +1,14 @@
 /**
- * The sign-in forms' rules (spec section 5), shared by the browser (Conform validates as you type) and
- * the BFF action (the same schema decides on the server, so forms work with JavaScript off).
+ * The sign-in forms' rules (docs/product.md, "Validation rules"), shared by the browser (Conform
+ * validates as you type) and the BFF action (the same schema decides on the server, so forms work
+ * with JavaScript off).
  *
  * Form values arrive as strings; Conform turns an empty field into `undefined`, so every required
  * field answers the same message for "missing" and for "only spaces".
  */
 import { z } from '../zod.ts'
 
-/** Spec section 5: the register mismatch message, verbatim. */
+/** docs/product.md, "Validation rules": the register mismatch message, verbatim. */
 export const PASSWORD_MISMATCH_MESSAGE = 'password and confirm password must be same'
 
 /** RFC 5321 §4.5.3.1: a path (and so an address) is at most 254 octets usable. */
@@ -28,9 +29,9 @@ export const EmailSchema = requiredText('Enter your email')
   .transform((email) => email.toLowerCase())
 
 /**
- * Login (spec sections 2 and 5): email and password are required. The password is sent as typed
- * (never trimmed: spaces are legal password characters) and has no length rule here, so accounts made
- * under any earlier policy can still sign in.
+ * Login (docs/product.md, "Auth screens" and "Validation rules"): email and password are required.
+ * The password is sent as typed (never trimmed: spaces are legal password characters) and has no
+ * length rule here, so accounts made under any earlier policy can still sign in.
  */
 export const LoginSchema = z.object({
   email: EmailSchema,
@@ -44,8 +45,8 @@ const NewPasswordSchema = z
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
 
 /**
- * Register (spec sections 2 and 5): all four fields required; a confirmPassword that differs from
- * password fails on confirmPassword with the spec's message.
+ * Register (docs/product.md, "Auth screens" and "Validation rules"): all four fields required; a
+ * confirmPassword that differs from password fails on confirmPassword with the mismatch message.
  */
 export const RegisterSchema = z
   .object({

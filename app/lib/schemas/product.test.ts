@@ -97,7 +97,7 @@ describe('ProductFormSchema: a valid form', () => {
   })
 })
 
-describe('ProductFormSchema: required fields (spec section 5)', () => {
+describe('ProductFormSchema: required fields (docs/product.md, "Validation rules")', () => {
   it('names every missing required field with its message', () => {
     expect(errorsOf(form([]))).toEqual({
       name: ['Name is required'],
@@ -235,7 +235,7 @@ describe('ProductFormSchema: extra fields (more_details)', () => {
 })
 
 describe('fieldNameError (the Add Field dialog)', () => {
-  it('refuses an empty or blank name (the spec dialog did not)', () => {
+  it('refuses an empty or blank name (the original app did not)', () => {
     expect(fieldNameError('', [])).toBe(FIELD_NAME_REQUIRED_MESSAGE)
     expect(fieldNameError('   ', [])).toBe(FIELD_NAME_REQUIRED_MESSAGE)
     expect(fieldNameError(null, [])).toBe(FIELD_NAME_REQUIRED_MESSAGE)

@@ -1,14 +1,15 @@
 /**
- * The product form's rules (spec section 2 "Upload Product", section 3 "Product (create payload)",
- * section 5 "Upload Product"), shared by the browser (Conform validates as you type) and the BFF
- * actions of /dashboard/upload-product and /dashboard/product (the same schema decides on the
+ * The product form's rules (docs/product.md, "Upload Product"; docs/product.md, "Validation rules";
+ * bounds: docs/api-contract.md, "Catalogue"), shared by the browser (Conform validates as you type)
+ * and the BFF actions of /dashboard/upload-product and /dashboard/product (the same schema decides on the
  * server, so the form works with JavaScript off). The API checks the same body again.
  *
- * Spec section 5 requires name, description, unit, stock, price, discount and every extra field, and
- * says stock, price and discount are numeric, with "no other bounds or messages". Decisions taken
- * here (issue 4; recorded so the API and the pages agree):
+ * The original app required name, description, unit, stock, price, discount and every extra field,
+ * and said stock, price and discount are numeric, with no other bounds or messages. Decisions taken
+ * here (docs/product.md, "Validation rules"; recorded so the API and the pages agree):
  * - at least one image and at least one category are required: a product without an image shows a
- *   blank card, and one without a category appears on no home row or listing (spec section 2);
+ *   blank card, and one without a category appears on no home row or listing (docs/product.md,
+ *   "Listings");
  *   a sub category stays optional (a category may have none);
  * - stock is a whole number, price and discount have at most two decimals (paise, and the
  *   `numeric(12,2)`/`numeric(5,2)` columns of api/db/schema.ts); none may be negative and the price
@@ -17,7 +18,8 @@
  *   docs/decisions/0008-catalogue-writes.md), so what the form accepts the API accepts;
  * - numbers may be typed with Indian digit grouping ("1,00,000"): commas and spaces are dropped;
  *   exponents ("1e3"), hex and `Infinity` are refused;
- * - the "Add Field" dialog refuses an empty name (the spec's dialog did not check it, section 5) and a
+ * - the "Add Field" dialog refuses an empty name (the original app's dialog did not check it:
+ *   docs/product.md, "Differences from the original app") and a
  *   name already used by another extra field (compared without case and surrounding spaces), since two
  *   inputs with one name would overwrite each other in `more_details`; `__proto__`, `constructor` and
  *   `prototype` are refused too (they would set an object's prototype in a client that copies the map).
@@ -51,7 +53,7 @@ export const FIELD_VALUE_MAX_LENGTH = 1000
 export const IMAGE_REQUIRED_MESSAGE = 'Upload at least one image'
 export const CATEGORY_REQUIRED_MESSAGE = 'Select at least one category'
 export const DISCOUNT_TOO_HIGH_MESSAGE = `Discount cannot be more than ${DISCOUNT_MAX}`
-/** The Add Field dialog's messages (spec section 2 "Upload Product"; section 5 defect fixed). */
+/** The Add Field dialog's messages (docs/product.md, "Upload Product"; the original app accepted an empty name). */
 export const FIELD_NAME_REQUIRED_MESSAGE = 'Field name is required'
 export const FIELD_NAME_DUPLICATE_MESSAGE = 'A field with this name already exists'
 export const FIELD_NAME_TOO_LONG_MESSAGE = `Field name must be at most ${FIELD_NAME_MAX_LENGTH} characters`
@@ -76,8 +78,8 @@ export const PRODUCT_FIELD_LABELS = {
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
 
 /**
- * A numeric form field (spec section 5: stock, price, discount are numeric and required). Input is
- * the text of the input; output a number in [0, max] with at most `decimals` decimals.
+ * A numeric form field (docs/product.md, "Validation rules": stock, price, discount are numeric and
+ * required). Input is the text of the input; output a number in [0, max] with at most `decimals` decimals.
  */
 function numberField(
   label: string,
@@ -128,8 +130,9 @@ function nameProblem(name: string | null | undefined, existing: readonly string[
 const ExtraFieldSchema = z.object({ key: z.string().optional(), value: z.string().optional() })
 
 /**
- * The extra fields (`more_details`): every one required (spec section 5), names unique and non-empty.
- * Name problems are reported on the list (`more_details`), a missing value on that field's input.
+ * The extra fields (`more_details`): every one required (docs/product.md, "Validation rules"), names
+ * unique and non-empty. Name problems are reported on the list (`more_details`), a missing value on
+ * that field's input.
  */
 const MoreDetailsSchema = z.preprocess(
   asList,
@@ -157,7 +160,7 @@ const MoreDetailsSchema = z.preprocess(
     .transform((fields) => Object.fromEntries(fields.map((field) => [field.key!.trim(), field.value!.trim()])) as Record<string, string>),
 )
 
-/** The product form (create and edit); output = the API's create payload (spec section 7). */
+/** The product form (create and edit); output = the API's create payload (docs/api-contract.md, "Endpoints"). */
 export const ProductFormSchema = z.object({
   name: requiredText(PRODUCT_FIELD_LABELS.name, PRODUCT_NAME_MAX_LENGTH),
   description: requiredText(PRODUCT_FIELD_LABELS.description, DESCRIPTION_MAX_LENGTH),

@@ -1,8 +1,8 @@
 /**
- * /dashboard/address, the spec's "Save Address" (docs/commerce-api.md, "Addresses"): the shopper's
- * delivery addresses, with add (`?add=1`), edit (`?edit=<id>`) and remove (a soft delete: orders keep
- * their copy). The open form lives in the address bar, so every step works without JavaScript. The
- * dashboard layout's middleware requires a signed-in user.
+ * /dashboard/address, "Save Address" (docs/product.md, "Addresses"; docs/commerce-api.md,
+ * "Addresses"): the shopper's delivery addresses, with add (`?add=1`), edit (`?edit=<id>`) and remove
+ * (a soft delete: orders keep their copy). The open form lives in the address bar, so every step
+ * works without JavaScript. The dashboard layout's middleware requires a signed-in user.
  */
 import { Form, Link } from 'react-router'
 import type { Route } from './+types/address'

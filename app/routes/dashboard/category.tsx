@@ -1,7 +1,9 @@
 /**
- * /dashboard/category (spec section 2 "Category admin"; section 4 "Category add, update or delete:
- * list refetched afterwards; dialogs close"; section 5; section 6 guard; section 7 `category/*` and
- * `file/upload`; section 8 toasts). Issue 4 items 2, 3 and 7.
+ * /dashboard/category (docs/product.md, "Category admin"; after add, update or delete the list is
+ * loaded again and dialogs close: docs/product.md, "States and transitions"; rules: docs/product.md,
+ * "Validation rules"; guard: docs/product.md, "Roles and permissions"; `category/*` and
+ * `file/upload`: docs/api-contract.md, "Endpoints"; toasts: docs/product.md, "Toasts"; without
+ * JavaScript: docs/decisions/0007-progressive-enhancement.md).
  *
  * - Guard: the loader asks the API who the user is now (`requireAdmin`); a non-admin gets the red
  *   "Do not have permission" box with status 403 and no list.
@@ -229,7 +231,7 @@ function CategoryFormDialog({
   )
 }
 
-/** Failures of the loader (an API fault: 502) as the fallback page of spec section 8. */
+/** Failures of the loader (an API fault: 502) as the fallback page of docs/product.md, "Error catalogue". */
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />
 }

@@ -1,12 +1,14 @@
 /**
- * /dashboard (spec section 2: a layout with the side menu on desktop, a 250 px column, and the content
- * on the right; on screens narrower than 768 px only the content). Its children are the profile, the
- * myorder and address placeholders and the four admin pages (those wrap themselves in the permission
- * guard of spec section 6). /dashboard itself goes to /dashboard/profile.
+ * /dashboard (docs/product.md, "Dashboard": a layout with the side menu on desktop, a 250 px column,
+ * and the content on the right; on screens narrower than 768 px only the content). Its children are
+ * the profile, My Orders and the order pages, the saved addresses and the admin pages (those wrap
+ * themselves in the permission guard of docs/product.md, "Roles and permissions"). /dashboard itself
+ * goes to /dashboard/profile.
  *
  * The sign-in check is route middleware, so it runs on every request that matches any dashboard page,
  * document or data request, before any child loader or action: a signed-out visitor is sent to
- * /login?redirectTo=<the page> (issue 3 item 6) and comes back after signing in.
+ * /login?redirectTo=<the page> (docs/product.md, "States and transitions") and comes back after
+ * signing in.
  */
 import { Outlet, redirect } from 'react-router'
 import type { Route } from './+types/layout'

@@ -1,7 +1,7 @@
 /**
- * /dashboard/myorder, the spec's "My Orders" (docs/commerce-api.md, "Orders"): the shopper's orders,
- * newest first, with order number, date, status, item count and total; each opens its order page.
- * The dashboard layout's middleware requires a signed-in user.
+ * /dashboard/myorder, "My Orders" (docs/product.md, "My Orders"; docs/commerce-api.md, "Orders"): the
+ * shopper's orders, newest first, with order number, date, status, item count and total; each opens
+ * its order page. The dashboard layout's middleware requires a signed-in user.
  */
 import { Link } from 'react-router'
 import type { Route } from './+types/myorder'

@@ -1,17 +1,20 @@
 /**
- * /dashboard/product, the admin product list (spec section 2 "Product admin list"; section 4 "page
- * starts at 1; changing the search resets to page 1"; section 9: page size 12, search debounce
- * 300 ms; section 6 guard; section 7 `product/get`, `product/update-product-details`,
- * `product/delete-product`). Issue 4 items 6 and 7.
+ * /dashboard/product, the admin product list (docs/product.md, "Product admin list"; the page starts
+ * at 1 and changing the search resets it to 1: docs/product.md, "States and transitions"; page size
+ * 12, search debounce 300 ms: docs/product.md, "Constants"; guard: docs/product.md, "Roles and
+ * permissions"; `product/get`, `product/update-product-details`, `product/delete-product`:
+ * docs/api-contract.md, "Endpoints"; without JavaScript: docs/decisions/0007-progressive-enhancement.md).
  *
  * - Guard: `requireAdmin` asks the API who the user is now; others see "Do not have permission".
  * - The address holds the state: `?q=<search>&page=<n>`. Previous and Next are links, so Next really
- *   advances (the spec's Next never did: its total was never updated, section 4) and both work without
+ *   advances (the original app's Next never did: its total was never updated; docs/product.md,
+ *   "Differences from the original app") and both work without
  *   JavaScript. The search box is a GET form; with JavaScript it submits itself 300 ms after the last
  *   keystroke, without `page`, so a new search starts at page 1. A spinner covers the grid while a
  *   page loads.
  * - Each card opens `?edit=<id>` (the product form of app/components/product-form.tsx, prefilled, in
- *   a dialog) and `?delete=<id>` (the spec's "Permanent Deleted" confirmation). Both post to this
+ *   a dialog) and `?delete=<id>` (the "Permanent Deleted" confirmation of docs/product.md, "Category
+ *   admin"). Both post to this
  *   page and redirect back to the list (same search and page) with the API's message as a toast, so
  *   the list is loaded again: an edited product shows its new values, a deleted one is gone.
  */
@@ -51,13 +54,13 @@ export const meta: Route.MetaFunction = () => [
 ]
 
 const PRODUCT_LIST_PATH = '/dashboard/product'
-/** Spec section 9: the product admin list's page size. */
+/** docs/product.md, "Constants": the product admin list's page size. */
 const PRODUCT_LIST_PAGE_SIZE = 12
 /** Longest search text sent (the API's limit, api/modules/product/schemas.ts MAX_SEARCH_LENGTH). */
 const SEARCH_MAX_LENGTH = 200
 /** Highest page number the address may ask for. */
 const MAX_PAGE = 100_000
-/** Spec section 2, verbatim. */
+/** docs/product.md, "Product admin list", verbatim. */
 const SEARCH_PLACEHOLDER = 'Search product here ...'
 const EDIT_FORM_ID = 'edit-product'
 
@@ -91,7 +94,7 @@ function readDialog(search: URLSearchParams): { kind: 'edit' | 'delete'; id: str
   return null
 }
 
-/** What a card shows (spec section 2: first image, name, unit). */
+/** What a card shows (docs/product.md, "Product admin list": first image, name, unit). */
 interface ProductCard {
   _id: string
   name: string
@@ -168,7 +171,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   if (intent === PRODUCT_INTENT.delete) {
     if (!_id) return redirectWithToast(session, listHref, { type: 'error', message: 'Choose a product to delete' })
     const result = await adminApi.deleteProduct(session, { _id })
-    // Either way the dialog closes and the list is loaded again (spec section 4).
+    // Either way the dialog closes and the list is loaded again (docs/product.md, "States and
+    // transitions").
     if (!result.ok) return redirectWithToast(session, listHref, { type: 'error', message: result.message })
     return redirectWithToast(session, listHref, { type: 'success', message: result.message || 'Product deleted' })
   }
@@ -300,7 +304,7 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
 /**
  * The search box: a GET form (`?q=`), so it works without JavaScript. With JavaScript it submits
  * itself SEARCH_DEBOUNCE_MS after the last keystroke, replacing the history entry; `page` is not
- * sent, so every new search starts at page 1 (spec section 4).
+ * sent, so every new search starts at page 1 (docs/product.md, "States and transitions").
  */
 function SearchBox({ q }: { q: string }) {
   const submit = useSubmit()
@@ -344,7 +348,7 @@ function SearchBox({ q }: { q: string }) {
   )
 }
 
-/** Previous, "page/total" and Next (spec section 2), as links that keep the search. */
+/** Previous, "page/total" and Next (docs/product.md, "Product admin list"), as links that keep the search. */
 function Pager({ state, totalPages }: { state: { q: string; page: number }; totalPages: number }) {
   const { page } = state
   const linkClass = buttonClassName({ variant: 'secondary', size: 'sm' })

@@ -1,7 +1,8 @@
 /**
- * /dashboard/profile (spec section 2 "Profile": the avatar with Edit, which opens an upload dialog,
- * and a form with name, email and mobile; section 5: all three required, mobile numeric; section 7:
- * `user/update-user`, `user/upload-avatar` with the multipart field `avatar`). Issue 3 item 5.
+ * /dashboard/profile (docs/product.md, "Profile": the avatar with Edit, which opens an upload dialog,
+ * and a form with name, email and mobile; docs/product.md, "Validation rules": all three required,
+ * mobile numeric; docs/api-contract.md, "Users": `user/update-user`, `user/upload-avatar` with the
+ * multipart field `avatar`).
  *
  * - The form is prefilled from a fresh `user-details` call. A taken email (409) is reported on the
  *   email field. Success refreshes the session's user summary, so the header shows the new name.
@@ -165,7 +166,8 @@ function ProfileForm({ user, reply }: { user: ProfileUser; reply: FormReplyData 
           inputMode: 'numeric',
           autoComplete: 'tel-national',
           placeholder: 'Enter your mobile',
-          // With JavaScript, anything but digits is dropped as it is typed (spec section 5: numeric).
+          // With JavaScript, anything but digits is dropped as it is typed (docs/product.md,
+          // "Validation rules": numeric).
           onInput: (event) => {
             const input = event.currentTarget
             const digits = input.value.replace(/[^0-9]/g, '')
@@ -263,7 +265,7 @@ function AvatarUpload({ user, reply }: { user: ProfileUser; reply: { avatarError
           className="block w-full text-sm text-slate-700 file:mr-3 file:min-h-10 file:rounded-lg file:border-0 file:bg-slate-100 file:px-4 file:font-semibold file:text-slate-800 hover:file:bg-slate-200"
         />
         <p id="avatar-hint" className="mt-1 text-xs text-slate-500">
-          A JPEG, PNG or WebP image of 5 MB or less. It is cropped to a square.
+          A JPEG, PNG, WebP, AVIF or GIF image of 5 MB or less. It is cropped to a square.
         </p>
         <ErrorList id="avatar-error" errors={message ? [message] : null} role="alert" />
         <ToastNotice toast={reply?.toast} shownInForm={message ? [message] : null} formId={AVATAR_FORM_ID} />

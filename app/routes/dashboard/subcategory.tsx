@@ -1,7 +1,9 @@
 /**
- * /dashboard/subcategory (spec section 2 "Sub Category admin"; section 4 "Sub category edit" and
- * "Sub category delete"; section 5; section 6 guard; section 7 `subcategory/*` and `file/upload`;
- * section 8 toasts; section 9 "data table default page size 10"). Issue 4 items 2, 4 and 7.
+ * /dashboard/subcategory (docs/product.md, "Sub Category admin"; edit and delete: docs/product.md,
+ * "States and transitions"; rules: docs/product.md, "Validation rules"; guard: docs/product.md,
+ * "Roles and permissions"; `subcategory/*` and `file/upload`: docs/api-contract.md, "Endpoints";
+ * toasts: docs/product.md, "Toasts"; 10 rows a page: docs/product.md, "Constants"; without
+ * JavaScript: docs/decisions/0007-progressive-enhancement.md).
  *
  * - Guard: the loader asks the API who the user is now (`requireAdmin`); a non-admin gets the red
  *   "Do not have permission" box with status 403 and no data.
@@ -379,7 +381,7 @@ function SubCategoryFormDialog({
   )
 }
 
-/** Failures of the loader (an API fault: 502) as the fallback page of spec section 8. */
+/** Failures of the loader (an API fault: 502) as the fallback page of docs/product.md, "Error catalogue". */
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />
 }

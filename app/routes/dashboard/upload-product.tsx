@@ -1,7 +1,9 @@
 /**
- * /dashboard/upload-product (spec section 2 "Upload Product"; section 4 "after successful create the
- * form resets to empty and a success dialog shows the server message with a green confirm button";
- * section 5 rules; section 6 guard; section 7 `product/create` and `file/upload`). Issue 4 items 5, 7.
+ * /dashboard/upload-product (docs/product.md, "Upload Product"; after a successful create the form
+ * resets to empty and a success dialog shows the server message with a green confirm button:
+ * docs/product.md, "States and transitions"; rules: docs/product.md, "Validation rules"; guard:
+ * docs/product.md, "Roles and permissions"; `product/create` and `file/upload`: docs/api-contract.md,
+ * "Endpoints"; without JavaScript: docs/decisions/0007-progressive-enhancement.md).
  *
  * - Guard: the loader asks the API who the user is now (`requireAdmin`); anyone but an admin gets
  *   the red "Do not have permission" box (403) and no form.
@@ -97,7 +99,8 @@ function UploadProductPage({ loaderData, actionData }: Pick<Route.ComponentProps
       </div>
       <div className="max-w-3xl">
         <ProductForm
-          // A new product starts from an empty form (spec section 4: "the form resets to empty").
+          // A new product starts from an empty form (docs/product.md, "States and transitions": the
+          // form resets to empty).
           key={created?._id ?? 'new'}
           id={FORM_ID}
           action={UPLOAD_PRODUCT_PATH}

@@ -1,0 +1,179 @@
+/**
+ * Keeps the citations in comments and docs honest (static stage of `npm test`).
+ *
+ * Every rule in this repository names its source, and that source must be something a reader of
+ * the repository has: a document in it, a standard (RFC, OWASP, WCAG) or a library's docs. So:
+ * - a cited document (`docs/….md`, `README.md`) must exist, and a cited heading, written
+ *   `docs/product.md, "Heading"` (or `docs/product.md, "A" and "B"`), must be a heading of that file
+ *   (or the bold label of one of its list items), word for word; a citation may wrap over comment
+ *   lines;
+ * - citations of documents outside the repository are refused: the original spec's sections ("spec
+ *   section 5", a bare "section 5" that is not an RFC's), work items ("issue 4 item 8"), the original
+ *   upstream contract ("contract, \"Defects\""), DEVELOPERS.md, the "stack notes" and paths outside
+ *   the repository.
+ *
+ * Usage: `npx tsx scripts/check-citations.ts` (exit 1 with one line per problem); `npm test` runs it
+ * in its static stage. The pure functions are exported for scripts/check-citations.test.ts.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+/** Folders and files scanned, relative to the repository root. */
+export const ROOTS = [
+  'app',
+  'api',
+  'contract',
+  'scripts',
+  'tests',
+  'bench',
+  'types',
+  'docs',
+  'deploy',
+  '.ci',
+  'server.ts',
+  'README.md',
+  'Dockerfile',
+  'compose.yaml',
+  'package.json',
+  'eslint.config.js',
+  'playwright.config.ts',
+  'vite.config.ts',
+  'vitest.config.ts',
+  'react-router.config.ts',
+  'drizzle.config.ts',
+]
+
+/** Files that talk about the forbidden forms on purpose. */
+const SELF = new Set(['scripts/check-citations.ts', 'scripts/check-citations.test.ts'])
+const SKIP_DIRS = new Set(['node_modules', 'build', '.react-router', 'data', 'migrations'])
+const TEXT_FILE = /\.(ts|tsx|mjs|cjs|js|css|md|json|ya?ml|sh|sql)$|^(Dockerfile|run)$/
+
+/**
+ * Citation forms that point outside the repository, each with the reason shown to the author.
+ * Case-insensitive where a capitalised form occurs at the start of a sentence.
+ */
+export const FORBIDDEN: ReadonlyArray<{ re: RegExp; why: string; unlessBefore?: RegExp }> = [
+  {
+    re: /(?<![.\w/-])spec(?:'s)?(?![.\w-])/gi,
+    why: 'the original spec is not in the repository; cite docs/product.md, "Heading" or say "the original app"',
+  },
+  {
+    re: /\bsections? \d+/gi,
+    why: 'a bare section number (of the original spec); cite docs/product.md, "Heading"',
+    unlessBefore: /\b(RFC|ISO|ECMA-?)\s?[\d-]+,?\s*$/i,
+  },
+  { re: /\bissues? \d+/gi, why: 'issue numbers are not documents; cite the docs/ heading or decision record that holds the rule' },
+  { re: /\bcontract, "/g, why: 'the original upstream contract; cite docs/api-contract.md, "Heading"' },
+  { re: /\(contract:/g, why: 'the original upstream contract; cite docs/api-contract.md, "Heading"' },
+  { re: /\bthe contract(?:'s)?\b(?!\/)/gi, why: 'say which: docs/api-contract.md, "Heading" (or the contract/ folder by path)' },
+  { re: /\bDEVELOPERS\.md\b/g, why: 'DEVELOPERS.md is not in the repository; cite README.md or docs/decisions/' },
+  { re: /\bstack[ -]notes\b/gi, why: "the stack notes are not in the repository; cite docs/decisions/0014-tooling.md or a library's docs" },
+  { re: /\.\.\/shared\/|\/work\/shared\b/g, why: 'a path outside the repository' },
+  { re: /\bstyle\.md\b/g, why: 'style.md is not in the repository; cite docs/product.md, "Look and feel"' },
+]
+
+/** `docs/x.md, "A"` with optional `, "B"`, ` and "C"` after it; the path alone is group 1. */
+const CITATION = /\b((?:docs\/[\w./-]+|README)\.md)(?:, ("[^"\n]+"(?:(?:,| and|, and) "[^"\n]+")*))?/g
+
+/**
+ * The text with comment line breaks removed, so a citation wrapped over two comment lines reads as
+ * one: a newline plus the next line's indentation and `*` or `//` becomes one space.
+ */
+export function joinCommentLines(text: string): string {
+  return text.replace(/[ \t]*\r?\n[ \t]*(?:\*(?!\/)|\/\/|#(?!#))?[ \t]*/g, ' ')
+}
+
+/**
+ * The headings of a Markdown document, `#` marks and surrounding spaces removed, and the bold
+ * labels that open a list item (`- **Guard first.** …` gives "Guard first"), which decision records
+ * use as sub-headings.
+ */
+export function headingsOf(markdown: string): Set<string> {
+  const headings = new Set<string>()
+  let fenced = false
+  for (const line of markdown.split(/\r?\n/)) {
+    if (/^\s*```/.test(line)) fenced = !fenced
+    const m = !fenced && /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line)
+    if (m) headings.add(m[1])
+    const label = !fenced && /^\s*(?:[-*]|\d+\.)\s+\*\*(.+?)[.:]?\*\*/.exec(line)
+    if (label) headings.add(label[1])
+  }
+  return headings
+}
+
+/**
+ * Problems in one file's text.
+ * @param text the file's content
+ * @param headingsFor the headings of a repository document, or null when no such file exists
+ * @returns one message per problem, `line N: …`
+ */
+export function findProblems(text: string, headingsFor: (doc: string) => Set<string> | null): string[] {
+  const problems: string[] = []
+  const lineOf = (index: number) => text.slice(0, index).split('\n').length
+  for (const { re, why, unlessBefore } of FORBIDDEN) {
+    for (const m of text.matchAll(re)) {
+      if (unlessBefore && unlessBefore.test(text.slice(Math.max(0, m.index - 24), m.index))) continue
+      problems.push(`line ${lineOf(m.index)}: "${m[0]}": ${why}`)
+    }
+  }
+  const joined = joinCommentLines(text)
+  for (const m of joined.matchAll(CITATION)) {
+    const doc = m[1]
+    const headings = headingsFor(doc)
+    if (!headings) {
+      problems.push(`${doc}: no such file`)
+      continue
+    }
+    for (const h of m[2]?.matchAll(/"([^"]+)"/g) ?? []) {
+      if (!headings.has(h[1])) problems.push(`${doc}, "${h[1]}": no such heading in ${doc}`)
+    }
+  }
+  return problems
+}
+
+/**
+ * Every scanned file under `root`, as paths relative to it.
+ */
+export function scannedFiles(root: string): string[] {
+  const out: string[] = []
+  const walk = (rel: string): void => {
+    const abs = path.join(root, rel)
+    if (!fs.existsSync(abs)) return
+    const stat = fs.statSync(abs)
+    if (stat.isDirectory()) {
+      for (const name of fs.readdirSync(abs).sort()) if (!SKIP_DIRS.has(name)) walk(path.posix.join(rel, name))
+    } else if (TEXT_FILE.test(path.basename(rel)) && !SELF.has(rel)) out.push(rel)
+  }
+  for (const r of ROOTS) walk(r)
+  return out
+}
+
+/**
+ * Checks the repository at `root`; returns the problems, `file: line N: …`.
+ */
+export function checkRepository(root: string): string[] {
+  const cache = new Map<string, Set<string> | null>()
+  const headingsFor = (doc: string): Set<string> | null => {
+    if (!cache.has(doc)) {
+      const abs = path.join(root, doc)
+      cache.set(doc, fs.existsSync(abs) ? headingsOf(fs.readFileSync(abs, 'utf8')) : null)
+    }
+    return cache.get(doc) ?? null
+  }
+  const problems: string[] = []
+  for (const file of scannedFiles(root)) {
+    for (const p of findProblems(fs.readFileSync(path.join(root, file), 'utf8'), headingsFor)) problems.push(`${file}: ${p}`)
+  }
+  return problems
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const problems = checkRepository(path.resolve(import.meta.dirname, '..'))
+  for (const p of problems) console.error(p)
+  if (problems.length > 0) {
+    console.error(`${problems.length} citation problem(s): cite a document of this repository with its heading word for word.`)
+    process.exit(1)
+  }
+  console.log('citations: every cited document and heading exists')
+}
