@@ -31,7 +31,7 @@ export function CategoryGrid({ tiles }: { tiles: CategoryLinkData[] }) {
                 className="h-4/5 w-4/5 object-contain transition-transform duration-200 group-hover:scale-110"
               />
             </span>
-            <span className="line-clamp-2 text-[11px] font-medium leading-tight text-slate-700 sm:text-xs">{tile.name}</span>
+            <span className="line-clamp-2 text-xs font-medium leading-tight text-slate-700">{tile.name}</span>
           </NavLink>
         </li>
       ))}
@@ -76,7 +76,7 @@ export function SubCategorySidebar({ items, all }: { items: CategoryLinkData[]; 
                   >
                     <ResponsiveImage src={item.image} alt="" width={64} height={64} sizes="48px" className="h-4/5 w-4/5 object-contain" />
                   </span>
-                  <span className="line-clamp-2 text-[11px] leading-tight md:text-sm">{item.name}</span>
+                  <span className="line-clamp-2 text-xs leading-tight md:text-sm">{item.name}</span>
                 </>
               )}
             </NavLink>

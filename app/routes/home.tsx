@@ -24,6 +24,7 @@ import { categoryPath, listingPath } from '../lib/slug.ts'
 import { Banner } from '../components/banner.tsx'
 import { CategoryGrid } from '../components/category-grid.tsx'
 import { ProductRow } from '../components/product-row.tsx'
+import { HydrateWhenVisible } from '../components/hydrate-when-visible.tsx'
 import { toCardData, type CategoryLinkData, type ProductCardData } from '../lib/catalog-cards.ts'
 import { CategoryGridSkeleton, ProductRowSkeleton } from '../components/skeletons.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
@@ -37,6 +38,9 @@ interface HomeRow {
   seeAllHref: string
   products: ProductCardData[]
 }
+
+/** Rows hydrated with the page; the others hydrate when they come near the screen. */
+const EAGER_ROWS = 1
 
 /** Rows drawn as skeletons while the home page loads on a client-side navigation. */
 const SKELETON_ROWS = 3
@@ -137,15 +141,21 @@ function HomeContent({ data }: { data: HomeData }) {
         <CategoryGrid tiles={data.tiles} />
       </section>
       <div className="flex flex-col gap-1">
-        {data.rows.map((row) => (
-          <ProductRow
-            key={row.categoryId}
-            headingId={`row-${row.categoryId}`}
-            title={row.title}
-            seeAllHref={row.seeAllHref}
-            products={row.products}
-          />
-        ))}
+        {data.rows.map((row, i) => {
+          const content = (
+            <ProductRow headingId={`row-${row.categoryId}`} title={row.title} seeAllHref={row.seeAllHref} products={row.products} />
+          )
+          // The first row hydrates with the page; the others when they come near the screen, and
+          // the browser skips their layout and paint until then (content-visibility, CSS Containment
+          // Level 2), reserving about a row's height so the scrollbar stays put.
+          return i < EAGER_ROWS ? (
+            <div key={row.categoryId}>{content}</div>
+          ) : (
+            <HydrateWhenVisible key={row.categoryId} className="[contain-intrinsic-size:auto_340px] [content-visibility:auto]">
+              {content}
+            </HydrateWhenVisible>
+          )
+        })}
       </div>
     </>
   )
