@@ -30,6 +30,24 @@ export interface LighthouseResult {
 
 const score = (value: number | null | undefined) => Math.round((value ?? 0) * 100)
 
+/** Retries of one run that failed to record the page load (Lighthouse says "Please run Lighthouse again", e.g. NO_NAVSTART). */
+const RETRIES = 2
+
+/** One Lighthouse run of `url` in the browser listening on `port`; throws when it fails RETRIES + 1 times. */
+async function runOnce(port: number, url: string) {
+  for (let attempt = 0; ; attempt++) {
+    const answer = await lighthouse(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    })
+    if (!answer) throw new Error(`Lighthouse gave no result for ${url}`)
+    if (!answer.lhr.runtimeError) return answer.lhr
+    if (attempt >= RETRIES) throw new Error(`Lighthouse could not load ${url}: ${answer.lhr.runtimeError.message}`)
+  }
+}
+
 /**
  * Runs Lighthouse `runs` times on each of `urls` in one browser and answers, per URL, the run with
  * the median performance score (Lighthouse docs, "Variability": use the median of several runs).
@@ -46,15 +64,7 @@ export async function runLighthouse(urls: string[], { runs = 3 } = {}): Promise<
     for (const url of urls) {
       const attempts: LighthouseResult[] = []
       for (let i = 0; i < runs; i++) {
-        const answer = await lighthouse(url, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-        })
-        if (!answer) throw new Error(`Lighthouse gave no result for ${url}`)
-        const { lhr } = answer
-        if (lhr.runtimeError) throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.message}`)
+        const lhr = await runOnce(chrome.port, url)
         const numeric = (id: string) => lhr.audits[id]?.numericValue ?? null
         const failing: LighthouseResult['failing'] = []
         for (const category of ['accessibility', 'best-practices', 'seo']) {
