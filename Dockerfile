@@ -8,7 +8,7 @@ RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
-RUN npx react-router build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \

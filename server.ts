@@ -11,6 +11,7 @@ import path from 'node:path'
 import { EventEmitter } from 'node:events'
 import express from 'express'
 import compression from 'compression'
+import expressStaticGzip from 'express-static-gzip'
 import { getRequestListener } from '@hono/node-server'
 import { createRequestHandler } from '@react-router/express'
 import { createRequestHandler as createFetchHandler, type ServerBuild } from 'react-router'
@@ -113,7 +114,17 @@ if (isProduction) {
   const cache = pageCache
   embedded?.deps.cache.onClear(() => cache.clear())
   app.use(pageCache.serve)
-  app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }))
+  // Scripts and stylesheets were compressed once at build (scripts/precompress.mjs): brotli or gzip
+  // as the browser accepts, else the plain file.
+  app.use(
+    '/assets',
+    expressStaticGzip(path.join(clientDir, 'assets'), {
+      enableBrotli: true,
+      orderPreference: ['br', 'gz'],
+      index: false,
+      serveStatic: { immutable: true, maxAge: '1y' },
+    }),
+  )
   app.use(express.static(clientDir, { maxAge: '1h', index: false }))
   app.all('/{*splat}', pageCache.fill, createRequestHandler({ build }))
 } else {

@@ -19,6 +19,7 @@ function shellChunk(): Plugin {
     applyToEnvironment: (environment) => environment.name === 'client',
     buildEnd() {
       shellModules.clear()
+      for (const root of SHELL_ROOTS) shellModules.add(root)
       const queue = [...SHELL_ROOTS]
       while (queue.length > 0) {
         const info = this.getModuleInfo(queue.pop()!)
@@ -40,7 +41,9 @@ export default defineConfig({
     client: {
       build: {
         rolldownOptions: {
-          output: { codeSplitting: { groups: [{ name: 'shell', test: (id: string) => shellModules.has(id) }] } },
+          output: {
+            codeSplitting: { groups: [{ name: 'shell', test: (id: string) => shellModules.has(id) || id.includes('rolldown/runtime') }] },
+          },
         },
       },
     },

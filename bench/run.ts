@@ -9,7 +9,7 @@
  * of the home page's size from the same server as the baseline. Prints requests/s, p50, p90 and p99
  * latency (ms) and each target's ratio to the baseline, then the upstream calls one render of each
  * page makes (from /metrics.json, EXPOSE_METRICS=1), the first-load JavaScript of each page (the
- * modules its HTML preloads and imports, gzip as the server sends them), and Lighthouse on a phone
+ * modules its HTML preloads and imports, gzip bytes as the server sends them), and Lighthouse on a phone
  * (scripts/lighthouse.ts: median of three runs per page). Needs a build (`npm run build`).
  *
  * Options (env): BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (default 32),
@@ -19,6 +19,7 @@
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
@@ -162,20 +163,37 @@ async function signedInShopper(): Promise<string> {
   return cookie
 }
 
+/** The bytes a browser that accepts only gzip receives for `url` (the precompressed file, or compression()'s). */
+function gzipBytesOnTheWire(url: URL): Promise<{ raw: number; wire: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const body = Buffer.concat(chunks)
+          const raw = res.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(body).length : body.length
+          resolve({ raw, wire: body.length })
+        })
+      })
+      .on('error', reject)
+  })
+}
+
 /**
  * The first-load JavaScript of the page at `url`: every module its HTML preloads or its inline
- * scripts import, in bytes and in gzip at zlib's default level (what compression() sends).
+ * scripts import, in bytes and in gzip bytes as the server sends them (scripts/precompress.mjs).
  */
 async function firstLoadJs(url: string): Promise<{ files: number; raw: number; gzip: number }> {
   const html = await (await fetch(url)).text()
   const files = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!))
-  for (const m of html.matchAll(/import\s*(?:\(\s*)?"(\/assets\/[^"]+\.js)"/g)) files.add(m[1]!)
+  for (const m of html.matchAll(/(?:import|from)\s*\(?\s*"(\/assets\/[^"]+\.js)"/g)) files.add(m[1]!)
   let raw = 0
   let gzip = 0
   for (const file of files) {
-    const body = Buffer.from(await (await fetch(new URL(file, base))).arrayBuffer())
-    raw += body.length
-    gzip += zlib.gzipSync(body).length
+    const sent = await gzipBytesOnTheWire(new URL(file, base))
+    raw += sent.raw
+    gzip += sent.wire
   }
   return { files: files.size, raw, gzip }
 }
@@ -258,7 +276,7 @@ try {
   }
   console.log(`\nhome page HTML: ${Buffer.byteLength(homeHtml)} bytes`)
 
-  console.log('\nFirst-load JavaScript (modules the HTML preloads and imports; gzip level 6 as served):\n')
+  console.log('\nFirst-load JavaScript (modules the HTML preloads and imports; gzip bytes as served to a browser that accepts gzip):\n')
   console.log('| page | files | raw KiB | gzip KiB | gzip kB |')
   console.log('|---|---:|---:|---:|---:|')
   for (const [name, url] of [...pages, ['/login', `${base}/login`] as [string, string]]) {
