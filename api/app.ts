@@ -1,22 +1,23 @@
 /**
- * The upstream REST API (docs/api-contract.md), as a Hono app built by a
- * factory so that tests build it on a fresh database and the server builds it once.
+ * The upstream REST API (docs/api-contract.md; its OpenAPI document at GET /api/openapi.json, read
+ * with docs/api.md), as a Hono app built by a factory so that tests build it on a fresh database and
+ * the server builds it once.
  *
  * createApp({ db, ... }) → Hono app whose routes live under `/api`.
  */
-import { Hono } from 'hono'
+import { OpenAPIHono } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
-import type { Db } from './db/client.ts'
+import type { AppDeps, AppOptions } from './deps.ts'
 import { failure } from './lib/envelope.ts'
 import { HttpError } from './lib/errors.ts'
 import { DATABASE_UNAVAILABLE, describeFault, isConnectionFault, statusForSqlState } from './lib/faults.ts'
 import { DEFAULT_JSON_BODY_MAX_BYTES } from './lib/validate.ts'
-import { createGate, type Gate } from './lib/gate.ts'
-import { createCatalogCache, type CatalogCache } from './lib/cache.ts'
-import { createDiskStorage, type Storage } from './lib/storage.ts'
-import { logger as defaultLogger, type Logger } from './lib/logger.ts'
-import { createRateLimits, type RateLimits } from './lib/rate-limit.ts'
-import { createMailer, type Mailer } from './lib/mail.ts'
+import { createGate } from './lib/gate.ts'
+import { createCatalogCache } from './lib/cache.ts'
+import { createDiskStorage } from './lib/storage.ts'
+import { logger as defaultLogger } from './lib/logger.ts'
+import { createRateLimits } from './lib/rate-limit.ts'
+import { createMailer } from './lib/mail.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { categoryRoutes } from './modules/category/routes.ts'
 import { subCategoryRoutes } from './modules/subcategory/routes.ts'
@@ -26,41 +27,20 @@ import { sitemapRoutes } from './modules/sitemap/routes.ts'
 import { cartRoutes } from './modules/cart/routes.ts'
 import { addressRoutes } from './modules/address/routes.ts'
 import { orderRoutes } from './modules/order/routes.ts'
-import { DEFAULT_COMMERCE, type CommerceSettings } from './config.ts'
+import { DEFAULT_COMMERCE } from './config.ts'
+import { accountLookup } from './modules/user/service.ts'
+import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes } from './lib/openapi.ts'
+import { referenceRoutes } from './modules/reference/routes.ts'
+import { DEFAULT_UPLOAD_MAX_BYTES } from '../contract/file.ts'
 import os from 'node:os'
 import path from 'node:path'
 
-/** Everything the API's modules need; tests pass their own. */
-export interface AppDeps {
-  db: Db
-  /** HMAC secret for access tokens (HS256). */
-  jwtSecret: string
-  storage: Storage
-  cache: CatalogCache
-  rateLimits: RateLimits
-  mailer: Mailer
-  logger: Logger
-  /** Current time; tests move it to check expiry. */
-  clock: () => Date
-  /** Set `Secure` on the API's own cookies (production). */
-  secureCookies: boolean
-  /** Upload size cap in bytes (413 beyond). */
-  uploadMaxBytes: number
-  /** JSON body size cap in bytes (413 beyond). */
-  jsonBodyMaxBytes: number
-  /** Origins besides the API's own host allowed to write with the API's cookies (api/lib/csrf.ts). */
-  allowedOrigins: string[]
-  /** How many searches the cache cannot answer may query the database at once (api/lib/gate.ts). */
-  searchGate: Gate
-  /** Cart and delivery rules (api/config.ts). */
-  commerce: CommerceSettings
-}
-
-export type AppOptions = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'db'>>
+export type { AppDeps, AppOptions }
 
 /** Fills defaults for every dependency not given. */
 export function resolveDeps(opts: AppOptions): AppDeps {
   return {
+    accounts: accountLookup(opts.db),
     jwtSecret: 'test-secret-not-for-production-0123456789',
     storage: createDiskStorage(path.join(os.tmpdir(), 'grocery-uploads')),
     cache: createCatalogCache(),
@@ -69,11 +49,12 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     logger: defaultLogger,
     clock: () => new Date(),
     secureCookies: false,
-    uploadMaxBytes: 5 * 1024 * 1024,
+    uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,
     jsonBodyMaxBytes: DEFAULT_JSON_BODY_MAX_BYTES,
     allowedOrigins: [],
     searchGate: createGate(2, 64),
     commerce: DEFAULT_COMMERCE,
+    checkAnswers: false,
     ...opts,
   }
 }
@@ -81,7 +62,9 @@ export function resolveDeps(opts: AppOptions): AppDeps {
 /** Builds the API. Returns the Hono app and the resolved dependencies (for tests and the server). */
 export function createApp(opts: AppOptions) {
   const deps = resolveDeps(opts)
-  const app = new Hono()
+  const app = new OpenAPIHono()
+  registerSecuritySchemes(app)
+  if (deps.checkAnswers) app.use('*', checkAnswers(app))
 
   app.onError((err, c) => {
     if (err instanceof HttpError) {
@@ -112,7 +95,9 @@ export function createApp(opts: AppOptions) {
   })
   app.notFound((c) => c.json(failure(`Not found: ${c.req.method} ${c.req.path}`), 404))
 
-  const api = new Hono()
+  // Each module declares its routes from contract/ (api/lib/openapi.ts); mounting them here also
+  // collects them, with their full paths, into the document at GET /api/openapi.json.
+  const api = new OpenAPIHono()
   api.route('/user', userRoutes(deps))
   api.route('/category', categoryRoutes(deps))
   api.route('/subcategory', subCategoryRoutes(deps))
@@ -123,6 +108,12 @@ export function createApp(opts: AppOptions) {
   api.route('/address', addressRoutes(deps))
   api.route('/order', orderRoutes(deps))
   app.route('/api', api)
+  // Declared last: the document lists every route above and these three.
+  let document: unknown = null
+  app.route(
+    '/api',
+    referenceRoutes(() => (document ??= app.getOpenAPI31Document(DOCUMENT_INFO))),
+  )
 
   return { app, deps }
 }

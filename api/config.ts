@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { parseTrustProxy } from './lib/client-ip.ts'
+import { parseUploadMaxBytes } from '../contract/file.ts'
 import type { S3Settings } from './lib/storage-s3.ts'
 
 export interface ServerConfig {
@@ -34,6 +35,16 @@ export interface ServerConfig {
   commerce: CommerceSettings
   /** S3-compatible object storage for images (`S3_BUCKET` set), else null: local disk. */
   s3: S3Settings | null
+  /** `Secure` cookies and HSTS: in production unless `INSECURE_COOKIES=1` (a local http run of the production build). */
+  secureCookies: boolean
+  /** `ADMIN_PASSWORD`: the demo admin's password (api/db/seed/ensure.ts) and the admin CLI's. */
+  adminPassword?: string
+  /** `RATE_LIMIT_IP_MULTIPLIER`: scales every per-address limit (a load test from one address), default 1. */
+  rateLimitIpMultiplier: number
+  /** PostgreSQL pool: `DATABASE_POOL_MAX` connections (10), `DATABASE_CONNECT_TIMEOUT_MS` to get one (5000). */
+  databasePool: { max: number; connectTimeoutMs: number }
+  /** `SEED_CATALOG=0` skips seeding the catalogue at start. */
+  seedCatalog: boolean
 }
 
 /**
@@ -178,7 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Grocery Store <no-reply@localhost>',
     isProduction,
-    uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 5 * 1024 * 1024),
+    uploadMaxBytes: parseUploadMaxBytes(env.UPLOAD_MAX_BYTES),
     jsonBodyMaxBytes: Number(env.JSON_BODY_MAX_BYTES ?? 1024 * 1024),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     apiInternalToken: env.API_INTERNAL_TOKEN || undefined,
@@ -189,5 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     commerce: parseCommerce(env),
     s3: parseS3(env),
+    secureCookies: isProduction && env.INSECURE_COOKIES !== '1',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    rateLimitIpMultiplier: Number(env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1,
+    databasePool: { max: Number(env.DATABASE_POOL_MAX ?? 10), connectTimeoutMs: Number(env.DATABASE_CONNECT_TIMEOUT_MS ?? 5000) },
+    seedCatalog: env.SEED_CATALOG !== '0',
   }
 }

@@ -40,13 +40,24 @@ export interface EmbeddedApi {
 
 /** Opens, prepares and builds the API for `config` (see the module comment). */
 export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Promise<EmbeddedApi> {
-  const database = await openDatabaseOrExit({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') })
+  const database = await openDatabaseOrExit({
+    url: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pglite'),
+    pool: config.databasePool,
+  })
   const storage = config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'uploads'))
   // N instances may start at once on one empty database: one migrates and imports, the others wait.
   const demoAdmin = await withStartupLock(database, async () => {
     await migrateDb(database)
-    await ensureCatalog({ db: database.db, storage, logger, isEmbedded: !config.databaseUrl, dataDir: config.dataDir })
-    return ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: process.env.ADMIN_PASSWORD })
+    await ensureCatalog({
+      db: database.db,
+      storage,
+      logger,
+      isEmbedded: !config.databaseUrl,
+      dataDir: config.dataDir,
+      seed: config.seedCatalog,
+    })
+    return ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: config.adminPassword })
   })
   if (demoAdmin) {
     // Printed once to the operator's console, never through the logger (which may be shipped elsewhere).
@@ -64,14 +75,14 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     storage,
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, logger }),
     logger,
-    secureCookies: config.isProduction && process.env.INSECURE_COOKIES !== '1',
+    secureCookies: config.secureCookies,
     uploadMaxBytes: config.uploadMaxBytes,
     jsonBodyMaxBytes: config.jsonBodyMaxBytes,
     allowedOrigins: config.apiAllowedOrigins,
     commerce: config.commerce,
     // PGlite runs one query at a time: one search at a time keeps room for everything else.
     searchGate: createGate(database.kind === 'pglite' ? 1 : 4, 64),
-    rateLimits: createRateLimits({}, Number(process.env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1, database.pool),
+    rateLimits: createRateLimits({}, config.rateLimitIpMultiplier, database.pool),
   })
 
   // Abandoned uploads (older than a day, used by nothing) are removed at start and every 6 hours.

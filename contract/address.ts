@@ -9,6 +9,7 @@
  * starting 6-9 (TRAI's National Numbering Plan 2003).
  */
 import { z } from 'zod'
+import { TargetIdSchema, TimestampSchema } from './fields.ts'
 
 /** India's 28 states and 8 union territories, in alphabetical order, as the address `state` values. */
 export const INDIAN_STATES = [
@@ -96,3 +97,32 @@ export const AddressFieldsSchema = z.object({
     .pipe(z.string().regex(/^[6-9][0-9]{9}$/, ADDRESS_MOBILE_MESSAGE)),
 })
 export type AddressFields = z.output<typeof AddressFieldsSchema>
+
+/** POST /api/address/create: the address fields. */
+export const CreateAddressSchema = AddressFieldsSchema
+export type CreateAddressInput = z.output<typeof CreateAddressSchema>
+
+/** PUT /api/address/update: `_id` and every field (a whole address replaces the old one). */
+export const UpdateAddressSchema = AddressFieldsSchema.extend({ _id: TargetIdSchema })
+export type UpdateAddressInput = z.output<typeof UpdateAddressSchema>
+
+/** DELETE /api/address/disable: `{ _id }`. */
+export const AddressIdSchema = z.object({ _id: TargetIdSchema })
+
+/** An address as the API answers it; `status` false once removed (kept for the orders that name it). */
+export const AddressSchema = z
+  .object({
+    _id: z.string(),
+    address_line: z.string(),
+    city: z.string(),
+    state: z.string(),
+    pincode: z.string(),
+    country: z.string(),
+    mobile: z.string(),
+    status: z.boolean(),
+    userId: z.string(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'Address' })
+export type Address = z.output<typeof AddressSchema>

@@ -17,3 +17,8 @@ export const IdempotencyKeySchema = z
 
 /** The form field of a page's idempotency key (rendered with the page, sent as the `Idempotency-Key` header). */
 export const IDEMPOTENCY_KEY_FIELD = 'idempotencyKey'
+
+/** The optional `Idempotency-Key` header of the admin creates, as the document declares it. */
+export const IdempotencyHeaderSchema = z.object({
+  'idempotency-key': z.string().optional().meta({ description: 'A key of 8-128 [A-Za-z0-9_-]' }),
+})

@@ -16,12 +16,28 @@ export const IMAGE_MAIN_MAX_WIDTH = 1024
 
 export type ImageVariantWidth = (typeof IMAGE_VARIANT_WIDTHS)[number]
 
+/** The name of a stored main image without `.webp`: 24 hex characters, `-sq` for a square crop. */
+const STORED_NAME = '[0-9a-f]{24}(?:-sq)?'
 // `<24 hex>[-sq].webp` at the end of the path, optionally followed by a query or fragment.
-const STORED_MAIN = /([0-9a-f]{24}(?:-sq)?)\.webp(?=$|[?#])/
+const STORED_MAIN = new RegExp(`(${STORED_NAME})\\.webp(?=$|[?#])`)
+// The same name as a whole path segment ending the url, with no query or fragment: what a row stores.
+const STORED_PATH = new RegExp(`/${STORED_NAME}\\.webp$`)
+// A storage key of a main image (variants such as `-w256` are not main images).
+const STORED_KEY = new RegExp(`^${STORED_NAME}\\.webp$`)
 
 /** True when `url` names a main image made by the image pipeline (so its variants exist). */
 export function isStoredImageUrl(url: string): boolean {
   return STORED_MAIN.test(url)
+}
+
+/** True when `url` ends in a stored main image's file name with no query or fragment (what a catalogue row may store). */
+export function isStoredImagePath(url: string): boolean {
+  return STORED_PATH.test(url)
+}
+
+/** True when `key` is the storage key of a main image (`<24 hex>[-sq].webp`). */
+export function isStoredImageKey(key: string): boolean {
+  return STORED_KEY.test(key)
 }
 
 /**

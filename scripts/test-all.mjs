@@ -2,7 +2,8 @@
 /**
  * `npm test`: every test, in order.
  *  0. static checks: formatting (Prettier), lint and import boundaries (ESLint), types (tsc), cited
- *     documents and headings (scripts/check-citations.ts);
+ *     documents and headings (scripts/check-citations.ts), no import cycles (dpdm, type-only imports
+ *     included);
  *  1. vitest: unit tests and API integration tests on PGlite;
  *  2. vitest again on the API integration tests against PostgreSQL when TEST_DATABASE_URL is set;
  *  3. the production build, then, with TEST_DATABASE_URL, the scale-out test (two server processes on
@@ -31,6 +32,7 @@ if (!only || only === 'static') {
   ok = ok && run('static checks: lint', 'npx', ['eslint', '.'])
   ok = ok && run('static checks: types', 'npm', ['run', '--silent', 'typecheck'])
   ok = ok && run('static checks: citations', 'npx', ['tsx', 'scripts/check-citations.ts'])
+  ok = ok && run('static checks: import cycles', 'npm', ['run', '--silent', 'cycles'])
 }
 if (ok && (!only || only === 'unit')) ok = run('vitest (unit + API on PGlite)', 'npx', ['vitest', 'run'], { TEST_DATABASE_URL: '' }) && ok
 if (ok && (!only || only === 'pg')) {

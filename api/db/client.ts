@@ -13,15 +13,13 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import type { Db } from './db.ts'
 import pg from 'pg'
 import * as schema from './schema.ts'
 import { logger } from '../lib/logger.ts'
 import { FolderLockedError, lockFolder } from './folder-lock.ts'
 
-export type Schema = typeof schema
-/** The Drizzle database handle every service takes; identical API on PGlite and PostgreSQL. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>
+export type { Db, Schema } from './db.ts'
 
 /** An open database with its driver kind and a `close()` that must be awaited before exit. */
 export interface Database {
@@ -43,14 +41,18 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
  * @returns the open database (not yet migrated: call `migrateDb`)
  * @throws FolderLockedError (db/folder-lock.ts) when another live process has `dataDir` open
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string
+  dataDir?: string
+  pool?: { max: number; connectTimeoutMs: number }
+}): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({
       connectionString: opts.url,
-      max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+      max: opts.pool?.max ?? 10,
       // A request waits at most this long for a connection (then 503), instead of hanging while the
       // server is down; a dead connection is noticed by TCP keep-alive, not only by the next query.
-      connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5000),
+      connectionTimeoutMillis: opts.pool?.connectTimeoutMs ?? 5000,
       keepAlive: true,
     })
     // An idle client dropped by the server (restart, failover, a test dropping its database) emits
@@ -118,7 +120,7 @@ function describeConnectionError(err: Error & { code?: unknown }): Record<string
  * `openDatabase` for a command-line entry (server, admin, import): when another process holds the
  * embedded folder, prints why and what to do (no stack trace) and exits with code 1.
  */
-export async function openDatabaseOrExit(opts: { url?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabaseOrExit(opts: Parameters<typeof openDatabase>[0]): Promise<Database> {
   try {
     return await openDatabase(opts)
   } catch (err) {

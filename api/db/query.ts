@@ -2,7 +2,7 @@
  * Raw-SQL helper shared by every service that needs a query Drizzle's builder does not express.
  */
 import type { SQL } from 'drizzle-orm'
-import type { Db } from './client.ts'
+import type { Db } from './db.ts'
 
 /**
  * Runs a raw query and returns its rows. Both drivers (PGlite, node-postgres) answer `{ rows }`;

@@ -4,6 +4,7 @@
  * slug rule, docs/product.md, "Slugs", takes the id as the last dash-separated piece of a URL segment).
  */
 import { sql } from 'drizzle-orm'
+import { ORDER_STATUSES, type OrderStatus } from '../../contract/order.ts'
 import {
   bigint,
   boolean,
@@ -325,8 +326,7 @@ export const addresses = pgTable(
 )
 
 /** Order statuses; the allowed arrows live in api/modules/order/status.ts. */
-export const ORDER_STATUSES = ['placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
-export type OrderStatus = (typeof ORDER_STATUSES)[number]
+export { ORDER_STATUSES, type OrderStatus }
 
 /**
  * An order: amounts in integer paise, the delivery address as a snapshot (jsonb) as it was at order

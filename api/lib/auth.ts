@@ -8,9 +8,11 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
-import type { AppDeps } from '../app.ts'
+import type { AccountLookup, AppDeps } from '../deps.ts'
+
+export type { AccountLookup }
 import type { User } from '../db/schema.ts'
-import { CONTACT_ADMIN, findUserById, isSessionLive, type Tokens } from '../modules/user/service.ts'
+import type { Tokens } from '../../contract/user.ts'
 import { Forbidden, Unauthorized } from './errors.ts'
 import { assertSameOrigin } from './csrf.ts'
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, verifyAccessToken } from './tokens.ts'
@@ -23,7 +25,10 @@ export const REFRESH_COOKIE = 'refreshToken'
 /** Hono env of guarded routes: `c.get('user')` is the signed-in user's row. */
 export type AuthEnv = { Variables: { user: User } }
 
-type GuardDeps = Pick<AppDeps, 'db' | 'jwtSecret' | 'clock'> & Partial<Pick<AppDeps, 'allowedOrigins'>>
+/** 403 message of an account that is not Active (the original API's words). */
+export const CONTACT_ADMIN = 'Contact to Admin'
+
+type GuardDeps = Pick<AppDeps, 'jwtSecret' | 'clock' | 'accounts'> & Partial<Pick<AppDeps, 'allowedOrigins'>>
 
 /** True when the request carries an access token (Bearer header or cookie), valid or not. */
 export function hasAccessToken(c: Context): boolean {
@@ -49,8 +54,8 @@ export async function authenticate(c: Context, deps: GuardDeps): Promise<User> {
   const claims = await verifyAccessToken(token, deps.jwtSecret, now)
   if (!claims) throw Unauthorized()
   const [user, live] = await Promise.all([
-    findUserById(deps.db, claims.userId),
-    isSessionLive(deps.db, claims.userId, claims.sessionId, now),
+    deps.accounts.findUser(claims.userId),
+    deps.accounts.isSessionLive(claims.userId, claims.sessionId, now),
   ])
   if (!user) throw Unauthorized()
   // Signed out, password reset, or a stolen refresh token detected: the session is over.

@@ -3,6 +3,8 @@
  * answers in the wire shape (docs/api-contract.md, "Conventions": ids as `_id`, ISO 8601
  * timestamps) in the database so that every list costs one query, never one per row.
  */
+import type { CatalogRef } from '../../contract/product.ts'
+import { hasSqlState } from './faults.ts'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import type { FieldIssue } from './errors.ts'
@@ -42,12 +44,8 @@ export function expandedSubCategories(productId: SQL): SQL {
     where l.product_id = ${productId})`
 }
 
-/** `{ _id, name, image }`: how a category or sub category appears inside another answer. */
-export interface CatalogRef {
-  _id: string
-  name: string
-  image: string
-}
+/** `{ _id, name, image }`: how a category or sub category appears inside another answer (contract/product.ts). */
+export type { CatalogRef }
 
 /**
  * The ids of `ids` that name no row of `table` (`categories` or `sub_categories`), in the order
@@ -73,14 +71,7 @@ export async function unknownIds(db: Pick<Db, 'execute'>, table: 'categories' | 
  * foreign_key_violation (SQLSTATE 23503): a row referred to was deleted by a concurrent write, or a
  * row still referred to was about to be deleted.
  */
-export function isForeignKeyViolation(err: unknown): boolean {
-  let e = err
-  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
-    if ((e as { code?: unknown }).code === '23503') return true
-    e = (e as { cause?: unknown }).cause
-  }
-  return false
-}
+export const isForeignKeyViolation = (err: unknown): boolean => hasSqlState(err, '23503')
 
 /** "1 product", "3 products": a count with its noun in the right number. */
 export function counted(n: number, singular: string, plural = `${singular}s`): string {

@@ -31,6 +31,15 @@ export function describeFault(err: unknown): Fault {
   return { errorClass }
 }
 
+/**
+ * True when `err` (or an error it wraps: Drizzle wraps driver errors) carries PostgreSQL's SQLSTATE
+ * `code` (PostgreSQL, "Appendix A. Error Codes"): `23505` unique_violation, `23503`
+ * foreign_key_violation… The one place an error's code is read, on pg and on PGlite alike.
+ */
+export function hasSqlState(err: unknown, code: string): boolean {
+  return describeFault(err).sqlState === code
+}
+
 /** The answer for a database refusal caused by the request, or null for a real fault (500). */
 export function statusForSqlState(sqlState: string | undefined): { status: 400 | 409 | 503; message: string } | null {
   if (!sqlState) return null

@@ -16,6 +16,7 @@ import { images as imagesTable } from '../db/schema.ts'
 import { PayloadTooLarge, UnsupportedMediaType } from './errors.ts'
 import type { Storage } from './storage.ts'
 import { IMAGE_MAIN_MAX_WIDTH, IMAGE_VARIANT_WIDTHS, isStoredImageUrl } from '../../contract/images.ts'
+import { formatByteSize } from '../../contract/file.ts'
 
 export { IMAGE_MAIN_MAX_WIDTH, IMAGE_VARIANT_WIDTHS, isStoredImageUrl, srcSetFor, variantUrl } from '../../contract/images.ts'
 
@@ -51,14 +52,8 @@ export interface ProcessImageOptions {
   square?: boolean
 }
 
-/** "5 MB", "1.5 MB", "800 KB": the size cap as people read it (binary units, as the cap is set). */
-export function formatByteSize(bytes: number): string {
-  const mb = bytes / (1024 * 1024)
-  if (mb >= 1) return `${Number.isInteger(mb) ? mb : Number(mb.toFixed(1))} MB`
-  const kb = bytes / 1024
-  if (kb >= 1) return `${Number.isInteger(kb) ? kb : Number(kb.toFixed(1))} KB`
-  return `${bytes} bytes`
-}
+/** The size cap as people read it (contract/file.ts). */
+export { formatByteSize }
 
 /**
  * The format the first bytes announce, or null. A cheap gate before any decoder sees the file, so

@@ -13,9 +13,11 @@
  */
 import { createHmac, randomBytes, randomInt } from 'node:crypto'
 import { hashToken, sameHash } from './tokens.ts'
+import { OTP_LENGTH, OTP_PATTERN } from '../../contract/user.ts'
 
-/** Digits of a code (docs/product.md, "Constants": OTP length 6). */
-export const OTP_LENGTH = 6
+/** Digits of a code and their pattern (docs/product.md, "Forgot password"), shared with the request schema. */
+export { OTP_LENGTH, OTP_PATTERN }
+
 /** Lifetime of a code: 10 minutes (docs/api-contract.md, "Differences from the original contract"). */
 export const OTP_TTL_SECONDS = 10 * 60
 /**
@@ -26,8 +28,6 @@ export const OTP_MAX_ATTEMPTS = 5
 /** Lifetime of a reset token: 15 minutes, single use (docs/api-contract.md, "Differences from the original contract": short-lived). */
 export const RESET_TOKEN_TTL_SECONDS = 15 * 60
 
-/** Exactly OTP_LENGTH ASCII digits. */
-export const OTP_PATTERN = /^[0-9]{6}$/
 /** A reset token as `newResetToken` makes it: 43 base64url characters (32 bytes). */
 export const RESET_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
 

@@ -9,6 +9,7 @@
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { migrateDb, openDatabaseOrExit } from '../db/client.ts'
+import { loadConfig } from '../config.ts'
 import { promoteOrCreateAdmin } from '../modules/user/admin-accounts.ts'
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, name: { type: 'string' } } })
@@ -16,12 +17,16 @@ if (!values.email) {
   console.error('Usage: npm run admin -- --email someone@example.com [--name "Full Name"]  (password: ADMIN_PASSWORD or random)')
   process.exit(1)
 }
-const dataDir = path.resolve(process.env.DATA_DIR ?? './data')
-const database = await openDatabaseOrExit({ url: process.env.DATABASE_URL || undefined, dataDir: path.join(dataDir, 'pglite') })
+const config = loadConfig()
+const database = await openDatabaseOrExit({
+  url: config.databaseUrl,
+  dataDir: path.join(config.dataDir, 'pglite'),
+  pool: config.databasePool,
+})
 let exitCode = 0
 try {
   await migrateDb(database)
-  const result = await promoteOrCreateAdmin(database.db, { email: values.email, name: values.name, password: process.env.ADMIN_PASSWORD })
+  const result = await promoteOrCreateAdmin(database.db, { email: values.email, name: values.name, password: config.adminPassword })
   if (result.action === 'promoted') console.log(`${result.email} is now an ADMIN (sign in again to see the admin menu).`)
   else if (result.action === 'already-admin') console.log(`${result.email} is already an ADMIN.`)
   else if (result.generatedPassword)

@@ -1,6 +1,7 @@
 /**
  * Builds the API on a fresh test database (PGlite, or PostgreSQL with TEST_DATABASE_URL) with a
- * temporary upload folder and outbox, and offers a small `call()` helper for JSON requests.
+ * temporary upload folder and outbox, checking every answer against the schemas of contract/, and
+ * offers a small `call()` helper for JSON requests.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -26,6 +27,8 @@ export async function createTestApp(overrides: Partial<AppOptions> = {}) {
     db: database.db,
     storage: createDiskStorage(path.join(tmpDir, 'uploads')),
     mailer: createMailer({ outboxDir: path.join(tmpDir, 'outbox') }),
+    // Every answer of every API test is checked against contract/ (api/lib/openapi.ts).
+    checkAnswers: true,
     ...overrides,
   })
   /** Sends a request to `/api/<path>`; returns status, headers and the parsed JSON body. */

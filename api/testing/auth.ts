@@ -6,7 +6,7 @@
  * TEST_PASSWORD) and the token is signed with the app's own secret and clock, exactly as login
  * signs it, without going through login's rate limits.
  */
-import type { AppDeps } from '../app.ts'
+import type { AppDeps } from '../deps.ts'
 import type { User } from '../db/schema.ts'
 import { createUser, startSession } from '../modules/user/service.ts'
 

@@ -15,7 +15,8 @@ import { tryReadForm, type FormLimits } from './form.ts'
 import type { RequestSession } from './session.ts'
 import { isAdminRole, NO_PERMISSION_MESSAGE } from '../lib/roles.ts'
 import type { ToastMessage } from '../lib/toast.ts'
-import { CHOOSE_IMAGE_MESSAGE, checkImageFile, IMAGE_TOO_LARGE_MESSAGE, readImageFile, type UploadReply } from '../lib/uploads.ts'
+import { CHOOSE_IMAGE_MESSAGE, checkImageFile, imageTooLargeMessage, readImageFile, type UploadReply } from '../lib/uploads.ts'
+import { env } from './env.ts'
 
 /** The answer to a submission with no form to refill (refused guard, unreadable body, unknown intent). */
 export interface AdminErrorReply {
@@ -42,7 +43,7 @@ export async function readAdminForm(
   limits: FormLimits,
 ): Promise<{ ok: true; formData: FormData } | { ok: false; response: ReturnType<typeof adminErrorReply> }> {
   if (!isAdminRole(session.user?.role)) return { ok: false, response: adminErrorReply(NO_PERMISSION_MESSAGE, 403) }
-  const read = await tryReadForm(request, { tooLargeMessage: IMAGE_TOO_LARGE_MESSAGE, ...limits })
+  const read = await tryReadForm(request, { tooLargeMessage: imageTooLargeMessage(env.uploadMaxBytes), ...limits })
   if (!read.ok) return { ok: false, response: adminErrorReply(read.message, read.status) }
   return { ok: true, formData: read.formData }
 }
@@ -55,8 +56,8 @@ export async function storeImage(
   session: RequestSession,
   file: File,
 ): Promise<{ ok: true; url: string } | { ok: false; status: number; message: string }> {
-  const problem = checkImageFile(file)
-  if (problem) return { ok: false, status: problem === IMAGE_TOO_LARGE_MESSAGE ? 413 : 415, message: problem }
+  const problem = checkImageFile(file, env.uploadMaxBytes)
+  if (problem) return { ok: false, status: file.size > env.uploadMaxBytes ? 413 : 415, message: problem }
   return adminApi.uploadFormImage(session, file)
 }
 

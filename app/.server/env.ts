@@ -29,6 +29,10 @@ export const env = {
    * redirects when set (set it on a BFF deployed apart too, so its pages allow those images).
    */
   imageOrigins: config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : [],
+  /** The upload cap in bytes: `UPLOAD_MAX_BYTES`, the same variable the API reads (contract/file.ts). */
+  uploadMaxBytes: config.uploadMaxBytes,
+  /** `Secure` cookies and HSTS (api/config.ts: production unless INSECURE_COOKIES=1). */
+  secureCookies: config.secureCookies,
   /** `PAGE_CACHE_MAX_MB`: memory of the anonymous page cache in bytes (app/.server/page-cache.ts); 0 turns it off. */
   pageCacheMaxBytes: (wholeNumber('PAGE_CACHE_MAX_MB', 64) ?? 64) * 1024 * 1024,
   /** `PAGE_CACHE_TTL_MS`: longest life of a cached page in ms; unset = server.ts's default (60 s, or 5 s with `API_URL`). */

@@ -26,7 +26,9 @@ import { failedFormReply, invalidFormReply, type FormLimits, type FormReply } fr
 import type { RequestSession } from './session.ts'
 import type { UpstreamResult } from './upstream.ts'
 import type { ToastMessage } from '../lib/toast.ts'
-import { MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_BYTES } from '../lib/uploads.ts'
+import { MULTIPART_OVERHEAD_BYTES } from '../lib/uploads.ts'
+import { formatByteSize } from '../../contract/file.ts'
+import { env } from './env.ts'
 import {
   FIELD_NAME_FIELD,
   IMAGE_FILES_FIELD,
@@ -38,10 +40,10 @@ import {
   type ProductFormValue,
 } from '../lib/schemas/product.ts'
 
-/** The product form's body limits: five 5 MB images sent at once without JavaScript, plus the fields. */
+/** The product form's body limits: five images of the upload cap sent at once without JavaScript, plus the fields. */
 export const PRODUCT_FORM_LIMITS = {
-  multipartMaxBytes: 5 * UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES,
-  tooLargeMessage: 'Too many large images at once: upload at most 25 MB of images per submit',
+  multipartMaxBytes: 5 * env.uploadMaxBytes + MULTIPART_OVERHEAD_BYTES,
+  tooLargeMessage: `Too many large images at once: upload at most ${formatByteSize(5 * env.uploadMaxBytes)} of images per submit`,
 } satisfies FormLimits
 const CHECK_FORM_MESSAGE = 'Please correct the highlighted fields'
 

@@ -4,6 +4,7 @@
  * app/entry.server.tsx (app/.server/csp.ts).
  */
 import type { RequestHandler } from 'express'
+import { env } from './env.ts'
 
 export const securityHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('X-Content-Type-Options', 'nosniff')
@@ -12,7 +13,7 @@ export const securityHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin')
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
   res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
-  if (process.env.NODE_ENV === 'production' && process.env.INSECURE_COOKIES !== '1') {
+  if (env.secureCookies) {
     res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
   }
   next()

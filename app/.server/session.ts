@@ -59,7 +59,7 @@ export const sessionStorage = createCookieSessionStorage<SessionData, FlashData>
     httpOnly: true,
     sameSite: 'lax',
     path: '/',
-    secure: env.isProduction && process.env.INSECURE_COOKIES !== '1',
+    secure: env.secureCookies,
     secrets: [env.sessionSecret],
     maxAge: 60 * 60 * 24 * 30,
   },

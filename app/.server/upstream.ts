@@ -136,10 +136,32 @@ export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Pro
   return parse<T>(await send(buildRequest(path, opts, session.tokens?.accessToken)))
 }
 
-/** Parses a success's `data` with `schema`; an answer that does not match becomes a 502 failure. */
+/** The failure an answer off contract/ becomes: a 502, since the BFF itself did not fail. */
+export const UNEXPECTED_ANSWER = {
+  ok: false,
+  status: 502,
+  message: 'Unexpected answer from the server, please try again',
+  issues: [],
+} as const
+
+/**
+ * Parses a success's `data` with `schema` (a contract schema, contract/*.ts); an answer that does not
+ * match becomes a 502 failure.
+ */
 export function parseData<S extends z.ZodType>(result: UpstreamResult<unknown>, schema: S): UpstreamResult<z.output<S>> {
   if (!result.ok) return result
   const parsed = schema.safeParse(result.data)
   if (parsed.success) return { ...result, data: parsed.data }
-  return { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] }
+  return { ...UNEXPECTED_ANSWER, issues: [] }
+}
+
+/**
+ * Parses a success's `data` and the keys beside it (paging, `bill`…) with one contract schema of
+ * the whole envelope (contract/envelope.ts `successOf`); a mismatch becomes a 502 failure.
+ */
+export function parseAnswer<S extends z.ZodType>(result: UpstreamResult<unknown>, schema: S): UpstreamResult<z.output<S>> {
+  if (!result.ok) return result
+  const parsed = schema.safeParse({ message: result.message, error: false, success: true, data: result.data, ...result.extra })
+  if (parsed.success) return { ...result, data: parsed.data }
+  return { ...UNEXPECTED_ANSWER, issues: [] }
 }

@@ -1,18 +1,25 @@
 /**
  * Upload rules shared by every form that sends an image (avatar, category and sub category images,
  * product images; messages: docs/product.md, "Category and sub category"), in the browser (checked
- * when a file is picked) and on the server (checked before a body is read). They mirror the API's cap
- * (api/config.ts `UPLOAD_MAX_BYTES`, 5 MB by default; it answers 413 beyond) and the types it
- * accepts (api/lib/images.ts: decoded by content, SVG refused).
+ * when a file is picked) and on the server (checked before a body is read). The cap is the API's
+ * (contract/file.ts: `UPLOAD_MAX_BYTES`, 5 MB by default; the BFF reads the same variable through
+ * app/.server/env.ts); the types are those the API accepts (api/lib/images.ts: decoded by content,
+ * SVG refused).
  */
+import { DEFAULT_UPLOAD_MAX_BYTES, formatByteSize, MULTIPART_OVERHEAD_BYTES } from '../../contract/file.ts'
 
-/** The largest image file accepted, in bytes (5 MB). */
-export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+/**
+ * The default cap in bytes (5 MB): what the browser's early check uses. The server's checks use the
+ * configured cap (app/.server/env.ts `uploadMaxBytes`), and the API checks again.
+ */
+export const UPLOAD_MAX_BYTES = DEFAULT_UPLOAD_MAX_BYTES
 
-/** Room for the multipart boundaries and the other fields around one file, in bytes. */
-export const MULTIPART_OVERHEAD_BYTES = 64 * 1024
+export { MULTIPART_OVERHEAD_BYTES }
 
-export const IMAGE_TOO_LARGE_MESSAGE = 'The image is too large: choose one of 5 MB or less'
+/** The message of a file over `maxBytes` ("The image is too large: choose one of 5 MB or less"). */
+export const imageTooLargeMessage = (maxBytes: number) => `The image is too large: choose one of ${formatByteSize(maxBytes)} or less`
+
+export const IMAGE_TOO_LARGE_MESSAGE = imageTooLargeMessage(UPLOAD_MAX_BYTES)
 export const IMAGE_TYPE_MESSAGE = 'Choose a JPEG, PNG, WebP, AVIF or GIF image'
 export const CHOOSE_IMAGE_MESSAGE = 'Choose an image to upload'
 /** The types the API accepts: the file pickers' `accept`. */
@@ -27,11 +34,11 @@ export function readImageFile(formData: FormData, name: string): File | null {
 }
 
 /**
- * The check of a picked file before it is sent: a message for a file over UPLOAD_MAX_BYTES or of a
- * type the API refuses, else null. The API checks the bytes again.
+ * The check of a picked file before it is sent: a message for a file over `maxBytes` (the upload
+ * cap, 5 MB by default) or of a type the API refuses, else null. The API checks the bytes again.
  */
-export function checkImageFile(file: { size: number; type: string }): string | null {
-  if (file.size > UPLOAD_MAX_BYTES) return IMAGE_TOO_LARGE_MESSAGE
+export function checkImageFile(file: { size: number; type: string }, maxBytes: number = UPLOAD_MAX_BYTES): string | null {
+  if (file.size > maxBytes) return imageTooLargeMessage(maxBytes)
   if (file.type && !IMAGE_ACCEPT.split(',').includes(file.type)) return IMAGE_TYPE_MESSAGE
   return null
 }

@@ -10,12 +10,11 @@ import path from 'node:path'
 import { migrateDb, openDatabaseOrExit, withStartupLock } from '../client.ts'
 import { createDiskStorage } from '../../lib/storage.ts'
 import { createS3Storage } from '../../lib/storage-s3.ts'
-import { parseS3 } from '../../config.ts'
+import { loadConfig } from '../../config.ts'
 import { logger } from '../../lib/logger.ts'
 import { BUNDLED_CATALOG_CSV, ensureCatalog } from './ensure.ts'
 
-const dataDir = path.resolve(process.env.DATA_DIR ?? './data')
-const databaseUrl = process.env.DATABASE_URL || undefined
+const { dataDir, databaseUrl, s3 } = loadConfig()
 const csvPath = path.resolve(process.argv[2] ?? BUNDLED_CATALOG_CSV)
 
 const database = await openDatabaseOrExit({ url: databaseUrl, dataDir: path.join(dataDir, 'pglite') })
@@ -23,7 +22,6 @@ let exitCode = 0
 try {
   await withStartupLock(database, () => migrateDb(database))
   // The same store as the server: S3_BUCKET, else DATA_DIR/uploads.
-  const s3 = parseS3(process.env)
   const storage = s3 ? createS3Storage(s3) : createDiskStorage(path.join(dataDir, 'uploads'))
   // An explicit run imports even when SEED_CATALOG=0 is set for the server.
   const outcome = await ensureCatalog({
@@ -33,7 +31,7 @@ try {
     isEmbedded: !databaseUrl,
     dataDir,
     csvPath,
-    env: { ...process.env, SEED_CATALOG: '1' },
+    seed: true,
   })
   if (outcome.action === 'imported') {
     const r = outcome.result

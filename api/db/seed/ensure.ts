@@ -35,8 +35,8 @@ export interface EnsureCatalogOptions {
   dataDir: string
   /** Defaults to the bundled CSV; tests pass a small one. */
   csvPath?: string
-  /** Defaults to process.env; `SEED_CATALOG=0` skips seeding. */
-  env?: NodeJS.ProcessEnv
+  /** False skips seeding (`SEED_CATALOG=0`, read by api/config.ts); default true. */
+  seed?: boolean
 }
 
 export type EnsureCatalogResult =
@@ -68,8 +68,7 @@ export async function restoreArtwork(storage: Storage): Promise<number> {
 /** See the module comment. Never throws for "already seeded"; throws when the import itself fails. */
 export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureCatalogResult> {
   const { db, storage, logger, isEmbedded, dataDir } = opts
-  const env = opts.env ?? process.env
-  if (env.SEED_CATALOG === '0') {
+  if (opts.seed === false) {
     logger.info('SEED_CATALOG=0: catalogue seeding skipped')
     return { action: 'skipped' }
   }

@@ -236,7 +236,7 @@ describe('ensureCatalog', () => {
       isEmbedded: true,
       dataDir: tmp,
       csvPath: FIXTURE,
-      env: { SEED_CATALOG: '0' },
+      seed: false,
     })
     expect(outcome).toEqual({ action: 'skipped' })
   })
@@ -250,7 +250,6 @@ describe('ensureCatalog', () => {
       isEmbedded: true,
       dataDir: tmp,
       csvPath: FIXTURE,
-      env: {},
     })
     expect(outcome).toEqual({ action: 'present', artworkRestored: 0 })
     expect(await allCounts()).toEqual(before)
@@ -266,7 +265,6 @@ describe('ensureCatalog', () => {
       isEmbedded: true,
       dataDir: tmp,
       csvPath: FIXTURE,
-      env: {},
     })
     expect(outcome.action).toBe('present')
     expect(outcome.action === 'present' && outcome.artworkRestored).toBeGreaterThan(100)

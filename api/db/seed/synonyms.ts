@@ -12,7 +12,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'csv-parse/sync'
 import { sql } from 'drizzle-orm'
-import type { Db } from '../client.ts'
+import type { Db } from '../db.ts'
 import { queryRows } from '../query.ts'
 
 export const SYNONYMS_CSV = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'synonyms.csv')

@@ -4,11 +4,11 @@
  * address keep pointing at it (they also keep a snapshot).
  */
 import { and, desc, eq, sql } from 'drizzle-orm'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
 import { addresses } from '../../db/schema.ts'
 import { Conflict, NotFound } from '../../lib/errors.ts'
-import type { CreateAddressInput, UpdateAddressInput } from './schemas.ts'
+import type { CreateAddressInput, UpdateAddressInput } from '../../../contract/address.ts'
 
 type AddressDeps = Pick<AppDeps, 'db'>
 

@@ -10,15 +10,26 @@
  * - DELETE /delete-cart-item `{ _id }` → null
  * - POST /merge `{ guestCartId }` (user) → the merged cart
  */
-import { Hono, type Context } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import type { Context } from 'hono'
+import { z } from 'zod'
+import type { AppDeps } from '../../deps.ts'
 import { authenticate, currentUser, hasAccessToken, requireUser } from '../../lib/auth.ts'
 import { clientIp } from '../../lib/client-ip.ts'
 import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
-import { AddToCartSchema, CartLineIdSchema, GuestCartIdSchema, MergeCartSchema, UpdateQtySchema } from './schemas.ts'
+import {
+  AddToCartSchema,
+  CartExtraShape,
+  CartItemSchema,
+  CartLineIdSchema,
+  GuestCartAnswerSchema,
+  GuestCartIdSchema,
+  MergeCartSchema,
+  UpdateQtySchema,
+} from '../../../contract/cart.ts'
+import { apiRouter } from '../../lib/openapi.ts'
 import {
   addToCart,
   createGuestCart,
@@ -35,8 +46,6 @@ export const NO_CART = 'Sign in or start a guest cart'
 
 /** Builds the /api/cart router. */
 export function cartRoutes(deps: AppDeps) {
-  const r = new Hono()
-
   /** The cart a request names (see the module comment). */
   const ownerOf = async (c: Context): Promise<CartOwner> => {
     if (hasAccessToken(c)) return { kind: 'user', userId: (await authenticate(c, deps)).id }
@@ -47,41 +56,119 @@ export function cartRoutes(deps: AppDeps) {
     return requireGuestCart(deps, parsed.data)
   }
 
-  r.post('/guest', async (c) => {
-    await consume(deps.rateLimits.guestCartByIp, clientIp(c))
-    return ok(c, 'Guest cart started', { guestCartId: await createGuestCart(deps) }, {}, 201)
+  const { router, endpoint } = apiRouter('Cart')
+  const guestHeader = z.object({
+    'x-guest-cart': z.string().optional().meta({ description: 'The guest cart id from POST /api/cart/guest' }),
   })
+  const wholeCart = {
+    description: 'The lines, oldest first, with the bill and the limits beside them',
+    data: z.array(CartItemSchema),
+    extra: CartExtraShape,
+  }
 
-  r.post('/create', async (c) => {
-    const owner = await ownerOf(c)
-    const { productId } = await readBody(c, AddToCartSchema)
-    return ok(c, 'Item added to cart', await addToCart(deps, owner, productId))
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/guest',
+      summary: 'Start a guest cart (rate-limited per client address)',
+      access: 'public',
+      answers: { 201: { description: 'The guest cart id, for the X-Guest-Cart header', data: GuestCartAnswerSchema } },
+      errors: [429],
+    },
+    async (c) => {
+      await consume(deps.rateLimits.guestCartByIp, clientIp(c))
+      return ok(c, 'Guest cart started', { guestCartId: await createGuestCart(deps) }, {}, 201)
+    },
+  )
 
-  r.get('/get', async (c) => {
-    const cart = await getCart(deps, await ownerOf(c))
-    return ok(c, 'Cart items', cart.items, { bill: cart.bill, limits: cart.limits })
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/create',
+      summary: 'Add one unit of a product to the cart',
+      access: 'cart',
+      body: AddToCartSchema,
+      headers: guestHeader,
+      answers: { 200: { description: 'The line, new or incremented', data: CartItemSchema } },
+      errors: [404, 409],
+    },
+    async (c) => {
+      const owner = await ownerOf(c)
+      const { productId } = await readBody(c, AddToCartSchema)
+      return ok(c, 'Item added to cart', await addToCart(deps, owner, productId))
+    },
+  )
 
-  r.put('/update-qty', async (c) => {
-    const owner = await ownerOf(c)
-    const { _id, qty } = await readBody(c, UpdateQtySchema)
-    const line = await updateQuantity(deps, owner, _id, qty)
-    return ok(c, line ? 'Cart updated' : 'Item removed from cart', line)
-  })
+  endpoint(
+    {
+      method: 'get',
+      path: '/get',
+      summary: "The cart at today's prices",
+      access: 'cart',
+      headers: guestHeader,
+      answers: { 200: wholeCart },
+    },
+    async (c) => {
+      const cart = await getCart(deps, await ownerOf(c))
+      return ok(c, 'Cart items', cart.items, { bill: cart.bill, limits: cart.limits })
+    },
+  )
 
-  r.delete('/delete-cart-item', async (c) => {
-    const owner = await ownerOf(c)
-    const { _id } = await readBody(c, CartLineIdSchema)
-    await removeLine(deps, owner, _id)
-    return ok(c, 'Item removed from cart', null)
-  })
+  endpoint(
+    {
+      method: 'put',
+      path: '/update-qty',
+      summary: "Set a line's quantity (0 removes it)",
+      access: 'cart',
+      body: UpdateQtySchema,
+      headers: guestHeader,
+      answers: { 200: { description: 'The line, or null when removed', data: CartItemSchema.nullable() } },
+      errors: [404, 409],
+    },
+    async (c) => {
+      const owner = await ownerOf(c)
+      const { _id, qty } = await readBody(c, UpdateQtySchema)
+      const line = await updateQuantity(deps, owner, _id, qty)
+      return ok(c, line ? 'Cart updated' : 'Item removed from cart', line)
+    },
+  )
 
-  r.post('/merge', requireUser(deps), async (c) => {
-    const { guestCartId } = await readBody(c, MergeCartSchema)
-    const cart = await mergeGuestCart(deps, currentUser(c).id, guestCartId)
-    return ok(c, 'Cart merged', cart.items, { bill: cart.bill, limits: cart.limits })
-  })
+  endpoint(
+    {
+      method: 'delete',
+      path: '/delete-cart-item',
+      summary: 'Remove a line',
+      access: 'cart',
+      body: CartLineIdSchema,
+      headers: guestHeader,
+      answers: { 200: { description: '`data` is null' } },
+      errors: [404],
+    },
+    async (c) => {
+      const owner = await ownerOf(c)
+      const { _id } = await readBody(c, CartLineIdSchema)
+      await removeLine(deps, owner, _id)
+      return ok(c, 'Item removed from cart', null)
+    },
+  )
 
-  return r
+  endpoint(
+    {
+      method: 'post',
+      path: '/merge',
+      summary: "Move a guest cart's lines into the signed-in user's cart",
+      access: 'user',
+      body: MergeCartSchema,
+      answers: { 200: wholeCart },
+      errors: [404],
+    },
+    requireUser(deps),
+    async (c) => {
+      const { guestCartId } = await readBody(c, MergeCartSchema)
+      const cart = await mergeGuestCart(deps, currentUser(c).id, guestCartId)
+      return ok(c, 'Cart merged', cart.items, { bill: cart.bill, limits: cart.limits })
+    },
+  )
+
+  return router
 }

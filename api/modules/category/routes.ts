@@ -1,10 +1,13 @@
-import { Hono, type Context } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import type { Context } from 'hono'
+import { z } from 'zod'
+import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin } from '../../lib/auth.ts'
 import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
-import { AddCategorySchema, DeleteByIdSchema, UpdateCategorySchema } from './schemas.ts'
+import { AddCategorySchema, CategorySchema, DeleteByIdSchema, UpdateCategorySchema } from '../../../contract/category.ts'
+import { IdempotencyHeaderSchema } from '../../../contract/idempotency.ts'
+import { apiRouter } from '../../lib/openapi.ts'
 import {
   addCategory,
   CATEGORY_ADDED,
@@ -27,27 +30,70 @@ import {
  * - DELETE /delete `{ _id }` → null; 404 unknown id, 409 while a sub category or product uses it.
  */
 export function categoryRoutes(deps: AppDeps) {
-  const r = new Hono()
+  const { router, endpoint } = apiRouter('Category')
+  const list = {
+    path: '/get',
+    summary: 'Every category, by name',
+    access: 'public',
+    answers: { 200: { description: 'The categories', data: z.array(CategorySchema) } },
+  } as const
   const get = async (c: Context) => ok(c, 'Category list', await listCategories(deps))
-  r.get('/get', get)
-  r.post('/get', get)
+  endpoint({ ...list, method: 'get' }, get)
+  endpoint({ ...list, method: 'post', summary: `${list.summary} (POST accepted: it takes no body)` }, get)
 
-  r.post('/add-category', requireAdmin(deps), async (c) => {
-    const input = await readBody(c, AddCategorySchema)
-    const idempotency = idempotencyClaim(c, currentUser(c).id, 'category:add', input)
-    return ok(c, CATEGORY_ADDED, await addCategory(deps, input, idempotency), {}, 201)
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/add-category',
+      summary: 'Create a category (ADMIN); a repeated Idempotency-Key answers the first one',
+      access: 'admin',
+      body: AddCategorySchema,
+      headers: IdempotencyHeaderSchema,
+      answers: { 201: { description: 'The new category', data: CategorySchema } },
+      errors: [409, 422],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const input = await readBody(c, AddCategorySchema)
+      const idempotency = idempotencyClaim(c, currentUser(c).id, 'category:add', input)
+      return ok(c, CATEGORY_ADDED, await addCategory(deps, input, idempotency), {}, 201)
+    },
+  )
 
-  r.put('/update', requireAdmin(deps), async (c) => {
-    const input = await readBody(c, UpdateCategorySchema)
-    return ok(c, CATEGORY_UPDATED, await updateCategory(deps, input))
-  })
+  endpoint(
+    {
+      method: 'put',
+      path: '/update',
+      summary: 'Rename a category or change its image (ADMIN)',
+      access: 'admin',
+      body: UpdateCategorySchema,
+      answers: { 200: { description: 'The updated category', data: CategorySchema } },
+      errors: [404, 409],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const input = await readBody(c, UpdateCategorySchema)
+      return ok(c, CATEGORY_UPDATED, await updateCategory(deps, input))
+    },
+  )
 
-  r.delete('/delete', requireAdmin(deps), async (c) => {
-    const { _id } = await readBody(c, DeleteByIdSchema)
-    await deleteCategory(deps, _id)
-    return ok(c, CATEGORY_DELETED, null)
-  })
+  endpoint(
+    {
+      method: 'delete',
+      path: '/delete',
+      summary: 'Delete a category no sub category or product uses (ADMIN)',
+      access: 'admin',
+      body: DeleteByIdSchema,
+      answers: { 200: { description: '`data` is null' } },
+      errors: [404, 409],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const { _id } = await readBody(c, DeleteByIdSchema)
+      await deleteCategory(deps, _id)
+      return ok(c, CATEGORY_DELETED, null)
+    },
+  )
 
-  return r
+  return router
 }

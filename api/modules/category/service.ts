@@ -13,15 +13,16 @@
  * - a category still used by a sub category or a product is not deleted: 409 saying by how many;
  * - the files of a replaced or deleted image are removed once nothing else uses them.
  */
+import type { Category } from '../../../contract/category.ts'
 import { eq, sql } from 'drizzle-orm'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { categories } from '../../db/schema.ts'
 import { Conflict, NotFound } from '../../lib/errors.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import { counted, isForeignKeyViolation, isoTimestamp } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
-import type { AddCategoryInput, UpdateCategoryInput } from './schemas.ts'
+import type { AddCategoryInput, UpdateCategoryInput } from '../../../contract/category.ts'
 import { assertReadVersion } from './catalog-schemas.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 
@@ -52,14 +53,8 @@ export function categoryInUse(subCategories: number, products: number): string {
  */
 const CATEGORY_NAME_LOCK_KEY = 7_264_110_301
 
-/** A category as answered (docs/api-contract.md, "Endpoints": Category). */
-export interface CategoryAnswer {
-  _id: string
-  name: string
-  image: string
-  createdAt: string
-  updatedAt: string
-}
+/** A category as answered (contract/category.ts). */
+export type CategoryAnswer = Category
 
 /** The answer columns of a category aliased `c`. */
 const categoryColumns = sql`c.id as "_id", c.name, c.image,

@@ -1,9 +1,10 @@
-import { Hono } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { requireAdmin } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readFileField } from '../../lib/multipart.ts'
 import { UPLOAD_DONE, uploadCatalogImage } from './service.ts'
+import { UploadAnswerSchema } from '../../../contract/file.ts'
+import { apiRouter } from '../../lib/openapi.ts'
 
 /**
  * Routes of /api/file (docs/api-contract.md, "Endpoints").
@@ -13,12 +14,23 @@ import { UPLOAD_DONE, uploadCatalogImage } from './service.ts'
  *   400 without a file, 413 over deps.uploadMaxBytes, 415 not an image (by content; SVG refused).
  */
 export function fileRoutes(deps: AppDeps) {
-  const r = new Hono()
+  const { router, endpoint } = apiRouter('File')
 
-  r.post('/upload', requireAdmin(deps), async (c) => {
-    const file = await readFileField(c, 'image', deps.uploadMaxBytes)
-    return ok(c, UPLOAD_DONE, await uploadCatalogImage(deps, file.bytes), {}, 201)
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/upload',
+      summary: 'Upload a catalogue image (ADMIN): stored as WebP in four widths',
+      access: 'admin',
+      upload: 'image',
+      answers: { 201: { description: 'The stored image', data: UploadAnswerSchema } },
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const file = await readFileField(c, 'image', deps.uploadMaxBytes)
+      return ok(c, UPLOAD_DONE, await uploadCatalogImage(deps, file.bytes), {}, 201)
+    },
+  )
 
-  return r
+  return router
 }

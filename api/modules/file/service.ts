@@ -10,49 +10,18 @@
  * picture and no dangling reference ever reaches a page (OWASP XSS Prevention Cheat Sheet, rule on
  * URL contexts; docs/decisions/0004-images.md: no dangling references).
  */
-import { z } from 'zod'
-import type { AppDeps } from '../../app.ts'
+import { IMAGE_URL_MAX_LENGTH, ImageUrlSchema, NOT_OUR_IMAGE } from '../../../contract/fields.ts'
+import type { UploadAnswer } from '../../../contract/file.ts'
+import { isStoredImageKey } from '../../../contract/images.ts'
+import type { AppDeps } from '../../deps.ts'
 import { BadRequest, type FieldIssue } from '../../lib/errors.ts'
 import { deleteImageIfUnused, processImage, recordImage } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
 
 export const UPLOAD_DONE = 'Upload done'
-/** Issue message of an image url that is not one of the store's stored images. */
-export const NOT_OUR_IMAGE = 'Not an uploaded image: upload it with /api/file/upload first'
-/** Longest image url accepted, in characters. */
-export const IMAGE_URL_MAX_LENGTH = 2048
+export { IMAGE_URL_MAX_LENGTH, ImageUrlSchema, NOT_OUR_IMAGE }
 
-/**
- * The end of a stored main image's url: `<24 hex>.webp` (`-sq` for square avatar crops), with no
- * query or fragment. Variants (`-w256`) are derived by the pages, never stored in a row.
- */
-const STORED_IMAGE_NAME = /\/[0-9a-f]{24}(?:-sq)?\.webp$/
-/** A storage key of a main image, as `processImage` names it. */
-const STORED_IMAGE_KEY = /^[0-9a-f]{24}(?:-sq)?\.webp$/
-/** A site-relative path (not `//host`, which is another site) or an https/http url. */
-const SAFE_URL_START = /^(?:\/(?!\/)|https?:\/\/)/i
-
-/**
- * An image url in a request body: text of the stored-image shape (a path or an http(s) url ending in
- * `<hash>.webp`). `javascript:`, `data:` and anything else is refused here; whether the storage
- * really holds it is checked by `assertStoredImages`, which needs the storage.
- */
-export const ImageUrlSchema = z
-  .string({ error: (iss) => (iss.input === undefined ? 'Image is required' : 'Expected an image url (text)') })
-  .trim()
-  .min(1, 'Image is required')
-  .max(IMAGE_URL_MAX_LENGTH, 'Image url is too long')
-  // An empty url is already reported as required: one issue per problem.
-  .refine((url) => url === '' || (SAFE_URL_START.test(url) && STORED_IMAGE_NAME.test(url)), NOT_OUR_IMAGE)
-
-/** The answer of POST /api/file/upload (contract): url, main file's width and height in px, format, size in bytes. */
-export interface UploadAnswer {
-  url: string
-  width: number
-  height: number
-  format: 'webp'
-  bytes: number
-}
+export type { UploadAnswer }
 
 /**
  * Stores an uploaded catalogue image: checked by content, re-encoded to WebP in four widths
@@ -78,7 +47,7 @@ export async function uploadCatalogImage(deps: Pick<AppDeps, 'db' | 'storage' | 
 /** True when `url` is a main image this storage made and its file is there. */
 export async function isStoredImage(storage: Storage, url: string): Promise<boolean> {
   const key = storage.keyFor(url)
-  if (!key || !STORED_IMAGE_KEY.test(key)) return false
+  if (!key || !isStoredImageKey(key)) return false
   return storage.exists(key)
 }
 

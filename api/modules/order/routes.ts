@@ -10,68 +10,158 @@
  * - POST /admin-list `{ status?, page, limit }` (admin) → `data`, `totalCount`, `totalNoPage`
  * - PUT /update-status `{ orderId, status, version? }` (admin)
  */
-import { Hono } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import { z } from 'zod'
+import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin, requireUser } from '../../lib/auth.ts'
 import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
-import { AdminListSchema, OrderRefSchema, PlaceOrderSchema, UpdateStatusSchema } from './schemas.ts'
+import {
+  AdminListSchema,
+  CartChangeSchema,
+  OrderRefSchema,
+  OrderSchema,
+  PlaceOrderSchema,
+  UpdateStatusSchema,
+} from '../../../contract/order.ts'
 import { IdempotencyKeySchema } from '../../../contract/idempotency.ts'
+import { apiRouter } from '../../lib/openapi.ts'
 import { adminListOrders, changeStatus, listOrders, ORDER_PLACED, orderDetails, placeCashOnDelivery } from './service.ts'
 
 /** Builds the /api/order router. */
 export function orderRoutes(deps: AppDeps) {
-  const r = new Hono()
+  const { router, endpoint } = apiRouter('Order')
+  const order = { data: OrderSchema }
 
-  r.post('/cash-on-delivery', requireUser(deps), async (c) => {
-    const body = await readBody(c, PlaceOrderSchema)
-    const key = IdempotencyKeySchema.safeParse(c.req.header('idempotency-key') ?? body.idempotencyKey)
-    if (!key.success) {
-      const message = key.error.issues[0]!.message
-      throw BadRequest(message, [{ path: 'idempotencyKey', message }])
-    }
-    const user = currentUser(c)
-    await consume(deps.rateLimits.orderByUser, user.id)
-    const outcome = await placeCashOnDelivery(deps, user, { addressId: body.addressId, idempotencyKey: key.data })
-    if (outcome.kind === 'changed') {
-      const names = [...new Set(outcome.changes.map((ch) => ch.name))].join(', ')
-      return c.json(
-        {
-          ...failure(`Your cart was updated: ${names} changed since you added it. Check your cart and place the order again.`),
-          changes: outcome.changes,
+  endpoint(
+    {
+      method: 'post',
+      path: '/cash-on-delivery',
+      summary: 'Place the cart as a cash-on-delivery order (Idempotency-Key required: a repeat answers the same order)',
+      description:
+        'A 409 carries `changes` beside the failure envelope when prices or stock moved since the shopper saw the cart (the cart was corrected).',
+      access: 'user',
+      body: PlaceOrderSchema,
+      headers: z.object({
+        'idempotency-key': z.string().optional().meta({ description: 'Required here, or `idempotencyKey` in the body' }),
+      }),
+      answers: { 201: { description: 'The new order', ...order }, 200: { description: 'The order a repeated key placed', ...order } },
+      errors: [404, 409, 429],
+      failureExtra: {
+        409: {
+          description: 'The cart changed since the shopper saw it (`changes` says how), or it cannot be ordered',
+          extra: { changes: z.array(CartChangeSchema).optional() },
         },
-        409,
-      )
-    }
-    return ok(c, ORDER_PLACED, outcome.order, {}, outcome.created ? 201 : 200)
-  })
+      },
+    },
+    requireUser(deps),
+    async (c) => {
+      const body = await readBody(c, PlaceOrderSchema)
+      const key = IdempotencyKeySchema.safeParse(c.req.header('idempotency-key') ?? body.idempotencyKey)
+      if (!key.success) {
+        const message = key.error.issues[0]!.message
+        throw BadRequest(message, [{ path: 'idempotencyKey', message }])
+      }
+      const user = currentUser(c)
+      await consume(deps.rateLimits.orderByUser, user.id)
+      const outcome = await placeCashOnDelivery(deps, user, { addressId: body.addressId, idempotencyKey: key.data })
+      if (outcome.kind === 'changed') {
+        const names = [...new Set(outcome.changes.map((ch) => ch.name))].join(', ')
+        return c.json(
+          {
+            ...failure(`Your cart was updated: ${names} changed since you added it. Check your cart and place the order again.`),
+            changes: outcome.changes,
+          },
+          409,
+        )
+      }
+      return ok(c, ORDER_PLACED, outcome.order, {}, outcome.created ? 201 : 200)
+    },
+  )
+  endpoint(
+    {
+      method: 'get',
+      path: '/order-list',
+      summary: "The user's orders, newest first",
+      access: 'user',
+      answers: { 200: { description: 'The orders', data: z.array(OrderSchema) } },
+    },
+    requireUser(deps),
+    async (c) => ok(c, 'Order list', await listOrders(deps, currentUser(c).id)),
+  )
 
-  r.get('/order-list', requireUser(deps), async (c) => ok(c, 'Order list', await listOrders(deps, currentUser(c).id)))
+  endpoint(
+    {
+      method: 'post',
+      path: '/details',
+      summary: "One order (the user's own; an admin may read any)",
+      access: 'user',
+      body: OrderRefSchema,
+      answers: { 200: { description: 'The order', ...order } },
+      errors: [404],
+    },
+    requireUser(deps),
+    async (c) => {
+      const { orderId } = await readBody(c, OrderRefSchema)
+      return ok(c, 'Order details', await orderDetails(deps, currentUser(c), orderId))
+    },
+  )
 
-  r.post('/details', requireUser(deps), async (c) => {
-    const { orderId } = await readBody(c, OrderRefSchema)
-    return ok(c, 'Order details', await orderDetails(deps, currentUser(c), orderId))
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/cancel',
+      summary: "Cancel one of the user's placed orders (stock returns)",
+      access: 'user',
+      body: OrderRefSchema,
+      answers: { 200: { description: 'The cancelled order', ...order } },
+      errors: [404, 409],
+    },
+    requireUser(deps),
+    async (c) => {
+      const { orderId } = await readBody(c, OrderRefSchema)
+      const user = currentUser(c)
+      return ok(c, 'Order cancelled', await changeStatus(deps, { ref: orderId, to: 'cancelled', byUserId: user.id, onlyUserId: user.id }))
+    },
+  )
 
-  r.post('/cancel', requireUser(deps), async (c) => {
-    const { orderId } = await readBody(c, OrderRefSchema)
-    const user = currentUser(c)
-    return ok(c, 'Order cancelled', await changeStatus(deps, { ref: orderId, to: 'cancelled', byUserId: user.id, onlyUserId: user.id }))
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/admin-list',
+      summary: 'Every order, newest first, optionally of one status (ADMIN)',
+      access: 'admin',
+      body: AdminListSchema,
+      answers: {
+        200: { description: 'One page of orders', data: z.array(OrderSchema), extra: { totalCount: z.number(), totalNoPage: z.number() } },
+      },
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const query = await readBody(c, AdminListSchema)
+      const page = await adminListOrders(deps, query)
+      return ok(c, 'Orders', page.data, { totalCount: page.totalCount, totalNoPage: page.totalNoPage })
+    },
+  )
 
-  r.post('/admin-list', requireAdmin(deps), async (c) => {
-    const query = await readBody(c, AdminListSchema)
-    const page = await adminListOrders(deps, query)
-    return ok(c, 'Orders', page.data, { totalCount: page.totalCount, totalNoPage: page.totalNoPage })
-  })
+  endpoint(
+    {
+      method: 'put',
+      path: '/update-status',
+      summary: 'Move an order along its life cycle (ADMIN); `version` as read makes a stale change a 409',
+      access: 'admin',
+      body: UpdateStatusSchema,
+      answers: { 200: { description: 'The updated order', ...order } },
+      errors: [404, 409],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const input = await readBody(c, UpdateStatusSchema)
+      const order = await changeStatus(deps, { ref: input.orderId, to: input.status, byUserId: currentUser(c).id, version: input.version })
+      return ok(c, 'Order status updated', order)
+    },
+  )
 
-  r.put('/update-status', requireAdmin(deps), async (c) => {
-    const input = await readBody(c, UpdateStatusSchema)
-    const order = await changeStatus(deps, { ref: input.orderId, to: input.status, byUserId: currentUser(c).id, version: input.version })
-    return ok(c, 'Order status updated', order)
-  })
-
-  return r
+  return router
 }

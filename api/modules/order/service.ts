@@ -10,7 +10,7 @@
  * Amounts are integer paise; the wire has rupees.
  */
 import { sql } from 'drizzle-orm'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
 import type { OrderStatus } from '../../db/schema.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'

@@ -13,38 +13,20 @@
  * - `price` is the MRP in rupees and `discount` a percentage, both JSON numbers; the selling price
  *   is derived by the pages (app/lib/money.ts).
  */
+import type { Product } from '../../../contract/product.ts'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { NotFound } from '../../lib/errors.ts'
-import { expandedCategories, expandedSubCategories, isoTimestamp, type CatalogRef } from '../../lib/catalog-sql.ts'
+import { expandedCategories, expandedSubCategories, isoTimestamp } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps } from '../category/service.ts'
-import type { ProductsByCategoryAndSubCategoryInput } from './schemas.ts'
+import type { ProductsByCategoryAndSubCategoryInput } from '../../../contract/product.ts'
 
 /** Products shown per category by get-product-by-category (the home page rows). */
 export const PRODUCTS_PER_CATEGORY = 15
 
-/** A product as answered (docs/api-contract.md, "Endpoints": Product with category and subCategory expanded). */
-export interface ProductAnswer {
-  _id: string
-  name: string
-  image: string[]
-  category: CatalogRef[]
-  subCategory: CatalogRef[]
-  unit: string
-  stock: number
-  /** MRP in rupees. */
-  price: number
-  /** Selling price in rupees, as the catalogue or an admin set it. */
-  sellingPrice: number
-  /** Percentage off the MRP, 0-100 (derived from price and sellingPrice when those are set). */
-  discount: number
-  description: string
-  more_details: Record<string, string>
-  publish: boolean
-  createdAt: string
-  updatedAt: string
-}
+/** A product as answered: contract/product.ts `ProductSchema` (category and subCategory expanded). */
+export type ProductAnswer = Product
 
 /** One page of products and the number of products matching in all. */
 export interface ProductPage {

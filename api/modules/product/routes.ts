@@ -1,13 +1,25 @@
-import { Hono, type Context } from 'hono'
+import type { Context } from 'hono'
+import { z } from 'zod'
 import { clientIp } from '../../lib/client-ip.ts'
 import { consume } from '../../lib/rate-limit.ts'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin } from '../../lib/auth.ts'
 import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
-import { DeleteByIdSchema } from '../category/schemas.ts'
-import { CreateProductSchema, ProductDetailsSchema, ProductsByCategorySchema, UpdateProductSchema } from './schemas.ts'
+import { DeleteByIdSchema } from '../../../contract/category.ts'
+import { apiRouter } from '../../lib/openapi.ts'
+import { pageCount } from '../../../contract/paging.ts'
+import { FacetsSchema, UnderstoodSchema } from '../../../contract/search.ts'
+import { IdempotencyHeaderSchema } from '../../../contract/idempotency.ts'
+import {
+  CategoryProductsSchema,
+  CreateProductSchema,
+  ProductDetailsSchema,
+  ProductSchema,
+  ProductsByCategorySchema,
+  UpdateProductSchema,
+} from '../../../contract/product.ts'
 import { ListingRequestSchema, SearchRequestSchema } from '../search/schemas.ts'
 import { productListing } from '../search/service.ts'
 import {
@@ -22,9 +34,6 @@ import {
   searchProducts,
   updateProduct,
 } from './service.ts'
-
-/** Number of pages of `limit` products needed for `totalCount` products (0 when there is none). */
-const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / limit)
 
 /**
  * Routes of /api/product (docs/api-contract.md, "Endpoints"). Every body is validated (400 with `issues` on
@@ -49,65 +58,181 @@ const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / 
  * - DELETE /delete-product (ADMIN) `{ _id }` → null; 404 unknown id
  */
 export function productRoutes(deps: AppDeps) {
-  const r = new Hono()
+  const { router, endpoint } = apiRouter('Product')
   // Searches the cache cannot answer are limited per client address (api/lib/rate-limit.ts).
   // and bounded in number at once for the whole process (deps.searchGate).
   const searchLimit = (c: Context) => ({ beforeSearch: () => consume(deps.rateLimits.searchByIp, clientIp(c)), gate: deps.searchGate })
+  const product = { data: ProductSchema }
+  const products = z.array(ProductSchema)
+  const listExtras = { facets: FacetsSchema.optional(), understood: UnderstoodSchema.optional() }
 
-  r.post('/get', async (c) => {
-    const input = await readBody(c, SearchRequestSchema)
-    const { data, totalCount, ...extra } = await searchProducts(deps, input, searchLimit(c))
-    return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit), ...extra })
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/get',
+      summary: 'Products, newest first or matching `search`, one page',
+      access: 'public',
+      body: SearchRequestSchema,
+      answers: {
+        200: {
+          description: 'One page of products',
+          data: products,
+          extra: { totalCount: z.number(), totalNoPage: z.number(), ...listExtras },
+        },
+      },
+      errors: [429],
+    },
+    async (c) => {
+      const input = await readBody(c, SearchRequestSchema)
+      const { data, totalCount, ...extra } = await searchProducts(deps, input, searchLimit(c))
+      return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit), ...extra })
+    },
+  )
 
-  r.post('/get-product-by-category', async (c) => {
-    const { id, grouped } = await readBody(c, ProductsByCategorySchema)
-    if (grouped) return ok(c, 'category product list', await productsByCategoryGrouped(deps, id))
-    return ok(c, 'category product list', await productsByCategory(deps, id))
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/get-product-by-category',
+      summary: 'At most 15 products of each category named, or one row per category with `grouped: true`',
+      access: 'public',
+      body: ProductsByCategorySchema,
+      answers: {
+        200: {
+          description: 'The products (flat), or `{ categoryId, products }` rows when grouped',
+          data: z.union([products, z.array(CategoryProductsSchema)]),
+        },
+      },
+    },
+    async (c) => {
+      const { id, grouped } = await readBody(c, ProductsByCategorySchema)
+      if (grouped) return ok(c, 'category product list', await productsByCategoryGrouped(deps, id))
+      return ok(c, 'category product list', await productsByCategory(deps, id))
+    },
+  )
 
   const byCategoryAndSubCategory = async (c: Context) => {
     const input = await readBody(c, ListingRequestSchema)
     const { data, totalCount, ...extra } = await productListing(deps, input, { gate: deps.searchGate })
     return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit, ...extra })
   }
-  r.post('/get-product-by-category-and-subcategory', byCategoryAndSubCategory)
+  const listing = {
+    method: 'post',
+    summary: "One page of a category's products, narrowed to sub categories when given",
+    access: 'public',
+    body: ListingRequestSchema,
+    answers: {
+      200: {
+        description: 'One page of products',
+        data: products,
+        extra: { totalCount: z.number(), page: z.number(), limit: z.number(), ...listExtras },
+      },
+    },
+  } as const
+  endpoint({ ...listing, path: '/get-product-by-category-and-subcategory' }, byCategoryAndSubCategory)
   // The original client's spelling (docs/api-contract.md, "Aliases").
-  r.post('/get-pruduct-by-category-and-subcategory', byCategoryAndSubCategory)
+  endpoint(
+    { ...listing, path: '/get-pruduct-by-category-and-subcategory', summary: `${listing.summary} (the original client's spelling)` },
+    byCategoryAndSubCategory,
+  )
 
-  r.post('/get-product-details', async (c) => {
-    const { productId } = await readBody(c, ProductDetailsSchema)
-    return ok(c, 'product details', await productDetails(deps, productId))
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/get-product-details',
+      summary: 'One published product',
+      access: 'public',
+      body: ProductDetailsSchema,
+      answers: { 200: { description: 'The product', ...product } },
+      errors: [404],
+    },
+    async (c) => {
+      const { productId } = await readBody(c, ProductDetailsSchema)
+      return ok(c, 'product details', await productDetails(deps, productId))
+    },
+  )
 
-  r.post('/search-product', async (c) => {
-    const input = await readBody(c, SearchRequestSchema)
-    const { data, totalCount, ...extra } = await searchProducts(deps, input, searchLimit(c))
-    return ok(c, 'Product data', data, {
-      totalCount,
-      totalPage: pageCount(totalCount, input.limit),
-      page: input.page,
-      limit: input.limit,
-      ...extra,
-    })
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/search-product',
+      summary: 'Products matching `search` (typos, synonyms, ranking: docs/search.md), one page',
+      access: 'public',
+      body: SearchRequestSchema,
+      answers: {
+        200: {
+          description: 'One page of products',
+          data: products,
+          extra: { totalCount: z.number(), totalPage: z.number(), page: z.number(), limit: z.number(), ...listExtras },
+        },
+      },
+      errors: [429],
+    },
+    async (c) => {
+      const input = await readBody(c, SearchRequestSchema)
+      const { data, totalCount, ...extra } = await searchProducts(deps, input, searchLimit(c))
+      return ok(c, 'Product data', data, {
+        totalCount,
+        totalPage: pageCount(totalCount, input.limit),
+        page: input.page,
+        limit: input.limit,
+        ...extra,
+      })
+    },
+  )
 
-  r.post('/create', requireAdmin(deps), async (c) => {
-    const input = await readBody(c, CreateProductSchema)
-    const idempotency = idempotencyClaim(c, currentUser(c).id, 'product:create', input)
-    return ok(c, PRODUCT_CREATED, await createProduct(deps, input, idempotency), {}, 201)
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/create',
+      summary: 'Create a product (ADMIN); a repeated Idempotency-Key answers the first product',
+      access: 'admin',
+      body: CreateProductSchema,
+      headers: IdempotencyHeaderSchema,
+      answers: { 201: { description: 'The new product', ...product } },
+      errors: [422],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const input = await readBody(c, CreateProductSchema)
+      const idempotency = idempotencyClaim(c, currentUser(c).id, 'product:create', input)
+      return ok(c, PRODUCT_CREATED, await createProduct(deps, input, idempotency), {}, 201)
+    },
+  )
 
-  r.put('/update-product-details', requireAdmin(deps), async (c) => {
-    const input = await readBody(c, UpdateProductSchema)
-    return ok(c, PRODUCT_UPDATED, await updateProduct(deps, input))
-  })
+  endpoint(
+    {
+      method: 'put',
+      path: '/update-product-details',
+      summary: 'Change any fields of a product (ADMIN); `updatedAt` as read makes a stale edit a 409',
+      access: 'admin',
+      body: UpdateProductSchema,
+      answers: { 200: { description: 'The updated product', ...product } },
+      errors: [404, 409],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const input = await readBody(c, UpdateProductSchema)
+      return ok(c, PRODUCT_UPDATED, await updateProduct(deps, input))
+    },
+  )
 
-  r.delete('/delete-product', requireAdmin(deps), async (c) => {
-    const { _id } = await readBody(c, DeleteByIdSchema)
-    await deleteProduct(deps, _id)
-    return ok(c, PRODUCT_DELETED, null)
-  })
+  endpoint(
+    {
+      method: 'delete',
+      path: '/delete-product',
+      summary: 'Delete a product (ADMIN)',
+      access: 'admin',
+      body: DeleteByIdSchema,
+      answers: { 200: { description: '`data` is null' } },
+      errors: [404],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const { _id } = await readBody(c, DeleteByIdSchema)
+      await deleteProduct(deps, _id)
+      return ok(c, PRODUCT_DELETED, null)
+    },
+  )
 
-  return r
+  return router
 }

@@ -1,14 +1,14 @@
 /** Unit tests of the product read body schemas: defaults, the limit cap, and wrong types refused. */
 import { describe, expect, it } from 'vitest'
+import { MAX_LIMIT } from '../../../contract/paging.ts'
 import {
-  MAX_LIMIT,
   ProductDetailsSchema,
   ProductsByCategoryAndSubCategorySchema,
   ProductsByCategorySchema,
   ProductSearchSchema,
   UpdateProductSchema,
   decimalPlaces,
-} from './schemas.ts'
+} from '../../../contract/product.ts'
 
 describe('ProductSearchSchema', () => {
   it('fills missing and null paging fields with page 1, limit 10 and an empty search', () => {

@@ -17,7 +17,7 @@ import type { CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 import { productColumns, textArray, toProductAnswer, type ProductAnswer, type ProductRow } from './reads.ts'
-import type { CreateProductInput, UpdateProductInput } from './schemas.ts'
+import type { CreateProductInput, UpdateProductInput } from '../../../contract/product.ts'
 
 export const PRODUCT_CREATED = 'Product Created Successfully'
 export const PRODUCT_UPDATED = 'Product updated successfully'

@@ -12,8 +12,8 @@
  * - `facets: true` adds `facets` to the answer (counts per brand, price band and discount step).
  */
 import { z } from 'zod'
-import { CONTROL_CHARACTERS } from '../category/catalog-schemas.ts'
-import { ProductSearchSchema, ProductsByCategoryAndSubCategorySchema } from '../product/schemas.ts'
+import { CONTROL_CHARACTERS } from '../../../contract/fields.ts'
+import { ProductSearchSchema, ProductsByCategoryAndSubCategorySchema } from '../../../contract/product.ts'
 import { DISCOUNT_STEPS, MAX_BRAND_LENGTH, MAX_BRANDS, PRICE_BANDS, SORTS, type PriceBandId } from '../../../contract/search.ts'
 
 export { DISCOUNT_STEPS, PRICE_BANDS, SORTS, type Facets, type FacetValue, type PriceBandId, type Sort } from '../../../contract/search.ts'

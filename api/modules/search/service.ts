@@ -27,7 +27,7 @@ import {
   type ProductAnswer,
   type ProductPage,
 } from '../product/reads.ts'
-import type { ProductSearchInput, ProductsByCategoryAndSubCategoryInput } from '../product/schemas.ts'
+import type { ProductSearchInput, ProductsByCategoryAndSubCategoryInput } from '../../../contract/product.ts'
 import { listPage, type ListQuery } from './list-query.ts'
 import { searchListParts } from './ranking.ts'
 import { changesList, type ListOptions } from './schemas.ts'

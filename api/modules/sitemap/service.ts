@@ -7,7 +7,7 @@
  * never lists a deleted product or misses a new one for longer than the cache takes to clear.
  */
 import { sql } from 'drizzle-orm'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
 
 /** Products per page of `products`: the protocol's limit of URLs in one sitemap file. */

@@ -1,11 +1,14 @@
-import { Hono, type Context } from 'hono'
-import type { AppDeps } from '../../app.ts'
+import type { Context } from 'hono'
+import { z } from 'zod'
+import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin } from '../../lib/auth.ts'
 import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
-import { DeleteByIdSchema } from '../category/schemas.ts'
-import { CreateSubCategorySchema, UpdateSubCategorySchema } from './schemas.ts'
+import { DeleteByIdSchema } from '../../../contract/category.ts'
+import { CreateSubCategorySchema, SubCategorySchema, UpdateSubCategorySchema } from '../../../contract/subcategory.ts'
+import { IdempotencyHeaderSchema } from '../../../contract/idempotency.ts'
+import { apiRouter } from '../../lib/openapi.ts'
 import {
   createSubCategory,
   deleteSubCategory,
@@ -30,27 +33,70 @@ import {
  * - DELETE /delete `{ _id }` → null; 404 unknown id, 409 while a product uses it.
  */
 export function subCategoryRoutes(deps: AppDeps) {
-  const r = new Hono()
+  const { router, endpoint } = apiRouter('Sub category')
+  const list = {
+    path: '/get',
+    summary: 'Every sub category, by name, its categories expanded',
+    access: 'public',
+    answers: { 200: { description: 'The sub categories', data: z.array(SubCategorySchema) } },
+  } as const
   const get = async (c: Context) => ok(c, 'Sub Category data', await listSubCategories(deps))
-  r.post('/get', get)
-  r.get('/get', get)
+  endpoint({ ...list, method: 'post' }, get)
+  endpoint({ ...list, method: 'get', summary: `${list.summary} (GET accepted: it takes no body)` }, get)
 
-  r.post('/create', requireAdmin(deps), async (c) => {
-    const input = await readBody(c, CreateSubCategorySchema)
-    const idempotency = idempotencyClaim(c, currentUser(c).id, 'subcategory:create', input)
-    return ok(c, SUB_CATEGORY_CREATED, await createSubCategory(deps, input, idempotency), {}, 201)
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/create',
+      summary: 'Create a sub category under one or more categories (ADMIN); a repeated Idempotency-Key answers the first one',
+      access: 'admin',
+      body: CreateSubCategorySchema,
+      headers: IdempotencyHeaderSchema,
+      answers: { 201: { description: 'The new sub category', data: SubCategorySchema } },
+      errors: [422],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const input = await readBody(c, CreateSubCategorySchema)
+      const idempotency = idempotencyClaim(c, currentUser(c).id, 'subcategory:create', input)
+      return ok(c, SUB_CATEGORY_CREATED, await createSubCategory(deps, input, idempotency), {}, 201)
+    },
+  )
 
-  r.put('/update', requireAdmin(deps), async (c) => {
-    const input = await readBody(c, UpdateSubCategorySchema)
-    return ok(c, SUB_CATEGORY_UPDATED, await updateSubCategory(deps, input))
-  })
+  endpoint(
+    {
+      method: 'put',
+      path: '/update',
+      summary: 'Change a sub category; `category` replaces its links (ADMIN)',
+      access: 'admin',
+      body: UpdateSubCategorySchema,
+      answers: { 200: { description: 'The updated sub category', data: SubCategorySchema } },
+      errors: [404, 409],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const input = await readBody(c, UpdateSubCategorySchema)
+      return ok(c, SUB_CATEGORY_UPDATED, await updateSubCategory(deps, input))
+    },
+  )
 
-  r.delete('/delete', requireAdmin(deps), async (c) => {
-    const { _id } = await readBody(c, DeleteByIdSchema)
-    await deleteSubCategory(deps, _id)
-    return ok(c, SUB_CATEGORY_DELETED, null)
-  })
+  endpoint(
+    {
+      method: 'delete',
+      path: '/delete',
+      summary: 'Delete a sub category no product uses (ADMIN)',
+      access: 'admin',
+      body: DeleteByIdSchema,
+      answers: { 200: { description: '`data` is null' } },
+      errors: [404, 409],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const { _id } = await readBody(c, DeleteByIdSchema)
+      await deleteSubCategory(deps, _id)
+      return ok(c, SUB_CATEGORY_DELETED, null)
+    },
+  )
 
-  return r
+  return router
 }

@@ -14,23 +14,17 @@
  *   the products silently would drop them from their listings without the admin noticing;
  * - the files of a replaced or deleted image are removed once nothing else uses them.
  */
+import type { SubCategory } from '../../../contract/subcategory.ts'
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { subCategories, subCategoryCategories } from '../../db/schema.ts'
 import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
 import { assertReadVersion, distinctIds } from '../category/catalog-schemas.ts'
-import {
-  counted,
-  expandedCategories,
-  isForeignKeyViolation,
-  isoTimestamp,
-  unknownRefIssues,
-  type CatalogRef,
-} from '../../lib/catalog-sql.ts'
+import { counted, expandedCategories, isForeignKeyViolation, isoTimestamp, unknownRefIssues } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
-import type { CreateSubCategoryInput, UpdateSubCategoryInput } from './schemas.ts'
+import type { CreateSubCategoryInput, UpdateSubCategoryInput } from '../../../contract/subcategory.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 
 export const SUB_CATEGORY_CREATED = 'Sub Category Created'
@@ -41,15 +35,8 @@ export const SUB_CATEGORY_NOT_FOUND = 'Sub Category not found'
 export const subCategoryInUse = (products: number) =>
   `Sub category is still used by ${counted(products, 'product')}: remove it from them or delete them first`
 
-/** A sub category as answered: `category` expanded to `{ _id, name, image }` (docs/api-contract.md, "Endpoints"). */
-export interface SubCategoryAnswer {
-  _id: string
-  name: string
-  image: string
-  category: CatalogRef[]
-  createdAt: string
-  updatedAt: string
-}
+/** A sub category as answered (contract/subcategory.ts). */
+export type SubCategoryAnswer = SubCategory
 
 /** The answer columns of a sub category aliased `s`, its categories expanded. */
 const subCategoryColumns = sql`s.id as "_id", s.name, s.image,

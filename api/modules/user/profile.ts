@@ -4,11 +4,11 @@
  * lib/errors.ts.
  */
 import { and, eq, ne } from 'drizzle-orm'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { users, type User } from '../../db/schema.ts'
 import { Conflict } from '../../lib/errors.ts'
 import { deleteImageIfUnused, processImage, recordImage } from '../../lib/images.ts'
-import type { UpdateUserInput } from './schemas.ts'
+import type { UpdateUserInput } from '../../../contract/user.ts'
 import { isUniqueViolation, toPublicUser, type PublicUser } from './service.ts'
 
 /** The email belongs to another account. */

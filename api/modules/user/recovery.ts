@@ -13,7 +13,7 @@
  * Knows nothing of HTTP: it throws the typed errors of lib/errors.ts.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { passwordResets, refreshTokens, users, type User } from '../../db/schema.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { describeFault } from '../../lib/faults.ts'
@@ -29,7 +29,7 @@ import {
   RESET_TOKEN_TTL_SECONDS,
 } from '../../lib/otp.ts'
 import { hashPassword } from '../../lib/passwords.ts'
-import type { ResetPasswordInput, VerifyOtpInput } from './schemas.ts'
+import type { ResetPasswordInput, VerifyOtpInput } from '../../../contract/user.ts'
 import { findUserByEmail } from './service.ts'
 
 /** The one answer of forgot-password, whether or not the email has an account (no enumeration). */

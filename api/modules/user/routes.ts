@@ -2,9 +2,9 @@
  * Routes of /api/user (docs/api-contract.md, "Endpoints" and "Authentication"): each reads its body
  * through a schema, applies its guard and rate limits, calls one service function and shapes the envelope.
  */
-import { Hono } from 'hono'
+import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import { bearerToken, clearTokenCookies, currentUser, REFRESH_COOKIE, requireUser, setTokenCookies } from '../../lib/auth.ts'
 import { clientIp } from '../../lib/client-ip.ts'
 import { assertSameOrigin } from '../../lib/csrf.ts'
@@ -27,7 +27,13 @@ import {
   ResetPasswordSchema,
   UpdateUserSchema,
   VerifyOtpSchema,
-} from './schemas.ts'
+  AvatarAnswerSchema,
+  LoginAnswerSchema,
+  ResetTokenAnswerSchema,
+  TokensSchema,
+  UserSchema,
+} from '../../../contract/user.ts'
+import { apiRouter } from '../../lib/openapi.ts'
 import { INVALID_REFRESH_TOKEN, isWrongCredentials, login, logout, register, rotateRefreshToken, toPublicUser } from './service.ts'
 
 /** Cookie that carries the reset token from verify to reset (docs/api-contract.md, "Authentication"). */
@@ -38,96 +44,203 @@ export function userRoutes(deps: AppDeps) {
   // Scoped to /api/user: only the reset call needs it; it never rides along on other requests.
   const resetCookieOptions = { httpOnly: true, sameSite: 'Lax', path: '/api/user', secure: deps.secureCookies } as const
 
-  const r = new Hono()
+  const { router, endpoint } = apiRouter('User')
+  const user = { data: UserSchema }
 
-  r.post('/register', async (c) => {
-    const input = await readBody(c, RegisterSchema)
-    await consume(deps.rateLimits.registerByIp, clientIp(c))
-    const user = await register(deps.db, input)
-    return ok(c, 'User registered successfully', user, {}, 201)
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/register',
+      summary: 'Create an account (rate-limited per client address)',
+      access: 'public',
+      body: RegisterSchema,
+      answers: { 201: { description: 'The new user', ...user } },
+      errors: [409, 429],
+    },
+    async (c) => {
+      const input = await readBody(c, RegisterSchema)
+      await consume(deps.rateLimits.registerByIp, clientIp(c))
+      const user = await register(deps.db, input)
+      return ok(c, 'User registered successfully', user, {}, 201)
+    },
+  )
 
   // Failures are counted, not attempts (api/lib/rate-limit.ts `protectLogin`): guesses from one
   // address cannot lock the owner out from another.
-  r.post('/login', async (c) => {
-    const input = await readBody(c, LoginSchema)
-    const tokens = await protectLogin(deps.rateLimits, input.email, clientIp(c), () => login(deps, input), isWrongCredentials)
-    setTokenCookies(c, deps, tokens)
-    // `accesstoken` is the spelling the original client reads (docs/api-contract.md, "Authentication").
-    return ok(c, 'Login successfully', { accesstoken: tokens.accessToken, ...tokens })
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/login',
+      summary: 'Sign in: the token pair in `data` and as httpOnly cookies',
+      access: 'public',
+      body: LoginSchema,
+      answers: { 200: { description: 'The tokens (`accesstoken` too: the original client reads that spelling)', data: LoginAnswerSchema } },
+      errors: [403, 429],
+    },
+    async (c) => {
+      const input = await readBody(c, LoginSchema)
+      const tokens = await protectLogin(deps.rateLimits, input.email, clientIp(c), () => login(deps, input), isWrongCredentials)
+      setTokenCookies(c, deps, tokens)
+      // `accesstoken` is the spelling the original client reads (docs/api-contract.md, "Authentication").
+      return ok(c, 'Login successfully', { accesstoken: tokens.accessToken, ...tokens })
+    },
+  )
 
-  r.post('/refresh-token', async (c) => {
-    const bearer = bearerToken(c)
-    const token = bearer ?? getCookie(c, REFRESH_COOKIE)
-    if (!token) throw Unauthorized(INVALID_REFRESH_TOKEN)
-    if (!bearer) assertSameOrigin(c, deps.allowedOrigins)
-    const tokens = await rotateRefreshToken(deps, token)
-    setTokenCookies(c, deps, tokens)
-    return ok(c, 'New access token generated', tokens)
-  })
+  endpoint(
+    {
+      method: 'post',
+      path: '/refresh-token',
+      summary: 'Rotate the refresh token (as the Bearer token, or the cookie from this site) for a new pair',
+      access: 'public',
+      answers: { 200: { description: 'The new tokens', data: TokensSchema } },
+      errors: [401, 403, 409],
+    },
+    async (c) => {
+      const bearer = bearerToken(c)
+      const token = bearer ?? getCookie(c, REFRESH_COOKIE)
+      if (!token) throw Unauthorized(INVALID_REFRESH_TOKEN)
+      if (!bearer) assertSameOrigin(c, deps.allowedOrigins)
+      const tokens = await rotateRefreshToken(deps, token)
+      setTokenCookies(c, deps, tokens)
+      return ok(c, 'New access token generated', tokens)
+    },
+  )
 
   // GET is the original client's call (docs/api-contract.md, "Aliases"); POST is what a form or the
   // BFF sends.
-  r.on(['GET', 'POST'], '/logout', requireUser(deps), async (c) => {
+  const logoutHandler = async (c: Context) => {
     const body = c.req.method === 'POST' ? await readBody(c, LogoutSchema) : {}
     const refreshToken = body.refreshToken ?? c.req.header('x-refresh-token') ?? getCookie(c, REFRESH_COOKIE)
     await logout(deps, currentUser(c).id, refreshToken)
     clearTokenCookies(c, deps)
     return ok(c, 'Logout successfully', null)
-  })
+  }
+  const logoutEndpoint = {
+    path: '/logout',
+    summary: 'Sign out: ends the session and its refresh token family, clears the cookies',
+    access: 'user',
+    answers: { 200: { description: '`data` is null' } },
+  } as const
+  endpoint({ ...logoutEndpoint, method: 'get' }, requireUser(deps), logoutHandler)
+  endpoint({ ...logoutEndpoint, method: 'post', body: LogoutSchema }, requireUser(deps), logoutHandler)
 
   // user-details fills the user's cart lines, addresses and orders (ids; docs/api-contract.md, "Users").
-  r.get('/user-details', requireUser(deps), async (c) => {
-    const user = currentUser(c)
-    const [shopping_cart, address_details, orderHistory] = await Promise.all([
-      cartLineIds(deps.db, user.id),
-      addressIds(deps, user.id),
-      orderIds(deps.db, user.id),
-    ])
-    return ok(c, 'User details', { ...toPublicUser(user), shopping_cart, address_details, orderHistory })
-  })
+  endpoint(
+    {
+      method: 'get',
+      path: '/user-details',
+      summary: 'The signed-in user, with the ids of their cart lines, addresses and orders',
+      access: 'user',
+      answers: { 200: { description: 'The user', ...user } },
+    },
+    requireUser(deps),
+    async (c) => {
+      const user = currentUser(c)
+      const [shopping_cart, address_details, orderHistory] = await Promise.all([
+        cartLineIds(deps.db, user.id),
+        addressIds(deps, user.id),
+        orderIds(deps.db, user.id),
+      ])
+      return ok(c, 'User details', { ...toPublicUser(user), shopping_cart, address_details, orderHistory })
+    },
+  )
 
-  r.put('/update-user', requireUser(deps), async (c) => {
-    const input = await readBody(c, UpdateUserSchema)
-    return ok(c, PROFILE_UPDATED, await updateProfile(deps.db, currentUser(c), input))
-  })
+  endpoint(
+    {
+      method: 'put',
+      path: '/update-user',
+      summary: "Change the user's name, email and mobile",
+      access: 'user',
+      body: UpdateUserSchema,
+      answers: { 200: { description: 'The updated user', ...user } },
+      errors: [409],
+    },
+    requireUser(deps),
+    async (c) => {
+      const input = await readBody(c, UpdateUserSchema)
+      return ok(c, PROFILE_UPDATED, await updateProfile(deps.db, currentUser(c), input))
+    },
+  )
 
   // The guard runs first, so an anonymous upload is refused before its body is read.
-  r.put('/upload-avatar', requireUser(deps), async (c) => {
-    const file = await readFileField(c, 'avatar', deps.uploadMaxBytes)
-    return ok(c, AVATAR_UPDATED, await uploadAvatar(deps, currentUser(c), file.bytes))
-  })
+  endpoint(
+    {
+      method: 'put',
+      path: '/upload-avatar',
+      summary: "Upload the user's avatar (a square crop)",
+      access: 'user',
+      upload: 'avatar',
+      answers: { 200: { description: 'The user id and the stored avatar url', data: AvatarAnswerSchema } },
+    },
+    requireUser(deps),
+    async (c) => {
+      const file = await readFileField(c, 'avatar', deps.uploadMaxBytes)
+      return ok(c, AVATAR_UPDATED, await uploadAvatar(deps, currentUser(c), file.bytes))
+    },
+  )
 
   // Password recovery (docs/product.md, "States and transitions"; docs/api-contract.md, "Differences
   // from the original contract"). Unknown emails get the same 200, and the limits count them too, so
   // neither the answer nor a 429 tells whether an account exists.
-  r.put('/forgot-password', async (c) => {
-    const { email } = await readBody(c, ForgotPasswordSchema)
-    await consume(deps.rateLimits.otpByIp, clientIp(c))
-    // A cool-down between codes for one email (a minute), so a stranger cannot block the owner's
-    // own recovery for long.
-    await consume(deps.rateLimits.otpCooldownByEmail, email)
-    await requestPasswordReset(deps, email)
-    return ok(c, OTP_SENT, null)
-  })
+  endpoint(
+    {
+      method: 'put',
+      path: '/forgot-password',
+      summary: 'Email a one-time code to reset the password (the same answer for an unknown email)',
+      access: 'public',
+      body: ForgotPasswordSchema,
+      answers: { 200: { description: '`data` is null' } },
+      errors: [429],
+    },
+    async (c) => {
+      const { email } = await readBody(c, ForgotPasswordSchema)
+      await consume(deps.rateLimits.otpByIp, clientIp(c))
+      // A cool-down between codes for one email (a minute), so a stranger cannot block the owner's
+      // own recovery for long.
+      await consume(deps.rateLimits.otpCooldownByEmail, email)
+      await requestPasswordReset(deps, email)
+      return ok(c, OTP_SENT, null)
+    },
+  )
 
-  r.put('/verify-forgot-password-otp', async (c) => {
-    const input = await readBody(c, VerifyOtpSchema)
-    await consume(deps.rateLimits.otpVerifyByIp, clientIp(c))
-    const { resetToken } = await verifyPasswordResetOtp(deps, input)
-    setCookie(c, RESET_COOKIE, resetToken, { ...resetCookieOptions, maxAge: RESET_TOKEN_TTL_SECONDS })
-    return ok(c, OTP_VERIFIED, { resetToken })
-  })
+  endpoint(
+    {
+      method: 'put',
+      path: '/verify-forgot-password-otp',
+      summary: 'Check the code: answers a reset token (also set as an httpOnly cookie)',
+      access: 'public',
+      body: VerifyOtpSchema,
+      answers: { 200: { description: 'The reset token', data: ResetTokenAnswerSchema } },
+      errors: [429],
+    },
+    async (c) => {
+      const input = await readBody(c, VerifyOtpSchema)
+      await consume(deps.rateLimits.otpVerifyByIp, clientIp(c))
+      const { resetToken } = await verifyPasswordResetOtp(deps, input)
+      setCookie(c, RESET_COOKIE, resetToken, { ...resetCookieOptions, maxAge: RESET_TOKEN_TTL_SECONDS })
+      return ok(c, OTP_VERIFIED, { resetToken })
+    },
+  )
 
-  r.put('/reset-password', async (c) => {
-    const input = await readBody(c, ResetPasswordSchema)
-    const resetToken = input.resetToken || getCookie(c, RESET_COOKIE)
-    if (!input.resetToken && resetToken) assertSameOrigin(c, deps.allowedOrigins)
-    await resetPassword(deps, { ...input, resetToken })
-    deleteCookie(c, RESET_COOKIE, resetCookieOptions)
-    return ok(c, PASSWORD_UPDATED, null)
-  })
+  endpoint(
+    {
+      method: 'put',
+      path: '/reset-password',
+      summary: 'Set a new password with the reset token (body or cookie); ends every session',
+      access: 'public',
+      body: ResetPasswordSchema,
+      answers: { 200: { description: '`data` is null' } },
+      errors: [403],
+    },
+    async (c) => {
+      const input = await readBody(c, ResetPasswordSchema)
+      const resetToken = input.resetToken || getCookie(c, RESET_COOKIE)
+      if (!input.resetToken && resetToken) assertSameOrigin(c, deps.allowedOrigins)
+      await resetPassword(deps, { ...input, resetToken })
+      deleteCookie(c, RESET_COOKIE, resetCookieOptions)
+      return ok(c, PASSWORD_UPDATED, null)
+    },
+  )
 
-  return r
+  return router
 }

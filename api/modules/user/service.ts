@@ -7,15 +7,17 @@
  * the next one in the same family; a used or revoked token presented again revokes the whole family
  * (OAuth 2.0 Security BCP, RFC 9700 §4.14.2, "refresh token rotation").
  */
+import { hasSqlState } from '../../lib/faults.ts'
+import { CONTACT_ADMIN, type AccountLookup } from '../../lib/auth.ts'
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import type { AppDeps } from '../../app.ts'
+import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { refreshTokens, users, type User } from '../../db/schema.ts'
 import { BadRequest, Conflict, Forbidden, HttpError, Unauthorized } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { hashPassword, verifyDummyPassword, verifyPassword } from '../../lib/passwords.ts'
 import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_SECONDS, refreshTokenId, sameHash, signAccessToken } from '../../lib/tokens.ts'
-import { NewUserSchema, type LoginInput, type NewUserInput, type RegisterInput } from './schemas.ts'
+import { NewUserSchema, type LoginInput, type NewUserInput, type RegisterInput } from '../../../contract/user.ts'
 
 /** docs/product.md, "Register", verbatim. */
 export const PASSWORD_MISMATCH = 'password and confirm password must be same'
@@ -23,7 +25,7 @@ export const EMAIL_TAKEN = 'Email already registered'
 /** One message for an unknown email and a wrong password (OWASP Authentication Cheat Sheet: no user enumeration). */
 export const WRONG_CREDENTIALS = 'Check your email or password'
 /** The original server's answer for an account whose status is not Active. */
-export const CONTACT_ADMIN = 'Contact to Admin'
+export { CONTACT_ADMIN }
 export const INVALID_REFRESH_TOKEN = 'Provide a valid refresh token'
 export const REFRESH_TOKEN_RACE = 'Refresh token was just used by another request'
 /** How long after its use a refresh token's reuse counts as a concurrent request, not theft. */
@@ -80,6 +82,11 @@ export function toPublicUser(row: User): PublicUser {
 }
 
 /** The users row with `id`, or undefined. */
+/** The guards' account lookup (api/lib/auth.ts) on `db`. */
+export function accountLookup(db: Db): AccountLookup {
+  return { findUser: (id) => findUserById(db, id), isSessionLive: (userId, sessionId, now) => isSessionLive(db, userId, sessionId, now) }
+}
+
 export async function findUserById(db: Db, id: string): Promise<User | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1)
   return row
@@ -258,11 +265,4 @@ async function revokeFamily(db: Db, familyId: string, now: Date): Promise<void> 
 }
 
 /** PostgreSQL's unique_violation (SQLSTATE 23505), on pg or PGlite, possibly wrapped by Drizzle. */
-export function isUniqueViolation(err: unknown): boolean {
-  let e = err
-  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true
-    e = (e as { cause?: unknown }).cause
-  }
-  return false
-}
+export const isUniqueViolation = (err: unknown): boolean => hasSqlState(err, '23505')

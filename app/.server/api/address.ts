@@ -3,24 +3,11 @@
  * the signed-in shopper's own (Bearer token from the session); another user's address id is a 404.
  */
 import { z } from 'zod'
-import type { AddressFields } from '../../../contract/address.ts'
+import { AddressSchema, type Address, type AddressFields } from '../../../contract/address.ts'
 import type { RequestSession } from '../session.ts'
 import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
 
-/** An address as the API answers it. */
-export const AddressSchema = z.object({
-  _id: z.string(),
-  address_line: z.string(),
-  city: z.string(),
-  state: z.string(),
-  pincode: z.string(),
-  country: z.string(),
-  mobile: z.string(),
-  status: z.boolean(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-})
-export type Address = z.output<typeof AddressSchema>
+export { AddressSchema, type Address } from '../../../contract/address.ts'
 
 /** The shopper's live addresses, newest first (GET /api/address/get). */
 export async function listAddresses(session: RequestSession): Promise<UpstreamResult<Address[]>> {

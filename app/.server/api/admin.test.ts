@@ -7,6 +7,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 
+import type { Category } from '../../../contract/category.ts'
+import type { SubCategory } from '../../../contract/subcategory.ts'
+import type { User } from '../../../contract/user.ts'
 const API = 'http://upstream.test'
 
 type AdminModule = typeof import('./admin.ts')
@@ -23,6 +26,34 @@ const ok = (message: string, data: unknown, init?: ResponseInit) => HttpResponse
 const fail = (status: number, message: string, issues?: unknown) =>
   HttpResponse.json({ message, error: true, success: false, ...(issues ? { issues } : {}) }, { status })
 
+// Answers exactly as the real API gives them (typed by contract/; app/.server/api/real-api.test.ts
+// runs the same calls against the real API).
+const at = '2026-01-01T00:00:00.000Z'
+const dairy: Category = { _id: 'c1', name: 'Dairy', image: '/uploads/a.webp', createdAt: at, updatedAt: at }
+const milk: SubCategory = {
+  _id: 's1',
+  name: 'Milk',
+  image: '/uploads/b.webp',
+  category: [{ _id: 'c1', name: 'Dairy', image: '/uploads/a.webp' }],
+  createdAt: at,
+  updatedAt: at,
+}
+const userDoc: Omit<User, 'role'> = {
+  _id: 'u1',
+  name: 'Asha',
+  email: 'a@x.in',
+  avatar: '',
+  mobile: null,
+  verify_email: true,
+  last_login_date: null,
+  status: 'Active',
+  address_details: [],
+  shopping_cart: [],
+  orderHistory: [],
+  createdAt: at,
+  updatedAt: at,
+}
+
 let seen: Array<{ method: string; path: string; authorization: string | null; contentType: string | null; body: unknown }> = []
 let pending: Promise<void>[] = []
 let role = 'ADMIN'
@@ -30,9 +61,7 @@ let userDetailsStatus = 200
 
 const server = setupServer(
   http.get(`${API}/api/user/user-details`, () =>
-    userDetailsStatus === 200
-      ? ok('User details', { _id: 'u1', name: 'Asha', email: 'a@x.in', avatar: '', mobile: null, role })
-      : fail(userDetailsStatus, 'Upstream broke'),
+    userDetailsStatus === 200 ? ok('User details', { ...userDoc, role }) : fail(userDetailsStatus, 'Upstream broke'),
   ),
   http.post(`${API}/api/file/upload`, async ({ request }) => {
     const form = await request.formData()
@@ -41,12 +70,10 @@ const server = setupServer(
     if (file.type === 'image/svg+xml') return fail(415, 'Only JPEG, PNG, WebP, AVIF or GIF images')
     return ok('Upload done', { url: '/uploads/0123456789abcdef01234567.webp', width: 512, height: 512, format: 'webp', bytes: 1234 })
   }),
-  http.post(`${API}/api/category/add-category`, () => ok('Add Category', { _id: 'c1', name: 'Dairy', image: '/uploads/a.webp' })),
-  http.put(`${API}/api/category/update`, () => ok('Updated Category', { _id: 'c1', name: 'Milk', image: '/uploads/a.webp' })),
+  http.post(`${API}/api/category/add-category`, () => ok('Add Category', dairy)),
+  http.put(`${API}/api/category/update`, () => ok('Updated Category', { ...dairy, name: 'Milk' })),
   http.delete(`${API}/api/category/delete`, () => fail(409, 'Category is already in use, cannot delete')),
-  http.post(`${API}/api/subcategory/create`, () =>
-    ok('Sub Category Created Successfully', { _id: 's1', name: 'Milk', image: '/uploads/b.webp', category: ['c1'] }),
-  ),
+  http.post(`${API}/api/subcategory/create`, () => ok('Sub Category Created Successfully', milk)),
   http.put(`${API}/api/subcategory/update`, () =>
     fail(400, 'category: Unknown category', [{ path: 'category.0', message: 'Unknown category' }]),
   ),
@@ -150,9 +177,9 @@ describe('admin calls', () => {
     expect(call).toMatchObject({ method: 'DELETE', path: '/api/category/delete', body: { _id: 'c1' } })
   })
 
-  it('createSubCategory sends category ids and normalises id references in the answer', async () => {
+  it('createSubCategory sends category ids and answers the sub category with its categories expanded', async () => {
     const result = await adminApi.createSubCategory(await session(), { name: 'Milk', image: '/uploads/b.webp', category: ['c1'] })
-    expect(result).toMatchObject({ ok: true, data: { category: [{ _id: 'c1', name: '' }] } })
+    expect(result).toMatchObject({ ok: true, data: { category: [{ _id: 'c1', name: 'Dairy' }] } })
     expect((await recorded())[0]!.body).toEqual({ name: 'Milk', image: '/uploads/b.webp', category: ['c1'] })
   })
 

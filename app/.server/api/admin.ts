@@ -9,38 +9,23 @@
  * the admin pages show them as form errors and toasts (docs/product.md, "Error catalogue").
  */
 import { z } from 'zod'
-import { upstream, type UpstreamResult } from '../upstream.ts'
+import { parseAnswer, parseData, upstream, type UpstreamResult } from '../upstream.ts'
 import type { RequestSession } from '../session.ts'
 import { failureStatus } from '../failure.ts'
-import { IMAGE_TOO_LARGE_MESSAGE, UPLOAD_MAX_BYTES } from '../../lib/uploads.ts'
-
-/** Parses a success's `data` with `schema`; an answer that does not match becomes a 502 failure. */
-function parseData<S extends z.ZodType>(result: UpstreamResult<unknown>, schema: S): UpstreamResult<z.output<S>> {
-  if (!result.ok) return result
-  const parsed = schema.safeParse(result.data)
-  if (parsed.success) return { ...result, data: parsed.data }
-  return { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] }
-}
-
-/** A category reference inside a sub category: the API sends ids or `{ _id, name, image }` objects. */
-const CategoryRefSchema = z.union([
-  z.string().transform((_id) => ({ _id, name: '' })),
-  z.object({ _id: z.string(), name: z.string(), image: z.string().optional() }),
-])
+import { env } from '../env.ts'
+import { imageTooLargeMessage } from '../../lib/uploads.ts'
+import { successOf } from '../../../contract/envelope.ts'
+import { UploadAnswerSchema, type UploadAnswer } from '../../../contract/file.ts'
+import { CategorySchema, type Category } from '../../../contract/category.ts'
+import { SubCategorySchema, type SubCategory } from '../../../contract/subcategory.ts'
+import { ProductSchema, type Product } from '../../../contract/product.ts'
 
 // ---------------------------------------------------------------------------------------------
 // File upload (POST /api/file/upload)
 // ---------------------------------------------------------------------------------------------
 
-/** The stored image, `{ url, width, height, format, bytes }` (docs/api-contract.md, "Uploads"). */
-export const UploadedImageSchema = z.object({
-  url: z.string().min(1),
-  width: z.number().optional(),
-  height: z.number().optional(),
-  format: z.string().optional(),
-  bytes: z.number().optional(),
-})
-export type UploadedImage = z.output<typeof UploadedImageSchema>
+export { UploadAnswerSchema as UploadedImageSchema } from '../../../contract/file.ts'
+export type UploadedImage = UploadAnswer
 
 /**
  * `POST /api/file/upload`: forwards `file` as the multipart field `image` (docs/api-contract.md,
@@ -51,19 +36,19 @@ export async function uploadImage(session: RequestSession, file: File): Promise<
   const formData = new FormData()
   formData.append('image', file, file.name || 'image')
   const result = await upstream<unknown>('file/upload', { method: 'POST', formData, session })
-  return parseData(result, UploadedImageSchema)
+  return parseData(result, UploadAnswerSchema)
 }
 
 /**
- * Uploads an image picked in an admin form: refuses a file over UPLOAD_MAX_BYTES (5 MB) before
- * sending it (413), then calls `uploadImage`. Answers the stored url, or the status to answer with
+ * Uploads an image picked in an admin form: refuses a file over the upload cap (`UPLOAD_MAX_BYTES`,
+ * read by app/.server/env.ts as the API reads it) before sending it (413), then calls `uploadImage`. Answers the stored url, or the status to answer with
  * (the API's 4xx: 400, 401, 403, 413, 415; 502 for an API fault) and the message to show.
  */
 export async function uploadFormImage(
   session: RequestSession,
   file: File,
 ): Promise<{ ok: true; url: string } | { ok: false; status: number; message: string }> {
-  if (file.size > UPLOAD_MAX_BYTES) return { ok: false, status: 413, message: IMAGE_TOO_LARGE_MESSAGE }
+  if (file.size > env.uploadMaxBytes) return { ok: false, status: 413, message: imageTooLargeMessage(env.uploadMaxBytes) }
   const result = await uploadImage(session, file)
   if (!result.ok) return { ok: false, status: failureStatus(result), message: result.message }
   return { ok: true, url: result.data.url }
@@ -73,9 +58,8 @@ export async function uploadFormImage(
 // Category (docs/product.md, "Category admin"; docs/api-contract.md, "Endpoints")
 // ---------------------------------------------------------------------------------------------
 
-/** Category as the write endpoints answer it (docs/product.md, "Entities": `_id`, name, image url). */
-export const CategorySchema = z.object({ _id: z.string(), name: z.string(), image: z.string() })
-export type AdminCategory = z.output<typeof CategorySchema>
+export { CategorySchema } from '../../../contract/category.ts'
+export type AdminCategory = Category
 
 /** The fields of a category form: its name and the url of an uploaded image. */
 export interface CategoryInput {
@@ -128,14 +112,8 @@ export function deleteCategory(session: RequestSession, input: { _id: string }):
 // Sub category (docs/product.md, "Sub Category admin"; docs/api-contract.md, "Endpoints")
 // ---------------------------------------------------------------------------------------------
 
-/** Sub category as the write endpoints answer it; `category` may be ids or objects (normalised to objects). */
-export const SubCategorySchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  image: z.string(),
-  category: z.array(CategoryRefSchema),
-})
-export type AdminSubCategory = z.output<typeof SubCategorySchema>
+export { SubCategorySchema } from '../../../contract/subcategory.ts'
+export type AdminSubCategory = SubCategory
 
 /** The fields of a sub category form: name, image url and the ids of its categories (at least one). */
 export interface SubCategoryInput {
@@ -175,30 +153,8 @@ export function deleteSubCategory(session: RequestSession, input: { _id: string 
 // Product (docs/product.md, "Upload Product" and "Product admin list"; docs/api-contract.md, "Endpoints")
 // ---------------------------------------------------------------------------------------------
 
-/** A category or sub category reference inside a product: an id or an expanded `{ _id, name }`. */
-const ProductRefSchema = z.union([
-  z.string().transform((_id) => ({ _id, name: '' })),
-  z.object({ _id: z.string(), name: z.string().catch(''), image: z.string().optional() }),
-])
-
-/** Product as the write and list endpoints answer it (docs/product.md, "Entities"; contract "Endpoints"). */
-export const ProductSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  image: z.array(z.string()).catch([]),
-  category: z.array(ProductRefSchema).catch([]),
-  subCategory: z.array(ProductRefSchema).catch([]),
-  unit: z.string().catch(''),
-  stock: z.coerce.number().catch(0),
-  price: z.coerce.number().catch(0),
-  discount: z.coerce.number().catch(0),
-  description: z.string().catch(''),
-  more_details: z
-    .record(z.string(), z.coerce.string())
-    .nullish()
-    .transform((details) => details ?? {}),
-})
-export type AdminProduct = z.output<typeof ProductSchema>
+export { ProductSchema } from '../../../contract/product.ts'
+export type AdminProduct = Product
 
 /**
  * The create payload (docs/api-contract.md, "Endpoints" `product/create`; app/lib/schemas/product.ts
@@ -253,29 +209,19 @@ export interface AdminProductPage {
   totalNoPage: number
 }
 
+const ProductListAnswerSchema = successOf(z.array(ProductSchema), { totalCount: z.number(), totalNoPage: z.number() })
+
 /**
  * `POST /api/product/get` `{ page, limit, search }` (docs/api-contract.md, "Endpoints";
  * docs/product.md, "Constants": the admin list asks for 12 a page). `page` is 1-based; `search` ''
  * lists every product. Sent with the admin's token, so an API that shows admins unpublished products
- * may do so. `totalNoPage` is derived from `totalCount` when the API leaves it out.
+ * may do so.
  */
 export async function listProducts(
   session: RequestSession,
   query: { page: number; limit: number; search: string },
 ): Promise<UpstreamResult<AdminProductPage>> {
-  const result = await upstream<unknown>('product/get', { method: 'POST', json: query, session })
+  const result = parseAnswer(await upstream<unknown>('product/get', { method: 'POST', json: query, session }), ProductListAnswerSchema)
   if (!result.ok) return result
-  const products = z.array(ProductSchema).safeParse(result.data)
-  if (!products.success) return { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] }
-  const totalCount = Number(result.extra.totalCount)
-  const count = Number.isFinite(totalCount) ? totalCount : products.data.length
-  const totalNoPage = Number(result.extra.totalNoPage)
-  return {
-    ...result,
-    data: {
-      products: products.data,
-      totalCount: count,
-      totalNoPage: Number.isFinite(totalNoPage) ? totalNoPage : Math.ceil(count / query.limit),
-    },
-  }
+  return { ...result, data: { products: result.data.data, totalCount: result.data.totalCount, totalNoPage: result.data.totalNoPage } }
 }

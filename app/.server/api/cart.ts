@@ -11,54 +11,16 @@
 import { z } from 'zod'
 import type { CartSummary } from '../../lib/cart.ts'
 import type { RequestSession } from '../session.ts'
-import { parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
+import { parseAnswer, parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
+import { CartExtraShape, CartItemSchema, GuestCartAnswerSchema, type Bill, type CartItem, type CartLimits } from '../../../contract/cart.ts'
+import { successOf } from '../../../contract/envelope.ts'
+import type { Product } from '../../../contract/product.ts'
 
-/** The product inside a cart line, as `/api/product/get` expands it (only what the pages show). */
-export const CartProductSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  image: z.array(z.string()).default([]),
-  unit: z.string().default(''),
-  stock: z.number(),
-  /** MRP in rupees. */
-  price: z.number(),
-  /** Selling price in rupees. */
-  sellingPrice: z.number(),
-  discount: z.number().default(0),
-  more_details: z.record(z.string(), z.string()).default({}),
-  publish: z.boolean().optional(),
-})
-export type CartProduct = z.output<typeof CartProductSchema>
-
-/** One cart line: `_id`, the product, the quantity. */
-export const CartLineSchema = z.object({
-  _id: z.string(),
-  productId: CartProductSchema,
-  quantity: z.number().int(),
-  userId: z.string().nullish(),
-})
-export type CartLine = z.output<typeof CartLineSchema>
-
-/** The bill of a cart or an order, in rupees (docs/commerce-api.md, "Cart"). */
-export const BillSchema = z.object({
-  itemCount: z.number().int(),
-  itemsTotalMrp: z.number(),
-  productDiscount: z.number(),
-  itemsTotal: z.number(),
-  deliveryCharge: z.number(),
-  freeDeliveryAbove: z.number(),
-  grandTotal: z.number(),
-  totalSavings: z.number(),
-})
-export type Bill = z.output<typeof BillSchema>
-
-/** The cart's limits: the per-line maximum and the delivery rule (rupees). */
-export const CartLimitsSchema = z.object({
-  maxQtyPerLine: z.number().int(),
-  deliveryCharge: z.number(),
-  freeDeliveryAbove: z.number(),
-})
-export type CartLimits = z.output<typeof CartLimitsSchema>
+export { BillSchema, CartItemSchema as CartLineSchema, CartLimitsSchema, type Bill, type CartLimits } from '../../../contract/cart.ts'
+/** The product inside a cart line: the product as every read answers it. */
+export type CartProduct = Product
+/** One cart line: its id, today's product, the quantity. */
+export type CartLine = CartItem
 
 /** A whole cart: lines oldest first, the bill and the limits. */
 export interface Cart {
@@ -92,7 +54,8 @@ export function emptyCart(limits: CartLimits = DEFAULT_LIMITS): Cart {
   }
 }
 
-const CartAnswerSchema = z.object({ data: z.array(CartLineSchema), bill: BillSchema, limits: CartLimitsSchema })
+/** GET /api/cart/get and POST /api/cart/merge: the lines in `data`, the bill and the limits beside them. */
+const CartAnswerSchema = successOf(z.array(CartItemSchema), CartExtraShape)
 
 /** Options of every call: the shopper's address for the API's per-IP limits. */
 export interface CartCallOptions {
@@ -115,9 +78,9 @@ function guestExpired(session: RequestSession, result: UpstreamResult<unknown>):
 
 function toCart(result: UpstreamResult<unknown>): UpstreamResult<Cart> {
   if (!result.ok) return result
-  const parsed = CartAnswerSchema.safeParse({ data: result.data, ...result.extra })
-  if (!parsed.success) return { ok: false, status: 502, message: 'Unexpected answer from the server, please try again', issues: [] }
-  return { ...result, data: { lines: parsed.data.data, bill: parsed.data.bill, limits: parsed.data.limits } }
+  const parsed = parseAnswer(result, CartAnswerSchema)
+  if (!parsed.ok) return parsed
+  return { ...parsed, data: { lines: parsed.data.data, bill: parsed.data.bill, limits: parsed.data.limits } }
 }
 
 /**
@@ -135,7 +98,7 @@ export async function getCart(session: RequestSession, opts: CartCallOptions = {
 /** Asks the API for a new guest cart and keeps its id in the session. */
 async function startGuestCart(session: RequestSession, opts: CartCallOptions): Promise<UpstreamResult<unknown>> {
   const result = await upstream<unknown>('cart/guest', { method: 'POST', json: {}, clientIp: opts.clientIp })
-  const parsed = parseData(result, z.object({ guestCartId: z.string().min(16) }))
+  const parsed = parseData(result, GuestCartAnswerSchema)
   if (parsed.ok) session.setGuestCartId(parsed.data.guestCartId)
   return parsed
 }

@@ -1,6 +1,7 @@
 /**
  * Typed calls to the upstream catalogue API (/api/category, /api/subcategory, /api/product;
- * docs/api-contract.md, "Catalogue"). Every call goes through `upstream()`; catalogue reads are
+ * docs/api-contract.md, "Catalogue"), each answer parsed with the schema of that endpoint in contract/
+ * (contract/*.ts; docs/api.md). Every call goes through `upstream()`; catalogue reads are
  * public, so no session is passed (a stale access token must never turn a product page into a refresh
  * round trip).
  *
@@ -8,70 +9,25 @@
  * ErrorBoundary renders it); 5xx and unreachable upstreams become 502 Bad Gateway, because the BFF
  * itself did not fail. "Not found" answers come back as `null` so the loader decides on its 404.
  */
+import { z } from 'zod'
 import { throwFailure } from '../failure.ts'
-import { upstream } from '../upstream.ts'
-import type { Facets, Understood } from '../../../contract/search.ts'
+import { parseAnswer, parseData, upstream } from '../upstream.ts'
+import { FacetsSchema, UnderstoodSchema, type Facets, type Understood } from '../../../contract/search.ts'
+import { successOf } from '../../../contract/envelope.ts'
+import { CategorySchema } from '../../../contract/category.ts'
+import { SubCategorySchema, type SubCategory } from '../../../contract/subcategory.ts'
+import { CategoryProductsSchema, ProductSchema, type CatalogRef, type CategoryProducts, type Product } from '../../../contract/product.ts'
+import type { Category } from '../../../contract/category.ts'
 
 export type { Facets, FacetValue, Understood } from '../../../contract/search.ts'
 
-/** A category as sub categories and products reference it (`_id`, name, sometimes the image). */
-export interface CategoryRef {
-  _id: string
-  name: string
-  image?: string
-}
-
-/** A sub category reference inside a product. */
-export interface SubCategoryRef {
-  _id: string
-  name: string
-  image?: string
-}
-
-/** Category (docs/product.md, "Entities"): `_id`, name, image url. */
-export interface Category {
-  _id: string
-  name: string
-  image: string
-  createdAt?: string
-  updatedAt?: string
-}
-
-/** Sub category (docs/product.md, "Entities") with its categories expanded to `{ _id, name, image }` (contract). */
-export interface SubCategory {
-  _id: string
-  name: string
-  image: string
-  category: CategoryRef[]
-  createdAt?: string
-  updatedAt?: string
-}
-
-/**
- * Product (docs/product.md, "Entities"). `price` is the MRP in rupees, `sellingPrice` the selling
- * price in rupees as stored, `discount` a percentage (0-100) derived from the two (app/lib/money.ts
- * derives a selling price only when an older API leaves it out). `category`/`subCategory` are
- * expanded objects on the list endpoints and may be bare ids elsewhere, so both shapes are allowed.
- */
-export interface Product {
-  _id: string
-  name: string
-  image: string[]
-  category: Array<CategoryRef | string>
-  subCategory: Array<SubCategoryRef | string>
-  unit: string
-  stock: number
-  /** MRP in rupees. */
-  price: number
-  /** Selling price in rupees, as the catalogue gives it (absent only from an older API). */
-  sellingPrice?: number
-  discount: number
-  description: string
-  more_details: Record<string, string>
-  publish?: boolean
-  createdAt?: string
-  updatedAt?: string
-}
+export type { Category } from '../../../contract/category.ts'
+export type { SubCategory } from '../../../contract/subcategory.ts'
+export type { CatalogRef, CategoryProducts, Product } from '../../../contract/product.ts'
+/** A category as a sub category or product names it. */
+export type CategoryRef = CatalogRef
+/** A sub category as a product names it. */
+export type SubCategoryRef = CatalogRef
 
 /** One page of products with the paging keys the API sends beside `data`. */
 export interface ProductPage {
@@ -88,69 +44,64 @@ export interface ProductPage {
   understood?: Understood
 }
 
-/** One home row: the products of one category (at most 15, contract). */
-export interface CategoryProducts {
-  categoryId: string
-  products: Product[]
-}
-
 /** Options every call accepts: the shopper's address for the API's per-IP limits. */
 export interface CatalogCallOptions {
   clientIp?: string
 }
 
-async function read<T>(path: string, json: unknown, opts: CatalogCallOptions | undefined, method: 'GET' | 'POST' = 'POST') {
-  const result = await upstream<T>(path, { method, json: method === 'GET' ? undefined : json, clientIp: opts?.clientIp })
+/**
+ * Calls a catalogue read and parses the whole answer with `schema` (the envelope (contract/envelope.ts) of the
+ * endpoint). Throws the API's failure (app/.server/failure.ts); an answer off contract/ is a 502.
+ */
+async function read<S extends z.ZodType>(
+  path: string,
+  json: unknown,
+  opts: CatalogCallOptions | undefined,
+  schema: S,
+  method: 'GET' | 'POST' = 'POST',
+): Promise<z.output<S>> {
+  const result = parseAnswer(await upstream(path, { method, json: method === 'GET' ? undefined : json, clientIp: opts?.clientIp }), schema)
   if (!result.ok) throwFailure(result)
-  return result
+  return result.data
 }
 
-const asNumber = (value: unknown, fallback: number) => {
-  const n = typeof value === 'number' ? value : Number(value)
-  return Number.isFinite(n) ? n : fallback
-}
+const products = z.array(ProductSchema)
+/** The keys a paged product list answers beside `data` (docs/search.md: `facets` when asked, `understood` for a search). */
+const PageAnswerSchema = successOf(products, {
+  totalCount: z.number(),
+  page: z.number(),
+  limit: z.number(),
+  facets: FacetsSchema.optional(),
+  understood: UnderstoodSchema.optional(),
+})
 
 /** The id of a category or sub category reference, whichever shape the API sent. */
-export function refId(ref: CategoryRef | SubCategoryRef | string): string {
+export function refId(ref: CatalogRef | string): string {
   return typeof ref === 'string' ? ref : ref._id
 }
 
 /** All categories (GET /api/category/get), in the API's order. Throws 502 when the API fails. */
 export async function listCategories(opts?: CatalogCallOptions): Promise<Category[]> {
-  const result = await read<Category[]>('category/get', undefined, opts, 'GET')
-  return Array.isArray(result.data) ? result.data : []
+  return (await read('category/get', undefined, opts, successOf(z.array(CategorySchema)), 'GET')).data
 }
 
 /** All sub categories with their categories expanded (POST /api/subcategory/get). Throws 502 on failure. */
 export async function listSubCategories(opts?: CatalogCallOptions): Promise<SubCategory[]> {
-  const result = await read<SubCategory[]>('subcategory/get', {}, opts)
-  return Array.isArray(result.data) ? result.data : []
+  return (await read('subcategory/get', {}, opts, successOf(z.array(SubCategorySchema)))).data
 }
 
 /**
  * The home rows in ONE call (docs/decisions/0005-catalogue-cache.md: a constant number of upstream
  * calls per page): POST /api/product/get-product-by-category `{ id: [...], grouped: true }` answering
- * `[{ categoryId, products }]`. Should the API answer the plain flat list instead (an older server
- * that ignores `grouped`), the products are grouped here by their category ids, 15 per category.
- * Rows come back in the order of `categoryIds`; a category without products gets an empty row.
+ * `[{ categoryId, products }]`. Rows come back in the order of `categoryIds`; a category without
+ * products gets an empty row.
  */
 export async function productsByCategoryGrouped(categoryIds: string[], opts?: CatalogCallOptions): Promise<CategoryProducts[]> {
   if (categoryIds.length === 0) return []
-  const result = await read<Array<CategoryProducts | Product>>('product/get-product-by-category', { id: categoryIds, grouped: true }, opts)
-  const answer = Array.isArray(result.data) ? result.data : []
-  const byCategory = new Map<string, Product[]>(categoryIds.map((id) => [id, []]))
-  for (const item of answer) {
-    if ('categoryId' in item && Array.isArray((item as CategoryProducts).products)) {
-      const row = item as CategoryProducts
-      byCategory.set(row.categoryId, row.products)
-      continue
-    }
-    const product = item as Product
-    for (const ref of product.category ?? []) {
-      const list = byCategory.get(refId(ref))
-      if (list && list.length < 15) list.push(product)
-    }
-  }
+  const rows = (
+    await read('product/get-product-by-category', { id: categoryIds, grouped: true }, opts, successOf(z.array(CategoryProductsSchema)))
+  ).data
+  const byCategory = new Map(rows.map((row) => [row.categoryId, row.products]))
   return categoryIds.map((categoryId) => ({ categoryId, products: byCategory.get(categoryId) ?? [] }))
 }
 
@@ -165,8 +116,7 @@ export async function productsByCategoryAndSubCategory(
 ): Promise<ProductPage> {
   const body: Record<string, unknown> = { categoryId: query.categoryId, page: query.page, limit: query.limit, ...query.options }
   if (query.subCategoryId) body.subCategoryId = query.subCategoryId
-  const result = await read<Product[]>('product/get-product-by-category-and-subcategory', body, opts)
-  return toPage(result.data, result.extra, query.page, query.limit)
+  return toPage(await read('product/get-product-by-category-and-subcategory', body, opts, PageAnswerSchema))
 }
 
 /**
@@ -174,12 +124,12 @@ export async function productsByCategoryAndSubCategory(
  * the id as malformed (400): both mean "no such product" to a shopper. Other failures throw.
  */
 export async function productDetails(productId: string, opts?: CatalogCallOptions): Promise<Product | null> {
-  const result = await upstream<Product>('product/get-product-details', { json: { productId }, clientIp: opts?.clientIp })
+  const result = parseData(await upstream('product/get-product-details', { json: { productId }, clientIp: opts?.clientIp }), ProductSchema)
   if (!result.ok) {
     if (result.status === 404 || result.status === 400) return null
     throwFailure(result)
   }
-  return result.data ?? null
+  return result.data
 }
 
 /**
@@ -192,38 +142,11 @@ export async function searchProducts(
   opts?: CatalogCallOptions,
 ): Promise<ProductPage> {
   const { options, ...fields } = query
-  const result = await read<Product[]>('product/search-product', { ...fields, ...options }, opts)
-  return toPage(result.data, result.extra, query.page, query.limit)
+  return toPage(await read('product/search-product', { ...fields, ...options }, opts, PageAnswerSchema))
 }
 
-function toPage(list: Product[] | undefined, extra: Record<string, unknown>, page: number, limit: number): ProductPage {
-  const products = Array.isArray(list) ? list : []
-  return {
-    products,
-    totalCount: asNumber(extra.totalCount, products.length),
-    page: asNumber(extra.page, page),
-    limit: asNumber(extra.limit, limit),
-    ...(isFacets(extra.facets) ? { facets: extra.facets } : {}),
-    ...(isUnderstood(extra.understood) ? { understood: extra.understood } : {}),
-  }
-}
-
-const isList = (value: unknown): value is unknown[] => Array.isArray(value)
-function isFacets(value: unknown): value is Facets {
-  const v = value as Facets | null
-  return typeof v === 'object' && v !== null && isList(v.brand) && isList(v.price) && isList(v.discount)
-}
-function isUnderstood(value: unknown): value is Understood {
-  const v = value as Understood | null
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof v.query === 'string' &&
-    isList(v.synonyms) &&
-    isList(v.corrections) &&
-    isList(v.ignored) &&
-    isList(v.relaxed)
-  )
+function toPage({ data, totalCount, page, limit, facets, understood }: z.output<typeof PageAnswerSchema>): ProductPage {
+  return { products: data, totalCount, page, limit, ...(facets ? { facets } : {}), ...(understood ? { understood } : {}) }
 }
 
 /** Largest page size the BFF asks for in one call: a multiple of 8 and 12, under the API's cap of 100. */

@@ -5,71 +5,14 @@
  */
 import { z } from 'zod'
 import type { RequestSession } from '../session.ts'
-import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
-import { BillSchema } from './cart.ts'
+import { parseData, UNEXPECTED_ANSWER, upstream, type UpstreamResult } from '../upstream.ts'
 
-/** Order statuses in their order along the happy path, then `cancelled`. */
-export const ORDER_STATUSES = ['placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
-export type OrderStatus = (typeof ORDER_STATUSES)[number]
+const PagingExtraSchema = z.object({ totalCount: z.number(), totalNoPage: z.number() })
+import { CartChangeSchema, OrderSchema, type CartChange, type Order, type OrderStatus } from '../../../contract/order.ts'
 
+export { CartChangeSchema, ORDER_STATUSES, OrderSchema, type CartChange, type Order, type OrderStatus } from '../../../contract/order.ts'
 /** One line of an order: the product as sold (a snapshot; `productId` null once the product was deleted). */
-export const OrderLineSchema = z.object({
-  productId: z.string().nullable(),
-  name: z.string(),
-  image: z.string(),
-  unit: z.string(),
-  brand: z.string(),
-  quantity: z.number().int(),
-  /** Selling price paid per unit, rupees. */
-  price: z.number(),
-  /** MRP per unit, rupees. */
-  mrp: z.number(),
-  discount: z.number(),
-  lineTotal: z.number(),
-})
-export type OrderLine = z.output<typeof OrderLineSchema>
-
-/** The delivery address as it was when the order was placed. */
-export const OrderAddressSchema = z.object({
-  address_line: z.string(),
-  city: z.string(),
-  state: z.string(),
-  pincode: z.string(),
-  country: z.string(),
-  mobile: z.string(),
-})
-
-/** An order as the API answers it. */
-export const OrderSchema = z.object({
-  _id: z.string(),
-  /** The human order number, e.g. "OD2611220001". */
-  orderId: z.string(),
-  userId: z.string(),
-  status: z.enum(ORDER_STATUSES),
-  payment_status: z.string(),
-  delivery_address: OrderAddressSchema,
-  items: z.array(OrderLineSchema),
-  subTotalAmt: z.number(),
-  totalAmt: z.number(),
-  bill: BillSchema,
-  statusHistory: z.array(z.object({ status: z.string(), at: z.string() })),
-  version: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  /** Who placed it (admin answers only). */
-  customer: z.object({ name: z.string(), email: z.string() }).optional(),
-})
-export type Order = z.output<typeof OrderSchema>
-
-/** What changed in the cart when an order was refused because prices or stock moved. */
-export const CartChangeSchema = z.object({
-  productId: z.string(),
-  name: z.string(),
-  kind: z.enum(['price', 'stock', 'removed']),
-  before: z.number(),
-  after: z.number(),
-})
-export type CartChange = z.output<typeof CartChangeSchema>
+export type OrderLine = Order['items'][number]
 
 /** The outcome of placing an order: the order, or the cart corrections that stopped it. */
 export type PlaceOrderResult =
@@ -133,9 +76,11 @@ export async function adminListOrders(
 ): Promise<UpstreamResult<OrderPage>> {
   const result = parseData(await upstream('order/admin-list', { method: 'POST', json: query, session }), z.array(OrderSchema))
   if (!result.ok) return result
+  const paging = PagingExtraSchema.safeParse(result.extra)
+  if (!paging.success) return { ...UNEXPECTED_ANSWER, issues: [] }
   return {
     ...result,
-    data: { orders: result.data, totalCount: Number(result.extra.totalCount) || 0, totalNoPage: Number(result.extra.totalNoPage) || 0 },
+    data: { orders: result.data, ...paging.data },
   }
 }
 

@@ -4,41 +4,38 @@
  * reading an empty sitemap as "the shop has no pages".
  */
 import { data } from 'react-router'
-import { upstream } from '../upstream.ts'
+import { z } from 'zod'
+import { parseAnswer, upstream } from '../upstream.ts'
+import { successOf } from '../../../contract/envelope.ts'
+import { SitemapProductSchema, SitemapShelvesSchema, type SitemapProduct, type SitemapShelves } from '../../../contract/sitemap.ts'
 
-/** Categories and shelves (a sub category under one of its categories), with last-change times. */
-export interface SitemapShelves {
-  categories: { _id: string; name: string; updatedAt: string }[]
-  shelves: { category: { _id: string; name: string }; subCategory: { _id: string; name: string }; updatedAt: string }[]
-}
+export type { SitemapShelves } from '../../../contract/sitemap.ts'
 
 /** One page (up to 50,000) of published products, and how many pages there are. */
 export interface SitemapProducts {
-  products: { _id: string; name: string; updatedAt: string }[]
+  products: SitemapProduct[]
   totalNoPage: number
 }
 
-async function get<T>(path: string, clientIp: string | undefined) {
-  const result = await upstream<T>(path, { method: 'GET', clientIp })
+const ProductsAnswerSchema = successOf(z.array(SitemapProductSchema), { totalNoPage: z.number() })
+
+/** Reads `path` and parses the answer with `schema`; a 400 or 404 becomes a 404 response, anything else a 502. */
+async function get<S extends z.ZodType>(path: string, clientIp: string | undefined, schema: S): Promise<z.output<S>> {
+  const result = parseAnswer(await upstream(path, { method: 'GET', clientIp }), schema)
   if (!result.ok) {
     const status = result.status === 400 || result.status === 404 ? 404 : 502
     throw data(result.message, { status })
   }
-  return result
+  return result.data
 }
 
 /** Every category and shelf. Throws a 502 response when the API fails. */
 export async function sitemapShelves(clientIp?: string): Promise<SitemapShelves> {
-  const result = await get<SitemapShelves>('sitemap/shelves', clientIp)
-  return { categories: result.data?.categories ?? [], shelves: result.data?.shelves ?? [] }
+  return (await get('sitemap/shelves', clientIp, successOf(SitemapShelvesSchema))).data
 }
 
 /** Page `page` (1-based) of published products. Throws a 404 response for a page the API refuses. */
 export async function sitemapProducts(page: number, clientIp?: string): Promise<SitemapProducts> {
-  const result = await get<SitemapProducts['products']>(`sitemap/products?page=${page}`, clientIp)
-  const totalNoPage = Number(result.extra.totalNoPage)
-  return {
-    products: Array.isArray(result.data) ? result.data : [],
-    totalNoPage: Number.isInteger(totalNoPage) && totalNoPage > 0 ? totalNoPage : 1,
-  }
+  const answer = await get(`sitemap/products?page=${page}`, clientIp, ProductsAnswerSchema)
+  return { products: answer.data, totalNoPage: Math.max(1, answer.totalNoPage) }
 }

@@ -5,43 +5,11 @@
  * Answers are parsed with zod, so a malformed upstream answer becomes a failure here instead of a
  * crash in a page.
  */
-import { z } from 'zod'
 import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
+import { AvatarAnswerSchema, LoginAnswerSchema, ResetTokenAnswerSchema, UserSchema, type User } from '../../../contract/user.ts'
 import type { RequestSession, SessionUser, Tokens } from '../session.ts'
 
-/** The user as `GET /api/user/user-details` answers it (docs/api-contract.md, "Users"). */
-export const UserSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  avatar: z
-    .string()
-    .nullish()
-    .transform((avatar) => avatar ?? ''),
-  // The original client stored mobile as a number; accept both and keep the digits as text.
-  mobile: z
-    .union([z.string(), z.number()])
-    .nullish()
-    .transform((mobile) => (mobile === null || mobile === undefined || mobile === '' ? null : String(mobile))),
-  role: z.string().transform((role): SessionUser['role'] => (role === 'ADMIN' ? 'ADMIN' : 'USER')),
-  verify_email: z.boolean().optional(),
-  last_login_date: z.string().nullish(),
-  status: z.string().optional(),
-  address_details: z.array(z.unknown()).optional(),
-  shopping_cart: z.array(z.unknown()).optional(),
-  orderHistory: z.array(z.unknown()).optional(),
-})
-export type User = z.output<typeof UserSchema>
-
-/** Login answers both spellings of the access token (docs/api-contract.md, "Authentication": the original client reads `accesstoken`). */
-const LoginDataSchema = z
-  .object({
-    accessToken: z.string().min(1).optional(),
-    accesstoken: z.string().min(1).optional(),
-    refreshToken: z.string().min(1),
-  })
-  .refine((tokens) => tokens.accessToken ?? tokens.accesstoken, { message: 'no access token' })
-  .transform((tokens): Tokens => ({ accessToken: (tokens.accessToken ?? tokens.accesstoken)!, refreshToken: tokens.refreshToken }))
+export { UserSchema, type User } from '../../../contract/user.ts'
 
 /** The header's summary of a user (app/.server/session.ts `SessionUser`). */
 export function toSessionUser(user: User): SessionUser {
@@ -66,8 +34,12 @@ export async function register(
  * session); failures: 400 bad input or wrong credentials, 429 rate limited (with `retryAfter`, s).
  */
 export async function login(input: { email: string; password: string }, opts: { clientIp?: string } = {}): Promise<UpstreamResult<Tokens>> {
-  const result = await upstream<unknown>('user/login', { method: 'POST', json: input, clientIp: opts.clientIp })
-  return parseData(result, LoginDataSchema)
+  const result = parseData(
+    await upstream<unknown>('user/login', { method: 'POST', json: input, clientIp: opts.clientIp }),
+    LoginAnswerSchema,
+  )
+  if (!result.ok) return result
+  return { ...result, data: { accessToken: result.data.accessToken, refreshToken: result.data.refreshToken } }
 }
 
 /**
@@ -99,8 +71,6 @@ export function forgotPassword(input: { email: string }, opts: { clientIp?: stri
   return upstream<unknown>('user/forgot-password', { method: 'PUT', json: input, clientIp: opts.clientIp })
 }
 
-const ResetTokenSchema = z.object({ resetToken: z.string().min(1) })
-
 /**
  * `PUT /api/user/verify-forgot-password-otp` with `{ email, otp }` (otp: the six boxes joined,
  * docs/api-contract.md, "Users"). Answers `{ resetToken }` (single use, short-lived; the caller keeps
@@ -111,7 +81,7 @@ export async function verifyForgotPasswordOtp(
   opts: { clientIp?: string } = {},
 ): Promise<UpstreamResult<{ resetToken: string }>> {
   const result = await upstream<unknown>('user/verify-forgot-password-otp', { method: 'PUT', json: input, clientIp: opts.clientIp })
-  return parseData(result, ResetTokenSchema)
+  return parseData(result, ResetTokenAnswerSchema)
 }
 
 /**
@@ -140,8 +110,6 @@ export async function updateUser(
   return parseData(result, UserSchema)
 }
 
-const AvatarDataSchema = z.object({ _id: z.string(), avatar: z.string() })
-
 /**
  * `PUT /api/user/upload-avatar`: forwards `file` as the multipart field `avatar`. Answers
  * `{ _id, avatar }` (the stored url); failures: 400 no file, 413 larger than the cap (5 MB), 415 not
@@ -151,5 +119,5 @@ export async function uploadAvatar(session: RequestSession, file: File): Promise
   const formData = new FormData()
   formData.append('avatar', file, file.name || 'avatar')
   const result = await upstream<unknown>('user/upload-avatar', { method: 'PUT', formData, session })
-  return parseData(result, AvatarDataSchema)
+  return parseData(result, AvatarAnswerSchema)
 }

@@ -19,11 +19,11 @@ describe('CategoryFormSchema (name 1..80 characters, image required)', () => {
     const submission = parseWithZod(
       form([
         ['name', '  Dairy  '],
-        ['image', '/uploads/a.webp'],
+        ['image', '/uploads/aaaaaaaaaaaaaaaaaaaaaaaa.webp'],
       ]),
       { schema: CategoryFormSchema },
     )
-    expect(submission.status === 'success' && submission.value).toEqual({ name: 'Dairy', image: '/uploads/a.webp' })
+    expect(submission.status === 'success' && submission.value).toEqual({ name: 'Dairy', image: '/uploads/aaaaaaaaaaaaaaaaaaaaaaaa.webp' })
   })
   it('reports a blank name and a missing image on their fields with the exact messages', () => {
     const submission = parseWithZod(form([['name', '   ']]), { schema: CategoryFormSchema })
@@ -36,7 +36,7 @@ describe('CategoryFormSchema (name 1..80 characters, image required)', () => {
       parseWithZod(
         form([
           ['name', name],
-          ['image', '/uploads/u.webp'],
+          ['image', '/uploads/bbbbbbbbbbbbbbbbbbbbbbbb.webp'],
         ]),
         { schema: CategoryFormSchema },
       )
@@ -61,7 +61,7 @@ describe('SubCategoryFormSchema', () => {
     const submission = parseWithZod(
       form([
         ['name', 'Milk'],
-        ['image', '/uploads/u.webp'],
+        ['image', '/uploads/bbbbbbbbbbbbbbbbbbbbbbbb.webp'],
         ['category', 'c1'],
         ['category', ''],
         ['category', 'c2'],
@@ -69,13 +69,17 @@ describe('SubCategoryFormSchema', () => {
       ]),
       { schema: SubCategoryFormSchema },
     )
-    expect(submission.status === 'success' && submission.value).toEqual({ name: 'Milk', image: '/uploads/u.webp', category: ['c1', 'c2'] })
+    expect(submission.status === 'success' && submission.value).toEqual({
+      name: 'Milk',
+      image: '/uploads/bbbbbbbbbbbbbbbbbbbbbbbb.webp',
+      category: ['c1', 'c2'],
+    })
   })
   it('reads a single category as a list', () => {
     const submission = parseWithZod(
       form([
         ['name', 'Milk'],
-        ['image', '/uploads/u.webp'],
+        ['image', '/uploads/bbbbbbbbbbbbbbbbbbbbbbbb.webp'],
         ['category', ' c3 '],
       ]),
       { schema: SubCategoryFormSchema },
@@ -86,7 +90,7 @@ describe('SubCategoryFormSchema', () => {
     const submission = parseWithZod(
       form([
         ['name', 'Milk'],
-        ['image', '/uploads/u.webp'],
+        ['image', '/uploads/bbbbbbbbbbbbbbbbbbbbbbbb.webp'],
       ]),
       { schema: SubCategoryFormSchema },
     )

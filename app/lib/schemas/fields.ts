@@ -5,6 +5,7 @@
  * spaces" all answer the same "<label> is required".
  */
 import { z } from '../zod.ts'
+import { IMAGE_URL_MAX_LENGTH, isStoredImageUrlShape } from '../../../contract/fields.ts'
 
 /** "X is required", the message of an empty required field. */
 export const requiredMessage = (label: string) => `${label} is required`
@@ -32,12 +33,13 @@ export const idList = (label: string, max: number) =>
   )
 
 /**
- * An image url kept by a form: one the upload answered (`/uploads/...`) or an absolute http(s) url
- * (imported catalogue artwork). Anything else (`javascript:`, `data:`) is refused, so no tampered
+ * An image url kept by a form: one the upload answered, by the rule the API applies
+ * (contract/fields.ts `isStoredImageUrlShape`: a site path or http(s) url ending in a stored image's
+ * name). Anything else (`javascript:`, `data:`, another site's picture) is refused, so no tampered
  * hidden input reaches an `<img src>` or the API.
  */
 export const ImageUrlSchema = z
   .string()
   .trim()
-  .max(2048, 'Image address is too long')
-  .refine((url) => (url.startsWith('/') && !url.startsWith('//')) || /^https?:\/\/[^\s]+$/i.test(url), 'Not an uploaded image')
+  .max(IMAGE_URL_MAX_LENGTH, 'Image address is too long')
+  .refine((url) => url === '' || isStoredImageUrlShape(url), 'Not an uploaded image')

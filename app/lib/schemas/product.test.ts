@@ -56,7 +56,7 @@ describe('ProductFormSchema: a valid form', () => {
     const submission = parse(
       validWith({}, [
         ['category', 'cat2'],
-        ['image[1]', 'https://cdn.example.com/milk.jpg'],
+        ['image[1]', 'https://cdn.example.com/cccccccccccccccccccccccc.webp'],
         ['more_details[0].key', 'Brand'],
         ['more_details[0].value', ' Amul '],
         ['more_details[1].key', 'Shelf Life'],
@@ -67,7 +67,7 @@ describe('ProductFormSchema: a valid form', () => {
     expect(submission.status === 'success' && submission.value).toEqual({
       name: 'Amul Taaza Toned Milk',
       description: 'Fresh toned milk',
-      image: ['/uploads/0123456789abcdef01234567.webp', 'https://cdn.example.com/milk.jpg'],
+      image: ['/uploads/0123456789abcdef01234567.webp', 'https://cdn.example.com/cccccccccccccccccccccccc.webp'],
       category: ['cat1', 'cat2'],
       subCategory: ['sub1'],
       unit: '500 ml',

@@ -31,24 +31,35 @@
  */
 import { z } from '../zod.ts'
 import { asList, idList, ImageUrlSchema, requiredMessage, requiredText } from './fields.ts'
+import {
+  DETAIL_NAME_MAX_LENGTH as FIELD_NAME_MAX_LENGTH,
+  DETAIL_VALUE_MAX_LENGTH as FIELD_VALUE_MAX_LENGTH,
+  DISCOUNT_MAX,
+  MORE_DETAILS_MAX as EXTRA_FIELDS_MAX,
+  PRICE_MAX,
+  PRODUCT_DESCRIPTION_MAX_LENGTH as DESCRIPTION_MAX_LENGTH,
+  PRODUCT_IMAGES_MAX as IMAGES_MAX,
+  PRODUCT_NAME_MAX_LENGTH,
+  PRODUCT_REFS_MAX as CATEGORIES_MAX,
+  PRODUCT_UNIT_MAX_LENGTH as UNIT_MAX_LENGTH,
+  STOCK_MAX,
+} from '../../../contract/product.ts'
 
-export const PRODUCT_NAME_MAX_LENGTH = 200
-export const DESCRIPTION_MAX_LENGTH = 5000
-export const UNIT_MAX_LENGTH = 50
-/** Most images one product keeps (a gallery, not an album). */
-export const IMAGES_MAX = 10
-/** Most categories or sub categories one product lists. */
-export const CATEGORIES_MAX = 20
-/** Largest stock accepted: one million units. */
-export const STOCK_MAX = 1_000_000
-/** Largest price (MRP) accepted, in rupees: one crore. */
-export const PRICE_MAX = 10_000_000
-/** Discount is a percentage of the MRP (app/lib/money.ts), so at most 100. */
-export const DISCOUNT_MAX = 100
-/** Most extra fields (`more_details` entries) one product has. */
-export const EXTRA_FIELDS_MAX = 20
-export const FIELD_NAME_MAX_LENGTH = 50
-export const FIELD_VALUE_MAX_LENGTH = 1000
+// The product limits have one home, contract/ (contract/product.ts), which the API applies too;
+// the form's names for them follow.
+export {
+  DISCOUNT_MAX,
+  PRICE_MAX,
+  PRODUCT_NAME_MAX_LENGTH,
+  STOCK_MAX,
+  PRODUCT_DESCRIPTION_MAX_LENGTH as DESCRIPTION_MAX_LENGTH,
+  PRODUCT_UNIT_MAX_LENGTH as UNIT_MAX_LENGTH,
+  PRODUCT_IMAGES_MAX as IMAGES_MAX,
+  PRODUCT_REFS_MAX as CATEGORIES_MAX,
+  MORE_DETAILS_MAX as EXTRA_FIELDS_MAX,
+  DETAIL_NAME_MAX_LENGTH as FIELD_NAME_MAX_LENGTH,
+  DETAIL_VALUE_MAX_LENGTH as FIELD_VALUE_MAX_LENGTH,
+} from '../../../contract/product.ts'
 
 export const IMAGE_REQUIRED_MESSAGE = 'Upload at least one image'
 export const CATEGORY_REQUIRED_MESSAGE = 'Select at least one category'

@@ -18,6 +18,7 @@
  *   page and redirect back to the list (same search and page) with the API's message as a toast, so
  *   the list is loaded again: an edited product shows its new values, a deleted one is gone.
  */
+import { MAX_SEARCH_LENGTH } from '../../../contract/paging.ts'
 import { useEffect, useRef } from 'react'
 import { data, Form, Link, redirect, useNavigation, useSearchParams, useSubmit, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/product'
@@ -56,8 +57,8 @@ export const meta: Route.MetaFunction = () => [
 const PRODUCT_LIST_PATH = '/dashboard/product'
 /** docs/product.md, "Constants": the product admin list's page size. */
 const PRODUCT_LIST_PAGE_SIZE = 12
-/** Longest search text sent (the API's limit, api/modules/product/schemas.ts MAX_SEARCH_LENGTH). */
-const SEARCH_MAX_LENGTH = 200
+/** Longest search text sent: the API's limit (contract/paging.ts). */
+const SEARCH_MAX_LENGTH = MAX_SEARCH_LENGTH
 /** Highest page number the address may ask for. */
 const MAX_PAGE = 100_000
 /** docs/product.md, "Product admin list", verbatim. */

@@ -34,7 +34,14 @@ import { useSchemaForm } from '../../components/use-schema-form.ts'
 import { useIsStale } from '../../components/use-stale-reply.ts'
 import { ProfileSchema } from '../../lib/schemas/account.ts'
 import type { ToastMessage } from '../../lib/toast.ts'
-import { CHOOSE_IMAGE_MESSAGE, IMAGE_TOO_LARGE_MESSAGE, MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_BYTES } from '../../lib/uploads.ts'
+import { env } from '../../.server/env.ts'
+import {
+  CHOOSE_IMAGE_MESSAGE,
+  IMAGE_TOO_LARGE_MESSAGE,
+  imageTooLargeMessage,
+  MULTIPART_OVERHEAD_BYTES,
+  UPLOAD_MAX_BYTES,
+} from '../../lib/uploads.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `My Profile | ${SHOP_NAME}` },
@@ -72,8 +79,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 
   // A body far over the cap is refused before it is read into memory (OWASP File Upload Cheat Sheet).
   const read = await tryReadForm(request, {
-    multipartMaxBytes: UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES,
-    tooLargeMessage: IMAGE_TOO_LARGE_MESSAGE,
+    multipartMaxBytes: env.uploadMaxBytes + MULTIPART_OVERHEAD_BYTES,
+    tooLargeMessage: imageTooLargeMessage(env.uploadMaxBytes),
   })
   if (!read.ok) {
     // A multipart body is the avatar form's: a file too large or a broken upload is said in its dialog.
@@ -88,7 +95,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   if (formData.get('intent') === INTENT_AVATAR) {
     const file = formData.get('avatar')
     if (!(file instanceof File) || file.size === 0) return avatarFailure({ status: 400, message: CHOOSE_IMAGE_MESSAGE })
-    if (file.size > UPLOAD_MAX_BYTES) return avatarFailure({ status: 413, message: IMAGE_TOO_LARGE_MESSAGE })
+    if (file.size > env.uploadMaxBytes) return avatarFailure({ status: 413, message: imageTooLargeMessage(env.uploadMaxBytes) })
     const result = await userApi.uploadAvatar(session, file)
     if (!result.ok) return avatarFailure(result)
     session.setUser({ ...(session.user ?? user), avatar: result.data.avatar })

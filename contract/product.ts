@@ -1,7 +1,8 @@
 /**
- * Body schemas of the product endpoints (docs/api-contract.md, "Endpoints", "Paging" and
+ * The product endpoints' bodies and answers (docs/api-contract.md, "Endpoints", "Paging" and
  * "Catalogue"): the reads first, then create and update-product-details (docs/product.md, "Entities"
- * and "Validation rules").
+ * and "Validation rules"), then the Product as every read answers it. The product limits live here
+ * once: the API applies them and the admin form (app/lib/schemas/product.ts) reuses them.
  *
  * Missing paging fields are defaults, not errors (docs/api-contract.md, "Differences from the
  * original contract": missing paging fields crashed the original). Wrong types are a 400: an object
@@ -10,47 +11,13 @@
  * Unknown keys are dropped, so the original client's extra fields do no harm.
  */
 import { z } from 'zod'
-import { IdSchema, lineText, listOf, ReadVersionSchema, refList, TargetIdSchema } from '../category/catalog-schemas.ts'
-import { ImageUrlSchema } from '../file/service.ts'
+import { IdSchema, ImageUrlSchema, lineText, listOf, ReadVersionSchema, refList, TargetIdSchema, TimestampSchema } from './fields.ts'
+import { LimitSchema, PageSchema, SearchSchema } from './paging.ts'
 
-/** Page used when the body gives none. */
-export const DEFAULT_PAGE = 1
-/** Page size used when the body gives none (docs/api-contract.md, "Paging"). */
-export const DEFAULT_LIMIT = 10
-/** Largest page size served; larger asks are lowered to it, not refused (docs/api-contract.md, "Paging"). */
-export const MAX_LIMIT = 100
-/** Largest page number accepted; keeps OFFSET within reason. */
-export const MAX_PAGE = 100_000
-/** Longest search text accepted, in characters. */
-export const MAX_SEARCH_LENGTH = 200
 /** Most category ids one by-category call may name (the catalogue has 11 categories). */
 export const MAX_CATEGORY_IDS = 100
 
-const WHOLE_NUMBER = 'Expected a whole number'
-
-/**
- * A positive whole number given as a JSON number or as digits in a string (form posts send
- * strings); `null` or absent means "use the default".
- */
-function positiveInt(max: number) {
-  return z
-    .union([z.number(), z.string().trim().regex(/^\d+$/, WHOLE_NUMBER).transform(Number)], { error: WHOLE_NUMBER })
-    .pipe(z.number().int(WHOLE_NUMBER).min(1, 'Must be at least 1').max(max, `Must be at most ${max}`))
-    .nullish()
-}
-
-/** `page`: 1-based page number, default 1. */
-export const PageSchema = positiveInt(MAX_PAGE).transform((v) => v ?? DEFAULT_PAGE)
-/** `limit`: page size, default 10, capped at 100. */
-export const LimitSchema = positiveInt(Number.MAX_SAFE_INTEGER).transform((v) => Math.min(v ?? DEFAULT_LIMIT, MAX_LIMIT))
-/** `search`: free text, default '' (everything). */
-export const SearchSchema = z
-  .string({ error: 'Expected text' })
-  .max(MAX_SEARCH_LENGTH, `At most ${MAX_SEARCH_LENGTH} characters`)
-  .nullish()
-  .transform((v) => v ?? '')
-
-export { IdSchema }
+export { IdSchema, LimitSchema, PageSchema, SearchSchema }
 
 /** One id or a list of ids, normalised to a list without duplicates (order kept). */
 const IdListSchema = z
@@ -105,10 +72,9 @@ export const ProductDetailsSchema = z.object({
 export type ProductDetailsInput = z.output<typeof ProductDetailsSchema>
 
 // ---------------------------------------------------------------------------------------------
-// Writes (ADMIN): create and update-product-details. Bounds match the BFF's product form
-// (app/lib/schemas/product.ts) so that what the form accepts the API accepts too, except that the
-// API refuses a price of 0 (an MRP of nothing is a typo, never a product). Decision:
-// docs/decisions/0008-catalogue-writes.md.
+// Writes (ADMIN): create and update-product-details. The BFF's product form
+// (app/lib/schemas/product.ts) takes its bounds from here, so what the form accepts the API accepts
+// too. Decision: docs/decisions/0008-catalogue-writes.md.
 // ---------------------------------------------------------------------------------------------
 
 export const PRODUCT_NAME_MAX_LENGTH = 200
@@ -186,6 +152,7 @@ export const MoreDetailsSchema = z
     (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
     'more_details must be an object of field name → text',
   )
+  .meta({ type: 'object', additionalProperties: { type: 'string' } })
   .superRefine((details, ctx) => {
     const entries = Object.entries(details)
     if (entries.length > MORE_DETAILS_MAX) {
@@ -282,3 +249,44 @@ export const UpdateProductSchema = CreateProductSchema.partial()
     path: [],
   })
 export type UpdateProductInput = z.output<typeof UpdateProductSchema>
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------------
+
+/** A category or sub category as a product or sub category names it, expanded: `{ _id, name, image }`. */
+export const CatalogRefSchema = z.object({ _id: z.string(), name: z.string(), image: z.string() }).meta({ id: 'CatalogRef' })
+export type CatalogRef = z.output<typeof CatalogRefSchema>
+
+/**
+ * A product as every read and write answers it (docs/api-contract.md, "Endpoints"; docs/commerce-api.md,
+ * "Products (addition)"): `category` and `subCategory` expanded; `price` is the MRP in rupees, `sellingPrice`
+ * the price charged in rupees, `discount` the percentage off the MRP (0-100); only published products
+ * reach a shopper.
+ */
+export const ProductSchema = z
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    image: z.array(z.string()),
+    category: z.array(CatalogRefSchema),
+    subCategory: z.array(CatalogRefSchema),
+    unit: z.string(),
+    stock: z.number(),
+    price: z.number(),
+    sellingPrice: z.number(),
+    discount: z.number(),
+    description: z.string(),
+    more_details: z.record(z.string(), z.string()),
+    publish: z.boolean(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'Product' })
+export type Product = z.output<typeof ProductSchema>
+
+/** One home page row: the category id asked for and at most 15 of its products. */
+export const CategoryProductsSchema = z
+  .object({ categoryId: z.string(), products: z.array(ProductSchema) })
+  .meta({ id: 'CategoryProducts' })
+export type CategoryProducts = z.output<typeof CategoryProductsSchema>

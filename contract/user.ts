@@ -1,10 +1,16 @@
 /**
- * Request bodies of /api/user (docs/api-contract.md, "Endpoints"; docs/product.md, "Validation
- * rules"). Every body goes through one of these, so a number or a query object such as `{"$ne":
- * null}` where a string belongs is a 400 (docs/api-contract.md, "Differences from the original contract").
+ * The user endpoints' bodies and answers (docs/api-contract.md, "Endpoints" and "Authentication";
+ * docs/product.md, "Validation rules"). Every body goes through one of these, so a number or a query
+ * object such as `{"$ne": null}` where a string belongs is a 400 (docs/api-contract.md, "Differences
+ * from the original contract").
  */
 import { z } from 'zod'
-import { OTP_LENGTH, OTP_PATTERN } from '../../lib/otp.ts'
+import { TimestampSchema } from './fields.ts'
+
+/** Digits of a password-reset code (docs/product.md, "Forgot password": six boxes). */
+export const OTP_LENGTH = 6
+/** Exactly OTP_LENGTH ASCII digits. */
+export const OTP_PATTERN = /^[0-9]{6}$/
 
 const MOBILE_RULE = 'Mobile must be 7 to 15 digits'
 
@@ -106,3 +112,50 @@ export const MobileSchema = z
 /** PUT /api/user/update-user (docs/product.md, "Profile": name, email, mobile required). */
 export const UpdateUserSchema = z.object({ name: NameSchema, email: EmailSchema, mobile: MobileSchema })
 export type UpdateUserInput = z.output<typeof UpdateUserSchema>
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------------
+
+/** The roles of an account. */
+export const ROLES = ['ADMIN', 'USER'] as const
+/** The states of an account: only `Active` may sign in. */
+export const USER_STATUSES = ['Active', 'Inactive', 'Suspended'] as const
+
+/**
+ * A user as the API answers it (docs/api-contract.md, "Endpoints": register, user-details,
+ * update-user). Never a password hash or a token. `address_details`, `shopping_cart` and
+ * `orderHistory` are ids (filled by user-details only).
+ */
+export const UserSchema = z
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    avatar: z.string(),
+    mobile: z.string().nullable(),
+    verify_email: z.boolean(),
+    last_login_date: z.string().nullable(),
+    status: z.enum(USER_STATUSES),
+    address_details: z.array(z.string()),
+    shopping_cart: z.array(z.string()),
+    orderHistory: z.array(z.string()),
+    role: z.enum(ROLES),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'User' })
+export type User = z.output<typeof UserSchema>
+
+/** The token pair of a sign-in or a refresh (docs/decisions/0002-tokens-in-cookie-session.md). */
+export const TokensSchema = z.object({ accessToken: z.string(), refreshToken: z.string() }).meta({ id: 'Tokens' })
+export type Tokens = z.output<typeof TokensSchema>
+
+/** Login's answer: the pair, and `accesstoken` too, the spelling the original client reads. */
+export const LoginAnswerSchema = TokensSchema.extend({ accesstoken: z.string() })
+
+/** The answer of the verify step: the reset token (also set as an httpOnly cookie). */
+export const ResetTokenAnswerSchema = z.object({ resetToken: z.string() })
+
+/** The answer of upload-avatar: the user's id and the stored avatar url. */
+export const AvatarAnswerSchema = z.object({ _id: z.string(), avatar: z.string() })

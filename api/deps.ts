@@ -1,0 +1,57 @@
+/**
+ * The API's dependencies as one object (docs/decisions/0017-one-contract-openapi.md): the modules
+ * take it, api/app.ts `createApp` fills it. Types only, so any module may import it without
+ * importing the app (and through it every other module).
+ */
+import type { Db } from './db/client.ts'
+import type { Gate } from './lib/gate.ts'
+import type { CatalogCache } from './lib/cache.ts'
+import type { Storage } from './lib/storage.ts'
+import type { Logger } from './lib/logger.ts'
+import type { RateLimits } from './lib/rate-limit.ts'
+import type { Mailer } from './lib/mail.ts'
+import type { CommerceSettings } from './config.ts'
+import type { User } from './db/schema.ts'
+
+/**
+ * How the guards find a token's user and session: given by the app (api/app.ts, from the user
+ * module), so the guards (api/lib/auth.ts) does not depend on any module.
+ */
+export interface AccountLookup {
+  /** The user row of `id`, or undefined when there is none. */
+  findUser(id: string): Promise<User | undefined>
+  /** True while the session `sessionId` of `userId` has a live refresh token at `now`. */
+  isSessionLive(userId: string, sessionId: string, now: Date): Promise<boolean>
+}
+
+/** Everything the API's modules need; tests pass their own. */
+export interface AppDeps {
+  db: Db
+  /** HMAC secret for access tokens (HS256). */
+  jwtSecret: string
+  storage: Storage
+  cache: CatalogCache
+  rateLimits: RateLimits
+  mailer: Mailer
+  logger: Logger
+  /** Current time; tests move it to check expiry. */
+  clock: () => Date
+  /** Set `Secure` on the API's own cookies (production). */
+  secureCookies: boolean
+  /** Upload size cap in bytes (413 beyond). */
+  uploadMaxBytes: number
+  /** JSON body size cap in bytes (413 beyond). */
+  jsonBodyMaxBytes: number
+  /** Origins besides the API's own host allowed to write with the API's cookies (api/lib/csrf.ts). */
+  allowedOrigins: string[]
+  /** How many searches the cache cannot answer may query the database at once (api/lib/gate.ts). */
+  searchGate: Gate
+  /** Cart and delivery rules (api/config.ts). */
+  commerce: CommerceSettings
+  /** How the guards find a token's user and session (api/lib/auth.ts). */
+  accounts: AccountLookup
+  /** Check every answer against the route's declared schema, a mismatch becoming a 500 (tests; api/lib/openapi.ts). */
+  checkAnswers: boolean
+}
+
+export type AppOptions = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'db'>>

@@ -1,0 +1,205 @@
+/**
+ * Routes declared from contract/ (docs/api.md; docs/decisions/0017-one-contract-openapi.md).
+ * Each module declares its endpoints with `endpoint()`: the method, the path, who may call it, the
+ * body, query and header schemas and the answers, all zod schemas from `contract/`. One declaration
+ * both mounts the handlers and enters the route in the OpenAPI 3.1 document served at
+ * `GET /api/openapi.json` (@hono/zod-openapi's `createRoute` and registry).
+ *
+ * Bodies are NOT validated by a generated validator: every handler still reads its body through
+ * api/lib/validate.ts `readBody` (or api/lib/multipart.ts for uploads) with the same schema, so the
+ * streaming size cap (413), the content-type rule (415) and the `issues` of a 400 stay exactly as
+ * docs/api-contract.md describes them. The schemas are declared here for the document only.
+ *
+ * The error answers a route can give follow from the declaration (a body: 400, 413, 415; a guard:
+ * 401, 403) plus those it lists (404, 409, 422, 429 with `Retry-After`), each with the failure
+ * envelope (contract/envelope.ts).
+ */
+import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi'
+import type { Context, MiddlewareHandler, Next } from 'hono'
+import { matchedRoutes } from 'hono/route'
+import { z } from 'zod'
+import { FailureSchema, successOf } from '../../contract/envelope.ts'
+
+/** Who may call an endpoint: anyone, a signed-in user, an ADMIN, or the owner of a cart (a user or a guest cart id). */
+export type Access = 'public' | 'user' | 'admin' | 'cart'
+
+/** Error statuses a declaration may list beyond those that follow from its body and guard. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503
+
+/** One success answer: the schema of `data` and of the keys beside it, or a raw (non-envelope) body. */
+export interface Answer {
+  description: string
+  data?: z.ZodType
+  extra?: z.ZodRawShape
+  /** A body that is not the envelope (the OpenAPI document itself, the reference page). */
+  raw?: { mediaType: string; schema: z.ZodType }
+}
+
+/** An endpoint as a module declares it. `path` is relative to the module's mount point. */
+export interface Endpoint {
+  method: 'get' | 'post' | 'put' | 'delete'
+  path: string
+  summary: string
+  description?: string
+  access: Access
+  /** The JSON body's schema (read by the handler with `readBody`). */
+  body?: z.ZodType
+  /** The multipart field carrying an uploaded file (read by the handler with `readFileField`). */
+  upload?: string
+  /** The query's schema. */
+  query?: z.ZodObject
+  /** Request headers the endpoint reads (Idempotency-Key, X-Guest-Cart), lower-case names. */
+  headers?: z.ZodObject
+  /** Success answers by status. */
+  answers: Partial<Record<200 | 201, Answer>>
+  /** Further error statuses (404, 409, 422, 429…). */
+  errors?: ErrorStatus[]
+  /** Keys a failure of some status carries beside the envelope, with that status's description. */
+  failureExtra?: Partial<Record<ErrorStatus, { description: string; extra: z.ZodRawShape }>>
+}
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'Bad input: the failure envelope with `issues` (one `{ path, message }` per field)',
+  401: 'No access token, or a bad, expired or ended one',
+  403: 'Signed in but not allowed: not an ADMIN, an account not Active, or a cross-site write',
+  404: 'The thing named does not exist',
+  409: 'Conflict: a duplicate, a stale edit (`updatedAt`), still in use, or over a limit',
+  413: 'The body is larger than the cap (JSON_BODY_MAX_BYTES, or UPLOAD_MAX_BYTES for a file)',
+  415: 'Wrong content type: JSON bodies must be application/json; an upload must be an image',
+  422: 'The Idempotency-Key was used before with another body',
+  429: 'Too many requests: wait the `Retry-After` seconds',
+  503: 'The database is unavailable: retry after `Retry-After` seconds',
+}
+
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' as const, minimum: 1 } } }
+
+/** The error statuses of an endpoint: those following from its body, its guard and the database, and those it lists. */
+export function errorStatuses(endpoint: Pick<Endpoint, 'access' | 'body' | 'upload' | 'query' | 'errors' | 'answers'>): ErrorStatus[] {
+  const statuses = new Set<ErrorStatus>(endpoint.errors ?? [])
+  // Every envelope route reads the database, which may be unreachable for a moment (api/app.ts).
+  if (Object.values(endpoint.answers).some((answer) => answer && !answer.raw)) statuses.add(503)
+  if (endpoint.body || endpoint.upload || endpoint.query) statuses.add(400)
+  if (endpoint.body || endpoint.upload) {
+    statuses.add(413)
+    statuses.add(415)
+  }
+  if (endpoint.access !== 'public') statuses.add(401)
+  if (endpoint.access === 'user' || endpoint.access === 'admin' || endpoint.access === 'cart') statuses.add(403)
+  return [...statuses].sort((a, b) => a - b)
+}
+
+const json = (schema: z.ZodType) => ({ 'application/json': { schema } })
+
+/** The route configuration of `endpoint` for @hono/zod-openapi's registry. */
+export function routeOf(endpoint: Endpoint, tag: string): RouteConfig {
+  const responses: RouteConfig['responses'] = {}
+  for (const [status, answer] of Object.entries(endpoint.answers)) {
+    if (!answer) continue
+    responses[status] = {
+      description: answer.description,
+      content: answer.raw
+        ? { [answer.raw.mediaType]: { schema: answer.raw.schema } }
+        : json(successOf(answer.data ?? z.null(), answer.extra)),
+    }
+  }
+  for (const status of errorStatuses(endpoint)) {
+    const special = endpoint.failureExtra?.[status]
+    responses[String(status)] = {
+      description: special?.description ?? ERROR_DESCRIPTIONS[status],
+      content: json(special ? FailureSchema.extend(special.extra) : FailureSchema),
+      ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
+    }
+  }
+  const request: NonNullable<RouteConfig['request']> = {}
+  if (endpoint.body) request.body = { content: json(endpoint.body), required: false }
+  if (endpoint.upload) {
+    const file = z.string().meta({ type: 'string', format: 'binary', description: 'The image file (JPEG, PNG, WebP, AVIF or GIF)' })
+    request.body = { content: { 'multipart/form-data': { schema: z.object({ [endpoint.upload]: file }) } }, required: true }
+  }
+  if (endpoint.query) request.query = endpoint.query
+  if (endpoint.headers) request.headers = endpoint.headers
+  const signedIn: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }]
+  const security = endpoint.access === 'public' ? [] : endpoint.access === 'cart' ? [...signedIn, { guestCart: [] }] : signedIn
+  return createRoute({
+    method: endpoint.method,
+    path: endpoint.path,
+    summary: endpoint.summary,
+    ...(endpoint.description ? { description: endpoint.description } : {}),
+    tags: [tag],
+    security,
+    request,
+    responses,
+  })
+}
+
+/** A guard or a handler of a route: what Hono's `on()` takes (the context of any env, so guards with their own env fit). */
+export type RouteStep = (c: Context, next: Next) => Response | void | Promise<Response | void>
+
+/** A module's router: declare each endpoint with `endpoint()`, mount it with `app.route(prefix, router)`. */
+export function apiRouter(tag: string) {
+  const router = new OpenAPIHono()
+  return {
+    router,
+    /**
+     * Declares `endpoint` in the document and mounts `handlers` (guards first, the handler last) on
+     * its method and path. The handlers read the body themselves (see the module comment).
+     */
+    endpoint(endpoint: Endpoint, ...handlers: RouteStep[]) {
+      router.openAPIRegistry.registerPath(routeOf(endpoint, tag))
+      router.on(endpoint.method.toUpperCase(), endpoint.path, ...(handlers as [MiddlewareHandler]))
+    },
+  }
+}
+
+/** Base information of the document (docs/api.md). */
+export const DOCUMENT_INFO = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Grocery storefront API',
+    version: '1.0.0',
+    description:
+      'The upstream REST API of the grocery storefront (docs/api-contract.md, docs/commerce-api.md). Every answer is the envelope ' +
+      '`{ message, error, success, data }`; failures carry `issues` on a 400 and `Retry-After` on a 429 or 503.',
+  },
+} as const
+
+/** Registers the security schemes the routes name: a Bearer access token, the `accessToken` cookie, and a guest cart id. */
+export function registerSecuritySchemes(app: OpenAPIHono): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'cookie', { type: 'apiKey', in: 'cookie', name: 'accessToken' })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'guestCart', { type: 'apiKey', in: 'header', name: 'X-Guest-Cart' })
+}
+
+/**
+ * Middleware for tests: checks every JSON answer of a declared route against the schema declared for
+ * its status. A mismatch replaces the answer with a 500 whose message names the route and the field,
+ * so a test of any endpoint also proves that the API answers what contract/ says.
+ * @param app the top-level app whose registry holds every route with its full path
+ */
+export function checkAnswers(app: OpenAPIHono): MiddlewareHandler {
+  let declared: Map<string, RouteConfig> | null = null
+  return async (c, next) => {
+    await next()
+    declared ??= new Map(
+      app.openAPIRegistry.definitions.flatMap((d) =>
+        d.type === 'route' ? [[`${d.route.method.toUpperCase()} ${d.route.path}`, d.route] as const] : [],
+      ),
+    )
+    const route = matchedRoutes(c)
+      .map((r) => declared!.get(`${c.req.method} ${r.path}`))
+      .findLast(Boolean)
+    if (!route || !(c.res.headers.get('content-type') ?? '').includes('application/json')) return
+    const answer = route.responses[String(c.res.status)]
+    const media = answer && 'content' in answer ? answer.content?.['application/json'] : undefined
+    const schema = media && 'schema' in media ? media.schema : undefined
+    const where = `${c.req.method} ${route.path} answered ${c.res.status}`
+    let problem: string | null = null
+    if (!(schema instanceof z.ZodType)) problem = `${where}, which its declaration does not list`
+    else {
+      const parsed = schema.safeParse(await c.res.clone().json())
+      const issue = parsed.error?.issues[0]
+      if (issue) problem = `${where} off contract/: ${issue.path.join('.') || 'body'}: ${issue.message}`
+    }
+    if (problem) c.res = new Response(JSON.stringify({ message: problem, error: true, success: false }), { status: 500 })
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The cart endpoints' bodies and answers (docs/commerce-api.md, "Cart" and "Guest carts"). Money on
+ * the wire is in rupees.
+ */
+import { z } from 'zod'
+import { IdSchema, TargetIdSchema } from './fields.ts'
+import { ProductSchema } from './product.ts'
+
+/** Most units a quantity field accepts at all; the per-line maximum (12 by default) is checked later. */
+export const QTY_FIELD_MAX = 999
+
+/** POST /api/cart/create: `{ productId }`. */
+export const AddToCartSchema = z.object({ productId: IdSchema })
+
+/** PUT /api/cart/update-qty: `{ _id, qty }`, qty a whole number 0-999 (0 removes the line). */
+export const UpdateQtySchema = z.object({
+  _id: TargetIdSchema,
+  qty: z.coerce
+    .number({ error: 'qty must be a whole number' })
+    .int('qty must be a whole number')
+    .min(0, 'qty cannot be negative')
+    .max(QTY_FIELD_MAX, `qty can be at most ${QTY_FIELD_MAX}`),
+})
+
+/** DELETE /api/cart/delete-cart-item: `{ _id }`. */
+export const CartLineIdSchema = z.object({ _id: TargetIdSchema })
+
+/** A guest cart id as the API hands it out: 43 base64url characters (256 bits). */
+export const GuestCartIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{20,128}$/, 'Not a guest cart id')
+
+/** POST /api/cart/merge: `{ guestCartId }`. */
+export const MergeCartSchema = z.object({ guestCartId: GuestCartIdSchema })
+
+/** The bill of a cart or an order, in rupees (docs/commerce-api.md, "Cart"). */
+export const BillSchema = z
+  .object({
+    itemCount: z.number(),
+    itemsTotalMrp: z.number(),
+    productDiscount: z.number(),
+    itemsTotal: z.number(),
+    deliveryCharge: z.number(),
+    freeDeliveryAbove: z.number(),
+    grandTotal: z.number(),
+    totalSavings: z.number(),
+  })
+  .meta({ id: 'Bill' })
+export type Bill = z.output<typeof BillSchema>
+
+/** The cart's limits, answered beside its lines: units per line, delivery charge and free delivery threshold (rupees). */
+export const CartLimitsSchema = z
+  .object({ maxQtyPerLine: z.number(), deliveryCharge: z.number(), freeDeliveryAbove: z.number() })
+  .meta({ id: 'CartLimits' })
+export type CartLimits = z.output<typeof CartLimitsSchema>
+
+/** One cart line: its id, today's product, the quantity, and the owner (null for a guest cart). */
+export const CartItemSchema = z
+  .object({ _id: z.string(), productId: ProductSchema, quantity: z.number(), userId: z.string().nullable() })
+  .meta({ id: 'CartItem' })
+export type CartItem = z.output<typeof CartItemSchema>
+
+/** The keys answered beside a whole cart's `data` (its lines). */
+export const CartExtraShape = { bill: BillSchema, limits: CartLimitsSchema }
+
+/** The answer of POST /api/cart/guest. */
+export const GuestCartAnswerSchema = z.object({ guestCartId: z.string() })

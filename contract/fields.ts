@@ -1,0 +1,111 @@
+/**
+ * Field rules every resource's schemas share (docs/api.md, "The folder contract/"): ids, one-line labels,
+ * lists of category or sub category references, the read version of an edit, and the url of a stored
+ * image. Every body is parsed by a zod schema built from these, so a wrong type (an object where text
+ * belongs, `{"$ne": null}`) is a 400 with field issues and never reaches a query (docs/api-contract.md,
+ * "Differences from the original contract"; OWASP Input Validation Cheat Sheet). Unknown keys are dropped, so the original client's
+ * extra fields do no harm.
+ */
+import { z } from 'zod'
+import { isStoredImagePath } from './images.ts'
+
+/** Longest id accepted, in characters (ids are opaque text; an unknown one is simply not found). */
+export const ID_MAX_LENGTH = 64
+
+/** An opaque id as text; its format is not checked here (an unknown id is simply not found). */
+export const IdSchema = z.string({ error: 'Expected an id (text)' }).trim().min(1, 'Expected an id').max(ID_MAX_LENGTH, 'Not an id')
+
+/** `_id` of the entity an update or delete names (required; an unknown one is a 404 later). */
+export const TargetIdSchema = z
+  .string({ error: (iss) => (iss.input === undefined ? '_id is required' : 'Expected an id (text)') })
+  .trim()
+  .min(1, '_id is required')
+  .max(ID_MAX_LENGTH, 'Not an id')
+
+// C0/C1 control characters (line breaks, NUL, escape…) have no place in a one-line label.
+export const CONTROL_CHARACTERS = /\p{Cc}/u
+
+/**
+ * A required one-line text (a name, a unit): trimmed, 1..max characters, no control characters.
+ * Messages use the form's label ("Name is required"; docs/product.md, "Validation rules").
+ */
+export function lineText(label: string, max: number) {
+  return z
+    .string({ error: (iss) => (iss.input === undefined ? `${label} is required` : `${label} must be text`) })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine((text) => !CONTROL_CHARACTERS.test(text), `${label} must be one line of text`)
+}
+
+/**
+ * A list of `item`s with `min`..`max` entries. The type is checked on its own first: zod runs length
+ * checks on any input with a `length`, so a 24-character id sent instead of a list would also be
+ * told "at most 20 entries".
+ * @param messages.required when the field is absent (and `min` > 0); `notAList` for any other non-list
+ */
+export function listOf<T extends z.ZodType>(
+  item: T,
+  { min, max, messages }: { min: number; max: number; messages: { required: string; notAList: string; tooFew: string; tooMany: string } },
+) {
+  return z
+    .custom<unknown[]>((v) => Array.isArray(v), {
+      error: (iss) => (iss.input === undefined && min > 0 ? messages.required : messages.notAList),
+    })
+    .meta({ type: 'array' })
+    .pipe(z.array(item).min(min, messages.tooFew).max(max, messages.tooMany))
+}
+
+/**
+ * A list of references to categories or sub categories, each an id or an object with an `_id` (the
+ * original client sends `{ _id, name }` objects; docs/api-contract.md, "Catalogue"). Output: the ids,
+ * in the order given, duplicates kept (the services drop them and report unknown ids by their index here).
+ * @param label the entity's word ("category", "sub category") for messages
+ */
+export function refList(label: string, { min, max }: { min: number; max: number }) {
+  const ref = z
+    .union([IdSchema, z.object({ _id: IdSchema }).loose()], { error: `Expected a ${label} id or a { _id } object` })
+    .transform((r) => (typeof r === 'string' ? r : r._id))
+  const tooFew = `Choose at least ${min} ${label}`
+  return listOf(ref, {
+    min,
+    max,
+    messages: { required: tooFew, notAList: `Expected a list of ${label} ids`, tooFew, tooMany: `At most ${max} ${label} entries` },
+  })
+}
+
+/**
+ * The version an admin read: the entity's `updatedAt` as answered (ISO 8601). Optional: the original
+ * client sends none and its update is applied as before; when given, a row changed since answers 409
+ * (optimistic concurrency, docs/decisions/0008-catalogue-writes.md).
+ */
+export const ReadVersionSchema = z.iso.datetime({ offset: true, error: 'updatedAt must be the ISO 8601 time the item was read' }).optional()
+
+/** Issue message of an image url that is not one of the store's stored images. */
+export const NOT_OUR_IMAGE = 'Not an uploaded image: upload it with /api/file/upload first'
+/** Longest image url accepted, in characters. */
+export const IMAGE_URL_MAX_LENGTH = 2048
+/** A site-relative path (not `//host`, which is another site) or an https/http url. */
+const SAFE_URL_START = /^(?:\/(?!\/)|https?:\/\/)/i
+
+/** True when `url` may name a stored image: a safe start and the stored-image name at its end (contract/images.ts). */
+export function isStoredImageUrlShape(url: string): boolean {
+  return SAFE_URL_START.test(url) && isStoredImagePath(url)
+}
+
+/**
+ * An image url in a request body: text of the stored-image shape (a path or an http(s) url ending in
+ * `<hash>.webp`, docs/decisions/0004-images.md). `javascript:`, `data:` and anything else is refused
+ * here; whether the storage really holds it is checked by the API (api/modules/file/service.ts
+ * `assertStoredImages`), which needs the storage.
+ */
+export const ImageUrlSchema = z
+  .string({ error: (iss) => (iss.input === undefined ? 'Image is required' : 'Expected an image url (text)') })
+  .trim()
+  .min(1, 'Image is required')
+  .max(IMAGE_URL_MAX_LENGTH, 'Image url is too long')
+  // An empty url is already reported as required: one issue per problem.
+  .refine((url) => url === '' || isStoredImageUrlShape(url), NOT_OUR_IMAGE)
+
+/** `updatedAt`/`createdAt` of an answer: ISO 8601 text. */
+export const TimestampSchema = z.string().meta({ format: 'date-time' })

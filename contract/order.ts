@@ -1,0 +1,89 @@
+/**
+ * The order endpoints' bodies and answers (docs/commerce-api.md, "Orders"). Money on the wire is in
+ * rupees.
+ */
+import { z } from 'zod'
+import { IdSchema, TimestampSchema } from './fields.ts'
+import { BillSchema } from './cart.ts'
+
+/** An order's life cycle, in order (docs/commerce-api.md, "Orders"). */
+export const ORDER_STATUSES = ['placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+/**
+ * POST /api/order/cash-on-delivery: `{ addressId, idempotencyKey? }`. The original client's
+ * `list_items`, `subTotalAmt` and `totalAmt` are accepted and ignored: the server prices the order.
+ */
+export const PlaceOrderSchema = z.object({
+  addressId: IdSchema,
+  idempotencyKey: z.string().optional(),
+  list_items: z.unknown().optional(),
+  subTotalAmt: z.unknown().optional(),
+  totalAmt: z.unknown().optional(),
+})
+
+/** `{ orderId }`: an order's `_id` or its order number. */
+export const OrderRefSchema = z.object({ orderId: IdSchema })
+
+/** PUT /api/order/update-status (admin): `{ orderId, status, version? }`. */
+export const UpdateStatusSchema = z.object({
+  orderId: IdSchema,
+  status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
+  version: z.coerce.number().int().min(1).optional(),
+})
+
+/** POST /api/order/admin-list: `{ status?, page, limit }` (limit at most 50). */
+export const AdminListSchema = z.object({
+  status: z.enum(ORDER_STATUSES).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(50).default(10),
+})
+
+/** One line of an order as priced when it was placed (rupees). */
+export const OrderLineSchema = z
+  .object({
+    productId: z.string().nullable(),
+    name: z.string(),
+    image: z.string(),
+    unit: z.string(),
+    brand: z.string(),
+    quantity: z.number(),
+    price: z.number(),
+    mrp: z.number(),
+    discount: z.number(),
+    lineTotal: z.number(),
+  })
+  .meta({ id: 'OrderLine' })
+
+/** The delivery address as it was when the order was placed (a snapshot). */
+export const OrderAddressSchema = z
+  .object({ address_line: z.string(), city: z.string(), state: z.string(), pincode: z.string(), country: z.string(), mobile: z.string() })
+  .meta({ id: 'OrderAddress' })
+
+/** An order as the API answers it; `customer` only to an admin. */
+export const OrderSchema = z
+  .object({
+    _id: z.string(),
+    orderId: z.string(),
+    userId: z.string(),
+    status: z.enum(ORDER_STATUSES),
+    payment_status: z.string(),
+    delivery_address: OrderAddressSchema,
+    items: z.array(OrderLineSchema),
+    subTotalAmt: z.number(),
+    totalAmt: z.number(),
+    bill: BillSchema,
+    statusHistory: z.array(z.object({ status: z.string(), at: z.string() })),
+    version: z.number(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+    customer: z.object({ name: z.string(), email: z.string() }).optional(),
+  })
+  .meta({ id: 'Order' })
+export type Order = z.output<typeof OrderSchema>
+
+/** A cart line that changed since the shopper saw it: price in rupees or quantity, before and now. */
+export const CartChangeSchema = z
+  .object({ productId: z.string(), name: z.string(), kind: z.enum(['price', 'stock', 'removed']), before: z.number(), after: z.number() })
+  .meta({ id: 'CartChange' })
+export type CartChange = z.output<typeof CartChangeSchema>
