@@ -33,8 +33,27 @@ function shellChunk(): Plugin {
   }
 }
 
+/**
+ * zod in the browser runs `jitless` (zod docs, "Configuration"): otherwise building its first object
+ * schema probes `new Function`, which the Content-Security-Policy forbids (no 'unsafe-eval',
+ * app/.server/csp.ts), and every page with a schema logs a CSP violation. zod reads the setting when
+ * a schema is built, and schemas are built as modules load (app/lib/schemas, contract/), so the
+ * setting goes at the end of zod's own config module, which every schema module loads first. The
+ * server keeps zod's compiled parsers: no CSP applies there.
+ */
+function zodJitlessInBrowser(): Plugin {
+  return {
+    name: 'grocery-zod-jitless',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]zod[\\/]v4[\\/]core[\\/]core\.js$/.test(id)) return null
+      return { code: `${code}\nconfig({ jitless: true });\n`, map: null }
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), shellChunk()],
+  plugins: [tailwindcss(), reactRouter(), shellChunk(), zodJitlessInBrowser()],
   resolve: { tsconfigPaths: true },
   build: { target: 'es2022' },
   environments: {

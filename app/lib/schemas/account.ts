@@ -7,7 +7,7 @@
  * Form values arrive as strings; Conform turns an empty field into `undefined`, so a required field
  * answers the same message for "missing", "empty" and "only spaces".
  */
-import { z } from '../zod.ts'
+import { z } from 'zod'
 import { EmailSchema, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.ts'
 
 /** docs/product.md, "Constants": the code has 6 characters, one per box. */

@@ -3,7 +3,7 @@
  * messages (contract/address.ts), so the browser (Conform, as you type) and the BFF action decide
  * alike and the API never refuses what the form accepted. `_id` is set when editing.
  */
-import { z } from '../zod.ts'
+import { z } from 'zod'
 import { AddressFieldsSchema } from '../../../contract/address.ts'
 
 export { INDIAN_STATES, ADDRESS_COUNTRY } from '../../../contract/address.ts'

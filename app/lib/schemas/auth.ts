@@ -6,7 +6,7 @@
  * Form values arrive as strings; Conform turns an empty field into `undefined`, so every required
  * field answers the same message for "missing" and for "only spaces".
  */
-import { z } from '../zod.ts'
+import { z } from 'zod'
 
 /** docs/product.md, "Validation rules": the register mismatch message, verbatim. */
 export const PASSWORD_MISMATCH_MESSAGE = 'password and confirm password must be same'

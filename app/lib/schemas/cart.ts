@@ -3,7 +3,7 @@
  * `intent=set` with `lineId` and `qty` (0 removes), `intent=remove` with `lineId`. `redirectTo` is the
  * page to go back to without JavaScript, `productId` (on every intent) names the card to scroll back to. Shared by the buttons and the /cart action.
  */
-import { z } from '../zod.ts'
+import { z } from 'zod'
 
 const Id = z
   .string()

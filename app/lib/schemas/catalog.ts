@@ -8,7 +8,7 @@
  * Form shape: `name`, `image` (the url the upload answered, a hidden input) and, for a sub category,
  * `category` (ids; repeated once per chip, or a multiple select without JavaScript).
  */
-import { z } from '../zod.ts'
+import { z } from 'zod'
 import { idList, ImageUrlSchema, requiredMessage, requiredText } from './fields.ts'
 
 /** Longest category and sub category name, in characters. */

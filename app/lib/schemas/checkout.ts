@@ -3,7 +3,7 @@
  * idempotency key the page was rendered with (8-128 of `[A-Za-z0-9_-]`), so a double submit, a
  * refresh or a retry places one order. Amounts are never posted: the server prices the order.
  */
-import { z } from '../zod.ts'
+import { z } from 'zod'
 import { IDEMPOTENCY_KEY_PATTERN } from '../../../contract/idempotency.ts'
 
 export const CHOOSE_ADDRESS_MESSAGE = 'Choose a delivery address'

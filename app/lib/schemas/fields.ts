@@ -4,7 +4,7 @@
  * arrive as strings; Conform turns an empty field into `undefined`, so "missing", "empty" and "only
  * spaces" all answer the same "<label> is required".
  */
-import { z } from '../zod.ts'
+import { z } from 'zod'
 import { IMAGE_URL_MAX_LENGTH, isStoredImageUrlShape } from '../../../contract/fields.ts'
 
 /** "X is required", the message of an empty required field. */

@@ -29,7 +29,7 @@
  * `more_details[i].key` (a hidden input holding the field name) with `more_details[i].value` (the text
  * input labelled with that name). The output is the API's create payload, `more_details` as a map.
  */
-import { z } from '../zod.ts'
+import { z } from 'zod'
 import { asList, idList, ImageUrlSchema, requiredMessage, requiredText } from './fields.ts'
 import {
   DETAIL_NAME_MAX_LENGTH as FIELD_NAME_MAX_LENGTH,

@@ -6,7 +6,7 @@
  * 409 "This order was changed by someone else: reload" as an error toast.
  */
 import { data, Form, Link } from 'react-router'
-import { z } from '../../lib/zod.ts'
+import { z } from 'zod'
 import type { Route } from './+types/admin-order'
 import { throwFailure } from '../../.server/failure.ts'
 import { orderDetails, updateOrderStatus } from '../../.server/api/order.ts'
