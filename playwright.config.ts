@@ -13,7 +13,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3310)
 const baseURL = `http://localhost:${PORT}`
 
 // Without the background-networking flags Chromium keeps trying to reach outside hosts (docs/stack.md, "Playwright and Chromium").
-const launchOptions = {
+// Shared with the Lighthouse runs (scripts/lighthouse.ts), so both drive the same browser the same way.
+export const launchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: [
     '--no-sandbox',

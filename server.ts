@@ -11,8 +11,10 @@ import path from 'node:path'
 import { EventEmitter } from 'node:events'
 import express from 'express'
 import compression from 'compression'
+import expressStaticGzip from 'express-static-gzip'
 import { getRequestListener } from '@hono/node-server'
 import { createRequestHandler } from '@react-router/express'
+import { createRequestHandler as createFetchHandler, type ServerBuild } from 'react-router'
 import { loadConfig } from './api/config.ts'
 import { startEmbeddedApi } from './api/embedded.ts'
 import { pingApi, proxyUpload } from './app/.server/remote-api.ts'
@@ -23,6 +25,8 @@ import { clientIpMiddleware } from './api/lib/client-ip.ts'
 import { rejectUnknownMethods } from './api/lib/methods.ts'
 import { closeConnectionsWhileDraining, createShutdown, tuneKeepAlive, type Lifecycle } from './api/lib/graceful.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
+import { createPageCache, type PageCache } from './app/.server/page-cache.ts'
+import { env as bffEnv } from './app/.server/env.ts'
 
 const config = loadConfig()
 const isProduction = config.isProduction
@@ -72,11 +76,13 @@ app.get('/readyz', async (_req, res) => {
     res.status(503).json({ status: 'unavailable' })
   }
 })
+let pageCache: PageCache | null = null
 if (process.env.EXPOSE_METRICS === '1') {
   app.get('/metrics.json', (_req, res) => {
     res.json({
       upstreamCalls: ((globalThis as Record<symbol, unknown>)[Symbol.for('grocery.upstream.calls')] as number) ?? 0,
       cache: embedded?.deps.cache.stats ?? null,
+      pageCache: pageCache?.stats ?? null,
     })
   })
 }
@@ -95,10 +101,32 @@ if (embedded) {
 
 if (isProduction) {
   const clientDir = path.resolve('build/client')
-  app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }))
+  const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
+  // Pages of visitors without session state, rendered once per URL (app/.server/page-cache.ts); a
+  // catalogue write anywhere clears them (the catalogue cache's clear, which LISTEN/NOTIFY spreads).
+  // A BFF apart from its API (API_URL) sees no writes: the TTL alone bounds staleness there.
+  pageCache = createPageCache({
+    render: createFetchHandler(build, 'production'),
+    maxBytes: bffEnv.pageCacheMaxBytes,
+    ttlMs: bffEnv.pageCacheTtlMs ?? (embedded ? 60_000 : 5_000),
+    publicUrl: bffEnv.publicUrl ?? null,
+  })
+  const cache = pageCache
+  embedded?.deps.cache.onClear(() => cache.clear())
+  app.use(pageCache.serve)
+  // Scripts and stylesheets were compressed once at build (scripts/precompress.mjs): brotli or gzip
+  // as the browser accepts, else the plain file.
+  app.use(
+    '/assets',
+    expressStaticGzip(path.join(clientDir, 'assets'), {
+      enableBrotli: true,
+      orderPreference: ['br', 'gz'],
+      index: false,
+      serveStatic: { immutable: true, maxAge: '1y' },
+    }),
+  )
   app.use(express.static(clientDir, { maxAge: '1h', index: false }))
-  const build = await import(path.resolve('build/server/index.js'))
-  app.all('/{*splat}', createRequestHandler({ build }))
+  app.all('/{*splat}', pageCache.fill, createRequestHandler({ build }))
 } else {
   const vite = await import('vite')
   const viteServer = await vite.createServer({ server: { middlewareMode: true } })

@@ -15,6 +15,7 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from 'react-router'
+import { useEffect } from 'react'
 import type { Route } from './+types/root'
 import { getSession, sessionMiddleware } from './.server/context.ts'
 import { clientIp, publicOrigin } from './.server/request.ts'
@@ -26,6 +27,7 @@ import { Footer } from './components/footer.tsx'
 import { Toasts } from './components/toasts.tsx'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
 import { useNonce } from './components/nonce.tsx'
+import { markHydrated } from './components/hydrate-when-visible.tsx'
 import './app.css'
 
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware]
@@ -111,6 +113,8 @@ function Shell({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // After the first commit nothing hydrates any more (app/components/hydrate-when-visible.tsx).
+  useEffect(markHydrated, [])
   const { toast } = useLoaderData<typeof loader>()
   return (
     <>

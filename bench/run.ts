@@ -1,21 +1,28 @@
 /**
  * `npm run bench`: starts the production server on a fresh DATA_DIR (so the full catalogue is
  * imported anew), then measures with autocannon, 32 connections, one target after another:
- * GET /, a category listing, a product page, /search?q=milk, POST /api/product/get, the cart page of
- * a visitor with three products, the add-to-cart POST (a fetcher's `/cart.data` request, each
- * connection with its own guest cart, alternating add and set-back so the line never hits its cap),
- * and a static file of the home page's size from the same server as the baseline. Prints requests/s, p50 and p99
+ * GET /, a category listing, a product page and /search?q=milk, each twice: for a visitor with no
+ * session state (served by the page cache once rendered, app/.server/page-cache.ts) and for a
+ * signed-in shopper (rendered per request); then POST /api/product/get, the cart page of a visitor
+ * with three products, the add-to-cart POST (a fetcher's `/cart.data` request, each connection with
+ * its own guest cart, alternating add and set-back so the line never hits its cap), and a static file
+ * of the home page's size from the same server as the baseline. Prints requests/s, p50, p90 and p99
  * latency (ms) and each target's ratio to the baseline, then the upstream calls one render of each
- * page makes (from /metrics.json, EXPOSE_METRICS=1). Needs a build (`npm run build`).
+ * page makes (from /metrics.json, EXPOSE_METRICS=1), the first-load JavaScript of each page (the
+ * modules its HTML preloads and imports, gzip bytes as the server sends them), and Lighthouse on a phone
+ * (scripts/lighthouse.ts: median of three runs per page). Needs a build (`npm run build`).
  *
  * Options (env): BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (default 32),
- * BENCH_PORT (default 3400). Search latency and the store under a search attack: `npm run bench:search`
+ * BENCH_PORT (default 3400), BENCH_LIGHTHOUSE=0 skips Lighthouse, BENCH_ONLY=pages measures the
+ * page targets alone. Search latency and the store under a search attack: `npm run bench:search`
  * (bench/search.ts).
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import autocannon from 'autocannon'
 
 const port = Number(process.env.BENCH_PORT ?? 3400)
@@ -83,9 +90,9 @@ const slug = (name: string, id: string) =>
     .replace(/-+/g, '-')
     .replace(/^-|-$/g, '')}-${id}`
 
-async function upstreamCalls(url: string): Promise<number> {
+async function upstreamCalls(url: string, headers: Record<string, string>): Promise<number> {
   const before = ((await (await fetch(`${base}/metrics.json`)).json()) as { upstreamCalls: number }).upstreamCalls
-  await (await fetch(url)).text()
+  await (await fetch(url, { headers })).text()
   const after = ((await (await fetch(`${base}/metrics.json`)).json()) as { upstreamCalls: number }).upstreamCalls
   return after - before
 }
@@ -94,6 +101,7 @@ interface Row {
   name: string
   rps: number
   p50: number
+  p90: number
   p99: number
   errors: number
 }
@@ -109,7 +117,7 @@ type MeasureOptions = {
 async function measure(name: string, opts: MeasureOptions): Promise<Row> {
   const result = await autocannon({ ...opts, connections, duration })
   const errors = result.errors + result.timeouts + (result.non2xx ?? 0)
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors }
+  return { name, rps: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, errors }
 }
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
@@ -135,6 +143,59 @@ async function guestCart(productIds: string[]): Promise<{ cookie: string; lineId
   const lineId = /name="lineId" value="([a-f0-9]+)"/.exec(html)?.[1]
   if (!lineId) throw new Error('bench: the guest cart has no line')
   return { cookie, lineId }
+}
+
+/** A shopper signed in through the /login form, as a browser without JavaScript does it: answers the session cookie. */
+async function signedInShopper(): Promise<string> {
+  const user = { name: 'Bench Shopper', email: `bench-${Date.now()}@example.com`, password: 'Bench-Shopper-Pass-1' }
+  await api('user/register', { ...user, confirmPassword: user.password })
+  const res = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: FORM,
+    body: new URLSearchParams({ email: user.email, password: user.password }),
+  })
+  const cookie = res.headers.get('set-cookie')?.split(';')[0]
+  await res.arrayBuffer()
+  if (res.status !== 302 || !cookie) throw new Error(`bench: sign-in answered ${res.status}`)
+  const home = await (await fetch(`${base}/`, { headers: { cookie } })).text()
+  if (!home.includes(user.name)) throw new Error('bench: the signed-in home page does not name the shopper')
+  return cookie
+}
+
+/** The bytes a browser that accepts only gzip receives for `url` (the precompressed file, or compression()'s). */
+function gzipBytesOnTheWire(url: URL): Promise<{ raw: number; wire: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const body = Buffer.concat(chunks)
+          const raw = res.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(body).length : body.length
+          resolve({ raw, wire: body.length })
+        })
+      })
+      .on('error', reject)
+  })
+}
+
+/**
+ * The first-load JavaScript of the page at `url`: every module its HTML preloads or its inline
+ * scripts import, in bytes and in gzip bytes as the server sends them (scripts/precompress.mjs).
+ */
+async function firstLoadJs(url: string): Promise<{ files: number; raw: number; gzip: number }> {
+  const html = await (await fetch(url)).text()
+  const files = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!))
+  for (const m of html.matchAll(/(?:import|from)\s*\(?\s*"(\/assets\/[^"]+\.js)"/g)) files.add(m[1]!)
+  let raw = 0
+  let gzip = 0
+  for (const file of files) {
+    const sent = await gzipBytesOnTheWire(new URL(file, base))
+    raw += sent.raw
+    gzip += sent.wire
+  }
+  return { files: files.size, raw, gzip }
 }
 
 try {
@@ -166,24 +227,32 @@ try {
     },
   }
 
+  const signedIn = { cookie: await signedInShopper() }
+  const pages: Array<[string, string]> = [
+    ['GET /', `${base}/`],
+    ['category listing', listingUrl],
+    ['product page', productUrl],
+    ['/search?q=milk', `${base}/search?q=milk`],
+  ]
   const targets: Array<[string, MeasureOptions]> = [
     ['static file (baseline)', { url: `${base}/bench-baseline.html` }],
-    ['GET /', { url: `${base}/` }],
-    ['category listing', { url: listingUrl }],
-    ['product page', { url: productUrl }],
-    ['/search?q=milk', { url: `${base}/search?q=milk` }],
-    [
-      'POST /api/product/get',
-      {
-        url: `${base}/api/product/get`,
-        method: 'POST',
-        body: JSON.stringify({ page: 1, limit: 12 }),
-        headers: { 'content-type': 'application/json' },
-      },
-    ],
-    ['cart page (3 products)', { url: `${base}/cart`, headers: { cookie: shopper.cookie } }],
-    ['add-to-cart POST (fetcher)', addToCart],
+    ...pages.map(([name, url]): [string, MeasureOptions] => [`${name}, anonymous`, { url }]),
+    ...pages.map(([name, url]): [string, MeasureOptions] => [`${name}, signed in`, { url, headers: signedIn }]),
   ]
+  if (process.env.BENCH_ONLY !== 'pages')
+    targets.push(
+      [
+        'POST /api/product/get',
+        {
+          url: `${base}/api/product/get`,
+          method: 'POST',
+          body: JSON.stringify({ page: 1, limit: 12 }),
+          headers: { 'content-type': 'application/json' },
+        },
+      ],
+      ['cart page (3 products)', { url: `${base}/cart`, headers: { cookie: shopper.cookie } }],
+      ['add-to-cart POST (fetcher)', addToCart],
+    )
   const rows: Row[] = []
   for (const [name, opts] of targets) {
     // A short warm-up so JIT and caches are in the same state for every target.
@@ -193,22 +262,48 @@ try {
 
   const baseline = rows[0].rps
   console.log(`\nautocannon: ${connections} connections, ${duration} s per target, ${os.cpus().length} cores, Node ${process.version}\n`)
-  console.log('| target | req/s | p50 ms | p99 ms | vs baseline | errors |')
-  console.log('|---|---:|---:|---:|---:|---:|')
+  console.log('| target | req/s | p50 ms | p90 ms | p99 ms | vs baseline | errors |')
+  console.log('|---|---:|---:|---:|---:|---:|---:|')
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / baseline).toFixed(2)} | ${r.errors} |`)
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p90} | ${r.p99} | ${(r.rps / baseline).toFixed(2)} | ${r.errors} |`)
   }
+  const metrics = (await (await fetch(`${base}/metrics.json`)).json()) as { pageCache: unknown }
+  console.log(`\npage cache: ${JSON.stringify(metrics.pageCache)}`)
 
-  console.log('\nUpstream API calls per page render (BFF → API):')
-  for (const [name, url] of [
-    ['GET /', `${base}/`],
-    ['category listing', listingUrl],
-    ['product page', productUrl],
-    ['/search?q=milk', `${base}/search?q=milk`],
-  ] as const) {
-    console.log(`- ${name}: ${await upstreamCalls(url)}`)
+  console.log('\nUpstream API calls per page render (BFF → API), signed in / anonymous (0 when the page cache answers):')
+  for (const [name, url] of pages) {
+    console.log(`- ${name}: ${await upstreamCalls(url, signedIn)} / ${await upstreamCalls(url, {})}`)
   }
   console.log(`\nhome page HTML: ${Buffer.byteLength(homeHtml)} bytes`)
+
+  console.log('\nFirst-load JavaScript (modules the HTML preloads and imports; gzip bytes as served to a browser that accepts gzip):\n')
+  console.log('| page | files | raw KiB | gzip KiB | gzip kB |')
+  console.log('|---|---:|---:|---:|---:|')
+  for (const [name, url] of [...pages, ['/login', `${base}/login`] as [string, string]]) {
+    const js = await firstLoadJs(url)
+    console.log(
+      `| ${name} | ${js.files} | ${(js.raw / 1024).toFixed(1)} | ${(js.gzip / 1024).toFixed(1)} | ${(js.gzip / 1000).toFixed(1)} |`,
+    )
+  }
+
+  if (process.env.BENCH_LIGHTHOUSE !== '0') {
+    const { runLighthouse } = await import('../scripts/lighthouse.ts')
+    const lighthousePages: Array<[string, string]> = [...pages.slice(0, 3), ['/login', `${base}/login`]]
+    const results = await runLighthouse(
+      lighthousePages.map(([, url]) => url),
+      { runs: 3 },
+    )
+    console.log('\nLighthouse, phone (mobile preset, simulated throttling), median of 3 runs:\n')
+    console.log('| page | performance | accessibility | best practices | SEO | LCP ms | FCP ms | TBT ms | CLS |')
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|')
+    results.forEach((r, i) => {
+      const ms = (v: number | null) => (v === null ? 'none' : v.toFixed(0))
+      console.log(
+        `| ${lighthousePages[i]![0]} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${ms(r.lcpMs)} | ${ms(r.fcpMs)} | ${ms(r.tbtMs)} | ${r.cls?.toFixed(3) ?? 'none'} |`,
+      )
+      for (const f of r.failing) console.log(`  ${lighthousePages[i]![0]}: ${f.category} audit "${f.id}" not passed (${f.title})`)
+    })
+  }
 } finally {
   await cleanup()
 }

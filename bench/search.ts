@@ -191,6 +191,7 @@ function answerlessCache(): CatalogCache {
     invalidate: () => kept.clear(),
     clearLocal: () => kept.clear(),
     onInvalidate() {},
+    onClear() {},
     stats: { hits: 0, misses: 0 },
   }
 }

@@ -40,7 +40,7 @@ if (ok && (!only || only === 'pg')) {
   else console.log('\nTEST_DATABASE_URL is not set: skipping the PostgreSQL run of the API tests')
 }
 if (ok && (!only || only === 'e2e')) {
-  ok = run('build', 'npx', ['react-router', 'build']) && ok
+  ok = run('build', 'npm', ['run', '--silent', 'build']) && ok
   if (ok && pgUrl)
     ok =
       run('scale-out (two instances on PostgreSQL)', 'npx', ['vitest', 'run', '--config', 'tests/scale/vitest.config.ts'], {

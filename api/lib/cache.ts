@@ -18,6 +18,12 @@ export interface CatalogCache {
   clearLocal(): void
   /** Registers `listener`, called on every `invalidate()` (not on `clearLocal()`). */
   onInvalidate(listener: () => void): void
+  /**
+   * Registers `listener`, called whenever the entries are dropped: by `invalidate()` and by
+   * `clearLocal()` (another instance's write, a reconnected cache bus). Caches built from catalogue
+   * reads (the page cache, app/.server/page-cache.ts) follow this one through it.
+   */
+  onClear(listener: () => void): void
   readonly stats: { hits: number; misses: number }
 }
 
@@ -27,9 +33,11 @@ export function createCatalogCache({ max = 2000, ttlMs = 60_000 } = {}): Catalog
   let generation = 0
   const stats = { hits: 0, misses: 0 }
   const listeners: Array<() => void> = []
+  const clearListeners: Array<() => void> = []
   const clearLocal = () => {
     generation++
     lru.clear()
+    for (const listener of clearListeners) listener()
   }
   return {
     stats,
@@ -62,6 +70,9 @@ export function createCatalogCache({ max = 2000, ttlMs = 60_000 } = {}): Catalog
     clearLocal,
     onInvalidate(listener) {
       listeners.push(listener)
+    },
+    onClear(listener) {
+      clearListeners.push(listener)
     },
   }
 }

@@ -4,7 +4,8 @@
  * that origin only.
  */
 import { describe, expect, it } from 'vitest'
-import { contentSecurityPolicy, createNonce } from './csp.ts'
+import { createHash } from 'node:crypto'
+import { contentSecurityPolicy, createNonce, hashedContentSecurityPolicy, inlineScriptHashes } from './csp.ts'
 
 const directive = (policy: string, name: string) => policy.split('; ').find((d) => d.startsWith(`${name} `))
 
@@ -25,5 +26,26 @@ describe('contentSecurityPolicy', () => {
   it('opens the dev server websocket only outside production', () => {
     expect(directive(contentSecurityPolicy('n', true, []), 'connect-src')).toBe("connect-src 'self'")
     expect(directive(contentSecurityPolicy('n', false, []), 'connect-src')).toBe("connect-src 'self' ws: wss:")
+  })
+})
+
+describe('hashedContentSecurityPolicy and inlineScriptHashes (cached pages)', () => {
+  it('hashes the text of each distinct inline script, not scripts with a src', () => {
+    const html =
+      '<script>console.log(1)</script><script type="module" async="">import "/a.js"</script>' +
+      '<script src="/b.js"></script><script>console.log(1)</script><script></script>'
+    // echo -n 'console.log(1)' | openssl dgst -sha256 -binary | base64
+    expect(inlineScriptHashes(html)).toEqual([
+      `sha256-${createHash('sha256').update('console.log(1)').digest('base64')}`,
+      `sha256-${createHash('sha256').update('import "/a.js"').digest('base64')}`,
+    ])
+    expect(inlineScriptHashes(html)[0]).toBe('sha256-CihokcEcBW4atb/CW/XWsvWwbTjqwQlE9nj9ii5ww5M=')
+  })
+
+  it('allows our script files and the hashed inline scripts only, with no nonce and no strict-dynamic', () => {
+    const policy = hashedContentSecurityPolicy(['sha256-abc=', 'sha256-def='], true, [])
+    expect(directive(policy, 'script-src')).toBe("script-src 'self' 'sha256-abc=' 'sha256-def='")
+    expect(policy).not.toContain('nonce')
+    expect(directive(policy, 'img-src')).toBe(directive(contentSecurityPolicy('n', true, []), 'img-src'))
   })
 })

@@ -7,6 +7,14 @@ import { loadConfig } from '../../api/config.ts'
 
 const config = loadConfig()
 
+/** A whole number of at least 0 from the environment variable `name`, or `fallback` when unset. */
+function wholeNumber(name: string, fallback: number | null): number | null {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d{1,9}$/.test(raw)) throw new Error(`${name} must be a whole number (0 or more), got "${raw}"`)
+  return Number(raw)
+}
+
 export const env = {
   /** Base URL of a separately deployed API (`https://api.example.com`); unset = the in-process API. */
   apiUrl: config.apiUrl,
@@ -25,4 +33,8 @@ export const env = {
   uploadMaxBytes: config.uploadMaxBytes,
   /** `Secure` cookies and HSTS (api/config.ts: production unless INSECURE_COOKIES=1). */
   secureCookies: config.secureCookies,
+  /** `PAGE_CACHE_MAX_MB`: memory of the anonymous page cache in bytes (app/.server/page-cache.ts); 0 turns it off. */
+  pageCacheMaxBytes: (wholeNumber('PAGE_CACHE_MAX_MB', 64) ?? 64) * 1024 * 1024,
+  /** `PAGE_CACHE_TTL_MS`: longest life of a cached page in ms; unset = server.ts's default (60 s, or 5 s with `API_URL`). */
+  pageCacheTtlMs: wholeNumber('PAGE_CACHE_TTL_MS', null),
 }

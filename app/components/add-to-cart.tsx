@@ -10,9 +10,9 @@
  */
 import { useEffect, type FormEvent, type ReactNode } from 'react'
 import { useFetcher } from 'react-router'
-import { toast } from 'react-hot-toast'
 import { useCartSummary } from '../lib/cart.ts'
 import { MinusIcon, PlusIcon } from './icons.tsx'
+import { showToast } from './toasts.tsx'
 
 /** What the action answers a fetcher: success or the message to show. */
 export interface CartActionData {
@@ -40,7 +40,8 @@ export function optimisticQty(current: number, formData: FormData | undefined): 
 export function useCartFetcher(productId: string) {
   const fetcher = useFetcher<CartActionData>({ key: `cart-${productId}` })
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data && !fetcher.data.ok) toast.error(fetcher.data.message, { id: `cart-${productId}` })
+    if (fetcher.state === 'idle' && fetcher.data && !fetcher.data.ok)
+      void showToast({ type: 'error', message: fetcher.data.message, id: `cart-${productId}` })
   }, [fetcher.state, fetcher.data, productId])
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()

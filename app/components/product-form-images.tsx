@@ -83,7 +83,7 @@ export function ProductImages({
     else {
       const message = `${upload.file.name}: ${answer.error ?? 'Upload failed'}`
       setClientErrors((list) => [...list, message])
-      showToast({ type: 'error', message })
+      void showToast({ type: 'error', message })
     }
   }
 

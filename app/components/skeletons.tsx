@@ -105,3 +105,20 @@ export function Spinner({ className = 'h-4 w-4' }: { className?: string }) {
     </svg>
   )
 }
+
+/** Rows drawn as skeletons while the home page loads on a client-side navigation (docs/product.md, "Constants"). */
+const HOME_SKELETON_ROWS = 3
+
+/** The home page while it loads: 12 category tiles, and rows of 6 cards (docs/product.md, "Constants"). */
+export function HomeSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading products" className="flex flex-col gap-5">
+      <CategoryGridSkeleton />
+      <div className="flex flex-col gap-1">
+        {Array.from({ length: HOME_SKELETON_ROWS }, (_, i) => (
+          <ProductRowSkeleton key={i} />
+        ))}
+      </div>
+    </div>
+  )
+}

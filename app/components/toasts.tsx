@@ -6,28 +6,43 @@
  * message is rendered on the server as a fixed status box at the top centre, which fades out after
  * the same duration (app/app.css `.static-toast`), holds while pointed at or focused, and has a
  * close box that needs no script. Once hydrated, the box is replaced by the react-hot-toast, so a
- * shopper never sees the message twice.
+ * shopper never sees the message twice. react-hot-toast itself is fetched with the first toast
+ * (app/components/toast-host.tsx), which keeps it out of every page's first-load JavaScript.
  *
  * Sources: the root loader's flash toast (carried across redirects, app/.server/toast.ts) and action
  * data of a page (`<ToastNotice toast={actionData?.toast} />` or `useToastFromData`).
  */
-import { useEffect, useEffectEvent, useRef, useSyncExternalStore } from 'react'
-import { toast as hotToast, Toaster, useToasterStore } from 'react-hot-toast'
+import { lazy, Suspense, useEffect, useEffectEvent, useRef, useSyncExternalStore } from 'react'
 import { cn } from './ui/cn.ts'
 import { useIsStale } from './use-stale-reply.ts'
-import type { ToastMessage } from '../lib/toast.ts'
+import { TOAST_DURATION_MS, type ToastMessage } from '../lib/toast.ts'
 
-/** docs/product.md, "Constants". */
-export const TOAST_DURATION_MS = { default: 4000, success: 2000, error: 4000, loading: Number.POSITIVE_INFINITY } as const
-/** docs/product.md, "Constants": at most 20 toasts at once. */
-export const TOAST_LIMIT = 20
+export { TOAST_DURATION_MS, TOAST_LIMIT } from '../lib/toast.ts'
 
-/** Shows `toast` with react-hot-toast (browser only). Returns the react-hot-toast id. */
-export function showToast(toast: ToastMessage): string {
-  const options = toast.id ? { id: toast.id } : undefined
-  if (toast.type === 'success') return hotToast.success(toast.message, options)
-  if (toast.type === 'error') return hotToast.error(toast.message, options)
-  return hotToast(toast.message, options)
+type HostModule = typeof import('./toast-host.tsx')
+
+// react-hot-toast is fetched on the first toast, not with the page (app/components/toast-host.tsx);
+// the host mounts once it is here. A toast asked for before then waits for it, then shows.
+let hostModule: Promise<HostModule> | null = null
+let loadedHost: HostModule | null = null
+const hostListeners = new Set<() => void>()
+function loadHost(): Promise<HostModule> {
+  hostModule ??= import('./toast-host.tsx').then((module) => {
+    loadedHost = module
+    for (const listener of hostListeners) listener()
+    return module
+  })
+  return hostModule
+}
+
+/** Shows `toast` with react-hot-toast (browser only). Resolves with the react-hot-toast id. */
+export async function showToast(toast: ToastMessage): Promise<string> {
+  return (await loadHost()).show(toast)
+}
+
+/** Hides the toast `id` once react-hot-toast is here (browser only). */
+export function dismissToast(id: string): void {
+  void loadHost().then((host) => host.dismiss(id))
 }
 
 const subscribeNothing = () => () => {}
@@ -48,7 +63,7 @@ function useHydrated(): boolean {
  */
 export function useToastFromData(toast: ToastMessage | null | undefined, { isStale }: { isStale?: boolean } = {}): void {
   const key: unknown = toast ? (toast.id ?? toast) : null
-  const shown = useRef<string | null>(null)
+  const shown = useRef<Promise<string> | null>(null)
   const followsForm = isStale !== undefined
   // `key` is the identity of the toast: re-rendering the same one must not show it again, so the
   // effect runs per key and reads the toast itself through an effect event.
@@ -56,11 +71,11 @@ export function useToastFromData(toast: ToastMessage | null | undefined, { isSta
     if (!toast) return undefined
     const id = showToast(toast)
     shown.current = id
-    return followsForm ? () => hotToast.dismiss(id) : undefined
+    return followsForm ? () => void id.then(dismissToast) : undefined
   })
   useEffect(() => show(), [key])
   useEffect(() => {
-    if (isStale && shown.current) hotToast.dismiss(shown.current)
+    if (isStale && shown.current) void shown.current.then(dismissToast)
   }, [isStale])
 }
 
@@ -128,44 +143,29 @@ export function ToastNotice({
   return <StaticToast toast={toast} isEcho={Boolean(shownInForm?.includes(toast.message))} />
 }
 
-/**
- * Dismisses the oldest visible toasts beyond TOAST_LIMIT. react-hot-toast 2.x happens to keep 20 in
- * its store too, but that is an internal default without an option; our limit (docs/product.md,
- * "Constants") is set here.
- */
-function useToastLimit(limit: number) {
-  const { toasts } = useToasterStore()
-  useEffect(() => {
-    toasts
-      .filter((t) => t.visible)
-      .slice(limit) // the store lists the newest first
-      .forEach((t) => hotToast.dismiss(t.id))
-  }, [toasts, limit])
+const subscribeHost = (listener: () => void) => {
+  hostListeners.add(listener)
+  return () => {
+    hostListeners.delete(listener)
+  }
 }
+// Rendered only once the module is here (`loadedHost`), so it never suspends.
+const LoadedToastHost = lazy(() => loadHost().then((host) => ({ default: host.ToastHost })))
 
-function ToastHost() {
-  useToastLimit(TOAST_LIMIT)
-  return (
-    <Toaster
-      position="top-center"
-      toastOptions={{
-        duration: TOAST_DURATION_MS.default,
-        success: { duration: TOAST_DURATION_MS.success },
-        error: { duration: TOAST_DURATION_MS.error },
-        loading: { duration: TOAST_DURATION_MS.loading },
-        className: 'text-sm font-medium',
-      }}
-    />
-  )
-}
-
-/** The root's toast layer: the react-hot-toast host (browser only) plus the flash toast of this page. */
+/** The root's toast layer: the react-hot-toast host (browser only, once a toast was shown) plus the flash toast of this page. */
 export function Toasts({ toast }: { toast: ToastMessage | null }) {
-  // The host mounts after hydration only, so server and first client render match.
-  const hydrated = useHydrated()
+  const hostLoaded = useSyncExternalStore(
+    subscribeHost,
+    () => loadedHost !== null,
+    () => false,
+  )
   return (
     <>
-      {hydrated ? <ToastHost /> : null}
+      {hostLoaded ? (
+        <Suspense fallback={null}>
+          <LoadedToastHost />
+        </Suspense>
+      ) : null}
       <ToastNotice toast={toast} />
     </>
   )

@@ -10,3 +10,8 @@ export interface ToastMessage {
   message: string
   id?: string
 }
+
+/** How long each kind of toast stays, in ms (docs/product.md, "Constants"). */
+export const TOAST_DURATION_MS = { default: 4000, success: 2000, error: 4000, loading: Number.POSITIVE_INFINITY } as const
+/** At most 20 toasts at once (docs/product.md, "Constants"). */
+export const TOAST_LIMIT = 20

@@ -14,7 +14,7 @@ import { addToCart, getCart, removeCartLine, updateCartQty } from '../.server/ap
 import { readForm } from '../.server/form.ts'
 import { clientIp, safeRedirect, sameOriginReferer } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
-import { CartContents } from '../components/cart-panel.tsx'
+import { CartContents } from '../components/cart-contents.tsx'
 import type { CartActionData } from '../components/add-to-cart.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'

@@ -15,7 +15,7 @@
  *   row) inside <Suspense>/<Await> until the data arrives. The first load hydrates with the server's
  *   data (no `clientLoader.hydrate`), so it never flashes skeletons.
  */
-import { Suspense } from 'react'
+import { lazy, Suspense } from 'react'
 import { Await, Link, useAsyncError, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/home'
 import { listCategories, listSubCategories, productsByCategoryGrouped, refId } from '../.server/api/catalog.ts'
@@ -24,8 +24,8 @@ import { categoryPath, listingPath } from '../lib/slug.ts'
 import { Banner } from '../components/banner.tsx'
 import { CategoryGrid } from '../components/category-grid.tsx'
 import { ProductRow } from '../components/product-row.tsx'
+import { HydrateWhenVisible } from '../components/hydrate-when-visible.tsx'
 import { toCardData, type CategoryLinkData, type ProductCardData } from '../lib/catalog-cards.ts'
-import { CategoryGridSkeleton, ProductRowSkeleton } from '../components/skeletons.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { originFromMatches, pageMeta } from '../lib/seo.ts'
@@ -38,8 +38,11 @@ interface HomeRow {
   products: ProductCardData[]
 }
 
-/** Rows drawn as skeletons while the home page loads on a client-side navigation. */
-const SKELETON_ROWS = 3
+/** Rows hydrated with the page; the others hydrate when they come near the screen. */
+const EAGER_ROWS = 1
+
+// The skeletons show only on client-side navigations: they load then, not with the page.
+const HomeSkeleton = lazy(() => import('../components/skeletons.tsx').then((module) => ({ default: module.HomeSkeleton })))
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta({
@@ -91,6 +94,7 @@ type HomeData = Awaited<ReturnType<typeof loader>>
 
 /** Client-side navigations: show the skeletons at once, fill in when the server answers. */
 export function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  void import('../components/skeletons.tsx')
   return { pending: serverLoader() }
 }
 
@@ -108,7 +112,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <h1 className="sr-only">Groceries delivered in 10 minutes</h1>
       <Banner />
       {'pending' in loaderData ? (
-        <Suspense fallback={<HomeSkeleton />}>
+        <Suspense
+          fallback={
+            <Suspense fallback={null}>
+              <HomeSkeleton />
+            </Suspense>
+          }
+        >
           <Await resolve={loaderData.pending} errorElement={<HomeLoadError />}>
             {(data) => <HomeContent data={data} />}
           </Await>
@@ -137,31 +147,23 @@ function HomeContent({ data }: { data: HomeData }) {
         <CategoryGrid tiles={data.tiles} />
       </section>
       <div className="flex flex-col gap-1">
-        {data.rows.map((row) => (
-          <ProductRow
-            key={row.categoryId}
-            headingId={`row-${row.categoryId}`}
-            title={row.title}
-            seeAllHref={row.seeAllHref}
-            products={row.products}
-          />
-        ))}
+        {data.rows.map((row, i) => {
+          const content = (
+            <ProductRow headingId={`row-${row.categoryId}`} title={row.title} seeAllHref={row.seeAllHref} products={row.products} />
+          )
+          // The first row hydrates with the page; the others when they come near the screen, and
+          // the browser skips their layout and paint until then (content-visibility, CSS Containment
+          // Level 2), reserving about a row's height so the scrollbar stays put.
+          return i < EAGER_ROWS ? (
+            <div key={row.categoryId}>{content}</div>
+          ) : (
+            <HydrateWhenVisible key={row.categoryId} className="[contain-intrinsic-size:auto_340px] [content-visibility:auto]">
+              {content}
+            </HydrateWhenVisible>
+          )
+        })}
       </div>
     </>
-  )
-}
-
-/** The skeletons of docs/product.md, "Constants": 12 category tiles, and rows of 6 cards. */
-function HomeSkeleton() {
-  return (
-    <div aria-busy="true" aria-label="Loading products" className="flex flex-col gap-5">
-      <CategoryGridSkeleton />
-      <div className="flex flex-col gap-1">
-        {Array.from({ length: SKELETON_ROWS }, (_, i) => (
-          <ProductRowSkeleton key={i} />
-        ))}
-      </div>
-    </div>
   )
 }
 

@@ -4,7 +4,7 @@
  * proxy (tests/scale/cluster.ts). Started
  * together on an empty database, both come up; a sign-in on A works on B; an image uploaded through A
  * is served by B and the upload-then-save admin flow works across them; a price change through A is
- * answered by B within a second; a create sent to both with one Idempotency-Key makes one product
+ * answered by B within a second, and B's cached page of the product shows it as soon; a create sent to both with one Idempotency-Key makes one product
  * (a proxy's retry on the other instance); when PostgreSQL cuts every connection under load (what a restart
  * does to its clients) both recover by themselves within 5 s; a rolling restart under load loses no
  * request. Needs TEST_DATABASE_URL and a build (`npm test` runs it after the build).
@@ -126,7 +126,7 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
     expect((await json(res)).data.email).toBe(ADMIN.email)
   })
 
-  it('an image uploaded through A is served by B, and B saves a category with it; a price change through A reaches B within a second', async () => {
+  it('an image uploaded through A is served by B, and B saves a category with it; a price change through A reaches B, its API and its cached page, within a second', async () => {
     const token = await login(a.url)
     const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 120, b: 40 } } })
       .png()
@@ -167,6 +167,12 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
       (await json(await fetch(`${b.url}/api/product/get-product-details`, { method: 'POST', ...authed(token, { productId }) }))).data
         .sellingPrice
     expect(await priceOnB()).toBe(40)
+    // B's page of the product, as a visitor without a session sees it, kept in B's page cache.
+    const pageOnB = `${b.url}/product/Scale-Spinach-${productId}`
+    await (await fetch(pageOnB)).text()
+    const cached = await fetch(pageOnB)
+    expect(cached.headers.get('x-page-cache')).toBe('hit')
+    expect(await cached.text()).toContain('₹40')
     const changed = await fetch(`${a.url}/api/product/update-product-details`, {
       method: 'PUT',
       ...authed(token, { _id: productId, sellingPrice: 35 }),
@@ -178,6 +184,12 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
       await new Promise((r) => setTimeout(r, 10))
     }
     report.crossInstanceStalenessMs = Date.now() - started
+    // The write through A cleared B's cached page too (the catalogue cache's clear, by LISTEN/NOTIFY).
+    while (!(await (await fetch(pageOnB)).text()).includes('₹35')) {
+      expect(Date.now() - started).toBeLessThan(1000)
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    report.crossInstancePageStalenessMs = Date.now() - started
   })
 
   it('a create sent to both instances with one Idempotency-Key makes one product', async () => {

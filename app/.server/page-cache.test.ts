@@ -1,0 +1,241 @@
+/**
+ * The page cache (app/.server/page-cache.ts) in an Express app like server.ts, with a stand-in for
+ * React Router that numbers its renders: what is kept (anonymous 200 HTML only), who gets it (no
+ * session state), how it is sent (encodings, ETag, headers), and when it is dropped (a clear, even
+ * one during a render; the TTL).
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import express from 'express'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createPageCache, hasNoSessionState, isPageCacheRender, type PageCache } from './page-cache.ts'
+import { sessionStorage } from './session.ts'
+
+interface Harness {
+  base: string
+  cache: PageCache
+  renders: Request[]
+  /** Makes the next renders wait until `release()` is called. */
+  hold(): { release(): void }
+  close(): Promise<void>
+}
+
+let harness: Harness
+
+/** What the stand-in answers for a path: `/redirect` a 302, `/missing` a 404, `/cookie` a Set-Cookie, else a page. */
+function respond(request: Request, n: number): Response {
+  const { pathname } = new URL(request.url)
+  const policy = isPageCacheRender(request) ? "script-src 'self' 'sha256-x'" : "script-src 'nonce-abc'"
+  const headers = { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': policy }
+  if (pathname === '/redirect') return new Response(null, { status: 302, headers: { Location: '/' } })
+  if (pathname === '/missing') return new Response('<p>not found</p>', { status: 404, headers })
+  if (pathname === '/cookie') return new Response(`<p>render ${n}</p>`, { headers: { ...headers, 'Set-Cookie': '__session=x; Path=/' } })
+  if (pathname === '/json') return new Response('{}', { headers: { 'Content-Type': 'application/json' } })
+  return new Response(`<html><body>render ${n} of ${pathname}${'.'.repeat(2000)}</body></html>`, { headers })
+}
+
+async function start(options: { maxBytes?: number; ttlMs?: number } = {}): Promise<Harness> {
+  const renders: Request[] = []
+  let gate: Promise<void> | null = null
+  const cache = createPageCache({
+    render: async (request) => {
+      renders.push(request)
+      const n = renders.length
+      if (gate) await gate
+      return respond(request, n)
+    },
+    maxBytes: options.maxBytes ?? 1024 * 1024,
+    ttlMs: options.ttlMs ?? 0,
+    publicUrl: null,
+  })
+  const app = express()
+  app.use(cache.serve)
+  // What React Router would answer for a visitor with a session: a page of their own.
+  app.all('/{*splat}', cache.fill, (_req, res) => {
+    res.setHeader('Content-Type', 'text/html')
+    res.end('<p>rendered for this request</p>')
+  })
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s))
+  })
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    cache,
+    renders,
+    hold() {
+      let release = () => {}
+      gate = new Promise<void>((resolve) => (release = resolve))
+      return {
+        release: () => {
+          gate = null
+          release()
+        },
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${harness.base}${path}`, { headers: { 'accept-encoding': 'identity', ...headers } })
+
+async function sessionCookie(data: Record<string, unknown>, flash?: { toast: { type: 'success'; message: string } }): Promise<string> {
+  const session = await sessionStorage.getSession()
+  for (const [key, value] of Object.entries(data)) session.set(key as 'guestCartId', value as string)
+  if (flash) session.flash('toast', flash.toast)
+  return (await sessionStorage.commitSession(session)).split(';')[0]!
+}
+
+beforeEach(async () => {
+  harness = await start()
+})
+afterEach(async () => {
+  await harness.close()
+})
+
+describe('hasNoSessionState', () => {
+  it('is true without a session cookie, or with one that holds nothing or was not signed by us', async () => {
+    expect(await hasNoSessionState(undefined)).toBe(true)
+    expect(await hasNoSessionState('theme=dark')).toBe(true)
+    expect(await hasNoSessionState(await sessionCookie({}))).toBe(true)
+    expect(await hasNoSessionState('__session=eyJndWVzdENhcnRJZCI6IngifQ%3D%3D.forged')).toBe(true)
+  })
+
+  it('is false with a guest cart, a signed-in user or a flash message', async () => {
+    expect(await hasNoSessionState(await sessionCookie({ guestCartId: 'c1' }))).toBe(false)
+    expect(await hasNoSessionState(await sessionCookie({ user: { _id: 'u', name: 'Asha' } }))).toBe(false)
+    expect(await hasNoSessionState(await sessionCookie({}, { toast: { type: 'success', message: 'Saved' } }))).toBe(false)
+  })
+})
+
+describe('the page cache', () => {
+  it('renders a page once for visitors without a session, without their cookie, and marks that render', async () => {
+    const first = await get('/a?x=1', { cookie: 'theme=dark' })
+    expect(first.headers.get('x-page-cache')).toBe('miss')
+    expect(await first.text()).toContain('render 1 of /a')
+    const second = await get('/a?x=1')
+    expect(second.headers.get('x-page-cache')).toBe('hit')
+    expect(await second.text()).toContain('render 1 of /a')
+    expect(harness.renders).toHaveLength(1)
+    expect(harness.renders[0]!.headers.get('cookie')).toBeNull()
+    expect(isPageCacheRender(harness.renders[0]!)).toBe(true)
+    // Another query is another page.
+    expect(await (await get('/a?x=2')).text()).toContain('render 2 of /a')
+  })
+
+  it('never serves or stores a page for a visitor with session state', async () => {
+    await get('/b')
+    const cookie = await sessionCookie({ guestCartId: 'c1' })
+    const own = await get('/b', { cookie })
+    expect(own.headers.get('x-page-cache')).toBeNull()
+    expect(await own.text()).toBe('<p>rendered for this request</p>')
+    const fresh = await get('/c', { cookie })
+    expect(await fresh.text()).toBe('<p>rendered for this request</p>')
+    expect(harness.renders).toHaveLength(1)
+    expect((await get('/c')).headers.get('x-page-cache')).toBe('miss')
+  })
+
+  it('keeps only 200 HTML without Set-Cookie, rendered the cache way', async () => {
+    for (const path of ['/redirect', '/missing', '/cookie', '/json']) {
+      const first = await fetch(`${harness.base}${path}`, { redirect: 'manual' })
+      expect(first.headers.get('x-page-cache')).toBeNull()
+      await first.arrayBuffer()
+    }
+    expect((await get('/missing')).status).toBe(404)
+    expect(harness.renders).toHaveLength(5)
+    // Data requests of the client router and non-GET methods pass by.
+    expect(await (await get('/a.data')).text()).toBe('<p>rendered for this request</p>')
+    const post = await fetch(`${harness.base}/a`, { method: 'POST' })
+    expect(await post.text()).toBe('<p>rendered for this request</p>')
+  })
+
+  it('sends private, revalidated pages with an ETag that answers 304, in brotli or gzip as asked', async () => {
+    const first = await get('/d')
+    const body = await first.text()
+    expect(first.headers.get('cache-control')).toBe('private, no-cache')
+    expect(first.headers.get('vary')).toBe('Cookie, Accept-Encoding')
+    expect(first.headers.get('content-security-policy')).toBe("script-src 'self' 'sha256-x'")
+    const etag = first.headers.get('etag')!
+    expect(etag).toMatch(/^"[\w-]+"$/)
+    const revalidated = await get('/d', { 'if-none-match': `W/${etag}` })
+    expect(revalidated.status).toBe(304)
+
+    const br = await fetch(`${harness.base}/d`, { headers: { 'accept-encoding': 'br, gzip' } })
+    expect(br.headers.get('content-encoding')).toBe('br')
+    const gz = await fetch(`${harness.base}/d`, { headers: { 'accept-encoding': 'gzip' } })
+    expect(gz.headers.get('content-encoding')).toBe('gzip')
+    // fetch decodes both: the text is the same page.
+    expect(await br.text()).toBe(body)
+    expect(await gz.text()).toBe(body)
+    const head = await fetch(`${harness.base}/d`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } })
+    expect(head.headers.get('x-page-cache')).toBe('hit')
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(body))
+  })
+
+  it('stores bodies that decompress to the page', async () => {
+    await get('/e')
+    const raw = (encoding: string) =>
+      new Promise<Buffer>((resolve, reject) => {
+        http
+          .get(`${harness.base}/e`, { headers: { 'accept-encoding': encoding } }, (res) => {
+            const chunks: Buffer[] = []
+            res.on('data', (c: Buffer) => chunks.push(c))
+            res.on('end', () => resolve(Buffer.concat(chunks)))
+          })
+          .on('error', reject)
+      })
+    expect(gunzipSync(await raw('gzip')).toString()).toContain('render 1 of /e')
+    expect(brotliDecompressSync(await raw('br')).toString()).toContain('render 1 of /e')
+  })
+
+  it('drops every page on clear, and does not keep a render that a clear overtook', async () => {
+    await get('/f')
+    harness.cache.clear()
+    expect((await get('/f')).headers.get('x-page-cache')).toBe('miss')
+
+    const held = harness.hold()
+    const during = get('/g')
+    await new Promise((r) => setTimeout(r, 50))
+    harness.cache.clear()
+    held.release()
+    expect(await (await during).text()).toContain('of /g')
+    const after = await get('/g')
+    expect(after.headers.get('x-page-cache')).toBe('miss')
+    expect(await after.text()).toContain('render 4 of /g')
+  })
+
+  it('shares one render among visitors asking for the same page at once', async () => {
+    const held = harness.hold()
+    const answers = Promise.all([get('/h'), get('/h'), get('/h')])
+    await new Promise((r) => setTimeout(r, 50))
+    held.release()
+    const texts = await Promise.all((await answers).map((r) => r.text()))
+    expect(new Set(texts).size).toBe(1)
+    expect(harness.renders).toHaveLength(1)
+  })
+})
+
+describe('limits', () => {
+  it('keeps pages for ttlMs at most', async () => {
+    await harness.close()
+    harness = await start({ ttlMs: 100 })
+    await get('/i')
+    expect((await get('/i')).headers.get('x-page-cache')).toBe('hit')
+    await new Promise((r) => setTimeout(r, 150))
+    expect((await get('/i')).headers.get('x-page-cache')).toBe('miss')
+  })
+
+  it('stays under maxBytes, dropping the least recently used pages; 0 turns it off', async () => {
+    await harness.close()
+    harness = await start({ maxBytes: 6000 })
+    for (const path of ['/j1', '/j2', '/j3', '/j4']) await get(path)
+    expect(harness.cache.stats.bytes).toBeLessThanOrEqual(6000)
+    expect((await get('/j1')).headers.get('x-page-cache')).toBe('miss')
+    await harness.close()
+    harness = await start({ maxBytes: 0 })
+    await get('/k')
+    expect(await (await get('/k')).text()).toBe('<p>rendered for this request</p>')
+  })
+})

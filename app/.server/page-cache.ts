@@ -1,0 +1,282 @@
+/**
+ * The rendered-page cache in front of the React Router handler (docs/decisions/0018-page-cache.md).
+ *
+ * What is kept: the finished HTML of a GET document rendered for a visitor with no session state
+ * (no `__session` cookie, or one that holds nothing: not signed in, no guest cart, no flash message,
+ * no password recovery), when it answered 200 `text/html` without a Set-Cookie. Such a page is the
+ * same for every such visitor, so it is rendered once per URL (the host is part of the key unless
+ * `PUBLIC_URL` fixes the origin the pages name) and then sent from memory, with gzip and brotli
+ * bodies made once when it is stored.
+ *
+ * What keeps it safe:
+ * - a page for the cache is rendered without the visitor's cookie and without a nonce; its
+ *   Content-Security-Policy lists the hashes of its inline scripts (app/.server/csp.ts), so no
+ *   nonce is ever sent twice;
+ * - `Cache-Control: private, no-cache` and `Vary: Cookie, Accept-Encoding`: no shared cache may store
+ *   it (RFC 9111 section 5.2.2.7), a browser revalidates it every time (its ETag answers 304 when
+ *   unchanged), and a visitor with a session never gets it;
+ * - a visitor with any session state always gets a page rendered for that request.
+ *
+ * What keeps it fresh: `clear()` drops everything; server.ts calls it on every clear of the
+ * catalogue cache (api/lib/cache.ts `onClear`), which a catalogue write on this instance or, through
+ * PostgreSQL LISTEN/NOTIFY, on any other instance causes (api/lib/cache-bus.ts). A render that
+ * began before a clear is not stored. `ttlMs` bounds the life of an entry besides (the only
+ * freshness bound of a BFF whose API runs elsewhere, `API_URL`, which sees no writes).
+ *
+ * Memory: at most `maxBytes` (bodies in all three encodings), least recently used pages leave first.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { promisify } from 'node:util'
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
+import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
+import { LRUCache } from 'lru-cache'
+import { sessionStorage } from './session.ts'
+
+const gzipAsync = promisify(gzip)
+const brotliAsync = promisify(brotliCompress)
+
+/** The request header that marks a render for the cache (see `isPageCacheRender`). */
+export const PAGE_CACHE_RENDER_HEADER = 'x-page-cache-render'
+/** The response header that says whether the page came from the cache (`hit`) or was just stored (`miss`). */
+export const PAGE_CACHE_STATUS_HEADER = 'X-Page-Cache'
+/** The Cache-Control of every page the cache sends: only the visitor's own browser keeps it, and revalidates it. */
+export const CACHED_PAGE_CACHE_CONTROL = 'private, no-cache'
+/** The session cookie's name (app/.server/session.ts). */
+const SESSION_COOKIE = '__session'
+/** Longest URL (path and query) kept; longer ones are rendered per request. */
+const MAX_KEY_LENGTH = 2048
+/** Response headers not stored with a page: per-connection, or set again when it is sent. */
+const DROPPED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'etag'])
+
+// One token per process, shared through the global registry because server.ts (run by tsx) and the
+// built server bundle each load their own copy of this module. A client cannot guess it, so it
+// cannot make the server render a page the cache's way.
+const TOKEN_KEY = Symbol.for('grocery.page-cache.token')
+function renderToken(): string {
+  const registry = globalThis as Record<symbol, unknown>
+  if (typeof registry[TOKEN_KEY] !== 'string') registry[TOKEN_KEY] = randomBytes(16).toString('hex')
+  return registry[TOKEN_KEY] as string
+}
+
+/**
+ * True when `request` is a render for the page cache (made by `createPageCache`): app/entry.server.tsx
+ * then renders the whole page before answering, without a nonce, with a hash-based policy.
+ */
+export function isPageCacheRender(request: Request): boolean {
+  return request.headers.get(PAGE_CACHE_RENDER_HEADER) === renderToken()
+}
+
+/**
+ * True when the `Cookie` header carries no session state: no session cookie, or one whose signed
+ * data is empty (a forged or stale cookie reads as empty, as it does for the pages themselves).
+ */
+export async function hasNoSessionState(cookieHeader: string | undefined): Promise<boolean> {
+  if (!cookieHeader || !cookieHeader.includes(`${SESSION_COOKIE}=`)) return true
+  const session = await sessionStorage.getSession(cookieHeader)
+  return Object.keys(session.data).length === 0
+}
+
+/** One stored page: its headers and its body in each encoding. */
+interface Entry {
+  headers: Array<[string, string]>
+  identity: Buffer
+  gzip: Buffer
+  br: Buffer
+  etag: string
+}
+
+/** A finished render: what the React Router handler answered, with the whole body read. */
+interface Rendered {
+  status: number
+  headers: Headers
+  body: Buffer
+}
+
+export interface PageCacheOptions {
+  /** The React Router request handler (`createRequestHandler(build)` of `react-router`). */
+  render: (request: Request) => Promise<Response>
+  /** Memory cap in bytes (all encodings of all pages); 0 turns the cache off. */
+  maxBytes: number
+  /** Longest life of a page in ms; 0 = until the next clear. */
+  ttlMs: number
+  /** The fixed public origin (`PUBLIC_URL`), or null when pages name the origin each request came to. */
+  publicUrl: string | null
+}
+
+export interface PageCache {
+  /** Sends a stored page to a visitor without session state; anything else goes on (`next()`). Mount before the static files. */
+  serve: RequestHandler
+  /** Renders a cacheable request through the cache (stores the page and sends it); anything else goes on. Mount just before React Router. */
+  fill: RequestHandler
+  /** Drops every page; renders under way are not stored. */
+  clear(): void
+  readonly stats: { hits: number; misses: number; stored: number; clears: number; bytes: number; pages: number }
+}
+
+function origin(req: ExpressRequest): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}`
+}
+
+/** The visitor asks for `etag` already (RFC 9110 section 13.1.2, weak comparison). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  if (header.trim() === '*') return true
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
+}
+
+/** Creates the cache (see the module comment). */
+export function createPageCache(options: PageCacheOptions): PageCache {
+  const enabled = options.maxBytes > 0
+  const lru = new LRUCache<string, Entry>({
+    maxSize: Math.max(1, options.maxBytes),
+    sizeCalculation: (entry, key) => entry.identity.length + entry.gzip.length + entry.br.length + key.length + 512,
+    ...(options.ttlMs > 0 ? { ttl: options.ttlMs } : {}),
+  })
+  const pending = new Map<string, Promise<Entry | null>>()
+  let generation = 0
+  const counters = { hits: 0, misses: 0, stored: 0, clears: 0 }
+
+  const keyOf = (req: ExpressRequest): string | null => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return null
+    const url = req.originalUrl
+    // React Router's data requests (`/x.data`) answer the client router, not a document.
+    if (url.length > MAX_KEY_LENGTH || url.split('?')[0]!.endsWith('.data')) return null
+    return options.publicUrl ? url : `${origin(req)}${url}`
+  }
+
+  const send = (req: ExpressRequest, res: ExpressResponse, entry: Entry, status: 'hit' | 'miss') => {
+    res.status(200)
+    for (const [name, value] of entry.headers) res.setHeader(name, value)
+    res.setHeader('Cache-Control', CACHED_PAGE_CACHE_CONTROL)
+    res.setHeader('Vary', 'Cookie, Accept-Encoding')
+    res.setHeader('ETag', entry.etag)
+    res.setHeader(PAGE_CACHE_STATUS_HEADER, status)
+    if (matchesEtag(req.get('if-none-match'), entry.etag)) {
+      res.status(304).end()
+      return
+    }
+    const encoding = req.acceptsEncodings('br', 'gzip', 'identity')
+    const body = encoding === 'br' ? entry.br : encoding === 'gzip' ? entry.gzip : entry.identity
+    if (encoding === 'br' || encoding === 'gzip') res.setHeader('Content-Encoding', encoding)
+    res.setHeader('Content-Length', body.length)
+    if (req.method === 'HEAD') res.end()
+    else res.end(body)
+  }
+
+  /** Renders `req`'s URL as a visitor without a session would see it. */
+  const renderFresh = async (req: ExpressRequest): Promise<Rendered> => {
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || name === 'cookie' || name.startsWith('if-')) continue
+      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v)
+    }
+    headers.set(PAGE_CACHE_RENDER_HEADER, renderToken())
+    const response = await options.render(new Request(`${origin(req)}${req.originalUrl}`, { method: 'GET', headers }))
+    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) }
+  }
+
+  const toEntry = async (rendered: Rendered): Promise<Entry | null> => {
+    const { status, headers, body } = rendered
+    if (status !== 200 || headers.has('set-cookie') || !(headers.get('content-type') ?? '').startsWith('text/html')) return null
+    // Only a page rendered the cache's way (no nonce, hashes in its policy) may be sent twice.
+    if ((headers.get('content-security-policy') ?? '').includes("'nonce-")) return null
+    const [gz, br] = await Promise.all([
+      gzipAsync(body, { level: 9 }),
+      brotliAsync(body, {
+        params: {
+          [zlibConstants.BROTLI_PARAM_QUALITY]: 9,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+        },
+      }),
+    ])
+    const kept: Array<[string, string]> = []
+    headers.forEach((value, name) => {
+      if (!DROPPED_HEADERS.has(name)) kept.push([name, value])
+    })
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
+    return { headers: kept, identity: body, gzip: gz, br, etag }
+  }
+
+  const sendRendered = (res: ExpressResponse, rendered: Rendered, isHead: boolean) => {
+    res.status(rendered.status)
+    rendered.headers.forEach((value, name) => {
+      if (name === 'set-cookie' || name === 'content-length' || name === 'transfer-encoding') return
+      res.setHeader(name, value)
+    })
+    const cookies = rendered.headers.getSetCookie()
+    if (cookies.length > 0) res.setHeader('Set-Cookie', cookies)
+    res.setHeader('Content-Length', rendered.body.length)
+    if (isHead) res.end()
+    else res.end(rendered.body)
+  }
+
+  const serve: RequestHandler = (req, res, next) => {
+    if (!enabled) return next()
+    const key = keyOf(req)
+    const entry = key === null ? undefined : lru.get(key)
+    if (!entry) return next()
+    hasNoSessionState(req.headers.cookie).then((anonymous) => {
+      if (!anonymous) return next()
+      counters.hits++
+      send(req, res, entry, 'hit')
+    }, next)
+  }
+
+  const fill: RequestHandler = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    if (!enabled || req.method !== 'GET') return next()
+    const key = keyOf(req)
+    if (key === null) return next()
+    void (async () => {
+      if (!(await hasNoSessionState(req.headers.cookie))) return next()
+      const stored = lru.get(key)
+      if (stored) {
+        counters.hits++
+        return send(req, res, stored, 'hit')
+      }
+      // Visitors asking for the same page at once share one render.
+      const shared = pending.get(key)
+      if (shared) {
+        const entry = await shared
+        return entry ? send(req, res, entry, 'hit') : next()
+      }
+      counters.misses++
+      const startedAt = generation
+      let settle: (entry: Entry | null) => void = () => undefined
+      const mine = new Promise<Entry | null>((resolve) => (settle = resolve))
+      pending.set(key, mine)
+      try {
+        const rendered = await renderFresh(req)
+        const entry = await toEntry(rendered)
+        settle(entry)
+        // A catalogue write landed while rendering: this page may predate it, so it is sent, not kept.
+        if (entry && generation === startedAt) {
+          lru.set(key, entry)
+          counters.stored++
+        }
+        if (entry) send(req, res, entry, 'miss')
+        else sendRendered(res, rendered, false)
+      } catch (err) {
+        settle(null)
+        next(err)
+      } finally {
+        // After a clear, a newer render of this page may be the one under way.
+        if (pending.get(key) === mine) pending.delete(key)
+      }
+    })().catch(next)
+  }
+
+  return {
+    serve,
+    fill,
+    clear() {
+      generation++
+      counters.clears++
+      lru.clear()
+      pending.clear()
+    },
+    get stats() {
+      return { ...counters, bytes: lru.calculatedSize ?? 0, pages: lru.size }
+    },
+  }
+}
