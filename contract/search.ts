@@ -2,7 +2,8 @@
  * The search and list options shared by the API and the storefront (docs/search.md): the values the
  * list filters and sorts take, read by the API's request schemas (api/modules/search/schemas.ts) and
  * offered by the storefront as GET parameters (app/lib/list-filters.ts), and the optional answer
- * fields (`facets`, `understood`) both sides read. No dependency.
+ * fields (`facets`, `understood`) both sides read. No dependency, so the browser's bundle of a list
+ * page stays free of zod; the answer schemas are in contract/search-answers.ts.
  */
 
 /** Selling-price bands in rupees, `max` excluded (null: no upper bound). */
@@ -61,25 +62,3 @@ export interface Understood {
   /** Typed words dropped because no product matched all of them ("brown bread" → bread). */
   relaxed: string[]
 }
-
-// The answer parts above as schemas, for the API's document and the BFF's parsing. Annotated with
-// the interfaces, so the compiler keeps each pair one rule.
-import { z } from 'zod'
-
-const FacetValueSchema: z.ZodType<FacetValue> = z.object({ value: z.string(), label: z.string(), count: z.number() })
-
-/** `facets` beside a list's `data` (docs/search.md, "Facets and sorting"). */
-export const FacetsSchema: z.ZodType<Facets> = z
-  .object({ brand: z.array(FacetValueSchema), price: z.array(FacetValueSchema), discount: z.array(FacetValueSchema) })
-  .meta({ id: 'Facets' })
-
-/** `understood` beside a search's `data` (docs/search.md, "Answer"). */
-export const UnderstoodSchema: z.ZodType<Understood> = z
-  .object({
-    query: z.string(),
-    synonyms: z.array(z.object({ word: z.string(), means: z.array(z.string()) })),
-    corrections: z.array(z.object({ word: z.string(), to: z.string() })),
-    ignored: z.array(z.string()),
-    relaxed: z.array(z.string()),
-  })
-  .meta({ id: 'Understood' })

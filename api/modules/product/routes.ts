@@ -10,7 +10,7 @@ import { readBody } from '../../lib/validate.ts'
 import { DeleteByIdSchema } from '../../../contract/category.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { pageCount } from '../../../contract/paging.ts'
-import { FacetsSchema, UnderstoodSchema } from '../../../contract/search.ts'
+import { FacetsSchema, UnderstoodSchema } from '../../../contract/search-answers.ts'
 import { IdempotencyHeaderSchema } from '../../../contract/idempotency.ts'
 import {
   CategoryProductsSchema,
