@@ -19,6 +19,7 @@ import { useEffect } from 'react'
 import type { Route } from './+types/root'
 import { getSession, sessionMiddleware } from './.server/context.ts'
 import { clientIp, publicOrigin } from './.server/request.ts'
+import { env } from './.server/env.ts'
 import { getCart, toCartSummary } from './.server/api/cart.ts'
 import { EMPTY_CART_SUMMARY } from './lib/cart.ts'
 import { CartBar } from './components/cart-panel.tsx'
@@ -56,6 +57,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     toast: toast ? { ...toast, id: globalThis.crypto.randomUUID() } : null,
     origin: publicOrigin(request),
     cart: cart.ok ? toCartSummary(cart.data) : EMPTY_CART_SUMMARY,
+    // The configured upload cap, for the image pickers' early check (app/lib/uploads.ts); the same for every visitor.
+    uploadMaxBytes: env.uploadMaxBytes,
   })
 }
 

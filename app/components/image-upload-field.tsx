@@ -19,7 +19,7 @@ import { cn } from './ui/cn.ts'
 import { ErrorList } from './forms.tsx'
 import { Spinner } from './ui/spinner.tsx'
 import { isStoredImageUrl, variantUrl } from '../../contract/images.ts'
-import { IMAGE_ACCEPT, IMAGE_FILE_FIELD, checkImageFile, type UploadReply } from '../lib/uploads.ts'
+import { IMAGE_ACCEPT, IMAGE_FILE_FIELD, checkImageFile, formatByteSize, useUploadMaxBytes, type UploadReply } from '../lib/uploads.ts'
 
 export interface ImageUploadFieldProps {
   label: string
@@ -65,6 +65,7 @@ export function ImageUploadField({
   previewSize = 128,
 }: ImageUploadFieldProps) {
   const isHydrated = useHydrated()
+  const maxBytes = useUploadMaxBytes()
   const fetcher = useFetcher<UploadReply>()
   const inputId = useId()
   const [url, setUrl] = useState(defaultValue)
@@ -146,7 +147,7 @@ export function ImageUploadField({
             onChange={(event) => {
               const file = event.currentTarget.files?.[0]
               if (!file) return
-              const problem = checkImageFile(file)
+              const problem = checkImageFile(file, maxBytes)
               setClientError(problem)
               if (problem) {
                 event.currentTarget.value = ''
@@ -167,8 +168,8 @@ export function ImageUploadField({
             {isDisabled && disabledHint
               ? disabledHint
               : isHydrated
-                ? 'JPEG, PNG, WebP, AVIF or GIF, 5 MB at most. It is uploaded as soon as you pick it.'
-                : 'JPEG, PNG, WebP, AVIF or GIF, 5 MB at most. It is uploaded when you submit.'}
+                ? `JPEG, PNG, WebP, AVIF or GIF, ${formatByteSize(maxBytes)} at most. It is uploaded as soon as you pick it.`
+                : `JPEG, PNG, WebP, AVIF or GIF, ${formatByteSize(maxBytes)} at most. It is uploaded when you submit.`}
           </p>
           <ErrorList id={errorId} errors={messages} role="alert" />
         </div>

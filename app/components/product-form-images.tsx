@@ -23,7 +23,7 @@ import { cn } from './ui/cn.ts'
 import { Spinner } from './ui/spinner.tsx'
 import { isStoredImageUrl, variantUrl } from '../../contract/images.ts'
 import { IMAGE_FILES_FIELD, IMAGES_MAX, PRODUCT_FIELD_LABELS, PRODUCT_INTENT, REMOVE_IMAGE_FIELD } from '../lib/schemas/product.ts'
-import { IMAGE_ACCEPT, checkImageFile, type UploadReply } from '../lib/uploads.ts'
+import { IMAGE_ACCEPT, checkImageFile, formatByteSize, useUploadMaxBytes, type UploadReply } from '../lib/uploads.ts'
 
 /** The props of a hidden input for `meta`, with React's `key` taken out of the spread. */
 export function hiddenProps(meta: FieldMetadata<string>) {
@@ -66,6 +66,7 @@ export function ProductImages({
   onInFlightChange: (count: number) => void
 }) {
   const isHydrated = useHydrated()
+  const maxBytes = useUploadMaxBytes()
   const inputId = useId()
   const [pending, setPending] = useState<PendingImage[]>([])
   const [clientErrors, setClientErrors] = useState<string[]>([])
@@ -91,7 +92,7 @@ export function ProductImages({
     const problems: string[] = []
     const accepted: PendingImage[] = []
     for (const file of Array.from(files ?? [])) {
-      const problem = checkImageFile(file)
+      const problem = checkImageFile(file, maxBytes)
       if (problem) problems.push(`${file.name}: ${problem}`)
       else if (accepted.length >= room) problems.push(`At most ${IMAGES_MAX} images: ${file.name} was left out`)
       else accepted.push({ id: `${Date.now()}-${Math.random().toString(36).slice(2)}`, file, preview: URL.createObjectURL(file) })
@@ -164,8 +165,8 @@ export function ProductImages({
         />
         <p id={hintId} className="mt-1 text-xs text-slate-500">
           {isHydrated
-            ? `JPEG, PNG, WebP, AVIF or GIF, 5 MB each, up to ${IMAGES_MAX} images. They upload as soon as you pick them.`
-            : `JPEG, PNG, WebP, AVIF or GIF, 5 MB each, up to ${IMAGES_MAX} images. They upload when you submit.`}
+            ? `JPEG, PNG, WebP, AVIF or GIF, ${formatByteSize(maxBytes)} each, up to ${IMAGES_MAX} images. They upload as soon as you pick them.`
+            : `JPEG, PNG, WebP, AVIF or GIF, ${formatByteSize(maxBytes)} each, up to ${IMAGES_MAX} images. They upload when you submit.`}
         </p>
         {!isHydrated ? (
           <button

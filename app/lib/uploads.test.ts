@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { IMAGE_TOO_LARGE_MESSAGE, IMAGE_TYPE_MESSAGE, UPLOAD_MAX_BYTES, checkImageFile, readImageFile } from './uploads.ts'
+import {
+  IMAGE_TOO_LARGE_MESSAGE,
+  IMAGE_TYPE_MESSAGE,
+  UPLOAD_MAX_BYTES,
+  checkImageFile,
+  readImageFile,
+  uploadMaxBytesFrom,
+} from './uploads.ts'
 
 const form = (entries: Array<[string, string | Blob]>) => {
   const fd = new FormData()
@@ -24,6 +31,29 @@ describe('checkImageFile: the check before an upload', () => {
   it('accepts JPEG, PNG, WebP, AVIF and GIF up to exactly 5 MB', () => {
     for (const type of ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif']) {
       expect(checkImageFile({ size: UPLOAD_MAX_BYTES, type })).toBeNull()
+    }
+  })
+})
+
+describe('uploadMaxBytesFrom (the configured cap the root loader sends)', () => {
+  it('takes a positive whole number of bytes from the root data', () => {
+    expect(uploadMaxBytesFrom({ uploadMaxBytes: 10 * 1024 * 1024 })).toBe(10 * 1024 * 1024)
+    expect(
+      checkImageFile({ size: 7 * 1024 * 1024, type: 'image/png' }, uploadMaxBytesFrom({ uploadMaxBytes: 10 * 1024 * 1024 })),
+    ).toBeNull()
+  })
+
+  it('falls back to the 5 MB default without data or with a value that is not a cap', () => {
+    for (const data of [
+      undefined,
+      null,
+      {},
+      { uploadMaxBytes: '5' },
+      { uploadMaxBytes: 0 },
+      { uploadMaxBytes: -1 },
+      { uploadMaxBytes: 1.5 },
+    ]) {
+      expect(uploadMaxBytesFrom(data)).toBe(UPLOAD_MAX_BYTES)
     }
   })
 })

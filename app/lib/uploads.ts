@@ -6,15 +6,17 @@
  * app/.server/env.ts); the types are those the API accepts (api/lib/images.ts: decoded by content,
  * SVG refused).
  */
+import { useRouteLoaderData } from 'react-router'
 import { DEFAULT_UPLOAD_MAX_BYTES, formatByteSize, MULTIPART_OVERHEAD_BYTES } from '../../contract/file.ts'
 
 /**
- * The default cap in bytes (5 MB): what the browser's early check uses. The server's checks use the
- * configured cap (app/.server/env.ts `uploadMaxBytes`), and the API checks again.
+ * The default cap in bytes (5 MB). The browser's early check uses the configured cap the root loader
+ * sends (`useUploadMaxBytes`); the server's checks use app/.server/env.ts `uploadMaxBytes`, and the
+ * API checks again.
  */
 export const UPLOAD_MAX_BYTES = DEFAULT_UPLOAD_MAX_BYTES
 
-export { MULTIPART_OVERHEAD_BYTES }
+export { formatByteSize, MULTIPART_OVERHEAD_BYTES }
 
 /** The message of a file over `maxBytes` ("The image is too large: choose one of 5 MB or less"). */
 export const imageTooLargeMessage = (maxBytes: number) => `The image is too large: choose one of ${formatByteSize(maxBytes)} or less`
@@ -52,3 +54,17 @@ export interface UploadReply {
 
 /** Said when a form is submitted while its picked image is still uploading (JavaScript only). */
 export const UPLOAD_PENDING_MESSAGE = 'Wait until the image is uploaded'
+
+/**
+ * The upload cap in bytes from the root loader's data (`uploadMaxBytes`, the configured
+ * `UPLOAD_MAX_BYTES`); `UPLOAD_MAX_BYTES` (5 MB) when the data has no valid cap.
+ */
+export function uploadMaxBytesFrom(rootData: unknown): number {
+  const value = typeof rootData === 'object' && rootData !== null ? (rootData as { uploadMaxBytes?: unknown }).uploadMaxBytes : undefined
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : UPLOAD_MAX_BYTES
+}
+
+/** The configured upload cap in bytes, for the early check of a picked file (see `uploadMaxBytesFrom`). */
+export function useUploadMaxBytes(): number {
+  return uploadMaxBytesFrom(useRouteLoaderData('root'))
+}

@@ -8,7 +8,7 @@
  *   email field. Success refreshes the session's user summary, so the header shows the new name.
  * - The upload dialog is driven by the address: Edit is a link to `?edit-avatar=1`. Without
  *   JavaScript that page shows a plain multipart form; with JavaScript the same form opens as a modal
- *   with a preview. The BFF refuses files over 5 MB before calling the API (which checks again, and
+ *   with a preview. The BFF refuses files over the upload cap (`UPLOAD_MAX_BYTES`, 5 MB by default) before calling the API (which checks again, and
  *   checks that the bytes are an image). Success stores the new avatar url in the session's user
  *   summary, so the header and menus show it on the very next render.
  */
@@ -37,10 +37,10 @@ import type { ToastMessage } from '../../lib/toast.ts'
 import { env } from '../../.server/env.ts'
 import {
   CHOOSE_IMAGE_MESSAGE,
-  IMAGE_TOO_LARGE_MESSAGE,
+  formatByteSize,
   imageTooLargeMessage,
   MULTIPART_OVERHEAD_BYTES,
-  UPLOAD_MAX_BYTES,
+  useUploadMaxBytes,
 } from '../../lib/uploads.ts'
 
 export const meta: Route.MetaFunction = () => [
@@ -202,6 +202,7 @@ function AvatarUpload({ user, reply }: { user: ProfileUser; reply: { avatarError
   const dialogRef = useRef<HTMLDialogElement>(null)
   const [preview, setPreview] = useState<string | null>(null)
   const [clientError, setClientError] = useState<string | null>(null)
+  const maxBytes = useUploadMaxBytes()
   const isUploading = navigation.state === 'submitting' && navigation.formData?.get('intent') === INTENT_AVATAR
 
   // Focus goes back where it came from when the dialog closes (Cancel, Escape, upload): the control
@@ -267,12 +268,12 @@ function AvatarUpload({ user, reply }: { user: ProfileUser; reply: { avatarError
           onChange={(event) => {
             const file = event.currentTarget.files?.[0]
             setPreview(file ? URL.createObjectURL(file) : null)
-            setClientError(file && file.size > UPLOAD_MAX_BYTES ? IMAGE_TOO_LARGE_MESSAGE : null)
+            setClientError(file && file.size > maxBytes ? imageTooLargeMessage(maxBytes) : null)
           }}
           className="block w-full text-sm text-slate-700 file:mr-3 file:min-h-10 file:rounded-lg file:border-0 file:bg-slate-100 file:px-4 file:font-semibold file:text-slate-800 hover:file:bg-slate-200"
         />
         <p id="avatar-hint" className="mt-1 text-xs text-slate-500">
-          A JPEG, PNG, WebP, AVIF or GIF image of 5 MB or less. It is cropped to a square.
+          A JPEG, PNG, WebP, AVIF or GIF image of {formatByteSize(maxBytes)} or less. It is cropped to a square.
         </p>
         <ErrorList id="avatar-error" errors={message ? [message] : null} role="alert" />
         <ToastNotice toast={reply?.toast} shownInForm={message ? [message] : null} formId={AVATAR_FORM_ID} />
