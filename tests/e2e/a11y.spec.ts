@@ -3,7 +3,7 @@
  * JavaScript on and off (the two projects), including states that appear after an action: form
  * errors, dialogs, toasts (docs/accessibility.md).
  */
-import { test, expect, type Page } from '@playwright/test'
+import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
 import { axeViolations } from './a11y-helpers.ts'
 import { ADMIN, api, findListing, isJs, newUser, registerViaApi, signIn, submitLogin, type Product } from './helpers.ts'
 
@@ -15,10 +15,11 @@ async function expectNoViolations(page: Page, label: string) {
   expect(violations, `${label}: ${JSON.stringify(violations, null, 1)}`).toEqual([])
 }
 
-test('visitor pages have no accessibility violations', async ({ page, request }) => {
+/** The visitor pages every a11y pass checks: home, listings, a product, searches, sign-in pages, cart, a 404. */
+async function visitorPaths(request: APIRequestContext): Promise<string[]> {
   const listing = await findListing(request, 'Fruits & Vegetables', 'Exotic Vegetables')
   const products = await api<Product[]>(request, '/product/get', { page: 1, limit: 1 })
-  const paths = [
+  return [
     '/',
     listing.path,
     listing.path.split('/').slice(0, 2).join('/'),
@@ -31,9 +32,21 @@ test('visitor pages have no accessibility violations', async ({ page, request })
     '/cart',
     '/no-such-page/at-all',
   ]
-  for (const path of paths) {
+}
+
+test('visitor pages have no accessibility violations', async ({ page, request }) => {
+  for (const path of await visitorPaths(request)) {
     await page.goto(path)
     await expectNoViolations(page, path)
+  }
+})
+
+test('visitor pages on a phone have no accessibility violations', async ({ page, request }) => {
+  // Below 768 px the header, the product rows and the listing's shelves take their phone layout.
+  await page.setViewportSize({ width: 390, height: 844 })
+  for (const path of await visitorPaths(request)) {
+    await page.goto(path)
+    await expectNoViolations(page, `${path} (phone)`)
   }
 })
 
