@@ -25,8 +25,10 @@ const serverBuild = path.join(root, 'build/server/index.js')
 const sources = Math.max(...['app', 'public', 'contract'].map((dir) => newestMtime(path.join(root, dir))))
 const stale = !fs.existsSync(serverBuild) || fs.statSync(serverBuild).mtimeMs < sources
 if (stale && process.env.SKIP_BUILD !== '1') {
-  console.log('Building the storefront (react-router build)…')
-  const built = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
+  // The same build as `npm run build`: the bundle, the API reference's script and the precompressed
+  // assets (scripts/precompress.mjs), so `npm start` serves what a production image serves.
+  console.log('Building the storefront (npm run build)…')
+  const built = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' })
   if (built.status !== 0) process.exit(built.status ?? 1)
 }
 
