@@ -22,7 +22,7 @@ import { clientIp, publicOrigin } from './.server/request.ts'
 import { env } from './.server/env.ts'
 import { getCart, toCartSummary } from './.server/api/cart.ts'
 import { EMPTY_CART_SUMMARY } from './lib/cart.ts'
-import { CartBar } from './components/cart-panel.tsx'
+import { CART_BUTTON_ID, CartBar } from './components/cart-panel.tsx'
 import { Header, SHOP_NAME } from './components/header.tsx'
 import { Footer } from './components/footer.tsx'
 import { Toasts } from './components/toasts.tsx'
@@ -94,19 +94,33 @@ export function Layout({ children }: { children: React.ReactNode }) {
   )
 }
 
-/** Header, the page and footer around any content: the app itself and the root error page. */
+/** A skip link: hidden until focused, then shown over the header's top-left corner. */
+const SKIP_LINK =
+  'sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:font-semibold focus:shadow-lg'
+
+/**
+ * Header, the page and footer around any content: the app itself and the root error page.
+ *
+ * The first two stops of the keyboard are skip links (WCAG 2.2 SC 2.4.1 Bypass Blocks;
+ * docs/accessibility.md, "Keyboard and focus"): to the content (`<main>`, focusable by script and
+ * fragment only) and to the cart, which is the header's "My Cart" from 768 px and the cart page below
+ * (phones have no cart button in the header). Plain links: they work without JavaScript.
+ */
 function Shell({ children }: { children: React.ReactNode }) {
   const root = useRootData()
   return (
     <div className="flex min-h-screen flex-col">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
+      <a href="#main" className={SKIP_LINK}>
         Skip to content
       </a>
+      <a href={`#${CART_BUTTON_ID}`} className={`${SKIP_LINK} hidden md:block`}>
+        Skip to cart
+      </a>
+      <a href="/cart" className={`${SKIP_LINK} md:hidden`}>
+        Skip to cart
+      </a>
       <Header user={root?.user ?? null} />
-      <main id="main" className="flex-1">
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         {children}
       </main>
       <Footer />

@@ -7,8 +7,13 @@
  * fetcher (marked `js=1`, so the action answers data instead of a redirect), the count changes at
  * once (optimistic), and a refusal ("Only 2 left in stock") comes back as an error toast. The button
  * and the stepper have the same size, so nothing moves when one replaces the other.
+ *
+ * Focus is never dropped (docs/accessibility.md, "Keyboard and focus"): when ADD becomes the stepper
+ * the focus moves to its "+", and back to ADD when "−" takes the last one out. The count is an
+ * `<output>` (a polite live region) whose text is "1 in cart", the words visually hidden, so a screen
+ * reader says what changed.
  */
-import { useEffect, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from 'react'
 import { useFetcher } from 'react-router'
 import { useCartSummary } from '../lib/cart.ts'
 import { MinusIcon, PlusIcon } from './icons.tsx'
@@ -65,18 +70,55 @@ function CartSubmit({
   className,
   children,
   disabled,
+  buttonRef,
 }: {
   productId: string
   label: string
   className: string
   children: ReactNode
   disabled?: boolean
+  buttonRef?: RefObject<HTMLButtonElement | null>
 }) {
   return (
-    <button type="submit" name="productId" value={productId} aria-label={label} aria-disabled={disabled || undefined} className={className}>
+    <button
+      ref={buttonRef}
+      type="submit"
+      name="productId"
+      value={productId}
+      aria-label={label}
+      aria-disabled={disabled || undefined}
+      className={className}
+    >
       {children}
     </button>
   )
+}
+
+/**
+ * Keeps the keyboard focus on the product's controls while ADD and the stepper replace each other
+ * (the focused button leaves the page, which would drop the focus to the document's start: WCAG 2.2
+ * SC 2.4.3 Focus Order). `inCart` is whether the stepper shows, `isIdle` whether the cart fetcher is
+ * done. Answers the refs of the two buttons that take the focus (ADD and the stepper's "+") and the
+ * hook to call as a form is sent: only a form holding the focus then moves it afterwards, so a mouse
+ * or a change elsewhere (the drawer, another tab) never takes the focus.
+ */
+function useFocusAcrossSwap(inCart: boolean, isIdle: boolean) {
+  const addRef = useRef<HTMLButtonElement>(null)
+  const plusRef = useRef<HTMLButtonElement>(null)
+  const follow = useRef(false)
+  useEffect(() => {
+    if (!follow.current) return
+    const target = inCart ? plusRef.current : addRef.current
+    if (target && (document.activeElement === document.body || document.activeElement === null)) target.focus()
+  }, [inCart])
+  // Kept until the answer is in: a refused ADD turns the stepper back into ADD, and the focus follows.
+  useEffect(() => {
+    if (isIdle) follow.current = false
+  }, [isIdle])
+  const onSend = (form: HTMLFormElement) => {
+    follow.current = form.contains(document.activeElement)
+  }
+  return { addRef, plusRef, onSend }
 }
 
 /**
@@ -89,15 +131,20 @@ export function AddToCart({ productId, name, stock, size = 'sm' }: { productId: 
   const { fetcher, onSubmit } = useCartFetcher(productId)
   const qty = optimisticQty(line?.qty ?? 0, fetcher.formData)
   const box = size === 'lg' ? 'cart-box cart-box-lg' : 'cart-box'
+  const { addRef, plusRef, onSend } = useFocusAcrossSwap(qty > 0, fetcher.state === 'idle')
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    onSend(event.currentTarget)
+    onSubmit(event)
+  }
 
   if (qty === 0 && stock <= 0) {
     return <p className={`${box} cart-none`}>Out of stock</p>
   }
   if (qty === 0) {
     return (
-      <form method="post" action="/cart" onSubmit={onSubmit} className="cart-form">
+      <form method="post" action="/cart" onSubmit={send} className="cart-form">
         <input type="hidden" name="intent" value="add" />
-        <CartSubmit productId={productId} label={`Add ${name} to cart`} className={`${box} cart-add`}>
+        <CartSubmit productId={productId} label={`Add ${name} to cart`} className={`${box} cart-add`} buttonRef={addRef}>
           ADD
         </CartSubmit>
       </form>
@@ -107,7 +154,7 @@ export function AddToCart({ productId, name, stock, size = 'sm' }: { productId: 
   return (
     <div className={`${box} cart-stepper`}>
       {line ? (
-        <form method="post" action="/cart" onSubmit={onSubmit} className="h-full">
+        <form method="post" action="/cart" onSubmit={send} className="h-full">
           <input type="hidden" name="intent" value="set" />
           <input type="hidden" name="lineId" value={line.lineId} />
           <input type="hidden" name="qty" value={qty - 1} />
@@ -118,12 +165,20 @@ export function AddToCart({ productId, name, stock, size = 'sm' }: { productId: 
       ) : (
         <span className="w-8" />
       )}
-      <span aria-live="polite" aria-label={`${qty} in cart`}>
-        {qty}
-      </span>
-      <form method="post" action="/cart" onSubmit={onSubmit} className="h-full">
+      {/* `<output>` is a status live region (HTML-AAM): the new count is said when it changes. */}
+      <output aria-live="polite">
+        <span>{qty}</span>
+        <span className="sr-only"> in cart</span>
+      </output>
+      <form method="post" action="/cart" onSubmit={send} className="h-full">
         <input type="hidden" name="intent" value="add" />
-        <CartSubmit productId={productId} label={`Add one more ${name}`} className="cart-step rounded-r-lg" disabled={atMax}>
+        <CartSubmit
+          productId={productId}
+          label={`Add one more ${name}`}
+          className="cart-step rounded-r-lg"
+          disabled={atMax}
+          buttonRef={plusRef}
+        >
           <PlusIcon size={16} strokeWidth={3} />
         </CartSubmit>
       </form>

@@ -36,11 +36,16 @@ export function CartBar() {
   )
 }
 
+/** The id of the header's "My Cart", the target of the "Skip to cart" link (app/root.tsx). */
+export const CART_BUTTON_ID = 'cart-button'
+
 /**
  * The header's "My Cart" ("3 items ₹245", or "My Cart" when empty). Without JavaScript it is a link
  * to /cart; with JavaScript it opens the cart drawer, a modal `<dialog>` (WAI-ARIA APG "Dialog
  * (Modal)": focus moves in and stays, Escape closes, focus returns to the button) whose contents are
- * the /cart loader's, fetched when it opens and refreshed after every cart change.
+ * the /cart loader's, fetched when it opens and refreshed after every cart change. A link followed
+ * from the drawer hands the focus to the next page instead (docs/accessibility.md, "Keyboard and
+ * focus"). Its name is its text, said once: "My Cart", or "My Cart: 3 items ₹245".
  */
 export function CartButton({ signedIn }: { signedIn: boolean }) {
   const { count, total } = useCartSummary()
@@ -55,6 +60,17 @@ export function CartButton({ signedIn }: { signedIn: boolean }) {
     if (open && !dialog.open) dialog.showModal()
     if (!open && dialog.open) dialog.close()
   }, [open])
+  // A link followed inside the drawer closes it at once (see the dialog's onClick): the dialog hands
+  // the focus back to "My Cart" then, before the next page renders, so that page's own first field
+  // can take it (its autofocus: the sign-in form after "Proceed"); a modal dialog still open would
+  // keep it out (inert). A page with no such field gets the focus on its content, not on the header.
+  const leftByLink = useRef(false)
+  useEffect(() => {
+    if (!leftByLink.current) return
+    leftByLink.current = false
+    const main = document.getElementById('main')
+    if (main && !main.contains(document.activeElement)) main.focus()
+  }, [pathname])
   // Following a link inside the drawer (a product, Proceed, Shop Now) closes it: the state is
   // adjusted while rendering the new page (react.dev, "Adjusting some state when a prop changes").
   const [openPathname, setOpenPathname] = useState(pathname)
@@ -63,7 +79,6 @@ export function CartButton({ signedIn }: { signedIn: boolean }) {
     setOpen(false)
   }
 
-  const label = count > 0 ? `${itemCountLabel(count)} ${formatRupees(total)}` : 'My Cart'
   return (
     <>
       <Link
@@ -71,30 +86,44 @@ export function CartButton({ signedIn }: { signedIn: boolean }) {
         onClick={(event) => {
           if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
           event.preventDefault()
+          leftByLink.current = false
           setOpen(true)
           void fetcher.load('/cart')
         }}
         aria-haspopup="dialog"
+        id={CART_BUTTON_ID}
         data-testid="cart-button"
         className="flex min-h-12 items-center gap-2 rounded-lg bg-accent px-4 font-semibold text-white hover:bg-accent-dark"
       >
         <CartIcon size={24} />
         {count > 0 ? (
-          <span className="flex flex-col text-left text-sm leading-tight">
-            <span>{itemCountLabel(count)}</span>
-            <span>{formatRupees(total)}</span>
-          </span>
+          <>
+            {/* Named by its own text, each part once: "My Cart: 1 item ₹28" (WCAG 2.5.3, the visible words inside the name). */}
+            <span className="sr-only">My Cart: </span>
+            <span className="flex flex-col text-left text-sm leading-tight">
+              <span>{itemCountLabel(count)}</span>
+              <span>{formatRupees(total)}</span>
+            </span>
+          </>
         ) : (
           <span>My Cart</span>
         )}
-        <span className="sr-only">{count > 0 ? `: ${label}, open the cart` : ''}</span>
       </Link>
       <dialog
         ref={dialogRef}
         aria-labelledby="cart-drawer-title"
         onClose={() => setOpen(false)}
         onClick={(event) => {
-          if (event.target === event.currentTarget) setOpen(false)
+          if (event.target === event.currentTarget) {
+            setOpen(false)
+            return
+          }
+          // A link the router follows (it prevents the browser's own load): close before the next page.
+          const link = event.target instanceof Element ? event.target.closest('a[href]') : null
+          if (link && event.isDefaultPrevented()) {
+            leftByLink.current = true
+            dialogRef.current?.close()
+          }
         }}
         className="m-0 ml-auto h-full max-h-none w-full max-w-md bg-slate-50 p-0 backdrop:bg-black/40"
       >

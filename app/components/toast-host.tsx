@@ -7,6 +7,9 @@ import { useEffect } from 'react'
 import { toast, Toaster, useToasterStore } from 'react-hot-toast'
 import { TOAST_DURATION_MS, TOAST_LIMIT, type ToastMessage } from '../lib/toast.ts'
 
+/** Where the toaster's column starts: the same offset as the server-rendered toast's. */
+const TOASTER_PLACE = { top: 'var(--toast-top)' }
+
 /** Shows `message` with react-hot-toast. Returns the react-hot-toast id. */
 export function show(message: ToastMessage): string {
   const options = message.id ? { id: message.id } : undefined
@@ -35,12 +38,16 @@ function useToastLimit(limit: number) {
   }, [toasts, limit])
 }
 
-/** The toaster: top-centre, the durations of docs/product.md, "Constants". */
+/**
+ * The toaster: top-centre under the header (app/app.css `--toast-top`: never over its search field),
+ * the durations of docs/product.md, "Constants".
+ */
 export function ToastHost() {
   useToastLimit(TOAST_LIMIT)
   return (
     <Toaster
       position="top-center"
+      containerStyle={TOASTER_PLACE}
       toastOptions={{
         duration: TOAST_DURATION_MS.default,
         success: { duration: TOAST_DURATION_MS.success },

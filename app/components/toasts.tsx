@@ -80,7 +80,8 @@ export function useToastFromData(toast: ToastMessage | null | undefined, { isSta
 }
 
 /**
- * The server-rendered stand-in of a toast: a fixed, top-centre status box, green or red. A live
+ * The server-rendered stand-in of a toast: a fixed, top-centre status box, green or red, under the
+ * header (app/app.css `--toast-top`). A live
  * region (`alert` for an error, else `status`) unless `isEcho`: then the page already says the same
  * message in a live region of its own (a form's error list), so the box is only seen, hidden from
  * screen readers, which would otherwise announce the message twice (WCAG 2.2 SC 4.1.3).
@@ -89,7 +90,7 @@ export function StaticToast({ toast, isEcho = false }: { toast: ToastMessage; is
   const duration =
     toast.type === 'success' ? TOAST_DURATION_MS.success : toast.type === 'error' ? TOAST_DURATION_MS.error : TOAST_DURATION_MS.default
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-4 z-[9999] flex justify-center px-4">
+    <div className="pointer-events-none fixed inset-x-0 top-(--toast-top) z-[9999] flex justify-center px-4">
       <div
         role={isEcho ? undefined : toast.type === 'error' ? 'alert' : 'status'}
         aria-hidden={isEcho ? true : undefined}

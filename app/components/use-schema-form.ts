@@ -1,9 +1,15 @@
 /**
  * The Conform form of a page whose action parses the same zod schema (every form of the site: the
  * account pages, profile, address, the admin dialogs and the product form). The checks run in the
- * browser with the server's own schema and messages, first when a field loses focus, then on every
+ * browser with the server's own schema and messages, first when the form is sent, then on every
  * keystroke of a field already shown wrong; the server checks again either way, so the form works
  * without JavaScript (docs/decisions/0007-progressive-enhancement.md).
+ *
+ * Never when a field merely loses focus (docs/product.md, "Forms in general"): a message appearing
+ * then pushes everything below it down while the mouse button is still pressed, and the click that
+ * took the focus away (on "Register", "Forgot password ?", a dialog's Cancel) lands on whatever
+ * moved under the pointer. A field shown wrong is checked as it changes, which only happens while
+ * the shopper types in it.
  *
  * Messages follow the form's state: a field's message clears as soon as that field changes to
  * something the schema accepts, while a message only the server could give (an email already in use,
@@ -31,8 +37,11 @@ function constraintOf(schema: z.ZodType) {
   return constraints.get(schema)
 }
 
-/** When Conform checks a field: on submit, when it loses focus, or on every change. */
-type CheckMoment = 'onSubmit' | 'onBlur' | 'onInput'
+/**
+ * When Conform checks a field: on submit, or on every change. (Conform's third moment, `onBlur`, is
+ * left out on purpose: see the module comment.)
+ */
+type CheckMoment = 'onSubmit' | 'onInput'
 
 /** The form's values as the schema reads them (a schema that takes any input reads a plain record). */
 type FormShape<S extends z.ZodType> = z.input<S> extends Record<string, unknown> ? z.input<S> : Record<string, unknown>
@@ -68,7 +77,8 @@ function serverMessagesStillTrue(lastResult: SubmissionResult<string[]> | null |
 /**
  * `useForm` for form `id` checked with `schema`: `lastResult` is the action's Conform reply (its
  * values and messages refill the form), `defaultValue` the values shown before any submit. The last
- * argument may change when the checks run (the code boxes check on submit only). `Shape` types the
+ * argument may change when the checks run: first on submit, then on every change by default (the
+ * code boxes check on submit only). `Shape` types the
  * fields when the schema's input type is looser than the inputs (lists read from single values).
  * Answers Conform's `[form, fields]`.
  */
@@ -77,7 +87,7 @@ export function useSchemaForm<S extends z.ZodType, Shape extends Record<string, 
   schema: S,
   lastResult: SubmissionResult<string[]> | null | undefined,
   defaultValue?: object,
-  { shouldValidate = 'onBlur', shouldRevalidate = 'onInput' }: { shouldValidate?: CheckMoment; shouldRevalidate?: CheckMoment } = {},
+  { shouldValidate = 'onSubmit', shouldRevalidate = 'onInput' }: { shouldValidate?: CheckMoment; shouldRevalidate?: CheckMoment } = {},
 ) {
   return useForm<Shape, z.output<S>, string[]>({
     id,
