@@ -57,9 +57,7 @@ async function expectBlurKeepsLayout(page: Page, form: Locator, after: Locator) 
 }
 
 test.describe('leaving a field', () => {
-  test.beforeEach(({}, testInfo) => {
-    test.skip(!isJs(testInfo), 'Without JavaScript nothing is checked before the form is sent')
-  })
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'Without JavaScript nothing is checked before the form is sent')
 
   for (const { path, link } of [
     { path: '/login', link: 'Register' },
