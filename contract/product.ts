@@ -90,6 +90,13 @@ export const STOCK_MAX = 1_000_000
 export const PRICE_MAX = 10_000_000
 /** The discount is a percentage of the MRP. */
 export const DISCOUNT_MAX = 100
+/**
+ * Most decimals of a discount, in a write and in an answer: a product answers the discount that
+ * makes the original client's arithmetic land on the selling price (docs/commerce-api.md, "The
+ * discount on the wire"), which for a large MRP takes more than two decimals, and that client's edit
+ * form sends it back as it read it.
+ */
+export const DISCOUNT_DECIMALS_MAX = 10
 /** Most extra fields (`more_details` entries) of one product. */
 export const MORE_DETAILS_MAX = 20
 export const DETAIL_NAME_MAX_LENGTH = 50
@@ -203,7 +210,8 @@ const DescriptionSchema = z
  * - subCategory: ids or objects, may be empty or absent (a category may have no sub category); each
  *   must be under one of the chosen categories (checked by the service);
  * - unit text; stock a whole number 0..1,000,000; price the MRP in rupees, above 0, at most
- *   1,00,00,000, two decimals; discount a percentage 0..100, two decimals;
+ *   1,00,00,000, two decimals; discount a percentage 0..100, at most DISCOUNT_DECIMALS_MAX decimals
+ *   (ignored when `sellingPrice` is given);
  * - more_details: see MoreDetailsSchema; absent or null means no extra field.
  */
 export const CreateProductSchema = z.object({
@@ -225,7 +233,7 @@ export const CreateProductSchema = z.object({
   unit: lineText('Unit', PRODUCT_UNIT_MAX_LENGTH),
   stock: numberField('Stock', { min: 0, max: STOCK_MAX, decimals: 0 }),
   price: numberField('Price', { min: 0, minExclusive: true, max: PRICE_MAX, decimals: 2 }),
-  discount: numberField('Discount', { min: 0, max: DISCOUNT_MAX, decimals: 2 }),
+  discount: numberField('Discount', { min: 0, max: DISCOUNT_MAX, decimals: DISCOUNT_DECIMALS_MAX }),
   /**
    * Selling price in rupees (docs/commerce-api.md, "Products (addition)"): optional; when given it is stored as
    * is and the discount is derived from it; when omitted it is derived from price and discount.

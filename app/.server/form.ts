@@ -21,9 +21,14 @@ import type { Submission, SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'
 import { failureInit, failureMessage, type UpstreamFailure } from './failure.ts'
 import { FormReadError, readFormOrFail } from '../lib/form-body.ts'
+import { MULTIPART_OVERHEAD_BYTES } from '../../contract/file.ts'
+import { env } from './env.ts'
 import type { ToastMessage } from '../lib/toast.ts'
 
-/** Limits of one form's body: its multipart cap (default: one upload plus overhead) and the 413's message. */
+/**
+ * Limits of one form's body: its multipart cap in bytes (default: one upload of the configured
+ * `UPLOAD_MAX_BYTES` plus overhead, `defaultMultipartMaxBytes`) and the 413's message.
+ */
 export interface FormLimits {
   multipartMaxBytes?: number
   /** Shown for a 413 instead of the generic "The form is too large to send". */
@@ -33,10 +38,23 @@ export interface FormLimits {
 /** A body read, or why not: 405 another method, 415 not a web form, 413 too large, 400 unreadable. */
 export type FormRead = { ok: true; formData: FormData } | { ok: false; status: FormReadError['status']; message: string }
 
+/**
+ * The multipart cap of a form that names none: one upload of the configured cap (`UPLOAD_MAX_BYTES`,
+ * read at start by app/.server/env.ts, the variable the API's upload checks too) plus the other
+ * fields. Read from `env` on each call, so every form follows the configured cap, never the
+ * compile-time default of contract/file.ts.
+ */
+export function defaultMultipartMaxBytes(): number {
+  return env.uploadMaxBytes + MULTIPART_OVERHEAD_BYTES
+}
+
 /** Reads the form of `request` within `limits`; a failure is answered as a value (see the module comment). */
 export async function tryReadForm(request: Request, limits: FormLimits = {}): Promise<FormRead> {
   try {
-    return { ok: true, formData: await readFormOrFail(request, { multipartMaxBytes: limits.multipartMaxBytes }) }
+    return {
+      ok: true,
+      formData: await readFormOrFail(request, { multipartMaxBytes: limits.multipartMaxBytes ?? defaultMultipartMaxBytes() }),
+    }
   } catch (err) {
     if (!(err instanceof FormReadError)) throw err
     return { ok: false, status: err.status, message: err.status === 413 && limits.tooLargeMessage ? limits.tooLargeMessage : err.message }

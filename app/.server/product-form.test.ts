@@ -36,7 +36,7 @@ const VALID: Array<[string, string]> = [
   ['unit', '200 g'],
   ['stock', '10'],
   ['price', '90'],
-  ['discount', '5'],
+  ['sellingPrice', '85.5'],
 ]
 
 const png = (name: string) => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], name, { type: 'image/png' })
@@ -81,7 +81,7 @@ describe('productFormAction: save', () => {
         unit: '200 g',
         stock: 10,
         price: 90,
-        discount: 5,
+        sellingPrice: 85.5,
         more_details: { Brand: 'Amul' },
       },
     ])
@@ -89,19 +89,59 @@ describe('productFormAction: save', () => {
     expect((result as Response).headers.get('Location')).toBe('/done?id=p1&m=Product Created Successfully')
   })
 
+  it('sends the stored selling price back to the paisa when only the stock changed (edit)', async () => {
+    // Amul Butter 500 g: MRP ₹255, selling price ₹251; the old form showed a discount of 2 % and the
+    // API recomputed ₹249.90 from it.
+    const { productFormDefaults } = await import('../lib/schemas/product.ts')
+    const values = productFormDefaults({
+      name: 'Amul Butter',
+      description: 'Pasteurised butter',
+      image: [IMAGE],
+      category: [{ _id: 'c1' }],
+      subCategory: [],
+      unit: '500 g',
+      stock: 12,
+      price: 255,
+      sellingPrice: 251,
+      discount: 2,
+      more_details: {},
+    })
+    const entries: Array<[string, string]> = [
+      ['intent', 'save'],
+      ['name', values.name],
+      ['description', values.description],
+      ['image[0]', values.image[0]!],
+      ['category', values.category[0]!],
+      ['unit', values.unit],
+      ['stock', '13'],
+      ['price', values.price],
+      ['sellingPrice', values.sellingPrice],
+    ]
+    const { saved } = await run(form(entries))
+    expect(saved).toHaveLength(1)
+    expect(saved[0]).toMatchObject({ stock: 13, price: 255, sellingPrice: 251 })
+    // What reaches the API: the selling price as shown, and a discount derived from it for the field the API requires.
+    const { productBody } = await vi.importActual<typeof import('./api/admin.ts')>('./api/admin.ts')
+    expect(productBody(saved[0]!)).toMatchObject({ price: 255, sellingPrice: 251, discount: 1.57 })
+  })
+
   it('answers 400 with field errors and calls nothing for a bad form', async () => {
     const { result, saved } = await run(
       form([
         ['intent', 'save'],
         ['name', 'X'],
-        ['discount', '101'],
+        ['price', '100'],
+        ['sellingPrice', '101'],
       ]),
     )
     expect(saved).toEqual([])
     const reply = body(result)
     expect(reply.status).toBe(400)
-    expect(reply.result.error).toMatchObject({ discount: ['Discount cannot be more than 100'], image: ['Upload at least one image'] })
-    expect(reply.result.initialValue).toMatchObject({ name: 'X', discount: '101' })
+    expect(reply.result.error).toMatchObject({
+      sellingPrice: ['Selling Price cannot be more than the MRP'],
+      image: ['Upload at least one image'],
+    })
+    expect(reply.result.initialValue).toMatchObject({ name: 'X', price: '100', sellingPrice: '101' })
     expect(reply.toast).toEqual({ type: 'error', message: 'Please correct the highlighted fields' })
   })
 

@@ -1,7 +1,8 @@
 /**
  * The product form of /dashboard/upload-product (create) and of the edit dialog of /dashboard/product
  * (docs/product.md, "Upload Product"): Name, Description, Image, Category, Sub Category, Unit,
- * Number of Stock, Price, Discount, extra fields from "Add Fields", Submit. The rules are app/lib/schemas/product.ts; the server side is
+ * Number of Stock, MRP, Selling Price, the Discount derived from the two (shown, not typed), extra
+ * fields from "Add Fields", Submit. The rules are app/lib/schemas/product.ts; the server side is
  * app/.server/product-form.ts. Its parts: the images (product-form-images.tsx), the category pickers
  * (product-form-categories.tsx), the extra fields (product-form-extra-fields.tsx) and the Add Field
  * dialog (extra-fields-dialog.tsx).
@@ -29,6 +30,7 @@ import {
   PRODUCT_FIELD_LABELS,
   PRODUCT_INTENT,
   ProductFormSchema,
+  derivedDiscountText,
   type ProductChoice,
   type SubCategoryChoice,
 } from '../lib/schemas/product.ts'
@@ -43,7 +45,7 @@ interface ProductFormShape extends Record<string, unknown> {
   unit: string
   stock: string
   price: string
-  discount: string
+  sellingPrice: string
   more_details: Array<{ key: string; value: string }>
 }
 
@@ -98,6 +100,7 @@ export function ProductForm({
   const navigation = useNavigation()
   const [form, fields] = useSchemaForm<typeof ProductFormSchema, ProductFormShape>(id, ProductFormSchema, reply?.result, defaultValue)
   const [uploadsInFlight, setUploadsInFlight] = useState(0)
+  const discountId = `${id}-discount`
 
   const isSaving =
     navigation.state !== 'idle' &&
@@ -183,14 +186,26 @@ export function ProductForm({
             errors={fields.price.errors}
           />
           <Field
-            labelProps={{ children: PRODUCT_FIELD_LABELS.discount }}
+            labelProps={{ children: PRODUCT_FIELD_LABELS.sellingPrice }}
             inputProps={{
-              ...numberField(fields.discount, { min: 0, max: 100, step: 0.01, inputMode: 'decimal' }),
-              placeholder: 'Enter product discount',
+              ...numberField(fields.sellingPrice, { min: 0, step: 0.01, inputMode: 'decimal' }),
+              placeholder: 'Enter selling price',
             }}
-            errors={fields.discount.errors}
+            errors={fields.sellingPrice.errors}
           />
         </div>
+        {/* Derived, never typed: a typed percentage made the API recompute the selling price
+            (app/lib/schemas/product.ts). Updates as the admin types with JavaScript; without it,
+            it shows the values the page was drawn with. */}
+        <p className="-mt-2 text-sm text-slate-700">
+          <label htmlFor={discountId} className="font-medium">
+            {PRODUCT_FIELD_LABELS.discount}
+          </label>
+          {': '}
+          <output id={discountId} htmlFor={`${fields.price.id} ${fields.sellingPrice.id}`} aria-live="polite">
+            {derivedDiscountText(fields.price.value, fields.sellingPrice.value) ?? '—'}
+          </output>
+        </p>
 
         <ProductExtraFields form={form} field={fields.more_details} addFieldHref={addFieldHref} />
 

@@ -4,6 +4,8 @@
  * (app/components/product-card.tsx, category-grid.tsx).
  */
 
+import { discountPercentOf } from './money.ts'
+
 /** What a product card shows: a trimmed product. Prices in rupees. */
 export interface ProductCardData {
   _id: string
@@ -15,7 +17,7 @@ export interface ProductCardData {
   price: number
   /** Selling price in rupees, as the catalogue gives it. */
   sellingPrice: number
-  /** Discount in percent (0-100), for the badge. */
+  /** Discount in percent (0-100) of the selling price off the MRP, for the badge. */
   discount: number
   /** Units in stock (0 = "Out of stock", no ADD button). */
   stock: number
@@ -39,14 +41,17 @@ interface CardSource {
 /** The card fields of an API product (its first image only). */
 export function toCardData(product: CardSource): ProductCardData {
   const brand = product.more_details?.brand
+  const price = Number(product.price) || 0
+  const sellingPrice = Number(product.sellingPrice ?? product.price) || 0
   return {
     _id: product._id,
     name: product.name,
     image: product.image?.[0] ?? '',
     unit: product.unit ?? '',
-    price: Number(product.price) || 0,
-    sellingPrice: Number(product.sellingPrice ?? product.price) || 0,
-    discount: Number(product.discount) || 0,
+    price,
+    sellingPrice,
+    // From the two prices, not the API's `discount` (docs/commerce-api.md, "The discount on the wire").
+    discount: product.sellingPrice == null ? Number(product.discount) || 0 : discountPercentOf(price, sellingPrice),
     stock: Number(product.stock) || 0,
     brand: typeof brand === 'string' ? brand.trim() : '',
   }

@@ -6,12 +6,9 @@
  * only the request it is given. Actions use app/.server/form.ts (`readForm`, `tryReadForm`).
  */
 import { readCappedStream } from '../../api/lib/capped-body.ts'
-import { MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_BYTES } from './uploads.ts'
 
 /** Cap of a url-encoded form body: sign-in and profile forms are a few hundred bytes. */
 export const URLENCODED_MAX_BYTES = 64 * 1024
-/** Default cap of a multipart body: one upload plus the other fields. */
-export const MULTIPART_MAX_BYTES = UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
 
 /** A failed read: the status and the message shown to the shopper. */
 export class FormReadError extends Error {
@@ -28,14 +25,16 @@ const TOO_LARGE = 'The form is too large to send'
 
 /**
  * Reads the form of `request`.
- * @param opts.multipartMaxBytes cap of a multipart body (default one upload plus overhead);
- *   url-encoded bodies are capped at {@link URLENCODED_MAX_BYTES}
+ * @param opts.multipartMaxBytes cap of a multipart body in bytes, always given by the caller: it
+ *   follows the configured `UPLOAD_MAX_BYTES`, which only the server knows (app/.server/form.ts
+ *   defaults it to one upload of that cap plus overhead), so no compile-time default can stand in
+ *   for it; url-encoded bodies are capped at {@link URLENCODED_MAX_BYTES}
  * @throws FormReadError (405, 415, 413, 400) — actions read through app/.server/form.ts (`readForm`
  *   throws it as a response, `tryReadForm` answers it as a value)
  */
-export async function readFormOrFail(request: Request, opts: { multipartMaxBytes?: number } = {}): Promise<FormData> {
+export async function readFormOrFail(request: Request, opts: { multipartMaxBytes: number }): Promise<FormData> {
   if (request.method !== 'POST') throw new FormReadError(405, 'Send this form with POST')
-  const multipartCap = opts.multipartMaxBytes ?? MULTIPART_MAX_BYTES
+  const multipartCap = opts.multipartMaxBytes
   const declared = Number(request.headers.get('Content-Length'))
   // Refused before anything else is looked at when no form of any kind may be that large.
   if (Number.isFinite(declared) && declared > Math.max(multipartCap, URLENCODED_MAX_BYTES)) throw new FormReadError(413, TOO_LARGE)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { discountLabel, formatRupees, sellingPrice } from './money.ts'
+import { discountLabel, discountPercentOf, formatRupees, sellingPrice } from './money.ts'
 
 describe('formatRupees (en-IN, Indian rupee)', () => {
   it('groups digits the Indian way and drops .00 for whole rupees', () => {
@@ -73,5 +73,20 @@ describe('discountLabel', () => {
 
   it('reads discounts above 100 as 100', () => {
     expect(discountLabel(250)).toBe('100% OFF')
+  })
+})
+
+describe('discountPercentOf (the badge reads the two prices, not the API discount)', () => {
+  it('is the exact percentage of the selling price off the MRP', () => {
+    expect(discountPercentOf(100, 90)).toBe(10)
+    expect(discountLabel(discountPercentOf(255, 251))).toBe('1.56% OFF') // 1.5686… %, never rounded up
+    expect(discountLabel(discountPercentOf(69.75, 52))).toBe('25.44% OFF')
+  })
+
+  it('is 0 without an MRP or when the selling price is not below it', () => {
+    expect(discountPercentOf(0, 0)).toBe(0)
+    expect(discountPercentOf(100, 100)).toBe(0)
+    expect(discountPercentOf(100, 120)).toBe(0)
+    expect(discountPercentOf(100, 0)).toBe(100)
   })
 })

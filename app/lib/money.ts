@@ -57,6 +57,20 @@ export function sellingPrice(mrp: number, discountPercent: number): number {
 }
 
 /**
+ * The discount in percent that a selling price of `selling` rupees is off an MRP of `mrp` rupees,
+ * unrounded (the badge floors it: `discountLabel`); 0 when the MRP is not above 0 or the selling
+ * price is not below it. Pages show this, not the API's `discount`, which is tuned for the original
+ * client's arithmetic (docs/commerce-api.md, "The discount on the wire") and may read a little
+ * higher than the real discount.
+ */
+export function discountPercentOf(mrp: number, selling: number): number {
+  const mrpPaise = toPaise(mrp)
+  const sellingPaise = toPaise(selling)
+  if (!(mrpPaise > 0) || !(sellingPaise < mrpPaise)) return 0
+  return ((mrpPaise - Math.max(0, sellingPaise)) * 100) / mrpPaise
+}
+
+/**
  * The badge text for a discount of `discount` %: "23% OFF", "12.5% OFF" (up to two decimals, never
  * rounded up to claim more than the real discount), or null when there is no discount (0, negative
  * or not a number). Values above 100 read as 100.

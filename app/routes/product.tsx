@@ -16,7 +16,7 @@ import { AddToCart } from '../components/add-to-cart.tsx'
 import { productAnchor } from '../lib/cart.ts'
 import { productDetails, type CategoryRef, type SubCategoryRef } from '../.server/api/catalog.ts'
 import { clientIp } from '../.server/request.ts'
-import { discountLabel, formatRupees, sellingPrice } from '../lib/money.ts'
+import { discountLabel, discountPercentOf, formatRupees, sellingPrice } from '../lib/money.ts'
 import { categoryPath, idFromSlug, isCanonicalSlug, listingPath, productPath } from '../lib/slug.ts'
 import { DeliveryBadge } from '../components/product-card.tsx'
 import { ResponsiveImage } from '../components/responsive-image.tsx'
@@ -51,7 +51,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const category = named(product.category?.[0])
   const subCategory = named(product.subCategory?.[0])
   const price = Number(product.price) || 0
-  const discount = Number(product.discount) || 0
+  const selling = Number(product.sellingPrice ?? sellingPrice(price, Number(product.discount) || 0))
+  // The percentage shown comes from the two prices, not the API's `discount` (docs/commerce-api.md,
+  // "The discount on the wire").
+  const discount = discountPercentOf(price, selling)
   return {
     product: {
       _id: product._id,
@@ -61,7 +64,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       stock: Number(product.stock) || 0,
       price,
       discount,
-      sellingPrice: Number(product.sellingPrice ?? sellingPrice(price, discount)),
+      sellingPrice: selling,
       description: product.description ?? '',
       brand: typeof product.more_details?.brand === 'string' ? product.more_details.brand.trim() : '',
       details: Object.entries(product.more_details ?? {})

@@ -221,8 +221,8 @@ test.describe('catalogue admin journey', () => {
       await pickChip(main, 'Sub Category', names.subCategory, javaScript)
       await main.getByLabel('Unit', { exact: true }).fill('1 pack')
       await main.getByLabel('Number of Stock', { exact: true }).fill('25')
-      await main.getByLabel('Price', { exact: true }).fill(String(price))
-      await main.getByLabel('Discount', { exact: true }).fill('0')
+      await main.getByLabel('MRP', { exact: true }).fill(String(price))
+      await main.getByLabel('Selling Price', { exact: true }).fill(String(price))
       await submit.click()
 
       // docs/product.md, "States and transitions": a dialog with the server's message and a green
@@ -233,7 +233,7 @@ test.describe('catalogue admin journey', () => {
       await expect(page).toHaveURL(/\/dashboard\/upload-product$/)
       await expect(page.getByRole('dialog')).toHaveCount(0)
       await expect(main.getByLabel('Name', { exact: true })).toHaveValue('')
-      await expect(main.getByLabel('Price', { exact: true })).toHaveValue('')
+      await expect(main.getByLabel('MRP', { exact: true })).toHaveValue('')
     })
 
     let categoryUrl = ''
@@ -292,9 +292,10 @@ test.describe('catalogue admin journey', () => {
       await main.getByRole('link', { name: `Edit ${names.product}`, exact: true }).click()
       const dialog = page.getByRole('dialog', { name: 'Edit Product' })
       await expect(dialog).toBeVisible()
-      const priceField = dialog.getByLabel('Price', { exact: true })
+      const priceField = dialog.getByLabel('MRP', { exact: true })
       await expect(priceField).toHaveValue(String(price))
       await priceField.fill(String(newPrice))
+      await dialog.getByLabel('Selling Price', { exact: true }).fill(String(newPrice))
       await dialog.getByRole('button', { name: 'Update', exact: true }).click()
       await expect(toast(page, 'Product updated successfully')).toBeVisible()
       await expect(page.getByRole('dialog')).toHaveCount(0)
@@ -358,6 +359,66 @@ test.describe('catalogue admin journey', () => {
       expect((await request.get(categoryImage)).status(), categoryImage).toBe(404)
     })
   })
+})
+
+test('saving only the stock of a product keeps its selling price to the paisa', async ({ page, request }, testInfo) => {
+  // Amul Butter 500 g: MRP ₹255, selling price ₹251, a 1.57 % discount (no whole percent). The form
+  // used to send a rounded 2 % and the API made it ₹249.90 (docs/product.md, "Upload Product").
+  const name = uniqueName(testInfo, 'Butter')
+  const login = await api<{ accessToken: string }>(request, '/user/login', { email: ADMIN.email, password: ADMIN.password })
+  const headers = { Authorization: `Bearer ${login.data.accessToken}` }
+  const [category] = (await api<Category[]>(request, '/category/get')).data
+  const [pictured] = (await api<Array<Product & { image: string[] }>>(request, '/product/get', { page: 1, limit: 1 })).data
+  const created = await request.post('/api/product/create', {
+    headers,
+    data: {
+      name,
+      image: [pictured!.image[0]],
+      category: [category!._id],
+      unit: '500 g',
+      stock: 12,
+      price: 255,
+      sellingPrice: 251,
+      discount: 0,
+      description: 'Made by the e2e suite.',
+    },
+  })
+  expect(created.status(), await created.text()).toBe(201)
+  const productId = ((await created.json()) as { data: { _id: string } }).data._id
+  try {
+    await signInAsAdmin(page)
+    await page.goto(`/dashboard/product?${new URLSearchParams({ q: name, edit: productId })}`)
+    const dialog = page.getByRole('dialog', { name: 'Edit Product' })
+    await expect(dialog).toBeVisible()
+    const update = dialog.getByRole('button', { name: 'Update', exact: true })
+    if (isJs(testInfo)) await waitForHydration(update)
+    await expect(dialog.getByLabel('MRP', { exact: true })).toHaveValue('255')
+    const selling = dialog.getByLabel('Selling Price', { exact: true })
+    await expect(selling).toHaveValue('251')
+    // The discount is shown, derived from the two prices, and is not a field to type in.
+    const discount = dialog.getByLabel('Discount', { exact: true })
+    await expect(discount).toHaveText('1.56% OFF')
+    await expect(dialog.getByRole('spinbutton', { name: 'Discount' })).toHaveCount(0)
+    if (isJs(testInfo)) {
+      // With JavaScript it follows the prices as they are typed.
+      await selling.fill('229.5')
+      await expect(discount).toHaveText('10% OFF')
+      await selling.fill('251')
+      await expect(discount).toHaveText('1.56% OFF')
+    }
+    await dialog.getByLabel('Number of Stock', { exact: true }).fill('9')
+    await update.click()
+    await expect(toast(page, 'Product updated successfully')).toBeVisible()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+
+    const saved = (
+      await api<{ stock: number; price: number; sellingPrice: number }>(request, '/product/get-product-details', { productId })
+    ).data
+    expect(saved).toMatchObject({ stock: 9, price: 255, sellingPrice: 251 })
+  } finally {
+    const removed = await request.delete('/api/product/delete-product', { data: { _id: productId }, headers })
+    expect(removed.ok(), await removed.text()).toBe(true)
+  }
 })
 
 test('the product list pages with Previous and Next; a new search starts at page 1', async ({ page }, testInfo) => {

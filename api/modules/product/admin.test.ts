@@ -10,6 +10,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { productCategories, products, productSubCategories, type Category, type SubCategory } from '../../db/schema.ts'
 import { storedImageKeys } from '../../lib/images.ts'
+import { wireDiscount } from '../../lib/money.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, type SignedIn } from '../../testing/auth.ts'
 import { catalogSnapshot, insertCategory, insertSubCategory, storedFiles, storeTestImage } from '../../testing/fixtures.ts'
@@ -92,7 +93,10 @@ describe('POST /api/product/create', () => {
       unit: '200 g',
       stock: 25,
       price: 95.5,
-      discount: 12,
+      // 12 % off ₹95.50 is ₹84.04; the answer's discount is the one the original client's
+      // arithmetic needs (docs/commerce-api.md, "The discount on the wire").
+      sellingPrice: 84.04,
+      discount: wireDiscount(9550, 8404),
       description: 'Soft fresh paneer.\nKeep refrigerated.',
       more_details: { Brand: 'Amul', 'Shelf Life': '7 days' },
       publish: true,
@@ -134,7 +138,7 @@ describe('POST /api/product/create', () => {
   it('keeps a price with two decimals exactly and accepts the bounds (discount 100, price 1,00,00,000)', async () => {
     const res = await create(await validBody({ price: 1.15, discount: '100', stock: 1_000_000 }))
     expect(res.status, JSON.stringify(res.body)).toBe(201)
-    expect(res.body.data).toMatchObject({ price: 1.15, discount: 100, stock: 1_000_000 })
+    expect(res.body.data).toMatchObject({ price: 1.15, sellingPrice: 0, stock: 1_000_000 })
     expect((await create(await validBody({ price: '10000000' }))).body.data.price).toBe(10_000_000)
   })
 
@@ -242,13 +246,81 @@ describe('PUT /api/product/update-product-details', () => {
     const created = (await create(await validBody({ name: 'Selling price paneer' }))).body.data
     const res = await update({ _id: created._id, price: 470, sellingPrice: 440 })
     expect(res.status).toBe(200)
-    expect(res.body.data).toMatchObject({ price: 470, sellingPrice: 440, discount: 6.38 })
+    expect(res.body.data).toMatchObject({ price: 470, sellingPrice: 440, discount: wireDiscount(47000, 44000) })
     const discountOnly = await update({ _id: created._id, discount: 10 })
     expect(discountOnly.body.data).toMatchObject({ price: 470, sellingPrice: 423, discount: 10 })
     const above = await update({ _id: created._id, sellingPrice: 471 })
     expect(above.status).toBe(400)
     expect(above.body.message).toBe('Selling price cannot be above the price (MRP)')
     expect((await details(created._id)).body.data).toMatchObject({ price: 470, sellingPrice: 423 })
+  })
+
+  it('keeps the selling price to the paisa when a save leaves the price fields alone (stock only, the form sent back, the original client)', async () => {
+    // Amul Butter 500 g as imported: MRP ₹255, selling price ₹251, the stored discount the whole
+    // percent the import rounds 1.57 % to (2 %: ₹249.90 if applied again).
+    const created = (await create(await validBody({ name: 'Amul Butter', price: 255, sellingPrice: 251, discount: 0 }))).body.data
+    await t.db.update(products).set({ discount: 2 }).where(eq(products.id, created._id))
+    const readBack = async () => (await details(created._id)).body.data
+    expect(await readBack()).toMatchObject({ price: 255, sellingPrice: 251 })
+
+    // The stock alone.
+    expect((await update({ _id: created._id, stock: 7 })).status).toBe(200)
+    expect(await readBack()).toMatchObject({ stock: 7, price: 255, sellingPrice: 251 })
+
+    // The admin form sent back with a new stock: MRP and selling price as shown (strings, as a form posts them).
+    const read = await readBack()
+    const form = { _id: created._id, updatedAt: read.updatedAt, stock: '8', price: '255', sellingPrice: '251', discount: '1.56' }
+    expect((await update(form)).status).toBe(200)
+    expect(await readBack()).toMatchObject({ stock: 8, price: 255, sellingPrice: 251 })
+
+    // The original client's edit form: every field as it read it, `price` and `discount` included, a new stock.
+    await t.db.update(products).set({ discount: 2 }).where(eq(products.id, created._id))
+    const answered = await readBack()
+    const { _id, name, image, category, subCategory, unit, price, discount, description, more_details } = answered
+    const original = {
+      _id,
+      name,
+      image,
+      category,
+      subCategory,
+      unit,
+      stock: '9',
+      price: String(price),
+      discount: String(discount),
+      description,
+      more_details,
+    }
+    expect((await update(original)).status).toBe(200)
+    expect(await readBack()).toMatchObject({ stock: 9, price: 255, sellingPrice: 251 })
+    // …and with the stored whole percent, as an older answer gave it.
+    await t.db.update(products).set({ discount: 2 }).where(eq(products.id, created._id))
+    expect((await update({ ...original, stock: '10', discount: '2' })).status).toBe(200)
+    expect(await readBack()).toMatchObject({ stock: 10, price: 255, sellingPrice: 251 })
+
+    // A discount the admin did change still moves the selling price.
+    expect((await update({ _id: created._id, discount: 10 })).body.data).toMatchObject({ price: 255, sellingPrice: 229.5 })
+  })
+
+  it('takes a selling price as given: MRP ₹289 selling at ₹260 goes live at ₹260, not ₹260.10', async () => {
+    const res = await create(await validBody({ name: 'Ghee 200 ml', price: '289', sellingPrice: '260', discount: '10.03' }))
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    expect(res.body.data).toMatchObject({ price: 289, sellingPrice: 260 })
+    // The original client's arithmetic on the answer: ₹289 − ⌈289 × discount / 100⌉ = ₹260.
+    const { discount } = res.body.data
+    expect(289 - Math.ceil((289 * discount) / 100)).toBe(260)
+    expect(Math.abs(289 * (1 - discount / 100) - 260)).toBeLessThan(0.005)
+    // Without a selling price (the original client) the discount applies as before.
+    const legacy = await create(await validBody({ name: 'Ghee 200 ml (10 %)', price: '289', discount: '10' }))
+    expect(legacy.body.data).toMatchObject({ price: 289, sellingPrice: 260.1 })
+  })
+
+  it('accepts a discount of up to ten decimals (the answer sent back) and refuses more', async () => {
+    const created = (await create(await validBody({ name: 'Ten decimals', price: 1000 }))).body.data
+    const ok = await update({ _id: created._id, discount: '12.3456789012' })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+    expect(ok.body.data.sellingPrice).toBe(876.54)
+    const res = await expectNothingWritten(() => update({ _id: created._id, discount: '12.34567890123' }), 400)
+    expect(res.body.issues).toEqual([{ path: 'discount', message: 'Discount can have at most 10 decimal places' }])
   })
 
   it('changes the price alone; get, by-category and details answer the new price at once', async () => {
@@ -261,7 +333,13 @@ describe('PUT /api/product/update-product-details', () => {
     const res = await update({ _id: created._id, price: '120.25' })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body).toMatchObject({ message: PRODUCT_UPDATED, success: true })
-    expect(res.body.data).toMatchObject({ ...created, price: 120.25, sellingPrice: 105.82, updatedAt: expect.any(String) })
+    expect(res.body.data).toMatchObject({
+      ...created,
+      price: 120.25,
+      sellingPrice: 105.82,
+      discount: wireDiscount(12025, 10582),
+      updatedAt: expect.any(String),
+    })
     expect((await allProducts()).find((p) => p._id === created._id)?.price).toBe(120.25)
     expect((await inCategory(dairy.id)).find((p) => p._id === created._id)?.price).toBe(120.25)
     expect((await details(created._id)).body.data.price).toBe(120.25)

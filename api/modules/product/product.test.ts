@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Category, Product, SubCategory } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { insertCategory, insertProduct, insertProducts, insertSubCategory } from '../../testing/fixtures.ts'
+import { wireDiscount } from '../../lib/money.ts'
 
 const PRODUCT_KEYS = [
   '_id',
@@ -116,7 +117,9 @@ describe('POST /api/product/get', () => {
       stock: 25,
       price: 95.5,
       sellingPrice: 84.04,
-      discount: 12,
+      // 12 % off, answered as the discount the original client's arithmetic needs
+      // (docs/commerce-api.md, "The discount on the wire"): ₹95.50 − ⌈₹11.00…⌉ = ₹84.50.
+      discount: wireDiscount(9550, 8404),
       description: 'Soft fresh paneer.',
       more_details: { brand: 'Amul', sku: '4242' },
       publish: true,
@@ -312,7 +315,13 @@ describe('POST /api/product/get-product-details', () => {
     expect(res.status).toBe(200)
     expect(res.body.success).toBe(true)
     expectProductShape(res.body.data)
-    expect(res.body.data).toMatchObject({ _id: paneer.id, name: 'Malai Paneer', price: 95.5, discount: 12 })
+    expect(res.body.data).toMatchObject({
+      _id: paneer.id,
+      name: 'Malai Paneer',
+      price: 95.5,
+      sellingPrice: 84.04,
+      discount: wireDiscount(9550, 8404),
+    })
   })
 
   it.each([

@@ -10,13 +10,14 @@
  *   from correlated `json_agg`s, the rows per category from one `row_number()` window), then
  *   cached through `deps.cache` under a key holding every input. Writes call
  *   `deps.cache.invalidate()` after they commit, so every listing shows them on its next request.
- * - `price` is the MRP in rupees and `discount` a percentage, both JSON numbers; the selling price
- *   is derived by the pages (app/lib/money.ts).
+ * - `price` is the MRP and `sellingPrice` the selling price in rupees, JSON numbers; `discount` a
+ *   percentage derived from the two for the original client (`toProductAnswer`).
  */
 import type { Product } from '../../../contract/product.ts'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { NotFound } from '../../lib/errors.ts'
+import { toPaise, wireDiscount } from '../../lib/money.ts'
 import { expandedCategories, expandedSubCategories, isoTimestamp } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps } from '../category/service.ts'
@@ -59,9 +60,16 @@ export const productColumns = sql`p.id as "_id", p.name, p.image,
  */
 export const newestFirst = sql`p.created_at desc nulls last, p.id`
 
-/** Numeric columns arrive as text from both drivers; the answer carries JSON numbers. */
+/**
+ * Numeric columns arrive as text from both drivers; the answer carries JSON numbers. `discount` is
+ * not the stored column (a whole percent for imported products, kept for the search's discount
+ * filter and sort) but `wireDiscount` of the two prices, so the original client's price arithmetic
+ * lands on the selling price (docs/commerce-api.md, "The discount on the wire").
+ */
 export function toProductAnswer(row: ProductRow): ProductAnswer {
-  return { ...row, price: Number(row.price), sellingPrice: Number(row.sellingPrice), discount: Number(row.discount) }
+  const price = Number(row.price)
+  const sellingPrice = Number(row.sellingPrice)
+  return { ...row, price, sellingPrice, discount: wireDiscount(toPaise(price), toPaise(sellingPrice)) }
 }
 
 /**

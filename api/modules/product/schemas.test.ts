@@ -123,8 +123,9 @@ describe('numbers of a product write are checked exactly (no rounding before the
     expect(fields({ price: '440.00' }).success).toBe(true)
   })
 
-  it('refuses a discount that would round to a different value', () => {
-    expect(message({ discount: 99.9999999999 })).toBe('Discount can have at most 2 decimal places')
+  it('refuses a discount of more than ten decimals (a product answers up to ten: docs/commerce-api.md, "The discount on the wire")', () => {
+    expect(message({ discount: 99.99999999999 })).toBe('Discount can have at most 10 decimal places')
+    expect(fields({ discount: 99.9999999999 }).success).toBe(true)
     expect(message({ discount: 100.01 })).toBe('Discount cannot be more than 100')
     expect(fields({ discount: 12.5 }).success).toBe(true)
   })

@@ -12,7 +12,7 @@ import { BadRequest, NotFound, type FieldIssue } from '../../lib/errors.ts'
 import { assertReadVersion, distinctIds } from '../category/catalog-schemas.ts'
 import { isForeignKeyViolation, unknownRefIssues } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
-import { discountFromPrices, fromPaise, sellingPaiseFromDiscount, toPaise } from '../../lib/money.ts'
+import { discountFromPrices, fromPaise, sellingPaiseFromDiscount, toPaise, wireDiscount } from '../../lib/money.ts'
 import type { CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
@@ -110,21 +110,37 @@ function asUnknownReference(err: unknown): unknown {
 
 /**
  * MRP, selling price and discount kept consistent (docs/commerce-api.md, "Products (addition)"): a given
- * selling price wins and the discount is derived from it (two decimals); without one, the selling
- * price is derived from MRP and discount, rounded to the paisa. Amounts in rupees.
+ * selling price wins; without one, the selling price is derived from MRP and discount, rounded to the
+ * paisa. The stored discount is always derived from the two prices (two decimals; the search's
+ * discount filter and sort read it). Amounts in rupees.
  * @throws 400 when the selling price is above the MRP
  */
 export function consistentPrices(input: { price: number; discount: number; sellingPrice?: number }) {
   const mrpPaise = toPaise(input.price)
-  if (input.sellingPrice !== undefined) {
-    const sellingPaise = toPaise(input.sellingPrice)
-    if (sellingPaise > mrpPaise) {
-      const message = 'Selling price cannot be above the price (MRP)'
-      throw BadRequest(message, [{ path: 'sellingPrice', message }])
-    }
-    return { price: input.price, sellingPrice: fromPaise(sellingPaise), discount: discountFromPrices(mrpPaise, sellingPaise) }
+  const sellingPaise = input.sellingPrice !== undefined ? toPaise(input.sellingPrice) : sellingPaiseFromDiscount(mrpPaise, input.discount)
+  if (sellingPaise > mrpPaise) {
+    const message = 'Selling price cannot be above the price (MRP)'
+    throw BadRequest(message, [{ path: 'sellingPrice', message }])
   }
-  return { price: input.price, discount: input.discount, sellingPrice: fromPaise(sellingPaiseFromDiscount(mrpPaise, input.discount)) }
+  return { price: input.price, sellingPrice: fromPaise(sellingPaise), discount: discountFromPrices(mrpPaise, sellingPaise) }
+}
+
+/**
+ * Whether an update's price fields leave the prices as they are: no selling price, the MRP absent or
+ * the stored one, and the discount absent or one this product answers or stores. The original
+ * client's edit form sends every field back as it read it, so a stock-only edit there must not
+ * recompute the selling price from a discount that was derived from it (docs/commerce-api.md, "The
+ * discount on the wire"). Prices in rupees as read from the row.
+ */
+export function pricesUntouched(
+  input: { price?: number; discount?: number; sellingPrice?: number },
+  current: { price: number | string; sellingPrice: number | string; discount: number | string },
+): boolean {
+  if (input.sellingPrice !== undefined) return false
+  const mrpPaise = toPaise(current.price)
+  if (input.price !== undefined && toPaise(input.price) !== mrpPaise) return false
+  if (input.discount === undefined) return true
+  return input.discount === wireDiscount(mrpPaise, toPaise(current.sellingPrice)) || input.discount === Number(current.discount)
 }
 
 /**
@@ -194,21 +210,28 @@ export async function updateProduct(deps: CatalogWriteDeps, input: UpdateProduct
   const { answer, droppedImages } = await deps.db
     .transaction(async (tx) => {
       const [current] = await tx
-        .select({ image: products.image, price: products.price, discount: products.discount, updatedAt: products.updatedAt })
+        .select({
+          image: products.image,
+          price: products.price,
+          sellingPrice: products.sellingPrice,
+          discount: products.discount,
+          updatedAt: products.updatedAt,
+        })
         .from(products)
         .where(eq(products.id, input._id))
         .for('update')
       if (!current) throw NotFound(PRODUCT_NOT_FOUND)
       assertReadVersion(current.updatedAt, input.updatedAt, 'product')
-      const pricesGiven = input.price !== undefined || input.discount !== undefined || input.sellingPrice !== undefined
-      // A new MRP alone keeps the discount (the original client's behaviour) and moves the selling price.
-      const prices = pricesGiven
-        ? consistentPrices({
+      // A save that does not touch the prices keeps them to the paisa (docs/product.md, "Upload
+      // Product"). A new MRP alone keeps the discount (the original client's behaviour) and moves
+      // the selling price.
+      const prices = pricesUntouched(input, current)
+        ? {}
+        : consistentPrices({
             price: input.price ?? Number(current.price),
-            discount: input.discount ?? Number(current.discount),
+            discount: input.discount ?? discountFromPrices(toPaise(current.price), toPaise(current.sellingPrice)),
             sellingPrice: input.sellingPrice,
           })
-        : {}
       const given = { category: input.category !== undefined, subCategory: input.subCategory !== undefined }
       if (given.category || given.subCategory) {
         const categoryIds = input.category ?? (await linkedIds(tx, 'product_categories', input._id))

@@ -157,9 +157,9 @@ export { ProductSchema } from '../../../contract/product.ts'
 export type AdminProduct = Product
 
 /**
- * The create payload (docs/api-contract.md, "Endpoints" `product/create`; app/lib/schemas/product.ts
- * ProductFormSchema output): category and sub category as ids, stock a whole number, price in rupees,
- * discount in %.
+ * The product form's payload (app/lib/schemas/product.ts ProductFormSchema output): category and sub
+ * category as ids, stock a whole number, `price` the MRP and `sellingPrice` the selling price in
+ * rupees. Sent as the create payload (docs/api-contract.md, "Catalogue") by `productBody`.
  */
 export interface ProductInput {
   name: string
@@ -170,8 +170,21 @@ export interface ProductInput {
   unit: string
   stock: number
   price: number
-  discount: number
+  sellingPrice: number
   more_details: Record<string, string>
+}
+
+/**
+ * The API body of a product form: the form's fields and the `discount` the API requires, in percent
+ * (two decimals) of the selling price off the MRP. The API stores the selling price as sent and
+ * derives its own discount from the two (docs/commerce-api.md, "Products (addition)"), so a save
+ * that does not change the prices leaves them to the paisa.
+ */
+export function productBody<T extends ProductInput>(input: T): T & { discount: number } {
+  const mrpPaise = Math.round(input.price * 100)
+  const sellingPaise = Math.round(input.sellingPrice * 100)
+  const discount = mrpPaise > 0 && sellingPaise < mrpPaise ? Math.round(((mrpPaise - sellingPaise) * 10_000) / mrpPaise) / 100 : 0
+  return { ...input, discount }
 }
 
 /**
@@ -183,7 +196,12 @@ export async function createProduct(
   input: ProductInput,
   opts: CreateOptions = {},
 ): Promise<UpstreamResult<AdminProduct>> {
-  const result = await upstream<unknown>('product/create', { method: 'POST', json: input, session, headers: idempotencyHeaders(opts) })
+  const result = await upstream<unknown>('product/create', {
+    method: 'POST',
+    json: productBody(input),
+    session,
+    headers: idempotencyHeaders(opts),
+  })
   return parseData(result, ProductSchema)
 }
 
@@ -192,7 +210,7 @@ export async function updateProduct(
   session: RequestSession,
   input: ProductInput & { _id: string; updatedAt?: string },
 ): Promise<UpstreamResult<AdminProduct>> {
-  const result = await upstream<unknown>('product/update-product-details', { method: 'PUT', json: input, session })
+  const result = await upstream<unknown>('product/update-product-details', { method: 'PUT', json: productBody(input), session })
   return parseData(result, ProductSchema)
 }
 

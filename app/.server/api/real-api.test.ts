@@ -149,23 +149,25 @@ describe('admin writes through the BFF', () => {
       subCategory: [subId],
       unit: '1 kg',
       stock: 20,
-      price: 200,
-      discount: 25,
+      // The admin form's prices: MRP and selling price (1.57 % off, no whole percent).
+      price: 255,
+      sellingPrice: 251,
       more_details: { Origin: 'Himachal' },
     }
     const created = await admin.createProduct(s, input, { idempotencyKey: 'real-api-product-1' })
     expect(created).toMatchObject({
       ok: true,
       status: 201,
-      data: { name: 'Shimla Apple', sellingPrice: 150, subCategory: [{ _id: subId }] },
+      data: { name: 'Shimla Apple', price: 255, sellingPrice: 251, subCategory: [{ _id: subId }] },
     })
     const productId = created.ok ? created.data._id : ''
 
     const list = await admin.listProducts(s, { page: 1, limit: 12, search: 'apple' })
     expect(list).toMatchObject({ ok: true, data: { totalCount: 1, totalNoPage: 1, products: [{ _id: productId }] } })
 
+    // The edit form saved with only the stock changed: the selling price stays to the paisa.
     const updated = await admin.updateProduct(s, { ...input, _id: productId, stock: 5 })
-    expect(updated).toMatchObject({ ok: true, data: { stock: 5 } })
+    expect(updated).toMatchObject({ ok: true, data: { stock: 5, price: 255, sellingPrice: 251 } })
 
     // A failure keeps the API's status and issues: a bad body is a 400 naming the field.
     const bad = await admin.createProduct(s, { ...input, name: '' })

@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
   CATEGORY_REQUIRED_MESSAGE,
-  DISCOUNT_TOO_HIGH_MESSAGE,
   EXTRA_FIELDS_MAX,
   FIELD_NAME_DUPLICATE_MESSAGE,
   FIELD_NAME_REQUIRED_MESSAGE,
   FIELD_NAME_TOO_LONG_MESSAGE,
   IMAGE_REQUIRED_MESSAGE,
   ProductFormSchema,
+  SELLING_ABOVE_MRP_MESSAGE,
   TOO_MANY_FIELDS_MESSAGE,
+  derivedDiscountText,
   fieldNameError,
   productFormDefaults,
 } from './product.ts'
@@ -30,7 +31,7 @@ const VALID: Array<[string, string]> = [
   ['unit', '500 ml'],
   ['stock', '25'],
   ['price', '27'],
-  ['discount', '0'],
+  ['sellingPrice', '27'],
 ]
 
 /** VALID with `overrides` replacing (or, with value null, removing) fields by name. */
@@ -73,7 +74,7 @@ describe('ProductFormSchema: a valid form', () => {
       unit: '500 ml',
       stock: 25,
       price: 27,
-      discount: 0,
+      sellingPrice: 27,
       more_details: { Brand: 'Amul', 'Shelf Life': '2 days' },
     })
   })
@@ -106,8 +107,8 @@ describe('ProductFormSchema: required fields (docs/product.md, "Validation rules
       category: [CATEGORY_REQUIRED_MESSAGE],
       unit: ['Unit is required'],
       stock: ['Number of Stock is required'],
-      price: ['Price is required'],
-      discount: ['Discount is required'],
+      price: ['MRP is required'],
+      sellingPrice: ['Selling Price is required'],
     })
   })
 
@@ -125,7 +126,7 @@ describe('ProductFormSchema: required fields (docs/product.md, "Validation rules
   })
 })
 
-describe('ProductFormSchema: numbers (stock, price, discount)', () => {
+describe('ProductFormSchema: numbers (stock, MRP, selling price)', () => {
   const valueOf = (overrides: Record<string, string>) => {
     const submission = parse(validWith(overrides))
     if (submission.status !== 'success') throw new Error(JSON.stringify(submission.reply().error))
@@ -133,57 +134,83 @@ describe('ProductFormSchema: numbers (stock, price, discount)', () => {
   }
 
   it('coerces the text of numeric inputs to numbers', () => {
-    expect(valueOf({ stock: '007', price: '99.5', discount: '12.25' })).toMatchObject({ stock: 7, price: 99.5, discount: 12.25 })
-    expect(valueOf({ price: '.5' }).price).toBe(0.5)
+    expect(valueOf({ stock: '007', price: '99.5', sellingPrice: '87.25' })).toMatchObject({ stock: 7, price: 99.5, sellingPrice: 87.25 })
+    expect(valueOf({ price: '.5', sellingPrice: '.5' }).price).toBe(0.5)
   })
 
   it('accepts Indian digit grouping', () => {
-    expect(valueOf({ price: '1,00,000', stock: '1 000' })).toMatchObject({ price: 100000, stock: 1000 })
+    expect(valueOf({ price: '1,00,000', sellingPrice: '95,000', stock: '1 000' })).toMatchObject({
+      price: 100000,
+      sellingPrice: 95000,
+      stock: 1000,
+    })
   })
 
   it('refuses text that is not plain decimal notation', () => {
-    expect(errorsOf(validWith({ stock: 'ten', price: '1e3', discount: 'Infinity' }))).toEqual({
+    expect(errorsOf(validWith({ stock: 'ten', price: '1e3', sellingPrice: 'Infinity' }))).toEqual({
       stock: ['Number of Stock must be a number'],
-      price: ['Price must be a number'],
-      discount: ['Discount must be a number'],
+      price: ['MRP must be a number'],
+      sellingPrice: ['Selling Price must be a number'],
     })
-    expect(errorsOf(validWith({ price: '0x10' })).price).toEqual(['Price must be a number'])
+    expect(errorsOf(validWith({ price: '0x10' })).price).toEqual(['MRP must be a number'])
   })
 
   it('refuses negative numbers', () => {
-    expect(errorsOf(validWith({ stock: '-1', price: '-0.01', discount: '-5' }))).toEqual({
+    expect(errorsOf(validWith({ stock: '-1', price: '-0.01', sellingPrice: '-5' }))).toEqual({
       stock: ['Number of Stock cannot be negative'],
-      price: ['Price must be more than 0'],
-      discount: ['Discount cannot be negative'],
+      price: ['MRP must be more than 0'],
+      sellingPrice: ['Selling Price cannot be negative'],
     })
   })
 
-  it('allows zero stock and discount but not a zero price (an MRP of nothing is a typo)', () => {
-    expect(valueOf({ stock: '0', discount: '0' })).toMatchObject({ stock: 0, discount: 0 })
-    expect(errorsOf(validWith({ price: '0' })).price).toEqual(['Price must be more than 0'])
-    expect(valueOf({ price: '0.01' }).price).toBe(0.01)
+  it('allows zero stock and a free product but not a zero MRP (an MRP of nothing is a typo)', () => {
+    expect(valueOf({ stock: '0', sellingPrice: '0' })).toMatchObject({ stock: 0, sellingPrice: 0 })
+    expect(errorsOf(validWith({ price: '0', sellingPrice: '0' })).price).toEqual(['MRP must be more than 0'])
+    expect(valueOf({ price: '0.01', sellingPrice: '0.01' }).price).toBe(0.01)
   })
 
-  it('bounds the discount to 100', () => {
-    expect(valueOf({ discount: '100' }).discount).toBe(100)
-    expect(errorsOf(validWith({ discount: '100.01' })).discount).toEqual([DISCOUNT_TOO_HIGH_MESSAGE])
-    expect(errorsOf(validWith({ discount: '150' })).discount).toEqual([DISCOUNT_TOO_HIGH_MESSAGE])
+  it('keeps the selling price at most the MRP, to the paisa', () => {
+    expect(valueOf({ price: '289', sellingPrice: '260' })).toMatchObject({ price: 289, sellingPrice: 260 })
+    expect(valueOf({ price: '251', sellingPrice: '251.00' })).toMatchObject({ price: 251, sellingPrice: 251 })
+    expect(errorsOf(validWith({ price: '251', sellingPrice: '251.01' }))).toEqual({ sellingPrice: [SELLING_ABOVE_MRP_MESSAGE] })
+    // Said beside the other fields' errors, not only once they are fixed.
+    expect(errorsOf(validWith({ name: '', price: '10', sellingPrice: '11' }))).toEqual({
+      name: ['Name is required'],
+      sellingPrice: [SELLING_ABOVE_MRP_MESSAGE],
+    })
   })
 
-  it('wants a whole stock and at most two decimals of price and discount', () => {
-    expect(errorsOf(validWith({ stock: '2.5', price: '10.999', discount: '3.333' }))).toEqual({
+  it('wants a whole stock and at most two decimals of MRP and selling price', () => {
+    expect(errorsOf(validWith({ stock: '2.5', price: '10.999', sellingPrice: '3.333' }))).toEqual({
       stock: ['Number of Stock must be a whole number'],
-      price: ['Price can have at most 2 decimal places'],
-      discount: ['Discount can have at most 2 decimal places'],
+      price: ['MRP can have at most 2 decimal places'],
+      sellingPrice: ['Selling Price can have at most 2 decimal places'],
     })
-    expect(valueOf({ price: '19.99' }).price).toBe(19.99)
+    expect(valueOf({ price: '19.99', sellingPrice: '19.99' }).price).toBe(19.99)
   })
 
-  it('caps stock and price', () => {
-    expect(errorsOf(validWith({ stock: '1000001', price: '10000000.01' }))).toEqual({
+  it('caps stock and prices', () => {
+    expect(errorsOf(validWith({ stock: '1000001', price: '10000000.01', sellingPrice: '10000000.01' }))).toEqual({
       stock: ['Number of Stock cannot be more than 10,00,000'],
-      price: ['Price cannot be more than 1,00,00,000'],
+      price: ['MRP cannot be more than 1,00,00,000'],
+      sellingPrice: ['Selling Price cannot be more than 1,00,00,000'],
     })
+  })
+})
+
+describe('derivedDiscountText (shown beside MRP and Selling Price)', () => {
+  it('reads the discount of the selling price off the MRP, never rounded up', () => {
+    expect(derivedDiscountText('255', '251')).toBe('1.56% OFF')
+    expect(derivedDiscountText('289', '260')).toBe('10.03% OFF')
+    expect(derivedDiscountText('1,000', '900')).toBe('10% OFF')
+    expect(derivedDiscountText('251', '251')).toBe('No discount')
+  })
+
+  it('is null while an amount is missing or not a number, or the selling price is above the MRP', () => {
+    expect(derivedDiscountText('', '10')).toBeNull()
+    expect(derivedDiscountText('100', 'abc')).toBeNull()
+    expect(derivedDiscountText(undefined, undefined)).toBeNull()
+    expect(derivedDiscountText('100', '100.01')).toBeNull()
   })
 })
 
@@ -279,5 +306,25 @@ describe('productFormDefaults (edit)', () => {
     expect(defaults).toMatchObject({ category: ['c1', 'c2'], stock: '3', price: '640.5', more_details: [{ key: 'Brand', value: 'Amul' }] })
     const result = ProductFormSchema.safeParse(defaults)
     expect(result.success && result.data).toMatchObject({ price: 640.5, more_details: { Brand: 'Amul' }, subCategory: ['s1'] })
+  })
+
+  it('shows the stored selling price, so a form saved without touching it sends it back to the paisa', () => {
+    // Amul Butter 500 g: MRP ₹255, selling price ₹251 (a 1.57 % discount, no whole percent).
+    const product = { name: 'Amul Butter', description: 'Pasteurised', image: ['/uploads/0123456789abcdef01234567.webp'] }
+    const defaults = productFormDefaults({
+      ...product,
+      category: ['c1'],
+      subCategory: [],
+      unit: '500 g',
+      stock: 12,
+      price: 255,
+      sellingPrice: 251,
+      discount: 1.5686,
+      more_details: {},
+    })
+    expect(defaults).toMatchObject({ price: '255', sellingPrice: '251' })
+    const result = ProductFormSchema.safeParse({ ...defaults, stock: '13' })
+    expect(result.success && result.data).toMatchObject({ stock: 13, price: 255, sellingPrice: 251 })
+    expect(result.success && 'discount' in result.data).toBe(false)
   })
 })

@@ -11,9 +11,14 @@
  *   blank card, and one without a category appears on no home row or listing (docs/product.md,
  *   "Listings");
  *   a sub category stays optional (a category may have none);
- * - stock is a whole number, price and discount have at most two decimals (paise, and the
- *   `numeric(12,2)`/`numeric(5,2)` columns of api/db/schema.ts); none may be negative and the price
- *   (MRP) must be above 0; the discount is a percentage, so at most 100; upper bounds keep a typo (an
+ * - the admin types the MRP (Price) and the Selling Price; the discount is derived from the two and
+ *   shown, never typed. A typed discount made the API recompute the selling price from a rounded
+ *   percentage, so saving a stock change moved the price (₹251 became ₹249.90) and MRP ₹289 at 10 %
+ *   went live at ₹260.10 when ₹260 was meant; the form sends the selling price as shown, so a save
+ *   that does not touch it keeps it to the paisa (docs/commerce-api.md, "Products (addition)");
+ * - stock is a whole number, MRP and Selling Price have at most two decimals (paise, and the
+ *   `numeric(12,2)` columns of api/db/schema.ts); none may be negative, the MRP must be above 0 and
+ *   the selling price at most the MRP; upper bounds keep a typo (an
  *   extra zero) from going live. The API applies the same bounds (api/modules/product/schemas.ts,
  *   docs/decisions/0008-catalogue-writes.md), so what the form accepts the API accepts;
  * - numbers may be typed with Indian digit grouping ("1,00,000"): commas and spaces are dropped;
@@ -25,12 +30,14 @@
  *   `prototype` are refused too (they would set an object's prototype in a client that copies the map).
  *
  * Form shape: `name`, `description`, `image[i]` (urls of uploaded images), `category` and
- * `subCategory` (ids; several values), `unit`, `stock`, `price`, `discount`, and the extra fields as
+ * `subCategory` (ids; several values), `unit`, `stock`, `price` (MRP), `sellingPrice`, and the extra fields as
  * `more_details[i].key` (a hidden input holding the field name) with `more_details[i].value` (the text
- * input labelled with that name). The output is the API's create payload, `more_details` as a map.
+ * input labelled with that name). The output is the API's create payload, `more_details` as a map
+ * (app/.server/api/admin.ts adds the `discount` the API requires, derived from the two prices).
  */
 import { z } from 'zod'
 import { asList, idList, ImageUrlSchema, requiredMessage, requiredText } from './fields.ts'
+import { discountLabel, discountPercentOf, sellingPrice } from '../money.ts'
 import {
   DETAIL_NAME_MAX_LENGTH as FIELD_NAME_MAX_LENGTH,
   DETAIL_VALUE_MAX_LENGTH as FIELD_VALUE_MAX_LENGTH,
@@ -63,7 +70,8 @@ export {
 
 export const IMAGE_REQUIRED_MESSAGE = 'Upload at least one image'
 export const CATEGORY_REQUIRED_MESSAGE = 'Select at least one category'
-export const DISCOUNT_TOO_HIGH_MESSAGE = `Discount cannot be more than ${DISCOUNT_MAX}`
+/** A selling price above the MRP (the API refuses it too: api/modules/product/writes.ts). */
+export const SELLING_ABOVE_MRP_MESSAGE = 'Selling Price cannot be more than the MRP'
 /** The Add Field dialog's messages (docs/product.md, "Upload Product"; the original app accepted an empty name). */
 export const FIELD_NAME_REQUIRED_MESSAGE = 'Field name is required'
 export const FIELD_NAME_DUPLICATE_MESSAGE = 'A field with this name already exists'
@@ -81,7 +89,9 @@ export const PRODUCT_FIELD_LABELS = {
   subCategory: 'Sub Category',
   unit: 'Unit',
   stock: 'Number of Stock',
-  price: 'Price',
+  price: 'MRP',
+  sellingPrice: 'Selling Price',
+  /** Shown, not typed: derived from MRP and Selling Price. */
   discount: 'Discount',
 } as const
 
@@ -172,25 +182,49 @@ const MoreDetailsSchema = z.preprocess(
 )
 
 /** The product form (create and edit); output = the API's create payload (docs/api-contract.md, "Endpoints"). */
-export const ProductFormSchema = z.object({
-  name: requiredText(PRODUCT_FIELD_LABELS.name, PRODUCT_NAME_MAX_LENGTH),
-  description: requiredText(PRODUCT_FIELD_LABELS.description, DESCRIPTION_MAX_LENGTH),
-  image: z.preprocess(
-    asList,
-    z
-      .array(ImageUrlSchema.optional())
-      .transform((urls) => [...new Set(urls.filter((url): url is string => Boolean(url)))])
-      .pipe(z.array(z.string()).min(1, IMAGE_REQUIRED_MESSAGE).max(IMAGES_MAX, `At most ${IMAGES_MAX} images`)),
-  ),
-  category: idList(PRODUCT_FIELD_LABELS.category, CATEGORIES_MAX).pipe(z.array(z.string()).min(1, CATEGORY_REQUIRED_MESSAGE)),
-  subCategory: idList(PRODUCT_FIELD_LABELS.subCategory, CATEGORIES_MAX),
-  unit: requiredText(PRODUCT_FIELD_LABELS.unit, UNIT_MAX_LENGTH),
-  stock: numberField(PRODUCT_FIELD_LABELS.stock, { max: STOCK_MAX, decimals: 0 }),
-  price: numberField(PRODUCT_FIELD_LABELS.price, { max: PRICE_MAX, decimals: 2, isZeroAllowed: false }),
-  discount: numberField(PRODUCT_FIELD_LABELS.discount, { max: DISCOUNT_MAX, decimals: 2, tooHighMessage: DISCOUNT_TOO_HIGH_MESSAGE }),
-  more_details: MoreDetailsSchema,
-})
+export const ProductFormSchema = z
+  .object({
+    name: requiredText(PRODUCT_FIELD_LABELS.name, PRODUCT_NAME_MAX_LENGTH),
+    description: requiredText(PRODUCT_FIELD_LABELS.description, DESCRIPTION_MAX_LENGTH),
+    image: z.preprocess(
+      asList,
+      z
+        .array(ImageUrlSchema.optional())
+        .transform((urls) => [...new Set(urls.filter((url): url is string => Boolean(url)))])
+        .pipe(z.array(z.string()).min(1, IMAGE_REQUIRED_MESSAGE).max(IMAGES_MAX, `At most ${IMAGES_MAX} images`)),
+    ),
+    category: idList(PRODUCT_FIELD_LABELS.category, CATEGORIES_MAX).pipe(z.array(z.string()).min(1, CATEGORY_REQUIRED_MESSAGE)),
+    subCategory: idList(PRODUCT_FIELD_LABELS.subCategory, CATEGORIES_MAX),
+    unit: requiredText(PRODUCT_FIELD_LABELS.unit, UNIT_MAX_LENGTH),
+    stock: numberField(PRODUCT_FIELD_LABELS.stock, { max: STOCK_MAX, decimals: 0 }),
+    price: numberField(PRODUCT_FIELD_LABELS.price, { max: PRICE_MAX, decimals: 2, isZeroAllowed: false }),
+    sellingPrice: numberField(PRODUCT_FIELD_LABELS.sellingPrice, { max: PRICE_MAX, decimals: 2 }),
+    more_details: MoreDetailsSchema,
+  })
+  // Compared in paise (both have at most two decimals), once both amounts are valid, whatever the
+  // other fields hold, so the message shows beside the other errors.
+  .refine((value) => Math.round(value.sellingPrice * 100) <= Math.round(value.price * 100), {
+    message: SELLING_ABOVE_MRP_MESSAGE,
+    path: ['sellingPrice'],
+    when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'price' || issue.path?.[0] === 'sellingPrice'),
+  })
 export type ProductFormValue = z.output<typeof ProductFormSchema>
+
+/**
+ * The discount the form shows beside MRP and Selling Price, from the text of the two inputs:
+ * "12.5% OFF" (floored to two decimals, as the storefront's badge), "No discount" when the selling
+ * price is the MRP, or null while either is not a usable amount or the selling price is above the MRP.
+ */
+export function derivedDiscountText(mrpText: unknown, sellingText: unknown): string | null {
+  const amount = (text: unknown) => {
+    const clean = typeof text === 'string' ? text.replace(/[\s,]/g, '') : ''
+    return DECIMAL.test(clean) ? Number(clean) : Number.NaN
+  }
+  const mrp = amount(mrpText)
+  const selling = amount(sellingText)
+  if (!(mrp > 0) || !(selling >= 0) || Math.round(selling * 100) > Math.round(mrp * 100)) return null
+  return discountLabel(discountPercentOf(mrp, selling)) ?? 'No discount'
+}
 
 /** The form's default values for an existing product (edit): numbers as text, extra fields as a list. */
 export function productFormDefaults(product: {
@@ -202,6 +236,8 @@ export function productFormDefaults(product: {
   unit: string
   stock: number
   price: number
+  /** The stored selling price: shown as is, so a save that does not touch it sends it back unchanged. */
+  sellingPrice?: number | null
   discount: number
   more_details: Record<string, string> | null | undefined
 }) {
@@ -215,7 +251,8 @@ export function productFormDefaults(product: {
     unit: product.unit ?? '',
     stock: String(product.stock ?? ''),
     price: String(product.price ?? ''),
-    discount: String(product.discount ?? ''),
+    // An older answer without `sellingPrice`: the MRP less the discount, as the API derives it.
+    sellingPrice: String(product.sellingPrice ?? sellingPrice(product.price, product.discount)),
     more_details: Object.entries(product.more_details ?? {}).map(([key, value]) => ({ key, value: String(value) })),
   }
 }
