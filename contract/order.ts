@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { IdSchema, TimestampSchema } from './fields.ts'
 import { BillSchema } from './cart.ts'
+import { CANCEL_REASON_MAX } from './order-limits.ts'
 
 /** An order's life cycle, in order (docs/commerce-api.md, "Orders"). */
 export const ORDER_STATUSES = ['placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
@@ -26,8 +27,7 @@ export const PlaceOrderSchema = z.object({
 /** `{ orderId }`: an order's `_id` or its order number. */
 export const OrderRefSchema = z.object({ orderId: IdSchema })
 
-/** Longest cancellation reason, in characters. */
-export const CANCEL_REASON_MAX = 300
+export { CANCEL_REASON_MAX }
 
 // Control characters other than line breaks and tabs (a reason may have several lines).
 const CONTROL_BUT_LINE_BREAKS = /[^\P{Cc}\n\r\t]/u
