@@ -34,7 +34,10 @@ export const GuestCartIdSchema = z
 /** POST /api/cart/merge: `{ guestCartId }`. */
 export const MergeCartSchema = z.object({ guestCartId: GuestCartIdSchema })
 
-/** The bill of a cart or an order, in rupees (docs/commerce-api.md, "Cart"). */
+/**
+ * The bill of a cart or an order, in rupees (docs/commerce-api.md, "Cart"). `grandTotal` is the cash
+ * to collect, rounded to the rupee; `roundingOff` is what that rounding added (negative: took off).
+ */
 export const BillSchema = z
   .object({
     itemCount: z.number(),
@@ -43,6 +46,7 @@ export const BillSchema = z
     itemsTotal: z.number(),
     deliveryCharge: z.number(),
     freeDeliveryAbove: z.number(),
+    roundingOff: z.number(),
     grandTotal: z.number(),
     totalSavings: z.number(),
   })

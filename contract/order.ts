@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { IdSchema, TimestampSchema } from './fields.ts'
 import { BillSchema } from './cart.ts'
+import { CANCEL_REASON_MAX } from './order-limits.ts'
 
 /** An order's life cycle, in order (docs/commerce-api.md, "Orders"). */
 export const ORDER_STATUSES = ['placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
@@ -13,6 +14,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
 /**
  * POST /api/order/cash-on-delivery: `{ addressId, idempotencyKey? }`. The original client's
  * `list_items`, `subTotalAmt` and `totalAmt` are accepted and ignored: the server prices the order.
+ * Without a key (header or body) the API derives one from the user, the address and the cart.
  */
 export const PlaceOrderSchema = z.object({
   addressId: IdSchema,
@@ -25,11 +27,30 @@ export const PlaceOrderSchema = z.object({
 /** `{ orderId }`: an order's `_id` or its order number. */
 export const OrderRefSchema = z.object({ orderId: IdSchema })
 
-/** PUT /api/order/update-status (admin): `{ orderId, status, version? }`. */
+export { CANCEL_REASON_MAX }
+
+// Control characters other than line breaks and tabs (a reason may have several lines).
+const CONTROL_BUT_LINE_BREAKS = /[^\P{Cc}\n\r\t]/u
+
+/**
+ * The optional reason given when an order is cancelled: trimmed, at most {@link CANCEL_REASON_MAX}
+ * characters, line breaks allowed, no other control characters. Empty means none.
+ */
+export const CancelReasonSchema = z
+  .string({ error: 'The reason must be text' })
+  .trim()
+  .max(CANCEL_REASON_MAX, `The reason must be at most ${CANCEL_REASON_MAX} characters`)
+  .refine((text) => !CONTROL_BUT_LINE_BREAKS.test(text), 'The reason must be plain text')
+
+/** POST /api/order/cancel: `{ orderId, reason? }`. */
+export const CancelOrderSchema = OrderRefSchema.extend({ reason: CancelReasonSchema.optional() })
+
+/** PUT /api/order/update-status (admin): `{ orderId, status, version?, reason? }`; `reason` is kept for a cancellation only. */
 export const UpdateStatusSchema = z.object({
   orderId: IdSchema,
   status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
   version: z.coerce.number().int().min(1).optional(),
+  reason: CancelReasonSchema.optional(),
 })
 
 /** POST /api/order/admin-list: `{ status?, page, limit }` (limit at most 50). */
@@ -60,7 +81,16 @@ export const OrderAddressSchema = z
   .object({ address_line: z.string(), city: z.string(), state: z.string(), pincode: z.string(), country: z.string(), mobile: z.string() })
   .meta({ id: 'OrderAddress' })
 
-/** An order as the API answers it; `customer` only to an admin. */
+/**
+ * What the original client's My Orders reads of an order (it made one order per product): the first
+ * line's name ("+ N more" for the others) and the lines' image urls.
+ */
+export const ProductDetailsSchema = z.object({ name: z.string(), image: z.array(z.string()) }).meta({ id: 'OrderProductDetails' })
+
+/**
+ * An order as the API answers it; `customer` only to an admin. `totalAmt` is `bill.grandTotal`, the
+ * cash to collect rounded to the rupee; `cancelReason` is null unless a cancelled order was given one.
+ */
 export const OrderSchema = z
   .object({
     _id: z.string(),
@@ -70,9 +100,11 @@ export const OrderSchema = z
     payment_status: z.string(),
     delivery_address: OrderAddressSchema,
     items: z.array(OrderLineSchema),
+    product_details: ProductDetailsSchema,
     subTotalAmt: z.number(),
     totalAmt: z.number(),
     bill: BillSchema,
+    cancelReason: z.string().nullable(),
     statusHistory: z.array(z.object({ status: z.string(), at: z.string() })),
     version: z.number(),
     createdAt: TimestampSchema,

@@ -343,7 +343,8 @@ export const addresses = pgTable(
 export { ORDER_STATUSES, type OrderStatus }
 
 /**
- * An order: amounts in integer paise, the delivery address as a snapshot (jsonb) as it was at order
+ * An order: amounts in integer paise (`grandTotalPaise` = items + delivery + `roundingPaise`, the
+ * cash to collect rounded to the rupee), the delivery address as a snapshot (jsonb) as it was at order
  * time, `version` bumped by every status change (optimistic concurrency). `(userId,
  * idempotencyKey)` is unique: a retried placement finds the order instead of making a second one.
  */
@@ -363,6 +364,10 @@ export const orders = pgTable(
     itemsTotalPaise: integer('items_total_paise').notNull(),
     deliveryChargePaise: integer('delivery_charge_paise').notNull(),
     grandTotalPaise: integer('grand_total_paise').notNull(),
+    /** What rounding the cash-on-delivery grand total to the rupee added (−49..+50 paise; migration 0008). */
+    roundingPaise: integer('rounding_paise').notNull().default(0),
+    /** The optional reason given when the order was cancelled (null otherwise). */
+    cancelReason: text('cancel_reason'),
     idempotencyKey: text('idempotency_key').notNull(),
     version: integer('version').notNull().default(1),
     ...timestamps,

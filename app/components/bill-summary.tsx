@@ -1,14 +1,33 @@
 /**
  * The bill of a cart, a checkout or an order (docs/commerce-api.md, "Cart"): items total at MRP,
  * product discount, delivery charge ("FREE" when the order value reaches the free-delivery amount),
- * grand total, and "Your total savings". Amounts are rupees as the API computed them; nothing is
- * added up here (the server's bill is the only one).
+ * "Rounding off" when the API rounded the cash to collect to the rupee (docs/commerce-api.md,
+ * "Money"), grand total, and "Your total savings". Amounts are rupees as the API computed them;
+ * nothing is added up here (the server's bill is the only one).
  */
 import type { Bill } from '../.server/api/cart.ts'
 import { formatRupees } from '../lib/money.ts'
 
-/** The bill table; `title` heads it ("Bill details" by default). */
-export function BillSummary({ bill, title = 'Bill details', headingLevel = 2 }: { bill: Bill; title?: string; headingLevel?: 2 | 3 }) {
+/** A signed amount of the rounding off: "+₹0.19", "−₹0.31" (a true minus sign). */
+function signedRupees(amount: number): string {
+  return `${amount < 0 ? '−' : '+'}${formatRupees(Math.abs(amount))}`
+}
+
+/**
+ * The bill table; `title` heads it ("Bill details" by default). `freeDeliveryHint` (default true)
+ * shows "Add ₹… more for FREE delivery" below the free-delivery amount: a cart's, never an order's.
+ */
+export function BillSummary({
+  bill,
+  title = 'Bill details',
+  headingLevel = 2,
+  freeDeliveryHint = true,
+}: {
+  bill: Bill
+  title?: string
+  headingLevel?: 2 | 3
+  freeDeliveryHint?: boolean
+}) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const freeDelivery = bill.itemCount > 0 && bill.deliveryCharge === 0
   const toFree = bill.freeDeliveryAbove - bill.itemsTotal
@@ -28,6 +47,14 @@ export function BillSummary({ bill, title = 'Bill details', headingLevel = 2 }: 
         <dd className="text-right">
           {freeDelivery ? <span className="font-semibold text-green-700">FREE</span> : formatRupees(bill.deliveryCharge)}
         </dd>
+        {bill.roundingOff ? (
+          <>
+            <dt>Rounding off</dt>
+            <dd className="text-right" data-testid="rounding-off">
+              {signedRupees(bill.roundingOff)}
+            </dd>
+          </>
+        ) : null}
         <dt className="border-t border-slate-200 pt-2 font-bold text-slate-900">Grand total</dt>
         <dd className="border-t border-slate-200 pt-2 text-right font-bold text-slate-900">{formatRupees(bill.grandTotal)}</dd>
       </dl>
@@ -36,7 +63,7 @@ export function BillSummary({ bill, title = 'Bill details', headingLevel = 2 }: 
           Your total savings {formatRupees(bill.totalSavings)}
         </p>
       ) : null}
-      {bill.itemCount > 0 && !freeDelivery && toFree > 0 ? (
+      {freeDeliveryHint && bill.itemCount > 0 && !freeDelivery && toFree > 0 ? (
         <p className="mt-2 text-xs text-slate-600">Add {formatRupees(toFree)} more for FREE delivery</p>
       ) : null}
     </section>

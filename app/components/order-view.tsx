@@ -1,7 +1,8 @@
 /**
  * One order as the shopper and the admin see it (docs/commerce-api.md, "Orders"): the status
  * timeline, every line as sold (image, name, unit, quantity, price paid, MRP struck), the delivery
- * address as it was at order time, and the bill. Amounts are the API's; nothing is recomputed.
+ * address as it was at order time, and the bill. Amounts are the API's; nothing is recomputed. A
+ * cancelled order says so, with the reason given when it was cancelled.
  */
 import type { Order } from '../.server/api/order.ts'
 import { formatRupees } from '../lib/money.ts'
@@ -44,6 +45,22 @@ export function StatusTimeline({ order }: { order: Pick<Order, 'status' | 'statu
         )
       })}
     </ol>
+  )
+}
+
+/** "This order was cancelled", with the reason given, if any; nothing for an order that was not cancelled. */
+export function CancellationNote({ order }: { order: Pick<Order, 'status' | 'cancelReason'> }) {
+  if (order.status !== 'cancelled') return null
+  return (
+    <p data-testid="cancellation-note" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+      This order was cancelled.
+      {order.cancelReason ? (
+        <>
+          {' '}
+          Reason: <span className="whitespace-pre-line break-words">{order.cancelReason}</span>
+        </>
+      ) : null}
+    </p>
   )
 }
 
@@ -95,7 +112,8 @@ export function OrderBody({ order }: { order: Order }) {
           <p className="text-sm text-slate-600">Mobile {order.delivery_address.mobile}</p>
           <p className="mt-2 text-sm text-slate-600">Payment: Cash on Delivery</p>
         </section>
-        <BillSummary bill={order.bill} />
+        {/* Nothing can be added to an order: no "Add ₹… more for FREE delivery". */}
+        <BillSummary bill={order.bill} freeDeliveryHint={false} />
       </div>
     </div>
   )

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { billToWire, computeBill } from './bill.ts'
+import { billToWire, computeBill, roundToRupee } from './bill.ts'
 
 const settings = { deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 }
 
@@ -12,7 +12,8 @@ describe('computeBill', () => {
       itemsTotalMrpPaise: 24000,
       itemsTotalPaise: 19898,
       deliveryChargePaise: 2500,
-      grandTotalPaise: 22398,
+      roundingPaise: 2,
+      grandTotalPaise: 22400,
     })
     const at = computeBill([{ quantity: 1, unitPaise: 19900, mrpPaise: 19900 }], settings)
     expect(at.deliveryChargePaise).toBe(0)
@@ -25,11 +26,21 @@ describe('computeBill', () => {
       itemsTotalMrpPaise: 0,
       itemsTotalPaise: 0,
       deliveryChargePaise: 0,
+      roundingPaise: 0,
       grandTotalPaise: 0,
     })
   })
 
-  it('is exact: the grand total is the sum of quantity × unit paise plus delivery', () => {
+  it('rounds the cash to collect to the nearest rupee, 50 paise upwards', () => {
+    expect(roundToRupee(25581)).toEqual({ grandTotalPaise: 25600, roundingPaise: 19 })
+    expect(roundToRupee(25549)).toEqual({ grandTotalPaise: 25500, roundingPaise: -49 })
+    expect(roundToRupee(25550)).toEqual({ grandTotalPaise: 25600, roundingPaise: 50 })
+    expect(roundToRupee(25500)).toEqual({ grandTotalPaise: 25500, roundingPaise: 0 })
+    expect(roundToRupee(0)).toEqual({ grandTotalPaise: 0, roundingPaise: 0 })
+    expect(roundToRupee(49)).toEqual({ grandTotalPaise: 0, roundingPaise: -49 })
+  })
+
+  it('is exact: the grand total is the sum of quantity × unit paise plus delivery, rounded to the rupee', () => {
     fc.assert(
       fc.property(
         fc.array(
@@ -44,8 +55,10 @@ describe('computeBill', () => {
           const bill = computeBill(lines, settings)
           const items = lines.reduce((sum, l) => sum + l.quantity * l.unitPaise, 0)
           expect(bill.itemsTotalPaise).toBe(items)
-          expect(bill.grandTotalPaise).toBe(items + bill.deliveryChargePaise)
-          expect(Number.isInteger(bill.grandTotalPaise)).toBe(true)
+          expect(bill.grandTotalPaise).toBe(items + bill.deliveryChargePaise + bill.roundingPaise)
+          expect(bill.grandTotalPaise % 100).toBe(0)
+          expect(bill.roundingPaise).toBeGreaterThanOrEqual(-49)
+          expect(bill.roundingPaise).toBeLessThanOrEqual(50)
         },
       ),
     )
@@ -62,8 +75,16 @@ describe('billToWire', () => {
       itemsTotal: 210,
       deliveryCharge: 0,
       freeDeliveryAbove: 199,
+      roundingOff: 0,
       grandTotal: 210,
       totalSavings: 55,
     })
+  })
+
+  it('gives the rounding off in rupees, signed', () => {
+    const up = billToWire(computeBill([{ quantity: 1, unitPaise: 25581, mrpPaise: 30000 }], settings), settings)
+    expect(up).toMatchObject({ itemsTotal: 255.81, roundingOff: 0.19, grandTotal: 256 })
+    const down = billToWire(computeBill([{ quantity: 1, unitPaise: 25531, mrpPaise: 30000 }], settings), settings)
+    expect(down).toMatchObject({ itemsTotal: 255.31, roundingOff: -0.31, grandTotal: 255 })
   })
 })

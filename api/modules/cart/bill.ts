@@ -1,6 +1,8 @@
 /**
  * The bill of a cart or an order (docs/commerce-api.md, "Cart"), computed in integer paise so every
  * sum is exact (docs/decisions/0011-commerce-orders-and-money.md), then given to the wire in rupees.
+ * The grand total is cash to collect on delivery, so it is rounded to the nearest rupee with the
+ * difference shown as "Rounding off" (docs/commerce-api.md, "Money"); every other amount keeps paise.
  */
 import type { CommerceSettings } from '../../config.ts'
 import { fromPaise } from '../../lib/money.ts'
@@ -18,6 +20,8 @@ export interface BillPaise {
   itemsTotalMrpPaise: number
   itemsTotalPaise: number
   deliveryChargePaise: number
+  /** Added to items total + delivery to reach the whole-rupee grand total: −49..+50 paise. */
+  roundingPaise: number
   grandTotalPaise: number
 }
 
@@ -29,13 +33,25 @@ export interface Bill {
   itemsTotal: number
   deliveryCharge: number
   freeDeliveryAbove: number
+  /** Rupees added (positive) or taken off (negative) to round the grand total to the rupee. */
+  roundingOff: number
   grandTotal: number
   totalSavings: number
 }
 
 /**
+ * The cash to collect for `payablePaise` (≥ 0): rounded to the nearest rupee, 50 paise and more
+ * upwards, as Indian shops round a cash bill. @returns the rounded total and what rounding added.
+ */
+export function roundToRupee(payablePaise: number): { grandTotalPaise: number; roundingPaise: number } {
+  const grandTotalPaise = Math.floor((payablePaise + 50) / 100) * 100
+  return { grandTotalPaise, roundingPaise: grandTotalPaise - payablePaise }
+}
+
+/**
  * Adds up `lines`: items total at MRP and at selling price, the delivery charge (free from
- * `freeDeliveryAbovePaise` of items total, none for an empty cart) and the grand total.
+ * `freeDeliveryAbovePaise` of items total, none for an empty cart) and the grand total, rounded to
+ * the rupee ({@link roundToRupee}: the order is paid in cash on delivery).
  */
 export function computeBill(
   lines: BillLine[],
@@ -50,7 +66,7 @@ export function computeBill(
     itemsTotalPaise += line.quantity * line.unitPaise
   }
   const deliveryChargePaise = itemCount === 0 || itemsTotalPaise >= settings.freeDeliveryAbovePaise ? 0 : settings.deliveryChargePaise
-  return { itemCount, itemsTotalMrpPaise, itemsTotalPaise, deliveryChargePaise, grandTotalPaise: itemsTotalPaise + deliveryChargePaise }
+  return { itemCount, itemsTotalMrpPaise, itemsTotalPaise, deliveryChargePaise, ...roundToRupee(itemsTotalPaise + deliveryChargePaise) }
 }
 
 /**
@@ -67,6 +83,7 @@ export function billToWire(bill: BillPaise, settings: Pick<CommerceSettings, 'de
     itemsTotal: fromPaise(bill.itemsTotalPaise),
     deliveryCharge: fromPaise(bill.deliveryChargePaise),
     freeDeliveryAbove: fromPaise(settings.freeDeliveryAbovePaise),
+    roundingOff: fromPaise(bill.roundingPaise),
     grandTotal: fromPaise(bill.grandTotalPaise),
     totalSavings: fromPaise(discountPaise + deliverySavedPaise),
   }

@@ -133,6 +133,7 @@ describe('the bill', () => {
       itemsTotal: 56,
       deliveryCharge: 25,
       freeDeliveryAbove: 199,
+      roundingOff: 0,
       grandTotal: 81,
       totalSavings: 4,
     })
@@ -143,7 +144,8 @@ describe('the bill', () => {
       itemCount: 3,
       itemsTotal: 506.5,
       deliveryCharge: 0,
-      grandTotal: 506.5,
+      roundingOff: 0.5,
+      grandTotal: 507,
       totalSavings: 4 + 49.5 + 25,
     })
   })

@@ -1,14 +1,16 @@
 /**
  * Routes of /api/order (docs/commerce-api.md, "Orders").
  *
- * - POST /cash-on-delivery `{ addressId }` + `Idempotency-Key` header (or `idempotencyKey` in the
- *   body) → 201 the order (200 the same order for a repeated key); 409 with `changes` beside the
- *   failure envelope when prices or stock moved (the cart was corrected); 400 empty cart; 404 address
+ * - POST /cash-on-delivery `{ addressId }` + optional `Idempotency-Key` header (or `idempotencyKey`
+ *   in the body; without one, a key derived from the user, the address and the cart) → 201 the order
+ *   (200 the same order for a repeated key, not counted against the order budget); 409 with `changes`
+ *   beside the failure envelope when prices or stock moved (the cart was corrected); 400 empty cart;
+ *   404 address
  * - GET /order-list → the user's orders, newest first
  * - POST /details `{ orderId }` → one order (own; an admin may read any)
- * - POST /cancel `{ orderId }` → the shopper cancels a placed order (stock returns)
+ * - POST /cancel `{ orderId, reason? }` → the shopper cancels a placed order (stock returns)
  * - POST /admin-list `{ status?, page, limit }` (admin) → `data`, `totalCount`, `totalNoPage`
- * - PUT /update-status `{ orderId, status, version? }` (admin)
+ * - PUT /update-status `{ orderId, status, version?, reason? }` (admin)
  */
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
@@ -19,15 +21,24 @@ import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
 import {
   AdminListSchema,
+  CancelOrderSchema,
   CartChangeSchema,
   OrderRefSchema,
   OrderSchema,
   PlaceOrderSchema,
   UpdateStatusSchema,
 } from '../../../contract/order.ts'
-import { IdempotencyKeySchema } from '../../../contract/idempotency.ts'
+import { IDEMPOTENCY_KEY_PATTERN, IdempotencyKeySchema } from '../../../contract/idempotency.ts'
 import { apiRouter } from '../../lib/openapi.ts'
-import { adminListOrders, changeStatus, listOrders, ORDER_PLACED, orderDetails, placeCashOnDelivery } from './service.ts'
+import {
+  adminListOrders,
+  cartIdempotencyKey,
+  changeStatus,
+  listOrders,
+  ORDER_PLACED,
+  orderDetails,
+  placeCashOnDelivery,
+} from './service.ts'
 
 /** Builds the /api/order router. */
 export function orderRoutes(deps: AppDeps) {
@@ -38,13 +49,19 @@ export function orderRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/cash-on-delivery',
-      summary: 'Place the cart as a cash-on-delivery order (Idempotency-Key required: a repeat answers the same order)',
+      summary: 'Place the cart as a cash-on-delivery order (a repeated Idempotency-Key answers the same order)',
       description:
+        'Without an idempotency key the API derives one from the user, the address and the cart, so a double submit still makes one order. ' +
+        'A repeat is answered 200 and does not count against the order budget. ' +
         'A 409 carries `changes` beside the failure envelope when prices or stock moved since the shopper saw the cart (the cart was corrected).',
       access: 'user',
       body: PlaceOrderSchema,
       headers: z.object({
-        'idempotency-key': z.string().optional().meta({ description: 'Required here, or `idempotencyKey` in the body' }),
+        'idempotency-key': z
+          .string()
+          .regex(IDEMPOTENCY_KEY_PATTERN)
+          .optional()
+          .meta({ description: 'Optional, or `idempotencyKey` in the body: 8-128 of [A-Za-z0-9_-]' }),
       }),
       answers: { 201: { description: 'The new order', ...order }, 200: { description: 'The order a repeated key placed', ...order } },
       errors: [404, 409, 429],
@@ -58,14 +75,27 @@ export function orderRoutes(deps: AppDeps) {
     requireUser(deps),
     async (c) => {
       const body = await readBody(c, PlaceOrderSchema)
-      const key = IdempotencyKeySchema.safeParse(c.req.header('idempotency-key') ?? body.idempotencyKey)
-      if (!key.success) {
-        const message = key.error.issues[0]!.message
-        throw BadRequest(message, [{ path: 'idempotencyKey', message }])
-      }
       const user = currentUser(c)
-      await consume(deps.rateLimits.orderByUser, user.id)
-      const outcome = await placeCashOnDelivery(deps, user, { addressId: body.addressId, idempotencyKey: key.data })
+      const sent = c.req.header('idempotency-key') ?? body.idempotencyKey
+      let idempotencyKey: string
+      if (sent === undefined) {
+        // The original client sends no key (docs/api-contract.md, "Commerce"): one cart, one order.
+        idempotencyKey = await cartIdempotencyKey(deps.db, user.id, body.addressId)
+      } else {
+        const key = IdempotencyKeySchema.safeParse(sent)
+        if (!key.success) {
+          const message = key.error.issues[0]!.message
+          throw BadRequest(message, [{ path: 'idempotencyKey', message }])
+        }
+        idempotencyKey = key.data
+      }
+      // The order budget is spent inside the placement, once the key is known to be new: a retry,
+      // even one sent while the first request still runs, answers the first order without spending it.
+      const outcome = await placeCashOnDelivery(deps, user, {
+        addressId: body.addressId,
+        idempotencyKey,
+        spendBudget: () => consume(deps.rateLimits.orderByUser, user.id),
+      })
       if (outcome.kind === 'changed') {
         const names = [...new Set(outcome.changes.map((ch) => ch.name))].join(', ')
         return c.json(
@@ -112,17 +142,21 @@ export function orderRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/cancel',
-      summary: "Cancel one of the user's placed orders (stock returns)",
+      summary: "Cancel one of the user's placed orders (stock returns), with an optional reason",
       access: 'user',
-      body: OrderRefSchema,
+      body: CancelOrderSchema,
       answers: { 200: { description: 'The cancelled order', ...order } },
       errors: [404, 409],
     },
     requireUser(deps),
     async (c) => {
-      const { orderId } = await readBody(c, OrderRefSchema)
+      const { orderId, reason } = await readBody(c, CancelOrderSchema)
       const user = currentUser(c)
-      return ok(c, 'Order cancelled', await changeStatus(deps, { ref: orderId, to: 'cancelled', byUserId: user.id, onlyUserId: user.id }))
+      return ok(
+        c,
+        'Order cancelled',
+        await changeStatus(deps, { ref: orderId, to: 'cancelled', byUserId: user.id, onlyUserId: user.id, reason }),
+      )
     },
   )
 
@@ -149,7 +183,7 @@ export function orderRoutes(deps: AppDeps) {
     {
       method: 'put',
       path: '/update-status',
-      summary: 'Move an order along its life cycle (ADMIN); `version` as read makes a stale change a 409',
+      summary: 'Move an order along its life cycle (ADMIN); `version` as read makes a stale change a 409; `reason` is kept for a cancellation',
       access: 'admin',
       body: UpdateStatusSchema,
       answers: { 200: { description: 'The updated order', ...order } },
@@ -158,7 +192,13 @@ export function orderRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const input = await readBody(c, UpdateStatusSchema)
-      const order = await changeStatus(deps, { ref: input.orderId, to: input.status, byUserId: currentUser(c).id, version: input.version })
+      const order = await changeStatus(deps, {
+        ref: input.orderId,
+        to: input.status,
+        byUserId: currentUser(c).id,
+        version: input.version,
+        reason: input.reason,
+      })
       return ok(c, 'Order status updated', order)
     },
   )

@@ -7,8 +7,10 @@
  * decremented with a guard (`stock >= quantity`), and the order, its lines (a snapshot of each
  * product) and its first status are written while the cart is emptied. Two buyers racing for the
  * last unit: the second waits for the first's lock, then sees stock 0 and gets its cart corrected.
- * Amounts are integer paise; the wire has rupees.
+ * Amounts are integer paise; the wire has rupees. The grand total is the cash to collect, rounded to
+ * the rupee (api/modules/cart/bill.ts), and stored with its rounding so an order never changes.
  */
+import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
@@ -18,7 +20,7 @@ import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { ADDRESS_NOT_FOUND } from '../address/service.ts'
-import { billToWire, type Bill } from '../cart/bill.ts'
+import { billToWire, computeBill, type Bill } from '../cart/bill.ts'
 import { canMove, cannotMoveMessage } from './status.ts'
 
 type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'mailer' | 'logger'>
@@ -43,6 +45,16 @@ export interface OrderLineAnswer {
   lineTotal: number
 }
 
+/**
+ * What the original client's My Orders reads of each order (it made one order per product): a name
+ * and a list of image urls. Ours has several lines: the first line's name ("+ 2 more" when there are
+ * others) and every line's image, in the order's order.
+ */
+export interface ProductDetails {
+  name: string
+  image: string[]
+}
+
 /** An order on the wire, with the original client's keys beside its lines. */
 export interface OrderAnswer {
   _id: string
@@ -52,9 +64,12 @@ export interface OrderAnswer {
   payment_status: string
   delivery_address: Record<string, string>
   items: OrderLineAnswer[]
+  product_details: ProductDetails
   subTotalAmt: number
   totalAmt: number
   bill: Bill
+  /** The reason given when the order was cancelled; null when none was given or it is not cancelled. */
+  cancelReason: string | null
   statusHistory: { status: string; at: string }[]
   version: number
   createdAt: string
@@ -85,7 +100,9 @@ interface OrderRow {
   items_total_mrp_paise: number
   items_total_paise: number
   delivery_charge_paise: number
+  rounding_paise: number
   grand_total_paise: number
+  cancel_reason: string | null
   version: number
   createdAt: string
   updatedAt: string
@@ -108,7 +125,7 @@ interface OrderRow {
 
 const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.user_id as "userId", o.status,
     o.payment_method as payment_status, o.delivery_address, o.items_total_mrp_paise, o.items_total_paise,
-    o.delivery_charge_paise, o.grand_total_paise, o.version,
+    o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.cancel_reason, o.version,
     ${isoTimestamp(sql`o.created_at`)} as "createdAt", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
     (select coalesce(json_agg(json_build_object('productId', l.product_id, 'name', l.name, 'image', l.image, 'unit', l.unit,
         'brand', l.brand, 'quantity', l.quantity, 'unitPaise', l.unit_price_paise, 'mrpPaise', l.mrp_paise,
@@ -126,10 +143,12 @@ function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, withCusto
       itemsTotalMrpPaise: row.items_total_mrp_paise,
       itemsTotalPaise: row.items_total_paise,
       deliveryChargePaise: row.delivery_charge_paise,
+      roundingPaise: row.rounding_paise,
       grandTotalPaise: row.grand_total_paise,
     },
     deps.commerce,
   )
+  const [first, ...others] = row.items
   return {
     _id: row._id,
     orderId: row.orderId,
@@ -149,9 +168,14 @@ function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, withCusto
       discount: Number(l.discount),
       lineTotal: fromPaise(l.lineTotalPaise),
     })),
+    product_details: {
+      name: `${first?.name ?? ''}${others.length > 0 ? ` + ${others.length} more` : ''}`,
+      image: row.items.map((l) => l.image).filter(Boolean),
+    },
     subTotalAmt: bill.itemsTotal,
     totalAmt: bill.grandTotal,
     bill,
+    cancelReason: row.status === 'cancelled' ? row.cancel_reason : null,
     statusHistory: row.statusHistory,
     version: row.version,
     createdAt: row.createdAt,
@@ -241,16 +265,36 @@ interface PricedLine {
 }
 
 /**
+ * The idempotency key of a placement that came without one (the original client sends none): a
+ * digest of the user, the address and the cart's lines as they are now (line ids, quantities, prices
+ * seen, last change). A double submit of one cart gives one key, so the second finds the first's
+ * order; the next order's cart has new lines (a placed cart is emptied), so it gets a new key.
+ * @returns "cart-" + 43 base64url characters (SHA-256), within the key rule of contract/idempotency.ts
+ */
+export async function cartIdempotencyKey(db: Executor, userId: string, addressId: string): Promise<string> {
+  const lines = await queryRows<{ id: string; product_id: string; quantity: number; unit_price_paise: number; updated: string }>(
+    db,
+    sql`select l.id, l.product_id, l.quantity, l.unit_price_paise, l.updated_at::text as updated
+      from cart_lines l join carts c on c.id = l.cart_id where c.user_id = ${userId} order by l.id`,
+  )
+  const digest = createHash('sha256').update(JSON.stringify([userId, addressId, lines])).digest('base64url')
+  return `cart-${digest}`
+}
+
+/**
  * Places a cash-on-delivery order for the user's whole cart to one of the user's live addresses.
  * Totals sent by a client are never read: every amount comes from the catalogue now.
+ * @param input.spendBudget called under the user's lock once `idempotencyKey` is known to be new
+ *   (the order budget: a retry of a placed key never spends it); throwing stops the placement
  * @returns `placed` (with `created` false when `idempotencyKey` named an earlier order) or `changed`
  *   (prices or stock moved since the shopper saw them: the cart was corrected, nothing was ordered)
- * @throws 404 ADDRESS_NOT_FOUND (unknown, removed or another user's); 400 CART_EMPTY
+ * @throws 404 ADDRESS_NOT_FOUND (unknown, removed or another user's); 400 CART_EMPTY; whatever
+ *   `spendBudget` throws (429)
  */
 export async function placeCashOnDelivery(
   deps: OrderDeps,
   user: { id: string; email: string; name: string },
-  input: { addressId: string; idempotencyKey: string },
+  input: { addressId: string; idempotencyKey: string; spendBudget?: () => Promise<void> },
 ): Promise<PlaceOrderOutcome> {
   const outcome = await deps.db.transaction(
     async (tx): Promise<{ kind: 'placed'; id: string; created: boolean } | { kind: 'changed'; changes: CartChange[] }> => {
@@ -260,6 +304,7 @@ export async function placeCashOnDelivery(
         sql`select id from orders where user_id = ${user.id} and idempotency_key = ${input.idempotencyKey}`,
       )
       if (earlier) return { kind: 'placed', id: earlier.id, created: false }
+      await input.spendBudget?.()
 
       const [address] = await queryRows<Record<string, string> & { id: string }>(
         tx,
@@ -314,8 +359,6 @@ export async function placeCashOnDelivery(
       }
       if (changes.length > 0) return { kind: 'changed', changes }
 
-      let mrpTotal = 0
-      let itemsTotal = 0
       for (const line of lines) {
         // The guard that makes overselling impossible even if a lock were ever missed.
         const updated = await queryRows<{ stock: number }>(
@@ -323,19 +366,21 @@ export async function placeCashOnDelivery(
           sql`update products set stock = stock - ${line.quantity} where id = ${line.product_id} and stock >= ${line.quantity} returning stock`,
         )
         if (updated.length === 0) throw Conflict(`Only ${line.stock} left in stock of ${line.name}`)
-        mrpTotal += line.quantity * Math.max(toPaise(line.price), toPaise(line.selling_price))
-        itemsTotal += line.quantity * toPaise(line.selling_price)
       }
-      const { deliveryChargePaise, freeDeliveryAbovePaise } = deps.commerce
-      const delivery = itemsTotal >= freeDeliveryAbovePaise ? 0 : deliveryChargePaise
+      // The same bill as the cart's: the checkout showed exactly this, rounding to the rupee included.
+      const bill = computeBill(
+        lines.map((l) => ({ quantity: l.quantity, unitPaise: toPaise(l.selling_price), mrpPaise: toPaise(l.price) })),
+        deps.commerce,
+      )
       const [seq] = await queryRows<{ n: string }>(tx, sql`select nextval('order_number_seq')::text as n`)
       const now = deps.clock()
       const id = newId()
       const { id: _addressId, ...snapshot } = address
       await tx.execute(sql`insert into orders (id, order_number, user_id, status, payment_method, delivery_address, address_id,
-        items_total_mrp_paise, items_total_paise, delivery_charge_paise, grand_total_paise, idempotency_key, created_at, updated_at)
+        items_total_mrp_paise, items_total_paise, delivery_charge_paise, rounding_paise, grand_total_paise, idempotency_key, created_at, updated_at)
       values (${id}, ${orderNumber(now, Number(seq!.n))}, ${user.id}, 'placed', 'CASH ON DELIVERY', ${JSON.stringify(snapshot)}::jsonb,
-        ${address.id}, ${mrpTotal}, ${itemsTotal}, ${delivery}, ${itemsTotal + delivery}, ${input.idempotencyKey}, ${now.toISOString()}, ${now.toISOString()})`)
+        ${address.id}, ${bill.itemsTotalMrpPaise}, ${bill.itemsTotalPaise}, ${bill.deliveryChargePaise}, ${bill.roundingPaise},
+        ${bill.grandTotalPaise}, ${input.idempotencyKey}, ${now.toISOString()}, ${now.toISOString()})`)
       let position = 0
       for (const line of lines) {
         const unit = toPaise(line.selling_price)
@@ -362,13 +407,21 @@ export async function placeCashOnDelivery(
   return { kind: 'placed', order, created: outcome.created }
 }
 
-/** The order confirmation email; a mail failure is logged, never the shopper's error (the order stands). */
-async function sendConfirmation(deps: OrderDeps, user: { email: string; name: string }, order: OrderAnswer): Promise<void> {
-  const rupees = (n: number) => `₹${n.toFixed(2)}`
+/** `n` rupees as the email writes them: ₹256 for whole rupees, ₹255.81 otherwise (as the pages do). */
+const rupees = (n: number) => `₹${Number.isInteger(n) ? String(n) : n.toFixed(2)}`
+
+/** The rounding off line of an email: "+₹0.19" or "−₹0.31". */
+const signedRupees = (n: number) => `${n < 0 ? '−' : '+'}${rupees(Math.abs(n))}`
+
+/**
+ * The text of the order confirmation email: the lines, the bill (with the rounding off when the cash
+ * to collect was rounded) and the address.
+ */
+function confirmationText(name: string, order: OrderAnswer): string {
   const lines = order.items.map((l) => `${l.quantity} × ${l.name}${l.unit ? ` (${l.unit})` : ''}: ${rupees(l.lineTotal)}`)
   const a = order.delivery_address
-  const text = [
-    `Hi ${user.name},`,
+  return [
+    `Hi ${name},`,
     '',
     `Thank you for your order ${order.orderId}. It is on its way in about 10 minutes.`,
     '',
@@ -376,10 +429,16 @@ async function sendConfirmation(deps: OrderDeps, user: { email: string; name: st
     '',
     `Items total: ${rupees(order.bill.itemsTotal)}`,
     `Delivery: ${order.bill.deliveryCharge === 0 ? 'FREE' : rupees(order.bill.deliveryCharge)}`,
+    ...(order.bill.roundingOff !== 0 ? [`Rounding off: ${signedRupees(order.bill.roundingOff)}`] : []),
     `To pay on delivery (cash): ${rupees(order.totalAmt)}`,
     '',
     `Delivering to: ${a.address_line}, ${a.city}, ${a.state} ${a.pincode}`,
   ].join('\n')
+}
+
+/** The order confirmation email; a mail failure is logged, never the shopper's error (the order stands). */
+async function sendConfirmation(deps: OrderDeps, user: { email: string; name: string }, order: OrderAnswer): Promise<void> {
+  const text = confirmationText(user.name, order)
   const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
   const html = `<p>${text.split('\n').map(escape).join('<br>')}</p>`
   try {
@@ -392,13 +451,13 @@ async function sendConfirmation(deps: OrderDeps, user: { email: string; name: st
 /**
  * Moves an order to `to` in one transaction (the order row locked): checks the arrow, an optional
  * expected `version` (optimistic concurrency: two admins cannot both win), restores stock on
- * cancellation, bumps the version and records the history.
+ * cancellation (keeping the optional `reason`), bumps the version and records the history.
  * @param onlyUserId a shopper's own order only (others are 404)
  * @throws 404 ORDER_NOT_FOUND; 409 STALE_ORDER or "Cannot change an order from X to Y"
  */
 export async function changeStatus(
   deps: OrderDeps,
-  input: { ref: string; to: OrderStatus; byUserId: string; onlyUserId?: string; version?: number },
+  input: { ref: string; to: OrderStatus; byUserId: string; onlyUserId?: string; version?: number; reason?: string },
 ): Promise<OrderAnswer> {
   if (!PLAUSIBLE_REF.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
   const id = await deps.db.transaction(async (tx) => {
@@ -416,7 +475,11 @@ export async function changeStatus(
         where l.order_id = ${order.id} and l.product_id = p.id`)
     }
     const now = deps.clock().toISOString()
-    await tx.execute(sql`update orders set status = ${input.to}, version = version + 1, updated_at = ${now} where id = ${order.id}`)
+    // Only a cancellation keeps a reason; an empty one is none.
+    const reason = input.to === 'cancelled' && input.reason ? input.reason : null
+    await tx.execute(
+      sql`update orders set status = ${input.to}, cancel_reason = ${reason}, version = version + 1, updated_at = ${now} where id = ${order.id}`,
+    )
     await tx.execute(
       sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, ${input.to}, ${input.byUserId}, ${now})`,
     )

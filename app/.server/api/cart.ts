@@ -47,6 +47,7 @@ export function emptyCart(limits: CartLimits = DEFAULT_LIMITS): Cart {
       itemsTotal: 0,
       deliveryCharge: 0,
       freeDeliveryAbove: limits.freeDeliveryAbove,
+      roundingOff: 0,
       grandTotal: 0,
       totalSavings: 0,
     },

@@ -57,9 +57,13 @@ export async function orderDetails(session: RequestSession, orderId: string): Pr
   return parseData(await upstream('order/details', { method: 'POST', json: { orderId }, session }), OrderSchema)
 }
 
-/** Cancels the shopper's own order while it is "placed" (POST /api/order/cancel); 409 otherwise. */
-export async function cancelOrder(session: RequestSession, orderId: string): Promise<UpstreamResult<Order>> {
-  return parseData(await upstream('order/cancel', { method: 'POST', json: { orderId }, session }), OrderSchema)
+/**
+ * Cancels the shopper's own order while it is "placed" (POST /api/order/cancel), keeping the optional
+ * `reason` (an empty one is none); 409 otherwise, 400 for a reason the API refuses.
+ */
+export async function cancelOrder(session: RequestSession, orderId: string, reason = ''): Promise<UpstreamResult<Order>> {
+  const json = reason ? { orderId, reason } : { orderId }
+  return parseData(await upstream('order/cancel', { method: 'POST', json, session }), OrderSchema)
 }
 
 /** One page of all orders for the admin (POST /api/order/admin-list), newest first. */
@@ -87,11 +91,11 @@ export async function adminListOrders(
 /**
  * Moves an order to `status` (PUT /api/order/update-status, admin). `version` is the order's version
  * the admin saw; a stale one is a 409 "This order was changed by someone else: reload", an arrow
- * that is not allowed a 409 "Cannot change an order from X to Y".
+ * that is not allowed a 409 "Cannot change an order from X to Y". `reason` is kept for a cancellation.
  */
 export async function updateOrderStatus(
   session: RequestSession,
-  input: { orderId: string; status: OrderStatus; version?: number },
+  input: { orderId: string; status: OrderStatus; version?: number; reason?: string },
 ): Promise<UpstreamResult<Order>> {
   return parseData(await upstream('order/update-status', { method: 'PUT', json: input, session }), OrderSchema)
 }

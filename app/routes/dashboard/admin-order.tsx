@@ -3,7 +3,8 @@
  * timeline, lines, address and bill, and a button for each allowed next status (placed → packed →
  * out for delivery → delivered; cancel from placed or packed, stock goes back). Each button posts the
  * order's `version` as the admin saw it, so two admins cannot both win: the later one gets the API's
- * 409 "This order was changed by someone else: reload" as an error toast.
+ * 409 "This order was changed by someone else: reload" as an error toast. Cancelling asks first, in a
+ * dialog at `?cancel=1` with an optional reason kept on the order (app/components/cancel-order-dialog.tsx).
  */
 import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
@@ -15,26 +16,31 @@ import { getSession } from '../../.server/context.ts'
 import { readForm } from '../../.server/form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
+import { CancelOrderDialog, CancelOrderLink, cancelDialogHref, isCancelDialogOpen } from '../../components/cancel-order-dialog.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
-import { OrderBody, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
+import { CancellationNote, OrderBody, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
 import { formatOrderTime, nextStatuses, ORDER_STATUS_NAMES, statusLabel, type OrderStatusName } from '../../lib/order-status.ts'
+import { CancelReasonSchema } from '../../../contract/order.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Order | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
-/** A status change as posted: the new status and the version the admin saw. */
+/** A status change as posted: the new status, the version the admin saw, and a cancellation's optional reason. */
 const StatusChangeSchema = z.object({
   status: z.enum(ORDER_STATUS_NAMES as [OrderStatusName, ...OrderStatusName[]]),
   version: z.coerce.number().int().min(1),
+  reason: CancelReasonSchema.optional(),
 })
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) return data({ isAdmin: false as const, order: null }, { status: 403 })
+  if (!isAdmin) return data({ isAdmin: false as const, order: null, confirming: false }, { status: 403 })
   const result = await orderDetails(getSession(context), params.orderId)
   if (!result.ok) throwFailure(result)
-  return { isAdmin: true as const, order: result.data }
+  const order = result.data
+  return { isAdmin: true as const, order, confirming: nextStatuses(order.status).includes('cancelled') && isCancelDialogOpen(url.searchParams) }
 }
 
 export async function action({ context, params, request, url }: Route.ActionArgs) {
@@ -43,16 +49,24 @@ export async function action({ context, params, request, url }: Route.ActionArgs
   const session = getSession(context)
   const parsed = StatusChangeSchema.safeParse(Object.fromEntries(await readForm(request)))
   const back = `/dashboard/orders/${params.orderId}`
-  if (!parsed.success) return redirectWithToast(session, back, { type: 'error', message: 'Choose a status' })
-  const result = await updateOrderStatus(session, { orderId: params.orderId, status: parsed.data.status, version: parsed.data.version })
+  if (!parsed.success) {
+    const reasonIssue = parsed.error.issues.find((i) => i.path[0] === 'reason')
+    if (reasonIssue) return data({ reasonError: reasonIssue.message }, { status: 400 })
+    return redirectWithToast(session, back, { type: 'error', message: 'Choose a status' })
+  }
+  const { status, version, reason } = parsed.data
+  const result = await updateOrderStatus(session, { orderId: params.orderId, status, version, ...(status === 'cancelled' && reason ? { reason } : {}) })
+  if (!result.ok && result.status === 400) return data({ reasonError: result.issues[0]?.message ?? result.message }, { status: 400 })
   return redirectWithToast(session, back, {
     type: result.ok ? 'success' : 'error',
     message: result.ok ? `Order marked ${statusLabel(parsed.data.status).toLowerCase()}` : result.message,
   })
 }
 
-export default function AdminOrder({ loaderData }: Route.ComponentProps) {
-  const { isAdmin, order } = loaderData
+export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { isAdmin, order, confirming } = loaderData
+  const orderPath = order ? `/dashboard/orders/${order._id}` : ''
+  const isCancelling = useIsPending({ formAction: cancelDialogHref(orderPath) })
   return (
     <AdminGuard isAdmin={isAdmin}>
       {order ? (
@@ -71,18 +85,32 @@ export default function AdminOrder({ loaderData }: Route.ComponentProps) {
             <StatusBadge status={order.status} />
           </div>
           <StatusTimeline order={order} />
+          <CancellationNote order={order} />
           {nextStatuses(order.status).length > 0 ? (
             <div className="flex flex-wrap gap-2">
-              {nextStatuses(order.status).map((status) => (
-                <Form method="post" key={status}>
-                  <input type="hidden" name="status" value={status} />
-                  <input type="hidden" name="version" value={order.version} />
-                  <button type="submit" className={buttonClassName({ variant: status === 'cancelled' ? 'danger' : 'primary', size: 'sm' })}>
-                    {status === 'cancelled' ? 'Cancel order' : `Mark ${statusLabel(status).toLowerCase()}`}
-                  </button>
-                </Form>
-              ))}
+              {nextStatuses(order.status).map((status) =>
+                status === 'cancelled' ? (
+                  <CancelOrderLink key={status} orderPath={orderPath} />
+                ) : (
+                  <Form method="post" key={status}>
+                    <input type="hidden" name="status" value={status} />
+                    <input type="hidden" name="version" value={order.version} />
+                    <button type="submit" className={buttonClassName({ variant: 'primary', size: 'sm' })}>
+                      {`Mark ${statusLabel(status).toLowerCase()}`}
+                    </button>
+                  </Form>
+                ),
+              )}
             </div>
+          ) : null}
+          {confirming ? (
+            <CancelOrderDialog
+              orderPath={orderPath}
+              message={`The order will not be delivered and its stock goes back. The shopper sees the reason you give (optional).`}
+              fields={{ status: 'cancelled', version: String(order.version) }}
+              error={actionData && 'reasonError' in actionData ? actionData.reasonError : null}
+              isPending={isCancelling}
+            />
           ) : null}
           <OrderBody order={order} />
         </section>

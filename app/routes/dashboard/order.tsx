@@ -1,46 +1,60 @@
 /**
  * /dashboard/myorder/:orderId (docs/commerce-api.md, "Orders"): one of the shopper's orders: the
  * status timeline, every line as sold, the address as at order time, the bill, and "Cancel order"
- * while the order is still placed (stock goes back). Another shopper's order is a 404.
+ * while the order is still placed (stock goes back). Cancelling asks first, in a dialog at
+ * `?cancel=1` with an optional reason (app/components/cancel-order-dialog.tsx). Another shopper's
+ * order is a 404.
  */
-import { Form, Link } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/order'
 import { throwFailure } from '../../.server/failure.ts'
 import { getSession } from '../../.server/context.ts'
 import { cancelOrder, orderDetails } from '../../.server/api/order.ts'
-import { readForm } from '../../.server/form.ts'
+import { readForm, readText } from '../../.server/form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
+import {
+  CANCEL_REASON_FIELD,
+  CancelOrderDialog,
+  CancelOrderLink,
+  cancelDialogHref,
+  isCancelDialogOpen,
+} from '../../components/cancel-order-dialog.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
-import { OrderBody, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
-import { buttonClassName } from '../../components/ui/button.tsx'
+import { CancellationNote, OrderBody, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
 import { formatOrderTime } from '../../lib/order-status.ts'
+import { CancelReasonSchema } from '../../../contract/order.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData ? `Order ${loaderData.order.orderId}` : 'Order'} | ${SHOP_NAME}` },
   { name: 'robots', content: 'noindex' },
 ]
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const result = await orderDetails(getSession(context), params.orderId)
   if (!result.ok) throwFailure(result)
-  return { order: result.data }
+  // The confirmation only while the shopper may still cancel.
+  return { order: result.data, confirming: result.data.status === 'placed' && isCancelDialogOpen(url.searchParams) }
 }
 
+/** Cancels with the optional reason; a refused reason comes back to the dialog, anything else to the page with a toast. */
 export async function action({ context, params, request }: Route.ActionArgs) {
   const session = getSession(context)
-  await readForm(request)
-  const result = await cancelOrder(session, params.orderId)
+  const reason = CancelReasonSchema.safeParse(readText(await readForm(request), CANCEL_REASON_FIELD))
+  if (!reason.success) return data({ reasonError: reason.error.issues[0]!.message }, { status: 400 })
+  const result = await cancelOrder(session, params.orderId, reason.data)
+  if (!result.ok && result.status === 400) return data({ reasonError: result.issues[0]?.message ?? result.message }, { status: 400 })
   return redirectWithToast(session, `/dashboard/myorder/${params.orderId}`, {
     type: result.ok ? 'success' : 'error',
     message: result.message,
   })
 }
 
-export default function OrderPage({ loaderData }: Route.ComponentProps) {
-  const { order } = loaderData
-  const isPending = useIsPending()
+export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, confirming } = loaderData
+  const orderPath = `/dashboard/myorder/${order._id}`
+  const isPending = useIsPending({ formAction: cancelDialogHref(orderPath) })
   return (
     <section className="flex flex-col gap-4 p-4 md:p-6">
       <Link to="/dashboard/myorder" className="text-sm font-semibold text-accent hover:underline">
@@ -54,12 +68,19 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         <StatusBadge status={order.status} />
       </div>
       <StatusTimeline order={order} />
+      <CancellationNote order={order} />
       {order.status === 'placed' ? (
-        <Form method="post">
-          <button type="submit" disabled={isPending} className={buttonClassName({ variant: 'danger', size: 'sm' })}>
-            {isPending ? 'Cancelling…' : 'Cancel order'}
-          </button>
-        </Form>
+        <div>
+          <CancelOrderLink orderPath={orderPath} />
+        </div>
+      ) : null}
+      {confirming ? (
+        <CancelOrderDialog
+          orderPath={orderPath}
+          message="It will not be delivered. You can tell us why (optional)."
+          error={actionData?.reasonError}
+          isPending={isPending}
+        />
       ) : null}
       <OrderBody order={order} />
     </section>

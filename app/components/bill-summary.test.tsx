@@ -1,0 +1,35 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { BillSummary } from './bill-summary.tsx'
+
+/** A bill as the API answers it: ₹155.81 of items and ₹25 of delivery, ₹180.81 rounded to ₹181. */
+const bill = {
+  itemCount: 2,
+  itemsTotalMrp: 300,
+  productDiscount: 44.19,
+  itemsTotal: 155.81,
+  deliveryCharge: 25,
+  freeDeliveryAbove: 199,
+  roundingOff: 0.19,
+  grandTotal: 181,
+  totalSavings: 44.19,
+}
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
+
+describe('BillSummary (docs/commerce-api.md, "Money")', () => {
+  it('shows the rounding off, signed, before the whole-rupee grand total', () => {
+    expect(text(renderToStaticMarkup(<BillSummary bill={bill} />))).toContain('Rounding off +₹0.19 Grand total ₹181')
+    const down = text(renderToStaticMarkup(<BillSummary bill={{ ...bill, itemsTotal: 156.31, roundingOff: -0.31, grandTotal: 181 }} />))
+    expect(down).toContain('Rounding off −₹0.31 Grand total ₹181')
+  })
+
+  it('has no rounding line when there was nothing to round', () => {
+    const html = renderToStaticMarkup(<BillSummary bill={{ ...bill, itemsTotal: 156, roundingOff: 0, grandTotal: 181 }} />)
+    expect(html).not.toContain('Rounding off')
+  })
+
+  it('tells a cart what free delivery needs, never an order', () => {
+    expect(text(renderToStaticMarkup(<BillSummary bill={bill} />))).toContain('Add ₹43.19 more for FREE delivery')
+    expect(renderToStaticMarkup(<BillSummary bill={bill} freeDeliveryHint={false} />)).not.toContain('more for FREE delivery')
+  })
+})
