@@ -201,7 +201,11 @@ describe('GET /api/user/logout signed by the cookie (the original client signs i
 
   it('with a Bearer token ends the session from anywhere, as the original client calls it', async () => {
     const session = await signIn('asha-logout-bearer@example.com')
-    const res = await logout({ Authorization: `Bearer ${session.accessToken}`, 'Sec-Fetch-Site': 'cross-site', Origin: 'https://client.example' })
+    const res = await logout({
+      Authorization: `Bearer ${session.accessToken}`,
+      'Sec-Fetch-Site': 'cross-site',
+      Origin: 'https://client.example',
+    })
     expect(res.status).toBe(200)
     expect((await t.call('user/user-details', { token: session.accessToken })).status).toBe(401)
   })

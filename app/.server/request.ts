@@ -56,7 +56,8 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   if (url.origin !== SAFE_REDIRECT_BASE) return fallback
   const target = `${url.pathname}${url.search}${url.hash}`
   // What is answered is what the browser resolves, so it must itself be a path of this site.
-  if (!target.startsWith('/') || target.startsWith('//') || new URL(target, SAFE_REDIRECT_BASE).origin !== SAFE_REDIRECT_BASE) return fallback
+  if (!target.startsWith('/') || target.startsWith('//') || new URL(target, SAFE_REDIRECT_BASE).origin !== SAFE_REDIRECT_BASE)
+    return fallback
   return target
 }
 
