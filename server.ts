@@ -23,6 +23,7 @@ import { logger } from './api/lib/logger.ts'
 import { describeFault } from './api/lib/faults.ts'
 import { clientIpMiddleware } from './api/lib/client-ip.ts'
 import { rejectUnknownMethods } from './api/lib/methods.ts'
+import { closeAfterTooLarge } from './api/lib/too-large.ts'
 import { closeConnectionsWhileDraining, createShutdown, tuneKeepAlive, type Lifecycle } from './api/lib/graceful.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
 import { createPageCache, type PageCache } from './app/.server/page-cache.ts'
@@ -47,6 +48,8 @@ app.disable('x-powered-by')
 // forwards it with API_INTERNAL_TOKEN.
 app.set('trust proxy', config.trustProxy)
 app.use(rejectUnknownMethods)
+// A 413 closes its connection instead of waiting for the rest of a body nobody reads (api/lib/too-large.ts).
+app.use(closeAfterTooLarge)
 app.use(clientIpMiddleware(config.apiInternalToken))
 // compression() wraps res.on only, so React's streaming 'drain' waits pile up on the zlib stream and
 // trip Node's default limit of 10 listeners (expressjs/compression#135); they are released when the

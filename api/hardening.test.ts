@@ -152,10 +152,62 @@ describe('writes authenticated by the API cookie must come from this site', () =
     expect(plain.status).toBe(415)
   })
 
+  it('without Origin, refuses a cross-site Referer or Sec-Fetch-Site, and Origin: null', async () => {
+    const cookie = `accessToken=${admin}`
+    expect((await write({ Cookie: cookie, Origin: 'null' })).status).toBe(403)
+    expect((await write({ Cookie: cookie, 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403)
+    expect((await write({ Cookie: cookie, 'Sec-Fetch-Site': 'same-site' })).status).toBe(403)
+    expect((await write({ Cookie: cookie, Referer: 'http://shop.test/x', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403)
+    expect((await write({ Cookie: cookie, Referer: 'https://evil.example/x', 'Sec-Fetch-Site': 'same-origin' })).status).toBe(403)
+  })
+
+  it('without Origin, lets a same-origin Referer or Sec-Fetch-Site: same-origin through', async () => {
+    const cookie = `accessToken=${admin}`
+    expect((await write({ Cookie: cookie, Referer: 'http://shop.test/dashboard' })).status).toBe(400)
+    expect((await write({ Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' })).status).toBe(400)
+  })
+
   it('lets the same site, and Bearer-authenticated clients, through to the handler', async () => {
     // 400: the image is not one the store holds, which shows the request reached the handler.
     expect((await write({ Cookie: `accessToken=${admin}`, Origin: 'http://shop.test' })).status).toBe(400)
     expect((await write({ Authorization: `Bearer ${admin}`, Origin: 'https://evil.example' })).status).toBe(400)
+  })
+})
+
+describe('GET /api/user/logout signed by the cookie (the original client signs it with a Bearer token)', () => {
+  const signIn = async (email: string) => {
+    await t.call('user/register', {
+      json: { name: 'Asha', email, password: 'Basmati-Rice-2024', confirmPassword: 'Basmati-Rice-2024' },
+    })
+    return (await t.call('user/login', { json: { email, password: 'Basmati-Rice-2024' } })).body.data as {
+      accessToken: string
+      refreshToken: string
+    }
+  }
+  const logout = (headers: Record<string, string>) => t.app.request('http://shop.test/api/user/logout', { headers })
+
+  it('from another site (a link or redirect: no Origin) does not end the session', async () => {
+    const session = await signIn('asha-logout-cross@example.com')
+    const cookie = `accessToken=${session.accessToken}; refreshToken=${session.refreshToken}`
+    expect((await logout({ Cookie: cookie, 'Sec-Fetch-Site': 'cross-site', Referer: 'https://evil.example/' })).status).toBe(403)
+    expect((await logout({ Cookie: cookie, Referer: 'https://evil.example/' })).status).toBe(403)
+    expect((await logout({ Cookie: cookie, 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403)
+    expect((await logout({ Cookie: cookie })).status).toBe(403)
+    expect((await t.call('user/user-details', { token: session.accessToken })).status).toBe(200)
+    // From a page of this site it still works.
+    expect((await logout({ Cookie: cookie, 'Sec-Fetch-Site': 'same-origin', Referer: 'http://shop.test/' })).status).toBe(200)
+    expect((await t.call('user/user-details', { token: session.accessToken })).status).toBe(401)
+  })
+
+  it('with a Bearer token ends the session from anywhere, as the original client calls it', async () => {
+    const session = await signIn('asha-logout-bearer@example.com')
+    const res = await logout({
+      Authorization: `Bearer ${session.accessToken}`,
+      'Sec-Fetch-Site': 'cross-site',
+      Origin: 'https://client.example',
+    })
+    expect(res.status).toBe(200)
+    expect((await t.call('user/user-details', { token: session.accessToken })).status).toBe(401)
   })
 })
 

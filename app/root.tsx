@@ -1,6 +1,7 @@
 /**
  * The document and the root layout (docs/product.md, "Routes"): header, the page, footer, toasts. The root
- * middleware opens the cookie session for every request (app/.server/context.ts); the loader hands
+ * middleware refuses cross-site writes (app/.server/csrf.ts) and opens the cookie session for every
+ * request (app/.server/context.ts); the loader hands
  * the header its user summary and the cart summary, and takes the pending flash toast
  * (docs/product.md, "Toasts").
  */
@@ -18,6 +19,7 @@ import {
 import { useEffect } from 'react'
 import type { Route } from './+types/root'
 import { getSession, sessionMiddleware } from './.server/context.ts'
+import { sameSiteWrites } from './.server/csrf.ts'
 import { clientIp, publicOrigin } from './.server/request.ts'
 import { env } from './.server/env.ts'
 import { getCart, toCartSummary } from './.server/api/cart.ts'
@@ -31,7 +33,8 @@ import { useNonce } from './components/nonce.tsx'
 import { markHydrated } from './components/hydrate-when-visible.tsx'
 import './app.css'
 
-export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware]
+// Cross-site writes are refused before the session is even opened (app/.server/csrf.ts).
+export const middleware: Route.MiddlewareFunction[] = [sameSiteWrites, sessionMiddleware]
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.ico' }]
 

@@ -120,7 +120,9 @@ async function measure(name: string, opts: MeasureOptions): Promise<Row> {
   return { name, rps: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, errors }
 }
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
+// A form post as a browser sends it from one of the site's pages: the BFF refuses a write that no
+// header places on this site (app/.server/csrf.ts).
+const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }
 
 /**
  * A visitor's guest cart made the way a browser without JavaScript makes one (POST /cart forms):

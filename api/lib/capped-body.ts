@@ -7,7 +7,7 @@
 
 /**
  * Buffers `stream`, throwing `tooLarge()` as soon as more than `cap` bytes arrived (the rest is
- * never read).
+ * never read: the 413 answer closes the connection, api/lib/too-large.ts).
  * @returns the bytes read (empty for no body)
  */
 export async function readCappedStream(
@@ -24,7 +24,9 @@ export async function readCappedStream(
     if (done) break
     total += value.byteLength
     if (total > cap) {
-      await reader.cancel().catch(() => {})
+      // Stop pulling, but leave the request alone: cancelling would destroy it, and with it the
+      // socket, before the 413 is written. The answer closes the connection (api/lib/too-large.ts).
+      reader.releaseLock()
       throw tooLarge()
     }
     chunks.push(value)

@@ -1,12 +1,21 @@
 /**
- * Cross-site request forgery defence for the API's cookie sign-in (OWASP CSRF Prevention Cheat
- * Sheet, "Verifying origin with standard headers"). A write (POST, PUT, PATCH, DELETE) that is
- * authenticated by the API's own cookies rather than an `Authorization: Bearer` header must come
- * from a page of this site: its `Origin` (or, without one, its `Referer`) must name this host or
- * one of the configured origins (`API_ALLOWED_ORIGINS`, for a separately hosted client). The cookies
- * are SameSite=Lax already; this closes what Lax leaves open (same-site subdomains, old browsers).
- * JSON and multipart content types are required by the body readers (a cross-site form cannot send
- * JSON without a CORS preflight the API never grants).
+ * Cross-site request forgery defence by the browser's own headers (OWASP CSRF Prevention Cheat
+ * Sheet, "Verifying Origin With Standard Headers" and "Fetch Metadata headers"), shared by the API
+ * (its cookie sign-in) and the BFF (app/.server/csrf.ts, every form post).
+ *
+ * The rule (`isFromOwnPage`): a request's `Origin`, when it has one, must name one of our origins;
+ * without it, `Referer` and `Sec-Fetch-Site` decide: at least one is present and each present one
+ * says "this site" (`Sec-Fetch-Site: same-origin`). With none of the three the request is refused,
+ * as the cheat sheet recommends: every current browser sends `Origin` with a form post and
+ * `Sec-Fetch-Site` with every request, so only a client that is no browser sends none, and such a
+ * client signs its API calls with a Bearer token, which a cross-site page cannot make a browser send.
+ *
+ * For the API: a write (POST, PUT, PATCH, DELETE) that is authenticated by the API's own cookies
+ * rather than an `Authorization: Bearer` header must come from a page of this host or of one of the
+ * configured origins (`API_ALLOWED_ORIGINS`, for a separately hosted client). The cookies are
+ * SameSite=Lax already; this closes what Lax leaves open (same-site subdomains, old browsers, and a
+ * top-level GET, which Lax lets through: see `assertFromOwnPage`). JSON and multipart content types
+ * are required by the body readers (a cross-site form cannot send JSON without a CORS preflight).
  */
 import type { Context } from 'hono'
 import { Forbidden } from './errors.ts'
@@ -16,7 +25,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** The message of a refused cross-site write. */
 export const CROSS_SITE_REFUSED = 'Cross-site request refused: send it from this site, or sign it with a Bearer token'
 
-function originOf(value: string | undefined): string | null {
+function originOf(value: string | null | undefined): string | null {
   if (!value || value === 'null') return null
   try {
     return new URL(value).origin
@@ -26,15 +35,42 @@ function originOf(value: string | undefined): string | null {
 }
 
 /**
- * Throws 403 unless a write that is authenticated by one of the API's cookies comes from this host or
- * one of `allowedOrigins` (full origins such as `https://shop.example`), as its Origin, or without
- * one its Referer, says. Call it where a cookie, not a Bearer header, authenticated the request
- * (api/lib/auth.ts, the refresh and reset endpoints); reads (GET, HEAD) always pass.
+ * Whether the browser says the request was made by a page of one of our origins (the rule above).
+ * @param header reads one request header (`null` or `undefined` when absent)
+ * @param isOwn whether a full origin (`https://shop.example`) is one of ours
+ */
+export function isFromOwnPage(header: (name: string) => string | null | undefined, isOwn: (origin: string) => boolean): boolean {
+  const origin = header('origin')
+  // `Origin: null` (a sandboxed frame, a cross-origin redirect, `Referrer-Policy: no-referrer`) names no page of ours.
+  if (origin) return originOf(origin) !== null && isOwn(originOf(origin)!)
+  const referer = header('referer')
+  const fetchSite = header('sec-fetch-site')
+  if (!referer && !fetchSite) return false
+  if (referer) {
+    const from = originOf(referer)
+    if (!from || !isOwn(from)) return false
+  }
+  return !fetchSite || fetchSite === 'same-origin'
+}
+
+/**
+ * Throws 403 unless the request comes from a page of this host or of one of `allowedOrigins` (full
+ * origins such as `https://shop.example`), whatever its method. For the rare read that changes
+ * state (the original client's `GET /user/logout`) when a cookie authenticated it: SameSite=Lax
+ * sends the cookie with a top-level navigation from another site.
+ */
+export function assertFromOwnPage(c: Context, allowedOrigins: readonly string[]): void {
+  const host = c.req.header('host') ?? new URL(c.req.url).host
+  const isOwn = (origin: string) => new URL(origin).host === host || allowedOrigins.some((o) => originOf(o) === origin)
+  if (!isFromOwnPage((name) => c.req.header(name), isOwn)) throw Forbidden(CROSS_SITE_REFUSED)
+}
+
+/**
+ * Throws 403 unless a write that is authenticated by one of the API's cookies comes from a page of
+ * this host or of one of `allowedOrigins` (`assertFromOwnPage`). Call it where a cookie, not a Bearer
+ * header, authenticated the request (api/lib/auth.ts, the refresh and reset endpoints); reads (GET,
+ * HEAD) pass.
  */
 export function assertSameOrigin(c: Context, allowedOrigins: readonly string[]): void {
-  if (!UNSAFE.has(c.req.method)) return
-  const from = originOf(c.req.header('origin')) ?? originOf(c.req.header('referer'))
-  const host = c.req.header('host') ?? new URL(c.req.url).host
-  if (from && (new URL(from).host === host || allowedOrigins.some((o) => originOf(o) === from))) return
-  throw Forbidden(CROSS_SITE_REFUSED)
+  if (UNSAFE.has(c.req.method)) assertFromOwnPage(c, allowedOrigins)
 }

@@ -31,6 +31,54 @@ describe('safeRedirect', () => {
     expect(safeRedirect(undefined)).toBe('/')
   })
 
+  // Every spelling of "another host" we know of: network-path references (RFC 3986 §4.2), the
+  // backslash browsers read as a slash (WHATWG URL, "special" schemes), percent-encoded slashes and
+  // backslashes, dot segments that collapse into `//`, and the tabs and line breaks URL parsers drop.
+  const OFFSITE: string[] = [
+    '//evil.example',
+    '///evil.example',
+    '/\\evil.example',
+    '/\\/evil.example',
+    '\\/evil.example',
+    '/.//evil.example',
+    '/././/evil.example',
+    '/..//evil.example',
+    '/a/..//evil.example',
+    '/%2e//evil.example',
+    '/%2E%2E//evil.example',
+    '/.%2F/evil.example',
+    '/%2F%2Fevil.example',
+    '/%2f/evil.example',
+    '/%5Cevil.example',
+    '/%5c%5cevil.example',
+    '/.%5C/evil.example',
+    '/\t/evil.example',
+    '\t//evil.example',
+    '/\n/evil.example',
+    '/\r\n/evil.example',
+    '/%09/evil.example',
+    '/%0a/evil.example',
+    '/%0D%0A/evil.example',
+    '/.\t//evil.example',
+    'https://evil.example/',
+    'http:/evil.example',
+    'javascript:alert(1)',
+    '/\u0000//evil.example',
+  ]
+
+  it.each(OFFSITE)('refuses %j', (target) => {
+    const answer = safeRedirect(target, '/fallback')
+    // Either refused, or a path that resolves on our own origin: never another host.
+    expect(new URL(answer, 'http://shop.test').origin, JSON.stringify(answer)).toBe('http://shop.test')
+    expect(answer.startsWith('//') || answer.startsWith('/\\')).toBe(false)
+  })
+
+  it('refuses dot segments that collapse into a network-path reference', () => {
+    expect(safeRedirect('/.//evil.example')).toBe('/')
+    expect(safeRedirect('/a/..//evil.example')).toBe('/')
+    expect(safeRedirect('/%2e//evil.example')).toBe('/')
+  })
+
   it('answers what was checked: the normalised path', () => {
     expect(safeRedirect('/a/../dashboard')).toBe('/dashboard')
     expect(new URL(safeRedirect('/./%2e%2e/x'), 'http://shop.test').origin).toBe('http://shop.test')

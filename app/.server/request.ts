@@ -28,10 +28,12 @@ const SAFE_REDIRECT_BASE = 'http://redirect-check.invalid'
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/
 
 /**
- * Only same-site paths are followed after sign-in (OWASP Unvalidated Redirects and Forwards Cheat
- * Sheet): `to` is accepted only when it has no control characters and, parsed as a URL against the
- * site's own origin (WHATWG URL), stays on that origin. The answer is the normalised path, query and
- * fragment of that parse, so what the browser follows is exactly what was checked; anything else
+ * Only same-site paths are followed after sign-in and cart posts (OWASP Unvalidated Redirects and
+ * Forwards Cheat Sheet): `to` is accepted only when it is a path (one leading `/`), has no control
+ * characters or backslashes (raw or percent-encoded) and, resolved against the site's own origin
+ * (WHATWG URL), stays on that origin. The answer is the normalised path, query and fragment of that
+ * parse, checked again as the browser will read it: dot segments can collapse `/.//evil.example`
+ * into `//evil.example`, a network-path reference to another host (RFC 3986 §4.2). Anything else
  * becomes `fallback`.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/'): string {
@@ -52,7 +54,11 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
     return fallback
   }
   if (url.origin !== SAFE_REDIRECT_BASE) return fallback
-  return `${url.pathname}${url.search}${url.hash}`
+  const target = `${url.pathname}${url.search}${url.hash}`
+  // What is answered is what the browser resolves, so it must itself be a path of this site.
+  if (!target.startsWith('/') || target.startsWith('//') || new URL(target, SAFE_REDIRECT_BASE).origin !== SAFE_REDIRECT_BASE)
+    return fallback
+  return target
 }
 
 /**

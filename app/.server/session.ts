@@ -51,6 +51,8 @@ interface FlashData {
   toast: Toast
   /** A one-shot message for a page's own dialog (Upload Product's success dialog, docs/product.md, "States and transitions"). */
   notice: string
+  /** The email just registered, for /login to fill in (docs/product.md, "States and transitions": register success). */
+  registeredEmail: string
 }
 
 export const sessionStorage = createCookieSessionStorage<SessionData, FlashData>({
@@ -164,6 +166,23 @@ export class RequestSession {
     const notice = this.raw.get('notice') ?? null
     if (notice) this.dirty = true
     return notice
+  }
+
+  /**
+   * Remembers, for the next page only, the email an account was just created with: /login fills it
+   * in. Kept in this httpOnly cookie rather than the URL, where an email would reach logs and
+   * Referer headers (OWASP Logging Cheat Sheet).
+   */
+  flashRegisteredEmail(email: string) {
+    this.raw.flash('registeredEmail', email)
+    this.dirty = true
+  }
+
+  /** Reads and clears the email of an account just created, or null. */
+  takeRegisteredEmail(): string | null {
+    const email = this.raw.get('registeredEmail') ?? null
+    if (email) this.dirty = true
+    return email
   }
 
   /** Reads and clears the pending toast. */

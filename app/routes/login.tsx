@@ -36,11 +36,18 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 /** The password is never echoed back into the page (OWASP ASVS 8.3: no credentials in responses). */
 const SECRET_FIELDS = ['password']
 
+/** The note above the form right after registering (docs/product.md, "States and transitions"). */
+const ACCOUNT_CREATED = 'Account created: sign in'
+
+/**
+ * `redirectTo`: where to go after signing in ('' = no explicit target; the action then falls back to
+ * '/'). `registeredEmail`: the email an account was just created with (once, right after /register),
+ * filled in with the "Account created" note; else null.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAnonymous(context)
-  // '' = no explicit target; the action then falls back to '/'.
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
-  return { redirectTo }
+  return { redirectTo, registeredEmail: getSession(context).takeRegisteredEmail() }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -63,7 +70,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const isHydrated = useHydrated()
   const isPending = useIsPending()
   const lastResult = actionData?.result
-  const [form, fields] = useSchemaForm('login', LoginSchema, lastResult)
+  const registeredEmail = loaderData.registeredEmail
+  const [form, fields] = useSchemaForm('login', LoginSchema, lastResult, registeredEmail ? { email: registeredEmail } : undefined)
 
   // docs/product.md, "Validation rules": submit stays disabled until both fields are non-empty. Only
   // with JavaScript; without it the button is always enabled and the server answers the same
@@ -90,12 +98,18 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     <FormCard title="Login">
       <Form method="post" {...getFormProps(form)} ref={formRef} onInput={checkFilled} className="space-y-5">
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        {registeredEmail && !lastResult ? (
+          <p role="status" className="rounded-lg bg-emerald-50 px-4 py-3 text-sm font-medium break-words text-emerald-800">
+            {ACCOUNT_CREATED}
+          </p>
+        ) : null}
         <Field
           labelProps={{ children: 'Email' }}
           inputProps={{
             ...getInputProps(fields.email, { type: 'email' }),
             autoComplete: 'email',
-            autoFocus: true,
+            // Right after registering the email is filled in: the password is what is left to type.
+            autoFocus: !registeredEmail,
             placeholder: 'Enter your email',
           }}
           errors={fields.email.errors}
@@ -106,6 +120,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             inputProps={{
               ...getInputProps(fields.password, { type: 'password' }),
               autoComplete: 'current-password',
+              autoFocus: Boolean(registeredEmail),
               placeholder: 'Enter your password',
             }}
             errors={fields.password.errors}

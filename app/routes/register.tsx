@@ -1,6 +1,7 @@
 /**
  * /register (docs/product.md, "Auth screens"; rules: docs/product.md, "Validation rules"; success goes
- * to /login: docs/product.md, "States and transitions"; messages: docs/product.md, "Toasts"). Name,
+ * to /login, keeping `redirectTo`, with the email filled in: docs/product.md, "States and transitions";
+ * messages: docs/product.md, "Toasts"). Name,
  * email, password and confirmPassword, both passwords with show/hide toggles; a mismatch is "password
  * and confirm password must be same".
  */
@@ -54,8 +55,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return failedFormReply(submission, result, { fields: FIELD_NAMES, hideFields: SECRET_FIELDS })
   }
 
+  // On to /login with the email filled in and the destination kept (a shopper who came from the
+  // cart's "Proceed" signs in and lands on /checkout with the guest cart merged).
   const redirectTo = safeRedirect(formData.get('redirectTo'), '')
   const loginPath = redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : '/login'
+  session.flashRegisteredEmail(submission.value.email)
   return redirectWithToast(session, loginPath, { type: 'success', message: result.message })
 }
 

@@ -6,7 +6,18 @@
  * Toast texts are the API's messages (docs/product.md, "Toasts").
  */
 import { test, expect, type Page } from '@playwright/test'
-import { expectSignedInAs, loginLink, newUser, openAccountMenu, registerViaApi, signIn, submitLogin, toast } from './helpers.ts'
+import {
+  expectSignedInAs,
+  isJs,
+  loginLink,
+  newUser,
+  openAccountMenu,
+  registerViaApi,
+  signIn,
+  submitLogin,
+  toast,
+  waitForHydration,
+} from './helpers.ts'
 
 async function submitRegister(page: Page, user: { name: string; email: string; password: string }, confirmPassword: string) {
   await page.goto('/register')
@@ -40,6 +51,55 @@ test('register, then sign in, then sign out', async ({ page }, testInfo) => {
   // The session is really over: the next page load is still signed out.
   await page.reload()
   await expect(loginLink(page)).toBeVisible()
+})
+
+test('a visitor who registers from "Proceed" signs in with the email filled in and lands on /checkout with the cart', async ({
+  page,
+}, testInfo) => {
+  test.slow()
+  const js = isJs(testInfo)
+  const user = newUser(testInfo, 'proceed')
+  await page.goto('/search?q=basmati rice')
+  const add = page
+    .getByRole('main')
+    .getByRole('button', { name: /^Add .+ to cart$/ })
+    .first()
+  if (js) await waitForHydration(add)
+  await add.click()
+  await expect(page.getByTestId('cart-button')).toContainText('1 item')
+
+  await page.goto('/cart')
+  await page.getByRole('link', { name: /Proceed/ }).click()
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckout$/)
+  // Enter on the link: this test is about where registering leads; whether a click lands while the
+  // focused email field validates on blur is the login form's own test.
+  await page.getByRole('main').getByRole('link', { name: 'Register', exact: true }).press('Enter')
+  await expect(page).toHaveURL(/\/register\?redirectTo=%2Fcheckout$/)
+  const form = page.getByRole('main')
+  await form.getByLabel('Name', { exact: true }).fill(user.name)
+  await form.getByLabel('Email', { exact: true }).fill(user.email)
+  await form.getByLabel('Password', { exact: true }).fill(user.password)
+  await form.getByLabel('Confirm Password', { exact: true }).fill(user.password)
+  await form.getByRole('button', { name: 'Register', exact: true }).click()
+
+  // Back on /login, still bound for /checkout, with the email filled in and a note saying what to do.
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckout$/)
+  await expect(form.getByRole('status').filter({ hasText: 'Account created: sign in' })).toBeVisible()
+  await expect(form.getByLabel('Email', { exact: true })).toHaveValue(user.email)
+  await expect(form.getByLabel('Password', { exact: true })).toHaveValue('')
+  await form.getByLabel('Password', { exact: true }).fill(user.password)
+  await form.getByRole('button', { name: 'Login', exact: true }).click()
+
+  // Signed in, on the checkout, with the cart filled as a visitor (merged into the new account).
+  await expect(page).toHaveURL(/\/checkout$/)
+  await expect(page.getByTestId('cart-button')).toContainText('1 item')
+  // The account is new: its one line can only be the visitor's, merged at sign-in.
+  await expect(page.getByRole('main')).toContainText('1 item')
+  await expect(page.getByRole('main')).toContainText(/Basmati Rice/i)
+  await expectSignedInAs(page, user.name)
+  // The note was for that one visit.
+  await page.goto('/dashboard/profile')
+  await expect(page.getByText('Account created: sign in')).toHaveCount(0)
 })
 
 test('register with mismatched passwords shows the mismatch message', async ({ page }, testInfo) => {

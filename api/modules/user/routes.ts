@@ -7,7 +7,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppDeps } from '../../deps.ts'
 import { bearerToken, clearTokenCookies, currentUser, REFRESH_COOKIE, requireUser, setTokenCookies } from '../../lib/auth.ts'
 import { clientIp } from '../../lib/client-ip.ts'
-import { assertSameOrigin } from '../../lib/csrf.ts'
+import { assertFromOwnPage, assertSameOrigin } from '../../lib/csrf.ts'
 import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
 import { readFileField } from '../../lib/multipart.ts'
@@ -109,6 +109,10 @@ export function userRoutes(deps: AppDeps) {
   // GET is the original client's call (docs/api-contract.md, "Aliases"); POST is what a form or the
   // BFF sends.
   const logoutHandler = async (c: Context) => {
+    // A GET that ends a session: SameSite=Lax sends the cookie with a link or redirect from another
+    // site, so a cookie-signed GET must come from a page of ours too (api/lib/csrf.ts); the original
+    // client signs it with a Bearer token, which no other site can make a browser send.
+    if (c.req.method === 'GET' && !bearerToken(c)) assertFromOwnPage(c, deps.allowedOrigins)
     const body = c.req.method === 'POST' ? await readBody(c, LogoutSchema) : {}
     const refreshToken = body.refreshToken ?? c.req.header('x-refresh-token') ?? getCookie(c, REFRESH_COOKIE)
     await logout(deps, currentUser(c).id, refreshToken)
