@@ -29,7 +29,8 @@ async function paiseProduct(request: APIRequestContext): Promise<Priced> {
 async function shopperWithCart(request: APIRequestContext, testInfo: Parameters<typeof newUser>[0], product: Priced) {
   const user = newUser(testInfo, 'cod')
   await registerViaApi(request, user)
-  const token = (await api<{ accessToken: string }>(request, '/user/login', { email: user.email, password: user.password })).data.accessToken
+  const token = (await api<{ accessToken: string }>(request, '/user/login', { email: user.email, password: user.password })).data
+    .accessToken
   const headers = { Authorization: `Bearer ${token}` }
   expect((await request.post('/api/cart/create', { data: { productId: product._id }, headers })).ok()).toBe(true)
   const address = await request.post('/api/address/create', {
@@ -50,7 +51,10 @@ function expectedBill(product: Priced) {
 
 const bill = (page: Page) => page.getByRole('region', { name: 'Bill details' })
 
-test('a bill in paise is rounded to the rupee; the shopper cancels after confirming, with a reason', async ({ page, request }, testInfo) => {
+test('a bill in paise is rounded to the rupee; the shopper cancels after confirming, with a reason', async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(90_000)
   const js = isJs(testInfo)
   const product = await paiseProduct(request)

@@ -33,7 +33,8 @@ async function shopperWithAddress(): Promise<SignedIn & { addressId: string }> {
   return { ...who, addressId: res.body.data._id }
 }
 async function add(who: SignedIn, productId: string, times = 1) {
-  for (let i = 0; i < times; i++) expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
+  for (let i = 0; i < times; i++)
+    expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
 }
 const place = (who: SignedIn & { addressId: string }) =>
   t.call('order/cash-on-delivery', {
@@ -158,7 +159,12 @@ describe('cancelling with a reason', () => {
     const packed = await update({ orderId: order._id, status: 'packed', version: order.version, reason: 'not a cancellation' })
     expect(packed.status).toBe(200)
     expect(packed.body.data.cancelReason).toBeNull()
-    const cancelled = await update({ orderId: order._id, status: 'cancelled', version: packed.body.data.version, reason: 'Address unreachable' })
+    const cancelled = await update({
+      orderId: order._id,
+      status: 'cancelled',
+      version: packed.body.data.version,
+      reason: 'Address unreachable',
+    })
     expect(cancelled.status).toBe(200)
     expect(cancelled.body.data.cancelReason).toBe('Address unreachable')
     const seen = (await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: who.token })).body.data

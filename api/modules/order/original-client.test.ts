@@ -29,7 +29,8 @@ async function shopperWithAddress(): Promise<SignedIn & { addressId: string }> {
   return { ...who, addressId: res.body.data._id }
 }
 async function add(who: SignedIn, productId: string, times = 1) {
-  for (let i = 0; i < times; i++) expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
+  for (let i = 0; i < times; i++)
+    expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
 }
 /** The original client's checkout call: no idempotency key, its own totals in the body. */
 const placeAsOriginal = (who: SignedIn & { addressId: string }) =>
@@ -39,7 +40,12 @@ const placeAsOriginal = (who: SignedIn & { addressId: string }) =>
     token: who.token,
   })
 const placeWithKey = (who: SignedIn & { addressId: string }, key: string) =>
-  t.call('order/cash-on-delivery', { method: 'POST', json: { addressId: who.addressId }, token: who.token, headers: { 'Idempotency-Key': key } })
+  t.call('order/cash-on-delivery', {
+    method: 'POST',
+    json: { addressId: who.addressId },
+    token: who.token,
+    headers: { 'Idempotency-Key': key },
+  })
 const orderList = async (who: SignedIn) => (await t.call('order/order-list', { token: who.token })).body.data
 
 describe('placing an order without an idempotency key', () => {
@@ -94,7 +100,12 @@ describe('placing an order without an idempotency key', () => {
 
 describe('product_details on each order', () => {
   it('carries the name and the images the original My Orders reads, beside our lines', async () => {
-    const atta = await insertProduct(t.db, { name: 'Whole Wheat Atta', price: 400, stock: 10, image: ['/uploads/atta-1.webp', '/uploads/atta-2.webp'] })
+    const atta = await insertProduct(t.db, {
+      name: 'Whole Wheat Atta',
+      price: 400,
+      stock: 10,
+      image: ['/uploads/atta-1.webp', '/uploads/atta-2.webp'],
+    })
     const sugar = await insertProduct(t.db, { name: 'Sugar', price: 50, stock: 10, image: ['/uploads/sugar.webp'] })
     const salt = await insertProduct(t.db, { name: 'Iodised Salt', price: 25, stock: 10, image: [] })
     const who = await shopperWithAddress()

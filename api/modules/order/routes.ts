@@ -183,7 +183,8 @@ export function orderRoutes(deps: AppDeps) {
     {
       method: 'put',
       path: '/update-status',
-      summary: 'Move an order along its life cycle (ADMIN); `version` as read makes a stale change a 409; `reason` is kept for a cancellation',
+      summary:
+        'Move an order along its life cycle (ADMIN); `version` as read makes a stale change a 409; `reason` is kept for a cancellation',
       access: 'admin',
       body: UpdateStatusSchema,
       answers: { 200: { description: 'The updated order', ...order } },

@@ -277,7 +277,9 @@ export async function cartIdempotencyKey(db: Executor, userId: string, addressId
     sql`select l.id, l.product_id, l.quantity, l.unit_price_paise, l.updated_at::text as updated
       from cart_lines l join carts c on c.id = l.cart_id where c.user_id = ${userId} order by l.id`,
   )
-  const digest = createHash('sha256').update(JSON.stringify([userId, addressId, lines])).digest('base64url')
+  const digest = createHash('sha256')
+    .update(JSON.stringify([userId, addressId, lines]))
+    .digest('base64url')
   return `cart-${digest}`
 }
 

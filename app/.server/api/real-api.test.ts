@@ -249,7 +249,10 @@ describe('accounts, cart, addresses and orders through the BFF', () => {
     const orderId = placed.kind === 'placed' ? placed.order.orderId : ''
     expect(await order.listOrders(s)).toMatchObject({ ok: true, data: [{ orderId }] })
     expect(await order.orderDetails(s, orderId)).toMatchObject({ ok: true, data: { orderId } })
-    expect(await order.cancelOrder(s, orderId)).toMatchObject({ ok: true, data: { status: 'cancelled' } })
+    expect(await order.cancelOrder(s, orderId, 'Changed my mind')).toMatchObject({
+      ok: true,
+      data: { status: 'cancelled', cancelReason: 'Changed my mind' },
+    })
 
     const { token: adminToken } = await createAdmin(t)
     const page = await order.adminListOrders(await sessionWith(adminToken), { page: 1, limit: 10 })

@@ -40,7 +40,11 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const result = await orderDetails(getSession(context), params.orderId)
   if (!result.ok) throwFailure(result)
   const order = result.data
-  return { isAdmin: true as const, order, confirming: nextStatuses(order.status).includes('cancelled') && isCancelDialogOpen(url.searchParams) }
+  return {
+    isAdmin: true as const,
+    order,
+    confirming: nextStatuses(order.status).includes('cancelled') && isCancelDialogOpen(url.searchParams),
+  }
 }
 
 export async function action({ context, params, request, url }: Route.ActionArgs) {
@@ -55,7 +59,12 @@ export async function action({ context, params, request, url }: Route.ActionArgs
     return redirectWithToast(session, back, { type: 'error', message: 'Choose a status' })
   }
   const { status, version, reason } = parsed.data
-  const result = await updateOrderStatus(session, { orderId: params.orderId, status, version, ...(status === 'cancelled' && reason ? { reason } : {}) })
+  const result = await updateOrderStatus(session, {
+    orderId: params.orderId,
+    status,
+    version,
+    ...(status === 'cancelled' && reason ? { reason } : {}),
+  })
   if (!result.ok && result.status === 400) return data({ reasonError: result.issues[0]?.message ?? result.message }, { status: 400 })
   return redirectWithToast(session, back, {
     type: result.ok ? 'success' : 'error',
