@@ -3,8 +3,8 @@
  * is cleared, a success message shows and the page goes to /).
  * A POST only: the API revokes the refresh token, the cookie session is cleared whatever the API
  * answered, and a success toast goes with the redirect to `/`. A GET changes nothing and goes to `/`
- * (a link or a prefetch must not sign anyone out). Cross-site posts are stopped by the session
- * cookie's SameSite=Lax and the CSP's `form-action 'self'`.
+ * (a link or a prefetch must not sign anyone out). Cross-site posts are refused by the root
+ * middleware (app/.server/csrf.ts), besides the session cookie's SameSite=Lax.
  */
 import { Form, redirect } from 'react-router'
 import type { Route } from './+types/logout'
