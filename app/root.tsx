@@ -18,6 +18,7 @@ import {
 import { useEffect } from 'react'
 import type { Route } from './+types/root'
 import { getSession, sessionMiddleware } from './.server/context.ts'
+import { retryAfterMiddleware } from './.server/failure.ts'
 import { clientIp, publicOrigin } from './.server/request.ts'
 import { env } from './.server/env.ts'
 import { getCart, toCartSummary } from './.server/api/cart.ts'
@@ -31,7 +32,7 @@ import { useNonce } from './components/nonce.tsx'
 import { markHydrated } from './components/hydrate-when-visible.tsx'
 import './app.css'
 
-export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, sessionMiddleware]
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.ico' }]
 
