@@ -116,7 +116,7 @@ export async function startProxy(targets: () => string[]): Promise<{ url: string
         upstream.on('error', (err: NodeJS.ErrnoException) => {
           // Never processed: the connection was refused, or a kept-alive connection was closed by the
           // instance just as the request went out on it (Node docs, http `request.reusedSocket`: retry
-          // then; nginx likewise retries a request that failed on a cached upstream connection).
+          // then). nginx retries the latter for GET and HEAD only: docs/scale-out.md, "Balancer".
           const notSent = err.code === 'ECONNREFUSED' || (upstream.reusedSocket && err.code === 'ECONNRESET')
           if (tries + 1 < list.length && (notSent || idempotent) && !res.headersSent) return attempt(tries + 1)
           if (process.env.SCALE_DEBUG) console.log(`proxy 502: ${err.code} ${err.message} after ${tries + 1} tries to ${target.port}`)
