@@ -64,7 +64,10 @@ export default defineConfig({
       // (app/components/cart-panel.tsx). Each lazy import keeps its module out of the shell chunk every
       // visit loads (shellChunk above follows static imports only) and fetches the chunk it shares with
       // its pages on first use, which is all it is for; so the warning says nothing to act on.
-      checks: { ineffectiveDynamicImport: false },
+      // Rolldown also reports, on a slow or busy machine, which plugins' callbacks took most of the
+      // build (`checks.bundlerTimings`): React Router's and Tailwind's own, nothing this project can
+      // tune, and a yellow block a newcomer's first `npm start` takes for a failure.
+      checks: { ineffectiveDynamicImport: false, bundlerTimings: false },
     },
   },
   environments: {
