@@ -68,9 +68,9 @@ describe('the generated-secrets notice', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-config-'))
     try {
       const env = { NODE_ENV: 'production', DATA_DIR: dataDir }
-      const first = await import('./config.ts?copy=server')
+      const first = await import('./config.ts')
       vi.resetModules()
-      const second = await import('./config.ts?copy=bundle')
+      const second = await import('./config.ts')
       expect(first.loadConfig).not.toBe(second.loadConfig)
       first.loadConfig(env)
       second.loadConfig(env)
