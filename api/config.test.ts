@@ -1,5 +1,11 @@
-/** api/config.ts `parsePublicUrl`: origins accepted and normalised, anything else refused at start. */
-import { describe, expect, it } from 'vitest'
+/**
+ * api/config.ts: `parsePublicUrl` (origins accepted and normalised, anything else refused at start),
+ * `parseS3`, and the generated-secrets notice printed once per process.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parsePublicUrl, parseS3 } from './config.ts'
 
 describe('PUBLIC_URL', () => {
@@ -48,5 +54,30 @@ describe('parseS3', () => {
     expect(() => parseS3({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_SECRET_ACCESS_KEY/)
     expect(() => parseS3({ S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/)
     expect(() => parseS3({ S3_BUCKET: 'b', S3_PUBLIC_URL: 'ftp://cdn' })).toThrow(/S3_PUBLIC_URL/)
+  })
+})
+
+describe('the generated-secrets notice', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for('grocery.config.secretsNotice')]
+  })
+
+  it('is printed once per process, even by two copies of the module (server.ts and the server bundle)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-config-'))
+    try {
+      const env = { NODE_ENV: 'production', DATA_DIR: dataDir }
+      const first = await import('./config.ts')
+      vi.resetModules()
+      const second = await import('./config.ts')
+      expect(first.loadConfig).not.toBe(second.loadConfig)
+      first.loadConfig(env)
+      second.loadConfig(env)
+      first.loadConfig(env)
+      expect(warn.mock.calls.filter(([line]) => String(line).includes('JWT_SECRET/SESSION_SECRET not set'))).toHaveLength(1)
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })

@@ -149,7 +149,12 @@ export function parsePublicUrl(value: string | undefined): string | undefined {
   return url.origin
 }
 
-let warnedAboutSecrets = false
+/**
+ * Whether the generated-secrets notice was printed in this process. On globalThis, not in a module
+ * variable: server.ts loads this module, and the server bundle (build/server, app/.server/env.ts) has
+ * its own copy of it, so a module flag would let each copy print the notice once.
+ */
+const SECRETS_NOTICE = Symbol.for('grocery.config.secretsNotice')
 
 function persistedSecrets(dataDir: string): { jwtSecret: string; sessionSecret: string } {
   const file = path.join(dataDir, 'secrets.json')
@@ -173,8 +178,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const isProduction = env.NODE_ENV === 'production'
   const needPersisted = !env.JWT_SECRET || !env.SESSION_SECRET
   const persisted = needPersisted ? persistedSecrets(dataDir) : undefined
-  if (needPersisted && isProduction && !warnedAboutSecrets) {
-    warnedAboutSecrets = true
+  const g = globalThis as Record<symbol, unknown>
+  if (needPersisted && isProduction && !g[SECRETS_NOTICE]) {
+    g[SECRETS_NOTICE] = true
     console.warn(
       `JWT_SECRET/SESSION_SECRET not set: using the generated ones in ${path.join(dataDir, 'secrets.json')}. Set both when running more than one instance.`,
     )

@@ -20,6 +20,7 @@ import { useEffect } from 'react'
 import type { Route } from './+types/root'
 import { getSession, sessionMiddleware } from './.server/context.ts'
 import { sameSiteWrites } from './.server/csrf.ts'
+import { retryAfterMiddleware } from './.server/failure.ts'
 import { clientIp, publicOrigin } from './.server/request.ts'
 import { env } from './.server/env.ts'
 import { getCart, toCartSummary } from './.server/api/cart.ts'
@@ -33,8 +34,9 @@ import { useNonce } from './components/nonce.tsx'
 import { markHydrated } from './components/hydrate-when-visible.tsx'
 import './app.css'
 
-// Cross-site writes are refused before the session is even opened (app/.server/csrf.ts).
-export const middleware: Route.MiddlewareFunction[] = [sameSiteWrites, sessionMiddleware]
+// Outermost, 503 answers get their Retry-After (app/.server/failure.ts); then cross-site writes are
+// refused before the session is even opened (app/.server/csrf.ts).
+export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, sameSiteWrites, sessionMiddleware]
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.ico' }]
 

@@ -3,8 +3,15 @@
  * `npm start`: serves the production build on PORT (default 3000). Builds first when build/ is
  * missing or older than the app's sources, so `npm ci && npm start` works on a fresh clone; then runs
  * server.ts under NODE_ENV=production (tsx compiles the server's TypeScript on load).
+ *
+ * Signals: SIGTERM and SIGINT are passed to the child (the build, then the server, which drains and
+ * exits, api/lib/graceful.ts), and this script exits with it. `npm start` runs this script under
+ * `sh -c`, and npm passes a SIGTERM only to that shell, which dies of it without passing it on: this
+ * script then sees its parent gone (a new `process.ppid`) and stops the server as for a SIGTERM, so
+ * `kill <npm's pid>` (a supervisor, `docker stop` of an image whose command is `npm start`) ends the
+ * server instead of leaving it running and holding the port.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -24,17 +31,41 @@ const serverBuild = path.join(root, 'build/server/index.js')
 // The app's bundle is built from app/, public/ and the rules it shares with the API (contract/).
 const sources = Math.max(...['app', 'public', 'contract'].map((dir) => newestMtime(path.join(root, dir))))
 const stale = !fs.existsSync(serverBuild) || fs.statSync(serverBuild).mtimeMs < sources
+
+/**
+ * The running child (the build, then the server), whether it leads its own process group (the build:
+ * npm, a shell and the build's processes, stopped together), and the signal that asked us to stop.
+ */
+let current = null
+let currentIsGroup = false
+let stopping = null
+function stop(signal) {
+  if (stopping) return
+  stopping = signal
+  if (!current || current.exitCode !== null) return
+  if (currentIsGroup) process.kill(-current.pid, signal)
+  else current.kill(signal)
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal))
+const parent = process.ppid
+setInterval(() => {
+  if (process.ppid !== parent) stop('SIGTERM')
+}, 500).unref()
+
+/** Runs `command` as the current child; resolves with its exit code (1 when a signal ended it). */
+function run(command, args, { group = false, ...options } = {}) {
+  current = spawn(command, args, { stdio: 'inherit', detached: group, ...options })
+  currentIsGroup = group
+  return new Promise((resolve) => current.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))))
+}
+
 if (stale && process.env.SKIP_BUILD !== '1') {
   // The same build as `npm run build`: the bundle, the API reference's script and the precompressed
   // assets (scripts/precompress.mjs), so `npm start` serves what a production image serves.
-  console.log('Building the storefront (npm run build)…')
-  const built = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' })
-  if (built.status !== 0) process.exit(built.status ?? 1)
+  console.log('Building the storefront (npm run build, the first start only)…')
+  const built = await run('npm', ['run', '--silent', 'build'], { group: process.platform !== 'win32' })
+  if (built !== 0 || stopping) process.exit(built || 1)
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'production' },
-})
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+if (!stopping)
+  process.exit(await run(process.execPath, ['--import', 'tsx', 'server.ts'], { env: { ...process.env, NODE_ENV: 'production' } }))

@@ -6,7 +6,7 @@
  *     included);
  *  1. vitest: unit tests and API integration tests on PGlite;
  *  2. vitest again on the API integration tests against PostgreSQL when TEST_DATABASE_URL is set;
- *  3. the production build, then, with TEST_DATABASE_URL, the scale-out test (two server processes on
+ *  3. the production build (failing on a warning in its output), then, with TEST_DATABASE_URL, the scale-out test (two server processes on
  *     PostgreSQL behind a round-robin proxy, tests/scale), then Playwright in Debian's chromium (each
  *     flow with JavaScript on and off).
  * Exits non-zero at the first failing stage and ends with a plain "N passed, N failed" line.
@@ -19,6 +19,28 @@ function run(name, cmd, args, env = {}) {
   const started = Date.now()
   const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } })
   const ok = result.status === 0
+  stages.push({ name, ok, seconds: Math.round((Date.now() - started) / 1000) })
+  return ok
+}
+
+/**
+ * Lines of the build's output a newcomer's first `npm start` (which builds) would take for an error:
+ * deprecation notices, warnings, and Rolldown's coded notices (`[INEFFECTIVE_DYNAMIC_IMPORT]`,
+ * `[PLUGIN_TIMINGS]`…). README.md, "The two commands", promises a start log without them.
+ */
+const BUILD_NOISE = [/deprecat/i, /\bwarn(ing)?\b/i, /\[[A-Z][A-Z_]{3,}\]/]
+
+/** Runs the build like `run`, then fails the stage when its output holds a BUILD_NOISE line. */
+function runBuild(name) {
+  console.log(`\n=== ${name} ===`)
+  const started = Date.now()
+  const result = spawnSync('npm', ['run', '--silent', 'build'], { stdio: ['inherit', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 })
+  const output = `${result.stdout}${result.stderr}`
+  process.stdout.write(output)
+  // eslint-disable-next-line no-control-regex -- colour codes are stripped before matching
+  const noisy = output.split('\n').filter((line) => BUILD_NOISE.some((re) => re.test(line.replace(/\x1b\[[0-9;]*m/g, ''))))
+  if (noisy.length > 0) console.log(`\nthe build printed what reads as an error:\n${noisy.join('\n')}`)
+  const ok = result.status === 0 && noisy.length === 0
   stages.push({ name, ok, seconds: Math.round((Date.now() - started) / 1000) })
   return ok
 }
@@ -40,7 +62,7 @@ if (ok && (!only || only === 'pg')) {
   else console.log('\nTEST_DATABASE_URL is not set: skipping the PostgreSQL run of the API tests')
 }
 if (ok && (!only || only === 'e2e')) {
-  ok = run('build', 'npm', ['run', '--silent', 'build']) && ok
+  ok = runBuild('build (and its output free of warnings)') && ok
   if (ok && pgUrl)
     ok =
       run('scale-out (two instances on PostgreSQL)', 'npx', ['vitest', 'run', '--config', 'tests/scale/vitest.config.ts'], {

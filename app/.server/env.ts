@@ -18,6 +18,12 @@ function wholeNumber(name: string, fallback: number | null): number | null {
 export const env = {
   /** Base URL of a separately deployed API (`https://api.example.com`); unset = the in-process API. */
   apiUrl: config.apiUrl,
+  /**
+   * `API_TIMEOUT_MS`: longest wait in ms for a separately deployed API's whole answer
+   * (app/.server/upstream.ts), default 5000; past it the page answers 503 "back in a moment" instead
+   * of leaving the shopper on a blank, loading tab.
+   */
+  apiTimeoutMs: wholeNumber('API_TIMEOUT_MS', 5000) || 5000,
   sessionSecret: config.sessionSecret,
   /** Sent with `X-Client-Ip` to a separately deployed API so it trusts the forwarded address. */
   apiInternalToken: config.apiInternalToken,

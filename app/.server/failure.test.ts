@@ -1,6 +1,7 @@
 /** app/.server/failure.ts: the one mapping of an API failure to the BFF's status, message and headers. */
 import { describe, expect, it } from 'vitest'
-import { failureInit, failureMessage, failureStatus, throwFailure, type UpstreamFailure } from './failure.ts'
+import { failureInit, failureMessage, failureStatus, retryAfterMiddleware, throwFailure, type UpstreamFailure } from './failure.ts'
+import { UNAVAILABLE_RETRY_AFTER_S } from './upstream.ts'
 
 const failure = (status: number, message = 'x', retryAfter?: number): UpstreamFailure => ({
   ok: false,
@@ -11,9 +12,15 @@ const failure = (status: number, message = 'x', retryAfter?: number): UpstreamFa
 })
 
 describe('failureStatus', () => {
-  it('keeps the API 4xx and turns anything else into 502', () => {
-    for (const status of [400, 401, 403, 404, 409, 413, 415, 422, 429]) expect(failureStatus({ status })).toBe(status)
-    for (const status of [0, 302, 500, 502, 503]) expect(failureStatus({ status })).toBe(502)
+  it('keeps the API 4xx and 503 and turns anything else into 502', () => {
+    for (const status of [400, 401, 403, 404, 409, 413, 415, 422, 429, 503]) expect(failureStatus({ status })).toBe(status)
+    for (const status of [0, 302, 500, 502, 504]) expect(failureStatus({ status })).toBe(502)
+  })
+
+  it('a 503 (database or API away) carries Retry-After: the API wait, else the default', () => {
+    expect(new Headers(failureInit(failure(503, 'x', 1)).headers).get('Retry-After')).toBe('1')
+    expect(new Headers(failureInit(failure(503, 'x')).headers).get('Retry-After')).toBe(String(UNAVAILABLE_RETRY_AFTER_S))
+    expect(failureInit(failure(503)).status).toBe(503)
   })
 })
 
@@ -37,6 +44,18 @@ describe('failureMessage and failureInit', () => {
     } catch (err) {
       thrown = err
     }
-    expect(thrown).toMatchObject({ data: 'Database unavailable', init: { status: 502 } })
+    expect(thrown).toMatchObject({ data: 'Database unavailable', init: { status: 503 } })
+  })
+})
+
+describe('retryAfterMiddleware', () => {
+  const run = (response: Response) =>
+    (retryAfterMiddleware as unknown as (args: unknown, next: () => Promise<Response>) => Promise<Response>)({}, async () => response)
+
+  it('adds Retry-After to a 503 that lost it (a route headers export), and keeps one already there', async () => {
+    expect((await run(new Response('x', { status: 503 }))).headers.get('Retry-After')).toBe(String(UNAVAILABLE_RETRY_AFTER_S))
+    expect((await run(new Response('x', { status: 503, headers: { 'Retry-After': '1' } }))).headers.get('Retry-After')).toBe('1')
+    expect((await run(new Response('x', { status: 200 }))).headers.get('Retry-After')).toBeNull()
+    expect((await run(Response.redirect('http://shop.test/', 302))).status).toBe(302)
   })
 })

@@ -3,21 +3,24 @@
  * mapping of an API failure to the BFF's own status, message and headers, used by every loader and
  * action (docs/product.md, "Error catalogue").
  *
- * - Status: the API's 4xx as it answered (400, 401, 403, 404, 409, 413, 415, 429), and 502 Bad
- *   Gateway for anything else (a 5xx, an unreachable API, an answer that did not parse): the fault is
- *   upstream, not the shopper's (RFC 9110 §15.6.3).
+ * - Status: the API's 4xx as it answered (400, 401, 403, 404, 409, 413, 415, 429); 503 Service
+ *   Unavailable when the API said 503 (its database away or busy) or could not be reached or did not
+ *   answer in time (app/.server/upstream.ts, UNAVAILABLE): a temporary outage, worth a retry
+ *   (RFC 9110 §15.6.4); and 502 Bad Gateway for anything else (a 500, an answer that did not parse):
+ *   the fault is upstream, not the shopper's (RFC 9110 §15.6.3).
  * - Message: the API's, and for a 429 with the wait it named in `Retry-After` (RFC 9110 §10.2.3).
- * - Headers: `Retry-After` passed on with a 429, so a client can wait as long as the API asked.
+ * - Headers: `Retry-After` with a 429 and a 503, the API's wait or UNAVAILABLE_RETRY_AFTER_S, so a
+ *   client (or a crawler) comes back when it is worth it.
  */
-import { data } from 'react-router'
-import type { UpstreamResult } from './upstream.ts'
+import { data, type MiddlewareFunction } from 'react-router'
+import { UNAVAILABLE_RETRY_AFTER_S, type UpstreamResult } from './upstream.ts'
 
 /** A failed API call: its status, message and field issues. */
 export type UpstreamFailure = Extract<UpstreamResult<unknown>, { ok: false }>
 
-/** The status a page answers for `failure`: the API's 4xx as is, else 502. */
+/** The status a page answers for `failure`: the API's 4xx and 503 as they are, else 502. */
 export function failureStatus(failure: Pick<UpstreamFailure, 'status'>): number {
-  return failure.status >= 400 && failure.status < 500 ? failure.status : 502
+  return (failure.status >= 400 && failure.status < 500) || failure.status === 503 ? failure.status : 502
 }
 
 /**
@@ -32,15 +35,34 @@ export function failureMessage(failure: UpstreamFailure): string {
   return `${failure.message.replace(/[.\s]+$/, '')}. Please wait ${wait}.`
 }
 
-/** The status (failureStatus) and headers (`Retry-After` of a 429) of a page answering `failure`. */
+/**
+ * The status (failureStatus) and headers of a page answering `failure`: `Retry-After` of a 429 as the
+ * API named it, and of a 503 as the API named it or UNAVAILABLE_RETRY_AFTER_S.
+ */
 export function failureInit(failure: UpstreamFailure): ResponseInit & { status: number } {
   const status = failureStatus(failure)
   const headers = new Headers()
   if (status === 429 && failure.retryAfter) headers.set('Retry-After', String(Math.ceil(failure.retryAfter)))
+  if (status === 503) headers.set('Retry-After', String(Math.ceil(failure.retryAfter ?? UNAVAILABLE_RETRY_AFTER_S)))
   return { status, headers }
 }
 
 /** Throws `failure` as the error response of a loader or action (the route's error boundary shows it). */
 export function throwFailure(failure: UpstreamFailure): never {
   throw data(failureMessage(failure), failureInit(failure))
+}
+
+/**
+ * Root middleware: every 503 the BFF answers carries `Retry-After` (RFC 9110 §10.2.3), the wait
+ * failureInit chose when it is still there, else UNAVAILABLE_RETRY_AFTER_S. A route's `headers`
+ * export decides a document's headers and may drop the ones a thrown 503 carried (React Router docs,
+ * "headers"); this puts the wait back whatever the route.
+ */
+export const retryAfterMiddleware: MiddlewareFunction<Response> = async (_args, next) => {
+  const response = await next()
+  if (response.status !== 503 || response.headers.has('Retry-After')) return response
+  // Some responses have immutable headers: copy before adding one.
+  const copy = new Response(response.body, response)
+  copy.headers.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S))
+  return copy
 }

@@ -8,7 +8,9 @@
  *
  * By default the API runs in this same process: server.ts registers its `fetch` under
  * `globalThis[Symbol.for('grocery.api.fetch')]` and calls skip the network. With `API_URL` set,
- * calls go over HTTP to that base URL.
+ * calls go over HTTP to that base URL, each bounded by `API_TIMEOUT_MS` (the answer read in full).
+ * An API that cannot be reached or does not answer in time is a failure like any other: status 503
+ * with `Retry-After` (UNAVAILABLE), which pages show as "back in a moment" (app/.server/failure.ts).
  */
 import type { z } from 'zod'
 import { env } from './env.ts'
@@ -28,7 +30,34 @@ function send(request: Request): Promise<Response> {
   g[COUNTER_KEY] = ((g[COUNTER_KEY] as number) ?? 0) + 1
   const inProcess = g[IN_PROCESS_KEY] as FetchLike | undefined
   if (!env.apiUrl && inProcess) return inProcess(request)
-  return fetch(request)
+  // The signal also bounds reading the body (WHATWG Fetch: an aborted fetch errors its body stream),
+  // so an API that sends headers and then stalls cannot hold a page either.
+  return fetch(request, { signal: AbortSignal.timeout(env.apiTimeoutMs) })
+}
+
+/** Seconds a client is asked to wait (`Retry-After`) when the API is away or overloaded. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5
+
+/**
+ * The failure of a call that got no answer: the API refused the connection, cut it, or did not
+ * answer within `API_TIMEOUT_MS`. 503 with `Retry-After` (RFC 9110 §15.6.4): the outage is
+ * temporary and nothing the shopper did.
+ */
+export const UNAVAILABLE = {
+  ok: false,
+  status: 503,
+  message: 'The store is unavailable for a moment, please try again shortly',
+  issues: [],
+  retryAfter: UNAVAILABLE_RETRY_AFTER_S,
+} as const
+
+/** `send(request)` then `parse`, with an unreachable or silent API as the UNAVAILABLE failure. */
+async function call<T>(request: Request): Promise<UpstreamResult<T>> {
+  try {
+    return await parse<T>(await send(request))
+  } catch {
+    return { ...UNAVAILABLE, issues: [] }
+  }
 }
 
 /** A field issue as the API reports it. */
@@ -109,31 +138,32 @@ async function refreshOnce(session: RequestSession): Promise<boolean> {
   session.refreshing ??= (async () => {
     const tokens = session.tokens
     if (!tokens) return false
-    const response = await send(buildRequest('user/refresh-token', { method: 'POST' }, tokens.refreshToken))
-    const result = await parse<Tokens>(response)
+    const result = await call<Tokens>(buildRequest('user/refresh-token', { method: 'POST' }, tokens.refreshToken))
     if (result.ok && result.data?.accessToken && result.data?.refreshToken) {
       session.setTokens({ accessToken: result.data.accessToken, refreshToken: result.data.refreshToken })
       return true
     }
     // 409: another request of this browser rotated the token a moment ago; its response carries
-    // the new cookie, so this one must not overwrite it with a signed-out session.
-    if (result.status !== 409) session.signOut()
+    // the new cookie, so this one must not overwrite it with a signed-out session. A 503 (the API
+    // away) proves nothing about the tokens either: keep the shopper signed in for when it is back.
+    if (result.status !== 409 && result.status !== 503) session.signOut()
     return false
   })()
   return session.refreshing
 }
 
 /**
- * Calls `path` (relative to `/api/`) and parses the envelope. Never throws for HTTP failures (they come
- * back as `{ ok: false }`); throws only when the API cannot be reached at all.
+ * Calls `path` (relative to `/api/`) and parses the envelope. Never throws: HTTP failures come back
+ * as `{ ok: false }` with the API's status, and an API that cannot be reached or does not answer in
+ * time as UNAVAILABLE (503).
  */
 export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Promise<UpstreamResult<T>> {
   const session = opts.session
   const token = opts.bearer ?? session?.tokens?.accessToken
-  const first = await parse<T>(await send(buildRequest(path, opts, token)))
+  const first = await call<T>(buildRequest(path, opts, token))
   if (first.ok || first.status !== 401 || !session?.tokens || opts.bearer) return first
   if (!(await refreshOnce(session))) return first
-  return parse<T>(await send(buildRequest(path, opts, session.tokens?.accessToken)))
+  return call<T>(buildRequest(path, opts, session.tokens?.accessToken))
 }
 
 /** The failure an answer off contract/ becomes: a 502, since the BFF itself did not fail. */

@@ -1,13 +1,14 @@
 /**
  * Error pages. `GeneralErrorBoundary` is the router fallback (docs/product.md, "Error catalogue"):
  * "Unexpected Application Error!" with the status text or the message; a 404 shows the friendlier
- * `NotFoundPage` instead. Routes reuse it: `export { GeneralErrorBoundary as ErrorBoundary } from
+ * `NotFoundPage` instead, and a 503 (the store's database or API away for a moment,
+ * app/.server/failure.ts) `UnavailablePage`, which asks for a retry rather than reporting an error. Routes reuse it: `export { GeneralErrorBoundary as ErrorBoundary } from
  * '../components/error-boundary.tsx'`.
  *
  * In production React Router replaces the message of an unexpected server error with "Unexpected
  * Server Error", so no stack or internal detail reaches the page (OWASP Error Handling cheat sheet).
  */
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router'
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router'
 import { buttonClassName } from './ui/button.tsx'
 
 /**
@@ -46,6 +47,25 @@ export function NotFoundPage() {
   )
 }
 
+/**
+ * The page of a 503: the store is away for a moment. A way to try the same page again (a full load,
+ * so it works without JavaScript too) and no error detail: nothing went wrong on the shopper's side.
+ */
+export function UnavailablePage() {
+  const location = useLocation()
+  return (
+    <section className="mx-auto flex max-w-lg flex-col items-center gap-4 px-4 py-16 text-center">
+      <h1 className="text-2xl font-bold text-slate-900">Back in a moment</h1>
+      <p className="text-slate-600">
+        The store is taking a short break and could not load this page. Nothing is lost: please try again in a few seconds.
+      </p>
+      <Link to={`${location.pathname}${location.search}`} className={buttonClassName({ variant: 'primary', size: 'lg' })} reloadDocument>
+        Try again
+      </Link>
+    </section>
+  )
+}
+
 /** The fallback page for any other error. */
 export function ErrorPage({ detail }: { detail: string }) {
   return (
@@ -63,5 +83,6 @@ export function GeneralErrorBoundary() {
   const error = useRouteError()
   const { status, detail } = describeError(error)
   if (status === 404) return <NotFoundPage />
+  if (status === 503) return <UnavailablePage />
   return <ErrorPage detail={detail} />
 }

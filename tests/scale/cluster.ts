@@ -6,7 +6,8 @@
  * idempotent (GET/HEAD) request before answering, the request is tried on the next one (nginx
  * `proxy_next_upstream error`, which never resends a non-idempotent request that an upstream took).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -115,7 +116,7 @@ export async function startProxy(targets: () => string[]): Promise<{ url: string
         upstream.on('error', (err: NodeJS.ErrnoException) => {
           // Never processed: the connection was refused, or a kept-alive connection was closed by the
           // instance just as the request went out on it (Node docs, http `request.reusedSocket`: retry
-          // then; nginx likewise retries a request that failed on a cached upstream connection).
+          // then). nginx retries the latter for GET and HEAD only: docs/scale-out.md, "Balancer".
           const notSent = err.code === 'ECONNREFUSED' || (upstream.reusedSocket && err.code === 'ECONNRESET')
           if (tries + 1 < list.length && (notSent || idempotent) && !res.headersSent) return attempt(tries + 1)
           if (process.env.SCALE_DEBUG) console.log(`proxy 502: ${err.code} ${err.message} after ${tries + 1} tries to ${target.port}`)
@@ -136,6 +137,87 @@ export async function startProxy(targets: () => string[]): Promise<{ url: string
       agent.destroy()
       server.closeAllConnections()
       await new Promise((r) => server.close(r))
+    },
+  }
+}
+
+/** The nginx binary: on PATH, or Debian's /usr/sbin/nginx (`apt-get install -y nginx`); null when absent. */
+export function findNginx(): string | null {
+  for (const candidate of ['nginx', '/usr/sbin/nginx']) {
+    if (spawnSync(candidate, ['-v'], { stdio: 'ignore' }).status === 0) return candidate
+  }
+  return null
+}
+
+/**
+ * The deployment's own nginx site (deploy/nginx.conf) made runnable here: its `upstream` servers
+ * replaced by `targets` (host:port) and its `listen 80` by `127.0.0.1:port`; every other line as
+ * shipped, inside the main-context lines a site file leaves to the distribution's nginx.conf (nginx
+ * docs, "Core functionality": `daemon`, `master_process`, `pid`, `events`; `http` temp paths under
+ * `dir`). Throws when deploy/nginx.conf no longer has the lines it replaces.
+ */
+export function nginxConfig(targets: string[], port: number, dir: string): string {
+  const site = fs.readFileSync(path.join(root, 'deploy/nginx.conf'), 'utf8')
+  const serverLine = /^(\s*)server\s+app\d+:3000(\s[^;]*)?;\n/gm
+  const lines = site.match(serverLine)
+  if (!lines || !/^\s*listen 80;$/m.test(site)) throw new Error('deploy/nginx.conf: expected `server appN:3000 …;` lines and `listen 80;`')
+  const options = /:3000(\s[^;]*)?;/.exec(lines[0]!)![1] ?? ''
+  let replaced = false
+  const upstreams = site.replace(serverLine, (_line, indent: string) => {
+    if (replaced) return ''
+    replaced = true
+    return targets.map((target) => `${indent}server ${target}${options};\n`).join('')
+  })
+  const body = upstreams.replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${port};`)
+  const temp = (name: string) => `${name}_temp_path ${path.join(dir, name)};`
+  return [
+    'daemon off;',
+    'master_process off;',
+    `pid ${path.join(dir, 'nginx.pid')};`,
+    `error_log ${path.join(dir, 'error.log')} warn;`,
+    'events { worker_connections 1024; }',
+    'http {',
+    '  access_log off;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${temp(name)}`),
+    body,
+    '}',
+    '',
+  ].join('\n')
+}
+
+/**
+ * Runs nginx (a child process, foreground) with `nginxConfig(targets, port, dir)`; resolves once it
+ * answers on `port` (any status: the instances may not be up yet). `close()` stops it (SIGTERM, its
+ * fast shutdown) and waits for the exit.
+ */
+export async function startNginx(targets: string[], port: number, dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const binary = findNginx()
+  if (!binary) throw new Error('nginx is not installed (apt-get install -y nginx): the scale-out test runs deploy/nginx.conf')
+  fs.mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, 'nginx.conf')
+  fs.writeFileSync(file, nginxConfig(targets, port, dir))
+  const child = spawn(binary, ['-e', path.join(dir, 'error.log'), '-p', dir, '-c', file], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const log: string[] = []
+  child.stdout!.on('data', (d) => log.push(String(d)))
+  child.stderr!.on('data', (d) => log.push(String(d)))
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+  const url = `http://127.0.0.1:${port}`
+  const started = Date.now()
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${log.join('')}`)
+    const answered = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
+      async (res) => (await res.arrayBuffer(), true),
+      () => false,
+    )
+    if (answered) break
+    if (Date.now() - started > 10_000) throw new Error(`nginx did not answer on ${port}: ${log.join('')}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return {
+    url,
+    async close() {
+      child.kill('SIGTERM')
+      await exited
     },
   }
 }

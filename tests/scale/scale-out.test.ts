@@ -19,17 +19,21 @@ import { openDatabase } from '../../api/db/client.ts'
 import { createUser } from '../../api/modules/user/service.ts'
 import { newId } from '../../api/lib/ids.ts'
 import S3rver from 's3rver'
-import { startInstance, startLoad, startProxy, waitReady, type Instance } from './cluster.ts'
+import { startInstance, startLoad, startNginx, startProxy, waitReady, type Instance } from './cluster.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
 const dbName = `scale_${newId()}`
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-scale-'))
 const basePort = Number(process.env.SCALE_PORT ?? 3470)
+// nginx listens on a port that is not 80: its `Host` must keep the port, or every form post fails
+// React Router's check of `Origin` against the request's own origin.
+const nginxPort = Number(process.env.SCALE_NGINX_PORT ?? basePort + 10)
 let databaseUrl = ''
 let env: Record<string, string> = {}
 let a: Instance
 let b: Instance
 let proxy: Awaited<ReturnType<typeof startProxy>>
+let nginx: Awaited<ReturnType<typeof startNginx>> | undefined
 let bucket: S3rver
 let instances: Instance[] = []
 const report: Record<string, number> = {}
@@ -101,6 +105,7 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
 
   afterAll(async () => {
     await proxy?.close()
+    await nginx?.close()
     for (const i of instances) i.process.kill('SIGKILL')
     await Promise.all(instances.map((i) => i.exited))
     const admin = new pg.Client({ connectionString: serverUrl })
@@ -117,6 +122,25 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
     const database = await openDatabase({ url: databaseUrl })
     await createUser(database.db, { ...ADMIN, role: 'ADMIN' })
     await database.close()
+  })
+
+  it('behind deploy/nginx.conf on a port that is not 80, a form post from that host:port passes', async () => {
+    nginx = await startNginx(
+      [a, b].map((i) => `127.0.0.1:${i.port}`),
+      nginxPort,
+      path.join(dataDir, 'nginx'),
+    )
+    // Both instances in turn (round robin): the shopper's sign-in form, as a browser posts it.
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${nginx.url}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: nginx.url },
+        body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }),
+        redirect: 'manual',
+      })
+      expect(res.status).toBe(302)
+      expect(res.headers.get('set-cookie')).toBeTruthy()
+    }
   })
 
   it('a sign-in on A works on B', async () => {
@@ -226,7 +250,7 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
   })
 
   it('when PostgreSQL cuts every connection under load, both instances serve again within 5 s by themselves', async () => {
-    const load = startLoad(proxy.url, ['/api/category/get', '/api/subcategory/get'], 4)
+    const load = startLoad(nginx!.url, ['/api/category/get', '/api/subcategory/get'], 4)
     await new Promise((r) => setTimeout(r, 300))
     const cutAt = Date.now()
     await cutAllConnections()

@@ -5,7 +5,7 @@
  * the refresh fails, sign the session out.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { http, HttpResponse } from 'msw'
+import { delay, http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { failureInit, failureMessage } from '../failure.ts'
 import type { User } from '../../../contract/user.ts'
@@ -93,6 +93,8 @@ beforeAll(async () => {
   process.env.API_URL = API
   process.env.SESSION_SECRET = 'test-session-secret-0123456789abcdef'
   process.env.JWT_SECRET = 'test-jwt-secret-0123456789abcdef'
+  // Short, so the test of an API that never answers is quick.
+  process.env.API_TIMEOUT_MS = '1000'
   vi.resetModules()
   userApi = await import('./user.ts')
   sessionModule = await import('../session.ts')
@@ -257,6 +259,20 @@ describe('user calls', () => {
     expect(new Headers(init.headers).get('Retry-After')).toBe('90')
     expect(failureInit({ ok: false, status: 409, message: 'x', issues: [] }).status).toBe(409)
     expect(failureInit({ ok: false, status: 500, message: 'x', issues: [] }).status).toBe(502)
+  })
+
+  it('an API that refuses the connection, or does not answer within API_TIMEOUT_MS, is a 503 with Retry-After', async () => {
+    server.use(http.post(`${API}/api/user/login`, () => HttpResponse.error()))
+    const refused = await userApi.login({ email: 'asha@example.com', password: 'x' })
+    expect(refused).toMatchObject({ ok: false, status: 503, retryAfter: 5 })
+    expect(!refused.ok && failureInit(refused).status).toBe(503)
+
+    server.use(http.post(`${API}/api/user/login`, () => delay('infinite')))
+    const started = Date.now()
+    const silent = await userApi.login({ email: 'asha@example.com', password: 'x' })
+    expect(silent).toMatchObject({ ok: false, status: 503 })
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+    expect(Date.now() - started).toBeLessThan(5000)
   })
 
   it('a login answer without tokens is a failure, not a crash', async () => {
