@@ -109,6 +109,34 @@ describe('adding and changing quantities', () => {
     expect((await add('f'.repeat(24), asUser(shopper))).status).toBe(404)
   })
 
+  // No coercion of a quantity: only a whole number or a string of digits (docs/api-contract.md, "Conventions").
+  it.each([null, false, true, [], [3], '', '0x0a', '1e1', ' 3', '3.0', {}, 1e21].map((qty) => ({ qty })))(
+    'refuses qty $qty with 400 on qty and leaves the line as it was',
+    async ({ qty }) => {
+      const who = await createShopper(t)
+      const line = (await add(milk.id, asUser(who))).body.data
+      const res = await setQty(line._id, qty, asUser(who))
+      expect(res.status).toBe(400)
+      expect(res.body.issues[0].path).toBe('qty')
+      expect((await get(asUser(who))).body.data).toMatchObject([{ _id: line._id, quantity: 1 }])
+    },
+  )
+
+  it.each([
+    [3, 3],
+    ['3', 3],
+    ['03', 3],
+    [0, null],
+    ['0', null],
+  ])('accepts qty %j (the original client may send a string of digits)', async (qty, quantity) => {
+    const who = await createShopper(t)
+    const line = (await add(milk.id, asUser(who))).body.data
+    const res = await setQty(line._id, qty, asUser(who))
+    expect(res.status).toBe(200)
+    expect(res.body.data?.quantity ?? null).toBe(quantity)
+    expect((await get(asUser(who))).body.data).toHaveLength(quantity === null ? 0 : 1)
+  })
+
   it('refuses bad quantities with 400 and a field issue', async () => {
     const line = (await add(milk.id, asUser(other))).body.data
     for (const qty of [-1, 1.5, 'lots', 1000]) {
