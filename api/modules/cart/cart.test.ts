@@ -3,7 +3,10 @@
  * cart, caps (per-line maximum, stock, out of stock), another cart's line, the bill, merging a guest
  * cart at sign-in, and a deleted product leaving every cart.
  */
+import { createHash } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../../db/query.ts'
 import type { Product } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
@@ -38,6 +41,9 @@ const asGuest = (id: string) => ({ headers: { 'X-Guest-Cart': id } })
 const add = (productId: string, auth: object) => t.call('cart/create', { method: 'POST', json: { productId }, ...auth })
 const get = (auth: object) => t.call('cart/get', auth)
 const setQty = (_id: string, qty: unknown, auth: object) => t.call('cart/update-qty', { method: 'PUT', json: { _id, qty }, ...auth })
+const hashOf = (id: string) => createHash('sha256').update(id).digest('hex')
+const guestRows = async () =>
+  (await queryRows<{ h: string }>(t.db, sql`select guest_token_hash as h from carts where guest_token_hash is not null`)).map((r) => r.h)
 const newGuest = async () => (await t.call('cart/guest', { method: 'POST' })).body.data.guestCartId as string
 
 describe('who owns a cart', () => {
@@ -191,7 +197,9 @@ describe('merging a guest cart at sign-in', () => {
       merged.body.data.map((l: { productId: { name: string }; quantity: number }) => [l.productId.name, l.quantity]),
     )
     expect(byName).toEqual({ 'Toned Milk': 5, 'Brown Bread': 1 })
-    expect((await get(asGuest(guest))).status).toBe(401)
+    // The guest row is gone; its id now reads as an empty cart (a row again only with a new first line).
+    expect((await get(asGuest(guest))).body.data).toEqual([])
+    expect(await guestRows()).not.toContain(hashOf(guest))
     // A second merge of the same id merges nothing.
     const again = await t.call('cart/merge', { method: 'POST', json: { guestCartId: guest }, token: who.token })
     expect(again.body.data).toHaveLength(2)
