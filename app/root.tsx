@@ -1,6 +1,7 @@
 /**
  * The document and the root layout (docs/product.md, "Routes"): header, the page, footer, toasts. The root
- * middleware opens the cookie session for every request (app/.server/context.ts); the loader hands
+ * middleware opens the cookie session for every request (app/.server/context.ts) and puts a failed
+ * API call's `Retry-After` on a 429 answer (app/.server/failure.ts); the loader hands
  * the header its user summary and the cart summary, and takes the pending flash toast
  * (docs/product.md, "Toasts").
  */
@@ -18,6 +19,7 @@ import {
 import { useEffect } from 'react'
 import type { Route } from './+types/root'
 import { getSession, sessionMiddleware } from './.server/context.ts'
+import { retryAfterMiddleware } from './.server/failure.ts'
 import { clientIp, publicOrigin } from './.server/request.ts'
 import { env } from './.server/env.ts'
 import { getCart, toCartSummary } from './.server/api/cart.ts'
@@ -31,7 +33,7 @@ import { useNonce } from './components/nonce.tsx'
 import { markHydrated } from './components/hydrate-when-visible.tsx'
 import './app.css'
 
-export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, retryAfterMiddleware]
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.ico' }]
 

@@ -1,6 +1,6 @@
 /** app/.server/failure.ts: the one mapping of an API failure to the BFF's status, message and headers. */
 import { describe, expect, it } from 'vitest'
-import { failureInit, failureMessage, failureStatus, throwFailure, type UpstreamFailure } from './failure.ts'
+import { failureInit, failureMessage, failureStatus, retryAfterMiddleware, throwFailure, type UpstreamFailure } from './failure.ts'
 
 const failure = (status: number, message = 'x', retryAfter?: number): UpstreamFailure => ({
   ok: false,
@@ -38,5 +38,40 @@ describe('failureMessage and failureInit', () => {
       thrown = err
     }
     expect(thrown).toMatchObject({ data: 'Database unavailable', init: { status: 502 } })
+  })
+})
+
+describe('retryAfterMiddleware', () => {
+  // React Router keeps only the routes' `headers` exports on a page or `.data` answer, so the header
+  // failureInit set on an action's answer is gone by the time the middleware sees the response.
+  type Args = Parameters<typeof retryAfterMiddleware>[0]
+  const run = (answer: () => Response) => retryAfterMiddleware({} as Args, async () => answer()) as Promise<Response>
+
+  it("puts the wait a failed call named on the request's 429 answer", async () => {
+    const res = await run(() => {
+      failureInit(failure(429, 'Slow down', 12.2))
+      failureInit(failure(429, 'Slow down', 40))
+      return new Response('page', { status: 429 })
+    })
+    expect(res.status).toBe(429)
+    expect(res.headers.get('Retry-After')).toBe('40')
+    expect(await res.text()).toBe('page')
+  })
+
+  it('leaves other answers, a 429 that has its own header, and other requests alone', async () => {
+    const ok = await run(() => {
+      failureInit(failure(429, 'Slow down', 12))
+      return new Response('page', { status: 200 })
+    })
+    expect(ok.headers.has('Retry-After')).toBe(false)
+    const own = await run(() => {
+      failureInit(failure(429, 'Slow down', 12))
+      return new Response('page', { status: 429, headers: { 'Retry-After': '5' } })
+    })
+    expect(own.headers.get('Retry-After')).toBe('5')
+    // A request whose calls named no wait (or ran in another request) gets none.
+    failureInit(failure(429, 'Slow down', 30))
+    const other = await run(() => new Response('page', { status: 429 }))
+    expect(other.headers.has('Retry-After')).toBe(false)
   })
 })
