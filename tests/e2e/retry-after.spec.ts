@@ -26,5 +26,10 @@ test('a rate-limited sign-in answers 429 with Retry-After and names the wait', a
   const wait = Number(res.headers()['retry-after'])
   expect(wait).toBeGreaterThanOrEqual(1)
   expect(wait).toBeLessThanOrEqual(15 * 60)
-  await expect(page.getByRole('main').getByText(/Please wait \d+ minutes?/).first()).toBeVisible()
+  await expect(
+    page
+      .getByRole('main')
+      .getByText(/Please wait \d+ minutes?/)
+      .first(),
+  ).toBeVisible()
 })
