@@ -92,6 +92,8 @@ export interface CommerceSettings {
   deliveryChargePaise: number
   /** Items total in paise from which delivery is free (`FREE_DELIVERY_ABOVE` in rupees, default ₹199). */
   freeDeliveryAbovePaise: number
+  /** Guest cart rows kept at most, the longest idle removed first (`GUEST_CART_MAX`, default 100,000). */
+  maxGuestCarts?: number
 }
 
 /** The defaults of docs/commerce-api.md. */
@@ -116,10 +118,14 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
       throw new Error(`CART_MAX_QTY_PER_LINE must be a whole number from 1 to 999, got "${rawMax}"`)
     maxQtyPerLine = Number(rawMax)
   }
+  const rawGuests = env.GUEST_CART_MAX
+  if (rawGuests !== undefined && rawGuests !== '' && (!/^\d{1,9}$/.test(rawGuests) || Number(rawGuests) < 100))
+    throw new Error(`GUEST_CART_MAX must be a whole number of at least 100, got "${rawGuests}"`)
   return {
     maxQtyPerLine,
     deliveryChargePaise: rupees('DELIVERY_CHARGE', DEFAULT_COMMERCE.deliveryChargePaise),
     freeDeliveryAbovePaise: rupees('FREE_DELIVERY_ABOVE', DEFAULT_COMMERCE.freeDeliveryAbovePaise),
+    ...(rawGuests ? { maxGuestCarts: Number(rawGuests) } : {}),
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The document and the root layout (docs/product.md, "Routes"): header, the page, footer, toasts. The root
- * middleware refuses cross-site writes (app/.server/csrf.ts) and opens the cookie session for every
- * request (app/.server/context.ts); the loader hands
+ * middleware puts a failed API call's `Retry-After` on a 429 or 503 answer (app/.server/failure.ts),
+ * refuses cross-site writes (app/.server/csrf.ts) and opens the cookie session for every request
+ * (app/.server/context.ts); the loader hands
  * the header its user summary and the cart summary, and takes the pending flash toast
  * (docs/product.md, "Toasts").
  */

@@ -12,15 +12,27 @@ export const QTY_FIELD_MAX = 999
 /** POST /api/cart/create: `{ productId }`. */
 export const AddToCartSchema = z.object({ productId: IdSchema })
 
+/**
+ * A cart quantity: a whole number as JSON sends it, or a string of ASCII digits as the original
+ * client may send it (docs/api-contract.md, "Conventions"). Nothing else is turned into
+ * a number: `null`, `false`, `[]` and `""` (which a general coercion reads as 0, removing the line)
+ * and `true`, `[3]`, `"0x0a"`, `"1e1"`, `" 3"` are refused with a 400.
+ */
+export const QtySchema = z
+  .union(
+    [
+      z.number().int(),
+      z
+        .string()
+        .regex(/^[0-9]{1,6}$/)
+        .transform(Number),
+    ],
+    { error: 'qty must be a whole number' },
+  )
+  .pipe(z.number().min(0, 'qty cannot be negative').max(QTY_FIELD_MAX, `qty can be at most ${QTY_FIELD_MAX}`))
+
 /** PUT /api/cart/update-qty: `{ _id, qty }`, qty a whole number 0-999 (0 removes the line). */
-export const UpdateQtySchema = z.object({
-  _id: TargetIdSchema,
-  qty: z.coerce
-    .number({ error: 'qty must be a whole number' })
-    .int('qty must be a whole number')
-    .min(0, 'qty cannot be negative')
-    .max(QTY_FIELD_MAX, `qty can be at most ${QTY_FIELD_MAX}`),
-})
+export const UpdateQtySchema = z.object({ _id: TargetIdSchema, qty: QtySchema })
 
 /** DELETE /api/cart/delete-cart-item: `{ _id }`. */
 export const CartLineIdSchema = z.object({ _id: TargetIdSchema })

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { TimestampSchema } from './fields.ts'
+import { newPasswordSchema, PASSWORD_MAX_LENGTH, typedPasswordSchema } from './password.ts'
 
 /** Digits of a password-reset code (docs/product.md, "Forgot password": six boxes). */
 export const OTP_LENGTH = 6
@@ -22,11 +23,11 @@ export const EmailSchema = z
   .max(254, { error: 'Email is too long' })
   .pipe(z.email({ error: 'Provide a valid email' }))
 
-/** New password: 8 to 128 characters (OWASP Authentication Cheat Sheet, "Password Strength Controls"). */
-export const NewPasswordSchema = z
-  .string({ error: 'Password is required' })
-  .min(8, { error: 'Password must be at least 8 characters' })
-  .max(128, { error: 'Password must be at most 128 characters' })
+/**
+ * New password: 8 to 128 characters, counted as Unicode code points (contract/password.ts; OWASP
+ * Authentication Cheat Sheet, "Password Strength Controls").
+ */
+export const NewPasswordSchema = newPasswordSchema('Password is required')
 
 export const NameSchema = z
   .string({ error: 'Name is required' })
@@ -42,14 +43,16 @@ export const RegisterSchema = z.object({
   name: NameSchema,
   email: EmailSchema,
   password: NewPasswordSchema,
-  confirmPassword: z.string({ error: 'Confirm password is required' }).max(128),
+  confirmPassword: typedPasswordSchema('Confirm password is required'),
 })
 export type RegisterInput = z.output<typeof RegisterSchema>
 
 /** POST /api/user/login. Any non-empty password is checked against the hash; the length cap bounds the work. */
 export const LoginSchema = z.object({
   email: EmailSchema,
-  password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }).max(128),
+  password: typedPasswordSchema('Password is required')
+    .refine((value) => value.length > 0, { error: 'Password is required' })
+    .meta({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
 })
 export type LoginInput = z.output<typeof LoginSchema>
 
@@ -90,7 +93,7 @@ export type VerifyOtpInput = z.output<typeof VerifyOtpSchema>
 export const ResetPasswordSchema = z.object({
   email: EmailSchema,
   newPassword: NewPasswordSchema,
-  confirmPassword: z.string({ error: 'Confirm password is required' }).max(128),
+  confirmPassword: typedPasswordSchema('Confirm password is required'),
   resetToken: z.string().max(256).optional(),
 })
 export type ResetPasswordInput = z.output<typeof ResetPasswordSchema>

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import express from 'express'
 import { getRequestListener } from '@hono/node-server'
-import { clientIp, clientIpMiddleware, parseTrustProxy } from './client-ip.ts'
+import { addressGroup, clientIp, clientIpMiddleware, parseTrustProxy } from './client-ip.ts'
 
 const app = new Hono().get('/', (c) => c.text(clientIp(c)))
 const ipOf = async (headers: Record<string, string>) => (await app.request('/', { headers })).text()
@@ -97,5 +97,29 @@ describe('clientIpMiddleware with TRUST_PROXY', () => {
     expect(parseTrustProxy('')).toBe(0)
     expect(parseTrustProxy('3')).toBe(3)
     expect(parseTrustProxy('10.0.0.1, 10.0.0.0/8')).toEqual(['10.0.0.1', '10.0.0.0/8'])
+  })
+})
+
+describe('addressGroup', () => {
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['::FFFF:203.0.113.7', '203.0.113.7'],
+    ['2001:db8:0:1::1', '2001:db8:0:1::/64'],
+    ['2001:0db8:0000:0001:ffff:ffff:ffff:ffff', '2001:db8:0:1::/64'],
+    ['2001:db8:0:1:a:b:c:d', '2001:db8:0:1::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['2001:db8:0:2::1', '2001:db8:0:2::/64'],
+    ['unknown', 'unknown'],
+  ])('counts %s as %s', (ip, group) => {
+    expect(addressGroup(ip)).toBe(group)
+  })
+
+  it('puts every address of one /64 in one group and neighbouring /64s apart', () => {
+    const a = addressGroup('2a02:1234:5678:9abc::1')
+    expect(addressGroup('2a02:1234:5678:9abc:ffff:1:2:3')).toBe(a)
+    expect(addressGroup('2a02:1234:5678:9abd::1')).not.toBe(a)
   })
 })

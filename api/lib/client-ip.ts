@@ -13,6 +13,7 @@
  * only when that secret matches, else it uses the connecting address as for anyone else.
  */
 import { timingSafeEqual } from 'node:crypto'
+import { isIPv4, isIPv6 } from 'node:net'
 import type { Context } from 'hono'
 
 /** Longest accepted value: an IPv6 address with a zone fits; anything longer is not an address. */
@@ -22,6 +23,28 @@ const MAX_LENGTH = 64
 export function clientIp(c: Context): string {
   const value = c.req.header('x-client-ip')?.trim()
   return value && value.length <= MAX_LENGTH ? value : 'unknown'
+}
+
+/**
+ * The key a per-address budget counts `ip` under: an IPv4 address as is (an IPv4-mapped IPv6 address
+ * `::ffff:a.b.c.d` as its IPv4 address), an IPv6 address as its /64 network (`2001:db8:0:1::/64`),
+ * because one subscriber is handed a whole /64 and picks any address in it (RFC 6177, RFC 7934), so
+ * counting single IPv6 addresses would give each client 2^64 budgets. Anything else (`unknown`) is
+ * returned unchanged.
+ */
+export function addressGroup(ip: string): string {
+  const address = ip.replace(/%.*$/, '').replace(/^\[|\]$/g, '')
+  if (isIPv4(address)) return address
+  if (!isIPv6(address)) return ip
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:((?:\d{1,3}\.){3}\d{1,3})$/i.exec(address)
+  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!
+  const [head = '', tail = ''] = address.split('::') as [string, string?]
+  const left = head ? head.split(':') : []
+  const right = address.includes('::') && tail ? tail.split(':') : []
+  // An embedded IPv4 tail (`::1.2.3.4`) fills two groups; it lies past the /64 either way.
+  const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
+  const prefix = groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16))
+  return `${prefix.join(':')}::/64`
 }
 
 /**

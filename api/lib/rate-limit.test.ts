@@ -16,9 +16,12 @@ describe('rate limits', () => {
     await expect(consume(limits.registerByIp, 'b@example.com')).resolves.toBeUndefined()
   })
 
-  it('scales only the per-IP budgets by the multiplier', async () => {
+  it('scales only the per-IP and per-cart budgets by the multiplier', async () => {
     const limits = createRateLimits({}, 10)
     expect(limits.registerByIp.points).toBe(200)
+    expect(limits.cartWriteByIp.points).toBe(6000)
+    expect(limits.cartWriteByCart.points).toBe(1200)
+    expect(limits.orderByUser.points).toBe(30)
     expect(limits.loginFailByIp.points).toBe(500)
     expect(limits.loginFailByEmailIp.points).toBe(10)
     expect(limits.loginFailByEmail.points).toBe(1000)

@@ -23,8 +23,16 @@ export interface RateLimits {
   otpVerifyByIp: RateLimiterAbstract
   /** Searches per client IP that the catalogue cache could not answer (each costs database time). */
   searchByIp: RateLimiterAbstract
-  /** Guest carts started per client IP (each is a database row). */
-  guestCartByIp: RateLimiterAbstract
+  /**
+   * Cart writes (add, set, remove, merge) per cart: a user's or a guest cart id's. Only the cart's
+   * holder can spend it, so nobody else can lock an owner out of their cart.
+   */
+  cartWriteByCart: RateLimiterAbstract
+  /**
+   * Guest cart writes per client address group (api/lib/client-ip.ts `addressGroup`: an IPv6 /64 as
+   * one), the first line of a new guest cart included. Signed-in shoppers are not counted here.
+   */
+  cartWriteByIp: RateLimiterAbstract
   /** Order placements per user (a retried placement with the same key is not counted twice: it answers before). */
   orderByUser: RateLimiterAbstract
   /** Waits `ms` milliseconds (the sign-in slow-down); tests replace it to record the delays. */
@@ -32,6 +40,14 @@ export interface RateLimits {
 }
 
 type LimiterName = Exclude<keyof RateLimits, 'sleep'>
+
+/** Cart writes one cart may make a minute: a quick shopper makes a few dozen, a script thousands. */
+export const CART_WRITES_PER_CART = 120
+/**
+ * Guest cart writes one address (an IPv6 /64) may make a minute, across all its guest carts: about
+ * a hundred shoppers behind one carrier NAT filling their carts at once.
+ */
+export const GUEST_CART_WRITES_PER_ADDRESS = 600
 
 /**
  * Limits after OWASP's Authentication Cheat Sheet ("Protect against automated attacks") and
@@ -42,8 +58,9 @@ type LimiterName = Exclude<keyof RateLimits, 'sleep'>
  *
  * With `sharedStore` (a PostgreSQL pool) the counters live in the database and are shared by every
  * process; without, in this process's memory. Tests pass smaller ones in `overrides`;
- * `perIpMultiplier` scales the per-IP budgets only (RATE_LIMIT_IP_MULTIPLIER, for a browser test
- * suite or an office behind one NAT address); per-email budgets never change.
+ * `perIpMultiplier` scales the per-IP budgets and the per-cart write budget only
+ * (RATE_LIMIT_IP_MULTIPLIER, for a browser test suite, a load test, or an office behind one NAT
+ * address); per-email and per-user budgets never change.
  */
 export function createRateLimits(
   overrides: Partial<Record<LimiterName, { points: number; duration: number; blockDuration?: number }>> & {
@@ -53,7 +70,7 @@ export function createRateLimits(
   sharedStore?: pg.Pool,
 ): RateLimits {
   const make = (name: LimiterName, points: number, duration: number, blockDuration = 0) => {
-    const scaled = name.endsWith('ByIp') ? Math.max(1, Math.round(points * perIpMultiplier)) : points
+    const scaled = name.endsWith('ByIp') || name.endsWith('ByCart') ? Math.max(1, Math.round(points * perIpMultiplier)) : points
     const opts = { keyPrefix: name, points: scaled, duration, blockDuration, ...overrides[name] }
     if (!sharedStore) return new RateLimiterMemory(opts)
     // Counted in PostgreSQL (table rate_limits, made by migration 0002) so that every app
@@ -78,7 +95,8 @@ export function createRateLimits(
     otpCooldownByEmail: make('otpCooldownByEmail', 1, 60),
     otpVerifyByIp: make('otpVerifyByIp', 50, 60 * 60),
     searchByIp: make('searchByIp', 120, 60),
-    guestCartByIp: make('guestCartByIp', 60, 60 * 60),
+    cartWriteByCart: make('cartWriteByCart', CART_WRITES_PER_CART, 60),
+    cartWriteByIp: make('cartWriteByIp', GUEST_CART_WRITES_PER_ADDRESS, 60),
     orderByUser: make('orderByUser', 30, 60 * 60),
     sleep: overrides.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   }
@@ -137,12 +155,15 @@ export async function protectLogin<T>(
   }
 }
 
-/** Consumes one point for `key`; throws a 429 HttpError with Retry-After when the limit is spent. */
-export async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+/**
+ * Consumes one point for `key`; throws a 429 HttpError with Retry-After (and `message`, else the
+ * default "Too many attempts") when the limit is spent.
+ */
+export async function consume(limiter: RateLimiterAbstract, key: string, message?: string): Promise<void> {
   try {
     await limiter.consume(key)
   } catch (err) {
-    if (err instanceof RateLimiterRes) throw TooManyRequests(err.msBeforeNext / 1000)
+    if (err instanceof RateLimiterRes) throw TooManyRequests(err.msBeforeNext / 1000, message)
     throw err
   }
 }

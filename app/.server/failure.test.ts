@@ -59,3 +59,38 @@ describe('retryAfterMiddleware', () => {
     expect((await run(Response.redirect('http://shop.test/', 302))).status).toBe(302)
   })
 })
+
+describe('retryAfterMiddleware and a 429', () => {
+  // React Router keeps only the routes' `headers` exports on a page or `.data` answer, so the header
+  // failureInit set on an action's answer is gone by the time the middleware sees the response.
+  type Args = Parameters<typeof retryAfterMiddleware>[0]
+  const run = (answer: () => Response) => retryAfterMiddleware({} as Args, async () => answer()) as Promise<Response>
+
+  it("puts the wait a failed call named on the request's 429 answer", async () => {
+    const res = await run(() => {
+      failureInit(failure(429, 'Slow down', 12.2))
+      failureInit(failure(429, 'Slow down', 40))
+      return new Response('page', { status: 429 })
+    })
+    expect(res.status).toBe(429)
+    expect(res.headers.get('Retry-After')).toBe('40')
+    expect(await res.text()).toBe('page')
+  })
+
+  it('leaves other answers, a 429 that has its own header, and other requests alone', async () => {
+    const ok = await run(() => {
+      failureInit(failure(429, 'Slow down', 12))
+      return new Response('page', { status: 200 })
+    })
+    expect(ok.headers.has('Retry-After')).toBe(false)
+    const own = await run(() => {
+      failureInit(failure(429, 'Slow down', 12))
+      return new Response('page', { status: 429, headers: { 'Retry-After': '5' } })
+    })
+    expect(own.headers.get('Retry-After')).toBe('5')
+    // A request whose calls named no wait (or ran in another request) gets none.
+    failureInit(failure(429, 'Slow down', 30))
+    const other = await run(() => new Response('page', { status: 429 }))
+    expect(other.headers.has('Retry-After')).toBe(false)
+  })
+})

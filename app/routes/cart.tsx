@@ -8,7 +8,7 @@
  */
 import { data } from 'react-router'
 import type { Route } from './+types/cart'
-import { failureMessage, failureStatus, throwFailure } from '../.server/failure.ts'
+import { failureInit, failureMessage, throwFailure } from '../.server/failure.ts'
 import { getSession } from '../.server/context.ts'
 import { addToCart, getCart, removeCartLine, updateCartQty } from '../.server/api/cart.ts'
 import { readForm } from '../.server/form.ts'
@@ -47,9 +47,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     const to = safeRedirect(formData.get('redirectTo') ?? sameOriginReferer(request), fallback)
     return validProduct && !to.includes('#') ? `${to}#${productAnchor(productId)}` : to
   }
-  const answer = (ok: boolean, message: string, status = ok ? 200 : 400) =>
+  // A fetcher gets the API's status, and with a 429 its Retry-After (failureInit).
+  const answer = (ok: boolean, message: string, init: ResponseInit = { status: ok ? 200 : 400 }) =>
     viaFetcher
-      ? data<CartActionData>({ ok, message }, { status })
+      ? data<CartActionData>({ ok, message }, init)
       : redirectWithToast(session, back(), { type: ok ? 'success' : 'error', message })
 
   if (!parsed.success) return answer(false, 'That cart request was not understood: please try again')
@@ -61,7 +62,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       : input.intent === 'set'
         ? await updateCartQty(session, input.lineId, input.qty, opts)
         : await removeCartLine(session, input.lineId, opts)
-  if (!result.ok) return answer(false, failureMessage(result), failureStatus(result))
+  if (!result.ok) return answer(false, failureMessage(result), failureInit(result))
   return answer(true, result.message)
 }
 

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/checkout'
-import { failureStatus, throwFailure } from '../.server/failure.ts'
+import { failureInit, throwFailure } from '../.server/failure.ts'
 import * as addressApi from '../.server/api/address.ts'
 import { getCart } from '../.server/api/cart.ts'
 import { placeCashOnDeliveryOrder } from '../.server/api/order.ts'
@@ -80,7 +80,8 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   if (outcome.kind === 'cart-changed') return data({ placeError: outcome.message, changes: outcome.changes }, { status: 409 })
   if (outcome.status === 400 && /empty/i.test(outcome.message))
     throw redirectWithToast(session, '/cart', { type: 'error', message: outcome.message })
-  return data({ placeError: outcome.message, changes: null }, { status: failureStatus(outcome) })
+  // The API's status, and with a 429 (orders per hour) its Retry-After.
+  return data({ placeError: outcome.message, changes: null }, failureInit({ ...outcome, ok: false, issues: [] }))
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {

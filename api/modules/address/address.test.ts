@@ -1,8 +1,12 @@
 /**
  * Addresses on a fresh database: the shared field rules (contract/address.ts), a user's own
- * addresses only (another user's id is a 404 and untouched), soft delete, and the visitor's 401.
+ * addresses only (another user's id is a 404 and untouched), removal (deleted, or hidden while an
+ * order names the address), and the visitor's 401.
  */
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../../db/query.ts'
+import { insertProduct } from '../../testing/fixtures.ts'
 import { PINCODE_MESSAGE, STATE_MESSAGE } from '../../../contract/address.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createShopper, type SignedIn } from '../../testing/auth.ts'
@@ -74,4 +78,40 @@ describe('addresses', () => {
     expect(res.status).toBe(409)
     expect(res.body.message).toMatch(/at most 20 addresses/)
   })
+
+  it('removing leaves no row behind: adding and removing 30 times in a row keeps nothing', async () => {
+    const who = await createShopper(t)
+    for (let i = 0; i < 30; i++) {
+      const made = await create(who, home)
+      expect(made.status).toBe(201)
+      expect((await t.call('address/disable', { method: 'DELETE', json: { _id: made.body.data._id }, token: who.token })).status).toBe(200)
+    }
+    expect(await rowsOf(who)).toEqual([])
+  })
+
+  it('an address an order names is kept hidden after removal; the order still shows it', async () => {
+    const who = await createShopper(t)
+    const used = (await create(who, { ...home, city: 'Mysuru' })).body.data._id as string
+    const spare = (await create(who, home)).body.data._id as string
+    const rice = await insertProduct(t.db, { name: 'Sona Masoori Rice', price: 80, stock: 10 })
+    expect((await t.call('cart/create', { method: 'POST', json: { productId: rice.id }, token: who.token })).status).toBe(200)
+    const order = await t.call('order/cash-on-delivery', {
+      method: 'POST',
+      json: { addressId: used },
+      token: who.token,
+      headers: { 'Idempotency-Key': `address-test-${process.pid}` },
+    })
+    expect(order.status).toBe(201)
+    for (const _id of [used, spare]) {
+      expect((await t.call('address/disable', { method: 'DELETE', json: { _id }, token: who.token })).status).toBe(200)
+    }
+    expect(await rowsOf(who)).toEqual([{ id: used, status: false }])
+    expect(await list(who)).toEqual([])
+    const mine = (await t.call('order/order-list', { token: who.token })).body.data
+    expect(mine[0].delivery_address).toMatchObject({ city: 'Mysuru' })
+  })
 })
+
+/** Every address row of a user, hidden ones included. */
+const rowsOf = (who: SignedIn) =>
+  queryRows<{ id: string; status: boolean }>(t.db, sql`select id, status from addresses where user_id = ${who.user.id} order by created_at`)

@@ -3,7 +3,7 @@
  * touches only that user's addresses.
  *
  * - POST /create → 201 Address; GET /get → the live addresses, newest first
- * - PUT /update `{ _id, ...fields }` → Address; DELETE /disable `{ _id }` → null (soft delete)
+ * - PUT /update `{ _id, ...fields }` → Address; DELETE /disable `{ _id }` → null (deleted, or hidden while an order names it)
  */
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'

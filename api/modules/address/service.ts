@@ -1,7 +1,8 @@
 /**
  * Delivery addresses (docs/commerce-api.md, "Addresses"): a user's own only (another user's id is a
- * 404, never touched); removal is a soft delete (`status: false`) so that orders placed to an
- * address keep pointing at it (they also keep a snapshot).
+ * 404, never touched). Removing an address deletes its row unless an order names it; then it is
+ * kept, hidden (`status: false`), so the order keeps pointing at it (orders also keep a snapshot).
+ * So removed rows never outnumber a user's orders, however often an address is added and removed.
  */
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
@@ -96,14 +97,22 @@ export async function updateAddress(deps: AddressDeps, userId: string, input: Up
   return toAddressAnswer(row)
 }
 
-/** Removes (soft-deletes) one of the user's live addresses. @throws 404 ADDRESS_NOT_FOUND */
+/**
+ * Removes one of the user's live addresses: deleted when no order names it, else hidden
+ * (`status: false`). Hidden rows that no order names (left by earlier versions) go with it.
+ * Runs under the user's row lock, which placing an order takes too (api/modules/order/service.ts),
+ * so an order cannot name an address in the moment it is deleted.
+ * @throws 404 ADDRESS_NOT_FOUND (also another user's, or one already removed)
+ */
 export async function disableAddress(deps: AddressDeps, userId: string, id: string): Promise<void> {
-  const [row] = await deps.db
-    .update(addresses)
-    .set({ status: false, updatedAt: new Date() })
-    .where(and(eq(addresses.id, id), eq(addresses.userId, userId), eq(addresses.status, true)))
-    .returning({ id: addresses.id })
-  if (!row) throw NotFound(ADDRESS_NOT_FOUND)
+  await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select id from users where id = ${userId} for update`)
+    const [row] = await queryRows<{ id: string }>(tx, sql`select id from addresses where id = ${id} and user_id = ${userId} and status`)
+    if (!row) throw NotFound(ADDRESS_NOT_FOUND)
+    await tx.execute(sql`update addresses set status = false, updated_at = now() where id = ${id}`)
+    await tx.execute(sql`delete from addresses a where a.user_id = ${userId} and not a.status
+      and not exists (select 1 from orders o where o.user_id = ${userId} and o.address_id = a.id)`)
+  })
 }
 
 /** The ids of a user's live addresses (GET /api/user/user-details `address_details`). */

@@ -3,7 +3,10 @@
  * cart, caps (per-line maximum, stock, out of stock), another cart's line, the bill, merging a guest
  * cart at sign-in, and a deleted product leaving every cart.
  */
+import { createHash } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../../db/query.ts'
 import type { Product } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
@@ -38,6 +41,9 @@ const asGuest = (id: string) => ({ headers: { 'X-Guest-Cart': id } })
 const add = (productId: string, auth: object) => t.call('cart/create', { method: 'POST', json: { productId }, ...auth })
 const get = (auth: object) => t.call('cart/get', auth)
 const setQty = (_id: string, qty: unknown, auth: object) => t.call('cart/update-qty', { method: 'PUT', json: { _id, qty }, ...auth })
+const hashOf = (id: string) => createHash('sha256').update(id).digest('hex')
+const guestRows = async () =>
+  (await queryRows<{ h: string }>(t.db, sql`select guest_token_hash as h from carts where guest_token_hash is not null`)).map((r) => r.h)
 const newGuest = async () => (await t.call('cart/guest', { method: 'POST' })).body.data.guestCartId as string
 
 describe('who owns a cart', () => {
@@ -109,6 +115,34 @@ describe('adding and changing quantities', () => {
     expect((await add('f'.repeat(24), asUser(shopper))).status).toBe(404)
   })
 
+  // No coercion of a quantity: only a whole number or a string of digits (docs/api-contract.md, "Conventions").
+  it.each([null, false, true, [], [3], '', '0x0a', '1e1', ' 3', '3.0', {}, 1e21].map((qty) => ({ qty })))(
+    'refuses qty $qty with 400 on qty and leaves the line as it was',
+    async ({ qty }) => {
+      const who = await createShopper(t)
+      const line = (await add(milk.id, asUser(who))).body.data
+      const res = await setQty(line._id, qty, asUser(who))
+      expect(res.status).toBe(400)
+      expect(res.body.issues[0].path).toBe('qty')
+      expect((await get(asUser(who))).body.data).toMatchObject([{ _id: line._id, quantity: 1 }])
+    },
+  )
+
+  it.each([
+    [3, 3],
+    ['3', 3],
+    ['03', 3],
+    [0, null],
+    ['0', null],
+  ])('accepts qty %j (the original client may send a string of digits)', async (qty, quantity) => {
+    const who = await createShopper(t)
+    const line = (await add(milk.id, asUser(who))).body.data
+    const res = await setQty(line._id, qty, asUser(who))
+    expect(res.status).toBe(200)
+    expect(res.body.data?.quantity ?? null).toBe(quantity)
+    expect((await get(asUser(who))).body.data).toHaveLength(quantity === null ? 0 : 1)
+  })
+
   it('refuses bad quantities with 400 and a field issue', async () => {
     const line = (await add(milk.id, asUser(other))).body.data
     for (const qty of [-1, 1.5, 'lots', 1000]) {
@@ -165,7 +199,9 @@ describe('merging a guest cart at sign-in', () => {
       merged.body.data.map((l: { productId: { name: string }; quantity: number }) => [l.productId.name, l.quantity]),
     )
     expect(byName).toEqual({ 'Toned Milk': 5, 'Brown Bread': 1 })
-    expect((await get(asGuest(guest))).status).toBe(401)
+    // The guest row is gone; its id now reads as an empty cart (a row again only with a new first line).
+    expect((await get(asGuest(guest))).body.data).toEqual([])
+    expect(await guestRows()).not.toContain(hashOf(guest))
     // A second merge of the same id merges nothing.
     const again = await t.call('cart/merge', { method: 'POST', json: { guestCartId: guest }, token: who.token })
     expect(again.body.data).toHaveLength(2)

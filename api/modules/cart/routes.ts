@@ -3,18 +3,21 @@
  * the user's access token (Bearer or cookie) or, for a visitor, by `X-Guest-Cart: <guestCartId>`; the
  * token wins when both are sent, and a bad token is a 401 (never a silent fall back to a guest cart).
  *
- * - POST /guest → `{ guestCartId }` (rate-limited per client address)
+ * - POST /guest → `{ guestCartId }` (a signed id; no row until the first line)
  * - POST /create `{ productId }` → the line, 200 whether new or incremented
  * - GET /get → CartItem[] with `bill` and `limits` beside `data`
  * - PUT /update-qty `{ _id, qty }` → the line, or null when qty is 0
  * - DELETE /delete-cart-item `{ _id }` → null
  * - POST /merge `{ guestCartId }` (user) → the merged cart
+ *
+ * Every write spends the cart's write budget and, for a guest cart, its address's (IPv6 per /64);
+ * a spent budget is a 429 with `Retry-After` (docs/security.md, "Carts").
  */
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
 import { authenticate, currentUser, hasAccessToken, requireUser } from '../../lib/auth.ts'
-import { clientIp } from '../../lib/client-ip.ts'
+import { addressGroup, clientIp } from '../../lib/client-ip.ts'
 import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
@@ -32,8 +35,9 @@ import {
 import { apiRouter } from '../../lib/openapi.ts'
 import {
   addToCart,
-  createGuestCart,
+  cartBudgetKey,
   getCart,
+  issueGuestCartId,
   mergeGuestCart,
   removeLine,
   requireGuestCart,
@@ -43,6 +47,8 @@ import {
 
 /** 401 message when a request names no cart at all. */
 export const NO_CART = 'Sign in or start a guest cart'
+/** 429 message of a spent cart write budget. */
+export const CART_TOO_FAST = 'Too many cart changes: please wait a moment'
 
 /** Builds the /api/cart router. */
 export function cartRoutes(deps: AppDeps) {
@@ -54,6 +60,16 @@ export function cartRoutes(deps: AppDeps) {
     const parsed = GuestCartIdSchema.safeParse(guest)
     if (!parsed.success) throw Unauthorized('Your cart has expired')
     return requireGuestCart(deps, parsed.data)
+  }
+
+  /**
+   * Spends one cart write: from the cart's own budget, and for a guest cart from its address's too
+   * (a signed-in shopper is never refused because of others behind the same address).
+   * @throws 429 CART_TOO_FAST with Retry-After
+   */
+  const spendWrite = async (c: Context, owner: CartOwner): Promise<void> => {
+    if (owner.kind === 'guest') await consume(deps.rateLimits.cartWriteByIp, addressGroup(clientIp(c)), CART_TOO_FAST)
+    await consume(deps.rateLimits.cartWriteByCart, cartBudgetKey(owner), CART_TOO_FAST)
   }
 
   const { router, endpoint } = apiRouter('Cart')
@@ -70,15 +86,11 @@ export function cartRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/guest',
-      summary: 'Start a guest cart (rate-limited per client address)',
+      summary: 'Start a guest cart: a signed id, stored nowhere until its first line is added',
       access: 'public',
       answers: { 201: { description: 'The guest cart id, for the X-Guest-Cart header', data: GuestCartAnswerSchema } },
-      errors: [429],
     },
-    async (c) => {
-      await consume(deps.rateLimits.guestCartByIp, clientIp(c))
-      return ok(c, 'Guest cart started', { guestCartId: await createGuestCart(deps) }, {}, 201)
-    },
+    (c) => ok(c, 'Guest cart started', { guestCartId: issueGuestCartId(deps) }, {}, 201),
   )
 
   endpoint(
@@ -90,10 +102,11 @@ export function cartRoutes(deps: AppDeps) {
       body: AddToCartSchema,
       headers: guestHeader,
       answers: { 200: { description: 'The line, new or incremented', data: CartItemSchema } },
-      errors: [404, 409],
+      errors: [404, 409, 429],
     },
     async (c) => {
       const owner = await ownerOf(c)
+      await spendWrite(c, owner)
       const { productId } = await readBody(c, AddToCartSchema)
       return ok(c, 'Item added to cart', await addToCart(deps, owner, productId))
     },
@@ -123,10 +136,11 @@ export function cartRoutes(deps: AppDeps) {
       body: UpdateQtySchema,
       headers: guestHeader,
       answers: { 200: { description: 'The line, or null when removed', data: CartItemSchema.nullable() } },
-      errors: [404, 409],
+      errors: [404, 409, 429],
     },
     async (c) => {
       const owner = await ownerOf(c)
+      await spendWrite(c, owner)
       const { _id, qty } = await readBody(c, UpdateQtySchema)
       const line = await updateQuantity(deps, owner, _id, qty)
       return ok(c, line ? 'Cart updated' : 'Item removed from cart', line)
@@ -142,10 +156,11 @@ export function cartRoutes(deps: AppDeps) {
       body: CartLineIdSchema,
       headers: guestHeader,
       answers: { 200: { description: '`data` is null' } },
-      errors: [404],
+      errors: [404, 429],
     },
     async (c) => {
       const owner = await ownerOf(c)
+      await spendWrite(c, owner)
       const { _id } = await readBody(c, CartLineIdSchema)
       await removeLine(deps, owner, _id)
       return ok(c, 'Item removed from cart', null)
@@ -160,10 +175,11 @@ export function cartRoutes(deps: AppDeps) {
       access: 'user',
       body: MergeCartSchema,
       answers: { 200: wholeCart },
-      errors: [404],
+      errors: [404, 429],
     },
     requireUser(deps),
     async (c) => {
+      await spendWrite(c, { kind: 'user', userId: currentUser(c).id })
       const { guestCartId } = await readBody(c, MergeCartSchema)
       const cart = await mergeGuestCart(deps, currentUser(c).id, guestCartId)
       return ok(c, 'Cart merged', cart.items, { bill: cart.bill, limits: cart.limits })

@@ -3,8 +3,12 @@
  * id. Lines hold a quantity and the selling price (paise) the shopper last saw, so placing an order
  * can tell a changed price. Caps: the per-line maximum (`CART_MAX_QTY_PER_LINE`), the stock, and at
  * most `MAX_LINES_PER_CART` different products. Reads are always fresh (never the catalogue cache).
+ *
+ * A guest cart id is handed out without a database row (it is signed, so the API knows its own ids
+ * without storing them); the row is made with the first line added, and at most
+ * `maxGuestCarts` guest rows are kept, the longest idle removed first (docs/security.md, "Carts").
  */
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
@@ -16,6 +20,7 @@ import { productAnswersByIds, type ProductAnswer } from '../product/service.ts'
 import { billToWire, computeBill, type Bill } from './bill.ts'
 
 type CartDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock'>
+type GuestDeps = Pick<AppDeps, 'jwtSecret'>
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 type Executor = Pick<Db, 'execute'>
 
@@ -23,6 +28,8 @@ type Executor = Pick<Db, 'execute'>
 export const MAX_LINES_PER_CART = 100
 /** A guest cart idle this long is gone (ms). */
 export const GUEST_CART_TTL_MS = 30 * 24 * 60 * 60 * 1000
+/** Guest cart rows kept at most by default (`GUEST_CART_MAX`); the longest idle go first. */
+export const DEFAULT_MAX_GUEST_CARTS = 100_000
 
 export const CART_EXPIRED = 'Your cart has expired'
 export const CART_ITEM_NOT_FOUND = 'Cart item not found'
@@ -33,8 +40,16 @@ export const maxQtyMessage = (max: number) => `You can add at most ${max} of thi
 /** 409 message when a line would pass the stock. */
 export const onlyLeftMessage = (stock: number) => (stock > 0 ? `Only ${stock} left in stock` : OUT_OF_STOCK)
 
-/** Whose cart a request names: a signed-in user, or a guest cart already looked up. */
-export type CartOwner = { kind: 'user'; userId: string } | { kind: 'guest'; cartId: string }
+/**
+ * Whose cart a request names: a signed-in user, or a guest cart id already checked: its hash and its
+ * row (null until the first line is added).
+ */
+export type CartOwner = { kind: 'user'; userId: string } | { kind: 'guest'; tokenHash: string; cartId: string | null }
+
+/** The key a cart's own write budget is counted under (api/lib/rate-limit.ts `cartWriteByCart`). */
+export function cartBudgetKey(owner: CartOwner): string {
+  return owner.kind === 'user' ? `user:${owner.userId}` : `guest:${owner.tokenHash}`
+}
 
 /** A cart line on the wire: the product expanded as /api/product/get answers it. */
 export interface CartItemAnswer {
@@ -53,23 +68,34 @@ export interface CartAnswer {
 
 const hashGuestId = (id: string) => createHash('sha256').update(id).digest('hex')
 
-/**
- * Starts a guest cart and returns its id (256 random bits, base64url; only its SHA-256 is stored).
- * Removes up to 100 guest carts idle for 30 days on the way, so old carts go without a timer that
- * every app instance would run.
- */
-export async function createGuestCart(deps: CartDeps): Promise<string> {
-  const guestCartId = randomBytes(32).toString('base64url')
-  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
-  await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`delete from carts where id in (
-      select id from carts where guest_token_hash is not null and updated_at < ${cutoff.toISOString()} limit 100)`)
-    await tx.execute(sql`insert into carts (id, guest_token_hash) values (${newId()}, ${hashGuestId(guestCartId)})`)
-  })
-  return guestCartId
+/** Random bytes of a guest cart id, and bytes of its signature: 32 bytes, 43 base64url characters. */
+const GUEST_ID_RANDOM_BYTES = 24
+const GUEST_ID_MAC_BYTES = 8
+
+/** The signature of a guest cart id's random part, with a key of its own derived from the JWT secret. */
+function guestIdMac(deps: GuestDeps, random: Buffer): Buffer {
+  const key = createHmac('sha256', deps.jwtSecret).update('guest-cart-id').digest()
+  return createHmac('sha256', key).update(random).digest().subarray(0, GUEST_ID_MAC_BYTES)
 }
 
-/** The cart id of a guest cart id, or null when unknown or idle past 30 days. */
+/** True when `guestCartId` is one this API handed out (its signature matches). */
+function isIssuedGuestId(deps: GuestDeps, guestCartId: string): boolean {
+  const bytes = Buffer.from(guestCartId, 'base64url')
+  if (bytes.length !== GUEST_ID_RANDOM_BYTES + GUEST_ID_MAC_BYTES || bytes.toString('base64url') !== guestCartId) return false
+  return timingSafeEqual(bytes.subarray(GUEST_ID_RANDOM_BYTES), guestIdMac(deps, bytes.subarray(0, GUEST_ID_RANDOM_BYTES)))
+}
+
+/**
+ * A new guest cart id: 192 random bits and a 64-bit signature, 43 base64url characters. Nothing is
+ * stored: the cart's row is made with its first line (`addToCart`), so a visitor who never adds
+ * anything costs no row, and no per-address budget is spent here.
+ */
+export function issueGuestCartId(deps: GuestDeps): string {
+  const random = randomBytes(GUEST_ID_RANDOM_BYTES)
+  return Buffer.concat([random, guestIdMac(deps, random)]).toString('base64url')
+}
+
+/** The cart id of a guest cart id, or null when it has no row or was idle past 30 days. */
 export async function findGuestCart(deps: CartDeps, guestCartId: string): Promise<string | null> {
   const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
   const [row] = await queryRows<{ id: string }>(
@@ -79,16 +105,62 @@ export async function findGuestCart(deps: CartDeps, guestCartId: string): Promis
   return row?.id ?? null
 }
 
-/** The guest cart of `guestCartId`. @throws 401 CART_EXPIRED when unknown or expired */
-export async function requireGuestCart(deps: CartDeps, guestCartId: string): Promise<CartOwner> {
+/**
+ * The guest cart of `guestCartId`: its row when it has one, else (an id this API signed) a cart
+ * without a row yet, which reads as empty. An id with neither (made up, or an unsigned id of an
+ * earlier version whose row is gone) is refused.
+ * @throws 401 CART_EXPIRED
+ */
+export async function requireGuestCart(deps: CartDeps & GuestDeps, guestCartId: string): Promise<CartOwner> {
   const cartId = await findGuestCart(deps, guestCartId)
-  if (!cartId) throw Unauthorized(CART_EXPIRED)
-  return { kind: 'guest', cartId }
+  if (!cartId && !isIssuedGuestId(deps, guestCartId)) throw Unauthorized(CART_EXPIRED)
+  return { kind: 'guest', tokenHash: hashGuestId(guestCartId), cartId }
 }
 
-/** The id of the owner's cart; a user's cart is made on first use (one per user, by a unique index). */
-async function cartIdOf(db: Executor, owner: CartOwner): Promise<string> {
-  if (owner.kind === 'guest') return owner.cartId
+/** Advisory lock key (any fixed bigint) that serialises guest cart creation. */
+const GUEST_CART_LOCK = 0x67756573_74 // "guest"
+
+/** Guest rows kept at most (`GUEST_CART_MAX`, api/config.ts). */
+const maxGuestCartsOf = (deps: Pick<AppDeps, 'commerce'>) => deps.commerce.maxGuestCarts ?? DEFAULT_MAX_GUEST_CARTS
+
+/**
+ * Makes the row of a guest cart at its first line, in the caller's transaction, and keeps the guest
+ * rows within `maxGuestCarts`: the longest idle ones beyond it are removed (their lines with them),
+ * as are up to 100 rows idle past 30 days. Creations take one transaction-scoped advisory lock, so
+ * two at once cannot both see room for one more; existing carts never wait for it.
+ * @returns the cart id (the existing one when a concurrent request made it first)
+ */
+async function makeGuestCart(deps: CartDeps, tx: Executor, tokenHash: string): Promise<string> {
+  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS).toISOString()
+  await tx.execute(sql`select pg_advisory_xact_lock(${GUEST_CART_LOCK})`)
+  await tx.execute(sql`delete from carts where id in (
+    select id from carts where guest_token_hash is not null and updated_at < ${cutoff} limit 100)`)
+  const id = newId()
+  const made = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into carts (id, guest_token_hash, created_at, updated_at)
+        values (${id}, ${tokenHash}, ${deps.clock().toISOString()}, ${deps.clock().toISOString()})
+        on conflict (guest_token_hash) do nothing returning id`,
+  )
+  if (made.length === 0) {
+    const [row] = await queryRows<{ id: string }>(tx, sql`select id from carts where guest_token_hash = ${tokenHash}`)
+    return row!.id
+  }
+  const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from carts where guest_token_hash is not null`)
+  const excess = (count?.n ?? 0) - maxGuestCartsOf(deps)
+  if (excess > 0) {
+    await tx.execute(sql`delete from carts where id in (
+      select id from carts where guest_token_hash is not null and id <> ${id} order by updated_at, id limit ${excess})`)
+  }
+  return id
+}
+
+/**
+ * The id of the owner's cart, made on first use: a user's (one per user, by a unique index) or a
+ * guest's (`makeGuestCart`, at its first line).
+ */
+async function cartIdOf(deps: CartDeps, db: Executor, owner: CartOwner): Promise<string> {
+  if (owner.kind === 'guest') return owner.cartId ?? (await makeGuestCart(deps, db, owner.tokenHash))
   await db.execute(sql`insert into carts (id, user_id) values (${newId()}, ${owner.userId}) on conflict (user_id) do nothing`)
   const [row] = await queryRows<{ id: string }>(db, sql`select id from carts where user_id = ${owner.userId}`)
   return row!.id
@@ -172,10 +244,10 @@ function assertAllowed(deps: Pick<AppDeps, 'commerce'>, wanted: number, stock: n
  * @throws 404 unknown or unpublished product; 409 OUT_OF_STOCK, the per-line maximum, the stock, CART_FULL
  */
 export async function addToCart(deps: CartDeps, owner: CartOwner, productId: string): Promise<CartItemAnswer> {
-  const lineId = await deps.db.transaction(async (tx) => {
+  const { lineId, cartId } = await deps.db.transaction(async (tx) => {
     const product = await productState(tx, productId)
     if (!product || !product.publish) throw NotFound('Product not found')
-    const cartId = await cartIdOf(tx, owner)
+    const cartId = await cartIdOf(deps, tx, owner)
     // One writer per cart at a time: the line count and the quantity checks below stay true.
     await tx.execute(sql`select id from carts where id = ${cartId} for update`)
     const [line] = await queryRows<{ id: string; quantity: number }>(
@@ -201,9 +273,10 @@ export async function addToCart(deps: CartDeps, owner: CartOwner, productId: str
       tx,
       sql`select id from cart_lines where cart_id = ${cartId} and product_id = ${productId}`,
     )
-    return row!.id
+    return { lineId: row!.id, cartId }
   })
-  return (await lineAnswer(deps, owner, lineId))!
+  // A guest cart made by this first line is read from its new row.
+  return (await lineAnswer(deps, owner.kind === 'guest' ? { ...owner, cartId } : owner, lineId))!
 }
 
 async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: string): Promise<CartItemAnswer | null> {
@@ -265,7 +338,7 @@ export async function mergeGuestCart(deps: CartDeps, userId: string, guestCartId
   const guestCart = await findGuestCart(deps, guestCartId)
   if (guestCart) {
     await deps.db.transaction(async (tx) => {
-      const cartId = await cartIdOf(tx, owner)
+      const cartId = await cartIdOf(deps, tx, owner)
       await tx.execute(sql`select id from carts where id in (${cartId}, ${guestCart}) order by id for update`)
       const guestLines = await queryRows<{ product_id: string; quantity: number; unit_price_paise: number }>(
         tx,

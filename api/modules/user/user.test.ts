@@ -126,6 +126,20 @@ describe('POST /api/user/register', () => {
     expect(await userCount()).toBe(before)
   })
 
+  it('counts the password in characters as its message says (an emoji is one): 4 emoji are too short, 100 are fine', async () => {
+    const four = '😀🔒🍚🥛'
+    const short = await t.call('user/register', {
+      json: { name: 'Asha', email: `emoji-short-${process.pid}@example.com`, password: four, confirmPassword: four },
+    })
+    expect(short.status).toBe(400)
+    expect(short.body.issues).toEqual([{ path: 'password', message: 'Password must be at least 8 characters' }])
+    const hundred = '🍚'.repeat(100)
+    const email = `emoji-long-${process.pid}@example.com`
+    const made = await t.call('user/register', { json: { name: 'Asha', email, password: hundred, confirmPassword: hundred } })
+    expect(made.status).toBe(201)
+    expect((await t.call('user/login', { json: { email, password: hundred } })).status).toBe(200)
+  })
+
   it('answers 400 for a body that is not JSON', async () => {
     const before = await userCount()
     const res = await t.call('user/register', { json: '{"name": "Ravi", ' })

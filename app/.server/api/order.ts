@@ -18,7 +18,7 @@ export type OrderLine = Order['items'][number]
 export type PlaceOrderResult =
   | { kind: 'placed'; order: Order; message: string }
   | { kind: 'cart-changed'; changes: CartChange[]; message: string }
-  | { kind: 'failed'; status: number; message: string }
+  | { kind: 'failed'; status: number; message: string; retryAfter?: number }
 
 /**
  * Places a cash-on-delivery order for the whole server-side cart (POST /api/order/cash-on-delivery)
@@ -43,7 +43,7 @@ export async function placeCashOnDeliveryOrder(
     if (changes.success) return { kind: 'cart-changed', changes: changes.data, message: result.message }
   }
   const parsed = parseData(result, OrderSchema)
-  if (!parsed.ok) return { kind: 'failed', status: parsed.status, message: parsed.message }
+  if (!parsed.ok) return { kind: 'failed', status: parsed.status, message: parsed.message, retryAfter: parsed.retryAfter }
   return { kind: 'placed', order: parsed.data, message: parsed.message }
 }
 

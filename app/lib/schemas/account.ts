@@ -8,7 +8,8 @@
  * answers the same message for "missing", "empty" and "only spaces".
  */
 import { z } from 'zod'
-import { EmailSchema, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.ts'
+import { EmailSchema, NAME_MAX_LENGTH } from './auth.ts'
+import { newPasswordSchema } from '../../../contract/password.ts'
 
 /** docs/product.md, "Constants": the code has 6 characters, one per box. */
 export const OTP_LENGTH = 6
@@ -78,10 +79,7 @@ export const OtpSchema = z.preprocess(
  */
 export const ResetPasswordSchema = z
   .object({
-    newPassword: z
-      .string({ error: 'Enter a new password' })
-      .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-      .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+    newPassword: newPasswordSchema('Enter a new password'),
     confirmPassword: z.string({ error: 'Confirm your new password' }).min(1, 'Confirm your new password'),
   })
   .refine((value) => value.newPassword === value.confirmPassword, {

@@ -115,6 +115,21 @@ describe('RegisterSchema (docs/product.md, "Validation rules")', () => {
     })
   })
 
+  it('counts characters as the message says them: an emoji is one character, not two', () => {
+    const four = '😀🔒🍚🥛' // 4 characters, 8 UTF-16 units
+    expect(errorsOf(RegisterSchema.safeParse({ ...validRegister, password: four, confirmPassword: four }))).toEqual({
+      password: ['Password must be at least 8 characters'],
+    })
+    const hundred = '🍚'.repeat(100) // 100 characters, 200 UTF-16 units
+    expect(RegisterSchema.safeParse({ ...validRegister, password: hundred, confirmPassword: hundred }).success).toBe(true)
+    const eight = 'ab🍚cd🥛ef'
+    expect(RegisterSchema.safeParse({ ...validRegister, password: eight, confirmPassword: eight }).success).toBe(true)
+    const over = '🍚'.repeat(129)
+    expect(errorsOf(RegisterSchema.safeParse({ ...validRegister, password: over, confirmPassword: over }))).toEqual({
+      password: ['Password must be at most 128 characters'],
+    })
+  })
+
   it('works through Conform: the mismatch reaches confirmPassword and passwords are not echoed when hidden', () => {
     const submission = parseWithZod(form({ ...validRegister, confirmPassword: 'nope-nope' }), { schema: RegisterSchema })
     const reply = submission.reply({ hideFields: ['password', 'confirmPassword'] })

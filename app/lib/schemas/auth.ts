@@ -7,16 +7,13 @@
  * field answers the same message for "missing" and for "only spaces".
  */
 import { z } from 'zod'
+import { newPasswordSchema } from '../../../contract/password.ts'
 
 /** docs/product.md, "Validation rules": the register mismatch message, verbatim. */
 export const PASSWORD_MISMATCH_MESSAGE = 'password and confirm password must be same'
 
 /** RFC 5321 §4.5.3.1: a path (and so an address) is at most 254 octets usable. */
 export const EMAIL_MAX_LENGTH = 254
-/** NIST SP 800-63B §5.1.1.2: at least 8 characters for a chosen password. */
-export const PASSWORD_MIN_LENGTH = 8
-/** An upper bound keeps hashing cost bounded (OWASP Password Storage: cap long inputs). */
-export const PASSWORD_MAX_LENGTH = 128
 export const NAME_MAX_LENGTH = 100
 
 /** A required text field: trimmed; missing, empty and blank all give `message`. */
@@ -38,11 +35,8 @@ export const LoginSchema = z.object({
   password: z.string({ error: 'Enter your password' }).min(1, 'Enter your password'),
 })
 
-/** A new password: required, 8 to 128 characters, kept as typed. */
-const NewPasswordSchema = z
-  .string({ error: 'Enter a password' })
-  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+/** A new password: required, 8 to 128 characters (Unicode code points, contract/password.ts), kept as typed. */
+const NewPasswordSchema = newPasswordSchema('Enter a password')
 
 /**
  * Register (docs/product.md, "Auth screens" and "Validation rules"): all four fields required; a

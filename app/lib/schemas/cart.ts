@@ -16,7 +16,11 @@ export const CartActionSchema = z.discriminatedUnion('intent', [
   z.object({
     intent: z.literal('set'),
     lineId: Id,
-    qty: z.coerce.number().int().min(0).max(999),
+    // Digits only: a general coercion reads '' as 0 (removing the line) and '0x0a' or '1e1' as 10.
+    qty: z
+      .string()
+      .regex(/^[0-9]{1,3}$/)
+      .transform(Number),
     productId: Id.optional(),
     redirectTo: z.string().max(2048).optional(),
   }),
