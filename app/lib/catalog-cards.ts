@@ -36,9 +36,18 @@ interface CardSource {
   more_details?: Readonly<Record<string, unknown>> | null
 }
 
+/**
+ * The brand of an API product: its `more_details.brand` trimmed ('' when there is none or it is not
+ * text). Cards, cart lines and checkout lines show it beside the name (docs/product.md, "Product
+ * cards").
+ */
+export function brandOf(product: Pick<CardSource, 'more_details'>): string {
+  const brand = product.more_details?.brand
+  return typeof brand === 'string' ? brand.trim() : ''
+}
+
 /** The card fields of an API product (its first image only). */
 export function toCardData(product: CardSource): ProductCardData {
-  const brand = product.more_details?.brand
   return {
     _id: product._id,
     name: product.name,
@@ -48,7 +57,7 @@ export function toCardData(product: CardSource): ProductCardData {
     sellingPrice: Number(product.sellingPrice ?? product.price) || 0,
     discount: Number(product.discount) || 0,
     stock: Number(product.stock) || 0,
-    brand: typeof brand === 'string' ? brand.trim() : '',
+    brand: brandOf(product),
   }
 }
 
