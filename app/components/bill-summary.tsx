@@ -32,7 +32,7 @@ export function BillSummary({
   const freeDelivery = bill.itemCount > 0 && bill.deliveryCharge === 0
   const toFree = bill.freeDeliveryAbove - bill.itemsTotal
   return (
-    <section aria-label={title} className="rounded-xl border border-slate-200 bg-white p-4">
+    <section aria-label={title} data-card="bill" className="rounded-xl border border-slate-200 bg-white p-4">
       <Heading className="mb-2 text-base font-bold text-slate-900">{title}</Heading>
       <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm text-slate-700">
         <dt>Items total (MRP)</dt>

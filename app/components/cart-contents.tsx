@@ -5,6 +5,7 @@
  */
 import { Link } from 'react-router'
 import type { Bill, CartLine } from '../.server/api/cart.ts'
+import { brandOf } from '../lib/catalog-cards.ts'
 import { formatRupees } from '../lib/money.ts'
 import { productPath } from '../lib/slug.ts'
 import { AddToCart } from './add-to-cart.tsx'
@@ -37,9 +38,10 @@ export function EmptyCart() {
   )
 }
 
-/** One cart line: image, name, unit, stepper, line price with the MRP struck. */
+/** One cart line: image, brand, name, unit, stepper, line price with the MRP struck. */
 function CartLineRow({ line }: { line: CartLine }) {
   const product = line.productId
+  const brand = brandOf(product)
   const lineTotal = Math.round(product.sellingPrice * 100 * line.quantity) / 100
   const lineMrp = Math.round(Math.max(product.price, product.sellingPrice) * 100 * line.quantity) / 100
   return (
@@ -53,7 +55,8 @@ function CartLineRow({ line }: { line: CartLine }) {
         className="size-16 shrink-0 rounded-lg border border-slate-100 object-contain p-1"
       />
       <div className="min-w-0 flex-1">
-        <Link to={productPath(product)} className="line-clamp-2 text-sm font-semibold text-slate-800 hover:underline">
+        {brand ? <p className="truncate text-xs font-medium text-slate-600">{brand}</p> : null}
+        <Link to={productPath(product)} className="line-clamp-2 text-sm font-semibold break-words text-slate-800 hover:underline">
           {product.name}
         </Link>
         <p className="text-xs text-slate-500">{product.unit}</p>
@@ -67,7 +70,13 @@ function CartLineRow({ line }: { line: CartLine }) {
           ) : null}
         </p>
       </div>
-      <AddToCart productId={product._id} name={product.name} stock={product.publish === false ? 0 : product.stock} />
+      <div className="shrink-0">
+        <AddToCart
+          productId={product._id}
+          name={brand ? `${brand} ${product.name}` : product.name}
+          stock={product.publish === false ? 0 : product.stock}
+        />
+      </div>
     </li>
   )
 }
@@ -81,16 +90,26 @@ export function CartContents({ lines, bill, signedIn }: { lines: CartLine[]; bil
   const proceedTo = signedIn ? '/checkout' : `/login?${new URLSearchParams({ redirectTo: '/checkout' })}`
   return (
     <div className="flex flex-col gap-4">
-      <ul aria-label="Cart items" className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-3">
+      <ul
+        aria-label="Cart items"
+        data-card="cart lines"
+        className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-3"
+      >
         {lines.map((line) => (
           <CartLineRow key={line._id} line={line} />
         ))}
       </ul>
       <BillSummary bill={bill} />
-      <Link to={proceedTo} className={`${buttonClassName({ variant: 'primary', size: 'lg', fullWidth: true })} justify-between`}>
-        <span>{formatRupees(bill.grandTotal)} · TOTAL</span>
-        <span>Proceed ›</span>
-      </Link>
+      {/* Two things, two labels: the total is read as "Total ₹x", the link as "Proceed". */}
+      <div data-card="proceed" className="flex items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-3">
+        <p className="flex min-w-0 flex-col leading-tight">
+          <span className="text-xs font-medium text-slate-600">Total</span>
+          <span className="text-lg font-bold text-slate-900">{formatRupees(bill.grandTotal)}</span>
+        </p>
+        <Link to={proceedTo} className={`${buttonClassName({ variant: 'primary', size: 'lg' })} shrink-0`}>
+          Proceed<span aria-hidden="true"> ›</span>
+        </Link>
+      </div>
     </div>
   )
 }

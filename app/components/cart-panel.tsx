@@ -14,7 +14,7 @@ import { CartIcon, CloseIcon } from './icons.tsx'
 const CartContents = lazy(() => import('./cart-contents.tsx').then((module) => ({ default: module.CartContents })))
 const LOADING_CART = <p className="py-10 text-center text-slate-500">Loading your cart…</p>
 
-/** The phone's sticky bottom bar: "n items · ₹x · View Cart" (below 768 px; not on /cart or /checkout). */
+/** The phone's sticky bottom bar: "n items · ₹x" and "View Cart ›" (below 768 px; not on /cart or /checkout). */
 export function CartBar() {
   const { count, total } = useCartSummary()
   const { pathname } = useLocation()
@@ -25,12 +25,17 @@ export function CartBar() {
         to="/cart"
         className="flex min-h-12 items-center justify-between rounded-xl bg-accent px-4 font-semibold text-white shadow-lg"
         data-testid="cart-bar"
+        data-card="cart bar"
       >
+        {/* The two ends of the bar: no separator is drawn between them (it would dangle at the end of
+            the left one); screen readers get a comma. */}
         <span>
           {itemCountLabel(count)} · {formatRupees(total)}
-          <span aria-hidden="true"> · </span>
+          <span className="sr-only">, </span>
         </span>
-        <span>View Cart ›</span>
+        <span>
+          View Cart<span aria-hidden="true"> ›</span>
+        </span>
       </Link>
     </div>
   )

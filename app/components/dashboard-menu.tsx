@@ -21,6 +21,7 @@ export function DashboardMenu({ user, className }: { user: MenuUser; className?:
         className,
       )}
       data-testid="dashboard-menu"
+      data-card="dashboard menu"
     >
       <AccountMenuItems user={user} />
     </aside>

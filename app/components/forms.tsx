@@ -207,7 +207,7 @@ export function SubmitButton({
 export function FormCard({ title, children }: { title: string; children: ReactNode }) {
   return (
     <div className="mx-auto w-full max-w-md px-4 py-10">
-      <div className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+      <div data-card="form" className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
         <h1 className="mb-6 text-2xl font-semibold text-slate-900">{title}</h1>
         {children}
       </div>

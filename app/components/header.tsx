@@ -44,7 +44,7 @@ export function Header({ user }: { user: SessionUser | null }) {
         {withSearch ? (
           // Its own row below 768 px (order-last + full width), in line from md up.
           // `header-search`: app/app.css places the toasts below this row.
-          <div className="header-search order-last w-full md:order-none md:flex md:flex-1 md:justify-center">
+          <div className="header-search order-last w-full md:order-none md:flex md:min-w-0 md:flex-1 md:justify-center">
             <SearchBar className="md:max-w-xl" />
           </div>
         ) : null}

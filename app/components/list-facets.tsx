@@ -45,7 +45,7 @@ export function ListFacets({
   const labelOf = (sort: (typeof SORTS)[number]) => (sort === 'relevance' ? relevanceLabel : SORT_LABELS[sort])
   return (
     <div className="mb-3 flex flex-col gap-2">
-      <details className="rounded-xl border border-slate-200 bg-white">
+      <details data-card="filters" className="rounded-xl border border-slate-200 bg-white">
         <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-2 px-3 text-sm font-semibold text-slate-800">
           <span>
             Filter and sort

@@ -34,6 +34,7 @@ export function StatusTimeline({ order }: { order: Pick<Order, 'status' | 'statu
         return (
           <li
             key={step}
+            data-card="order status"
             className={`rounded-lg border px-3 py-2 text-sm ${at ? (step === 'cancelled' ? 'border-red-200 bg-red-50' : 'border-green-200 bg-green-50') : 'border-slate-200 bg-white text-slate-500'}`}
           >
             <span className="block font-semibold">
@@ -68,7 +69,7 @@ export function CancellationNote({ order }: { order: Pick<Order, 'status' | 'can
 export function OrderBody({ order }: { order: Order }) {
   return (
     <div className="grid gap-4 lg:grid-cols-[1fr_20rem]">
-      <section aria-label="Items" className="rounded-xl border border-slate-200 bg-white px-3">
+      <section aria-label="Items" data-card="order items" className="rounded-xl border border-slate-200 bg-white px-3">
         <ul className="divide-y divide-slate-100">
           {order.items.map((line, i) => (
             <li key={`${line.productId ?? 'gone'}-${i}`} className="flex items-center gap-3 py-3">
@@ -104,7 +105,7 @@ export function OrderBody({ order }: { order: Order }) {
         </ul>
       </section>
       <div className="flex flex-col gap-4">
-        <section aria-labelledby="order-address" className="rounded-xl border border-slate-200 bg-white p-4">
+        <section aria-labelledby="order-address" data-card="order address" className="rounded-xl border border-slate-200 bg-white p-4">
           <h2 id="order-address" className="mb-1 text-base font-bold">
             Delivery address
           </h2>

@@ -70,6 +70,7 @@ export function ProductCard({
     // instead of a long utility list repeated in every card.
     <article
       id={productAnchor(product._id)}
+      data-card="product"
       className={isSideways ? 'pc pc-side scroll-mt-36 md:scroll-mt-28' : 'pc pc-col scroll-mt-36 md:scroll-mt-28'}
     >
       <div className="pc-media">
@@ -93,13 +94,17 @@ export function ProductCard({
         </h3>
         {product.brand ? <p className="pc-brand">{product.brand}</p> : null}
         <p className="pc-unit">{product.unit}</p>
-        <div className="mt-auto flex items-end justify-between gap-2 pt-1">
+        {/* Price and ADD share a line while both fit; in a narrow card (a phone's home row, a listing
+            beside its sub category list) ADD moves under the price instead of out of the card. */}
+        <div className="pc-buy">
           <PriceTag price={product.price} sellingPrice={product.sellingPrice} />
-          <AddToCart
-            productId={product._id}
-            name={product.brand ? `${product.brand} ${product.name}` : product.name}
-            stock={product.stock}
-          />
+          <div className="pc-cart">
+            <AddToCart
+              productId={product._id}
+              name={product.brand ? `${product.brand} ${product.name}` : product.name}
+              stock={product.stock}
+            />
+          </div>
         </div>
       </div>
     </article>

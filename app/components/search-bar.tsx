@@ -106,8 +106,10 @@ function TypingPrompt({ paused }: { paused: boolean }) {
   )
 }
 
+// No minimum width from 768 px: beside the logo, the account menu and a filled cart button it takes
+// what is left, so the header never pushes the page wider than a tablet's screen.
 const BAR =
-  'flex h-11 w-full items-center overflow-hidden rounded-lg border border-slate-300 bg-slate-50 text-slate-500 md:min-w-[300px] lg:min-w-[420px]'
+  'flex h-11 w-full min-w-0 items-center overflow-hidden rounded-lg border border-slate-300 bg-slate-50 text-slate-500 lg:min-w-[420px]'
 
 /** The search bar: a prompt link outside /search, a real GET form on /search. */
 export function SearchBar({ className }: { className?: string }) {

@@ -4,6 +4,7 @@
  * product card read the count, the total and each product's quantity without a request of their own.
  */
 import { useRouteLoaderData } from 'react-router'
+import { countLabel } from './plural.ts'
 
 /** One product's line in the cart. */
 export interface CartLineRef {
@@ -36,7 +37,7 @@ export function useCartSummary(): CartSummary {
 
 /** "1 item" / "3 items". */
 export function itemCountLabel(count: number): string {
-  return `${count} ${count === 1 ? 'item' : 'items'}`
+  return countLabel(count, 'item')
 }
 
 /** The anchor id of a product's card, the target of the no-JavaScript redirect back (`#p-<id>`). */

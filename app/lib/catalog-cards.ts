@@ -38,9 +38,18 @@ interface CardSource {
   more_details?: Readonly<Record<string, unknown>> | null
 }
 
+/**
+ * The brand of an API product: its `more_details.brand` trimmed ('' when there is none or it is not
+ * text). Cards, cart lines and checkout lines show it beside the name (docs/product.md, "Product
+ * cards").
+ */
+export function brandOf(product: Pick<CardSource, 'more_details'>): string {
+  const brand = product.more_details?.brand
+  return typeof brand === 'string' ? brand.trim() : ''
+}
+
 /** The card fields of an API product (its first image only). */
 export function toCardData(product: CardSource): ProductCardData {
-  const brand = product.more_details?.brand
   const price = Number(product.price) || 0
   const sellingPrice = Number(product.sellingPrice ?? product.price) || 0
   return {
@@ -53,7 +62,7 @@ export function toCardData(product: CardSource): ProductCardData {
     // From the two prices, not the API's `discount` (docs/commerce-api.md, "The discount on the wire").
     discount: product.sellingPrice == null ? Number(product.discount) || 0 : discountPercentOf(price, sellingPrice),
     stock: Number(product.stock) || 0,
-    brand: typeof brand === 'string' ? brand.trim() : '',
+    brand: brandOf(product),
   }
 }
 

@@ -21,6 +21,7 @@ import { useAppendingList, useIsSwitchingWithinCategory } from '../components/pa
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { breadcrumbJsonLd, originFromMatches, pageMeta } from '../lib/seo.ts'
+import { countLabel } from '../lib/plural.ts'
 
 /** Products per page on the category product page (docs/product.md, "Constants"). */
 const LISTING_PAGE_SIZE = 8
@@ -78,9 +79,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
     <SidebarLayout sidebar={<SubCategorySidebar items={sidebar} all={all} />}>
       <header className="mb-3 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h1 className="text-xl font-bold text-slate-900 md:text-2xl">{category.name}</h1>
-        <p className="text-sm text-slate-500">
-          {list.totalCount} {list.totalCount === 1 ? 'product' : 'products'}
-        </p>
+        <p className="text-sm text-slate-500">{countLabel(list.totalCount, 'product')}</p>
       </header>
       <ListFacets filters={loaderData.filters} facets={loaderData.facets} relevanceLabel="Newest" />
       <ListingProducts

@@ -28,6 +28,7 @@ import { ErrorList, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { useIsStale } from '../components/use-stale-reply.ts'
 import { itemCountLabel } from '../lib/cart.ts'
+import { brandOf } from '../lib/catalog-cards.ts'
 import { formatRupees } from '../lib/money.ts'
 import { addressLine } from '../lib/schemas/address.ts'
 import { PlaceOrderFormSchema } from '../lib/schemas/checkout.ts'
@@ -94,12 +95,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const placeError = actionData && 'placeError' in actionData && !isPlaceErrorStale ? actionData.placeError : null
   const addressReply = actionData && 'result' in actionData ? actionData : undefined
   return (
-    <div className="mx-auto grid max-w-5xl gap-6 px-3 py-4 sm:px-4 md:grid-cols-[1fr_22rem] md:py-6">
-      <div className="flex flex-col gap-4">
+    // minmax(0, …) and min-w-0: a column is never wider than its track, so a long product name is cut
+    // inside its card instead of widening the page (docs/product.md, "Look and feel").
+    <div className="mx-auto grid max-w-5xl grid-cols-[minmax(0,1fr)] gap-6 px-3 py-4 sm:px-4 md:grid-cols-[minmax(0,1fr)_22rem] md:py-6">
+      <div className="flex min-w-0 flex-col gap-4">
         <h1 className="text-xl font-bold text-slate-900">Checkout</h1>
 
         {changes?.length ? (
-          <section role="alert" className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm">
+          <section role="alert" data-card="cart changes" className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm">
             <h2 className="mb-2 font-bold text-amber-900">Your cart was updated</h2>
             <ul className="list-disc pl-5 text-amber-900">
               {changes.map((change, i) => (
@@ -119,7 +122,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           </section>
         ) : null}
 
-        <section aria-labelledby="checkout-address" className="rounded-xl border border-slate-200 bg-white p-4">
+        <section
+          aria-labelledby="checkout-address"
+          data-card="delivery address"
+          className="rounded-xl border border-slate-200 bg-white p-4"
+        >
           <h2 id="checkout-address" className="mb-3 font-bold">
             Delivery address
           </h2>
@@ -139,7 +146,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                     form={PLACE_ORDER_FORM_ID}
                     className="mt-1 size-4 accent-[var(--color-accent)]"
                   />
-                  <span className="text-sm">
+                  <span className="min-w-0 text-sm break-words">
                     {addressLine(address)}
                     <span className="block text-slate-600">Mobile {address.mobile}</span>
                   </span>
@@ -170,7 +177,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           )}
         </section>
 
-        <section aria-labelledby="checkout-payment" className="rounded-xl border border-slate-200 bg-white p-4">
+        <section aria-labelledby="checkout-payment" data-card="payment" className="rounded-xl border border-slate-200 bg-white p-4">
           <h2 id="checkout-payment" className="mb-2 font-bold">
             Payment
           </h2>
@@ -181,20 +188,30 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         </section>
       </div>
 
-      <aside className="flex flex-col gap-4">
-        <section aria-labelledby="checkout-items" className="rounded-xl border border-slate-200 bg-white p-4">
+      <aside className="flex min-w-0 flex-col gap-4">
+        <section aria-labelledby="checkout-items" data-card="checkout items" className="rounded-xl border border-slate-200 bg-white p-4">
           <h2 id="checkout-items" className="mb-2 font-bold">
             {itemCountLabel(cart.bill.itemCount)}
           </h2>
-          <ul className="grid gap-1 text-sm">
-            {cart.lines.map((line) => (
-              <li key={line._id} className="flex justify-between gap-2">
-                <span className="min-w-0 truncate">
-                  {line.quantity} × {line.productId.name}
-                </span>
-                <span className="shrink-0">{formatRupees(Math.round(line.productId.sellingPrice * 100 * line.quantity) / 100)}</span>
-              </li>
-            ))}
+          {/* The cart's own order (oldest line first), each line "brand" over "qty × name" (two lines at
+              most), its amount kept whole at the right. */}
+          <ul aria-label="Items to order" className="grid gap-2 text-sm">
+            {cart.lines.map((line) => {
+              const brand = brandOf(line.productId)
+              return (
+                <li key={line._id} className="flex items-start justify-between gap-3">
+                  <span className="min-w-0">
+                    {brand ? <span className="block truncate text-xs text-slate-500">{brand}</span> : null}
+                    <span className="line-clamp-2 break-words">
+                      {line.quantity} × {line.productId.name}
+                    </span>
+                  </span>
+                  <span className="shrink-0 font-semibold">
+                    {formatRupees(Math.round(line.productId.sellingPrice * 100 * line.quantity) / 100)}
+                  </span>
+                </li>
+              )
+            })}
           </ul>
           <Link to="/cart" className="mt-2 inline-block text-sm font-semibold text-accent hover:underline">
             Change items

@@ -29,6 +29,7 @@ import { useAppendingList, useIsSwitchingWithinCategory } from '../components/pa
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { breadcrumbJsonLd, originFromMatches, pageMeta } from '../lib/seo.ts'
+import { countLabel } from '../lib/plural.ts'
 
 /** Products per page on the category product page (docs/product.md, "Constants"). */
 const LISTING_PAGE_SIZE = 8
@@ -95,9 +96,7 @@ export default function Listing({ loaderData }: Route.ComponentProps) {
           <p className="text-xs font-medium text-slate-500">{category.name}</p>
           <h1 className="text-xl font-bold text-slate-900 md:text-2xl">{subCategory.name}</h1>
         </div>
-        <p className="text-sm text-slate-500">
-          {list.totalCount} {list.totalCount === 1 ? 'product' : 'products'}
-        </p>
+        <p className="text-sm text-slate-500">{countLabel(list.totalCount, 'product')}</p>
       </header>
       <ListFacets filters={loaderData.filters} facets={loaderData.facets} relevanceLabel="Newest" />
       <ListingProducts

@@ -15,7 +15,10 @@ import type { Route } from './+types/product'
 import { AddToCart } from '../components/add-to-cart.tsx'
 import { productAnchor } from '../lib/cart.ts'
 import { productDetails, type CategoryRef, type SubCategoryRef } from '../.server/api/catalog.ts'
+import { getSession } from '../.server/context.ts'
 import { clientIp } from '../.server/request.ts'
+import { productDetailRows } from '../lib/product-details.ts'
+import { isAdminRole } from '../lib/roles.ts'
 import { discountLabel, discountPercentOf, formatRupees, sellingPrice } from '../lib/money.ts'
 import { categoryPath, idFromSlug, isCanonicalSlug, listingPath, productPath } from '../lib/slug.ts'
 import { DeliveryBadge } from '../components/product-card.tsx'
@@ -31,16 +34,7 @@ function named(ref: CategoryRef | SubCategoryRef | string | undefined): { _id: s
   return ref && typeof ref === 'object' && ref.name ? { _id: ref._id, name: ref.name } : null
 }
 
-/** A `more_details` key as a label: "brand" → "Brand", "source_sku" → "Source SKU". */
-function detailLabel(key: string): string {
-  return key
-    .split(/[_\s]+/)
-    .filter(Boolean)
-    .map((word) => (/^(sku|id|mrp|ean|upc|fssai)$/i.test(word) ? word.toUpperCase() : word[0].toUpperCase() + word.slice(1)))
-    .join(' ')
-}
-
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   const productId = idFromSlug(params.product)
   if (!productId) throw notFound()
   const product = await productDetails(productId, { clientIp: clientIp(request) })
@@ -67,9 +61,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       sellingPrice: selling,
       description: product.description ?? '',
       brand: typeof product.more_details?.brand === 'string' ? product.more_details.brand.trim() : '',
-      details: Object.entries(product.more_details ?? {})
-        .filter(([, value]) => typeof value === 'string' && value.trim() !== '')
-        .map(([key, value]) => ({ label: detailLabel(key), value })),
+      // The SKU is internal: admins only (app/lib/product-details.ts).
+      details: productDetailRows(product.more_details, isAdminRole(getSession(context).user?.role)),
     },
     breadcrumbs: {
       category: category ? { name: category.name, href: categoryPath(category) } : null,
@@ -264,7 +257,10 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <h2 id="product-details" className="mb-2 text-lg font-semibold text-slate-900">
               Product details
             </h2>
-            <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] overflow-hidden rounded-xl border border-slate-200 bg-white text-sm">
+            <dl
+              data-card="product details"
+              className="grid grid-cols-[minmax(6rem,auto)_minmax(0,1fr)] overflow-hidden rounded-xl border border-slate-200 bg-white text-sm"
+            >
               {product.unit ? <DetailRow label="Unit" value={product.unit} /> : null}
               {product.details.map((detail) => (
                 <DetailRow key={detail.label} label={detail.label} value={detail.value} />
@@ -281,7 +277,7 @@ function DetailRow({ label, value }: { label: string; value: string }) {
   return (
     <>
       <dt className="border-b border-slate-100 bg-slate-50 px-3 py-2 font-medium text-slate-600">{label}</dt>
-      <dd className="border-b border-slate-100 px-3 py-2 text-slate-900">{value}</dd>
+      <dd className="border-b border-slate-100 px-3 py-2 break-words text-slate-900">{value}</dd>
     </>
   )
 }

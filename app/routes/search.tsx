@@ -29,6 +29,7 @@ import { ProductGrid } from '../components/product-card.tsx'
 import { toCardData, type ProductCardData } from '../lib/catalog-cards.ts'
 import { EarlierPagesNote, LoadMore, useAppendingList } from '../components/pager.tsx'
 import { pageRange, readPageRequest, type PageWindow } from '../lib/paging.ts'
+import { countLabel } from '../lib/plural.ts'
 import { ProductGridCellsSkeleton, Spinner } from '../components/skeletons.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME, showsHeaderSearch } from '../components/header.tsx'
@@ -122,7 +123,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
       {showsOwnForm ? <SearchForm q={q} isSearching={isSearching} lastTypedRef={lastTypedRef} /> : null}
       {/* Announces each new answer to screen readers while the shopper keeps typing. */}
       <p className="sr-only" role="status">
-        {loaderData.list ? `${loaderData.list.totalCount} results for ${q}` : ''}
+        {loaderData.list ? `${countLabel(loaderData.list.totalCount, 'result')} for ${q}` : ''}
       </p>
       <div aria-busy={isSearching}>
         {loaderData.list ? (
@@ -261,7 +262,7 @@ function Results({ q, list: loaded, isSearching }: { q: string; list: PageWindow
   return (
     <section aria-labelledby="search-results" className={isSearching ? 'opacity-60 transition-opacity' : 'transition-opacity'}>
       <h2 id="search-results" className="mb-3 text-base font-semibold text-slate-700">
-        {list.totalCount} {list.totalCount === 1 ? 'result' : 'results'} for “{q}”
+        {countLabel(list.totalCount, 'result')} for “{q}”
       </h2>
       <EarlierPagesNote list={list} noun="results" />
       <ProductGrid products={list.items} paging={{ start: list.start, pageSize: loaded.pageSize }}>

@@ -207,6 +207,23 @@ describe('merging a guest cart at sign-in', () => {
     expect(again.body.data).toHaveLength(2)
   })
 
+  it('keeps the order the lines were added in: the cart and the checkout list them alike', async () => {
+    // docs/commerce-api.md, "Cart": lines oldest first. Merged lines keep when they were added, so a
+    // guest's cart is listed in the same order after sign-in (a merge inserts them in one transaction,
+    // where now() is one instant, and the line ids alone would shuffle them).
+    const who = await createShopper(t)
+    await add(rare.id, asUser(who))
+    const guest = await newGuest()
+    const picks = [bread, milk]
+    for (let i = 0; i < 6; i++) picks.push(await insertProduct(t.db, { name: `Order Check ${i}`, price: 10 + i, stock: 9 }))
+    for (const product of picks) await add(product.id, asGuest(guest))
+    const merged = await t.call('cart/merge', { method: 'POST', json: { guestCartId: guest }, token: who.token })
+    const names = (lines: { productId: { name: string } }[]) => lines.map((l) => l.productId.name)
+    const expected = [rare.name, ...picks.map((p) => p.name)]
+    expect(names(merged.body.data)).toEqual(expected)
+    expect(names((await get(asUser(who))).body.data)).toEqual(expected)
+  })
+
   it('needs a signed-in user', async () => {
     expect((await t.call('cart/merge', { method: 'POST', json: { guestCartId: 'a'.repeat(43) } })).status).toBe(401)
   })

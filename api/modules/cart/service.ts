@@ -340,9 +340,10 @@ export async function mergeGuestCart(deps: CartDeps, userId: string, guestCartId
     await deps.db.transaction(async (tx) => {
       const cartId = await cartIdOf(deps, tx, owner)
       await tx.execute(sql`select id from carts where id in (${cartId}, ${guestCart}) order by id for update`)
-      const guestLines = await queryRows<{ product_id: string; quantity: number; unit_price_paise: number }>(
+      const guestLines = await queryRows<{ product_id: string; quantity: number; unit_price_paise: number; created_at: string }>(
         tx,
-        sql`select product_id, quantity, unit_price_paise from cart_lines where cart_id = ${guestCart} order by created_at, id`,
+        sql`select product_id, quantity, unit_price_paise, created_at::text as created_at from cart_lines
+            where cart_id = ${guestCart} order by created_at, id`,
       )
       for (const line of guestLines) {
         const product = await productState(tx, line.product_id)
@@ -357,8 +358,10 @@ export async function mergeGuestCart(deps: CartDeps, userId: string, guestCartId
         } else if (quantity > 0) {
           const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from cart_lines where cart_id = ${cartId}`)
           if ((count?.n ?? 0) >= MAX_LINES_PER_CART) continue
-          await tx.execute(sql`insert into cart_lines (id, cart_id, product_id, quantity, unit_price_paise)
-            values (${newId()}, ${cartId}, ${line.product_id}, ${quantity}, ${line.unit_price_paise})`)
+          // The line keeps when it was added: lines are listed oldest first (docs/commerce-api.md,
+          // "Cart"), and inside this transaction now() would give every merged line the same instant.
+          await tx.execute(sql`insert into cart_lines (id, cart_id, product_id, quantity, unit_price_paise, created_at)
+            values (${newId()}, ${cartId}, ${line.product_id}, ${quantity}, ${line.unit_price_paise}, ${line.created_at}::timestamptz)`)
         }
       }
       await tx.execute(sql`delete from carts where id = ${guestCart}`)

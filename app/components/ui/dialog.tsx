@@ -99,7 +99,7 @@ export function Dialog({ title, closeTo, children, size = 'md', description, hid
           if (event.target === event.currentTarget) close()
         }}
       >
-        <div className={cn(PANEL_SIZES[size], className)}>
+        <div data-card="dialog" className={cn(PANEL_SIZES[size], className)}>
           <div className={cn('flex items-start justify-between gap-3', isFull ? 'p-3' : 'mb-4')}>
             <h2 id={titleId} className={cn('text-lg font-semibold', hideTitle && 'sr-only', isFull ? 'text-white' : 'text-slate-900')}>
               {title}

@@ -60,7 +60,7 @@ export default function AddressPage({ loaderData, actionData }: Route.ComponentP
       </div>
 
       {adding || editing ? (
-        <div className="mb-6 rounded-xl border border-slate-200 bg-white p-4">
+        <div data-card="address form" className="mb-6 rounded-xl border border-slate-200 bg-white p-4">
           <h2 className="mb-3 font-semibold">{editing ? 'Edit address' : 'Add address'}</h2>
           <AddressForm
             id={editing ? `address-${editing._id}` : 'address-new'}
@@ -84,7 +84,7 @@ export default function AddressPage({ loaderData, actionData }: Route.ComponentP
       ) : (
         <ul aria-label="Saved addresses" className="grid gap-3 sm:grid-cols-2">
           {addresses.map((address) => (
-            <li key={address._id} className="rounded-xl border border-slate-200 bg-white p-4">
+            <li key={address._id} data-card="address" className="rounded-xl border border-slate-200 bg-white p-4">
               <p className="text-sm text-slate-800">{addressLine(address)}</p>
               <p className="mt-1 text-sm text-slate-600">
                 {address.country} · Mobile {address.mobile}

@@ -125,7 +125,7 @@ function CategoryAdmin({
       ) : (
         <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6">
           {categories.map((category) => (
-            <li key={category._id} className="flex flex-col rounded-lg border border-slate-200 bg-white p-2 shadow-sm">
+            <li key={category._id} data-card="category" className="flex flex-col rounded-lg border border-slate-200 bg-white p-2 shadow-sm">
               <div className="flex aspect-square items-center justify-center overflow-hidden rounded-md bg-slate-50">
                 <ResponsiveImage
                   src={category.image}

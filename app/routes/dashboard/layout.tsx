@@ -30,7 +30,7 @@ export default function DashboardLayout() {
   return (
     <div className="mx-auto w-full max-w-7xl px-0 py-0 md:grid md:grid-cols-[250px_minmax(0,1fr)] md:gap-6 md:px-4 md:py-6">
       {user ? <DashboardMenu user={user} /> : null}
-      <div className="min-h-[60vh] min-w-0 bg-white md:rounded-lg md:shadow-sm md:ring-1 md:ring-slate-200">
+      <div data-card="dashboard" className="min-h-[60vh] min-w-0 bg-white md:rounded-lg md:shadow-sm md:ring-1 md:ring-slate-200">
         <Outlet />
       </div>
     </div>

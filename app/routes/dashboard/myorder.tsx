@@ -51,6 +51,7 @@ export default function MyOrder({ loaderData }: Route.ComponentProps) {
             <li key={order._id}>
               <Link
                 to={`/dashboard/myorder/${order._id}`}
+                data-card="order"
                 className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4 hover:border-slate-300"
               >
                 <span>

@@ -15,6 +15,7 @@ import { SHOP_NAME } from '../../components/header.tsx'
 import { StatusBadge } from '../../components/order-view.tsx'
 import { itemCountLabel } from '../../lib/cart.ts'
 import { formatRupees } from '../../lib/money.ts'
+import { countLabel } from '../../lib/plural.ts'
 import { formatOrderTime, ORDER_STATUS_NAMES, statusLabel } from '../../lib/order-status.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Orders | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
@@ -73,7 +74,7 @@ export default function OrdersAdmin({ loaderData }: Route.ComponentProps) {
             </Link>
           ))}
         </nav>
-        <p className="mb-2 text-sm text-slate-600">{totalCount} orders</p>
+        <p className="mb-2 text-sm text-slate-600">{countLabel(totalCount, 'order')}</p>
         {orders.length === 0 ? (
           <p className="rounded-xl border border-dashed border-slate-300 p-6 text-center text-slate-600">No orders here.</p>
         ) : (

@@ -223,7 +223,7 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
         ) : (
           <ul className={cn('grid grid-cols-2 gap-3 md:grid-cols-4 lg:grid-cols-6', isLoadingList && 'opacity-50')}>
             {products.map((product, index) => (
-              <li key={product._id} className="flex flex-col rounded-lg border border-slate-200 bg-white p-2 shadow-sm">
+              <li key={product._id} data-card="product" className="flex flex-col rounded-lg border border-slate-200 bg-white p-2 shadow-sm">
                 <div className="flex aspect-square items-center justify-center overflow-hidden rounded-md bg-slate-50">
                   <ResponsiveImage
                     src={product.image}

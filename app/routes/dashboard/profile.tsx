@@ -291,7 +291,11 @@ function AvatarUpload({ user, reply }: { user: ProfileUser; reply: { avatarError
 
   if (!isHydrated) {
     return (
-      <section aria-labelledby="avatar-upload-title" className="mt-4 max-w-sm rounded-lg border border-slate-200 bg-slate-50 p-4">
+      <section
+        aria-labelledby="avatar-upload-title"
+        data-card="avatar"
+        className="mt-4 max-w-sm rounded-lg border border-slate-200 bg-slate-50 p-4"
+      >
         {content}
       </section>
     )
