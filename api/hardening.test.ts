@@ -109,7 +109,7 @@ describe('numbers are exact', () => {
     [{ stock: 1e-7 }, 'stock', 'Stock must be a whole number'],
     [{ stock: '0.0000001' }, 'stock', 'Stock must be a whole number'],
     [{ price: 1e-9 }, 'price', 'Price can have at most 2 decimal places'],
-    [{ discount: 99.9999999999 }, 'discount', 'Discount can have at most 2 decimal places'],
+    [{ discount: 12.12345678901 }, 'discount', 'Discount can have at most 10 decimal places'],
   ])('%j is a 400 on the field, and nothing is stored', async (over, path, message) => {
     const before = (await t.call('product/get', { json: { limit: 100 } })).body.totalCount
     const res = await t.call('product/create', { token: admin, json: { ...product, ...over } })
