@@ -29,7 +29,7 @@ import { addressRoutes } from './modules/address/routes.ts'
 import { orderRoutes } from './modules/order/routes.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
 import { accountLookup } from './modules/user/service.ts'
-import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes } from './lib/openapi.ts'
+import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes, withBodyTextRule } from './lib/openapi.ts'
 import { referenceRoutes } from './modules/reference/routes.ts'
 import { corsForListedOrigins } from './lib/cors.ts'
 import { allowedMethods } from './lib/allow.ts'
@@ -131,7 +131,7 @@ export function createApp(opts: AppOptions) {
   let document: unknown = null
   app.route(
     '/api',
-    referenceRoutes(() => (document ??= app.getOpenAPI31Document(DOCUMENT_INFO))),
+    referenceRoutes(() => (document ??= withBodyTextRule(app.getOpenAPI31Document(DOCUMENT_INFO)))),
   )
 
   return { app, deps }

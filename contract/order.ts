@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { IdSchema, TimestampSchema } from './fields.ts'
 import { BillSchema } from './cart.ts'
+import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
 
 /** An order's life cycle, in order (docs/commerce-api.md, "Orders"). */
 export const ORDER_STATUSES = ['placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
@@ -16,7 +17,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
  */
 export const PlaceOrderSchema = z.object({
   addressId: IdSchema,
-  idempotencyKey: z.string().optional(),
+  idempotencyKey: z.string().optional().meta({ pattern: IDEMPOTENCY_KEY_PATTERN.source }),
   list_items: z.unknown().optional(),
   subTotalAmt: z.unknown().optional(),
   totalAmt: z.unknown().optional(),
@@ -29,7 +30,7 @@ export const OrderRefSchema = z.object({ orderId: IdSchema })
 export const UpdateStatusSchema = z.object({
   orderId: IdSchema,
   status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
-  version: z.coerce.number().int().min(1).optional(),
+  version: z.coerce.number().int().min(1).optional().meta({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
 })
 
 /** POST /api/order/admin-list: `{ status?, page, limit }` (limit at most 50). */

@@ -1,5 +1,5 @@
 /**
- * Cross-origin use of the API by separately hosted clients (`API_ALLOWED_ORIGINS`; docs/security.md,
+ * Cross-origin use of the API by separately hosted clients (`API_ALLOWED_ORIGINS`; docs/api-contract.md,
  * "Cross-origin clients"), with Hono's own `cors` middleware (hono.dev, "CORS Middleware"). A
  * request whose `Origin` is one of the listed origins gets the Fetch standard's CORS answer: a
  * preflight `OPTIONS` is a 204 naming the methods, the request headers the API reads

@@ -25,7 +25,7 @@ import {
   PlaceOrderSchema,
   UpdateStatusSchema,
 } from '../../../contract/order.ts'
-import { IdempotencyKeySchema } from '../../../contract/idempotency.ts'
+import { IdempotencyKeySchema, idempotencyHeader } from '../../../contract/idempotency.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { adminListOrders, changeStatus, listOrders, ORDER_PLACED, orderDetails, placeCashOnDelivery } from './service.ts'
 
@@ -44,7 +44,7 @@ export function orderRoutes(deps: AppDeps) {
       access: 'user',
       body: PlaceOrderSchema,
       headers: z.object({
-        'idempotency-key': z.string().optional().meta({ description: 'Required here, or `idempotencyKey` in the body' }),
+        ...idempotencyHeader('Optional (or `idempotencyKey` in the body): a repeat with the same key answers the same order').shape,
       }),
       answers: { 201: { description: 'The new order', ...order }, 200: { description: 'The order a repeated key placed', ...order } },
       errors: [404, 409, 429],
