@@ -18,7 +18,7 @@ import { createRequestHandler as createFetchHandler, type ServerBuild } from 're
 import { loadConfig } from './api/config.ts'
 import { startEmbeddedApi } from './api/embedded.ts'
 import { pingApi, proxyUpload } from './app/.server/remote-api.ts'
-import { serveStoredObject } from './api/lib/serve-upload.ts'
+import { serveStoredObject, uploadsForAllowedOrigins } from './api/lib/serve-upload.ts'
 import { logger } from './api/lib/logger.ts'
 import { describeFault } from './api/lib/faults.ts'
 import { clientIpMiddleware } from './api/lib/client-ip.ts'
@@ -90,6 +90,8 @@ if (process.env.EXPOSE_METRICS === '1') {
   })
 }
 
+// Pages of the origins in API_ALLOWED_ORIGINS may show the stored images (api/lib/serve-upload.ts).
+app.use('/uploads', uploadsForAllowedOrigins(config.apiAllowedOrigins))
 if (embedded) {
   const apiListener = getRequestListener(embedded.api.fetch)
   app.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') ? apiListener(req, res) : next()))

@@ -29,8 +29,11 @@ import { addressRoutes } from './modules/address/routes.ts'
 import { orderRoutes } from './modules/order/routes.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
 import { accountLookup } from './modules/user/service.ts'
-import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes } from './lib/openapi.ts'
+import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes, withBodyTextRule } from './lib/openapi.ts'
 import { referenceRoutes } from './modules/reference/routes.ts'
+import { corsForListedOrigins } from './lib/cors.ts'
+import { allowedMethods } from './lib/allow.ts'
+import { absoluteImageUrls } from './lib/public-urls.ts'
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../contract/file.ts'
 import os from 'node:os'
 import path from 'node:path'
@@ -55,6 +58,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     searchGate: createGate(2, 64),
     commerce: DEFAULT_COMMERCE,
     checkAnswers: false,
+    publicUrl: undefined,
     ...opts,
   }
 }
@@ -64,6 +68,10 @@ export function createApp(opts: AppOptions) {
   const deps = resolveDeps(opts)
   const app = new OpenAPIHono()
   registerSecuritySchemes(app)
+  // First, so a preflight is answered before anything else and every answer, errors included, carries
+  // the CORS headers of a listed origin (api/lib/cors.ts).
+  app.use('*', corsForListedOrigins(deps.allowedOrigins))
+  if (deps.publicUrl) app.use('*', absoluteImageUrls(deps.publicUrl))
   if (deps.checkAnswers) app.use('*', checkAnswers(app))
 
   app.onError((err, c) => {
@@ -88,12 +96,23 @@ export function createApp(opts: AppOptions) {
     return c.json(failure('Something went wrong'), 500)
   })
 
-  // Every handler reads its JSON body through readBody, which takes its cap from here.
+  // Every handler reads its JSON body through readBody, which takes its cap (and the public origin
+  // whose image urls it turns back into stored paths) from here.
   app.use('*', async (c, next) => {
     c.set('jsonBodyMaxBytes', deps.jsonBodyMaxBytes)
+    c.set('publicUrl', deps.publicUrl)
     await next()
   })
-  app.notFound((c) => c.json(failure(`Not found: ${c.req.method} ${c.req.path}`), 404))
+  // A path some route answers, asked with another method: 405 with the route's methods in `Allow`
+  // (RFC 9110 §15.5.6), and OPTIONS is answered with them (RFC 9110 §9.3.7). Only an unknown path is a 404.
+  const allowOf = allowedMethods(() => app.routes)
+  app.notFound((c) => {
+    const allow = allowOf(c.req.path)
+    if (allow.length === 0) return c.json(failure(`Not found: ${c.req.method} ${c.req.path}`), 404)
+    c.header('Allow', allow.join(', '))
+    if (c.req.method === 'OPTIONS') return c.body(null, 204)
+    return c.json(failure(`Method not allowed: ${c.req.method} ${c.req.path} answers ${allow.join(', ')}`), 405)
+  })
 
   // Each module declares its routes from contract/ (api/lib/openapi.ts); mounting them here also
   // collects them, with their full paths, into the document at GET /api/openapi.json.
@@ -112,7 +131,7 @@ export function createApp(opts: AppOptions) {
   let document: unknown = null
   app.route(
     '/api',
-    referenceRoutes(() => (document ??= app.getOpenAPI31Document(DOCUMENT_INFO))),
+    referenceRoutes(() => (document ??= withBodyTextRule(app.getOpenAPI31Document(DOCUMENT_INFO)))),
   )
 
   return { app, deps }

@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { parseTrustProxy } from './lib/client-ip.ts'
+import { parseOrigin } from './lib/cors.ts'
 import { parseUploadMaxBytes } from '../contract/file.ts'
 import type { S3Settings } from './lib/storage-s3.ts'
 
@@ -27,7 +28,7 @@ export interface ServerConfig {
   trustProxy: number | string[]
   /** Shared secret of a separately deployed BFF and its API, for forwarding shoppers' addresses. */
   apiInternalToken?: string
-  /** Origins of separately hosted clients allowed to write with the API's cookies. */
+  /** Origins of separately hosted clients: answered with CORS and allowed to write with the API's cookies (api/lib/cors.ts). */
   apiAllowedOrigins: string[]
   /** The site's public origin (`https://shop.example`, no path), for canonical and sitemap URLs. */
   publicUrl?: string
@@ -208,7 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     apiAllowedOrigins: (env.API_ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((o) => o.trim())
-      .filter(Boolean),
+      .filter(Boolean)
+      .map((o) => parseOrigin(o)),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     commerce: parseCommerce(env),
     s3: parseS3(env),

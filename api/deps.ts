@@ -42,7 +42,10 @@ export interface AppDeps {
   uploadMaxBytes: number
   /** JSON body size cap in bytes (413 beyond). */
   jsonBodyMaxBytes: number
-  /** Origins besides the API's own host allowed to write with the API's cookies (api/lib/csrf.ts). */
+  /**
+   * Origins of separately hosted clients (`API_ALLOWED_ORIGINS`): answered with CORS (api/lib/cors.ts)
+   * and allowed to write with the API's cookies (api/lib/csrf.ts).
+   */
   allowedOrigins: string[]
   /** How many searches the cache cannot answer may query the database at once (api/lib/gate.ts). */
   searchGate: Gate
@@ -50,6 +53,11 @@ export interface AppDeps {
   commerce: CommerceSettings
   /** How the guards find a token's user and session (api/lib/auth.ts). */
   accounts: AccountLookup
+  /**
+   * The site's public origin (`PUBLIC_URL`, `https://shop.example`), or undefined: with it, image urls
+   * in answers are absolute on it, so a client on another origin can show them (api/lib/public-urls.ts).
+   */
+  publicUrl: string | undefined
   /** Check every answer against the route's declared schema, a mismatch becoming a 500 (tests; api/lib/openapi.ts). */
   checkAnswers: boolean
 }

@@ -79,6 +79,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     uploadMaxBytes: config.uploadMaxBytes,
     jsonBodyMaxBytes: config.jsonBodyMaxBytes,
     allowedOrigins: config.apiAllowedOrigins,
+    publicUrl: config.publicUrl,
     commerce: config.commerce,
     // PGlite runs one query at a time: one search at a time keeps room for everything else.
     searchGate: createGate(database.kind === 'pglite' ? 1 : 4, 64),

@@ -9,7 +9,7 @@
  * starting 6-9 (TRAI's National Numbering Plan 2003).
  */
 import { z } from 'zod'
-import { TargetIdSchema, TimestampSchema } from './fields.ts'
+import { NOT_BLANK_PATTERN, TargetIdSchema, TimestampSchema } from './fields.ts'
 
 /** India's 28 states and 8 union territories, in alphabetical order, as the address `state` values. */
 export const INDIAN_STATES = [
@@ -66,7 +66,7 @@ export const ADDRESS_MOBILE_MESSAGE = 'Enter a 10-digit mobile number starting w
 export const COUNTRY_MESSAGE = 'We deliver in India only'
 
 const requiredText = (message: string, max: number) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `Use at most ${max} characters`)
+  z.string({ error: message }).trim().min(1, message).max(max, `Use at most ${max} characters`).meta({ pattern: NOT_BLANK_PATTERN })
 
 /**
  * The fields of an address as both sides validate them. Values are trimmed; the mobile number may be
@@ -86,7 +86,9 @@ export const AddressFieldsSchema = z.object({
     .optional()
     .transform((country) => country || ADDRESS_COUNTRY)
     .refine((country) => country.toLowerCase() === ADDRESS_COUNTRY.toLowerCase(), COUNTRY_MESSAGE)
-    .transform(() => ADDRESS_COUNTRY),
+    .transform(() => ADDRESS_COUNTRY)
+    // India in any case, or nothing (the default).
+    .meta({ type: 'string', pattern: '^(?:[Ii][Nn][Dd][Ii][Aa])?$' }),
   mobile: z
     .union([z.string(), z.number()], { error: ADDRESS_MOBILE_MESSAGE })
     .transform((mobile) =>
@@ -94,7 +96,13 @@ export const AddressFieldsSchema = z.object({
         .replace(/[\s-]/g, '')
         .replace(/^(\+91|91(?=\d{10}$)|0(?=\d{10}$))/, ''),
     )
-    .pipe(z.string().regex(/^[6-9][0-9]{9}$/, ADDRESS_MOBILE_MESSAGE)),
+    .pipe(z.string().regex(/^[6-9][0-9]{9}$/, ADDRESS_MOBILE_MESSAGE))
+    .meta({
+      anyOf: [
+        { type: 'string', pattern: '^(?:\\+91|0)?[6-9][0-9]{9}$' },
+        { type: 'integer', minimum: 6_000_000_000, maximum: 9_999_999_999 },
+      ],
+    }),
 })
 export type AddressFields = z.output<typeof AddressFieldsSchema>
 

@@ -9,11 +9,41 @@
 import { z } from 'zod'
 import { isStoredImagePath } from './images.ts'
 
+// C0/C1 control characters (line breaks, NUL, escape…) have no place in a one-line label.
+export const CONTROL_CHARACTERS = /\p{Cc}/u
+
+/*
+ * The rules below that zod checks with code (a refine, a trim before a length) are also written into
+ * the OpenAPI document as JSON Schema `pattern`s, so that everything the document calls valid the
+ * server accepts (docs/api.md, "How the API uses it"). A pattern is checked against the value as sent,
+ * before any trim: it may be stricter than the server (refusing padding), never looser. Character
+ * classes are spelt with `\u` escapes, which ECMA-262 and the other usual regex dialects read alike.
+ */
+/** What String.prototype.trim removes (ECMA-262 WhiteSpace and LineTerminator). */
+const TRIMMED = '\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff'
+/** The C0 and C1 control characters with DEL (Unicode general category Cc). */
+const CC = '\\u0000-\\u001f\\u007f-\\u009f'
+/** The characters no stored text may hold: Cc less tab, line feed and carriage return (api/lib/safe-text.ts). */
+const UNSAFE = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f'
+/** JSON Schema pattern of any text a body may hold (api/lib/safe-text.ts: no control character but tab and line breaks). */
+export const SAFE_TEXT_PATTERN = `^[^${UNSAFE}]*$`
+/** JSON Schema pattern: safe text that is not blank (the server trims it and requires something left). */
+export const NOT_BLANK_PATTERN = `^[^${UNSAFE}]*[^${UNSAFE}${TRIMMED}][^${UNSAFE}]*$`
+/** JSON Schema pattern: text without any control character, possibly empty. */
+export const ONE_LINE_OR_EMPTY_PATTERN = `^[^${CC}]*$`
+/** JSON Schema pattern: text without any control character and not blank (a one-line label). */
+export const ONE_LINE_PATTERN = `^[^${CC}]*[^${CC}${TRIMMED}][^${CC}]*$`
+
 /** Longest id accepted, in characters (ids are opaque text; an unknown one is simply not found). */
 export const ID_MAX_LENGTH = 64
 
 /** An opaque id as text; its format is not checked here (an unknown id is simply not found). */
-export const IdSchema = z.string({ error: 'Expected an id (text)' }).trim().min(1, 'Expected an id').max(ID_MAX_LENGTH, 'Not an id')
+export const IdSchema = z
+  .string({ error: 'Expected an id (text)' })
+  .trim()
+  .min(1, 'Expected an id')
+  .max(ID_MAX_LENGTH, 'Not an id')
+  .meta({ pattern: NOT_BLANK_PATTERN })
 
 /** `_id` of the entity an update or delete names (required; an unknown one is a 404 later). */
 export const TargetIdSchema = z
@@ -21,9 +51,7 @@ export const TargetIdSchema = z
   .trim()
   .min(1, '_id is required')
   .max(ID_MAX_LENGTH, 'Not an id')
-
-// C0/C1 control characters (line breaks, NUL, escape…) have no place in a one-line label.
-export const CONTROL_CHARACTERS = /\p{Cc}/u
+  .meta({ pattern: NOT_BLANK_PATTERN })
 
 /**
  * A required one-line text (a name, a unit): trimmed, 1..max characters, no control characters.
@@ -36,24 +64,25 @@ export function lineText(label: string, max: number) {
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`)
     .refine((text) => !CONTROL_CHARACTERS.test(text), `${label} must be one line of text`)
+    .meta({ pattern: ONE_LINE_PATTERN })
 }
 
 /**
- * A list of `item`s with `min`..`max` entries. The type is checked on its own first: zod runs length
- * checks on any input with a `length`, so a 24-character id sent instead of a list would also be
- * told "at most 20 entries".
+ * A list of `item`s with `min`..`max` entries. The length checks run on lists only: zod runs them on
+ * any input with a `length`, so a 24-character id sent instead of a list would also be told "at most
+ * 20 entries". Being a `z.array`, the document shows its items; the bounds are written in.
  * @param messages.required when the field is absent (and `min` > 0); `notAList` for any other non-list
  */
 export function listOf<T extends z.ZodType>(
   item: T,
   { min, max, messages }: { min: number; max: number; messages: { required: string; notAList: string; tooFew: string; tooMany: string } },
 ) {
+  const isList = (payload: { value: unknown }) => Array.isArray(payload.value)
   return z
-    .custom<unknown[]>((v) => Array.isArray(v), {
-      error: (iss) => (iss.input === undefined && min > 0 ? messages.required : messages.notAList),
-    })
-    .meta({ type: 'array' })
-    .pipe(z.array(item).min(min, messages.tooFew).max(max, messages.tooMany))
+    .array(item, { error: (iss) => (iss.input === undefined && min > 0 ? messages.required : messages.notAList) })
+    .refine((list) => list.length >= min, { error: messages.tooFew, when: isList })
+    .refine((list) => list.length <= max, { error: messages.tooMany, when: isList })
+    .meta({ minItems: min, maxItems: max })
 }
 
 /**
@@ -79,7 +108,12 @@ export function refList(label: string, { min, max }: { min: number; max: number 
  * client sends none and its update is applied as before; when given, a row changed since answers 409
  * (optimistic concurrency, docs/decisions/0008-catalogue-writes.md).
  */
-export const ReadVersionSchema = z.iso.datetime({ offset: true, error: 'updatedAt must be the ISO 8601 time the item was read' }).optional()
+export const ReadVersionSchema = z.iso
+  .datetime({ offset: true, error: 'updatedAt must be the ISO 8601 time the item was read' })
+  // The document gives the exact shape zod accepts: `format: date-time` (RFC 3339) alone also allows a
+  // lower-case `t` or `z` and a leap second.
+  .meta({ format: 'date-time', pattern: z.regexes.datetime({ offset: true }).source })
+  .optional()
 
 /** Issue message of an image url that is not one of the store's stored images. */
 export const NOT_OUR_IMAGE = 'Not an uploaded image: upload it with /api/file/upload first'
@@ -106,6 +140,7 @@ export const ImageUrlSchema = z
   .max(IMAGE_URL_MAX_LENGTH, 'Image url is too long')
   // An empty url is already reported as required: one issue per problem.
   .refine((url) => url === '' || isStoredImageUrlShape(url), NOT_OUR_IMAGE)
+  .meta({ pattern: `^(?:/(?!/)|[Hh][Tt][Tt][Pp][Ss]?://)[^${CC}${TRIMMED}]*/[0-9a-f]{24}(?:-sq)?\\.webp$` })
 
 /** `updatedAt`/`createdAt` of an answer: ISO 8601 text. */
 export const TimestampSchema = z.string().meta({ format: 'date-time' })

@@ -18,7 +18,13 @@ export const IdempotencyKeySchema = z
 /** The form field of a page's idempotency key (rendered with the page, sent as the `Idempotency-Key` header). */
 export const IDEMPOTENCY_KEY_FIELD = 'idempotencyKey'
 
+/**
+ * An optional `Idempotency-Key` header as the document declares it: when sent, of the key's shape
+ * (the server refuses any other with 400). `description` says what the key does on that endpoint.
+ */
+export function idempotencyHeader(description: string) {
+  return z.object({ 'idempotency-key': z.string().regex(IDEMPOTENCY_KEY_PATTERN).optional().meta({ description }) })
+}
+
 /** The optional `Idempotency-Key` header of the admin creates, as the document declares it. */
-export const IdempotencyHeaderSchema = z.object({
-  'idempotency-key': z.string().optional().meta({ description: 'A key of 8-128 [A-Za-z0-9_-]' }),
-})
+export const IdempotencyHeaderSchema = idempotencyHeader('A key of 8-128 [A-Za-z0-9_-]')

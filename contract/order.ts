@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { IdSchema, TimestampSchema } from './fields.ts'
 import { BillSchema } from './cart.ts'
 import { CANCEL_REASON_MAX } from './order-limits.ts'
+import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
 
 /** An order's life cycle, in order (docs/commerce-api.md, "Orders"). */
 export const ORDER_STATUSES = ['placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
@@ -18,7 +19,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
  */
 export const PlaceOrderSchema = z.object({
   addressId: IdSchema,
-  idempotencyKey: z.string().optional(),
+  idempotencyKey: z.string().optional().meta({ pattern: IDEMPOTENCY_KEY_PATTERN.source }),
   list_items: z.unknown().optional(),
   subTotalAmt: z.unknown().optional(),
   totalAmt: z.unknown().optional(),
@@ -49,7 +50,7 @@ export const CancelOrderSchema = OrderRefSchema.extend({ reason: CancelReasonSch
 export const UpdateStatusSchema = z.object({
   orderId: IdSchema,
   status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
-  version: z.coerce.number().int().min(1).optional(),
+  version: z.coerce.number().int().min(1).optional().meta({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   reason: CancelReasonSchema.optional(),
 })
 

@@ -23,10 +23,13 @@ const WHOLE_NUMBER = 'Expected a whole number'
  * strings); `null` or absent means "use the default".
  */
 function positiveInt(max: number) {
+  // The document's digits stay below `max` (at most as many digits as `max` less one): stricter, never looser.
+  const digits = `^[1-9][0-9]{0,${String(max).length - 2}}$`
   return z
     .union([z.number(), z.string().trim().regex(/^\d+$/, WHOLE_NUMBER).transform(Number)], { error: WHOLE_NUMBER })
     .pipe(z.number().int(WHOLE_NUMBER).min(1, 'Must be at least 1').max(max, `Must be at most ${max}`))
     .nullish()
+    .meta({ anyOf: [{ type: 'integer', minimum: 1, maximum: max }, { type: 'string', pattern: digits }, { type: 'null' }] })
 }
 
 /** `page`: 1-based page number, default 1. */

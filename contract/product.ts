@@ -11,7 +11,17 @@
  * Unknown keys are dropped, so the original client's extra fields do no harm.
  */
 import { z } from 'zod'
-import { IdSchema, ImageUrlSchema, lineText, listOf, ReadVersionSchema, refList, TargetIdSchema, TimestampSchema } from './fields.ts'
+import {
+  IdSchema,
+  ImageUrlSchema,
+  lineText,
+  listOf,
+  NOT_BLANK_PATTERN,
+  ReadVersionSchema,
+  refList,
+  TargetIdSchema,
+  TimestampSchema,
+} from './fields.ts'
 import { LimitSchema, PageSchema, SearchSchema } from './paging.ts'
 
 /** Most category ids one by-category call may name (the catalogue has 11 categories). */
@@ -130,10 +140,21 @@ function numberField(label: string, opts: { min: number; minExclusive?: boolean;
   check = opts.minExclusive
     ? check.gt(opts.min, `${label} must be more than ${opts.min}`)
     : check.min(opts.min, opts.min === 0 ? `${label} cannot be negative` : `${label} must be at least ${opts.min}`)
+  // The document: a number within the bounds (whole, or in steps of 0.01), or its plain digits below
+  // the largest value, with at most `decimals` places (no sign, no padding; stricter, never looser).
+  const places = opts.decimals > 0 ? `(?:\\.[0-9]{1,${opts.decimals}})?` : ''
+  const text = `^${opts.minExclusive ? '(?=[0-9.]*[1-9])' : ''}[0-9]{1,${String(opts.max).length - 1}}${places}$`
+  const number = {
+    type: opts.decimals === 0 ? 'integer' : 'number',
+    ...(opts.minExclusive ? { exclusiveMinimum: opts.min } : { minimum: opts.min }),
+    maximum: opts.max,
+    ...(opts.decimals > 0 ? { multipleOf: 10 ** -opts.decimals } : {}),
+  }
   return z
     .union([z.number(), z.string().trim().regex(DECIMAL_TEXT, notANumber).transform(Number)], {
       error: (iss) => (iss.input === undefined ? `${label} is required` : notANumber),
     })
+    .meta({ anyOf: [number, { type: 'string', pattern: text }] })
     .pipe(
       check
         .max(opts.max, `${label} cannot be more than ${opts.max.toLocaleString('en-IN')}`)
@@ -159,7 +180,15 @@ export const MoreDetailsSchema = z
     (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
     'more_details must be an object of field name → text',
   )
-  .meta({ type: 'object', additionalProperties: { type: 'string' } })
+  .meta({
+    type: 'object',
+    description: 'Extra fields: name → text; names are unique without regard to case',
+    maxProperties: MORE_DETAILS_MAX,
+    // Names: not blank, at most 50 characters, not one that sets a prototype; unique without regard to
+    // case (which JSON Schema cannot say). Values: text that is not blank, at most 1000 characters.
+    propertyNames: { pattern: NOT_BLANK_PATTERN, maxLength: DETAIL_NAME_MAX_LENGTH, not: { enum: [...FORBIDDEN_DETAIL_NAMES] } },
+    additionalProperties: { type: 'string', pattern: NOT_BLANK_PATTERN, maxLength: DETAIL_VALUE_MAX_LENGTH },
+  })
   .superRefine((details, ctx) => {
     const entries = Object.entries(details)
     if (entries.length > MORE_DETAILS_MAX) {
@@ -201,6 +230,7 @@ const DescriptionSchema = z
   .trim()
   .min(1, 'Description is required')
   .max(PRODUCT_DESCRIPTION_MAX_LENGTH, `Description must be at most ${PRODUCT_DESCRIPTION_MAX_LENGTH} characters`)
+  .meta({ pattern: NOT_BLANK_PATTERN })
 
 /**
  * POST /api/product/create (docs/api-contract.md, "Catalogue"; docs/product.md, "Validation rules"):

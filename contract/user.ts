@@ -5,7 +5,7 @@
  * from the original contract").
  */
 import { z } from 'zod'
-import { TimestampSchema } from './fields.ts'
+import { NOT_BLANK_PATTERN, TimestampSchema } from './fields.ts'
 import { newPasswordSchema, PASSWORD_MAX_LENGTH, typedPasswordSchema } from './password.ts'
 
 /** Digits of a password-reset code (docs/product.md, "Forgot password": six boxes). */
@@ -22,6 +22,8 @@ export const EmailSchema = z
   .toLowerCase()
   .max(254, { error: 'Email is too long' })
   .pipe(z.email({ error: 'Provide a valid email' }))
+  // The document says what z.email() checks (a fuzzer's own idea of `format: email` is wider).
+  .meta({ format: 'email', pattern: z.regexes.email.source })
 
 /**
  * New password: 8 to 128 characters, counted as Unicode code points (contract/password.ts; OWASP
@@ -34,6 +36,7 @@ export const NameSchema = z
   .trim()
   .min(1, { error: 'Name is required' })
   .max(100, { error: 'Name must be at most 100 characters' })
+  .meta({ pattern: NOT_BLANK_PATTERN })
 
 /**
  * POST /api/user/register. That confirmPassword equals password is a rule of the service (its message
@@ -111,6 +114,12 @@ export const MobileSchema = z
   })
   .transform((value) => String(value).trim())
   .pipe(z.string().regex(/^[0-9]{7,15}$/, { error: MOBILE_RULE }))
+  .meta({
+    anyOf: [
+      { type: 'string', pattern: '^[0-9]{7,15}$' },
+      { type: 'integer', minimum: 1_000_000, maximum: 999_999_999_999_999 },
+    ],
+  })
 
 /** PUT /api/user/update-user (docs/product.md, "Profile": name, email, mobile required). */
 export const UpdateUserSchema = z.object({ name: NameSchema, email: EmailSchema, mobile: MobileSchema })

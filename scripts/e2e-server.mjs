@@ -21,6 +21,9 @@
  * E2E_ADMIN_PASSWORD (passed as ADMIN_PASSWORD), so the admin journeys can sign in and no generated
  * password is printed.
  *
+ * The origin `http://127.0.0.1:<E2E_PORT>` is listed in API_ALLOWED_ORIGINS: the suite's pages run on
+ * `localhost`, so a page served on 127.0.0.1 is a cross-origin client of the API.
+ *
  * Env: E2E_PORT (default 3310), E2E_DATA_DIR (default <os tmp>/grocery-e2e), E2E_MAIL_DIR (default
  * <os tmp>/grocery-e2e-mail), E2E_SMTP_PORT (default 2525), E2E_ADMIN_PASSWORD (default in
  * tests/e2e/helpers.ts, kept equal here). Needs build/ (made by `npx react-router build`, which
@@ -108,6 +111,9 @@ const env = {
   ADMIN_PASSWORD: adminPassword,
   // The whole suite signs up and in from one address: widen the per-IP budgets (per-email ones stay).
   RATE_LIMIT_IP_MULTIPLIER: '10',
+  // A separately hosted client (tests/e2e/cross-origin.spec.ts): a page on 127.0.0.1 calling the API
+  // on localhost is another origin to the browser.
+  API_ALLOWED_ORIGINS: `http://127.0.0.1:${port}`,
 }
 // Always the embedded PGlite database: a developer's DATABASE_URL must not be seeded by the suite.
 delete env.DATABASE_URL

@@ -19,6 +19,7 @@ import type { Context, MiddlewareHandler, Next } from 'hono'
 import { matchedRoutes } from 'hono/route'
 import { z } from 'zod'
 import { FailureSchema, successOf } from '../../contract/envelope.ts'
+import { SAFE_TEXT_PATTERN } from '../../contract/fields.ts'
 
 /** Who may call an endpoint: anyone, a signed-in user, an ADMIN, or the owner of a cart (a user or a guest cart id). */
 export type Access = 'public' | 'user' | 'admin' | 'cart'
@@ -111,7 +112,8 @@ export function routeOf(endpoint: Endpoint, tag: string): RouteConfig {
     }
   }
   const request: NonNullable<RouteConfig['request']> = {}
-  if (endpoint.body) request.body = { content: json(endpoint.body), required: false }
+  // Required when the server refuses an empty body (readBody reads none as `{}`).
+  if (endpoint.body) request.body = { content: json(endpoint.body), required: !endpoint.body.safeParse({}).success }
   if (endpoint.upload) {
     const file = z.string().meta({ type: 'string', format: 'binary', description: 'The image file (JPEG, PNG, WebP, AVIF or GIF)' })
     request.body = { content: { 'multipart/form-data': { schema: z.object({ [endpoint.upload]: file }) } }, required: true }
@@ -149,6 +151,61 @@ export function apiRouter(tag: string) {
       router.on(endpoint.method.toUpperCase(), endpoint.path, ...(handlers as [MiddlewareHandler]))
     },
   }
+}
+
+/** Name of the component holding any JSON value whose texts and field names are safe text. */
+const SAFE_JSON = 'SafeJson'
+const SAFE_JSON_REF = { $ref: `#/components/schemas/${SAFE_JSON}` }
+
+/**
+ * `document` with the text rule every JSON body passes (api/lib/safe-text.ts: no control character but
+ * tab and line breaks, in values and in field names) written into its request bodies: each string
+ * schema without a pattern, enum or const gets {@link SAFE_TEXT_PATTERN}, each map its
+ * `propertyNames`, and a field of any value (`{}`, the original client's ignored totals, the extra keys
+ * of a `{ _id }` reference) the `SafeJson` component. The rules of single fields are in their schemas
+ * (contract/fields.ts). Returns the same object, changed.
+ */
+export function withBodyTextRule<T extends { paths?: unknown; components?: unknown }>(document: T): T {
+  const isAnything = (node: unknown) =>
+    node === true || (!!node && typeof node === 'object' && !Array.isArray(node) && Object.keys(node).length === 0)
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return
+    if (Array.isArray(node)) return node.forEach(visit)
+    const schema = node as Record<string, unknown>
+    const types = ([] as unknown[]).concat(schema.type ?? [])
+    if (types.includes('string') && !('pattern' in schema) && !('enum' in schema) && !('const' in schema))
+      schema.pattern = SAFE_TEXT_PATTERN
+    if (isAnything(schema.additionalProperties)) schema.additionalProperties = SAFE_JSON_REF
+    if (schema.additionalProperties && typeof schema.additionalProperties === 'object' && !schema.propertyNames)
+      schema.propertyNames = { pattern: SAFE_TEXT_PATTERN }
+    const properties = schema.properties as Record<string, unknown> | undefined
+    for (const [name, child] of Object.entries(properties ?? {})) {
+      if (isAnything(child)) properties![name] = SAFE_JSON_REF
+      else visit(child)
+    }
+    for (const key of ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties'] as const) visit(schema[key])
+  }
+  for (const item of Object.values(
+    (document.paths ?? {}) as Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> } }>>,
+  )) {
+    for (const operation of Object.values(item)) {
+      const json = operation?.requestBody?.content?.['application/json']
+      if (json?.schema) visit(json.schema)
+    }
+  }
+  const components = ((document as { components?: Record<string, unknown> }).components ??= {})
+  const schemas = ((components.schemas as Record<string, unknown> | undefined) ??= {}) as Record<string, unknown>
+  components.schemas = schemas
+  schemas[SAFE_JSON] = {
+    description: 'Any JSON value whose texts and field names hold no control character but tab and line breaks',
+    anyOf: [
+      { type: 'string', pattern: SAFE_TEXT_PATTERN },
+      { type: ['number', 'boolean', 'null'] },
+      { type: 'array', items: SAFE_JSON_REF },
+      { type: 'object', propertyNames: { pattern: SAFE_TEXT_PATTERN }, additionalProperties: SAFE_JSON_REF },
+    ],
+  }
+  return document
 }
 
 /** Base information of the document (docs/api.md). */

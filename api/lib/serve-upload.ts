@@ -50,3 +50,29 @@ export function serveStoredObject(storage: Storage & { publicUrl?: string }, log
     }
   }
 }
+
+/**
+ * Express middleware for `/uploads`: with `API_ALLOWED_ORIGINS` set, the stored images may be shown by
+ * pages of other origins. The site-wide `Cross-Origin-Resource-Policy: same-origin`
+ * (app/.server/security-headers.ts) makes a browser drop an image a page of another origin asks for
+ * (Fetch standard, "Cross-Origin-Resource-Policy header"); the header cannot name origins, so it
+ * becomes `cross-origin` here: these are the public catalogue's pictures, the same for everyone. A
+ * CORS request (`<img crossorigin>`, `fetch`) from a listed origin also gets its origin echoed.
+ * Without listed origins nothing changes.
+ */
+export function uploadsForAllowedOrigins(allowedOrigins: readonly string[]) {
+  const listed = new Set(allowedOrigins)
+  return (
+    req: { headers: Record<string, string | string[] | undefined> },
+    res: { setHeader(name: string, value: string): unknown; vary?(field: string): unknown },
+    next: () => void,
+  ) => {
+    if (listed.size > 0) {
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin')
+      const origin = req.headers.origin
+      if (typeof origin === 'string' && listed.has(origin)) res.setHeader('Access-Control-Allow-Origin', origin)
+      res.setHeader('Vary', 'Origin')
+    }
+    next()
+  }
+}

@@ -10,6 +10,7 @@ import type { z } from 'zod'
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from './errors.ts'
 import { findUnsafeValue } from './safe-text.ts'
 import { readCappedStream } from './capped-body.ts'
+import { relativizeImageUrls } from './public-urls.ts'
 
 export { readCappedStream }
 
@@ -29,7 +30,8 @@ export const bodyTooLargeMessage = (maxBytes: number) => `Request body is larger
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /**
- * Reads and validates the JSON body of `c`. An empty body is treated as `{}`. A body with a content
+ * Reads and validates the JSON body of `c`. An empty body is treated as `{}`. With `PUBLIC_URL`, an
+ * image url on it is read as the stored `/uploads/<key>` path. A body with a content
  * type must say JSON (`application/json` or `+json`): a form or text body is a 415, so a cross-site
  * form cannot post to the API (its content types are not JSON).
  * @throws 413 over the cap; 415 for another content type; 400 for bad JSON, bad UTF-8, unsafe text,
@@ -61,6 +63,9 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S): Prom
     const field = unsafe.path || 'body'
     throw BadRequest(`${field}: ${unsafe.message}`, [{ path: unsafe.path, message: unsafe.message }])
   }
+  // An image url answered on the public origin comes back as the stored path (api/lib/public-urls.ts).
+  const publicUrl = c.get('publicUrl')
+  if (publicUrl) raw = relativizeImageUrls(raw, publicUrl)
   const result = schema.safeParse(raw)
   if (!result.success) {
     const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))

@@ -32,9 +32,10 @@ export const env = {
   publicUrl: config.publicUrl,
   /**
    * Origins images may come from besides ours: the origin of `S3_PUBLIC_URL`, where `/uploads/*`
-   * redirects when set (set it on a BFF deployed apart too, so its pages allow those images).
+   * redirects when set (set it on a BFF deployed apart too, so its pages allow those images), and
+   * `PUBLIC_URL`, on which the API names its images (api/lib/public-urls.ts).
    */
-  imageOrigins: config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : [],
+  imageOrigins: [...(config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : []), ...(config.publicUrl ? [config.publicUrl] : [])],
   /** The upload cap in bytes: `UPLOAD_MAX_BYTES`, the same variable the API reads (contract/file.ts). */
   uploadMaxBytes: config.uploadMaxBytes,
   /** `Secure` cookies and HSTS (api/config.ts: production unless INSECURE_COOKIES=1). */

@@ -74,7 +74,11 @@ export function cartRoutes(deps: AppDeps) {
 
   const { router, endpoint } = apiRouter('Cart')
   const guestHeader = z.object({
-    'x-guest-cart': z.string().optional().meta({ description: 'The guest cart id from POST /api/cart/guest' }),
+    'x-guest-cart': z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{20,128}$/)
+      .optional()
+      .meta({ description: 'The guest cart id from POST /api/cart/guest' }),
   })
   const wholeCart = {
     description: 'The lines, oldest first, with the bill and the limits beside them',

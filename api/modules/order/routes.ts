@@ -28,7 +28,7 @@ import {
   PlaceOrderSchema,
   UpdateStatusSchema,
 } from '../../../contract/order.ts'
-import { IDEMPOTENCY_KEY_PATTERN, IdempotencyKeySchema } from '../../../contract/idempotency.ts'
+import { IdempotencyKeySchema, idempotencyHeader } from '../../../contract/idempotency.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import {
   adminListOrders,
@@ -57,11 +57,9 @@ export function orderRoutes(deps: AppDeps) {
       access: 'user',
       body: PlaceOrderSchema,
       headers: z.object({
-        'idempotency-key': z
-          .string()
-          .regex(IDEMPOTENCY_KEY_PATTERN)
-          .optional()
-          .meta({ description: 'Optional, or `idempotencyKey` in the body: 8-128 of [A-Za-z0-9_-]' }),
+        ...idempotencyHeader(
+          'Optional (or `idempotencyKey` in the body): a repeat with the same key answers the same order; without one, a double submit of the same cart does too',
+        ).shape,
       }),
       answers: { 201: { description: 'The new order', ...order }, 200: { description: 'The order a repeated key placed', ...order } },
       errors: [404, 409, 429],

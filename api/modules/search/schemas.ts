@@ -12,7 +12,7 @@
  * - `facets: true` adds `facets` to the answer (counts per brand, price band and discount step).
  */
 import { z } from 'zod'
-import { CONTROL_CHARACTERS } from '../../../contract/fields.ts'
+import { CONTROL_CHARACTERS, ONE_LINE_OR_EMPTY_PATTERN } from '../../../contract/fields.ts'
 import { ProductSearchSchema, ProductsByCategoryAndSubCategorySchema } from '../../../contract/product.ts'
 import { DISCOUNT_STEPS, MAX_BRAND_LENGTH, MAX_BRANDS, PRICE_BANDS, SORTS, type PriceBandId } from '../../../contract/search.ts'
 
@@ -23,6 +23,7 @@ const BrandSchema = z
   .trim()
   .max(MAX_BRAND_LENGTH, `A brand name has at most ${MAX_BRAND_LENGTH} characters`)
   .refine((text) => !CONTROL_CHARACTERS.test(text), 'A brand name must be one line of text')
+  .meta({ pattern: ONE_LINE_OR_EMPTY_PATTERN })
 
 /** The optional list fields (see the module comment), with their defaults. */
 export const ListOptionsSchema = z.object({
@@ -47,7 +48,9 @@ export const ListOptionsSchema = z.object({
       (v) => v == null || (DISCOUNT_STEPS as readonly number[]).includes(v),
       `Expected a least discount: ${DISCOUNT_STEPS.join(', ')}`,
     )
-    .transform((v) => v ?? null),
+    .transform((v) => v ?? null)
+    // The document lists the steps themselves (as numbers or digits), not any number.
+    .meta({ anyOf: [{ enum: [...DISCOUNT_STEPS, ...DISCOUNT_STEPS.map(String), ''] }, { type: 'null' }] }),
   sort: z
     .enum(SORTS, { error: `Expected a sort: ${SORTS.join(', ')}` })
     .nullish()

@@ -34,7 +34,13 @@ export function sitemapRoutes(deps: AppDeps) {
       path: '/products',
       summary: 'One page of published products, 50,000 a page',
       access: 'public',
-      query: z.object({ page: z.string().optional().meta({ description: 'A whole number from 1 to 10000; absent = 1' }) }),
+      query: z.object({
+        page: z
+          .string()
+          .regex(/^(?:[1-9][0-9]{0,3}|10000)$/)
+          .optional()
+          .meta({ description: 'A whole number from 1 to 10000; absent = 1' }),
+      }),
       answers: {
         200: {
           description: 'One page of products',
