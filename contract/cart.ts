@@ -30,6 +30,14 @@ export const QtySchema = z
     { error: 'qty must be a whole number' },
   )
   .pipe(z.number().min(0, 'qty cannot be negative').max(QTY_FIELD_MAX, `qty can be at most ${QTY_FIELD_MAX}`))
+  // The document states the whole rule (the pipe's bounds apply to both forms): 0-999 as a JSON
+  // integer, or as ASCII digits.
+  .meta({
+    anyOf: [
+      { type: 'integer', minimum: 0, maximum: QTY_FIELD_MAX },
+      { type: 'string', pattern: '^0{0,3}[0-9]{1,3}$' },
+    ],
+  })
 
 /** PUT /api/cart/update-qty: `{ _id, qty }`, qty a whole number 0-999 (0 removes the line). */
 export const UpdateQtySchema = z.object({ _id: TargetIdSchema, qty: QtySchema })
