@@ -1,11 +1,12 @@
 /**
  * The citation check (scripts/check-citations.ts): it refuses every form that points outside the
  * repository, accepts a standard's numbered section, checks cited headings word for word (also when a
- * citation wraps over comment lines), and passes on the repository as it is.
+ * citation wraps over comment lines), refuses docs/product.md cited as a whole, holds every decision
+ * record to docs/decisions/template.md, and passes on the repository as it is.
  */
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkRepository, findProblems, headingsOf, joinCommentLines } from './check-citations.ts'
+import { checkRepository, decisionRecordProblems, findProblems, headingsOf, joinCommentLines } from './check-citations.ts'
 
 const PRODUCT = headingsOf('# The product\n\n## Validation rules\n\n### Reset password\n\n```\n## Not a heading\n```\n')
 const DECISION = headingsOf('## Decision\n- **Guard first.** Every write route is guarded.\n')
@@ -81,8 +82,78 @@ describe('findProblems: cited documents and headings', () => {
   })
 })
 
+describe('findProblems: docs/product.md names its heading', () => {
+  it('refuses docs/product.md cited as a whole, in a comment or a document', () => {
+    const whole = 'docs/product.md cited as a whole: cite the heading that states the rule, docs/product.md, "Heading"'
+    expect(problems('// the rule (docs/product.md)')).toEqual([whole])
+    expect(problems('/** Bounds as in docs/product.md. */')).toEqual([whole])
+    expect(problems('Product rules: `docs/product.md`.')).toEqual([whole])
+  })
+
+  it('accepts it with a heading, and other documents as a whole', () => {
+    expect(problems('// (docs/product.md, "Validation rules")')).toEqual([])
+    expect(problems('// see docs/decisions/0008-x.md and README.md')).toEqual([])
+  })
+})
+
+describe('decisionRecordProblems', () => {
+  const NAME = '0002-short-name.md'
+  const INDEX = '| [0002](0002-short-name.md) | Short name | Accepted | 2026-11-21 |'
+  const NUMBERS = new Set(['0001', '0002'])
+  const record = (header: string, sections = '## Context\nWhy.\n\n## Decision\nWhat.\n\n## Consequences\nThen.\n') =>
+    `# 0002. Short name\n\n${header}\n\n${sections}`
+  const check = (text: string, index = INDEX) => decisionRecordProblems(NAME, text, NUMBERS, index)
+
+  it('accepts a record on the template, with sub-headings and an Alternatives section', () => {
+    expect(check(record('- Date: 2026-11-21\n- Status: Accepted'))).toEqual([])
+    expect(check(record('- Date: 2026-11-21\n- Status: Superseded by 0001 for its ranking'))).toEqual([])
+    const more = '## Context\nWhy.\n\n## Decision\n### Part one\nWhat.\n\n## Consequences\nThen.\n\n## Alternatives considered\nNone.\n'
+    expect(check(record('- Date: 2026-11-21\n- Status: Proposed\n- Supersedes: 0001 (its ranking)', more))).toEqual([])
+  })
+
+  it('refuses a record in the old free forms', () => {
+    expect(check('# 2. Short name\n\nStatus: accepted\n\n## Context\nWhy.\n\n## Decision\nWhat.\n\n## Consequences\nThen.\n')).toEqual([
+      'line 1: the title line is "# 0002. Title"',
+      'no "- Date: YYYY-MM-DD" line under the title',
+      'no "- Status: Proposed|Accepted|Deprecated|Superseded by NNNN" line under the title',
+    ])
+    expect(check('# 0002 — Short name\n\nStatus: accepted. Context: why.\n\n- **A part.** What.\n')).toEqual([
+      'line 1: the title line is "# 0002. Title"',
+      'no "- Date: YYYY-MM-DD" line under the title',
+      'no "- Status: Proposed|Accepted|Deprecated|Superseded by NNNN" line under the title',
+      'no "## Context" section',
+      'no "## Decision" section',
+      'no "## Consequences" section',
+    ])
+  })
+
+  it('refuses a bad date or status, a missing or fenced section, an unknown successor and a missing index line', () => {
+    expect(check(record('- Date: 21 Nov 2026\n- Status: Accepted'))).toEqual(['no "- Date: YYYY-MM-DD" line under the title'])
+    expect(check(record('- Date: 2026-11-21\n- Status: Done'))).toEqual([
+      'no "- Status: Proposed|Accepted|Deprecated|Superseded by NNNN" line under the title',
+    ])
+    expect(check(record('- Date: 2026-11-21\n- Status: Superseded by 0099'))).toEqual(['"Superseded by 0099": no such record'])
+    expect(check(record('- Date: 2026-11-21\n- Status: Accepted', '## Context\nWhy.\n\n## Decision\n```\n## Consequences\n```\n'))).toEqual(
+      ['no "## Consequences" section'],
+    )
+    expect(check(record('- Date: 2026-11-21\n- Status: Accepted'), '')).toEqual(["not listed in docs/decisions/README.md's index"])
+    expect(decisionRecordProblems('0002_Short.md', '', NUMBERS, INDEX)).toEqual([
+      '"0002_Short.md": a record is named NNNN-short-name.md (lower case, digits and dashes)',
+    ])
+  })
+
+  it('reads the fields under the title only, not in the body', () => {
+    expect(
+      check(record('', '## Context\n- Date: 2026-11-21\n- Status: Accepted\n\n## Decision\nWhat.\n\n## Consequences\nThen.\n')),
+    ).toEqual([
+      'no "- Date: YYYY-MM-DD" line under the title',
+      'no "- Status: Proposed|Accepted|Deprecated|Superseded by NNNN" line under the title',
+    ])
+  })
+})
+
 describe('the repository', () => {
-  it('cites only documents and headings it holds', () => {
+  it('cites only documents and headings it holds, and keeps every decision record on the template', () => {
     expect(checkRepository(path.resolve(import.meta.dirname, '..'))).toEqual([])
   })
 })

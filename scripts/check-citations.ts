@@ -11,6 +11,11 @@
  *   section 5", a bare "section 5" that is not an RFC's), work items ("issue 4 item 8"), the original
  *   upstream contract ("contract, \"Defects\""), DEVELOPERS.md, the "stack notes" and paths outside
  *   the repository.
+ * - docs/product.md is cited with the heading that states the rule, never as a whole: it holds every
+ *   product rule, so the bare path tells a reader nothing;
+ * - every decision record `docs/decisions/NNNN-*.md` follows docs/decisions/template.md (title
+ *   `# NNNN. Title`, `- Date:`, `- Status:`, sections Context, Decision and Consequences) and is
+ *   listed in docs/decisions/README.md.
  *
  * Usage: `npx tsx scripts/check-citations.ts` (exit 1 with one line per problem); `npm test` runs it
  * in its static stage. The pure functions are exported for scripts/check-citations.test.ts.
@@ -73,6 +78,9 @@ export const FORBIDDEN: ReadonlyArray<{ re: RegExp; why: string; unlessBefore?: 
   { re: /\bstyle\.md\b/g, why: 'style.md is not in the repository; cite docs/product.md, "Look and feel"' },
 ]
 
+/** Documents too long to cite as a whole: a citation must name the heading that states the rule. */
+export const HEADING_REQUIRED = new Set(['docs/product.md'])
+
 /** `docs/x.md, "A"` with optional `, "B"`, ` and "C"` after it; the path alone is group 1. */
 const CITATION = /\b((?:docs\/[\w./-]+|README)\.md)(?:, ("[^"\n]+"(?:(?:,| and|, and) "[^"\n]+")*))?/g
 
@@ -125,11 +133,73 @@ export function findProblems(text: string, headingsFor: (doc: string) => Set<str
       problems.push(`${doc}: no such file`)
       continue
     }
+    if (!m[2] && HEADING_REQUIRED.has(doc))
+      problems.push(`${doc} cited as a whole: cite the heading that states the rule, ${doc}, "Heading"`)
     for (const h of m[2]?.matchAll(/"([^"]+)"/g) ?? []) {
       if (!headings.has(h[1])) problems.push(`${doc}, "${h[1]}": no such heading in ${doc}`)
     }
   }
   return problems
+}
+
+/** Where decision records live, and the name of a record (not the README or the template). */
+export const DECISIONS_DIR = 'docs/decisions'
+const RECORD_NAME = /^(\d{4})-[a-z0-9-]+\.md$/
+
+/** The Status values of docs/decisions/template.md; "Superseded by NNNN" must name a record. */
+const STATUS = /^- Status: (Proposed|Accepted|Deprecated|Superseded by (\d{4}))\b/m
+
+/**
+ * Problems of one decision record against docs/decisions/template.md.
+ * @param name the file name, `NNNN-short-name.md`
+ * @param text the record's content
+ * @param numbers the numbers of every record, for "Superseded by NNNN"
+ * @param index the text of docs/decisions/README.md, which must link the record
+ * @returns one message per missing or malformed field
+ */
+export function decisionRecordProblems(name: string, text: string, numbers: ReadonlySet<string>, index: string): string[] {
+  const problems: string[] = []
+  const number = RECORD_NAME.exec(name)?.[1]
+  if (!number) return [`"${name}": a record is named NNNN-short-name.md (lower case, digits and dashes)`]
+  const lines = text.split(/\r?\n/)
+  if (!new RegExp(`^# ${number}\\. \\S`).test(lines[0] ?? '')) problems.push(`line 1: the title line is "# ${number}. Title"`)
+  // The fields sit between the title and the first section.
+  const firstSection = lines.findIndex((line) => line.startsWith('## '))
+  const header = lines.slice(1, firstSection < 0 ? undefined : firstSection).join('\n')
+  if (!/^- Date: \d{4}-\d{2}-\d{2}$/m.test(header)) problems.push('no "- Date: YYYY-MM-DD" line under the title')
+  const status = STATUS.exec(header)
+  if (!status) problems.push('no "- Status: Proposed|Accepted|Deprecated|Superseded by NNNN" line under the title')
+  else if (status[2] && !numbers.has(status[2])) problems.push(`"Superseded by ${status[2]}": no such record`)
+  const sections = new Set<string>()
+  let fenced = false
+  for (const line of lines) {
+    if (/^\s*```/.test(line)) fenced = !fenced
+    const m = !fenced && /^## (.+?)\s*$/.exec(line)
+    if (m) sections.add(m[1])
+  }
+  for (const section of ['Context', 'Decision', 'Consequences']) if (!sections.has(section)) problems.push(`no "## ${section}" section`)
+  if (!index.includes(`(${name})`)) problems.push(`not listed in ${DECISIONS_DIR}/README.md's index`)
+  return problems
+}
+
+/**
+ * Problems of every decision record under `root`, `docs/decisions/NNNN-….md: …`.
+ */
+export function checkDecisionRecords(root: string): string[] {
+  const dir = path.join(root, DECISIONS_DIR)
+  if (!fs.existsSync(dir)) return []
+  const names = fs
+    .readdirSync(dir)
+    .filter((n) => /^\d{4}-.*\.md$/.test(n))
+    .sort()
+  const numbers = new Set(names.map((n) => n.slice(0, 4)))
+  const indexFile = path.join(dir, 'README.md')
+  const index = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : ''
+  return names.flatMap((name) =>
+    decisionRecordProblems(name, fs.readFileSync(path.join(dir, name), 'utf8'), numbers, index).map(
+      (p) => `${DECISIONS_DIR}/${name}: ${p}`,
+    ),
+  )
 }
 
 /**
@@ -161,7 +231,7 @@ export function checkRepository(root: string): string[] {
     }
     return cache.get(doc) ?? null
   }
-  const problems: string[] = []
+  const problems: string[] = checkDecisionRecords(root)
   for (const file of scannedFiles(root)) {
     for (const p of findProblems(fs.readFileSync(path.join(root, file), 'utf8'), headingsFor)) problems.push(`${file}: ${p}`)
   }
