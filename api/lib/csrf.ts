@@ -1,21 +1,16 @@
 /**
  * Cross-site request forgery defence by the browser's own headers (OWASP CSRF Prevention Cheat
  * Sheet, "Verifying Origin With Standard Headers" and "Fetch Metadata headers"), shared by the API
- * (its cookie sign-in) and the BFF (app/.server/csrf.ts, every form post).
+ * (its cookie sign-in) and the BFF (app/.server/csrf.ts, every form post). The rule (`isFromOwnPage`)
+ * and where each side applies it: docs/security.md, "Sign-in and sessions".
  *
- * The rule (`isFromOwnPage`): a request's `Origin`, when it has one, must name one of our origins;
- * without it, `Referer` and `Sec-Fetch-Site` decide: at least one is present and each present one
- * says "this site" (`Sec-Fetch-Site: same-origin`). With none of the three the request is refused,
- * as the cheat sheet recommends: every current browser sends `Origin` with a form post and
- * `Sec-Fetch-Site` with every request, so only a client that is no browser sends none, and such a
- * client signs its API calls with a Bearer token, which a cross-site page cannot make a browser send.
- *
- * For the API: a write (POST, PUT, PATCH, DELETE) that is authenticated by the API's own cookies
- * rather than an `Authorization: Bearer` header must come from a page of this host or of one of the
- * configured origins (`API_ALLOWED_ORIGINS`, for a separately hosted client). The cookies are
- * SameSite=Lax already; this closes what Lax leaves open (same-site subdomains, old browsers, and a
- * top-level GET, which Lax lets through: see `assertFromOwnPage`). JSON and multipart content types
- * are required by the body readers (a cross-site form cannot send JSON without a CORS preflight).
+ * Why a request with none of `Origin`, `Referer` and `Sec-Fetch-Site` is refused: every current
+ * browser sends `Origin` with a form post and `Sec-Fetch-Site` with every request, so only a client
+ * that is no browser sends none, and such a client signs its API calls with a Bearer token, which a
+ * cross-site page cannot make a browser send. Why the API checks at all when its cookies are
+ * SameSite=Lax: Lax leaves same-site subdomains, old browsers and a top-level GET open (see
+ * `assertFromOwnPage`). JSON and multipart content types are required by the body readers (a
+ * cross-site form cannot send JSON without a CORS preflight).
  */
 import type { Context } from 'hono'
 import { Forbidden } from './errors.ts'

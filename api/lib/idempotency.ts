@@ -1,20 +1,14 @@
 /**
- * Idempotency keys for creates (IETF httpapi draft "The Idempotency-Key HTTP Header Field";
- * docs/scale-out.md, "Write safety"). A client that did not get an answer to a create (a timeout, a
- * proxy that retried, an instance killed mid-request) sends the same request again with the same
- * `Idempotency-Key`; the API then answers what the first request made instead of making a second row.
+ * Idempotency keys for creates (IETF httpapi draft "The Idempotency-Key HTTP Header Field"); what a
+ * retry, a concurrent twin, a failed create and a reused key get (422, the draft's "Idempotency-Key
+ * is already used with a different request payload"): docs/scale-out.md, "Duplicated creates". A
+ * request without a key behaves as it always did (the original client sends none).
  *
- * How: the key is claimed by inserting a row into `idempotency_keys` inside the create's own
- * transaction, and the answer is stored in that row before the transaction commits. So the key and
- * the created row commit together or not at all:
- * - a retry after a commit finds the row and replays its answer (`Idempotent-Replayed: true`);
- * - a retry after a rollback (a failed create) finds no row and runs again;
- * - two identical requests at once: the second one's insert waits for the first transaction
- *   (PostgreSQL's `ON CONFLICT DO NOTHING` waits on a concurrent insert of the same key), then replays.
- * A key reused with a different body is refused with 422 (the draft's "Idempotency-Key is already
- * used with a different request payload"). Keys are per user and per endpoint (`scope`) and kept for
- * IDEMPOTENCY_KEY_TTL_HOURS; a request without a key behaves as it always did (the original client
- * sends none).
+ * Why it holds: the key is claimed by inserting a row into `idempotency_keys` inside the create's own
+ * transaction, and the answer is stored in that row before the transaction commits, so the key and
+ * the created row commit together or not at all; a concurrent twin's insert waits for the first
+ * transaction (PostgreSQL's `ON CONFLICT DO NOTHING` waits on a concurrent insert of the same key),
+ * then replays. Keys are per user and per endpoint (`scope`) and kept for IDEMPOTENCY_KEY_TTL_HOURS.
  */
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'

@@ -1,21 +1,15 @@
 /**
- * The BFF's one form pipeline, used by every action (docs/decisions/0007-progressive-enhancement.md):
+ * The BFF's one form pipeline, used by every action (docs/decisions/0015-one-form-pipeline.md, "One
+ * pipeline"): read the body within its limits (`readForm` / `tryReadForm`, app/lib/form-body.ts;
+ * OWASP Input Validation Cheat Sheet), check it with the page's zod schema (`invalidFormReply`: 400
+ * and the messages), and answer an API refusal with the page's messages (`failedFormReply`).
  *
- * 1. Read the body within its limits (app/lib/form-body.ts: POST only, a web form, size-capped while
- *    it streams in, parseable; OWASP Input Validation Cheat Sheet). `readForm` throws a failure as a
- *    React Router `data()` response, so it reaches the route's error boundary with its status and is
- *    not logged as a fault; `tryReadForm` answers it as a value, for pages that show it in their own
- *    way (a toast on the admin pages, a message in the avatar dialog).
- * 2. Check it with the page's zod schema (Conform's `parseWithZod`, the schema the browser checks
- *    with too). A form that does not pass answers `invalidFormReply`: 400 and the messages.
- * 3. Call the API. A refusal answers `failedFormReply`: the API's status (app/.server/failure.ts: 4xx
- *    as is, else 502), its field issues under the form's fields, its message above the button unless
- *    a field already says it, and the same message as an error toast.
- *
- * Replies are `{ result, toast }` (plus a page's own keys): `result` is Conform's reply, so the page
- * refills the form and shows the messages with JavaScript off as well as on. Secret fields (passwords,
- * the code boxes) are named in `hideFields` and never echoed back into the page (OWASP ASVS 8.3).
- * A success redirects with a flash toast instead (app/.server/toast.ts).
+ * `readForm` throws a failure as a React Router `data()` response, so it reaches the route's error
+ * boundary with its status and is not logged as a fault. Replies are `{ result, toast }` (plus a
+ * page's own keys): `result` is Conform's reply, so the page refills the form and shows the messages
+ * with JavaScript off as well as on. Secret fields (passwords, the code boxes) are named in
+ * `hideFields` and never echoed back into the page (OWASP ASVS 8.3). A success redirects with a flash
+ * toast instead (app/.server/toast.ts).
  */
 import type { Submission, SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'

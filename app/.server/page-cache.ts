@@ -1,29 +1,16 @@
 /**
- * The rendered-page cache in front of the React Router handler (docs/decisions/0018-page-cache.md).
+ * The rendered-page cache in front of the React Router handler. What is kept, for whom, how it is
+ * rendered, sent and dropped, and its memory bound: docs/decisions/0018-page-cache.md, "The page
+ * cache".
  *
- * What is kept: the finished HTML of a GET document rendered for a visitor with no session state
- * (no `__session` cookie, or one that holds nothing: not signed in, no guest cart, no flash message,
- * no password recovery), when it answered 200 `text/html` without a Set-Cookie. Such a page is the
- * same for every such visitor, so it is rendered once per URL (the host is part of the key unless
- * `PUBLIC_URL` fixes the origin the pages name) and then sent from memory, with gzip and brotli
- * bodies made once when it is stored.
- *
- * What keeps it safe:
- * - a page for the cache is rendered without the visitor's cookie and without a nonce; its
- *   Content-Security-Policy lists the hashes of its inline scripts (app/.server/csp.ts), so no
- *   nonce is ever sent twice;
- * - `Cache-Control: private, no-cache` and `Vary: Cookie, Accept-Encoding`: no shared cache may store
- *   it (RFC 9111 section 5.2.2.7), a browser revalidates it every time (its ETag answers 304 when
- *   unchanged), and a visitor with a session never gets it;
- * - a visitor with any session state always gets a page rendered for that request.
- *
- * What keeps it fresh: `clear()` drops everything; server.ts calls it on every clear of the
- * catalogue cache (api/lib/cache.ts `onClear`), which a catalogue write on this instance or, through
- * PostgreSQL LISTEN/NOTIFY, on any other instance causes (api/lib/cache-bus.ts). A render that
- * began before a clear is not stored. `ttlMs` bounds the life of an entry besides (the only
- * freshness bound of a BFF whose API runs elsewhere, `API_URL`, which sees no writes).
- *
- * Memory: at most `maxBytes` (bodies in all three encodings), least recently used pages leave first.
+ * Why it is safe: a page is kept only when rendered for a visitor with no session state, without the
+ * visitor's cookie and without a nonce (its policy lists the hashes of its inline scripts,
+ * app/.server/csp.ts, so no nonce is ever sent twice); it is sent `private, no-cache` with
+ * `Vary: Cookie, Accept-Encoding` (RFC 9111 section 5.2.2.7), and a visitor with any session state
+ * always gets a page rendered for that request. Why it stays fresh: server.ts calls `clear()` on
+ * every clear of the catalogue cache (api/lib/cache.ts `onClear`, on every instance through
+ * api/lib/cache-bus.ts), a render that began before a clear is not stored, and `ttlMs` bounds the
+ * rest (the only freshness bound of a BFF whose API runs elsewhere, `API_URL`, which sees no writes).
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'

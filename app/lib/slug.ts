@@ -1,17 +1,13 @@
 /**
- * Slugs and links for catalogue pages (docs/product.md, "Slugs"): the {category}, {subCategory}
- * and {product} route parameters are a readable name, a dash, and the id; the id is the last
- * dash-separated piece. Ids never contain a dash (api/lib/ids.ts), so the name part may.
+ * Slugs and links for catalogue pages: the rule is docs/product.md, "Slugs" (a readable name, a dash
+ * and the id, which is the last dash-separated piece; ids never contain a dash: api/lib/ids.ts).
  *
- * The original app turned spaces, commas and dollar signs in a name into hyphens. We go further so
- * that every generated link is a clean path segment (RFC 3986 section 3.3) and the same name always
- * gives the same slug (stale-slug redirects on the product page compare against it):
- * - apostrophes are dropped ("Haldiram's" → "Haldirams"), so they do not split a word;
- * - every other character that is not a letter, a combining mark or a digit (any script) becomes a
- *   hyphen: spaces, commas and `$` (the original rule) and also `/ ? # % & + . : ; = @ ( ) [ ] " < >`,
- *   which would end or change the meaning of a path segment or look odd in one;
- * - runs of hyphens collapse to one and leading or trailing hyphens go;
- * - letter case is kept: the listing page shows the slug's words as its title (docs/product.md, "Slugs").
+ * Why more characters become hyphens than in the original app (spaces, commas and `$` only): every
+ * generated link must be a clean path segment (RFC 3986 section 3.3), and
+ * `/ ? # % & + . : ; = @ ( ) [ ] " < >` would end or change the meaning of one or look odd in it;
+ * apostrophes are dropped so they do not split a word; the same name must always give the same slug,
+ * since stale-slug redirects on the product page compare against it. Case is kept because the listing
+ * page shows the slug's words as its title.
  *
  * Slugs are plain (decoded) strings, as React Router hands route params to loaders. The path builders
  * percent-encode each segment, so names in other scripts still make valid `Location` headers.

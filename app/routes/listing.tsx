@@ -1,16 +1,11 @@
 /**
- * /{category}/{subCategory}: the products of a category and sub category (docs/product.md,
- * "Listings"; docs/product.md, "Constants": page size 8).
+ * /{category}/{subCategory}: the products of a category and sub category; the screen, its paging and
+ * its 404s are docs/product.md, "Listings" and "Constants" (page size 8), its addresses
+ * docs/product.md, "Slugs" (app/lib/slug.ts). Later pages append through app/components/pager.tsx (a
+ * fetcher with JavaScript, a "next page" link without).
  *
- * - Left: the sub categories whose category list includes the current category (image and name, each
- *   a link, the current one highlighted).
- * - Right: the sub category's title and the product grid (1, 3 or 4 columns); later pages append
- *   (app/components/pager.tsx: a fetcher with JavaScript, a "next page" link without).
- * - Slugs: the id is the last dash-separated piece (app/lib/slug.ts). Unknown ids, or a sub category
- *   that does not belong to the category, answer 404. A stale name part redirects (301) to the
- *   canonical path, keeping the query string.
- * - The original app titled the page with the slug words before the id; we show the sub category's real
- *   name, which those words are made from (they lose punctuation such as "&" and ",").
+ * The original app titled the page with the slug words before the id; we show the sub category's real
+ * name, which those words are made from (they lose punctuation such as "&" and ",").
  *
  * Upstream calls per render: three, in parallel (categories, sub categories, one product page; a
  * JavaScript-off window past 12 pages may take one more).

@@ -36,26 +36,13 @@ import {
 } from './service.ts'
 
 /**
- * Routes of /api/product (docs/api-contract.md, "Endpoints"). Every body is validated (400 with `issues` on
- * wrong types). Writes need an ADMIN token (401 without a valid one, 403 for anyone else: checked
- * before the body is read).
- *
- * - POST /get `{ page, limit, search }` → Product[]; `totalCount`, `totalNoPage`
- * - POST /get-product-by-category `{ id, grouped? }` → Product[] (at most 15 per category), or with
- *   `grouped: true` one `{ categoryId, products }` per id (the home page's rows in one call)
- * - POST /get-product-by-category-and-subcategory (and the original client's misspelt
- *   /get-pruduct-by-category-and-subcategory) `{ categoryId, subCategoryId?, page, limit }` →
- *   Product[]; `totalCount`, `page`, `limit`
- * - POST /get-product-details `{ productId }` → Product, or 404 "Product not found"
- * - POST /search-product `{ search, page, limit }` → Product[]; `totalCount`, `totalPage`, `page`, `limit`
- * - The three lists (/get, /search-product, the by-category-and-subcategory listing) also take the
- *   optional `brand`, `price`, `discount`, `sort` and `facets` (docs/search.md); searches answer
- *   `understood` (synonyms, corrections) and, when asked, `facets`
- * - POST /create (ADMIN) the create payload (+ optional `Idempotency-Key` header, api/lib/idempotency.ts)
- *   → 201 Product; 400 bad body, image not uploaded, unknown ids, a sub category outside the chosen
- *   categories; 422 key reused for another body
- * - PUT /update-product-details (ADMIN) `{ _id, ...any create fields }` → Product; 404 unknown id
- * - DELETE /delete-product (ADMIN) `{ _id }` → null; 404 unknown id
+ * Routes of /api/product; each endpoint's body and answer: docs/api-contract.md, "Endpoints",
+ * "Catalogue" and "Aliases" (the original client's misspelt /get-pruduct-by-category-and-subcategory);
+ * the lists' optional `brand`, `price`, `discount`, `sort` and `facets`: docs/search.md, "Facets and
+ * sorting". Every body is validated (400 with `issues` on wrong types). Writes need an ADMIN token
+ * (401 without a valid one, 403 for anyone else), checked before the body is read
+ * (docs/decisions/0008-catalogue-writes.md, "Guard first"); a create may carry an `Idempotency-Key`
+ * (api/lib/idempotency.ts).
  */
 export function productRoutes(deps: AppDeps) {
   const { router, endpoint } = apiRouter('Product')

@@ -1,29 +1,14 @@
 /**
- * What a search matches and how it ranks (docs/search.md, "Matching" and "Ranking"), as the parts of
- * a list statement (api/modules/search/list-query.ts).
+ * What a search matches and how it ranks, as the parts of a list statement
+ * (api/modules/search/list-query.ts). The rules are docs/search.md, "Matching" and "Ranking":
+ * `POINTS` and `STRONG_SCORE` below are that document's table of points, and its relevance set
+ * (docs/search.md, "Relevance") is where a change to them must prove itself.
  *
- * Matching: a product matches a group (api/modules/search/understand.ts) when its name or brand has
- * one of the group's phrases (full-text on the stored `search_doc`, GIN index), or when it is on a
- * sub category that holds what the group names (api/modules/search/shelves.ts: the "Curd" shelf for
- * dahi). It is listed when it matches every group.
- *
- * Ranking uses the catalogue's own structure, never a rule per query. Points per product:
- * - the name is exactly the search: 100;
- * - per group: found in the name as a whole word 10 (a synonym or correction of it 8, only as a
- *   prefix 4), plus the points of the product's sub category name for it (api/modules/search/shelves.ts:
- *   30 for the whole name, 20 for the shelf's own kind, 15 or 5 for an earlier item); half the shelf
- *   points for a product on such a shelf whose name does not say the word (naan on "Breads");
- * - 30 more when the whole search is one item of the sub category's name ("green tea");
- * - its category is named by the search: half the shelf points;
- * - its category holds a sub category of what the search's last group names (its department:
- *   Bakery, Cakes & Dairy for milk): 10;
- * - its name's head noun (`search_head`: "Toned Milk" → milk) is what the search's last group names
- *   (the search's own head noun: "toor dal" → dal): 15, or 5 outside the search's departments when
- *   it has some (a "Cleansing Milk" is a face product);
- * - the brand has a group's word: 12 per group ("amul butter": Amul's butters first).
- * Products of `STRONG_SCORE` points or more (a product the search's shelf or head noun agrees with)
- * come first; within them and within the rest, in-stock products first, then more points, then
- * shorter names, newest, id.
+ * Ranking reads the catalogue's own structure (the sub category and category names, the product
+ * name's head noun `search_head`, the brand), never a rule per query, so a catalogue's new shelves
+ * and products rank without code changes. A product matches a group (api/modules/search/understand.ts)
+ * by its name or brand, or by a shelf that holds what the group names (api/modules/search/shelves.ts).
+ * Ties in the order the document gives end with the id, so paging is stable.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { ListQuery } from './list-query.ts'
@@ -31,7 +16,7 @@ import { shelfHoldsPhrase, shelvesNaming, ShelfTier, type Shelf } from './shelve
 import { phraseQuery, wordForms } from './terms.ts'
 import type { Alternative, Group } from './understand.ts'
 
-/** Points (see the module comment). */
+/** Points per signal (docs/search.md, "Ranking"). */
 export const POINTS = {
   EXACT_NAME: 100,
   WHOLE_SEARCH_SHELF: 30,
@@ -43,7 +28,7 @@ export const POINTS = {
   PREFIX: 4,
   BRAND: 12,
 } as const
-/** Least points of a product the search's shelf or head noun agrees with (see the module comment). */
+/** Least points of a product the search's shelf or head noun agrees with (docs/search.md, "Ranking"). */
 export const STRONG_SCORE = 30
 
 /** A tsquery text matching any of `alternatives` (restricted to the name or brand with `weight`); '' for none. */

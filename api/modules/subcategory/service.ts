@@ -2,17 +2,12 @@
  * Sub category rules and queries (docs/product.md, "Sub category": _id, name, image, category[]).
  *
  * Reads go through `deps.cache` under keys starting with `subcategory:`. Writes (create, update,
- * delete; docs/decisions/0008-catalogue-writes.md) run in one transaction each (the row and its
- * category links together) and call `deps.cache.invalidate()` after it commits.
- *
- * Rules of the writes (docs/decisions/0008-catalogue-writes.md):
- * - at least one category, every one existing (400 naming the unknown ids), listed in the order given;
- * - the image must be one of the store's stored images (file/service.ts `assertStoredImages`);
- * - names are not unique: the catalogue import makes one sub category per (category, name) pair, so
- *   two categories may each have a "Frozen" shelf;
- * - a sub category still used by a product is not deleted: 409, like a category in use. Unlinking
- *   the products silently would drop them from their listings without the admin noticing;
- * - the files of a replaced or deleted image are removed once nothing else uses them.
+ * delete) run in one transaction each (the row and its category links together) and call
+ * `deps.cache.invalidate()` after it commits. Their rules are docs/decisions/0008-catalogue-writes.md,
+ * "References", "Names", "Images are ours only" and "Deletes refuse while referenced": categories
+ * existing and in the order given, names not unique (the import makes one sub category per
+ * (category, name) pair), a sub category used by a product not deleted (409), and the files of a
+ * replaced or deleted image removed once nothing else uses them.
  */
 import type { SubCategory } from '../../../contract/subcategory.ts'
 import { eq, sql } from 'drizzle-orm'

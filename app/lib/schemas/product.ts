@@ -1,33 +1,23 @@
 /**
- * The product form's rules (docs/product.md, "Upload Product"; docs/product.md, "Validation rules";
- * bounds: docs/api-contract.md, "Catalogue"), shared by the browser (Conform validates as you type)
- * and the BFF actions of /dashboard/upload-product and /dashboard/product (the same schema decides on the
- * server, so the form works with JavaScript off). The API checks the same body again.
+ * The product form's rules, shared by the browser (Conform validates as you type) and the BFF
+ * actions of /dashboard/upload-product and /dashboard/product (the same schema decides on the server,
+ * so the form works with JavaScript off). Fields, bounds and messages: docs/product.md, "Upload
+ * Product" and "Product"; the API applies the same bounds (api/modules/product/schemas.ts,
+ * docs/api-contract.md, "Catalogue"), so what the form accepts the API accepts.
  *
- * The original app required name, description, unit, stock, price, discount and every extra field,
- * and said stock, price and discount are numeric, with no other bounds or messages. Decisions taken
- * here (docs/product.md, "Validation rules"; recorded so the API and the pages agree):
- * - at least one image and at least one category are required: a product without an image shows a
- *   blank card, and one without a category appears on no home row or listing (docs/product.md,
- *   "Listings");
- *   a sub category stays optional (a category may have none);
- * - the admin types the MRP (Price) and the Selling Price; the discount is derived from the two and
- *   shown, never typed. A typed discount made the API recompute the selling price from a rounded
- *   percentage, so saving a stock change moved the price (₹251 became ₹249.90) and MRP ₹289 at 10 %
- *   went live at ₹260.10 when ₹260 was meant; the form sends the selling price as shown, so a save
- *   that does not touch it keeps it to the paisa (docs/commerce-api.md, "Products (addition)");
- * - stock is a whole number, MRP and Selling Price have at most two decimals (paise, and the
- *   `numeric(12,2)` columns of api/db/schema.ts); none may be negative, the MRP must be above 0 and
- *   the selling price at most the MRP; upper bounds keep a typo (an
- *   extra zero) from going live. The API applies the same bounds (api/modules/product/schemas.ts,
- *   docs/decisions/0008-catalogue-writes.md), so what the form accepts the API accepts;
- * - numbers may be typed with Indian digit grouping ("1,00,000"): commas and spaces are dropped;
- *   exponents ("1e3"), hex and `Infinity` are refused;
- * - the "Add Field" dialog refuses an empty name (the original app's dialog did not check it:
- *   docs/product.md, "Differences from the original app") and a
- *   name already used by another extra field (compared without case and surrounding spaces), since two
- *   inputs with one name would overwrite each other in `more_details`; `__proto__`, `constructor` and
- *   `prototype` are refused too (they would set an object's prototype in a client that copies the map).
+ * Why, where the original app (presence and "numeric" only) said nothing:
+ * - an image and a category are required: without an image a product shows a blank card, without a
+ *   category it appears on no home row or listing (docs/product.md, "Listings");
+ * - the admin types the MRP and the Selling Price and the discount is derived: a typed discount made
+ *   the API recompute the selling price from a rounded percentage, so saving a stock change moved
+ *   the price (₹251 became ₹249.90) and MRP ₹289 at 10 % went live at ₹260.10 when ₹260 was meant
+ *   (docs/commerce-api.md, "Products (addition)");
+ * - two decimals at most: paise, and the `numeric(12,2)` columns of api/db/schema.ts; upper bounds
+ *   keep a typo (an extra zero) from going live;
+ * - an extra field's name must differ from the others' (without case and surrounding spaces), since
+ *   two inputs with one name would overwrite each other in `more_details`, and may not be
+ *   `__proto__`, `constructor` or `prototype`, which would set an object's prototype in a client that
+ *   copies the map; the original app's dialog did not even refuse an empty name.
  *
  * Form shape: `name`, `description`, `image[i]` (urls of uploaded images), `category` and
  * `subCategory` (ids; several values), `unit`, `stock`, `price` (MRP), `sellingPrice`, and the extra fields as

@@ -1,21 +1,17 @@
 /**
- * /dashboard/category (docs/product.md, "Category admin"; after add, update or delete the list is
- * loaded again and dialogs close: docs/product.md, "States and transitions"; rules: docs/product.md,
- * "Validation rules"; guard: docs/product.md, "Roles and permissions"; `category/*` and
- * `file/upload`: docs/api-contract.md, "Endpoints"; toasts: docs/product.md, "Toasts"; without
- * JavaScript: docs/decisions/0007-progressive-enhancement.md).
+ * /dashboard/category (docs/product.md, "Category admin", "States and transitions", "Validation
+ * rules", "Roles and permissions" and "Toasts"; `category/*` and `file/upload`: docs/api-contract.md,
+ * "Endpoints"; without JavaScript: docs/decisions/0007-progressive-enhancement.md).
  *
  * - Guard: the loader asks the API who the user is now (`requireAdmin`); a non-admin gets the red
  *   "Do not have permission" box with status 403 and no list.
- * - The list: category cards (image, name, Edit, Delete) and "Add Category"; empty → No Data.
- * - Dialogs live in the address: `?dialog=add`, `?edit=<id>`, `?delete=<id>`. Without JavaScript
- *   they are rendered by the server and close with a link back; with JavaScript they are modal.
+ * - Dialogs live in the address (`?dialog=add`, `?edit=<id>`, `?delete=<id>`): without JavaScript
+ *   the server renders them and a link back closes them; with JavaScript they are modal.
  * - Every form is a multipart POST with an `intent`: `upload` (an image picked with JavaScript is
  *   uploaded at once through a fetcher), `add`, `edit` (without JavaScript the picked file comes
- *   along and is uploaded first), `delete`. The server checks the fields (name 1..80, image) and
- *   answers with the messages; success redirects to the list with the API's message as a flash toast,
- *   so the dialog closes and the list is loaded again. A delete refused by the API (409: the category
- *   is still used) comes back as an error toast.
+ *   along and is uploaded first), `delete`. Success redirects to the list with the API's message as
+ *   a flash toast, so the dialog closes and the list is loaded again; a delete refused by the API
+ *   (409: the category is still used) comes back as an error toast.
  */
 import { data, Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/category'

@@ -1,22 +1,17 @@
 /**
- * /dashboard/product, the admin product list (docs/product.md, "Product admin list"; the page starts
- * at 1 and changing the search resets it to 1: docs/product.md, "States and transitions"; page size
- * 12, search debounce 300 ms: docs/product.md, "Constants"; guard: docs/product.md, "Roles and
- * permissions"; `product/get`, `product/update-product-details`, `product/delete-product`:
- * docs/api-contract.md, "Endpoints"; without JavaScript: docs/decisions/0007-progressive-enhancement.md).
+ * /dashboard/product, the admin product list (docs/product.md, "Product admin list", "States and
+ * transitions", "Constants" and "Roles and permissions"; `product/get`,
+ * `product/update-product-details`, `product/delete-product`: docs/api-contract.md, "Endpoints";
+ * without JavaScript: docs/decisions/0007-progressive-enhancement.md).
  *
  * - Guard: `requireAdmin` asks the API who the user is now; others see "Do not have permission".
- * - The address holds the state: `?q=<search>&page=<n>`. Previous and Next are links, so Next really
- *   advances (the original app's Next never did: its total was never updated; docs/product.md,
- *   "Differences from the original app") and both work without
- *   JavaScript. The search box is a GET form; with JavaScript it submits itself 300 ms after the last
- *   keystroke, without `page`, so a new search starts at page 1. A spinner covers the grid while a
- *   page loads.
- * - Each card opens `?edit=<id>` (the product form of app/components/product-form.tsx, prefilled, in
- *   a dialog) and `?delete=<id>` (the "Permanent Deleted" confirmation of docs/product.md, "Category
- *   admin"). Both post to this
- *   page and redirect back to the list (same search and page) with the API's message as a toast, so
- *   the list is loaded again: an edited product shows its new values, a deleted one is gone.
+ * - The address holds the state (`?q=<search>&page=<n>`) and Previous and Next are links, so both
+ *   work without JavaScript and Next really advances (the original app's Next never did: its total
+ *   was never updated; docs/product.md, "Differences from the original app"). The search box is a
+ *   GET form that, with JavaScript, submits itself without `page`, so a new search starts at page 1.
+ * - `?edit=<id>` (app/components/product-form.tsx in a dialog) and `?delete=<id>` post to this page
+ *   and redirect back to the list (same search and page) with the API's message as a toast, so the
+ *   list is loaded again: an edited product shows its new values, a deleted one is gone.
  */
 import { MAX_SEARCH_LENGTH } from '../../../contract/paging.ts'
 import { useEffect, useRef } from 'react'

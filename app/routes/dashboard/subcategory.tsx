@@ -1,23 +1,19 @@
 /**
- * /dashboard/subcategory (docs/product.md, "Sub Category admin"; edit and delete: docs/product.md,
- * "States and transitions"; rules: docs/product.md, "Validation rules"; guard: docs/product.md,
- * "Roles and permissions"; `subcategory/*` and `file/upload`: docs/api-contract.md, "Endpoints";
- * toasts: docs/product.md, "Toasts"; 10 rows a page: docs/product.md, "Constants"; without
- * JavaScript: docs/decisions/0007-progressive-enhancement.md).
+ * /dashboard/subcategory (docs/product.md, "Sub Category admin", "States and transitions",
+ * "Validation rules", "Roles and permissions", "Toasts" and "Constants"; `subcategory/*` and
+ * `file/upload`: docs/api-contract.md, "Endpoints"; without JavaScript:
+ * docs/decisions/0007-progressive-enhancement.md).
  *
  * - Guard: the loader asks the API who the user is now (`requireAdmin`); a non-admin gets the red
  *   "Do not have permission" box with status 403 and no data.
- * - A header with "Add Sub Category" and a table with a black header: No., Name, Image (a thumbnail
- *   that opens a full-screen viewer), Category (chips), Action (edit and delete icons). Ten rows a
- *   page, `?page=N` with Previous and Next; the loader sends every sub category (the API has no
- *   paging for them), the page is cut here, on the server and in the browser alike.
- * - Dialogs live in the address, the page kept: `?dialog=add`, `?edit=<id>`, `?delete=<id>`,
- *   `?view=<id>`. Without JavaScript they are rendered by the server and close with a link back; with
+ * - Ten rows a page (`?page=N`): the API has no paging for sub categories, so the loader sends them
+ *   all and the page is cut here, on the server and in the browser alike.
+ * - Dialogs live in the address, the page kept (`?dialog=add`, `?edit=<id>`, `?delete=<id>`,
+ *   `?view=<id>`): without JavaScript the server renders them and a link back closes them; with
  *   JavaScript they are modal.
  * - Every form is a multipart POST with an `intent` (`upload`, `add`, `edit`, `delete`), as on the
- *   category page: the server checks name (1..80), image and at least one category and answers with
- *   the messages; success redirects to the same table page with the API's message as a flash toast,
- *   so the modal closes and the list is loaded again.
+ *   category page; success redirects to the same table page with the API's message as a flash
+ *   toast, so the modal closes and the list is loaded again.
  */
 import { useState } from 'react'
 import { data, Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
