@@ -10,38 +10,15 @@
  * precision@5 of one query = relevant results among the first five / min(5, relevant products in the
  * catalogue), so a query with only three right answers can still score 1.
  */
-import fs from 'node:fs'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sql } from 'drizzle-orm'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { importCatalog } from '../../db/seed/import-catalog.ts'
 import { BUNDLED_CATALOG_CSV } from '../../db/seed/ensure.ts'
-import { queryRows } from '../../db/query.ts'
 import { logger } from '../../lib/logger.ts'
+// The judge is shared with the search evaluation (eval/search-heldout/evaluate.ts), so both score this set alike.
+import { isRelevant, judgingCatalogue, loadRelevanceSet, type CatalogProduct, type Judged } from './relevance-judge.ts'
 
-interface Alternative {
-  shelf?: string
-  category?: string
-  name?: string
-  brand?: string
-}
-interface Judged {
-  q: string
-  kind: 'english' | 'hindi' | 'brand' | 'typo' | 'multi'
-  prompt?: boolean
-  firstShelves?: string[]
-  relevant: Alternative[]
-}
-interface CatalogProduct {
-  id: string
-  name: string
-  brand: string
-  shelf: string
-  category: string
-}
-
-const SET = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'relevance-set.json'), 'utf8')) as { queries: Judged[] }
+const SET = { queries: loadRelevanceSet() }
 /** Targets (docs/search.md, "Relevance"). */
 const FIRST_RELEVANT_TARGET = 0.9
 const PRECISION_TARGET = 0.8
@@ -50,27 +27,10 @@ let t: TestApp
 let catalogue: CatalogProduct[]
 let byId: Map<string, CatalogProduct>
 
-/** Whether `product` is relevant to a query judged by `alternatives` (any alternative, every field of it). */
-function isRelevant(product: CatalogProduct, alternatives: Alternative[]): boolean {
-  return alternatives.some(
-    (a) =>
-      (a.shelf === undefined || product.shelf === a.shelf) &&
-      (a.category === undefined || product.category === a.category) &&
-      (a.brand === undefined || product.brand.toLowerCase() === a.brand.toLowerCase()) &&
-      (a.name === undefined || new RegExp(a.name, 'i').test(product.name)),
-  )
-}
-
 beforeAll(async () => {
   t = await createTestApp()
   await importCatalog({ db: t.db, storage: t.deps.storage, csvPath: BUNDLED_CATALOG_CSV, logger })
-  catalogue = await queryRows<CatalogProduct>(
-    t.db,
-    sql`select p.id, p.name, coalesce(p.more_details->>'brand', '') as brand, s.name as shelf, c.name as category
-        from products p
-        join product_sub_categories psc on psc.product_id = p.id join sub_categories s on s.id = psc.sub_category_id
-        join product_categories pc on pc.product_id = p.id join categories c on c.id = pc.category_id`,
-  )
+  catalogue = await judgingCatalogue(t.db)
   byId = new Map(catalogue.map((p) => [p.id, p]))
 }, 180_000)
 afterAll(() => t?.close())

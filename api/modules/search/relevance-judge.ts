@@ -1,0 +1,76 @@
+/**
+ * The tuning set's judge (api/modules/search/relevance-set.json; docs/search.md, "Relevance"), shared
+ * by its test (./relevance.test.ts) and the search evaluation (eval/search-heldout/evaluate.ts), so
+ * both score the tuning set by one rule.
+ *
+ * A query lists alternatives; a product is relevant when any alternative accepts it, and an
+ * alternative accepts it when every field it sets holds: `shelf` = the sub category name and
+ * `category` = the category name (exact), `brand` (ignoring case), `name` (a case-insensitive regular
+ * expression on the product name).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import { queryRows } from '../../db/query.ts'
+
+/** One alternative of a judgment: every field it sets must hold. */
+export interface Alternative {
+  shelf?: string
+  category?: string
+  name?: string
+  brand?: string
+}
+
+/** One query of the tuning set. `prompt`: a word of the header prompt, whose first result must be on a `firstShelves` shelf. */
+export interface Judged {
+  q: string
+  kind: 'english' | 'hindi' | 'brand' | 'typo' | 'multi'
+  prompt?: boolean
+  firstShelves?: string[]
+  relevant: Alternative[]
+}
+
+/** A catalogue product as the judges read it: brand from `more_details.brand`, shelf = sub category name, `unit` = pack size. */
+export interface CatalogProduct {
+  id: string
+  name: string
+  brand: string
+  shelf: string
+  category: string
+  unit: string
+}
+
+/** The tuning set's kinds of query, in the order reports list them. */
+export const TUNING_KINDS = ['english', 'hindi', 'brand', 'typo', 'multi'] as const
+
+/** The tuning set's queries, read from relevance-set.json beside this module. */
+export function loadRelevanceSet(): Judged[] {
+  const file = path.join(import.meta.dirname, 'relevance-set.json')
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { queries: Judged[] }).queries
+}
+
+/** Whether `product` is relevant to a query judged by `alternatives` (any alternative, every field of it). */
+export function isRelevant(product: Pick<CatalogProduct, 'name' | 'brand' | 'shelf' | 'category'>, alternatives: Alternative[]): boolean {
+  return alternatives.some(
+    (a) =>
+      (a.shelf === undefined || product.shelf === a.shelf) &&
+      (a.category === undefined || product.category === a.category) &&
+      (a.brand === undefined || product.brand.toLowerCase() === a.brand.toLowerCase()) &&
+      (a.name === undefined || new RegExp(a.name, 'i').test(product.name)),
+  )
+}
+
+/**
+ * Every product of the database with its shelves and categories, one row per (product, sub category,
+ * category) link: the catalogue a judgment's relevant count (the "R" of precision@5) is taken over.
+ */
+export function judgingCatalogue(db: Pick<Db, 'execute'>): Promise<CatalogProduct[]> {
+  return queryRows<CatalogProduct>(
+    db,
+    sql`select p.id, p.name, coalesce(p.more_details->>'brand', '') as brand, s.name as shelf, c.name as category, p.unit
+        from products p
+        join product_sub_categories psc on psc.product_id = p.id join sub_categories s on s.id = psc.sub_category_id
+        join product_categories pc on pc.product_id = p.id join categories c on c.id = pc.category_id`,
+  )
+}

@@ -1,0 +1,98 @@
+/**
+ * The search evaluation (./evaluate.ts) runs end to end: every held-out and tuning query is searched
+ * and scored as eval/search-heldout/README.md, "Metrics" defines, and every figure is a rate in [0, 1].
+ * It deliberately does NOT assert the held-out targets (first result relevant at least 85 %, P@5 at
+ * least 0.8): reaching them is the ranking work that follows, which adds them here. One store (one PGlite with the
+ * real catalogue) serves the whole file: a new instance costs seconds (docs/stack.md, "PGlite").
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadRelevanceSet } from '../../api/modules/search/relevance-judge.ts'
+import {
+  evaluate,
+  figures,
+  loadHeldOut,
+  noMatchMessage,
+  openStore,
+  toJudgeProducts,
+  unanswerableHit,
+  type AnswerProduct,
+  type Evaluation,
+  type SearchAnswer,
+  type Store,
+} from './evaluate.ts'
+
+const product = (name: string, shelf: string, extra: Partial<AnswerProduct> = {}): AnswerProduct => ({
+  _id: name,
+  name,
+  unit: '1 kg',
+  category: [{ name: 'Foodgrains, Oil & Masala' }],
+  subCategory: [{ name: shelf }],
+  more_details: { brand: 'AKAR' },
+  ...extra,
+})
+const understood = (fields: Partial<NonNullable<SearchAnswer['understood']>>) => ({
+  query: '',
+  synonyms: [],
+  corrections: [],
+  ignored: [],
+  relaxed: [],
+  ...fields,
+})
+
+describe('the unanswerable rule (README, "Metrics")', () => {
+  const salts = [product('Salt/Uppu - Crystal', 'Salts')]
+
+  it('is a hit when the answer says nothing has every word and shows the nearest shelf', () => {
+    const answer = { products: salts, totalCount: 41, understood: understood({ query: 'salt', relaxed: ['tata'] }) }
+    expect(noMatchMessage('tata salt', answer)).toBe('No product matches all of “tata salt”: showing results for salt.')
+    expect(unanswerableHit('tata salt', answer, 'Salts')).toBe(true)
+    expect(unanswerableHit('tata salt', answer, 'Dustbins')).toBe(false)
+  })
+
+  it('misses products shown as if they matched, an empty answer, and a left-out size word', () => {
+    expect(unanswerableHit('tata salt', { products: salts, totalCount: 41, understood: understood({ query: 'tata salt' }) }, 'Salts')).toBe(
+      false,
+    )
+    expect(unanswerableHit('tata salt', { products: [], totalCount: 0 }, 'Salts')).toBe(false)
+    const sizeOnly = { products: salts, totalCount: 41, understood: understood({ query: 'salt', ignored: ['g'] }) }
+    expect(noMatchMessage('salt g', sizeOnly)).toBeNull()
+  })
+
+  it('maps an answer product to the judge: brand from more_details, shelf names, pack size', () => {
+    expect(toJudgeProducts(product('Salt/Uppu - Crystal', 'Salts'))).toEqual([
+      { name: 'Salt/Uppu - Crystal', brand: 'AKAR', category: 'Foodgrains, Oil & Masala', subCategory: 'Salts', packSize: '1 kg' },
+    ])
+  })
+})
+
+describe('the search evaluation on the real catalogue', () => {
+  let store: Store
+  let result: Evaluation
+
+  beforeAll(async () => {
+    store = await openStore()
+    result = await evaluate(store)
+    console.log(figures(result))
+  }, 150_000)
+  afterAll(() => store?.close())
+
+  it('scores every query of both sets, each figure in [0, 1]', () => {
+    expect(result.heldOut.scores.map((s) => s.id)).toEqual(loadHeldOut().map((q) => q.id))
+    expect(result.tuning.scores.map((s) => s.query)).toEqual(loadRelevanceSet().map((q) => q.q))
+    expect(result.heldOut.overall.queries).toBe(loadHeldOut().length)
+    const all = [result.heldOut, result.tuning].flatMap((set) => [set.overall, ...set.byKind])
+    for (const s of all) {
+      expect(s.firstRelevant, s.label).toBeGreaterThanOrEqual(0)
+      expect(s.firstRelevant, s.label).toBeLessThanOrEqual(1)
+      expect(s.precision, s.label).toBeGreaterThanOrEqual(0)
+      expect(s.precision, s.label).toBeLessThanOrEqual(1)
+    }
+    for (const s of [...result.heldOut.scores, ...result.tuning.scores]) {
+      expect([0, 1]).toContain(s.first)
+      expect(s.precision).toBeGreaterThanOrEqual(0)
+      expect(s.precision).toBeLessThanOrEqual(1)
+    }
+    // Every kind of the README has queries (a kind with none would print a meaningless 0).
+    expect(result.heldOut.byKind.filter((s) => s.queries === 0).map((s) => s.label)).toEqual([])
+  })
+})

@@ -1,0 +1,426 @@
+/**
+ * The search evaluation (eval/search-heldout/README.md, "Metrics"): every query of the frozen, blind
+ * held-out set (./queries.json) and of the tuning set (api/modules/search/relevance-set.json) through
+ * the search the storefront's /search page runs, on a fresh database with the real catalogue.
+ *
+ *   npm run eval:search          (PGlite; with TEST_DATABASE_URL set, a fresh PostgreSQL database)
+ *
+ * The store: the API built by the tests' own builder (api/testing/app.ts `createTestApp`) with the
+ * bundled catalogue imported by the store's importer (api/db/seed/import-catalog.ts), and a search rate
+ * limit no run reaches (a few hundred searches from one address would otherwise be refused). Each query
+ * goes through POST /api/product/search-product with the body the /search page sends for its first
+ * page (app/routes/search.tsx: the query trimmed to 200 characters, page 1 of 12, the list options of
+ * no filter from app/lib/list-filters.ts `filtersBody`); the first five products are judged.
+ *
+ * Held-out set: each product of the answer is mapped to the judge's shape (name; brand from
+ * `more_details.brand`; category and sub category names; pack size = `unit`) and judged by
+ * ./judge.ts `isRelevant`. first result relevant = the first product is relevant; precision@5 =
+ * relevant among the first five ÷ min(5, R), R from ./counts.json. An unanswerable query scores 1 on
+ * both only when the answer says plainly that nothing matches and offers its nearest shelf
+ * (`unanswerableHit`). Tuning set: its own judge (api/modules/search/relevance-judge.ts), the same two
+ * metrics, R counted over the imported catalogue as its test counts it.
+ *
+ * Prints both sets' figures, overall and by kind, and writes the held-out misses (query → first three
+ * products) with the figures and the commit to ./last-run.txt (not committed).
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
+import { RateLimiterMemory } from 'rate-limiter-flexible'
+import type { Understood } from '../../contract/search.ts'
+import { filtersBody, readListFilters } from '../../app/lib/list-filters.ts'
+import { createTestApp, type TestApp } from '../../api/testing/app.ts'
+import { importCatalog } from '../../api/db/seed/import-catalog.ts'
+import { BUNDLED_CATALOG_CSV } from '../../api/db/seed/ensure.ts'
+import { createRateLimits } from '../../api/lib/rate-limit.ts'
+import { logger } from '../../api/lib/logger.ts'
+import {
+  isRelevant as isTuningRelevant,
+  judgingCatalogue,
+  loadRelevanceSet,
+  TUNING_KINDS,
+  type CatalogProduct,
+  type Judged,
+} from '../../api/modules/search/relevance-judge.ts'
+import { isRelevant, type Judgment, type Product } from './judge.ts'
+
+const HERE = import.meta.dirname
+/** Where the CLI writes the last run's figures and misses (.gitignore). */
+export const LAST_RUN_FILE = path.join(HERE, 'last-run.txt')
+
+/** The /search page's first page: 12 results (docs/product.md, "Constants": page sizes, search 12). */
+const SEARCH_PAGE_SIZE = 12
+/** Longest query the /search page sends upstream (app/routes/search.tsx). */
+const MAX_QUERY_LENGTH = 200
+/** Results judged per query (eval/search-heldout/README.md, "Metrics": precision@5). */
+const JUDGED = 5
+
+/** One held-out query (eval/search-heldout/README.md, "Queries"). */
+export interface HeldOutQuery {
+  id: string
+  query: string
+  kind: string[]
+  intent: string
+  relevant: Judgment
+  unanswerable?: boolean
+  nearestShelf?: string
+}
+
+/** The held-out kinds in the README's order; a query counts in each of its kinds. */
+export const HELD_OUT_KINDS = [
+  'single-word',
+  'multi-word',
+  'hindi',
+  'regional',
+  'brand',
+  'brand-product',
+  'sized',
+  'misspelled',
+  'unanswerable',
+] as const
+
+/** A product as the search answers it (contract/product.ts `ProductSchema`), the fields judged. */
+export interface AnswerProduct {
+  _id: string
+  name: string
+  unit: string
+  category: Array<{ name: string }>
+  subCategory: Array<{ name: string }>
+  more_details: Record<string, string>
+}
+
+/** The search's answer to one query: the first page's products, the count of all matches, what it was taken to mean. */
+export interface SearchAnswer {
+  products: AnswerProduct[]
+  totalCount: number
+  understood?: Understood
+}
+
+/** The score of one query. `first` and `precision` are in [0, 1]. */
+export interface QueryScore {
+  id: string
+  query: string
+  kinds: string[]
+  first: number
+  precision: number
+  /** Relevant products in the catalogue (R); 0 for an unanswerable query. */
+  available: number
+  top: AnswerProduct[]
+  /** For an unanswerable query: the no-match line the storefront shows, if any. */
+  message?: string | null
+  unanswerable?: boolean
+}
+
+/** Mean figures of a group of queries: first result relevant and precision@5, both in [0, 1]. */
+export interface Summary {
+  label: string
+  queries: number
+  firstRelevant: number
+  precision: number
+}
+
+export interface SetEvaluation {
+  scores: QueryScore[]
+  overall: Summary
+  byKind: Summary[]
+}
+
+export interface Evaluation {
+  heldOut: SetEvaluation
+  tuning: SetEvaluation
+  /** Held-out queries whose R counted over the imported catalogue differs from counts.json (the data drifted). */
+  countDrift: string[]
+  /** Wall time of the searches and judging, in seconds. */
+  seconds: number
+}
+
+/** The held-out queries (./queries.json, frozen). */
+export function loadHeldOut(): HeldOutQuery[] {
+  return JSON.parse(fs.readFileSync(path.join(HERE, 'queries.json'), 'utf8')) as HeldOutQuery[]
+}
+
+/** R per held-out query id (./counts.json, written by ./check.ts from the catalogue CSV). */
+export function loadCounts(): Record<string, { relevant: number }> {
+  return JSON.parse(fs.readFileSync(path.join(HERE, 'counts.json'), 'utf8')) as Record<string, { relevant: number }>
+}
+
+/**
+ * A product of the answer in the judge's shapes (eval/search-heldout/README.md, "Judgment language"): one per (category,
+ * sub category) pair it is filed under, so it is relevant when any placement is.
+ */
+export function toJudgeProducts(p: AnswerProduct): Product[] {
+  const brand = p.more_details.brand ?? ''
+  const categories = p.category.length > 0 ? p.category.map((c) => c.name) : ['']
+  const shelves = p.subCategory.length > 0 ? p.subCategory.map((s) => s.name) : ['']
+  return categories.flatMap((category) => shelves.map((subCategory) => ({ name: p.name, brand, category, subCategory, packSize: p.unit })))
+}
+
+const heldOutRelevant = (judgment: Judgment, p: AnswerProduct | undefined) =>
+  p !== undefined && toJudgeProducts(p).some((product) => isRelevant(judgment, product))
+
+/** Pack-size words and bare numbers: left out, they say nothing about whether an item is stocked. */
+const SIZE_WORDS = new Set(['mg', 'g', 'gm', 'gms', 'kg', 'kgs', 'ml', 'l', 'ltr', 'litre', 'liter', 'pc', 'pcs', 'x'])
+/** Whether a typed word could name an item: two letters or more, and not a pack-size word. */
+const namesSomething = (word: string) => /\p{L}\p{L}/u.test(word) && !SIZE_WORDS.has(word.toLowerCase())
+
+/**
+ * The line the /search page shows when a search found nothing for what was typed
+ * (app/routes/search.tsx, `Results` and `SearchMeaning`), or null when it shows none: no product at
+ * all; no product with every word ("No product matches all of …", `understood.relaxed`); or typed
+ * words that match nothing and were left out (`understood.ignored`), when one of them could name an
+ * item (not "g" or "1").
+ */
+export function noMatchMessage(q: string, answer: SearchAnswer): string | null {
+  if (answer.totalCount === 0) return `We found no products for “${q}”.`
+  const u = answer.understood
+  if (u && u.relaxed.length > 0) return `No product matches all of “${q}”: showing results for ${u.query}.`
+  // Only a left-out word that names something counts: "No products match “g”" says nothing of the item.
+  if (u && u.ignored.some(namesSomething)) return `No products match ${u.ignored.map((w) => `“${w}”`).join(', ')}, so we left it out.`
+  return null
+}
+
+/**
+ * An unanswerable query's hit (eval/search-heldout/README.md, "Metrics"): the answer (a) says plainly that the item is not
+ * stocked, and (b) offers the nearest shelf. Today's answer has no "not stocked" flag and no shelf
+ * suggestion (contract/search.ts `Understood`), so (a) is the storefront's own no-match line
+ * (`noMatchMessage`), and (b) is met only by products shown under that shelf as the alternative: the
+ * first product shown is on `nearestShelf`. Products shown as if they matched, without such a line, miss.
+ */
+export function unanswerableHit(q: string, answer: SearchAnswer, nearestShelf: string): boolean {
+  if (noMatchMessage(q, answer) === null) return false
+  const first = answer.products[0]
+  return first !== undefined && first.subCategory.some((s) => s.name === nearestShelf)
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
+
+function summarize(label: string, scores: QueryScore[]): Summary {
+  return { label, queries: scores.length, firstRelevant: mean(scores.map((s) => s.first)), precision: mean(scores.map((s) => s.precision)) }
+}
+
+/** The search as the storefront's /search page runs it, on a store with the real catalogue. */
+export interface Store {
+  search(q: string): Promise<SearchAnswer>
+  /** The imported catalogue, one row per (product, sub category, category). */
+  catalogue: CatalogProduct[]
+  /** "pglite" or "postgres". */
+  kind: string
+  /** Seconds the catalogue import took. */
+  importSeconds: number
+  close(): Promise<void>
+}
+
+/**
+ * Builds the store: a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL) with the bundled
+ * catalogue imported, behind the API. Close it when done.
+ */
+export async function openStore(): Promise<Store> {
+  // One address sends every search: a limit no run reaches (the store's is 120 a minute).
+  const rateLimits = { ...createRateLimits(), searchByIp: new RateLimiterMemory({ points: 1e9, duration: 1 }) }
+  const t: TestApp = await createTestApp({ rateLimits })
+  try {
+    const started = performance.now()
+    await importCatalog({ db: t.db, storage: t.deps.storage, csvPath: BUNDLED_CATALOG_CSV, logger })
+    const importSeconds = (performance.now() - started) / 1000
+    const catalogue = await judgingCatalogue(t.db)
+    // The body of the /search page's first page without filters (its loader: `filtersBody(readListFilters(url))`).
+    const options = filtersBody(readListFilters(new URL('http://store.invalid/search')))
+    return {
+      kind: t.kind,
+      importSeconds,
+      catalogue,
+      async search(q) {
+        const search = q.trim().slice(0, MAX_QUERY_LENGTH)
+        const res = await t.call('product/search-product', { json: { search, page: 1, limit: SEARCH_PAGE_SIZE, ...options } })
+        if (res.status !== 200) throw new Error(`search "${q}" answered ${res.status}: ${JSON.stringify(res.body)}`)
+        return { products: res.body.data, totalCount: res.body.totalCount, understood: res.body.understood }
+      },
+      close: () => t.close(),
+    }
+  } catch (error) {
+    await t.close()
+    throw error
+  }
+}
+
+/** Scores every held-out query (eval/search-heldout/README.md, "Metrics"). */
+async function scoreHeldOut(store: Store, queries: HeldOutQuery[], counts: Record<string, { relevant: number }>): Promise<QueryScore[]> {
+  const scores: QueryScore[] = []
+  for (const q of queries) {
+    const answer = await store.search(q.query)
+    const top = answer.products.slice(0, JUDGED)
+    const base = { id: q.id, query: q.query, kinds: q.kind, top }
+    if (q.unanswerable) {
+      const hit = unanswerableHit(q.query, answer, q.nearestShelf ?? '') ? 1 : 0
+      scores.push({ ...base, first: hit, precision: hit, available: 0, message: noMatchMessage(q.query, answer), unanswerable: true })
+      continue
+    }
+    const available = counts[q.id]?.relevant ?? 0
+    if (available === 0) throw new Error(`${q.id} "${q.query}": no relevant count in counts.json (run check.ts)`)
+    const hits = top.filter((p) => heldOutRelevant(q.relevant, p)).length
+    scores.push({ ...base, first: heldOutRelevant(q.relevant, top[0]) ? 1 : 0, precision: hits / Math.min(JUDGED, available), available })
+  }
+  return scores
+}
+
+/** Scores every tuning query as its test does (api/modules/search/relevance.test.ts), R over the imported catalogue. */
+async function scoreTuning(store: Store, queries: Judged[]): Promise<QueryScore[]> {
+  const scores: QueryScore[] = []
+  const asJudged = (p: AnswerProduct) =>
+    p.subCategory.flatMap((s) =>
+      p.category.map((c) => ({ name: p.name, brand: p.more_details.brand ?? '', shelf: s.name, category: c.name })),
+    )
+  const relevant = (p: AnswerProduct | undefined, judged: Judged) =>
+    p !== undefined && asJudged(p).some((row) => isTuningRelevant(row, judged.relevant))
+  for (const [i, judged] of queries.entries()) {
+    const top = (await store.search(judged.q)).products.slice(0, JUDGED)
+    const available = new Set(store.catalogue.filter((p) => isTuningRelevant(p, judged.relevant)).map((p) => p.id)).size
+    const hits = top.filter((p) => relevant(p, judged)).length
+    scores.push({
+      id: `t${String(i + 1).padStart(3, '0')}`,
+      query: judged.q,
+      kinds: [judged.kind],
+      first: relevant(top[0], judged) ? 1 : 0,
+      precision: available === 0 ? 0 : hits / Math.min(JUDGED, available),
+      available,
+      top,
+    })
+  }
+  return scores
+}
+
+/** Held-out queries whose R over the imported catalogue differs from counts.json (eval/search-heldout/README.md, "How it was written, blind": a changed catalogue). */
+function countDrift(store: Store, queries: HeldOutQuery[], counts: Record<string, { relevant: number }>): string[] {
+  const products = new Map<string, Product[]>()
+  for (const row of store.catalogue) {
+    const list = products.get(row.id) ?? []
+    list.push({ name: row.name, brand: row.brand, category: row.category, subCategory: row.shelf, packSize: row.unit })
+    products.set(row.id, list)
+  }
+  const drift: string[] = []
+  for (const q of queries) {
+    const here = [...products.values()].filter((placements) => placements.some((p) => isRelevant(q.relevant, p))).length
+    const frozen = counts[q.id]?.relevant ?? 0
+    if (here !== frozen) drift.push(`${q.id} "${q.query}": ${here} relevant in the imported catalogue, ${frozen} in counts.json`)
+  }
+  return drift
+}
+
+/** Runs both sets through `store`'s search and scores them. */
+export async function evaluate(store: Store): Promise<Evaluation> {
+  const started = performance.now()
+  const heldOutQueries = loadHeldOut()
+  const counts = loadCounts()
+  const held = await scoreHeldOut(store, heldOutQueries, counts)
+  const tuned = await scoreTuning(store, loadRelevanceSet())
+  const answerable = held.filter((s) => !s.unanswerable)
+  const hindiOrRegional = held.filter((s) => s.kinds.includes('hindi') || s.kinds.includes('regional'))
+  return {
+    heldOut: {
+      scores: held,
+      overall: summarize('all', held),
+      byKind: [
+        summarize('answerable', answerable),
+        ...HELD_OUT_KINDS.map((kind) =>
+          summarize(
+            kind,
+            held.filter((s) => s.kinds.includes(kind)),
+          ),
+        ),
+        summarize('hindi or regional', hindiOrRegional),
+      ],
+    },
+    tuning: {
+      scores: tuned,
+      overall: summarize('all', tuned),
+      byKind: TUNING_KINDS.map((kind) =>
+        summarize(
+          kind,
+          tuned.filter((s) => s.kinds.includes(kind)),
+        ),
+      ),
+    },
+    countDrift: countDrift(store, heldOutQueries, counts),
+    seconds: (performance.now() - started) / 1000,
+  }
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`.padStart(8)
+const row = (s: Summary) =>
+  `  ${s.label.padEnd(20)} ${String(s.queries).padStart(4)}   ${pct(s.firstRelevant)}      ${s.precision.toFixed(2)}`
+const header = `  ${'queries'.padEnd(20)} ${'n'.padStart(4)}   first result relevant   P@5`
+const productLine = (p: AnswerProduct) =>
+  `${p.name} (${p.more_details.brand ?? ''}, ${p.unit}) [${p.subCategory.map((s) => s.name).join(', ')}]`
+
+/** The figures of both sets as text. */
+export function figures(e: Evaluation): string {
+  return [
+    'held-out set (eval/search-heldout/queries.json: frozen, written blind); P@5 = relevant in the first 5 ÷ min(5, R)',
+    header,
+    row(e.heldOut.overall),
+    ...e.heldOut.byKind.map(row),
+    '',
+    'tuning set (api/modules/search/relevance-set.json), scored the same way',
+    header,
+    row(e.tuning.overall),
+    ...e.tuning.byKind.map(row),
+  ].join('\n')
+}
+
+/** The held-out misses: each query that did not score 1 on both metrics, with its first three products. */
+export function misses(e: Evaluation): string {
+  const lines: string[] = []
+  for (const s of e.heldOut.scores.filter((s) => s.first < 1 || s.precision < 1)) {
+    const tag = s.unanswerable ? 'UNANSWERABLE MISS' : `${s.first < 1 ? 'FIRST-MISS ' : ''}p@5 ${s.precision.toFixed(2)} (R ${s.available})`
+    lines.push(`${s.id} "${s.query}" [${s.kinds.join(', ')}] ${tag}`)
+    if (s.unanswerable) lines.push(`    says: ${s.message ?? '(nothing: shown as if it matched)'}`)
+    const top = s.top.slice(0, 3)
+    lines.push(...(top.length > 0 ? top.map((p, i) => `    ${i + 1}. ${productLine(p)}`) : ['    (no results)']))
+  }
+  return lines.join('\n')
+}
+
+/** The commit under test, with "+changes" when the work tree differs from it; "unknown" outside git. */
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: HERE, encoding: 'utf8' }).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: HERE, encoding: 'utf8' }).trim() !== ''
+    return dirty ? `${head}+changes` : head
+  } catch {
+    return 'unknown'
+  }
+}
+
+async function main() {
+  const started = performance.now()
+  const store = await openStore()
+  try {
+    const e = await evaluate(store)
+    const total = (performance.now() - started) / 1000
+    const heading =
+      `search evaluation, commit ${commit()}, ${new Date().toISOString()}, ${store.kind}: ` +
+      `catalogue import ${store.importSeconds.toFixed(1)} s, ${e.heldOut.scores.length + e.tuning.scores.length} searches ` +
+      `${e.seconds.toFixed(1)} s, total ${total.toFixed(1)} s`
+    const drift = e.countDrift.length > 0 ? ['', 'R drift (counts.json vs the imported catalogue):', ...e.countDrift] : []
+    console.log([heading, '', figures(e), ...drift].join('\n'))
+    const missed = e.heldOut.scores.filter((s) => s.first < 1 || s.precision < 1).length
+    fs.writeFileSync(
+      LAST_RUN_FILE,
+      [heading, '', figures(e), ...drift, '', `held-out misses (${missed}: first result not relevant or P@5 below 1)`, misses(e), ''].join(
+        '\n',
+      ),
+    )
+    console.log(`\n${missed} held-out misses (query → first three products): ${path.relative(process.cwd(), LAST_RUN_FILE)}`)
+  } finally {
+    await store.close()
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  })
+}
