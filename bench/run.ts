@@ -112,6 +112,8 @@ interface Row {
   p90: number
   p99: number
   errors: number
+  /** Requests answered in all. */
+  requests: number
 }
 
 type MeasureOptions = {
@@ -125,7 +127,15 @@ type MeasureOptions = {
 async function measure(name: string, opts: MeasureOptions): Promise<Row> {
   const result = await autocannon({ ...opts, connections, duration })
   const errors = result.errors + result.timeouts + (result.non2xx ?? 0)
-  return { name, rps: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, errors }
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    errors,
+    requests: result.requests.total,
+  }
 }
 
 // A form post as a browser sends it from one of the site's pages: the BFF refuses a write that no
@@ -398,7 +408,7 @@ try {
     }
     const orders = placeOrders(shoppers, [...shown.keys(), product._id], rate)
     const started = Date.now()
-    const underOrders: Array<Row & { hitRate: number | null }> = []
+    const underOrders: Array<Row & { hitRate: number | null; renders: number | null }> = []
     for (const [name, opts] of [
       ['static file', { url: `${base}/bench-baseline.html` }] as [string, MeasureOptions],
       ...pages.map(([n, url]): [string, MeasureOptions] => [`${n}, anonymous`, { url }]),
@@ -406,9 +416,12 @@ try {
       const before = await pageCacheStats()
       const row = await measure(name, opts)
       const after = await pageCacheStats()
+      // A hit is a request answered from a stored page; a visitor who waited for a render (its own,
+      // or one shared with others asking at once) is not one.
       const hits = after.hits - before.hits
-      const misses = after.misses - before.misses
-      underOrders.push({ ...row, hitRate: hits + misses > 0 ? hits / (hits + misses) : null })
+      const renders = after.misses - before.misses
+      const isPage = hits + renders > 0
+      underOrders.push({ ...row, hitRate: isPage ? hits / row.requests : null, renders: isPage ? renders : null })
     }
     const seconds = (Date.now() - started) / 1000
     const { placed, refused } = await orders.stop()
@@ -416,12 +429,14 @@ try {
     console.log(
       `\nAnonymous pages while orders are placed at ${rate}/s (${placed} placed, ${refused} refused, ${(placed / seconds).toFixed(1)}/s):\n`,
     )
-    console.log('| target | req/s | p50 ms | p99 ms | vs static file | page cache hits | errors |')
-    console.log('|---|---:|---:|---:|---:|---:|---:|')
+    console.log('| target | req/s | p50 ms | p99 ms | vs static file | page cache hits | renders | errors |')
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
     const staticRps = underOrders[0]!.rps
     for (const r of underOrders) {
       const hits = r.hitRate === null ? '–' : `${(r.hitRate * 100).toFixed(1)} %`
-      console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / staticRps).toFixed(2)} | ${hits} | ${r.errors} |`)
+      console.log(
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / staticRps).toFixed(2)} | ${hits} | ${r.renders ?? '–'} | ${r.errors} |`,
+      )
     }
     console.log(
       `\npage cache after the orders: ${after.availabilityChanges ?? 0} availability changes dropped ${after.availabilityDropped ?? 0} pages; ${after.clears} full clears`,
