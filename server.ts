@@ -108,8 +108,10 @@ if (isProduction) {
   const clientDir = path.resolve('build/client')
   const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
   // Pages of visitors without session state, rendered once per URL (app/.server/page-cache.ts); a
-  // catalogue write anywhere clears them (the catalogue cache's clear, which LISTEN/NOTIFY spreads).
-  // A BFF apart from its API (API_URL) sees no writes: the TTL alone bounds staleness there.
+  // catalogue write anywhere clears them (the catalogue cache's clear, which LISTEN/NOTIFY spreads),
+  // and an order drops only the pages showing a product that ran out or came back
+  // (docs/decisions/0019-stock-changes-and-the-caches.md). A BFF apart from its API (API_URL) sees
+  // no writes: the TTL alone bounds staleness there.
   pageCache = createPageCache({
     render: createFetchHandler(build, 'production'),
     maxBytes: bffEnv.pageCacheMaxBytes,
@@ -117,7 +119,7 @@ if (isProduction) {
     publicUrl: bffEnv.publicUrl ?? null,
   })
   const cache = pageCache
-  embedded?.deps.cache.onClear(() => cache.clear())
+  embedded?.deps.cache.onClear((change) => (change.kind === 'all' ? cache.clear() : cache.availabilityChanged(change.crossed)))
   app.use(pageCache.serve)
   // Scripts and stylesheets were compressed once at build (scripts/precompress.mjs): brotli or gzip
   // as the browser accepts, else the plain file.

@@ -12,9 +12,15 @@
  * modules its HTML preloads and imports, gzip bytes as the server sends them), and Lighthouse on a phone
  * (scripts/lighthouse.ts: median of three runs per page). Needs a build (`npm run build`).
  *
+ * Then the anonymous pages again while shoppers place orders through the API at BENCH_ORDER_RATE a
+ * second (default 5), each order one or two units of a product the measured pages show (a tenth of
+ * them left with 2 units first, so that some run out during the run): requests/s, latency, the ratio to the static file measured under
+ * the same orders, and the page cache's hit rate per page (an order drops only the pages showing a
+ * product that ran out, docs/decisions/0019-stock-changes-and-the-caches.md).
+ *
  * Options (env): BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (default 32),
  * BENCH_PORT (default 3400), BENCH_LIGHTHOUSE=0 skips Lighthouse, BENCH_ONLY=pages measures the
- * page targets alone. Search latency and the store under a search attack: `npm run bench:search`
+ * page targets alone, BENCH_ONLY=orders the run under orders alone, BENCH_ORDERS=0 skips that run. Search latency and the store under a search attack: `npm run bench:search`
  * (bench/search.ts).
  */
 import { spawn } from 'node:child_process'
@@ -106,6 +112,8 @@ interface Row {
   p90: number
   p99: number
   errors: number
+  /** Requests answered in all. */
+  requests: number
 }
 
 type MeasureOptions = {
@@ -119,7 +127,15 @@ type MeasureOptions = {
 async function measure(name: string, opts: MeasureOptions): Promise<Row> {
   const result = await autocannon({ ...opts, connections, duration })
   const errors = result.errors + result.timeouts + (result.non2xx ?? 0)
-  return { name, rps: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, errors }
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    errors,
+    requests: result.requests.total,
+  }
 }
 
 // A form post as a browser sends it from one of the site's pages: the BFF refuses a write that no
@@ -166,6 +182,97 @@ async function signedInShopper(): Promise<string> {
   if (!home.includes(user.name)) throw new Error('bench: the signed-in home page does not name the shopper')
   return cookie
 }
+
+/** A shopper who orders through the API: a bearer token and a delivery address. */
+interface OrderingShopper {
+  token: string
+  addressId: string
+}
+
+/** `n` shoppers registered and signed in through the API, each with an address (30 orders an hour each, the order budget). */
+async function orderingShoppers(n: number): Promise<OrderingShopper[]> {
+  const shoppers: OrderingShopper[] = []
+  for (let i = 0; i < n; i++) {
+    const user = { name: `Bench Buyer ${i}`, email: `bench-buyer-${Date.now()}-${i}@example.com`, password: 'Bench-Buyer-Pass-1' }
+    await api('user/register', { ...user, confirmPassword: user.password })
+    const { accessToken: token } = await api<{ accessToken: string }>('user/login', { email: user.email, password: user.password })
+    const address = await authedApi<{ _id: string }>(token, 'address/create', {
+      address_line: '12, MG Road',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      pincode: '560001',
+      mobile: '9876543210',
+    })
+    shoppers.push({ token, addressId: address.data!._id })
+  }
+  return shoppers
+}
+
+async function authedApi<T>(token: string, p: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}/api/${p}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+    body: JSON.stringify(body),
+  })
+  return { status: res.status, data: ((await res.json()) as { data?: T }).data }
+}
+
+/**
+ * Places orders at `perSecond` (one started every 1/perSecond s, whether or not the last finished),
+ * each of one or two units of a product drawn from `productIds`, by the shoppers in turn. `stop()`
+ * waits for the orders under way and answers how many were placed and refused (a product that ran
+ * out, a cart corrected by a price or stock change).
+ */
+function placeOrders(shoppers: OrderingShopper[], productIds: string[], perSecond: number) {
+  let placed = 0
+  let refused = 0
+  let n = 0
+  const running = new Set<Promise<void>>()
+  const one = async () => {
+    const shopper = shoppers[n++ % shoppers.length]!
+    const productId = productIds[Math.floor(Math.random() * productIds.length)]!
+    for (let units = 1 + (n % 2); units > 0; units--) {
+      if ((await authedApi(shopper.token, 'cart/create', { productId })).status !== 200) break
+    }
+    const res = await authedApi(
+      shopper.token,
+      'order/cash-on-delivery',
+      { addressId: shopper.addressId },
+      { 'Idempotency-Key': `bench-${n}-${Date.now()}` },
+    )
+    if (res.status === 201) placed++
+    else refused++
+  }
+  const timer = setInterval(() => {
+    const order = one().catch(() => {
+      refused++
+    })
+    running.add(order)
+    void order.finally(() => running.delete(order))
+  }, 1000 / perSecond)
+  return {
+    async stop() {
+      clearInterval(timer)
+      await Promise.all(running)
+      return { placed, refused }
+    },
+  }
+}
+
+/** A product as `product/get` answers it, as far as the run under orders reads it. */
+interface ShownProduct {
+  _id: string
+  updatedAt: string
+}
+
+interface PageCacheStats {
+  hits: number
+  misses: number
+  availabilityChanges?: number
+  availabilityDropped?: number
+  clears: number
+}
+const pageCacheStats = async () => ((await (await fetch(`${base}/metrics.json`)).json()) as { pageCache: PageCacheStats }).pageCache
 
 /** The bytes a browser that accepts only gzip receives for `url` (the precompressed file, or compression()'s). */
 function gzipBytesOnTheWire(url: URL): Promise<{ raw: number; wire: number }> {
@@ -257,8 +364,9 @@ try {
       ['cart page (3 products)', { url: `${base}/cart`, headers: { cookie: shopper.cookie } }],
       ['add-to-cart POST (fetcher)', addToCart],
     )
+  const ordersOnly = process.env.BENCH_ONLY === 'orders'
   const rows: Row[] = []
-  for (const [name, opts] of targets) {
+  for (const [name, opts] of ordersOnly ? targets.slice(0, 1) : targets) {
     // A short warm-up so JIT and caches are in the same state for every target.
     await autocannon({ ...opts, connections: 4, duration: 1 })
     rows.push(await measure(name, opts))
@@ -274,39 +382,102 @@ try {
   const metrics = (await (await fetch(`${base}/metrics.json`)).json()) as { pageCache: unknown }
   console.log(`\npage cache: ${JSON.stringify(metrics.pageCache)}`)
 
-  console.log('\nUpstream API calls per page render (BFF → API), signed in / anonymous (0 when the page cache answers):')
-  for (const [name, url] of pages) {
-    console.log(`- ${name}: ${await upstreamCalls(url, signedIn)} / ${await upstreamCalls(url, {})}`)
-  }
-  console.log(`\nhome page HTML: ${Buffer.byteLength(homeHtml)} bytes`)
-
-  console.log('\nFirst-load JavaScript (modules the HTML preloads and imports; gzip bytes as served to a browser that accepts gzip):\n')
-  console.log('| page | files | raw KiB | gzip KiB | gzip kB |')
-  console.log('|---|---:|---:|---:|---:|')
-  for (const [name, url] of [...pages, ['/login', `${base}/login`] as [string, string]]) {
-    const js = await firstLoadJs(url)
-    console.log(
-      `| ${name} | ${js.files} | ${(js.raw / 1024).toFixed(1)} | ${(js.gzip / 1024).toFixed(1)} | ${(js.gzip / 1000).toFixed(1)} |`,
+  if (process.env.BENCH_ORDERS !== '0') {
+    const rate = Number(process.env.BENCH_ORDER_RATE ?? 5)
+    // Enough shoppers for the order budget (30 an hour each) over the whole run.
+    const shoppers = await orderingShoppers(Math.ceil((rate * (pages.length + 1) * (duration + 1) * 1.2) / 30))
+    // The products the measured pages show: the newest (the home rows are each category's newest), the search's, the product page's.
+    const shown = new Map(
+      [
+        ...(await api<ShownProduct[]>('product/get', { page: 1, limit: 100 })),
+        ...(await api<ShownProduct[]>('product/get', { page: 1, limit: 50, search: 'milk' })),
+      ].map((p) => [p._id, p]),
     )
-  }
-
-  if (process.env.BENCH_LIGHTHOUSE !== '0') {
-    const { runLighthouse } = await import('../scripts/lighthouse.ts')
-    const lighthousePages: Array<[string, string]> = [...pages.slice(0, 3), ['/login', `${base}/login`]]
-    const results = await runLighthouse(
-      lighthousePages.map(([, url]) => url),
-      { runs: 3 },
-    )
-    console.log('\nLighthouse, phone (mobile preset, simulated throttling), median of 3 runs:\n')
-    console.log('| page | performance | accessibility | best practices | SEO | LCP ms | FCP ms | TBT ms | CLS |')
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|')
-    results.forEach((r, i) => {
-      const ms = (v: number | null) => (v === null ? 'none' : v.toFixed(0))
-      console.log(
-        `| ${lighthousePages[i]![0]} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${ms(r.lcpMs)} | ${ms(r.fcpMs)} | ${ms(r.tbtMs)} | ${r.cls?.toFixed(3) ?? 'none'} |`,
-      )
-      for (const f of r.failing) console.log(`  ${lighthousePages[i]![0]}: ${f.category} audit "${f.id}" not passed (${f.title})`)
+    // Every tenth of them left with 2 units (an admin's edit, before the measurement), so that some run
+    // out while the pages are measured, as a popular product does.
+    const { accessToken: adminToken } = await api<{ accessToken: string }>('user/login', {
+      email: 'admin@example.com',
+      password: 'bench-only-admin-password',
     })
+    for (const p of [...shown.values()].filter((_, i) => i % 10 === 0)) {
+      await fetch(`${base}/api/product/update-product-details`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', authorization: `Bearer ${adminToken}` },
+        body: JSON.stringify({ _id: p._id, updatedAt: p.updatedAt, stock: 2 }),
+      })
+    }
+    const orders = placeOrders(shoppers, [...shown.keys(), product._id], rate)
+    const started = Date.now()
+    const underOrders: Array<Row & { hitRate: number | null; renders: number | null }> = []
+    for (const [name, opts] of [
+      ['static file', { url: `${base}/bench-baseline.html` }] as [string, MeasureOptions],
+      ...pages.map(([n, url]): [string, MeasureOptions] => [`${n}, anonymous`, { url }]),
+    ]) {
+      const before = await pageCacheStats()
+      const row = await measure(name, opts)
+      const after = await pageCacheStats()
+      // A hit is a request answered from a stored page; a visitor who waited for a render (its own,
+      // or one shared with others asking at once) is not one.
+      const hits = after.hits - before.hits
+      const renders = after.misses - before.misses
+      const isPage = hits + renders > 0
+      underOrders.push({ ...row, hitRate: isPage ? hits / row.requests : null, renders: isPage ? renders : null })
+    }
+    const seconds = (Date.now() - started) / 1000
+    const { placed, refused } = await orders.stop()
+    const after = await pageCacheStats()
+    console.log(
+      `\nAnonymous pages while orders are placed at ${rate}/s (${placed} placed, ${refused} refused, ${(placed / seconds).toFixed(1)}/s):\n`,
+    )
+    console.log('| target | req/s | p50 ms | p99 ms | vs static file | page cache hits | renders | errors |')
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
+    const staticRps = underOrders[0]!.rps
+    for (const r of underOrders) {
+      const hits = r.hitRate === null ? '–' : `${(r.hitRate * 100).toFixed(1)} %`
+      console.log(
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / staticRps).toFixed(2)} | ${hits} | ${r.renders ?? '–'} | ${r.errors} |`,
+      )
+    }
+    console.log(
+      `\npage cache after the orders: ${after.availabilityChanges ?? 0} availability changes dropped ${after.availabilityDropped ?? 0} pages; ${after.clears} full clears`,
+    )
+  }
+  // The rest measures pages without orders: not with BENCH_ONLY=orders.
+  if (!ordersOnly) {
+    console.log('\nUpstream API calls per page render (BFF → API), signed in / anonymous (0 when the page cache answers):')
+    for (const [name, url] of pages) {
+      console.log(`- ${name}: ${await upstreamCalls(url, signedIn)} / ${await upstreamCalls(url, {})}`)
+    }
+    console.log(`\nhome page HTML: ${Buffer.byteLength(homeHtml)} bytes`)
+
+    console.log('\nFirst-load JavaScript (modules the HTML preloads and imports; gzip bytes as served to a browser that accepts gzip):\n')
+    console.log('| page | files | raw KiB | gzip KiB | gzip kB |')
+    console.log('|---|---:|---:|---:|---:|')
+    for (const [name, url] of [...pages, ['/login', `${base}/login`] as [string, string]]) {
+      const js = await firstLoadJs(url)
+      console.log(
+        `| ${name} | ${js.files} | ${(js.raw / 1024).toFixed(1)} | ${(js.gzip / 1024).toFixed(1)} | ${(js.gzip / 1000).toFixed(1)} |`,
+      )
+    }
+
+    if (process.env.BENCH_LIGHTHOUSE !== '0') {
+      const { runLighthouse } = await import('../scripts/lighthouse.ts')
+      const lighthousePages: Array<[string, string]> = [...pages.slice(0, 3), ['/login', `${base}/login`]]
+      const results = await runLighthouse(
+        lighthousePages.map(([, url]) => url),
+        { runs: 3 },
+      )
+      console.log('\nLighthouse, phone (mobile preset, simulated throttling), median of 3 runs:\n')
+      console.log('| page | performance | accessibility | best practices | SEO | LCP ms | FCP ms | TBT ms | CLS |')
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|')
+      results.forEach((r, i) => {
+        const ms = (v: number | null) => (v === null ? 'none' : v.toFixed(0))
+        console.log(
+          `| ${lighthousePages[i]![0]} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${ms(r.lcpMs)} | ${ms(r.fcpMs)} | ${ms(r.tbtMs)} | ${r.cls?.toFixed(3) ?? 'none'} |`,
+        )
+        for (const f of r.failing) console.log(`  ${lighthousePages[i]![0]}: ${f.category} audit "${f.id}" not passed (${f.title})`)
+      })
+    }
   }
 } finally {
   await cleanup()

@@ -190,6 +190,11 @@ function answerlessCache(): CatalogCache {
     },
     invalidate: () => kept.clear(),
     clearLocal: () => kept.clear(),
+    // Stock changes leave the search's reference data alone.
+    stockChanged() {},
+    applyLocal: (change) => {
+      if (change.kind === 'all') kept.clear()
+    },
     onInvalidate() {},
     onClear() {},
     stats: { hits: 0, misses: 0 },

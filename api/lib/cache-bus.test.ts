@@ -1,8 +1,9 @@
 /**
  * Cache invalidation across instances (api/lib/cache-bus.ts): two API instances on one PostgreSQL
  * database, each with its own catalogue cache. A price change through A is answered by B within a
- * second; after B's listening connection is cut, B listens again by itself, and starts from a clean
- * cache. PostgreSQL only (PGlite is one process).
+ * second; a stock change on A (an order) reaches B naming the same products, and B drops the same
+ * entries only; after B's listening connection is cut, B listens again by itself, and starts from a
+ * clean cache. PostgreSQL only (PGlite is one process); the payload's reading runs everywhere.
  */
 import { eq } from 'drizzle-orm'
 import pg from 'pg'
@@ -12,8 +13,8 @@ import { products, type Product } from '../db/schema.ts'
 import { createTestApp, type TestApp } from '../testing/app.ts'
 import { createAdmin, type SignedIn } from '../testing/auth.ts'
 import { insertProduct } from '../testing/fixtures.ts'
-import { createCatalogCache } from './cache.ts'
-import { CACHE_BUS_APPLICATION, startCacheBus, type CacheBus } from './cache-bus.ts'
+import { createCatalogCache, type CatalogChange } from './cache.ts'
+import { CACHE_BUS_APPLICATION, noticePayload, readNotice, startCacheBus, type CacheBus } from './cache-bus.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
 let a: TestApp
@@ -40,6 +41,22 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<number>
   }
   throw new Error(`not within ${ms} ms`)
 }
+
+describe('a notice’s payload', () => {
+  it('is the sender’s id for everything, JSON naming the products for a stock change, and reads back', () => {
+    expect(noticePayload('a1', { kind: 'all' })).toBe('a1')
+    const change: CatalogChange = { kind: 'stock', moved: ['p1', 'p2'], crossed: ['p2'] }
+    expect(readNotice(noticePayload('a1', change))).toEqual({ from: 'a1', change })
+    // The previous release's payload (the id alone), and anything unreadable, mean everything.
+    expect(readNotice('a1')).toEqual({ from: 'a1', change: { kind: 'all' } })
+    expect(readNotice('{"from":"a1","moved":[1]}')).toEqual({ from: '{"from":"a1","moved":[1]}', change: { kind: 'all' } })
+  })
+
+  it('falls back to everything when the products would not fit in one notice', () => {
+    const many = Array.from({ length: 400 }, (_, i) => `${'f'.repeat(20)}${String(i).padStart(4, '0')}`)
+    expect(noticePayload('a1', { kind: 'stock', moved: many, crossed: [] })).toBe('a1')
+  })
+})
 
 describe.skipIf(!serverUrl)('catalogue cache across instances (PostgreSQL)', () => {
   beforeAll(async () => {
@@ -68,6 +85,33 @@ describe.skipIf(!serverUrl)('catalogue cache across instances (PostgreSQL)', () 
     expect(res.status).toBe(200)
     const ms = await until(async () => (await priceThroughB()) === 525, 1000)
     expect(ms).toBeLessThan(1000)
+  })
+
+  it('a stock change on A reaches B with the same products, and B drops only what it makes stale', async () => {
+    const heardByB: CatalogChange[] = []
+    b.deps.cache.onClear((change) => heardByB.push(change))
+    const listingThroughB = async () => {
+      const res = await b.app.request('/api/product/get', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ page: 1, limit: 10 }),
+      })
+      return ((await res.json()) as { data: { _id: string; stock: number }[] }).data.find((p) => p._id === product.id)!.stock
+    }
+    expect(await listingThroughB()).toBe(10)
+    const misses = b.deps.cache.stats.misses
+    await a.db.update(products).set({ stock: 4 }).where(eq(products.id, product.id))
+    a.deps.cache.stockChanged({ moved: [product.id], crossed: [] })
+    await until(async () => heardByB.length === 1, 1000)
+    expect(heardByB).toEqual([{ kind: 'stock', moved: [product.id], crossed: [] }])
+    // Still in stock: B keeps its list.
+    expect(await listingThroughB()).toBe(10)
+    expect(b.deps.cache.stats.misses).toBe(misses)
+    await a.db.update(products).set({ stock: 0 }).where(eq(products.id, product.id))
+    a.deps.cache.stockChanged({ moved: [product.id], crossed: [product.id] })
+    await until(async () => heardByB.length === 2, 1000)
+    expect(heardByB[1]).toEqual({ kind: 'stock', moved: [product.id], crossed: [product.id] })
+    expect(await listingThroughB()).toBe(0)
   })
 
   it('a cut listening connection comes back by itself, starting from a clean cache', async () => {

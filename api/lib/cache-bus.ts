@@ -2,8 +2,13 @@
  * Catalogue cache invalidation across instances through PostgreSQL LISTEN/NOTIFY (no new service;
  * PostgreSQL docs, "NOTIFY"; docs/scale-out.md). Every instance listens on one channel on a
  * connection of its own (a pooled connection cannot hold a LISTEN). A catalogue write on any
- * instance (`cache.invalidate()`) sends a notice with the sender's id; every other instance clears
- * its cache on receipt, within milliseconds.
+ * instance (`cache.invalidate()`) sends a notice whose payload is the sender's id; every other
+ * instance clears its cache on receipt, within milliseconds. A stock change (`cache.stockChanged()`,
+ * an order) sends JSON naming the products, `{"from":id,"moved":[ids],"crossed":[ids]}`, and the
+ * others drop the same entries only (docs/decisions/0019-stock-changes-and-the-caches.md). A payload
+ * that is not such JSON reads as "everything changed", so an instance of the previous release, which
+ * sends its id alone, is still understood, and one of the previous release clears everything on
+ * either notice.
  *
  * A lost listening connection is made again (back-off from 250 ms to 5 s), and the cache is cleared
  * on every (re)connect, because notices sent while it was away are lost; the cache's TTL bounds
@@ -11,13 +16,40 @@
  */
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
-import type { CatalogCache } from './cache.ts'
+import type { CatalogCache, CatalogChange } from './cache.ts'
 import type { Logger } from './logger.ts'
 
 /** The channel of catalogue-changed notices. */
 export const CATALOG_CHANNEL = 'catalog_changed'
 /** The listening connection's `application_name` (visible in pg_stat_activity). */
 export const CACHE_BUS_APPLICATION = 'grocery-cache-bus'
+/** Longest payload sent; PostgreSQL refuses 8000 bytes or more (PostgreSQL docs, "NOTIFY"). */
+const MAX_PAYLOAD_BYTES = 7900
+
+/**
+ * The payload of a notice of `change` from `instanceId`: the id alone for everything, JSON naming
+ * the products for a stock change; a stock change too large for one payload becomes "everything".
+ */
+export function noticePayload(instanceId: string, change: CatalogChange): string {
+  if (change.kind === 'all') return instanceId
+  const json = JSON.stringify({ from: instanceId, moved: change.moved, crossed: change.crossed })
+  return Buffer.byteLength(json) < MAX_PAYLOAD_BYTES ? json : instanceId
+}
+
+/** The sender and the change of a notice's payload (see `noticePayload`); anything else means everything. */
+export function readNotice(payload: string): { from: string; change: CatalogChange } {
+  if (payload.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(payload) as { from?: unknown; moved?: unknown; crossed?: unknown }
+      const ids = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string')
+      if (typeof parsed.from === 'string' && ids(parsed.moved) && ids(parsed.crossed))
+        return { from: parsed.from, change: { kind: 'stock', moved: parsed.moved, crossed: parsed.crossed } }
+    } catch {
+      // Not ours: read as everything below.
+    }
+  }
+  return { from: payload, change: { kind: 'all' } }
+}
 
 export interface CacheBus {
   /** This instance's id, the payload of its notices. */
@@ -31,8 +63,8 @@ export interface CacheBus {
 }
 
 /**
- * Connects `cache` to the other instances on the PostgreSQL server at `url`: its `invalidate()`
- * publishes (through `pool`), notices from others call `clearLocal()`.
+ * Connects `cache` to the other instances on the PostgreSQL server at `url`: its `invalidate()` and
+ * `stockChanged()` publish (through `pool`), notices from others call `applyLocal()`.
  */
 export function startCacheBus(opts: { url: string; pool: pg.Pool; cache: CatalogCache; logger: Logger }): CacheBus {
   const instanceId = randomUUID()
@@ -45,10 +77,10 @@ export function startCacheBus(opts: { url: string; pool: pg.Pool; cache: Catalog
   let markReady: () => void = () => undefined
   const ready = new Promise<void>((resolve) => (markReady = resolve))
 
-  cache.onInvalidate(() => {
+  cache.onInvalidate((change) => {
     if (closed) return
     pool
-      .query('select pg_notify($1, $2)', [CATALOG_CHANNEL, instanceId])
+      .query('select pg_notify($1, $2)', [CATALOG_CHANNEL, noticePayload(instanceId, change)])
       .catch((err: Error & { code?: string }) =>
         logger.warn(
           { errorClass: err.constructor.name, code: err.code },
@@ -75,7 +107,9 @@ export function startCacheBus(opts: { url: string; pool: pg.Pool; cache: Catalog
     })
     next.on('end', reconnect)
     next.on('notification', (msg) => {
-      if (msg.channel === CATALOG_CHANNEL && msg.payload !== instanceId) cache.clearLocal()
+      if (msg.channel !== CATALOG_CHANNEL) return
+      const notice = readNotice(msg.payload ?? '')
+      if (notice.from !== instanceId) cache.applyLocal(notice.change)
     })
     try {
       await next.connect()

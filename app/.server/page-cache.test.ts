@@ -2,7 +2,10 @@
  * The page cache (app/.server/page-cache.ts) in an Express app like server.ts, with a stand-in for
  * React Router that numbers its renders: what is kept (anonymous 200 HTML only), who gets it (no
  * session state), how it is sent (encodings, ETag, headers), and when it is dropped (a clear, even
- * one during a render; the TTL).
+ * one during a render; a change of availability of a product it shows, and only then; the TTL).
+ * The stand-in reads products as a loader would (`/shows/p1,p2` shows products p1 and p2, `/search`
+ * a list ordered by availability), and the page's record of them (app/.server/page-shows.ts) is
+ * checked through the upstream client itself.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -11,7 +14,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import express from 'express'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPageCache, hasNoSessionState, isPageCacheRender, type PageCache } from './page-cache.ts'
+import { notePageAvailabilityOrdered, notePageProducts, recordPageShows } from './page-shows.ts'
 import { sessionStorage } from './session.ts'
+import { upstream } from './upstream.ts'
 
 interface Harness {
   base: string
@@ -43,6 +48,16 @@ async function start(options: { maxBytes?: number; ttlMs?: number } = {}): Promi
     render: async (request) => {
       renders.push(request)
       const n = renders.length
+      // What a loader's upstream answers would note: products as the API answers them.
+      const { pathname } = new URL(request.url)
+      if (pathname.startsWith('/shows/'))
+        notePageProducts({
+          data: pathname
+            .slice('/shows/'.length)
+            .split(',')
+            .map((_id) => ({ _id, name: _id, stock: 5 })),
+        })
+      if (pathname === '/search') notePageAvailabilityOrdered()
       if (gate) await gate
       return respond(request, n)
     },
@@ -204,6 +219,64 @@ describe('the page cache', () => {
     const after = await get('/g')
     expect(after.headers.get('x-page-cache')).toBe('miss')
     expect(await after.text()).toContain('render 4 of /g')
+  })
+
+  it('on a change of availability drops only the pages showing those products and the pages ordered by availability', async () => {
+    for (const path of ['/shows/p1,p2', '/shows/p2', '/shows/p3,p1', '/search?q=milk', '/about']) await get(path)
+    expect(harness.cache.stats.pages).toBe(5)
+    harness.cache.availabilityChanged([])
+    harness.cache.availabilityChanged(['p9'])
+    harness.cache.availabilityChanged(['p1'])
+    const hit = async (path: string) => (await get(path)).headers.get('x-page-cache')
+    expect(await hit('/shows/p2')).toBe('hit')
+    expect(await hit('/about')).toBe('hit')
+    expect(await hit('/shows/p1,p2')).toBe('miss')
+    expect(await hit('/shows/p3,p1')).toBe('miss')
+    expect(await hit('/search?q=milk')).toBe('miss')
+    expect(harness.cache.stats.clears).toBe(0)
+    // A search is dropped by any product's change, even one it does not show: it may reorder.
+    harness.cache.availabilityChanged(['p9'])
+    expect(await hit('/search?q=milk')).toBe('miss')
+    expect(await hit('/shows/p1,p2')).toBe('hit')
+  })
+
+  it('does not keep a render that a change of availability of a product it shows overtook, and keeps one of other products', async () => {
+    const held = harness.hold()
+    const showsP1 = get('/shows/p1')
+    const showsP2 = get('/shows/p2')
+    await new Promise((r) => setTimeout(r, 50))
+    harness.cache.availabilityChanged(['p1'])
+    held.release()
+    expect(await (await showsP1).text()).toContain('of /shows/p1')
+    expect(await (await showsP2).text()).toContain('of /shows/p2')
+    expect((await get('/shows/p1')).headers.get('x-page-cache')).toBe('miss')
+    expect((await get('/shows/p2')).headers.get('x-page-cache')).toBe('hit')
+  })
+
+  it('records the products of every upstream answer read during a render, and nothing outside one', async () => {
+    const registry = globalThis as Record<symbol, unknown>
+    const key = Symbol.for('grocery.api.fetch')
+    const before = registry[key]
+    registry[key] = async () =>
+      Response.json({
+        success: true,
+        error: false,
+        message: '',
+        data: [{ categoryId: 'c1', products: [{ _id: 'p7', stock: 0, category: [{ _id: 'c1', name: 'Dairy' }] }] }],
+      })
+    try {
+      // Outside a render nothing is recorded, and nothing fails.
+      expect((await upstream('product/get-product-by-category')).ok).toBe(true)
+      const { shows } = await recordPageShows(async () => {
+        await new Promise((r) => setTimeout(r, 5))
+        return upstream('product/get-product-by-category')
+      })
+      // Products only: the category inside has no stock.
+      expect([...shows.products]).toEqual(['p7'])
+      expect(shows.availabilityOrdered).toBe(false)
+    } finally {
+      registry[key] = before
+    }
   })
 
   it('shares one render among visitors asking for the same page at once', async () => {

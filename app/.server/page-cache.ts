@@ -9,14 +9,19 @@
  * `Vary: Cookie, Accept-Encoding` (RFC 9111 section 5.2.2.7), and a visitor with any session state
  * always gets a page rendered for that request. Why it stays fresh: server.ts calls `clear()` on
  * every clear of the catalogue cache (api/lib/cache.ts `onClear`, on every instance through
- * api/lib/cache-bus.ts), a render that began before a clear is not stored, and `ttlMs` bounds the
- * rest (the only freshness bound of a BFF whose API runs elsewhere, `API_URL`, which sees no writes).
+ * api/lib/cache-bus.ts). An order clears nothing whole: each page records the products it shows
+ * (app/.server/page-shows.ts) and `availabilityChanged(ids)` drops only the pages showing a product
+ * that crossed between in stock and out of stock, and the pages ordered by availability (a search)
+ * (docs/decisions/0019-stock-changes-and-the-caches.md). A render that began before a clear or such
+ * a change is not stored, and `ttlMs` bounds the rest (the only freshness bound of a BFF whose API
+ * runs elsewhere, `API_URL`, which sees no writes).
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { LRUCache } from 'lru-cache'
+import { recordPageShows, type PageShows } from './page-shows.ts'
 import { sessionStorage } from './session.ts'
 
 const gzipAsync = promisify(gzip)
@@ -70,13 +75,24 @@ interface Entry {
   gzip: Buffer
   br: Buffer
   etag: string
+  /** What the page shows of the catalogue (which products, whether ordered by availability). */
+  shows: PageShows
 }
 
-/** A finished render: what the React Router handler answered, with the whole body read. */
+/** A finished render: what the React Router handler answered, with the whole body read, and what it showed. */
 interface Rendered {
   status: number
   headers: Headers
   body: Buffer
+  shows: PageShows
+}
+
+/** True when a page showing `shows` is stale once the products `crossed` changed availability. */
+function showsAny(shows: PageShows, crossed: Set<string>): boolean {
+  if (crossed.size === 0) return false
+  if (shows.availabilityOrdered) return true
+  for (const id of crossed) if (shows.products.has(id)) return true
+  return false
 }
 
 export interface PageCacheOptions {
@@ -97,7 +113,23 @@ export interface PageCache {
   fill: RequestHandler
   /** Drops every page; renders under way are not stored. */
   clear(): void
-  readonly stats: { hits: number; misses: number; stored: number; clears: number; bytes: number; pages: number }
+  /**
+   * Drops the pages that show any of `productIds` (products whose shown availability changed,
+   * contract/availability.ts) and the pages ordered by availability; renders under way that show
+   * one of them are not stored. Every other page stays.
+   */
+  availabilityChanged(productIds: Iterable<string>): void
+  readonly stats: {
+    hits: number
+    misses: number
+    stored: number
+    clears: number
+    /** Calls of `availabilityChanged`, and the pages they dropped. */
+    availabilityChanges: number
+    availabilityDropped: number
+    bytes: number
+    pages: number
+  }
 }
 
 function origin(req: ExpressRequest): string {
@@ -120,8 +152,10 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     ...(options.ttlMs > 0 ? { ttl: options.ttlMs } : {}),
   })
   const pending = new Map<string, Promise<Entry | null>>()
+  // The renders under way, each with the products that changed availability since it began.
+  const rendering = new Set<Set<string>>()
   let generation = 0
-  const counters = { hits: 0, misses: 0, stored: 0, clears: 0 }
+  const counters = { hits: 0, misses: 0, stored: 0, clears: 0, availabilityChanges: 0, availabilityDropped: 0 }
 
   const keyOf = (req: ExpressRequest): string | null => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return null
@@ -158,12 +192,16 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v)
     }
     headers.set(PAGE_CACHE_RENDER_HEADER, renderToken())
-    const response = await options.render(new Request(`${origin(req)}${req.originalUrl}`, { method: 'GET', headers }))
-    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) }
+    const { result, shows } = await recordPageShows(async () => {
+      const response = await options.render(new Request(`${origin(req)}${req.originalUrl}`, { method: 'GET', headers }))
+      // The body is read inside the record too: a streamed page may load data while it streams.
+      return { response, body: Buffer.from(await response.arrayBuffer()) }
+    })
+    return { status: result.response.status, headers: result.response.headers, body: result.body, shows }
   }
 
   const toEntry = async (rendered: Rendered): Promise<Entry | null> => {
-    const { status, headers, body } = rendered
+    const { status, headers, body, shows } = rendered
     if (status !== 200 || headers.has('set-cookie') || !(headers.get('content-type') ?? '').startsWith('text/html')) return null
     // Only a page rendered the cache's way (no nonce, hashes in its policy) may be sent twice.
     if ((headers.get('content-security-policy') ?? '').includes("'nonce-")) return null
@@ -182,7 +220,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (!DROPPED_HEADERS.has(name)) kept.push([name, value])
     })
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
-    return { headers: kept, identity: body, gzip: gz, br, etag }
+    return { headers: kept, identity: body, gzip: gz, br, etag, shows }
   }
 
   const sendRendered = (res: ExpressResponse, rendered: Rendered, isHead: boolean) => {
@@ -229,6 +267,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       }
       counters.misses++
       const startedAt = generation
+      const changedSince = new Set<string>()
+      rendering.add(changedSince)
       let settle: (entry: Entry | null) => void = () => undefined
       const mine = new Promise<Entry | null>((resolve) => (settle = resolve))
       pending.set(key, mine)
@@ -236,8 +276,9 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         const rendered = await renderFresh(req)
         const entry = await toEntry(rendered)
         settle(entry)
-        // A catalogue write landed while rendering: this page may predate it, so it is sent, not kept.
-        if (entry && generation === startedAt) {
+        // A catalogue write, or a change of availability of a product it shows, landed while
+        // rendering: this page may predate it, so it is sent, not kept.
+        if (entry && generation === startedAt && !showsAny(entry.shows, changedSince)) {
           lru.set(key, entry)
           counters.stored++
         }
@@ -247,6 +288,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         settle(null)
         next(err)
       } finally {
+        rendering.delete(changedSince)
         // After a clear, a newer render of this page may be the one under way.
         if (pending.get(key) === mine) pending.delete(key)
       }
@@ -260,6 +302,18 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       generation++
       counters.clears++
       lru.clear()
+      pending.clear()
+    },
+    availabilityChanged(productIds) {
+      const crossed = new Set(productIds)
+      if (crossed.size === 0) return
+      counters.availabilityChanges++
+      const stale: string[] = []
+      for (const [key, entry] of lru.entries()) if (showsAny(entry.shows, crossed)) stale.push(key)
+      for (const key of stale) lru.delete(key)
+      counters.availabilityDropped += stale.length
+      for (const changedSince of rendering) for (const id of crossed) changedSince.add(id)
+      // A visitor arriving now must not share a render that may have read the old availability.
       pending.clear()
     },
     get stats() {

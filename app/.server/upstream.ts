@@ -14,6 +14,7 @@
  */
 import type { z } from 'zod'
 import { env } from './env.ts'
+import { notePageProducts } from './page-shows.ts'
 import type { RequestSession, Tokens } from './session.ts'
 
 type FetchLike = (request: Request) => Promise<Response>
@@ -51,10 +52,16 @@ export const UNAVAILABLE = {
   retryAfter: UNAVAILABLE_RETRY_AFTER_S,
 } as const
 
-/** `send(request)` then `parse`, with an unreachable or silent API as the UNAVAILABLE failure. */
+/**
+ * `send(request)` then `parse`, with an unreachable or silent API as the UNAVAILABLE failure. The
+ * products of a success are noted for the page cache when a render for it is under way.
+ */
 async function call<T>(request: Request): Promise<UpstreamResult<T>> {
   try {
-    return await parse<T>(await send(request))
+    const result = await parse<T>(await send(request))
+    // A render for the page cache records the products it read (app/.server/page-shows.ts).
+    if (result.ok) notePageProducts(result.data)
+    return result
   } catch {
     return { ...UNAVAILABLE, issues: [] }
   }

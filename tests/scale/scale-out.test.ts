@@ -4,7 +4,9 @@
  * proxy (tests/scale/cluster.ts). Started
  * together on an empty database, both come up; a sign-in on A works on B; an image uploaded through A
  * is served by B and the upload-then-save admin flow works across them; a price change through A is
- * answered by B within a second, and B's cached page of the product shows it as soon; a create sent to both with one Idempotency-Key makes one product
+ * answered by B within a second, and B's cached page of the product shows it as soon; an order
+ * through A that leaves its product in stock keeps B's cached home and product pages, and one that
+ * takes a product's last unit refreshes B's pages of it, which say "Out of stock", within a second; a create sent to both with one Idempotency-Key makes one product
  * (a proxy's retry on the other instance); when PostgreSQL cuts every connection under load (what a restart
  * does to its clients) both recover by themselves within 5 s; a rolling restart under load loses no
  * request. Needs TEST_DATABASE_URL and a build (`npm test` runs it after the build).
@@ -214,6 +216,99 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
       await new Promise((r) => setTimeout(r, 10))
     }
     report.crossInstancePageStalenessMs = Date.now() - started
+  })
+
+  it('an order through A that leaves stock keeps B’s cached pages; one that takes the last unit refreshes B’s pages of that product', async () => {
+    const token = await login(a.url)
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 200, g: 160, b: 40 } } })
+      .png()
+      .toBuffer()
+    const form = new FormData()
+    form.set('image', new Blob([png], { type: 'image/png' }), 'grain.png')
+    const image = (
+      await json(await fetch(`${a.url}/api/file/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }))
+    ).data.url as string
+    const category = (
+      await json(await fetch(`${a.url}/api/category/add-category`, { method: 'POST', ...authed(token, { name: 'Scale Pantry', image }) }))
+    ).data._id as string
+    const create = async (name: string, stock: number) => {
+      const res = await fetch(`${a.url}/api/product/create`, {
+        method: 'POST',
+        ...authed(token, {
+          name,
+          image: [image],
+          category: [category],
+          subCategory: [],
+          unit: '1 kg',
+          stock,
+          price: 90,
+          discount: 0,
+          description: 'Dry.',
+          more_details: {},
+        }),
+      })
+      expect(res.status).toBe(201)
+      return (await json(res)).data._id as string
+    }
+    const rice = await create('Scale Rice', 10)
+    const salt = await create('Scale Salt', 2)
+    const address = (
+      await json(
+        await fetch(`${a.url}/api/address/create`, {
+          method: 'POST',
+          ...authed(token, {
+            address_line: '4, Park Street',
+            city: 'Kolkata',
+            state: 'West Bengal',
+            pincode: '700016',
+            mobile: '9830012345',
+          }),
+        }),
+      )
+    ).data._id as string
+    const order = async (productId: string, quantity: number) => {
+      for (let i = 0; i < quantity; i++)
+        expect((await fetch(`${a.url}/api/cart/create`, { method: 'POST', ...authed(token, { productId }) })).status).toBe(200)
+      const res = await fetch(`${a.url}/api/order/cash-on-delivery`, {
+        method: 'POST',
+        headers: { ...authed(token).headers, 'idempotency-key': `scale-order-${newId()}` },
+        body: JSON.stringify({ addressId: address }),
+      })
+      expect(res.status).toBe(201)
+    }
+    const stockOnB = async (productId: string) =>
+      (await json(await fetch(`${b.url}/api/product/get-product-details`, { method: 'POST', ...authed(token, { productId }) }))).data.stock
+    // B's pages as a visitor without a session sees them, kept in B's page cache.
+    const pages = { home: `${b.url}/`, rice: `${b.url}/product/Scale-Rice-${rice}`, salt: `${b.url}/product/Scale-Salt-${salt}` }
+    for (const url of Object.values(pages)) await (await fetch(url)).text()
+    const cacheStatus = async (url: string) => {
+      const res = await fetch(url)
+      return { status: res.headers.get('x-page-cache'), html: await res.text() }
+    }
+    for (const url of Object.values(pages)) expect((await cacheStatus(url)).status).toBe('hit')
+
+    await order(rice, 1)
+    // The notice reached B (its answer of the product's details follows every stock move) …
+    const started = Date.now()
+    while ((await stockOnB(rice)) !== 9) {
+      expect(Date.now() - started).toBeLessThan(1000)
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    // … and B's pages are still the cached ones: the rice is in stock either way.
+    for (const url of Object.values(pages)) expect((await cacheStatus(url)).status).toBe('hit')
+
+    await order(salt, 2)
+    const soldOut = Date.now()
+    let page = await cacheStatus(pages.salt)
+    while (!page.html.includes('Out of stock')) {
+      expect(Date.now() - soldOut).toBeLessThan(1000)
+      await new Promise((r) => setTimeout(r, 10))
+      page = await cacheStatus(pages.salt)
+    }
+    report.crossInstanceOutOfStockPageMs = Date.now() - soldOut
+    // The home page shows the salt's card, so it was rendered again too; the rice's page was not.
+    expect((await cacheStatus(pages.home)).html).toContain('Out of stock')
+    expect((await cacheStatus(pages.rice)).status).toBe('hit')
   })
 
   it('a create sent to both instances with one Idempotency-Key makes one product', async () => {

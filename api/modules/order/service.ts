@@ -9,12 +9,17 @@
  * last unit: the second waits for the first's lock, then sees stock 0 and gets its cart corrected.
  * Amounts are integer paise; the wire has rupees. The grand total is the cash to collect, rounded to
  * the rupee (api/modules/cart/bill.ts), and stored with its rounding so an order never changes.
+ * The stock update answers each product's new stock, so the transaction knows which products moved
+ * and which crossed 0; after it commits, the caches are told exactly those (`cache.stockChanged`),
+ * never cleared whole (docs/decisions/0019-stock-changes-and-the-caches.md).
  */
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
 import type { OrderStatus } from '../../db/schema.ts'
+import { shownAvailabilityChanged } from '../../../contract/availability.ts'
+import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
 import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -75,6 +80,16 @@ export interface OrderAnswer {
   createdAt: string
   updatedAt: string
   customer?: { name: string; email: string }
+}
+
+/**
+ * Adds a product whose stock went from `before` to `after` units to `change`: to `moved`, and to
+ * `crossed` when what the pages show of it changed (contract/availability.ts).
+ */
+function noteStockMove(change: StockChange, productId: string, before: number, after: number): void {
+  if (before === after) return
+  change.moved.push(productId)
+  if (shownAvailabilityChanged(before, after)) change.crossed.push(productId)
 }
 
 /** A cart line that changed since the shopper saw it (the 409 of a refused placement). */
@@ -299,7 +314,9 @@ export async function placeCashOnDelivery(
   input: { addressId: string; idempotencyKey: string; spendBudget?: () => Promise<void> },
 ): Promise<PlaceOrderOutcome> {
   const outcome = await deps.db.transaction(
-    async (tx): Promise<{ kind: 'placed'; id: string; created: boolean } | { kind: 'changed'; changes: CartChange[] }> => {
+    async (
+      tx,
+    ): Promise<{ kind: 'placed'; id: string; created: boolean; stock?: StockChange } | { kind: 'changed'; changes: CartChange[] }> => {
       await tx.execute(sql`select id from users where id = ${user.id} for update`)
       const [earlier] = await queryRows<{ id: string }>(
         tx,
@@ -361,6 +378,7 @@ export async function placeCashOnDelivery(
       }
       if (changes.length > 0) return { kind: 'changed', changes }
 
+      const stock: StockChange = { moved: [], crossed: [] }
       for (const line of lines) {
         // The guard that makes overselling impossible even if a lock were ever missed.
         const updated = await queryRows<{ stock: number }>(
@@ -368,6 +386,7 @@ export async function placeCashOnDelivery(
           sql`update products set stock = stock - ${line.quantity} where id = ${line.product_id} and stock >= ${line.quantity} returning stock`,
         )
         if (updated.length === 0) throw Conflict(`Only ${line.stock} left in stock of ${line.name}`)
+        noteStockMove(stock, line.product_id, updated[0]!.stock + line.quantity, updated[0]!.stock)
       }
       // The same bill as the cart's: the checkout showed exactly this, rounding to the rupee included.
       const bill = computeBill(
@@ -396,14 +415,15 @@ export async function placeCashOnDelivery(
         sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${id}, 'placed', ${user.id}, ${now.toISOString()})`,
       )
       await tx.execute(sql`delete from cart_lines where cart_id = ${cart!.id}`)
-      return { kind: 'placed', id, created: true }
+      return { kind: 'placed', id, created: true, stock }
     },
   )
   if (outcome.kind === 'changed') return outcome
   const order = toOrderAnswer(deps, (await findOrder(deps.db, outcome.id))!, false)
   if (outcome.created) {
-    // Stock changed: product pages must not promise what is gone.
-    deps.cache.invalidate()
+    // Stock moved: only what shows these products' stock or availability is refreshed, not the
+    // whole catalogue (docs/decisions/0019-stock-changes-and-the-caches.md).
+    if (outcome.stock) deps.cache.stockChanged(outcome.stock)
     await sendConfirmation(deps, user, order)
   }
   return { kind: 'placed', order, created: outcome.created }
@@ -453,7 +473,8 @@ async function sendConfirmation(deps: OrderDeps, user: { email: string; name: st
 /**
  * Moves an order to `to` in one transaction (the order row locked): checks the arrow, an optional
  * expected `version` (optimistic concurrency: two admins cannot both win), restores stock on
- * cancellation (keeping the optional `reason`), bumps the version and records the history.
+ * cancellation (keeping the optional `reason`), bumps the version and records the history. The
+ * products whose stock came back are told to the caches after the commit, as a placement's are.
  * @param onlyUserId a shopper's own order only (others are 404)
  * @throws 404 ORDER_NOT_FOUND; 409 STALE_ORDER or "Cannot change an order from X to Y"
  */
@@ -462,7 +483,7 @@ export async function changeStatus(
   input: { ref: string; to: OrderStatus; byUserId: string; onlyUserId?: string; version?: number; reason?: string },
 ): Promise<OrderAnswer> {
   if (!PLAUSIBLE_REF.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
-  const id = await deps.db.transaction(async (tx) => {
+  const { id, stock } = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string; status: OrderStatus; version: number; user_id: string }>(
       tx,
       sql`select id, status, version, user_id from orders where id = ${input.ref} or order_number = ${input.ref.toUpperCase()} for update`,
@@ -472,9 +493,14 @@ export async function changeStatus(
     // A shopper may cancel only while nothing was done yet; an admin may also cancel a packed order.
     const allowed = input.onlyUserId ? order.status === 'placed' && input.to === 'cancelled' : canMove(order.status, input.to)
     if (!allowed) throw Conflict(cannotMoveMessage(order.status, input.to))
+    const stock: StockChange = { moved: [], crossed: [] }
     if (input.to === 'cancelled') {
-      await tx.execute(sql`update products p set stock = p.stock + l.quantity from order_lines l
-        where l.order_id = ${order.id} and l.product_id = p.id`)
+      const restored = await queryRows<{ id: string; stock: number; quantity: number }>(
+        tx,
+        sql`update products p set stock = p.stock + l.quantity from order_lines l
+          where l.order_id = ${order.id} and l.product_id = p.id returning p.id, p.stock, l.quantity`,
+      )
+      for (const row of restored) noteStockMove(stock, row.id, row.stock - row.quantity, row.stock)
     }
     const now = deps.clock().toISOString()
     // Only a cancellation keeps a reason; an empty one is none.
@@ -485,8 +511,8 @@ export async function changeStatus(
     await tx.execute(
       sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, ${input.to}, ${input.byUserId}, ${now})`,
     )
-    return order.id
+    return { id: order.id, stock }
   })
-  if (input.to === 'cancelled') deps.cache.invalidate()
+  deps.cache.stockChanged(stock)
   return toOrderAnswer(deps, (await findOrder(deps.db, id))!, !input.onlyUserId)
 }

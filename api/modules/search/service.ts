@@ -76,67 +76,73 @@ export function searchProducts(
   const options = withDefaults(input)
   const { page, limit } = input
   const key = `product:search:${JSON.stringify([terms.join(' '), page, limit, options])}`
-  return deps.cache.get(key, async () => {
-    if (terms.length === 0) {
-      if (!changesList(options)) return newestPage(deps, sql`p.publish`, page, limit)
-      return listed(deps.db, {
-        where: sql`true`,
-        ranking: { score: null },
-        options,
-        page,
-        limit,
-      })
-    }
-    // Only a search the cache could not answer costs database time: that is what is rate-limited.
-    await opts.beforeSearch?.()
-    // Read before the transaction: PGlite runs one statement at a time, and both are usually cached.
-    const [synonyms, shelves] = await Promise.all([loadSynonyms(deps), loadShelves(deps)])
-    const run = () =>
-      deps.db.transaction(async (tx) => {
-        // Settings for this transaction only, made by its first query (the vocabulary look-up,
-        // `lookUpWords`), so they hold from the next statement on:
-        // - the statement timeout (past it the search answers 503);
-        // - the similarity threshold of pg_trgm's `%` (spelling candidates);
-        // - no sequential scans: the planner prices scans of products and of the vocabulary below
-        //   the full-text and trigram indexes whose keys come from the search's own rows, then tests
-        //   every row (6 ms instead of 0.3 ms for one word on 8,208 products; 70 ms instead of 1.5 ms
-        //   for a spelling look-up on 12,000 words, measured);
-        // - no JIT: priced that way a statement would start PostgreSQL's JIT compiler, about 20 ms a
-        //   statement, more than the search itself.
-        // The look-up itself needs none of them: it probes two b-tree indexes, at most 8 words.
-        const settings = sql`set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true),
-            set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
-            set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`
-        const understanding = await understand(tx, terms, synonyms, settings)
-        const corrections = new Map(understanding.corrections.map((c) => [c.typed, c.to]))
-        const understood: Understood = {
-          query: queryText(terms, understanding.groups, corrections),
-          synonyms: understanding.synonyms.map((s) => ({ word: s.typed, means: s.means })),
-          corrections: understanding.corrections.map((c) => ({ word: c.typed, to: c.to })),
-          ignored: understanding.ignored,
-          relaxed: [],
-        }
-        if (understanding.groups.length === 0) return { data: [], totalCount: 0, understood }
-        const query = (groups: Group[]): ListQuery => ({
-          ...searchListParts(groups, shelves, terms.join(' ')),
+  // A search ranks in-stock products first (./list-query.ts): any product crossing 0 may reorder it.
+  const cacheOptions = { availabilityOrdered: terms.length > 0 }
+  return deps.cache.get(
+    key,
+    async () => {
+      if (terms.length === 0) {
+        if (!changesList(options)) return newestPage(deps, sql`p.publish`, page, limit)
+        return listed(deps.db, {
+          where: sql`true`,
+          ranking: { score: null },
           options,
           page,
           limit,
         })
-        let answer = await listed(tx, query(understanding.groups))
-        // No product has every word: keep the search's head noun (its last group), which is what the
-        // shopper is buying ("brown bread" → bread), and say which words were dropped.
-        const filtered = options.brand.length > 0 || options.price !== null || options.discount !== null
-        if (answer.totalCount === 0 && understanding.groups.length > 1 && !filtered) {
-          const head = understanding.groups.at(-1)!
-          answer = await listed(tx, query([head]))
-          understood.relaxed = understanding.groups.slice(0, -1).flatMap((g) => g.typed)
-          understood.query = queryText(terms, [head], corrections)
-        }
-        return { ...answer, understood }
-      })
-    return opts.gate ? opts.gate.run(run) : run()
-  })
+      }
+      // Only a search the cache could not answer costs database time: that is what is rate-limited.
+      await opts.beforeSearch?.()
+      // Read before the transaction: PGlite runs one statement at a time, and both are usually cached.
+      const [synonyms, shelves] = await Promise.all([loadSynonyms(deps), loadShelves(deps)])
+      const run = () =>
+        deps.db.transaction(async (tx) => {
+          // Settings for this transaction only, made by its first query (the vocabulary look-up,
+          // `lookUpWords`), so they hold from the next statement on:
+          // - the statement timeout (past it the search answers 503);
+          // - the similarity threshold of pg_trgm's `%` (spelling candidates);
+          // - no sequential scans: the planner prices scans of products and of the vocabulary below
+          //   the full-text and trigram indexes whose keys come from the search's own rows, then tests
+          //   every row (6 ms instead of 0.3 ms for one word on 8,208 products; 70 ms instead of 1.5 ms
+          //   for a spelling look-up on 12,000 words, measured);
+          // - no JIT: priced that way a statement would start PostgreSQL's JIT compiler, about 20 ms a
+          //   statement, more than the search itself.
+          // The look-up itself needs none of them: it probes two b-tree indexes, at most 8 words.
+          const settings = sql`set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true),
+            set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
+            set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`
+          const understanding = await understand(tx, terms, synonyms, settings)
+          const corrections = new Map(understanding.corrections.map((c) => [c.typed, c.to]))
+          const understood: Understood = {
+            query: queryText(terms, understanding.groups, corrections),
+            synonyms: understanding.synonyms.map((s) => ({ word: s.typed, means: s.means })),
+            corrections: understanding.corrections.map((c) => ({ word: c.typed, to: c.to })),
+            ignored: understanding.ignored,
+            relaxed: [],
+          }
+          if (understanding.groups.length === 0) return { data: [], totalCount: 0, understood }
+          const query = (groups: Group[]): ListQuery => ({
+            ...searchListParts(groups, shelves, terms.join(' ')),
+            options,
+            page,
+            limit,
+          })
+          let answer = await listed(tx, query(understanding.groups))
+          // No product has every word: keep the search's head noun (its last group), which is what the
+          // shopper is buying ("brown bread" → bread), and say which words were dropped.
+          const filtered = options.brand.length > 0 || options.price !== null || options.discount !== null
+          if (answer.totalCount === 0 && understanding.groups.length > 1 && !filtered) {
+            const head = understanding.groups.at(-1)!
+            answer = await listed(tx, query([head]))
+            understood.relaxed = understanding.groups.slice(0, -1).flatMap((g) => g.typed)
+            understood.query = queryText(terms, [head], corrections)
+          }
+          return { ...answer, understood }
+        })
+      return opts.gate ? opts.gate.run(run) : run()
+    },
+    cacheOptions,
+  )
 }
 
 /**

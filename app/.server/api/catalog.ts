@@ -11,6 +11,7 @@
  */
 import { z } from 'zod'
 import { throwFailure } from '../failure.ts'
+import { notePageAvailabilityOrdered } from '../page-shows.ts'
 import { parseAnswer, parseData, upstream } from '../upstream.ts'
 import { FacetsSchema, UnderstoodSchema } from '../../../contract/search-answers.ts'
 import type { Facets, Understood } from '../../../contract/search.ts'
@@ -143,6 +144,8 @@ export async function searchProducts(
   opts?: CatalogCallOptions,
 ): Promise<ProductPage> {
   const { options, ...fields } = query
+  // The API ranks a search's in-stock products first: a page of results changes when any crosses 0.
+  if (query.search.trim() !== '') notePageAvailabilityOrdered()
   return toPage(await read('product/search-product', { ...fields, ...options }, opts, PageAnswerSchema))
 }
 

@@ -1,0 +1,49 @@
+/**
+ * What a page rendered for the page cache shows of the catalogue (app/.server/page-cache.ts;
+ * docs/decisions/0019-stock-changes-and-the-caches.md): the ids of the products its loaders read, and
+ * whether one of its lists is ordered by availability (a search ranks in-stock products first). The
+ * page cache renders inside `recordPageShows`; every upstream answer read during that render adds its
+ * products (app/.server/upstream.ts calls `notePageProducts`), so a product that runs out refreshes
+ * exactly the pages that show it, whatever route read it.
+ *
+ * The store lives in an AsyncLocalStorage kept in the global registry, because server.ts (run by
+ * tsx) and the built server bundle each load their own copy of this module (as
+ * app/.server/page-cache.ts does for its render token).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { productIdsIn } from '../../contract/availability.ts'
+
+/** What one render showed. */
+export interface PageShows {
+  /** Ids of every product in the upstream answers the render read. */
+  products: Set<string>
+  /** A list on the page is ordered by availability: any product crossing 0 may change it. */
+  availabilityOrdered: boolean
+}
+
+const STORAGE_KEY = Symbol.for('grocery.page-cache.shows')
+
+function storage(): AsyncLocalStorage<PageShows> {
+  const registry = globalThis as Record<symbol, unknown>
+  registry[STORAGE_KEY] ??= new AsyncLocalStorage<PageShows>()
+  return registry[STORAGE_KEY] as AsyncLocalStorage<PageShows>
+}
+
+/** Runs `render` recording what it shows; answers its result and the record. */
+export async function recordPageShows<T>(render: () => Promise<T>): Promise<{ result: T; shows: PageShows }> {
+  const shows: PageShows = { products: new Set(), availabilityOrdered: false }
+  const result = await storage().run(shows, render)
+  return { result, shows }
+}
+
+/** Adds the products in an upstream answer's `data` to the render under way; nothing outside one. */
+export function notePageProducts(data: unknown): void {
+  const shows = storage().getStore()
+  if (shows) productIdsIn(data, shows.products)
+}
+
+/** Marks the render under way as showing a list ordered by availability; nothing outside one. */
+export function notePageAvailabilityOrdered(): void {
+  const shows = storage().getStore()
+  if (shows) shows.availabilityOrdered = true
+}
