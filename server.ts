@@ -27,6 +27,7 @@ import { closeAfterTooLarge } from './api/lib/too-large.ts'
 import { closeConnectionsWhileDraining, createShutdown, tuneKeepAlive, type Lifecycle } from './api/lib/graceful.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
 import { createPageCache, type PageCache } from './app/.server/page-cache.ts'
+import { setInProcessOrderHub } from './app/.server/order-stream.ts'
 import { env as bffEnv } from './app/.server/env.ts'
 
 const config = loadConfig()
@@ -38,6 +39,8 @@ const embedded = config.apiUrl ? null : await startEmbeddedApi(config, logger)
 if (embedded) {
   // The BFF calls the API in-process unless API_URL points elsewhere (app/.server/upstream.ts).
   ;(globalThis as Record<symbol, unknown>)[Symbol.for('grocery.api.fetch')] = (request: Request) => embedded.api.fetch(request)
+  // The live order page subscribes to the API's order events in-process (app/.server/order-stream.ts).
+  setInProcessOrderHub(embedded.deps.orderEvents)
 }
 
 const lifecycle: Lifecycle = { draining: false }
@@ -55,7 +58,13 @@ app.use(clientIpMiddleware(config.apiInternalToken))
 // trip Node's default limit of 10 listeners (expressjs/compression#135); they are released when the
 // response ends, so a higher limit is the fix, not a leak.
 EventEmitter.defaultMaxListeners = 64
-app.use(compression())
+// Server-sent events pass uncompressed: compression holds bytes back in its window
+// (expressjs/compression, "Server-Sent Events").
+app.use(
+  compression({
+    filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+  }),
+)
 app.use(securityHeaders)
 app.use(closeConnectionsWhileDraining(lifecycle))
 

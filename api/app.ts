@@ -34,6 +34,7 @@ import { referenceRoutes } from './modules/reference/routes.ts'
 import { corsForListedOrigins } from './lib/cors.ts'
 import { allowedMethods } from './lib/allow.ts'
 import { absoluteImageUrls } from './lib/public-urls.ts'
+import { createOrderEvents } from './lib/order-events.ts'
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../contract/file.ts'
 import os from 'node:os'
 import path from 'node:path'
@@ -50,6 +51,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     rateLimits: createRateLimits(),
     mailer: createMailer({ outboxDir: path.join(os.tmpdir(), 'grocery-outbox') }),
     logger: defaultLogger,
+    orderEvents: createOrderEvents({ logger: opts.logger ?? defaultLogger }),
     clock: () => new Date(),
     secureCookies: false,
     uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,

@@ -10,6 +10,7 @@ import type { Storage } from './lib/storage.ts'
 import type { Logger } from './lib/logger.ts'
 import type { RateLimits } from './lib/rate-limit.ts'
 import type { Mailer } from './lib/mail.ts'
+import type { OrderEvents } from './lib/order-events.ts'
 import type { CommerceSettings } from './config.ts'
 import type { User } from './db/schema.ts'
 
@@ -33,6 +34,8 @@ export interface AppDeps {
   cache: CatalogCache
   rateLimits: RateLimits
   mailer: Mailer
+  /** Order status events for the live order page (api/lib/order-events.ts). */
+  orderEvents: OrderEvents
   logger: Logger
   /** Current time; tests move it to check expiry. */
   clock: () => Date

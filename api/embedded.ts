@@ -95,10 +95,11 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
   const sweepTimer = setInterval(sweep, 6 * 60 * 60 * 1000)
   sweepTimer.unref()
   // Several instances on one PostgreSQL: a catalogue write on one clears every instance's cache
-  // (api/lib/cache-bus.ts). PGlite is one process: nothing to tell.
+  // (api/lib/cache-bus.ts), and an order's status change reaches its watchers on every instance
+  // (api/lib/order-events.ts). PGlite is one process: nothing to tell.
   const cacheBus =
     database.kind === 'postgres' && database.pool && database.url
-      ? startCacheBus({ url: database.url, pool: database.pool, cache: deps.cache, logger })
+      ? startCacheBus({ url: database.url, pool: database.pool, cache: deps.cache, logger, orderEvents: deps.orderEvents })
       : null
 
   return {

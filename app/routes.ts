@@ -23,6 +23,7 @@ export default [
     route('profile', 'routes/dashboard/profile.tsx'),
     route('myorder', 'routes/dashboard/myorder.tsx'),
     route('myorder/:orderId', 'routes/dashboard/order.tsx'),
+    route('myorder/:orderId/events', 'routes/dashboard/order-events.ts'),
     route('orders', 'routes/dashboard/orders.tsx'),
     route('orders/:orderId', 'routes/dashboard/admin-order.tsx'),
     route('address', 'routes/dashboard/address.tsx'),

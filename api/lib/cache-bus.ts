@@ -13,11 +13,15 @@
  * A lost listening connection is made again (back-off from 250 ms to 5 s), and the cache is cleared
  * on every (re)connect, because notices sent while it was away are lost; the cache's TTL bounds
  * staleness should all of that fail.
+ *
+ * Given `orderEvents`, the same connection also listens on ORDER_CHANNEL (api/lib/order-events.ts),
+ * so an instance holds one listening connection whatever the number of shoppers watching an order.
  */
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import type { CatalogCache, CatalogChange } from './cache.ts'
 import type { Logger } from './logger.ts'
+import { ORDER_CHANNEL, parseOrderEvent, type OrderEvents } from './order-events.ts'
 
 /** The channel of catalogue-changed notices. */
 export const CATALOG_CHANNEL = 'catalog_changed'
@@ -66,9 +70,20 @@ export interface CacheBus {
  * Connects `cache` to the other instances on the PostgreSQL server at `url`: its `invalidate()` and
  * `stockChanged()` publish (through `pool`), notices from others call `applyLocal()`.
  */
-export function startCacheBus(opts: { url: string; pool: pg.Pool; cache: CatalogCache; logger: Logger }): CacheBus {
+export function startCacheBus(opts: {
+  url: string
+  pool: pg.Pool
+  cache: CatalogCache
+  logger: Logger
+  orderEvents?: OrderEvents
+}): CacheBus {
   const instanceId = randomUUID()
-  const { cache, logger, pool } = opts
+  const { cache, logger, pool, orderEvents } = opts
+  // Every instance's watchers, this one's included, hear an order event from the notice.
+  orderEvents?.useTransport(async (event) => {
+    if (closed) return
+    await pool.query('select pg_notify($1, $2)', [ORDER_CHANNEL, JSON.stringify(event)])
+  })
   let client: pg.Client | null = null
   let closed = false
   let listening = false
@@ -107,13 +122,19 @@ export function startCacheBus(opts: { url: string; pool: pg.Pool; cache: Catalog
     })
     next.on('end', reconnect)
     next.on('notification', (msg) => {
-      if (msg.channel !== CATALOG_CHANNEL) return
-      const notice = readNotice(msg.payload ?? '')
-      if (notice.from !== instanceId) cache.applyLocal(notice.change)
+      if (msg.channel === CATALOG_CHANNEL) {
+        const notice = readNotice(msg.payload ?? '')
+        if (notice.from !== instanceId) cache.applyLocal(notice.change)
+      }
+      if (msg.channel === ORDER_CHANNEL && orderEvents) {
+        const event = parseOrderEvent(msg.payload)
+        if (event) orderEvents.deliver(event)
+      }
     })
     try {
       await next.connect()
       await next.query(`LISTEN ${CATALOG_CHANNEL}`)
+      if (orderEvents) await next.query(`LISTEN ${ORDER_CHANNEL}`)
     } catch (err) {
       const e = err as Error & { code?: string }
       logger.warn({ errorClass: e.constructor.name, code: e.code }, 'cache bus could not listen yet')
@@ -141,6 +162,7 @@ export function startCacheBus(opts: { url: string; pool: pg.Pool; cache: Catalog
     isListening: () => listening,
     async close() {
       closed = true
+      orderEvents?.useTransport(null)
       clearTimeout(timer)
       const current = client
       client = null

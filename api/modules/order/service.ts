@@ -26,9 +26,10 @@ import { newId } from '../../lib/ids.ts'
 import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { ADDRESS_NOT_FOUND } from '../address/service.ts'
 import { billToWire, computeBill, type Bill } from '../cart/bill.ts'
-import { canMove, cannotMoveMessage } from './status.ts'
+import { canMove, cannotMoveMessage, statusWords } from './status.ts'
 
-type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'mailer' | 'logger'>
+type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'mailer' | 'logger'> &
+  Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl'>>
 type Executor = Pick<AppDeps['db'], 'execute'>
 
 export const ORDER_NOT_FOUND = 'Order not found'
@@ -514,5 +515,35 @@ export async function changeStatus(
     return { id: order.id, stock }
   })
   deps.cache.stockChanged(stock)
-  return toOrderAnswer(deps, (await findOrder(deps.db, id))!, !input.onlyUserId)
+  const answer = await toOrderAnswer(deps, (await findOrder(deps.db, id))!, !input.onlyUserId)
+  // After the commit only: a watcher that reloads must find the new status.
+  deps.orderEvents?.publish({ orderId: answer._id, status: answer.status, version: answer.version })
+  await sendStatusMail(deps, answer)
+  return answer
+}
+
+/** The link to an order's page in mail: absolute on PUBLIC_URL, else the path alone (no origin is known). */
+export function orderPageLink(publicUrl: string | undefined, orderId: string): string {
+  return `${publicUrl ?? ''}/dashboard/myorder/${encodeURIComponent(orderId)}`
+}
+
+/**
+ * The status-change email ("Your order <number> is <status>", with a link to the order page;
+ * docs/product.md, "Order page"). A mail failure is logged, never the admin's error: the change stands.
+ */
+async function sendStatusMail(deps: OrderDeps, order: OrderAnswer): Promise<void> {
+  try {
+    const [user] = await queryRows<{ email: string; name: string }>(deps.db, sql`select email, name from users where id = ${order.userId}`)
+    if (!user) return
+    const words = statusWords(order.status)
+    const link = orderPageLink(deps.publicUrl, order._id)
+    const text = [`Hi ${user.name},`, '', `Your order ${order.orderId} is ${words}.`, '', `See your order: ${link}`].join('\n')
+    const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+    const html =
+      `<p>Hi ${escape(user.name)},</p><p>Your order ${escape(order.orderId)} is ${escape(words)}.</p>` +
+      `<p><a href="${escape(link)}">See your order</a></p>`
+    await deps.mailer.send({ to: user.email, subject: `Your order ${order.orderId} is ${words}`, text, html })
+  } catch (err) {
+    deps.logger.warn({ errClass: (err as Error)?.name, orderId: order._id }, 'order status email not sent')
+  }
 }

@@ -99,3 +99,15 @@ export async function updateOrderStatus(
 ): Promise<UpstreamResult<Order>> {
   return parseData(await upstream('order/update-status', { method: 'PUT', json: input, session }), OrderSchema)
 }
+
+/**
+ * The order's status and version now, asked with `accessToken` as it is, never refreshed (the live
+ * stream's poll, app/.server/order-stream.ts); null when the API refuses or answers off contract.
+ */
+export async function orderStatusNow(
+  accessToken: string,
+  orderId: string,
+): Promise<{ orderId: string; status: OrderStatus; version: number } | null> {
+  const parsed = parseData(await upstream('order/details', { method: 'POST', json: { orderId }, bearer: accessToken }), OrderSchema)
+  return parsed.ok ? { orderId: parsed.data._id, status: parsed.data.status, version: parsed.data.version } : null
+}

@@ -4,8 +4,14 @@
  * while the order is still placed (stock goes back). Cancelling asks first, in a dialog at
  * `?cancel=1` with an optional reason (app/components/cancel-order-dialog.tsx). Another shopper's
  * order is a 404.
+ *
+ * Live status (docs/product.md, "Order page"): with JavaScript the page listens to its event stream
+ * (routes/dashboard/order-events.ts) and reloads its data on each event; without, it says "Status as
+ * of <time>" with a plain Refresh link to itself.
  */
-import { data, Link } from 'react-router'
+import { useEffect } from 'react'
+import { data, Link, useRevalidator } from 'react-router'
+import { useEventSource } from 'remix-utils/sse/react'
 import type { Route } from './+types/order'
 import { throwFailure } from '../../.server/failure.ts'
 import { getSession } from '../../.server/context.ts'
@@ -35,7 +41,23 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const result = await orderDetails(getSession(context), params.orderId)
   if (!result.ok) throwFailure(result)
   // The confirmation only while the shopper may still cancel.
-  return { order: result.data, confirming: result.data.status === 'placed' && isCancelDialogOpen(url.searchParams) }
+  return {
+    order: result.data,
+    confirming: result.data.status === 'placed' && isCancelDialogOpen(url.searchParams),
+    loadedAt: new Date().toISOString(),
+  }
+}
+
+/** Statuses after which nothing changes: no stream to keep open. */
+const FINAL_STATUSES = new Set(['delivered', 'cancelled'])
+
+/** Reloads the page's data on each status event of the order's stream (JavaScript only). */
+function useLiveStatus(orderPath: string, enabled: boolean) {
+  const event = useEventSource(`${orderPath}/events`, { event: 'status', enabled })
+  const { revalidate } = useRevalidator()
+  useEffect(() => {
+    if (event) void revalidate()
+  }, [event, revalidate])
 }
 
 /** Cancels with the optional reason; a refused reason comes back to the dialog, anything else to the page with a toast. */
@@ -52,8 +74,9 @@ export async function action({ context, params, request }: Route.ActionArgs) {
 }
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, confirming } = loaderData
+  const { order, confirming, loadedAt } = loaderData
   const orderPath = `/dashboard/myorder/${order._id}`
+  useLiveStatus(orderPath, !FINAL_STATUSES.has(order.status))
   const isPending = useIsPending({ formAction: cancelDialogHref(orderPath) })
   return (
     <section className="flex flex-col gap-4 p-4 md:p-6">
@@ -67,6 +90,12 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         </div>
         <StatusBadge status={order.status} />
       </div>
+      <p className="flex flex-wrap items-center gap-x-3 text-sm text-slate-600" data-testid="status-as-of">
+        <span>Status as of {formatOrderTime(loadedAt)}</span>
+        <Link to={orderPath} reloadDocument className="font-semibold text-accent hover:underline">
+          Refresh
+        </Link>
+      </p>
       <StatusTimeline order={order} />
       <CancellationNote order={order} />
       {order.status === 'placed' ? (

@@ -1,0 +1,140 @@
+/**
+ * Live order status (docs/product.md, "Order page"; docs/scale-out.md, "Live order status across
+ * instances"), on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL): an admin's status
+ * change publishes one event after the commit and mails the shopper once with the status in words and
+ * a link to the order page; a refused mail never fails the change; on PostgreSQL an event published
+ * on one instance reaches the watchers of another through LISTEN/NOTIFY.
+ */
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startCacheBus } from '../../lib/cache-bus.ts'
+import { createCatalogCache } from '../../lib/cache.ts'
+import type { MailMessage } from '../../lib/mail.ts'
+import { createOrderEvents, type OrderStatusEvent } from '../../lib/order-events.ts'
+import { logger } from '../../lib/logger.ts'
+import { createTestApp, type TestApp } from '../../testing/app.ts'
+import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
+import { insertProduct } from '../../testing/fixtures.ts'
+
+let t: TestApp
+let admin: SignedIn
+const sent: MailMessage[] = []
+let failMail = false
+const orderEvents = createOrderEvents()
+let published = 0
+const publish = orderEvents.publish
+orderEvents.publish = (e) => {
+  published++
+  publish(e)
+}
+
+beforeAll(async () => {
+  t = await createTestApp({
+    publicUrl: 'https://shop.example',
+    orderEvents,
+    mailer: {
+      send: async (m) => {
+        if (failMail) throw new Error('SMTP refused')
+        sent.push(m)
+      },
+    },
+  })
+  admin = await createAdmin(t)
+})
+afterAll(() => t?.close())
+
+const address = { address_line: '12, MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9845012345' }
+let keySeq = 0
+
+async function placeOrder(): Promise<{ who: SignedIn; order: { _id: string; orderId: string; version: number } }> {
+  const who = await createShopper(t)
+  const addr = await t.call('address/create', { method: 'POST', json: address, token: who.token })
+  const product = await insertProduct(t.db, { name: 'Toor Dal', unit: '1 kg', price: 180, sellingPrice: 150, stock: 10 })
+  expect((await t.call('cart/create', { method: 'POST', json: { productId: product.id }, token: who.token })).status).toBe(200)
+  const res = await t.call('order/cash-on-delivery', {
+    method: 'POST',
+    json: { addressId: addr.body.data._id },
+    token: who.token,
+    headers: { 'Idempotency-Key': `live-key-${process.pid}-${++keySeq}` },
+  })
+  expect(res.status).toBe(201)
+  return { who, order: res.body.data }
+}
+
+const changeStatus = (orderId: string, status: string) =>
+  t.call('order/update-status', { method: 'PUT', json: { orderId, status }, token: admin.token })
+
+describe('a status change', () => {
+  it('publishes one event after the commit and sends one email with the status and a link to the order', async () => {
+    const { who, order } = await placeOrder()
+    const seen: OrderStatusEvent[] = []
+    const stop = orderEvents.subscribe(order._id, (e) => seen.push(e))
+    sent.length = 0
+    published = 0
+
+    const res = await changeStatus(order._id, 'out_for_delivery')
+    expect(res.status).toBe(409) // not an arrow from placed: nothing published, nothing mailed
+    expect(published).toBe(0)
+    expect(sent).toHaveLength(0)
+
+    expect((await changeStatus(order._id, 'packed')).status).toBe(200)
+    stop()
+    expect(published).toBe(1)
+    expect(seen).toEqual([{ orderId: order._id, status: 'packed', version: order.version + 1 }])
+    expect(sent).toHaveLength(1)
+    const mail = sent[0]!
+    expect(mail.to).toBe(who.user.email)
+    expect(mail.subject).toBe(`Your order ${order.orderId} is packed`)
+    expect(mail.text).toContain(`https://shop.example/dashboard/myorder/${order._id}`)
+    expect(mail.html).toContain(`href="https://shop.example/dashboard/myorder/${order._id}"`)
+    expect(orderEvents.subscriberCount()).toBe(0)
+  })
+
+  it('says "out for delivery" in words', async () => {
+    const { order } = await placeOrder()
+    await changeStatus(order._id, 'packed')
+    sent.length = 0
+    await changeStatus(order._id, 'out_for_delivery')
+    expect(sent.map((m) => m.subject)).toEqual([`Your order ${order.orderId} is out for delivery`])
+  })
+
+  it('stands when the mail is refused (logged, not the admin’s error)', async () => {
+    const { order } = await placeOrder()
+    published = 0
+    failMail = true
+    try {
+      const res = await changeStatus(order._id, 'packed')
+      expect(res.status).toBe(200)
+      expect(res.body.data.status).toBe('packed')
+    } finally {
+      failMail = false
+    }
+    expect(published).toBe(1)
+  })
+})
+
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('across instances (PostgreSQL LISTEN/NOTIFY)', () => {
+  it('an event published on one instance reaches the watchers of another, once, on the one bus connection', async () => {
+    const url = t.database.url!
+    const pools = [new pg.Pool({ connectionString: url, max: 2 }), new pg.Pool({ connectionString: url, max: 2 })]
+    const hubs = [createOrderEvents(), createOrderEvents()]
+    const buses = pools.map((pool, i) => startCacheBus({ url, pool, cache: createCatalogCache(), logger, orderEvents: hubs[i] }))
+    try {
+      await Promise.all(buses.map((b) => b.ready))
+      const onA: OrderStatusEvent[] = []
+      const onB: OrderStatusEvent[] = []
+      hubs[0]!.subscribe('order-x', (e) => onA.push(e))
+      hubs[1]!.subscribe('order-x', (e) => onB.push(e))
+      hubs[1]!.subscribe('order-y', () => onB.push({ orderId: 'wrong', status: 'placed', version: 0 }))
+      hubs[0]!.publish({ orderId: 'order-x', status: 'delivered', version: 4 })
+      await expect.poll(() => onB.length, { timeout: 5000 }).toBe(1)
+      await expect.poll(() => onA.length, { timeout: 5000 }).toBe(1)
+      await new Promise((r) => setTimeout(r, 200))
+      expect(onB).toEqual([{ orderId: 'order-x', status: 'delivered', version: 4 }])
+      expect(onA).toEqual(onB)
+    } finally {
+      await Promise.all(buses.map((b) => b.close()))
+      await Promise.all(pools.map((p) => p.end()))
+    }
+  })
+})

@@ -1,0 +1,115 @@
+/**
+ * The live order page's event stream (docs/product.md, "Order page"; docs/scale-out.md, "Live order
+ * status across instances"): server-sent events (remix-utils' `eventStream`, WHATWG HTML, "Server-sent
+ * events") carrying each new status of one order as `event: status` with `{orderId, status, version}`.
+ *
+ * Where the events come from:
+ * - API in this process (no `API_URL`): the API's order event hub (api/lib/order-events.ts), which
+ *   PostgreSQL LISTEN/NOTIFY feeds from every instance; server.ts puts it on `globalThis`.
+ * - API apart (`API_URL`): no hub here, so the stream asks the API for the order every
+ *   POLL_INTERVAL_MS with the access token as it was (never refreshing: a rotated refresh token could
+ *   not reach the browser's cookie from inside a stream). A 401 or 404 ends the stream; the browser's
+ *   EventSource reconnects through the loader, which refreshes as any page load does.
+ *
+ * Bounds: at most MAX_STREAMS_PER_USER open streams per user on an instance (429 beyond), a heartbeat
+ * every HEARTBEAT_MS so proxies keep the connection, and a stream lives MAX_STREAM_MS at most before
+ * the browser reconnects (which checks the session again).
+ */
+import { eventStream } from 'remix-utils/sse/server'
+
+/** One status change as the stream sends it. */
+export interface OrderStatusEvent {
+  orderId: string
+  status: string
+  version: number
+}
+
+/** What the stream needs of the API's hub (api/lib/order-events.ts `OrderEvents`). */
+export interface OrderEventHub {
+  subscribe(orderId: string, listener: (event: OrderStatusEvent) => void): () => void
+}
+
+export const HEARTBEAT_MS = 25_000
+export const POLL_INTERVAL_MS = 5_000
+export const MAX_STREAM_MS = 10 * 60_000
+export const MAX_STREAMS_PER_USER = 5
+
+const HUB_KEY = Symbol.for('grocery.order.events')
+
+/** The in-process API's hub, or null when the API runs apart (`API_URL`). */
+export function inProcessOrderHub(): OrderEventHub | null {
+  return ((globalThis as Record<symbol, unknown>)[HUB_KEY] as OrderEventHub | undefined) ?? null
+}
+
+/** Makes `hub` the in-process hub (server.ts, and tests); null removes it. */
+export function setInProcessOrderHub(hub: OrderEventHub | null): void {
+  ;(globalThis as Record<symbol, unknown>)[HUB_KEY] = hub ?? undefined
+}
+
+const openByUser = new Map<string, number>()
+
+/** How many streams `userId` holds open on this instance. */
+export function openStreams(userId: string): number {
+  return openByUser.get(userId) ?? 0
+}
+
+/**
+ * The event-stream response for one order already checked to be the user's.
+ * @param opts.order the order as loaded (its `_id` and `version`: a poll sends only a newer version)
+ * @param opts.hub the in-process hub, or null to poll with `opts.poll`
+ * @param opts.poll the order's current status, or null when the API refuses (the stream then ends)
+ * @returns a `text/event-stream` response, or a 429 when the user holds MAX_STREAMS_PER_USER already
+ */
+export function orderEventStream(opts: {
+  signal: AbortSignal
+  userId: string
+  order: { _id: string; status: string; version: number }
+  hub: OrderEventHub | null
+  poll: () => Promise<OrderStatusEvent | null>
+  timing?: { heartbeatMs?: number; pollMs?: number; maxMs?: number }
+}): Response {
+  const { userId, order } = opts
+  if (openStreams(userId) >= MAX_STREAMS_PER_USER) {
+    return new Response('Too many open order pages', { status: 429, headers: { 'Retry-After': '30' } })
+  }
+  openByUser.set(userId, openStreams(userId) + 1)
+  const response = eventStream(opts.signal, (send, close) => {
+    let version = order.version
+    const sendStatus = (event: OrderStatusEvent) => {
+      if (event.version <= version) return
+      version = event.version
+      send({ event: 'status', data: JSON.stringify(event) })
+    }
+    const timers: NodeJS.Timeout[] = []
+    let unsubscribe = () => {}
+    if (opts.hub) {
+      unsubscribe = opts.hub.subscribe(order._id, sendStatus)
+    } else {
+      let busy = false
+      timers.push(
+        setInterval(() => {
+          if (busy) return
+          busy = true
+          opts
+            .poll()
+            .then((event) => (event ? sendStatus(event) : close()))
+            .catch(() => close())
+            .finally(() => (busy = false))
+        }, opts.timing?.pollMs ?? POLL_INTERVAL_MS),
+      )
+    }
+    timers.push(setInterval(() => send({ event: 'heartbeat', data: 'ok' }), opts.timing?.heartbeatMs ?? HEARTBEAT_MS))
+    timers.push(setTimeout(close, opts.timing?.maxMs ?? MAX_STREAM_MS))
+    return () => {
+      unsubscribe()
+      for (const t of timers) clearTimeout(t)
+      const left = openStreams(userId) - 1
+      if (left > 0) openByUser.set(userId, left)
+      else openByUser.delete(userId)
+    }
+  })
+  // Compression would hold events back in its window (expressjs/compression, "Server-Sent Events").
+  response.headers.set('Cache-Control', 'no-cache, no-transform')
+  response.headers.set('X-Accel-Buffering', 'no')
+  return response
+}
