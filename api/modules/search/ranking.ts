@@ -37,16 +37,17 @@ const SIZE_KINDS = { g: 1, ml: 2, pc: 3 } as const
 
 /**
  * `r_size`: how well the product's pack size answers `size`, the tiers of `sizeTier`
- * (api/modules/search/sizes.ts) over `pack_size(p.unit)`, read once per match.
+ * (api/modules/search/sizes.ts) over the product's stored `search_pack` (`pack_size` of its unit,
+ * migration 0009_pack_size).
  */
 function sizeColumn(size: QuerySize): SQL {
   const total = sql`${String(size.total)}::numeric`
   const sameCount =
-    size.count === null ? sql`true` : sql`(s[3] = ${String(size.count)}::numeric and s[4] = ${String(size.each)}::numeric)`
-  return sql`(select case when s is null or s[1] <> ${SIZE_KINDS[size.unit]} then 0
-                 when s[2] = ${total} and ${sameCount} then 3
-                 when s[2] >= ${total} / 2 and s[2] <= ${total} * 2 then 2 else 1 end
-              from (select pack_size(p.unit) as s) x) as r_size`
+    size.count === null ? sql`true` : sql`(p.search_pack[3] = ${String(size.count)}::numeric and p.search_pack[4] = ${String(size.each)}::numeric)`
+  const s = sql.raw('p.search_pack')
+  return sql`(case when ${s} is null or ${s}[1] <> ${SIZE_KINDS[size.unit]} then 0
+                 when ${s}[2] = ${total} and ${sameCount} then 3
+                 when ${s}[2] >= ${total} / 2 and ${s}[2] <= ${total} * 2 then 2 else 1 end) as r_size`
 }
 
 /** A tsquery text matching any of `alternatives` (restricted to the name or brand with `weight`); '' for none. */
