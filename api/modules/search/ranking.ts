@@ -43,7 +43,9 @@ const SIZE_KINDS = { g: 1, ml: 2, pc: 3 } as const
 function sizeColumn(size: QuerySize): SQL {
   const total = sql`${String(size.total)}::numeric`
   const sameCount =
-    size.count === null ? sql`true` : sql`(p.search_pack[3] = ${String(size.count)}::numeric and p.search_pack[4] = ${String(size.each)}::numeric)`
+    size.count === null
+      ? sql`true`
+      : sql`(p.search_pack[3] = ${String(size.count)}::numeric and p.search_pack[4] = ${String(size.each)}::numeric)`
   const s = sql.raw('p.search_pack')
   return sql`(case when ${s} is null or ${s}[1] <> ${SIZE_KINDS[size.unit]} then 0
                  when ${s}[2] = ${total} and ${sameCount} then 3

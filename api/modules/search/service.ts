@@ -53,10 +53,7 @@ async function listed(db: Pick<Db, 'execute'>, query: ListQuery): Promise<ListAn
 /** The typed words of `groups` with corrections applied, and the pack size as typed: what the search was run as. */
 function queryText(terms: string[], groups: Group[], corrections: Map<string, string>, size: QuerySize | null): string {
   const kept = new Set(groups.flatMap((g) => g.typed))
-  return [
-    ...terms.filter((t) => kept.has(t)).map((t) => corrections.get(t) ?? t),
-    ...(size ? [size.typed] : []),
-  ].join(' ')
+  return [...terms.filter((t) => kept.has(t)).map((t) => corrections.get(t) ?? t), ...(size ? [size.typed] : [])].join(' ')
 }
 
 /**
