@@ -162,6 +162,14 @@ export const products = pgTable(
       .array()
       .generatedAlwaysAs(sql`search_head("name")`),
     /**
+     * The pack size of `unit` as {kind (1 g, 2 ml, 3 pieces), total, count, each}, null for a combo
+     * or no size (SQL function `pack_size`, migration 0009_pack_size): what a search naming a size
+     * ranks and narrows by (docs/search.md, "Pack sizes").
+     */
+    searchPack: numeric('search_pack', { mode: 'string' })
+      .array()
+      .generatedAlwaysAs(sql`pack_size("unit")`),
+    /**
      * Copies of the product's category and sub category links (ids, sorted), kept by triggers on the
      * link tables (migration 0007_search_shelves): the search ranks every match by its shelves, and
      * reading them from the row is what keeps a search of a common word fast. Never written here.

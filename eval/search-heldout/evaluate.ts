@@ -270,7 +270,7 @@ async function scoreTuning(store: Store, queries: Judged[]): Promise<QueryScore[
   const scores: QueryScore[] = []
   const asJudged = (p: AnswerProduct) =>
     p.subCategory.flatMap((s) =>
-      p.category.map((c) => ({ name: p.name, brand: p.more_details.brand ?? '', shelf: s.name, category: c.name })),
+      p.category.map((c) => ({ name: p.name, brand: p.more_details.brand ?? '', shelf: s.name, category: c.name, unit: p.unit })),
     )
   const relevant = (p: AnswerProduct | undefined, judged: Judged) =>
     p !== undefined && asJudged(p).some((row) => isTuningRelevant(row, judged.relevant))

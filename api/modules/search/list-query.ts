@@ -31,6 +31,13 @@ export interface Ranking {
   columns?: SQL
   /** Products of at least these points come before the others (then in-stock first within each). */
   strongScore?: number
+  /**
+   * The search names a pack size: `columns` has `r_size`, how well the product's size answers it
+   * (3 the same, 2 near, 1 the same kind of unit, 0 none; api/modules/search/sizes.ts, `sizeTier`).
+   * It orders products after their stock, and narrows the list to the same size when that keeps
+   * a product the words agree with (docs/search.md, "Pack sizes").
+   */
+  sized?: boolean
 }
 
 /** What one list statement reads. */
@@ -62,7 +69,7 @@ const PRICE_BAND_CASE = sql.raw(
 /** The order of the list, on the columns of `matched` (see `listPage`). */
 function orderBy(query: ListQuery): SQL {
   const relevance = query.ranking.score
-    ? sql`(m.score >= ${query.ranking.strongScore ?? 0}) desc, m.in_stock desc, m.score desc, m.name_length, m.created_at desc nulls last, m.id`
+    ? sql`(m.score >= ${query.ranking.strongScore ?? 0}) desc, m.in_stock desc, ${query.ranking.sized ? sql`m.r_size desc, ` : sql``}m.score desc, m.name_length, m.created_at desc nulls last, m.id`
     : sql`m.created_at desc nulls last, m.id`
   switch (query.options.sort) {
     case 'price_asc':
@@ -121,10 +128,24 @@ function matchedProducts(query: ListQuery): SQL {
     )`
 }
 
-/** The rows of `matched` the filters keep, with their points (`score`), aliased `m`. */
+/**
+ * The rows of `matched` the filters keep, with their points (`score`), aliased `m`. A search that
+ * names a pack size keeps only the products of that size (`r_size` 3) when one of them is among the
+ * products its words agree with (`strongScore`), or, when the words agree with none, when any has
+ * it; otherwise every product stays and the size only orders them (docs/search.md, "Pack sizes"):
+ * "paneer 1kg" must not narrow to a 1 kg paneer masala while 200 g paneers exist. Decided over the
+ * filtered rows by window aggregates, in the same statement.
+ */
 function filteredProducts(query: ListQuery): SQL {
   const keep = isFiltered(query.options) ? sql`m.brand_ok and m.price_ok and m.discount_ok` : sql`true`
-  return sql`(select m.*, ${query.ranking.score ?? sql`0`} as score from matched m where ${keep}) m`
+  const rows = sql`(select m.*, ${query.ranking.score ?? sql`0`} as score from matched m where ${keep})`
+  if (!query.ranking.sized) return sql`${rows} m`
+  const strong = query.ranking.strongScore ?? 0
+  return sql`(select * from (
+        select s.*, bool_or(s.r_size = 3 and s.score >= ${strong}) over () as size_strong,
+               bool_or(s.score >= ${strong}) over () as any_strong, bool_or(s.r_size = 3) over () as size_any
+        from ${rows} s) x
+      where x.r_size = 3 or not (x.size_strong or (not x.any_strong and x.size_any))) m`
 }
 
 /** The facets as one JSON value over `matched` (see the module comment). */

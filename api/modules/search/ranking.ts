@@ -14,6 +14,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { ListQuery } from './list-query.ts'
 import { shelfHoldsPhrase, shelvesNaming, ShelfTier, type Shelf } from './shelves.ts'
 import { phraseQuery, wordForms } from './terms.ts'
+import type { QuerySize } from './sizes.ts'
 import type { Alternative, Group } from './understand.ts'
 
 /** Points per signal (docs/search.md, "Ranking"). */
@@ -30,6 +31,26 @@ export const POINTS = {
 } as const
 /** Least points of a product the search's shelf or head noun agrees with (docs/search.md, "Ranking"). */
 export const STRONG_SCORE = 30
+
+/** The kind codes of the SQL function `pack_size` (migration 0009_pack_size). */
+const SIZE_KINDS = { g: 1, ml: 2, pc: 3 } as const
+
+/**
+ * `r_size`: how well the product's pack size answers `size`, the tiers of `sizeTier`
+ * (api/modules/search/sizes.ts) over the product's stored `search_pack` (`pack_size` of its unit,
+ * migration 0009_pack_size).
+ */
+function sizeColumn(size: QuerySize): SQL {
+  const total = sql`${String(size.total)}::numeric`
+  const sameCount =
+    size.count === null
+      ? sql`true`
+      : sql`(p.search_pack[3] = ${String(size.count)}::numeric and p.search_pack[4] = ${String(size.each)}::numeric)`
+  const s = sql.raw('p.search_pack')
+  return sql`(case when ${s} is null or ${s}[1] <> ${SIZE_KINDS[size.unit]} then 0
+                 when ${s}[2] = ${total} and ${sameCount} then 3
+                 when ${s}[2] >= ${total} / 2 and ${s}[2] <= ${total} * 2 then 2 else 1 end) as r_size`
+}
 
 /** A tsquery text matching any of `alternatives` (restricted to the name or brand with `weight`); '' for none. */
 function anyOf(alternatives: Alternative[], weight?: 'A' | 'B'): string {
@@ -50,11 +71,18 @@ function textArray(values: string[]): SQL {
 
 /**
  * The condition and ranking of a search understood as `groups` (at least one), over the store's
- * `shelves`; `typed` is the search as typed (words joined by spaces). Every part reads the product
+ * `shelves`; `typed` is the search as typed (words joined by spaces, its size left out); `size` the pack
+ * size it names, if any (api/modules/search/sizes.ts, `takeSize`), ranked and filtered by
+ * (docs/search.md, "Pack sizes"). Every part reads the product
  * row alone (no subquery): the condition is answered by the GIN indexes on `search_doc` and
  * `search_sub_category_ids` in one bitmap scan, and the ranking columns are a few comparisons.
  */
-export function searchListParts(groups: Group[], shelves: Shelf[], typed: string): Pick<ListQuery, 'where' | 'ranking'> {
+export function searchListParts(
+  groups: Group[],
+  shelves: Shelf[],
+  typed: string,
+  size: QuerySize | null = null,
+): Pick<ListQuery, 'where' | 'ranking'> {
   const whole = groups.flatMap((g) => g.typed)
   // Points per (sub category, group); categories get half of the sum over the groups. Only the
   // shelves a phrase names are visited (`shelvesNaming`).
@@ -149,6 +177,7 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
   // The length first: lower-casing every matched name costs more than all the other columns
   // (measured), and only names of the search's length can equal it.
   columns.push(sql`(length(p.name) = ${[...typed].length} and lower(p.name) = ${typed}) as r_exact`, sql`${shelfOf(-1)} as r_whole`)
+  if (size) columns.push(sizeColumn(size))
   const headPoints = departments.size
     ? sql`(case when m.r_department then ${POINTS.DEPARTMENT} + (case when m.r_head then ${POINTS.HEAD} else 0 end)
                when m.r_head then ${POINTS.HEAD_ELSEWHERE} else 0 end)`
@@ -161,6 +190,7 @@ export function searchListParts(groups: Group[], shelves: Shelf[], typed: string
       columns: sql.join(columns, sql`, `),
       score,
       strongScore: STRONG_SCORE,
+      sized: size !== null,
     },
   }
 }

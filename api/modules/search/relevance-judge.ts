@@ -6,13 +6,16 @@
  * A query lists alternatives; a product is relevant when any alternative accepts it, and an
  * alternative accepts it when every field it sets holds: `shelf` = the sub category name and
  * `category` = the category name (exact), `brand` (ignoring case), `name` (a case-insensitive regular
- * expression on the product name).
+ * expression on the product name), `size` (a pack size as a shopper types it, "500 g", "2 x 200 g":
+ * the product's unit holds the same size by the rules of the search, api/modules/search/sizes.ts,
+ * `sizeTier` 3; a product judged without its unit never matches it).
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
+import { packSize, sizeTier, takeSize } from './sizes.ts'
 
 /** One alternative of a judgment: every field it sets must hold. */
 export interface Alternative {
@@ -20,12 +23,13 @@ export interface Alternative {
   category?: string
   name?: string
   brand?: string
+  size?: string
 }
 
 /** One query of the tuning set. `prompt`: a word of the header prompt, whose first result must be on a `firstShelves` shelf. */
 export interface Judged {
   q: string
-  kind: 'english' | 'hindi' | 'brand' | 'typo' | 'multi'
+  kind: 'english' | 'hindi' | 'brand' | 'typo' | 'multi' | 'sized'
   prompt?: boolean
   firstShelves?: string[]
   relevant: Alternative[]
@@ -42,7 +46,7 @@ export interface CatalogProduct {
 }
 
 /** The tuning set's kinds of query, in the order reports list them. */
-export const TUNING_KINDS = ['english', 'hindi', 'brand', 'typo', 'multi'] as const
+export const TUNING_KINDS = ['english', 'hindi', 'brand', 'typo', 'multi', 'sized'] as const
 
 /** The tuning set's queries, read from relevance-set.json beside this module. */
 export function loadRelevanceSet(): Judged[] {
@@ -51,14 +55,25 @@ export function loadRelevanceSet(): Judged[] {
 }
 
 /** Whether `product` is relevant to a query judged by `alternatives` (any alternative, every field of it). */
-export function isRelevant(product: Pick<CatalogProduct, 'name' | 'brand' | 'shelf' | 'category'>, alternatives: Alternative[]): boolean {
+export function isRelevant(
+  product: Pick<CatalogProduct, 'name' | 'brand' | 'shelf' | 'category'> & { unit?: string },
+  alternatives: Alternative[],
+): boolean {
   return alternatives.some(
     (a) =>
       (a.shelf === undefined || product.shelf === a.shelf) &&
       (a.category === undefined || product.category === a.category) &&
       (a.brand === undefined || product.brand.toLowerCase() === a.brand.toLowerCase()) &&
-      (a.name === undefined || new RegExp(a.name, 'i').test(product.name)),
+      (a.name === undefined || new RegExp(a.name, 'i').test(product.name)) &&
+      (a.size === undefined || hasSize(product.unit, a.size)),
   )
+}
+
+/** Whether a product's `unit` holds the size `wanted` (as typed: "500 g"); a size the parser cannot read is a mistake in the set. */
+function hasSize(unit: string | undefined, wanted: string): boolean {
+  const size = takeSize(wanted).size
+  if (!size) throw new Error(`relevance set: "${wanted}" is not a pack size`)
+  return unit !== undefined && sizeTier(size, packSize(unit)) === 3
 }
 
 /**

@@ -16,7 +16,7 @@ import { importCatalog } from '../../db/seed/import-catalog.ts'
 import { BUNDLED_CATALOG_CSV } from '../../db/seed/ensure.ts'
 import { logger } from '../../lib/logger.ts'
 // The judge is shared with the search evaluation (eval/search-heldout/evaluate.ts), so both score this set alike.
-import { isRelevant, judgingCatalogue, loadRelevanceSet, type CatalogProduct, type Judged } from './relevance-judge.ts'
+import { isRelevant, judgingCatalogue, loadRelevanceSet, TUNING_KINDS, type CatalogProduct, type Judged } from './relevance-judge.ts'
 
 const SET = { queries: loadRelevanceSet() }
 /** Targets (docs/search.md, "Relevance"). */
@@ -55,7 +55,7 @@ describe('search relevance on the real catalogue', () => {
         100 * mean(rows.map((r) => (r.firstRelevant ? 1 : 0)))
       ).toFixed(0)} % (${rows.length} queries)`
     const lines = [`relevance set (${t.kind}): ${summary(results)}`]
-    for (const kind of ['english', 'hindi', 'brand', 'typo', 'multi'] as const) {
+    for (const kind of TUNING_KINDS) {
       lines.push(`  ${kind}: ${summary(results.filter((r) => r.judged.kind === kind))}`)
     }
     for (const r of results.filter((r) => r.precision < 1 || !r.firstRelevant || !r.firstShelfOk)) {

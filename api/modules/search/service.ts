@@ -28,6 +28,7 @@ import type { Facets, Understood } from '../../../contract/search.ts'
 import { loadShelves } from './shelves.ts'
 import { CANDIDATE_SIMILARITY } from './spelling.ts'
 import { loadSynonyms } from './synonyms.ts'
+import { takeSize, type QuerySize } from './sizes.ts'
 import { searchTerms } from './terms.ts'
 import { understand, type Group } from './understand.ts'
 
@@ -49,13 +50,10 @@ async function listed(db: Pick<Db, 'execute'>, query: ListQuery): Promise<ListAn
   return { data: page.products, totalCount: page.totalCount, ...(page.facets ? { facets: page.facets } : {}) }
 }
 
-/** The typed words of `groups` with corrections applied: what the search was run as. */
-function queryText(terms: string[], groups: Group[], corrections: Map<string, string>): string {
+/** The typed words of `groups` with corrections applied, and the pack size as typed: what the search was run as. */
+function queryText(terms: string[], groups: Group[], corrections: Map<string, string>, size: QuerySize | null): string {
   const kept = new Set(groups.flatMap((g) => g.typed))
-  return terms
-    .filter((t) => kept.has(t))
-    .map((t) => corrections.get(t) ?? t)
-    .join(' ')
+  return [...terms.filter((t) => kept.has(t)).map((t) => corrections.get(t) ?? t), ...(size ? [size.typed] : [])].join(' ')
 }
 
 /**
@@ -72,15 +70,25 @@ export function searchProducts(
   input: ProductSearchInput & Partial<ListOptions>,
   opts: { beforeSearch?: () => Promise<void>; gate?: Gate } = {},
 ): Promise<ListAnswer> {
-  const terms = searchTerms(input.search)
+  // A pack size ("500g", "2 x 200 g") is never a word to match: it ranks and narrows the products
+  // the other words find (docs/search.md, "Pack sizes").
+  const { size, rest } = takeSize(input.search)
+  const terms = searchTerms(rest)
   const options = withDefaults(input)
   const { page, limit } = input
-  const key = `product:search:${JSON.stringify([terms.join(' '), page, limit, options])}`
+  const sizeKey = size ? [size.unit, size.total, size.count, size.each] : null
+  const key = `product:search:${JSON.stringify([terms.join(' '), page, limit, options, ...(size ? [sizeKey] : [])])}`
   // A search ranks in-stock products first (./list-query.ts): any product crossing 0 may reorder it.
   const cacheOptions = { availabilityOrdered: terms.length > 0 }
   return deps.cache.get(
     key,
     async () => {
+      // A search of a size alone names no product: nothing matches, and the answer says the size was
+      // left out (docs/search.md, "Pack sizes"), rather than listing every product of that size.
+      if (terms.length === 0 && size) {
+        const understood: Understood = { query: '', synonyms: [], corrections: [], ignored: [size.typed], relaxed: [] }
+        return { data: [], totalCount: 0, understood }
+      }
       if (terms.length === 0) {
         if (!changesList(options)) return newestPage(deps, sql`p.publish`, page, limit)
         return listed(deps.db, {
@@ -114,7 +122,7 @@ export function searchProducts(
           const understanding = await understand(tx, terms, synonyms, settings)
           const corrections = new Map(understanding.corrections.map((c) => [c.typed, c.to]))
           const understood: Understood = {
-            query: queryText(terms, understanding.groups, corrections),
+            query: queryText(terms, understanding.groups, corrections, size),
             synonyms: understanding.synonyms.map((s) => ({ word: s.typed, means: s.means })),
             corrections: understanding.corrections.map((c) => ({ word: c.typed, to: c.to })),
             ignored: understanding.ignored,
@@ -122,7 +130,7 @@ export function searchProducts(
           }
           if (understanding.groups.length === 0) return { data: [], totalCount: 0, understood }
           const query = (groups: Group[]): ListQuery => ({
-            ...searchListParts(groups, shelves, terms.join(' ')),
+            ...searchListParts(groups, shelves, terms.join(' '), size),
             options,
             page,
             limit,
@@ -135,7 +143,7 @@ export function searchProducts(
             const head = understanding.groups.at(-1)!
             answer = await listed(tx, query([head]))
             understood.relaxed = understanding.groups.slice(0, -1).flatMap((g) => g.typed)
-            understood.query = queryText(terms, [head], corrections)
+            understood.query = queryText(terms, [head], corrections, size)
           }
           return { ...answer, understood }
         })
