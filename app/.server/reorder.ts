@@ -11,7 +11,6 @@ import type { RequestSession } from './session.ts'
 import { redirectWithToast } from './toast.ts'
 import { leftOutNotice, reorderToast } from '../lib/reorder.ts'
 
-
 /** Runs "Order again" for `orderId` and answers the redirect: to /cart, or to `back` when it failed. */
 export async function orderAgain(session: RequestSession, request: Request, orderId: string, back: string): Promise<Response> {
   const result = await reorder(session, orderId, { clientIp: clientIp(request) })

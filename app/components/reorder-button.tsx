@@ -24,9 +24,7 @@ export function ReorderButton({
 }) {
   const navigation = useNavigation()
   const isPending =
-    navigation.state !== 'idle' &&
-    navigation.formData?.get('intent') === REORDER_INTENT &&
-    navigation.formData?.get('orderId') === orderId
+    navigation.state !== 'idle' && navigation.formData?.get('intent') === REORDER_INTENT && navigation.formData?.get('orderId') === orderId
   return (
     <Form method="post" action={action} className={className}>
       <input type="hidden" name="intent" value={REORDER_INTENT} />

@@ -14,9 +14,9 @@ interface Stocked {
 }
 
 /**
- * Two products of searches no other spec uses: `few`, whose whole stock fits in one line (5-12
- * units, so ordering all of it sells it out; each project takes a different one, as the projects
- * may run at once), and `many`, with stock to spare.
+ * Two products of searches no other test file uses: `few`, whose whole stock fits in one line (5-12
+ * units, so ordering all of it sells it out; each project takes a different one, so neither depends
+ * on the other's order), and `many`, with stock to spare.
  */
 async function twoProducts(request: APIRequestContext, pick: number): Promise<{ few: Stocked; many: Stocked }> {
   const fews: Stocked[] = []

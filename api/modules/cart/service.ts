@@ -440,7 +440,12 @@ export async function mergeGuestCart(deps: CartDeps, userId: string, guestCartId
         deps,
         tx,
         cartId,
-        guestLines.map((l) => ({ productId: l.product_id, quantity: l.quantity, unitPricePaise: l.unit_price_paise, createdAt: l.created_at })),
+        guestLines.map((l) => ({
+          productId: l.product_id,
+          quantity: l.quantity,
+          unitPricePaise: l.unit_price_paise,
+          createdAt: l.created_at,
+        })),
       )
       await tx.execute(sql`delete from carts where id = ${guestCart}`)
       await touch(tx, cartId, deps.clock())

@@ -127,7 +127,15 @@ describe('POST /api/order/reorder', () => {
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ message: 'Nothing could be added to your cart', added: 0, data: [] })
     expect(res.body.leftOut).toEqual([
-      { productId: hidden.id, name: 'Seasonal Mango', unit: '1 kg', ordered: 1, added: 0, reason: 'no_longer_sold', message: 'no longer sold' },
+      {
+        productId: hidden.id,
+        name: 'Seasonal Mango',
+        unit: '1 kg',
+        ordered: 1,
+        added: 0,
+        reason: 'no_longer_sold',
+        message: 'no longer sold',
+      },
       { productId: null, name: 'Old Biscuit', unit: '100 g', ordered: 1, added: 0, reason: 'no_longer_sold', message: 'no longer sold' },
     ])
   })
@@ -148,7 +156,13 @@ describe('POST /api/order/reorder', () => {
     expect(second.body.added).toBe(3 + 4)
     expect(second.body.leftOut).toEqual([
       expect.objectContaining({ productId: curd.id, ordered: 5, added: 3, reason: 'stock', message: 'only 3 added: stock' }),
-      expect.objectContaining({ productId: eggs.id, ordered: 8, added: 4, reason: 'max_per_line', message: 'only 4 added: at most 12 per item' }),
+      expect.objectContaining({
+        productId: eggs.id,
+        ordered: 8,
+        added: 4,
+        reason: 'max_per_line',
+        message: 'only 4 added: at most 12 per item',
+      }),
     ])
     const third = await reorder(who, who.orderId)
     expect(third.body).toMatchObject({ message: 'Nothing could be added to your cart', added: 0 })
@@ -186,7 +200,16 @@ describe('POST /api/order/reorder', () => {
       expect(res.status, JSON.stringify(bad)).toBe(400)
     }
     expect((await t.call('order/reorder', { method: 'POST', json: {}, token: who.token })).status).toBe(400)
-    expect((await t.call('order/reorder', { method: 'POST', body: 'not json', token: who.token, headers: { 'Content-Type': 'application/json' } })).status).toBe(400)
+    expect(
+      (
+        await t.call('order/reorder', {
+          method: 'POST',
+          body: 'not json',
+          token: who.token,
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400)
     expect((await t.call('order/reorder', { method: 'POST', json: { orderId: 'x' } })).status).toBe(401)
   })
 

@@ -286,7 +286,10 @@ describe('accounts, cart, addresses and orders through the BFF', () => {
     expect(again).toMatchObject({
       ok: true,
       message: 'Added 3 items to your cart',
-      data: { added: 3, leftOut: [{ productId: sugar.id, name: 'Brown Sugar', ordered: 4, added: 2, reason: 'stock', message: 'only 2 added: stock' }] },
+      data: {
+        added: 3,
+        leftOut: [{ productId: sugar.id, name: 'Brown Sugar', ordered: 4, added: 2, reason: 'stock', message: 'only 2 added: stock' }],
+      },
     })
     const after = await cart.getCart(s)
     expect(after.ok && after.data.lines.map((l) => [l.productId._id, l.quantity])).toEqual([

@@ -72,10 +72,7 @@ export default function MyOrder({ loaderData }: Route.ComponentProps) {
               data-card="order"
               className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4 hover:border-slate-300"
             >
-              <Link
-                to={`${MY_ORDERS_PATH}/${order._id}`}
-                className="flex min-w-0 flex-1 flex-wrap items-center justify-between gap-3"
-              >
+              <Link to={`${MY_ORDERS_PATH}/${order._id}`} className="flex min-w-0 flex-1 flex-wrap items-center justify-between gap-3">
                 <span className="min-w-0">
                   <span className="block font-semibold break-words text-slate-900">Order {order.orderId}</span>
                   <span className="text-sm text-slate-600">
