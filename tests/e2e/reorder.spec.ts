@@ -4,7 +4,7 @@
  * other back in the cart, with the toast "Added N items to your cart" and, on the cart page, the
  * sold-out one listed as left out ("out of stock"); "Order again" on a My Orders row adds once more.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
 import { api, isJs, newUser, registerViaApi, submitLogin, toast, waitForHydration } from './helpers.ts'
 
 interface Stocked {
@@ -29,6 +29,15 @@ async function twoProducts(request: APIRequestContext, pick: number): Promise<{ 
     if (few && many && few._id !== many._id) return { few, many }
   }
   throw new Error('no products with the stock this test needs')
+}
+
+/** The page does not scroll sideways and `box` lies inside the viewport's width. */
+async function expectFits(page: Page, box: Locator) {
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }))
+  expect(scroll).toBeLessThanOrEqual(width)
+  const rect = (await box.boundingBox())!
+  expect(rect.x).toBeGreaterThanOrEqual(0)
+  expect(rect.x + rect.width).toBeLessThanOrEqual(width + 1)
 }
 
 test('Order again adds what is available now, says what was left out, from the order page and from My Orders', async ({
@@ -62,6 +71,8 @@ test('Order again adds what is available now, says what was left out, from the o
   expect(placed.status()).toBe(201)
   const order = (await placed.json()).data as { _id: string; orderId: string }
 
+  // On a phone (docs/product.md, "Look and feel": every page works from 360 px): the buttons and the left-out list stay on the screen.
+  await page.setViewportSize({ width: 360, height: 800 })
   await submitLogin(page, user.email, user.password)
   await expect(page).toHaveURL(/\/$/)
 
@@ -81,6 +92,7 @@ test('Order again adds what is available now, says what was left out, from the o
   // Long names are cut to fit the session cookie that carries the list (app/lib/reorder.ts).
   await expect(leftOut.getByRole('listitem')).toContainText(few.name.slice(0, 40))
   await expect(leftOut.getByRole('listitem')).toContainText(': out of stock')
+  await expectFits(page, leftOut)
 
   // The list is shown once: a reload of the cart no longer has it.
   await page.reload()
@@ -90,6 +102,7 @@ test('Order again adds what is available now, says what was left out, from the o
   // From a My Orders row: 2 more of `many`, to 4 in the cart.
   await page.goto('/dashboard/myorder')
   const rowButton = page.getByRole('main').getByRole('button', { name: `Order again (order ${order.orderId})` })
+  await expectFits(page, rowButton)
   if (js) await waitForHydration(rowButton)
   await rowButton.click()
   await expect(page).toHaveURL(/\/cart$/)
