@@ -120,3 +120,32 @@ export const CartChangeSchema = z
   .object({ productId: z.string(), name: z.string(), kind: z.enum(['price', 'stock', 'removed']), before: z.number(), after: z.number() })
   .meta({ id: 'CartChange' })
 export type CartChange = z.output<typeof CartChangeSchema>
+
+/**
+ * Why a line of a past order was left out of "Order again" or added in part (docs/commerce-api.md,
+ * "Order again"): `no_longer_sold` (unpublished or deleted), `out_of_stock`, `stock` (capped by the
+ * stock), `max_per_line` (capped by the per-line maximum), `cart_full` (the cart holds 100 products).
+ */
+export const REORDER_REASONS = ['no_longer_sold', 'out_of_stock', 'stock', 'max_per_line', 'cart_full'] as const
+export type ReorderReason = (typeof REORDER_REASONS)[number]
+
+/**
+ * One line of a past order that "Order again" left out or added in part: the line as sold, the
+ * units ordered then and added now, the reason, and the reason in words ("out of stock", "no longer
+ * sold", "only 3 added: stock").
+ */
+export const ReorderLeftOutSchema = z
+  .object({
+    productId: z.string().nullable(),
+    name: z.string(),
+    unit: z.string(),
+    ordered: z.number(),
+    added: z.number(),
+    reason: z.enum(REORDER_REASONS),
+    message: z.string(),
+  })
+  .meta({ id: 'ReorderLeftOut' })
+export type ReorderLeftOut = z.output<typeof ReorderLeftOutSchema>
+
+/** The keys answered beside the cart's lines by POST /api/order/reorder: units added, lines left out. */
+export const ReorderExtraShape = { added: z.number(), leftOut: z.array(ReorderLeftOutSchema) }

@@ -11,6 +11,7 @@
 import { createCookieSessionStorage } from 'react-router'
 import { env } from './env.ts'
 import type { ToastMessage } from '../lib/toast.ts'
+import type { LeftOutNotice } from '../lib/reorder.ts'
 
 /** What the header needs of the signed-in user, refreshed at login and on profile change. */
 export interface SessionUser {
@@ -53,6 +54,8 @@ interface FlashData {
   notice: string
   /** The email just registered, for /login to fill in (docs/product.md, "States and transitions": register success). */
   registeredEmail: string
+  /** What "Order again" left out, for the cart page (docs/product.md, "Order again"). */
+  leftOut: LeftOutNotice
 }
 
 export const sessionStorage = createCookieSessionStorage<SessionData, FlashData>({
@@ -183,6 +186,19 @@ export class RequestSession {
     const email = this.raw.get('registeredEmail') ?? null
     if (email) this.dirty = true
     return email
+  }
+
+  /** Queues, for the cart page, the lines "Order again" left out or cut (already trimmed to fit the cookie). */
+  flashLeftOut(notice: LeftOutNotice) {
+    this.raw.flash('leftOut', notice)
+    this.dirty = true
+  }
+
+  /** Reads and clears what "Order again" left out, or null. */
+  takeLeftOut(): LeftOutNotice | null {
+    const notice = this.raw.get('leftOut') ?? null
+    if (notice) this.dirty = true
+    return notice
   }
 
   /** Reads and clears the pending toast. */

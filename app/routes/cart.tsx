@@ -5,6 +5,7 @@
  * phones. The action reads `CartActionSchema` (app/lib/schemas/cart.ts): without JavaScript it
  * answers a redirect back to the page the button was on, at the product's card (`#p-<id>`), with a
  * flash toast; a fetcher (JavaScript, `js=1`) gets `{ ok, message }` instead, so the page stays put.
+ * After "Order again" the page lists what was left out and why (docs/product.md, "Order again").
  */
 import { data } from 'react-router'
 import type { Route } from './+types/cart'
@@ -19,6 +20,7 @@ import type { CartActionData } from '../components/add-to-cart.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { itemCountLabel, productAnchor } from '../lib/cart.ts'
+import type { LeftOutNotice } from '../lib/reorder.ts'
 import { CartActionSchema } from '../lib/schemas/cart.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `My Cart | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
@@ -30,7 +32,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const session = getSession(context)
   const cart = await getCart(session, { clientIp: clientIp(request) })
   if (!cart.ok) throwFailure(cart)
-  return { cart: cart.data, signedIn: Boolean(session.user) }
+  return { cart: cart.data, signedIn: Boolean(session.user), leftOut: session.takeLeftOut() }
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -67,7 +69,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function CartPage({ loaderData }: Route.ComponentProps) {
-  const { cart, signedIn } = loaderData
+  const { cart, signedIn, leftOut } = loaderData
   return (
     <div className="mx-auto max-w-2xl px-3 py-4 sm:px-4 md:py-6">
       <h1 className="mb-3 text-xl font-bold text-slate-900">
@@ -76,8 +78,34 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
           <span className="ml-2 text-base font-normal text-slate-600">({itemCountLabel(cart.bill.itemCount)})</span>
         ) : null}
       </h1>
+      {leftOut ? <LeftOutList notice={leftOut} /> : null}
       <CartContents lines={cart.lines} bill={cart.bill} signedIn={signedIn} />
     </div>
+  )
+}
+
+/** What "Order again" left out or cut, each with its reason in words; shown once, with or without JavaScript. */
+function LeftOutList({ notice }: { notice: LeftOutNotice }) {
+  return (
+    <section
+      role="status"
+      aria-labelledby="left-out-title"
+      data-card="left out"
+      className="mb-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm break-words text-slate-800"
+    >
+      <h2 id="left-out-title" className="font-semibold text-slate-900">
+        Not everything from your order was added
+      </h2>
+      <ul className="mt-2 list-disc space-y-1 pl-5">
+        {notice.items.map((item, i) => (
+          <li key={i}>
+            <span className="font-medium">{item.name}</span>
+            {item.unit ? ` (${item.unit})` : ''}: {item.message}
+          </li>
+        ))}
+        {notice.more > 0 ? <li>and {notice.more} more</li> : null}
+      </ul>
+    </section>
   )
 }
 

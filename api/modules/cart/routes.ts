@@ -50,6 +50,17 @@ export const NO_CART = 'Sign in or start a guest cart'
 /** 429 message of a spent cart write budget. */
 export const CART_TOO_FAST = 'Too many cart changes: please wait a moment'
 
+/**
+ * Spends one cart write: from the cart's own budget, and for a guest cart from its address's too
+ * (a signed-in shopper is never refused because of others behind the same address). Every request
+ * that writes a cart spends it, "Order again" included (docs/security.md, "Carts").
+ * @throws 429 CART_TOO_FAST with Retry-After
+ */
+export async function spendCartWrite(deps: Pick<AppDeps, 'rateLimits'>, c: Context, owner: CartOwner): Promise<void> {
+  if (owner.kind === 'guest') await consume(deps.rateLimits.cartWriteByIp, addressGroup(clientIp(c)), CART_TOO_FAST)
+  await consume(deps.rateLimits.cartWriteByCart, cartBudgetKey(owner), CART_TOO_FAST)
+}
+
 /** Builds the /api/cart router. */
 export function cartRoutes(deps: AppDeps) {
   /** The cart a request names (see the module comment). */
@@ -62,15 +73,7 @@ export function cartRoutes(deps: AppDeps) {
     return requireGuestCart(deps, parsed.data)
   }
 
-  /**
-   * Spends one cart write: from the cart's own budget, and for a guest cart from its address's too
-   * (a signed-in shopper is never refused because of others behind the same address).
-   * @throws 429 CART_TOO_FAST with Retry-After
-   */
-  const spendWrite = async (c: Context, owner: CartOwner): Promise<void> => {
-    if (owner.kind === 'guest') await consume(deps.rateLimits.cartWriteByIp, addressGroup(clientIp(c)), CART_TOO_FAST)
-    await consume(deps.rateLimits.cartWriteByCart, cartBudgetKey(owner), CART_TOO_FAST)
-  }
+  const spendWrite = (c: Context, owner: CartOwner) => spendCartWrite(deps, c, owner)
 
   const { router, endpoint } = apiRouter('Cart')
   const guestHeader = z.object({

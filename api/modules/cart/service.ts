@@ -328,6 +328,97 @@ export async function removeLine(deps: CartDeps, owner: CartOwner, lineId: strin
   })
 }
 
+/** One line to add with the merge rule (`addLinesCapped`). */
+export interface LineToAdd {
+  /** Null when the product was deleted since (an old order's line): never added. */
+  productId: string | null
+  /** Units wanted on top of what the cart holds. */
+  quantity: number
+  /** The price the shopper saw (paise) for a new line; today's selling price when omitted. */
+  unitPricePaise?: number
+  /** When the line was first added (a guest line keeps it); the moment of this insert when omitted. */
+  createdAt?: string
+}
+
+/**
+ * Why a line was added in part or not at all: `unavailable` (unpublished or deleted),
+ * `out_of_stock`, `stock` (capped by the stock), `max_per_line` (capped by `CART_MAX_QTY_PER_LINE`),
+ * `cart_full` (a new line past `MAX_LINES_PER_CART`); null when all of it was added.
+ */
+export type LimitReason = 'unavailable' | 'out_of_stock' | 'stock' | 'max_per_line' | 'cart_full'
+
+/** What became of one `LineToAdd`: units added (0 or more) and why not all, or null. */
+export interface LineAdded {
+  added: number
+  limitedBy: LimitReason | null
+}
+
+/**
+ * Adds `lines` to the cart `cartId` with the merge rule, in the caller's transaction (the caller
+ * holds the cart row's lock): each quantity is added to the line already there, and the sum is
+ * capped by the per-line maximum and the stock; a product unpublished, deleted or out of stock adds
+ * nothing, nor does a new line once the cart holds `MAX_LINES_PER_CART`. A line already above a cap
+ * (the stock fell) is brought down to it, as checkout would.
+ * @returns one `LineAdded` per line, in the order given
+ */
+async function addLinesCapped(deps: CartDeps, tx: Executor, cartId: string, lines: LineToAdd[]): Promise<LineAdded[]> {
+  const outcomes: LineAdded[] = []
+  const { maxQtyPerLine } = deps.commerce
+  for (const line of lines) {
+    const product = line.productId ? await productState(tx, line.productId) : undefined
+    if (!line.productId || !product?.publish) {
+      outcomes.push({ added: 0, limitedBy: 'unavailable' })
+      continue
+    }
+    if (product.stock <= 0) {
+      outcomes.push({ added: 0, limitedBy: 'out_of_stock' })
+      continue
+    }
+    const [mine] = await queryRows<{ id: string; quantity: number }>(
+      tx,
+      sql`select id, quantity from cart_lines where cart_id = ${cartId} and product_id = ${line.productId}`,
+    )
+    const held = mine?.quantity ?? 0
+    const cap = Math.min(maxQtyPerLine, product.stock)
+    const quantity = Math.min(cap, held + line.quantity)
+    // The cap that bit: the stock when it is the lower one, else the per-line maximum.
+    const capReason: LimitReason = product.stock < maxQtyPerLine ? 'stock' : 'max_per_line'
+    const limitedBy = quantity < held + line.quantity ? capReason : null
+    if (mine) {
+      if (quantity !== held) await tx.execute(sql`update cart_lines set quantity = ${quantity}, updated_at = now() where id = ${mine.id}`)
+    } else {
+      const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from cart_lines where cart_id = ${cartId}`)
+      if ((count?.n ?? 0) >= MAX_LINES_PER_CART) {
+        outcomes.push({ added: 0, limitedBy: 'cart_full' })
+        continue
+      }
+      const price = line.unitPricePaise ?? toPaise(product.selling_price)
+      // Lines are listed oldest first (docs/commerce-api.md, "Cart"): a line keeps when it was added,
+      // and lines added together get the moment of each insert (clock_timestamp), not the
+      // transaction's single now(), so they keep the order given.
+      const createdAt = line.createdAt ? sql`${line.createdAt}::timestamptz` : sql`clock_timestamp()`
+      await tx.execute(sql`insert into cart_lines (id, cart_id, product_id, quantity, unit_price_paise, created_at)
+        values (${newId()}, ${cartId}, ${line.productId}, ${quantity}, ${price}, ${createdAt})`)
+    }
+    outcomes.push({ added: Math.max(0, quantity - held), limitedBy })
+  }
+  return outcomes
+}
+
+/**
+ * Adds `lines` to the owner's cart with the merge rule (`addLinesCapped`) inside the caller's
+ * transaction `tx`: the cart is made on first use and its row locked (one writer per cart).
+ * Reordering a past order uses it (docs/commerce-api.md, "Order again").
+ * @returns one `LineAdded` per line, in the order given
+ */
+export async function addLinesToCart(deps: CartDeps, tx: Executor, owner: CartOwner, lines: LineToAdd[]): Promise<LineAdded[]> {
+  const cartId = await cartIdOf(deps, tx, owner)
+  await tx.execute(sql`select id from carts where id = ${cartId} for update`)
+  const outcomes = await addLinesCapped(deps, tx, cartId, lines)
+  await touch(tx, cartId, deps.clock())
+  return outcomes
+}
+
 /**
  * Merges a guest cart into a user's cart (after sign-in): quantities are added, each line capped by
  * the per-line maximum and the stock (a line of a product out of stock or unpublished is dropped),
@@ -345,25 +436,17 @@ export async function mergeGuestCart(deps: CartDeps, userId: string, guestCartId
         sql`select product_id, quantity, unit_price_paise, created_at::text as created_at from cart_lines
             where cart_id = ${guestCart} order by created_at, id`,
       )
-      for (const line of guestLines) {
-        const product = await productState(tx, line.product_id)
-        const [mine] = await queryRows<{ id: string; quantity: number }>(
-          tx,
-          sql`select id, quantity from cart_lines where cart_id = ${cartId} and product_id = ${line.product_id}`,
-        )
-        const cap = Math.min(deps.commerce.maxQtyPerLine, product?.publish ? product.stock : 0)
-        const quantity = Math.min(cap, (mine?.quantity ?? 0) + line.quantity)
-        if (mine) {
-          if (quantity > 0) await tx.execute(sql`update cart_lines set quantity = ${quantity}, updated_at = now() where id = ${mine.id}`)
-        } else if (quantity > 0) {
-          const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from cart_lines where cart_id = ${cartId}`)
-          if ((count?.n ?? 0) >= MAX_LINES_PER_CART) continue
-          // The line keeps when it was added: lines are listed oldest first (docs/commerce-api.md,
-          // "Cart"), and inside this transaction now() would give every merged line the same instant.
-          await tx.execute(sql`insert into cart_lines (id, cart_id, product_id, quantity, unit_price_paise, created_at)
-            values (${newId()}, ${cartId}, ${line.product_id}, ${quantity}, ${line.unit_price_paise}, ${line.created_at}::timestamptz)`)
-        }
-      }
+      await addLinesCapped(
+        deps,
+        tx,
+        cartId,
+        guestLines.map((l) => ({
+          productId: l.product_id,
+          quantity: l.quantity,
+          unitPricePaise: l.unit_price_paise,
+          createdAt: l.created_at,
+        })),
+      )
       await tx.execute(sql`delete from carts where id = ${guestCart}`)
       await touch(tx, cartId, deps.clock())
     })

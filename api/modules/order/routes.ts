@@ -11,6 +11,8 @@
  * - POST /cancel `{ orderId, reason? }` → the shopper cancels a placed order (stock returns)
  * - POST /admin-list `{ status?, page, limit }` (admin) → `data`, `totalCount`, `totalNoPage`
  * - PUT /update-status `{ orderId, status, version?, reason? }` (admin)
+ * - POST /reorder `{ orderId }` → the cart with `added` and `leftOut` beside it: the user's own
+ *   order's lines added to the cart, capped (docs/commerce-api.md, "Order again"); spends a cart write
  */
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
@@ -26,8 +28,11 @@ import {
   OrderRefSchema,
   OrderSchema,
   PlaceOrderSchema,
+  ReorderExtraShape,
   UpdateStatusSchema,
 } from '../../../contract/order.ts'
+import { CartExtraShape, CartItemSchema } from '../../../contract/cart.ts'
+import { spendCartWrite } from '../cart/routes.ts'
 import { IdempotencyKeySchema, idempotencyHeader } from '../../../contract/idempotency.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import {
@@ -38,6 +43,7 @@ import {
   ORDER_PLACED,
   orderDetails,
   placeCashOnDelivery,
+  reorder,
 } from './service.ts'
 
 /** Builds the /api/order router. */
@@ -199,6 +205,43 @@ export function orderRoutes(deps: AppDeps) {
         reason: input.reason,
       })
       return ok(c, 'Order status updated', order)
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/reorder',
+      summary: "Order again: add one of the user's orders to the cart, capped by today's stock and the per-line maximum",
+      description:
+        "Each line is added to what the cart holds at the quantity ordered, in one transaction; products no longer sold or out of stock are skipped. `leftOut` lists every line skipped or added in part with its reason; `added` counts the units added. Another user's order is a 404 (an admin's too). Spends one cart write.",
+      access: 'user',
+      body: OrderRefSchema,
+      answers: {
+        200: {
+          description: 'The cart after it: the lines oldest first, the bill, the limits, the units added and what was left out',
+          data: z.array(CartItemSchema),
+          extra: { ...CartExtraShape, ...ReorderExtraShape },
+        },
+      },
+      errors: [404, 429],
+    },
+    requireUser(deps),
+    async (c) => {
+      const user = currentUser(c)
+      const { orderId } = await readBody(c, OrderRefSchema)
+      await spendCartWrite(deps, c, { kind: 'user', userId: user.id })
+      const outcome = await reorder(deps, user.id, orderId)
+      const message =
+        outcome.added === 0
+          ? 'Nothing could be added to your cart'
+          : `Added ${outcome.added} ${outcome.added === 1 ? 'item' : 'items'} to your cart`
+      return ok(c, message, outcome.cart.items, {
+        bill: outcome.cart.bill,
+        limits: outcome.cart.limits,
+        added: outcome.added,
+        leftOut: outcome.leftOut,
+      })
     },
   )
 

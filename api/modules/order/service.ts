@@ -26,6 +26,8 @@ import { newId } from '../../lib/ids.ts'
 import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { ADDRESS_NOT_FOUND } from '../address/service.ts'
 import { billToWire, computeBill, type Bill } from '../cart/bill.ts'
+import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../cart/service.ts'
+import type { ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
 import { canMove, cannotMoveMessage, statusWords } from './status.ts'
 
 type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'mailer' | 'logger'> &
@@ -546,4 +548,90 @@ async function sendStatusMail(deps: OrderDeps, order: OrderAnswer): Promise<void
   } catch (err) {
     deps.logger.warn({ errClass: (err as Error)?.name, orderId: order._id }, 'order status email not sent')
   }
+}
+
+/** The wire reason of a cart cap (contract/order.ts `REORDER_REASONS`). */
+const REORDER_REASON: Record<LimitReason, ReorderReason> = {
+  unavailable: 'no_longer_sold',
+  out_of_stock: 'out_of_stock',
+  stock: 'stock',
+  max_per_line: 'max_per_line',
+  cart_full: 'cart_full',
+}
+
+/**
+ * A left-out line's reason in words, as the shopper reads it after the product's name
+ * (docs/commerce-api.md, "Order again"): "out of stock", "no longer sold", "only 3 added: stock".
+ */
+export function reorderMessage(reason: ReorderReason, added: number, maxQtyPerLine: number): string {
+  switch (reason) {
+    case 'no_longer_sold':
+      return 'no longer sold'
+    case 'out_of_stock':
+      return 'out of stock'
+    case 'cart_full':
+      return 'not added: your cart is full'
+    case 'stock':
+      return added > 0 ? `only ${added} added: stock` : 'none added: your cart already holds all in stock'
+    case 'max_per_line':
+      return added > 0
+        ? `only ${added} added: at most ${maxQtyPerLine} per item`
+        : `none added: your cart already holds the most allowed (${maxQtyPerLine})`
+  }
+}
+
+/** What "Order again" did: the cart after it, units added, and the lines left out or added in part. */
+export interface ReorderOutcome {
+  cart: CartAnswer
+  added: number
+  leftOut: ReorderLeftOut[]
+}
+
+/**
+ * "Order again" (docs/commerce-api.md, "Order again"): adds every line of one of the user's orders
+ * to the user's cart at the quantity ordered, with the cart's merge rule (added to what the cart
+ * holds, capped by today's stock and the per-line maximum; unpublished, deleted and out-of-stock
+ * products skipped), in one transaction. Only the user's own orders: another's, an admin's
+ * included, is a 404, since it would fill the viewer's cart with someone else's shopping.
+ * @throws 404 ORDER_NOT_FOUND
+ */
+export async function reorder(deps: OrderDeps, userId: string, ref: string): Promise<ReorderOutcome> {
+  if (!PLAUSIBLE_REF.test(ref)) throw NotFound(ORDER_NOT_FOUND)
+  const owner = { kind: 'user' as const, userId }
+  const { added, leftOut } = await deps.db.transaction(async (tx) => {
+    const [order] = await queryRows<{ id: string }>(
+      tx,
+      sql`select id from orders where (id = ${ref} or order_number = ${ref.toUpperCase()}) and user_id = ${userId}`,
+    )
+    if (!order) throw NotFound(ORDER_NOT_FOUND)
+    const lines = await queryRows<{ product_id: string | null; name: string; unit: string; quantity: number }>(
+      tx,
+      sql`select product_id, name, unit, quantity from order_lines where order_id = ${order.id} order by position`,
+    )
+    const outcomes = await addLinesToCart(
+      deps,
+      tx,
+      owner,
+      lines.map((l) => ({ productId: l.product_id, quantity: l.quantity })),
+    )
+    const leftOut: ReorderLeftOut[] = []
+    let added = 0
+    outcomes.forEach((outcome, i) => {
+      const line = lines[i]!
+      added += outcome.added
+      if (!outcome.limitedBy) return
+      const reason = REORDER_REASON[outcome.limitedBy]
+      leftOut.push({
+        productId: line.product_id,
+        name: line.name,
+        unit: line.unit,
+        ordered: line.quantity,
+        added: outcome.added,
+        reason,
+        message: reorderMessage(reason, outcome.added, deps.commerce.maxQtyPerLine),
+      })
+    })
+    return { added, leftOut }
+  })
+  return { cart: await getCart(deps, owner), added, leftOut }
 }

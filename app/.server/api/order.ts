@@ -1,16 +1,34 @@
 /**
- * Typed calls to the upstream order endpoints (docs/commerce-api.md, "Orders"): place a
- * cash-on-delivery order, the shopper's orders, one order, cancel; and the admin's list and status
- * changes. Amounts are rupees as the API sends them.
+ * Typed calls to the upstream order endpoints (docs/commerce-api.md, "Orders" and "Order again"):
+ * place a cash-on-delivery order, the shopper's orders, one order, cancel, order again; and the
+ * admin's list and status changes. Amounts are rupees as the API sends them.
  */
 import { z } from 'zod'
 import type { RequestSession } from '../session.ts'
-import { parseData, UNEXPECTED_ANSWER, upstream, type UpstreamResult } from '../upstream.ts'
+import { parseAnswer, parseData, UNEXPECTED_ANSWER, upstream, type UpstreamResult } from '../upstream.ts'
+import { CartExtraShape, CartItemSchema } from '../../../contract/cart.ts'
+import { successOf } from '../../../contract/envelope.ts'
 
 const PagingExtraSchema = z.object({ totalCount: z.number(), totalNoPage: z.number() })
-import { CartChangeSchema, OrderSchema, type CartChange, type Order, type OrderStatus } from '../../../contract/order.ts'
+import {
+  CartChangeSchema,
+  OrderSchema,
+  ReorderExtraShape,
+  type CartChange,
+  type Order,
+  type OrderStatus,
+  type ReorderLeftOut,
+} from '../../../contract/order.ts'
 
-export { CartChangeSchema, ORDER_STATUSES, OrderSchema, type CartChange, type Order, type OrderStatus } from '../../../contract/order.ts'
+export {
+  CartChangeSchema,
+  ORDER_STATUSES,
+  OrderSchema,
+  type CartChange,
+  type Order,
+  type OrderStatus,
+  type ReorderLeftOut,
+} from '../../../contract/order.ts'
 /** One line of an order: the product as sold (a snapshot; `productId` null once the product was deleted). */
 export type OrderLine = Order['items'][number]
 
@@ -110,4 +128,31 @@ export async function orderStatusNow(
 ): Promise<{ orderId: string; status: OrderStatus; version: number } | null> {
   const parsed = parseData(await upstream('order/details', { method: 'POST', json: { orderId }, bearer: accessToken }), OrderSchema)
   return parsed.ok ? { orderId: parsed.data._id, status: parsed.data.status, version: parsed.data.version } : null
+}
+
+/** The answer of POST /api/order/reorder: the cart's lines in `data`; bill, limits, `added` and `leftOut` beside. */
+const ReorderAnswerSchema = successOf(z.array(CartItemSchema), { ...CartExtraShape, ...ReorderExtraShape })
+
+/** What "Order again" did: units added to the cart, and the lines left out or added in part (each with its reason in words). */
+export interface ReorderResult {
+  added: number
+  leftOut: ReorderLeftOut[]
+}
+
+/**
+ * "Order again" (POST /api/order/reorder, docs/commerce-api.md, "Order again"): adds the lines of
+ * one of the shopper's own orders to the cart, capped by today's stock and the per-line maximum.
+ * Failures: 404 unknown or another's order; 429 (the cart write budget) with `retryAfter`.
+ */
+export async function reorder(
+  session: RequestSession,
+  orderId: string,
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<ReorderResult>> {
+  const result = parseAnswer(
+    await upstream('order/reorder', { method: 'POST', json: { orderId }, session, clientIp: opts.clientIp }),
+    ReorderAnswerSchema,
+  )
+  if (!result.ok) return result
+  return { ...result, data: { added: result.data.added, leftOut: result.data.leftOut } }
 }

@@ -5,6 +5,7 @@
  * the API side (api/testing/app.ts `checkAnswers`), so a change of contract/ on either side breaks
  * a test here (docs/api.md).
  */
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../../../api/testing/app.ts'
 import { createAdmin, createShopper } from '../../../api/testing/auth.ts'
@@ -257,5 +258,46 @@ describe('accounts, cart, addresses and orders through the BFF', () => {
     const { token: adminToken } = await createAdmin(t)
     const page = await order.adminListOrders(await sessionWith(adminToken), { page: 1, limit: 10 })
     expect(page).toMatchObject({ ok: true, data: { totalCount: 1, totalNoPage: 1, orders: [{ orderId, customer: expect.any(Object) }] } })
+  })
+
+  it('orders again: the lines back in the cart, what was cut with its reason; another shopper’s order is a 404', async () => {
+    const { token } = await createShopper(t)
+    const s = await sessionWith(token)
+    const tea = await insertProduct(t.db, { name: 'Darjeeling Tea', unit: '250 g', stock: 10 })
+    const sugar = await insertProduct(t.db, { name: 'Brown Sugar', unit: '1 kg', stock: 10 })
+    expect(await cart.addToCart(s, tea.id)).toMatchObject({ ok: true })
+    expect(await cart.addToCart(s, sugar.id)).toMatchObject({ ok: true })
+    const mine = await cart.getCart(s)
+    const sugarLine = mine.ok ? mine.data.lines[1]!._id : ''
+    expect(await cart.updateCartQty(s, sugarLine, 4)).toMatchObject({ ok: true })
+    const home = await address.createAddress(s, {
+      address_line: '4 Park Street',
+      city: 'Kolkata',
+      state: 'West Bengal',
+      pincode: '700016',
+      country: 'India',
+      mobile: '9876543211',
+    })
+    const placed = await order.placeCashOnDeliveryOrder(s, home.ok ? home.data._id : '', 'real-api-reorder-0001')
+    const orderId = placed.kind === 'placed' ? placed.order._id : ''
+    await t.db.execute(sql`update products set stock = 2 where id = ${sugar.id}`)
+
+    const again = await order.reorder(s, orderId)
+    expect(again).toMatchObject({
+      ok: true,
+      message: 'Added 3 items to your cart',
+      data: {
+        added: 3,
+        leftOut: [{ productId: sugar.id, name: 'Brown Sugar', ordered: 4, added: 2, reason: 'stock', message: 'only 2 added: stock' }],
+      },
+    })
+    const after = await cart.getCart(s)
+    expect(after.ok && after.data.lines.map((l) => [l.productId._id, l.quantity])).toEqual([
+      [tea.id, 1],
+      [sugar.id, 2],
+    ])
+
+    const { token: otherToken } = await createShopper(t)
+    expect(await order.reorder(await sessionWith(otherToken), orderId)).toMatchObject({ ok: false, status: 404 })
   })
 })

@@ -2,8 +2,8 @@
  * /dashboard/myorder/:orderId (docs/commerce-api.md, "Orders"): one of the shopper's orders: the
  * status timeline, every line as sold, the address as at order time, the bill, and "Cancel order"
  * while the order is still placed (stock goes back). Cancelling asks first, in a dialog at
- * `?cancel=1` with an optional reason (app/components/cancel-order-dialog.tsx). Another shopper's
- * order is a 404.
+ * `?cancel=1` with an optional reason (app/components/cancel-order-dialog.tsx). "Order again" adds
+ * the order's lines to the cart (docs/product.md, "Order again"). Another shopper's order is a 404.
  *
  * Live status (docs/product.md, "Order page"): with JavaScript the page listens to its event stream
  * (routes/dashboard/order-events.ts) and reloads its data on each event; without, it says "Status as
@@ -17,6 +17,7 @@ import { throwFailure } from '../../.server/failure.ts'
 import { getSession } from '../../.server/context.ts'
 import { cancelOrder, orderDetails } from '../../.server/api/order.ts'
 import { readForm, readText } from '../../.server/form.ts'
+import { orderAgain } from '../../.server/reorder.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
 import {
   CANCEL_REASON_FIELD,
@@ -29,6 +30,8 @@ import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { CancellationNote, OrderBody, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
+import { ReorderButton } from '../../components/reorder-button.tsx'
+import { REORDER_INTENT } from '../../lib/reorder.ts'
 import { formatOrderTime } from '../../lib/order-status.ts'
 import { CancelReasonSchema } from '../../../contract/order.ts'
 
@@ -60,14 +63,20 @@ function useLiveStatus(orderPath: string, enabled: boolean) {
   }, [event, revalidate])
 }
 
-/** Cancels with the optional reason; a refused reason comes back to the dialog, anything else to the page with a toast. */
+/**
+ * "Order again" (`intent=reorder`): to the cart with a toast. Otherwise cancels with the optional
+ * reason; a refused reason comes back to the dialog, anything else to the page with a toast.
+ */
 export async function action({ context, params, request }: Route.ActionArgs) {
   const session = getSession(context)
-  const reason = CancelReasonSchema.safeParse(readText(await readForm(request), CANCEL_REASON_FIELD))
+  const formData = await readForm(request)
+  const orderPath = `/dashboard/myorder/${params.orderId}`
+  if (formData.get('intent') === REORDER_INTENT) return orderAgain(session, request, params.orderId, orderPath)
+  const reason = CancelReasonSchema.safeParse(readText(formData, CANCEL_REASON_FIELD))
   if (!reason.success) return data({ reasonError: reason.error.issues[0]!.message }, { status: 400 })
   const result = await cancelOrder(session, params.orderId, reason.data)
   if (!result.ok && result.status === 400) return data({ reasonError: result.issues[0]?.message ?? result.message }, { status: 400 })
-  return redirectWithToast(session, `/dashboard/myorder/${params.orderId}`, {
+  return redirectWithToast(session, orderPath, {
     type: result.ok ? 'success' : 'error',
     message: result.message,
   })
@@ -98,11 +107,10 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
       </p>
       <StatusTimeline order={order} />
       <CancellationNote order={order} />
-      {order.status === 'placed' ? (
-        <div>
-          <CancelOrderLink orderPath={orderPath} />
-        </div>
-      ) : null}
+      <div className="flex flex-wrap items-center gap-3">
+        <ReorderButton orderId={order._id} orderNumber={order.orderId} action={orderPath} />
+        {order.status === 'placed' ? <CancelOrderLink orderPath={orderPath} /> : null}
+      </div>
       {confirming ? (
         <CancelOrderDialog
           orderPath={orderPath}
