@@ -75,13 +75,42 @@ export function orderEventStream(opts: {
   openByUser.set(userId, openStreams(userId) + 1)
   const response = eventStream(opts.signal, (send, close) => {
     let version = order.version
+    const timers: NodeJS.Timeout[] = []
+    let unsubscribe = () => {}
+    let ended = false
+    // Ends this stream's work once: its timers, its subscription and its place in the user's count.
+    const stop = () => {
+      if (ended) return
+      ended = true
+      unsubscribe()
+      for (const t of timers) clearTimeout(t)
+      const left = openStreams(userId) - 1
+      if (left > 0) openByUser.set(userId, left)
+      else openByUser.delete(userId)
+    }
+    // The response body can be cancelled without the request's signal aborting (a client gone
+    // mid-write): the controller then throws on the next write, from a timer, where an uncaught
+    // error would end the process. Such a write, or a close of a cancelled stream, stops the stream.
+    const emit = (message: { event: string; data: string }) => {
+      if (ended) return
+      try {
+        send(message)
+      } catch {
+        stop()
+      }
+    }
+    const end = () => {
+      try {
+        close()
+      } catch {
+        stop()
+      }
+    }
     const sendStatus = (event: OrderStatusEvent) => {
       if (event.version <= version) return
       version = event.version
-      send({ event: 'status', data: JSON.stringify(event) })
+      emit({ event: 'status', data: JSON.stringify(event) })
     }
-    const timers: NodeJS.Timeout[] = []
-    let unsubscribe = () => {}
     if (opts.hub) {
       unsubscribe = opts.hub.subscribe(order._id, sendStatus)
     } else {
@@ -92,21 +121,15 @@ export function orderEventStream(opts: {
           busy = true
           opts
             .poll()
-            .then((event) => (event ? sendStatus(event) : close()))
-            .catch(() => close())
+            .then((event) => (event ? sendStatus(event) : end()))
+            .catch(() => end())
             .finally(() => (busy = false))
         }, opts.timing?.pollMs ?? POLL_INTERVAL_MS),
       )
     }
-    timers.push(setInterval(() => send({ event: 'heartbeat', data: 'ok' }), opts.timing?.heartbeatMs ?? HEARTBEAT_MS))
-    timers.push(setTimeout(close, opts.timing?.maxMs ?? MAX_STREAM_MS))
-    return () => {
-      unsubscribe()
-      for (const t of timers) clearTimeout(t)
-      const left = openStreams(userId) - 1
-      if (left > 0) openByUser.set(userId, left)
-      else openByUser.delete(userId)
-    }
+    timers.push(setInterval(() => emit({ event: 'heartbeat', data: 'ok' }), opts.timing?.heartbeatMs ?? HEARTBEAT_MS))
+    timers.push(setTimeout(end, opts.timing?.maxMs ?? MAX_STREAM_MS))
+    return stop
   })
   // Compression would hold events back in its window (expressjs/compression, "Server-Sent Events").
   response.headers.set('Cache-Control', 'no-cache, no-transform')

@@ -160,3 +160,22 @@ describe('orderEventStream without a hub (API apart: polling)', () => {
     expect(stream.openStreams('poller')).toBe(0)
   })
 })
+
+describe('orderEventStream when the client goes away mid-stream', () => {
+  it('a body cancelled without the signal aborting stops the timers and frees the place; nothing throws', async () => {
+    const res = stream.orderEventStream({
+      signal: new AbortController().signal,
+      userId: 'leaver',
+      order: { _id: 'o2', status: 'placed', version: 1 },
+      hub: null,
+      poll: async () => ({ orderId: 'o2', status: 'placed', version: 1 }),
+      timing: { heartbeatMs: 5, pollMs: 5 },
+    })
+    const reader = res.body!.getReader()
+    await reader.cancel()
+    // Heartbeats keep firing into the cancelled body; before, the first one threw from its timer
+    // ("Controller is already closed"), an uncaught error that ended the server.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(stream.openStreams('leaver')).toBe(0)
+  })
+})
