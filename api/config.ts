@@ -131,6 +131,22 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
 }
 
 /**
+ * True when `url` is only an http(s) origin (RFC 6454 §4): no credentials, path, query or fragment
+ * (a trailing "/" is allowed). The one shape check of PUBLIC_URL and of API_ALLOWED_ORIGINS
+ * (api/lib/cors.ts `parseOrigin`).
+ */
+export function isBareOrigin(url: URL): boolean {
+  return (
+    /^https?:$/.test(url.protocol) &&
+    !url.username &&
+    !url.password &&
+    !url.search &&
+    !url.hash &&
+    (url.pathname === '/' || url.pathname === '')
+  )
+}
+
+/**
  * `PUBLIC_URL` as an origin: `https://shop.example/` and `https://shop.example` both give
  * `https://shop.example`. Throws at start on anything but an http(s) URL without path, query or
  * credentials, so a typo cannot put wrong canonical URLs on every page.
@@ -143,14 +159,7 @@ export function parsePublicUrl(value: string | undefined): string | undefined {
   } catch {
     throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://shop.example (got "${value}")`)
   }
-  if (
-    !/^https?:$/.test(url.protocol) ||
-    url.username ||
-    url.password ||
-    url.search ||
-    url.hash ||
-    (url.pathname !== '/' && url.pathname !== '')
-  ) {
+  if (!isBareOrigin(url)) {
     throw new Error(`PUBLIC_URL must be an origin such as https://shop.example, without path, query or credentials (got "${value}")`)
   }
   return url.origin

@@ -13,6 +13,7 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
+import { isBareOrigin } from '../config.ts'
 
 /** Request headers a cross-origin client may send (what the API reads besides the CORS-safelisted ones). */
 export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Guest-Cart', 'X-Refresh-Token'] as const
@@ -35,14 +36,7 @@ export function parseOrigin(value: string, name = 'API_ALLOWED_ORIGINS'): string
   } catch {
     throw new Error(`${name}: "${value}" is not an origin such as https://shop.example`)
   }
-  if (
-    !/^https?:$/.test(url.protocol) ||
-    url.username ||
-    url.password ||
-    url.search ||
-    url.hash ||
-    (url.pathname !== '/' && url.pathname !== '')
-  )
+  if (!isBareOrigin(url))
     throw new Error(`${name}: "${value}" is not an origin such as https://shop.example (no path, query or credentials)`)
   return url.origin
 }
