@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { parseTrustProxy } from './lib/client-ip.ts'
-import { parseOrigin } from './lib/cors.ts'
+import { isBareOrigin, parseOrigin } from './lib/cors.ts'
 import { parseUploadMaxBytes } from '../contract/file.ts'
 import type { S3Settings } from './lib/storage-s3.ts'
 
@@ -128,22 +128,6 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
     freeDeliveryAbovePaise: rupees('FREE_DELIVERY_ABOVE', DEFAULT_COMMERCE.freeDeliveryAbovePaise),
     ...(rawGuests ? { maxGuestCarts: Number(rawGuests) } : {}),
   }
-}
-
-/**
- * True when `url` is only an http(s) origin (RFC 6454 §4): no credentials, path, query or fragment
- * (a trailing "/" is allowed). The one shape check of PUBLIC_URL and of API_ALLOWED_ORIGINS
- * (api/lib/cors.ts `parseOrigin`).
- */
-export function isBareOrigin(url: URL): boolean {
-  return (
-    /^https?:$/.test(url.protocol) &&
-    !url.username &&
-    !url.password &&
-    !url.search &&
-    !url.hash &&
-    (url.pathname === '/' || url.pathname === '')
-  )
 }
 
 /**
