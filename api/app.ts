@@ -26,6 +26,8 @@ import { fileRoutes } from './modules/file/routes.ts'
 import { sitemapRoutes } from './modules/sitemap/routes.ts'
 import { cartRoutes } from './modules/cart/routes.ts'
 import { addressRoutes } from './modules/address/routes.ts'
+import { locationRoutes } from './modules/location/routes.ts'
+import { inventoryRoutes, storeRoutes } from './modules/store/routes.ts'
 import { orderRoutes } from './modules/order/routes.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
 import { accountLookup } from './modules/user/service.ts'
@@ -128,6 +130,9 @@ export function createApp(opts: AppOptions) {
   api.route('/cart', cartRoutes(deps))
   api.route('/address', addressRoutes(deps))
   api.route('/order', orderRoutes(deps))
+  api.route('/location', locationRoutes(deps))
+  api.route('/store', storeRoutes(deps))
+  api.route('/inventory', inventoryRoutes(deps))
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null

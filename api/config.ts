@@ -95,7 +95,22 @@ export interface CommerceSettings {
   freeDeliveryAbovePaise: number
   /** Guest cart rows kept at most, the longest idle removed first (`GUEST_CART_MAX`, default 100,000). */
   maxGuestCarts?: number
+  /** The delivery-time formula's terms (docs/stores.md, "Delivery time"); DEFAULT_DELIVERY_TIME when absent. */
+  deliveryTime?: DeliveryTimeSettings
 }
+
+/** The terms of the delivery time (docs/stores.md, "Delivery time"). */
+export interface DeliveryTimeSettings {
+  /** A rider's average speed in km/h (`DELIVERY_RIDER_KMPH`, default 20). */
+  riderKmph: number
+  /** Least travel time in minutes, however near (`DELIVERY_MIN_TRAVEL_MINUTES`, default 3). */
+  minTravelMinutes: number
+  /** Minutes to pick and pack one order (`DELIVERY_PICK_MINUTES`, default 3). */
+  pickMinutes: number
+}
+
+/** The delivery-time defaults (docs/stores.md, "Delivery time"). */
+export const DEFAULT_DELIVERY_TIME: DeliveryTimeSettings = { riderKmph: 20, minTravelMinutes: 3, pickMinutes: 3 }
 
 /** The defaults of docs/commerce-api.md. */
 export const DEFAULT_COMMERCE: CommerceSettings = { maxQtyPerLine: 12, deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 }
@@ -122,8 +137,19 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
   const rawGuests = env.GUEST_CART_MAX
   if (rawGuests !== undefined && rawGuests !== '' && (!/^\d{1,9}$/.test(rawGuests) || Number(rawGuests) < 100))
     throw new Error(`GUEST_CART_MAX must be a whole number of at least 100, got "${rawGuests}"`)
+  const minutes = (name: string, fallback: number, max: number) => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new Error(`${name} must be a whole number from 1 to ${max}, got "${raw}"`)
+    return Number(raw)
+  }
   return {
     maxQtyPerLine,
+    deliveryTime: {
+      riderKmph: minutes('DELIVERY_RIDER_KMPH', DEFAULT_DELIVERY_TIME.riderKmph, 120),
+      minTravelMinutes: minutes('DELIVERY_MIN_TRAVEL_MINUTES', DEFAULT_DELIVERY_TIME.minTravelMinutes, 120),
+      pickMinutes: minutes('DELIVERY_PICK_MINUTES', DEFAULT_DELIVERY_TIME.pickMinutes, 120),
+    },
     deliveryChargePaise: rupees('DELIVERY_CHARGE', DEFAULT_COMMERCE.deliveryChargePaise),
     freeDeliveryAbovePaise: rupees('FREE_DELIVERY_ABOVE', DEFAULT_COMMERCE.freeDeliveryAbovePaise),
     ...(rawGuests ? { maxGuestCarts: Number(rawGuests) } : {}),

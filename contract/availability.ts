@@ -4,18 +4,34 @@
  * caches which products changed, and the BFF, which records which products a cached page shows. No
  * zod here: the page bundle may import it.
  *
- * Today a card, a product page and its structured data show only whether a product is in stock:
- * "Out of stock" (and no ADD) at 0 or less, nothing about the number otherwise
- * (app/components/add-to-cart.tsx, app/routes/product.tsx, app/lib/seo.ts). A page that shows more
- * (an "Only 3 left" label below a threshold) changes `shownAvailability`, and every cache follows.
+ * A card, a product page and its structured data show "Out of stock" (and no ADD) at 0 or less,
+ * "Only N left" from 1 to LOW_STOCK_SHOWN units, nothing about the number above
+ * (app/components/add-to-cart.tsx, app/routes/product.tsx, app/lib/seo.ts).
+ *
+ * Stock is per dark store (docs/stores.md): a stock change names `stockKey(store, product)`, and a
+ * cached answer or page records the keys of the store it was rendered for.
  */
 
-/** The availability a page shows for a product with `stock` units. */
-export type ShownAvailability = 'in-stock' | 'out-of-stock'
+/** At most this many units left, a page says "Only N left". */
+export const LOW_STOCK_SHOWN = 5
 
-/** The availability a page shows for `stock` units: out of stock at 0 or less. */
+/** The availability a page shows for a product with `stock` units. */
+export type ShownAvailability = 'in-stock' | 'out-of-stock' | `only-${number}`
+
+/** The availability a page shows for `stock` units: out of stock at 0 or less, "only N" when low. */
 export function shownAvailability(stock: number): ShownAvailability {
-  return stock > 0 ? 'in-stock' : 'out-of-stock'
+  if (stock <= 0) return 'out-of-stock'
+  return stock <= LOW_STOCK_SHOWN ? `only-${stock}` : 'in-stock'
+}
+
+/** The key a stock change and a cache use for one product's stock in one store. */
+export function stockKey(storeId: string, productId: string): string {
+  return `${storeId}/${productId}`
+}
+
+/** The store of a `stockKey`. */
+export function storeOfStockKey(key: string): string {
+  return key.slice(0, key.indexOf('/'))
 }
 
 /** True when a stock change from `before` to `after` units changes what a page shows (it crossed 0). */

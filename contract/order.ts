@@ -111,6 +111,14 @@ export const OrderSchema = z
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
     customer: z.object({ name: z.string(), email: z.string() }).optional(),
+    /** The dark store delivering it (docs/stores.md). */
+    store: z.object({ _id: z.string(), name: z.string(), area: z.string() }),
+    /** The delivery time promised at placement, minutes, and the moment it ends (null: placed before stores). */
+    promisedMinutes: z.number().int().nullable(),
+    promisedAt: z.string().nullable(),
+    /** When it was delivered (null until then); `late` when after `promisedAt`. */
+    deliveredAt: z.string().nullable(),
+    late: z.boolean(),
   })
   .meta({ id: 'Order' })
 export type Order = z.output<typeof OrderSchema>

@@ -9,6 +9,7 @@ import {
   bigint,
   boolean,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -52,6 +53,8 @@ export const users = pgTable(
     role: text('role', { enum: ['ADMIN', 'USER'] })
       .notNull()
       .default('USER'),
+    /** The shopper's chosen delivery PIN code (docs/stores.md, "Location"); null until chosen. */
+    locationPincode: text('location_pincode'),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_email_key').on(t.email)],
@@ -146,7 +149,6 @@ export const products = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     unit: text('unit').notNull().default(''),
-    stock: integer('stock').notNull().default(0),
     price: numeric('price', { precision: 12, scale: 2, mode: 'number' }).notNull(),
     /** Selling price in rupees, exactly as the source catalogue or an admin gives it (0 ≤ it ≤ MRP). */
     sellingPrice: numeric('selling_price', { precision: 12, scale: 2, mode: 'number' }).notNull(),
@@ -376,6 +378,15 @@ export const orders = pgTable(
     roundingPaise: integer('rounding_paise').notNull().default(0),
     /** The optional reason given when the order was cancelled (null otherwise). */
     cancelReason: text('cancel_reason'),
+    /** The dark store that delivers the order (migration 0010_dark_stores; docs/stores.md). */
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'restrict' }),
+    /** The delivery time promised at placement, in minutes, and the moment it ends (null before stores). */
+    promisedMinutes: integer('promised_minutes'),
+    promisedAt: timestamp('promised_at', { withTimezone: true }),
+    /** When the order was marked delivered (null until then): late when after `promisedAt`. */
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     idempotencyKey: text('idempotency_key').notNull(),
     version: integer('version').notNull().default(1),
     ...timestamps,
@@ -445,3 +456,49 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 )
+
+/**
+ * A dark store (docs/stores.md): a small warehouse that delivers to the PIN codes whose centre lies
+ * within `radiusKm` of it. `lat`/`lng` null: the centre of its own PIN code. Opening hours are
+ * "HH:MM" in India Standard Time. The first active store by `position` is the default store.
+ */
+export const stores = pgTable(
+  'stores',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    area: text('area').notNull(),
+    city: text('city').notNull(),
+    addressLine: text('address_line').notNull().default(''),
+    pincode: text('pincode').notNull(),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    radiusKm: numeric('radius_km', { precision: 5, scale: 2, mode: 'number' }).notNull().default(3),
+    opensAt: text('opens_at').notNull().default('06:00'),
+    closesAt: text('closes_at').notNull().default('24:00'),
+    pickers: integer('pickers').notNull().default(4),
+    active: boolean('active').notNull().default(true),
+    position: integer('position').notNull().default(0),
+    version: integer('version').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [index('stores_active_position_idx').on(t.active, t.position)],
+)
+
+/** One product's stock in one store (units, never negative); a missing row is stock 0. */
+export const inventory = pgTable(
+  'inventory',
+  {
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    stock: integer('stock').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.productId], name: 'inventory_pk' }), index('inventory_product_idx').on(t.productId)],
+)
+
+export type StoreRow = typeof stores.$inferSelect

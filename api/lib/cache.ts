@@ -19,9 +19,12 @@
  *   stock fresh from the database (api/modules/cart/service.ts), so nothing is sold on a stale number.
  */
 import { LRUCache } from 'lru-cache'
-import { isOneProduct, productIdsIn } from '../../contract/availability.ts'
+import { isOneProduct, productIdsIn, stockKey, storeOfStockKey } from '../../contract/availability.ts'
 
-/** Products whose stock moved (`moved`), and those of them whose shown availability changed (`crossed`). */
+/**
+ * Products whose stock moved (`moved`), and those of them whose shown availability changed
+ * (`crossed`), each as `stockKey(store, product)`: stock is per dark store (docs/stores.md).
+ */
 export interface StockChange {
   moved: string[]
   crossed: string[]
@@ -34,6 +37,11 @@ export type CatalogChange = { kind: 'all' } | ({ kind: 'stock' } & StockChange)
 export interface CacheEntryOptions {
   /** The answer is ordered by availability (in-stock first): any product crossing may reorder it. */
   availabilityOrdered?: boolean
+  /**
+   * The dark store whose stock the answer shows: only that store's stock changes make it stale.
+   * Absent: an answer without stock (categories), or stale on any store's change.
+   */
+  store?: string
 }
 
 export interface CatalogCache {
@@ -69,15 +77,16 @@ export interface CatalogCache {
 interface Entry {
   value: Promise<unknown>
   availabilityOrdered: boolean
+  store: string | undefined
   /** Set when the value resolved; until then the entry is a computation under way. */
   shown?: { products: Set<string>; oneProduct: string | null }
 }
 
 /** True when a stock change makes `entry` stale (see the module comment). */
-function isStale(entry: Entry, moved: Set<string>, crossed: Set<string>): boolean {
+function isStale(entry: Entry, moved: Set<string>, crossed: Set<string>, crossedStores: Set<string>): boolean {
   // Still computing: it may have read the stock before the change.
   if (!entry.shown) return true
-  if (crossed.size > 0 && entry.availabilityOrdered) return true
+  if (entry.availabilityOrdered && (entry.store === undefined ? crossed.size > 0 : crossedStores.has(entry.store))) return true
   if (entry.shown.oneProduct !== null && moved.has(entry.shown.oneProduct)) return true
   for (const id of crossed) if (entry.shown.products.has(id)) return true
   return false
@@ -100,8 +109,9 @@ export function createCatalogCache({ max = 2000, ttlMs = 60_000 } = {}): Catalog
     const moved = new Set(change.moved)
     const crossed = new Set(change.crossed)
     for (const id of crossed) moved.add(id)
+    const crossedStores = new Set([...crossed].map(storeOfStockKey))
     const stale: string[] = []
-    for (const [key, entry] of lru.entries()) if (isStale(entry, moved, crossed)) stale.push(key)
+    for (const [key, entry] of lru.entries()) if (isStale(entry, moved, crossed, crossedStores)) stale.push(key)
     for (const key of stale) lru.delete(key)
     const notice: CatalogChange = { kind: 'stock', moved: [...moved], crossed: [...crossed] }
     for (const listener of clearListeners) listener(notice)
@@ -121,11 +131,17 @@ export function createCatalogCache({ max = 2000, ttlMs = 60_000 } = {}): Catalog
       stats.misses++
       const startedAt = generation
       const value = compute()
-      const entry: Entry = { value, availabilityOrdered: options.availabilityOrdered ?? false }
+      const entry: Entry = { value, availabilityOrdered: options.availabilityOrdered ?? false, store: options.store }
       lru.set(key, entry)
       value.then(
         (resolved) => {
-          entry.shown = { products: productIdsIn(resolved), oneProduct: isOneProduct(resolved) ? resolved._id : null }
+          // Keyed like the changes: the store's key of each product (any store's when unscoped).
+          const keyOf = (id: string) => (options.store === undefined ? id : stockKey(options.store, id))
+          const ids = productIdsIn(resolved)
+          entry.shown = {
+            products: new Set([...ids].map(keyOf)),
+            oneProduct: isOneProduct(resolved) ? keyOf(resolved._id) : null,
+          }
           // A write landed while computing: the answer may predate it, so do not keep it.
           if (generation !== startedAt && lru.get(key) === entry) lru.delete(key)
         },

@@ -13,6 +13,7 @@ import sharp from 'sharp'
 import type { Db } from '../db/client.ts'
 import {
   categories,
+  inventory,
   productCategories,
   products,
   productSubCategories,
@@ -55,7 +56,10 @@ export interface ProductFixture {
   subCategoryIds?: string[]
   image?: string[]
   unit?: string
+  /** Units in the default store (SEEDED_DEFAULT_STORE), default 10. */
   stock?: number
+  /** Units in other stores by store id (absent: 0). */
+  storeStock?: Record<string, number>
   /** MRP in rupees. */
   price?: number
   /** Percent off the MRP. */
@@ -67,6 +71,9 @@ export interface ProductFixture {
   publish?: boolean
   createdAt?: Date
 }
+
+/** The default store of a migrated database (migration 0010_dark_stores): Indiranagar, Bengaluru, 560038. */
+export const SEEDED_DEFAULT_STORE = 'storeBlrIndiranagar'
 
 /** Start of the fixture clock; each product is one second newer than the one before. */
 const FIXTURE_EPOCH = Date.parse('2024-01-01T00:00:00.000Z')
@@ -98,7 +105,6 @@ async function insertProductChunk(db: Db, list: ProductFixture[]): Promise<Produ
           name: p.name,
           image: p.image ?? [`/uploads/product-${slugish(p.name)}.webp`],
           unit: p.unit ?? '1 pc',
-          stock: p.stock ?? 10,
           ...consistentPrices({ price: p.price ?? 100, discount: p.discount ?? 0, sellingPrice: p.sellingPrice }),
           description: p.description ?? `${p.name}.`,
           moreDetails: p.moreDetails ?? {},
@@ -115,6 +121,10 @@ async function insertProductChunk(db: Db, list: ProductFixture[]): Promise<Produ
   const subCategoryLinks = list.flatMap((p, i) =>
     (p.subCategoryIds ?? []).map((subCategoryId, position) => ({ productId: rows[i]!.id, subCategoryId, position })),
   )
+  const stockRows = list.flatMap((p, i) =>
+    Object.entries({ [SEEDED_DEFAULT_STORE]: p.stock ?? 10, ...p.storeStock }).map(([storeId, stock]) => ({ storeId, productId: rows[i]!.id, stock })),
+  )
+  if (stockRows.length > 0) await db.insert(inventory).values(stockRows)
   if (categoryLinks.length > 0) await db.insert(productCategories).values(categoryLinks)
   if (subCategoryLinks.length > 0) await db.insert(productSubCategories).values(subCategoryLinks)
   return rows

@@ -103,6 +103,11 @@ export function stockFor(productId: string): number {
   return 5 + (stableHash(`stock:${productId}`) % 196)
 }
 
+/** Values as one bound SQL `text[]` parameter (PostgreSQL array literal syntax, quoted). */
+function textArrayOf(values: string[]) {
+  return sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (ch) => `\\${ch}`)}"`).join(',')}}`}::text[]`
+}
+
 /** The SKU kept for provenance: `BB-<ProductID>`. */
 export const skuFor = (productId: string) => `BB-${productId}`
 
@@ -250,7 +255,6 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       name: r.name,
       image: [urlOf(productArt[i])],
       unit: r.unit,
-      stock: stockFor(r.productId),
       price: r.mrp,
       // The selling price exactly as the source gives it; the discount is derived for display only
       // (docs/decisions/0011-commerce-orders-and-money.md).
@@ -292,6 +296,16 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       for (const batch of chunks(productRows, batchSize)) await tx.insert(products).values(batch)
       for (const batch of chunks(productCategoryLinks, batchSize * 2)) await tx.insert(productCategories).values(batch)
       for (const batch of chunks(productSubCategoryLinks, batchSize * 2)) await tx.insert(productSubCategories).values(batch)
+      // Every store's own stock of every product, drawn from the demo stock by the SQL function
+      // demo_store_stock (migration 0010_dark_stores; docs/stores.md, "Stock"), in one statement.
+      const stockRows = unique.map((r, i) => ({ id: productRows[i].id, base: String(stockFor(r.productId)), sku: productRows[i].sku }))
+      for (const batch of chunks(stockRows, batchSize * 4))
+        await tx.execute(sql`insert into inventory (store_id, product_id, stock)
+          select s.id, v.id, demo_store_stock(v.base, s.id, v.sku)
+          from unnest(${textArrayOf(batch.map((p) => p.id))}, ${textArrayOf(batch.map((p) => p.base))}::int[],
+                      ${textArrayOf(batch.map((p) => p.sku))}) as v(id, base, sku)
+          cross join stores s
+          on conflict do nothing`)
       const stored = await storing
       const imageRows = [...stored].map(([file, img]) => {
         if (img.url !== storage.urlFor(mainImageKey(art.get(file)!))) throw new Error(`Artwork ${file} was stored as ${img.url}`)

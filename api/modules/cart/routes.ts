@@ -16,6 +16,7 @@
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
+import { STORE_HEADER, requestStore } from '../store/service.ts'
 import { authenticate, currentUser, hasAccessToken, requireUser } from '../../lib/auth.ts'
 import { addressGroup, clientIp } from '../../lib/client-ip.ts'
 import { ok } from '../../lib/envelope.ts'
@@ -74,6 +75,8 @@ export function cartRoutes(deps: AppDeps) {
   }
 
   const spendWrite = (c: Context, owner: CartOwner) => spendCartWrite(deps, c, owner)
+  // The cart's lines are capped by the stock of the store the request names (docs/stores.md).
+  const storeDeps = async (c: Context) => ({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id })
 
   const { router, endpoint } = apiRouter('Cart')
   const guestHeader = z.object({
@@ -115,7 +118,7 @@ export function cartRoutes(deps: AppDeps) {
       const owner = await ownerOf(c)
       await spendWrite(c, owner)
       const { productId } = await readBody(c, AddToCartSchema)
-      return ok(c, 'Item added to cart', await addToCart(deps, owner, productId))
+      return ok(c, 'Item added to cart', await addToCart(await storeDeps(c), owner, productId))
     },
   )
 
@@ -129,7 +132,7 @@ export function cartRoutes(deps: AppDeps) {
       answers: { 200: wholeCart },
     },
     async (c) => {
-      const cart = await getCart(deps, await ownerOf(c))
+      const cart = await getCart(await storeDeps(c), await ownerOf(c))
       return ok(c, 'Cart items', cart.items, { bill: cart.bill, limits: cart.limits })
     },
   )
@@ -149,7 +152,7 @@ export function cartRoutes(deps: AppDeps) {
       const owner = await ownerOf(c)
       await spendWrite(c, owner)
       const { _id, qty } = await readBody(c, UpdateQtySchema)
-      const line = await updateQuantity(deps, owner, _id, qty)
+      const line = await updateQuantity(await storeDeps(c), owner, _id, qty)
       return ok(c, line ? 'Cart updated' : 'Item removed from cart', line)
     },
   )
@@ -169,7 +172,7 @@ export function cartRoutes(deps: AppDeps) {
       const owner = await ownerOf(c)
       await spendWrite(c, owner)
       const { _id } = await readBody(c, CartLineIdSchema)
-      await removeLine(deps, owner, _id)
+      await removeLine(await storeDeps(c), owner, _id)
       return ok(c, 'Item removed from cart', null)
     },
   )
@@ -188,7 +191,7 @@ export function cartRoutes(deps: AppDeps) {
     async (c) => {
       await spendWrite(c, { kind: 'user', userId: currentUser(c).id })
       const { guestCartId } = await readBody(c, MergeCartSchema)
-      const cart = await mergeGuestCart(deps, currentUser(c).id, guestCartId)
+      const cart = await mergeGuestCart(await storeDeps(c), currentUser(c).id, guestCartId)
       return ok(c, 'Cart merged', cart.items, { bill: cart.bill, limits: cart.limits })
     },
   )

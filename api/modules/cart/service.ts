@@ -19,7 +19,10 @@ import { toPaise } from '../../lib/money.ts'
 import { productAnswersByIds, type ProductAnswer } from '../product/service.ts'
 import { billToWire, computeBill, type Bill } from './bill.ts'
 
-type CartDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock'>
+/** What the cart needs; `storeId` is the dark store whose stock caps the lines (docs/stores.md). */
+type CartDeps = CartBaseDeps & { storeId: string }
+/** What the cart's bookkeeping needs (no stock read). */
+type CartBaseDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock'>
 type GuestDeps = Pick<AppDeps, 'jwtSecret'>
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 type Executor = Pick<Db, 'execute'>
@@ -96,7 +99,7 @@ export function issueGuestCartId(deps: GuestDeps): string {
 }
 
 /** The cart id of a guest cart id, or null when it has no row or was idle past 30 days. */
-export async function findGuestCart(deps: CartDeps, guestCartId: string): Promise<string | null> {
+export async function findGuestCart(deps: CartBaseDeps, guestCartId: string): Promise<string | null> {
   const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
   const [row] = await queryRows<{ id: string }>(
     deps.db,
@@ -111,7 +114,7 @@ export async function findGuestCart(deps: CartDeps, guestCartId: string): Promis
  * earlier version whose row is gone) is refused.
  * @throws 401 CART_EXPIRED
  */
-export async function requireGuestCart(deps: CartDeps & GuestDeps, guestCartId: string): Promise<CartOwner> {
+export async function requireGuestCart(deps: CartBaseDeps & GuestDeps, guestCartId: string): Promise<CartOwner> {
   const cartId = await findGuestCart(deps, guestCartId)
   if (!cartId && !isIssuedGuestId(deps, guestCartId)) throw Unauthorized(CART_EXPIRED)
   return { kind: 'guest', tokenHash: hashGuestId(guestCartId), cartId }
@@ -130,7 +133,7 @@ const maxGuestCartsOf = (deps: Pick<AppDeps, 'commerce'>) => deps.commerce.maxGu
  * two at once cannot both see room for one more; existing carts never wait for it.
  * @returns the cart id (the existing one when a concurrent request made it first)
  */
-async function makeGuestCart(deps: CartDeps, tx: Executor, tokenHash: string): Promise<string> {
+async function makeGuestCart(deps: CartBaseDeps, tx: Executor, tokenHash: string): Promise<string> {
   const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS).toISOString()
   await tx.execute(sql`select pg_advisory_xact_lock(${GUEST_CART_LOCK})`)
   await tx.execute(sql`delete from carts where id in (
@@ -159,7 +162,7 @@ async function makeGuestCart(deps: CartDeps, tx: Executor, tokenHash: string): P
  * The id of the owner's cart, made on first use: a user's (one per user, by a unique index) or a
  * guest's (`makeGuestCart`, at its first line).
  */
-async function cartIdOf(deps: CartDeps, db: Executor, owner: CartOwner): Promise<string> {
+async function cartIdOf(deps: CartBaseDeps, db: Executor, owner: CartOwner): Promise<string> {
   if (owner.kind === 'guest') return owner.cartId ?? (await makeGuestCart(deps, db, owner.tokenHash))
   await db.execute(sql`insert into carts (id, user_id) values (${newId()}, ${owner.userId}) on conflict (user_id) do nothing`)
   const [row] = await queryRows<{ id: string }>(db, sql`select id from carts where user_id = ${owner.userId}`)
@@ -206,6 +209,7 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
     : []
   const products = await productAnswersByIds(
     db,
+    deps.storeId,
     rows.map((r) => r.product_id),
   )
   const items: CartItemAnswer[] = []
@@ -226,8 +230,13 @@ interface ProductState {
   selling_price: string
 }
 
-async function productState(tx: Executor, productId: string): Promise<ProductState | undefined> {
-  const [row] = await queryRows<ProductState>(tx, sql`select stock, publish, selling_price from products where id = ${productId}`)
+/** A product's stock in `storeId`, publish flag and selling price (rupees, as text), or undefined. */
+async function productState(tx: Executor, storeId: string, productId: string): Promise<ProductState | undefined> {
+  const [row] = await queryRows<ProductState>(
+    tx,
+    sql`select coalesce(i.stock, 0)::int as stock, p.publish, p.selling_price
+        from products p left join inventory i on i.product_id = p.id and i.store_id = ${storeId} where p.id = ${productId}`,
+  )
   return row
 }
 
@@ -245,7 +254,7 @@ function assertAllowed(deps: Pick<AppDeps, 'commerce'>, wanted: number, stock: n
  */
 export async function addToCart(deps: CartDeps, owner: CartOwner, productId: string): Promise<CartItemAnswer> {
   const { lineId, cartId } = await deps.db.transaction(async (tx) => {
-    const product = await productState(tx, productId)
+    const product = await productState(tx, deps.storeId, productId)
     if (!product || !product.publish) throw NotFound('Product not found')
     const cartId = await cartIdOf(deps, tx, owner)
     // One writer per cart at a time: the line count and the quantity checks below stay true.
@@ -308,7 +317,7 @@ export async function updateQuantity(deps: CartDeps, owner: CartOwner, lineId: s
     if (qty === 0) {
       await tx.execute(sql`delete from cart_lines where id = ${lineId}`)
     } else {
-      const product = await productState(tx, productId)
+      const product = await productState(tx, deps.storeId, productId)
       assertAllowed(deps, qty, product?.stock ?? 0)
       await tx.execute(
         sql`update cart_lines set quantity = ${qty}, unit_price_paise = ${toPaise(product!.selling_price)}, updated_at = now() where id = ${lineId}`,
@@ -365,7 +374,7 @@ async function addLinesCapped(deps: CartDeps, tx: Executor, cartId: string, line
   const outcomes: LineAdded[] = []
   const { maxQtyPerLine } = deps.commerce
   for (const line of lines) {
-    const product = line.productId ? await productState(tx, line.productId) : undefined
+    const product = line.productId ? await productState(tx, deps.storeId, line.productId) : undefined
     if (!line.productId || !product?.publish) {
       outcomes.push({ added: 0, limitedBy: 'unavailable' })
       continue
@@ -464,3 +473,41 @@ export async function cartLineIds(db: Executor, userId: string): Promise<string[
 }
 
 export type { Tx }
+
+/**
+ * Fits the owner's cart to the stock of `deps.storeId` after the shopper changed location
+ * (docs/stores.md, "Changing location with a cart"): a line above the store's stock is brought down
+ * to it; a line the store lacks (stock 0, or unpublished) is kept, shown unavailable, and removed at
+ * checkout. One transaction.
+ * @returns what changed, as a refused placement says it (`kind` 'stock', quantity before and after; 0 = unavailable here)
+ */
+export async function fitCartToStore(deps: CartDeps, owner: CartOwner): Promise<CartChangeRow[]> {
+  return deps.db.transaction(async (tx) => {
+    const cartId = await existingCartId(tx, owner)
+    if (!cartId) return []
+    const lines = await queryRows<{ id: string; product_id: string; quantity: number; name: string; stock: number; publish: boolean }>(
+      tx,
+      sql`select l.id, l.product_id, l.quantity, p.name, coalesce(i.stock, 0)::int as stock, p.publish
+          from cart_lines l join products p on p.id = l.product_id
+          left join inventory i on i.product_id = p.id and i.store_id = ${deps.storeId}
+          where l.cart_id = ${cartId} order by l.created_at, l.id`,
+    )
+    const changes: CartChangeRow[] = []
+    for (const line of lines) {
+      const available = line.publish ? line.stock : 0
+      if (line.quantity <= available) continue
+      changes.push({ productId: line.product_id, name: line.name, kind: 'stock', before: line.quantity, after: available })
+      if (available > 0) await tx.execute(sql`update cart_lines set quantity = ${available}, updated_at = now() where id = ${line.id}`)
+    }
+    return changes
+  })
+}
+
+/** A cart line changed by `fitCartToStore` (contract/order.ts `CartChangeSchema`). */
+export interface CartChangeRow {
+  productId: string
+  name: string
+  kind: 'stock'
+  before: number
+  after: number
+}

@@ -16,6 +16,7 @@
  */
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
+import { STORE_HEADER, requestStore } from '../store/service.ts'
 import { currentUser, requireAdmin, requireUser } from '../../lib/auth.ts'
 import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
@@ -66,9 +67,17 @@ export function orderRoutes(deps: AppDeps) {
         ...idempotencyHeader(
           'Optional (or `idempotencyKey` in the body): a repeat with the same key answers the same order; without one, a double submit of the same cart does too',
         ).shape,
+        [STORE_HEADER]: z
+          .string()
+          .max(64)
+          .optional()
+          .meta({
+            description:
+              "The dark store the shopper's location chose (docs/stores.md): the address must be within its radius. Without it, the store serving the address.",
+          }),
       }),
       answers: { 201: { description: 'The new order', ...order }, 200: { description: 'The order a repeated key placed', ...order } },
-      errors: [404, 409, 429],
+      errors: [404, 409, 422, 429],
       failureExtra: {
         409: {
           description: 'The cart changed since the shopper saw it (`changes` says how), or it cannot be ordered',
@@ -98,6 +107,8 @@ export function orderRoutes(deps: AppDeps) {
       const outcome = await placeCashOnDelivery(deps, user, {
         addressId: body.addressId,
         idempotencyKey,
+        // The store the shopper's location chose (the BFF names it); none: the store serving the address.
+        storeId: c.req.header(STORE_HEADER),
         spendBudget: () => consume(deps.rateLimits.orderByUser, user.id),
       })
       if (outcome.kind === 'changed') {
@@ -231,7 +242,7 @@ export function orderRoutes(deps: AppDeps) {
       const user = currentUser(c)
       const { orderId } = await readBody(c, OrderRefSchema)
       await spendCartWrite(deps, c, { kind: 'user', userId: user.id })
-      const outcome = await reorder(deps, user.id, orderId)
+      const outcome = await reorder({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, user.id, orderId)
       const message =
         outcome.added === 0
           ? 'Nothing could be added to your cart'

@@ -12,16 +12,23 @@
  * The stock update answers each product's new stock, so the transaction knows which products moved
  * and which crossed 0; after it commits, the caches are told exactly those (`cache.stockChanged`),
  * never cleared whole (docs/decisions/0019-stock-changes-and-the-caches.md).
+ *
+ * Every order belongs to a dark store (docs/stores.md): the one the request names, whose radius must
+ * hold the address's PIN code, or (the original client names none) the store serving the address.
+ * Stock is taken from that store only, and the order keeps the delivery time promised at placement.
  */
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
 import type { OrderStatus } from '../../db/schema.ts'
-import { shownAvailabilityChanged } from '../../../contract/availability.ts'
+import { shownAvailabilityChanged, stockKey } from '../../../contract/availability.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
-import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
+import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
+import { distanceKm, lookupPincode } from '../../lib/pincodes.ts'
+import { returnOrderStock, takeStock } from '../inventory/service.ts'
+import { activeStores, deliveryMinutes, deliveryRefusal, openOrderCount, type StoreInfo } from '../store/service.ts'
 import { newId } from '../../lib/ids.ts'
 import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { ADDRESS_NOT_FOUND } from '../address/service.ts'
@@ -83,16 +90,48 @@ export interface OrderAnswer {
   createdAt: string
   updatedAt: string
   customer?: { name: string; email: string }
+  /** The delivering store; the promised delivery time (minutes, and when it ends); when delivered; delivered after the promise. */
+  store: { _id: string; name: string; area: string }
+  promisedMinutes: number | null
+  promisedAt: string | null
+  deliveredAt: string | null
+  late: boolean
 }
 
 /**
  * Adds a product whose stock went from `before` to `after` units to `change`: to `moved`, and to
  * `crossed` when what the pages show of it changed (contract/availability.ts).
  */
-function noteStockMove(change: StockChange, productId: string, before: number, after: number): void {
+function noteStockMove(change: StockChange, storeId: string, productId: string, before: number, after: number): void {
   if (before === after) return
-  change.moved.push(productId)
-  if (shownAvailabilityChanged(before, after)) change.crossed.push(productId)
+  const key = stockKey(storeId, productId)
+  change.moved.push(key)
+  if (shownAvailabilityChanged(before, after)) change.crossed.push(key)
+}
+
+/** 422 message: no store delivers to the address's PIN code. */
+export const notDelivered = (area: string) => `We don't deliver to ${area} yet`
+
+/**
+ * The store an order to an address at `pincode` comes from, or the 422 that refuses it: the store
+ * the request named (its radius must hold the address), else the nearest store serving the address;
+ * either must be open at `now`.
+ */
+export function orderStore(stores: StoreInfo[], named: StoreInfo | undefined, pincode: string, now: Date): StoreInfo {
+  const place = lookupPincode(pincode)
+  let store = named
+  if (!store) {
+    let best: { store: StoreInfo; km: number } | undefined
+    for (const s of stores) {
+      const km = place ? distanceKm(s, place) : Infinity
+      if (km <= s.radiusKm && (!best || km < best.km)) best = { store: s, km }
+    }
+    if (!best) throw new HttpError(422, notDelivered(place ? `${place.area}, ${pincode}` : `pincode ${pincode}`))
+    store = best.store
+  }
+  const refusal = deliveryRefusal(store, place, now)
+  if (refusal) throw new HttpError(422, refusal)
+  return store
 }
 
 /** A cart line that changed since the shopper saw it (the 409 of a refused placement). */
@@ -139,6 +178,12 @@ interface OrderRow {
   statusHistory: { status: string; at: string }[]
   customer_name: string
   customer_email: string
+  store_id: string
+  store_name: string
+  store_area: string
+  promised_minutes: number | null
+  promised_at: string | null
+  delivered_at: string | null
 }
 
 const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.user_id as "userId", o.status,
@@ -151,8 +196,10 @@ const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.use
       from order_lines l where l.order_id = o.id) as items,
     (select coalesce(json_agg(json_build_object('status', h.status, 'at', ${isoTimestamp(sql`h.at`)}) order by h.at, h.id), '[]'::json)
       from order_status_history h where h.order_id = o.id) as "statusHistory",
-    u.name as customer_name, u.email as customer_email
-  from orders o join users u on u.id = o.user_id`
+    u.name as customer_name, u.email as customer_email,
+    o.store_id, s.name as store_name, s.area as store_area, o.promised_minutes,
+    ${isoTimestamp(sql`o.promised_at`)} as promised_at, ${isoTimestamp(sql`o.delivered_at`)} as delivered_at
+  from orders o join users u on u.id = o.user_id join stores s on s.id = o.store_id`
 
 function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, withCustomer: boolean): OrderAnswer {
   const bill = billToWire(
@@ -199,6 +246,11 @@ function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, withCusto
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     ...(withCustomer ? { customer: { name: row.customer_name, email: row.customer_email } } : {}),
+    store: { _id: row.store_id, name: row.store_name, area: row.store_area },
+    promisedMinutes: row.promised_minutes,
+    promisedAt: row.promised_at,
+    deliveredAt: row.delivered_at,
+    late: row.promised_at !== null && row.delivered_at !== null && row.delivered_at > row.promised_at,
   }
 }
 
@@ -314,8 +366,11 @@ export async function cartIdempotencyKey(db: Executor, userId: string, addressId
 export async function placeCashOnDelivery(
   deps: OrderDeps,
   user: { id: string; email: string; name: string },
-  input: { addressId: string; idempotencyKey: string; spendBudget?: () => Promise<void> },
+  input: { addressId: string; idempotencyKey: string; storeId?: string; spendBudget?: () => Promise<void> },
 ): Promise<PlaceOrderOutcome> {
+  // Read before the transaction (PGlite runs one statement at a time; the list is usually cached).
+  const stores = await activeStores(deps)
+  const named = input.storeId ? stores.find((s) => s.id === input.storeId) : undefined
   const outcome = await deps.db.transaction(
     async (
       tx,
@@ -334,6 +389,9 @@ export async function placeCashOnDelivery(
           where id = ${input.addressId} and user_id = ${user.id} and status`,
       )
       if (!address) throw NotFound(ADDRESS_NOT_FOUND)
+      const now = deps.clock()
+      const store = orderStore(stores, named, address.pincode!, now)
+      const place = lookupPincode(address.pincode!)!
 
       const [cart] = await queryRows<{ id: string }>(tx, sql`select id from carts where user_id = ${user.id}`)
       // Products locked in id order: two buyers of the same products queue instead of deadlocking.
@@ -341,8 +399,9 @@ export async function placeCashOnDelivery(
         ? await queryRows<PricedLine & { added: string }>(
             tx,
             sql`select l.id as line_id, l.created_at::text as added, l.product_id, l.quantity, l.unit_price_paise, p.name, p.image, p.unit,
-                p.more_details->>'brand' as brand, p.stock, p.publish, p.price, p.selling_price
+                p.more_details->>'brand' as brand, coalesce(i.stock, 0)::int as stock, p.publish, p.price, p.selling_price
               from cart_lines l join products p on p.id = l.product_id
+              left join inventory i on i.product_id = p.id and i.store_id = ${store.id}
               where l.cart_id = ${cart.id} order by p.id for update of p`,
           )
         : []
@@ -384,12 +443,9 @@ export async function placeCashOnDelivery(
       const stock: StockChange = { moved: [], crossed: [] }
       for (const line of lines) {
         // The guard that makes overselling impossible even if a lock were ever missed.
-        const updated = await queryRows<{ stock: number }>(
-          tx,
-          sql`update products set stock = stock - ${line.quantity} where id = ${line.product_id} and stock >= ${line.quantity} returning stock`,
-        )
-        if (updated.length === 0) throw Conflict(`Only ${line.stock} left in stock of ${line.name}`)
-        noteStockMove(stock, line.product_id, updated[0]!.stock + line.quantity, updated[0]!.stock)
+        const after = await takeStock(tx, store.id, line.product_id, line.quantity)
+        if (after === undefined) throw Conflict(`Only ${line.stock} left in stock of ${line.name}`)
+        noteStockMove(stock, store.id, line.product_id, after + line.quantity, after)
       }
       // The same bill as the cart's: the checkout showed exactly this, rounding to the rupee included.
       const bill = computeBill(
@@ -397,14 +453,18 @@ export async function placeCashOnDelivery(
         deps.commerce,
       )
       const [seq] = await queryRows<{ n: string }>(tx, sql`select nextval('order_number_seq')::text as n`)
-      const now = deps.clock()
+      // The promise: the delivery time of this store to this address now, queue included.
+      const minutes = deliveryMinutes(deps.commerce, distanceKm(store, place), await openOrderCount(tx, store.id), store.pickers)
+      const promisedAt = new Date(now.getTime() + minutes * 60_000)
       const id = newId()
       const { id: _addressId, ...snapshot } = address
       await tx.execute(sql`insert into orders (id, order_number, user_id, status, payment_method, delivery_address, address_id,
-        items_total_mrp_paise, items_total_paise, delivery_charge_paise, rounding_paise, grand_total_paise, idempotency_key, created_at, updated_at)
+        items_total_mrp_paise, items_total_paise, delivery_charge_paise, rounding_paise, grand_total_paise, idempotency_key, created_at, updated_at,
+        store_id, promised_minutes, promised_at)
       values (${id}, ${orderNumber(now, Number(seq!.n))}, ${user.id}, 'placed', 'CASH ON DELIVERY', ${JSON.stringify(snapshot)}::jsonb,
         ${address.id}, ${bill.itemsTotalMrpPaise}, ${bill.itemsTotalPaise}, ${bill.deliveryChargePaise}, ${bill.roundingPaise},
-        ${bill.grandTotalPaise}, ${input.idempotencyKey}, ${now.toISOString()}, ${now.toISOString()})`)
+        ${bill.grandTotalPaise}, ${input.idempotencyKey}, ${now.toISOString()}, ${now.toISOString()},
+        ${store.id}, ${minutes}, ${promisedAt.toISOString()})`)
       let position = 0
       for (const line of lines) {
         const unit = toPaise(line.selling_price)
@@ -448,7 +508,7 @@ function confirmationText(name: string, order: OrderAnswer): string {
   return [
     `Hi ${name},`,
     '',
-    `Thank you for your order ${order.orderId}. It is on its way in about 10 minutes.`,
+    `Thank you for your order ${order.orderId}. It is on its way: expect it in about ${order.promisedMinutes ?? 10} minutes.`,
     '',
     ...lines,
     '',
@@ -487,9 +547,9 @@ export async function changeStatus(
 ): Promise<OrderAnswer> {
   if (!PLAUSIBLE_REF.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
   const { id, stock } = await deps.db.transaction(async (tx) => {
-    const [order] = await queryRows<{ id: string; status: OrderStatus; version: number; user_id: string }>(
+    const [order] = await queryRows<{ id: string; status: OrderStatus; version: number; user_id: string; store_id: string }>(
       tx,
-      sql`select id, status, version, user_id from orders where id = ${input.ref} or order_number = ${input.ref.toUpperCase()} for update`,
+      sql`select id, status, version, user_id, store_id from orders where id = ${input.ref} or order_number = ${input.ref.toUpperCase()} for update`,
     )
     if (!order || (input.onlyUserId && order.user_id !== input.onlyUserId)) throw NotFound(ORDER_NOT_FOUND)
     if (input.version !== undefined && input.version !== order.version) throw Conflict(STALE_ORDER)
@@ -498,18 +558,15 @@ export async function changeStatus(
     if (!allowed) throw Conflict(cannotMoveMessage(order.status, input.to))
     const stock: StockChange = { moved: [], crossed: [] }
     if (input.to === 'cancelled') {
-      const restored = await queryRows<{ id: string; stock: number; quantity: number }>(
-        tx,
-        sql`update products p set stock = p.stock + l.quantity from order_lines l
-          where l.order_id = ${order.id} and l.product_id = p.id returning p.id, p.stock, l.quantity`,
-      )
-      for (const row of restored) noteStockMove(stock, row.id, row.stock - row.quantity, row.stock)
+      const restored = await returnOrderStock(tx, order.store_id, order.id)
+      for (const row of restored) noteStockMove(stock, order.store_id, row.id, row.stock - row.quantity, row.stock)
     }
     const now = deps.clock().toISOString()
     // Only a cancellation keeps a reason; an empty one is none.
     const reason = input.to === 'cancelled' && input.reason ? input.reason : null
     await tx.execute(
-      sql`update orders set status = ${input.to}, cancel_reason = ${reason}, version = version + 1, updated_at = ${now} where id = ${order.id}`,
+      sql`update orders set status = ${input.to}, cancel_reason = ${reason}, version = version + 1, updated_at = ${now},
+        delivered_at = ${input.to === 'delivered' ? now : null} where id = ${order.id}`,
     )
     await tx.execute(
       sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, ${input.to}, ${input.byUserId}, ${now})`,
@@ -592,10 +649,11 @@ export interface ReorderOutcome {
  * to the user's cart at the quantity ordered, with the cart's merge rule (added to what the cart
  * holds, capped by today's stock and the per-line maximum; unpublished, deleted and out-of-stock
  * products skipped), in one transaction. Only the user's own orders: another's, an admin's
- * included, is a 404, since it would fill the viewer's cart with someone else's shopping.
+ * included, is a 404, since it would fill the viewer's cart with someone else's shopping. Stock is
+ * that of `deps.storeId`, the shopper's store now.
  * @throws 404 ORDER_NOT_FOUND
  */
-export async function reorder(deps: OrderDeps, userId: string, ref: string): Promise<ReorderOutcome> {
+export async function reorder(deps: OrderDeps & { storeId: string }, userId: string, ref: string): Promise<ReorderOutcome> {
   if (!PLAUSIBLE_REF.test(ref)) throw NotFound(ORDER_NOT_FOUND)
   const owner = { kind: 'user' as const, userId }
   const { added, leftOut } = await deps.db.transaction(async (tx) => {

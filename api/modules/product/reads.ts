@@ -12,6 +12,9 @@
  *   `deps.cache.invalidate()` after they commit, so every listing shows them on its next request.
  * - `price` is the MRP and `sellingPrice` the selling price in rupees, JSON numbers; `discount` a
  *   percentage derived from the two for the original client (`toProductAnswer`).
+ * - `stock` is the stock of one dark store (`deps.storeId`; docs/stores.md), and every list shows
+ *   that store's products in stock before those out of stock. Cache keys end with the store, and
+ *   each entry is scoped to it (api/lib/cache.ts), so a sale in one store refreshes only its answers.
  */
 import type { Product } from '../../../contract/product.ts'
 import { sql, type SQL } from 'drizzle-orm'
@@ -21,6 +24,7 @@ import { toPaise, wireDiscount } from '../../lib/money.ts'
 import { expandedCategories, expandedSubCategories, isoTimestamp } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps } from '../category/service.ts'
+import type { CacheEntryOptions } from '../../lib/cache.ts'
 import type { ProductsByCategoryAndSubCategoryInput } from '../../../contract/product.ts'
 
 /** Products shown per category by get-product-by-category (the home page rows). */
@@ -47,18 +51,33 @@ export type ProductRow = Omit<ProductAnswer, 'price' | 'discount' | 'sellingPric
   sellingPrice: string | number
 }
 
-/** The answer columns of a product aliased `p`, with its categories and sub categories. */
-export const productColumns = sql`p.id as "_id", p.name, p.image,
-  ${expandedCategories('product_categories', 'product_id', sql`p.id`)} as category,
-  ${expandedSubCategories(sql`p.id`)} as "subCategory",
-  p.unit, p.stock, p.price, p.selling_price as "sellingPrice", p.discount, p.description, p.more_details, p.publish,
-  ${isoTimestamp(sql`p.created_at`)} as "createdAt", ${isoTimestamp(sql`p.updated_at`)} as "updatedAt"`
+/** What the product reads need: the catalogue's, and the dark store whose stock they show. */
+export type ProductReadDeps = CatalogDeps & { storeId: string }
+
+/** The stock of the product aliased `p` in store `storeId` (no inventory row: 0). */
+export const storeStock = (storeId: string) =>
+  sql`coalesce((select i.stock from inventory i where i.store_id = ${storeId} and i.product_id = p.id), 0)`
 
 /**
- * Newest first, ties by id. Spelled exactly like the index `products_created_idx`
- * (`created_at DESC NULLS LAST, id`) so that a page is read from the index, not sorted.
+ * `deps.cache.get` for an answer showing the stock of `deps.storeId`: the key gets the store, the
+ * entry is scoped to it.
  */
+export function storeCached<T>(deps: ProductReadDeps, key: string, compute: () => Promise<T>, options: CacheEntryOptions = {}): Promise<T> {
+  return deps.cache.get(`${key}@${deps.storeId}`, compute, { ...options, store: deps.storeId })
+}
+
+/** The answer columns of a product aliased `p`, with its categories, sub categories and stock in `storeId`. */
+export const productColumns = (storeId: string) => sql`p.id as "_id", p.name, p.image,
+  ${expandedCategories('product_categories', 'product_id', sql`p.id`)} as category,
+  ${expandedSubCategories(sql`p.id`)} as "subCategory",
+  p.unit, ${storeStock(storeId)}::int as stock, p.price, p.selling_price as "sellingPrice", p.discount, p.description, p.more_details, p.publish,
+  ${isoTimestamp(sql`p.created_at`)} as "createdAt", ${isoTimestamp(sql`p.updated_at`)} as "updatedAt"`
+
+/** Newest first, ties by id (the index `products_created_idx`). */
 export const newestFirst = sql`p.created_at desc nulls last, p.id`
+
+/** In stock in `storeId` first, then newest first: the order of every product list. */
+export const availableNewestFirst = (storeId: string) => sql`(${storeStock(storeId)} > 0) desc, ${newestFirst}`
 
 /**
  * Numeric columns arrive as text from both drivers; the answer carries JSON numbers. `discount` is
@@ -86,20 +105,21 @@ export function textArray(ids: string[]): SQL {
 export const offsetOf = (page: number, limit: number) => (page - 1) * limit
 
 /**
- * One page, newest first, of the products (aliased `p`) satisfying `where`, and their count. The
+ * One page, in stock first then newest first, of the products (aliased `p`) satisfying `where`, and their count. The
  * page's ids are chosen first and only then expanded: PostgreSQL computes the select list of the
  * rows an OFFSET skips too, so expanding before paging made page 80 of 100 cost 80 pages of
  * category lookups.
  */
-export async function newestPage(deps: CatalogDeps, where: SQL, page: number, limit: number): Promise<ProductPage> {
+export async function newestPage(deps: ProductReadDeps, where: SQL, page: number, limit: number): Promise<ProductPage> {
   const [rows, [count]] = await Promise.all([
     queryRows<ProductRow>(
       deps.db,
-      sql`select ${productColumns}
-          from (select p.id, p.created_at from products p where ${where}
-                order by ${newestFirst} limit ${limit} offset ${offsetOf(page, limit)}) page
+      sql`select ${productColumns(deps.storeId)}
+          from (select p.id, row_number() over (order by ${availableNewestFirst(deps.storeId)}) as rank
+                from products p where ${where}
+                order by ${availableNewestFirst(deps.storeId)} limit ${limit} offset ${offsetOf(page, limit)}) page
           join products p on p.id = page.id
-          order by ${newestFirst}`,
+          order by page.rank`,
     ),
     queryRows<{ total: number }>(deps.db, sql`select count(*)::int as total from products p where ${where}`),
   ])
@@ -113,17 +133,18 @@ export async function newestPage(deps: CatalogDeps, where: SQL, page: number, li
  * beat a LATERAL join with LIMIT 15, which walks the newest-first index probing each product's
  * categories.) Cached under `product:by-category:[ids]`.
  */
-export function productsByCategoryGrouped(deps: CatalogDeps, categoryIds: string[]): Promise<CategoryProducts[]> {
+export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: string[]): Promise<CategoryProducts[]> {
   const key = `product:by-category:${JSON.stringify(categoryIds)}`
-  return deps.cache.get(key, async () => {
+  // Ordered by availability: a product crossing 0 in this store may enter or leave a row.
+  return storeCached(deps, key, async () => {
     if (categoryIds.length === 0) return []
     const ids = textArray(categoryIds)
     const rows = await queryRows<ProductRow & { rowCategoryId: string }>(
       deps.db,
-      sql`select top.category_id as "rowCategoryId", ${productColumns}
+      sql`select top.category_id as "rowCategoryId", ${productColumns(deps.storeId)}
           from (
             select pc.category_id, p.id,
-              row_number() over (partition by pc.category_id order by ${newestFirst}) as rank
+              row_number() over (partition by pc.category_id order by ${availableNewestFirst(deps.storeId)}) as rank
             from product_categories pc join products p on p.id = pc.product_id
             where pc.category_id = any(${ids}) and p.publish
           ) top
@@ -134,14 +155,14 @@ export function productsByCategoryGrouped(deps: CatalogDeps, categoryIds: string
     const groups = new Map(categoryIds.map((id) => [id, [] as ProductAnswer[]]))
     for (const { rowCategoryId, ...row } of rows) groups.get(rowCategoryId)?.push(toProductAnswer(row))
     return categoryIds.map((categoryId) => ({ categoryId, products: groups.get(categoryId) ?? [] }))
-  })
+  }, { availabilityOrdered: true })
 }
 
 /**
  * The flat form of `productsByCategoryGrouped`: the rows one after another, each product once (a
  * product in two of the categories appears in the first one's place). The original client's form.
  */
-export async function productsByCategory(deps: CatalogDeps, categoryIds: string[]): Promise<ProductAnswer[]> {
+export async function productsByCategory(deps: ProductReadDeps, categoryIds: string[]): Promise<ProductAnswer[]> {
   const groups = await productsByCategoryGrouped(deps, categoryIds)
   const seen = new Set<string>()
   const flat: ProductAnswer[] = []
@@ -161,10 +182,10 @@ export async function productsByCategory(deps: CatalogDeps, categoryIds: string[
  * (a category that has no sub category still has a listing). Cached under
  * `product:by-category-and-sub:[categoryIds, subCategoryIds, page, limit]`.
  */
-export function productsByCategoryAndSubCategory(deps: CatalogDeps, input: ProductsByCategoryAndSubCategoryInput): Promise<ProductPage> {
+export function productsByCategoryAndSubCategory(deps: ProductReadDeps, input: ProductsByCategoryAndSubCategoryInput): Promise<ProductPage> {
   const { categoryId, subCategoryId, page, limit } = input
   const key = `product:by-category-and-sub:${JSON.stringify([categoryId, subCategoryId, page, limit])}`
-  return deps.cache.get(key, async () => {
+  return storeCached(deps, key, async () => {
     const where = sql`p.publish
       and exists (select 1 from product_categories pc
                   where pc.product_id = p.id and pc.category_id = any(${textArray(categoryId)}))
@@ -175,7 +196,7 @@ export function productsByCategoryAndSubCategory(deps: CatalogDeps, input: Produ
           : sql``
       }`
     return newestPage(deps, where, page, limit)
-  })
+  }, { availabilityOrdered: true })
 }
 
 /** Ids are opaque, but ours are short runs of letters and digits; anything else cannot exist. */
@@ -185,12 +206,12 @@ const PLAUSIBLE_ID = /^[A-Za-z0-9]{1,64}$/
  * One published product by id. Cached under `product:details:<id>` (a miss is not cached).
  * @throws NotFound "Product not found" when the id is unknown, unpublished or not an id at all
  */
-export async function productDetails(deps: CatalogDeps, productId: string): Promise<ProductAnswer> {
+export async function productDetails(deps: ProductReadDeps, productId: string): Promise<ProductAnswer> {
   if (!PLAUSIBLE_ID.test(productId)) throw NotFound('Product not found')
-  return deps.cache.get(`product:details:${productId}`, async () => {
+  return storeCached(deps, `product:details:${productId}`, async () => {
     const [row] = await queryRows<ProductRow>(
       deps.db,
-      sql`select ${productColumns} from products p where p.id = ${productId} and p.publish`,
+      sql`select ${productColumns(deps.storeId)} from products p where p.id = ${productId} and p.publish`,
     )
     if (!row) throw NotFound('Product not found')
     return toProductAnswer(row)
@@ -198,11 +219,11 @@ export async function productDetails(deps: CatalogDeps, productId: string): Prom
 }
 
 /**
- * Products by id as answered, published or not, fresh from the database (never the cache: a cart
+ * Products by id as answered (stock of `storeId`), published or not, fresh from the database (never the cache: a cart
  * must show the stock and price of now). Unknown ids are absent from the map. One query.
  */
-export async function productAnswersByIds(db: Pick<Db, 'execute'>, ids: string[]): Promise<Map<string, ProductAnswer>> {
+export async function productAnswersByIds(db: Pick<Db, 'execute'>, storeId: string, ids: string[]): Promise<Map<string, ProductAnswer>> {
   if (ids.length === 0) return new Map()
-  const rows = await queryRows<ProductRow>(db, sql`select ${productColumns} from products p where p.id = any(${textArray(ids)})`)
+  const rows = await queryRows<ProductRow>(db, sql`select ${productColumns(storeId)} from products p where p.id = any(${textArray(ids)})`)
   return new Map(rows.map((row) => [row._id, toProductAnswer(row)]))
 }

@@ -22,6 +22,7 @@ import {
 } from '../../../contract/product.ts'
 import { ListingRequestSchema, SearchRequestSchema } from '../search/schemas.ts'
 import { productListing } from '../search/service.ts'
+import { STORE_HEADER, productReadDeps, requestStore } from '../store/service.ts'
 import {
   createProduct,
   deleteProduct,
@@ -71,7 +72,7 @@ export function productRoutes(deps: AppDeps) {
     },
     async (c) => {
       const input = await readBody(c, SearchRequestSchema)
-      const { data, totalCount, ...extra } = await searchProducts(deps, input, searchLimit(c))
+      const { data, totalCount, ...extra } = await searchProducts(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, searchLimit(c))
       return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit), ...extra })
     },
   )
@@ -92,14 +93,14 @@ export function productRoutes(deps: AppDeps) {
     },
     async (c) => {
       const { id, grouped } = await readBody(c, ProductsByCategorySchema)
-      if (grouped) return ok(c, 'category product list', await productsByCategoryGrouped(deps, id))
-      return ok(c, 'category product list', await productsByCategory(deps, id))
+      if (grouped) return ok(c, 'category product list', await productsByCategoryGrouped(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
+      return ok(c, 'category product list', await productsByCategory(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
     },
   )
 
   const byCategoryAndSubCategory = async (c: Context) => {
     const input = await readBody(c, ListingRequestSchema)
-    const { data, totalCount, ...extra } = await productListing(deps, input, { gate: deps.searchGate })
+    const { data, totalCount, ...extra } = await productListing(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, { gate: deps.searchGate })
     return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit, ...extra })
   }
   const listing = {
@@ -134,7 +135,7 @@ export function productRoutes(deps: AppDeps) {
     },
     async (c) => {
       const { productId } = await readBody(c, ProductDetailsSchema)
-      return ok(c, 'product details', await productDetails(deps, productId))
+      return ok(c, 'product details', await productDetails(await productReadDeps(deps, c.req.header(STORE_HEADER)), productId))
     },
   )
 
@@ -156,7 +157,7 @@ export function productRoutes(deps: AppDeps) {
     },
     async (c) => {
       const input = await readBody(c, SearchRequestSchema)
-      const { data, totalCount, ...extra } = await searchProducts(deps, input, searchLimit(c))
+      const { data, totalCount, ...extra } = await searchProducts(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, searchLimit(c))
       return ok(c, 'Product data', data, {
         totalCount,
         totalPage: pageCount(totalCount, input.limit),
@@ -182,7 +183,7 @@ export function productRoutes(deps: AppDeps) {
     async (c) => {
       const input = await readBody(c, CreateProductSchema)
       const idempotency = idempotencyClaim(c, currentUser(c).id, 'product:create', input)
-      return ok(c, PRODUCT_CREATED, await createProduct(deps, input, idempotency), {}, 201)
+      return ok(c, PRODUCT_CREATED, await createProduct({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input, idempotency), {}, 201)
     },
   )
 
@@ -199,7 +200,7 @@ export function productRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const input = await readBody(c, UpdateProductSchema)
-      return ok(c, PRODUCT_UPDATED, await updateProduct(deps, input))
+      return ok(c, PRODUCT_UPDATED, await updateProduct({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input))
     },
   )
 

@@ -18,6 +18,7 @@ import { assertStoredImages, releaseImages } from '../file/service.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 import { productColumns, textArray, toProductAnswer, type ProductAnswer, type ProductRow } from './reads.ts'
 import type { CreateProductInput, UpdateProductInput } from '../../../contract/product.ts'
+import { setStock } from '../inventory/service.ts'
 
 export const PRODUCT_CREATED = 'Product Created Successfully'
 export const PRODUCT_UPDATED = 'Product updated successfully'
@@ -26,9 +27,9 @@ export const PRODUCT_NOT_FOUND = 'Product not found'
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
-/** One product as answered whether published or not, or undefined. `db` may be a transaction. */
-async function productById(db: Pick<Db, 'execute'>, id: string): Promise<ProductAnswer | undefined> {
-  const [row] = await queryRows<ProductRow>(db, sql`select ${productColumns} from products p where p.id = ${id}`)
+/** One product as answered (stock of `storeId`) whether published or not, or undefined. `db` may be a transaction. */
+async function productById(db: Pick<Db, 'execute'>, storeId: string, id: string): Promise<ProductAnswer | undefined> {
+  const [row] = await queryRows<ProductRow>(db, sql`select ${productColumns(storeId)} from products p where p.id = ${id}`)
   return row ? toProductAnswer(row) : undefined
 }
 
@@ -156,7 +157,7 @@ export function pricesUntouched(
  *   another body
  */
 export async function createProduct(
-  deps: CatalogWriteDeps,
+  deps: CatalogWriteDeps & { storeId: string },
   input: CreateProductInput,
   idempotency?: IdempotencyClaim,
 ): Promise<ProductAnswer> {
@@ -174,7 +175,6 @@ export async function createProduct(
             name: input.name,
             image: distinctUrls(input.image),
             unit: input.unit,
-            stock: input.stock,
             ...consistentPrices({ price: input.price, discount: input.discount, sellingPrice: input.sellingPrice }),
             description: input.description,
             moreDetails: input.more_details,
@@ -183,7 +183,8 @@ export async function createProduct(
           .returning({ id: products.id })
         await replaceLinks(tx, row!.id, 'categories', input.category)
         await replaceLinks(tx, row!.id, 'subCategories', input.subCategory)
-        return (await productById(tx, row!.id))!
+        await setStock(tx, deps.storeId, row!.id, input.stock)
+        return (await productById(tx, deps.storeId, row!.id))!
       }),
     )
     .catch((err) => {
@@ -201,7 +202,7 @@ export async function createProduct(
  * @throws 400 as createProduct (the sub categories kept must fit new categories, and the other way
  *   round); 404 PRODUCT_NOT_FOUND
  */
-export async function updateProduct(deps: CatalogWriteDeps, input: UpdateProductInput): Promise<ProductAnswer> {
+export async function updateProduct(deps: CatalogWriteDeps & { storeId: string }, input: UpdateProductInput): Promise<ProductAnswer> {
   if (input.image)
     await assertStoredImages(
       deps.storage,
@@ -245,7 +246,6 @@ export async function updateProduct(deps: CatalogWriteDeps, input: UpdateProduct
           name: input.name,
           image,
           unit: input.unit,
-          stock: input.stock,
           ...prices,
           description: input.description,
           moreDetails: input.more_details,
@@ -255,8 +255,9 @@ export async function updateProduct(deps: CatalogWriteDeps, input: UpdateProduct
         .where(eq(products.id, input._id))
       if (input.category) await replaceLinks(tx, input._id, 'categories', input.category)
       if (input.subCategory) await replaceLinks(tx, input._id, 'subCategories', input.subCategory)
+      if (input.stock !== undefined) await setStock(tx, deps.storeId, input._id, input.stock)
       const dropped = image ? current.image.filter((url) => !image.includes(url)) : []
-      return { answer: (await productById(tx, input._id))!, droppedImages: dropped }
+      return { answer: (await productById(tx, deps.storeId, input._id))!, droppedImages: dropped }
     })
     .catch((err) => {
       throw asUnknownReference(err)

@@ -14,7 +14,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
-import { offsetOf, productColumns, toProductAnswer, type ProductAnswer, type ProductRow } from '../product/reads.ts'
+import { offsetOf, productColumns, storeStock, toProductAnswer, type ProductAnswer, type ProductRow } from '../product/reads.ts'
 import { DISCOUNT_STEPS, PRICE_BANDS, type Facets, type ListOptions } from './schemas.ts'
 
 /** Brands listed in the brand facet at most (the commonest first; chosen brands always). */
@@ -53,6 +53,8 @@ export interface ListQuery {
   options: ListOptions
   page: number
   limit: number
+  /** The dark store whose stock the list shows and ranks by (docs/stores.md). */
+  storeId: string
 }
 
 /** The answer of `listPage`: the page's products in order, the count of the filtered list, the facets if asked. */
@@ -70,7 +72,7 @@ const PRICE_BAND_CASE = sql.raw(
 function orderBy(query: ListQuery): SQL {
   const relevance = query.ranking.score
     ? sql`(m.score >= ${query.ranking.strongScore ?? 0}) desc, m.in_stock desc, ${query.ranking.sized ? sql`m.r_size desc, ` : sql``}m.score desc, m.name_length, m.created_at desc nulls last, m.id`
-    : sql`m.created_at desc nulls last, m.id`
+    : sql`m.in_stock desc, m.created_at desc nulls last, m.id`
   switch (query.options.sort) {
     case 'price_asc':
       return sql`m.selling_price asc, ${relevance}`
@@ -120,7 +122,7 @@ function matchedProducts(query: ListQuery): SQL {
     facets || isFiltered(query.options) ? sql`, ${brandOk} as brand_ok, ${priceOk} as price_ok, ${discountOk} as discount_ok` : sql``
   const { columns } = query.ranking
   return sql`matched as ${facets ? sql`materialized` : sql`not materialized`} (
-      select p.id, length(p.name) as name_length, p.created_at, p.selling_price, p.discount, p.stock > 0 as in_stock
+      select p.id, length(p.name) as name_length, p.created_at, p.selling_price, p.discount, ${storeStock(query.storeId)} > 0 as in_stock
         ${facetColumns}${flagColumns}${columns ? sql`, ${columns}` : sql``}
       from products p
       where ${query.candidates ? sql`p.id in (${query.candidates}) and ` : sql``}p.publish and ${query.where}
@@ -211,7 +213,7 @@ export async function listPage(db: Pick<Db, 'execute'>, query: ListQuery): Promi
   const rows = await queryRows<ProductRow & { total: number; facets: Parameters<typeof labelled>[0] | null }>(
     db,
     sql`with ${matchedProducts(query)}
-        select ${productColumns}, m.total, ${facets} as facets
+        select ${productColumns(query.storeId)}, m.total, ${facets} as facets
         from (select m.*, (count(*) over ())::int as total from ${filteredProducts(query)}
               order by ${orderBy(query)}
               limit ${query.limit} offset ${offsetOf(query.page, query.limit)}) m

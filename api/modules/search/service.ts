@@ -18,8 +18,7 @@
 import { sql } from 'drizzle-orm'
 import type { Gate } from '../../lib/gate.ts'
 import type { Db } from '../../db/client.ts'
-import type { CatalogDeps } from '../category/service.ts'
-import { newestPage, productsByCategoryAndSubCategory, textArray, type ProductPage } from '../product/reads.ts'
+import { newestPage, productsByCategoryAndSubCategory, storeCached, textArray, type ProductPage, type ProductReadDeps } from '../product/reads.ts'
 import type { ProductSearchInput, ProductsByCategoryAndSubCategoryInput } from '../../../contract/product.ts'
 import { listPage, type ListQuery } from './list-query.ts'
 import { searchListParts } from './ranking.ts'
@@ -66,7 +65,7 @@ function queryText(terms: string[], groups: Group[], corrections: Map<string, st
  * @returns the page, the number of matches in all, `facets` when asked, `understood` for a search
  */
 export function searchProducts(
-  deps: CatalogDeps,
+  deps: ProductReadDeps,
   input: ProductSearchInput & Partial<ListOptions>,
   opts: { beforeSearch?: () => Promise<void>; gate?: Gate } = {},
 ): Promise<ListAnswer> {
@@ -79,8 +78,9 @@ export function searchProducts(
   const sizeKey = size ? [size.unit, size.total, size.count, size.each] : null
   const key = `product:search:${JSON.stringify([terms.join(' '), page, limit, options, ...(size ? [sizeKey] : [])])}`
   // A search ranks in-stock products first (./list-query.ts): any product crossing 0 may reorder it.
-  const cacheOptions = { availabilityOrdered: terms.length > 0 }
-  return deps.cache.get(
+  const cacheOptions = { availabilityOrdered: true }
+  return storeCached(
+    deps,
     key,
     async () => {
       // A search of a size alone names no product: nothing matches, and the answer says the size was
@@ -97,6 +97,7 @@ export function searchProducts(
           options,
           page,
           limit,
+          storeId: deps.storeId,
         })
       }
       // Only a search the cache could not answer costs database time: that is what is rate-limited.
@@ -134,6 +135,7 @@ export function searchProducts(
             options,
             page,
             limit,
+            storeId: deps.storeId,
           })
           let answer = await listed(tx, query(understanding.groups))
           // No product has every word: keep the search's head noun (its last group), which is what the
@@ -161,7 +163,7 @@ export function searchProducts(
  * the costliest listing there is).
  */
 export function productListing(
-  deps: CatalogDeps,
+  deps: ProductReadDeps,
   input: ProductsByCategoryAndSubCategoryInput & Partial<ListOptions>,
   opts: { gate?: Gate } = {},
 ): Promise<ListAnswer> {
@@ -180,8 +182,9 @@ export function productListing(
       options,
       page,
       limit,
+      storeId: deps.storeId,
     })
-  return deps.cache.get(key, () => (opts.gate ? opts.gate.run(run) : run()))
+  return storeCached(deps, key, () => (opts.gate ? opts.gate.run(run) : run()), { availabilityOrdered: true })
 }
 
 /** The list options of a request that may lack them (callers other than the routes). */

@@ -1,0 +1,137 @@
+/**
+ * Routes of /api/store and /api/inventory (ADMIN; docs/stores.md, "Admin"): the dark stores and
+ * their stock.
+ *
+ * - GET /api/store/list → every store, active or not, by position, with its open orders
+ * - POST /api/store/create → 201 Store; PUT /api/store/update `{ _id, version?, ...fields }` → Store
+ *   (deactivate with `active: false`: its shoppers move to the next store serving them)
+ * - POST /api/inventory/list `{ storeId, search?, filter?, page?, limit? }` → one page of its stock
+ * - PUT /api/inventory/update `{ rows: [{ storeId, productId, stock }] }` → null (one transaction)
+ * - GET /api/inventory/product/:productId → the product's stock in every store
+ */
+import { z } from 'zod'
+import type { AppDeps } from '../../deps.ts'
+import { requireAdmin } from '../../lib/auth.ts'
+import { ok } from '../../lib/envelope.ts'
+import { apiRouter } from '../../lib/openapi.ts'
+import { readBody } from '../../lib/validate.ts'
+import { pageCount } from '../../../contract/paging.ts'
+import {
+  CreateStoreSchema,
+  InventoryListSchema,
+  InventoryRowSchema,
+  ProductStockSchema,
+  StoreSchema,
+  UpdateInventorySchema,
+  UpdateStoreSchema,
+} from '../../../contract/location.ts'
+import { listInventory, productStocks, updateInventory } from '../inventory/service.ts'
+import { createStore, listStoresForAdmin, updateStore } from './service.ts'
+
+/** Builds the /api/store router. */
+export function storeRoutes(deps: AppDeps) {
+  const { router, endpoint } = apiRouter('Store')
+  const admin = requireAdmin(deps)
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/list',
+      summary: 'Every dark store, by position (ADMIN)',
+      access: 'admin',
+      answers: { 200: { description: 'The stores', data: z.array(StoreSchema) } },
+    },
+    admin,
+    async (c) => ok(c, 'Stores', await listStoresForAdmin(deps)),
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/create',
+      summary: 'Add a dark store (ADMIN); coordinates default to the pincode centre',
+      access: 'admin',
+      body: CreateStoreSchema,
+      answers: { 201: { description: 'The new store', data: StoreSchema } },
+    },
+    admin,
+    async (c) => ok(c, 'Store added', await createStore(deps, await readBody(c, CreateStoreSchema)), {}, 201),
+  )
+
+  endpoint(
+    {
+      method: 'put',
+      path: '/update',
+      summary: "Change a store's fields, or deactivate it (ADMIN)",
+      access: 'admin',
+      body: UpdateStoreSchema,
+      answers: { 200: { description: 'The store', data: StoreSchema } },
+      errors: [404, 409],
+    },
+    admin,
+    async (c) => ok(c, 'Store updated', await updateStore(deps, await readBody(c, UpdateStoreSchema))),
+  )
+
+  return router
+}
+
+/** Builds the /api/inventory router. */
+export function inventoryRoutes(deps: AppDeps) {
+  const { router, endpoint } = apiRouter('Inventory')
+  const admin = requireAdmin(deps)
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/list',
+      summary: "One page of a store's stock, by name; search by name, brand or SKU; low or out of stock only (ADMIN)",
+      access: 'admin',
+      body: InventoryListSchema,
+      answers: {
+        200: {
+          description: 'One page of stock rows',
+          data: z.array(InventoryRowSchema),
+          extra: { totalCount: z.number(), totalNoPage: z.number() },
+        },
+      },
+      errors: [404],
+    },
+    admin,
+    async (c) => {
+      const input = await readBody(c, InventoryListSchema)
+      const page = await listInventory(deps, input)
+      return ok(c, 'Stock', page.data, { totalCount: page.totalCount, totalNoPage: pageCount(page.totalCount, input.limit) })
+    },
+  )
+
+  endpoint(
+    {
+      method: 'put',
+      path: '/update',
+      summary: 'Set the stock of products in stores, all or nothing (ADMIN)',
+      access: 'admin',
+      body: UpdateInventorySchema,
+      answers: { 200: { description: 'Saved', data: z.null() } },
+    },
+    admin,
+    async (c) => {
+      await updateInventory(deps, await readBody(c, UpdateInventorySchema))
+      return ok(c, 'Stock updated', null)
+    },
+  )
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/product/:productId',
+      summary: "A product's stock in every store (ADMIN)",
+      access: 'admin',
+      answers: { 200: { description: "The product's stock per store", data: z.array(ProductStockSchema) } },
+      errors: [404],
+    },
+    admin,
+    async (c) => ok(c, 'Stock', await productStocks(deps, c.req.param('productId') ?? '')),
+  )
+
+  return router
+}
