@@ -149,7 +149,6 @@ export async function expandCatalog(db: Db, size: number): Promise<number> {
           name,
           image: p.image,
           unit,
-          stock: rnd() < 0.05 ? 0 : 5 + Math.floor(rnd() * 196),
           price,
           sellingPrice: Math.round(price * (100 - discount)) / 100,
           discount,

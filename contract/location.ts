@@ -57,7 +57,8 @@ export const LocationQuerySchema = z
   .superRefine((v, ctx) => {
     const ways = [v.pincode !== undefined, v.lat !== undefined || v.lng !== undefined, v.addressId !== undefined].filter(Boolean).length
     if (ways === 0) ctx.addIssue({ code: 'custom', path: ['pincode'], message: 'Enter your pincode' })
-    else if (ways > 1) ctx.addIssue({ code: 'custom', path: ['pincode'], message: 'Give a pincode, coordinates or an address, not several' })
+    else if (ways > 1)
+      ctx.addIssue({ code: 'custom', path: ['pincode'], message: 'Give a pincode, coordinates or an address, not several' })
     else if ((v.lat === undefined) !== (v.lng === undefined))
       ctx.addIssue({ code: 'custom', path: [v.lat === undefined ? 'lat' : 'lng'], message: 'Give both latitude and longitude' })
   })
@@ -206,7 +207,9 @@ export const STOCK_MAX = 1_000_000
 
 export const StockSchema = z.coerce
   .number({ error: 'Stock must be a whole number' })
-  .pipe(z.number().int('Stock must be a whole number').min(0, 'Stock cannot be negative').max(STOCK_MAX, `Stock must be at most ${STOCK_MAX}`))
+  .pipe(
+    z.number().int('Stock must be a whole number').min(0, 'Stock cannot be negative').max(STOCK_MAX, `Stock must be at most ${STOCK_MAX}`),
+  )
   .meta({ type: 'integer', minimum: 0, maximum: STOCK_MAX })
 
 /** Low stock: at most this many units left ("Only 3 left"; the admin's low-stock filter). */
@@ -253,4 +256,3 @@ export const ProductStockSchema = z
   .object({ storeId: z.string(), storeName: z.string(), active: z.boolean(), stock: z.number().int() })
   .meta({ id: 'ProductStoreStock' })
 export type ProductStock = z.output<typeof ProductStockSchema>
-

@@ -12,7 +12,8 @@ import { createApp } from '../app.ts'
 import { products, type Product } from '../db/schema.ts'
 import { createTestApp, type TestApp } from '../testing/app.ts'
 import { createAdmin, type SignedIn } from '../testing/auth.ts'
-import { insertProduct } from '../testing/fixtures.ts'
+import { SEEDED_DEFAULT_STORE, insertProduct, setStockIn } from '../testing/fixtures.ts'
+import { stockKey } from '../../contract/availability.ts'
 import { createCatalogCache, type CatalogChange } from './cache.ts'
 import { CACHE_BUS_APPLICATION, noticePayload, readNotice, startCacheBus, type CacheBus } from './cache-bus.ts'
 
@@ -100,15 +101,15 @@ describe.skipIf(!serverUrl)('catalogue cache across instances (PostgreSQL)', () 
     }
     expect(await listingThroughB()).toBe(10)
     const misses = b.deps.cache.stats.misses
-    await a.db.update(products).set({ stock: 4 }).where(eq(products.id, product.id))
-    a.deps.cache.stockChanged({ moved: [product.id], crossed: [] })
+    await setStockIn(a.db, product.id, 4)
+    a.deps.cache.stockChanged({ moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)], crossed: [] })
     await until(async () => heardByB.length === 1, 1000)
-    expect(heardByB).toEqual([{ kind: 'stock', moved: [product.id], crossed: [] }])
+    expect(heardByB).toEqual([{ kind: 'stock', moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)], crossed: [] }])
     // Still in stock: B keeps its list.
     expect(await listingThroughB()).toBe(10)
     expect(b.deps.cache.stats.misses).toBe(misses)
-    await a.db.update(products).set({ stock: 0 }).where(eq(products.id, product.id))
-    a.deps.cache.stockChanged({ moved: [product.id], crossed: [product.id] })
+    await setStockIn(a.db, product.id, 0)
+    a.deps.cache.stockChanged({ moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)], crossed: [stockKey(SEEDED_DEFAULT_STORE, product.id)] })
     await until(async () => heardByB.length === 2, 1000)
     expect(heardByB[1]).toEqual({ kind: 'stock', moved: [product.id], crossed: [product.id] })
     expect(await listingThroughB()).toBe(0)

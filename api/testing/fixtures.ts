@@ -8,7 +8,7 @@
 import { consistentPrices } from '../modules/product/service.ts'
 import fs from 'node:fs'
 import path from 'node:path'
-import { sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import type { Db } from '../db/client.ts'
 import {
@@ -197,4 +197,21 @@ export async function catalogSnapshot(db: Db): Promise<Record<string, unknown[]>
     snapshot[name] = result.rows
   }
   return snapshot
+}
+
+/** A product's stock in `storeId` (default: the default store), 0 without an inventory row. */
+export async function stockIn(db: Db, productId: string, storeId: string = SEEDED_DEFAULT_STORE): Promise<number> {
+  const [row] = await db
+    .select({ stock: inventory.stock })
+    .from(inventory)
+    .where(and(eq(inventory.productId, productId), eq(inventory.storeId, storeId)))
+  return row?.stock ?? 0
+}
+
+/** Sets a product's stock in `storeId` (default: the default store), straight in the table (no cache told). */
+export async function setStockIn(db: Db, productId: string, stock: number, storeId: string = SEEDED_DEFAULT_STORE): Promise<void> {
+  await db
+    .insert(inventory)
+    .values({ storeId, productId, stock })
+    .onConflictDoUpdate({ target: [inventory.storeId, inventory.productId], set: { stock } })
 }

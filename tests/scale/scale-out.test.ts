@@ -264,10 +264,10 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
         await fetch(`${a.url}/api/address/create`, {
           method: 'POST',
           ...authed(token, {
-            address_line: '4, Park Street',
-            city: 'Kolkata',
-            state: 'West Bengal',
-            pincode: '700016',
+            address_line: '4, CMH Road',
+            city: 'Bengaluru',
+            state: 'Karnataka',
+            pincode: '560038',
             mobile: '9830012345',
           }),
         }),

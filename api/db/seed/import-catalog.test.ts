@@ -119,12 +119,13 @@ describe('importCatalog', () => {
       price: 69.75,
       discount: 25,
       unit: '2 kg',
-      stock: stockFor('1'),
       moreDetails: { brand: 'Fresho', sku: 'BB-1' },
       publish: true,
     })
-    expect(onion.stock).toBeGreaterThanOrEqual(5)
-    expect(onion.stock).toBeLessThanOrEqual(200)
+    // Every store has its own stock of it, drawn from the demo stock (migration 0010_dark_stores).
+    const stocks = await queryRows<{ store_id: string; stock: number }>(database.db, sql`select store_id, stock from inventory where product_id = ${onion.id}`)
+    expect(stocks).toHaveLength(7)
+    for (const s of stocks) expect([0, 1, 2, 3, 4, 5, stockFor('1')]).toContain(s.stock)
     expect(onion.description).toContain('Fresho Onion (Loose)')
     expect(onion.description).toContain('2 kg')
     expect(onion.description).toContain('Potato, Onion & Tomato')

@@ -9,7 +9,13 @@ import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
 import { BadRequest, NotFound } from '../../lib/errors.ts'
-import { LOW_STOCK, type InventoryListInput, type InventoryRow, type ProductStock, type UpdateInventoryInput } from '../../../contract/location.ts'
+import {
+  LOW_STOCK,
+  type InventoryListInput,
+  type InventoryRow,
+  type ProductStock,
+  type UpdateInventoryInput,
+} from '../../../contract/location.ts'
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
@@ -23,7 +29,12 @@ export async function setStock(db: Pick<Db, 'execute'>, storeId: string, product
  * Takes `quantity` units of a product from a store's stock, only if that many are there.
  * @returns the stock after, or undefined when there were fewer (nothing taken)
  */
-export async function takeStock(tx: Pick<Db, 'execute'>, storeId: string, productId: string, quantity: number): Promise<number | undefined> {
+export async function takeStock(
+  tx: Pick<Db, 'execute'>,
+  storeId: string,
+  productId: string,
+  quantity: number,
+): Promise<number | undefined> {
   const [row] = await queryRows<{ stock: number }>(
     tx,
     sql`update inventory set stock = stock - ${quantity}, updated_at = now()
@@ -36,7 +47,11 @@ export async function takeStock(tx: Pick<Db, 'execute'>, storeId: string, produc
  * Gives an order's units back to its store's stock (a cancellation).
  * @returns each product's stock after and the units returned
  */
-export async function returnOrderStock(tx: Tx, storeId: string, orderId: string): Promise<Array<{ id: string; stock: number; quantity: number }>> {
+export async function returnOrderStock(
+  tx: Tx,
+  storeId: string,
+  orderId: string,
+): Promise<Array<{ id: string; stock: number; quantity: number }>> {
   const lines = await queryRows<{ id: string; quantity: number }>(
     tx,
     sql`select product_id as id, sum(quantity)::int as quantity from order_lines
@@ -60,7 +75,10 @@ export async function returnOrderStock(tx: Tx, storeId: string, orderId: string)
  * (case-insensitive), `filter` keeps low (1..LOW_STOCK) or out-of-stock products.
  * @throws 404 unknown store
  */
-export async function listInventory(deps: Pick<AppDeps, 'db'>, input: InventoryListInput): Promise<{ data: InventoryRow[]; totalCount: number }> {
+export async function listInventory(
+  deps: Pick<AppDeps, 'db'>,
+  input: InventoryListInput,
+): Promise<{ data: InventoryRow[]; totalCount: number }> {
   const [store] = await queryRows<{ id: string }>(deps.db, sql`select id from stores where id = ${input.storeId}`)
   if (!store) throw NotFound('Store not found')
   const stock = sql`coalesce(i.stock, 0)`
@@ -94,10 +112,26 @@ export async function updateInventory(deps: Pick<AppDeps, 'db' | 'cache'>, input
     const storeIds = [...new Set(input.rows.map((r) => r.storeId))]
     const productIds = [...new Set(input.rows.map((r) => r.productId))]
     const knownStores = new Set(
-      (await queryRows<{ id: string }>(tx, sql`select id from stores where id in (${sql.join(storeIds.map((id) => sql`${id}`), sql`, `)})`)).map((r) => r.id),
+      (
+        await queryRows<{ id: string }>(
+          tx,
+          sql`select id from stores where id in (${sql.join(
+            storeIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+        )
+      ).map((r) => r.id),
     )
     const knownProducts = new Set(
-      (await queryRows<{ id: string }>(tx, sql`select id from products where id in (${sql.join(productIds.map((id) => sql`${id}`), sql`, `)})`)).map((r) => r.id),
+      (
+        await queryRows<{ id: string }>(
+          tx,
+          sql`select id from products where id in (${sql.join(
+            productIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+        )
+      ).map((r) => r.id),
     )
     const issues = input.rows.flatMap((row, i) => [
       ...(knownStores.has(row.storeId) ? [] : [{ path: `rows.${i}.storeId`, message: 'Store not found' }]),

@@ -12,7 +12,7 @@ import { products, type Category, type Product } from '../../db/schema.ts'
 import type { CatalogChange } from '../../lib/cache.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
-import { insertCategory, insertProduct } from '../../testing/fixtures.ts'
+import { insertCategory, insertProduct, stockIn } from '../../testing/fixtures.ts'
 
 let t: TestApp
 let admin: SignedIn
@@ -27,7 +27,7 @@ beforeAll(async () => {
 })
 afterAll(() => t?.close())
 
-const address = { address_line: '4, Park Street', city: 'Kolkata', state: 'West Bengal', pincode: '700016', mobile: '9830012345' }
+const address = { address_line: '4, CMH Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9830012345' }
 let keySeq = 0
 
 async function shopperWithAddress(): Promise<SignedIn & { addressId: string }> {
@@ -60,7 +60,7 @@ const detailsStock = async (p: Product) =>
   (await t.call('product/get-product-details', { method: 'POST', json: { productId: p.id } })).body.data.stock as number
 /** Fixtures are written straight to the tables, past the writes that clear the cache. */
 const fixturesWritten = () => t.deps.cache.invalidate()
-const stockOf = async (p: Product) => (await t.db.select({ stock: products.stock }).from(products).where(eq(products.id, p.id)))[0]!.stock
+const stockOf = (p: Product) => stockIn(t.db, p.id)
 
 describe('an order and the caches', () => {
   it('leaving the product in stock clears nothing whole and keeps the lists; the product’s details answer is fresh', async () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
 })
 afterAll(() => t?.close())
 
-const address = { address_line: '12, MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9845012345' }
+const address = { address_line: '12, Old Airport Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560008', mobile: '9845012345' }
 let keySeq = 0
 const newKey = () => `cash-key-${process.pid}-${++keySeq}`
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { products, type Product } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
-import { insertProduct } from '../../testing/fixtures.ts'
+import { insertProduct, setStockIn, stockIn } from '../../testing/fixtures.ts'
 import { CART_EMPTY, STALE_ORDER } from './service.ts'
 
 let t: TestApp
@@ -42,7 +42,7 @@ beforeAll(async () => {
 })
 afterAll(() => t?.close())
 
-const address = { address_line: '4, Park Street', city: 'Kolkata', state: 'West Bengal', pincode: '700016', mobile: '9830012345' }
+const address = { address_line: '4, CMH Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9830012345' }
 let keySeq = 0
 const newKey = () => `test-key-${process.pid}-${++keySeq}`
 
@@ -63,7 +63,7 @@ const place = (who: SignedIn & { addressId: string }, key = newKey(), extra: obj
     token: who.token,
     headers: { 'Idempotency-Key': key },
   })
-const stockOf = async (p: Product) => (await t.db.select({ stock: products.stock }).from(products).where(eq(products.id, p.id)))[0]!.stock
+const stockOf = (p: Product) => stockIn(t.db, p.id)
 const setProduct = (p: Product, values: Partial<typeof products.$inferInsert>) =>
   t.db.update(products).set(values).where(eq(products.id, p.id))
 
@@ -165,8 +165,8 @@ describe('placing a cash-on-delivery order', () => {
     const who = await shopperWithAddress()
     await add(who, short.id, 4)
     await add(who, soldOut.id)
-    await setProduct(short, { stock: 2 })
-    await setProduct(soldOut, { stock: 0 })
+    await setStockIn(t.db, short.id, 2)
+    await setStockIn(t.db, soldOut.id, 0)
     const res = await place(who)
     expect(res.status).toBe(409)
     expect(res.body.changes).toEqual(

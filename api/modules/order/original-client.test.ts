@@ -21,7 +21,7 @@ beforeAll(async () => {
 })
 afterAll(() => t?.close())
 
-const address = { address_line: '7, Marine Drive', city: 'Mumbai', state: 'Maharashtra', pincode: '400020', mobile: '9820012345' }
+const address = { address_line: '7, 100 Feet Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9820012345' }
 
 async function shopperWithAddress(): Promise<SignedIn & { addressId: string }> {
   const who = await createShopper(t)

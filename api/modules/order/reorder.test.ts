@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { products } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
-import { insertProduct } from '../../testing/fixtures.ts'
+import { insertProduct, setStockIn } from '../../testing/fixtures.ts'
 
 let t: TestApp
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 })
 afterAll(() => t?.close())
 
-const address = { address_line: '12, MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9845012345' }
+const address = { address_line: '12, Old Airport Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560008', mobile: '9845012345' }
 let keySeq = 0
 
 /**
@@ -46,7 +46,7 @@ async function shopperWithOrder(lines: { id: string; qty: number }[]): Promise<S
   return { ...who, orderId: placed.body.data._id, orderNumber: placed.body.data.orderId }
 }
 
-const setStock = (id: string, stock: number) => t.db.update(products).set({ stock }).where(eq(products.id, id))
+const setStock = (id: string, stock: number) => setStockIn(t.db, id, stock)
 const reorder = (who: SignedIn, orderId: unknown) => t.call('order/reorder', { method: 'POST', json: { orderId }, token: who.token })
 const cartOf = async (who: SignedIn) =>
   ((await t.call('cart/get', { token: who.token })).body.data as { productId: { _id: string }; quantity: number }[]).map((l) => [

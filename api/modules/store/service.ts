@@ -8,8 +8,9 @@
  *   midnight; 00:00-24:00 is always open.
  * - Delivery minutes = max(least travel, distance ÷ rider speed) + picking + queue, where the queue
  *   is ⌊open orders ÷ pickers⌋ × picking (docs/stores.md, "Delivery time"), rounded up.
- * - The active stores are read through the catalogue cache (`stores:active`); every store write
- *   invalidates it, as catalogue writes do.
+ * - The active stores are kept per catalogue cache and dropped whenever that cache is cleared whole
+ *   (every store write invalidates it, as catalogue writes do, on every instance); kept apart from
+ *   its entries so its hit counts stay those of the catalogue's answers.
  */
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
@@ -20,14 +21,7 @@ import { addresses, stores, users, type StoreRow } from '../../db/schema.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { distanceKm, lookupPincode, nearestPincode, type PincodePlace } from '../../lib/pincodes.ts'
 import { newId } from '../../lib/ids.ts'
-import type {
-  CreateStoreInput,
-  Location,
-  LocationQuery,
-  Store,
-  StoreSummary,
-  UpdateStoreInput,
-} from '../../../contract/location.ts'
+import type { CreateStoreInput, Location, LocationQuery, Store, StoreSummary, UpdateStoreInput } from '../../../contract/location.ts'
 
 type StoreDeps = Pick<AppDeps, 'db' | 'cache' | 'clock' | 'commerce'>
 
@@ -98,9 +92,26 @@ export async function allStores(db: Db): Promise<StoreInfo[]> {
   return rows.map(withCoordinates)
 }
 
-/** The active stores by position, through the catalogue cache. */
+const activeByCache = new WeakMap<AppDeps['cache'], Promise<StoreInfo[]>>()
+const followed = new WeakSet<AppDeps['cache']>()
+
+/** The active stores by position, read once per catalogue cache until it is cleared whole. */
 export function activeStores(deps: Pick<AppDeps, 'db' | 'cache'>): Promise<StoreInfo[]> {
-  return deps.cache.get('stores:active', async () => (await allStores(deps.db)).filter((s) => s.active))
+  if (!followed.has(deps.cache)) {
+    followed.add(deps.cache)
+    const drop = (change: { kind: string }) => {
+      if (change.kind === 'all') activeByCache.delete(deps.cache)
+    }
+    deps.cache.onClear(drop)
+    deps.cache.onInvalidate(drop)
+  }
+  let stores = activeByCache.get(deps.cache)
+  if (!stores) {
+    stores = allStores(deps.db).then((list) => list.filter((s) => s.active))
+    stores.catch(() => activeByCache.delete(deps.cache))
+    activeByCache.set(deps.cache, stores)
+  }
+  return stores
 }
 
 /**
@@ -297,7 +308,9 @@ export async function listStoresForAdmin(deps: Pick<AppDeps, 'db'>): Promise<Sto
 /** Coordinates must be given together. @throws 400 */
 function checkCoordinates(input: { lat?: number | null; lng?: number | null }): void {
   if ((input.lat === undefined || input.lat === null) !== (input.lng === undefined || input.lng === null))
-    throw BadRequest('Give both latitude and longitude, or neither', [{ path: input.lat == null ? 'lat' : 'lng', message: 'Give both latitude and longitude' }])
+    throw BadRequest('Give both latitude and longitude, or neither', [
+      { path: input.lat == null ? 'lat' : 'lng', message: 'Give both latitude and longitude' },
+    ])
 }
 
 /**

@@ -234,7 +234,7 @@ describe('accounts, cart, addresses and orders through the BFF', () => {
       address_line: '12 MG Road',
       city: 'Bengaluru',
       state: 'Karnataka',
-      pincode: '560001',
+      pincode: '560008',
       country: 'India',
       mobile: '9876543210',
     })
@@ -271,10 +271,10 @@ describe('accounts, cart, addresses and orders through the BFF', () => {
     const sugarLine = mine.ok ? mine.data.lines[1]!._id : ''
     expect(await cart.updateCartQty(s, sugarLine, 4)).toMatchObject({ ok: true })
     const home = await address.createAddress(s, {
-      address_line: '4 Park Street',
-      city: 'Kolkata',
-      state: 'West Bengal',
-      pincode: '700016',
+      address_line: '4 CMH Road',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      pincode: '560038',
       country: 'India',
       mobile: '9876543211',
     })

@@ -41,7 +41,7 @@ afterAll(async () => {
   await t?.close()
 })
 
-const address = { address_line: '12, MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9845012345' }
+const address = { address_line: '12, Old Airport Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560008', mobile: '9845012345' }
 let keySeq = 0
 
 async function placeOrder(who: SignedIn): Promise<{ _id: string; version: number }> {

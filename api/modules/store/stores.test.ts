@@ -1,0 +1,335 @@
+/**
+ * Dark stores on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL): serviceability by
+ * pincode and coordinates, per-store stock in every product answer, the order taken from the
+ * store's own stock (a race in one store never touches another's), the out-of-area and closed-store
+ * refusals, the promised time kept on the order, location change fitting a cart, and the admin
+ * routes (docs/stores.md).
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Product } from '../../db/schema.ts'
+import { createTestApp, type TestApp } from '../../testing/app.ts'
+import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
+import { SEEDED_DEFAULT_STORE, insertProduct, setStockIn, stockIn } from '../../testing/fixtures.ts'
+
+const KORAMANGALA = 'storeBlrKoramangala'
+let t: TestApp
+let admin: SignedIn
+let rice: Product
+let dal: Product
+let now = new Date('2026-11-26T06:30:00Z') // 12:00 in India
+
+beforeAll(async () => {
+  t = await createTestApp({ clock: () => now })
+  admin = await createAdmin(t)
+  rice = await insertProduct(t.db, { name: 'Sona Masoori Rice', price: 90, stock: 5, storeStock: { [KORAMANGALA]: 0 } })
+  dal = await insertProduct(t.db, { name: 'Toor Dal', price: 150, stock: 2, storeStock: { [KORAMANGALA]: 40 } })
+})
+afterAll(() => t?.close())
+
+const resolve = (query: string) => t.call(`location/resolve?${query}`)
+const inStore = (storeId: string) => ({ 'X-Store-Id': storeId })
+let keySeq = 0
+
+async function shopperAt(pincode: string): Promise<SignedIn & { addressId: string }> {
+  const who = await createShopper(t)
+  const res = await t.call('address/create', {
+    method: 'POST',
+    json: { address_line: '1, Main Road', city: 'Bengaluru', state: 'Karnataka', pincode, mobile: '9845012345' },
+    token: who.token,
+  })
+  return { ...who, addressId: res.body.data._id }
+}
+const add = (who: SignedIn, productId: string, storeId = SEEDED_DEFAULT_STORE) =>
+  t.call('cart/create', { method: 'POST', json: { productId }, token: who.token, headers: inStore(storeId) })
+const place = (who: SignedIn & { addressId: string }, headers: Record<string, string> = {}) =>
+  t.call('order/cash-on-delivery', {
+    method: 'POST',
+    json: { addressId: who.addressId },
+    token: who.token,
+    headers: { 'Idempotency-Key': `stores-${process.pid}-${++keySeq}`, ...headers },
+  })
+
+describe('location', () => {
+  it('serves 560038 from Indiranagar with a computed delivery time, and names the area', async () => {
+    const res = await resolve('pincode=560038')
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({
+      pincode: '560038',
+      area: 'Indiranagar',
+      state: 'Karnataka',
+      serviceable: true,
+      store: { _id: SEEDED_DEFAULT_STORE, name: 'Indiranagar', open: true },
+      distanceKm: 0,
+    })
+    // Distance 0: the least travel (3) and picking (3), no queue.
+    expect(res.body.data.deliveryMinutes).toBe(6)
+  })
+
+  it('serves a neighbouring pincode from the nearest store within its radius, a little later', async () => {
+    const res = await resolve('pincode=560008')
+    expect(res.body.data.store._id).toBe(SEEDED_DEFAULT_STORE)
+    expect(res.body.data.distanceKm).toBeGreaterThan(1)
+    // 1.7 km at 20 km/h is about 5 minutes of travel, plus 3 of picking.
+    expect(res.body.data.deliveryMinutes).toBe(9)
+    expect((await resolve('pincode=560034')).body.data.store._id).toBe(KORAMANGALA)
+  })
+
+  it('says 799001 (Agartala) is not served and names the nearest served area', async () => {
+    const res = await resolve('pincode=799001')
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ pincode: '799001', area: 'Agartala', serviceable: false, store: null, deliveryMinutes: null })
+    expect(res.body.data.nearest).toMatchObject({ city: expect.any(String), distanceKm: expect.any(Number) })
+  })
+
+  it('finds the nearest pincode to coordinates', async () => {
+    const res = await resolve('lat=12.9784&lng=77.6408')
+    expect(res.body.data).toMatchObject({ pincode: '560038', serviceable: true })
+  })
+
+  it('refuses a malformed or unknown pincode, or half coordinates, with 400 and the field', async () => {
+    for (const query of ['pincode=12345', 'pincode=abcdef', 'pincode=099999', 'lat=12.9', 'lat=100&lng=77', '']) {
+      const res = await resolve(query)
+      expect(res.status, query).toBe(400)
+      expect(res.body.error).toBe(true)
+    }
+    expect((await resolve('pincode=12345')).body.message).toBe('Enter a valid 6-digit pincode')
+    expect((await resolve('pincode=999999')).body.message).toBe('We could not find this pincode')
+  })
+
+  it("saves a signed-in shopper's choice and fits the cart to the new store's stock", async () => {
+    const who = await shopperAt('560038')
+    expect((await add(who, rice.id)).status).toBe(200)
+    expect((await add(who, dal.id)).status).toBe(200)
+    expect((await add(who, dal.id)).status).toBe(200)
+    await setStockIn(t.db, dal.id, 1, KORAMANGALA)
+    const res = await t.call('location', { method: 'PUT', json: { pincode: '560034' }, token: who.token })
+    expect(res.status).toBe(200)
+    expect(res.body.data.store._id).toBe(KORAMANGALA)
+    expect(res.body.cartChanges).toEqual([
+      { productId: rice.id, name: rice.name, kind: 'stock', before: 1, after: 0 },
+      { productId: dal.id, name: dal.name, kind: 'stock', before: 2, after: 1 },
+    ])
+    const saved = await t.call('location', { token: who.token })
+    expect(saved.body.data.pincode).toBe('560034')
+    // The cart read in the new store shows its stock: rice unavailable there, kept in the cart.
+    const cart = await t.call('cart/get', { token: who.token, headers: inStore(KORAMANGALA) })
+    const lines = cart.body.data as { productId: { _id: string; stock: number }; quantity: number }[]
+    expect(lines.map((l) => [l.productId._id, l.productId.stock, l.quantity])).toEqual([
+      [rice.id, 0, 1],
+      [dal.id, 1, 1],
+    ])
+    await setStockIn(t.db, dal.id, 40, KORAMANGALA)
+  })
+})
+
+describe('per-store stock in the catalogue', () => {
+  it("answers each store's stock, in-stock first, and the default store without a header", async () => {
+    const details = async (headers: Record<string, string>) =>
+      (await t.call('product/get-product-details', { method: 'POST', json: { productId: rice.id }, headers })).body.data.stock
+    expect(await details({})).toBe(5)
+    expect(await details(inStore(SEEDED_DEFAULT_STORE))).toBe(5)
+    expect(await details(inStore(KORAMANGALA))).toBe(0)
+    expect(await details(inStore('noSuchStore'))).toBe(5)
+    const list = await t.call('product/get', { method: 'POST', json: { page: 1, limit: 50 }, headers: inStore(KORAMANGALA) })
+    const ids = (list.body.data as { _id: string; stock: number }[]).map((p) => [p._id, p.stock > 0])
+    expect(ids.findIndex(([id]) => id === rice.id)).toBeGreaterThan(ids.findIndex(([id]) => id === dal.id))
+  })
+
+  it('caps the cart by the store the request names', async () => {
+    const who = await createShopper(t)
+    const refused = await add(who, rice.id, KORAMANGALA)
+    expect(refused.status).toBe(409)
+    expect(refused.body.message).toBe('Out of stock')
+    expect((await add(who, rice.id, SEEDED_DEFAULT_STORE)).status).toBe(200)
+  })
+})
+
+describe('orders from a store', () => {
+  it('takes stock from the store only, keeps the store and the promised time, and gives it back on cancel', async () => {
+    const who = await shopperAt('560034')
+    expect((await add(who, dal.id, KORAMANGALA)).status).toBe(200)
+    const res = await place(who, inStore(KORAMANGALA))
+    expect(res.status).toBe(201)
+    const order = res.body.data
+    expect(order.store).toEqual({ _id: KORAMANGALA, name: 'Koramangala', area: 'Koramangala' })
+    expect(order.promisedMinutes).toBeGreaterThanOrEqual(6)
+    expect(Date.parse(order.promisedAt) - Date.parse(order.createdAt)).toBe(order.promisedMinutes * 60_000)
+    expect(order.late).toBe(false)
+    expect(await stockIn(t.db, dal.id, KORAMANGALA)).toBe(39)
+    expect(await stockIn(t.db, dal.id)).toBe(2)
+    const cancelled = await t.call('order/cancel', { method: 'POST', json: { orderId: order._id }, token: who.token })
+    expect(cancelled.status).toBe(200)
+    expect(await stockIn(t.db, dal.id, KORAMANGALA)).toBe(40)
+    expect(await stockIn(t.db, dal.id)).toBe(2)
+  })
+
+  it('refuses an address outside the named store’s radius (422), and takes nothing', async () => {
+    const who = await shopperAt('560034')
+    await add(who, dal.id)
+    const res = await place(who, inStore(SEEDED_DEFAULT_STORE))
+    expect(res.status).toBe(422)
+    expect(res.body.message).toMatch(/^Indiranagar does not deliver to pincode 560034/)
+    expect(await stockIn(t.db, dal.id)).toBe(2)
+  })
+
+  it('without a named store (the original client), orders from the store serving the address, or refuses an unserved one', async () => {
+    const near = await shopperAt('560008')
+    await add(near, rice.id)
+    const placed = await place(near)
+    expect(placed.status).toBe(201)
+    expect(placed.body.data.store._id).toBe(SEEDED_DEFAULT_STORE)
+    await setStockIn(t.db, rice.id, 5)
+    const far = await createShopper(t)
+    const address = await t.call('address/create', {
+      method: 'POST',
+      json: { address_line: '1, Hospital Road', city: 'Agartala', state: 'Tripura', pincode: '799001', mobile: '9845012345' },
+      token: far.token,
+    })
+    await add(far, rice.id)
+    const refused = await place({ ...far, addressId: address.body.data._id })
+    expect(refused.status).toBe(422)
+    expect(refused.body.message).toBe("We don't deliver to Agartala, 799001 yet")
+  })
+
+  it('refuses a closed store with its opening time', async () => {
+    now = new Date('2026-11-26T21:00:00Z') // 02:30 in India: Koramangala opens at 06:00
+    try {
+      const who = await shopperAt('560034')
+      await add(who, dal.id, KORAMANGALA)
+      const res = await place(who, inStore(KORAMANGALA))
+      expect(res.status).toBe(422)
+      expect(res.body.message).toBe('Koramangala is closed now. It opens at 06:00.')
+      expect((await resolve('pincode=560034')).body.data.store.open).toBe(false)
+    } finally {
+      now = new Date('2026-11-26T06:30:00Z')
+    }
+  })
+
+  it('two buyers racing for the last unit in one store: one order; the other store’s stock is untouched', async () => {
+    await setStockIn(t.db, rice.id, 1, KORAMANGALA)
+    await setStockIn(t.db, rice.id, 7)
+    t.deps.cache.invalidate()
+    const [a, b] = await Promise.all([shopperAt('560034'), shopperAt('560034')])
+    expect((await add(a, rice.id, KORAMANGALA)).status).toBe(200)
+    expect((await add(b, rice.id, KORAMANGALA)).status).toBe(200)
+    const results = await Promise.all([place(a, inStore(KORAMANGALA)), place(b, inStore(KORAMANGALA))])
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409])
+    expect(await stockIn(t.db, rice.id, KORAMANGALA)).toBe(0)
+    expect(await stockIn(t.db, rice.id)).toBe(7)
+  })
+
+  it('grows the promised time with the store’s queue', async () => {
+    await t.call('store/update', { method: 'PUT', json: { _id: KORAMANGALA, pickers: 1 }, token: admin.token })
+    const before = (await resolve('pincode=560034')).body.data.deliveryMinutes
+    const who = await shopperAt('560034')
+    await add(who, dal.id, KORAMANGALA)
+    expect((await place(who, inStore(KORAMANGALA))).status).toBe(201)
+    const after = (await resolve('pincode=560034')).body.data.deliveryMinutes
+    expect(after).toBeGreaterThan(before)
+    await t.call('store/update', { method: 'PUT', json: { _id: KORAMANGALA, pickers: 5 }, token: admin.token })
+  })
+
+  it('flags an order delivered after its promise as late', async () => {
+    const who = await shopperAt('560038')
+    await add(who, dal.id)
+    const order = (await place(who)).body.data
+    // The promise ran out an hour ago (moving the clock instead would expire the test's tokens).
+    await t.db.execute(sql`update orders set promised_at = promised_at - interval '1 hour' where id = ${order._id}`)
+    const deliver = async (orderId: string) => {
+      for (const status of ['packed', 'out_for_delivery', 'delivered'])
+        expect((await t.call('order/update-status', { method: 'PUT', json: { orderId, status }, token: admin.token })).status).toBe(200)
+    }
+    await deliver(order._id)
+    const done = await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: who.token })
+    expect(done.body.data).toMatchObject({ status: 'delivered', late: true })
+    expect(done.body.data.deliveredAt).toBe(now.toISOString())
+    const onTime = await shopperAt('560038')
+    await add(onTime, dal.id)
+    const second = (await place(onTime)).body.data
+    await deliver(second._id)
+    expect((await t.call('order/details', { method: 'POST', json: { orderId: second._id }, token: onTime.token })).body.data.late).toBe(
+      false,
+    )
+  })
+})
+
+describe('admin stores and stock', () => {
+  it('lists, adds (coordinates from the pincode), edits with a version, and deactivates a store; shoppers only', async () => {
+    const list = await t.call('store/list', { token: admin.token })
+    expect(list.status).toBe(200)
+    expect(list.body.data.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['Indiranagar', 'Bandra West', 'Hauz Khas']))
+    const created = await t.call('store/create', {
+      method: 'POST',
+      json: { name: 'Koramangala 6th Block', area: 'Koramangala', city: 'Bengaluru', addressLine: '1, 80 Feet Road', pincode: '560095' },
+      token: admin.token,
+    })
+    expect(created.status).toBe(201)
+    expect(created.body.data).toMatchObject({ coordinatesFromPincode: true, radiusKm: 3, active: true, opensAt: '06:00', pickers: 4 })
+    const id = created.body.data._id
+    const edited = await t.call('store/update', { method: 'PUT', json: { _id: id, version: 1, radiusKm: 2.5 }, token: admin.token })
+    expect(edited.body.data).toMatchObject({ radiusKm: 2.5, version: 2 })
+    const stale = await t.call('store/update', { method: 'PUT', json: { _id: id, version: 1, radiusKm: 4 }, token: admin.token })
+    expect(stale.status).toBe(409)
+    const off = await t.call('store/update', { method: 'PUT', json: { _id: id, active: false }, token: admin.token })
+    expect(off.body.data.active).toBe(false)
+    const shopper = await createShopper(t)
+    expect((await t.call('store/list', { token: shopper.token })).status).toBe(403)
+    expect((await t.call('store/list')).status).toBe(401)
+    const bad = await t.call('store/create', {
+      method: 'POST',
+      json: { name: 'X', area: 'Y', city: 'Z', addressLine: 'W', pincode: '999999' },
+      token: admin.token,
+    })
+    expect(bad.status).toBe(400)
+  })
+
+  it("searches a store's stock, filters low and out of stock, and edits it in one transaction", async () => {
+    const out = await t.call('inventory/list', {
+      method: 'POST',
+      json: { storeId: KORAMANGALA, filter: 'out', search: 'sona' },
+      token: admin.token,
+    })
+    expect(out.status).toBe(200)
+    expect(out.body.data.map((r: { productId: string }) => r.productId)).toEqual([rice.id])
+    const bad = await t.call('inventory/update', {
+      method: 'PUT',
+      json: {
+        rows: [
+          { storeId: KORAMANGALA, productId: rice.id, stock: 9 },
+          { storeId: 'nope', productId: rice.id, stock: 1 },
+        ],
+      },
+      token: admin.token,
+    })
+    expect(bad.status).toBe(400)
+    expect(await stockIn(t.db, rice.id, KORAMANGALA)).toBe(0)
+    const ok = await t.call('inventory/update', {
+      method: 'PUT',
+      json: { rows: [{ storeId: KORAMANGALA, productId: rice.id, stock: 3 }] },
+      token: admin.token,
+    })
+    expect(ok.status).toBe(200)
+    const low = await t.call('inventory/list', {
+      method: 'POST',
+      json: { storeId: KORAMANGALA, filter: 'low', search: 'sona' },
+      token: admin.token,
+    })
+    expect(low.body.data).toEqual([expect.objectContaining({ productId: rice.id, stock: 3 })])
+    const perStore = await t.call(`inventory/product/${rice.id}`, { token: admin.token })
+    expect(perStore.body.data.find((s: { storeId: string }) => s.storeId === KORAMANGALA).stock).toBe(3)
+    // The shopper's answer follows at once (the write invalidated the caches).
+    const details = await t.call('product/get-product-details', {
+      method: 'POST',
+      json: { productId: rice.id },
+      headers: inStore(KORAMANGALA),
+    })
+    expect(details.body.data.stock).toBe(3)
+    const negative = await t.call('inventory/update', {
+      method: 'PUT',
+      json: { rows: [{ storeId: KORAMANGALA, productId: rice.id, stock: -1 }] },
+      token: admin.token,
+    })
+    expect(negative.status).toBe(400)
+  })
+})
