@@ -140,7 +140,8 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
   const minutes = (name: string, fallback: number, max: number) => {
     const raw = env[name]
     if (raw === undefined || raw === '') return fallback
-    if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new Error(`${name} must be a whole number from 1 to ${max}, got "${raw}"`)
+    if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
+      throw new Error(`${name} must be a whole number from 1 to ${max}, got "${raw}"`)
     return Number(raw)
   }
   return {

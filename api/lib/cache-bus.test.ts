@@ -109,7 +109,10 @@ describe.skipIf(!serverUrl)('catalogue cache across instances (PostgreSQL)', () 
     expect(await listingThroughB()).toBe(10)
     expect(b.deps.cache.stats.misses).toBe(misses)
     await setStockIn(a.db, product.id, 0)
-    a.deps.cache.stockChanged({ moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)], crossed: [stockKey(SEEDED_DEFAULT_STORE, product.id)] })
+    a.deps.cache.stockChanged({
+      moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)],
+      crossed: [stockKey(SEEDED_DEFAULT_STORE, product.id)],
+    })
     await until(async () => heardByB.length === 2, 1000)
     expect(heardByB[1]).toEqual({ kind: 'stock', moved: [product.id], crossed: [product.id] })
     expect(await listingThroughB()).toBe(0)

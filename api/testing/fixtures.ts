@@ -122,7 +122,11 @@ async function insertProductChunk(db: Db, list: ProductFixture[]): Promise<Produ
     (p.subCategoryIds ?? []).map((subCategoryId, position) => ({ productId: rows[i]!.id, subCategoryId, position })),
   )
   const stockRows = list.flatMap((p, i) =>
-    Object.entries({ [SEEDED_DEFAULT_STORE]: p.stock ?? 10, ...p.storeStock }).map(([storeId, stock]) => ({ storeId, productId: rows[i]!.id, stock })),
+    Object.entries({ [SEEDED_DEFAULT_STORE]: p.stock ?? 10, ...p.storeStock }).map(([storeId, stock]) => ({
+      storeId,
+      productId: rows[i]!.id,
+      stock,
+    })),
   )
   if (stockRows.length > 0) await db.insert(inventory).values(stockRows)
   if (categoryLinks.length > 0) await db.insert(productCategories).values(categoryLinks)

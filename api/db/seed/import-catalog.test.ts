@@ -123,7 +123,10 @@ describe('importCatalog', () => {
       publish: true,
     })
     // Every store has its own stock of it, drawn from the demo stock (migration 0010_dark_stores).
-    const stocks = await queryRows<{ store_id: string; stock: number }>(database.db, sql`select store_id, stock from inventory where product_id = ${onion.id}`)
+    const stocks = await queryRows<{ store_id: string; stock: number }>(
+      database.db,
+      sql`select store_id, stock from inventory where product_id = ${onion.id}`,
+    )
     expect(stocks).toHaveLength(7)
     for (const s of stocks) expect([0, 1, 2, 3, 4, 5, stockFor('1')]).toContain(s.stock)
     expect(onion.description).toContain('Fresho Onion (Loose)')

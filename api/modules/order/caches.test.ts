@@ -6,9 +6,8 @@
  * cancellation that brings a product back from 0 names it too, one that does not cross 0 does not;
  * an admin's edit still clears everything.
  */
-import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { products, type Category, type Product } from '../../db/schema.ts'
+import type { Category, Product } from '../../db/schema.ts'
 import type { CatalogChange } from '../../lib/cache.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'

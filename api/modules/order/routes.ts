@@ -67,14 +67,10 @@ export function orderRoutes(deps: AppDeps) {
         ...idempotencyHeader(
           'Optional (or `idempotencyKey` in the body): a repeat with the same key answers the same order; without one, a double submit of the same cart does too',
         ).shape,
-        [STORE_HEADER]: z
-          .string()
-          .max(64)
-          .optional()
-          .meta({
-            description:
-              "The dark store the shopper's location chose (docs/stores.md): the address must be within its radius. Without it, the store serving the address.",
-          }),
+        [STORE_HEADER]: z.string().max(64).optional().meta({
+          description:
+            "The dark store the shopper's location chose (docs/stores.md): the address must be within its radius. Without it, the store serving the address.",
+        }),
       }),
       answers: { 201: { description: 'The new order', ...order }, 200: { description: 'The order a repeated key placed', ...order } },
       errors: [404, 409, 422, 429],

@@ -136,12 +136,15 @@ export async function newestPage(deps: ProductReadDeps, where: SQL, page: number
 export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: string[]): Promise<CategoryProducts[]> {
   const key = `product:by-category:${JSON.stringify(categoryIds)}`
   // Ordered by availability: a product crossing 0 in this store may enter or leave a row.
-  return storeCached(deps, key, async () => {
-    if (categoryIds.length === 0) return []
-    const ids = textArray(categoryIds)
-    const rows = await queryRows<ProductRow & { rowCategoryId: string }>(
-      deps.db,
-      sql`select top.category_id as "rowCategoryId", ${productColumns(deps.storeId)}
+  return storeCached(
+    deps,
+    key,
+    async () => {
+      if (categoryIds.length === 0) return []
+      const ids = textArray(categoryIds)
+      const rows = await queryRows<ProductRow & { rowCategoryId: string }>(
+        deps.db,
+        sql`select top.category_id as "rowCategoryId", ${productColumns(deps.storeId)}
           from (
             select pc.category_id, p.id,
               row_number() over (partition by pc.category_id order by ${availableNewestFirst(deps.storeId)}) as rank
@@ -151,11 +154,13 @@ export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: st
           join products p on p.id = top.id
           where top.rank <= ${PRODUCTS_PER_CATEGORY}
           order by array_position(${ids}, top.category_id), top.rank`,
-    )
-    const groups = new Map(categoryIds.map((id) => [id, [] as ProductAnswer[]]))
-    for (const { rowCategoryId, ...row } of rows) groups.get(rowCategoryId)?.push(toProductAnswer(row))
-    return categoryIds.map((categoryId) => ({ categoryId, products: groups.get(categoryId) ?? [] }))
-  }, { availabilityOrdered: true })
+      )
+      const groups = new Map(categoryIds.map((id) => [id, [] as ProductAnswer[]]))
+      for (const { rowCategoryId, ...row } of rows) groups.get(rowCategoryId)?.push(toProductAnswer(row))
+      return categoryIds.map((categoryId) => ({ categoryId, products: groups.get(categoryId) ?? [] }))
+    },
+    { availabilityOrdered: true },
+  )
 }
 
 /**
@@ -182,11 +187,17 @@ export async function productsByCategory(deps: ProductReadDeps, categoryIds: str
  * (a category that has no sub category still has a listing). Cached under
  * `product:by-category-and-sub:[categoryIds, subCategoryIds, page, limit]`.
  */
-export function productsByCategoryAndSubCategory(deps: ProductReadDeps, input: ProductsByCategoryAndSubCategoryInput): Promise<ProductPage> {
+export function productsByCategoryAndSubCategory(
+  deps: ProductReadDeps,
+  input: ProductsByCategoryAndSubCategoryInput,
+): Promise<ProductPage> {
   const { categoryId, subCategoryId, page, limit } = input
   const key = `product:by-category-and-sub:${JSON.stringify([categoryId, subCategoryId, page, limit])}`
-  return storeCached(deps, key, async () => {
-    const where = sql`p.publish
+  return storeCached(
+    deps,
+    key,
+    async () => {
+      const where = sql`p.publish
       and exists (select 1 from product_categories pc
                   where pc.product_id = p.id and pc.category_id = any(${textArray(categoryId)}))
       ${
@@ -195,8 +206,10 @@ export function productsByCategoryAndSubCategory(deps: ProductReadDeps, input: P
                 where psc.product_id = p.id and psc.sub_category_id = any(${textArray(subCategoryId)}))`
           : sql``
       }`
-    return newestPage(deps, where, page, limit)
-  }, { availabilityOrdered: true })
+      return newestPage(deps, where, page, limit)
+    },
+    { availabilityOrdered: true },
+  )
 }
 
 /** Ids are opaque, but ours are short runs of letters and digits; anything else cannot exist. */

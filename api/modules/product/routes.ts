@@ -72,7 +72,11 @@ export function productRoutes(deps: AppDeps) {
     },
     async (c) => {
       const input = await readBody(c, SearchRequestSchema)
-      const { data, totalCount, ...extra } = await searchProducts(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, searchLimit(c))
+      const { data, totalCount, ...extra } = await searchProducts(
+        await productReadDeps(deps, c.req.header(STORE_HEADER)),
+        input,
+        searchLimit(c),
+      )
       return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit), ...extra })
     },
   )
@@ -93,14 +97,17 @@ export function productRoutes(deps: AppDeps) {
     },
     async (c) => {
       const { id, grouped } = await readBody(c, ProductsByCategorySchema)
-      if (grouped) return ok(c, 'category product list', await productsByCategoryGrouped(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
+      if (grouped)
+        return ok(c, 'category product list', await productsByCategoryGrouped(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
       return ok(c, 'category product list', await productsByCategory(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
     },
   )
 
   const byCategoryAndSubCategory = async (c: Context) => {
     const input = await readBody(c, ListingRequestSchema)
-    const { data, totalCount, ...extra } = await productListing(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, { gate: deps.searchGate })
+    const { data, totalCount, ...extra } = await productListing(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, {
+      gate: deps.searchGate,
+    })
     return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit, ...extra })
   }
   const listing = {
@@ -157,7 +164,11 @@ export function productRoutes(deps: AppDeps) {
     },
     async (c) => {
       const input = await readBody(c, SearchRequestSchema)
-      const { data, totalCount, ...extra } = await searchProducts(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, searchLimit(c))
+      const { data, totalCount, ...extra } = await searchProducts(
+        await productReadDeps(deps, c.req.header(STORE_HEADER)),
+        input,
+        searchLimit(c),
+      )
       return ok(c, 'Product data', data, {
         totalCount,
         totalPage: pageCount(totalCount, input.limit),
@@ -183,7 +194,13 @@ export function productRoutes(deps: AppDeps) {
     async (c) => {
       const input = await readBody(c, CreateProductSchema)
       const idempotency = idempotencyClaim(c, currentUser(c).id, 'product:create', input)
-      return ok(c, PRODUCT_CREATED, await createProduct({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input, idempotency), {}, 201)
+      return ok(
+        c,
+        PRODUCT_CREATED,
+        await createProduct({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input, idempotency),
+        {},
+        201,
+      )
     },
   )
 
@@ -200,7 +217,11 @@ export function productRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const input = await readBody(c, UpdateProductSchema)
-      return ok(c, PRODUCT_UPDATED, await updateProduct({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input))
+      return ok(
+        c,
+        PRODUCT_UPDATED,
+        await updateProduct({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input),
+      )
     },
   )
 

@@ -18,7 +18,14 @@
 import { sql } from 'drizzle-orm'
 import type { Gate } from '../../lib/gate.ts'
 import type { Db } from '../../db/client.ts'
-import { newestPage, productsByCategoryAndSubCategory, storeCached, textArray, type ProductPage, type ProductReadDeps } from '../product/reads.ts'
+import {
+  newestPage,
+  productsByCategoryAndSubCategory,
+  storeCached,
+  textArray,
+  type ProductPage,
+  type ProductReadDeps,
+} from '../product/reads.ts'
 import type { ProductSearchInput, ProductsByCategoryAndSubCategoryInput } from '../../../contract/product.ts'
 import { listPage, type ListQuery } from './list-query.ts'
 import { searchListParts } from './ranking.ts'

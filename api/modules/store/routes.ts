@@ -1,5 +1,5 @@
 /**
- * Routes of /api/store and /api/inventory (ADMIN; docs/stores.md, "Admin"): the dark stores and
+ * Routes of /api/store and /api/inventory (ADMIN; docs/stores.md, "Admin API"): the dark stores and
  * their stock.
  *
  * - GET /api/store/list → every store, active or not, by position, with its open orders
