@@ -11,7 +11,8 @@ import type { Category, Product } from '../../db/schema.ts'
 import type { CatalogChange } from '../../lib/cache.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
-import { insertCategory, insertProduct, stockIn } from '../../testing/fixtures.ts'
+import { SEEDED_DEFAULT_STORE, insertCategory, insertProduct, stockIn } from '../../testing/fixtures.ts'
+import { stockKey } from '../../../contract/availability.ts'
 
 let t: TestApp
 let admin: SignedIn
@@ -19,7 +20,8 @@ let shelf: Category
 const heard: CatalogChange[] = []
 
 beforeAll(async () => {
-  t = await createTestApp()
+  // Noon in India: every seeded store is open (Koramangala opens at 06:00).
+  t = await createTestApp({ clock: () => new Date('2026-11-26T06:30:00Z') })
   admin = await createAdmin(t)
   shelf = await insertCategory(t.db, { name: 'Dry Fruits' })
   t.deps.cache.onClear((change) => heard.push(change))
@@ -60,25 +62,32 @@ const detailsStock = async (p: Product) =>
 /** Fixtures are written straight to the tables, past the writes that clear the cache. */
 const fixturesWritten = () => t.deps.cache.invalidate()
 const stockOf = (p: Product) => stockIn(t.db, p.id)
+/** How a stock change names a product of the default store (docs/stores.md, "Stock"). */
+const key = (p: Product) => stockKey(SEEDED_DEFAULT_STORE, p.id)
+const KORAMANGALA = 'storeBlrKoramangala'
 
 describe('an order and the caches', () => {
   it('leaving the product in stock clears nothing whole and keeps the lists; the product’s details answer is fresh', async () => {
-    const cashews = await insertProduct(t.db, { name: 'Cashews', price: 400, stock: 7, categoryIds: [shelf.id] })
+    const cashews = await insertProduct(t.db, { name: 'Cashews', price: 400, stock: 9, categoryIds: [shelf.id] })
     const who = await shopperWithAddress()
     fixturesWritten()
-    expect((await listedStock())[cashews.id]).toBe(7)
-    expect(await detailsStock(cashews)).toBe(7)
+    expect((await listedStock())[cashews.id]).toBe(9)
+    expect(await detailsStock(cashews)).toBe(9)
     heard.length = 0
     const misses = t.deps.cache.stats.misses
 
     await buy(who, cashews, 2)
-    expect(await stockOf(cashews)).toBe(5)
-    expect(heard).toEqual([{ kind: 'stock', moved: [cashews.id], crossed: [] }])
-    // The list was kept: it still says 7 (in stock either way) and was not computed again.
-    expect((await listedStock())[cashews.id]).toBe(7)
+    expect(await stockOf(cashews)).toBe(7)
+    expect(heard).toEqual([{ kind: 'stock', moved: [key(cashews)], crossed: [] }])
+    // The list was kept: it still says 9 (in stock either way) and was not computed again.
+    expect((await listedStock())[cashews.id]).toBe(9)
     expect(t.deps.cache.stats.misses).toBe(misses)
     // The product's own answer (its page's stepper, the admin's edit form) reads the stock of now.
-    expect(await detailsStock(cashews)).toBe(5)
+    expect(await detailsStock(cashews)).toBe(7)
+    // Down to 5: "Only 5 left" is shown, so the lists showing it are refreshed.
+    await buy(who, cashews, 2)
+    expect(heard[1]).toEqual({ kind: 'stock', moved: [key(cashews)], crossed: [key(cashews)] })
+    expect((await listedStock())[cashews.id]).toBe(5)
   })
 
   it('taking the last unit names the product, and the lists showing it answer 0 at once', async () => {
@@ -89,7 +98,7 @@ describe('an order and the caches', () => {
     heard.length = 0
 
     await buy(who, almonds, 2)
-    expect(heard).toEqual([{ kind: 'stock', moved: [almonds.id], crossed: [almonds.id] }])
+    expect(heard).toEqual([{ kind: 'stock', moved: [key(almonds)], crossed: [key(almonds)] }])
     expect((await listedStock())[almonds.id]).toBe(0)
     expect(await detailsStock(almonds)).toBe(0)
   })
@@ -106,10 +115,61 @@ describe('an order and the caches', () => {
 
     const cancel = (order: { _id: string }) => t.call('order/cancel', { method: 'POST', json: { orderId: order._id }, token: who.token })
     expect((await cancel(some)).status).toBe(200)
-    expect(heard).toEqual([{ kind: 'stock', moved: [dates.id], crossed: [] }])
+    expect(heard).toEqual([{ kind: 'stock', moved: [key(dates)], crossed: [] }])
     expect((await cancel(soldOut)).status).toBe(200)
-    expect(heard[1]).toEqual({ kind: 'stock', moved: [raisins.id], crossed: [raisins.id] })
+    expect(heard[1]).toEqual({ kind: 'stock', moved: [key(raisins)], crossed: [key(raisins)] })
     expect((await listedStock())[raisins.id]).toBe(3)
+  })
+
+  it("a sale in another store refreshes only that store's answers", async () => {
+    const walnuts = await insertProduct(t.db, {
+      name: 'Walnuts',
+      price: 700,
+      stock: 9,
+      storeStock: { [KORAMANGALA]: 1 },
+      categoryIds: [shelf.id],
+    })
+    fixturesWritten()
+    const listIn = async (storeId: string) =>
+      (
+        await t.call('product/get-product-by-category-and-subcategory', {
+          method: 'POST',
+          json: { categoryId: shelf.id, page: 1, limit: 20 },
+          headers: { 'X-Store-Id': storeId },
+        })
+      ).body.data as { _id: string; stock: number }[]
+    expect((await listIn(KORAMANGALA)).find((p) => p._id === walnuts.id)!.stock).toBe(1)
+    expect((await listIn(SEEDED_DEFAULT_STORE)).find((p) => p._id === walnuts.id)!.stock).toBe(9)
+    heard.length = 0
+    const misses = t.deps.cache.stats.misses
+    const who = await createShopper(t)
+    const address = await t.call('address/create', {
+      method: 'POST',
+      json: { address_line: '8, 80 Feet Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560034', mobile: '9845012345' },
+      token: who.token,
+    })
+    expect(
+      (
+        await t.call('cart/create', {
+          method: 'POST',
+          json: { productId: walnuts.id },
+          token: who.token,
+          headers: { 'X-Store-Id': KORAMANGALA },
+        })
+      ).status,
+    ).toBe(200)
+    const placed = await t.call('order/cash-on-delivery', {
+      method: 'POST',
+      json: { addressId: address.body.data._id },
+      token: who.token,
+      headers: { 'Idempotency-Key': `cache-key-${process.pid}-${++keySeq}`, 'X-Store-Id': KORAMANGALA },
+    })
+    expect(placed.status).toBe(201)
+    expect(heard).toEqual([{ kind: 'stock', moved: [stockKey(KORAMANGALA, walnuts.id)], crossed: [stockKey(KORAMANGALA, walnuts.id)] }])
+    // Indiranagar's listing is kept as it was; Koramangala's is computed again and says 0.
+    expect((await listIn(SEEDED_DEFAULT_STORE)).find((p) => p._id === walnuts.id)!.stock).toBe(9)
+    expect(t.deps.cache.stats.misses).toBe(misses)
+    expect((await listIn(KORAMANGALA)).find((p) => p._id === walnuts.id)!.stock).toBe(0)
   })
 
   it('an admin’s edit still clears everything', async () => {

@@ -280,7 +280,7 @@ describe('accounts, cart, addresses and orders through the BFF', () => {
     })
     const placed = await order.placeCashOnDeliveryOrder(s, home.ok ? home.data._id : '', 'real-api-reorder-0001')
     const orderId = placed.kind === 'placed' ? placed.order._id : ''
-    await t.db.execute(sql`update products set stock = 2 where id = ${sugar.id}`)
+    await t.db.execute(sql`update inventory set stock = 2 where product_id = ${sugar.id}`)
 
     const again = await order.reorder(s, orderId)
     expect(again).toMatchObject({
