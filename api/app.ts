@@ -27,6 +27,8 @@ import { sitemapRoutes } from './modules/sitemap/routes.ts'
 import { cartRoutes } from './modules/cart/routes.ts'
 import { addressRoutes } from './modules/address/routes.ts'
 import { orderRoutes } from './modules/order/routes.ts'
+import { invoiceRoutes } from './modules/invoice/routes.ts'
+import { DEFAULT_INVOICE } from './modules/invoice/settings.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
 import { accountLookup } from './modules/user/service.ts'
 import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes, withBodyTextRule } from './lib/openapi.ts'
@@ -59,6 +61,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     allowedOrigins: [],
     searchGate: createGate(2, 64),
     commerce: DEFAULT_COMMERCE,
+    invoice: DEFAULT_INVOICE,
     checkAnswers: false,
     publicUrl: undefined,
     ...opts,
@@ -128,6 +131,7 @@ export function createApp(opts: AppOptions) {
   api.route('/cart', cartRoutes(deps))
   api.route('/address', addressRoutes(deps))
   api.route('/order', orderRoutes(deps))
+  api.route('/invoice', invoiceRoutes(deps))
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null
