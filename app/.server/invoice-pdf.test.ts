@@ -34,7 +34,14 @@ const invoice: Invoice = {
   seller: { name: 'Grocery Retail Pvt Ltd', address: '12, MG Road\nBengaluru, Karnataka 560001', gstin: '29AAAAA0000A1ZY' },
   buyer: {
     name: 'Asha',
-    address: { address_line: '1 Park St', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', country: 'India', mobile: '9845012345' },
+    address: {
+      address_line: '1 Park St',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      pincode: '560001',
+      country: 'India',
+      mobile: '9845012345',
+    },
   },
   lines: [
     line('Onion', 1, 52, 0, 52, 0, 0),
@@ -95,7 +102,10 @@ describe('renderInvoicePdf', () => {
   })
 
   it('runs a long order onto more pages, compressed by default', async () => {
-    const many = { ...invoice, lines: Array.from({ length: 120 }, (_, i) => line(`Product ${i + 1} with a rather long name to wrap`, 1, 10, 5, 9.52, 0.24, 0.24)) }
+    const many = {
+      ...invoice,
+      lines: Array.from({ length: 120 }, (_, i) => line(`Product ${i + 1} with a rather long name to wrap`, 1, 10, 5, 9.52, 0.24, 0.24)),
+    }
     const pdf = await renderInvoicePdf(many)
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
     const pages = Number(/\/Count (\d+)/.exec(pdf.toString('latin1'))?.[1])

@@ -88,8 +88,14 @@ export function renderInvoicePdf(invoice: Invoice, opts: { compress?: boolean } 
 
   // Header: the seller, then the invoice's number and date.
   doc.font('Helvetica-Bold').fontSize(16).text('TAX INVOICE', left, MARGIN, { width, align: 'right' })
-  doc.moveUp().fontSize(13).text(invoice.seller.name, left, MARGIN, { width: width * 0.6 })
-  doc.font('Helvetica').fontSize(9).text(invoice.seller.address, { width: width * 0.6 })
+  doc
+    .moveUp()
+    .fontSize(13)
+    .text(invoice.seller.name, left, MARGIN, { width: width * 0.6 })
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .text(invoice.seller.address, { width: width * 0.6 })
   doc.font('Helvetica-Bold').text(`GSTIN: ${invoice.seller.gstin}`, { width: width * 0.6 })
   const afterSeller = doc.y
   const [y, m, d] = invoice.invoiceDate.split('-').map(Number)
@@ -130,7 +136,11 @@ export function renderInvoicePdf(invoice: Invoice, opts: { compress?: boolean } 
     const height = Math.max(...heights) + 4
     if (doc.y + height > bottom()) {
       doc.addPage()
-      if (!bold) drawRow(COLUMNS.map((c) => c.title), true)
+      if (!bold)
+        drawRow(
+          COLUMNS.map((c) => c.title),
+          true,
+        )
     }
     const top = doc.y
     let x = left

@@ -81,12 +81,12 @@ describe('invoice arithmetic (paise)', () => {
 
   it('refuses to invoice an order whose lines do not add up to its bill', () => {
     const line = { name: 'x', unit: '', quantity: 2, mrpPaise: 1000, unitPaise: 900, lineTotalPaise: 1800, rateBp: 500, subCategory: null }
-    expect(() => computeInvoice([line], { itemsTotalPaise: 1801, deliveryChargePaise: 0, roundingPaise: 0, grandTotalPaise: 1801 }, 1800)).toThrow(
-      /add up/,
-    )
-    expect(() => computeInvoice([line], { itemsTotalPaise: 1800, deliveryChargePaise: 0, roundingPaise: 0, grandTotalPaise: 1900 }, 1800)).toThrow(
-      /grand total/,
-    )
+    expect(() =>
+      computeInvoice([line], { itemsTotalPaise: 1801, deliveryChargePaise: 0, roundingPaise: 0, grandTotalPaise: 1801 }, 1800),
+    ).toThrow(/add up/)
+    expect(() =>
+      computeInvoice([line], { itemsTotalPaise: 1800, deliveryChargePaise: 0, roundingPaise: 0, grandTotalPaise: 1900 }, 1800),
+    ).toThrow(/grand total/)
   })
 })
 
@@ -120,8 +120,16 @@ describe('GST rates and the seller', () => {
     expect(isValidGstin('27AAPFU0939F1ZW')).toBe(false)
     expect(isValidGstin('27AAPFU0939F1Z')).toBe(false)
     expect(() => parseInvoiceSettings({ SELLER_GSTIN: '27AAPFU0939F1ZW' })).toThrow(/SELLER_GSTIN/)
-    const settings = parseInvoiceSettings({ SELLER_GSTIN: '27aapfu0939f1zv', SELLER_NAME: 'Kirana Pvt Ltd', SELLER_ADDRESS: '1 Main Rd | Pune 411001' })
-    expect(settings).toMatchObject({ sellerGstin: '27AAPFU0939F1ZV', sellerName: 'Kirana Pvt Ltd', sellerAddress: '1 Main Rd\nPune 411001' })
+    const settings = parseInvoiceSettings({
+      SELLER_GSTIN: '27aapfu0939f1zv',
+      SELLER_NAME: 'Kirana Pvt Ltd',
+      SELLER_ADDRESS: '1 Main Rd | Pune 411001',
+    })
+    expect(settings).toMatchObject({
+      sellerGstin: '27AAPFU0939F1ZV',
+      sellerName: 'Kirana Pvt Ltd',
+      sellerAddress: '1 Main Rd\nPune 411001',
+    })
     expect(parseInvoiceSettings({}).sellerGstin).toBe('29AAAAA0000A1ZY')
   })
 
@@ -143,9 +151,27 @@ describe('POST /api/invoice/details', () => {
     const onions = await insertSubCategory(t.db, { name: 'Potato, Onion & Tomato', categoryIds: [veg.id] })
     const shampoo = await insertSubCategory(t.db, { name: 'Shampoo & Conditioner', categoryIds: [beauty.id] })
     const face = await insertSubCategory(t.db, { name: 'Face Care', categoryIds: [beauty.id] })
-    const a = await insertProduct(t.db, { name: 'Onion', price: 69.75, sellingPrice: 52, categoryIds: [veg.id], subCategoryIds: [onions.id] })
-    const b = await insertProduct(t.db, { name: 'Shampoo', price: 199, sellingPrice: 173.13, categoryIds: [beauty.id], subCategoryIds: [shampoo.id] })
-    const c = await insertProduct(t.db, { name: 'Face Wash', price: 10.01, sellingPrice: 9.99, categoryIds: [beauty.id], subCategoryIds: [face.id] })
+    const a = await insertProduct(t.db, {
+      name: 'Onion',
+      price: 69.75,
+      sellingPrice: 52,
+      categoryIds: [veg.id],
+      subCategoryIds: [onions.id],
+    })
+    const b = await insertProduct(t.db, {
+      name: 'Shampoo',
+      price: 199,
+      sellingPrice: 173.13,
+      categoryIds: [beauty.id],
+      subCategoryIds: [shampoo.id],
+    })
+    const c = await insertProduct(t.db, {
+      name: 'Face Wash',
+      price: 10.01,
+      sellingPrice: 9.99,
+      categoryIds: [beauty.id],
+      subCategoryIds: [face.id],
+    })
     const who = await createShopper(t)
     const addressId = (
       await t.call('address/create', {
@@ -201,6 +227,8 @@ describe('POST /api/invoice/details', () => {
     expect(res.body.data.invoiceNumber).toBe(`INV-${shopper.orderNumber}`)
     expect((await t.call('invoice/details', { method: 'POST', json: { orderId: shopper.orderId } })).status).toBe(401)
     expect((await t.call('invoice/details', { method: 'POST', json: { orderId: '' }, token: shopper.token })).status).toBe(400)
-    expect((await t.call('invoice/details', { method: 'POST', json: { orderId: 'x'.repeat(65) }, token: shopper.token })).status).toBeLessThan(500)
+    expect(
+      (await t.call('invoice/details', { method: 'POST', json: { orderId: 'x'.repeat(65) }, token: shopper.token })).status,
+    ).toBeLessThan(500)
   })
 })

@@ -34,12 +34,15 @@ export function parseInvoiceSettings(env: NodeJS.ProcessEnv): InvoiceSettings {
   const text = (name: string, fallback: string) => {
     const value = env[name]?.trim()
     if (!value) return fallback
-    if (value.length > TEXT_MAX || /[^\P{Cc}\n]/u.test(value)) throw new Error(`${name} must be plain text of at most ${TEXT_MAX} characters`)
+    if (value.length > TEXT_MAX || /[^\P{Cc}\n]/u.test(value))
+      throw new Error(`${name} must be plain text of at most ${TEXT_MAX} characters`)
     return value
   }
   const gstin = (env.SELLER_GSTIN ?? '').trim().toUpperCase() || DEFAULT_INVOICE.sellerGstin
   if (!isValidGstin(gstin))
-    throw new Error(`SELLER_GSTIN must be a 15-character GSTIN (e.g. 29AAAAA0000A1ZY) with a valid check character, got "${env.SELLER_GSTIN}"`)
+    throw new Error(
+      `SELLER_GSTIN must be a 15-character GSTIN (e.g. 29AAAAA0000A1ZY) with a valid check character, got "${env.SELLER_GSTIN}"`,
+    )
   return {
     sellerName: text('SELLER_NAME', DEFAULT_INVOICE.sellerName),
     sellerAddress: text('SELLER_ADDRESS', DEFAULT_INVOICE.sellerAddress)
