@@ -29,6 +29,8 @@ import { addressRoutes } from './modules/address/routes.ts'
 import { locationRoutes } from './modules/location/routes.ts'
 import { inventoryRoutes, storeRoutes } from './modules/store/routes.ts'
 import { orderRoutes } from './modules/order/routes.ts'
+import { invoiceRoutes } from './modules/invoice/routes.ts'
+import { DEFAULT_INVOICE } from './modules/invoice/settings.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
 import { accountLookup } from './modules/user/service.ts'
 import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes, withBodyTextRule } from './lib/openapi.ts'
@@ -61,6 +63,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     allowedOrigins: [],
     searchGate: createGate(2, 64),
     commerce: DEFAULT_COMMERCE,
+    invoice: DEFAULT_INVOICE,
     checkAnswers: false,
     publicUrl: undefined,
     ...opts,
@@ -133,6 +136,7 @@ export function createApp(opts: AppOptions) {
   api.route('/location', locationRoutes(deps))
   api.route('/store', storeRoutes(deps))
   api.route('/inventory', inventoryRoutes(deps))
+  api.route('/invoice', invoiceRoutes(deps))
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null

@@ -10,6 +10,7 @@ import { parseTrustProxy } from './lib/client-ip.ts'
 import { isBareOrigin, parseOrigin } from './lib/cors.ts'
 import { parseUploadMaxBytes } from '../contract/file.ts'
 import type { S3Settings } from './lib/storage-s3.ts'
+import { parseInvoiceSettings, type InvoiceSettings } from './modules/invoice/settings.ts'
 
 export interface ServerConfig {
   port: number
@@ -34,6 +35,8 @@ export interface ServerConfig {
   publicUrl?: string
   /** Cart and delivery rules (docs/commerce-api.md, "Cart"). */
   commerce: CommerceSettings
+  /** The seller on tax invoices and the GST rates (`SELLER_*`, `GST_RATES`; api/modules/invoice/settings.ts). */
+  invoice: InvoiceSettings
   /** S3-compatible object storage for images (`S3_BUCKET` set), else null: local disk. */
   s3: S3Settings | null
   /** `Secure` cookies and HSTS: in production unless `INSECURE_COOKIES=1` (a local http run of the production build). */
@@ -233,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .map((o) => parseOrigin(o)),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     commerce: parseCommerce(env),
+    invoice: parseInvoiceSettings(env),
     s3: parseS3(env),
     secureCookies: isProduction && env.INSECURE_COOKIES !== '1',
     adminPassword: env.ADMIN_PASSWORD || undefined,

@@ -12,6 +12,7 @@ import type { RateLimits } from './lib/rate-limit.ts'
 import type { Mailer } from './lib/mail.ts'
 import type { OrderEvents } from './lib/order-events.ts'
 import type { CommerceSettings } from './config.ts'
+import type { InvoiceSettings } from './modules/invoice/settings.ts'
 import type { User } from './db/schema.ts'
 
 /**
@@ -54,6 +55,8 @@ export interface AppDeps {
   searchGate: Gate
   /** Cart and delivery rules (api/config.ts). */
   commerce: CommerceSettings
+  /** The seller on tax invoices and the GST rates (api/modules/invoice/settings.ts). */
+  invoice: InvoiceSettings
   /** How the guards find a token's user and session (api/lib/auth.ts). */
   accounts: AccountLookup
   /**

@@ -81,6 +81,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     allowedOrigins: config.apiAllowedOrigins,
     publicUrl: config.publicUrl,
     commerce: config.commerce,
+    invoice: config.invoice,
     // PGlite runs one query at a time: one search at a time keeps room for everything else.
     searchGate: createGate(database.kind === 'pglite' ? 1 : 4, 64),
     rateLimits: createRateLimits({}, config.rateLimitIpMultiplier, database.pool),

@@ -5,6 +5,7 @@
  * order's `version` as the admin saw it, so two admins cannot both win: the later one gets the API's
  * 409 "This order was changed by someone else: reload" as an error toast. Cancelling asks first, in a
  * dialog at `?cancel=1` with an optional reason kept on the order (app/components/cancel-order-dialog.tsx).
+ * "Invoice (PDF)" opens the order's tax invoice (routes/dashboard/invoice.ts).
  */
 import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
@@ -18,6 +19,7 @@ import { redirectWithToast } from '../../.server/toast.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
 import { CancelOrderDialog, CancelOrderLink, cancelDialogHref, isCancelDialogOpen } from '../../components/cancel-order-dialog.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { InvoiceLink } from '../../components/invoice-link.tsx'
 import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { CancellationNote, OrderBody, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
@@ -95,6 +97,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           </div>
           <StatusTimeline order={order} />
           <CancellationNote order={order} />
+          <div>
+            <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} />
+          </div>
           {nextStatuses(order.status).length > 0 ? (
             <div className="flex flex-wrap gap-2">
               {nextStatuses(order.status).map((status) =>

@@ -3,7 +3,8 @@
  * status timeline, every line as sold, the address as at order time, the bill, and "Cancel order"
  * while the order is still placed (stock goes back). Cancelling asks first, in a dialog at
  * `?cancel=1` with an optional reason (app/components/cancel-order-dialog.tsx). "Order again" adds
- * the order's lines to the cart (docs/product.md, "Order again"). Another shopper's order is a 404.
+ * the order's lines to the cart (docs/product.md, "Order again"); "Invoice (PDF)" opens the tax invoice
+ * (routes/dashboard/invoice.ts). Another shopper's order is a 404.
  *
  * Live status (docs/product.md, "Order page"): with JavaScript the page listens to its event stream
  * (routes/dashboard/order-events.ts) and reloads its data on each event; without, it says "Status as
@@ -27,6 +28,7 @@ import {
   isCancelDialogOpen,
 } from '../../components/cancel-order-dialog.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { InvoiceLink } from '../../components/invoice-link.tsx'
 import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { CancellationNote, OrderBody, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
@@ -109,6 +111,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
       <CancellationNote order={order} />
       <div className="flex flex-wrap items-center gap-3">
         <ReorderButton orderId={order._id} orderNumber={order.orderId} action={orderPath} />
+        <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} />
         {order.status === 'placed' ? <CancelOrderLink orderPath={orderPath} /> : null}
       </div>
       {confirming ? (

@@ -1,0 +1,151 @@
+/**
+ * The tax invoice's arithmetic, in integer paise (docs/commerce-api.md, "Tax invoice";
+ * docs/decisions/0021-tax-invoice.md). Prices in India include GST, so each line's tax is taken out
+ * of what the shopper paid: tax = amount × rate / (100 + rate), rounded half up to the paisa, split
+ * into CGST and SGST halves that add up to it (the odd paisa goes to SGST); taxable value = amount −
+ * tax. The delivery charge is a line of its own at the delivery rate. The totals add the lines, so
+ * the invoice's total is the order's bill to the paisa: items total + delivery + rounding = grand total.
+ */
+
+/** One line as sold (integer paise) with its rate in basis points (5 % = 500). */
+export interface InvoiceLineInput {
+  name: string
+  unit: string
+  quantity: number
+  mrpPaise: number
+  unitPaise: number
+  lineTotalPaise: number
+  rateBp: number
+  subCategory: string | null
+}
+
+/** A computed invoice line (paise); `kind` is `goods` or `delivery`. */
+export interface InvoiceLine {
+  kind: 'goods' | 'delivery'
+  name: string
+  unit: string
+  quantity: number
+  mrpPaise: number
+  unitPaise: number
+  /** (MRP − price) × quantity. */
+  discountPaise: number
+  /** What the shopper pays for the line, GST included. */
+  amountPaise: number
+  rateBp: number
+  taxablePaise: number
+  cgstPaise: number
+  sgstPaise: number
+  subCategory: string | null
+}
+
+/** The bill of the order as stored (paise). */
+export interface OrderBillPaise {
+  itemsTotalPaise: number
+  deliveryChargePaise: number
+  roundingPaise: number
+  grandTotalPaise: number
+}
+
+/** The invoice's totals (paise). `grandTotalPaise` = `amountPaise` + `roundingPaise`. */
+export interface InvoiceTotals {
+  mrpPaise: number
+  discountPaise: number
+  taxablePaise: number
+  cgstPaise: number
+  sgstPaise: number
+  taxPaise: number
+  itemsTotalPaise: number
+  deliveryChargePaise: number
+  /** Every line's amount: items and delivery, GST included. */
+  amountPaise: number
+  roundingPaise: number
+  grandTotalPaise: number
+}
+
+/**
+ * The GST inside `amountPaise` at `rateBp`: round half up of amount × rate / (10000 + rate), in
+ * integers (exact for any amount below 2^53 / 10000 paise).
+ */
+export function includedTax(amountPaise: number, rateBp: number): number {
+  if (!Number.isSafeInteger(amountPaise) || amountPaise < 0) throw new RangeError(`Not an amount in paise: ${amountPaise}`)
+  if (!Number.isInteger(rateBp) || rateBp < 0) throw new RangeError(`Not a rate in basis points: ${rateBp}`)
+  const den = 10_000 + rateBp
+  return Math.floor((2 * amountPaise * rateBp + den) / (2 * den))
+}
+
+/** Splits a tax into CGST and SGST halves that add up to it; the odd paisa goes to SGST. */
+export function splitTax(taxPaise: number): { cgstPaise: number; sgstPaise: number } {
+  const cgstPaise = Math.floor(taxPaise / 2)
+  return { cgstPaise, sgstPaise: taxPaise - cgstPaise }
+}
+
+function taxed(line: Omit<InvoiceLine, 'taxablePaise' | 'cgstPaise' | 'sgstPaise'>): InvoiceLine {
+  const tax = includedTax(line.amountPaise, line.rateBp)
+  return { ...line, taxablePaise: line.amountPaise - tax, ...splitTax(tax) }
+}
+
+/**
+ * The invoice of an order: its lines with their tax, a delivery line when the order paid for delivery
+ * (at `deliveryRateBp`), and the totals. Throws an Error when the lines do not add up to the stored
+ * items total or the bill does not add up (a corrupt order must not be invoiced).
+ */
+export function computeInvoice(
+  lines: readonly InvoiceLineInput[],
+  bill: OrderBillPaise,
+  deliveryRateBp: number,
+): { lines: InvoiceLine[]; totals: InvoiceTotals } {
+  const out: InvoiceLine[] = lines.map((l) =>
+    taxed({
+      kind: 'goods',
+      name: l.name,
+      unit: l.unit,
+      quantity: l.quantity,
+      mrpPaise: l.mrpPaise,
+      unitPaise: l.unitPaise,
+      discountPaise: Math.max(0, l.mrpPaise - l.unitPaise) * l.quantity,
+      amountPaise: l.lineTotalPaise,
+      rateBp: l.rateBp,
+      subCategory: l.subCategory,
+    }),
+  )
+  const itemsTotalPaise = out.reduce((n, l) => n + l.amountPaise, 0)
+  if (itemsTotalPaise !== bill.itemsTotalPaise)
+    throw new Error(`Invoice lines add up to ${itemsTotalPaise} paise, the order's items total is ${bill.itemsTotalPaise}`)
+  if (bill.deliveryChargePaise > 0)
+    out.push(
+      taxed({
+        kind: 'delivery',
+        name: 'Delivery charge',
+        unit: '',
+        quantity: 1,
+        mrpPaise: bill.deliveryChargePaise,
+        unitPaise: bill.deliveryChargePaise,
+        discountPaise: 0,
+        amountPaise: bill.deliveryChargePaise,
+        rateBp: deliveryRateBp,
+        subCategory: null,
+      }),
+    )
+  const sum = (pick: (l: InvoiceLine) => number) => out.reduce((n, l) => n + pick(l), 0)
+  const amountPaise = sum((l) => l.amountPaise)
+  if (amountPaise + bill.roundingPaise !== bill.grandTotalPaise)
+    throw new Error(`Invoice total ${amountPaise} + rounding ${bill.roundingPaise} paise is not the grand total ${bill.grandTotalPaise}`)
+  const cgstPaise = sum((l) => l.cgstPaise)
+  const sgstPaise = sum((l) => l.sgstPaise)
+  return {
+    lines: out,
+    totals: {
+      mrpPaise: sum((l) => l.mrpPaise * l.quantity),
+      discountPaise: sum((l) => l.discountPaise),
+      taxablePaise: sum((l) => l.taxablePaise),
+      cgstPaise,
+      sgstPaise,
+      taxPaise: cgstPaise + sgstPaise,
+      itemsTotalPaise,
+      deliveryChargePaise: bill.deliveryChargePaise,
+      amountPaise,
+      roundingPaise: bill.roundingPaise,
+      grandTotalPaise: bill.grandTotalPaise,
+    },
+  }
+}

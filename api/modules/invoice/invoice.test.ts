@@ -1,0 +1,234 @@
+/**
+ * The tax invoice (docs/commerce-api.md, "Tax invoice"): the paise arithmetic on its own (GST taken
+ * out of GST-inclusive prices, CGST + SGST adding up, totals equal to the bill to the paisa), the rate
+ * table and the seller's settings, then POST /api/invoice/details on a fresh database (PGlite, or
+ * PostgreSQL with TEST_DATABASE_URL): a placed order's invoice adds up to the order's bill to the
+ * paisa, another shopper gets a 404 and an admin reads any order's invoice.
+ */
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { gstinCheckChar, isValidGstin } from '../../../contract/invoice.ts'
+import { createTestApp, type TestApp } from '../../testing/app.ts'
+import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
+import { insertCategory, insertProduct, insertSubCategory } from '../../testing/fixtures.ts'
+import { computeInvoice, includedTax, splitTax } from './compute.ts'
+import { buildGstRates, gstRateFor, parseGstRates } from './gst-rates.ts'
+import { indiaDate, invoiceNumber } from './service.ts'
+import { parseInvoiceSettings } from './settings.ts'
+
+describe('invoice arithmetic (paise)', () => {
+  it('takes the GST out of a GST-inclusive amount, rounded half up to the paisa', () => {
+    expect(includedTax(10500, 500)).toBe(500) // ₹105 at 5 %: ₹100 + ₹5
+    expect(includedTax(11800, 1800)).toBe(1800) // ₹118 at 18 %
+    expect(includedTax(10000, 0)).toBe(0)
+    expect(includedTax(100, 1800)).toBe(15) // 15.25 paise → 15
+    expect(includedTax(13, 500)).toBe(1) // 0.619… → 1
+    expect(() => includedTax(1.5, 500)).toThrow(RangeError)
+  })
+
+  it('splits a tax into CGST and SGST that add up to it', () => {
+    expect(splitTax(501)).toEqual({ cgstPaise: 250, sgstPaise: 251 })
+    expect(splitTax(0)).toEqual({ cgstPaise: 0, sgstPaise: 0 })
+  })
+
+  it('totals equal the bill to the paisa for any lines, rates and delivery', () => {
+    const rates = [0, 500, 1200, 1800, 2800, 4000]
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            quantity: fc.integer({ min: 1, max: 12 }),
+            mrpPaise: fc.integer({ min: 1, max: 5_000_000 }),
+            off: fc.integer({ min: 0, max: 100 }),
+            rate: fc.constantFrom(...rates),
+          }),
+          { minLength: 1, maxLength: 30 },
+        ),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.constantFrom(...rates),
+        (raw, delivery, deliveryRate) => {
+          const lines = raw.map((l, i) => {
+            const unitPaise = Math.round((l.mrpPaise * (100 - l.off)) / 100)
+            return {
+              name: `p${i}`,
+              unit: '1 pc',
+              quantity: l.quantity,
+              mrpPaise: l.mrpPaise,
+              unitPaise,
+              lineTotalPaise: unitPaise * l.quantity,
+              rateBp: l.rate,
+              subCategory: null,
+            }
+          })
+          const itemsTotalPaise = lines.reduce((n, l) => n + l.lineTotalPaise, 0)
+          const beforeRounding = itemsTotalPaise + delivery
+          const grandTotalPaise = Math.round(beforeRounding / 100) * 100
+          const bill = { itemsTotalPaise, deliveryChargePaise: delivery, roundingPaise: grandTotalPaise - beforeRounding, grandTotalPaise }
+          const { lines: out, totals } = computeInvoice(lines, bill, deliveryRate)
+          expect(totals.taxablePaise + totals.cgstPaise + totals.sgstPaise).toBe(totals.amountPaise)
+          expect(totals.amountPaise + totals.roundingPaise).toBe(grandTotalPaise)
+          expect(totals.itemsTotalPaise).toBe(itemsTotalPaise)
+          for (const l of out) {
+            expect(l.taxablePaise + l.cgstPaise + l.sgstPaise).toBe(l.amountPaise)
+            expect(Math.abs(l.sgstPaise - l.cgstPaise)).toBeLessThanOrEqual(1)
+          }
+          expect(out.length).toBe(lines.length + (delivery > 0 ? 1 : 0))
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('refuses to invoice an order whose lines do not add up to its bill', () => {
+    const line = { name: 'x', unit: '', quantity: 2, mrpPaise: 1000, unitPaise: 900, lineTotalPaise: 1800, rateBp: 500, subCategory: null }
+    expect(() =>
+      computeInvoice([line], { itemsTotalPaise: 1801, deliveryChargePaise: 0, roundingPaise: 0, grandTotalPaise: 1801 }, 1800),
+    ).toThrow(/add up/)
+    expect(() =>
+      computeInvoice([line], { itemsTotalPaise: 1800, deliveryChargePaise: 0, roundingPaise: 0, grandTotalPaise: 1900 }, 1800),
+    ).toThrow(/grand total/)
+  })
+})
+
+describe('GST rates and the seller', () => {
+  it('looks a rate up by sub category, then category, then the default', () => {
+    const table = buildGstRates()
+    expect(gstRateFor(table, 'Potato, Onion & Tomato', 'Fruits & Vegetables')).toBe(0)
+    expect(gstRateFor(table, 'shampoo & conditioner', 'Beauty & Hygiene')).toBe(500)
+    expect(gstRateFor(table, 'Face Care', 'Beauty & Hygiene')).toBe(1800)
+    expect(gstRateFor(table, 'Cold Drinks', 'Beverages')).toBe(4000)
+    expect(gstRateFor(table, null, null)).toBe(1800)
+    expect(table.deliveryBp).toBe(1800)
+  })
+
+  it('GST_RATES overrides a rate; a malformed value fails at start', () => {
+    const table = parseGstRates('{"subCategories":{"Face Care":12.5},"categories":{"Beverages":18},"default":5,"delivery":0}')
+    expect(gstRateFor(table, 'Face Care', null)).toBe(1250)
+    expect(gstRateFor(table, 'Green Tea', 'Beverages')).toBe(1800)
+    expect(gstRateFor(table, 'Cold Drinks', 'Beverages')).toBe(4000)
+    expect(table.defaultBp).toBe(500)
+    expect(table.deliveryBp).toBe(0)
+    expect(() => parseGstRates('{')).toThrow(/JSON/)
+    expect(() => parseGstRates('{"rates":{}}')).toThrow(/unknown key/)
+    expect(() => parseGstRates('{"default":120}')).toThrow(/percentage/)
+    expect(() => parseGstRates('{"categories":{"Beverages":"5"}}')).toThrow(/percentage/)
+  })
+
+  it('validates the GSTIN: 15 characters of the standard pattern with its check character', () => {
+    expect(gstinCheckChar('27AAPFU0939F1Z')).toBe('V')
+    expect(isValidGstin('27AAPFU0939F1ZV')).toBe(true)
+    expect(isValidGstin('27AAPFU0939F1ZW')).toBe(false)
+    expect(isValidGstin('27AAPFU0939F1Z')).toBe(false)
+    expect(() => parseInvoiceSettings({ SELLER_GSTIN: '27AAPFU0939F1ZW' })).toThrow(/SELLER_GSTIN/)
+    const settings = parseInvoiceSettings({
+      SELLER_GSTIN: '27aapfu0939f1zv',
+      SELLER_NAME: 'Kirana Pvt Ltd',
+      SELLER_ADDRESS: '1 Main Rd | Pune 411001',
+    })
+    expect(settings).toMatchObject({
+      sellerGstin: '27AAPFU0939F1ZV',
+      sellerName: 'Kirana Pvt Ltd',
+      sellerAddress: '1 Main Rd\nPune 411001',
+    })
+    expect(parseInvoiceSettings({}).sellerGstin).toBe('29AAAAA0000A1ZY')
+  })
+
+  it('numbers and dates the invoice from the order: the day in India', () => {
+    expect(invoiceNumber('OD000123')).toBe('INV-OD000123')
+    expect(indiaDate('2026-03-31T18:29:59.000Z')).toBe('2026-03-31')
+    expect(indiaDate('2026-03-31T18:30:00.000Z')).toBe('2026-04-01')
+  })
+})
+
+describe('POST /api/invoice/details', () => {
+  let t: TestApp
+  let shopper: SignedIn & { orderId: string; orderNumber: string }
+
+  beforeAll(async () => {
+    t = await createTestApp()
+    const veg = await insertCategory(t.db, { name: 'Fruits & Vegetables' })
+    const beauty = await insertCategory(t.db, { name: 'Beauty & Hygiene' })
+    const onions = await insertSubCategory(t.db, { name: 'Potato, Onion & Tomato', categoryIds: [veg.id] })
+    const shampoo = await insertSubCategory(t.db, { name: 'Shampoo & Conditioner', categoryIds: [beauty.id] })
+    const face = await insertSubCategory(t.db, { name: 'Face Care', categoryIds: [beauty.id] })
+    const a = await insertProduct(t.db, {
+      name: 'Onion',
+      price: 69.75,
+      sellingPrice: 52,
+      categoryIds: [veg.id],
+      subCategoryIds: [onions.id],
+    })
+    const b = await insertProduct(t.db, {
+      name: 'Shampoo',
+      price: 199,
+      sellingPrice: 173.13,
+      categoryIds: [beauty.id],
+      subCategoryIds: [shampoo.id],
+    })
+    const c = await insertProduct(t.db, {
+      name: 'Face Wash',
+      price: 10.01,
+      sellingPrice: 9.99,
+      categoryIds: [beauty.id],
+      subCategoryIds: [face.id],
+    })
+    const who = await createShopper(t)
+    const addressId = (
+      await t.call('address/create', {
+        method: 'POST',
+        json: { address_line: '12, MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9845012345' },
+        token: who.token,
+      })
+    ).body.data._id
+    for (const [product, qty] of [
+      [a, 1],
+      [b, 3],
+      [c, 7],
+    ] as const) {
+      const added = await t.call('cart/create', { method: 'POST', json: { productId: product.id }, token: who.token })
+      if (qty > 1) await t.call('cart/update-qty', { method: 'PUT', json: { _id: added.body.data._id, qty }, token: who.token })
+    }
+    const placed = await t.call('order/cash-on-delivery', { method: 'POST', json: { addressId }, token: who.token })
+    expect(placed.status).toBe(201)
+    shopper = { ...who, orderId: placed.body.data._id, orderNumber: placed.body.data.orderId }
+  })
+  afterAll(() => t?.close())
+
+  it("answers the shopper's invoice; its totals equal the order's bill to the paisa", async () => {
+    const order = (await t.call('order/details', { method: 'POST', json: { orderId: shopper.orderId }, token: shopper.token })).body.data
+    const res = await t.call('invoice/details', { method: 'POST', json: { orderId: shopper.orderNumber }, token: shopper.token })
+    expect(res.status).toBe(200)
+    const inv = res.body.data
+    expect(inv.invoiceNumber).toBe(`INV-${order.orderId}`)
+    expect(inv.invoiceDate).toBe(indiaDate(order.createdAt))
+    expect(inv.paymentMethod).toBe('CASH ON DELIVERY')
+    expect(inv.seller.gstin).toBe('29AAAAA0000A1ZY')
+    expect(inv.buyer.address.pincode).toBe('560001')
+    const paise = (r: number) => Math.round(r * 100)
+    expect(inv.lines.filter((l: { kind: string }) => l.kind === 'goods').map((l: { gstRate: number }) => l.gstRate)).toEqual([0, 5, 18])
+    expect(paise(inv.totals.itemsTotal)).toBe(paise(order.bill.itemsTotal))
+    expect(paise(inv.totals.deliveryCharge)).toBe(paise(order.bill.deliveryCharge))
+    expect(paise(inv.totals.rounding)).toBe(paise(order.bill.roundingOff))
+    expect(paise(inv.totals.grandTotal)).toBe(paise(order.totalAmt))
+    expect(paise(inv.totals.amount) + paise(inv.totals.rounding)).toBe(paise(order.totalAmt))
+    expect(paise(inv.totals.taxable) + paise(inv.totals.cgst) + paise(inv.totals.sgst)).toBe(paise(inv.totals.amount))
+    // Onion ₹52 at 0 %; shampoo 3 × ₹173.13 = ₹519.39 at 5 % → tax ₹24.73; face wash 7 × ₹9.99 = ₹69.93 at 18 % → ₹10.67.
+    expect(inv.totals.tax).toBe(35.4)
+    expect(paise(inv.totals.cgst) + paise(inv.totals.sgst)).toBe(3540)
+    expect(inv.totals.discount).toBe(Math.round((69.75 - 52 + 3 * (199 - 173.13) + 7 * (10.01 - 9.99)) * 100) / 100)
+  })
+
+  it("another shopper's order is a 404; an admin reads any order's invoice; bad input is a 4xx", async () => {
+    const other = await createShopper(t)
+    expect((await t.call('invoice/details', { method: 'POST', json: { orderId: shopper.orderId }, token: other.token })).status).toBe(404)
+    const admin = await createAdmin(t)
+    const res = await t.call('invoice/details', { method: 'POST', json: { orderId: shopper.orderId }, token: admin.token })
+    expect(res.status).toBe(200)
+    expect(res.body.data.invoiceNumber).toBe(`INV-${shopper.orderNumber}`)
+    expect((await t.call('invoice/details', { method: 'POST', json: { orderId: shopper.orderId } })).status).toBe(401)
+    expect((await t.call('invoice/details', { method: 'POST', json: { orderId: '' }, token: shopper.token })).status).toBe(400)
+    expect(
+      (await t.call('invoice/details', { method: 'POST', json: { orderId: 'x'.repeat(65) }, token: shopper.token })).status,
+    ).toBeLessThan(500)
+  })
+})

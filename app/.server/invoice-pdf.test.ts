@@ -1,0 +1,119 @@
+/**
+ * The invoice PDF (app/.server/invoice-pdf.ts): a real PDF, its text (uncompressed) holding the
+ * invoice number, the seller's GSTIN, every line and the bill as the API computed it, the per-rate
+ * summary adding up to the totals to the paisa, and long orders running onto more pages.
+ */
+import { describe, expect, it } from 'vitest'
+import type { Invoice } from './api/invoice.ts'
+import { formatRupees, invoiceFileName, renderInvoicePdf, taxByRate } from './invoice-pdf.ts'
+
+const line = (name: string, quantity: number, price: number, gstRate: number, taxable: number, cgst: number, sgst: number) => ({
+  kind: 'goods' as const,
+  name,
+  unit: '1 pc',
+  quantity,
+  mrp: price,
+  price,
+  discount: 0,
+  amount: Math.round(price * quantity * 100) / 100,
+  gstRate,
+  taxable,
+  cgst,
+  sgst,
+  subCategory: 'Shelf',
+})
+
+/** ₹52 at 0 %, 3 × ₹173.13 at 5 % (tax ₹24.73), ₹25 delivery at 18 % (tax ₹3.81); grand total ₹596 after −₹0.39 rounding. */
+const invoice: Invoice = {
+  invoiceNumber: 'INV-OD000042',
+  invoiceDate: '2026-11-26',
+  orderId: 'OD000042',
+  orderRef: 'abc',
+  status: 'placed',
+  paymentMethod: 'CASH ON DELIVERY',
+  seller: { name: 'Grocery Retail Pvt Ltd', address: '12, MG Road\nBengaluru, Karnataka 560001', gstin: '29AAAAA0000A1ZY' },
+  buyer: {
+    name: 'Asha',
+    address: {
+      address_line: '1 Park St',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      pincode: '560001',
+      country: 'India',
+      mobile: '9845012345',
+    },
+  },
+  lines: [
+    line('Onion', 1, 52, 0, 52, 0, 0),
+    line('Shampoo', 3, 173.13, 5, 494.66, 12.36, 12.37),
+    { ...line('Delivery charge', 1, 25, 18, 21.19, 1.9, 1.91), kind: 'delivery', unit: '', subCategory: null },
+  ],
+  totals: {
+    mrp: 596.39,
+    discount: 0,
+    taxable: 567.85,
+    cgst: 14.26,
+    sgst: 14.28,
+    tax: 28.54,
+    itemsTotal: 571.39,
+    deliveryCharge: 25,
+    amount: 596.39,
+    rounding: -0.39,
+    grandTotal: 596,
+  },
+}
+
+/** The text of every text operation of an uncompressed pdfkit file (its `[<hex> kern <hex>] TJ` arrays), one string each. */
+function pdfTexts(pdf: Buffer): string[] {
+  return [...pdf.toString('latin1').matchAll(/\[([^\]]*)\] TJ/g)].map((m) =>
+    [...m[1]!.matchAll(/<([0-9a-f]*)>/g)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''),
+  )
+}
+
+describe('renderInvoicePdf', () => {
+  it('is a PDF whose text holds the number, the seller, the lines and the bill', async () => {
+    const pdf = await renderInvoicePdf(invoice, { compress: false })
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
+    const texts = pdfTexts(pdf)
+    expect(texts).toContain('TAX INVOICE')
+    expect(texts).toContain('Invoice no: INV-OD000042')
+    expect(texts).toContain('Invoice date: 26 Nov 2026')
+    expect(texts).toContain('GSTIN: 29AAAAA0000A1ZY')
+    expect(texts).toContain('Payment: CASH ON DELIVERY')
+    expect(texts).toContain('Place of supply: Karnataka')
+    for (const name of ['Onion', 'Shampoo', 'Delivery charge']) expect(texts).toContain(name)
+    const after = (label: string) => texts[texts.indexOf(label) + 1]
+    expect(after('Grand total (Rs)')).toBe('596.00')
+    // The bill's CGST and SGST (the last of their labels: the line table and the summary come first).
+    expect(texts[texts.lastIndexOf('CGST') + 1]).toBe('14.26')
+    expect(texts[texts.lastIndexOf('SGST') + 1]).toBe('14.28')
+    expect(after('Rounding')).toBe('- 0.39')
+    expect(after('Total (incl. GST)')).toBe('596.39')
+    expect(pdf.toString('latin1')).toContain('(Tax invoice INV-OD000042)')
+  })
+
+  it('sums GST by rate in paise: the summary adds up to the totals', () => {
+    const rows = taxByRate(invoice)
+    expect(rows.map((r) => r.rate)).toEqual([0, 5, 18])
+    const paise = (n: number) => Math.round(n * 100)
+    expect(rows.reduce((n, r) => n + paise(r.cgst), 0)).toBe(paise(invoice.totals.cgst))
+    expect(rows.reduce((n, r) => n + paise(r.sgst), 0)).toBe(paise(invoice.totals.sgst))
+    expect(rows.reduce((n, r) => n + paise(r.taxable), 0)).toBe(paise(invoice.totals.taxable))
+  })
+
+  it('runs a long order onto more pages, compressed by default', async () => {
+    const many = {
+      ...invoice,
+      lines: Array.from({ length: 120 }, (_, i) => line(`Product ${i + 1} with a rather long name to wrap`, 1, 10, 5, 9.52, 0.24, 0.24)),
+    }
+    const pdf = await renderInvoicePdf(many)
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
+    const pages = Number(/\/Count (\d+)/.exec(pdf.toString('latin1'))?.[1])
+    expect(pages).toBeGreaterThan(1)
+  })
+
+  it('formats rupees the Indian way and names the file after the order', () => {
+    expect(formatRupees(123456.7)).toBe('1,23,456.70')
+    expect(invoiceFileName({ orderId: 'OD000042' })).toBe('invoice-OD000042.pdf')
+  })
+})
