@@ -161,7 +161,7 @@ test('a shopper cancels a placed order and its stock comes back', async ({ page,
   for (let i = 0; i < 2; i++)
     expect((await request.post('/api/cart/create', { data: { productId: product._id }, headers: auth })).ok()).toBe(true)
   const address = await request.post('/api/address/create', {
-    data: { address_line: '4, Park Street', city: 'Kolkata', state: 'West Bengal', pincode: '700016', mobile: '9830012345' },
+    data: { address_line: '4, CMH Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9830012345' },
     headers: auth,
   })
   const addressId = (await address.json()).data._id

@@ -55,7 +55,7 @@ test('a page on another origin signs in, fills a cart and places an order throug
           address_line: '12 MG Road',
           city: 'Bengaluru',
           state: 'Karnataka',
-          pincode: '560001',
+          pincode: '560008',
           country: 'India',
           mobile: '9876543210',
         },

@@ -19,7 +19,7 @@ async function shopperWithOrder(request: APIRequestContext, user: { name: string
   expect(product).toBeDefined()
   expect((await request.post('/api/cart/create', { data: { productId: product!._id }, headers })).ok()).toBe(true)
   const address = await request.post('/api/address/create', {
-    data: { address_line: '4, Church Street', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9845011111' },
+    data: { address_line: '4, Old Airport Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560008', mobile: '9845011111' },
     headers,
   })
   const placed = await request.post('/api/order/cash-on-delivery', { data: { addressId: (await address.json()).data._id }, headers })

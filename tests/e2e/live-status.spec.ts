@@ -21,7 +21,7 @@ test('the order page shows a status change made elsewhere (live with JavaScript,
   const product = (await api<{ _id: string }[]>(request, '/product/search-product', { search: 'basmati rice', page: 1, limit: 1 })).data[0]!
   expect((await request.post('/api/cart/create', { data: { productId: product._id }, headers: auth })).ok()).toBe(true)
   const address = await request.post('/api/address/create', {
-    data: { address_line: '7, Residency Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560025', mobile: '9845012345' },
+    data: { address_line: '7, Domlur Layout', city: 'Bengaluru', state: 'Karnataka', pincode: '560071', mobile: '9845012345' },
     headers: auth,
   })
   const placed = await request.post('/api/order/cash-on-delivery', {

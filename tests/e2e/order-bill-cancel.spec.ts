@@ -34,7 +34,7 @@ async function shopperWithCart(request: APIRequestContext, testInfo: Parameters<
   const headers = { Authorization: `Bearer ${token}` }
   expect((await request.post('/api/cart/create', { data: { productId: product._id }, headers })).ok()).toBe(true)
   const address = await request.post('/api/address/create', {
-    data: { address_line: '221, Linking Road', city: 'Mumbai', state: 'Maharashtra', pincode: '400050', mobile: '9820098200' },
+    data: { address_line: '221, 12th Main, HAL 2nd Stage', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9820098200' },
     headers,
   })
   return { user, headers, addressId: (await address.json()).data._id as string }

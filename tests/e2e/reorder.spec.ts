@@ -64,7 +64,7 @@ test('Order again adds what is available now, says what was left out, from the o
     expect(set.ok()).toBe(true)
   }
   const address = await request.post('/api/address/create', {
-    data: { address_line: '9, Residency Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560025', mobile: '9845098450' },
+    data: { address_line: '9, Domlur Layout', city: 'Bengaluru', state: 'Karnataka', pincode: '560071', mobile: '9845098450' },
     headers,
   })
   const placed = await request.post('/api/order/cash-on-delivery', { data: { addressId: (await address.json()).data._id }, headers })
