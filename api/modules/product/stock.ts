@@ -1,0 +1,28 @@
+/**
+ * The one place the catalogue's bulk paths (CSV import and export, the grid's bulk edit;
+ * docs/product-csv.md) read and write a product's stock. Today that is the `products.stock` column,
+ * exactly as the product update writes it (./writes.ts, `updateProduct`); when stock moves to a
+ * per-store `inventory` table these two functions are what to redirect (to the default store's
+ * row), and nothing else in the import, export or bulk edit changes
+ * (docs/decisions/0023-catalogue-import.md, "Stock").
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+
+/** The stock of the product aliased `p`, as a SQL expression (whole units). */
+export const stockOf = (p: SQL = sql`p`): SQL => sql`${p}.stock`
+
+/**
+ * Sets the stock of each product given, in one statement (whatever the count: the list travels as
+ * one JSON parameter), and marks each as changed (`updated_at`). `db` is normally the caller's
+ * transaction.
+ * @param changes `{ productId, stock }` with stock a whole number 0..STOCK_MAX (contract/product.ts), checked by the caller
+ */
+export async function writeStock(db: Pick<Db, 'execute'>, changes: { productId: string; stock: number }[]): Promise<void> {
+  if (changes.length === 0) return
+  await db.execute(
+    sql`update products p set stock = v.stock, updated_at = now()
+        from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as v("productId" text, stock integer)
+        where p.id = v."productId"`,
+  )
+}
