@@ -4,7 +4,7 @@
  * apply's body (the checked upload's id) and the grid's bulk price and stock edit.
  */
 import { z } from 'zod'
-import { IdSchema } from './fields.ts'
+import { IdSchema, NOT_BLANK_PATTERN } from './fields.ts'
 import { CreateProductSchema } from './product.ts'
 
 /** One problem of the file: its line (1 is the header; a row spanning lines: its first), the column's header name ('' for the whole row or file) and the message. */
@@ -36,9 +36,14 @@ export const ImportAnswerSchema = z.object({
 })
 export type ImportAnswer = z.output<typeof ImportAnswerSchema>
 
-/** POST /api/product/import/apply: `{ upload }`, the id a dry run answered (64 hex digits). */
+/** POST /api/product/import/apply: `{ upload }`, the id a dry run answered (64 hex digits; any other text is an unknown upload, 404). */
 export const ImportApplySchema = z.object({
-  upload: z.string({ error: 'upload is required' }).regex(/^[0-9a-f]{64}$/, 'Not an upload id'),
+  upload: z
+    .string({ error: 'upload is required' })
+    .trim()
+    .min(1, 'upload is required')
+    .max(128, 'Not an upload id')
+    .meta({ pattern: NOT_BLANK_PATTERN }),
 })
 export type ImportApplyInput = z.output<typeof ImportApplySchema>
 
