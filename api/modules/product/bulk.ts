@@ -39,8 +39,14 @@ export async function bulkUpdateProducts(deps: CatalogWriteDeps, input: BulkUpda
       if (item.price === undefined && item.sellingPrice === undefined) return
       const mrpPaise = toPaise(item.price ?? row.price)
       const sellingPaise = toPaise(item.sellingPrice ?? row.sellingPrice)
-      if (sellingPaise > mrpPaise) return issues.push({ path: `items.${i}.sellingPrice`, message: 'Selling price cannot be above the price (MRP)' })
-      prices.push({ id: item._id, price: fromPaise(mrpPaise), sellingPrice: fromPaise(sellingPaise), discount: discountFromPrices(mrpPaise, sellingPaise) })
+      if (sellingPaise > mrpPaise)
+        return issues.push({ path: `items.${i}.sellingPrice`, message: 'Selling price cannot be above the price (MRP)' })
+      prices.push({
+        id: item._id,
+        price: fromPaise(mrpPaise),
+        sellingPrice: fromPaise(sellingPaise),
+        discount: discountFromPrices(mrpPaise, sellingPaise),
+      })
     })
     if (issues.some((i) => i.message === PRODUCT_NOT_FOUND)) throw new HttpError(404, PRODUCT_NOT_FOUND, { issues })
     if (issues.length > 0) throw BadRequest(issues[0]!.message, issues)

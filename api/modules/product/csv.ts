@@ -243,7 +243,11 @@ export function parseProductCsv(text: string): ParsedCsv {
   if (!columns.has('sku')) errors.push({ line: 1, column: 'sku', message: 'The header must have a "sku" column' })
   if (errors.length > 0) return { rows: [], errors, columns }
   if (body.length > CSV_MAX_ROWS) {
-    return { rows: [], errors: [{ line: 1, column: '', message: `At most ${CSV_MAX_ROWS.toLocaleString('en-IN')} rows per file` }], columns }
+    return {
+      rows: [],
+      errors: [{ line: 1, column: '', message: `At most ${CSV_MAX_ROWS.toLocaleString('en-IN')} rows per file` }],
+      columns,
+    }
   }
 
   const rows: ParsedRow[] = []

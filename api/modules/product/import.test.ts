@@ -236,7 +236,12 @@ describe('POST /api/product/bulk-update', () => {
     const amul = (await bySku('BB-1'))!
     const chipsRow = (await bySku('NEW-10'))!
     const ok = await t.call('product/bulk-update', {
-      json: { items: [{ _id: amul.id, stock: 7 }, { _id: chipsRow.id, price: '25', sellingPrice: '22.50', stock: 0 }] },
+      json: {
+        items: [
+          { _id: amul.id, stock: 7 },
+          { _id: chipsRow.id, price: '25', sellingPrice: '22.50', stock: 0 },
+        ],
+      },
       token: admin.token,
     })
     expect(ok.status, JSON.stringify(ok.body)).toBe(200)
@@ -246,7 +251,12 @@ describe('POST /api/product/bulk-update', () => {
 
     const before = await catalogSnapshot(t.db)
     const bad = await t.call('product/bulk-update', {
-      json: { items: [{ _id: amul.id, stock: 8 }, { _id: chipsRow.id, sellingPrice: 30 }] },
+      json: {
+        items: [
+          { _id: amul.id, stock: 8 },
+          { _id: chipsRow.id, sellingPrice: 30 },
+        ],
+      },
       token: admin.token,
     })
     expect(bad.status).toBe(400)

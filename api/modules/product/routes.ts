@@ -255,7 +255,9 @@ export function productRoutes(deps: AppDeps) {
       access: 'admin',
       upload: 'file',
       uploadDescription: `The product CSV (docs/product-csv.md), UTF-8, at most ${CSV_MAX_BYTES / 1024 / 1024} MB`,
-      answers: { 200: { description: 'The check; `upload` names the file for the apply when `errors` is empty', data: ImportAnswerSchema } },
+      answers: {
+        200: { description: 'The check; `upload` names the file for the apply when `errors` is empty', data: ImportAnswerSchema },
+      },
     },
     requireAdmin(deps),
     async (c) => {

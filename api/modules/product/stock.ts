@@ -13,16 +13,19 @@ import type { Db } from '../../db/client.ts'
 export const stockOf = (p: SQL = sql`p`): SQL => sql`${p}.stock`
 
 /**
- * Sets the stock of each product given, in one statement (whatever the count: the list travels as
- * one JSON parameter), and marks each as changed (`updated_at`). `db` is normally the caller's
+ * Sets the stock of each product given, 500 products a statement (each batch travels as one JSON
+ * parameter), and marks each as changed (`updated_at`). `db` is normally the caller's
  * transaction.
  * @param changes `{ productId, stock }` with stock a whole number 0..STOCK_MAX (contract/product.ts), checked by the caller
  */
 export async function writeStock(db: Pick<Db, 'execute'>, changes: { productId: string; stock: number }[]): Promise<void> {
-  if (changes.length === 0) return
-  await db.execute(
-    sql`update products p set stock = v.stock, updated_at = now()
-        from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as v("productId" text, stock integer)
-        where p.id = v."productId"`,
-  )
+  // 500 a statement: the search's statement triggers on products compare a statement's old and new
+  // rows pairwise (api/modules/product/import.ts, IMPORT_BATCH).
+  for (let i = 0; i < changes.length; i += 500) {
+    await db.execute(
+      sql`update products p set stock = v.stock, updated_at = now()
+          from jsonb_to_recordset(${JSON.stringify(changes.slice(i, i + 500))}::jsonb) as v("productId" text, stock integer)
+          where p.id = v."productId"`,
+    )
+  }
 }
