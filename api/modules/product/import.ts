@@ -23,7 +23,7 @@ import { MoreDetailsSchema } from '../../../contract/product.ts'
 import type { CatalogWriteDeps } from '../category/service.ts'
 import { isStoredImage, releaseImages } from '../file/service.ts'
 import { BRAND_KEY, parseProductCsv, type CsvColumn, type ParsedRow, type RowFields } from './csv.ts'
-import { stockOf, writeStock } from './stock.ts'
+import { STOCK_COLUMN, stockOf, writeStock } from './stock.ts'
 
 export const IMPORT_CHECKED = 'File checked'
 export const IMPORT_APPLIED = 'Products imported'
@@ -369,12 +369,12 @@ async function insertProducts(tx: Tx, targets: Target[]): Promise<void> {
       searchSubCategoryIds: [...new Set(t.subCategoryIds)].sort(),
     }))
     await tx.execute(
-      sql`insert into products (id, sku, name, unit, price, selling_price, discount, publish, image, description, more_details,
+      sql`insert into products (id, sku, name, unit, ${STOCK_COLUMN}, price, selling_price, discount, publish, image, description, more_details,
                                 search_category_ids, search_sub_category_ids)
-          select v.id, v.sku, v.name, v.unit, v.price, v."sellingPrice", v.discount, v.publish,
+          select v.id, v.sku, v.name, v.unit, v.stock, v.price, v."sellingPrice", v.discount, v.publish,
                  array(select jsonb_array_elements_text(v.image)), v.description, v."moreDetails",
                  array(select jsonb_array_elements_text(v."searchCategoryIds")), array(select jsonb_array_elements_text(v."searchSubCategoryIds"))
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, sku text, name text, unit text, price numeric,
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, sku text, name text, unit text, stock integer, price numeric,
                "sellingPrice" numeric, discount numeric, publish boolean, image jsonb, description text, "moreDetails" jsonb,
                "searchCategoryIds" jsonb, "searchSubCategoryIds" jsonb)`,
     )
@@ -456,7 +456,7 @@ export async function applyImport(deps: CatalogWriteDeps, upload: string): Promi
     )
     await writeStock(
       tx,
-      [...created, ...changed.filter((p) => p.stockChanged)].map((p) => ({ productId: p.target.id, stock: p.target.stock })),
+      changed.filter((p) => p.stockChanged).map((p) => ({ productId: p.target.id, stock: p.target.stock })),
     )
     await tx.execute(sql`delete from product_imports where id = ${upload}`)
     const dropped = changed.flatMap((p) => (p.current ? p.current.image.filter((url) => !p.target.image.includes(url)) : []))
