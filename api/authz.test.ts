@@ -188,7 +188,45 @@ const ENDPOINTS: AdminEndpoint[] = [
       return { json: { _id: product.id } }
     },
   },
+  {
+    method: 'POST',
+    path: 'product/import',
+    success: 200,
+    async prepare() {
+      const { category, image } = await catalogue('for an import check')
+      const csv = `sku,name,unit,mrp,categories,images,description\nAUTHZ-1,Imported,1 pc,10,${category.name},${image},x\n`
+      return { form: () => csvForm(csv) }
+    },
+  },
+  {
+    method: 'POST',
+    path: 'product/import/apply',
+    success: 200,
+    async prepare() {
+      const { category, image } = await catalogue('for an import')
+      const csv = `sku,name,unit,mrp,categories,images,description\nAUTHZ-2,Imported,1 pc,10,${category.name},${image},x\n`
+      const checked = await t.call('product/import', { method: 'POST', body: csvForm(csv), token: admin.token })
+      return { json: { upload: checked.body.data.upload } }
+    },
+  },
+  {
+    method: 'POST',
+    path: 'product/bulk-update',
+    success: 200,
+    async prepare() {
+      const { category, image } = await catalogue('for a bulk edit')
+      const product = await insertProduct(t.db, { name: 'Bulk', image: [image], categoryIds: [category.id], price: 50, stock: 3 })
+      return { json: { items: [{ _id: product.id, stock: 4 }] } }
+    },
+  },
 ]
+
+/** A multipart body with `csv` as the file of field `file` (the import's upload). */
+function csvForm(csv: string): FormData {
+  const form = new FormData()
+  form.append('file', new File([csv], 'products.csv', { type: 'text/csv' }))
+  return form
+}
 
 function send(endpoint: AdminEndpoint, request: AdminRequest, token: string | undefined, headers?: Record<string, string>) {
   return t.call(endpoint.path, {

@@ -502,3 +502,20 @@ export const inventory = pgTable(
 )
 
 export type StoreRow = typeof stores.$inferSelect
+
+/**
+ * A product CSV uploaded for import and checked by a dry run, kept until it is applied or a day has
+ * passed (docs/decisions/0023-catalogue-import.md): the confirm step names it by `id`, the SHA-256 of
+ * its bytes, so what is applied is exactly the file the admin saw checked, on any API instance,
+ * without the upload ever being served (catalogue files are not public like `storage`).
+ */
+export const productImports = pgTable(
+  'product_imports',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    content: text('content').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('product_imports_created_idx').on(t.createdAt)],
+)

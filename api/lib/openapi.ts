@@ -47,6 +47,8 @@ export interface Endpoint {
   body?: z.ZodType
   /** The multipart field carrying an uploaded file (read by the handler with `readFileField`). */
   upload?: string
+  /** What the uploaded file must be, for the document (default: an image). */
+  uploadDescription?: string
   /** The query's schema. */
   query?: z.ZodObject
   /** Request headers the endpoint reads (Idempotency-Key, X-Guest-Cart), lower-case names. */
@@ -115,7 +117,13 @@ export function routeOf(endpoint: Endpoint, tag: string): RouteConfig {
   // Required when the server refuses an empty body (readBody reads none as `{}`).
   if (endpoint.body) request.body = { content: json(endpoint.body), required: !endpoint.body.safeParse({}).success }
   if (endpoint.upload) {
-    const file = z.string().meta({ type: 'string', format: 'binary', description: 'The image file (JPEG, PNG, WebP, AVIF or GIF)' })
+    const file = z
+      .string()
+      .meta({
+        type: 'string',
+        format: 'binary',
+        description: endpoint.uploadDescription ?? 'The image file (JPEG, PNG, WebP, AVIF or GIF)',
+      })
     request.body = { content: { 'multipart/form-data': { schema: z.object({ [endpoint.upload]: file }) } }, required: true }
   }
   if (endpoint.query) request.query = endpoint.query

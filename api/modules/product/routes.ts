@@ -20,6 +20,12 @@ import {
   ProductsByCategorySchema,
   UpdateProductSchema,
 } from '../../../contract/product.ts'
+import { readFileField } from '../../lib/multipart.ts'
+import { BulkUpdateSchema, ImportAnswerSchema, ImportApplySchema } from '../../../contract/product-import.ts'
+import { exportProductsCsv } from './export.ts'
+import { applyImport, dryRunImport, IMPORT_APPLIED, IMPORT_CHECKED } from './import.ts'
+import { CSV_MAX_BYTES } from './csv.ts'
+import { BULK_UPDATED, bulkUpdateProducts } from './bulk.ts'
 import { ListingRequestSchema, SearchRequestSchema } from '../search/schemas.ts'
 import { productListing } from '../search/service.ts'
 import { STORE_HEADER, productReadDeps, requestStore } from '../store/service.ts'
@@ -43,7 +49,8 @@ import {
  * sorting". Every body is validated (400 with `issues` on wrong types). Writes need an ADMIN token
  * (401 without a valid one, 403 for anyone else), checked before the body is read
  * (docs/decisions/0008-catalogue-writes.md, "Guard first"); a create may carry an `Idempotency-Key`
- * (api/lib/idempotency.ts).
+ * (api/lib/idempotency.ts). The CSV export, import (dry run, then apply) and the grid's bulk edit:
+ * docs/product-csv.md.
  */
 export function productRoutes(deps: AppDeps) {
   const { router, endpoint } = apiRouter('Product')
@@ -240,6 +247,78 @@ export function productRoutes(deps: AppDeps) {
       const { _id } = await readBody(c, DeleteByIdSchema)
       await deleteProduct(deps, _id)
       return ok(c, PRODUCT_DELETED, null)
+    },
+  )
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/export',
+      summary: 'Every product as CSV (ADMIN), in the format the import reads (docs/product-csv.md)',
+      access: 'admin',
+      answers: { 200: { description: 'CSV text, header first', raw: { mediaType: 'text/csv', schema: z.string() } } },
+    },
+    requireAdmin(deps),
+    (c) => {
+      const day = new Date().toISOString().slice(0, 10)
+      return c.body(exportProductsCsv(deps.db), 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="products-${day}.csv"`,
+        'Cache-Control': 'no-store',
+      })
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/import',
+      summary: 'Dry run of a product CSV (ADMIN): every error by line and column, and what each row would do; writes nothing',
+      access: 'admin',
+      upload: 'file',
+      uploadDescription: `The product CSV (docs/product-csv.md), UTF-8, at most ${CSV_MAX_BYTES / 1024 / 1024} MB`,
+      answers: {
+        200: { description: 'The check; `upload` names the file for the apply when `errors` is empty', data: ImportAnswerSchema },
+      },
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const file = await readFileField(c, 'file', CSV_MAX_BYTES)
+      return ok(c, IMPORT_CHECKED, await dryRunImport(deps, file.bytes, currentUser(c).id))
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/import/apply',
+      summary: 'Apply a checked product CSV (ADMIN) in one transaction: upsert by SKU',
+      access: 'admin',
+      body: ImportApplySchema,
+      answers: { 200: { description: 'Applied', data: ImportAnswerSchema } },
+      errors: [404],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const { upload } = await readBody(c, ImportApplySchema)
+      return ok(c, IMPORT_APPLIED, await applyImport(deps, upload))
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/bulk-update',
+      summary: 'Change the MRP, selling price and stock of many products (ADMIN), in one transaction',
+      access: 'admin',
+      body: BulkUpdateSchema,
+      answers: { 200: { description: 'How many products changed', data: z.object({ updated: z.number().int() }) } },
+      errors: [404],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const input = await readBody(c, BulkUpdateSchema)
+      return ok(c, BULK_UPDATED, await bulkUpdateProducts(deps, input))
     },
   )
 

@@ -1,0 +1,66 @@
+/**
+ * The grid's bulk price and stock edit (POST /api/product/bulk-update; docs/product-csv.md, "Bulk
+ * edit from the grid"): MRP, selling price and stock of many products in ONE transaction, or none.
+ * Prices keep the rules of a single update (./writes.ts, `consistentPrices`: the selling price at most
+ * the MRP, the discount derived from the two); stock goes through ./stock.ts like the import's.
+ */
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../../db/query.ts'
+import { BadRequest, HttpError, type FieldIssue } from '../../lib/errors.ts'
+import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
+import type { BulkUpdateInput } from '../../../contract/product-import.ts'
+import type { CatalogWriteDeps } from '../category/service.ts'
+import { writeStock } from './stock.ts'
+import { PRODUCT_NOT_FOUND } from './writes.ts'
+
+export const BULK_UPDATED = 'Products updated'
+
+/**
+ * Applies each item's given fields (price: MRP in rupees; sellingPrice in rupees; stock whole units).
+ * An item naming only the MRP keeps the selling price (lowering the MRP below it is an error).
+ * @returns how many products changed
+ * @throws 404 PRODUCT_NOT_FOUND (issue `items.<i>._id`) for an unknown id; 400 with one issue per
+ *   item whose selling price would be above its MRP; nothing is written either way
+ */
+export async function bulkUpdateProducts(deps: CatalogWriteDeps, input: BulkUpdateInput): Promise<{ updated: number }> {
+  const ids = [...new Set(input.items.map((i) => i._id))]
+  const updated = await deps.db.transaction(async (tx) => {
+    const current = await queryRows<{ id: string; price: string; sellingPrice: string }>(
+      tx,
+      sql`select id, price, selling_price as "sellingPrice" from products
+          where id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)) order by id for update`,
+    )
+    const byId = new Map(current.map((c) => [c.id, c]))
+    const issues: FieldIssue[] = []
+    const prices: { id: string; price: number; sellingPrice: number; discount: number }[] = []
+    input.items.forEach((item, i) => {
+      const row = byId.get(item._id)
+      if (!row) return issues.push({ path: `items.${i}._id`, message: PRODUCT_NOT_FOUND })
+      if (item.price === undefined && item.sellingPrice === undefined) return
+      const mrpPaise = toPaise(item.price ?? row.price)
+      const sellingPaise = toPaise(item.sellingPrice ?? row.sellingPrice)
+      if (sellingPaise > mrpPaise)
+        return issues.push({ path: `items.${i}.sellingPrice`, message: 'Selling price cannot be above the price (MRP)' })
+      prices.push({
+        id: item._id,
+        price: fromPaise(mrpPaise),
+        sellingPrice: fromPaise(sellingPaise),
+        discount: discountFromPrices(mrpPaise, sellingPaise),
+      })
+    })
+    if (issues.some((i) => i.message === PRODUCT_NOT_FOUND)) throw new HttpError(404, PRODUCT_NOT_FOUND, { issues })
+    if (issues.length > 0) throw BadRequest(issues[0]!.message, issues)
+    if (prices.length > 0) {
+      await tx.execute(
+        sql`update products p set price = v.price, selling_price = v."sellingPrice", discount = v.discount, updated_at = now()
+            from jsonb_to_recordset(${JSON.stringify(prices)}::jsonb) as v(id text, price numeric, "sellingPrice" numeric, discount numeric)
+            where p.id = v.id`,
+      )
+    }
+    const stock = input.items.filter((i) => i.stock !== undefined).map((i) => ({ productId: i._id, stock: i.stock! }))
+    await writeStock(tx, stock)
+    return new Set([...prices.map((p) => p.id), ...stock.map((s) => s.productId)]).size
+  })
+  deps.cache.invalidate()
+  return { updated }
+}

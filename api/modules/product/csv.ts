@@ -1,0 +1,278 @@
+/**
+ * The product CSV format (docs/product-csv.md): its columns, how a product becomes a row (export)
+ * and how a row's cells are read and checked (import). One file, both directions, so that what the
+ * export writes the import reads back unchanged.
+ *
+ * Parsing follows the catalogue importer's reading of a CSV (api/db/seed/import-catalog.ts,
+ * `parseCatalogCsv`: UTF-8 with or without a byte order mark, comma-separated, quoted where needed,
+ * CRLF or LF, empty lines skipped); each cell is then checked by the same zod rules as
+ * POST /api/product/create (contract/product.ts), so a product the API refuses cannot come in by
+ * file either.
+ *
+ * Formula injection (OWASP "CSV Injection"): a cell that a spreadsheet would run as a formula
+ * (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a leading `'`, and
+ * so is a cell that already starts with `'`s before one of them; the import takes exactly one `'`
+ * off such a cell, so every value round-trips.
+ */
+import { parse } from 'csv-parse/sync'
+import { stringify } from 'csv-stringify/sync'
+import { z } from 'zod'
+import type { ImportError } from '../../../contract/product-import.ts'
+import { CreateProductSchema, PRODUCT_IMAGES_MAX, PRODUCT_REFS_MAX } from '../../../contract/product.ts'
+import { ImageUrlSchema } from '../../../contract/fields.ts'
+
+/** The columns in the order the export writes them (docs/product-csv.md, "Columns"). */
+export const CSV_COLUMNS = [
+  'sku',
+  'id',
+  'name',
+  'brand',
+  'unit',
+  'mrp',
+  'selling_price',
+  'stock',
+  'publish',
+  'categories',
+  'sub_categories',
+  'images',
+  'description',
+  'more_details',
+] as const
+export type CsvColumn = (typeof CSV_COLUMNS)[number]
+
+/** Separator of the names and urls inside one cell (`Dairy|Snacks`); spaces around it are ignored. */
+export const LIST_SEPARATOR = '|'
+
+/** Largest CSV accepted for import: 16 MB (10,000 catalogue rows are about 3 MB). */
+export const CSV_MAX_BYTES = 16 * 1024 * 1024
+/** Most product rows of one import. */
+export const CSV_MAX_ROWS = 50_000
+/** Longest SKU. */
+export const SKU_MAX_LENGTH = 64
+
+/** The key of `more_details` the `brand` column stands for (what the search reads: migration 0006_search). */
+export const BRAND_KEY = 'brand'
+
+const FORMULA_START = /^'*[=+\-@\t\r]/
+const ESCAPED_FORMULA_START = /^'+[=+\-@\t\r]/
+
+/** A cell as written: prefixed with `'` when a spreadsheet would read it as a formula (OWASP "CSV Injection"). */
+export function guardCell(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value
+}
+
+/** The inverse of `guardCell`: one leading `'` off a guarded cell, any other cell as is. */
+export function unguardCell(value: string): string {
+  return ESCAPED_FORMULA_START.test(value) ? value.slice(1) : value
+}
+
+/** A product as the export reads it. Prices in rupees as stored (numeric, two decimals). */
+export interface ExportProduct {
+  id: string
+  sku: string | null
+  name: string
+  unit: string
+  price: number | string
+  sellingPrice: number | string
+  stock: number
+  publish: boolean
+  categories: string[]
+  subCategories: string[]
+  image: string[]
+  description: string
+  moreDetails: Record<string, string>
+}
+
+/** Rupees as the file writes them: two decimals (`95.50`), read back to the same paise. */
+const rupees = (value: number | string) => Number(value).toFixed(2)
+
+/** The more_details entries other than `brand`, as a JSON object with sorted keys ('' when none). */
+function otherDetails(details: Record<string, string>): string {
+  const rest = Object.keys(details)
+    .filter((k) => k !== BRAND_KEY)
+    .sort()
+  return rest.length === 0 ? '' : JSON.stringify(Object.fromEntries(rest.map((k) => [k, details[k]])))
+}
+
+/** One product as CSV cells, in CSV_COLUMNS order, each guarded against formula injection. */
+export function productCells(p: ExportProduct): string[] {
+  const join = (items: string[]) => items.join(LIST_SEPARATOR)
+  const cells: Record<CsvColumn, string> = {
+    sku: p.sku ?? '',
+    id: p.id,
+    name: p.name,
+    brand: p.moreDetails[BRAND_KEY] ?? '',
+    unit: p.unit,
+    mrp: rupees(p.price),
+    selling_price: rupees(p.sellingPrice),
+    stock: String(p.stock),
+    publish: p.publish ? 'true' : 'false',
+    categories: join(p.categories),
+    sub_categories: join(p.subCategories),
+    images: join(p.image),
+    description: p.description,
+    more_details: otherDetails(p.moreDetails),
+  }
+  return CSV_COLUMNS.map((c) => guardCell(cells[c]))
+}
+
+/** CSV text of `rows` (arrays of cells), with the header line first when `header`. CRLF line ends (RFC 4180, section 2). */
+export function csvText(rows: string[][], header: boolean): string {
+  return stringify(header ? [[...CSV_COLUMNS], ...rows] : rows, { record_delimiter: 'windows', quoted_match: /^\s|\s$/ })
+}
+
+/**
+ * What one row gives, field by field; a field whose column the file lacks is absent (an update keeps
+ * the stored value; a new product needs it, docs/product-csv.md, "Columns").
+ */
+export interface RowFields {
+  sku?: string
+  id?: string
+  name?: string
+  brand?: string
+  unit?: string
+  price?: number
+  sellingPrice?: number
+  stock?: number
+  publish?: boolean
+  categories?: string[]
+  subCategories?: string[]
+  image?: string[]
+  description?: string
+  /** The more_details entries other than brand. */
+  otherDetails?: Record<string, string>
+}
+
+/** One data row read: its first line in the file and its fields, or the errors of its cells. */
+export interface ParsedRow {
+  line: number
+  fields: RowFields
+}
+
+export interface ParsedCsv {
+  rows: ParsedRow[]
+  errors: ImportError[]
+  /** The columns the header names. */
+  columns: Set<CsvColumn>
+}
+
+const shape = CreateProductSchema.shape
+const names = (cell: string) =>
+  cell
+    .split(LIST_SEPARATOR)
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+
+const SkuSchema = z
+  .string()
+  .trim()
+  .max(SKU_MAX_LENGTH, `SKU must be at most ${SKU_MAX_LENGTH} characters`)
+  .regex(/^[^\p{Cc}]*$/u, 'SKU must be one line of text')
+const PublishSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['true', 'false', 'yes', 'no', '1', '0'].includes(v), 'publish must be true or false')
+  .transform((v) => v === 'true' || v === 'yes' || v === '1')
+const NamesSchema = (label: string, min: number) =>
+  z
+    .string()
+    .transform(names)
+    .refine((list) => list.length >= min, `Name at least ${min} ${label.replace(/ies$/, 'y')}`)
+    .refine((list) => list.length <= PRODUCT_REFS_MAX, `At most ${PRODUCT_REFS_MAX} ${label}`)
+const ImagesSchema = z
+  .string()
+  .transform(names)
+  .pipe(z.array(ImageUrlSchema).min(1, 'List at least one image').max(PRODUCT_IMAGES_MAX, `At most ${PRODUCT_IMAGES_MAX} images`))
+const OtherDetailsSchema = z.string().transform((text, ctx) => {
+  if (text.trim() === '') return {}
+  try {
+    const value: unknown = JSON.parse(text)
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({ code: 'custom', message: 'more_details must be a JSON object of field name → text, or empty' })
+  return z.NEVER
+})
+
+/** Each column's check, turning the cell's text into its field (messages as the create endpoint's). */
+const CELL_RULES: { [C in CsvColumn]: { field: keyof RowFields; schema: z.ZodType } } = {
+  sku: { field: 'sku', schema: SkuSchema },
+  id: { field: 'id', schema: z.string().trim() },
+  name: { field: 'name', schema: shape.name },
+  brand: { field: 'brand', schema: z.string().trim().max(1000, 'Brand must be at most 1000 characters') },
+  unit: { field: 'unit', schema: shape.unit },
+  mrp: { field: 'price', schema: shape.price },
+  selling_price: { field: 'sellingPrice', schema: shape.sellingPrice },
+  stock: { field: 'stock', schema: shape.stock },
+  publish: { field: 'publish', schema: PublishSchema },
+  categories: { field: 'categories', schema: NamesSchema('categories', 1) },
+  sub_categories: { field: 'subCategories', schema: NamesSchema('sub categories', 0) },
+  images: { field: 'image', schema: ImagesSchema },
+  description: { field: 'description', schema: shape.description },
+  more_details: { field: 'otherDetails', schema: OtherDetailsSchema },
+}
+
+/**
+ * Reads a product CSV: the header (known column names, `sku` among them, none twice), then every row,
+ * each cell checked by its column's rule. Never throws on bad content: every problem is an error
+ * with its line and column, and the rows that are fine are returned beside them.
+ * @param text the file decoded as UTF-8
+ */
+export function parseProductCsv(text: string): ParsedCsv {
+  const errors: ImportError[] = []
+  let records: { record: string[]; info: { lines: number } }[]
+  try {
+    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as unknown as typeof records
+  } catch (err) {
+    const line = (err as { lines?: number }).lines ?? 1
+    return { rows: [], errors: [{ line, column: '', message: `Not a readable CSV: ${(err as Error).message}` }], columns: new Set() }
+  }
+  if (records.length === 0) return { rows: [], errors: [{ line: 1, column: '', message: 'The file is empty' }], columns: new Set() }
+  const [head, ...body] = records
+  const columns = new Set<CsvColumn>()
+  const header = head!.record.map((h) => h.trim())
+  header.forEach((name, i) => {
+    if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
+      errors.push({ line: 1, column: name, message: `Unknown column "${name}" (column ${i + 1})` })
+    } else if (columns.has(name as CsvColumn)) {
+      errors.push({ line: 1, column: name, message: `Column "${name}" appears twice` })
+    } else columns.add(name as CsvColumn)
+  })
+  if (!columns.has('sku')) errors.push({ line: 1, column: 'sku', message: 'The header must have a "sku" column' })
+  if (errors.length > 0) return { rows: [], errors, columns }
+  if (body.length > CSV_MAX_ROWS) {
+    return {
+      rows: [],
+      errors: [{ line: 1, column: '', message: `At most ${CSV_MAX_ROWS.toLocaleString('en-IN')} rows per file` }],
+      columns,
+    }
+  }
+
+  const rows: ParsedRow[] = []
+  // `info.lines` is the line a record ends on; it starts on the line after the previous one ended,
+  // unless blank lines came between (skipped), which the record's own line count settles.
+  for (const { record, info } of body) {
+    const spanned = record.reduce((n, cell) => n + (cell.match(/\r\n|\r|\n/g)?.length ?? 0), 0)
+    const line = info.lines - spanned
+    if (record.length !== header.length) {
+      errors.push({ line, column: '', message: `Expected ${header.length} cells, found ${record.length}` })
+      continue
+    }
+    const fields: RowFields = {}
+    let bad = false
+    record.forEach((raw, i) => {
+      const column = header[i] as CsvColumn
+      const rule = CELL_RULES[column]
+      const checked = rule.schema.safeParse(unguardCell(raw))
+      if (checked.success) (fields as Record<string, unknown>)[rule.field] = checked.data
+      else {
+        bad = true
+        errors.push({ line, column, message: checked.error.issues[0]?.message ?? 'Invalid value' })
+      }
+    })
+    if (!bad) rows.push({ line, fields })
+  }
+  return { rows, errors, columns }
+}

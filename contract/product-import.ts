@@ -1,0 +1,74 @@
+/**
+ * The product CSV's bodies and answers (docs/product-csv.md; docs/decisions/0023-catalogue-import.md):
+ * the dry run's and the apply's answer (counts and every row's errors as line, column, message), the
+ * apply's body (the checked upload's id) and the grid's bulk price and stock edit.
+ */
+import { z } from 'zod'
+import { IdSchema, NOT_BLANK_PATTERN } from './fields.ts'
+import { CreateProductSchema } from './product.ts'
+
+/** One problem of the file: its line (1 is the header; a row spanning lines: its first), the column's header name ('' for the whole row or file) and the message. */
+export const ImportErrorSchema = z.object({ line: z.number().int(), column: z.string(), message: z.string() })
+export type ImportError = z.output<typeof ImportErrorSchema>
+
+/** Rows by what importing them does: `created` (a new SKU), `updated` (a field differs), `unchanged`. */
+export const ImportCountsSchema = z.object({
+  rows: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+})
+export type ImportCounts = z.output<typeof ImportCountsSchema>
+
+/** Most errors one answer lists (a file of wrong columns would otherwise list one per cell); `errorCount` says how many there were. */
+export const IMPORT_ERRORS_MAX = 1000
+
+/**
+ * The answer of a dry run (POST /api/product/import) and of an apply: `upload` is the SHA-256 of the
+ * file's bytes, which the apply names; `applied` is true only after the one transaction committed.
+ */
+export const ImportAnswerSchema = z.object({
+  upload: z.string(),
+  applied: z.boolean(),
+  counts: ImportCountsSchema,
+  errors: z.array(ImportErrorSchema),
+  errorCount: z.number().int(),
+})
+export type ImportAnswer = z.output<typeof ImportAnswerSchema>
+
+/** POST /api/product/import/apply: `{ upload }`, the id a dry run answered (64 hex digits; any other text is an unknown upload, 404). */
+export const ImportApplySchema = z.object({
+  upload: z
+    .string({ error: 'upload is required' })
+    .trim()
+    .min(1, 'upload is required')
+    .max(128, 'Not an upload id')
+    .meta({ pattern: NOT_BLANK_PATTERN }),
+})
+export type ImportApplyInput = z.output<typeof ImportApplySchema>
+
+/** Most products one bulk edit changes (one page of the grid is far fewer). */
+export const BULK_EDIT_MAX = 200
+
+const priceFields = CreateProductSchema.shape
+
+/**
+ * POST /api/product/bulk-update: `{ items: [{ _id, price?, sellingPrice?, stock? }] }`, each field
+ * validated as in create (price the MRP in rupees, selling price in rupees at most the MRP, stock a
+ * whole number); all items in one transaction, or none.
+ */
+export const BulkUpdateSchema = z.object({
+  items: z
+    .array(
+      z.object({
+        _id: IdSchema,
+        price: priceFields.price.optional(),
+        sellingPrice: priceFields.sellingPrice,
+        stock: priceFields.stock.optional(),
+      }),
+      { error: 'Expected a list of items' },
+    )
+    .min(1, 'Give at least one product to change')
+    .max(BULK_EDIT_MAX, `At most ${BULK_EDIT_MAX} products at once`),
+})
+export type BulkUpdateInput = z.output<typeof BulkUpdateSchema>
