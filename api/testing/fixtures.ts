@@ -194,6 +194,8 @@ export async function catalogSnapshot(db: Db): Promise<Record<string, unknown[]>
     product_categories: sql`select * from product_categories order by product_id, category_id`,
     product_sub_categories: sql`select * from product_sub_categories order by product_id, sub_category_id`,
     images: sql`select * from images order by id`,
+    stores: sql`select * from stores order by id`,
+    inventory: sql`select * from inventory order by store_id, product_id`,
     // Product CSVs checked and waiting for their apply (api/modules/product/import.ts).
     product_imports: sql`select id, user_id, content from product_imports order by id`,
   }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { products, type Category, type SubCategory } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
-import { catalogSnapshot, insertCategory, insertProduct, insertSubCategory, storeTestImage } from '../../testing/fixtures.ts'
+import { catalogSnapshot, insertCategory, insertProduct, insertSubCategory, stockIn, storeTestImage } from '../../testing/fixtures.ts'
 import { CSV_COLUMNS, guardCell, unguardCell } from './csv.ts'
 
 let t: TestApp
@@ -63,7 +63,11 @@ const exportCsv = async () => {
   const answer = await t.app.request('/api/product/export', { headers: { Authorization: `Bearer ${admin.token}` } })
   return { status: answer.status, headers: answer.headers, text: await answer.text() }
 }
-const bySku = async (sku: string) => (await t.db.select().from(products).where(eq(products.sku, sku)))[0]
+/** The product of a SKU with its stock in the default store (what the CSV's `stock` is; docs/stores.md, "Stock"). */
+const bySku = async (sku: string) => {
+  const [row] = await t.db.select().from(products).where(eq(products.sku, sku))
+  return row ? { ...row, stock: await stockIn(t.db, row.id) } : undefined
+}
 
 describe('GET /api/product/export', () => {
   it('streams every product as CSV with the documented header, guarded cells and exact prices', async () => {
