@@ -25,6 +25,8 @@ export default [
     route('myorder/:orderId', 'routes/dashboard/order.tsx'),
     route('myorder/:orderId/events', 'routes/dashboard/order-events.ts'),
     route('orders', 'routes/dashboard/orders.tsx'),
+    route('orders/export', 'routes/dashboard/orders-export.ts'),
+    route('orders/packing-slips', 'routes/dashboard/packing-slips.tsx'),
     route('orders/:orderId', 'routes/dashboard/admin-order.tsx'),
     route('address', 'routes/dashboard/address.tsx'),
     route('category', 'routes/dashboard/category.tsx'),
