@@ -8,6 +8,7 @@ import type { RequestSession } from '../session.ts'
 import { parseAnswer, parseData, UNEXPECTED_ANSWER, upstream, upstreamResponse, type UpstreamResult } from '../upstream.ts'
 import { CartExtraShape, CartItemSchema } from '../../../contract/cart.ts'
 import { successOf } from '../../../contract/envelope.ts'
+import { orderFilterQuery } from '../../lib/order-filters.ts'
 
 const PagingExtraSchema = z.object({ totalCount: z.number(), totalNoPage: z.number() })
 import {
@@ -119,23 +120,13 @@ export async function adminListOrders(
   }
 }
 
-/** The filters as the export's query string (only those set). */
-export function adminFilterQuery(filter: Partial<AdminOrderFilter>): string {
-  const params = new URLSearchParams()
-  for (const key of ['q', 'status', 'from', 'to', 'sort'] as const) {
-    const value = filter[key]
-    if (value) params.set(key, value)
-  }
-  return params.toString()
-}
-
 /**
  * The CSV of every order the filters select (GET /api/order/admin/export, admin), as the API's
  * Response with its body unread (streamed on to the browser). Null when the API cannot be reached;
  * a non-admin's answer is the API's 403 (its JSON envelope).
  */
 export async function exportOrdersCsv(session: RequestSession, filter: Partial<AdminOrderFilter>): Promise<Response | null> {
-  const query = adminFilterQuery(filter)
+  const query = orderFilterQuery(filter)
   return upstreamResponse(`order/admin/export${query ? `?${query}` : ''}`, { method: 'GET', session })
 }
 

@@ -13,17 +13,7 @@ import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/orders'
 import { failureMessage, throwFailure } from '../../.server/failure.ts'
-import {
-  adminFilterQuery,
-  adminListOrders,
-  ADMIN_ORDER_SORTS,
-  AdminOrderFilterSchema,
-  BULK_ORDERS_MAX,
-  bulkUpdateOrderStatus,
-  type AdminOrderFilter,
-  type AdminOrderSort,
-  type BulkStatusOutcome,
-} from '../../.server/api/order.ts'
+import { adminListOrders, bulkUpdateOrderStatus, type BulkStatusOutcome } from '../../.server/api/order.ts'
 import { requireAdmin } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
 import { readForm } from '../../.server/form.ts'
@@ -36,7 +26,8 @@ import { itemCountLabel } from '../../lib/cart.ts'
 import { formatRupees } from '../../lib/money.ts'
 import { countLabel } from '../../lib/plural.ts'
 import { formatOrderTime, ORDER_STATUS_NAMES, statusLabel, type OrderStatusName } from '../../lib/order-status.ts'
-import { CancelReasonSchema } from '../../../contract/order.ts'
+import { orderFilterQuery, readOrderFilters } from '../../lib/order-filters.ts'
+import { ADMIN_ORDER_SORTS, BULK_ORDERS_MAX, CancelReasonSchema, type AdminOrderSort } from '../../../contract/order.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Orders | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -51,35 +42,11 @@ const SORT_LABELS: Record<AdminOrderSort, string> = {
   total_asc: 'Lowest total',
 }
 
-/**
- * The filters of `search` as the API takes them: a field the schema refuses is left out and its
- * message kept, so a mistyped date shows a message instead of an error page.
- */
-export function readFilters(search: URLSearchParams): { filter: AdminOrderFilter; errors: string[] } {
-  const raw: Record<string, string> = {}
-  for (const key of ['q', 'status', 'from', 'to', 'sort'] as const) {
-    const value = search.get(key)?.trim()
-    if (value) raw[key] = value
-  }
-  const errors: string[] = []
-  for (;;) {
-    const parsed = AdminOrderFilterSchema.safeParse(raw)
-    if (parsed.success) return { filter: parsed.data, errors }
-    const issue = parsed.error.issues[0]!
-    const field = String(issue.path[0] ?? '')
-    errors.push(`${FIELD_NAMES[field] ?? field}: ${issue.message}`)
-    if (!(field in raw)) return { filter: { q: undefined, sort: 'newest' }, errors }
-    delete raw[field]
-  }
-}
-
-const FIELD_NAMES: Record<string, string> = { q: 'Search', status: 'Status', from: 'From', to: 'To', sort: 'Sort' }
-
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, url)
-  const { filter, errors } = readFilters(url.searchParams)
+  const { filter, errors } = readOrderFilters(url.searchParams)
   const page = Math.min(10_000, Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1))
-  const empty = { orders: [], filter, errors, page, totalCount: 0, totalPages: 0, exportQuery: adminFilterQuery(filter) }
+  const empty = { orders: [], filter, errors, page, totalCount: 0, totalPages: 0, exportQuery: orderFilterQuery(filter) }
   if (!isAdmin) return data({ isAdmin: false, ...empty }, { status: 403 })
   const result = await adminListOrders(getSession(context), { ...filter, page, limit: PAGE_SIZE })
   if (!result.ok) throwFailure(result)
@@ -149,8 +116,7 @@ const fieldClass = 'w-full rounded-lg border border-slate-300 bg-white px-2 py-1
 export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { isAdmin, orders, filter, errors, page, totalCount, totalPages, exportQuery } = loaderData
   const link = (next: { status?: string; page?: number }) => {
-    const params = new URLSearchParams(adminFilterQuery({ ...filter, status: next.status as OrderStatusName | undefined }))
-    if (params.get('sort') === 'newest') params.delete('sort')
+    const params = new URLSearchParams(orderFilterQuery({ ...filter, status: next.status as OrderStatusName | undefined }))
     if (next.page && next.page > 1) params.set('page', String(next.page))
     const query = params.toString()
     return query ? `?${query}` : '/dashboard/orders'
