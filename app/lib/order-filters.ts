@@ -1,6 +1,6 @@
 /**
  * The admin order list's filters in the address bar (docs/commerce-api.md, "Admin orders at volume"):
- * read from `?q=&status=&from=&to=&sort=` with the contract's schema, and written back as a query
+ * read from `?q=&status=&from=&to=&sort=` with contract/order.ts `AdminOrderFilterSchema`, and written back as a query
  * string for the paging links and the CSV export link. Shared by the page and the export route.
  */
 import { AdminOrderFilterSchema, type AdminOrderFilter } from '../../contract/order.ts'
