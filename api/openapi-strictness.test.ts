@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { GuestCartIdSchema } from '../contract/cart.ts'
 import { IdempotencyKeySchema } from '../contract/idempotency.ts'
+import { AdminOrderFilterShape } from '../contract/order.ts'
 import { SitemapPageSchema } from '../contract/sitemap.ts'
 import { findUnsafeValue } from './lib/safe-text.ts'
 import { createTestApp, type TestApp } from './testing/app.ts'
@@ -37,6 +38,8 @@ const SERVER_READS: Record<string, z.ZodType> = {
   'idempotency-key': IdempotencyKeySchema,
   'x-guest-cart': GuestCartIdSchema,
   page: SitemapPageSchema,
+  // GET /api/order/admin/export: the admin list's filters (contract/order.ts).
+  ...AdminOrderFilterShape,
 }
 
 // STRICT_SEED and STRICT_RUNS widen a run by hand (a new seed, more values per route).

@@ -26,6 +26,8 @@ export default [
     route('myorder/:orderId/events', 'routes/dashboard/order-events.ts'),
     route('myorder/:orderId/invoice', 'routes/dashboard/invoice.ts', { id: 'order-invoice' }),
     route('orders', 'routes/dashboard/orders.tsx'),
+    route('orders/export', 'routes/dashboard/orders-export.ts'),
+    route('orders/packing-slips', 'routes/dashboard/packing-slips.tsx'),
     route('orders/:orderId', 'routes/dashboard/admin-order.tsx'),
     route('orders/:orderId/invoice', 'routes/dashboard/invoice.ts', { id: 'admin-order-invoice' }),
     route('address', 'routes/dashboard/address.tsx'),

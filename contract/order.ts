@@ -54,12 +54,86 @@ export const UpdateStatusSchema = z.object({
   reason: CancelReasonSchema.optional(),
 })
 
-/** POST /api/order/admin-list: `{ status?, page, limit }` (limit at most 50). */
-export const AdminListSchema = z.object({
+/** The admin list's orders (docs/commerce-api.md, "Admin orders at volume"): newest or oldest first, or by grand total. */
+export const ADMIN_ORDER_SORTS = ['newest', 'oldest', 'total_desc', 'total_asc'] as const
+export type AdminOrderSort = (typeof ADMIN_ORDER_SORTS)[number]
+
+/** Longest search text the admin list accepts (characters, after trimming). */
+export const ADMIN_ORDER_QUERY_MAX = 100
+
+/**
+ * A day in India (IST) as `YYYY-MM-DD`, a real calendar day of 2000–2099 (leap years included). One
+ * pattern says it all, so the OpenAPI document is exactly as strict as the server.
+ */
+export const IST_DAY_PATTERN =
+  /^20(?:\d{2}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8]))|(?:[02468][048]|[13579][26])-02-29)$/
+
+/** A day in India (IST) as `YYYY-MM-DD` ({@link IST_DAY_PATTERN}). */
+export const IstDaySchema = z.string().regex(IST_DAY_PATTERN, 'A date must be a real day of 2000–2099 like 2026-11-26')
+
+/**
+ * The admin list's filters, shared by the list and the CSV export: `q` (order number exact or
+ * prefix, the shopper's phone, email or name, case-insensitive), `status`, `from`/`to` (IST days,
+ * both included) and `sort`. The store and payment filters join here as one more key each.
+ */
+export const AdminOrderFilterShape = {
+  q: z
+    .string()
+    .trim()
+    .max(ADMIN_ORDER_QUERY_MAX, `The search must be at most ${ADMIN_ORDER_QUERY_MAX} characters`)
+    .optional()
+    .transform((q) => q || undefined),
   status: z.enum(ORDER_STATUSES).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  limit: z.coerce.number().int().min(1).max(50).default(10),
+  /** One dark store's orders (docs/stores.md). */
+  store: IdSchema.optional(),
+  /** Only orders delivered after their promised time. */
+  late: z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on']).transform((v) => v === 'true' || v === '1' || v === 'on')])
+    .optional()
+    .meta({ anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false', '1', '0', 'on'] }] }),
+  from: IstDaySchema.optional(),
+  to: IstDaySchema.optional(),
+  sort: z.enum(ADMIN_ORDER_SORTS).default('newest'),
+}
+const datesInOrder = (f: { from?: string; to?: string }) => !f.from || !f.to || f.from <= f.to
+const DATES_OUT_OF_ORDER = { message: 'The start date must not be after the end date', path: ['to'] }
+export const AdminOrderFilterSchema = z.object(AdminOrderFilterShape).refine(datesInOrder, DATES_OUT_OF_ORDER)
+export type AdminOrderFilter = z.output<typeof AdminOrderFilterSchema>
+
+/** POST /api/order/admin-list: the filters above with `page` and `limit` (at most 50). */
+export const AdminListSchema = z
+  .object({
+    ...AdminOrderFilterShape,
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    limit: z.coerce.number().int().min(1).max(50).default(10),
+  })
+  .refine(datesInOrder, DATES_OUT_OF_ORDER)
+
+/** Most orders one bulk status change or one packing-slip print takes. */
+export const BULK_ORDERS_MAX = 100
+
+/** POST /api/order/bulk-status (admin): `{ orderIds, status, reason? }`, each order moved on its own. */
+export const BulkStatusSchema = z.object({
+  orderIds: z
+    .array(IdSchema)
+    .min(1, 'Choose at least one order')
+    .max(BULK_ORDERS_MAX, `Choose at most ${BULK_ORDERS_MAX} orders`)
+    .transform((ids) => [...new Set(ids)]),
+  status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
+  reason: CancelReasonSchema.optional(),
 })
+
+/** One order's outcome in a bulk status change: moved (`ok`, its new status and version) or refused with the reason. */
+export const BulkStatusOutcomeSchema = z
+  .object({
+    orderId: z.string(),
+    orderNumber: z.string().nullable(),
+    ok: z.boolean(),
+    status: z.enum(ORDER_STATUSES).nullable(),
+    message: z.string(),
+  })
+  .meta({ id: 'BulkStatusOutcome' })
+export type BulkStatusOutcome = z.output<typeof BulkStatusOutcomeSchema>
 
 /** One line of an order as priced when it was placed (rupees). */
 export const OrderLineSchema = z

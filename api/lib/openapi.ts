@@ -117,13 +117,11 @@ export function routeOf(endpoint: Endpoint, tag: string): RouteConfig {
   // Required when the server refuses an empty body (readBody reads none as `{}`).
   if (endpoint.body) request.body = { content: json(endpoint.body), required: !endpoint.body.safeParse({}).success }
   if (endpoint.upload) {
-    const file = z
-      .string()
-      .meta({
-        type: 'string',
-        format: 'binary',
-        description: endpoint.uploadDescription ?? 'The image file (JPEG, PNG, WebP, AVIF or GIF)',
-      })
+    const file = z.string().meta({
+      type: 'string',
+      format: 'binary',
+      description: endpoint.uploadDescription ?? 'The image file (JPEG, PNG, WebP, AVIF or GIF)',
+    })
     request.body = { content: { 'multipart/form-data': { schema: z.object({ [endpoint.upload]: file }) } }, required: true }
   }
   if (endpoint.query) request.query = endpoint.query

@@ -173,6 +173,39 @@ export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Pro
   return call<T>(buildRequest(path, opts, session.tokens?.accessToken))
 }
 
+/**
+ * Calls `path` (relative to `/api/`) and answers the API's Response itself, its body unread, for a
+ * body that is not the JSON envelope and may be long (the orders CSV export, streamed). Refreshes
+ * and retries once on a 401 as `upstream` does. With `API_URL` only the wait for the answer's
+ * headers is bounded by `API_TIMEOUT_MS`, not the reading of a long body. Never throws: an API that
+ * cannot be reached answers null.
+ */
+export async function upstreamResponse(path: string, opts: UpstreamOptions = {}): Promise<Response | null> {
+  const session = opts.session
+  const sendBounded = async (request: Request): Promise<Response | null> => {
+    const g = globalThis as Record<symbol, unknown>
+    g[COUNTER_KEY] = ((g[COUNTER_KEY] as number) ?? 0) + 1
+    const inProcess = g[IN_PROCESS_KEY] as FetchLike | undefined
+    try {
+      if (!env.apiUrl && inProcess) return await inProcess(request)
+      const abort = new AbortController()
+      const timer = setTimeout(() => abort.abort(), env.apiTimeoutMs)
+      try {
+        return await fetch(request, { signal: abort.signal })
+      } finally {
+        clearTimeout(timer)
+      }
+    } catch {
+      return null
+    }
+  }
+  const first = await sendBounded(buildRequest(path, opts, opts.bearer ?? session?.tokens?.accessToken))
+  if (!first || first.status !== 401 || !session?.tokens || opts.bearer) return first
+  await first.body?.cancel()
+  if (!(await refreshOnce(session))) return new Response(null, { status: 401 })
+  return sendBounded(buildRequest(path, opts, session.tokens?.accessToken))
+}
+
 /** The failure an answer off contract/ becomes: a 502, since the BFF itself did not fail. */
 export const UNEXPECTED_ANSWER = {
   ok: false,

@@ -9,7 +9,10 @@
  * - GET /order-list → the user's orders, newest first
  * - POST /details `{ orderId }` → one order (own; an admin may read any)
  * - POST /cancel `{ orderId, reason? }` → the shopper cancels a placed order (stock returns)
- * - POST /admin-list `{ status?, page, limit }` (admin) → `data`, `totalCount`, `totalNoPage`
+ * - POST /admin-list `{ q?, status?, from?, to?, sort, page, limit }` (admin) → `data`, `totalCount`,
+ *   `totalNoPage` (docs/commerce-api.md, "Admin orders at volume")
+ * - GET /admin/export `?q&status&from&to&sort` (admin) → text/csv of every order the filters select, streamed
+ * - POST /bulk-status `{ orderIds, status, reason? }` (admin) → one outcome per order, each moved on its own
  * - PUT /update-status `{ orderId, status, version?, reason? }` (admin)
  * - POST /reorder `{ orderId }` → the cart with `added` and `leftOut` beside it: the user's own
  *   order's lines added to the cart, capped (docs/commerce-api.md, "Order again"); spends a cart write
@@ -24,6 +27,9 @@ import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
 import {
   AdminListSchema,
+  AdminOrderFilterSchema,
+  BulkStatusOutcomeSchema,
+  BulkStatusSchema,
   CancelOrderSchema,
   CartChangeSchema,
   OrderRefSchema,
@@ -36,8 +42,10 @@ import { CartExtraShape, CartItemSchema } from '../../../contract/cart.ts'
 import { spendCartWrite } from '../cart/routes.ts'
 import { IdempotencyKeySchema, idempotencyHeader } from '../../../contract/idempotency.ts'
 import { apiRouter } from '../../lib/openapi.ts'
+import { exportOrdersCsv } from './admin-export.ts'
 import {
   adminListOrders,
+  bulkChangeStatus,
   cartIdempotencyKey,
   changeStatus,
   listOrders,
@@ -175,7 +183,9 @@ export function orderRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/admin-list',
-      summary: 'Every order, newest first, optionally of one status (ADMIN)',
+      summary: 'One page of the orders the filters select, in the sort asked (ADMIN)',
+      description:
+        '`q` finds an order number (exact or prefix) or the shopper by phone, email or name (case-insensitive); `from` and `to` are IST days, both included; `sort` is newest (default), oldest, total_desc or total_asc.',
       access: 'admin',
       body: AdminListSchema,
       answers: {
@@ -187,6 +197,66 @@ export function orderRoutes(deps: AppDeps) {
       const query = await readBody(c, AdminListSchema)
       const page = await adminListOrders(deps, query)
       return ok(c, 'Orders', page.data, { totalCount: page.totalCount, totalNoPage: page.totalNoPage })
+    },
+  )
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/admin/export',
+      summary: 'CSV of every order the filters select, in the sort asked (ADMIN), streamed',
+      description:
+        'The same filters as POST /admin-list, in the query. One row per order; amounts in rupees with two decimals, times in IST. Text cells starting with =, +, -, @, a tab or a carriage return get a leading apostrophe (OWASP "CSV Injection").',
+      access: 'admin',
+      query: AdminOrderFilterSchema,
+      answers: { 200: { description: 'The CSV (RFC 4180), header row first', raw: { mediaType: 'text/csv', schema: z.string() } } },
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const parsed = AdminOrderFilterSchema.safeParse(c.req.query())
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+        throw BadRequest(`${issues[0]!.path || 'query'}: ${issues[0]!.message}`, issues)
+      }
+      const day = new Date(deps.clock().getTime() + 5.5 * 3600 * 1000).toISOString().slice(0, 10)
+      return new Response(exportOrdersCsv(deps, parsed.data), {
+        headers: {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': `attachment; filename="orders-${day}.csv"`,
+          'Cache-Control': 'no-store',
+        },
+      })
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/bulk-status',
+      summary: 'Move several orders to one status (ADMIN), each on its own with its outcome',
+      description:
+        'Each order is moved as PUT /update-status moves one (the same allowed moves, stock back on a cancellation, `reason` kept for a cancellation), in its own transaction: an order that may not move is reported and the others still move.',
+      access: 'admin',
+      body: BulkStatusSchema,
+      answers: {
+        200: {
+          description: 'One outcome per order, in the order given; `moved` and `refused` count them',
+          data: z.array(BulkStatusOutcomeSchema),
+          extra: { moved: z.number(), refused: z.number() },
+        },
+      },
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const input = await readBody(c, BulkStatusSchema)
+      const outcomes = await bulkChangeStatus(deps, {
+        orderIds: input.orderIds,
+        to: input.status,
+        byUserId: currentUser(c).id,
+        reason: input.reason,
+      })
+      const moved = outcomes.filter((o) => o.ok).length
+      return ok(c, `${moved} of ${outcomes.length} orders updated`, outcomes, { moved, refused: outcomes.length - moved })
     },
   )
 

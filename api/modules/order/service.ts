@@ -34,7 +34,8 @@ import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { ADDRESS_NOT_FOUND } from '../address/service.ts'
 import { billToWire, computeBill, type Bill } from '../cart/bill.ts'
 import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../cart/service.ts'
-import type { ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
+import type { AdminOrderFilter, BulkStatusOutcome, ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
+import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
 import { canMove, cannotMoveMessage, statusWords } from './status.ts'
 
 type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'mailer' | 'logger'> &
@@ -286,15 +287,18 @@ export async function listOrders(deps: OrderDeps, userId: string): Promise<Order
   return rows.map((row) => toOrderAnswer(deps, row, false))
 }
 
-/** One page of all orders (admin), newest first, optionally of one status; with the counts. */
+/**
+ * One page of the admin's order list (docs/commerce-api.md, "Admin orders at volume"): the orders
+ * `filter` selects (api/modules/order/admin-filter.ts), in its sort, with the counts.
+ */
 export async function adminListOrders(
   deps: OrderDeps,
-  query: { status?: OrderStatus; page: number; limit: number },
+  query: Partial<AdminOrderFilter> & { page: number; limit: number },
 ): Promise<{ data: OrderAnswer[]; totalCount: number; totalNoPage: number }> {
-  const where = query.status ? sql`where o.status = ${query.status}` : sql``
+  const where = adminOrderWhere(query)
   const rows = await queryRows<OrderRow>(
     deps.db,
-    sql`${orderSelect} ${where} order by o.created_at desc, o.id desc limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
+    sql`${orderSelect} ${where} ${adminOrderBy(query.sort)} limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
   )
   const [count] = await queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from orders o ${where}`)
   const totalCount = count?.n ?? 0
@@ -692,4 +696,42 @@ export async function reorder(deps: OrderDeps & { storeId: string }, userId: str
     return { added, leftOut }
   })
   return { cart: await getCart(deps, owner), added, leftOut }
+}
+
+/**
+ * A bulk status change (docs/commerce-api.md, "Admin orders at volume";
+ * docs/decisions/0022-admin-orders-at-volume.md): each order is moved by `changeStatus`, with its own
+ * transaction, the same allowed-moves rule (api/modules/order/status.ts), stock back on a
+ * cancellation, its event and its mail, one after the other in the order given. One order that may
+ * not move (already delivered, unknown) does not stop the others: each gets its outcome.
+ */
+export async function bulkChangeStatus(
+  deps: OrderDeps,
+  input: { orderIds: string[]; to: OrderStatus; byUserId: string; reason?: string },
+): Promise<BulkStatusOutcome[]> {
+  const outcomes: BulkStatusOutcome[] = []
+  const refs = input.orderIds.filter((ref) => PLAUSIBLE_REF.test(ref))
+  const known = refs.length
+    ? await queryRows<{ id: string; order_number: string }>(
+        deps.db,
+        sql`select id, order_number from orders where id in ${refs} or order_number in ${refs.map((r) => r.toUpperCase())}`,
+      )
+    : []
+  const numberOf = (ref: string) => known.find((o) => o.id === ref || o.order_number === ref.toUpperCase())?.order_number ?? null
+  for (const ref of input.orderIds) {
+    try {
+      const order = await changeStatus(deps, { ref, to: input.to, byUserId: input.byUserId, reason: input.reason })
+      outcomes.push({
+        orderId: order._id,
+        orderNumber: order.orderId,
+        ok: true,
+        status: order.status,
+        message: `Marked ${statusWords(order.status)}`,
+      })
+    } catch (err) {
+      if (!(err instanceof HttpError) || (err.status !== 404 && err.status !== 409)) throw err
+      outcomes.push({ orderId: ref, orderNumber: numberOf(ref), ok: false, status: null, message: err.message })
+    }
+  }
+  return outcomes
 }

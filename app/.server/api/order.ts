@@ -5,14 +5,18 @@
  */
 import { z } from 'zod'
 import type { RequestSession } from '../session.ts'
-import { parseAnswer, parseData, UNEXPECTED_ANSWER, upstream, type UpstreamResult } from '../upstream.ts'
+import { parseAnswer, parseData, UNEXPECTED_ANSWER, upstream, upstreamResponse, type UpstreamResult } from '../upstream.ts'
 import { CartExtraShape, CartItemSchema } from '../../../contract/cart.ts'
 import { successOf } from '../../../contract/envelope.ts'
+import { orderFilterQuery } from '../../lib/order-filters.ts'
 
 const PagingExtraSchema = z.object({ totalCount: z.number(), totalNoPage: z.number() })
 import {
+  BulkStatusOutcomeSchema,
   CartChangeSchema,
   OrderSchema,
+  type AdminOrderFilter,
+  type BulkStatusOutcome,
   ReorderExtraShape,
   type CartChange,
   type Order,
@@ -21,8 +25,14 @@ import {
 } from '../../../contract/order.ts'
 
 export {
+  ADMIN_ORDER_SORTS,
+  AdminOrderFilterSchema,
+  BULK_ORDERS_MAX,
   CartChangeSchema,
   ORDER_STATUSES,
+  type AdminOrderFilter,
+  type AdminOrderSort,
+  type BulkStatusOutcome,
   OrderSchema,
   type CartChange,
   type Order,
@@ -91,10 +101,14 @@ export interface OrderPage {
   totalNoPage: number
 }
 
-/** The admin's order list, optionally of one status. 403 for a non-admin. */
+/**
+ * One page of the admin's order list (POST /api/order/admin-list; docs/commerce-api.md, "Admin orders
+ * at volume"): the orders the filters select (`q`, `status`, IST days `from`/`to`) in `sort`.
+ * 403 for a non-admin; 400 for a filter the API refuses.
+ */
 export async function adminListOrders(
   session: RequestSession,
-  query: { status?: OrderStatus; page: number; limit: number },
+  query: Partial<AdminOrderFilter> & { page: number; limit: number },
 ): Promise<UpstreamResult<OrderPage>> {
   const result = parseData(await upstream('order/admin-list', { method: 'POST', json: query, session }), z.array(OrderSchema))
   if (!result.ok) return result
@@ -104,6 +118,32 @@ export async function adminListOrders(
     ...result,
     data: { orders: result.data, ...paging.data },
   }
+}
+
+/**
+ * The CSV of every order the filters select (GET /api/order/admin/export, admin), as the API's
+ * Response with its body unread (streamed on to the browser). Null when the API cannot be reached;
+ * a non-admin's answer is the API's 403 (its JSON envelope).
+ */
+export async function exportOrdersCsv(session: RequestSession, filter: Partial<AdminOrderFilter>): Promise<Response | null> {
+  const query = orderFilterQuery(filter)
+  return upstreamResponse(`order/admin/export${query ? `?${query}` : ''}`, { method: 'GET', session })
+}
+
+/** A bulk status change's answer: one outcome per order, and how many moved and were refused. */
+const BulkAnswerSchema = successOf(z.array(BulkStatusOutcomeSchema), { moved: z.number(), refused: z.number() })
+
+/**
+ * Moves several orders to `status` (POST /api/order/bulk-status, admin), each on its own by the
+ * allowed-moves rule; answers one outcome per order. `reason` is kept for a cancellation.
+ */
+export async function bulkUpdateOrderStatus(
+  session: RequestSession,
+  input: { orderIds: string[]; status: OrderStatus; reason?: string },
+): Promise<UpstreamResult<{ outcomes: BulkStatusOutcome[]; moved: number; refused: number }>> {
+  const result = parseAnswer(await upstream('order/bulk-status', { method: 'POST', json: input, session }), BulkAnswerSchema)
+  if (!result.ok) return result
+  return { ...result, data: { outcomes: result.data.data, moved: result.data.moved, refused: result.data.refused } }
 }
 
 /**

@@ -1,0 +1,248 @@
+/**
+ * Admin orders at volume (docs/commerce-api.md, "Admin orders at volume"), on a fresh database
+ * (PGlite, or PostgreSQL with TEST_DATABASE_URL): the admin list's search (order number exact and
+ * prefix, phone, email, name), status and IST-day filters and sorts; the CSV export (content, the
+ * same filters, CSV-injection guard, admin only, keyset paging over page boundaries); and the bulk
+ * status change (the allowed-moves rule per order, stock back on a cancellation, one outcome each).
+ */
+import { eq } from 'drizzle-orm'
+import { parse } from 'csv-parse/sync'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { orders } from '../../db/schema.ts'
+import { createTestApp, type TestApp } from '../../testing/app.ts'
+import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
+import { insertProduct, stockIn } from '../../testing/fixtures.ts'
+import { csvSafe, exportOrdersCsv, paiseToRupeesText } from './admin-export.ts'
+import { escapeLike, istDayEnd, istDayStart } from './admin-filter.ts'
+
+let t: TestApp
+let admin: SignedIn
+let productId: string
+/** The orders placed, by the shopper's tag. */
+const placed: Record<string, { _id: string; orderId: string; totalAmt: number }> = {}
+
+const shoppers = [
+  { tag: 'meera', name: 'Meera Iyer', email: 'meera.iyer@example.com', mobile: '9845012345', qty: 1, day: '2026-11-20T10:00:00+05:30' },
+  { tag: 'ravi', name: 'Ravi Kumar', email: 'ravi.k@example.org', mobile: '9000011111', qty: 3, day: '2026-11-21T23:30:00+05:30' },
+  // Just after midnight in India: still the 21st in UTC, the 22nd in IST.
+  {
+    tag: 'evil',
+    name: '=HYPERLINK("http://x")',
+    email: 'evil@example.com',
+    mobile: '9123456789',
+    qty: 2,
+    day: '2026-11-22T00:10:00+05:30',
+  },
+]
+
+beforeAll(async () => {
+  t = await createTestApp()
+  admin = await createAdmin(t)
+  productId = (await insertProduct(t.db, { name: 'Toor Dal', price: 200, sellingPrice: 150, stock: 100 })).id
+  for (const s of shoppers) {
+    const who = await createShopper(t, { name: s.name, email: s.email })
+    const address = {
+      address_line: s.tag === 'evil' ? '@SUM(1+1)' : '12, MG Road',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      pincode: '560008',
+      mobile: s.mobile,
+    }
+    const addressId = (await t.call('address/create', { method: 'POST', json: address, token: who.token })).body.data._id
+    for (let i = 0; i < s.qty; i++) await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })
+    if (s.qty > 1) {
+      const cart = await t.call('cart/get', { token: who.token })
+      await t.call('cart/update-qty', { method: 'PUT', json: { _id: cart.body.data[0]._id, qty: s.qty }, token: who.token })
+    }
+    const res = await t.call('order/cash-on-delivery', {
+      method: 'POST',
+      json: { addressId },
+      token: who.token,
+      headers: { 'Idempotency-Key': `vol-${s.tag}-${process.pid}` },
+    })
+    expect(res.status).toBe(201)
+    placed[s.tag] = res.body.data
+    await t.db
+      .update(orders)
+      .set({ createdAt: new Date(s.day) })
+      .where(eq(orders.id, res.body.data._id))
+  }
+})
+afterAll(() => t?.close())
+
+const list = (json: Record<string, unknown>, token = admin.token) =>
+  t.call('order/admin-list', { method: 'POST', json: { limit: 50, ...json }, token })
+const numbers = (res: { body: { data: { orderId: string }[] } }) => res.body.data.map((o) => o.orderId)
+
+describe('the admin list', () => {
+  it('finds an order by its number, exact or by prefix, in any case', async () => {
+    const { orderId } = placed.ravi!
+    expect(numbers(await list({ q: orderId }))).toEqual([orderId])
+    expect(numbers(await list({ q: orderId.toLowerCase() }))).toEqual([orderId])
+    expect(numbers(await list({ q: orderId.slice(0, 4) })).sort()).toEqual(
+      Object.values(placed)
+        .map((o) => o.orderId)
+        .filter((n) => n.startsWith(orderId.slice(0, 4)))
+        .sort(),
+    )
+  })
+
+  it('finds the shopper by phone (with +91 and spaces too), email and name, case-insensitive', async () => {
+    expect(numbers(await list({ q: '98450 12345' }))).toEqual([placed.meera!.orderId])
+    expect(numbers(await list({ q: '+91 90000 11111' }))).toEqual([placed.ravi!.orderId])
+    expect(numbers(await list({ q: 'RAVI.K@example' }))).toEqual([placed.ravi!.orderId])
+    expect(numbers(await list({ q: 'iyer' }))).toEqual([placed.meera!.orderId])
+    expect(numbers(await list({ q: 'nobody-like-this' }))).toEqual([])
+    // LIKE's wildcards are text, not patterns.
+    expect(numbers(await list({ q: '%' }))).toEqual([])
+    expect(numbers(await list({ q: '___' }))).toEqual([])
+  })
+
+  it('filters by status and by IST day (both ends included), and sorts', async () => {
+    expect(numbers(await list({ from: '2026-11-22', to: '2026-11-22' }))).toEqual([placed.evil!.orderId])
+    expect(numbers(await list({ from: '2026-11-21', to: '2026-11-21' }))).toEqual([placed.ravi!.orderId])
+    expect(numbers(await list({ to: '2026-11-21', sort: 'oldest' }))).toEqual([placed.meera!.orderId, placed.ravi!.orderId])
+    expect(numbers(await list({ sort: 'total_desc' }))).toEqual([placed.ravi!.orderId, placed.evil!.orderId, placed.meera!.orderId])
+    expect(numbers(await list({ sort: 'total_asc', status: 'placed' }))).toEqual([
+      placed.meera!.orderId,
+      placed.evil!.orderId,
+      placed.ravi!.orderId,
+    ])
+    expect(numbers(await list({ status: 'delivered' }))).toEqual([])
+    const page = await list({ limit: 2, page: 2 })
+    expect(page.body).toMatchObject({ totalCount: 3, totalNoPage: 2 })
+    expect(numbers(page)).toEqual([placed.meera!.orderId])
+  })
+
+  it('refuses bad filters with a 400 naming the field, never a 500', async () => {
+    for (const [json, path] of [
+      [{ from: '2026-02-30' }, 'from'],
+      [{ to: '26-11-2026' }, 'to'],
+      [{ from: '2026-11-22', to: '2026-11-21' }, 'to'],
+      [{ sort: 'price' }, 'sort'],
+      [{ q: 'x'.repeat(101) }, 'q'],
+      [{ status: 'lost' }, 'status'],
+    ] as const) {
+      const res = await list(json)
+      expect(res.status, JSON.stringify(json)).toBe(400)
+      expect(res.body.issues[0].path).toBe(path)
+    }
+  })
+
+  it('is for admins only', async () => {
+    const shopper = await createShopper(t)
+    expect((await list({}, shopper.token)).status).toBe(403)
+  })
+})
+
+async function exportCsv(query: string, token = admin.token) {
+  const res = await t.app.request(`/api/order/admin/export${query}`, { headers: { Authorization: `Bearer ${token}` } })
+  return { res, text: await res.text() }
+}
+
+describe('the CSV export', () => {
+  it('streams text/csv as an attachment: a header row, one row per order in the sort, amounts in rupees, IST times', async () => {
+    const { res, text } = await exportCsv('?sort=oldest')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$/)
+    const rows = parse(text) as string[][]
+    expect(rows[0]![0]).toBe('Order number')
+    expect(rows.slice(1).map((r) => r[0])).toEqual([placed.meera!.orderId, placed.ravi!.orderId, placed.evil!.orderId])
+    const header = rows[0]!
+    const meera = Object.fromEntries(header.map((h, i) => [h, rows[1]![i]]))
+    expect(meera).toMatchObject({
+      'Placed at (IST)': '2026-11-20 10:00',
+      Status: 'placed',
+      Customer: 'Meera Iyer',
+      Email: 'meera.iyer@example.com',
+      Phone: '9845012345',
+      Items: '1',
+      'Items total (₹)': '150.00',
+      'Grand total (₹)': paiseToRupeesText(Math.round(placed.meera!.totalAmt * 100)),
+    })
+    const ravi = Object.fromEntries(header.map((h, i) => [h, rows[2]![i]]))
+    expect(ravi).toMatchObject({ Items: '3', 'Items total (₹)': '450.00' })
+  })
+
+  it('guards cells a spreadsheet would run as formulas (OWASP "CSV Injection")', async () => {
+    const { text } = await exportCsv(`?q=${placed.evil!.orderId}`)
+    const rows = parse(text) as string[][]
+    expect(rows).toHaveLength(2)
+    const evil = Object.fromEntries(rows[0]!.map((h, i) => [h, rows[1]![i]]))
+    expect(evil.Customer).toBe(`'=HYPERLINK("http://x")`)
+    expect(evil.Address).toBe(`'@SUM(1+1)`)
+    expect(text).toContain(`"'=HYPERLINK(""http://x"")"`)
+    for (const cell of ['=1', '+1', '-1', '@x', '\tx', '\rx']) expect(csvSafe(cell)).toBe(`'${cell}`)
+    expect(csvSafe('Asha')).toBe('Asha')
+  })
+
+  it('takes the list filters, refuses bad ones with a 400, and is for admins only', async () => {
+    const { text } = await exportCsv('?from=2026-11-21&to=2026-11-21')
+    expect((parse(text) as string[][]).slice(1).map((r) => r[0])).toEqual([placed.ravi!.orderId])
+    expect((await exportCsv('?from=2026-13-01')).res.status).toBe(400)
+    expect((await exportCsv('?sort=nope')).res.status).toBe(400)
+    const shopper = await createShopper(t)
+    expect((await exportCsv('', shopper.token)).res.status).toBe(403)
+    expect((await t.app.request('/api/order/admin/export')).status).toBe(401)
+  })
+
+  it('pages by keyset without losing or repeating a row across page boundaries, in every sort', async () => {
+    for (const sort of ['newest', 'oldest', 'total_desc', 'total_asc'] as const) {
+      const stream = exportOrdersCsv(t.deps, { q: undefined, sort }, 1)
+      const text = await new Response(stream).text()
+      const got = (parse(text) as string[][]).slice(1).map((r) => r[0])
+      const expected = numbers(await list({ sort }))
+      expect(got, sort).toEqual(expected)
+    }
+  })
+})
+
+describe('the bulk status change', () => {
+  it('moves each order by the allowed-moves rule and reports each outcome; a cancellation keeps its reason and returns the stock', async () => {
+    const { meera, ravi } = placed
+    await t.call('order/update-status', { method: 'PUT', json: { orderId: ravi!._id, status: 'packed' }, token: admin.token })
+    await t.call('order/update-status', { method: 'PUT', json: { orderId: ravi!._id, status: 'out_for_delivery' }, token: admin.token })
+    const before = { stock: await stockIn(t.db, productId) }
+    const res = await t.call('order/bulk-status', {
+      method: 'POST',
+      json: { orderIds: [meera!._id, ravi!._id, 'nosuchorder'], status: 'cancelled', reason: 'Rain: no riders' },
+      token: admin.token,
+    })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ moved: 1, refused: 2 })
+    expect(res.body.data).toEqual([
+      { orderId: meera!._id, orderNumber: meera!.orderId, ok: true, status: 'cancelled', message: 'Marked cancelled' },
+      {
+        orderId: ravi!._id,
+        orderNumber: ravi!.orderId,
+        ok: false,
+        status: null,
+        message: 'Cannot change an order from out for delivery to cancelled',
+      },
+      { orderId: 'nosuchorder', orderNumber: null, ok: false, status: null, message: 'Order not found' },
+    ])
+    expect(await stockIn(t.db, productId)).toBe(before.stock + 1)
+    const details = await t.call('order/details', { method: 'POST', json: { orderId: meera!._id }, token: admin.token })
+    expect(details.body.data).toMatchObject({ status: 'cancelled', cancelReason: 'Rain: no riders' })
+  })
+
+  it('refuses an empty or oversized selection and a shopper', async () => {
+    const bulk = (json: unknown, token = admin.token) => t.call('order/bulk-status', { method: 'POST', json, token })
+    expect((await bulk({ orderIds: [], status: 'packed' })).status).toBe(400)
+    expect((await bulk({ orderIds: Array.from({ length: 101 }, (_, i) => `id${i}`), status: 'packed' })).status).toBe(400)
+    expect((await bulk({ orderIds: ['a'], status: 'lost' })).status).toBe(400)
+    const shopper = await createShopper(t)
+    expect((await bulk({ orderIds: [placed.evil!._id], status: 'packed' }, shopper.token)).status).toBe(403)
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, placed.evil!._id))
+    expect(row!.status).toBe('placed')
+  })
+})
+
+describe('the filter helpers', () => {
+  it('turn IST days into UTC instants and escape LIKE wildcards', () => {
+    expect(istDayStart('2026-11-22')).toBe('2026-11-21T18:30:00.000Z')
+    expect(istDayEnd('2026-11-22')).toBe('2026-11-22T18:30:00.000Z')
+    expect(escapeLike('50%_a\\b')).toBe('50\\%\\_a\\\\b')
+  })
+})

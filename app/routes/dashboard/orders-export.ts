@@ -1,0 +1,39 @@
+/**
+ * /dashboard/orders/export (admin; docs/commerce-api.md, "Admin orders at volume"): the CSV of every
+ * order the list's filters select (`?q=&status=&from=&to=&sort=`, as on /dashboard/orders). A resource
+ * route, GET only: the API's CSV (GET /api/order/admin/export) is streamed on to the browser as
+ * `text/csv` with `Content-Disposition: attachment`, never read whole here. A non-admin gets 403 (the
+ * API decides too), a filter the schema refuses 400, an API that cannot be reached 503.
+ */
+import { data } from 'react-router'
+import type { Route } from './+types/orders-export'
+import { AdminOrderFilterSchema, exportOrdersCsv } from '../../.server/api/order.ts'
+import { requireAdmin } from '../../.server/auth.ts'
+import { getSession } from '../../.server/context.ts'
+import { UNAVAILABLE_RETRY_AFTER_S } from '../../.server/upstream.ts'
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { isAdmin } = await requireAdmin(context, url)
+  if (!isAdmin) throw data('Do not have permission', { status: 403 })
+  const raw = Object.fromEntries([...url.searchParams].filter(([key, value]) => key !== 'page' && value.trim() !== ''))
+  const filter = AdminOrderFilterSchema.safeParse(raw)
+  if (!filter.success) throw data(filter.error.issues[0]!.message, { status: 400 })
+  const answer = await exportOrdersCsv(getSession(context), filter.data)
+  if (!answer) {
+    throw data('The store is unavailable for a moment, please try again shortly', {
+      status: 503,
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+    })
+  }
+  if (!answer.ok || !(answer.headers.get('content-type') ?? '').startsWith('text/csv')) {
+    const body = (await answer.json().catch(() => null)) as { message?: string } | null
+    throw data(body?.message ?? 'Export failed', { status: answer.ok ? 502 : answer.status })
+  }
+  return new Response(answer.body, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': answer.headers.get('content-disposition') ?? 'attachment; filename="orders.csv"',
+      'Cache-Control': 'no-store',
+    },
+  })
+}
