@@ -29,7 +29,13 @@ const indiranagar: StoreSummary = {
   closesAt: '24:00',
   open: true,
 }
-const koramangala: StoreSummary = { ...indiranagar, _id: 'storeBlrKoramangala', name: 'Koramangala store', area: 'Koramangala', pincode: '560034' }
+const koramangala: StoreSummary = {
+  ...indiranagar,
+  _id: 'storeBlrKoramangala',
+  name: 'Koramangala store',
+  area: 'Koramangala',
+  pincode: '560034',
+}
 
 const served: Location = {
   pincode: '560034',
@@ -77,7 +83,12 @@ describe('the shopper location', () => {
       nearest: { area: 'Indiranagar' },
     })
     expect(() => toShopperLocation(agartala, null)).toThrow()
-    expect(defaultShopperLocation(indiranagar)).toMatchObject({ pincode: null, area: null, isDefault: true, store: { id: 'storeBlrIndiranagar' } })
+    expect(defaultShopperLocation(indiranagar)).toMatchObject({
+      pincode: null,
+      area: null,
+      isDefault: true,
+      store: { id: 'storeBlrIndiranagar' },
+    })
   })
 
   it('says where and how fast, or that the place is not served and what is nearest', () => {
@@ -87,7 +98,11 @@ describe('the shopper location', () => {
   })
 
   it('labels the header for each case', () => {
-    expect(locationLabel(toShopperLocation(served, null))).toEqual({ headline: 'Delivery in 9 minutes', detail: 'Koramangala, 560034', browsing: false })
+    expect(locationLabel(toShopperLocation(served, null))).toEqual({
+      headline: 'Delivery in 9 minutes',
+      detail: 'Koramangala, 560034',
+      browsing: false,
+    })
     expect(locationLabel(defaultShopperLocation(indiranagar))).toEqual({
       headline: 'Choose your location',
       detail: 'Showing Indiranagar store',
@@ -129,7 +144,9 @@ describe('the session location', () => {
     expect(session.location).toBeNull()
     session.setLocation({ pincode: '560038', storeId: 'storeBlrIndiranagar' })
     expect(session.dirty).toBe(true)
-    const again = await RequestSession.fromRequest(new Request('http://x/', { headers: { Cookie: (await session.commit()).split(';')[0]! } }))
+    const again = await RequestSession.fromRequest(
+      new Request('http://x/', { headers: { Cookie: (await session.commit()).split(';')[0]! } }),
+    )
     expect(again.location).toEqual({ pincode: '560038', storeId: 'storeBlrIndiranagar' })
     again.setLocation({ pincode: '560038', storeId: 'storeBlrIndiranagar' })
     expect(again.dirty).toBe(false)
@@ -141,7 +158,9 @@ describe('the session location', () => {
   it('flashes the cart changes once', async () => {
     const session = new RequestSession(await sessionStorage.getSession())
     session.flashCartChanges([{ productId: 'p1', name: 'Milk', kind: 'stock', before: 2, after: 1 }])
-    const next = await RequestSession.fromRequest(new Request('http://x/', { headers: { Cookie: (await session.commit()).split(';')[0]! } }))
+    const next = await RequestSession.fromRequest(
+      new Request('http://x/', { headers: { Cookie: (await session.commit()).split(';')[0]! } }),
+    )
     expect(next.takeCartChanges()).toHaveLength(1)
     const after = await RequestSession.fromRequest(new Request('http://x/', { headers: { Cookie: (await next.commit()).split(';')[0]! } }))
     expect(after.takeCartChanges()).toBeNull()

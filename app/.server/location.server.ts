@@ -37,7 +37,15 @@ export function toSessionLocation(location: Location): SessionLocation {
 
 /** The store as a page shows it (app/lib/location.ts `ShopperLocation.store`). */
 function shownStore(store: StoreSummary): ShopperLocation['store'] {
-  return { id: store._id, name: store.name, area: store.area, city: store.city, open: store.open, opensAt: store.opensAt, closesAt: store.closesAt }
+  return {
+    id: store._id,
+    name: store.name,
+    area: store.area,
+    city: store.city,
+    open: store.open,
+    opensAt: store.opensAt,
+    closesAt: store.closesAt,
+  }
 }
 
 /** No location chosen: the default store, labelled as such (`serviceable`: nothing refused yet). */

@@ -22,11 +22,19 @@ export function locationLabel(location: ShopperLocation): LocationLabel {
   if (location.isDefault || location.pincode === null)
     return { headline: 'Choose your location', detail: `Showing ${location.store.area} store`, browsing: false }
   if (!location.serviceable)
-    return { headline: `We don't deliver to ${location.area ?? location.pincode} yet`, detail: `Browsing ${location.store.area} store`, browsing: true }
+    return {
+      headline: `We don't deliver to ${location.area ?? location.pincode} yet`,
+      detail: `Browsing ${location.store.area} store`,
+      browsing: true,
+    }
   const place = `${location.area ?? location.store.area}, ${location.pincode}`
   if (!location.store.open) return { headline: `Closed now, opens at ${location.store.opensAt}`, detail: place, browsing: false }
   const minutes = location.deliveryMinutes
-  return { headline: minutes === null ? `Delivery from ${location.store.area}` : `Delivery in ${countLabel(minutes, 'minute')}`, detail: place, browsing: false }
+  return {
+    headline: minutes === null ? `Delivery from ${location.store.area}` : `Delivery in ${countLabel(minutes, 'minute')}`,
+    detail: place,
+    browsing: false,
+  }
 }
 
 /** The /location link that comes back to `pathAndQuery` afterwards (itself when already there). */

@@ -9,7 +9,8 @@
  */
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import { Form, data, useSubmit } from 'react-router'
 import type { Route } from './+types/location'
 import { listAddresses, type Address } from '../.server/api/address.ts'
@@ -64,7 +65,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const value = submission.value
   const query: LocationQuery =
-    value.intent === 'coords' ? { lat: value.lat, lng: value.lng } : value.intent === 'address' ? { addressId: value.addressId } : { pincode: value.pincode }
+    value.intent === 'coords'
+      ? { lat: value.lat, lng: value.lng }
+      : value.intent === 'address'
+        ? { addressId: value.addressId }
+        : { pincode: value.pincode }
   const result = await setLocation(session, query, { clientIp: clientIp(request) })
   if (!result.ok) {
     if (value.intent === 'pincode') return failedFormReply(submission, result, { fields: ['pincode'] })
@@ -127,10 +132,10 @@ export default function LocationPage({ loaderData, actionData }: Route.Component
  */
 function CurrentLocationButton({ redirectTo }: { redirectTo: string }) {
   const submit = useSubmit()
-  const [supported, setSupported] = useState(false)
+  // Only after hydration (the server and a page without JavaScript have no geolocation to offer).
+  const supported = useHydrated() && 'geolocation' in navigator
   const [error, setError] = useState<string | null>(null)
   const [locating, setLocating] = useState(false)
-  useEffect(() => setSupported(typeof navigator !== 'undefined' && 'geolocation' in navigator), [])
   if (!supported) return null
   const locate = () => {
     setError(null)

@@ -1,7 +1,7 @@
 /**
  * The shopper's delivery location (docs/stores.md, "Location (BFF)"), with JavaScript on and off:
  * the header names the default store until a location is chosen; /location takes a PIN code
- * (refusing a malformed one with the contract's message), says where and how fast in the header,
+ * (refusing a malformed one with contract/location.ts `PINCODE_MESSAGE`), says where and how fast in the header,
  * or that the place is not served yet; goes back only to same-site paths; a visitor's choice is
  * saved to the account at sign-in and comes back at the next sign-in; at 360 px nothing scrolls
  * sideways.
@@ -76,7 +76,11 @@ test('goes back to the page it came from, only on this site', async ({ page }, t
   await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/$/)
 })
 
-test("a visitor's location is saved to the account at sign-in and comes back at the next", async ({ browser, page, playwright }, testInfo) => {
+test("a visitor's location is saved to the account at sign-in and comes back at the next", async ({
+  browser,
+  page,
+  playwright,
+}, testInfo) => {
   test.setTimeout(120_000)
   const js = isJs(testInfo)
   const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL })

@@ -56,7 +56,10 @@ export async function setLocation(
     : session.guestCartId
       ? { headers: { 'X-Guest-Cart': session.guestCartId } }
       : {}
-  const result = parseAnswer(await upstream('location', { method: 'PUT', json: query, clientIp: opts.clientIp, ...who }), SetLocationAnswerSchema)
+  const result = parseAnswer(
+    await upstream('location', { method: 'PUT', json: query, clientIp: opts.clientIp, ...who }),
+    SetLocationAnswerSchema,
+  )
   if (!result.ok) return result
   return { ...result, data: { location: result.data.data, cartChanges: result.data.cartChanges } }
 }
