@@ -25,9 +25,11 @@ import { retryAfterMiddleware } from './.server/failure.ts'
 import { clientIp, publicOrigin } from './.server/request.ts'
 import { env } from './.server/env.ts'
 import { getCart, toCartSummary } from './.server/api/cart.ts'
+import { shopperLocation, storeScopeMiddleware } from './.server/location.server.ts'
 import { EMPTY_CART_SUMMARY } from './lib/cart.ts'
 import { CART_BUTTON_ID, CartBar } from './components/cart-panel.tsx'
 import { Header, SHOP_NAME } from './components/header.tsx'
+import { CartChangesNotice } from './components/location-bar.tsx'
 import { Footer } from './components/footer.tsx'
 import { Toasts } from './components/toasts.tsx'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
@@ -36,8 +38,9 @@ import { markHydrated } from './components/hydrate-when-visible.tsx'
 import './app.css'
 
 // Outermost, 503 answers get their Retry-After (app/.server/failure.ts); then cross-site writes are
-// refused before the session is even opened (app/.server/csrf.ts).
-export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, sameSiteWrites, sessionMiddleware]
+// refused before the session is even opened (app/.server/csrf.ts); inside the session, every upstream
+// call names the shopper's store (app/.server/location.server.ts).
+export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, sameSiteWrites, sessionMiddleware, storeScopeMiddleware]
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.ico' }]
 
@@ -51,14 +54,22 @@ export const meta: Route.MetaFunction = () => [
  * `user`: the signed-in user's summary or null. `toast`: the flash toast queued by the previous
  * request (a redirect with a message), or null; each one gets a fresh `id` so the page shows it once,
  * however often the component re-renders. `origin`: the site's public origin, for the absolute
- * canonical and Open Graph URLs the pages' `meta` build (app/lib/seo.ts).
+ * canonical and Open Graph URLs the pages' `meta` build (app/lib/seo.ts). `location`: the shopper's
+ * delivery location and store (app/lib/location.ts; docs/stores.md, "Location (BFF)"), and
+ * `cartChanges`: what a change of location just changed in the cart (shown once), or null.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const session = getSession(context)
   const toast = session.takeToast()
+  const cartChanges = session.takeCartChanges()
   // A visitor without a guest cart costs no API call; a failed read shows an empty cart, not an error page.
-  const cart = await getCart(session, { clientIp: clientIp(request) })
+  const [cart, location] = await Promise.all([
+    getCart(session, { clientIp: clientIp(request) }),
+    shopperLocation(session, { clientIp: clientIp(request) }),
+  ])
   return data({
+    location,
+    cartChanges,
     user: session.user,
     toast: toast ? { ...toast, id: globalThis.crypto.randomUUID() } : null,
     origin: publicOrigin(request),
@@ -125,8 +136,9 @@ function Shell({ children }: { children: React.ReactNode }) {
       <a href="/cart" className={`${SKIP_LINK} md:hidden`}>
         Skip to cart
       </a>
-      <Header user={root?.user ?? null} />
+      <Header user={root?.user ?? null} location={root?.location ?? null} />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        {root?.cartChanges?.length ? <CartChangesNotice changes={root.cartChanges} storeName={root.location.store.name} /> : null}
         {children}
       </main>
       <Footer />

@@ -17,6 +17,7 @@ export default [
   route('cart', 'routes/cart.tsx'),
   route('checkout', 'routes/checkout.tsx'),
   route('success', 'routes/success.tsx'),
+  route('location', 'routes/location.tsx'),
   // /dashboard itself redirects to /dashboard/profile (the layout's middleware). The admin pages
   // (category, subcategory, upload-product, product) join these children.
   route('dashboard', 'routes/dashboard/layout.tsx', [

@@ -5,6 +5,7 @@
  * committed by the root middleware.
  */
 import { mergeGuestCart } from './api/cart.ts'
+import { syncLocationAtSignIn } from './location.server.ts'
 import { redirect, type RouterContextProvider } from 'react-router'
 import { getSession } from './context.ts'
 import type { RequestSession, SessionUser, Tokens } from './session.ts'
@@ -50,7 +51,8 @@ export function requireAnonymous(context: Context): void {
 /**
  * Signs the session in with fresh `tokens` from login: stores them, loads user-details with them and
  * keeps the header's summary (docs/product.md, "States and transitions": on login success tokens
- * are stored and user details loaded).
+ * are stored and user details loaded), merges the guest cart and brings the delivery location in step
+ * with the account's.
  * If the details cannot be loaded the session is signed out again, so no half-signed-in state stays.
  */
 export async function signIn(session: RequestSession, tokens: Tokens): Promise<{ ok: true; user: SessionUser } | UpstreamFailure> {
@@ -64,6 +66,9 @@ export async function signIn(session: RequestSession, tokens: Tokens): Promise<{
   session.setUser(user)
   // The visitor's guest cart joins the account's cart (docs/commerce-api.md, "Guest carts").
   await mergeGuestCart(session)
+  // The account's saved location comes back, or the one chosen as a visitor is saved to the account
+  // (docs/stores.md, "Location (BFF)"); after the merge, so the merged cart is fitted to that store.
+  await syncLocationAtSignIn(session)
   return { ok: true, user }
 }
 

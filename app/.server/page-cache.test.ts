@@ -14,7 +14,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import express from 'express'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPageCache, hasNoSessionState, isPageCacheRender, type PageCache } from './page-cache.ts'
-import { notePageAvailabilityOrdered, notePageProducts, recordPageShows } from './page-shows.ts'
+import { notePageAvailabilityOrdered, notePageProducts, notePageStore, recordPageShows } from './page-shows.ts'
+import { stockKey } from '../../contract/availability.ts'
 import { sessionStorage } from './session.ts'
 import { upstream } from './upstream.ts'
 
@@ -50,6 +51,9 @@ async function start(options: { maxBytes?: number; ttlMs?: number } = {}): Promi
       const n = renders.length
       // What a loader's upstream answers would note: products as the API answers them.
       const { pathname } = new URL(request.url)
+      // The root loader notes the store of the session's location (app/.server/location.server.ts).
+      const location = (await sessionStorage.getSession(request.headers.get('cookie'))).get('location')
+      if (location) notePageStore(location.storeId ?? 'default-store')
       if (pathname.startsWith('/shows/'))
         notePageProducts({
           data: pathname
@@ -287,6 +291,44 @@ describe('the page cache', () => {
     const texts = await Promise.all((await answers).map((r) => r.text()))
     expect(new Set(texts).size).toBe(1)
     expect(harness.renders).toHaveLength(1)
+  })
+})
+
+describe('dark stores', () => {
+  const koramangala = { pincode: '560034', storeId: 'storeBlrKoramangala' }
+  const indiranagar = { pincode: '560038', storeId: 'storeBlrIndiranagar' }
+
+  it('keeps a page per store and PIN code for sessions holding only a location, rendered with that location alone', async () => {
+    const atK = await sessionCookie({ location: koramangala })
+    const atI = await sessionCookie({ location: indiranagar })
+    const hit = async (path: string, cookie?: string) => (await get(path, cookie ? { cookie } : {})).headers.get('x-page-cache')
+    expect(await hit('/shows/p1', atK)).toBe('miss')
+    expect(await hit('/shows/p1', atI)).toBe('miss')
+    expect(await hit('/shows/p1')).toBe('miss')
+    expect(await hit('/shows/p1', atK)).toBe('hit')
+    expect(await hit('/shows/p1', atI)).toBe('hit')
+    expect(harness.renders).toHaveLength(3)
+    const rendered = await sessionStorage.getSession(harness.renders[0]!.headers.get('cookie'))
+    expect(rendered.data).toEqual({ location: koramangala })
+    // A location with anything else (a guest cart) is the shopper's own page.
+    const withCart = await sessionCookie({ location: koramangala, guestCartId: 'c1' })
+    expect(await (await get('/shows/p1', { cookie: withCart })).text()).toBe('<p>rendered for this request</p>')
+  })
+
+  it("drops only the pages of the store whose product crossed, and that store's pages ordered by availability", async () => {
+    const atK = await sessionCookie({ location: koramangala })
+    const atI = await sessionCookie({ location: indiranagar })
+    for (const cookie of [atK, atI]) for (const path of ['/shows/p1', '/search?q=milk']) await get(path, { cookie })
+    expect(harness.cache.stats.pages).toBe(4)
+    harness.cache.availabilityChanged([stockKey('storeBlrKoramangala', 'p1')])
+    const hit = async (path: string, cookie: string) => (await get(path, { cookie })).headers.get('x-page-cache')
+    expect(await hit('/shows/p1', atI)).toBe('hit')
+    expect(await hit('/search?q=milk', atI)).toBe('hit')
+    expect(await hit('/shows/p1', atK)).toBe('miss')
+    expect(await hit('/search?q=milk', atK)).toBe('miss')
+    harness.cache.availabilityChanged([stockKey('storeBlrIndiranagar', 'p2')])
+    expect(await hit('/shows/p1', atI)).toBe('hit')
+    expect(await hit('/search?q=milk', atI)).toBe('miss')
   })
 })
 

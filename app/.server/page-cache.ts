@@ -21,8 +21,8 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { LRUCache } from 'lru-cache'
-import { recordPageShows, type PageShows } from './page-shows.ts'
-import { sessionStorage } from './session.ts'
+import { recordPageShows, showsStockKey, type PageShows } from './page-shows.ts'
+import { sessionStorage, type SessionLocation } from './session.ts'
 
 const gzipAsync = promisify(gzip)
 const brotliAsync = promisify(brotliCompress)
@@ -63,9 +63,41 @@ export function isPageCacheRender(request: Request): boolean {
  * data is empty (a forged or stale cookie reads as empty, as it does for the pages themselves).
  */
 export async function hasNoSessionState(cookieHeader: string | undefined): Promise<boolean> {
-  if (!cookieHeader || !cookieHeader.includes(`${SESSION_COOKIE}=`)) return true
+  return (await cacheProfile(cookieHeader))?.location === null
+}
+
+/** Whom a cacheable request's page is rendered for: nobody, or a shopper's location only. */
+export interface CacheProfile {
+  location: SessionLocation | null
+}
+
+/**
+ * The page-cache profile of a `Cookie` header: `{ location: null }` without session state (as
+ * `hasNoSessionState`), `{ location }` when the session holds only the shopper's location, null when
+ * it holds anything else (a user, a guest cart, a flash message): such a request is never cached.
+ */
+export async function cacheProfile(cookieHeader: string | undefined): Promise<CacheProfile | null> {
+  if (!cookieHeader || !cookieHeader.includes(`${SESSION_COOKIE}=`)) return { location: null }
   const session = await sessionStorage.getSession(cookieHeader)
-  return Object.keys(session.data).length === 0
+  const keys = Object.keys(session.data)
+  if (keys.length === 0) return { location: null }
+  const location = session.get('location')
+  if (keys.length !== 1 || !location || typeof location.pincode !== 'string') return null
+  return { location: { pincode: location.pincode, storeId: typeof location.storeId === 'string' ? location.storeId : null } }
+}
+
+/** The prefix of a profile's cache keys: none for a visitor without state, else its store and PIN code. */
+export function profileKey(profile: CacheProfile): string {
+  const location = profile.location
+  return location ? `store=${location.storeId ?? '-'}&pincode=${location.pincode}|` : ''
+}
+
+/** The `Cookie` header a cache render sends for `profile`: none, or a fresh session holding only its location. */
+async function renderCookie(profile: CacheProfile): Promise<string | null> {
+  if (!profile.location) return null
+  const session = await sessionStorage.getSession()
+  session.set('location', profile.location)
+  return (await sessionStorage.commitSession(session)).split(';')[0]!
 }
 
 /** One stored page: its headers and its body in each encoding. */
@@ -87,11 +119,9 @@ interface Rendered {
   shows: PageShows
 }
 
-/** True when a page showing `shows` is stale once the products `crossed` changed availability. */
+/** True when a page showing `shows` is stale once the stock keys `crossed` changed availability. */
 function showsAny(shows: PageShows, crossed: Set<string>): boolean {
-  if (crossed.size === 0) return false
-  if (shows.availabilityOrdered) return true
-  for (const id of crossed) if (shows.products.has(id)) return true
+  for (const key of crossed) if (showsStockKey(shows, key)) return true
   return false
 }
 
@@ -114,11 +144,12 @@ export interface PageCache {
   /** Drops every page; renders under way are not stored. */
   clear(): void
   /**
-   * Drops the pages that show any of `productIds` (products whose shown availability changed,
-   * contract/availability.ts) and the pages ordered by availability; renders under way that show
-   * one of them are not stored. Every other page stays.
+   * Drops the pages that show any of `stockKeys` (`stockKey(store, product)` of products whose shown
+   * availability changed, contract/availability.ts; a bare product id counts in every store) and
+   * that store's pages ordered by availability; renders under way that show one of them are not
+   * stored. Every other page stays.
    */
-  availabilityChanged(productIds: Iterable<string>): void
+  availabilityChanged(stockKeys: Iterable<string>): void
   readonly stats: {
     hits: number
     misses: number
@@ -146,8 +177,18 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 /** Creates the cache (see the module comment). */
 export function createPageCache(options: PageCacheOptions): PageCache {
   const enabled = options.maxBytes > 0
+  // How many stored pages each URL has (under any profile), so `serve` reads no cookie for a URL
+  // that has none. Counted on set and dispose (which LRUCache calls on delete, eviction, overwrite and clear).
+  const storedUrls = new Map<string, number>()
+  const urlOfKey = (key: string) => (key.startsWith('store=') ? key.slice(key.indexOf('|') + 1) : key)
   const lru = new LRUCache<string, Entry>({
     maxSize: Math.max(1, options.maxBytes),
+    dispose: (_entry, key) => {
+      const url = urlOfKey(key)
+      const n = (storedUrls.get(url) ?? 1) - 1
+      if (n > 0) storedUrls.set(url, n)
+      else storedUrls.delete(url)
+    },
     sizeCalculation: (entry, key) => entry.identity.length + entry.gzip.length + entry.br.length + key.length + 512,
     ...(options.ttlMs > 0 ? { ttl: options.ttlMs } : {}),
   })
@@ -157,12 +198,12 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   let generation = 0
   const counters = { hits: 0, misses: 0, stored: 0, clears: 0, availabilityChanges: 0, availabilityDropped: 0 }
 
-  const keyOf = (req: ExpressRequest): string | null => {
+  const keyOf = (req: ExpressRequest, profile: CacheProfile): string | null => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return null
     const url = req.originalUrl
     // React Router's data requests (`/x.data`) answer the client router, not a document.
     if (url.length > MAX_KEY_LENGTH || url.split('?')[0]!.endsWith('.data')) return null
-    return options.publicUrl ? url : `${origin(req)}${url}`
+    return `${profileKey(profile)}${options.publicUrl ? url : `${origin(req)}${url}`}`
   }
 
   const send = (req: ExpressRequest, res: ExpressResponse, entry: Entry, status: 'hit' | 'miss') => {
@@ -184,13 +225,15 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     else res.end(body)
   }
 
-  /** Renders `req`'s URL as a visitor without a session would see it. */
-  const renderFresh = async (req: ExpressRequest): Promise<Rendered> => {
+  /** Renders `req`'s URL as a visitor whose session holds only the profile's location (or nothing) would see it. */
+  const renderFresh = async (req: ExpressRequest, profile: CacheProfile): Promise<Rendered> => {
     const headers = new Headers()
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || name === 'cookie' || name.startsWith('if-')) continue
       for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v)
     }
+    const cookie = await renderCookie(profile)
+    if (cookie) headers.set('cookie', cookie)
     headers.set(PAGE_CACHE_RENDER_HEADER, renderToken())
     const { result, shows } = await recordPageShows(async () => {
       const response = await options.render(new Request(`${origin(req)}${req.originalUrl}`, { method: 'GET', headers }))
@@ -238,11 +281,13 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
   const serve: RequestHandler = (req, res, next) => {
     if (!enabled) return next()
-    const key = keyOf(req)
-    const entry = key === null ? undefined : lru.get(key)
-    if (!entry) return next()
-    hasNoSessionState(req.headers.cookie).then((anonymous) => {
-      if (!anonymous) return next()
+    // Most requests (the static files) have no stored page under any profile: no cookie to read.
+    const anyKey = keyOf(req, { location: null })
+    if (anyKey === null || !storedUrls.has(anyKey)) return next()
+    cacheProfile(req.headers.cookie).then((profile) => {
+      const key = profile === null ? null : keyOf(req, profile)
+      const entry = key === null ? undefined : lru.get(key)
+      if (!entry) return next()
       counters.hits++
       send(req, res, entry, 'hit')
     }, next)
@@ -250,10 +295,10 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
   const fill: RequestHandler = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (!enabled || req.method !== 'GET') return next()
-    const key = keyOf(req)
-    if (key === null) return next()
     void (async () => {
-      if (!(await hasNoSessionState(req.headers.cookie))) return next()
+      const profile = await cacheProfile(req.headers.cookie)
+      const key = profile === null ? null : keyOf(req, profile)
+      if (profile === null || key === null) return next()
       const stored = lru.get(key)
       if (stored) {
         counters.hits++
@@ -273,13 +318,15 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       const mine = new Promise<Entry | null>((resolve) => (settle = resolve))
       pending.set(key, mine)
       try {
-        const rendered = await renderFresh(req)
+        const rendered = await renderFresh(req, profile)
         const entry = await toEntry(rendered)
         settle(entry)
         // A catalogue write, or a change of availability of a product it shows, landed while
         // rendering: this page may predate it, so it is sent, not kept.
         if (entry && generation === startedAt && !showsAny(entry.shows, changedSince)) {
           lru.set(key, entry)
+          const url = urlOfKey(key)
+          storedUrls.set(url, (storedUrls.get(url) ?? 0) + 1)
           counters.stored++
         }
         if (entry) send(req, res, entry, 'miss')
@@ -304,8 +351,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       lru.clear()
       pending.clear()
     },
-    availabilityChanged(productIds) {
-      const crossed = new Set(productIds)
+    availabilityChanged(stockKeys) {
+      const crossed = new Set(stockKeys)
       if (crossed.size === 0) return
       counters.availabilityChanges++
       const stale: string[] = []

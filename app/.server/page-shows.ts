@@ -6,6 +6,10 @@
  * products (app/.server/upstream.ts calls `notePageProducts`), so a product that runs out refreshes
  * exactly the pages that show it, whatever route read it.
  *
+ * Stock is per dark store (docs/stores.md): the root loader notes the store the page was rendered for
+ * (`notePageStore`), so the page's products are the stock keys `stockKey(store, id)`
+ * (contract/availability.ts) and only a change in that store refreshes it (`showsStockKey`).
+ *
  * The store lives in an AsyncLocalStorage kept in the global registry, because server.ts (run by
  * tsx) and the built server bundle each load their own copy of this module (as
  * app/.server/page-cache.ts does for its render token).
@@ -19,6 +23,8 @@ export interface PageShows {
   products: Set<string>
   /** A list on the page is ordered by availability: any product crossing 0 may change it. */
   availabilityOrdered: boolean
+  /** The store whose stock the page shows; null when unknown (then a change in any store counts). */
+  store: string | null
 }
 
 const STORAGE_KEY = Symbol.for('grocery.page-cache.shows')
@@ -31,7 +37,7 @@ function storage(): AsyncLocalStorage<PageShows> {
 
 /** Runs `render` recording what it shows; answers its result and the record. */
 export async function recordPageShows<T>(render: () => Promise<T>): Promise<{ result: T; shows: PageShows }> {
-  const shows: PageShows = { products: new Set(), availabilityOrdered: false }
+  const shows: PageShows = { products: new Set(), availabilityOrdered: false, store: null }
   const result = await storage().run(shows, render)
   return { result, shows }
 }
@@ -46,4 +52,30 @@ export function notePageProducts(data: unknown): void {
 export function notePageAvailabilityOrdered(): void {
   const shows = storage().getStore()
   if (shows) shows.availabilityOrdered = true
+}
+
+/** Notes the store whose stock the render under way shows (the root loader, app/.server/location.server.ts); nothing outside one. */
+export function notePageStore(storeId: string): void {
+  const shows = storage().getStore()
+  if (shows) shows.store = storeId
+}
+
+/**
+ * The store and product of a stock key (`store/product`, contract/availability.ts `stockKey`); a
+ * bare product id (no "/") names no store.
+ */
+function splitStockKey(key: string): { store: string | null; product: string } {
+  const slash = key.indexOf('/')
+  return slash < 0 ? { store: null, product: key } : { store: key.slice(0, slash), product: key.slice(slash + 1) }
+}
+
+/**
+ * True when a page that showed `shows` is stale once the stock key `key` crossed between in stock and
+ * out of stock: the key's store is the page's (or either is unknown) and the page shows the product,
+ * or orders a list by availability.
+ */
+export function showsStockKey(shows: PageShows, key: string): boolean {
+  const { store, product } = splitStockKey(key)
+  if (store !== null && shows.store !== null && store !== shows.store) return false
+  return shows.availabilityOrdered || shows.products.has(product)
 }

@@ -12,6 +12,7 @@ import { createCookieSessionStorage } from 'react-router'
 import { env } from './env.ts'
 import type { ToastMessage } from '../lib/toast.ts'
 import type { LeftOutNotice } from '../lib/reorder.ts'
+import type { CartChange } from '../../contract/order.ts'
 
 /** What the header needs of the signed-in user, refreshed at login and on profile change. */
 export interface SessionUser {
@@ -40,6 +41,16 @@ export interface Recovery {
   resetToken?: string
 }
 
+/**
+ * The shopper's chosen delivery location (docs/stores.md, "Location (BFF)"), guests too: the PIN code
+ * and the store that serves it, null when no store does (the default store is browsed then). The
+ * store id is what every upstream call sends as `X-Store-Id` (app/.server/store-scope.ts).
+ */
+export interface SessionLocation {
+  pincode: string
+  storeId: string | null
+}
+
 interface SessionData {
   accessToken: string
   refreshToken: string
@@ -47,6 +58,7 @@ interface SessionData {
   recovery: Recovery
   /** A visitor's guest cart id (docs/commerce-api.md, "Guest carts"); the cart itself lives in the database. */
   guestCartId: string
+  location: SessionLocation
 }
 interface FlashData {
   toast: Toast
@@ -56,6 +68,8 @@ interface FlashData {
   registeredEmail: string
   /** What "Order again" left out, for the cart page (docs/product.md, "Order again"). */
   leftOut: LeftOutNotice
+  /** What a change of location did to the cart (app/.server/location.server.ts, trimmed to fit the cookie). */
+  cartChanges: CartChange[]
 }
 
 export const sessionStorage = createCookieSessionStorage<SessionData, FlashData>({
@@ -132,6 +146,34 @@ export class RequestSession {
     else if (this.raw.has('guestCartId')) this.raw.unset('guestCartId')
     else return
     this.dirty = true
+  }
+
+  /** The chosen delivery location, or null when none was chosen (the default store is shown). */
+  get location(): SessionLocation | null {
+    return this.raw.get('location') ?? null
+  }
+
+  /** Stores (a location) or drops (null) the delivery location; nothing changes when it is the same. */
+  setLocation(location: SessionLocation | null) {
+    const current = this.location
+    if (location && current?.pincode === location.pincode && current.storeId === location.storeId) return
+    if (location) this.raw.set('location', { pincode: location.pincode, storeId: location.storeId })
+    else if (this.raw.has('location')) this.raw.unset('location')
+    else return
+    this.dirty = true
+  }
+
+  /** Queues, for the next page, what a change of location changed in the cart (already trimmed). */
+  flashCartChanges(changes: CartChange[]) {
+    this.raw.flash('cartChanges', changes)
+    this.dirty = true
+  }
+
+  /** Reads and clears the cart changes of a change of location, or null. */
+  takeCartChanges(): CartChange[] | null {
+    const changes = this.raw.get('cartChanges') ?? null
+    if (changes) this.dirty = true
+    return changes
   }
 
   /** The password-recovery state, or null when no recovery is under way. */

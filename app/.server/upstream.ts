@@ -11,11 +11,15 @@
  * calls go over HTTP to that base URL, each bounded by `API_TIMEOUT_MS` (the answer read in full).
  * An API that cannot be reached or does not answer in time is a failure like any other: status 503
  * with `Retry-After` (UNAVAILABLE), which pages show as "back in a moment" (app/.server/failure.ts).
+ *
+ * Every call names the shopper's dark store in `X-Store-Id` (app/.server/store-scope.ts; docs/stores.md,
+ * "Location (BFF)"): catalogue, cart, order and admin answers are that store's stock.
  */
 import type { z } from 'zod'
 import { env } from './env.ts'
 import { notePageProducts } from './page-shows.ts'
 import type { RequestSession, Tokens } from './session.ts'
+import { STORE_HEADER, scopeStoreId } from './store-scope.ts'
 
 type FetchLike = (request: Request) => Promise<Response>
 const IN_PROCESS_KEY = Symbol.for('grocery.api.fetch')
@@ -100,6 +104,9 @@ function buildRequest(path: string, opts: UpstreamOptions, token: string | undef
   const headers = new Headers({ Accept: 'application/json' })
   if (token) headers.set('Authorization', `Bearer ${token}`)
   if (opts.clientIp) headers.set('X-Client-Ip', opts.clientIp)
+  // The one place the shopper's store is named: every call of the request speaks for it.
+  const storeId = scopeStoreId()
+  if (storeId) headers.set(STORE_HEADER, storeId)
   for (const [name, value] of Object.entries(opts.headers ?? {})) headers.set(name, value)
   // A separate API host trusts the forwarded address only with the shared secret (api/lib/client-ip.ts).
   if (env.apiUrl && env.apiInternalToken) headers.set('X-Internal-Token', env.apiInternalToken)

@@ -4,24 +4,27 @@
  * Account dropdown (signed in), and My Cart (count and total; the cart drawer, app/components/cart-panel.tsx). Below 768 px those give way to a user icon
  * that goes to /login when signed out and to /user when signed in, and the search bar takes its own
  * full-width row. On /search with a query string the search bar is left out: the search page shows
- * its own form (docs/product.md, "Search bar").
+ * its own form (docs/product.md, "Search bar"). Beside the logo, the shopper's delivery location
+ * (app/components/location-bar.tsx; docs/stores.md, "Location (BFF)").
  */
 import { Link, useLocation } from 'react-router'
 import type { SessionUser } from '../.server/session.ts'
+import type { ShopperLocation } from '../lib/location.ts'
 import { AccountMenu } from './account-menu.tsx'
 import { CartButton } from './cart-panel.tsx'
+import { LocationBar } from './location-bar.tsx'
 import { LogoMark, UserIcon } from './icons.tsx'
 import { SearchBar } from './search-bar.tsx'
 
 /** The shop's name, as the logo and page titles spell it. */
 export const SHOP_NAME = 'Grocery'
 
-/** The logo: mark and wordmark, a link to the home page. */
+/** The logo: mark and wordmark (from 1024 px: narrower headers give its room to the location), a link to the home page. */
 export function Logo() {
   return (
     <Link to="/" aria-label={`${SHOP_NAME} home`} className="flex min-h-11 shrink-0 items-center gap-2 rounded-lg">
       <LogoMark size={36} />
-      <span aria-hidden="true" className="text-2xl leading-none font-black tracking-tight text-slate-900">
+      <span aria-hidden="true" className="hidden text-2xl leading-none font-black tracking-tight text-slate-900 lg:inline">
         grocery<span className="text-accent">.</span>
       </span>
     </Link>
@@ -33,13 +36,16 @@ export function showsHeaderSearch(pathname: string, search: string): boolean {
   return !(pathname === '/search' && search.length > 1)
 }
 
-export function Header({ user }: { user: SessionUser | null }) {
+export function Header({ user, location }: { user: SessionUser | null; location: ShopperLocation | null }) {
   const { pathname, search } = useLocation()
   const withSearch = showsHeaderSearch(pathname, search)
   return (
     <header className="sticky top-0 z-40 bg-brand shadow-sm">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 md:h-20 md:flex-nowrap md:py-0">
         <Logo />
+
+        {/* The delivery location (docs/stores.md, "Location (BFF)"): beside the mark on a phone, a fixed width from 768 px. */}
+        {location ? <LocationBar location={location} className="flex-1 md:w-52 md:flex-none lg:w-60" /> : null}
 
         {withSearch ? (
           // Its own row below 768 px (order-last + full width), in line from md up.

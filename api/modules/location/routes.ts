@@ -7,6 +7,8 @@
  *   cart (the signed-in user's, else the guest cart of `X-Guest-Cart`, else none) fitted to the new
  *   store's stock; a signed-in user's choice is saved to the account
  * - GET / → the signed-in user's saved location, or null
+ * - GET /default-store → the store a shopper without a location browses (public; docs/stores.md,
+ *   "Location (BFF)")
  */
 import { z } from 'zod'
 import type { Context } from 'hono'
@@ -17,9 +19,9 @@ import { BadRequest } from '../../lib/errors.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { readBody } from '../../lib/validate.ts'
 import { GuestCartIdSchema } from '../../../contract/cart.ts'
-import { LocationExtraShape, LocationQuerySchema, LocationSchema } from '../../../contract/location.ts'
+import { LocationExtraShape, LocationQuerySchema, LocationSchema, StoreSummarySchema } from '../../../contract/location.ts'
 import { fitCartToStore, requireGuestCart, type CartOwner } from '../cart/service.ts'
-import { defaultStore, locate, placeOf, placeOfPincode, saveUserLocation, userLocationPincode } from '../store/service.ts'
+import { defaultStore, locate, placeOf, placeOfPincode, saveUserLocation, storeSummary, userLocationPincode } from '../store/service.ts'
 
 /** Builds the /api/location router. */
 export function locationRoutes(deps: AppDeps) {
@@ -43,6 +45,19 @@ export function locationRoutes(deps: AppDeps) {
       if (!parsed.success) throw badQuery(parsed.error)
       return ok(c, 'Location', await locate(deps, await placeOf(deps, parsed.data, undefined)))
     },
+  )
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/default-store',
+      summary: 'The store a shopper without a delivery location browses',
+      description: 'The first active store by position; its stock is what a request without `X-Store-Id` reads.',
+      access: 'public',
+      answers: { 200: { description: 'The default store, open or not now', data: StoreSummarySchema } },
+      errors: [503],
+    },
+    async (c) => ok(c, 'Default store', storeSummary(await defaultStore(deps), deps.clock())),
   )
 
   /** The cart a request names, if any: the signed-in user's, else a valid guest cart's. */
