@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import {
+  arrivingByLabel,
+  countdownLabel,
+  deliveryBadgeLabel,
+  deliveryInLabel,
+  deliveryVerdict,
+  formatClock,
+  lowStockLabel,
+  minutesLeft,
+} from './delivery.ts'
+
+describe('delivery labels', () => {
+  it("badge: the store's minutes, else the default 10", () => {
+    expect(deliveryBadgeLabel(9)).toBe('9 min')
+    expect(deliveryBadgeLabel(null)).toBe('10 min')
+    expect(deliveryBadgeLabel(undefined)).toBe('10 min')
+    expect(deliveryBadgeLabel(0)).toBe('10 min')
+    expect(deliveryBadgeLabel(2.5)).toBe('10 min')
+  })
+
+  it('"Only N left" from 1 to 5 units, nothing otherwise', () => {
+    expect(lowStockLabel(1)).toBe('Only 1 left')
+    expect(lowStockLabel(3)).toBe('Only 3 left')
+    expect(lowStockLabel(5)).toBe('Only 5 left')
+    expect(lowStockLabel(6)).toBeNull()
+    expect(lowStockLabel(0)).toBeNull()
+    expect(lowStockLabel(-2)).toBeNull()
+  })
+
+  it('promised time on a 24-hour clock in India Standard Time', () => {
+    expect(formatClock('2026-11-26T16:17:00.000Z')).toBe('21:47')
+    expect(formatClock('2026-11-26T18:35:00.000Z')).toBe('00:05')
+    expect(formatClock('not a time')).toBe('not a time')
+    expect(arrivingByLabel('2026-11-26T16:17:00.000Z', 9)).toBe('Arriving by 21:47 (9 minutes)')
+    expect(arrivingByLabel('2026-11-26T16:17:00.000Z', 1)).toBe('Arriving by 21:47 (1 minute)')
+  })
+
+  it('countdown: whole minutes rounded up, then "Any moment now"', () => {
+    const end = '2026-11-26T16:17:00.000Z'
+    const at = (iso: string) => new Date(iso).getTime()
+    expect(minutesLeft(end, at('2026-11-26T16:08:00.000Z'))).toBe(9)
+    expect(minutesLeft(end, at('2026-11-26T16:08:30.000Z'))).toBe(9)
+    expect(minutesLeft(end, at('2026-11-26T16:16:59.000Z'))).toBe(1)
+    expect(minutesLeft(end, at('2026-11-26T16:17:00.000Z'))).toBe(0)
+    expect(minutesLeft(end, at('2026-11-26T17:00:00.000Z'))).toBe(0)
+    expect(minutesLeft('garbage', 0)).toBe(0)
+    expect(countdownLabel(9)).toBe('9 minutes left')
+    expect(countdownLabel(1)).toBe('1 minute left')
+    expect(countdownLabel(0)).toBe('Any moment now')
+  })
+
+  it('verdict and checkout promise', () => {
+    expect(deliveryVerdict(true)).toBe('Delivered late')
+    expect(deliveryVerdict(false)).toBe('Delivered on time')
+    expect(deliveryInLabel(12)).toBe('Delivery in 12 minutes')
+  })
+})
