@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   arrivingByLabel,
+  cartLineStock,
   countdownLabel,
   deliveryBadgeLabel,
   deliveryInLabel,
@@ -8,6 +9,7 @@ import {
   formatClock,
   lowStockLabel,
   minutesLeft,
+  unavailableAtLabel,
 } from './delivery.ts'
 
 describe('delivery labels', () => {
@@ -54,5 +56,16 @@ describe('delivery labels', () => {
     expect(deliveryVerdict(true)).toBe('Delivered late')
     expect(deliveryVerdict(false)).toBe('Delivered on time')
     expect(deliveryInLabel(12)).toBe('Delivery in 12 minutes')
+  })
+})
+
+describe('cart lines against the store', () => {
+  it('unavailable at 0, over above the stock, ok otherwise', () => {
+    expect(cartLineStock(2, 0)).toEqual({ kind: 'unavailable' })
+    expect(cartLineStock(1, -1)).toEqual({ kind: 'unavailable' })
+    expect(cartLineStock(4, 3)).toEqual({ kind: 'over', left: 3 })
+    expect(cartLineStock(3, 3)).toEqual({ kind: 'ok' })
+    expect(unavailableAtLabel('Indiranagar')).toBe('Unavailable at Indiranagar')
+    expect(unavailableAtLabel(undefined)).toBe('Unavailable here')
   })
 })

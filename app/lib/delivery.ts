@@ -65,3 +65,21 @@ export function deliveryVerdict(late: boolean): string {
 export function deliveryInLabel(minutes: number): string {
   return `Delivery in ${countLabel(minutes, 'minute')}`
 }
+
+/** What a cart line's quantity meets in the store: all there, more than is left, or nothing left. */
+export type CartLineStock = { kind: 'ok' } | { kind: 'unavailable' } | { kind: 'over'; left: number }
+
+/**
+ * A cart line of `quantity` against the store's `stock` (0 for an unpublished product): unavailable
+ * at 0 or less (checkout removes the line, api/modules/order/service.ts), `over` when the quantity
+ * passes the stock (checkout brings it down to `left`).
+ */
+export function cartLineStock(quantity: number, stock: number): CartLineStock {
+  if (stock <= 0) return { kind: 'unavailable' }
+  return quantity > stock ? { kind: 'over', left: stock } : { kind: 'ok' }
+}
+
+/** "Unavailable at Indiranagar", or "Unavailable here" when the store is not known. */
+export function unavailableAtLabel(storeName: string | null | undefined): string {
+  return storeName ? `Unavailable at ${storeName}` : 'Unavailable here'
+}
