@@ -131,7 +131,9 @@ export function CartContents({ lines, bill, signedIn }: { lines: CartLine[]; bil
           {unavailable > 0
             ? `${unavailable === 1 ? 'An item is' : `${unavailable} items are`} unavailable${storeName ? ` at ${storeName}` : ''}: the bill below still counts ${unavailable === 1 ? 'it' : 'them'}, and checkout removes ${unavailable === 1 ? 'it' : 'them'}. `
             : ''}
-          {over > 0 ? `${over === 1 ? 'A quantity is' : `${over} quantities are`} above what is left: checkout brings ${over === 1 ? 'it' : 'them'} down.` : ''}
+          {over > 0
+            ? `${over === 1 ? 'A quantity is' : `${over} quantities are`} above what is left: checkout brings ${over === 1 ? 'it' : 'them'} down.`
+            : ''}
         </p>
       ) : null}
       <BillSummary bill={bill} />

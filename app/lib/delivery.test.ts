@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
+  addressVerdict,
   arrivingByLabel,
+  changeLocationHref,
   cartLineStock,
   countdownLabel,
   deliveryBadgeLabel,
@@ -67,5 +69,19 @@ describe('cart lines against the store', () => {
     expect(cartLineStock(3, 3)).toEqual({ kind: 'ok' })
     expect(unavailableAtLabel('Indiranagar')).toBe('Unavailable at Indiranagar')
     expect(unavailableAtLabel(undefined)).toBe('Unavailable here')
+  })
+})
+
+describe('checkout addresses against the store', () => {
+  const service = { serviceable: true, storeId: 'storeBlrIndiranagar', storeName: 'Indiranagar', deliveryMinutes: 9 }
+  it("served only by the shopper's own store", () => {
+    expect(addressVerdict(service, 'storeBlrIndiranagar')).toEqual({ kind: 'served', minutes: 9 })
+    expect(addressVerdict(service, 'storeBlrKoramangala')).toEqual({ kind: 'not-served' })
+    expect(addressVerdict({ ...service, serviceable: false, storeId: null }, 'storeBlrIndiranagar')).toEqual({ kind: 'not-served' })
+    expect(addressVerdict(undefined, 'storeBlrIndiranagar')).toEqual({ kind: 'unknown' })
+    expect(addressVerdict(service, undefined)).toEqual({ kind: 'unknown' })
+  })
+  it('links to the location page and back', () => {
+    expect(changeLocationHref('/checkout')).toBe('/location?redirectTo=%2Fcheckout')
   })
 })

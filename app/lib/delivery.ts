@@ -83,3 +83,31 @@ export function cartLineStock(quantity: number, stock: number): CartLineStock {
 export function unavailableAtLabel(storeName: string | null | undefined): string {
   return storeName ? `Unavailable at ${storeName}` : 'Unavailable here'
 }
+
+/** What the checkout knows of an address's PIN code (app/.server/api/location-resolve.ts `PincodeService`). */
+export interface AddressService {
+  serviceable: boolean
+  storeId: string | null
+  storeName: string | null
+  deliveryMinutes: number | null
+}
+
+/**
+ * Whether the shopper's store (`storeId`) delivers to an address whose PIN code has `service`:
+ * `served` with the minutes when the store serving that PIN code is this one (the API refuses any
+ * other, docs/stores.md, "Shopper pages"); `not-served` when another store or none serves it;
+ * `unknown` when the PIN code could not be resolved (the API decides at placement).
+ */
+export function addressVerdict(
+  service: AddressService | undefined,
+  storeId: string | undefined,
+): { kind: 'served'; minutes: number | null } | { kind: 'not-served' } | { kind: 'unknown' } {
+  if (!service || !storeId) return { kind: 'unknown' }
+  if (service.serviceable && service.storeId === storeId) return { kind: 'served', minutes: service.deliveryMinutes }
+  return { kind: 'not-served' }
+}
+
+/** The link that changes the delivery location and comes back to `back` (the /location page, docs/stores.md, "Shopper pages"). */
+export function changeLocationHref(back: string): string {
+  return `/location?${new URLSearchParams({ redirectTo: back })}`
+}
