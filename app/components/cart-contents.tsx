@@ -11,7 +11,8 @@
 import { Link } from 'react-router'
 import type { Bill, CartLine } from '../.server/api/cart.ts'
 import { brandOf } from '../lib/catalog-cards.ts'
-import { cartLineStock, unavailableAtLabel, type CartLineStock } from '../lib/delivery.ts'
+import { cartLineStock, DEFAULT_DELIVERY_MINUTES, unavailableAtLabel, type CartLineStock } from '../lib/delivery.ts'
+import { countLabel } from '../lib/plural.ts'
 import { formatRupees } from '../lib/money.ts'
 import { productPath } from '../lib/slug.ts'
 import { AddToCart } from './add-to-cart.tsx'
@@ -36,11 +37,12 @@ function EmptyBasket() {
 
 /** The empty cart: a picture, a line of text and "Shop Now". */
 export function EmptyCart() {
+  const minutes = useShopperLocation()?.deliveryMinutes ?? DEFAULT_DELIVERY_MINUTES
   return (
     <div className="py-10 text-center">
       <EmptyBasket />
       <p className="mt-4 font-semibold text-slate-700">Your cart is empty</p>
-      <p className="mt-1 text-sm text-slate-500">Add groceries and they reach you in 10 minutes.</p>
+      <p className="mt-1 text-sm text-slate-500">Add groceries and they reach you in {countLabel(minutes, 'minute')}.</p>
       <Link to="/" className={`${buttonClassName({ variant: 'primary' })} mt-4`}>
         Shop Now
       </Link>

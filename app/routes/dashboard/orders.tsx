@@ -1,7 +1,8 @@
 /**
  * /dashboard/orders (admin; docs/commerce-api.md, "Orders"): every order, newest first, with a
  * status filter (`?status=`) and paging (`?page=`), each opening its order page where the admin moves
- * it along. A non-admin sees the red "Do not have permission" box (403); the API enforces the role.
+ * it along; an order delivered after its promised time has a "Late" badge (docs/stores.md, "Shopper
+ * pages"). A non-admin sees the red "Do not have permission" box (403); the API enforces the role.
  */
 import { data, Link } from 'react-router'
 import type { Route } from './+types/orders'
@@ -12,7 +13,7 @@ import { getSession } from '../../.server/context.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
-import { StatusBadge } from '../../components/order-view.tsx'
+import { LateBadge, StatusBadge } from '../../components/order-view.tsx'
 import { itemCountLabel } from '../../lib/cart.ts'
 import { formatRupees } from '../../lib/money.ts'
 import { countLabel } from '../../lib/plural.ts'
@@ -41,6 +42,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       customer: o.customer?.name ?? '',
       itemCount: o.bill.itemCount,
       total: o.totalAmt,
+      late: o.late,
+      store: o.store.name,
     })),
     status,
     page,
@@ -101,7 +104,10 @@ export default function OrdersAdmin({ loaderData }: Route.ComponentProps) {
                     <td className="px-3 py-2">{formatOrderTime(o.createdAt)}</td>
                     <td className="px-3 py-2">{o.customer}</td>
                     <td className="px-3 py-2">
-                      <StatusBadge status={o.status} />
+                      <span className="flex flex-wrap items-center gap-1">
+                        <StatusBadge status={o.status} />
+                        {o.late ? <LateBadge /> : null}
+                      </span>
                     </td>
                     <td className="px-3 py-2">{itemCountLabel(o.itemCount)}</td>
                     <td className="px-3 py-2 text-right font-semibold">{formatRupees(o.total)}</td>
