@@ -102,8 +102,14 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     throw redirectWithToast(session, '/cart', { type: 'error', message: outcome.message })
   // The API's status, and with a 429 (orders per hour) its Retry-After. A 422 is the store's
   // refusal (address outside its area, store closed): the page offers to change the location.
+  const changeLocation = outcome.status === 422
   return data(
-    { placeError: outcome.message, changes: null, changeLocation: outcome.status === 422 },
+    {
+      placeError: outcome.message,
+      changes: null,
+      changeLocation,
+      toast: changeLocation ? { type: 'error' as const, message: outcome.message } : null,
+    },
     failureInit({ ...outcome, ok: false, issues: [] }),
   )
 }
@@ -186,7 +192,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           ) : null}
           {addresses.some((a) => addressVerdict(services[a.pincode], location?.store.id).kind === 'not-served') ? (
             <p data-testid="not-served-note" className="mt-2 text-sm break-words text-slate-700">
-              {location ? `${location.store.name} cannot deliver to an address marked so.` : ''} Choose another address, or{' '}
+              {location ? `${location.store.name} does not deliver to the addresses marked.` : ''} Choose another address, or{' '}
               <Link to={changeLocationHref(CHECKOUT_PATH)} className="font-semibold text-accent hover:underline">
                 Change delivery location
               </Link>
@@ -262,7 +268,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <ErrorList errors={placeError && !changes?.length ? [placeError] : []} role="alert" />
           {offerLocationChange ? <ChangeLocationLink /> : null}
           <ToastNotice
-            toast={offerLocationChange && placeError ? { type: 'error', message: placeError } : null}
+            toast={actionData && 'toast' in actionData ? actionData.toast : null}
             shownInForm={placeError ? [placeError] : null}
             formId={PLACE_ORDER_FORM_ID}
           />
