@@ -2,16 +2,27 @@
  * The cart's contents (docs/commerce-api.md, "Cart"): the lines with their steppers, the bill and
  * "Proceed" (`CartContents`, shown by the /cart page and the header's drawer), and the empty state
  * with "Shop Now".
+ *
+ * Against the serving store's stock (docs/stores.md, "Shopper pages"): a line the store has none of
+ * says "Unavailable at <store>", a line above its stock says how many are left. The API's bill still
+ * counts such lines (api/modules/cart/service.ts `getCart`) and checkout removes or cuts them, so the
+ * bill is left as the API gives it and a note under the lines says what checkout will do.
  */
 import { Link } from 'react-router'
 import type { Bill, CartLine } from '../.server/api/cart.ts'
 import { brandOf } from '../lib/catalog-cards.ts'
+import { cartLineStock, DEFAULT_DELIVERY_MINUTES, unavailableAtLabel, type CartLineStock } from '../lib/delivery.ts'
+import { countLabel } from '../lib/plural.ts'
 import { formatRupees } from '../lib/money.ts'
 import { productPath } from '../lib/slug.ts'
 import { AddToCart } from './add-to-cart.tsx'
 import { BillSummary } from './bill-summary.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
 import { buttonClassName } from './ui/button.tsx'
+import { useShopperLocation } from './use-shopper-location.ts'
+
+/** The store's stock of a line's product: 0 when the product is no longer sold. */
+const stockOf = (line: CartLine) => (line.productId.publish === false ? 0 : line.productId.stock)
 
 /** A basket drawn inline: the empty cart's picture. */
 function EmptyBasket() {
@@ -26,11 +37,12 @@ function EmptyBasket() {
 
 /** The empty cart: a picture, a line of text and "Shop Now". */
 export function EmptyCart() {
+  const minutes = useShopperLocation()?.deliveryMinutes ?? DEFAULT_DELIVERY_MINUTES
   return (
     <div className="py-10 text-center">
       <EmptyBasket />
       <p className="mt-4 font-semibold text-slate-700">Your cart is empty</p>
-      <p className="mt-1 text-sm text-slate-500">Add groceries and they reach you in 10 minutes.</p>
+      <p className="mt-1 text-sm text-slate-500">Add groceries and they reach you in {countLabel(minutes, 'minute')}.</p>
       <Link to="/" className={`${buttonClassName({ variant: 'primary' })} mt-4`}>
         Shop Now
       </Link>
@@ -38,14 +50,27 @@ export function EmptyCart() {
   )
 }
 
-/** One cart line: image, brand, name, unit, stepper, line price with the MRP struck. */
-function CartLineRow({ line }: { line: CartLine }) {
+/** What a line's quantity meets in the store, in words ("Unavailable at Indiranagar", "Only 3 left at Indiranagar"). */
+function LineStockNote({ stock, storeName }: { stock: CartLineStock; storeName: string | undefined }) {
+  if (stock.kind === 'ok') return null
+  return (
+    <p data-testid="line-stock" className="mt-0.5 text-xs font-semibold break-words text-red-700">
+      {stock.kind === 'unavailable'
+        ? unavailableAtLabel(storeName)
+        : `Only ${stock.left} left${storeName ? ` at ${storeName}` : ''}: reduce to ${stock.left}`}
+    </p>
+  )
+}
+
+/** One cart line: image, brand, name, unit, stepper, line price with the MRP struck, and what the store lacks. */
+function CartLineRow({ line, storeName }: { line: CartLine; storeName: string | undefined }) {
   const product = line.productId
   const brand = brandOf(product)
+  const stock = cartLineStock(line.quantity, stockOf(line))
   const lineTotal = Math.round(product.sellingPrice * 100 * line.quantity) / 100
   const lineMrp = Math.round(Math.max(product.price, product.sellingPrice) * 100 * line.quantity) / 100
   return (
-    <li className="flex items-center gap-3 py-3">
+    <li className="flex items-center gap-3 py-3" data-stock={stock.kind}>
       <ResponsiveImage
         src={product.image[0] ?? ''}
         alt=""
@@ -69,13 +94,10 @@ function CartLineRow({ line }: { line: CartLine }) {
             </s>
           ) : null}
         </p>
+        <LineStockNote stock={stock} storeName={storeName} />
       </div>
       <div className="shrink-0">
-        <AddToCart
-          productId={product._id}
-          name={brand ? `${brand} ${product.name}` : product.name}
-          stock={product.publish === false ? 0 : product.stock}
-        />
+        <AddToCart productId={product._id} name={brand ? `${brand} ${product.name}` : product.name} stock={stockOf(line)} />
       </div>
     </li>
   )
@@ -86,7 +108,10 @@ function CartLineRow({ line }: { line: CartLine }) {
  * `signedIn` decides where "Proceed" goes.
  */
 export function CartContents({ lines, bill, signedIn }: { lines: CartLine[]; bill: Bill; signedIn: boolean }) {
+  const storeName = useShopperLocation()?.store.name
   if (lines.length === 0) return <EmptyCart />
+  const unavailable = lines.filter((line) => cartLineStock(line.quantity, stockOf(line)).kind === 'unavailable').length
+  const over = lines.filter((line) => cartLineStock(line.quantity, stockOf(line)).kind === 'over').length
   const proceedTo = signedIn ? '/checkout' : `/login?${new URLSearchParams({ redirectTo: '/checkout' })}`
   return (
     <div className="flex flex-col gap-4">
@@ -96,9 +121,23 @@ export function CartContents({ lines, bill, signedIn }: { lines: CartLine[]; bil
         className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-3"
       >
         {lines.map((line) => (
-          <CartLineRow key={line._id} line={line} />
+          <CartLineRow key={line._id} line={line} storeName={storeName} />
         ))}
       </ul>
+      {unavailable + over > 0 ? (
+        <p
+          role="status"
+          data-testid="cart-stock-note"
+          className="rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm break-words text-amber-900"
+        >
+          {unavailable > 0
+            ? `${unavailable === 1 ? 'An item is' : `${unavailable} items are`} unavailable${storeName ? ` at ${storeName}` : ''}: the bill below still counts ${unavailable === 1 ? 'it' : 'them'}, and checkout removes ${unavailable === 1 ? 'it' : 'them'}. `
+            : ''}
+          {over > 0
+            ? `${over === 1 ? 'A quantity is' : `${over} quantities are`} above what is left: checkout brings ${over === 1 ? 'it' : 'them'} down.`
+            : ''}
+        </p>
+      ) : null}
       <BillSummary bill={bill} />
       {/* Two things, two labels: the total is read as "Total ₹x", the link as "Proceed". */}
       <div data-card="proceed" className="flex items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-3">

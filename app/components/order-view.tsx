@@ -3,8 +3,14 @@
  * timeline, every line as sold (image, name, unit, quantity, price paid, MRP struck), the delivery
  * address as it was at order time, and the bill. Amounts are the API's; nothing is recomputed. A
  * cancelled order says so, with the reason given when it was cancelled.
+ *
+ * The dark store (docs/stores.md, "Shopper pages"): the store it comes from, the time promised at
+ * placement ("Arriving by 21:47 (9 minutes)") with, under JavaScript, the minutes left (updated
+ * every 30 s; without JavaScript the promised time alone), and once delivered whether it came late.
  */
+import { useSyncExternalStore } from 'react'
 import type { Order } from '../.server/api/order.ts'
+import { arrivingByLabel, countdownLabel, deliveryVerdict, formatClock, minutesLeft } from '../lib/delivery.ts'
 import { formatRupees } from '../lib/money.ts'
 import { formatOrderTime, ORDER_PROGRESS, statusLabel, type OrderStatusName } from '../lib/order-status.ts'
 import { addressLine } from '../lib/schemas/address.ts'
@@ -20,6 +26,69 @@ export function StatusBadge({ status }: { status: string }) {
         ? 'bg-red-100 text-red-800'
         : 'bg-amber-100 text-amber-900'
   return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-bold ${tone}`}>{statusLabel(status)}</span>
+}
+
+/** The red "Late" badge of an order delivered after its promised time. */
+export function LateBadge() {
+  return <span className="inline-block rounded-full bg-red-100 px-2.5 py-0.5 text-xs font-bold text-red-800">Late</span>
+}
+
+/** How often the countdown moves on, ms. */
+const COUNTDOWN_EVERY_MS = 30_000
+const subscribeCountdown = (onTick: () => void) => {
+  const timer = setInterval(onTick, COUNTDOWN_EVERY_MS)
+  return () => clearInterval(timer)
+}
+// The current second: stable between two reads within a render, so React sees no change unless a tick came.
+const currentSecond = () => Math.floor(Date.now() / 1000) * 1000
+const noTimeOnServer = () => null
+
+/**
+ * "9 minutes left" (browser only): null on the server and while hydrating, so the server's HTML and
+ * the first render agree; then the minutes left, every 30 s.
+ */
+function Countdown({ promisedAt }: { promisedAt: string }) {
+  const now = useSyncExternalStore(subscribeCountdown, currentSecond, noTimeOnServer)
+  if (now === null) return null
+  return (
+    <span data-testid="countdown" className="font-semibold text-slate-900">
+      {' · '}
+      {countdownLabel(minutesLeft(promisedAt, now))}
+    </span>
+  )
+}
+
+/**
+ * Where the order comes from and when: "From Indiranagar store", "Arriving by 21:47 (9 minutes)"
+ * and the countdown while it is on its way, "Delivered on time" or "Delivered late" once delivered
+ * (with the admin's "Late" badge when `lateBadge`). Orders placed before stores had no promise.
+ */
+export function OrderDelivery({
+  order,
+  lateBadge = false,
+}: {
+  order: Pick<Order, 'status' | 'store' | 'promisedMinutes' | 'promisedAt' | 'deliveredAt' | 'late'>
+  lateBadge?: boolean
+}) {
+  const promised = order.promisedAt !== null && order.promisedMinutes !== null
+  return (
+    <div data-testid="order-delivery" className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm break-words text-slate-700">
+      <span>From {order.store.name} store</span>
+      {promised && order.status !== 'delivered' && order.status !== 'cancelled' ? (
+        <span data-testid="promised-time">
+          {arrivingByLabel(order.promisedAt!, order.promisedMinutes!)}
+          <Countdown promisedAt={order.promisedAt!} />
+        </span>
+      ) : null}
+      {order.status === 'delivered' && order.deliveredAt ? (
+        <span data-testid="delivery-verdict" className={order.late ? 'font-semibold text-red-700' : 'font-semibold text-green-700'}>
+          {deliveryVerdict(order.late)}
+          {promised ? ` (promised by ${formatClock(order.promisedAt!)}, delivered ${formatClock(order.deliveredAt)})` : ''}
+        </span>
+      ) : null}
+      {lateBadge && order.late ? <LateBadge /> : null}
+    </div>
+  )
 }
 
 /** The timeline: each step of the happy path with the time it was reached, or the cancellation. */

@@ -1,7 +1,8 @@
 /**
  * The product card of the home rows, listings and search (docs/product.md, "Home": cards link to
- * /product/{productName}-{productId}; docs/product.md, "Constants": the fixed "10 min" delivery
- * badge), and the grid
+ * /product/{productName}-{productId}; docs/product.md, "Constants": the "10 min" delivery badge,
+ * which shows the serving store's minutes once a location is chosen, docs/stores.md, "Shopper
+ * pages"; "Only N left" under the unit when 1-5 are left), and the grid
  * that holds cards (docs/product.md, "Listings": 1, 3 or 4 columns by width).
  *
  * Look and feel (docs/product.md, "Look and feel"): a white card with a soft border, a fixed square
@@ -14,17 +15,30 @@ import type { ProductCardData } from '../lib/catalog-cards.ts'
 import { discountLabel, formatRupees } from '../lib/money.ts'
 import { AddToCart } from './add-to-cart.tsx'
 import { productPath } from '../lib/slug.ts'
+import { deliveryBadgeLabel, lowStockLabel } from '../lib/delivery.ts'
 import { ClockIcon } from './icons.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
+import { useShopperLocation } from './use-shopper-location.ts'
 
-/** The fixed "10 min" delivery badge (docs/product.md, "Constants": Delivery badge text fixed). */
+/**
+ * The delivery badge: the serving store's minutes to the shopper's PIN code ("9 min"), or the
+ * "10 min" of docs/product.md, "Constants" when no location is chosen or none serves it
+ * (docs/stores.md, "Shopper pages").
+ */
 export function DeliveryBadge({ className = '' }: { className?: string }) {
+  const location = useShopperLocation()
   return (
     <span className={className ? `badge-time ${className}` : 'badge-time'}>
       <ClockIcon size={12} strokeWidth={2.5} />
-      10 min
+      {deliveryBadgeLabel(location?.deliveryMinutes)}
     </span>
   )
+}
+
+/** "Only 3 left" when 1-5 units are left in the store (contract/availability.ts), else nothing. */
+export function LowStockNote({ stock, className = 'pc-low' }: { stock: number; className?: string }) {
+  const label = lowStockLabel(stock)
+  return label ? <p className={className}>{label}</p> : null
 }
 
 /** The discount ribbon ("23% OFF"), or nothing when there is no discount. */
@@ -94,6 +108,7 @@ export function ProductCard({
         </h3>
         {product.brand ? <p className="pc-brand">{product.brand}</p> : null}
         <p className="pc-unit">{product.unit}</p>
+        <LowStockNote stock={product.stock} />
         {/* Price and ADD share a line while both fit; in a narrow card (a phone's home row, a listing
             beside its sub category list) ADD moves under the price instead of out of the card. */}
         <div className="pc-buy">

@@ -7,6 +7,13 @@
  * or a retry after a dropped connection places exactly one order. The server prices everything: if a
  * price changed or a line ran short since it was added, nothing is ordered, the cart is corrected and
  * the page lists what changed. Success goes to /success with the order number.
+ *
+ * The dark store (docs/stores.md, "Shopper pages"): each address says "Delivery in N minutes" when
+ * the shopper's store serves its PIN code, else that the store does not deliver there, with a link
+ * to change the delivery location (GET /api/location/resolve per PIN code). A closed store, or a
+ * location no store serves, shows its message instead of "Place Order". The API still decides at
+ * placement: its 422 (an address outside the store's area, the store closed) comes back as the
+ * form's error, inline and as a toast, with the same link.
  */
 import { randomUUID } from 'node:crypto'
 import { data, Form, Link, redirect } from 'react-router'
@@ -15,6 +22,7 @@ import { failureInit, throwFailure } from '../.server/failure.ts'
 import * as addressApi from '../.server/api/address.ts'
 import { getCart } from '../.server/api/cart.ts'
 import { placeCashOnDeliveryOrder } from '../.server/api/order.ts'
+import { resolvePincodes, type PincodeService } from '../.server/api/location-resolve.ts'
 import { saveAddressFromForm } from '../.server/address-form.ts'
 import { requireUser } from '../.server/auth.ts'
 import { getSession } from '../.server/context.ts'
@@ -27,6 +35,10 @@ import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { ErrorList, SubmitButton, useIsPending } from '../components/forms.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { useIsStale } from '../components/use-stale-reply.ts'
+import { ToastNotice } from '../components/toasts.tsx'
+import { useShopperLocation } from '../components/use-shopper-location.ts'
+import { addressVerdict, changeLocationHref, deliveryInLabel } from '../lib/delivery.ts'
+import type { ShopperLocation } from '../lib/location.ts'
 import { itemCountLabel } from '../lib/cart.ts'
 import { brandOf } from '../lib/catalog-cards.ts'
 import { formatRupees } from '../lib/money.ts'
@@ -49,9 +61,15 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     throw redirectWithToast(session, '/cart', { type: 'message', message: 'Your cart is empty: add something first' })
   const wanted = url.searchParams.get('address')
   const selected = addresses.data.find((a) => a._id === wanted)?._id ?? addresses.data[0]?._id ?? null
+  // Which store serves each address's PIN code; the page compares it with the shopper's store.
+  const services = await resolvePincodes(
+    addresses.data.map((a) => a.pincode),
+    { clientIp: clientIp(request) },
+  )
   return {
     cart: cart.data,
     addresses: addresses.data,
+    services: Object.fromEntries(services) as Record<string, PincodeService>,
     selected,
     addingAddress: url.searchParams.get('add-address') === '1' || addresses.data.length === 0,
     // A random UUID: a fresh key per rendered checkout, reused by every resubmission of that page.
@@ -71,22 +89,35 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   }
 
   const parsed = PlaceOrderFormSchema.safeParse(Object.fromEntries(formData))
-  if (!parsed.success) return data({ placeError: parsed.error.issues[0]!.message, changes: null }, { status: 400 })
+  if (!parsed.success) return data({ placeError: parsed.error.issues[0]!.message, changes: null, changeLocation: false }, { status: 400 })
   const outcome = await placeCashOnDeliveryOrder(session, parsed.data.addressId, parsed.data.idempotencyKey, {
     clientIp: clientIp(request),
   })
   if (outcome.kind === 'placed') {
     throw redirect(`/success?${new URLSearchParams({ order: outcome.order.orderId })}`)
   }
-  if (outcome.kind === 'cart-changed') return data({ placeError: outcome.message, changes: outcome.changes }, { status: 409 })
+  if (outcome.kind === 'cart-changed')
+    return data({ placeError: outcome.message, changes: outcome.changes, changeLocation: false }, { status: 409 })
   if (outcome.status === 400 && /empty/i.test(outcome.message))
     throw redirectWithToast(session, '/cart', { type: 'error', message: outcome.message })
-  // The API's status, and with a 429 (orders per hour) its Retry-After.
-  return data({ placeError: outcome.message, changes: null }, failureInit({ ...outcome, ok: false, issues: [] }))
+  // The API's status, and with a 429 (orders per hour) its Retry-After. A 422 is the store's
+  // refusal (address outside its area, store closed): the page offers to change the location.
+  const changeLocation = outcome.status === 422
+  return data(
+    {
+      placeError: outcome.message,
+      changes: null,
+      changeLocation,
+      toast: changeLocation ? { type: 'error' as const, message: outcome.message } : null,
+    },
+    failureInit({ ...outcome, ok: false, issues: [] }),
+  )
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, addresses, selected, addingAddress, idempotencyKey } = loaderData
+  const { cart, addresses, services, selected, addingAddress, idempotencyKey } = loaderData
+  const location = useShopperLocation()
+  const storeRefusal = checkoutRefusal(location)
   const isPlacing = useIsPending({ formAction: CHECKOUT_PATH })
   const isSavingAddress = useIsPending({ formAction: `${CHECKOUT_PATH}?add-address=1` })
   const changes = actionData && 'changes' in actionData ? actionData.changes : null
@@ -94,6 +125,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const isPlaceErrorStale = useIsStale(PLACE_ORDER_FORM_ID, actionData && 'placeError' in actionData ? actionData : null)
   const placeError = actionData && 'placeError' in actionData && !isPlaceErrorStale ? actionData.placeError : null
   const addressReply = actionData && 'result' in actionData ? actionData : undefined
+  const offerLocationChange = Boolean(placeError && actionData && 'changeLocation' in actionData && actionData.changeLocation)
   return (
     // minmax(0, …) and min-w-0: a column is never wider than its track, so a long product name is cut
     // inside its card instead of widening the page (docs/product.md, "Look and feel").
@@ -149,10 +181,22 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                   <span className="min-w-0 text-sm break-words">
                     {addressLine(address)}
                     <span className="block text-slate-600">Mobile {address.mobile}</span>
+                    <AddressDelivery
+                      verdict={addressVerdict(services[address.pincode], location?.store.id)}
+                      storeName={location?.store.name}
+                    />
                   </span>
                 </label>
               ))}
             </fieldset>
+          ) : null}
+          {addresses.some((a) => addressVerdict(services[a.pincode], location?.store.id).kind === 'not-served') ? (
+            <p data-testid="not-served-note" className="mt-2 text-sm break-words text-slate-700">
+              {location ? `${location.store.name} does not deliver to the addresses marked.` : ''} Choose another address, or{' '}
+              <Link to={changeLocationHref(CHECKOUT_PATH)} className="font-semibold text-accent hover:underline">
+                Change delivery location
+              </Link>
+            </p>
           ) : null}
           {addingAddress ? (
             <div className="mt-4">
@@ -222,13 +266,67 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <input type="hidden" name="intent" value="place" />
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           <ErrorList errors={placeError && !changes?.length ? [placeError] : []} role="alert" />
-          <SubmitButton isPending={isPlacing} disabled={addresses.length === 0}>
-            {isPlacing ? 'Placing your order…' : `Place Order · ${formatRupees(cart.bill.grandTotal)}`}
-          </SubmitButton>
+          {offerLocationChange ? <ChangeLocationLink /> : null}
+          <ToastNotice
+            toast={actionData && 'toast' in actionData ? actionData.toast : null}
+            shownInForm={placeError ? [placeError] : null}
+            formId={PLACE_ORDER_FORM_ID}
+          />
+          {storeRefusal ? (
+            <div
+              role="alert"
+              data-testid="checkout-refusal"
+              className="rounded-xl border border-red-200 bg-red-50 p-3 text-sm break-words text-red-900"
+            >
+              <p>{storeRefusal}</p>
+              <ChangeLocationLink />
+            </div>
+          ) : (
+            <SubmitButton isPending={isPlacing} disabled={addresses.length === 0}>
+              {isPlacing ? 'Placing your order…' : `Place Order · ${formatRupees(cart.bill.grandTotal)}`}
+            </SubmitButton>
+          )}
           {addresses.length === 0 ? <p className="text-xs text-slate-600">Add a delivery address to place the order.</p> : null}
         </Form>
       </aside>
     </div>
+  )
+}
+
+/**
+ * Why no order can be placed from the shopper's location now, or null: no store serves it ("We
+ * don't deliver to <area> yet", with the nearest served area), or its store is closed ("<store> is
+ * closed now. It opens at 06:00."), as the API words them (api/modules/store/service.ts).
+ */
+function checkoutRefusal(location: ShopperLocation | undefined): string | null {
+  if (!location) return null
+  if (!location.serviceable) {
+    const place = [location.area, location.pincode].filter(Boolean).join(', ')
+    const nearest = location.nearest ? ` The nearest area we deliver to is ${location.nearest.area}, ${location.nearest.city}.` : ''
+    return `We don't deliver to ${place || 'your location'} yet.${nearest}`
+  }
+  if (!location.store.open) return `${location.store.name} is closed now. It opens at ${location.store.opensAt}.`
+  return null
+}
+
+/** "Change delivery location": to /location, and back to the checkout after. */
+function ChangeLocationLink() {
+  return (
+    <Link to={changeLocationHref(CHECKOUT_PATH)} className="mt-1 inline-block text-sm font-semibold text-accent hover:underline">
+      Change delivery location
+    </Link>
+  )
+}
+
+/** Under an address: "Delivery in N minutes" from the shopper's store, or that the store does not deliver there. */
+function AddressDelivery({ verdict, storeName }: { verdict: ReturnType<typeof addressVerdict>; storeName: string | undefined }) {
+  if (verdict.kind === 'unknown') return null
+  if (verdict.kind === 'served')
+    return verdict.minutes === null ? null : <span className="block font-semibold text-accent">{deliveryInLabel(verdict.minutes)}</span>
+  return (
+    <span data-testid="address-not-served" className="block font-semibold text-red-700">
+      {storeName ? `${storeName} does not deliver here` : 'Not delivered from your store'}
+    </span>
   )
 }
 

@@ -1,8 +1,9 @@
 /**
  * /product/{slug}: the product page (docs/product.md, "Product page": a real product page instead of
  * the original app's placeholder). Images (the first large, thumbnails as `?image=N` links that work
- * without JavaScript), name, unit, selling price, MRP struck through and discount %, the "10 min" badge
- * (docs/product.md, "Constants"), description and `more_details` (docs/product.md, "Entities") as a
+ * without JavaScript), name, unit, selling price, MRP struck through and discount %, the delivery badge
+ * (docs/product.md, "Constants"; the store's minutes, and "Only N left" when 1-5 are left: docs/stores.md,
+ * "Shopper pages"), description and `more_details` (docs/product.md, "Entities") as a
  * definition list, and
  * breadcrumbs to the product's category and sub category listing.
  *
@@ -21,7 +22,7 @@ import { productDetailRows } from '../lib/product-details.ts'
 import { isAdminRole } from '../lib/roles.ts'
 import { discountLabel, discountPercentOf, formatRupees, sellingPrice } from '../lib/money.ts'
 import { categoryPath, idFromSlug, isCanonicalSlug, listingPath, productPath } from '../lib/slug.ts'
-import { DeliveryBadge } from '../components/product-card.tsx'
+import { DeliveryBadge, LowStockNote } from '../components/product-card.tsx'
 import { ResponsiveImage } from '../components/responsive-image.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
@@ -234,12 +235,15 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               {product.stock <= 0 ? (
                 <p className="inline-block rounded-md bg-red-50 px-2 py-1 text-sm font-semibold text-red-700">Out of stock</p>
               ) : (
-                <AddToCart
-                  productId={product._id}
-                  name={product.brand ? `${product.brand} ${product.name}` : product.name}
-                  stock={product.stock}
-                  size="lg"
-                />
+                <>
+                  <AddToCart
+                    productId={product._id}
+                    name={product.brand ? `${product.brand} ${product.name}` : product.name}
+                    stock={product.stock}
+                    size="lg"
+                  />
+                  <LowStockNote stock={product.stock} className="mt-2 text-sm font-semibold text-amber-700" />
+                </>
               )}
             </div>
           </div>

@@ -6,6 +6,7 @@
  * 409 "This order was changed by someone else: reload" as an error toast. Cancelling asks first, in a
  * dialog at `?cancel=1` with an optional reason kept on the order (app/components/cancel-order-dialog.tsx).
  * "Invoice (PDF)" opens the order's tax invoice (routes/dashboard/invoice.ts).
+ * The store, the promised time, and a "Late" badge once delivered late (docs/stores.md, "Shopper pages").
  */
 import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
@@ -22,7 +23,7 @@ import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { InvoiceLink } from '../../components/invoice-link.tsx'
 import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
-import { CancellationNote, OrderBody, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
+import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
 import { formatOrderTime, nextStatuses, ORDER_STATUS_NAMES, statusLabel, type OrderStatusName } from '../../lib/order-status.ts'
 import { CancelReasonSchema } from '../../../contract/order.ts'
@@ -95,6 +96,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             </div>
             <StatusBadge status={order.status} />
           </div>
+          <OrderDelivery order={order} lateBadge />
           <StatusTimeline order={order} />
           <CancellationNote order={order} />
           <div>

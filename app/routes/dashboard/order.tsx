@@ -9,6 +9,9 @@
  * Live status (docs/product.md, "Order page"): with JavaScript the page listens to its event stream
  * (routes/dashboard/order-events.ts) and reloads its data on each event; without, it says "Status as
  * of <time>" with a plain Refresh link to itself.
+ *
+ * The store it comes from, the promised time and its countdown, and whether it came late
+ * (docs/stores.md, "Shopper pages"; app/components/order-view.tsx `OrderDelivery`).
  */
 import { useEffect } from 'react'
 import { data, Link, useRevalidator } from 'react-router'
@@ -31,7 +34,7 @@ import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { InvoiceLink } from '../../components/invoice-link.tsx'
 import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
-import { CancellationNote, OrderBody, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
+import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
 import { ReorderButton } from '../../components/reorder-button.tsx'
 import { REORDER_INTENT } from '../../lib/reorder.ts'
 import { formatOrderTime } from '../../lib/order-status.ts'
@@ -101,6 +104,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         </div>
         <StatusBadge status={order.status} />
       </div>
+      <OrderDelivery order={order} />
       <p className="flex flex-wrap items-center gap-x-3 text-sm text-slate-600" data-testid="status-as-of">
         <span>Status as of {formatOrderTime(loadedAt)}</span>
         <Link to={orderPath} reloadDocument className="font-semibold text-accent hover:underline">

@@ -6,7 +6,8 @@
  * ticked rows get packing slips (a GET to /dashboard/orders/packing-slips) or one status change for
  * all of them (a POST here: each order moved on its own by the API's allowed-moves rule, one outcome
  * each; cancelling asks for a tick to confirm and takes an optional reason). "Export CSV" downloads
- * the filtered list (/dashboard/orders/export). A non-admin sees the red "Do not have permission" box
+ * the filtered list (/dashboard/orders/export). An order delivered after its promised time has a
+ * "Late" badge (docs/stores.md, "Shopper pages"). A non-admin sees the red "Do not have permission" box
  * (403); the API enforces the role.
  */
 import { data, Form, Link } from 'react-router'
@@ -20,7 +21,7 @@ import { readForm } from '../../.server/form.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
-import { StatusBadge } from '../../components/order-view.tsx'
+import { LateBadge, StatusBadge } from '../../components/order-view.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
 import { itemCountLabel } from '../../lib/cart.ts'
 import { formatRupees } from '../../lib/money.ts'
@@ -62,6 +63,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       phone: o.delivery_address.mobile,
       itemCount: o.bill.itemCount,
       total: o.totalAmt,
+      late: o.late,
+      store: o.store.name,
     })),
     totalCount: result.data.totalCount,
     totalPages: result.data.totalNoPage,
@@ -245,7 +248,10 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
                         <span className="block text-xs text-slate-500">{o.phone}</span>
                       </td>
                       <td className="px-2 py-2">
-                        <StatusBadge status={o.status} />
+                        <span className="flex flex-wrap items-center gap-1">
+                          <StatusBadge status={o.status} />
+                          {o.late ? <LateBadge /> : null}
+                        </span>
                       </td>
                       <td className="hidden px-3 py-2 md:table-cell">{itemCountLabel(o.itemCount)}</td>
                       <td className="px-2 py-2 text-right font-semibold">{formatRupees(o.total)}</td>

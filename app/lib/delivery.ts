@@ -1,0 +1,113 @@
+/**
+ * What the shopper pages say about a dark store's delivery (docs/stores.md, "Shopper pages"): the
+ * badge's minutes, the "Only N left" label, the promised time of an order and its countdown, and
+ * whether a delivered order was late. Pure functions: the card, the cart, the checkout and the order
+ * pages share them, on the server and in the browser. Times are shown in India Standard Time.
+ */
+import { shownAvailability } from '../../contract/availability.ts'
+import { countLabel } from './plural.ts'
+
+/** The badge's minutes when the store's are not known (no location chosen, or none serves it). */
+export const DEFAULT_DELIVERY_MINUTES = 10
+
+/**
+ * The delivery badge's text: the store's minutes to the shopper's PIN code ("9 min"), or the
+ * default "10 min" when `minutes` is null or not a positive whole number.
+ */
+export function deliveryBadgeLabel(minutes: number | null | undefined): string {
+  const shown = typeof minutes === 'number' && Number.isInteger(minutes) && minutes > 0 ? minutes : DEFAULT_DELIVERY_MINUTES
+  return `${shown} min`
+}
+
+/**
+ * "Only 3 left" for 1..LOW_STOCK_SHOWN units (contract/availability.ts `shownAvailability`), else
+ * null: out of stock has its own label, and above the bound the number is not shown.
+ */
+export function lowStockLabel(stock: number): string | null {
+  const shown = shownAvailability(stock)
+  return shown.startsWith('only-') ? `Only ${shown.slice('only-'.length)} left` : null
+}
+
+const CLOCK = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Asia/Kolkata' })
+
+/** An ISO 8601 time as a 24-hour clock in India Standard Time: "21:47"; the input itself when unreadable. */
+export function formatClock(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : CLOCK.format(date)
+}
+
+/** "Arriving by 21:47 (9 minutes)": the promise made at placement. */
+export function arrivingByLabel(promisedAt: string, promisedMinutes: number): string {
+  return `Arriving by ${formatClock(promisedAt)} (${countLabel(promisedMinutes, 'minute')})`
+}
+
+/**
+ * Whole minutes left until `promisedAt` at `nowMs` (ms since the epoch), rounded up so "1 minute
+ * left" lasts until the promised moment; 0 once it has passed.
+ */
+export function minutesLeft(promisedAt: string, nowMs: number): number {
+  const end = new Date(promisedAt).getTime()
+  if (Number.isNaN(end)) return 0
+  return Math.max(0, Math.ceil((end - nowMs) / 60_000))
+}
+
+/** The countdown's text: "9 minutes left", "1 minute left", and "Any moment now" once the promised time has passed. */
+export function countdownLabel(minutes: number): string {
+  return minutes > 0 ? `${countLabel(minutes, 'minute')} left` : 'Any moment now'
+}
+
+/** "Delivered late" or "Delivered on time" for a delivered order (`late`: delivered after `promisedAt`, from the API). */
+export function deliveryVerdict(late: boolean): string {
+  return late ? 'Delivered late' : 'Delivered on time'
+}
+
+/** "Delivery in 9 minutes", or "Delivery in 1 minute". */
+export function deliveryInLabel(minutes: number): string {
+  return `Delivery in ${countLabel(minutes, 'minute')}`
+}
+
+/** What a cart line's quantity meets in the store: all there, more than is left, or nothing left. */
+export type CartLineStock = { kind: 'ok' } | { kind: 'unavailable' } | { kind: 'over'; left: number }
+
+/**
+ * A cart line of `quantity` against the store's `stock` (0 for an unpublished product): unavailable
+ * at 0 or less (checkout removes the line, api/modules/order/service.ts), `over` when the quantity
+ * passes the stock (checkout brings it down to `left`).
+ */
+export function cartLineStock(quantity: number, stock: number): CartLineStock {
+  if (stock <= 0) return { kind: 'unavailable' }
+  return quantity > stock ? { kind: 'over', left: stock } : { kind: 'ok' }
+}
+
+/** "Unavailable at Indiranagar", or "Unavailable here" when the store is not known. */
+export function unavailableAtLabel(storeName: string | null | undefined): string {
+  return storeName ? `Unavailable at ${storeName}` : 'Unavailable here'
+}
+
+/** What the checkout knows of an address's PIN code (app/.server/api/location-resolve.ts `PincodeService`). */
+export interface AddressService {
+  serviceable: boolean
+  storeId: string | null
+  storeName: string | null
+  deliveryMinutes: number | null
+}
+
+/**
+ * Whether the shopper's store (`storeId`) delivers to an address whose PIN code has `service`:
+ * `served` with the minutes when the store serving that PIN code is this one (the API refuses any
+ * other, docs/stores.md, "Shopper pages"); `not-served` when another store or none serves it;
+ * `unknown` when the PIN code could not be resolved (the API decides at placement).
+ */
+export function addressVerdict(
+  service: AddressService | undefined,
+  storeId: string | undefined,
+): { kind: 'served'; minutes: number | null } | { kind: 'not-served' } | { kind: 'unknown' } {
+  if (!service || !storeId) return { kind: 'unknown' }
+  if (service.serviceable && service.storeId === storeId) return { kind: 'served', minutes: service.deliveryMinutes }
+  return { kind: 'not-served' }
+}
+
+/** The link that changes the delivery location and comes back to `back` (the /location page, docs/stores.md, "Shopper pages"). */
+export function changeLocationHref(back: string): string {
+  return `/location?${new URLSearchParams({ redirectTo: back })}`
+}
