@@ -26,6 +26,8 @@ export default [
     route('myorder/:orderId/events', 'routes/dashboard/order-events.ts'),
     route('orders', 'routes/dashboard/orders.tsx'),
     route('orders/:orderId', 'routes/dashboard/admin-order.tsx'),
+    route('stores', 'routes/dashboard/stores.tsx'),
+    route('stores/:storeId/stock', 'routes/dashboard/store-stock.tsx'),
     route('address', 'routes/dashboard/address.tsx'),
     route('category', 'routes/dashboard/category.tsx'),
     route('subcategory', 'routes/dashboard/subcategory.tsx'),
