@@ -89,3 +89,34 @@ export function stockLevel(stock: number, low: number): 'out' | 'low' | 'in' {
   if (stock <= 0) return 'out'
   return stock <= low ? 'low' : 'in'
 }
+
+/** The name prefix of a store's stock input in the product form's "Stock per store" section: `stock:<storeId>`. */
+export const STORE_STOCK_PREFIX = 'stock:'
+
+/** What the "Stock per store" form posted: the rows to save, or each refused store's message. */
+export type StoreStockForm =
+  | { ok: true; rows: Array<{ storeId: string; productId: string; stock: number }> }
+  | { ok: false; errors: Record<string, string> }
+
+/**
+ * Reads the "Stock per store" form of product `productId`: every `stock:<storeId>` field, checked
+ * with the API's own StockSchema (contract/location.ts: a whole number 0..STOCK_MAX). Answers the
+ * rows for one PUT /api/inventory/update (at most 100, the API's cap), or the message per store id.
+ */
+export function readStoreStockForm(formData: FormData, productId: string): StoreStockForm {
+  const rows: Array<{ storeId: string; productId: string; stock: number }> = []
+  const errors: Record<string, string> = {}
+  for (const [name, value] of formData.entries()) {
+    if (!name.startsWith(STORE_STOCK_PREFIX)) continue
+    const storeId = name.slice(STORE_STOCK_PREFIX.length)
+    if (!storeId || storeId.length > 64) continue
+    const text = typeof value === 'string' ? value.trim() : ''
+    const parsed = StockSchema.safeParse(text === '' ? undefined : text)
+    if (parsed.success) rows.push({ storeId, productId, stock: parsed.data })
+    else errors[storeId] = parsed.error.issues[0]?.message ?? 'Stock must be a whole number'
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors }
+  if (rows.length === 0) return { ok: false, errors: { '': 'Nothing to update' } }
+  if (rows.length > 100) return { ok: false, errors: { '': 'At most 100 stores at once' } }
+  return { ok: true, rows }
+}
