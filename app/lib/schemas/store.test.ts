@@ -46,7 +46,7 @@ describe('store form', () => {
     expect('lat' in input).toBe(false)
   })
 
-  it("answers the contract's messages", () => {
+  it("answers the messages of contract/location.ts", () => {
     const submission = parseWithZod(form({ ...STORE, name: '', pincode: '12345', radiusKm: '40', closesAt: '25:00', pickers: '0' }), {
       schema: StoreFormSchema,
     })
@@ -62,7 +62,13 @@ describe('store form', () => {
   it('an edit with empty coordinates sends null (the pincode centre) and the version read', () => {
     const submission = parseWithZod(form({ ...STORE, radiusKm: '4.5' }), { schema: StoreFormSchema })
     if (submission.status !== 'success') throw new Error('form refused')
-    expect(storeUpdateInput(submission.value, 'store1', 7)).toMatchObject({ _id: 'store1', version: 7, radiusKm: 4.5, lat: null, lng: null })
+    expect(storeUpdateInput(submission.value, 'store1', 7)).toMatchObject({
+      _id: 'store1',
+      version: 7,
+      radiusKm: 4.5,
+      lat: null,
+      lng: null,
+    })
     expect('version' in storeUpdateInput(submission.value, 'store1', undefined)).toBe(false)
   })
 

@@ -95,8 +95,7 @@ export const STORE_STOCK_PREFIX = 'stock:'
 
 /** What the "Stock per store" form posted: the rows to save, or each refused store's message. */
 export type StoreStockForm =
-  | { ok: true; rows: Array<{ storeId: string; productId: string; stock: number }> }
-  | { ok: false; errors: Record<string, string> }
+  { ok: true; rows: Array<{ storeId: string; productId: string; stock: number }> } | { ok: false; errors: Record<string, string> }
 
 /**
  * Reads the "Stock per store" form of product `productId`: every `stock:<storeId>` field, checked

@@ -228,9 +228,15 @@ function StockRowCard({ row, action, reply }: { row: Row; action: string; reply:
   const errorId = `stock-${row.productId}-error`
   const error = answer?.error ?? null
   return (
-    <li data-card="stock" data-product-id={row.productId} className="flex min-w-0 flex-wrap items-center gap-3 rounded-xl border border-slate-200 bg-white p-3">
+    <li
+      data-card="stock"
+      data-product-id={row.productId}
+      className="flex min-w-0 flex-wrap items-center gap-3 rounded-xl border border-slate-200 bg-white p-3"
+    >
       <div className="size-12 shrink-0 overflow-hidden rounded-md bg-slate-50">
-        {row.image ? <ResponsiveImage src={row.image} alt="" width={48} height={48} sizes="48px" className="size-full object-contain" /> : null}
+        {row.image ? (
+          <ResponsiveImage src={row.image} alt="" width={48} height={48} sizes="48px" className="size-full object-contain" />
+        ) : null}
       </div>
       <div className="min-w-0 flex-1 basis-40">
         <p className="font-medium break-words text-slate-900">{row.name}</p>

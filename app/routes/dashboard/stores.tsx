@@ -140,7 +140,12 @@ function StoresAdmin({ stores, actionData }: { stores: StoreItem[]; actionData: 
 
       <ul aria-label="Stores" className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
         {stores.map((store) => (
-          <li key={store._id} data-card="store" data-store-id={store._id} className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+          <li
+            key={store._id}
+            data-card="store"
+            data-store-id={store._id}
+            className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+          >
             <div className="flex items-start justify-between gap-2">
               <h2 className="min-w-0 font-semibold break-words text-slate-900">{store.name}</h2>
               <span
@@ -254,7 +259,12 @@ function StoreField({
   return (
     <div className="min-w-0">
       <Label htmlFor={meta.id}>{label}</Label>
-      <Input key={key} {...props} {...inputProps} aria-describedby={[props['aria-describedby'], hintId].filter(Boolean).join(' ') || undefined} />
+      <Input
+        key={key}
+        {...props}
+        {...inputProps}
+        aria-describedby={[props['aria-describedby'], hintId].filter(Boolean).join(' ') || undefined}
+      />
       {hint ? (
         <p id={hintId} className="mt-1 text-xs text-slate-500">
           {hint}
