@@ -46,7 +46,7 @@ describe('store form', () => {
     expect('lat' in input).toBe(false)
   })
 
-  it("answers the messages of contract/location.ts", () => {
+  it('answers the messages of contract/location.ts', () => {
     const submission = parseWithZod(form({ ...STORE, name: '', pincode: '12345', radiusKm: '40', closesAt: '25:00', pickers: '0' }), {
       schema: StoreFormSchema,
     })
