@@ -58,6 +58,8 @@ async function expectNoSidewaysScroll(page: Page) {
 }
 
 test.describe('store admin', () => {
+  // Long journeys of many page loads each (several minutes of a loaded 2-core machine were measured).
+  test.describe.configure({ timeout: 120_000 })
   let storeName = ''
 
   test.afterEach(async ({ request }) => {
@@ -170,11 +172,11 @@ test.describe('store admin', () => {
       await page.goto(`/dashboard/stores/${KORAMANGALA}/stock?q=${encodeURIComponent(product.name)}`)
       const row = page.locator(`[data-card="stock"][data-product-id="${product.productId}"]`)
       if (isJs(testInfo)) await waitForHydration(row.getByRole('button', { name: 'Save' }))
-      await row.getByLabel(`Stock of ${product.name}`).fill('-1')
-      await row.getByLabel(`Stock of ${product.name}`).evaluate((input: HTMLInputElement) => input.removeAttribute('min'))
+      await row.getByRole('spinbutton', { name: `Stock of ${product.name}` }).fill('-1')
+      await row.getByRole('spinbutton', { name: `Stock of ${product.name}` }).evaluate((input: HTMLInputElement) => input.removeAttribute('min'))
       await row.getByRole('button', { name: 'Save' }).click()
       await expect(row.getByText('Stock cannot be negative')).toBeVisible()
-      await row.getByLabel(`Stock of ${product.name}`).fill('3')
+      await row.getByRole('spinbutton', { name: `Stock of ${product.name}` }).fill('3')
       await row.getByRole('button', { name: 'Save' }).click()
       await expect(row.getByTestId('stock-level')).toHaveText('Low stock · 3')
     } finally {
