@@ -51,10 +51,16 @@ async function setStock(request: APIRequestContext, headers: Record<string, stri
   expect(response.ok(), await response.text()).toBe(true)
 }
 
-/** True when the page is no wider than its viewport (nothing scrolls sideways). */
+/** Checks that the page is no wider than its viewport and no open dialog is wider than itself (nothing scrolls sideways). */
 async function expectNoSidewaysScroll(page: Page) {
-  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }))
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+    // An open dialog scrolls on its own: it must not scroll sideways either.
+    dialogs: [...document.querySelectorAll('dialog[open]')].map((d) => d.scrollWidth - d.clientWidth),
+  }))
   expect(widths.page, `page ${widths.page} px wide in a ${widths.viewport} px viewport`).toBeLessThanOrEqual(widths.viewport)
+  for (const extra of widths.dialogs) expect(extra, 'a dialog scrolls sideways').toBeLessThanOrEqual(0)
 }
 
 test.describe('store admin', () => {
@@ -173,7 +179,9 @@ test.describe('store admin', () => {
       const row = page.locator(`[data-card="stock"][data-product-id="${product.productId}"]`)
       if (isJs(testInfo)) await waitForHydration(row.getByRole('button', { name: 'Save' }))
       await row.getByRole('spinbutton', { name: `Stock of ${product.name}` }).fill('-1')
-      await row.getByRole('spinbutton', { name: `Stock of ${product.name}` }).evaluate((input: HTMLInputElement) => input.removeAttribute('min'))
+      await row
+        .getByRole('spinbutton', { name: `Stock of ${product.name}` })
+        .evaluate((input: HTMLInputElement) => input.removeAttribute('min'))
       await row.getByRole('button', { name: 'Save' }).click()
       await expect(row.getByText('Stock cannot be negative')).toBeVisible()
       await row.getByRole('spinbutton', { name: `Stock of ${product.name}` }).fill('3')
@@ -184,9 +192,16 @@ test.describe('store admin', () => {
     }
   })
 
-  test('at 360 px nothing scrolls sideways', async ({ page }) => {
+  test('at 360 px nothing scrolls sideways', async ({ page, request }) => {
+    const headers = await adminHeaders(request)
+    const list = await request.post('/api/inventory/list', { data: { storeId: KORAMANGALA, page: 1, limit: 1 }, headers })
+    const [first] = ((await list.json()) as { data: StockRow[] }).data
     await page.setViewportSize({ width: 360, height: 800 })
     await signInAsAdmin(page)
+    // The product edit dialog with its "Stock per store" section.
+    await page.goto(`/dashboard/product?edit=${first!.productId}`)
+    await expect(page.getByRole('region', { name: 'Stock per store' })).toBeVisible()
+    await expectNoSidewaysScroll(page)
     for (const path of ['/dashboard/stores', '/dashboard/stores?dialog=add', `/dashboard/stores/${KORAMANGALA}/stock`]) {
       await page.goto(path)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
