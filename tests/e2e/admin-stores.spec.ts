@@ -4,10 +4,11 @@
  * for a bad pincode), edit its radius, see a stale edit refused (409), deactivate it after the
  * confirmation; set a product's stock in Koramangala to 0 from the product's edit dialog and see the
  * stock page list it as out of stock, then set it from the stock page itself; at 360 px the pages do
- * not scroll sideways. Whatever a test changes is put back through the API afterwards.
+ * not scroll sideways; a shopper gets "Do not have permission" (403). Whatever a test changes is put
+ * back through the API afterwards.
  */
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
-import { ADMIN, fillLogin, isJs, openAccountMenu, toast, uniqueName, waitForHydration } from './helpers.ts'
+import { ADMIN, fillLogin, isJs, newUser, openAccountMenu, registerViaApi, signIn, toast, uniqueName, waitForHydration } from './helpers.ts'
 
 const KORAMANGALA = 'storeBlrKoramangala'
 
@@ -210,5 +211,18 @@ test.describe('store admin', () => {
     await page.goto(`/dashboard/stores?toggle=${KORAMANGALA}`)
     await expect(page.getByRole('dialog')).toBeVisible()
     await expectNoSidewaysScroll(page)
+  })
+
+  test('a shopper sees "Do not have permission" and no Stores link', async ({ page, request }, testInfo) => {
+    const user = newUser(testInfo, 'stores')
+    await registerViaApi(request, user)
+    await signIn(page, user)
+    const menu = await openAccountMenu(page)
+    await expect(menu.getByRole('link', { name: 'Stores', exact: true })).toHaveCount(0)
+    for (const path of ['/dashboard/stores', `/dashboard/stores/${KORAMANGALA}/stock`]) {
+      const response = await page.goto(path)
+      expect(response?.status()).toBe(403)
+      await expect(page.getByRole('alert').filter({ hasText: 'Do not have permission' })).toBeVisible()
+    }
   })
 })
