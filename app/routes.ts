@@ -31,6 +31,8 @@ export default [
     route('orders/packing-slips', 'routes/dashboard/packing-slips.tsx'),
     route('orders/:orderId', 'routes/dashboard/admin-order.tsx'),
     route('orders/:orderId/invoice', 'routes/dashboard/invoice.ts', { id: 'admin-order-invoice' }),
+    route('stores', 'routes/dashboard/stores.tsx'),
+    route('stores/:storeId/stock', 'routes/dashboard/store-stock.tsx'),
     route('address', 'routes/dashboard/address.tsx'),
     route('category', 'routes/dashboard/category.tsx'),
     route('subcategory', 'routes/dashboard/subcategory.tsx'),

@@ -2,7 +2,7 @@
  * The signed-in shopper's menu (docs/product.md, "Account menu"; the admin-only links:
  * docs/product.md, "Roles and permissions"):
  * the name (or mobile) with " (Admin)" for admins, My Profile, then Category, Sub Category, Upload
- * Product and Product for admins, then My Order, Save Address and Log Out for everyone.
+ * Product, Product, Orders and Stores (docs/stores.md, "Admin") for admins, then My Order, Save Address and Log Out for everyone.
  *
  * `AccountMenu` is the header's desktop dropdown: a native <details>, so it opens without JavaScript;
  * with JavaScript it also closes on an outside click, on Escape and after navigating.
@@ -31,6 +31,7 @@ export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; adminOnly
   { to: '/dashboard/upload-product', label: 'Upload Product', adminOnly: true },
   { to: '/dashboard/product', label: 'Product', adminOnly: true },
   { to: '/dashboard/orders', label: 'Orders', adminOnly: true },
+  { to: '/dashboard/stores', label: 'Stores', adminOnly: true },
   { to: '/dashboard/myorder', label: 'My Order', adminOnly: false },
   { to: '/dashboard/address', label: 'Save Address', adminOnly: false },
 ]

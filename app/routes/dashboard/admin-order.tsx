@@ -93,6 +93,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 {formatOrderTime(order.createdAt)}
                 {order.customer ? ` · ${order.customer.name} (${order.customer.email})` : ''}
               </p>
+              <p className="text-sm text-slate-600" data-testid="order-store">
+                From {order.store.name}, {order.store.area}
+              </p>
             </div>
             <StatusBadge status={order.status} />
           </div>

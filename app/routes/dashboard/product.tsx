@@ -12,6 +12,9 @@
  * - `?edit=<id>` (app/components/product-form.tsx in a dialog) and `?delete=<id>` post to this page
  *   and redirect back to the list (same search and page) with the API's message as a toast, so the
  *   list is loaded again: an edited product shows its new values, a deleted one is gone.
+ * - The edit dialog also lists the product's stock in every dark store (docs/stores.md, "Admin"),
+ *   saved by its own form (`intent=store-stock`, app/components/product-store-stock.tsx): a save
+ *   redirects back to the open dialog with a toast; refused numbers are said under their stores.
  */
 import { MAX_SEARCH_LENGTH } from '../../../contract/paging.ts'
 import { useEffect, useRef } from 'react'
@@ -20,6 +23,7 @@ import type { Route } from './+types/product'
 import { throwFailure } from '../../.server/failure.ts'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
+import * as storeApi from '../../.server/api/store.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
 import { adminErrorReply, readAdminForm, uploadIntentReply } from '../../.server/admin-form.ts'
@@ -33,6 +37,7 @@ import { SHOP_NAME } from '../../components/header.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, SearchIcon } from '../../components/icons.tsx'
 import { NoData } from '../../components/no-data.tsx'
 import { ProductForm } from '../../components/product-form.tsx'
+import { ProductStoreStock, type StoreStockReply } from '../../components/product-store-stock.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
@@ -41,6 +46,7 @@ import { Dialog } from '../../components/ui/dialog.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
 import { SEARCH_DEBOUNCE_MS, useDebouncedCallback } from '../../lib/use-debounce.ts'
 import { shouldRevalidateAdminPage, withAddField } from '../../lib/admin-urls.ts'
+import { readStoreStockForm } from '../../lib/schemas/store.ts'
 import { ADD_FIELD_PARAM, PRODUCT_INTENT, productFormDefaults, productFormOptions } from '../../lib/schemas/product.ts'
 
 export const meta: Route.MetaFunction = () => [
@@ -108,7 +114,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const dialog = readDialog(url.searchParams)
   const [list, edit] = await Promise.all([
     adminApi.listProducts(session, { page: state.page, limit: PRODUCT_LIST_PAGE_SIZE, search: state.q }),
-    dialog?.kind === 'edit' ? loadEdit(dialog.id) : null,
+    dialog?.kind === 'edit' ? loadEdit(session, dialog.id) : null,
   ])
   if (!list.ok) throwFailure(list)
 
@@ -133,16 +139,21 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return data({ isAdmin: true, products, totalCount: list.data.totalCount, totalPages, page: state.page, q: state.q, edit, deleting })
 }
 
-/** The edit dialog's data: the product as form values and the category choices; null when the product is gone. */
-async function loadEdit(productId: string) {
-  const [product, categories, subCategories] = await Promise.all([
+/**
+ * The edit dialog's data: the product as form values, the category choices and its stock in every
+ * store (empty when the API cannot say: the section is then left out); product null when it is gone.
+ */
+async function loadEdit(session: ReturnType<typeof getSession>, productId: string) {
+  const [product, categories, subCategories, stocks] = await Promise.all([
     catalogApi.productDetails(productId),
     catalogApi.listCategories(),
     catalogApi.listSubCategories(),
+    storeApi.productStocks(session, productId),
   ])
-  if (!product) return { product: null, ...productFormOptions(categories, subCategories) }
+  if (!product) return { product: null, stocks: [] as storeApi.ProductStock[], ...productFormOptions(categories, subCategories) }
   return {
     product: { _id: product._id, name: product.name, updatedAt: product.updatedAt ?? '', values: productFormDefaults(product) },
+    stocks: stocks.ok ? stocks.data : [],
     ...productFormOptions(categories, subCategories),
   }
 }
@@ -174,6 +185,19 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   }
 
   if (!_id) return adminErrorReply('Choose a product to edit', 400)
+  if (intent === 'store-stock') {
+    const editHref = productListHref(readListState(url.searchParams), { kind: 'edit', id: _id })
+    const read = readStoreStockForm(formData, _id)
+    const refuse = (errors: Record<string, string>, message: string, status: number) =>
+      data<StoreStockReply>({ intent: 'store-stock', errors, toast: { type: 'error', message } }, { status })
+    if (!read.ok) return refuse(read.errors, Object.values(read.errors)[0] ?? 'Check the stock', 400)
+    const result = await storeApi.updateInventory(session, read.rows)
+    if (!result.ok) {
+      const errors = Object.fromEntries(result.issues.map((issue) => ['', issue.message]))
+      return refuse(errors, result.message, result.status)
+    }
+    return redirectWithToast(session, editHref, { type: 'success', message: 'Stock per store saved' })
+  }
   return productFormAction({
     session,
     formData,
@@ -198,7 +222,9 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
   const { products, totalPages, page, q, edit, deleting } = loaderData
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
-  const reply = (actionData as ProductActionReply | undefined) ?? null
+  const anyReply = (actionData as ProductActionReply | StoreStockReply | undefined) ?? null
+  const stockReply = anyReply?.intent === 'store-stock' ? anyReply : null
+  const reply = anyReply?.intent === 'store-stock' ? null : anyReply
   const formReply = reply?.intent === 'form' ? reply : null
   const dialog = readDialog(searchParams)
   const state = { q, page }
@@ -271,7 +297,7 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
         edit?.product ? (
           <Dialog title="Edit Product" closeTo={listHref} size="lg">
             <ProductForm
-              key={edit.product._id}
+              key={`${edit.product._id}-${edit.product.values.stock}`}
               id={EDIT_FORM_ID}
               action={productListHref(state, dialog)}
               addFieldHref={withAddField(productListHref(state, dialog))}
@@ -283,6 +309,15 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
               submitLabel="Update"
               hiddenFields={{ _id: edit.product._id, updatedAt: edit.product.updatedAt }}
             />
+            {edit.stocks.length > 0 ? (
+              <ProductStoreStock
+                key={edit.stocks.map((row) => row.stock).join(',')}
+                productId={edit.product._id}
+                stocks={edit.stocks}
+                action={productListHref(state, dialog)}
+                reply={stockReply}
+              />
+            ) : null}
           </Dialog>
         ) : (
           <MissingDialog title="Edit Product" noun="product" closeTo={listHref} />
@@ -292,7 +327,7 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
         <DeleteDialog targetId={deleting?._id} noun="product" cancelTo={listHref} action={productListHref(state, dialog)} />
       ) : null}
       {/* The open edit form shows its own reply's messages and toast; any other answer (a refused guard, an unreadable body) is a toast. */}
-      <ToastNotice toast={formReply && dialog?.kind === 'edit' && edit?.product ? null : reply?.toast} />
+      <ToastNotice toast={formReply && dialog?.kind === 'edit' && edit?.product ? null : (reply?.toast ?? stockReply?.toast)} />
     </section>
   )
 }
