@@ -90,7 +90,9 @@ test.beforeAll(async ({ browser, playwright }, testInfo) => {
   await signIn(page, shopper)
   for (const [i, product] of products.entries()) await addToCart(page, product, i + 1, js)
   await page.goto('/checkout')
-  await page.getByLabel('Address (house, street, area)').fill('Flat 1204, Tower B, Prestige Shantiniketan, 100 Feet Road, HAL 2nd Stage, Indiranagar')
+  await page
+    .getByLabel('Address (house, street, area)')
+    .fill('Flat 1204, Tower B, Prestige Shantiniketan, 100 Feet Road, HAL 2nd Stage, Indiranagar')
   await page.getByLabel('City').fill('Bengaluru')
   await page.getByLabel('State').selectOption('Karnataka')
   await page.getByLabel('Pincode').fill('560038')
