@@ -18,6 +18,7 @@ import { findUnsafeValue } from './lib/safe-text.ts'
 import { createTestApp, type TestApp } from './testing/app.ts'
 import { sampleOf, type JsonSchema } from './testing/schema-samples.ts'
 
+import { LatitudeSchema, LongitudeSchema, PincodeSchema, StoreIdHeaderSchema } from '../contract/location.ts'
 let t: TestApp
 let doc: OpenAPIV3_1.Document
 let routes: Map<string, RouteConfig>
@@ -40,6 +41,11 @@ const SERVER_READS: Record<string, z.ZodType> = {
   page: SitemapPageSchema,
   // GET /api/order/admin/export: the admin list's filters (contract/order.ts).
   ...AdminOrderFilterShape,
+  // The shopper's store (contract/location.ts) and GET /api/location/resolve's place.
+  'x-store-id': StoreIdHeaderSchema,
+  pincode: PincodeSchema,
+  lat: LatitudeSchema,
+  lng: LongitudeSchema,
 }
 
 // STRICT_SEED and STRICT_RUNS widen a run by hand (a new seed, more values per route).

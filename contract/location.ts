@@ -43,25 +43,27 @@ export const TimeOfDaySchema = z
   .meta({ pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$' })
 
 /**
- * GET /api/location/resolve and PUT /api/location: exactly one way to name the place: a `pincode`,
+ * GET /api/location/resolve and PUT /api/location: one way to name the place: a `pincode`,
  * coordinates (`lat` and `lng`), or one of the signed-in shopper's saved addresses (`addressId`,
- * PUT only).
+ * PUT only). Given several, the first of that order is used (the others are dropped).
  */
-export const LocationQuerySchema = z
-  .object({
-    pincode: PincodeSchema.optional(),
-    lat: LatitudeSchema.optional(),
-    lng: LongitudeSchema.optional(),
-    addressId: IdSchema.optional(),
-  })
-  .superRefine((v, ctx) => {
-    const ways = [v.pincode !== undefined, v.lat !== undefined || v.lng !== undefined, v.addressId !== undefined].filter(Boolean).length
-    if (ways === 0) ctx.addIssue({ code: 'custom', path: ['pincode'], message: 'Enter your pincode' })
-    else if (ways > 1)
-      ctx.addIssue({ code: 'custom', path: ['pincode'], message: 'Give a pincode, coordinates or an address, not several' })
-    else if ((v.lat === undefined) !== (v.lng === undefined))
-      ctx.addIssue({ code: 'custom', path: [v.lat === undefined ? 'lat' : 'lng'], message: 'Give both latitude and longitude' })
-  })
+export const LocationQuerySchema = z.union(
+  [z.object({ pincode: PincodeSchema }), z.object({ lat: LatitudeSchema, lng: LongitudeSchema }), z.object({ addressId: IdSchema })],
+  {
+    error: (iss) => {
+      const input = (iss.input ?? {}) as Record<string, unknown>
+      if (input.pincode !== undefined) return PINCODE_MESSAGE
+      if (input.lat !== undefined || input.lng !== undefined) return 'Give both latitude and longitude, in degrees'
+      return 'Enter your pincode'
+    },
+  },
+)
+/** The header a client names its delivery store with (docs/stores.md, "Location"): any id; an unknown one is the default store. */
+export const StoreIdHeaderSchema = z
+  .string()
+  .max(200)
+  .optional()
+  .meta({ description: "The dark store of the shopper's location (docs/stores.md); absent or unknown: the default store" })
 export type LocationQuery = z.output<typeof LocationQuerySchema>
 
 /** A store as a shopper sees it: where it is and when it is open. */
@@ -158,7 +160,7 @@ export type CreateStoreInput = z.output<typeof CreateStoreSchema>
 /** PUT /api/store/update: `_id`, the read `version` (optimistic concurrency) and the fields to change. */
 export const UpdateStoreSchema = z.object({
   _id: TargetIdSchema,
-  version: z.coerce.number().int().min(1).optional().meta({ type: 'integer', minimum: 1 }),
+  version: z.coerce.number().int().min(1).optional().meta({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   name: lineText('Name', STORE_NAME_MAX).optional(),
   area: lineText('Area', STORE_NAME_MAX).optional(),
   city: lineText('City', STORE_NAME_MAX).optional(),
@@ -251,7 +253,9 @@ export const UpdateInventorySchema = z.object({
 })
 export type UpdateInventoryInput = z.output<typeof UpdateInventorySchema>
 
-/** GET /api/inventory/product/:productId: the product's stock in every store. */
+/** POST /api/inventory/product `{ productId }`: the product's stock in every store. */
+export const ProductStockQuerySchema = z.object({ productId: IdSchema })
+/** One store's stock of the product. */
 export const ProductStockSchema = z
   .object({ storeId: z.string(), storeName: z.string(), active: z.boolean(), stock: z.number().int() })
   .meta({ id: 'ProductStoreStock' })

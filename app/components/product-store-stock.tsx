@@ -1,6 +1,6 @@
 /**
  * The "Stock per store" section of the product edit dialog (docs/stores.md, "Admin"): the product's
- * stock in every store (GET /api/inventory/product/:id), each in a number box, saved together by its
+ * stock in every store (POST /api/inventory/product), each in a number box, saved together by its
  * own form (`intent=store-stock`, one PUT /api/inventory/update: all stores or none). It is a plain
  * POST, so it works without JavaScript; the product form's own "Number of Stock" stays the default
  * store's stock. A refused number is said under its store.

@@ -1,11 +1,19 @@
 /**
  * The admin order list's filters in the address bar (docs/commerce-api.md, "Admin orders at volume"):
- * read from `?q=&status=&from=&to=&sort=` with contract/order.ts `AdminOrderFilterSchema`, and written back as a query
+ * read from `?q=&status=&store=&late=&from=&to=&sort=` with contract/order.ts `AdminOrderFilterSchema`, and written back as a query
  * string for the paging links and the CSV export link. Shared by the page and the export route.
  */
 import { AdminOrderFilterSchema, type AdminOrderFilter } from '../../contract/order.ts'
 
-const FIELD_NAMES: Record<string, string> = { q: 'Search', status: 'Status', from: 'From', to: 'To', sort: 'Sort' }
+const FIELD_NAMES: Record<string, string> = {
+  q: 'Search',
+  status: 'Status',
+  store: 'Store',
+  late: 'Late',
+  from: 'From',
+  to: 'To',
+  sort: 'Sort',
+}
 
 /**
  * The filters of `search` as the API takes them: a field the schema refuses is left out and its
@@ -13,7 +21,7 @@ const FIELD_NAMES: Record<string, string> = { q: 'Search', status: 'Status', fro
  */
 export function readOrderFilters(search: URLSearchParams): { filter: AdminOrderFilter; errors: string[] } {
   const raw: Record<string, string> = {}
-  for (const key of ['q', 'status', 'from', 'to', 'sort'] as const) {
+  for (const key of ['q', 'status', 'store', 'late', 'from', 'to', 'sort'] as const) {
     const value = search.get(key)?.trim()
     if (value) raw[key] = value
   }
@@ -32,9 +40,10 @@ export function readOrderFilters(search: URLSearchParams): { filter: AdminOrderF
 /** The filters as a query string (only those set; the default sort left out). */
 export function orderFilterQuery(filter: Partial<AdminOrderFilter>): string {
   const params = new URLSearchParams()
-  for (const key of ['q', 'status', 'from', 'to', 'sort'] as const) {
+  for (const key of ['q', 'status', 'store', 'from', 'to', 'sort'] as const) {
     const value = filter[key]
     if (value && !(key === 'sort' && value === 'newest')) params.set(key, value)
   }
+  if (filter.late) params.set('late', '1')
   return params.toString()
 }

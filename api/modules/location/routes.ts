@@ -19,7 +19,15 @@ import { BadRequest } from '../../lib/errors.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { readBody } from '../../lib/validate.ts'
 import { GuestCartIdSchema } from '../../../contract/cart.ts'
-import { LocationExtraShape, LocationQuerySchema, LocationSchema, StoreSummarySchema } from '../../../contract/location.ts'
+import {
+  LatitudeSchema,
+  LocationExtraShape,
+  LocationQuerySchema,
+  LocationSchema,
+  LongitudeSchema,
+  PincodeSchema,
+  StoreSummarySchema,
+} from '../../../contract/location.ts'
 import { fitCartToStore, requireGuestCart, type CartOwner } from '../cart/service.ts'
 import { defaultStore, locate, placeOf, placeOfPincode, saveUserLocation, storeSummary, userLocationPincode } from '../store/service.ts'
 
@@ -34,14 +42,16 @@ export function locationRoutes(deps: AppDeps) {
       summary: 'Which dark store serves a pincode or a point, and in how many minutes',
       access: 'public',
       query: z.object({
-        pincode: z.string().optional().meta({ description: 'A 6-digit pincode' }),
-        lat: z.string().optional().meta({ description: 'Latitude in degrees (with lng)' }),
-        lng: z.string().optional().meta({ description: 'Longitude in degrees (with lat)' }),
+        pincode: PincodeSchema.optional().meta({ description: 'A 6-digit pincode' }),
+        lat: LatitudeSchema.optional().meta({ description: 'Latitude in degrees (with lng)' }),
+        lng: LongitudeSchema.optional().meta({ description: 'Longitude in degrees (with lat)' }),
       }),
       answers: { 200: { description: 'The location and the store serving it (or the nearest served area)', data: LocationSchema } },
     },
     async (c) => {
-      const parsed = LocationQuerySchema.safeParse({ pincode: c.req.query('pincode'), lat: c.req.query('lat'), lng: c.req.query('lng') })
+      const query = { pincode: c.req.query('pincode'), lat: c.req.query('lat'), lng: c.req.query('lng') }
+      // Absent parameters are absent keys (a union branch must not see `pincode: undefined`).
+      const parsed = LocationQuerySchema.safeParse(Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)))
       if (!parsed.success) throw badQuery(parsed.error)
       return ok(c, 'Location', await locate(deps, await placeOf(deps, parsed.data, undefined)))
     },
@@ -77,7 +87,7 @@ export function locationRoutes(deps: AppDeps) {
         "A signed-in user's choice is saved to the account. `cartChanges` lists the cart lines brought down to the new store's stock (0: unavailable there, kept and shown so).",
       access: 'public',
       body: LocationQuerySchema,
-      headers: z.object({ 'x-guest-cart': z.string().optional().meta({ description: 'The guest cart to fit, for a visitor' }) }),
+      headers: z.object({ 'x-guest-cart': GuestCartIdSchema.optional().meta({ description: 'The guest cart to fit, for a visitor' }) }),
       answers: { 200: { description: 'The new location', data: LocationSchema, extra: LocationExtraShape } },
       errors: [404],
     },

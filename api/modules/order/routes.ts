@@ -9,7 +9,7 @@
  * - GET /order-list → the user's orders, newest first
  * - POST /details `{ orderId }` → one order (own; an admin may read any)
  * - POST /cancel `{ orderId, reason? }` → the shopper cancels a placed order (stock returns)
- * - POST /admin-list `{ q?, status?, from?, to?, sort, page, limit }` (admin) → `data`, `totalCount`,
+ * - POST /admin-list `{ q?, status?, store?, late?, from?, to?, sort, page, limit }` (admin) → `data`, `totalCount`,
  *   `totalNoPage` (docs/commerce-api.md, "Admin orders at volume")
  * - GET /admin/export `?q&status&from&to&sort` (admin) → text/csv of every order the filters select, streamed
  * - POST /bulk-status `{ orderIds, status, reason? }` (admin) → one outcome per order, each moved on its own
@@ -20,6 +20,7 @@
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
 import { STORE_HEADER, requestStore } from '../store/service.ts'
+import { StoreIdHeaderSchema } from '../../../contract/location.ts'
 import { currentUser, requireAdmin, requireUser } from '../../lib/auth.ts'
 import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'

@@ -7,7 +7,7 @@
  *   (deactivate with `active: false`: its shoppers move to the next store serving them)
  * - POST /api/inventory/list `{ storeId, search?, filter?, page?, limit? }` → one page of its stock
  * - PUT /api/inventory/update `{ rows: [{ storeId, productId, stock }] }` → null (one transaction)
- * - GET /api/inventory/product/:productId → the product's stock in every store
+ * - POST /api/inventory/product `{ productId }` → the product's stock in every store
  */
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
@@ -20,6 +20,7 @@ import {
   CreateStoreSchema,
   InventoryListSchema,
   InventoryRowSchema,
+  ProductStockQuerySchema,
   ProductStockSchema,
   StoreSchema,
   UpdateInventorySchema,
@@ -122,15 +123,16 @@ export function inventoryRoutes(deps: AppDeps) {
 
   endpoint(
     {
-      method: 'get',
-      path: '/product/:productId',
+      method: 'post',
+      path: '/product',
       summary: "A product's stock in every store (ADMIN)",
       access: 'admin',
+      body: ProductStockQuerySchema,
       answers: { 200: { description: "The product's stock per store", data: z.array(ProductStockSchema) } },
       errors: [404],
     },
     admin,
-    async (c) => ok(c, 'Stock', await productStocks(deps, c.req.param('productId') ?? '')),
+    async (c) => ok(c, 'Stock', await productStocks(deps, (await readBody(c, ProductStockQuerySchema)).productId)),
   )
 
   return router

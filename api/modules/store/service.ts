@@ -230,8 +230,8 @@ export function placeOfPincode(pincode: string): PincodePlace {
  * @throws 400 unknown PIN code; 401-like 404 "Address not found" for another user's or no address
  */
 export async function placeOf(deps: Pick<AppDeps, 'db'>, query: LocationQuery, userId: string | undefined): Promise<PincodePlace> {
-  if (query.pincode) return placeOfPincode(query.pincode)
-  if (query.lat !== undefined && query.lng !== undefined) {
+  if ('pincode' in query) return placeOfPincode(query.pincode)
+  if ('lat' in query) {
     const place = nearestPincode({ lat: query.lat, lng: query.lng })
     if (!place) throw BadRequest(UNKNOWN_PINCODE)
     return place
@@ -240,7 +240,7 @@ export async function placeOf(deps: Pick<AppDeps, 'db'>, query: LocationQuery, u
   const [address] = await deps.db
     .select({ pincode: addresses.pincode })
     .from(addresses)
-    .where(and(eq(addresses.id, query.addressId!), eq(addresses.userId, userId), eq(addresses.status, true)))
+    .where(and(eq(addresses.id, query.addressId), eq(addresses.userId, userId), eq(addresses.status, true)))
   if (!address) throw NotFound('Address not found')
   return placeOfPincode(address.pincode)
 }

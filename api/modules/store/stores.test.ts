@@ -316,7 +316,7 @@ describe('admin stores and stock', () => {
       token: admin.token,
     })
     expect(low.body.data).toEqual([expect.objectContaining({ productId: rice.id, stock: 3 })])
-    const perStore = await t.call(`inventory/product/${rice.id}`, { token: admin.token })
+    const perStore = await t.call('inventory/product', { method: 'POST', json: { productId: rice.id }, token: admin.token })
     expect(perStore.body.data.find((s: { storeId: string }) => s.storeId === KORAMANGALA).stock).toBe(3)
     // The shopper's answer follows at once (the write invalidated the caches).
     const details = await t.call('product/get-product-details', {

@@ -63,7 +63,7 @@ const server = setupServer(
   http.put(`${API}/api/store/update`, () => fail(409, 'This store was changed by someone else. Reload it and try again.')),
   http.post(`${API}/api/inventory/list`, () => ok('Stock', [row], { totalCount: 41, totalNoPage: 3 })),
   http.put(`${API}/api/inventory/update`, () => ok('Stock updated', null)),
-  http.get(`${API}/api/inventory/product/:id`, () => ok('Stock', [{ storeId: store._id, storeName: store.name, active: true, stock: 7 }])),
+  http.post(`${API}/api/inventory/product`, () => ok('Stock', [{ storeId: store._id, storeName: store.name, active: true, stock: 7 }])),
 )
 
 beforeAll(async () => {
@@ -144,7 +144,7 @@ describe('store admin calls', () => {
     expect(await storeApi.updateInventory(s, [{ storeId: store._id, productId: 'p1', stock: 0 }])).toMatchObject({ ok: true })
     expect(await storeApi.productStocks(s, 'p1')).toMatchObject({ ok: true, data: [{ storeName: 'Koramangala', stock: 7 }] })
     await Promise.all(pending)
-    expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /api/inventory/update', 'GET /api/inventory/product/p1'])
+    expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /api/inventory/update', 'POST /api/inventory/product'])
     expect(seen[0]?.body).toEqual({ rows: [{ storeId: store._id, productId: 'p1', stock: 0 }] })
   })
 })

@@ -1,7 +1,7 @@
 /**
  * Typed calls to the upstream dark-store admin endpoints (docs/stores.md, "Admin"): the stores
  * (`store/list`, `store/create`, `store/update`) and their stock (`inventory/list`,
- * `inventory/update`, `inventory/product/:id`). Every one needs an ADMIN access token (401 without,
+ * `inventory/update`, `inventory/product`). Every one needs an ADMIN access token (401 without,
  * 403 for a shopper). Answers are parsed with the schemas of contract/location.ts, so an
  * answer off contract becomes a 502 failure; failures come back as `{ ok: false }`, never thrown.
  * Stock is in units (whole numbers, 0..STOCK_MAX); radius in km; times "HH:MM" IST.
@@ -79,7 +79,7 @@ export async function updateInventory(
   return upstream('inventory/update', { method: 'PUT', json: { rows }, session })
 }
 
-/** `GET /api/inventory/product/:productId`: the product's stock in every store (0 where none). 404 unknown product. */
+/** `POST /api/inventory/product` `{ productId }`: the product's stock in every store (0 where none). 404 unknown product. */
 export async function productStocks(session: RequestSession, productId: string): Promise<UpstreamResult<ProductStock[]>> {
-  return parseData(await upstream(`inventory/product/${encodeURIComponent(productId)}`, { session }), z.array(ProductStockSchema))
+  return parseData(await upstream('inventory/product', { method: 'POST', json: { productId }, session }), z.array(ProductStockSchema))
 }

@@ -1,7 +1,8 @@
 /**
  * /dashboard/orders (admin; docs/commerce-api.md, "Orders" and "Admin orders at volume"): the orders
  * the filters select, with paging (`?page=`). A GET form searches (`?q=`: order number exact or
- * prefix, the shopper's phone, email or name) and filters by status and IST days (`?from=&to=`) in a
+ * prefix, the shopper's phone, email or name) and filters by status, store (`?store=`), late
+ * deliveries (`?late=1`) and IST days (`?from=&to=`) in a
  * sort (`?sort=`), so every view is a link and works without JavaScript. Each row opens its order;
  * ticked rows get packing slips (a GET to /dashboard/orders/packing-slips) or one status change for
  * all of them (a POST here: each order moved on its own by the API's allowed-moves rule, one outcome
@@ -16,6 +17,7 @@ import type { Route } from './+types/orders'
 import { failureMessage, throwFailure } from '../../.server/failure.ts'
 import { adminListOrders, bulkUpdateOrderStatus, type BulkStatusOutcome } from '../../.server/api/order.ts'
 import { requireAdmin } from '../../.server/auth.ts'
+import { listStores } from '../../.server/api/store.ts'
 import { getSession } from '../../.server/context.ts'
 import { readForm } from '../../.server/form.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
@@ -47,13 +49,26 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, url)
   const { filter, errors } = readOrderFilters(url.searchParams)
   const page = Math.min(10_000, Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1))
-  const empty = { orders: [], filter, errors, page, totalCount: 0, totalPages: 0, exportQuery: orderFilterQuery(filter) }
+  const empty = {
+    orders: [],
+    stores: [] as { id: string; name: string }[],
+    filter,
+    errors,
+    page,
+    totalCount: 0,
+    totalPages: 0,
+    exportQuery: orderFilterQuery(filter),
+  }
   if (!isAdmin) return data({ isAdmin: false, ...empty }, { status: 403 })
-  const result = await adminListOrders(getSession(context), { ...filter, page, limit: PAGE_SIZE })
+  const [result, stores] = await Promise.all([
+    adminListOrders(getSession(context), { ...filter, page, limit: PAGE_SIZE }),
+    listStores(getSession(context)),
+  ])
   if (!result.ok) throwFailure(result)
   return {
     ...empty,
     isAdmin: true,
+    stores: stores.ok ? stores.data.map((st) => ({ id: st._id, name: st.name })) : [],
     orders: result.data.orders.map((o) => ({
       _id: o._id,
       orderId: o.orderId,
@@ -117,7 +132,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 const fieldClass = 'w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm'
 
 export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentProps) {
-  const { isAdmin, orders, filter, errors, page, totalCount, totalPages, exportQuery } = loaderData
+  const { isAdmin, orders, stores, filter, errors, page, totalCount, totalPages, exportQuery } = loaderData
   const link = (next: { status?: string; page?: number }) => {
     const params = new URLSearchParams(orderFilterQuery({ ...filter, status: next.status as OrderStatusName | undefined }))
     if (next.page && next.page > 1) params.set('page', String(next.page))
@@ -158,6 +173,21 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
           <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700 sm:col-span-2">
             To (IST)
             <input type="date" name="to" defaultValue={filter.to ?? ''} className={fieldClass} />
+          </label>
+          <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700 sm:col-span-2">
+            Store
+            <select name="store" defaultValue={filter.store ?? ''} className={fieldClass}>
+              <option value="">All stores</option>
+              {stores.map((st) => (
+                <option key={st.id} value={st.id}>
+                  {st.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex items-end gap-2 pb-2 text-sm text-slate-700 sm:col-span-2">
+            <input type="checkbox" name="late" value="1" defaultChecked={filter.late ?? false} className="size-4" />
+            Delivered late only
           </label>
           <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
             Sort
