@@ -76,7 +76,7 @@ test('the admin searches, prints packing slips and exports the filtered list', a
   await slips.waitForLoadState()
   await expect(slips).toHaveURL(new RegExp(`/dashboard/orders/packing-slips\\?ids=${order._id}`))
   const slip = slips.getByRole('article', { name: `Packing slip ${order.orderId}` })
-  await expect(slip).toContainText('7, Residency Road')
+  await expect(slip).toContainText('7, Domlur Layout')
   await expect(slip).toContainText('Phone 9876501234')
   await expect(slip.locator('tbody tr')).toHaveCount(1)
   await expect(slip.locator('tbody tr td').first()).toHaveText('2')
