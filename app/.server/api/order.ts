@@ -39,6 +39,8 @@ export {
   type OrderStatus,
   type ReorderLeftOut,
 } from '../../../contract/order.ts'
+import { STORE_HEADER, scopeStoreId } from '../store-scope.ts'
+import { getDefaultStore } from './location.ts'
 /** One line of an order: the product as sold (a snapshot; `productId` null once the product was deleted). */
 export type OrderLine = Order['items'][number]
 
@@ -51,6 +53,9 @@ export type PlaceOrderResult =
 /**
  * Places a cash-on-delivery order for the whole server-side cart (POST /api/order/cash-on-delivery)
  * with `idempotencyKey` (8-128 of `[A-Za-z0-9_-]`): the same key again answers the same order.
+ * The order always names a store: the shopper's, else the default store the pages showed (a
+ * shopper without a location browsed it), so the API refuses an address outside its area rather
+ * than picking another store (docs/stores.md, "Orders").
  */
 export async function placeCashOnDeliveryOrder(
   session: RequestSession,
@@ -58,10 +63,15 @@ export async function placeCashOnDeliveryOrder(
   idempotencyKey: string,
   opts: { clientIp?: string } = {},
 ): Promise<PlaceOrderResult> {
+  let storeId = scopeStoreId()
+  if (!storeId) {
+    const fallback = await getDefaultStore()
+    if (fallback.ok) storeId = fallback.data._id
+  }
   const result = await upstream('order/cash-on-delivery', {
     method: 'POST',
     json: { addressId },
-    headers: { 'Idempotency-Key': idempotencyKey },
+    headers: { 'Idempotency-Key': idempotencyKey, ...(storeId ? { [STORE_HEADER]: storeId } : {}) },
     session,
     clientIp: opts.clientIp,
   })
