@@ -76,7 +76,7 @@ export function orderRoutes(deps: AppDeps) {
         ...idempotencyHeader(
           'Optional (or `idempotencyKey` in the body): a repeat with the same key answers the same order; without one, a double submit of the same cart does too',
         ).shape,
-        [STORE_HEADER]: z.string().max(64).optional().meta({
+        [STORE_HEADER]: StoreIdHeaderSchema.meta({
           description:
             "The dark store the shopper's location chose (docs/stores.md): the address must be within its radius. Without it, the store serving the address.",
         }),
