@@ -28,7 +28,7 @@ import { isoTimestamp } from '../../lib/catalog-sql.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { distanceKm, lookupPincode } from '../../lib/pincodes.ts'
 import { returnOrderStock, takeStock } from '../inventory/service.ts'
-import { activeStores, deliveryMinutes, deliveryRefusal, openOrderCount, type StoreInfo } from '../store/service.ts'
+import { activeStores, deliveryMinutes, deliveryRefusal, nearestServing, openOrderCount, type StoreInfo } from '../store/service.ts'
 import { newId } from '../../lib/ids.ts'
 import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { ADDRESS_NOT_FOUND } from '../address/service.ts'
@@ -120,16 +120,8 @@ export const notDelivered = (area: string) => `We don't deliver to ${area} yet`
  */
 export function orderStore(stores: StoreInfo[], named: StoreInfo | undefined, pincode: string, now: Date): StoreInfo {
   const place = lookupPincode(pincode)
-  let store = named
-  if (!store) {
-    let best: { store: StoreInfo; km: number } | undefined
-    for (const s of stores) {
-      const km = place ? distanceKm(s, place) : Infinity
-      if (km <= s.radiusKm && (!best || km < best.km)) best = { store: s, km }
-    }
-    if (!best) throw new HttpError(422, notDelivered(place ? `${place.area}, ${pincode}` : `pincode ${pincode}`))
-    store = best.store
-  }
+  const store = named ?? (place ? nearestServing(stores, place)?.store : undefined)
+  if (!store) throw new HttpError(422, notDelivered(place ? `${place.area}, ${pincode}` : `pincode ${pincode}`))
   const refusal = deliveryRefusal(store, place, now)
   if (refusal) throw new HttpError(422, refusal)
   return store

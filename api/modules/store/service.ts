@@ -138,17 +138,22 @@ export async function requestStore(deps: Pick<AppDeps, 'db' | 'cache'>, headerVa
   return defaultStore(deps)
 }
 
+/** Of `stores`, the nearest whose radius holds the point, with the distance in km; undefined when none. */
+export function nearestServing(stores: StoreInfo[], point: { lat: number; lng: number }): { store: StoreInfo; km: number } | undefined {
+  let best: { store: StoreInfo; km: number } | undefined
+  for (const store of stores) {
+    const km = distanceKm(store, point)
+    if (km <= store.radiusKm && (!best || km < best.km)) best = { store, km }
+  }
+  return best
+}
+
 /** The nearest active store whose radius holds the point, with the distance in km; undefined when none. */
 export async function servingStore(
   deps: Pick<AppDeps, 'db' | 'cache'>,
   point: { lat: number; lng: number },
 ): Promise<{ store: StoreInfo; km: number } | undefined> {
-  let best: { store: StoreInfo; km: number } | undefined
-  for (const store of await activeStores(deps)) {
-    const km = distanceKm(store, point)
-    if (km <= store.radiusKm && (!best || km < best.km)) best = { store, km }
-  }
-  return best
+  return nearestServing(await activeStores(deps), point)
 }
 
 /** Orders placed or packed (not yet out for delivery) of one store: the queue of the delivery time. */
