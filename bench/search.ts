@@ -19,8 +19,13 @@
  * searches of eight random words for BENCH_DURATION (10) seconds, probes /healthz and /readyz every
  * 50 ms; prints their p50/p99/max.
  *
+ * Every request names a dark store (`X-Store-Id`, in turn), so search and listings rank and label by
+ * that store's stock: at sizes above the bundled catalogue the seven seeded stores grow to `--stores`
+ * (50) with their own stock of every product (`expandStores`). Besides the searches, 60 sub category
+ * listings (first page of 12) are timed as their own list.
+ *
  * Options: `--db pglite,postgres` (PostgreSQL needs BENCH_DATABASE_URL or TEST_DATABASE_URL: a server
- * URL; the bench creates and drops its own database there), `--sizes 8208,100000`, `--attack`.
+ * URL; the bench creates and drops its own database there), `--sizes 8208,100000`, `--stores 50`, `--attack`.
  * Env: BENCH_RUNS (3), BENCH_PORT (3400), BENCH_DURATION, BENCH_ATTACKERS.
  */
 import { spawn } from 'node:child_process'
@@ -36,7 +41,7 @@ import { createTestDatabase } from '../api/testing/db.ts'
 import { importCatalog } from '../api/db/seed/import-catalog.ts'
 import { BUNDLED_CATALOG_CSV } from '../api/db/seed/ensure.ts'
 import { queryRows } from '../api/db/query.ts'
-import { productCategories, products, productSubCategories } from '../api/db/schema.ts'
+import { productCategories, products, productSubCategories, stores } from '../api/db/schema.ts'
 import type { CatalogCache } from '../api/lib/cache.ts'
 import { newId } from '../api/lib/ids.ts'
 import { logger } from '../api/lib/logger.ts'
@@ -48,6 +53,8 @@ const { values: args } = parseArgs({
   options: {
     db: { type: 'string', default: 'pglite,postgres' },
     sizes: { type: 'string', default: '8208,100000' },
+    // Dark stores at catalogues larger than the bundled one (the bundled one keeps the seeded seven).
+    stores: { type: 'string', default: '50' },
     attack: { type: 'boolean', default: false },
   },
 })
@@ -175,6 +182,47 @@ export async function expandCatalog(db: Db, size: number): Promise<number> {
 }
 
 /**
+ * Grows the seeded dark stores (migration 0010_dark_stores: seven) to `count`, each a copy of a
+ * seeded store a few hundred metres away, then gives every store its own stock of every product that
+ * has none yet, drawn by the migration's `demo_store_stock` (about 12 in 100 out of stock per store,
+ * different products in each; docs/stores.md, "Stock"). On PostgreSQL 100,000 products × 50 stores is
+ * 5 million inventory rows. Returns the active store ids.
+ */
+export async function expandStores(db: Db, count: number): Promise<string[]> {
+  const seeded = await db.select().from(stores).orderBy(stores.position, stores.id)
+  const extra = Math.max(0, count - seeded.length)
+  for (let i = 0; i < extra; i += 50) {
+    const rows = Array.from({ length: Math.min(50, extra - i) }, (_, j) => {
+      const n = i + j
+      const s = seeded[n % seeded.length]!
+      return {
+        ...s,
+        id: `benchStore${String(n + 1).padStart(3, '0')}`,
+        name: `${s.name} ${n + 2}`,
+        lat: (s.lat ?? 0) + 0.004 * ((n % 5) + 1),
+        lng: (s.lng ?? 0) - 0.004 * ((n % 3) + 1),
+        position: seeded.length + n,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      }
+    })
+    await db.insert(stores).values(rows)
+  }
+  // A base of 25 units, as the bundled catalogue's typical stock; per product in batches so a
+  // PostgreSQL server's memory and a PGlite transaction stay small.
+  const ids = (await queryRows<{ id: string }>(db, sql`select id from products order by id`)).map((r) => r.id)
+  for (let i = 0; i < ids.length; i += 5000) {
+    const batch = ids.slice(i, i + 5000)
+    await db.execute(sql`insert into inventory (store_id, product_id, stock)
+      select s.id, p.id, demo_store_stock(25, s.id, coalesce(p.sku, p.id))
+      from products p cross join stores s
+      where p.id >= ${batch[0]!} and p.id <= ${batch.at(-1)!}
+      on conflict do nothing`)
+  }
+  return (await queryRows<{ id: string }>(db, sql`select id from stores where active order by position, id`)).map((r) => r.id)
+}
+
+/**
  * A cache that never answers a search or a list (every search reaches the database) but keeps the
  * search's reference data (the shelves and synonyms, `search:` keys), as the store's cache keeps
  * them between catalogue writes (api/modules/search/shelves.ts, synonyms.ts).
@@ -231,8 +279,12 @@ async function latency(kind: 'pglite' | 'postgres', size: number): Promise<Laten
     const storage = createDiskStorage(path.join(tmp, 'uploads'))
     await importCatalog({ db: database.db, storage, csvPath: BUNDLED_CATALOG_CSV, logger })
     const total = size > 8208 ? await expandCatalog(database.db, size) : 8208
+    const storeIds = await expandStores(database.db, size > 8208 ? Number(args.stores) : 0)
     await database.db.execute(sql`analyze`)
-    console.log(`${kind}: ${total} products ready in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+    console.log(`${kind}: ${total} products × ${storeIds.length} stores ready in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+    // Each request is for one dark store, in turn (the X-Store-Id header the BFF sends; docs/stores.md).
+    let nextStore = 0
+    const storeHeader = () => ({ 'X-Store-Id': storeIds[nextStore++ % storeIds.length]! })
     const rateLimits = { ...createRateLimits(), searchByIp: new RateLimiterMemory({ points: 1e9, duration: 1 }) }
     const { app } = createApp({ db: database.db, storage, cache: answerlessCache(), rateLimits })
     // The server backend's CPU time in ms (PostgreSQL on this machine), or 0 for PGlite.
@@ -246,15 +298,24 @@ async function latency(kind: 'pglite' | 'postgres', size: number): Promise<Laten
       }
     }
     let lastCpuMs = 0
+    // A query is a search, or `listing:<categoryId>:<subCategoryId>` for a sub category's first page.
     const search = async (q: string) => {
       const cpu0 = process.cpuUsage()
       const backend0 = backendCpuMs()
       const t0 = performance.now()
-      const res = await app.request('/api/product/search-product', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ search: q, page: 1, limit: 12 }),
-      })
+      const [kindOf, categoryId, subCategoryId] = q.split(':')
+      const res =
+        kindOf === 'listing'
+          ? await app.request('/api/product/get-product-by-category-and-subcategory', {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json', ...storeHeader() },
+              body: JSON.stringify({ categoryId, subCategoryId, page: 1, limit: 12 }),
+            })
+          : await app.request('/api/product/search-product', {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json', ...storeHeader() },
+              body: JSON.stringify({ search: q, page: 1, limit: 12 }),
+            })
       await res.arrayBuffer()
       // A refused search (503 past the statement timeout) is counted, with the time it took.
       if (res.status !== 200) failures.set(res.status, (failures.get(res.status) ?? 0) + 1)
@@ -272,8 +333,16 @@ async function latency(kind: 'pglite' | 'postgres', size: number): Promise<Laten
             where w ~ '^[a-z]{4,}$' order by 1`,
       )
     ).map((r) => r.word)
+    // 60 sub category listings spread over the catalogue's shelves.
+    const shelves = await queryRows<{ categoryId: string; subCategoryId: string }>(
+      database.db,
+      sql`select min(pc.category_id) as "categoryId", psc.sub_category_id as "subCategoryId"
+          from product_sub_categories psc join product_categories pc using (product_id)
+          group by psc.sub_category_id order by md5(psc.sub_category_id) limit 60`,
+    )
     const lists: Array<[string, string[]]> = [
       [`real queries (${REAL_QUERIES.length})`, REAL_QUERIES],
+      [`listings (${shelves.length})`, shelves.map((s) => `listing:${s.categoryId}:${s.subCategoryId}`)],
       ['8 random words (40)', Array.from({ length: 40 }, () => Array.from({ length: 8 }, () => randomWord(rnd)).join(' '))],
       [
         '8 catalogue words (40)',

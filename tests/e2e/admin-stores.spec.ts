@@ -3,7 +3,9 @@
  * admin: add a store at pincode 560095 (coordinates filled from the pincode, the messages of contract/location.ts
  * for a bad pincode), edit its radius, see a stale edit refused (409), deactivate it after the
  * confirmation; set a product's stock in Koramangala to 0 from the product's edit dialog and see the
- * stock page list it as out of stock, then set it from the stock page itself; at 360 px the pages do
+ * stock page list it as out of stock, then set it from the stock page itself; a shopper located in
+ * Koramangala (560034) sees what the admin sets there ("Out of stock", "Only 2 left") while
+ * Indiranagar's stock of the product stays; at 360 px the pages do
  * not scroll sideways; a shopper gets "Do not have permission" (403). Whatever a test changes is put
  * back through the API afterwards.
  */
@@ -190,6 +192,69 @@ test.describe('store admin', () => {
       await expect(row.getByTestId('stock-level')).toHaveText('Low stock · 3')
     } finally {
       await setStock(request, headers, product.productId, product.stock)
+    }
+  })
+
+  test("a shopper in Koramangala sees the stock the admin sets in Koramangala's stock page, and Indiranagar's stays", async ({
+    page,
+    browser,
+    request,
+  }, testInfo) => {
+    const js = isJs(testInfo)
+    const headers = await adminHeaders(request)
+    const list = await request.post('/api/inventory/list', { data: { storeId: KORAMANGALA, filter: 'all', page: 1, limit: 50 }, headers })
+    const rows = ((await list.json()) as { data: StockRow[] }).data
+    // A product in stock in both stores, one per project; Indiranagar (the default store) is read through the public API.
+    const inIndiranagar = async (productId: string) => {
+      const response = await request.post('/api/product/get-product-details', { data: { productId } })
+      return ((await response.json()) as { data: { stock: number } }).data.stock
+    }
+    const candidates = rows.filter((row) => row.stock > 5).slice(2, 12)
+    const product = (await Promise.all(candidates.map(async (row) => ({ row, indiranagar: await inIndiranagar(row.productId) })))).filter(
+      (c) => c.indiranagar > 5,
+    )[js ? 0 : 1]
+    expect(product, 'a product in stock at Koramangala and Indiranagar').toBeTruthy()
+    const { productId, name } = product!.row
+    const shopperContext = await browser.newContext({ javaScriptEnabled: js })
+    const shopper = await shopperContext.newPage()
+    try {
+      // The shopper picks Koramangala's pincode and sees the product in stock there.
+      await shopper.goto('/location')
+      const submit = shopper.getByRole('main').getByRole('button', { name: 'Check and save' })
+      if (js) await waitForHydration(submit)
+      await shopper.getByRole('main').getByLabel('Pincode').fill('560034')
+      await submit.click()
+      await expect(shopper.getByRole('banner').getByTestId('location-link')).toContainText('Koramangala, 560034')
+      const productPage = `/product/x-${productId}`
+      await shopper.goto(productPage)
+      await expect(shopper.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ })).toBeVisible()
+
+      // The admin sets it to 0 on Koramangala's stock page.
+      await signInAsAdmin(page)
+      const setFromStockPage = async (stock: number) => {
+        await page.goto(`/dashboard/stores/${KORAMANGALA}/stock?q=${encodeURIComponent(name)}`)
+        const row = page.locator(`[data-card="stock"][data-product-id="${productId}"]`)
+        if (js) await waitForHydration(row.getByRole('button', { name: 'Save' }))
+        await row.getByRole('spinbutton', { name: `Stock of ${name}` }).fill(String(stock))
+        await row.getByRole('button', { name: 'Save' }).click()
+        await expect(row.getByTestId('stock-level')).toHaveText(stock === 0 ? 'Out of stock' : `Low stock · ${stock}`)
+      }
+      await setFromStockPage(0)
+      // The shopper's next page load says so (the page cache is keyed by store: docs/stores.md).
+      await shopper.goto(productPage)
+      await expect(shopper.getByRole('main').getByText('Out of stock')).toBeVisible()
+      await expect(shopper.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ })).toHaveCount(0)
+
+      // Two units: "Only 2 left".
+      await setFromStockPage(2)
+      await shopper.goto(productPage)
+      await expect(shopper.getByRole('main').getByText('Only 2 left')).toBeVisible()
+
+      // Indiranagar's stock of it did not move.
+      expect(await inIndiranagar(productId)).toBe(product!.indiranagar)
+    } finally {
+      await shopperContext.close()
+      await setStock(request, headers, productId, product!.row.stock)
     }
   })
 
