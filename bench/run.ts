@@ -197,10 +197,11 @@ async function orderingShoppers(n: number): Promise<OrderingShopper[]> {
     await api('user/register', { ...user, confirmPassword: user.password })
     const { accessToken: token } = await api<{ accessToken: string }>('user/login', { email: user.email, password: user.password })
     const address = await authedApi<{ _id: string }>(token, 'address/create', {
-      address_line: '12, MG Road',
+      // Indiranagar (560038): the default store serves it, the store whose stock the anonymous pages show.
+      address_line: '12, 100 Feet Road, Indiranagar',
       city: 'Bengaluru',
       state: 'Karnataka',
-      pincode: '560001',
+      pincode: '560038',
       mobile: '9876543210',
     })
     shoppers.push({ token, addressId: address.data!._id })

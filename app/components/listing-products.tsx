@@ -1,6 +1,6 @@
 /**
  * The product area of the two listing pages, /{category} and /{category}/{subCategory}
- * (docs/product.md, "Listings"; docs/product.md, "Constants": page size 8): the product grid (1, 3 or
+ * (docs/product.md, "Listings"; docs/product.md, "Constants": page size 8): the product grid (2, 3 or
  * 4 columns) whose later pages append (app/components/pager.tsx), a skeleton of one page while the
  * shopper moves to another list of the same category, and `emptyMessage` when the list has no product
  * at all.

@@ -3,7 +3,7 @@
  * /product/{productName}-{productId}; docs/product.md, "Constants": the "10 min" delivery badge,
  * which shows the serving store's minutes once a location is chosen, docs/stores.md, "Shopper
  * pages"; "Only N left" under the unit when 1-5 are left), and the grid
- * that holds cards (docs/product.md, "Listings": 1, 3 or 4 columns by width).
+ * that holds cards (docs/product.md, "Listings": 2, 3 or 4 columns by width).
  *
  * Look and feel (docs/product.md, "Look and feel"): a white card with a soft border, a fixed square
  * image box so nothing shifts while images load, price and badge readable at a glance. The whole card
@@ -65,9 +65,9 @@ export function PriceTag({ price, sellingPrice: selling, size = 'sm' }: { price:
 }
 
 /**
- * One product card. `layout="row"` is the fixed-width card of the home rows; `layout="grid"` fills
- * its grid cell and, in the one-column phone grid, lies on its side (image left) so a phone screen
- * shows several products at once. `eager` loads the image at once (cards above the fold).
+ * One product card, upright (image above the name). `layout="row"` is the fixed-width card of the
+ * home rows; `layout="grid"` fills its grid cell (two to a phone's row, as quick-commerce listings
+ * are). `eager` loads the image at once (cards above the fold).
  */
 export function ProductCard({
   product,
@@ -78,22 +78,18 @@ export function ProductCard({
   layout?: 'grid' | 'row'
   eager?: boolean
 }) {
-  const isSideways = layout === 'grid'
+  const inGrid = layout === 'grid'
   return (
     // Class names are the component classes of app/app.css (.pc …): one short name per element
     // instead of a long utility list repeated in every card.
-    <article
-      id={productAnchor(product._id)}
-      data-card="product"
-      className={isSideways ? 'pc pc-side scroll-mt-36 md:scroll-mt-28' : 'pc pc-col scroll-mt-36 md:scroll-mt-28'}
-    >
+    <article id={productAnchor(product._id)} data-card="product" className="pc pc-col scroll-mt-36 md:scroll-mt-28">
       <div className="pc-media">
         <ResponsiveImage
           src={product.image}
           alt=""
           width={256}
           height={256}
-          sizes={isSideways ? '(min-width: 640px) 220px, 112px' : '176px'}
+          sizes={inGrid ? '(min-width: 640px) 220px, 45vw' : '176px'}
           loading={eager ? 'eager' : 'lazy'}
           className="pc-img"
         />
@@ -127,7 +123,7 @@ export function ProductCard({
 }
 
 /**
- * The product grid of the listing, category and search pages: 1, 3 or 4 columns by width
+ * The product grid of the listing, category and search pages: 2, 3 or 4 columns by width
  * (docs/product.md, "Listings"). `children` are extra cells (loading skeletons while a page appends).
  * With `paging`, the first card of every page after the first gets the id `page-N`, the target of
  * the JavaScript-off "next page" link (`?page=N#page-N`), scrolled clear of the sticky header.
@@ -149,7 +145,7 @@ export function ProductGrid({
     return index > 0 && index % paging.pageSize === 0 ? `page-${index / paging.pageSize + 1}` : undefined
   }
   return (
-    <ul aria-label="Products" className="grid grid-cols-1 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+    <ul aria-label="Products" className="grid grid-cols-2 gap-2 sm:grid-cols-3 sm:gap-3 lg:grid-cols-4">
       {products.map((product, i) => (
         <li key={product._id} id={anchorOf(i)} className="scroll-mt-36 md:scroll-mt-28">
           <ProductCard product={product} eager={i < eagerCount} />

@@ -33,18 +33,12 @@ export function CategoryGridSkeleton() {
   )
 }
 
-/** One product card; `layout` as in ProductCard. */
-export function ProductCardSkeleton({ layout = 'grid' }: { layout?: 'grid' | 'row' }) {
-  const isSideways = layout === 'grid'
+/** One product card, upright as ProductCard draws it in a grid cell or a home row. */
+export function ProductCardSkeleton() {
   return (
-    <div
-      className={`flex h-full rounded-xl border border-slate-200 bg-white p-2.5 ${
-        isSideways ? 'flex-row gap-3 sm:flex-col sm:gap-0' : 'flex-col'
-      }`}
-      aria-hidden="true"
-    >
-      <div className={`aspect-square shrink-0 rounded-lg ${pulse} ${isSideways ? 'w-28 sm:w-full' : 'w-full'}`} />
-      <div className={`flex flex-1 flex-col gap-1.5 ${isSideways ? 'py-1 sm:pt-2' : 'pt-2'}`}>
+    <div className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-2.5" aria-hidden="true">
+      <div className={`aspect-square w-full shrink-0 rounded-lg ${pulse}`} />
+      <div className="flex flex-1 flex-col gap-1.5 pt-2">
         <div className={`h-4 w-12 ${pulse}`} />
         <div className={`h-4 w-full ${pulse}`} />
         <div className={`h-4 w-2/3 ${pulse}`} />
@@ -66,7 +60,7 @@ export function ProductRowSkeleton() {
       <div className="flex gap-3 overflow-hidden">
         {Array.from({ length: PRODUCT_CARD_SKELETONS }, (_, i) => (
           <div key={i} className="w-36 shrink-0 sm:w-44">
-            <ProductCardSkeleton layout="row" />
+            <ProductCardSkeleton />
           </div>
         ))}
       </div>
@@ -90,7 +84,7 @@ export function ProductGridCellsSkeleton({ count }: { count: number }) {
 /** A whole product grid of `count` cards, in ProductGrid's columns. */
 export function ProductGridSkeleton({ count = 8 }: { count?: number }) {
   return (
-    <ul className="grid grid-cols-1 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-hidden="true">
+    <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 sm:gap-3 lg:grid-cols-4" aria-hidden="true">
       <ProductGridCellsSkeleton count={count} />
     </ul>
   )

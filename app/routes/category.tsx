@@ -2,7 +2,7 @@
  * /{category}: every product of one category (docs/product.md, "Listings": a category with no sub
  * category still leads somewhere sensible; home's See All links land here). The same frame as the
  * listing page (docs/product.md, "Listings"): the category's sub categories in the sidebar with an
- * "All" entry first, highlighted here; the category name as title; the product grid (1, 3 or 4
+ * "All" entry first, highlighted here; the category name as title; the product grid (2, 3 or 4
  * columns), page size 8 (docs/product.md, "Constants"), later pages append (app/components/pager.tsx).
  *
  * Unknown ids answer 404; a stale name part redirects (301) to the canonical path. Upstream calls

@@ -226,6 +226,25 @@ describe('POST /api/product/get-product-by-category', () => {
     expectProductShape(rows[0]!.products[0] as never)
   })
 
+  it("mixes brands in a category's row: each brand's newest first, then each brand's second (docs/product.md, \"Home\")", async () => {
+    const mixed = await insertCategory(t.db, { name: 'Mixed Shelf' })
+    const one = (name: string, brand: string) => ({ name, categoryIds: [mixed.id], moreDetails: { brand } })
+    // Inserted oldest first: Chitale, then two Britannia, then four Amul (the newest).
+    const [c1, b1, b2, a1, a2, a3, a4] = await insertProducts(t.db, [
+      one('Chitale Bakarwadi', 'Chitale'),
+      one('Britannia Rusk', 'Britannia'),
+      one('Britannia Cake', 'Britannia'),
+      one('Amul Butter', 'Amul'),
+      one('Amul Cheese', 'Amul'),
+      one('Amul Ghee', 'amul '),
+      one('Amul Lassi', 'Amul'),
+    ])
+    const res = await t.call('product/get-product-by-category', { json: { id: [mixed.id], grouped: true } })
+    const [row] = res.body.data as { products: Answered[] }[]
+    // Newest first alone would be four Amul cards, then Britannia; brands in turn instead ("amul " is Amul).
+    expect(ids(row!.products)).toEqual([a4!.id, b2!.id, c1!.id, a3!.id, b1!.id, a2!.id, a1!.id])
+  })
+
   it.each([[{}], [{ id: { $ne: null } }], [{ id: ['a1', { $ne: null }] }], [{ id: 7 }], [{ id: 'x', grouped: 'yes' }]])(
     'refuses %j with 400 and issues',
     async (json) => {

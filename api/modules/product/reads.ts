@@ -127,9 +127,11 @@ export async function newestPage(deps: ProductReadDeps, where: SQL, page: number
 }
 
 /**
- * At most 15 published products (newest first) of each category in `categoryIds`, in the order of
- * the ids; unknown ids give an empty row. One query: `row_number()` over each category's products
- * keeps the first 15, and only those are expanded. (Measured on the 8,208-product catalogue, this
+ * At most 15 published products of each category in `categoryIds`, in the order of the ids; unknown
+ * ids give an empty row. Within a row: in stock in the store first, and brands taken in turn (each
+ * brand's newest, then each brand's second newest...), so a row is not 15 cards of one brand
+ * (docs/product.md, "Home"). One query: `row_number()` per brand, then per category, keeps the
+ * first 15, and only those are expanded. (Measured on the 8,208-product catalogue, this
  * beat a LATERAL join with LIMIT 15, which walks the newest-first index probing each product's
  * categories.) Cached under `product:by-category:[ids]`.
  */
@@ -146,10 +148,17 @@ export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: st
         deps.db,
         sql`select top.category_id as "rowCategoryId", ${productColumns(deps.storeId)}
           from (
-            select pc.category_id, p.id,
-              row_number() over (partition by pc.category_id order by ${availableNewestFirst(deps.storeId)}) as rank
-            from product_categories pc join products p on p.id = pc.product_id
-            where pc.category_id = any(${ids}) and p.publish
+            select b.category_id, b.id,
+              row_number() over (partition by b.category_id order by b.in_stock desc, b.brand_rank, b.created_at desc nulls last, b.id) as rank
+            from (
+              select pc.category_id, p.id, p.created_at, ${storeStock(deps.storeId)} > 0 as in_stock,
+                row_number() over (
+                  partition by pc.category_id, lower(trim(coalesce(p.more_details->>'brand', '')))
+                  order by ${availableNewestFirst(deps.storeId)}
+                ) as brand_rank
+              from product_categories pc join products p on p.id = pc.product_id
+              where pc.category_id = any(${ids}) and p.publish
+            ) b
           ) top
           join products p on p.id = top.id
           where top.rank <= ${PRODUCTS_PER_CATEGORY}
