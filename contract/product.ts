@@ -323,6 +323,19 @@ export const ProductSchema = z
   .meta({ id: 'Product' })
 export type Product = z.output<typeof ProductSchema>
 
+/** How many products each "similar products" row of the product page holds (docs/product.md, "Product page"). */
+export const SIMILAR_PRODUCTS_MAX = 8
+
+/**
+ * POST /api/product/similar: the products to show beside one (docs/product.md, "Product page"):
+ * `sameShelf` from its sub categories, nearest in selling price first; `sameBrand` more of its brand
+ * not already in `sameShelf`. Each row: in stock in the store first, at most `SIMILAR_PRODUCTS_MAX`.
+ */
+export const SimilarProductsSchema = z
+  .object({ sameShelf: z.array(ProductSchema), sameBrand: z.array(ProductSchema) })
+  .meta({ id: 'SimilarProducts' })
+export type SimilarProducts = z.output<typeof SimilarProductsSchema>
+
 /** One home page row: the category id asked for and at most 15 of its products. */
 export const CategoryProductsSchema = z
   .object({ categoryId: z.string(), products: z.array(ProductSchema) })

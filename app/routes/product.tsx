@@ -9,13 +9,18 @@
  *
  * Slugs: the id is the last dash-separated piece (docs/product.md, "Slugs"; app/lib/slug.ts). An unknown id
  * answers 404; a slug whose name part is stale redirects (301) to `/product/{slugify(name)}-{id}`.
- * Upstream calls per render: one (get-product-details answers category and sub category expanded).
+ * Below: "Similar products" (the shelf's nearest in price, See All to the sub category's listing) and
+ * "More from <brand>" (See All to a search for the brand), each a home-style row.
+ * Upstream calls per render: two at once (get-product-details answers category and sub category
+ * expanded; similar).
  */
 import { data, Link, redirect, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/product'
 import { AddToCart } from '../components/add-to-cart.tsx'
 import { productAnchor } from '../lib/cart.ts'
-import { productDetails, type CategoryRef, type SubCategoryRef } from '../.server/api/catalog.ts'
+import { productDetails, similarProducts, type CategoryRef, type SubCategoryRef } from '../.server/api/catalog.ts'
+import { ProductRow } from '../components/product-row.tsx'
+import { toCardData } from '../lib/catalog-cards.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp } from '../.server/request.ts'
 import { productDetailRows } from '../lib/product-details.ts'
@@ -38,7 +43,10 @@ function named(ref: CategoryRef | SubCategoryRef | string | undefined): { _id: s
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const productId = idFromSlug(params.product)
   if (!productId) throw notFound()
-  const product = await productDetails(productId, { clientIp: clientIp(request) })
+  const [product, similar] = await Promise.all([
+    productDetails(productId, { clientIp: clientIp(request) }),
+    similarProducts(productId, { clientIp: clientIp(request) }),
+  ])
   if (!product) throw notFound()
   const url = new URL(request.url)
   if (!isCanonicalSlug(params.product, product)) throw redirect(`${productPath(product)}${url.search}`, 301)
@@ -70,6 +78,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       subCategory: category && subCategory ? { name: subCategory.name, href: listingPath(category, subCategory) } : null,
     },
     canonical: productPath(product),
+    similar: { sameShelf: similar.sameShelf.map(toCardData), sameBrand: similar.sameBrand.map(toCardData) },
   }
 }
 
@@ -122,7 +131,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product, breadcrumbs } = loaderData
+  const { product, breadcrumbs, similar } = loaderData
   const [searchParams] = useSearchParams()
   // `?image=N` is 1-based, as shoppers count; anything else shows the first image.
   const requested = Number.parseInt(searchParams.get('image') ?? '1', 10)
@@ -273,6 +282,23 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           </section>
         </section>
       </div>
+
+      {similar.sameShelf.length > 0 ? (
+        <ProductRow
+          title="Similar products"
+          seeAllHref={breadcrumbs.subCategory?.href ?? breadcrumbs.category?.href ?? '/'}
+          products={similar.sameShelf}
+          headingId="similar-products"
+        />
+      ) : null}
+      {similar.sameBrand.length > 0 && product.brand ? (
+        <ProductRow
+          title={`More from ${product.brand}`}
+          seeAllHref={`/search?q=${encodeURIComponent(product.brand)}`}
+          products={similar.sameBrand}
+          headingId="more-from-brand"
+        />
+      ) : null}
     </div>
   )
 }

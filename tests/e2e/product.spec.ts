@@ -4,7 +4,7 @@
  * redirects to the canonical URL). docs/product.md, "Slugs": the id is the last dash-separated piece.
  */
 import { test, expect, type Page } from '@playwright/test'
-import { findListing, productCards } from './helpers.ts'
+import { api, findListing, productCards } from './helpers.ts'
 
 // CSV row 1661: Fresho "Lettuce - Iceberg", 1 pc, MRP 81.82, selling price 44 → round(46.2) = 46 % off.
 // The only product of Fruits & Vegetables / Exotic Vegetables.
@@ -74,4 +74,34 @@ test('a stale name in the product slug redirects to the canonical URL', async ({
   expect(response?.status()).toBe(200)
   expect(response?.request().redirectedFrom()?.url()).toContain(`/product/some-old-name-${id}`)
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toContainText(PRODUCT.name)
+})
+
+test('below the product: "Similar products" from its shelf and "More from" its brand, each with See All', async ({ page, request }) => {
+  // A branded product on a full shelf: the first of a search for butter.
+  const found = (
+    await api<Array<{ _id: string; name: string; more_details: Record<string, string> }>>(request, '/product/search-product', {
+      search: 'butter',
+      page: 1,
+      limit: 10,
+    })
+  ).data
+  const product = found.find((p) => p.more_details.brand)!
+  const brand = product.more_details.brand!.trim()
+  await page.goto(`/product/x-${product._id}`)
+  const similar = page.getByRole('region', { name: 'Similar products' })
+  await expect(similar.locator('[data-card="product"]').first()).toBeVisible()
+  // Never the product itself, and never one card twice across the two rows.
+  const shelfIds = await similar.locator('article[data-card="product"]').evaluateAll((cards) => cards.map((c) => c.id))
+  const fromBrand = page.getByRole('region', { name: `More from ${brand}` })
+  const brandIds = (await fromBrand.count())
+    ? await fromBrand.locator('article[data-card="product"]').evaluateAll((cards) => cards.map((c) => c.id))
+    : []
+  const all = [...shelfIds, ...brandIds]
+  expect(all.some((id) => id.endsWith(product._id))).toBe(false)
+  expect(new Set(all).size).toBe(all.length)
+  expect(shelfIds.length).toBeLessThanOrEqual(8)
+
+  await similar.getByRole('link', { name: 'See all Similar products' }).click()
+  await expect(page).toHaveURL(/\/[^/]+-[0-9a-f]{24}\/[^/]+-[0-9a-f]{24}$/)
+  await expect(page.getByRole('main').locator('[data-card="product"]').first()).toBeVisible()
 })

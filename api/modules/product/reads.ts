@@ -16,7 +16,7 @@
  *   that store's products in stock before those out of stock. Cache keys end with the store, and
  *   each entry is scoped to it (api/lib/cache.ts), so a sale in one store refreshes only its answers.
  */
-import type { Product } from '../../../contract/product.ts'
+import { SIMILAR_PRODUCTS_MAX, type Product, type SimilarProducts } from '../../../contract/product.ts'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { NotFound } from '../../lib/errors.ts'
@@ -53,6 +53,9 @@ export type ProductRow = Omit<ProductAnswer, 'price' | 'discount' | 'sellingPric
 
 /** What the product reads need: the catalogue's, and the dark store whose stock they show. */
 export type ProductReadDeps = CatalogDeps & { storeId: string }
+
+/** A product's brand as compared (`p` aliased): trimmed, lower case, '' when it has none. */
+const brandKey = sql`lower(trim(coalesce(p.more_details->>'brand', '')))`
 
 /** The stock of the product aliased `p` in store `storeId` (no inventory row: 0). */
 export const storeStock = (storeId: string) =>
@@ -153,7 +156,7 @@ export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: st
             from (
               select pc.category_id, p.id, p.created_at, ${storeStock(deps.storeId)} > 0 as in_stock,
                 row_number() over (
-                  partition by pc.category_id, lower(trim(coalesce(p.more_details->>'brand', '')))
+                  partition by pc.category_id, ${brandKey}
                   order by ${availableNewestFirst(deps.storeId)}
                 ) as brand_rank
               from product_categories pc join products p on p.id = pc.product_id
@@ -216,6 +219,56 @@ export function productsByCategoryAndSubCategory(
           : sql``
       }`
       return newestPage(deps, where, page, limit)
+    },
+    { availabilityOrdered: true },
+  )
+}
+
+/**
+ * The products to show beside `productId` (docs/product.md, "Product page"): `sameShelf`, the
+ * published products sharing one of its sub categories, nearest in selling price (by ratio, so ₹40
+ * is as near ₹50 as ₹400 is near ₹500); `sameBrand`, the newest of its brand not already in
+ * `sameShelf`. In stock in the store first in each; at most `SIMILAR_PRODUCTS_MAX` each. Two queries
+ * after the product's own row; cached under `product:similar:<id>` with the store.
+ * @throws NotFound "Product not found" when the id is unknown, unpublished or not an id at all
+ */
+export function similarProducts(deps: ProductReadDeps, productId: string): Promise<SimilarProducts> {
+  if (!PLAUSIBLE_ID.test(productId)) return Promise.reject(NotFound('Product not found'))
+  return storeCached(
+    deps,
+    `product:similar:${productId}`,
+    async () => {
+      const [self] = await queryRows<{ brand: string; selling: number; subs: string[] }>(
+        deps.db,
+        sql`select ${brandKey} as brand, p.selling_price::float8 as selling, p.search_sub_category_ids as subs
+            from products p where p.id = ${productId} and p.publish`,
+      )
+      if (!self) throw NotFound('Product not found')
+      const inStock = sql`${storeStock(deps.storeId)} > 0`
+      const shelf = await queryRows<ProductRow>(
+        deps.db,
+        sql`select ${productColumns(deps.storeId)}
+            from (select p.id, ${inStock} as in_stock,
+                    abs(ln(greatest(p.selling_price::float8, 0.01) / ${Math.max(self.selling, 0.01)})) as gap
+                  from products p
+                  where p.publish and p.id <> ${productId} and p.search_sub_category_ids && ${textArray(self.subs ?? [])}
+                  order by in_stock desc, gap, p.id limit ${SIMILAR_PRODUCTS_MAX}) s
+            join products p on p.id = s.id
+            order by s.in_stock desc, s.gap, p.id`,
+      )
+      const taken = [productId, ...shelf.map((p) => p._id)]
+      const brand = self.brand
+        ? await queryRows<ProductRow>(
+            deps.db,
+            sql`select ${productColumns(deps.storeId)}
+                from (select p.id, ${inStock} as in_stock, p.created_at from products p
+                      where p.publish and ${brandKey} = ${self.brand} and p.id <> all(${textArray(taken)})
+                      order by in_stock desc, ${newestFirst} limit ${SIMILAR_PRODUCTS_MAX}) s
+                join products p on p.id = s.id
+                order by s.in_stock desc, ${newestFirst}`,
+          )
+        : []
+      return { sameShelf: shelf.map(toProductAnswer), sameBrand: brand.map(toProductAnswer) }
     },
     { availabilityOrdered: true },
   )

@@ -18,6 +18,7 @@ import {
   ProductDetailsSchema,
   ProductSchema,
   ProductsByCategorySchema,
+  SimilarProductsSchema,
   UpdateProductSchema,
 } from '../../../contract/product.ts'
 import { readFileField } from '../../lib/multipart.ts'
@@ -39,6 +40,7 @@ import {
   productsByCategory,
   productsByCategoryGrouped,
   searchProducts,
+  similarProducts,
   updateProduct,
 } from './service.ts'
 
@@ -150,6 +152,22 @@ export function productRoutes(deps: AppDeps) {
     async (c) => {
       const { productId } = await readBody(c, ProductDetailsSchema)
       return ok(c, 'product details', await productDetails(await productReadDeps(deps, c.req.header(STORE_HEADER)), productId))
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/similar',
+      summary: "Products like one published product: its shelf's nearest in price, more of its brand",
+      access: 'public',
+      body: ProductDetailsSchema,
+      answers: { 200: { description: 'Two rows, in stock in the store first', data: SimilarProductsSchema } },
+      errors: [404],
+    },
+    async (c) => {
+      const { productId } = await readBody(c, ProductDetailsSchema)
+      return ok(c, 'similar products', await similarProducts(await productReadDeps(deps, c.req.header(STORE_HEADER)), productId))
     },
   )
 

@@ -18,7 +18,15 @@ import type { Facets, Understood } from '../../../contract/search.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { CategorySchema } from '../../../contract/category.ts'
 import { SubCategorySchema, type SubCategory } from '../../../contract/subcategory.ts'
-import { CategoryProductsSchema, ProductSchema, type CatalogRef, type CategoryProducts, type Product } from '../../../contract/product.ts'
+import {
+  CategoryProductsSchema,
+  ProductSchema,
+  SimilarProductsSchema,
+  type CatalogRef,
+  type CategoryProducts,
+  type Product,
+  type SimilarProducts,
+} from '../../../contract/product.ts'
 import type { Category } from '../../../contract/category.ts'
 
 export type { Facets, FacetValue, Understood } from '../../../contract/search.ts'
@@ -129,6 +137,22 @@ export async function productDetails(productId: string, opts?: CatalogCallOption
   const result = parseData(await upstream('product/get-product-details', { json: { productId }, clientIp: opts?.clientIp }), ProductSchema)
   if (!result.ok) {
     if (result.status === 404 || result.status === 400) return null
+    throwFailure(result)
+  }
+  return result.data
+}
+
+/**
+ * The rows beside a product on its page (POST /api/product/similar; docs/product.md, "Product
+ * page"): its shelf's nearest in price and more of its brand. Empty rows for an id the API does not
+ * know (the page itself answers 404 then); throws 502 on an API fault.
+ */
+export async function similarProducts(productId: string, opts?: CatalogCallOptions): Promise<SimilarProducts> {
+  // Both rows put the store's in-stock products first: the page changes when any of them crosses 0.
+  notePageAvailabilityOrdered()
+  const result = parseData(await upstream('product/similar', { json: { productId }, clientIp: opts?.clientIp }), SimilarProductsSchema)
+  if (!result.ok) {
+    if (result.status === 404 || result.status === 400) return { sameShelf: [], sameBrand: [] }
     throwFailure(result)
   }
   return result.data
