@@ -314,7 +314,7 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
         logger.warn({ running: running.size, graceMs }, 'jobs still running at shutdown: they will be retried after they expire')
       }
       clearTimeout(timer)
-      if (started) await boss.stop({ close: false, graceful: false, wait: true })
+      if (started) await started.then(() => boss.stop({ close: false, graceful: false, wait: true }), () => undefined)
     },
     async drain() {
       await this.start()
