@@ -44,6 +44,7 @@ describe('intervalToCron', () => {
   it('turns whole minutes dividing an hour and whole hours dividing a day into cron, refuses the rest', () => {
     expect(intervalToCron(60_000)).toBe('* * * * *')
     expect(intervalToCron(5 * 60_000)).toBe('*/5 * * * *')
+    expect(intervalToCron(60 * 60_000)).toBe('0 * * * *')
     expect(intervalToCron(6 * 60 * 60_000)).toBe('0 */6 * * *')
     expect(intervalToCron(24 * 60 * 60_000)).toBe('0 0 * * *')
     expect(intervalToCron('15 3 * * *')).toBe('15 3 * * *')

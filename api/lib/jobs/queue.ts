@@ -157,7 +157,7 @@ export function intervalToCron(every: Every): string {
   }
   const hours = minutes / 60
   if (Number.isInteger(hours) && hours >= 1 && hours <= 24 && 24 % hours === 0) {
-    return hours === 24 ? '0 0 * * *' : `0 */${hours} * * *`
+    return hours === 24 ? '0 0 * * *' : hours === 1 ? '0 * * * *' : `0 */${hours} * * *`
   }
   throw new Error(`An interval of ${every} ms has no cron: use whole minutes dividing an hour or whole hours dividing a day`)
 }
