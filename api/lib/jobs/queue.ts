@@ -215,9 +215,9 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
       const facts = { ...describeFault(err), job: name, jobId: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit }
       if (last) logger.error(facts, 'job failed for good (no retry left)')
       else logger.warn(facts, 'job failed: will retry')
-      await boss.fail(name, job.id, { errorClass: describeFault(err).errorClass }).catch((e: unknown) =>
-        logger.warn(describeFault(e), 'job failure not recorded (it will expire and retry)'),
-      )
+      await boss
+        .fail(name, job.id, { errorClass: describeFault(err).errorClass })
+        .catch((e: unknown) => logger.warn(describeFault(e), 'job failure not recorded (it will expire and retry)'))
     }
   }
 
@@ -314,7 +314,11 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
         logger.warn({ running: running.size, graceMs }, 'jobs still running at shutdown: they will be retried after they expire')
       }
       clearTimeout(timer)
-      if (started) await started.then(() => boss.stop({ close: false, graceful: false, wait: true }), () => undefined)
+      if (started)
+        await started.then(
+          () => boss.stop({ close: false, graceful: false, wait: true }),
+          () => undefined,
+        )
     },
     async drain() {
       await this.start()
