@@ -1,7 +1,8 @@
 /**
  * The job queue (api/lib/jobs/queue.ts) on PGlite and on PostgreSQL (TEST_DATABASE_URL): a job runs
  * its handler with the parsed payload; a failed attempt is retried later with backoff; a job written
- * in a transaction exists only once it commits; a running queue takes a new job at once; two queues
+ * in a transaction exists only once it commits; a running queue takes a new job at once, and at stop
+ * lets a running job finish within the grace; two queues
  * on one database take each of N jobs exactly once; intervals become cron schedules, recorded once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -137,6 +138,33 @@ describe('a job queue', () => {
     })
     expect(await until(() => seen.includes('in-tx'), 2000)).toBeLessThan(2000)
     await q.stop(1000)
+  })
+
+  it('at stop, lets a running job finish (then completed); past the grace it is left active, to expire and retry', async () => {
+    const q = queue({ runner: true, pollMs: 60_000 })
+    const started: string[] = []
+    q.work('order.mail', async (data) => {
+      started.push(data.orderId)
+      await new Promise((r) => setTimeout(r, data.orderId === 'slow' ? 3000 : 300))
+    })
+    await q.start()
+    const id = (await q.send('order.mail', { kind: 'placed', orderId: 'short' }))!
+    await until(() => started.includes('short'), 2000)
+    await q.stop(2000)
+    expect((await q.find('order.mail', id))?.state).toBe('completed')
+
+    const r = queue({ runner: true, pollMs: 60_000 })
+    r.work('order.mail', async (data) => {
+      started.push(data.orderId)
+      await new Promise((resolve) => setTimeout(resolve, 3000))
+    })
+    await r.start()
+    const slow = (await r.send('order.mail', { kind: 'placed', orderId: 'slow' }))!
+    await until(() => started.includes('slow'), 2000)
+    const stopping = Date.now()
+    await r.stop(200)
+    expect(Date.now() - stopping).toBeLessThan(1500)
+    expect((await r.find('order.mail', slow))?.state).toBe('active')
   })
 
   it('records the schedules, replacing stale ones', async () => {
