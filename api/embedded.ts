@@ -47,9 +47,13 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     pool: config.databasePool,
   })
   const storage = config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'uploads'))
+  // One runner per process; on PostgreSQL each job is taken by one process only (docs/jobs.md).
+  const jobs = createJobQueue({ db: database.db, logger })
   // N instances may start at once on one empty database: one migrates and imports, the others wait.
   const demoAdmin = await withStartupLock(database, async () => {
     await migrateDb(database)
+    // The job tables and queues: two processes creating queues at once could deadlock.
+    await jobs.prepare()
     await ensureCatalog({
       db: database.db,
       storage,
@@ -75,8 +79,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     jwtSecret: config.jwtSecret,
     storage,
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, logger }),
-    // One runner per process; on PostgreSQL each job is taken by one process only (docs/jobs.md).
-    jobs: createJobQueue({ db: database.db, logger }),
+    jobs,
     logger,
     secureCookies: config.secureCookies,
     uploadMaxBytes: config.uploadMaxBytes,

@@ -72,8 +72,14 @@ export interface JobQueue {
   /** Sends `name` (without payload) on `every`, once across all processes (before `start`). */
   schedule(name: JobName, every: Every): void
   /**
-   * Creates or upgrades the queue's tables and queues, records the schedules, and (unless the queue
-   * was made with `runner: false`) starts the runner and pg-boss's maintenance and cron. Idempotent.
+   * Creates or upgrades pg-boss's tables (under pg-boss's advisory lock) and creates the missing
+   * queues (under the same lock; a deadlock with another process's pg-boss start is retried).
+   * Idempotent. The server calls it under its start-up lock (api/embedded.ts).
+   */
+  prepare(): Promise<void>
+  /**
+   * `prepare`, then records the schedules and (unless the queue was made with `runner: false`)
+   * starts the runner and pg-boss's maintenance and cron. Idempotent.
    */
   start(): Promise<void>
   /**
@@ -97,6 +103,10 @@ export const POLL_MS = 2000
 const TX_WAKE_MS = [20, 250]
 /** pg-boss's database schema. */
 const SCHEMA = 'pgboss'
+/** The queue pg-boss's cron sends through (pg-boss 10, src/timekeeper.js `QUEUES.SEND_IT`). */
+const CRON_QUEUE = '__pgboss__send-it'
+/** SQLSTATE deadlock_detected (PostgreSQL docs, Appendix A "Error Codes"). */
+const DEADLOCK = '40P01'
 
 /**
  * The `executeSql` pg-boss calls, over the pool or the PGlite instance under a Drizzle handle
@@ -162,6 +172,29 @@ export function intervalToCron(every: Every): string {
   throw new Error(`An interval of ${every} ms has no cron: use whole minutes dividing an hour or whole hours dividing a day`)
 }
 
+/** `s` as an SQL string literal (for the fixed job names of definitions.ts). */
+const literal = (s: string) => `'${s.replaceAll("'", "''")}'`
+
+/**
+ * One statement creating every missing queue of `names`, under the advisory lock pg-boss's own
+ * migrations and maintenance take (its key: the database name and schema, hashed). Two processes
+ * starting together on an empty database would otherwise deadlock: each `create_queue` attaches a
+ * partition to the job table while the other inserts into the queue table (measured: SQLSTATE 40P01
+ * on the second instance). A `DO` block is one statement, so the lock lasts exactly as long as it
+ * and a failure leaves no transaction open on a pooled connection.
+ */
+export function createQueuesSql(names: string[]): string {
+  const creates = names.map(
+    (name) =>
+      `PERFORM ${SCHEMA}.create_queue(${literal(name)}, '{"policy":"standard"}'::json) ` +
+      `WHERE NOT EXISTS (SELECT 1 FROM ${SCHEMA}.queue WHERE name = ${literal(name)});`,
+  )
+  return `DO $$ BEGIN
+    PERFORM pg_advisory_xact_lock(('x' || encode(sha224((current_database() || '.pgboss.${SCHEMA}')::bytea), 'hex'))::bit(64)::bigint);
+    ${creates.join('\n    ')}
+  END $$`
+}
+
 /**
  * Creates the queue over `db` (nothing is written before `start`).
  * @param opts.runner false: `start` prepares the tables but runs nothing (tests call `drain`);
@@ -172,8 +205,9 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
   const { db, logger } = opts
   const runner = opts.runner ?? true
   const pollMs = opts.pollMs ?? POLL_MS
+  const client = sqlClientOf(db)
   const boss = new PgBoss({
-    db: sqlClientOf(db),
+    db: client,
     schema: SCHEMA,
     migrate: true,
     // Maintenance (expiring stuck jobs, archiving) and cron run only where jobs run; pg-boss takes an
@@ -189,6 +223,7 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
   const wakers = new Map<JobName, () => void>()
   const loops: Promise<void>[] = []
   const running = new Set<Promise<void>>()
+  let prepared: Promise<void> | null = null
   let started: Promise<void> | null = null
   let stopping = false
 
@@ -259,7 +294,7 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
 
   const wake = (name: JobName) => wakers.get(name)?.()
 
-  return {
+  const queue: JobQueue = {
     async send(name, data, sendOpts = {}) {
       const definition = definitionOf(name)
       const payload = definition.schema.parse(data) as object
@@ -287,12 +322,26 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
     schedule(name, every) {
       schedules.set(name, intervalToCron(every))
     },
+    prepare() {
+      prepared ??= (async () => {
+        await boss.start()
+        // pg-boss's cron queue is created by its start too, unlocked: listed here so that it exists
+        // even when that creation lost a deadlock to another process's (pg-boss ignores the error).
+        const names = [...Object.keys(JOB_DEFINITIONS), CRON_QUEUE]
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await client.executeSql(createQueuesSql(names), [])
+            return
+          } catch (err) {
+            if (attempt >= 5 || describeFault(err).sqlState !== DEADLOCK) throw err
+          }
+        }
+      })()
+      return prepared
+    },
     start() {
       started ??= (async () => {
-        await boss.start()
-        for (const name of Object.keys(JOB_DEFINITIONS) as JobName[]) {
-          if (!(await boss.getQueue(name))) await boss.createQueue(name)
-        }
+        await queue.prepare()
         // The schedules are shared by every process: the code's list replaces the stored one.
         for (const stored of await boss.getSchedules()) {
           if (!schedules.has(stored.name as JobName)) await boss.unschedule(stored.name)
@@ -321,7 +370,7 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
         )
     },
     async drain() {
-      await this.start()
+      await queue.start()
       let ran = 0
       for (;;) {
         let pass = 0
@@ -335,4 +384,5 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
       return job ? { state: job.state, retryCount: job.retryCount, startAfter: new Date(job.startAfter) } : null
     },
   }
+  return queue
 }
