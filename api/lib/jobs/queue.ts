@@ -363,8 +363,9 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
         logger.warn({ running: running.size, graceMs }, 'jobs still running at shutdown: they will be retried after they expire')
       }
       clearTimeout(timer)
-      if (started)
-        await started.then(
+      // pg-boss started with `prepare` (even when `start` never ran): its timers stop here.
+      if (prepared)
+        await prepared.then(
           () => boss.stop({ close: false, graceful: false, wait: true }),
           () => undefined,
         )
