@@ -18,6 +18,8 @@ import { createDiskStorage } from './lib/storage.ts'
 import { logger as defaultLogger } from './lib/logger.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { createMailer } from './lib/mail.ts'
+import { createJobQueue } from './lib/jobs/queue.ts'
+import { registerJobs } from './jobs.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { categoryRoutes } from './modules/category/routes.ts'
 import { subCategoryRoutes } from './modules/subcategory/routes.ts'
@@ -54,6 +56,8 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     cache: createCatalogCache(),
     rateLimits: createRateLimits(),
     mailer: createMailer({ outboxDir: path.join(os.tmpdir(), 'grocery-outbox') }),
+    // Not started: the server starts its own (api/embedded.ts); tests start it and `drain()` it.
+    jobs: createJobQueue({ db: opts.db, logger: opts.logger ?? defaultLogger, runner: false }),
     logger: defaultLogger,
     orderEvents: createOrderEvents({ logger: opts.logger ?? defaultLogger }),
     clock: () => new Date(),
@@ -73,6 +77,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
 /** Builds the API. Returns the Hono app and the resolved dependencies (for tests and the server). */
 export function createApp(opts: AppOptions) {
   const deps = resolveDeps(opts)
+  registerJobs(deps)
   const app = new OpenAPIHono()
   registerSecuritySchemes(app)
   // First, so a preflight is answered before anything else and every answer, errors included, carries

@@ -10,6 +10,7 @@ import type { Storage } from './lib/storage.ts'
 import type { Logger } from './lib/logger.ts'
 import type { RateLimits } from './lib/rate-limit.ts'
 import type { Mailer } from './lib/mail.ts'
+import type { JobQueue } from './lib/jobs/queue.ts'
 import type { OrderEvents } from './lib/order-events.ts'
 import type { CommerceSettings } from './config.ts'
 import type { InvoiceSettings } from './modules/invoice/settings.ts'
@@ -35,6 +36,8 @@ export interface AppDeps {
   cache: CatalogCache
   rateLimits: RateLimits
   mailer: Mailer
+  /** Background jobs (api/lib/jobs/queue.ts; docs/jobs.md): emails, housekeeping. */
+  jobs: JobQueue
   /** Order status events for the live order page (api/lib/order-events.ts). */
   orderEvents: OrderEvents
   logger: Logger

@@ -2,7 +2,8 @@
  * The API as the server process runs it (server.ts) when no `API_URL` points elsewhere: opens the
  * database (PGlite under DATA_DIR, or DATABASE_URL), does the start-up work under the advisory lock
  * (migrations, first-start catalogue import, demo admin), builds the Hono app, and starts the
- * background work (the image sweep every 6 hours; on PostgreSQL the cross-instance cache bus).
+ * background work: this process's job runner (docs/jobs.md: emails, the image sweep every 6 hours,
+ * the hourly guest-cart purge) and, on PostgreSQL, the cross-instance cache bus.
  *
  * With `API_URL` set, server.ts never calls this: the BFF then needs no database at all
  * (docs/scale-out.md, "API and BFF apart").
@@ -16,7 +17,7 @@ import { createDiskStorage, type Storage } from './lib/storage.ts'
 import { createS3Storage } from './lib/storage-s3.ts'
 import { createMailer } from './lib/mail.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
-import { SWEEP_GRACE_MS, sweepUnusedImages } from './lib/image-sweep.ts'
+import { createJobQueue } from './lib/jobs/queue.ts'
 import type { Logger } from './lib/logger.ts'
 import { describeFault } from './lib/faults.ts'
 import { createGate } from './lib/gate.ts'
@@ -46,9 +47,13 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     pool: config.databasePool,
   })
   const storage = config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'uploads'))
+  // One runner per process; on PostgreSQL each job is taken by one process only (docs/jobs.md).
+  const jobs = createJobQueue({ db: database.db, logger })
   // N instances may start at once on one empty database: one migrates and imports, the others wait.
   const demoAdmin = await withStartupLock(database, async () => {
     await migrateDb(database)
+    // The job tables and queues: two processes creating queues at once could deadlock.
+    await jobs.prepare()
     await ensureCatalog({
       db: database.db,
       storage,
@@ -74,6 +79,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     jwtSecret: config.jwtSecret,
     storage,
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, logger }),
+    jobs,
     logger,
     secureCookies: config.secureCookies,
     uploadMaxBytes: config.uploadMaxBytes,
@@ -87,14 +93,12 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     rateLimits: createRateLimits({}, config.rateLimitIpMultiplier, database.pool),
   })
 
-  // Abandoned uploads (older than a day, used by nothing) are removed at start and every 6 hours.
-  const sweep = () =>
-    sweepUnusedImages({ db: database.db, storage, olderThan: new Date(Date.now() - SWEEP_GRACE_MS), logger }).catch((err) =>
-      logger.warn(describeFault(err), 'image sweep failed'),
-    )
-  void sweep()
-  const sweepTimer = setInterval(sweep, 6 * 60 * 60 * 1000)
-  sweepTimer.unref()
+  // Emails, the image sweep and the guest-cart purge run as jobs (api/jobs.ts). Abandoned uploads
+  // are also swept once at start: one sweep for N processes starting together (singleton key).
+  await deps.jobs.start()
+  await deps.jobs
+    .send('images.sweep', {}, { singletonKey: 'at-start', singletonSeconds: 10 * 60 })
+    .catch((err: unknown) => logger.warn(describeFault(err), 'start-up image sweep not queued'))
   // Several instances on one PostgreSQL: a catalogue write on one clears every instance's cache
   // (api/lib/cache-bus.ts), and an order's status change reaches its watchers on every instance
   // (api/lib/order-events.ts). PGlite is one process: nothing to tell.
@@ -113,7 +117,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
       await database.db.execute(sql`select 1`)
     },
     async stop() {
-      clearInterval(sweepTimer)
+      await deps.jobs.stop()
       await cacheBus?.close()
       await database.close()
     },

@@ -7,7 +7,8 @@
  *    requests on open connections are answered with `Connection: close` (ending them), and
  *    connections left idle are closed once a second;
  * 3. in-flight requests finish (at most `graceMs`; then the remaining connections are cut);
- * 4. `onDrained` runs (close the database pool), then the process exits.
+ * 4. `onDrained` runs (stop the job runner, letting running jobs finish, docs/jobs.md; close the
+ *    database pool), then the process exits.
  *
  * Keep-alive: `keepAliveTimeout` 65 s, longer than the idle timeout of the usual proxies (nginx 60 s,
  * AWS ALB 60 s), so a proxy never reuses a connection this server is closing; `headersTimeout` above

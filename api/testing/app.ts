@@ -1,7 +1,8 @@
 /**
  * Builds the API on a fresh test database (PGlite, or PostgreSQL with TEST_DATABASE_URL) with a
  * temporary upload folder and outbox, checking every answer against the schemas of contract/, and
- * offers a small `call()` helper for JSON requests.
+ * offers a small `call()` helper for JSON requests. Its job queue is started without a runner: the
+ * jobs a request wrote (order emails) run when the test calls `t.deps.jobs.drain()`.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -31,6 +32,8 @@ export async function createTestApp(overrides: Partial<AppOptions> = {}) {
     checkAnswers: true,
     ...overrides,
   })
+  // The queue's tables and queues, without a runner: a test runs the jobs due with `t.deps.jobs.drain()`.
+  await deps.jobs.start()
   /** Sends a request to `/api/<path>`; returns status, headers and the parsed JSON body. */
   async function call(pathname: string, opts: CallOptions = {}) {
     const headers = new Headers(opts.headers)
@@ -63,6 +66,7 @@ export async function createTestApp(overrides: Partial<AppOptions> = {}) {
     tmpDir,
     call,
     async close() {
+      await deps.jobs.stop()
       await database.close()
       fs.rmSync(tmpDir, { recursive: true, force: true })
     },

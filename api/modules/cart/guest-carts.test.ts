@@ -3,7 +3,8 @@
  * TEST_DATABASE_URL), after docs/security.md, "Carts": a guest cart id costs no row until its first
  * line; many shoppers behind one address can all add; writes are budgeted per cart and, for guests,
  * per address (an IPv6 /64 as one) with 429 and Retry-After, never locking out a signed-in shopper;
- * guest rows are capped, the longest idle removed first.
+ * guest rows are capped, the longest idle removed first; rows idle past 30 days are removed by the
+ * hourly `carts.purge-idle-guests` job.
  */
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
@@ -172,5 +173,21 @@ describe('the guest row cap', () => {
     expect((await add(milk.id, '192.0.2.20', guests[4])).status).toBe(200)
     expect(await guestRows(t)).toHaveLength(3)
     expect((await t.call('cart/get', { token: shopper.token })).body.data).toHaveLength(1)
+  })
+
+  it('removes guest carts idle past 30 days in the hourly job, keeping the others and every user cart', async () => {
+    const schedules = await queryRows<{ name: string; cron: string }>(t.db, sql`select name, cron from pgboss.schedule order by name`)
+    expect(schedules).toEqual([
+      { name: 'carts.purge-idle-guests', cron: '0 * * * *' },
+      { name: 'images.sweep', cron: '0 */6 * * *' },
+    ])
+    const [idle, ...kept] = await guestRows(t)
+    const idleSince = new Date(now.getTime() - 30 * 24 * 60 * 60 * 1000 - 60_000).toISOString()
+    await t.db.execute(sql`update carts set updated_at = ${idleSince} where guest_token_hash = ${idle!}`)
+    const users = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from carts where user_id is not null`)
+    await t.deps.jobs.send('carts.purge-idle-guests', {})
+    expect(await t.deps.jobs.drain()).toBe(1)
+    expect((await guestRows(t)).sort()).toEqual(kept.sort())
+    expect(await queryRows(t.db, sql`select count(*)::int as n from carts where user_id is not null`)).toEqual(users)
   })
 })

@@ -128,16 +128,14 @@ const maxGuestCartsOf = (deps: Pick<AppDeps, 'commerce'>) => deps.commerce.maxGu
 
 /**
  * Makes the row of a guest cart at its first line, in the caller's transaction, and keeps the guest
- * rows within `maxGuestCarts`: the longest idle ones beyond it are removed (their lines with them),
- * as are up to 100 rows idle past 30 days. Creations take one transaction-scoped advisory lock, so
- * two at once cannot both see room for one more; existing carts never wait for it.
+ * rows within `maxGuestCarts`: the longest idle ones beyond it are removed (their lines with them).
+ * (Rows idle past 30 days are removed by the hourly job, `purgeIdleGuestCarts`.) Creations take one
+ * transaction-scoped advisory lock, so two at once cannot both see room for one more; existing carts
+ * never wait for it.
  * @returns the cart id (the existing one when a concurrent request made it first)
  */
 async function makeGuestCart(deps: CartBaseDeps, tx: Executor, tokenHash: string): Promise<string> {
-  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS).toISOString()
   await tx.execute(sql`select pg_advisory_xact_lock(${GUEST_CART_LOCK})`)
-  await tx.execute(sql`delete from carts where id in (
-    select id from carts where guest_token_hash is not null and updated_at < ${cutoff} limit 100)`)
   const id = newId()
   const made = await queryRows<{ id: string }>(
     tx,
@@ -156,6 +154,29 @@ async function makeGuestCart(deps: CartBaseDeps, tx: Executor, tokenHash: string
       select id from carts where guest_token_hash is not null and id <> ${id} order by updated_at, id limit ${excess})`)
   }
   return id
+}
+
+/** Guest carts removed per statement by `purgeIdleGuestCarts` (short transactions, short locks). */
+const PURGE_BATCH = 1000
+
+/**
+ * Removes every guest cart idle past 30 days (`GUEST_CART_TTL_MS`), with its lines, in batches of
+ * PURGE_BATCH: the `carts.purge-idle-guests` job, hourly (docs/jobs.md, "Periodic work"). Such a cart
+ * already reads as gone (`findGuestCart`); this frees its rows.
+ * @returns how many carts were removed
+ */
+export async function purgeIdleGuestCarts(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<number> {
+  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS).toISOString()
+  let removed = 0
+  for (;;) {
+    const rows = await queryRows<{ id: string }>(
+      deps.db,
+      sql`delete from carts where id in (
+        select id from carts where guest_token_hash is not null and updated_at < ${cutoff} limit ${PURGE_BATCH}) returning id`,
+    )
+    removed += rows.length
+    if (rows.length < PURGE_BATCH) return removed
+  }
 }
 
 /**

@@ -43,7 +43,11 @@ const place = (who: SignedIn & { addressId: string }) =>
     token: who.token,
     headers: { 'Idempotency-Key': newKey() },
   })
-const mailOf = (orderId: string) => sent.find((m) => m.subject.includes(orderId))
+/** The mail about `orderId`, once the jobs due (the order emails) ran. */
+const mailOf = async (orderId: string) => {
+  await t.deps.jobs.drain()
+  return sent.find((m) => m.subject.includes(orderId))
+}
 
 describe('the cash to collect', () => {
   it('is rounded up to the rupee (₹255.81 → ₹256) with "Rounding off" in the bill, the row and the email; the items total keeps its paise', async () => {
@@ -65,7 +69,7 @@ describe('the cash to collect', () => {
     const [row] = await t.db.select().from(orders).where(eq(orders.id, order._id))
     expect(row).toMatchObject({ itemsTotalPaise: 25581, deliveryChargePaise: 0, roundingPaise: 19, grandTotalPaise: 25600 })
 
-    const mail = mailOf(order.orderId)!
+    const mail = (await mailOf(order.orderId))!
     expect(mail.text).toContain('1 × Cow Ghee (500 ml): ₹255.81')
     expect(mail.text).toContain('Items total: ₹255.81')
     expect(mail.text).toContain('Rounding off: +₹0.19')
@@ -79,7 +83,7 @@ describe('the cash to collect', () => {
     await add(down, dal.id)
     const low = (await place(down)).body.data
     expect(low.bill).toMatchObject({ itemsTotal: 199.31, deliveryCharge: 0, roundingOff: -0.31, grandTotal: 199 })
-    expect(mailOf(low.orderId)!.text).toContain('Rounding off: −₹0.31')
+    expect((await mailOf(low.orderId))!.text).toContain('Rounding off: −₹0.31')
 
     const salt = await insertProduct(t.db, { name: 'Rock Salt', price: 30, sellingPrice: 28.5, stock: 10 })
     const up = await shopperWithAddress()
@@ -94,7 +98,7 @@ describe('the cash to collect', () => {
     await add(who, rice.id)
     const order = (await place(who)).body.data
     expect(order.bill).toMatchObject({ roundingOff: 0, grandTotal: 240 })
-    expect(mailOf(order.orderId)!.text).not.toContain('Rounding off')
+    expect((await mailOf(order.orderId))!.text).not.toContain('Rounding off')
   })
 
   it('answers what the order stored, not a recomputation: an order placed before rounding keeps its paise total', async () => {

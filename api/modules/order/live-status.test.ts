@@ -2,10 +2,13 @@
  * Live order status (docs/product.md, "Order page"; docs/scale-out.md, "Live order status across
  * instances"), on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL): an admin's status
  * change publishes one event after the commit and mails the shopper once with the status in words and
- * a link to the order page; a refused mail never fails the change; on PostgreSQL an event published
- * on one instance reaches the watchers of another through LISTEN/NOTIFY.
+ * a link to the order page (an `order.mail` job, run here by `drain()`); a refused mail never fails
+ * the change and is sent by a later retry; an order placed while the mail server hangs answers at
+ * once; on PostgreSQL an event published on one instance reaches the watchers of another through
+ * LISTEN/NOTIFY.
  */
 import pg from 'pg'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCacheBus } from '../../lib/cache-bus.ts'
 import { createCatalogCache } from '../../lib/cache.ts'
@@ -61,12 +64,19 @@ async function placeOrder(): Promise<{ who: SignedIn; order: { _id: string; orde
   return { who, order: res.body.data }
 }
 
-const changeStatus = (orderId: string, status: string) =>
-  t.call('order/update-status', { method: 'PUT', json: { orderId, status }, token: admin.token })
+/** Changes the status as an admin, then runs the jobs it wrote (its email) as the runner would. */
+const changeStatus = async (orderId: string, status: string) => {
+  const res = await t.call('order/update-status', { method: 'PUT', json: { orderId, status }, token: admin.token })
+  await t.deps.jobs.drain()
+  return res
+}
+/** Makes every job waiting for its retry delay due now (as if the delay had passed). */
+const retryDelayPassed = () => t.db.execute(sql`update pgboss.job set start_after = now() where state = 'retry'`)
 
 describe('a status change', () => {
   it('publishes one event after the commit and sends one email with the status and a link to the order', async () => {
     const { who, order } = await placeOrder()
+    await t.deps.jobs.drain()
     const seen: OrderStatusEvent[] = []
     const stop = orderEvents.subscribe(order._id, (e) => seen.push(e))
     sent.length = 0
@@ -98,18 +108,57 @@ describe('a status change', () => {
     expect(sent.map((m) => m.subject)).toEqual([`Your order ${order.orderId} is out for delivery`])
   })
 
-  it('stands when the mail is refused (logged, not the admin’s error)', async () => {
+  it('stands when the mail is refused; the email is sent when a retry finds the mail server back', async () => {
     const { order } = await placeOrder()
+    await t.deps.jobs.drain()
     published = 0
+    sent.length = 0
     failMail = true
     try {
       const res = await changeStatus(order._id, 'packed')
       expect(res.status).toBe(200)
       expect(res.body.data.status).toBe('packed')
+      expect(sent).toHaveLength(0)
+      // Still refused at the first retry: nothing sent, the job waits again.
+      await retryDelayPassed()
+      expect(await t.deps.jobs.drain()).toBe(1)
+      expect(sent).toHaveLength(0)
     } finally {
       failMail = false
     }
     expect(published).toBe(1)
+    // Not due before its delay; sent once at the retry after the server is back.
+    expect(await t.deps.jobs.drain()).toBe(0)
+    await retryDelayPassed()
+    expect(await t.deps.jobs.drain()).toBe(1)
+    expect(sent.map((m) => m.subject)).toEqual([`Your order ${order.orderId} is packed`])
+  })
+})
+
+describe('placing an order while the mail server hangs and then fails', () => {
+  it('answers at once (the mail is a job), and the confirmation is sent on a later retry', async () => {
+    const slowAndFailing = { send: () => new Promise<void>((_, reject) => setTimeout(() => reject(new Error('SMTP timeout')), 3000)) }
+    const mailer = t.deps.mailer
+    failMail = true
+    try {
+      // The mailer would take 3 s and fail: the order must not wait for it.
+      ;(t.deps as { mailer: typeof mailer }).mailer = slowAndFailing
+      const started = Date.now()
+      const { order } = await placeOrder()
+      const tookMs = Date.now() - started
+      console.log(`order placed with a hanging mail server in ${tookMs} ms (sign-up and cart included)`)
+      expect(tookMs).toBeLessThan(2500)
+      expect(await t.deps.jobs.drain()).toBe(1) // the attempt: 3 s, then refused
+      ;(t.deps as { mailer: typeof mailer }).mailer = mailer
+      failMail = false
+      sent.length = 0
+      await retryDelayPassed()
+      expect(await t.deps.jobs.drain()).toBe(1)
+      expect(sent.map((m) => m.subject)).toEqual([`Order ${order.orderId} placed`])
+    } finally {
+      ;(t.deps as { mailer: typeof mailer }).mailer = mailer
+      failMail = false
+    }
   })
 })
 

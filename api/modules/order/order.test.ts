@@ -111,6 +111,8 @@ describe('placing a cash-on-delivery order', () => {
     expect((await t.call('cart/get', { token: who.token })).body.data).toEqual([])
     expect(await stockOf(milk)).toBe(before.milk - 2)
     expect(await stockOf(paneer)).toBe(before.paneer - 1)
+    // The confirmation is a job written with the order: it is in the outbox once the job ran.
+    await t.deps.jobs.drain()
     const outbox = fs.readdirSync(path.join(t.tmpDir, 'outbox')).map((f) => fs.readFileSync(path.join(t.tmpDir, 'outbox', f), 'utf8'))
     expect(outbox.some((mail) => mail.includes(order.orderId) && mail.includes(who.user.email))).toBe(true)
     const list = await t.call('order/order-list', { token: who.token })

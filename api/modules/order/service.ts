@@ -38,7 +38,7 @@ import type { AdminOrderFilter, BulkStatusOutcome, ReorderLeftOut, ReorderReason
 import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
 import { canMove, cannotMoveMessage, statusWords } from './status.ts'
 
-type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'mailer' | 'logger'> &
+type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'jobs' | 'logger'> &
   Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl'>>
 type Executor = Pick<AppDeps['db'], 'execute'>
 
@@ -254,6 +254,15 @@ async function findOrder(db: Executor, ref: string): Promise<OrderRow | undefine
   if (!PLAUSIBLE_REF.test(ref)) return undefined
   const [row] = await queryRows<OrderRow>(db, sql`${orderSelect} where o.id = ${ref} or o.order_number = ${ref.toUpperCase()}`)
   return row
+}
+
+/**
+ * One order with its customer's name and email, as the order emails read it when they are sent
+ * (api/modules/order/mail.ts), or undefined when there is no such order.
+ */
+export async function orderWithCustomer(deps: Pick<AppDeps, 'db' | 'commerce'>, orderId: string): Promise<OrderAnswer | undefined> {
+  const row = await findOrder(deps.db, orderId)
+  return row ? toOrderAnswer(deps, row, true) : undefined
 }
 
 /**
@@ -474,6 +483,9 @@ export async function placeCashOnDelivery(
         sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${id}, 'placed', ${user.id}, ${now.toISOString()})`,
       )
       await tx.execute(sql`delete from cart_lines where cart_id = ${cart!.id}`)
+      // The confirmation is a job written with the order: sent if and only if the order commits, by
+      // the job runner, so a slow or failing mail server never delays or fails the order (docs/jobs.md).
+      await deps.jobs.send('order.mail', { kind: 'placed', orderId: id }, { tx })
       return { kind: 'placed', id, created: true, stock }
     },
   )
@@ -483,50 +495,8 @@ export async function placeCashOnDelivery(
     // Stock moved: only what shows these products' stock or availability is refreshed, not the
     // whole catalogue (docs/decisions/0019-stock-changes-and-the-caches.md).
     if (outcome.stock) deps.cache.stockChanged(outcome.stock)
-    await sendConfirmation(deps, user, order)
   }
   return { kind: 'placed', order, created: outcome.created }
-}
-
-/** `n` rupees as the email writes them: ₹256 for whole rupees, ₹255.81 otherwise (as the pages do). */
-const rupees = (n: number) => `₹${Number.isInteger(n) ? String(n) : n.toFixed(2)}`
-
-/** The rounding off line of an email: "+₹0.19" or "−₹0.31". */
-const signedRupees = (n: number) => `${n < 0 ? '−' : '+'}${rupees(Math.abs(n))}`
-
-/**
- * The text of the order confirmation email: the lines, the bill (with the rounding off when the cash
- * to collect was rounded) and the address.
- */
-function confirmationText(name: string, order: OrderAnswer): string {
-  const lines = order.items.map((l) => `${l.quantity} × ${l.name}${l.unit ? ` (${l.unit})` : ''}: ${rupees(l.lineTotal)}`)
-  const a = order.delivery_address
-  return [
-    `Hi ${name},`,
-    '',
-    `Thank you for your order ${order.orderId}. It is on its way: expect it in about ${order.promisedMinutes ?? 10} minutes.`,
-    '',
-    ...lines,
-    '',
-    `Items total: ${rupees(order.bill.itemsTotal)}`,
-    `Delivery: ${order.bill.deliveryCharge === 0 ? 'FREE' : rupees(order.bill.deliveryCharge)}`,
-    ...(order.bill.roundingOff !== 0 ? [`Rounding off: ${signedRupees(order.bill.roundingOff)}`] : []),
-    `To pay on delivery (cash): ${rupees(order.totalAmt)}`,
-    '',
-    `Delivering to: ${a.address_line}, ${a.city}, ${a.state} ${a.pincode}`,
-  ].join('\n')
-}
-
-/** The order confirmation email; a mail failure is logged, never the shopper's error (the order stands). */
-async function sendConfirmation(deps: OrderDeps, user: { email: string; name: string }, order: OrderAnswer): Promise<void> {
-  const text = confirmationText(user.name, order)
-  const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
-  const html = `<p>${text.split('\n').map(escape).join('<br>')}</p>`
-  try {
-    await deps.mailer.send({ to: user.email, subject: `Order ${order.orderId} placed`, text, html })
-  } catch (err) {
-    deps.logger.warn({ errClass: (err as Error)?.name, orderId: order._id }, 'order confirmation email not sent')
-  }
 }
 
 /**
@@ -567,40 +537,15 @@ export async function changeStatus(
     await tx.execute(
       sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, ${input.to}, ${input.byUserId}, ${now})`,
     )
+    // The status email, written with the change (sent by the job runner, retried; docs/jobs.md).
+    await deps.jobs.send('order.mail', { kind: 'status', orderId: order.id, status: input.to }, { tx })
     return { id: order.id, stock }
   })
   deps.cache.stockChanged(stock)
   const answer = await toOrderAnswer(deps, (await findOrder(deps.db, id))!, !input.onlyUserId)
   // After the commit only: a watcher that reloads must find the new status.
   deps.orderEvents?.publish({ orderId: answer._id, status: answer.status, version: answer.version })
-  await sendStatusMail(deps, answer)
   return answer
-}
-
-/** The link to an order's page in mail: absolute on PUBLIC_URL, else the path alone (no origin is known). */
-export function orderPageLink(publicUrl: string | undefined, orderId: string): string {
-  return `${publicUrl ?? ''}/dashboard/myorder/${encodeURIComponent(orderId)}`
-}
-
-/**
- * The status-change email ("Your order <number> is <status>", with a link to the order page;
- * docs/product.md, "Order page"). A mail failure is logged, never the admin's error: the change stands.
- */
-async function sendStatusMail(deps: OrderDeps, order: OrderAnswer): Promise<void> {
-  try {
-    const [user] = await queryRows<{ email: string; name: string }>(deps.db, sql`select email, name from users where id = ${order.userId}`)
-    if (!user) return
-    const words = statusWords(order.status)
-    const link = orderPageLink(deps.publicUrl, order._id)
-    const text = [`Hi ${user.name},`, '', `Your order ${order.orderId} is ${words}.`, '', `See your order: ${link}`].join('\n')
-    const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
-    const html =
-      `<p>Hi ${escape(user.name)},</p><p>Your order ${escape(order.orderId)} is ${escape(words)}.</p>` +
-      `<p><a href="${escape(link)}">See your order</a></p>`
-    await deps.mailer.send({ to: user.email, subject: `Your order ${order.orderId} is ${words}`, text, html })
-  } catch (err) {
-    deps.logger.warn({ errClass: (err as Error)?.name, orderId: order._id }, 'order status email not sent')
-  }
 }
 
 /** The wire reason of a cart cap (contract/order.ts `REORDER_REASONS`). */

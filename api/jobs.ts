@@ -1,0 +1,32 @@
+/**
+ * The API's background jobs (docs/jobs.md): the handler of every job name and the periodic ones'
+ * schedules, registered on the app's queue by `createApp` (api/app.ts). The server starts the queue
+ * (api/embedded.ts); tests run its jobs with `deps.jobs.drain()`.
+ *
+ * To add a job: its name, payload schema and retry policy in api/lib/jobs/definitions.ts, its handler
+ * here (and its schedule, for periodic work).
+ */
+import type { AppDeps } from './deps.ts'
+import { SWEEP_GRACE_MS, sweepUnusedImages } from './lib/image-sweep.ts'
+import { purgeIdleGuestCarts } from './modules/cart/service.ts'
+import { sendOrderMail } from './modules/order/mail.ts'
+
+/** How often abandoned uploads are swept (ms): every 6 hours, on the hour (UTC). */
+export const IMAGE_SWEEP_EVERY_MS = 6 * 60 * 60 * 1000
+/** How often idle guest carts are removed (ms): hourly. */
+export const GUEST_CART_PURGE_EVERY_MS = 60 * 60 * 1000
+
+/** Registers every handler and schedule on `deps.jobs` (a second call replaces them). */
+export function registerJobs(deps: AppDeps): void {
+  const { jobs, logger } = deps
+  jobs.work('order.mail', (job) => sendOrderMail(deps, job))
+  jobs.work('images.sweep', async () => {
+    await sweepUnusedImages({ db: deps.db, storage: deps.storage, olderThan: new Date(deps.clock().getTime() - SWEEP_GRACE_MS), logger })
+  })
+  jobs.work('carts.purge-idle-guests', async () => {
+    const removed = await purgeIdleGuestCarts(deps)
+    if (removed > 0) logger.info({ removed }, 'removed guest carts idle past 30 days')
+  })
+  jobs.schedule('images.sweep', IMAGE_SWEEP_EVERY_MS)
+  jobs.schedule('carts.purge-idle-guests', GUEST_CART_PURGE_EVERY_MS)
+}

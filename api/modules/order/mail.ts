@@ -1,0 +1,91 @@
+/**
+ * The order emails (docs/jobs.md, "Order emails"; docs/product.md, "Order page"), sent by the job
+ * runner from the `order.mail` jobs the order service writes in the same transaction as the order or
+ * its status change (api/modules/order/service.ts). Each job names the order (and, for a status
+ * change, the status it moved to); the mail is written when it is sent, from the order as stored.
+ *
+ * A mail server that refuses or times out makes `sendOrderMail` throw: the job is retried with backoff
+ * (api/lib/jobs/definitions.ts, `order.mail`). The order itself never waits for mail.
+ */
+import type { AppDeps } from '../../deps.ts'
+import type { MailMessage } from '../../lib/mail.ts'
+import type { OrderMailJob } from '../../lib/jobs/definitions.ts'
+import { orderWithCustomer, type OrderAnswer } from './service.ts'
+import { statusWords } from './status.ts'
+
+type OrderMailDeps = Pick<AppDeps, 'db' | 'commerce' | 'mailer' | 'logger'> & Partial<Pick<AppDeps, 'publicUrl'>>
+
+/** `n` rupees as the email writes them: ₹256 for whole rupees, ₹255.81 otherwise (as the pages do). */
+const rupees = (n: number) => `₹${Number.isInteger(n) ? String(n) : n.toFixed(2)}`
+
+/** The rounding off line of an email: "+₹0.19" or "−₹0.31". */
+const signedRupees = (n: number) => `${n < 0 ? '−' : '+'}${rupees(Math.abs(n))}`
+
+/** `s` with the five HTML-special characters escaped (OWASP XSS Prevention Cheat Sheet, rule 1). */
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+
+/**
+ * The text of the order confirmation email: the lines, the bill (with the rounding off when the cash
+ * to collect was rounded) and the address.
+ */
+function confirmationText(name: string, order: OrderAnswer): string {
+  const lines = order.items.map((l) => `${l.quantity} × ${l.name}${l.unit ? ` (${l.unit})` : ''}: ${rupees(l.lineTotal)}`)
+  const a = order.delivery_address
+  return [
+    `Hi ${name},`,
+    '',
+    `Thank you for your order ${order.orderId}. It is on its way: expect it in about ${order.promisedMinutes ?? 10} minutes.`,
+    '',
+    ...lines,
+    '',
+    `Items total: ${rupees(order.bill.itemsTotal)}`,
+    `Delivery: ${order.bill.deliveryCharge === 0 ? 'FREE' : rupees(order.bill.deliveryCharge)}`,
+    ...(order.bill.roundingOff !== 0 ? [`Rounding off: ${signedRupees(order.bill.roundingOff)}`] : []),
+    `To pay on delivery (cash): ${rupees(order.totalAmt)}`,
+    '',
+    `Delivering to: ${a.address_line}, ${a.city}, ${a.state} ${a.pincode}`,
+  ].join('\n')
+}
+
+/** The link to an order's page in mail: absolute on PUBLIC_URL, else the path alone (no origin is known). */
+export function orderPageLink(publicUrl: string | undefined, orderId: string): string {
+  return `${publicUrl ?? ''}/dashboard/myorder/${encodeURIComponent(orderId)}`
+}
+
+/** The confirmation of a placed order, to its customer. */
+function placedMail(order: OrderAnswer, customer: { name: string; email: string }): MailMessage {
+  const text = confirmationText(customer.name, order)
+  const html = `<p>${text.split('\n').map(escapeHtml).join('<br>')}</p>`
+  return { to: customer.email, subject: `Order ${order.orderId} placed`, text, html }
+}
+
+/** "Your order <number> is <status>", with a link to the order page. */
+function statusMail(
+  order: OrderAnswer,
+  customer: { name: string; email: string },
+  status: string,
+  publicUrl: string | undefined,
+): MailMessage {
+  const words = statusWords(status)
+  const link = orderPageLink(publicUrl, order._id)
+  const text = [`Hi ${customer.name},`, '', `Your order ${order.orderId} is ${words}.`, '', `See your order: ${link}`].join('\n')
+  const html =
+    `<p>Hi ${escapeHtml(customer.name)},</p><p>Your order ${escapeHtml(order.orderId)} is ${escapeHtml(words)}.</p>` +
+    `<p><a href="${escapeHtml(link)}">See your order</a></p>`
+  return { to: customer.email, subject: `Your order ${order.orderId} is ${words}`, text, html }
+}
+
+/**
+ * The handler of an `order.mail` job: writes the email of `job` from the stored order and sends it.
+ * An order gone since (nothing deletes orders today) sends nothing.
+ * @throws whatever the mailer throws (the job is then retried)
+ */
+export async function sendOrderMail(deps: OrderMailDeps, job: OrderMailJob): Promise<void> {
+  const order = await orderWithCustomer(deps, job.orderId)
+  if (!order?.customer) {
+    deps.logger.warn({ orderId: job.orderId, kind: job.kind }, 'order email skipped: the order is gone')
+    return
+  }
+  const message = job.kind === 'placed' ? placedMail(order, order.customer) : statusMail(order, order.customer, job.status, deps.publicUrl)
+  await deps.mailer.send(message)
+}
