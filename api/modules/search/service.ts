@@ -31,7 +31,7 @@ import { listPage, type ListQuery } from './list-query.ts'
 import { searchListParts } from './ranking.ts'
 import { changesList, type ListOptions } from './schemas.ts'
 import type { Facets, Understood } from '../../../contract/search.ts'
-import { loadShelves, shelfHoldsPhrase, shelvesNaming, type Shelf } from './shelves.ts'
+import { loadShelves, shelvesNaming, type Shelf } from './shelves.ts'
 import { CANDIDATE_SIMILARITY } from './spelling.ts'
 import { loadSynonyms } from './synonyms.ts'
 import { takeSize, type QuerySize } from './sizes.ts'
@@ -63,14 +63,16 @@ function queryText(terms: string[], groups: Group[], corrections: Map<string, st
 }
 
 /**
- * The group a search keeps when no product has all its words: the last group that names a shelf of
- * the store (a sub category holds what it names: "butter" in "butter amul", "oil" in "mustard oil
- * kachi"), which is the thing being bought; the last group when none does (docs/search.md, "Matching").
+ * The group a search keeps when no product has all its words: the last group that names a kind of
+ * product, an item of some sub category's name ends with it ("butter" in "butter nandini": "Butter &
+ * Margarine"), which is the thing being bought; the last group when none does (docs/search.md,
+ * "Matching"). A brand or an adjective names no shelf, so it is the word dropped.
  */
 export function productGroup(groups: Group[], shelves: Shelf[]): Group {
   const namesShelf = (g: Group) =>
     g.alternatives.some(
-      (a) => !a.prefix && shelvesNaming(shelves, a.phrase).some((x) => x.shelf.kind === 'subCategory' && shelfHoldsPhrase(x.tier)),
+      // Any item of a sub category's name ending with it: "butter" of "Butter & Margarine".
+      (a) => !a.prefix && shelvesNaming(shelves, a.phrase).some((x) => x.shelf.kind === 'subCategory'),
     )
   return [...groups].reverse().find(namesShelf) ?? groups.at(-1)!
 }

@@ -14,10 +14,11 @@ import { synonymMap } from './synonyms.ts'
 
 const text = fs.readFileSync(SYNONYMS_CSV, 'utf8')
 const rows = readSynonymsCsv(text)
-/** The source keys the data file's header lists ("#   key   description"). */
+/** The source keys the data file's header lists after "# Sources:" ("#   key   description"). */
+const lines = text.split('\n')
 const sourceKeys = new Set(
-  text
-    .split('\n')
+  lines
+    .slice(lines.indexOf('# Sources:') + 1)
     .filter((line) => /^#\s{3}\S/.test(line))
     .map((line) => line.slice(1).trim().split(/\s+/)[0]!),
 )
