@@ -186,9 +186,10 @@ export function searchListParts(
   const fresh = shelves.filter((shelf) => shelf.fresh).map((shelf) => shelf.id)
   columns.push(fresh.length ? sql`p.search_category_ids && ${textArray(fresh)} as r_fresh` : sql`false as r_fresh`)
   // A bundle ranks after single products unless the search asks for one (docs/search.md, "Ranking").
+  // Substring tests only (no regular expression): they run once per match.
   const wantsCombo = whole.some((word) => COMBO_WORDS.has(word))
   columns.push(
-    wantsCombo ? sql`false as r_combo` : sql`(p.unit ilike '%combo%' or p.name like '% + %' or p.name ~* '\\mcombo\\M') as r_combo`,
+    wantsCombo ? sql`false as r_combo` : sql`(p.unit ilike '%combo%' or p.name like '% + %' or p.name ilike '%combo%') as r_combo`,
   )
   columns.push(departments.size ? sql`p.search_category_ids && ${textArray([...departments])} as r_department` : sql`true as r_department`)
   // The length first: lower-casing every matched name costs more than all the other columns
