@@ -22,5 +22,9 @@ export const UnderstoodSchema: z.ZodType<Understood> = z
     corrections: z.array(z.object({ word: z.string(), to: z.string() })),
     ignored: z.array(z.string()),
     relaxed: z.array(z.string()),
+    notStocked: z.array(z.object({ word: z.string(), showing: z.array(z.string()) })).optional(),
+    shelf: z
+      .object({ category: z.object({ _id: z.string(), name: z.string() }), subCategory: z.object({ _id: z.string(), name: z.string() }) })
+      .optional(),
   })
   .meta({ id: 'Understood' })

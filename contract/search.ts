@@ -61,4 +61,15 @@ export interface Understood {
   ignored: string[]
   /** Typed words dropped because no product matched all of them ("brown bread" → bread). */
   relaxed: string[]
+  /**
+   * Brands typed that the store does not stock, and what was searched instead (what the brand
+   * makes): `[{ word: 'parle', showing: ['biscuits'] }]` for "parle g" ("No Parle products; showing
+   * biscuits"). Absent when every brand typed is stocked.
+   */
+  notStocked?: Array<{ word: string; showing: string[] }>
+  /**
+   * The nearest shelf offered when the search could not find everything typed (`notStocked` or
+   * `relaxed` set): the sub category, and its category, of the first product shown. Absent otherwise.
+   */
+  shelf?: { category: { _id: string; name: string }; subCategory: { _id: string; name: string } }
 }

@@ -214,7 +214,8 @@ export const searchVocabulary = pgTable(
 
 /**
  * Search synonyms: a word shoppers type (`doodh`) and a catalogue word it stands for (`milk`);
- * `bothWays` when the catalogue word should find the shopper's word too (curd finds "Dahi"). Seeded
+ * `bothWays` when the catalogue word should find the shopper's word too (curd finds "Dahi"); a `brand` row
+ * names what a brand makes (parle → biscuits). Seeded
  * from api/db/seed/data/synonyms.csv, then the store's to edit (docs/search.md).
  */
 export const searchSynonyms = pgTable(
@@ -224,6 +225,10 @@ export const searchSynonyms = pgTable(
     means: text('means').notNull(),
     bothWays: boolean('both_ways').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** 'word' (a name for a thing) or 'brand' (a brand → what it makes; used only when the store has no product of the brand). Migration 0018. */
+    kind: text('kind').notNull().default('word'),
+    /** Where the meaning can be checked: a key of the sources listed in api/db/seed/data/synonyms.csv. */
+    source: text('source').notNull().default(''),
   },
   (t) => [primaryKey({ columns: [t.word, t.means] })],
 )

@@ -30,6 +30,7 @@ import { toCardData, type ProductCardData } from '../lib/catalog-cards.ts'
 import { EarlierPagesNote, LoadMore, useAppendingList } from '../components/pager.tsx'
 import { pageRange, readPageRequest, type PageWindow } from '../lib/paging.ts'
 import { countLabel } from '../lib/plural.ts'
+import { listingPath } from '../lib/slug.ts'
 import { ProductGridCellsSkeleton, Spinner } from '../components/skeletons.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME, showsHeaderSearch } from '../components/header.tsx'
@@ -214,8 +215,9 @@ function hasChosen(filters: ReturnType<typeof readListFilters>): boolean {
 /**
  * What the search was taken to mean, from the API's `understood` (docs/search.md, "Answer"): a
  * spelling correction ("Did you mean bread?", a link that searches the corrected words), synonyms
- * searched too ("Showing results for milk (doodh)"), words left out, and words dropped because no
- * product had them all.
+ * searched too ("Showing results for milk (doodh)"), words left out, words dropped because no
+ * product had them all, brands the store does not stock ("No parle products; showing biscuits"), and
+ * then the nearest shelf, a link to its listing.
  */
 function SearchMeaning({ q, understood }: { q: string; understood: Understood }) {
   const lines: React.ReactNode[] = []
@@ -241,6 +243,24 @@ function SearchMeaning({ q, understood }: { q: string; understood: Understood })
     lines.push(
       <>
         No product matches all of “{q}”: showing results for {understood.query}.
+      </>,
+    )
+  }
+  for (const n of understood.notStocked ?? []) {
+    lines.push(
+      <>
+        No {n.word} products; showing {n.showing.join(', ')}.
+      </>,
+    )
+  }
+  if (understood.shelf) {
+    const { category, subCategory } = understood.shelf
+    lines.push(
+      <>
+        Nearest shelf:{' '}
+        <Link to={listingPath(category, subCategory)} className="font-semibold text-accent underline" data-testid="search-nearest-shelf">
+          {subCategory.name}
+        </Link>
       </>,
     )
   }

@@ -165,6 +165,11 @@ const SIZE_WORDS = new Set(['mg', 'g', 'gm', 'gms', 'kg', 'kgs', 'ml', 'l', 'ltr
 /** Whether a typed word could name an item: two letters or more, and not a pack-size word. */
 const namesSomething = (word: string) => /\p{L}\p{L}/u.test(word) && !SIZE_WORDS.has(word.toLowerCase())
 
+/** The /search page's line for brands not stocked (app/routes/search.tsx, `SearchMeaning`). */
+export function notStockedLine(notStocked: NonNullable<Understood['notStocked']>): string {
+  return notStocked.map((n) => `No ${n.word} products; showing ${n.showing.join(', ')}.`).join(' ')
+}
+
 /**
  * The line the /search page shows when a search found nothing for what was typed
  * (app/routes/search.tsx, `Results` and `SearchMeaning`), or null when it shows none: no product at
@@ -175,6 +180,8 @@ const namesSomething = (word: string) => /\p{L}\p{L}/u.test(word) && !SIZE_WORDS
 export function noMatchMessage(q: string, answer: SearchAnswer): string | null {
   if (answer.totalCount === 0) return `We found no products for “${q}”.`
   const u = answer.understood
+  // A brand the store does not stock (contract/search.ts `Understood.notStocked`): "No Parle products; showing biscuits."
+  if (u?.notStocked && u.notStocked.length > 0) return notStockedLine(u.notStocked)
   if (u && u.relaxed.length > 0) return `No product matches all of “${q}”: showing results for ${u.query}.`
   // Only a left-out word that names something counts: "No products match “g”" says nothing of the item.
   if (u && u.ignored.some(namesSomething)) return `No products match ${u.ignored.map((w) => `“${w}”`).join(', ')}, so we left it out.`
@@ -183,13 +190,15 @@ export function noMatchMessage(q: string, answer: SearchAnswer): string | null {
 
 /**
  * An unanswerable query's hit (eval/search-heldout/README.md, "Metrics"): the answer (a) says plainly that the item is not
- * stocked, and (b) offers the nearest shelf. Today's answer has no "not stocked" flag and no shelf
- * suggestion (contract/search.ts `Understood`), so (a) is the storefront's own no-match line
- * (`noMatchMessage`), and (b) is met only by products shown under that shelf as the alternative: the
- * first product shown is on `nearestShelf`. Products shown as if they matched, without such a line, miss.
+ * stocked, and (b) offers the nearest shelf. (a) is the storefront's own no-match line
+ * (`noMatchMessage`: nothing found, words dropped or left out, or a brand not stocked,
+ * contract/search.ts `Understood.notStocked`), and (b) is the shelf the answer offers
+ * (`Understood.shelf`) or the first product shown, on `nearestShelf`. Products shown as if they
+ * matched, without such a line, miss.
  */
 export function unanswerableHit(q: string, answer: SearchAnswer, nearestShelf: string): boolean {
   if (noMatchMessage(q, answer) === null) return false
+  if (answer.understood?.shelf?.subCategory.name === nearestShelf) return true
   const first = answer.products[0]
   return first !== undefined && first.subCategory.some((s) => s.name === nearestShelf)
 }

@@ -1,6 +1,6 @@
 /**
  * Filters, sort and what a search was taken to mean (docs/search.md): "Showing results for milk
- * (doodh)", "Did you mean bread?", brand and price filters and the price sort on search results and
+ * (doodh)", "Did you mean bread?", "No parle g products; showing biscuits." with the nearest shelf, brand and price filters and the price sort on search results and
  * on a category listing, as GET parameters (so with JavaScript on and off, and shareable links), and
  * the chips that remove a filter.
  */
@@ -43,6 +43,18 @@ test('a misspelt search offers the correction and shows its results', async ({ p
   await meaning.getByRole('link', { name: 'bread' }).click()
   await expect(page).toHaveURL(/\/search\?q=bread$/)
   await expect(page.getByTestId('search-meaning')).toHaveCount(0)
+})
+
+test('a brand the store does not stock is said so, with what it makes and a link to the nearest shelf', async ({ page }) => {
+  await page.goto('/search?q=parle%20g')
+  const meaning = page.getByTestId('search-meaning')
+  await expect(meaning).toContainText('No parle g products; showing biscuits.')
+  await expect(meaning).not.toContainText('Did you mean')
+  await expect(productCardItems(page).first()).toContainText(/biscuit/i)
+  const shelf = meaning.getByTestId('search-nearest-shelf')
+  await expect(shelf).toHaveText('Glucose & Milk Biscuits')
+  await shelf.click()
+  await expect(page).toHaveURL(/\/Glucose-Milk-Biscuits-[^/]+$/)
 })
 
 test('search results filter by brand, the chip removes it, and the link can be shared', async ({ page }, testInfo) => {

@@ -226,6 +226,7 @@ for (const width of WIDTHS) {
     let page = await visitor.newPage()
     await visit(page, '/', 'home')
     await visit(page, '/search?q=oil', 'search')
+    await visit(page, '/search?q=parle%20g', 'search (brand not stocked, nearest shelf)')
     await visit(page, fixture.listingPath, 'listing')
     await visit(page, fixture.listingPath.split('/').slice(0, 2).join('/'), 'category')
     await visit(page, `/product/p-${longest._id}`, 'product page (longest name)')

@@ -28,7 +28,13 @@ export const POINTS = {
   OTHER_WORD: 8,
   PREFIX: 4,
   BRAND: 12,
+  /** A fresh product (a shelf of the store's fresh departments, `Shelf.fresh`) whose name says what was searched. */
+  FRESH: 12,
+  /** Taken off a bundle ("Combo" pack, a name that joins products with "+") unless the search asks for a combo. */
+  COMBO: -25,
 } as const
+/** Words by which a search asks for a bundle, so bundles are not ranked down. */
+const COMBO_WORDS = new Set(['combo', 'combos', 'pack', 'packs', 'bundle', 'kit', 'set'])
 /** Least points of a product the search's shelf or head noun agrees with (docs/search.md, "Ranking"). */
 export const STRONG_SCORE = 30
 
@@ -149,8 +155,10 @@ export function searchListParts(
   // added up from those columns (`score`), so no text-search test runs twice.
   const columns: SQL[] = []
   const groupPoints = groups.map((group, g) => {
-    const typedAlts = group.alternatives.filter((a) => !a.prefix && a.source === 'typed')
-    const otherAlts = group.alternatives.filter((a) => !a.prefix && a.source !== 'typed')
+    // A synonym is the same thing in other words ("pudina" is mint), so it counts as the typed word;
+    // a spelling correction is a guess, and counts less.
+    const typedAlts = group.alternatives.filter((a) => !a.prefix && (a.source === 'typed' || a.source === 'synonym'))
+    const otherAlts = group.alternatives.filter((a) => !a.prefix && a.source !== 'typed' && a.source !== 'synonym')
     const hits = [
       typedAlts.length ? sql`when p.search_doc @@ ${tsquery(anyOf(typedAlts, 'A'))} then ${POINTS.WORD}` : sql``,
       otherAlts.length ? sql`when p.search_doc @@ ${tsquery(anyOf(otherAlts, 'A'))} then ${POINTS.OTHER_WORD}` : sql``,
@@ -173,6 +181,16 @@ export function searchListParts(
     )} as r_category`,
   )
   columns.push(heads.length ? sql`p.search_head && ${textArray(heads)} as r_head` : sql`false as r_head`)
+  // Fresh produce before processed food with the same words ("green chilli" is the chilli, then the
+  // sauce): the product is on a fresh department and its own name says the search's last thing.
+  const fresh = shelves.filter((shelf) => shelf.fresh).map((shelf) => shelf.id)
+  columns.push(fresh.length ? sql`p.search_category_ids && ${textArray(fresh)} as r_fresh` : sql`false as r_fresh`)
+  // A bundle ranks after single products unless the search asks for one (docs/search.md, "Ranking").
+  // Substring tests only (no regular expression): they run once per match.
+  const wantsCombo = whole.some((word) => COMBO_WORDS.has(word))
+  columns.push(
+    wantsCombo ? sql`false as r_combo` : sql`(p.unit ilike '%combo%' or p.name like '% + %' or p.name ilike '%combo%') as r_combo`,
+  )
   columns.push(departments.size ? sql`p.search_category_ids && ${textArray([...departments])} as r_department` : sql`true as r_department`)
   // The length first: lower-casing every matched name costs more than all the other columns
   // (measured), and only names of the search's length can equal it.
@@ -182,8 +200,11 @@ export function searchListParts(
     ? sql`(case when m.r_department then ${POINTS.DEPARTMENT} + (case when m.r_head then ${POINTS.HEAD} else 0 end)
                when m.r_head then ${POINTS.HEAD_ELSEWHERE} else 0 end)`
     : sql`(case when m.r_head then ${POINTS.HEAD} else 0 end)`
+  const lastNamed = sql.raw(`m.r_n${groups.length - 1}`)
   const score = sql`(case when m.r_exact then ${POINTS.EXACT_NAME} else 0 end) + m.r_whole + m.r_category
-      + ${headPoints} + ${sql.join(groupPoints, sql` + `)}`
+      + ${headPoints} + ${sql.join(groupPoints, sql` + `)}
+      + (case when m.r_fresh and ${lastNamed} >= ${POINTS.OTHER_WORD} then ${POINTS.FRESH} else 0 end)
+      + (case when m.r_combo then ${POINTS.COMBO} else 0 end)`
   return {
     where,
     ranking: {

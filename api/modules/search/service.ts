@@ -31,7 +31,7 @@ import { listPage, type ListQuery } from './list-query.ts'
 import { searchListParts } from './ranking.ts'
 import { changesList, type ListOptions } from './schemas.ts'
 import type { Facets, Understood } from '../../../contract/search.ts'
-import { loadShelves } from './shelves.ts'
+import { loadShelves, shelvesNaming, type Shelf } from './shelves.ts'
 import { CANDIDATE_SIMILARITY } from './spelling.ts'
 import { loadSynonyms } from './synonyms.ts'
 import { takeSize, type QuerySize } from './sizes.ts'
@@ -60,6 +60,21 @@ async function listed(db: Pick<Db, 'execute'>, query: ListQuery): Promise<ListAn
 function queryText(terms: string[], groups: Group[], corrections: Map<string, string>, size: QuerySize | null): string {
   const kept = new Set(groups.flatMap((g) => g.typed))
   return [...terms.filter((t) => kept.has(t)).map((t) => corrections.get(t) ?? t), ...(size ? [size.typed] : [])].join(' ')
+}
+
+/**
+ * The group a search keeps when no product has all its words: the last group that names a kind of
+ * product, an item of some sub category's name ends with it ("butter" in "butter nandini": "Butter &
+ * Margarine"), which is the thing being bought; the last group when none does (docs/search.md,
+ * "Matching"). A brand or an adjective names no shelf, so it is the word dropped.
+ */
+export function productGroup(groups: Group[], shelves: Shelf[]): Group {
+  const namesShelf = (g: Group) =>
+    g.alternatives.some(
+      // Any item of a sub category's name ending with it: "butter" of "Butter & Margarine".
+      (a) => !a.prefix && shelvesNaming(shelves, a.phrase).some((x) => x.shelf.kind === 'subCategory'),
+    )
+  return [...groups].reverse().find(namesShelf) ?? groups.at(-1)!
 }
 
 /**
@@ -110,7 +125,7 @@ export function searchProducts(
       // Only a search the cache could not answer costs database time: that is what is rate-limited.
       await opts.beforeSearch?.()
       // Read before the transaction: PGlite runs one statement at a time, and both are usually cached.
-      const [synonyms, shelves] = await Promise.all([loadSynonyms(deps), loadShelves(deps)])
+      const [vocabulary, shelves] = await Promise.all([loadSynonyms(deps), loadShelves(deps)])
       const run = () =>
         deps.db.transaction(async (tx) => {
           // Settings for this transaction only, made by its first query (the vocabulary look-up,
@@ -127,7 +142,7 @@ export function searchProducts(
           const settings = sql`set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true),
             set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
             set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`
-          const understanding = await understand(tx, terms, synonyms, settings)
+          const understanding = await understand(tx, terms, vocabulary, settings)
           const corrections = new Map(understanding.corrections.map((c) => [c.typed, c.to]))
           const understood: Understood = {
             query: queryText(terms, understanding.groups, corrections, size),
@@ -135,6 +150,9 @@ export function searchProducts(
             corrections: understanding.corrections.map((c) => ({ word: c.typed, to: c.to })),
             ignored: understanding.ignored,
             relaxed: [],
+            ...(understanding.notStocked.length > 0
+              ? { notStocked: understanding.notStocked.map((n) => ({ word: n.typed, showing: n.showing })) }
+              : {}),
           }
           if (understanding.groups.length === 0) return { data: [], totalCount: 0, understood }
           const query = (groups: Group[]): ListQuery => ({
@@ -145,14 +163,27 @@ export function searchProducts(
             storeId: deps.storeId,
           })
           let answer = await listed(tx, query(understanding.groups))
-          // No product has every word: keep the search's head noun (its last group), which is what the
-          // shopper is buying ("brown bread" → bread), and say which words were dropped.
+          // No product has every word: keep the search's product word (`productGroup`), which is what
+          // the shopper is buying ("brown bread" → bread, "butter amul" → butter), and say which words
+          // were dropped.
           const filtered = options.brand.length > 0 || options.price !== null || options.discount !== null
           if (answer.totalCount === 0 && understanding.groups.length > 1 && !filtered) {
-            const head = understanding.groups.at(-1)!
+            const head = productGroup(understanding.groups, shelves)
             answer = await listed(tx, query([head]))
-            understood.relaxed = understanding.groups.slice(0, -1).flatMap((g) => g.typed)
+            understood.relaxed = understanding.groups.filter((g) => g !== head).flatMap((g) => g.typed)
             understood.query = queryText(terms, [head], corrections, size)
+          }
+          // What was not found is answered with the nearest shelf: the first product's.
+          const first = answer.data[0]
+          if (first && (understood.relaxed.length > 0 || understood.notStocked)) {
+            const [category] = first.category
+            const [subCategory] = first.subCategory
+            if (category && subCategory) {
+              understood.shelf = {
+                category: { _id: category._id, name: category.name },
+                subCategory: { _id: subCategory._id, name: subCategory.name },
+              }
+            }
           }
           return { ...answer, understood }
         })

@@ -34,7 +34,16 @@ export interface Shelf {
   items: string[][]
   /** A sub category's categories (its departments); empty for a category. */
   categoryIds: string[]
+  /** A category of fresh food (`FRESH_DEPARTMENT`); false for a sub category. */
+  fresh?: boolean
 }
+
+/**
+ * A category whose name says it sells fresh food: fruits, vegetables, meat, fish, eggs (the
+ * catalogue's "Fruits & Vegetables", "Eggs, Meat & Fish"). Read from the store's own category names,
+ * so a renamed or new fresh department counts without code changes.
+ */
+export const FRESH_DEPARTMENT = /\b(fruits?|vegetables?|meat|fish|eggs?)\b/i
 
 /** Splits a shelf name into its items' words: on commas, "&" and "and". */
 export function shelfItems(name: string): string[][] {
@@ -117,6 +126,12 @@ export function loadShelves(deps: CatalogDeps): Promise<Shelf[]> {
           from sub_categories s
           order by 1`,
     )
-    return rows.map((r) => ({ id: r.id, kind: r.kind, items: shelfItems(r.name), categoryIds: r.categoryIds }))
+    return rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      items: shelfItems(r.name),
+      categoryIds: r.categoryIds,
+      fresh: r.kind === 'category' && FRESH_DEPARTMENT.test(r.name),
+    }))
   })
 }

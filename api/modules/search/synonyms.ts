@@ -2,7 +2,8 @@
  * Search synonyms (docs/search.md, "Synonyms"): the `search_synonyms` table maps words shoppers
  * type, often Hindi-English ("doodh", "dahi", "chawal"), to the catalogue's words ("milk", "curd",
  * "rice"); a `both_ways` row also maps the catalogue word back ("curd" finds "Dahi"). The table is
- * seeded from api/db/seed/data/synonyms.csv (api/db/seed/synonyms.ts) and is the store's to edit.
+ * seeded from api/db/seed/data/synonyms.csv (api/db/seed/synonyms.ts) and is the store's to edit. A
+ * `brand` row names what a brand makes ("parle" → biscuits), for a brand the store does not stock.
  *
  * Read once into memory through the catalogue cache (`search:synonyms`), so a search costs no query
  * for it; a catalogue write clears it with everything else (api/lib/cache.ts).
@@ -22,7 +23,7 @@ export type SynonymMap = ReadonlyMap<string, string[][]>
 export const MAX_SYNONYM_WORDS = 2
 
 /** Builds the map from table rows: normalised like a search, both-way rows entered twice, no duplicates. */
-export function synonymMap(rows: Array<{ word: string; means: string; bothWays: boolean }>): SynonymMap {
+export function synonymMap(rows: ReadonlyArray<{ word: string; means: string; bothWays: boolean }>): SynonymMap {
   const map = new Map<string, string[][]>()
   const add = (from: string[], to: string[]) => {
     if (from.length === 0 || from.length > MAX_SYNONYM_WORDS || to.length === 0) return
@@ -40,14 +41,26 @@ export function synonymMap(rows: Array<{ word: string; means: string; bothWays: 
   return map
 }
 
-/** The synonym map of the store, cached until the next catalogue write. */
-export function loadSynonyms(deps: CatalogDeps): Promise<SynonymMap> {
-  return deps.cache.get('search:synonyms', async () =>
-    synonymMap(
-      await queryRows<{ word: string; means: string; bothWays: boolean }>(
-        deps.db,
-        sql`select word, means, both_ways as "bothWays" from search_synonyms order by word, means`,
-      ),
-    ),
-  )
+/**
+ * The store's vocabulary: `words`, names for things (kind 'word': doodh → milk), and `brands`, brand
+ * names and what each makes (kind 'brand': parle → biscuits; used only for a brand no product of the
+ * store has, api/modules/search/understand.ts). Brand rows are never both ways.
+ */
+export interface Vocabulary {
+  words: SynonymMap
+  brands: SynonymMap
+}
+
+/** The store's vocabulary (`Vocabulary`), cached until the next catalogue write. */
+export function loadSynonyms(deps: CatalogDeps): Promise<Vocabulary> {
+  return deps.cache.get('search:synonyms', async () => {
+    const rows = await queryRows<{ word: string; means: string; bothWays: boolean; kind: string }>(
+      deps.db,
+      sql`select word, means, both_ways as "bothWays", kind from search_synonyms order by word, means`,
+    )
+    return {
+      words: synonymMap(rows.filter((r) => r.kind !== 'brand')),
+      brands: synonymMap(rows.filter((r) => r.kind === 'brand').map((r) => ({ ...r, bothWays: false }))),
+    }
+  })
 }

@@ -25,12 +25,37 @@ export function words(text: string): string[] {
 }
 
 /**
- * The words of a search, at most `MAX_SEARCH_TERMS`. Only these words (and words derived from them
+ * Hindi-English connectives shoppers type between the words that name a thing ("sarson ka tel",
+ * "aloo aur pyaz", "doodh wala"): "of", "and", "with", "-wala". They name nothing, so a search
+ * leaves them out before anything else: read as words to match, they either matched nothing and made
+ * the search drop its real words, or matched any name with a word starting so. Source: R. S.
+ * McGregor, The Oxford Hindi-English Dictionary (1993), entries kā, aur, vālā, sāth.
+ */
+export const CONNECTIVES: ReadonlySet<string> = new Set([
+  'ka',
+  'ki',
+  'ke',
+  'ko',
+  'aur',
+  'wala',
+  'wali',
+  'wale',
+  'vala',
+  'vali',
+  'sath',
+  'saath',
+])
+
+/**
+ * The words of a search without its connectives (`CONNECTIVES`), at most `MAX_SEARCH_TERMS`. Only these words (and words derived from them
  * here and in the synonym and vocabulary tables, which hold the same characters) reach the SQL, as
  * bound parameters inside tsquery text: letters, marks and digits only, never tsquery syntax.
  */
 export function searchTerms(search: string): string[] {
-  return words(search).slice(0, MAX_SEARCH_TERMS)
+  const all = words(search)
+  const kept = all.filter((word) => !CONNECTIVES.has(word))
+  // A search of connectives alone ("ka") is taken as typed, so it is answered like any unknown word.
+  return (kept.length > 0 ? kept : all).slice(0, MAX_SEARCH_TERMS)
 }
 
 /**

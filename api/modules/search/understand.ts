@@ -12,11 +12,16 @@
  *   typed) or the vocabulary lacks it.
  * A word with none of these is left out, and named in `ignored`; a search left with no word
  * matches nothing.
+ *
+ * A brand the store does not stock (a brand row of the vocabulary, one of whose words no product has:
+ * "parle", "coke") is never corrected into another word ("parle" was "paris", a cosmetics brand):
+ * it stands for what the brand makes ("biscuits"), and `notStocked` says so, so the shopper reads
+ * "No Parle products" above the biscuits rather than taking them for Parle's.
  */
 import type { SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { chooseCorrection, lookUpWords } from './spelling.ts'
-import { MAX_SYNONYM_WORDS, type SynonymMap } from './synonyms.ts'
+import { MAX_SYNONYM_WORDS, type SynonymMap, type Vocabulary } from './synonyms.ts'
 
 /** Shortest word matched as a word prefix (one letter would match most of the catalogue). */
 export const MIN_PREFIX_LENGTH = 2
@@ -44,18 +49,37 @@ export interface Understanding {
   corrections: Array<{ typed: string; to: string }>
   /** Typed words that matched nothing and were left out. */
   ignored: string[]
+  /** Brands typed that no product of the store has, and what was searched for instead (what each makes). */
+  notStocked: Array<{ typed: string; showing: string[] }>
 }
 
 /**
- * Understands `terms` (from `searchTerms`, at least one) with the store's synonyms; one vocabulary
- * query on `db` (the search's transaction), which also makes the transaction's `settings`
- * (`lookUpWords`), and one more when a word needs a spelling correction.
+ * Understands `terms` (from `searchTerms`, at least one) with the store's vocabulary (a synonym map
+ * alone: no brand rows); one vocabulary query on `db` (the search's transaction), which also makes
+ * the transaction's `settings` (`lookUpWords`), and one more when a word needs a spelling correction.
  */
-export async function understand(db: Pick<Db, 'execute'>, terms: string[], synonyms: SynonymMap, settings?: SQL): Promise<Understanding> {
+export async function understand(
+  db: Pick<Db, 'execute'>,
+  terms: string[],
+  vocabulary: Vocabulary | SynonymMap,
+  settings?: SQL,
+): Promise<Understanding> {
+  const { words: synonyms, brands } =
+    'words' in vocabulary ? (vocabulary as Vocabulary) : { words: vocabulary, brands: new Map() as SynonymMap }
   const facts = await lookUpWords(db, terms, settings)
-  const result: Understanding = { groups: [], synonyms: [], corrections: [], ignored: [] }
+  const result: Understanding = { groups: [], synonyms: [], corrections: [], ignored: [], notStocked: [] }
   const synonymKeys = [...synonyms.keys()].filter((key) => !key.includes(' ')).map((word) => ({ word, products: 1 }))
+  const unknown = (word: string) => (facts.get(word)?.known ?? 0) === 0
   for (let i = 0; i < terms.length;) {
+    // A brand the catalogue lacks (one of its words is in no product) stands for what it makes.
+    const brand = phraseAt(terms, i, brands)
+    if (brands.has(brand.join(' ')) && brand.some(unknown)) {
+      i += brand.length
+      const showing = brands.get(brand.join(' '))!
+      result.groups.push({ typed: brand, alternatives: showing.map((phrase) => ({ phrase, prefix: false, source: 'synonym' })) })
+      result.notStocked.push({ typed: brand.join(' '), showing: showing.map((m) => m.join(' ')) })
+      continue
+    }
     const span = phraseAt(terms, i, synonyms)
     i += span.length
     const isLast = i === terms.length
