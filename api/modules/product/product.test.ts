@@ -226,7 +226,8 @@ describe('POST /api/product/get-product-by-category', () => {
     expectProductShape(rows[0]!.products[0] as never)
   })
 
-  it("mixes brands in a category's row: each brand's newest first, then each brand's second (docs/product.md, \"Home\")", async () => {
+  // docs/product.md, "Home": a row takes brands in turn.
+  it("mixes brands in a category's row: each brand's newest first, then each brand's second", async () => {
     const mixed = await insertCategory(t.db, { name: 'Mixed Shelf' })
     const one = (name: string, brand: string) => ({ name, categoryIds: [mixed.id], moreDetails: { brand } })
     // Inserted oldest first: Chitale, then two Britannia, then four Amul (the newest).
