@@ -2,7 +2,8 @@
  * The API as the server process runs it (server.ts) when no `API_URL` points elsewhere: opens the
  * database (PGlite under DATA_DIR, or DATABASE_URL), does the start-up work under the advisory lock
  * (migrations, first-start catalogue import, demo admin), builds the Hono app, and starts the
- * background work (the image sweep every 6 hours; on PostgreSQL the cross-instance cache bus).
+ * background work (the image sweep every 6 hours; the payment sweeps every PAYMENT_SWEEP_SECONDS; on
+ * PostgreSQL the cross-instance cache bus).
  *
  * With `API_URL` set, server.ts never calls this: the BFF then needs no database at all
  * (docs/scale-out.md, "API and BFF apart").
@@ -23,6 +24,7 @@ import { createGate } from './lib/gate.ts'
 import { startCacheBus } from './lib/cache-bus.ts'
 import { ensureCatalog } from './db/seed/ensure.ts'
 import { ensureDemoAdmin } from './modules/user/admin-accounts.ts'
+import { runPaymentSweeps } from './modules/payment/service.ts'
 
 /** The running API: the Hono app, its dependencies, and its readiness and stop hooks. */
 export interface EmbeddedApi {
@@ -82,6 +84,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     publicUrl: config.publicUrl,
     commerce: config.commerce,
     invoice: config.invoice,
+    payments: config.payments,
     // PGlite runs one query at a time: one search at a time keeps room for everything else.
     searchGate: createGate(database.kind === 'pglite' ? 1 : 4, 64),
     rateLimits: createRateLimits({}, config.rateLimitIpMultiplier, database.pool),
@@ -95,6 +98,21 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
   void sweep()
   const sweepTimer = setInterval(sweep, 6 * 60 * 60 * 1000)
   sweepTimer.unref()
+  // Online payments: holds that ran out go back to the shelf, unconfirmed payments are asked of the
+  // provider, unsent refunds are sent again (api/modules/payment/service.ts; each step is idempotent
+  // and safe with several instances). One run at a time in this process.
+  let sweeping = false
+  const paymentSweep = async () => {
+    if (sweeping) return
+    sweeping = true
+    try {
+      await runPaymentSweeps(deps)
+    } finally {
+      sweeping = false
+    }
+  }
+  const paymentTimer = setInterval(() => void paymentSweep(), config.payments.sweepMs)
+  paymentTimer.unref()
   // Several instances on one PostgreSQL: a catalogue write on one clears every instance's cache
   // (api/lib/cache-bus.ts), and an order's status change reaches its watchers on every instance
   // (api/lib/order-events.ts). PGlite is one process: nothing to tell.
@@ -114,6 +132,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     },
     async stop() {
       clearInterval(sweepTimer)
+      clearInterval(paymentTimer)
       await cacheBus?.close()
       await database.close()
     },
