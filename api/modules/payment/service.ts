@@ -132,8 +132,7 @@ async function openCheckout(
       throw new HttpError(503, PROVIDER_UNAVAILABLE)
     }
     await deps.db.execute(sql`insert into payments (id, order_id, provider, provider_order_id, method, amount_paise, currency, status)
-      values (${newId()}, ${order._id}, ${provider.name}, ${providerOrderId}, ${method}, ${amount}, 'INR', 'created')
-      on conflict do nothing`)
+      values (${newId()}, ${order._id}, ${provider.name}, ${providerOrderId}, ${method}, ${amount}, 'INR', 'created')`)
   }
   await deps.db.execute(sql`update orders set payment_method = ${method} where id = ${order._id} and status = 'payment_pending'`)
   const [contact] = await queryRows<{ mobile: string | null }>(deps.db, sql`select mobile from users where id = ${user.id}`)
