@@ -23,17 +23,16 @@ export type PaymentChoice = (typeof PAYMENT_CHOICES)[number]
 export const PAYMENT_STATES = ['cod', 'pending', 'paid', 'expired', 'mismatch', 'refund_pending', 'refunded', 'partially_refunded'] as const
 export type PaymentState = (typeof PAYMENT_STATES)[number]
 
-/** A url the provider returns the shopper to: http(s), at most 2,000 characters. */
+/** A url the provider returns the shopper to: http(s) on a host, at most 2,000 characters. */
 const ReturnUrlSchema = z
   .string()
   .max(2000)
-  .refine((value) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(value).protocol)
-    } catch {
-      return false
-    }
-  }, 'Must be an http(s) URL')
+  .regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(\/\S*)?$/, 'Must be an http(s) URL')
+
+/** `X-Razorpay-Signature`: the hex HMAC-SHA256 of a webhook's raw body (a longer value is no signature). */
+export const WebhookSignatureSchema = z.string().max(128)
+/** `x-razorpay-event-id`: the provider's event id (a longer value is ignored: the body's digest stands in). */
+export const WebhookEventIdSchema = z.string().max(100)
 
 /**
  * POST /api/payment/start: `{ addressId, method, callbackUrl, cancelUrl, idempotencyKey? }`: the cart

@@ -89,7 +89,15 @@ export function PaymentCheckout({ checkout, label, autoOpen }: { checkout: Check
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 
-  const testAction = (what: string) => `/api/payment/test-checkout/${encodeURIComponent(checkout.providerOrderId)}/${what}`
+  // The test provider's page answers Pay, Fail and Abandon at one address (api/modules/payment/test-checkout.ts).
+  const testAnswer = (action: string, label: string, variant: 'primary' | 'secondary') => (
+    <form method="post" action="/api/payment/test-checkout/answer" className="mt-2">
+      <input type="hidden" name="order_id" value={checkout.providerOrderId} />
+      <button type="submit" name="action" value={action} className={buttonClassName({ variant, fullWidth: true })}>
+        {label}
+      </button>
+    </form>
+  )
   return (
     <div className="flex flex-col gap-2">
       <form
@@ -125,21 +133,9 @@ export function PaymentCheckout({ checkout, label, autoOpen }: { checkout: Check
               Pay ₹{(checkout.amount / 100).toFixed(2).replace(/\.00$/, '')}
             </h2>
             <p className="text-sm text-slate-600">Order {checkout.orderNumber}</p>
-            <form method="post" action={testAction('pay')} className="mt-3">
-              <button type="submit" className={buttonClassName({ variant: 'primary', fullWidth: true })}>
-                Pay by {METHOD_WORDS[checkout.method] ?? 'UPI'}
-              </button>
-            </form>
-            <form method="post" action={testAction('fail')} className="mt-2">
-              <button type="submit" className={buttonClassName({ variant: 'secondary', fullWidth: true })}>
-                Fail the payment
-              </button>
-            </form>
-            <form method="post" action={testAction('abandon')} className="mt-2">
-              <button type="submit" className={buttonClassName({ variant: 'secondary', fullWidth: true })}>
-                Abandon (close the checkout)
-              </button>
-            </form>
+            {testAnswer('pay', `Pay by ${METHOD_WORDS[checkout.method] ?? 'UPI'}`, 'primary')}
+            {testAnswer('fail', 'Fail the payment', 'secondary')}
+            {testAnswer('abandon', 'Abandon (close the checkout)', 'secondary')}
           </div>
         </div>
       ) : null}

@@ -397,12 +397,18 @@ describe('the test provider’s page', () => {
     expect(html).toContain('Test payment: no money moves')
     expect(html).toContain('Pay by UPI')
     expect(page.headers.get('content-security-policy')).toContain("form-action 'self'")
-    const paid = await t.app.request(`/api/payment/test-checkout/${checkout.providerOrderId}/pay`, { method: 'POST' })
+    const answer = (action: string) =>
+      t.app.request('/api/payment/test-checkout/answer', {
+        method: 'POST',
+        body: new URLSearchParams({ order_id: checkout.providerOrderId, action }),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      })
+    const paid = await answer('pay')
     const back = await paid.text()
     expect(back).toContain('action="/checkout/payment/callback"')
     const payId = /name="razorpay_payment_id" value="([^"]+)"/.exec(back)![1]!
     expect(back).toContain(`value="${paymentSignature(KEY_SECRET, checkout.providerOrderId, payId)}"`)
-    const abandon = await t.app.request(`/api/payment/test-checkout/${checkout.providerOrderId}/abandon`, { method: 'POST' })
+    const abandon = await answer('abandon')
     expect(abandon.status).toBe(303)
     expect(abandon.headers.get('location')).toBe('/checkout')
   })

@@ -8,7 +8,7 @@
  * - POST /callback (public; the signature is the proof) → what the payment did
  * - POST /webhook/razorpay (public; raw body signed in `X-Razorpay-Signature`, at most 64 KB, rate limited)
  * - POST /refund-line `{ orderId, productId }` (admin) → the order with the line refunded
- * - POST /test-checkout, POST /test-checkout/:id/:action: the test provider's hosted page (404 with Razorpay)
+ * - POST /test-checkout, POST /test-checkout/answer: the test provider's hosted page (404 with Razorpay)
  */
 import { randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
@@ -33,6 +33,8 @@ import {
   RefundLineSchema,
   RetryPaymentSchema,
   StartPaymentSchema,
+  WebhookEventIdSchema,
+  WebhookSignatureSchema,
 } from '../../../contract/payment.ts'
 import { handleCallback, handleWebhook, payOnDelivery, refundLine, retryPayment, startOnlinePayment, WEBHOOK_BODY_MAX_BYTES } from './service.ts'
 import { readForm, returnPage, testCheckoutPage, testCheckoutPolicy } from './test-checkout.ts'
@@ -153,8 +155,8 @@ export function paymentRoutes(deps: AppDeps) {
         'each `x-razorpay-event-id` is applied once. Body at most 64 KB.',
       access: 'public',
       headers: z.object({
-        'x-razorpay-signature': z.string().optional().meta({ description: 'HMAC-SHA256 (hex) of the raw body with the webhook secret' }),
-        'x-razorpay-event-id': z.string().optional().meta({ description: 'The event id: a repeat is answered and ignored' }),
+        'x-razorpay-signature': WebhookSignatureSchema.optional().meta({ description: 'HMAC-SHA256 (hex) of the raw body with the webhook secret' }),
+        'x-razorpay-event-id': WebhookEventIdSchema.optional().meta({ description: 'The event id: a repeat is answered and ignored' }),
       }),
       answers: {
         200: { description: 'Applied (or a repeat, ignored)', data: z.object({ duplicate: z.boolean(), outcome: z.string() }) },
@@ -169,8 +171,8 @@ export function paymentRoutes(deps: AppDeps) {
       const bytes = await readCappedStream(c.req.raw.body, WEBHOOK_BODY_MAX_BYTES, tooLarge)
       const result = await handleWebhook(deps, {
         rawBody: Buffer.from(bytes).toString('utf8'),
-        signature: c.req.header('x-razorpay-signature'),
-        eventId: c.req.header('x-razorpay-event-id'),
+        signature: WebhookSignatureSchema.safeParse(c.req.header('x-razorpay-signature')).data,
+        eventId: WebhookEventIdSchema.safeParse(c.req.header('x-razorpay-event-id')).data,
       })
       return ok(c, result.duplicate ? 'Event already processed' : 'Event processed', result)
     },
@@ -215,19 +217,19 @@ export function paymentRoutes(deps: AppDeps) {
   endpoint(
     {
       method: 'post',
-      path: '/test-checkout/{id}/{action}',
-      summary: 'The test payment page: pay, fail or abandon (then back to the shop, signed like Razorpay)',
+      path: '/test-checkout/answer',
+      summary: 'The test payment page: `order_id` and `action` (pay, fail or abandon), then back to the shop, signed like Razorpay',
       access: 'public',
       answers: html,
-      errors: [404],
+      errors: [404, 413],
     },
     async (c) => {
       if (!testProvider) return notTest(c)
-      const id = c.req.param('id') ?? ''
-      const action = c.req.param('action')
+      const form = await readForm(c.req.raw.body)
+      const id = form.get('order_id') ?? ''
+      const action = form.get('action')
       const order = testProvider.order(id)
-      if (!order || !['pay', 'fail', 'abandon'].includes(action ?? '')) throw NotFound('No such test payment')
-      await readForm(c.req.raw.body)
+      if (!order || (action !== 'pay' && action !== 'fail' && action !== 'abandon')) throw NotFound('No such test payment')
       if (action === 'abandon') return c.redirect(order.cancelUrl, 303)
       const fields = await testProvider.complete(id, action === 'pay' ? 'captured' : 'failed')
       // Razorpay's failure callback names the order inside error[metadata]; ours also sends it plainly.

@@ -10,6 +10,9 @@ import { PayloadTooLarge } from '../../lib/errors.ts'
 import { readCappedStream } from '../../lib/capped-body.ts'
 import type { TestProvider } from './test-provider.ts'
 
+/** Where the page's Pay, Fail and Abandon buttons post (`order_id`, `action`). */
+export const TEST_CHECKOUT_ANSWER_PATH = '/api/payment/test-checkout/answer'
+
 /** Largest form the page reads (bytes). */
 export const TEST_CHECKOUT_FORM_MAX_BYTES = 8 * 1024
 
@@ -44,14 +47,14 @@ export function testCheckoutPage(provider: TestProvider, providerOrderId: string
   const order = provider.order(providerOrderId)
   if (!order) return undefined
   const rupees = (order.amount / 100).toFixed(2).replace(/\.00$/, '')
-  const action = (what: string) => `/api/payment/test-checkout/${encodeURIComponent(order.id)}/${what}`
   const method = METHOD_WORDS[order.method] ?? 'UPI'
+  const button = (action: string, label: string, cls = '') =>
+    `<form method="post" action="${TEST_CHECKOUT_ANSWER_PATH}"><input type="hidden" name="order_id" value="${escape(order.id)}">` +
+    `<button${cls ? ` class="${cls}"` : ''} type="submit" name="action" value="${action}">${escape(label)}</button></form>`
   return page(
     'Test payment',
     `<h1>Pay ₹${escape(rupees)}</h1><p>Order ${escape(order.receipt)}</p>
-<form method="post" action="${action('pay')}"><button class="pay" type="submit">Pay by ${escape(method)}</button></form>
-<form method="post" action="${action('fail')}"><button type="submit">Fail the payment</button></form>
-<form method="post" action="${action('abandon')}"><button type="submit">Abandon (close the checkout)</button></form>`,
+${button('pay', `Pay by ${method}`, 'pay')}${button('fail', 'Fail the payment')}${button('abandon', 'Abandon (close the checkout)')}`,
   )
 }
 
