@@ -6,7 +6,14 @@
 export type OrderStatusName = 'payment_pending' | 'placed' | 'packed' | 'out_for_delivery' | 'delivered' | 'cancelled'
 
 /** Every status, in order along the happy path (an online order waits for its payment first), then cancelled. */
-export const ORDER_STATUS_NAMES: readonly OrderStatusName[] = ['payment_pending', 'placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled']
+export const ORDER_STATUS_NAMES: readonly OrderStatusName[] = [
+  'payment_pending',
+  'placed',
+  'packed',
+  'out_for_delivery',
+  'delivered',
+  'cancelled',
+]
 
 /** The label of each status. */
 export const ORDER_STATUS_LABELS: Record<OrderStatusName, string> = {

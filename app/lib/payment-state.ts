@@ -22,7 +22,13 @@ export function paymentStateLabel(state: string): string {
   return PAYMENT_STATE_LABELS[state as PaymentState] ?? state
 }
 
-const METHOD_LABELS: Record<string, string> = { cod: 'Cash on delivery', upi: 'UPI', card: 'Card', netbanking: 'Netbanking', wallet: 'Wallet' }
+const METHOD_LABELS: Record<string, string> = {
+  cod: 'Cash on delivery',
+  upi: 'UPI',
+  card: 'Card',
+  netbanking: 'Netbanking',
+  wallet: 'Wallet',
+}
 
 /** How an order is paid in words ("UPI", "Cash on delivery"). */
 export function paymentMethodLabel(method: string): string {

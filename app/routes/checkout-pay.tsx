@@ -36,7 +36,11 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   const orderId = params.orderId
   if (!/^[A-Za-z0-9]{1,64}$/.test(orderId)) throw data('Order not found', { status: 404 })
   const origin = env.publicUrl ?? url.origin
-  const flags = { failed: url.searchParams.has('failed'), cancelled: url.searchParams.has('cancelled'), pending: url.searchParams.has('pending') }
+  const flags = {
+    failed: url.searchParams.has('failed'),
+    cancelled: url.searchParams.has('cancelled'),
+    pending: url.searchParams.has('pending'),
+  }
   const result = await retryPayment(session, {
     orderId,
     callbackUrl: `${origin}${PAYMENT_CALLBACK_PATH}`,
@@ -50,7 +54,12 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     const order = await orderDetails(session, orderId)
     if (!order.ok) throwFailure(order)
     if (order.data.status !== 'cancelled' && order.data.status !== 'payment_pending') throw redirect(successHref(order.data.orderId))
-    return { kind: 'closed' as const, orderId: order.data._id, orderNumber: order.data.orderId, expired: order.data.payment.state === 'expired' }
+    return {
+      kind: 'closed' as const,
+      orderId: order.data._id,
+      orderNumber: order.data.orderId,
+      expired: order.data.payment.state === 'expired',
+    }
   }
   if (result.status === 503) return { kind: 'unavailable' as const, orderId, message: result.message, ...flags }
   throwFailure(result)
@@ -114,7 +123,11 @@ export default function CheckoutPay({ loaderData }: Route.ComponentProps) {
               </p>
             </div>
             {trouble ? (
-              <p role="alert" data-testid="payment-trouble" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+              <p
+                role="alert"
+                data-testid="payment-trouble"
+                className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+              >
                 {trouble}
               </p>
             ) : null}

@@ -52,9 +52,8 @@ export default function Success({ loaderData }: Route.ComponentProps) {
         Your order number is <strong data-testid="order-number">{orderId}</strong>.
       </p>
       <p className="mt-1 text-slate-600">
-        {itemCountLabel(itemCount)} · {paidOnline ? `paid ${formatRupees(total)} online` : `pay ${formatRupees(total)} in cash on delivery`} ·
-        arriving in about{' '}
-        <span data-testid="promised-minutes">{countLabel(minutes, 'minute')}</span> from {storeName} store.
+        {itemCountLabel(itemCount)} · {paidOnline ? `paid ${formatRupees(total)} online` : `pay ${formatRupees(total)} in cash on delivery`}{' '}
+        · arriving in about <span data-testid="promised-minutes">{countLabel(minutes, 'minute')}</span> from {storeName} store.
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         <Link to={`/dashboard/myorder/${id}`} className={buttonClassName({ variant: 'primary' })}>

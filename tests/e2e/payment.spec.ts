@@ -33,7 +33,8 @@ const stockOf = async (request: APIRequestContext, id: string) =>
 async function atCheckout(page: Page, request: APIRequestContext, testInfo: TestInfo, product: Stocked, label: string) {
   const user = newUser(testInfo, label)
   await registerViaApi(request, user)
-  const token = (await api<{ accessToken: string }>(request, '/user/login', { email: user.email, password: user.password })).data.accessToken
+  const token = (await api<{ accessToken: string }>(request, '/user/login', { email: user.email, password: user.password })).data
+    .accessToken
   const headers = { Authorization: `Bearer ${token}` }
   expect((await request.post('/api/cart/create', { data: { productId: product._id }, headers })).ok()).toBe(true)
   await request.post('/api/address/create', {

@@ -50,7 +50,8 @@ async function shopper(): Promise<Shopper> {
   return { ...who, addressId: res.body.data._id }
 }
 async function add(who: SignedIn, productId: string, times = 1) {
-  for (let i = 0; i < times; i++) expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
+  for (let i = 0; i < times; i++)
+    expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
 }
 const start = (who: Shopper, method = 'upi') =>
   t.call('payment/start', {
@@ -66,7 +67,11 @@ const webhook = (rawBody: string, signature: string | undefined, eventId?: strin
   t.call('payment/webhook/razorpay', {
     method: 'POST',
     body: rawBody,
-    headers: { 'Content-Type': 'application/json', ...(signature ? { 'X-Razorpay-Signature': signature } : {}), ...(eventId ? { 'x-razorpay-event-id': eventId } : {}) },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(signature ? { 'X-Razorpay-Signature': signature } : {}),
+      ...(eventId ? { 'x-razorpay-event-id': eventId } : {}),
+    },
   })
 /** A Razorpay-shaped event body for a payment of `orderId`. */
 const capturedEvent = (orderId: string, paymentId: string, amount: number, currency = 'INR') =>
@@ -74,7 +79,9 @@ const capturedEvent = (orderId: string, paymentId: string, amount: number, curre
     entity: 'event',
     event: 'payment.captured',
     contains: ['payment'],
-    payload: { payment: { entity: { id: paymentId, entity: 'payment', order_id: orderId, amount, currency, status: 'captured', method: 'upi' } } },
+    payload: {
+      payment: { entity: { id: paymentId, entity: 'payment', order_id: orderId, amount, currency, status: 'captured', method: 'upi' } },
+    },
     created_at: 1,
   })
 const signed = (body: string) => hmacHex(WEBHOOK_SECRET, body)
@@ -159,7 +166,10 @@ describe('a verified payment', () => {
     await add(who, p.id)
     const { order, checkout } = (await start(who)).body.data
     const { result: fields } = await catchWebhooks(() => provider.complete(checkout.providerOrderId, 'captured'))
-    const forged = { ...fields, razorpay_signature: paymentSignature('another-secret', checkout.providerOrderId, fields.razorpay_payment_id!) }
+    const forged = {
+      ...fields,
+      razorpay_signature: paymentSignature('another-secret', checkout.providerOrderId, fields.razorpay_payment_id!),
+    }
     const res = await callback(forged)
     expect(res.status).toBe(400)
     expect((await details(who, order._id)).status).toBe('payment_pending')
@@ -225,7 +235,10 @@ describe('webhooks', () => {
     expect((await webhook(short, signed(short), 'evt_short')).body.data.outcome).toBe('mismatch')
     const state = await details(who, order._id)
     expect(state).toMatchObject({ status: 'payment_pending', payment: { state: 'mismatch' } })
-    const [row] = await queryRows<{ status: string }>(t.db, sql`select status from payments where provider_order_id = ${checkout.providerOrderId}`)
+    const [row] = await queryRows<{ status: string }>(
+      t.db,
+      sql`select status from payments where provider_order_id = ${checkout.providerOrderId}`,
+    )
     expect(row!.status).toBe('mismatch')
     const usd = capturedEvent(checkout.providerOrderId, 'pay_Usd00000000001', checkout.amount, 'USD')
     expect((await webhook(usd, signed(usd), 'evt_usd')).body.data.outcome).not.toBe('paid')
@@ -320,7 +333,13 @@ describe('the reservation', () => {
     try {
       await Promise.all([
         expireReservations(t.deps),
-        applyCapture(t.deps, { provider: 'test', providerOrderId: checkout.providerOrderId, paymentId: 'pay_Race0000000001', amount: checkout.amount, currency: 'INR' }),
+        applyCapture(t.deps, {
+          provider: 'test',
+          providerOrderId: checkout.providerOrderId,
+          paymentId: 'pay_Race0000000001',
+          amount: checkout.amount,
+          currency: 'INR',
+        }),
       ])
     } finally {
       offset = 0
@@ -338,13 +357,18 @@ describe('two payments for one order', () => {
     const { order, checkout } = (await start(who)).body.data
     // A second tab made its own provider order for the same order.
     const other = await provider.createOrder({ amount: checkout.amount, currency: 'INR', receipt: order.orderId, notes: {} })
-    await t.db.execute(sql`insert into payments (id, order_id, provider, provider_order_id, method, amount_paise) values ('pay2nd', ${order._id}, 'test', ${other.id}, 'card', ${checkout.amount})`)
+    await t.db.execute(
+      sql`insert into payments (id, order_id, provider, provider_order_id, method, amount_paise) values ('pay2nd', ${order._id}, 'test', ${other.id}, 'card', ${checkout.amount})`,
+    )
     const [a, b] = await Promise.all([provider.complete(checkout.providerOrderId, 'captured'), provider.complete(other.id, 'captured')])
     const outcomes = [(await callback(a!)).body.data.outcome, (await callback(b!)).body.data.outcome].sort()
     expect(outcomes).toEqual(['paid', 'paid'])
     await waitFor(async () => (await details(who, order._id)).payment.refunds.some((r: { status: string }) => r.status === 'processed'))
     const paid = await details(who, order._id)
-    expect(paid).toMatchObject({ status: 'placed', payment: { refunds: [{ amount: 400, status: 'processed', reason: 'A second payment of a paid order' }] } })
+    expect(paid).toMatchObject({
+      status: 'placed',
+      payment: { refunds: [{ amount: 400, status: 'processed', reason: 'A second payment of a paid order' }] },
+    })
     expect(await stockIn(t.db, p.id)).toBe(2)
   })
 })
@@ -376,10 +400,18 @@ describe('refunds', () => {
     const res = await t.call('payment/refund-line', { method: 'POST', json: { orderId: order._id, productId: b.id }, token: admin.token })
     expect(res.status).toBe(200)
     expect(res.body.data.payment.refunds).toMatchObject([{ amount: 100, reason: 'Not delivered: Raisins' }])
-    expect((await t.call('payment/refund-line', { method: 'POST', json: { orderId: order._id, productId: b.id }, token: admin.token })).status).toBe(409)
-    expect((await t.call('payment/refund-line', { method: 'POST', json: { orderId: order._id, productId: b.id }, token: who.token })).status).toBe(403)
+    expect(
+      (await t.call('payment/refund-line', { method: 'POST', json: { orderId: order._id, productId: b.id }, token: admin.token })).status,
+    ).toBe(409)
+    expect(
+      (await t.call('payment/refund-line', { method: 'POST', json: { orderId: order._id, productId: b.id }, token: who.token })).status,
+    ).toBe(403)
     await waitFor(async () => (await details(who, order._id)).payment.state === 'partially_refunded')
-    const list = await t.call('order/admin-list', { method: 'POST', json: { payment: 'partially_refunded', limit: 50 }, token: admin.token })
+    const list = await t.call('order/admin-list', {
+      method: 'POST',
+      json: { payment: 'partially_refunded', limit: 50 },
+      token: admin.token,
+    })
     expect(list.body.data.map((o: { _id: string }) => o._id)).toContain(order._id)
     expect(list.body.data.every((o: { payment: { state: string } }) => o.payment.state === 'partially_refunded')).toBe(true)
   })
@@ -392,7 +424,11 @@ describe('the test provider’s page', () => {
     await add(who, p.id)
     const { checkout } = (await start(who)).body.data
     const form = new URLSearchParams(checkout.hosted.fields)
-    const page = await t.app.request('/api/payment/test-checkout', { method: 'POST', body: form, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })
+    const page = await t.app.request('/api/payment/test-checkout', {
+      method: 'POST',
+      body: form,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    })
     const html = await page.text()
     expect(html).toContain('Test payment: no money moves')
     expect(html).toContain('Pay by UPI')

@@ -59,7 +59,14 @@ function razorpay(payments: Record<string, ReturnType<typeof paymentEntity>> = {
     http.post(`${API}/payments/:id/refund`, async ({ params, request }) => {
       const body = (await request.json()) as { amount: number }
       seen.push({ method: 'POST', path: `/payments/${String(params.id)}/refund`, auth: request.headers.get('authorization'), body })
-      return HttpResponse.json({ id: 'rfnd_Mock000000001', entity: 'refund', payment_id: params.id, amount: body.amount, currency: 'INR', status: 'pending' })
+      return HttpResponse.json({
+        id: 'rfnd_Mock000000001',
+        entity: 'refund',
+        payment_id: params.id,
+        amount: body.amount,
+        currency: 'INR',
+        status: 'pending',
+      })
     }),
   ]
 }
@@ -85,7 +92,11 @@ describe('the Razorpay provider (SDK, REST mocked)', () => {
 
   it('turns 4xx, 5xx and no answer in time into ProviderErrors that carry no secret', async () => {
     server.use(...razorpay())
-    const fail = async (p: Promise<unknown>) => p.then(() => undefined, (err: unknown) => err as ProviderError)
+    const fail = async (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (err: unknown) => err as ProviderError,
+      )
     const notFound = await fail(provider.fetchPayment('pay_Nobody00000001'))
     expect(notFound).toBeInstanceOf(ProviderError)
     expect(notFound).toMatchObject({ status: 400, code: 'BAD_REQUEST_ERROR' })
@@ -124,7 +135,12 @@ describe('the Razorpay provider (SDK, REST mocked)', () => {
       prefill: { name: 'A', email: 'a@example.com', contact: '9845012345' },
     })
     expect(hosted.url).toBe(RAZORPAY_HOSTED_CHECKOUT_URL)
-    expect(hosted.fields).toMatchObject({ key_id: KEYS.keyId, order_id: 'order_A', amount: '25600', callback_url: 'https://shop.example/checkout/payment/callback' })
+    expect(hosted.fields).toMatchObject({
+      key_id: KEYS.keyId,
+      order_id: 'order_A',
+      amount: '25600',
+      callback_url: 'https://shop.example/checkout/payment/callback',
+    })
     expect(JSON.stringify(hosted)).not.toContain(KEYS.keySecret)
   })
 })
@@ -150,7 +166,12 @@ describe('the API with Razorpay', () => {
   it('a provider 5xx on start is a 503; the order waits with its stock held and "Try again" opens the checkout', async () => {
     const who = await shopperWithCart()
     server.use(http.post(`${API}/orders`, () => HttpResponse.json({ error: { code: 'SERVER_ERROR' } }, { status: 500 })))
-    const res = await t.call('payment/start', { method: 'POST', json: { addressId: who.addressId, method: 'card', ...urls }, token: who.token, headers: { 'Idempotency-Key': 'rzp-start-1' } })
+    const res = await t.call('payment/start', {
+      method: 'POST',
+      json: { addressId: who.addressId, method: 'card', ...urls },
+      token: who.token,
+      headers: { 'Idempotency-Key': 'rzp-start-1' },
+    })
     expect(res.status).toBe(503)
     expect(await stockIn(t.db, who.productId)).toBe(2)
     const orders = (await t.call('order/order-list', { token: who.token })).body.data
@@ -166,7 +187,12 @@ describe('the API with Razorpay', () => {
   it('pays: the callback is verified by signature and by the payment fetched; a timeout leaves it pending; the webhook settles it', async () => {
     const who = await shopperWithCart()
     server.use(...razorpay())
-    const start = await t.call('payment/start', { method: 'POST', json: { addressId: who.addressId, method: 'upi', ...urls }, token: who.token, headers: { 'Idempotency-Key': 'rzp-start-2' } })
+    const start = await t.call('payment/start', {
+      method: 'POST',
+      json: { addressId: who.addressId, method: 'upi', ...urls },
+      token: who.token,
+      headers: { 'Idempotency-Key': 'rzp-start-2' },
+    })
     expect(start.status).toBe(201)
     const { order, checkout } = start.body.data
     expect(seen.find((s) => s.path === '/orders')!.body).toMatchObject({ amount: 25600, currency: 'INR', receipt: order.orderId })
@@ -195,7 +221,11 @@ describe('the API with Razorpay', () => {
     const hook = await t.call('payment/webhook/razorpay', {
       method: 'POST',
       body,
-      headers: { 'Content-Type': 'application/json', 'X-Razorpay-Signature': hmacHex(KEYS.webhookSecret, body), 'x-razorpay-event-id': 'evt_Rzp1' },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Razorpay-Signature': hmacHex(KEYS.webhookSecret, body),
+        'x-razorpay-event-id': 'evt_Rzp1',
+      },
     })
     expect(hook.body.data).toMatchObject({ duplicate: false, outcome: 'already' })
     const placed = (await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: who.token })).body.data
@@ -203,7 +233,11 @@ describe('the API with Razorpay', () => {
   })
 
   it('the test provider page is not there with Razorpay', async () => {
-    const res = await t.app.request('/api/payment/test-checkout', { method: 'POST', body: 'order_id=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })
+    const res = await t.app.request('/api/payment/test-checkout', {
+      method: 'POST',
+      body: 'order_id=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    })
     expect(res.status).toBe(404)
   })
 })

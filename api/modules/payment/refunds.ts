@@ -85,7 +85,13 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
   )
   let sent = 0
   for (const { id } of due) {
-    const [claimed] = await queryRows<{ id: string; amount_paise: number; payment_id: string; provider_payment_id: string; order_id: string }>(
+    const [claimed] = await queryRows<{
+      id: string
+      amount_paise: number
+      payment_id: string
+      provider_payment_id: string
+      order_id: string
+    }>(
       deps.db,
       sql`update refunds r set attempts = r.attempts + 1, updated_at = ${now.toISOString()}
         from payments p where r.id = ${id} and p.id = r.payment_id and r.status = 'pending' and r.provider_refund_id is null
@@ -124,7 +130,14 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
  */
 export async function settleRefund(
   tx: Executor,
-  input: { provider: string; providerRefundId: string; providerPaymentId: string; amountPaise: number; status: 'processed' | 'failed'; now: Date },
+  input: {
+    provider: string
+    providerRefundId: string
+    providerPaymentId: string
+    amountPaise: number
+    status: 'processed' | 'failed'
+    now: Date
+  },
 ): Promise<string | undefined> {
   const [row] = await queryRows<{ id: string; order_id: string }>(
     tx,

@@ -36,7 +36,15 @@ import {
   WebhookEventIdSchema,
   WebhookSignatureSchema,
 } from '../../../contract/payment.ts'
-import { handleCallback, handleWebhook, payOnDelivery, refundLine, retryPayment, startOnlinePayment, WEBHOOK_BODY_MAX_BYTES } from './service.ts'
+import {
+  handleCallback,
+  handleWebhook,
+  payOnDelivery,
+  refundLine,
+  retryPayment,
+  startOnlinePayment,
+  WEBHOOK_BODY_MAX_BYTES,
+} from './service.ts'
 import { readForm, returnPage, testCheckoutPage, testCheckoutPolicy } from './test-checkout.ts'
 
 /** Builds the /api/payment router. */
@@ -61,7 +69,10 @@ export function paymentRoutes(deps: AppDeps) {
       },
       errors: [404, 409, 422, 429, 503],
       failureExtra: {
-        409: { description: 'The cart changed since the shopper saw it (`changes`)', extra: { changes: z.array(CartChangeSchema).optional() } },
+        409: {
+          description: 'The cart changed since the shopper saw it (`changes`)',
+          extra: { changes: z.array(CartChangeSchema).optional() },
+        },
       },
     },
     requireUser(deps),
@@ -83,7 +94,10 @@ export function paymentRoutes(deps: AppDeps) {
       if (outcome.kind === 'changed') {
         const names = [...new Set(outcome.changes.map((ch) => ch.name))].join(', ')
         return c.json(
-          { ...failure(`Your cart was updated: ${names} changed since you added it. Check your cart and try again.`), changes: outcome.changes },
+          {
+            ...failure(`Your cart was updated: ${names} changed since you added it. Check your cart and try again.`),
+            changes: outcome.changes,
+          },
           409,
         )
       }
@@ -155,7 +169,9 @@ export function paymentRoutes(deps: AppDeps) {
         'each `x-razorpay-event-id` is applied once. Body at most 64 KB.',
       access: 'public',
       headers: z.object({
-        'x-razorpay-signature': WebhookSignatureSchema.optional().meta({ description: 'HMAC-SHA256 (hex) of the raw body with the webhook secret' }),
+        'x-razorpay-signature': WebhookSignatureSchema.optional().meta({
+          description: 'HMAC-SHA256 (hex) of the raw body with the webhook secret',
+        }),
         'x-razorpay-event-id': WebhookEventIdSchema.optional().meta({ description: 'The event id: a repeat is answered and ignored' }),
       }),
       answers: {

@@ -70,7 +70,13 @@ export type StartOutcome =
 export async function startOnlinePayment(
   deps: PaymentDeps,
   user: { id: string; email: string; name: string },
-  input: { addressId: string; idempotencyKey: string; method: OnlineMethodName; storeId?: string; spendBudget?: () => Promise<void> } & ReturnUrls,
+  input: {
+    addressId: string
+    idempotencyKey: string
+    method: OnlineMethodName
+    storeId?: string
+    spendBudget?: () => Promise<void>
+  } & ReturnUrls,
 ): Promise<StartOutcome> {
   const now = deps.clock()
   const outcome = await placeFromCart(deps, user, {
@@ -159,7 +165,11 @@ async function openCheckout(
  * it still counts (applyCapture marks it paid).
  * @throws 404 ORDER_NOT_FOUND; 409 RESERVATION_EXPIRED or NOT_AWAITING_PAYMENT
  */
-export async function payOnDelivery(deps: PaymentDeps, user: { id: string; email: string; name: string }, ref: string): Promise<OrderAnswer> {
+export async function payOnDelivery(
+  deps: PaymentDeps,
+  user: { id: string; email: string; name: string },
+  ref: string,
+): Promise<OrderAnswer> {
   if (!PLAUSIBLE_REF.test(ref)) throw NotFound(ORDER_NOT_FOUND)
   const id = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string; user_id: string; status: string; payment_state: string }>(
@@ -296,7 +306,8 @@ export async function applyCapture(
     // Nothing to sell it for: already paid by another payment, or cancelled with its stock gone.
     await tx.execute(sql`update orders set payment_state = case when payment_state in ('expired', 'pending', 'mismatch') then 'paid' else payment_state end
       where id = ${order.id} and status = 'cancelled'`)
-    const reason = order.status === 'cancelled' ? 'Paid after the order was cancelled or the time to pay ran out' : 'A second payment of a paid order'
+    const reason =
+      order.status === 'cancelled' ? 'Paid after the order was cancelled or the time to pay ran out' : 'A second payment of a paid order'
     await recordRefund(tx, { orderId: order.id, reason, now, paymentId: row.id })
     if (order.status !== 'cancelled') await tx.execute(sql`update payments set status = 'refunded' where id = ${row.id}`)
     return { result: 'refunded', refund: true }
@@ -350,7 +361,12 @@ const CALLBACK_MESSAGES: Record<CallbackOutcome['outcome'], string> = {
  */
 export async function handleCallback(
   deps: PaymentDeps,
-  input: { razorpay_order_id: string; razorpay_payment_id?: string; razorpay_signature?: string; error?: { code?: string; description?: string } },
+  input: {
+    razorpay_order_id: string
+    razorpay_payment_id?: string
+    razorpay_signature?: string
+    error?: { code?: string; description?: string }
+  },
 ): Promise<CallbackOutcome> {
   const { provider } = deps.payments
   const order = await orderOfProviderOrder(deps, provider.name, input.razorpay_order_id)
@@ -563,7 +579,10 @@ export async function reconcilePendingPayments(deps: PaymentDeps): Promise<numbe
       })
       if (result !== 'already' && result !== 'unknown') found++
     } catch (err) {
-      deps.logger.warn({ status: (err as ProviderError)?.status, code: (err as ProviderError)?.code }, 'payment reconciliation: provider not answering')
+      deps.logger.warn(
+        { status: (err as ProviderError)?.status, code: (err as ProviderError)?.code },
+        'payment reconciliation: provider not answering',
+      )
     }
   }
   return found
@@ -582,8 +601,10 @@ export async function refundLine(deps: PaymentDeps, input: { orderId: string; pr
       sql`select id, status, payment_state from orders where id = ${input.orderId} or order_number = ${input.orderId.toUpperCase()} for update`,
     )
     if (!order) throw NotFound(ORDER_NOT_FOUND)
-    if (!['paid', 'partially_refunded', 'refund_pending'].includes(order.payment_state)) throw Conflict('Only an order paid online can be refunded')
-    if (order.status !== 'placed' && order.status !== 'packed') throw Conflict('A line can be refunded only while the order is placed or packed')
+    if (!['paid', 'partially_refunded', 'refund_pending'].includes(order.payment_state))
+      throw Conflict('Only an order paid online can be refunded')
+    if (order.status !== 'placed' && order.status !== 'packed')
+      throw Conflict('A line can be refunded only while the order is placed or packed')
     const [line] = await queryRows<{ id: string; name: string; line_total_paise: number; refunded: boolean }>(
       tx,
       sql`select l.id, l.name, l.line_total_paise, exists (select 1 from refunds r where r.order_line_id = l.id and r.status <> 'failed') as refunded

@@ -57,7 +57,12 @@ export function parsePaymentSettings(env: NodeJS.ProcessEnv): PaymentSettings {
   }
   const reservationMs = seconds('PAYMENT_RESERVATION_SECONDS', DEFAULT_RESERVATION_MS / 1000, 5, 24 * 3600) * 1000
   const sweepMs = seconds('PAYMENT_SWEEP_SECONDS', 30, 1, 3600) * 1000
-  const common = { reservationMs, sweepMs, reconcileAfterMs: Math.min(5 * 60_000, reservationMs / 3), shopName: env.SHOP_NAME?.trim() || 'Grocery' }
+  const common = {
+    reservationMs,
+    sweepMs,
+    reconcileAfterMs: Math.min(5 * 60_000, reservationMs / 3),
+    shopName: env.SHOP_NAME?.trim() || 'Grocery',
+  }
   const keyId = env.RAZORPAY_KEY_ID?.trim()
   const name = env.PAYMENT_PROVIDER?.trim() || (keyId ? 'razorpay' : 'test')
   if (name === 'test') return testPaymentSettings(common)

@@ -58,7 +58,8 @@ export interface TestProvider extends PaymentProvider {
 }
 
 /** A Razorpay-like id: prefix + 14 random base62-ish characters. */
-const razorpayId = (prefix: string) => `${prefix}_${randomBytes(10).toString('base64url').replace(/[-_]/g, '').slice(0, 14).padEnd(14, '0')}`
+const razorpayId = (prefix: string) =>
+  `${prefix}_${randomBytes(10).toString('base64url').replace(/[-_]/g, '').slice(0, 14).padEnd(14, '0')}`
 
 /** Only a path of our own site (never another origin): the page posts signed fields there. */
 function ownPath(url: string): string {
@@ -93,7 +94,8 @@ export function createTestProvider(options: { keySecret: string; webhookSecret: 
     name: 'test',
     keyId: options.keyId ?? 'rzp_test_nomoneymoves',
     async createOrder(input) {
-      if (!Number.isInteger(input.amount) || input.amount < 100) throw new ProviderError('amount must be at least 100 paise', 400, 'BAD_REQUEST_ERROR')
+      if (!Number.isInteger(input.amount) || input.amount < 100)
+        throw new ProviderError('amount must be at least 100 paise', 400, 'BAD_REQUEST_ERROR')
       const order: TestOrder = {
         id: razorpayId('order'),
         amount: input.amount,
@@ -121,9 +123,15 @@ export function createTestProvider(options: { keySecret: string; webhookSecret: 
     },
     async refund(paymentId, input) {
       const payment = payments.get(paymentId)
-      if (!payment || payment.status !== 'captured' && payment.status !== 'refunded')
+      if (!payment || (payment.status !== 'captured' && payment.status !== 'refunded'))
         throw new ProviderError('The payment cannot be refunded', 400, 'BAD_REQUEST_ERROR')
-      const refund: ProviderRefund = { id: razorpayId('rfnd'), payment_id: paymentId, amount: input.amount, currency: 'INR', status: 'pending' }
+      const refund: ProviderRefund = {
+        id: razorpayId('rfnd'),
+        payment_id: paymentId,
+        amount: input.amount,
+        currency: 'INR',
+        status: 'pending',
+      }
       // Settled a moment later, as a webhook (never inside the caller's own request).
       setTimeout(() => {
         void sendWebhook('refund.processed', {
@@ -185,7 +193,16 @@ export function createTestProvider(options: { keySecret: string; webhookSecret: 
         await sendWebhook('payment.captured', { payment })
         await sendWebhook('order.paid', {
           payment,
-          order: { id: order.id, entity: 'order', amount: order.amount, amount_paid: order.amount, amount_due: 0, currency: order.currency, receipt: order.receipt, status: 'paid' },
+          order: {
+            id: order.id,
+            entity: 'order',
+            amount: order.amount,
+            amount_paid: order.amount,
+            amount_due: 0,
+            currency: order.currency,
+            receipt: order.receipt,
+            status: 'paid',
+          },
         })
         return {
           razorpay_payment_id: payment.id,

@@ -6,7 +6,14 @@ import { z } from 'zod'
 import type { RequestSession } from '../session.ts'
 import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
 import { CartChangeSchema, OrderSchema, type Order } from '../../../contract/order.ts'
-import { CallbackOutcomeSchema, CheckoutSchema, PaymentCallbackSchema, type CallbackOutcome, type Checkout, type OnlineMethodName } from '../../../contract/payment.ts'
+import {
+  CallbackOutcomeSchema,
+  CheckoutSchema,
+  PaymentCallbackSchema,
+  type CallbackOutcome,
+  type Checkout,
+  type OnlineMethodName,
+} from '../../../contract/payment.ts'
 import { STORE_HEADER, scopeStoreId } from '../store-scope.ts'
 import { getDefaultStore } from './location.ts'
 

@@ -68,7 +68,8 @@ export async function action({ context, params, request, url }: Route.ActionArgs
   const back = `/dashboard/orders/${params.orderId}`
   if (formData.get('intent') === REFUND_LINE_INTENT) {
     const productId = readText(formData, 'productId')
-    if (!/^[A-Za-z0-9]{1,64}$/.test(productId)) return redirectWithToast(session, back, { type: 'error', message: 'Choose the line to refund' })
+    if (!/^[A-Za-z0-9]{1,64}$/.test(productId))
+      return redirectWithToast(session, back, { type: 'error', message: 'Choose the line to refund' })
     const refunded = await refundLine(session, params.orderId, productId)
     return redirectWithToast(session, back, {
       type: refunded.ok ? 'success' : 'error',
@@ -152,7 +153,11 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             />
           ) : null}
           {REFUNDABLE.has(order.payment.state) && (order.status === 'placed' || order.status === 'packed') ? (
-            <Form method="post" data-card="refund line" className="flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row sm:items-end">
+            <Form
+              method="post"
+              data-card="refund line"
+              className="flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row sm:items-end"
+            >
               <input type="hidden" name="intent" value={REFUND_LINE_INTENT} />
               <label className="flex min-w-0 flex-1 flex-col gap-1 text-sm text-slate-700">
                 Refund a line that cannot be delivered
