@@ -14,8 +14,7 @@ import {
   type Checkout,
   type OnlineMethodName,
 } from '../../../contract/payment.ts'
-import { STORE_HEADER, scopeStoreId } from '../store-scope.ts'
-import { getDefaultStore } from './location.ts'
+import { placementStoreHeader } from './order.ts'
 
 export type { Checkout, CallbackOutcome }
 
@@ -42,15 +41,10 @@ export async function startPayment(
   input: { addressId: string; method: OnlineMethodName; idempotencyKey: string } & ReturnUrls,
   opts: { clientIp?: string } = {},
 ): Promise<StartPaymentResult> {
-  let storeId = scopeStoreId()
-  if (!storeId) {
-    const fallback = await getDefaultStore()
-    if (fallback.ok) storeId = fallback.data._id
-  }
   const result = await upstream('payment/start', {
     method: 'POST',
     json: { addressId: input.addressId, method: input.method, callbackUrl: input.callbackUrl, cancelUrl: input.cancelUrl },
-    headers: { 'Idempotency-Key': input.idempotencyKey, ...(storeId ? { [STORE_HEADER]: storeId } : {}) },
+    headers: { 'Idempotency-Key': input.idempotencyKey, ...(await placementStoreHeader()) },
     session,
     clientIp: opts.clientIp,
   })
