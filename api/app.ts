@@ -34,6 +34,8 @@ import { orderRoutes } from './modules/order/routes.ts'
 import { invoiceRoutes } from './modules/invoice/routes.ts'
 import { DEFAULT_INVOICE } from './modules/invoice/settings.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
+import { testPaymentSettings } from './modules/payment/settings.ts'
+import { paymentRoutes } from './modules/payment/routes.ts'
 import { accountLookup } from './modules/user/service.ts'
 import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes, withBodyTextRule } from './lib/openapi.ts'
 import { referenceRoutes } from './modules/reference/routes.ts'
@@ -71,6 +73,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     checkAnswers: false,
     publicUrl: undefined,
     ...opts,
+    payments: opts.payments ?? testPaymentSettings(),
   }
 }
 
@@ -142,6 +145,7 @@ export function createApp(opts: AppOptions) {
   api.route('/store', storeRoutes(deps))
   api.route('/inventory', inventoryRoutes(deps))
   api.route('/invoice', invoiceRoutes(deps))
+  api.route('/payment', paymentRoutes(deps))
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null

@@ -11,6 +11,7 @@ import { isBareOrigin, parseOrigin } from './lib/cors.ts'
 import { parseUploadMaxBytes } from '../contract/file.ts'
 import type { S3Settings } from './lib/storage-s3.ts'
 import { parseInvoiceSettings, type InvoiceSettings } from './modules/invoice/settings.ts'
+import { parsePaymentSettings, type PaymentSettings } from './modules/payment/settings.ts'
 
 export interface ServerConfig {
   port: number
@@ -49,6 +50,8 @@ export interface ServerConfig {
   databasePool: { max: number; connectTimeoutMs: number }
   /** `SEED_CATALOG=0` skips seeding the catalogue at start. */
   seedCatalog: boolean
+  /** The payment provider and the stock hold of online orders (`PAYMENT_*`, `RAZORPAY_*`; api/modules/payment/settings.ts). */
+  payments: PaymentSettings
 }
 
 /**
@@ -237,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     commerce: parseCommerce(env),
     invoice: parseInvoiceSettings(env),
+    payments: parsePaymentSettings(env),
     s3: parseS3(env),
     secureCookies: isProduction && env.INSECURE_COOKIES !== '1',
     adminPassword: env.ADMIN_PASSWORD || undefined,

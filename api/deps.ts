@@ -15,6 +15,7 @@ import type { OrderEvents } from './lib/order-events.ts'
 import type { CommerceSettings } from './config.ts'
 import type { InvoiceSettings } from './modules/invoice/settings.ts'
 import type { User } from './db/schema.ts'
+import type { PaymentSettings } from './modules/payment/settings.ts'
 
 /**
  * How the guards find a token's user and session: given by the app (api/app.ts, from the user
@@ -67,6 +68,8 @@ export interface AppDeps {
    * in answers are absolute on it, so a client on another origin can show them (api/lib/public-urls.ts).
    */
   publicUrl: string | undefined
+  /** The payment provider and the stock hold of online orders (docs/payments.md). */
+  payments: PaymentSettings
   /** Check every answer against the route's declared schema, a mismatch becoming a 500 (tests; api/lib/openapi.ts). */
   checkAnswers: boolean
 }

@@ -2,8 +2,8 @@
  * The API as the server process runs it (server.ts) when no `API_URL` points elsewhere: opens the
  * database (PGlite under DATA_DIR, or DATABASE_URL), does the start-up work under the advisory lock
  * (migrations, first-start catalogue import, demo admin), builds the Hono app, and starts the
- * background work: this process's job runner (docs/jobs.md: emails, the image sweep every 6 hours,
- * the hourly guest-cart purge) and, on PostgreSQL, the cross-instance cache bus.
+ * background work: this process's job runner (docs/jobs.md: emails, the payment sweeps, the image
+ * sweep every 6 hours, the hourly guest-cart purge) and, on PostgreSQL, the cross-instance cache bus.
  *
  * With `API_URL` set, server.ts never calls this: the BFF then needs no database at all
  * (docs/scale-out.md, "API and BFF apart").
@@ -88,6 +88,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     publicUrl: config.publicUrl,
     commerce: config.commerce,
     invoice: config.invoice,
+    payments: config.payments,
     // PGlite runs one query at a time: one search at a time keeps room for everything else.
     searchGate: createGate(database.kind === 'pglite' ? 1 : 4, 64),
     rateLimits: createRateLimits({}, config.rateLimitIpMultiplier, database.pool),

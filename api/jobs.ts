@@ -10,9 +10,12 @@ import type { AppDeps } from './deps.ts'
 import { SWEEP_GRACE_MS, sweepUnusedImages } from './lib/image-sweep.ts'
 import { purgeIdleGuestCarts } from './modules/cart/service.ts'
 import { sendOrderMail } from './modules/order/mail.ts'
+import { expireReservations, runPaymentSweeps } from './modules/payment/service.ts'
 
 /** How often abandoned uploads are swept (ms): every 6 hours, on the hour (UTC). */
 export const IMAGE_SWEEP_EVERY_MS = 6 * 60 * 60 * 1000
+/** How often the payment housekeeping runs (ms): every minute, the queue's finest schedule. */
+export const PAYMENT_SWEEP_EVERY_MS = 60 * 1000
 /** How often idle guest carts are removed (ms): hourly. */
 export const GUEST_CART_PURGE_EVERY_MS = 60 * 60 * 1000
 
@@ -27,6 +30,12 @@ export function registerJobs(deps: AppDeps): void {
     const removed = await purgeIdleGuestCarts(deps)
     if (removed > 0) logger.info({ removed }, 'removed guest carts idle past 30 days')
   })
+  jobs.work('payments.sweep', () => runPaymentSweeps(deps))
+  // Expires every hold that is due, this order's among them (idempotent: a hold already ended is skipped).
+  jobs.work('payments.hold-ended', async () => {
+    await expireReservations(deps)
+  })
   jobs.schedule('images.sweep', IMAGE_SWEEP_EVERY_MS)
+  jobs.schedule('payments.sweep', PAYMENT_SWEEP_EVERY_MS)
   jobs.schedule('carts.purge-idle-guests', GUEST_CART_PURGE_EVERY_MS)
 }

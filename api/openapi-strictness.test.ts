@@ -19,6 +19,7 @@ import { createTestApp, type TestApp } from './testing/app.ts'
 import { sampleOf, type JsonSchema } from './testing/schema-samples.ts'
 
 import { LatitudeSchema, LongitudeSchema, PincodeSchema, StoreIdHeaderSchema } from '../contract/location.ts'
+import { WebhookEventIdSchema, WebhookSignatureSchema } from '../contract/payment.ts'
 let t: TestApp
 let doc: OpenAPIV3_1.Document
 let routes: Map<string, RouteConfig>
@@ -46,6 +47,9 @@ const SERVER_READS: Record<string, z.ZodType> = {
   pincode: PincodeSchema,
   lat: LatitudeSchema,
   lng: LongitudeSchema,
+  // POST /api/payment/webhook/razorpay (contract/payment.ts).
+  'x-razorpay-signature': WebhookSignatureSchema,
+  'x-razorpay-event-id': WebhookEventIdSchema,
 }
 
 // STRICT_SEED and STRICT_RUNS widen a run by hand (a new seed, more values per route).

@@ -16,6 +16,8 @@ export default [
   route('user', 'routes/user.tsx'),
   route('cart', 'routes/cart.tsx'),
   route('checkout', 'routes/checkout.tsx'),
+  route('checkout/pay/:orderId', 'routes/checkout-pay.tsx'),
+  route('checkout/payment/callback', 'routes/checkout-callback.ts'),
   route('success', 'routes/success.tsx'),
   route('location', 'routes/location.tsx'),
   // /dashboard itself redirects to /dashboard/profile (the layout's middleware). The admin pages

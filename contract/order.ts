@@ -7,9 +7,13 @@ import { IdSchema, TimestampSchema } from './fields.ts'
 import { BillSchema } from './cart.ts'
 import { CANCEL_REASON_MAX } from './order-limits.ts'
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
+import { OrderPaymentSchema, PAYMENT_STATES } from './payment.ts'
 
-/** An order's life cycle, in order (docs/commerce-api.md, "Orders"). */
-export const ORDER_STATUSES = ['placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
+/**
+ * An order's life cycle, in order (docs/commerce-api.md, "Orders"): an online order waits in
+ * `payment_pending`, its stock held, until its payment is verified (docs/payments.md).
+ */
+export const ORDER_STATUSES = ['payment_pending', 'placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
 /**
@@ -86,6 +90,8 @@ export const AdminOrderFilterShape = {
   status: z.enum(ORDER_STATUSES).optional(),
   /** One dark store's orders (docs/stores.md). */
   store: IdSchema.optional(),
+  /** Orders in one payment state (docs/payments.md, "Payment states"). */
+  payment: z.enum(PAYMENT_STATES).optional(),
   /** Only orders delivered after their promised time. */
   late: z
     .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on']).transform((v) => v === 'true' || v === '1' || v === 'on')])
@@ -193,6 +199,8 @@ export const OrderSchema = z
     /** When it was delivered (null until then); `late` when after `promisedAt`. */
     deliveredAt: z.string().nullable(),
     late: z.boolean(),
+    /** How it is paid and its refunds (docs/payments.md, "Payment states"). */
+    payment: OrderPaymentSchema,
   })
   .meta({ id: 'Order' })
 export type Order = z.output<typeof OrderSchema>

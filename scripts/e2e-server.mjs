@@ -114,6 +114,10 @@ const env = {
   // A separately hosted client (tests/e2e/cross-origin.spec.ts): a page on 127.0.0.1 calling the API
   // on localhost is another origin to the browser.
   API_ALLOWED_ORIGINS: `http://127.0.0.1:${port}`,
+  // Online payment with the test provider (no keys): a short hold, swept every 2 s, so a journey can
+  // abandon a payment and see the items back (tests/e2e/payment.spec.ts).
+  PAYMENT_PROVIDER: 'test',
+  PAYMENT_RESERVATION_SECONDS: process.env.E2E_PAYMENT_RESERVATION_SECONDS ?? '25',
 }
 // Always the embedded PGlite database: a developer's DATABASE_URL must not be seeded by the suite.
 delete env.DATABASE_URL

@@ -394,6 +394,11 @@ export const orders = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     idempotencyKey: text('idempotency_key').notNull(),
     version: integer('version').notNull().default(1),
+    /** cod, pending, paid, expired, mismatch, refund_pending, refunded, partially_refunded (migration 0015; contract/payment.ts). */
+    paymentState: text('payment_state').notNull().default('cod'),
+    /** While `pending`: when the held stock goes back (docs/payments.md, "Reservation"). */
+    reservationExpiresAt: timestamp('reservation_expires_at', { withTimezone: true }),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -425,6 +430,75 @@ export const orderLines = pgTable(
     lineTotalPaise: integer('line_total_paise').notNull(),
   },
   (t) => [index('order_lines_order_idx').on(t.orderId, t.position), index('order_lines_product_idx').on(t.productId)],
+)
+
+/**
+ * One provider order per attempt to pay one of our orders (migration 0015; docs/payments.md): its
+ * receipt is our order number, `amountPaise` the order's grand total. `status`: created, captured,
+ * failed, mismatch, refunded.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: id(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    provider: text('provider').notNull(),
+    providerOrderId: text('provider_order_id').notNull(),
+    providerPaymentId: text('provider_payment_id'),
+    method: text('method').notNull(),
+    amountPaise: integer('amount_paise').notNull(),
+    currency: text('currency').notNull().default('INR'),
+    status: text('status').notNull().default('created'),
+    failureReason: text('failure_reason'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('payments_provider_order_key').on(t.provider, t.providerOrderId),
+    uniqueIndex('payments_provider_payment_key').on(t.provider, t.providerPaymentId),
+    index('payments_order_idx').on(t.orderId),
+  ],
+)
+
+/** Provider webhook events already processed (each once, by the provider's event id). */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    outcome: text('outcome').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+)
+
+/** A refund of (part of) a captured payment; `status`: pending, processed, failed. */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: id(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    providerRefundId: text('provider_refund_id'),
+    /** The line refunded because it could not be delivered; null: the rest of the order. */
+    orderLineId: text('order_line_id').references(() => orderLines.id, { onDelete: 'set null' }),
+    amountPaise: integer('amount_paise').notNull(),
+    status: text('status').notNull().default('pending'),
+    reason: text('reason').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('refunds_provider_refund_key').on(t.providerRefundId),
+    index('refunds_order_idx').on(t.orderId),
+    uniqueIndex('refunds_order_line_key').on(t.orderLineId),
+  ],
 )
 
 /** Every status an order went through, with who set it (null = the shopper's own placement/cancel by a deleted user). */

@@ -154,7 +154,9 @@ export function apiRouter(tag: string) {
      */
     endpoint(endpoint: Endpoint, ...handlers: RouteStep[]) {
       router.openAPIRegistry.registerPath(routeOf(endpoint, tag))
-      router.on(endpoint.method.toUpperCase(), endpoint.path, ...(handlers as [MiddlewareHandler]))
+      // The document writes a path parameter as `{id}` (OpenAPI 3.1, "Path Templating"), Hono as `:id`.
+      const path = endpoint.path.replace(/\{(\w+)\}/g, ':$1')
+      router.on(endpoint.method.toUpperCase(), path, ...(handlers as [MiddlewareHandler]))
     },
   }
 }

@@ -35,6 +35,10 @@ export interface RateLimits {
   cartWriteByIp: RateLimiterAbstract
   /** Order placements per user (a retried placement with the same key is not counted twice: it answers before). */
   orderByUser: RateLimiterAbstract
+  /** Payment provider webhooks per client IP (a signature is checked first; this bounds the checking). */
+  paymentWebhookByIp: RateLimiterAbstract
+  /** Payment callbacks per client IP (each may ask the provider once). */
+  paymentCallbackByIp: RateLimiterAbstract
   /** Waits `ms` milliseconds (the sign-in slow-down); tests replace it to record the delays. */
   sleep: (ms: number) => Promise<void>
 }
@@ -98,6 +102,8 @@ export function createRateLimits(
     cartWriteByCart: make('cartWriteByCart', CART_WRITES_PER_CART, 60),
     cartWriteByIp: make('cartWriteByIp', GUEST_CART_WRITES_PER_ADDRESS, 60),
     orderByUser: make('orderByUser', 30, 60 * 60),
+    paymentWebhookByIp: make('paymentWebhookByIp', 600, 60),
+    paymentCallbackByIp: make('paymentCallbackByIp', 60, 60),
     sleep: overrides.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The Content-Security-Policy of documents (app/.server/csp.ts): scripts only with the nonce, and
  * images from our own origin plus, when `/uploads/*` redirects to a CDN or bucket (`S3_PUBLIC_URL`),
- * that origin only.
+ * that origin only; Razorpay's checkout only with PAYMENT_PROVIDER=razorpay.
  */
 import { describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
@@ -14,6 +14,16 @@ describe('contentSecurityPolicy', () => {
     const nonce = createNonce()
     expect(directive(contentSecurityPolicy(nonce, true, []), 'script-src')).toBe(`script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`)
     expect(createNonce()).not.toBe(nonce)
+  })
+
+  it('allows Razorpay’s checkout script, frames and hosted form only with PAYMENT_PROVIDER=razorpay (docs/payments.md)', () => {
+    const test = contentSecurityPolicy('n', true, [], 'test')
+    expect(test).not.toContain('razorpay')
+    expect(directive(test, 'form-action')).toBe("form-action 'self'")
+    const razorpay = contentSecurityPolicy('n', true, [], 'razorpay')
+    expect(directive(razorpay, 'script-src')).toBe("script-src 'self' 'nonce-n' 'strict-dynamic' https://checkout.razorpay.com")
+    expect(directive(razorpay, 'frame-src')).toBe('frame-src https://api.razorpay.com https://checkout.razorpay.com')
+    expect(directive(razorpay, 'form-action')).toBe("form-action 'self' https://api.razorpay.com")
   })
 
   it('allows images from our origin, and from the public image origin when one is set', () => {

@@ -6,7 +6,9 @@
  * and our own origin for the module files those scripts import (docs/decisions/0018-page-cache.md).
  * Styles allow 'unsafe-inline' because react-hot-toast renders inline `style` attributes
  * (docs/security.md, "Content-Security-Policy").
- * Development adds Vite's websocket for hot reload.
+ * Development adds Vite's websocket for hot reload. With PAYMENT_PROVIDER=razorpay only, Razorpay's
+ * checkout is allowed: its script (https://checkout.razorpay.com/v1/checkout.js), the frames it
+ * opens, and the hosted checkout form post (docs/payments.md, "Content-Security-Policy").
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { env } from './env.ts'
@@ -25,8 +27,23 @@ export function contentSecurityPolicy(
   nonce: string,
   isProduction = process.env.NODE_ENV === 'production',
   imageOrigins: string[] = env.imageOrigins,
+  paymentProvider: string = env.paymentProvider,
 ): string {
-  return policy(`script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`, isProduction, imageOrigins)
+  const razorpay = paymentProvider === 'razorpay'
+  return policy(
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${razorpay ? ` ${RAZORPAY_ORIGINS.script}` : ''}`,
+    isProduction,
+    imageOrigins,
+    razorpay,
+  )
+}
+
+/** Razorpay's origins (Razorpay docs, "Checkout: Content Security Policy"), allowed only with PAYMENT_PROVIDER=razorpay. */
+export const RAZORPAY_ORIGINS = {
+  script: 'https://checkout.razorpay.com',
+  frame: 'https://api.razorpay.com https://checkout.razorpay.com',
+  form: 'https://api.razorpay.com',
+  connect: 'https://lumberjack.razorpay.com',
 }
 
 /**
@@ -60,17 +77,18 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes]
 }
 
-function policy(scriptSrc: string, isProduction: boolean, imageOrigins: string[]): string {
+function policy(scriptSrc: string, isProduction: boolean, imageOrigins: string[], razorpay = false): string {
   return [
     "default-src 'self'",
     scriptSrc,
     "style-src 'self' 'unsafe-inline'",
     ["img-src 'self' data: blob:", ...imageOrigins].join(' '),
     "font-src 'self'",
-    `connect-src 'self'${isProduction ? '' : ' ws: wss:'}`,
+    `connect-src 'self'${isProduction ? '' : ' ws: wss:'}${razorpay ? ` ${RAZORPAY_ORIGINS.connect}` : ''}`,
+    ...(razorpay ? [`frame-src ${RAZORPAY_ORIGINS.frame}`] : []),
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self'${razorpay ? ` ${RAZORPAY_ORIGINS.form}` : ''}`,
     "frame-ancestors 'none'",
   ].join('; ')
 }

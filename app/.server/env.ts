@@ -28,6 +28,11 @@ export const env = {
   /** Sent with `X-Client-Ip` to a separately deployed API so it trusts the forwarded address. */
   apiInternalToken: config.apiInternalToken,
   isProduction: config.isProduction,
+  /**
+   * The payment provider (`PAYMENT_PROVIDER`, api/modules/payment/settings.ts): with `razorpay` the
+   * pages' policy allows Razorpay's checkout script, frames and hosted form (app/.server/csp.ts).
+   */
+  paymentProvider: config.payments.provider.name,
   /** The site's public origin for canonical, Open Graph and sitemap URLs; unset = the request's own. */
   publicUrl: config.publicUrl,
   /**

@@ -2,7 +2,8 @@
  * One order as the shopper and the admin see it (docs/commerce-api.md, "Orders"): the status
  * timeline, every line as sold (image, name, unit, quantity, price paid, MRP struck), the delivery
  * address as it was at order time, and the bill. Amounts are the API's; nothing is recomputed. A
- * cancelled order says so, with the reason given when it was cancelled.
+ * cancelled order says so, with the reason given when it was cancelled. The payment card says how it
+ * is paid and follows its refunds (docs/payments.md).
  *
  * The dark store (docs/stores.md, "Shopper pages"): the store it comes from, the time promised at
  * placement ("Arriving by 21:47 (9 minutes)") with, under JavaScript, the minutes left (updated
@@ -14,6 +15,7 @@ import { arrivingByLabel, countdownLabel, deliveryVerdict, formatClock, minutesL
 import { formatRupees } from '../lib/money.ts'
 import { formatOrderTime, ORDER_PROGRESS, statusLabel, type OrderStatusName } from '../lib/order-status.ts'
 import { addressLine } from '../lib/schemas/address.ts'
+import { paymentMethodLabel, paymentStateLabel, refundStatusLabel } from '../lib/payment-state.ts'
 import { BillSummary } from './bill-summary.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
 
@@ -134,6 +136,43 @@ export function CancellationNote({ order }: { order: Pick<Order, 'status' | 'can
   )
 }
 
+/**
+ * How the order is paid (docs/payments.md, "Payment states"): the method and state, when it was
+ * paid, while awaiting payment until when its items are held, and each refund with its status.
+ */
+export function PaymentSummary({ order }: { order: Pick<Order, 'payment'> }) {
+  const { payment } = order
+  return (
+    <section aria-labelledby="order-payment" data-card="order payment" className="rounded-xl border border-slate-200 bg-white p-4 text-sm">
+      <h2 id="order-payment" className="mb-1 text-base font-bold">
+        Payment
+      </h2>
+      <p className="text-slate-700">
+        {paymentMethodLabel(payment.method)} ·{' '}
+        <span data-testid="payment-state" className="font-semibold">
+          {paymentStateLabel(payment.state)}
+        </span>
+      </p>
+      {payment.paidAt ? <p className="text-slate-600">Paid {formatOrderTime(payment.paidAt)}</p> : null}
+      {payment.reservationExpiresAt ? (
+        <p className="text-slate-600">Items held until {formatOrderTime(payment.reservationExpiresAt)}</p>
+      ) : null}
+      {payment.refunds.length > 0 ? (
+        <ul aria-label="Refunds" className="mt-2 grid gap-1">
+          {payment.refunds.map((refund, i) => (
+            <li key={`${refund.at}-${i}`} data-testid="refund" className="flex flex-wrap justify-between gap-x-3 text-slate-700">
+              <span className="min-w-0 break-words">
+                Refund {formatRupees(refund.amount)}: {refund.reason}
+              </span>
+              <span className="font-semibold">{refundStatusLabel(refund.status)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  )
+}
+
 /** The order's lines, address and bill. */
 export function OrderBody({ order }: { order: Order }) {
   return (
@@ -180,8 +219,8 @@ export function OrderBody({ order }: { order: Order }) {
           </h2>
           <p className="text-sm text-slate-700">{addressLine(order.delivery_address)}</p>
           <p className="text-sm text-slate-600">Mobile {order.delivery_address.mobile}</p>
-          <p className="mt-2 text-sm text-slate-600">Payment: Cash on Delivery</p>
         </section>
+        <PaymentSummary order={order} />
         {/* Nothing can be added to an order: no "Add ₹… more for FREE delivery". */}
         <BillSummary bill={order.bill} freeDeliveryHint={false} />
       </div>

@@ -1,6 +1,6 @@
 /**
  * The admin order list's filters in the address bar (docs/commerce-api.md, "Admin orders at volume"):
- * read from `?q=&status=&store=&late=&from=&to=&sort=` with contract/order.ts `AdminOrderFilterSchema`, and written back as a query
+ * read from `?q=&status=&store=&payment=&late=&from=&to=&sort=` with contract/order.ts `AdminOrderFilterSchema`, and written back as a query
  * string for the paging links and the CSV export link. Shared by the page and the export route.
  */
 import { AdminOrderFilterSchema, type AdminOrderFilter } from '../../contract/order.ts'
@@ -9,6 +9,7 @@ const FIELD_NAMES: Record<string, string> = {
   q: 'Search',
   status: 'Status',
   store: 'Store',
+  payment: 'Payment',
   late: 'Late',
   from: 'From',
   to: 'To',
@@ -21,7 +22,7 @@ const FIELD_NAMES: Record<string, string> = {
  */
 export function readOrderFilters(search: URLSearchParams): { filter: AdminOrderFilter; errors: string[] } {
   const raw: Record<string, string> = {}
-  for (const key of ['q', 'status', 'store', 'late', 'from', 'to', 'sort'] as const) {
+  for (const key of ['q', 'status', 'store', 'payment', 'late', 'from', 'to', 'sort'] as const) {
     const value = search.get(key)?.trim()
     if (value) raw[key] = value
   }
@@ -40,7 +41,7 @@ export function readOrderFilters(search: URLSearchParams): { filter: AdminOrderF
 /** The filters as a query string (only those set; the default sort left out). */
 export function orderFilterQuery(filter: Partial<AdminOrderFilter>): string {
   const params = new URLSearchParams()
-  for (const key of ['q', 'status', 'store', 'from', 'to', 'sort'] as const) {
+  for (const key of ['q', 'status', 'store', 'payment', 'from', 'to', 'sort'] as const) {
     const value = filter[key]
     if (value && !(key === 'sort' && value === 'newest')) params.set(key, value)
   }

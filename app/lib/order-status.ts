@@ -3,13 +3,21 @@
  * timeline draws, and the next statuses an admin may choose (the API's arrows, api/modules/order/status.ts,
  * which decides; this only picks the buttons to show).
  */
-export type OrderStatusName = 'placed' | 'packed' | 'out_for_delivery' | 'delivered' | 'cancelled'
+export type OrderStatusName = 'payment_pending' | 'placed' | 'packed' | 'out_for_delivery' | 'delivered' | 'cancelled'
 
-/** Every status, in order along the happy path, then cancelled. */
-export const ORDER_STATUS_NAMES: readonly OrderStatusName[] = ['placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled']
+/** Every status, in order along the happy path (an online order waits for its payment first), then cancelled. */
+export const ORDER_STATUS_NAMES: readonly OrderStatusName[] = [
+  'payment_pending',
+  'placed',
+  'packed',
+  'out_for_delivery',
+  'delivered',
+  'cancelled',
+]
 
 /** The label of each status. */
 export const ORDER_STATUS_LABELS: Record<OrderStatusName, string> = {
+  payment_pending: 'Payment pending',
   placed: 'Placed',
   packed: 'Packed',
   out_for_delivery: 'Out for delivery',

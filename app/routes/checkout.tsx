@@ -10,7 +10,11 @@
  *
  * The dark store (docs/stores.md, "Shopper pages"): each address says "Delivery in N minutes" when
  * the shopper's store serves its PIN code, else that the store does not deliver there, with a link
- * to change the delivery location (GET /api/location/resolve per PIN code). A closed store, or a
+ * to change the delivery location (GET /api/location/resolve per PIN code).
+ *
+ * Payment (docs/payments.md): UPI, card, netbanking or wallet make the order wait for its payment,
+ * its items held, and go to /checkout/pay/:orderId where the provider's checkout opens; cash on
+ * delivery places it at once. A closed store, or a
  * location no store serves, shows its message instead of "Place Order". The API still decides at
  * placement: its 422 (an address outside the store's area, the store closed) comes back as the
  * form's error, inline and as a toast, with the same link.
@@ -22,6 +26,9 @@ import { failureInit, throwFailure } from '../.server/failure.ts'
 import * as addressApi from '../.server/api/address.ts'
 import { getCart } from '../.server/api/cart.ts'
 import { placeCashOnDeliveryOrder } from '../.server/api/order.ts'
+import { startPayment } from '../.server/api/payment.ts'
+import { PAYMENT_CALLBACK_PATH } from '../.server/csrf.ts'
+import { env } from '../.server/env.ts'
 import { resolvePincodes, type PincodeService } from '../.server/api/location-resolve.ts'
 import { saveAddressFromForm } from '../.server/address-form.ts'
 import { requireUser } from '../.server/auth.ts'
@@ -49,6 +56,15 @@ export const meta: Route.MetaFunction = () => [{ title: `Checkout | ${SHOP_NAME}
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
 
 const CHECKOUT_PATH = '/checkout'
+
+/** The ways to pay the checkout offers (docs/payments.md): online ones open the provider's checkout. */
+const PAYMENT_OPTIONS = [
+  { value: 'upi', label: 'UPI', note: 'Pay with any UPI app' },
+  { value: 'card', label: 'Credit or debit card', note: 'Visa, Mastercard, RuPay' },
+  { value: 'netbanking', label: 'Netbanking', note: 'All major banks' },
+  { value: 'wallet', label: 'Wallet', note: 'Paytm, PhonePe and others' },
+  { value: 'cod', label: 'Cash on Delivery', note: 'Pay when it arrives' },
+] as const
 const PLACE_ORDER_FORM_ID = 'place-order'
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
@@ -90,12 +106,27 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 
   const parsed = PlaceOrderFormSchema.safeParse(Object.fromEntries(formData))
   if (!parsed.success) return data({ placeError: parsed.error.issues[0]!.message, changes: null, changeLocation: false }, { status: 400 })
-  const outcome = await placeCashOnDeliveryOrder(session, parsed.data.addressId, parsed.data.idempotencyKey, {
-    clientIp: clientIp(request),
-  })
+  const outcome =
+    parsed.data.payment === 'cod'
+      ? await placeCashOnDeliveryOrder(session, parsed.data.addressId, parsed.data.idempotencyKey, { clientIp: clientIp(request) })
+      : await startPayment(
+          session,
+          {
+            addressId: parsed.data.addressId,
+            method: parsed.data.payment,
+            // Another key than a cash-on-delivery placement of the same page would use.
+            idempotencyKey: `${parsed.data.idempotencyKey}-online`.slice(0, 128),
+            // The pay page opens the checkout with its own return urls; these are the fallback.
+            callbackUrl: `${env.publicUrl ?? url.origin}${PAYMENT_CALLBACK_PATH}`,
+            cancelUrl: `${env.publicUrl ?? url.origin}${CHECKOUT_PATH}`,
+          },
+          { clientIp: clientIp(request) },
+        )
   if (outcome.kind === 'placed') {
     throw redirect(`/success?${new URLSearchParams({ order: outcome.order.orderId })}`)
   }
+  // Online: the order waits with its items held; the pay page opens the provider's checkout.
+  if (outcome.kind === 'checkout') throw redirect(`/checkout/pay/${encodeURIComponent(outcome.order._id)}`)
   if (outcome.kind === 'cart-changed')
     return data({ placeError: outcome.message, changes: outcome.changes, changeLocation: false }, { status: 409 })
   if (outcome.status === 400 && /empty/i.test(outcome.message))
@@ -225,10 +256,28 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <h2 id="checkout-payment" className="mb-2 font-bold">
             Payment
           </h2>
-          <label className="flex items-center gap-3 text-sm">
-            <input type="radio" name="payment" value="cod" defaultChecked form={PLACE_ORDER_FORM_ID} className="size-4" />
-            Cash on Delivery
-          </label>
+          <fieldset form={PLACE_ORDER_FORM_ID} className="grid gap-2">
+            <legend className="sr-only">Choose how to pay</legend>
+            {PAYMENT_OPTIONS.map((option) => (
+              <label
+                key={option.value}
+                className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 text-sm has-[:checked]:border-accent has-[:checked]:bg-emerald-50"
+              >
+                <input
+                  type="radio"
+                  name="payment"
+                  value={option.value}
+                  defaultChecked={option.value === 'cod'}
+                  form={PLACE_ORDER_FORM_ID}
+                  className="mt-0.5 size-4 accent-[var(--color-accent)]"
+                />
+                <span className="min-w-0 break-words">
+                  <span className="font-semibold">{option.label}</span>
+                  <span className="block text-slate-600">{option.note}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
         </section>
       </div>
 

@@ -1,6 +1,6 @@
 /**
  * /success?order=<order number> (docs/commerce-api.md, "Orders"): the page after placing an order:
- * the order number, what to pay on delivery, the minutes promised at placement (docs/stores.md,
+ * the order number, what to pay on delivery (or that it was paid online), the minutes promised at placement (docs/stores.md,
  * "Shopper pages"), and links to the order and to keep shopping. Signed in
  * only; an order that is not the shopper's is a 404.
  */
@@ -36,11 +36,12 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     // Orders placed before stores had no promise: the shop's usual 10 minutes.
     minutes: order.promisedMinutes ?? DEFAULT_DELIVERY_MINUTES,
     storeName: order.store.name,
+    paidOnline: order.payment.state !== 'cod',
   }
 }
 
 export default function Success({ loaderData }: Route.ComponentProps) {
-  const { orderId, id, total, itemCount, minutes, storeName } = loaderData
+  const { orderId, id, total, itemCount, minutes, storeName, paidOnline } = loaderData
   return (
     <div className="mx-auto max-w-lg px-4 py-12 text-center">
       <div aria-hidden="true" className="mx-auto mb-4 grid size-16 place-items-center rounded-full bg-green-100 text-3xl text-green-700">
@@ -51,8 +52,8 @@ export default function Success({ loaderData }: Route.ComponentProps) {
         Your order number is <strong data-testid="order-number">{orderId}</strong>.
       </p>
       <p className="mt-1 text-slate-600">
-        {itemCountLabel(itemCount)} · pay {formatRupees(total)} in cash on delivery · arriving in about{' '}
-        <span data-testid="promised-minutes">{countLabel(minutes, 'minute')}</span> from {storeName} store.
+        {itemCountLabel(itemCount)} · {paidOnline ? `paid ${formatRupees(total)} online` : `pay ${formatRupees(total)} in cash on delivery`}{' '}
+        · arriving in about <span data-testid="promised-minutes">{countLabel(minutes, 'minute')}</span> from {storeName} store.
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         <Link to={`/dashboard/myorder/${id}`} className={buttonClassName({ variant: 'primary' })}>

@@ -53,6 +53,14 @@ export const JOB_DEFINITIONS = {
   'order.mail': { schema: OrderMailJobSchema, ...MAIL_RETRY },
   /** Removes uploads nothing uses, older than a day (api/lib/image-sweep.ts). */
   'images.sweep': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
+  /**
+   * The payment housekeeping, every minute: holds that ran out, payments still pending asked of the
+   * provider, refunds not yet sent (api/modules/payment/service.ts `runPaymentSweeps`; each step
+   * idempotent and safe on several instances).
+   */
+  'payments.sweep': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
+  /** One online order's stock hold ran out: its expiry, on time (api/modules/payment/service.ts `expireReservations`). */
+  'payments.hold-ended': { schema: z.object({ orderId: z.string().min(1).max(64) }), ...HOUSEKEEPING_RETRY },
   /** Removes guest carts idle past 30 days (api/modules/cart/service.ts `purgeIdleGuestCarts`). */
   'carts.purge-idle-guests': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
 } as const satisfies Record<string, JobDefinition>

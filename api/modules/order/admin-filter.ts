@@ -1,8 +1,8 @@
 /**
  * The admin order list's filters as SQL (docs/commerce-api.md, "Admin orders at volume"), shared by
  * the list (POST /api/order/admin-list) and the CSV export (GET /api/order/admin/export), so both
- * always mean the same orders. Each filter is one clause of `adminOrderWhere`; the store and payment
- * filters, when orders carry them, are one more clause each. Queries read `orders o join users u`.
+ * always mean the same orders. Each filter is one clause of `adminOrderWhere`, the store and the
+ * payment state (docs/payments.md) included. Queries read `orders o join users u`.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { AdminOrderFilter, AdminOrderSort } from '../../../contract/order.ts'
@@ -57,7 +57,7 @@ export function adminOrderWhere(filter: Partial<AdminOrderFilter>, extra: SQL[] 
   if (filter.to) clauses.push(sql`o.created_at < ${istDayEnd(filter.to)}`)
   if (filter.store) clauses.push(sql`o.store_id = ${filter.store}`)
   if (filter.late) clauses.push(sql`o.delivered_at > o.promised_at`)
-  // Seam: `payment` (the payment state) joins here as one clause.
+  if (filter.payment) clauses.push(sql`o.payment_state = ${filter.payment}`)
   return clauses.length ? sql`where ${sql.join(clauses, sql` and `)}` : sql``
 }
 

@@ -41,7 +41,9 @@ function confirmationText(name: string, order: OrderAnswer): string {
     `Items total: ${rupees(order.bill.itemsTotal)}`,
     `Delivery: ${order.bill.deliveryCharge === 0 ? 'FREE' : rupees(order.bill.deliveryCharge)}`,
     ...(order.bill.roundingOff !== 0 ? [`Rounding off: ${signedRupees(order.bill.roundingOff)}`] : []),
-    `To pay on delivery (cash): ${rupees(order.totalAmt)}`,
+    order.payment.state === 'cod'
+      ? `To pay on delivery (cash): ${rupees(order.totalAmt)}`
+      : `Paid online (${order.payment.method.toUpperCase()}): ${rupees(order.totalAmt)}`,
     '',
     `Delivering to: ${a.address_line}, ${a.city}, ${a.state} ${a.pincode}`,
   ].join('\n')
@@ -52,11 +54,12 @@ export function orderPageLink(publicUrl: string | undefined, orderId: string): s
   return `${publicUrl ?? ''}/dashboard/myorder/${encodeURIComponent(orderId)}`
 }
 
-/** The confirmation of a placed order, to its customer. */
+/** The confirmation of a placed order (cash on delivery) or of a paid one (online), to its customer. */
 function placedMail(order: OrderAnswer, customer: { name: string; email: string }): MailMessage {
   const text = confirmationText(customer.name, order)
   const html = `<p>${text.split('\n').map(escapeHtml).join('<br>')}</p>`
-  return { to: customer.email, subject: `Order ${order.orderId} placed`, text, html }
+  const subject = order.payment.state === 'cod' ? `Order ${order.orderId} placed` : `Order ${order.orderId} paid`
+  return { to: customer.email, subject, text, html }
 }
 
 /** "Your order <number> is <status>", with a link to the order page. */

@@ -35,10 +35,12 @@ import { ADDRESS_NOT_FOUND } from '../address/service.ts'
 import { billToWire, computeBill, type Bill } from '../cart/bill.ts'
 import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../cart/service.ts'
 import type { AdminOrderFilter, BulkStatusOutcome, ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
+import type { OrderPayment, PaymentState } from '../../../contract/payment.ts'
+import { recordRefund, sendPendingRefunds } from '../payment/refunds.ts'
 import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
 import { canMove, cannotMoveMessage, statusWords } from './status.ts'
 
-type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'jobs' | 'logger'> &
+type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'jobs' | 'logger' | 'payments'> &
   Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl'>>
 type Executor = Pick<AppDeps['db'], 'execute'>
 
@@ -46,6 +48,8 @@ export const ORDER_NOT_FOUND = 'Order not found'
 export const CART_EMPTY = 'Your cart is empty'
 export const ORDER_PLACED = 'Order placed successfully'
 export const STALE_ORDER = 'This order was changed by someone else: reload'
+/** `payment_method` of a cash-on-delivery order (the original client reads it as `payment_status`). */
+export const COD_METHOD = 'CASH ON DELIVERY'
 
 /** One line of an order on the wire (rupees). `productId` is null once the product was deleted. */
 export interface OrderLineAnswer {
@@ -97,13 +101,15 @@ export interface OrderAnswer {
   promisedAt: string | null
   deliveredAt: string | null
   late: boolean
+  /** How it is paid, and its refunds (docs/payments.md, "Payment states"). */
+  payment: OrderPayment
 }
 
 /**
  * Adds a product whose stock went from `before` to `after` units to `change`: to `moved`, and to
  * `crossed` when what the pages show of it changed (contract/availability.ts).
  */
-function noteStockMove(change: StockChange, storeId: string, productId: string, before: number, after: number): void {
+export function noteStockMove(change: StockChange, storeId: string, productId: string, before: number, after: number): void {
   if (before === after) return
   const key = stockKey(storeId, productId)
   change.moved.push(key)
@@ -140,7 +146,7 @@ export interface CartChange {
 
 export type PlaceOrderOutcome = { kind: 'placed'; order: OrderAnswer; created: boolean } | { kind: 'changed'; changes: CartChange[] }
 
-interface OrderRow {
+export interface OrderRow {
   _id: string
   orderId: string
   userId: string
@@ -177,6 +183,10 @@ interface OrderRow {
   promised_minutes: number | null
   promised_at: string | null
   delivered_at: string | null
+  payment_state: PaymentState
+  reservation_expires_at: string | null
+  paid_at: string | null
+  refunds: { amountPaise: number; status: 'pending' | 'processed' | 'failed'; reason: string; at: string }[]
 }
 
 const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.user_id as "userId", o.status,
@@ -191,10 +201,14 @@ const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.use
       from order_status_history h where h.order_id = o.id) as "statusHistory",
     u.name as customer_name, u.email as customer_email,
     o.store_id, s.name as store_name, s.area as store_area, o.promised_minutes,
-    ${isoTimestamp(sql`o.promised_at`)} as promised_at, ${isoTimestamp(sql`o.delivered_at`)} as delivered_at
+    ${isoTimestamp(sql`o.promised_at`)} as promised_at, ${isoTimestamp(sql`o.delivered_at`)} as delivered_at,
+    o.payment_state, ${isoTimestamp(sql`o.reservation_expires_at`)} as reservation_expires_at, ${isoTimestamp(sql`o.paid_at`)} as paid_at,
+    (select coalesce(json_agg(json_build_object('amountPaise', r.amount_paise, 'status', r.status, 'reason', r.reason,
+        'at', ${isoTimestamp(sql`r.created_at`)}) order by r.created_at, r.id), '[]'::json)
+      from refunds r where r.order_id = o.id) as refunds
   from orders o join users u on u.id = o.user_id join stores s on s.id = o.store_id`
 
-function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, withCustomer: boolean): OrderAnswer {
+export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, withCustomer: boolean): OrderAnswer {
   const bill = billToWire(
     {
       itemCount: row.items.reduce((n, l) => n + l.quantity, 0),
@@ -244,13 +258,21 @@ function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, withCusto
     promisedAt: row.promised_at,
     deliveredAt: row.delivered_at,
     late: row.promised_at !== null && row.delivered_at !== null && row.delivered_at > row.promised_at,
+    payment: {
+      state: row.payment_state,
+      method: row.payment_state === 'cod' ? 'cod' : row.payment_status,
+      paidAt: row.paid_at,
+      reservationExpiresAt: row.payment_state === 'pending' ? row.reservation_expires_at : null,
+      refunded: fromPaise(row.refunds.filter((r) => r.status !== 'failed').reduce((n, r) => n + r.amountPaise, 0)),
+      refunds: row.refunds.map((r) => ({ amount: fromPaise(r.amountPaise), status: r.status, reason: r.reason, at: r.at })),
+    },
   }
 }
 
 /** Ids look like ours or like an order number; anything else cannot exist. */
-const PLAUSIBLE_REF = /^[A-Za-z0-9]{1,64}$/
+export const PLAUSIBLE_REF = /^[A-Za-z0-9]{1,64}$/
 
-async function findOrder(db: Executor, ref: string): Promise<OrderRow | undefined> {
+export async function findOrder(db: Executor, ref: string): Promise<OrderRow | undefined> {
   if (!PLAUSIBLE_REF.test(ref)) return undefined
   const [row] = await queryRows<OrderRow>(db, sql`${orderSelect} where o.id = ${ref} or o.order_number = ${ref.toUpperCase()}`)
   return row
@@ -373,6 +395,29 @@ export async function placeCashOnDelivery(
   user: { id: string; email: string; name: string },
   input: { addressId: string; idempotencyKey: string; storeId?: string; spendBudget?: () => Promise<void> },
 ): Promise<PlaceOrderOutcome> {
+  return placeFromCart(deps, user, input)
+}
+
+/** An online order's payment at placement: the method chosen and when its held stock goes back. */
+export interface OnlinePlacement {
+  method: string
+  reservationExpiresAt: Date
+}
+
+/**
+ * The placement steps shared by cash on delivery and online payment (docs/payments.md,
+ * "Reservation"): price and stock check, stock taken from the store, order written. With `online`,
+ * the order waits as `payment_pending` (payment state `pending`), its stock held until
+ * `online.reservationExpiresAt`; the cart stays until the payment is verified and no email is sent
+ * yet. Without, it is `placed` for cash on delivery, the cart emptied and the confirmation sent.
+ * Same answers and errors as placeCashOnDelivery.
+ */
+export async function placeFromCart(
+  deps: OrderDeps,
+  user: { id: string; email: string; name: string },
+  input: { addressId: string; idempotencyKey: string; storeId?: string; spendBudget?: () => Promise<void>; online?: OnlinePlacement },
+): Promise<PlaceOrderOutcome> {
+  const online = input.online
   // Read before the transaction (PGlite runs one statement at a time; the list is usually cached).
   const stores = await activeStores(deps)
   const named = input.storeId ? stores.find((s) => s.id === input.storeId) : undefined
@@ -463,13 +508,14 @@ export async function placeCashOnDelivery(
       const promisedAt = new Date(now.getTime() + minutes * 60_000)
       const id = newId()
       const { id: _addressId, ...snapshot } = address
+      const status: OrderStatus = online ? 'payment_pending' : 'placed'
       await tx.execute(sql`insert into orders (id, order_number, user_id, status, payment_method, delivery_address, address_id,
         items_total_mrp_paise, items_total_paise, delivery_charge_paise, rounding_paise, grand_total_paise, idempotency_key, created_at, updated_at,
-        store_id, promised_minutes, promised_at)
-      values (${id}, ${orderNumber(now, Number(seq!.n))}, ${user.id}, 'placed', 'CASH ON DELIVERY', ${JSON.stringify(snapshot)}::jsonb,
+        store_id, promised_minutes, promised_at, payment_state, reservation_expires_at)
+      values (${id}, ${orderNumber(now, Number(seq!.n))}, ${user.id}, ${status}, ${online ? online.method : COD_METHOD}, ${JSON.stringify(snapshot)}::jsonb,
         ${address.id}, ${bill.itemsTotalMrpPaise}, ${bill.itemsTotalPaise}, ${bill.deliveryChargePaise}, ${bill.roundingPaise},
         ${bill.grandTotalPaise}, ${input.idempotencyKey}, ${now.toISOString()}, ${now.toISOString()},
-        ${store.id}, ${minutes}, ${promisedAt.toISOString()})`)
+        ${store.id}, ${minutes}, ${promisedAt.toISOString()}, ${online ? 'pending' : 'cod'}, ${online ? online.reservationExpiresAt.toISOString() : null})`)
       let position = 0
       for (const line of lines) {
         const unit = toPaise(line.selling_price)
@@ -480,12 +526,24 @@ export async function placeCashOnDelivery(
           ${line.brand ?? ''}, ${line.quantity}, ${unit}, ${mrp}, ${discountFromPrices(mrp, unit)}, ${unit * line.quantity})`)
       }
       await tx.execute(
-        sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${id}, 'placed', ${user.id}, ${now.toISOString()})`,
+        sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${id}, ${status}, ${user.id}, ${now.toISOString()})`,
       )
-      await tx.execute(sql`delete from cart_lines where cart_id = ${cart!.id}`)
-      // The confirmation is a job written with the order: sent if and only if the order commits, by
-      // the job runner, so a slow or failing mail server never delays or fails the order (docs/jobs.md).
-      await deps.jobs.send('order.mail', { kind: 'placed', orderId: id }, { tx })
+      // An online order's cart stays until its payment is verified (the shopper may still give up);
+      // its confirmation is written when the payment is (api/modules/payment/service.ts).
+      if (online) {
+        // The end of the hold, as a job written with the order: the stock goes back on time whichever
+        // instance is up then (docs/jobs.md; the minute sweep catches any job lost with its queue).
+        await deps.jobs.send(
+          'payments.hold-ended',
+          { orderId: id },
+          { tx, startAfterMs: Math.max(0, online.reservationExpiresAt.getTime() - now.getTime()) },
+        )
+      } else {
+        await tx.execute(sql`delete from cart_lines where cart_id = ${cart!.id}`)
+        // The confirmation is a job written with the order: sent if and only if the order commits, by
+        // the job runner, so a slow or failing mail server never delays or fails the order (docs/jobs.md).
+        await deps.jobs.send('order.mail', { kind: 'placed', orderId: id }, { tx })
+      }
       return { kind: 'placed', id, created: true, stock }
     },
   )
@@ -526,6 +584,8 @@ export async function changeStatus(
     if (input.to === 'cancelled') {
       const restored = await returnOrderStock(tx, order.store_id, order.id)
       for (const row of restored) noteStockMove(stock, order.store_id, row.id, row.stock - row.quantity, row.stock)
+      // A paid order's money goes back: the rest not refunded yet, sent to the provider after the commit.
+      await recordRefund(tx, { orderId: order.id, reason: 'Order cancelled', now: deps.clock() })
     }
     const now = deps.clock().toISOString()
     // Only a cancellation keeps a reason; an empty one is none.
@@ -542,6 +602,7 @@ export async function changeStatus(
     return { id: order.id, stock }
   })
   deps.cache.stockChanged(stock)
+  if (input.to === 'cancelled') await sendPendingRefunds(deps, { orderId: id })
   const answer = await toOrderAnswer(deps, (await findOrder(deps.db, id))!, !input.onlyUserId)
   // After the commit only: a watcher that reloads must find the new status.
   deps.orderEvents?.publish({ orderId: answer._id, status: answer.status, version: answer.version })

@@ -51,6 +51,19 @@ export type PlaceOrderResult =
   | { kind: 'failed'; status: number; message: string; retryAfter?: number }
 
 /**
+ * The store header of a placement (cash on delivery or online): the shopper's store, else the
+ * default store the pages showed; empty when neither is known (the API then picks the store serving the address).
+ */
+export async function placementStoreHeader(): Promise<Record<string, string>> {
+  let storeId = scopeStoreId()
+  if (!storeId) {
+    const fallback = await getDefaultStore()
+    if (fallback.ok) storeId = fallback.data._id
+  }
+  return storeId ? { [STORE_HEADER]: storeId } : {}
+}
+
+/**
  * Places a cash-on-delivery order for the whole server-side cart (POST /api/order/cash-on-delivery)
  * with `idempotencyKey` (8-128 of `[A-Za-z0-9_-]`): the same key again answers the same order.
  * The order always names a store: the shopper's, else the default store the pages showed (a
@@ -63,15 +76,10 @@ export async function placeCashOnDeliveryOrder(
   idempotencyKey: string,
   opts: { clientIp?: string } = {},
 ): Promise<PlaceOrderResult> {
-  let storeId = scopeStoreId()
-  if (!storeId) {
-    const fallback = await getDefaultStore()
-    if (fallback.ok) storeId = fallback.data._id
-  }
   const result = await upstream('order/cash-on-delivery', {
     method: 'POST',
     json: { addressId },
-    headers: { 'Idempotency-Key': idempotencyKey, ...(storeId ? { [STORE_HEADER]: storeId } : {}) },
+    headers: { 'Idempotency-Key': idempotencyKey, ...(await placementStoreHeader()) },
     session,
     clientIp: opts.clientIp,
   })

@@ -7,6 +7,8 @@
  * dialog at `?cancel=1` with an optional reason kept on the order (app/components/cancel-order-dialog.tsx).
  * "Invoice (PDF)" opens the order's tax invoice (routes/dashboard/invoice.ts).
  * The store, the promised time, and a "Late" badge once delivered late (docs/stores.md, "Shopper pages").
+ * The payment and its refunds (docs/payments.md); a paid order that is placed or packed can have a
+ * line that cannot be delivered refunded (a partial refund through the provider).
  */
 import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
@@ -15,7 +17,8 @@ import { throwFailure } from '../../.server/failure.ts'
 import { orderDetails, updateOrderStatus } from '../../.server/api/order.ts'
 import { requireAdmin } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
-import { readForm } from '../../.server/form.ts'
+import { readForm, readText } from '../../.server/form.ts'
+import { refundLine } from '../../.server/api/payment.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
 import { CancelOrderDialog, CancelOrderLink, cancelDialogHref, isCancelDialogOpen } from '../../components/cancel-order-dialog.tsx'
@@ -27,6 +30,13 @@ import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline
 import { buttonClassName } from '../../components/ui/button.tsx'
 import { formatOrderTime, nextStatuses, ORDER_STATUS_NAMES, statusLabel, type OrderStatusName } from '../../lib/order-status.ts'
 import { CancelReasonSchema } from '../../../contract/order.ts'
+import { formatRupees } from '../../lib/money.ts'
+
+/** The form intent of "Refund a line that cannot be delivered". */
+const REFUND_LINE_INTENT = 'refund-line'
+
+/** Payment states in which a line of a placed or packed order can still be refunded. */
+const REFUNDABLE = new Set(['paid', 'partially_refunded', 'refund_pending'])
 
 export const meta: Route.MetaFunction = () => [{ title: `Order | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -54,8 +64,19 @@ export async function action({ context, params, request, url }: Route.ActionArgs
   const { isAdmin } = await requireAdmin(context, url)
   if (!isAdmin) throw data('Do not have permission', { status: 403 })
   const session = getSession(context)
-  const parsed = StatusChangeSchema.safeParse(Object.fromEntries(await readForm(request)))
+  const formData = await readForm(request)
   const back = `/dashboard/orders/${params.orderId}`
+  if (formData.get('intent') === REFUND_LINE_INTENT) {
+    const productId = readText(formData, 'productId')
+    if (!/^[A-Za-z0-9]{1,64}$/.test(productId))
+      return redirectWithToast(session, back, { type: 'error', message: 'Choose the line to refund' })
+    const refunded = await refundLine(session, params.orderId, productId)
+    return redirectWithToast(session, back, {
+      type: refunded.ok ? 'success' : 'error',
+      message: refunded.ok ? 'Refund started' : refunded.message,
+    })
+  }
+  const parsed = StatusChangeSchema.safeParse(Object.fromEntries(formData))
   if (!parsed.success) {
     const reasonIssue = parsed.error.issues.find((i) => i.path[0] === 'reason')
     if (reasonIssue) return data({ reasonError: reasonIssue.message }, { status: 400 })
@@ -130,6 +151,33 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               error={actionData && 'reasonError' in actionData ? actionData.reasonError : null}
               isPending={isCancelling}
             />
+          ) : null}
+          {REFUNDABLE.has(order.payment.state) && (order.status === 'placed' || order.status === 'packed') ? (
+            <Form
+              method="post"
+              data-card="refund line"
+              className="flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row sm:items-end"
+            >
+              <input type="hidden" name="intent" value={REFUND_LINE_INTENT} />
+              <label className="flex min-w-0 flex-1 flex-col gap-1 text-sm text-slate-700">
+                Refund a line that cannot be delivered
+                <select name="productId" defaultValue="" className="w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm">
+                  <option value="" disabled>
+                    Choose a line…
+                  </option>
+                  {order.items
+                    .filter((line) => line.productId)
+                    .map((line) => (
+                      <option key={line.productId} value={line.productId!}>
+                        {line.quantity} × {line.name} ({formatRupees(line.lineTotal)})
+                      </option>
+                    ))}
+                </select>
+              </label>
+              <button type="submit" className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
+                Refund line
+              </button>
+            </Form>
           ) : null}
           <OrderBody order={order} />
         </section>

@@ -4,7 +4,8 @@
  * while the order is still placed (stock goes back). Cancelling asks first, in a dialog at
  * `?cancel=1` with an optional reason (app/components/cancel-order-dialog.tsx). "Order again" adds
  * the order's lines to the cart (docs/product.md, "Order again"); "Invoice (PDF)" opens the tax invoice
- * (routes/dashboard/invoice.ts). Another shopper's order is a 404.
+ * (routes/dashboard/invoice.ts). Another shopper's order is a 404. An order awaiting its online
+ * payment links to its pay page; the payment card shows refunds as they progress (docs/payments.md).
  *
  * Live status (docs/product.md, "Order page"): with JavaScript the page listens to its event stream
  * (routes/dashboard/order-events.ts) and reloads its data on each event; without, it says "Status as
@@ -117,6 +118,11 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         <ReorderButton orderId={order._id} orderNumber={order.orderId} action={orderPath} />
         <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} />
         {order.status === 'placed' ? <CancelOrderLink orderPath={orderPath} /> : null}
+        {order.status === 'payment_pending' ? (
+          <Link to={`/checkout/pay/${order._id}`} className="text-sm font-semibold text-accent hover:underline">
+            Pay now
+          </Link>
+        ) : null}
       </div>
       {confirming ? (
         <CancelOrderDialog

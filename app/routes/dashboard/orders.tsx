@@ -2,7 +2,7 @@
  * /dashboard/orders (admin; docs/commerce-api.md, "Orders" and "Admin orders at volume"): the orders
  * the filters select, with paging (`?page=`). A GET form searches (`?q=`: order number exact or
  * prefix, the shopper's phone, email or name) and filters by status, store (`?store=`), late
- * deliveries (`?late=1`) and IST days (`?from=&to=`) in a
+ * deliveries (`?late=1`), payment state (`?payment=`, docs/payments.md) and IST days (`?from=&to=`) in a
  * sort (`?sort=`), so every view is a link and works without JavaScript. Each row opens its order;
  * ticked rows get packing slips (a GET to /dashboard/orders/packing-slips) or one status change for
  * all of them (a POST here: each order moved on its own by the API's allowed-moves rule, one outcome
@@ -29,6 +29,7 @@ import { itemCountLabel } from '../../lib/cart.ts'
 import { formatRupees } from '../../lib/money.ts'
 import { countLabel } from '../../lib/plural.ts'
 import { formatOrderTime, ORDER_STATUS_NAMES, statusLabel, type OrderStatusName } from '../../lib/order-status.ts'
+import { PAYMENT_STATES, paymentStateLabel } from '../../lib/payment-state.ts'
 import { orderFilterQuery, readOrderFilters } from '../../lib/order-filters.ts'
 import { ADMIN_ORDER_SORTS, BULK_ORDERS_MAX, CancelReasonSchema, type AdminOrderSort } from '../../../contract/order.ts'
 
@@ -80,6 +81,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       total: o.totalAmt,
       late: o.late,
       store: o.store.name,
+      payment: o.payment.state,
     })),
     totalCount: result.data.totalCount,
     totalPages: result.data.totalNoPage,
@@ -185,6 +187,17 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
               ))}
             </select>
           </label>
+          <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700 sm:col-span-2">
+            Payment
+            <select name="payment" defaultValue={filter.payment ?? ''} className={fieldClass}>
+              <option value="">Any payment</option>
+              {PAYMENT_STATES.map((state) => (
+                <option key={state} value={state}>
+                  {paymentStateLabel(state)}
+                </option>
+              ))}
+            </select>
+          </label>
           <label className="flex items-end gap-2 pb-2 text-sm text-slate-700 sm:col-span-2">
             <input type="checkbox" name="late" value="1" defaultChecked={filter.late ?? false} className="size-4" />
             Delivered late only
@@ -284,7 +297,12 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
                         </span>
                       </td>
                       <td className="hidden px-3 py-2 md:table-cell">{itemCountLabel(o.itemCount)}</td>
-                      <td className="px-2 py-2 text-right font-semibold">{formatRupees(o.total)}</td>
+                      <td className="px-2 py-2 text-right font-semibold">
+                        {formatRupees(o.total)}
+                        <span data-testid="payment-state" className="block text-xs font-normal text-slate-500">
+                          {paymentStateLabel(o.payment)}
+                        </span>
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -309,7 +327,7 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
                     <option value="" disabled>
                       Choose…
                     </option>
-                    {ORDER_STATUS_NAMES.filter((s) => s !== 'placed').map((s) => (
+                    {ORDER_STATUS_NAMES.filter((s) => s !== 'placed' && s !== 'payment_pending').map((s) => (
                       <option key={s} value={s}>
                         {statusLabel(s)}
                       </option>

@@ -1,0 +1,156 @@
+/**
+ * Refunds (docs/payments.md, "Refunds"): decided inside the transaction that decides them (a
+ * cancellation, a line that cannot be delivered, a payment that came too late or twice) as a
+ * `pending` row, sent to the provider after the commit, retried until the provider has it, and
+ * settled by the provider's refund webhooks. The order's payment state follows its refunds
+ * (`refreshPaymentState`). Amounts are integer paise. This module reads and writes payment rows
+ * only, so the order service may use it without a cycle.
+ */
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../deps.ts'
+import type { Db } from '../../db/client.ts'
+import { queryRows } from '../../db/query.ts'
+import { newId } from '../../lib/ids.ts'
+import { ProviderError } from './provider.ts'
+
+type Executor = Pick<Db, 'execute'>
+type RefundDeps = Pick<AppDeps, 'db' | 'logger' | 'payments' | 'clock'>
+
+/** A refund waits this long after a failed send before it is sent again (ms). */
+export const REFUND_RETRY_AFTER_MS = 60_000
+
+/**
+ * Sets an order's payment state from its refunds, when it was paid: refund_pending while one is
+ * pending, refunded when the processed ones cover the grand total, partially_refunded when some
+ * did, else paid. Other states (cod, pending, expired, mismatch) are left alone.
+ */
+export async function refreshPaymentState(tx: Executor, orderId: string): Promise<void> {
+  await tx.execute(sql`update orders o set payment_state = case
+      when exists (select 1 from refunds r where r.order_id = o.id and r.status = 'pending') then 'refund_pending'
+      when (select coalesce(sum(r.amount_paise), 0) from refunds r where r.order_id = o.id and r.status = 'processed') >= o.grand_total_paise then 'refunded'
+      when exists (select 1 from refunds r where r.order_id = o.id and r.status = 'processed') then 'partially_refunded'
+      else 'paid' end
+    where o.id = ${orderId} and o.payment_state in ('paid', 'refund_pending', 'refunded', 'partially_refunded')`)
+}
+
+/**
+ * Records a refund of an order's captured payment (inside the caller's transaction, the order row
+ * locked by it): `amountPaise`, or by default what is not refunded yet. Nothing when the order has
+ * no captured payment (cash on delivery) or nothing is left to refund.
+ * @param input.paymentId refund this payment (a second or late payment) instead of the order's sale
+ * @returns the paise recorded (0 for none)
+ */
+export async function recordRefund(
+  tx: Executor,
+  input: { orderId: string; reason: string; now: Date; amountPaise?: number; orderLineId?: string; paymentId?: string },
+): Promise<number> {
+  const [payment] = await queryRows<{ id: string; amount_paise: number; refunded: number }>(
+    tx,
+    sql`select p.id, p.amount_paise,
+        (select coalesce(sum(r.amount_paise), 0)::int from refunds r where r.payment_id = p.id and r.status <> 'failed') as refunded
+      from payments p where p.order_id = ${input.orderId} and p.status = 'captured'
+        ${input.paymentId ? sql`and p.id = ${input.paymentId}` : sql``}
+      order by p.updated_at, p.id limit 1`,
+  )
+  if (!payment) return 0
+  const left = payment.amount_paise - payment.refunded
+  const amount = Math.min(input.amountPaise ?? left, left)
+  if (amount <= 0) return 0
+  const at = input.now.toISOString()
+  await tx.execute(sql`insert into refunds (id, order_id, payment_id, order_line_id, amount_paise, status, reason, created_at, updated_at)
+    values (${newId()}, ${input.orderId}, ${payment.id}, ${input.orderLineId ?? null}, ${amount}, 'pending', ${input.reason}, ${at}, ${at})`)
+  await refreshPaymentState(tx, input.orderId)
+  return amount
+}
+
+/**
+ * Sends the pending refunds the provider has not got yet (of one order, or all): each is claimed by
+ * one update (attempts + 1, so two senders never send one refund twice), sent, and given the
+ * provider's refund id and status. A provider failure leaves it pending for the next try after
+ * REFUND_RETRY_AFTER_MS (logged with its code, never a secret). Idempotent; safe to run anywhere.
+ * @returns how many were sent
+ */
+export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: string } = {}): Promise<number> {
+  const provider = deps.payments?.provider
+  if (!provider) return 0
+  const now = deps.clock()
+  const retryBefore = new Date(now.getTime() - REFUND_RETRY_AFTER_MS).toISOString()
+  const due = await queryRows<{ id: string }>(
+    deps.db,
+    sql`select r.id from refunds r join payments p on p.id = r.payment_id
+      where r.status = 'pending' and r.provider_refund_id is null and p.provider = ${provider.name}
+        and (r.attempts = 0 or r.updated_at < ${retryBefore})
+        ${scope.orderId ? sql`and r.order_id = ${scope.orderId}` : sql``}
+      order by r.created_at limit 100`,
+  )
+  let sent = 0
+  for (const { id } of due) {
+    const [claimed] = await queryRows<{
+      id: string
+      amount_paise: number
+      payment_id: string
+      provider_payment_id: string
+      order_id: string
+    }>(
+      deps.db,
+      sql`update refunds r set attempts = r.attempts + 1, updated_at = ${now.toISOString()}
+        from payments p where r.id = ${id} and p.id = r.payment_id and r.status = 'pending' and r.provider_refund_id is null
+          and (r.attempts = 0 or r.updated_at < ${retryBefore})
+        returning r.id, r.amount_paise, r.payment_id, p.provider_payment_id, r.order_id`,
+    )
+    if (!claimed) continue
+    try {
+      const answer = await provider.refund(claimed.provider_payment_id, {
+        amount: claimed.amount_paise,
+        receipt: claimed.id,
+        notes: { refund_id: claimed.id, order_id: claimed.order_id },
+      })
+      await deps.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from orders where id = ${claimed.order_id} for update`)
+        // A refund webhook may have settled it first: its status then stands.
+        await tx.execute(sql`update refunds set provider_refund_id = ${answer.id},
+            status = case when status = 'pending' and ${answer.status} in ('processed', 'failed') then ${answer.status} else status end,
+            updated_at = ${deps.clock().toISOString()}
+          where id = ${claimed.id}`)
+        await refreshPaymentState(tx, claimed.order_id)
+      })
+      sent++
+    } catch (err) {
+      const e = err instanceof ProviderError ? { status: err.status, code: err.code } : { errClass: (err as Error)?.name }
+      deps.logger.warn({ ...e, refundId: claimed.id }, 'refund not sent: will retry')
+    }
+  }
+  return sent
+}
+
+/**
+ * Settles a refund from the provider's refund webhook: found by the provider's refund id, or (when
+ * the webhook came before the send's answer was saved) the pending refund of that payment and amount.
+ * @returns the order id, or undefined when no refund of ours matches
+ */
+export async function settleRefund(
+  tx: Executor,
+  input: {
+    provider: string
+    providerRefundId: string
+    providerPaymentId: string
+    amountPaise: number
+    status: 'processed' | 'failed'
+    now: Date
+  },
+): Promise<string | undefined> {
+  const [row] = await queryRows<{ id: string; order_id: string }>(
+    tx,
+    sql`select r.id, r.order_id from refunds r join payments p on p.id = r.payment_id
+      where p.provider = ${input.provider} and (r.provider_refund_id = ${input.providerRefundId}
+        or (r.provider_refund_id is null and p.provider_payment_id = ${input.providerPaymentId} and r.amount_paise = ${input.amountPaise}
+            and r.status = 'pending'))
+      order by (r.provider_refund_id = ${input.providerRefundId}) desc nulls last, r.created_at limit 1`,
+  )
+  if (!row) return undefined
+  await tx.execute(sql`select id from orders where id = ${row.order_id} for update`)
+  await tx.execute(sql`update refunds set provider_refund_id = ${input.providerRefundId}, status = ${input.status},
+      updated_at = ${input.now.toISOString()} where id = ${row.id}`)
+  await refreshPaymentState(tx, row.order_id)
+  return row.order_id
+}

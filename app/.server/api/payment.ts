@@ -1,0 +1,84 @@
+/**
+ * Typed upstream calls of /api/payment (docs/payments.md): start an online payment, open the
+ * checkout again, switch to pay on delivery, hand the provider's callback to the API, refund a line.
+ */
+import { z } from 'zod'
+import type { RequestSession } from '../session.ts'
+import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
+import { CartChangeSchema, OrderSchema, type Order } from '../../../contract/order.ts'
+import {
+  CallbackOutcomeSchema,
+  CheckoutSchema,
+  PaymentCallbackSchema,
+  type CallbackOutcome,
+  type Checkout,
+  type OnlineMethodName,
+} from '../../../contract/payment.ts'
+import { placementStoreHeader } from './order.ts'
+
+export type { Checkout, CallbackOutcome }
+
+const OrderCheckoutSchema = z.object({ order: OrderSchema, checkout: CheckoutSchema })
+
+/** The urls the provider returns the shopper to (absolute, on this site). */
+export interface ReturnUrls {
+  callbackUrl: string
+  cancelUrl: string
+}
+
+/** What starting an online payment answered. */
+export type StartPaymentResult =
+  | { kind: 'checkout'; order: Order; checkout: Checkout }
+  | { kind: 'cart-changed'; changes: z.output<typeof CartChangeSchema>[]; message: string }
+  | { kind: 'failed'; status: number; message: string; retryAfter?: number }
+
+/**
+ * POST /api/payment/start: the cart as an order awaiting payment (stock held) and the checkout to
+ * open; the store named as for cash on delivery (app/.server/api/order.ts `placeCashOnDeliveryOrder`).
+ */
+export async function startPayment(
+  session: RequestSession,
+  input: { addressId: string; method: OnlineMethodName; idempotencyKey: string } & ReturnUrls,
+  opts: { clientIp?: string } = {},
+): Promise<StartPaymentResult> {
+  const result = await upstream('payment/start', {
+    method: 'POST',
+    json: { addressId: input.addressId, method: input.method, callbackUrl: input.callbackUrl, cancelUrl: input.cancelUrl },
+    headers: { 'Idempotency-Key': input.idempotencyKey, ...(await placementStoreHeader()) },
+    session,
+    clientIp: opts.clientIp,
+  })
+  if (!result.ok && result.status === 409) {
+    const changes = z.array(CartChangeSchema).safeParse(result.extra?.changes)
+    if (changes.success) return { kind: 'cart-changed', changes: changes.data, message: result.message }
+  }
+  const parsed = parseData(result, OrderCheckoutSchema)
+  if (!parsed.ok) return { kind: 'failed', status: parsed.status, message: parsed.message, retryAfter: parsed.retryAfter }
+  return { kind: 'checkout', ...parsed.data }
+}
+
+/** POST /api/payment/retry: the checkout of an order still awaiting payment. */
+export async function retryPayment(
+  session: RequestSession,
+  input: { orderId: string; method?: OnlineMethodName } & ReturnUrls,
+): Promise<UpstreamResult<{ order: Order; checkout: Checkout }>> {
+  return parseData(await upstream('payment/retry', { method: 'POST', json: input, session }), OrderCheckoutSchema)
+}
+
+/** POST /api/payment/pay-on-delivery: the order as cash on delivery (its held stock kept). */
+export async function payOnDelivery(session: RequestSession, orderId: string): Promise<UpstreamResult<Order>> {
+  return parseData(await upstream('payment/pay-on-delivery', { method: 'POST', json: { orderId }, session }), OrderSchema)
+}
+
+/** POST /api/payment/callback: the provider's answer, verified by the API (no session needed). */
+export async function paymentCallback(
+  fields: z.input<typeof PaymentCallbackSchema>,
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<CallbackOutcome>> {
+  return parseData(await upstream('payment/callback', { method: 'POST', json: fields, clientIp: opts.clientIp }), CallbackOutcomeSchema)
+}
+
+/** POST /api/payment/refund-line (admin): refund one line that cannot be delivered. */
+export async function refundLine(session: RequestSession, orderId: string, productId: string): Promise<UpstreamResult<Order>> {
+  return parseData(await upstream('payment/refund-line', { method: 'POST', json: { orderId, productId }, session }), OrderSchema)
+}
