@@ -122,7 +122,8 @@ describe('starting an online payment', () => {
     expect(checkout.hosted).toMatchObject({ url: '/api/payment/test-checkout', fields: { order_id: checkout.providerOrderId } })
     expect(await stockIn(t.db, p.id)).toBe(3)
     expect((await t.call('cart/get', { token: who.token })).body.data.length).toBe(1)
-    // No email until it is paid.
+    // No email until it is paid (the queue run first, so a queued one would show).
+    await t.deps.jobs.drain()
     expect(sent.find((m) => m.subject.includes(order.orderId))).toBeUndefined()
   })
 
@@ -155,6 +156,7 @@ describe('a verified payment', () => {
     expect(paid.statusHistory.map((h: { status: string }) => h.status)).toEqual(['payment_pending', 'placed'])
     expect(await stockIn(t.db, p.id)).toBe(3)
     expect((await t.call('cart/get', { token: who.token })).body.data).toEqual([])
+    await t.deps.jobs.drain()
     const mails = sent.filter((m) => m.subject === `Order ${order.orderId} paid`)
     expect(mails).toHaveLength(1)
     expect(mails[0]!.text).toContain('Paid online (UPI): ₹205')
@@ -192,6 +194,7 @@ describe('a verified payment', () => {
     const paid = await details(who, order._id)
     expect(paid.statusHistory.filter((h: { status: string }) => h.status === 'placed')).toHaveLength(1)
     expect(await stockIn(t.db, p.id)).toBe(3)
+    await t.deps.jobs.drain()
     expect(sent.filter((m) => m.subject === `Order ${order.orderId} paid`)).toHaveLength(1)
   })
 
@@ -262,6 +265,7 @@ describe('webhooks', () => {
     expect(cod.body.data).toMatchObject({ status: 'placed', payment_status: 'CASH ON DELIVERY', payment: { state: 'cod' } })
     expect(await stockIn(t.db, p.id)).toBe(1)
     expect((await t.call('cart/get', { token: who.token })).body.data).toEqual([])
+    await t.deps.jobs.drain()
     expect(sent.find((m) => m.subject === `Order ${order.orderId} placed`)!.text).toContain('To pay on delivery (cash)')
   })
 })
