@@ -194,8 +194,7 @@ export async function expandStores(db: Db, count: number): Promise<string[]> {
   for (let i = 0; i < extra; i += 50) {
     const rows = Array.from({ length: Math.min(50, extra - i) }, (_, j) => {
       const n = i + j
-      // Each store's own slot comes from the sequence (migration 0019_store_stock_bits).
-      const { slot: _slot, ...s } = seeded[n % seeded.length]!
+      const s = seeded[n % seeded.length]!
       return {
         ...s,
         id: `benchStore${String(n + 1).padStart(3, '0')}`,

@@ -556,13 +556,6 @@ export const stores = pgTable(
     opensAt: text('opens_at').notNull().default('06:00'),
     closesAt: text('closes_at').notNull().default('24:00'),
     pickers: integer('pickers').notNull().default(4),
-    /**
-     * The store's bit in each product's `in_stock_slots` (migration 0019_store_stock_bits): given
-     * by a sequence at insert, never reused.
-     */
-    slot: integer('slot')
-      .notNull()
-      .default(sql`nextval('stores_slot_seq')`),
     active: boolean('active').notNull().default(true),
     position: integer('position').notNull().default(0),
     version: integer('version').notNull().default(1),

@@ -8,7 +8,6 @@ import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
-import { textArray } from '../product/reads.ts'
 import { BadRequest, NotFound } from '../../lib/errors.ts'
 import {
   LOW_STOCK,
@@ -58,10 +57,6 @@ export async function returnOrderStock(
     sql`select product_id as id, sum(quantity)::int as quantity from order_lines
         where order_id = ${orderId} and product_id is not null group by product_id order by product_id`,
   )
-  // The product rows first, in id order, as every writer of the inventory locks them (migration
-  // 0019_store_stock_bits: the inventory's trigger writes them when a stock crosses 0).
-  if (lines.length > 0)
-    await tx.execute(sql`select id from products where id = any(${textArray(lines.map((l) => l.id))}) order by id for update`)
   const restored: Array<{ id: string; stock: number; quantity: number }> = []
   for (const line of lines) {
     const [row] = await queryRows<{ stock: number }>(
@@ -131,12 +126,10 @@ export async function updateInventory(deps: Pick<AppDeps, 'db' | 'cache'>, input
       (
         await queryRows<{ id: string }>(
           tx,
-          // Locked in id order before any inventory row, as every writer of the inventory does
-          // (migration 0019_store_stock_bits: its trigger then writes the product rows).
           sql`select id from products where id in (${sql.join(
             productIds.map((id) => sql`${id}`),
             sql`, `,
-          )}) order by id for update`,
+          )})`,
         )
       ).map((r) => r.id),
     )

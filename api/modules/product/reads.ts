@@ -57,15 +57,6 @@ export type ProductReadDeps = CatalogDeps & { storeId: string }
 /** A product's brand as compared (`p` aliased): trimmed, lower case, '' when it has none. */
 const brandKey = sql`lower(trim(coalesce(p.more_details->>'brand', '')))`
 
-/**
- * True when the product aliased `p` is in stock in store `storeId`: its bit in `in_stock_slots`,
- * kept by triggers on the inventory (migration 0019_store_stock_bits; docs/stores.md, "Availability
- * on the product row"). The store's slot is read once per statement; each row then costs one bit
- * test, not an inventory look-up, which is what keeps "in stock first" cheap over thousands of matches.
- */
-export const storeInStock = (storeId: string) =>
-  sql`store_in_stock(p.in_stock_slots, (select s.slot from stores s where s.id = ${storeId}))`
-
 /** The stock of the product aliased `p` in store `storeId` (no inventory row: 0). */
 export const storeStock = (storeId: string) =>
   sql`coalesce((select i.stock from inventory i where i.store_id = ${storeId} and i.product_id = p.id), 0)`
@@ -89,7 +80,7 @@ export const productColumns = (storeId: string) => sql`p.id as "_id", p.name, p.
 export const newestFirst = sql`p.created_at desc nulls last, p.id`
 
 /** In stock in `storeId` first, then newest first: the order of every product list. */
-export const availableNewestFirst = (storeId: string) => sql`${storeInStock(storeId)} desc, ${newestFirst}`
+export const availableNewestFirst = (storeId: string) => sql`(${storeStock(storeId)} > 0) desc, ${newestFirst}`
 
 /**
  * Numeric columns arrive as text from both drivers; the answer carries JSON numbers. `discount` is
@@ -163,7 +154,7 @@ export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: st
             select b.category_id, b.id,
               row_number() over (partition by b.category_id order by b.in_stock desc, b.brand_rank, b.created_at desc nulls last, b.id) as rank
             from (
-              select pc.category_id, p.id, p.created_at, ${storeInStock(deps.storeId)} as in_stock,
+              select pc.category_id, p.id, p.created_at, ${storeStock(deps.storeId)} > 0 as in_stock,
                 row_number() over (
                   partition by pc.category_id, ${brandKey}
                   order by ${availableNewestFirst(deps.storeId)}
@@ -253,7 +244,7 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
             from products p where p.id = ${productId} and p.publish`,
       )
       if (!self) throw NotFound('Product not found')
-      const inStock = storeInStock(deps.storeId)
+      const inStock = sql`${storeStock(deps.storeId)} > 0`
       const shelf = await queryRows<ProductRow>(
         deps.db,
         sql`select ${productColumns(deps.storeId)}
