@@ -229,7 +229,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             {product.unit ? <p className="text-base text-slate-600">{product.unit}</p> : null}
           </div>
 
-          <div className="rounded-2xl border border-slate-200 bg-white p-4">
+          <div data-testid="product-buy" className="rounded-2xl border border-slate-200 bg-white p-4">
             <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
               <span className="text-3xl font-bold text-slate-900">{formatRupees(product.sellingPrice)}</span>
               {isDiscounted ? (

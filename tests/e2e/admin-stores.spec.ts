@@ -10,7 +10,19 @@
  * back through the API afterwards.
  */
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
-import { ADMIN, fillLogin, isJs, newUser, openAccountMenu, registerViaApi, signIn, toast, uniqueName, waitForHydration } from './helpers.ts'
+import {
+  ADMIN,
+  productBuyBox,
+  fillLogin,
+  isJs,
+  newUser,
+  openAccountMenu,
+  registerViaApi,
+  signIn,
+  toast,
+  uniqueName,
+  waitForHydration,
+} from './helpers.ts'
 
 const KORAMANGALA = 'storeBlrKoramangala'
 
@@ -227,7 +239,7 @@ test.describe('store admin', () => {
       await expect(shopper.getByRole('banner').getByTestId('location-link')).toContainText('Koramangala, 560034')
       const productPage = `/product/x-${productId}`
       await shopper.goto(productPage)
-      await expect(shopper.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ })).toBeVisible()
+      await expect(productBuyBox(shopper).getByRole('button', { name: /^Add .+ to cart$/ })).toBeVisible()
 
       // The admin sets it to 0 on Koramangala's stock page.
       await signInAsAdmin(page)
@@ -242,13 +254,13 @@ test.describe('store admin', () => {
       await setFromStockPage(0)
       // The shopper's next page load says so (the page cache is keyed by store: docs/stores.md).
       await shopper.goto(productPage)
-      await expect(shopper.getByRole('main').getByText('Out of stock')).toBeVisible()
-      await expect(shopper.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ })).toHaveCount(0)
+      await expect(productBuyBox(shopper).getByText('Out of stock')).toBeVisible()
+      await expect(productBuyBox(shopper).getByRole('button', { name: /^Add .+ to cart$/ })).toHaveCount(0)
 
       // Two units: "Only 2 left".
       await setFromStockPage(2)
       await shopper.goto(productPage)
-      await expect(shopper.getByRole('main').getByText('Only 2 left')).toBeVisible()
+      await expect(productBuyBox(shopper).getByText('Only 2 left')).toBeVisible()
 
       // Indiranagar's stock of it did not move.
       expect(await inIndiranagar(productId)).toBe(product!.indiranagar)

@@ -5,7 +5,7 @@
  * sees the new status. Also: the phone's cart bar at 390 px, and a cancelled order giving its stock back.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { ADMIN, api, findListing, isJs, newUser, registerViaApi, submitLogin, toast, waitForHydration } from './helpers.ts'
+import { ADMIN, productBuyBox, api, findListing, isJs, newUser, registerViaApi, submitLogin, toast, waitForHydration } from './helpers.ts'
 
 /** The ADD buttons of the page's main content (each labelled "Add <product> to cart"). */
 const addButtons = (page: Page) => page.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ })
@@ -204,8 +204,8 @@ test('a product out of stock shows "Out of stock" and no ADD button; a price cha
   const update = (json: object) => request.put('/api/product/update-product-details', { data: json, headers: asAdmin })
   expect((await update({ _id: soldOut._id, stock: 0 })).ok()).toBe(true)
   await page.goto(`/product/x-${soldOut._id}`)
-  await expect(page.getByRole('main').getByText('Out of stock').first()).toBeVisible()
-  await expect(addButtons(page)).toHaveCount(0)
+  await expect(productBuyBox(page).getByText('Out of stock')).toBeVisible()
+  await expect(productBuyBox(page).getByRole('button', { name: /^Add .+ to cart$/ })).toHaveCount(0)
   await update({ _id: soldOut._id, stock: soldOut.stock })
 
   // A shopper puts the other one in the cart; its price goes up before the order is placed.
@@ -214,7 +214,7 @@ test('a product out of stock shows "Out of stock" and no ADD button; a price cha
   await submitLogin(page, user.email, user.password)
   await expect(page).toHaveURL(/\/$/)
   await page.goto(`/product/x-${repriced._id}`)
-  const add = page.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ })
+  const add = productBuyBox(page).getByRole('button', { name: /^Add .+ to cart$/ })
   if (js) await waitForHydration(add)
   await add.click()
   await expect(page.getByTestId('cart-button')).toContainText('1 item')

@@ -6,7 +6,7 @@
  * and the internal SKU of "Product details" shows to admins only (docs/product.md, "Product page").
  */
 import { expect, test, type Page } from '@playwright/test'
-import { ADMIN, api, fillLogin, isJs, newUser, registerViaApi, waitForHydration } from './helpers.ts'
+import { ADMIN, productBuyBox, api, fillLogin, isJs, newUser, registerViaApi, waitForHydration } from './helpers.ts'
 
 /** A product as /api/product/get answers it, with the extra fields these tests read. */
 interface BrandedProduct {
@@ -21,7 +21,7 @@ const brandOf = (product: BrandedProduct) => String(product.more_details?.brand 
 /** Opens the product page, presses ADD and waits until the header counts `count` items. */
 async function addFromProductPage(page: Page, productId: string, count: number, js: boolean) {
   await page.goto(`/product/p-${productId}`)
-  const add = page.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ })
+  const add = productBuyBox(page).getByRole('button', { name: /^Add .+ to cart$/ })
   if (js) await waitForHydration(add)
   await add.click()
   await expect(page.getByTestId('cart-button')).toContainText(`${count} item`)

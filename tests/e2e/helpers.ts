@@ -45,6 +45,12 @@ export interface Envelope<T> {
  * Calls the upstream API at `/api{path}`: POST with `body` when given, GET otherwise. Fails the test
  * with the answer's text when the status is not 2xx.
  */
+/**
+ * The product page's own price box (price, ADD or the stepper, "Out of stock", "Only N left"): the
+ * page's Similar products rows hold more of each (docs/product.md, "Product page").
+ */
+export const productBuyBox = (page: Page) => page.getByTestId('product-buy')
+
 export async function api<T>(request: APIRequestContext, path: string, body?: unknown): Promise<Envelope<T>> {
   const response = body === undefined ? await request.get(`/api${path}`) : await request.post(`/api${path}`, { data: body })
   expect(response.ok(), `${path} answered ${response.status()}: ${await response.text()}`).toBe(true)

@@ -13,7 +13,19 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test'
-import { ADMIN, api, fillLogin, findListing, isJs, newUser, registerViaApi, signIn, waitForHydration, type Product } from './helpers.ts'
+import {
+  ADMIN,
+  productBuyBox,
+  api,
+  fillLogin,
+  findListing,
+  isJs,
+  newUser,
+  registerViaApi,
+  signIn,
+  waitForHydration,
+  type Product,
+} from './helpers.ts'
 
 /** The widths checked: two phones, a tablet, a laptop (CSS px). */
 const WIDTHS = [360, 390, 768, 1366] as const
@@ -62,7 +74,7 @@ async function newContext(browser: Browser, testInfo: TestInfo, width: number, s
 /** Opens the product page and presses ADD; waits until the header counts `count` items. */
 async function addToCart(page: Page, product: Product, count: number, js: boolean) {
   await page.goto(`/product/p-${product._id}`)
-  const add = page.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ })
+  const add = productBuyBox(page).getByRole('button', { name: /^Add .+ to cart$/ })
   if (js) await waitForHydration(add)
   await add.click()
   await expect(page.getByTestId('cart-button')).toContainText(`${count} item`)

@@ -7,7 +7,18 @@
  * promised time (addresses that must be served use 560038 or 560008, both Indiranagar's).
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { ADMIN, api, isJs, newUser, productCardItems, registerViaApi, slug, submitLogin, waitForHydration } from './helpers.ts'
+import {
+  ADMIN,
+  productBuyBox,
+  api,
+  isJs,
+  newUser,
+  productCardItems,
+  registerViaApi,
+  slug,
+  submitLogin,
+  waitForHydration,
+} from './helpers.ts'
 
 interface ListedProduct {
   _id: string
@@ -74,7 +85,7 @@ async function shopperWithCart(page: Page, request: APIRequestContext, js: boole
   const found = (await api<ListedProduct[]>(request, '/product/search-product', { search, page: 1, limit: 10 })).data
   const product = found.find((p) => p.stock > 5)!
   await page.goto(`/product/x-${product._id}`)
-  const add = page.getByRole('main').getByRole('button', { name: /^Add .+ to cart$/ })
+  const add = productBuyBox(page).getByRole('button', { name: /^Add .+ to cart$/ })
   if (js) await waitForHydration(add)
   await add.click()
   await expect(page.getByTestId('cart-button')).toContainText('1 item')
@@ -99,7 +110,7 @@ test('out of stock sorts last with "Out of stock"; 1-5 units say "Only N left"',
 
     // The product page says the same.
     await page.goto(`/product/x-${few._id}`)
-    await expect(page.getByRole('main').getByText('Only 3 left')).toBeVisible()
+    await expect(productBuyBox(page).getByText('Only 3 left')).toBeVisible()
     // Nothing leaves its card at 360 px.
     await page.setViewportSize({ width: 360, height: 800 })
     await page.goto(listing.path)
