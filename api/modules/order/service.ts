@@ -37,6 +37,8 @@ import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../c
 import type { AdminOrderFilter, BulkStatusOutcome, ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
 import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
 import { canMove, cannotMoveMessage, statusWords } from './status.ts'
+import { recordAudit } from '../../lib/audit.ts'
+import { isStaffRole } from '../../lib/auth.ts'
 
 type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'mailer' | 'logger'> &
   Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl'>>
@@ -257,12 +259,12 @@ async function findOrder(db: Executor, ref: string): Promise<OrderRow | undefine
 }
 
 /**
- * One order by `_id` or order number: the user's own, or any for an admin (with the customer's name
+ * One order by `_id` or order number: the user's own, or any for an admin or staff (with the customer's name
  * and email). @throws 404 ORDER_NOT_FOUND (also for another user's order)
  */
 export async function orderDetails(deps: OrderDeps, viewer: { id: string; role: string }, ref: string): Promise<OrderAnswer> {
   const row = await findOrder(deps.db, ref)
-  const isAdmin = viewer.role === 'ADMIN'
+  const isAdmin = isStaffRole(viewer.role)
   if (!row || (row.userId !== viewer.id && !isAdmin)) throw NotFound(ORDER_NOT_FOUND)
   return toOrderAnswer(deps, row, isAdmin)
 }
@@ -567,6 +569,14 @@ export async function changeStatus(
     await tx.execute(
       sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, ${input.to}, ${input.byUserId}, ${now})`,
     )
+    await recordAudit(tx, {
+      actor: input.byUserId,
+      action: input.to === 'cancelled' ? 'cancel' : 'status',
+      entity: 'order',
+      entityId: order.id,
+      before: { status: order.status },
+      after: reason ? { status: input.to, reason } : { status: input.to },
+    })
     return { id: order.id, stock }
   })
   deps.cache.stockChanged(stock)

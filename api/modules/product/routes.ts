@@ -204,7 +204,7 @@ export function productRoutes(deps: AppDeps) {
       return ok(
         c,
         PRODUCT_CREATED,
-        await createProduct({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input, idempotency),
+        await createProduct({ ...deps, actor: currentUser(c).id, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input, idempotency),
         {},
         201,
       )
@@ -227,7 +227,7 @@ export function productRoutes(deps: AppDeps) {
       return ok(
         c,
         PRODUCT_UPDATED,
-        await updateProduct({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input),
+        await updateProduct({ ...deps, actor: currentUser(c).id, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input),
       )
     },
   )
@@ -245,7 +245,7 @@ export function productRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const { _id } = await readBody(c, DeleteByIdSchema)
-      await deleteProduct(deps, _id)
+      await deleteProduct({ ...deps, actor: currentUser(c).id }, _id)
       return ok(c, PRODUCT_DELETED, null)
     },
   )
@@ -301,7 +301,7 @@ export function productRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const { upload } = await readBody(c, ImportApplySchema)
-      return ok(c, IMPORT_APPLIED, await applyImport(deps, upload))
+      return ok(c, IMPORT_APPLIED, await applyImport({ ...deps, actor: currentUser(c).id }, upload))
     },
   )
 
@@ -318,7 +318,7 @@ export function productRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const input = await readBody(c, BulkUpdateSchema)
-      return ok(c, BULK_UPDATED, await bulkUpdateProducts(deps, input))
+      return ok(c, BULK_UPDATED, await bulkUpdateProducts({ ...deps, actor: currentUser(c).id }, input))
     },
   )
 
