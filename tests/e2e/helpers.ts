@@ -208,6 +208,13 @@ export const ADMIN = {
   password: process.env.E2E_ADMIN_PASSWORD ?? 'E2e-Admin-Pass-2024',
 }
 
+/** The demo staff member the e2e server makes with `npm run admin -- --role staff` (scripts/e2e-server.mjs), the admin's password. */
+export const STAFF = {
+  name: 'Demo Staff',
+  email: 'staff@example.com',
+  password: ADMIN.password,
+}
+
 /** Small image fixtures: a real 128×128 PNG (~1.6 KB) and a text file named `.png` (docs/product.md, "Profile"). */
 export const FIXTURES = {
   png: path.join(import.meta.dirname, 'fixtures', 'avatar.png'),
