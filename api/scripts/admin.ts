@@ -17,7 +17,9 @@ import { ROLES, type Role } from '../../contract/user.ts'
 
 const USAGE =
   'Usage: npm run admin -- --email someone@example.com [--role admin|staff|user] [--name "Full Name"]  (password: ADMIN_PASSWORD or random)'
-const { values } = parseArgs({ options: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string', default: 'admin' } } })
+const { values } = parseArgs({
+  options: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string', default: 'admin' } },
+})
 const role = values.role.toUpperCase() as Role
 if (!values.email || !ROLES.includes(role)) {
   console.error(USAGE)
@@ -37,7 +39,9 @@ try {
     console.log(`${result.email} is now ${result.role} (was ${result.previousRole}); the menu follows on the next page.`)
   else if (result.action === 'unchanged') console.log(`${result.email} is already ${result.role}.`)
   else if (result.generatedPassword)
-    console.log(`Created ${result.role} ${result.email} with password: ${result.generatedPassword}\n(shown once; change it after signing in)`)
+    console.log(
+      `Created ${result.role} ${result.email} with password: ${result.generatedPassword}\n(shown once; change it after signing in)`,
+    )
   else console.log(`Created ${result.role} ${result.email} with the password from ADMIN_PASSWORD.`)
 } catch (err) {
   console.error('Could not set the role:', err instanceof Error ? err.message : err)

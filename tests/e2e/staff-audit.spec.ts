@@ -9,7 +9,19 @@
  *   on /dashboard/audit, filtered to product updates, with the price before and after.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { ADMIN, api, fillLogin, isJs, openAccountMenu, STAFF, toast, uniqueName, waitForHydration, type Category, type Product } from './helpers.ts'
+import {
+  ADMIN,
+  api,
+  fillLogin,
+  isJs,
+  openAccountMenu,
+  STAFF,
+  toast,
+  uniqueName,
+  waitForHydration,
+  type Category,
+  type Product,
+} from './helpers.ts'
 
 async function signInAs(page: Page, who: { email: string; password: string }) {
   await page.goto('/login')
@@ -38,7 +50,10 @@ test('a staff member sees only Orders and Stock, reaches them, and is refused th
   await expect(page).toHaveURL(/\/dashboard\/stores$/)
   await expect(page.getByRole('link', { name: 'Add Store' })).toHaveCount(0)
   await expect(page.getByRole('link', { name: /^Edit / })).toHaveCount(0)
-  await page.getByRole('link', { name: /^Stock of / }).first().click()
+  await page
+    .getByRole('link', { name: /^Stock of / })
+    .first()
+    .click()
   await expect(page).toHaveURL(/\/dashboard\/stores\/[^/]+\/stock/)
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Stock')
 

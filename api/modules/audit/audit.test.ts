@@ -84,9 +84,14 @@ describe('a STAFF member', () => {
     ])
 
     const [a, b] = [await placeOrder(), await placeOrder()]
-    const bulk = await t.call('order/bulk-status', { method: 'POST', json: { orderIds: [a._id, b._id], status: 'packed' }, token: staff.token })
+    const bulk = await t.call('order/bulk-status', {
+      method: 'POST',
+      json: { orderIds: [a._id, b._id], status: 'packed' },
+      token: staff.token,
+    })
     expect(bulk.body).toMatchObject({ moved: 2, refused: 0 })
-    for (const id of [a._id, b._id]) expect((await entriesOf(id)).map((e) => [e.action, e.after])).toEqual([['status', { status: 'packed' }]])
+    for (const id of [a._id, b._id])
+      expect((await entriesOf(id)).map((e) => [e.action, e.after])).toEqual([['status', { status: 'packed' }]])
 
     const cancel = await t.call('order/update-status', {
       method: 'PUT',
@@ -116,7 +121,11 @@ describe('a STAFF member', () => {
     expect(await entriesOf(`${SEEDED_DEFAULT_STORE}/${product.id}`)).toEqual([
       expect.objectContaining({ actor_id: staff.user.id, action: 'stock', entity: 'inventory', before: { stock: 3 }, after: { stock: 9 } }),
     ])
-    const list = await t.call('inventory/list', { method: 'POST', json: { storeId: SEEDED_DEFAULT_STORE, search: 'Staff Stocked' }, token: staff.token })
+    const list = await t.call('inventory/list', {
+      method: 'POST',
+      json: { storeId: SEEDED_DEFAULT_STORE, search: 'Staff Stocked' },
+      token: staff.token,
+    })
     expect(list.status).toBe(200)
   })
 
@@ -156,10 +165,18 @@ describe('the audit entries of admin changes', () => {
   })
 
   it('record a bulk edit per product and a category create, rename and delete', async () => {
-    const [p1, p2] = [await insertProduct(t.db, { name: 'Bulk One', price: 50, stock: 2 }), await insertProduct(t.db, { name: 'Bulk Two', price: 60 })]
+    const [p1, p2] = [
+      await insertProduct(t.db, { name: 'Bulk One', price: 50, stock: 2 }),
+      await insertProduct(t.db, { name: 'Bulk Two', price: 60 }),
+    ]
     const bulk = await t.call('product/bulk-update', {
       method: 'POST',
-      json: { items: [{ _id: p1.id, stock: 7 }, { _id: p2.id, price: 65 }] },
+      json: {
+        items: [
+          { _id: p1.id, stock: 7 },
+          { _id: p2.id, price: 65 },
+        ],
+      },
       token: admin.token,
     })
     expect(bulk.status).toBe(200)
@@ -182,7 +199,11 @@ describe('the audit entries of admin changes', () => {
   })
 
   it('record a store setting change and a role granted from the command line', async () => {
-    const res = await t.call('store/update', { method: 'PUT', json: { _id: 'storeMumAndheriEast', pickers: 6, radiusKm: 4 }, token: admin.token })
+    const res = await t.call('store/update', {
+      method: 'PUT',
+      json: { _id: 'storeMumAndheriEast', pickers: 6, radiusKm: 4 },
+      token: admin.token,
+    })
     expect(res.status).toBe(200)
     expect((await entriesOf('storeMumAndheriEast')).at(-1)).toMatchObject({
       action: 'update',
@@ -194,7 +215,15 @@ describe('the audit entries of admin changes', () => {
     const shopper = await createShopper(t)
     expect(await grantRole(t.db, { email: shopper.user.email, role: 'STAFF' })).toMatchObject({ action: 'granted', previousRole: 'USER' })
     expect(await entriesOf(shopper.user.id)).toEqual([
-      { actor_id: null, actor_email: null, action: 'role', entity: 'user', entity_id: shopper.user.id, before: { role: 'USER' }, after: { role: 'STAFF' } },
+      {
+        actor_id: null,
+        actor_email: null,
+        action: 'role',
+        entity: 'user',
+        entity_id: shopper.user.id,
+        before: { role: 'USER' },
+        after: { role: 'STAFF' },
+      },
     ])
     expect((await grantRole(t.db, { email: shopper.user.email, role: 'STAFF' })).action).toBe('unchanged')
     expect(await entriesOf(shopper.user.id)).toHaveLength(1)
@@ -208,7 +237,11 @@ describe('the audit entries of admin changes', () => {
     const before = await auditCount()
     const refusals = [
       await t.call('category/update', { method: 'PUT', json: { _id: other.id, name: taken.name, image: other.image }, token: admin.token }),
-      await t.call('product/bulk-update', { method: 'POST', json: { items: [{ _id: product.id, sellingPrice: 120 }] }, token: admin.token }),
+      await t.call('product/bulk-update', {
+        method: 'POST',
+        json: { items: [{ _id: product.id, sellingPrice: 120 }] },
+        token: admin.token,
+      }),
       await t.call('order/update-status', { method: 'PUT', json: { orderId: order._id, status: 'delivered' }, token: admin.token }),
       await t.call('store/update', { method: 'PUT', json: { _id: SEEDED_DEFAULT_STORE, version: 999, pickers: 2 }, token: admin.token }),
     ]

@@ -23,7 +23,7 @@ export function auditRoutes(deps: AppDeps) {
       path: '/list',
       summary: 'One page of the audit trail, newest first, filtered by actor, entity, action and IST dates (ADMIN)',
       description:
-        '`actor` matches part of the author\'s email, case-insensitive; `from` and `to` are IST days, both included. Each entry holds the changed fields only, before and after.',
+        "`actor` matches part of the author's email, case-insensitive; `from` and `to` are IST days, both included. Each entry holds the changed fields only, before and after.",
       access: 'admin',
       query: AuditQuerySchema,
       answers: {

@@ -204,7 +204,11 @@ export function productRoutes(deps: AppDeps) {
       return ok(
         c,
         PRODUCT_CREATED,
-        await createProduct({ ...deps, actor: currentUser(c).id, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input, idempotency),
+        await createProduct(
+          { ...deps, actor: currentUser(c).id, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id },
+          input,
+          idempotency,
+        ),
         {},
         201,
       )
@@ -227,7 +231,10 @@ export function productRoutes(deps: AppDeps) {
       return ok(
         c,
         PRODUCT_UPDATED,
-        await updateProduct({ ...deps, actor: currentUser(c).id, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input),
+        await updateProduct(
+          { ...deps, actor: currentUser(c).id, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id },
+          input,
+        ),
       )
     },
   )

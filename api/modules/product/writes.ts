@@ -206,7 +206,10 @@ export async function createProduct(
  * @throws 400 as createProduct (the sub categories kept must fit new categories, and the other way
  *   round); 404 PRODUCT_NOT_FOUND
  */
-export async function updateProduct(deps: CatalogWriteDeps & ActorDeps & { storeId: string }, input: UpdateProductInput): Promise<ProductAnswer> {
+export async function updateProduct(
+  deps: CatalogWriteDeps & ActorDeps & { storeId: string },
+  input: UpdateProductInput,
+): Promise<ProductAnswer> {
   if (input.image)
     await assertStoredImages(
       deps.storage,

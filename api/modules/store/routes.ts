@@ -57,7 +57,8 @@ export function storeRoutes(deps: AppDeps) {
       answers: { 201: { description: 'The new store', data: StoreSchema } },
     },
     admin,
-    async (c) => ok(c, 'Store added', await createStore({ ...deps, actor: currentUser(c).id }, await readBody(c, CreateStoreSchema)), {}, 201),
+    async (c) =>
+      ok(c, 'Store added', await createStore({ ...deps, actor: currentUser(c).id }, await readBody(c, CreateStoreSchema)), {}, 201),
   )
 
   endpoint(

@@ -141,7 +141,13 @@ export async function updateSubCategory(deps: CatalogWriteDeps & ActorDeps, inpu
       await tx.delete(subCategoryCategories).where(eq(subCategoryCategories.subCategoryId, input._id))
       await linkCategories(tx, input._id, input.category)
       const after = { name: input.name, image: input.image, category: distinctIds(input.category).map(({ id }) => id) }
-      await recordAudit(tx, { actor: deps.actor, action: 'update', entity: 'sub_category', entityId: input._id, ...changedFields(before, after) })
+      await recordAudit(tx, {
+        actor: deps.actor,
+        action: 'update',
+        entity: 'sub_category',
+        entityId: input._id,
+        ...changedFields(before, after),
+      })
       return { answer: (await subCategoryById(tx, input._id))!, previousImage: current.image }
     })
     .catch((err) => {

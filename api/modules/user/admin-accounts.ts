@@ -19,7 +19,13 @@ export function randomPassword(): string {
 }
 
 /** What `grantRole` did: changed an existing account's role, found it already had it, or created the account. */
-export type GrantOutcome = { action: 'granted' | 'unchanged' | 'created'; email: string; role: Role; previousRole?: Role; generatedPassword?: string }
+export type GrantOutcome = {
+  action: 'granted' | 'unchanged' | 'created'
+  email: string
+  role: Role
+  previousRole?: Role
+  generatedPassword?: string
+}
 
 /**
  * Gives `email` the `role` (ADMIN, STAFF, or USER to take a role away): changes the existing

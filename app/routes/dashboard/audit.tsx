@@ -32,10 +32,7 @@ import {
   type AuditQuery,
 } from '../../../contract/audit.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: `Audit trail | ${SHOP_NAME}` },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () => [{ title: `Audit trail | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
 const AUDIT_PATH = '/dashboard/audit'
 
