@@ -51,16 +51,17 @@ export const AUDIT_PAGE_SIZE = 25
  */
 export const AuditQuerySchema = z
   .object({
-    actor: z.string().trim().min(1).max(AUDIT_ACTOR_MAX, `The actor must be at most ${AUDIT_ACTOR_MAX} characters`).optional(),
+    // Trimmed by the reader (api/modules/audit/service.ts): blank is no filter.
+    actor: z.string().max(AUDIT_ACTOR_MAX, `The actor must be at most ${AUDIT_ACTOR_MAX} characters`).optional(),
     entity: z.enum(AUDIT_ENTITIES, { error: `entity must be one of ${AUDIT_ENTITIES.join(', ')}` }).optional(),
     action: z.enum(AUDIT_ACTIONS, { error: `action must be one of ${AUDIT_ACTIONS.join(', ')}` }).optional(),
     from: IstDaySchema.optional(),
     to: IstDaySchema.optional(),
     page: z
       .string()
-      .regex(/^[1-9][0-9]{0,4}$/, 'The page must be a whole number from 1 to 99999')
+      .regex(/^(?:[1-9][0-9]{0,3}|10000)$/, 'The page must be a whole number from 1 to 10000')
       .optional()
-      .meta({ description: 'A whole number from 1 to 99999; absent = 1' }),
+      .meta({ description: 'A whole number from 1 to 10000; absent = 1' }),
   })
   .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'The start date must not be after the end date', path: ['to'] })
 export type AuditQuery = z.output<typeof AuditQuerySchema>

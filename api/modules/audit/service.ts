@@ -23,7 +23,8 @@ export interface AuditPage {
 export async function listAudit(deps: Pick<AppDeps, 'db'>, query: AuditQuery): Promise<AuditPage> {
   const page = Number(query.page ?? 1)
   const clauses: SQL[] = []
-  if (query.actor) clauses.push(sql`a.actor_email like ${`%${escapeLike(query.actor.toLowerCase())}%`}`)
+  const actor = query.actor?.trim().toLowerCase()
+  if (actor) clauses.push(sql`a.actor_email like ${`%${escapeLike(actor)}%`}`)
   if (query.entity) clauses.push(sql`a.entity = ${query.entity}`)
   if (query.action) clauses.push(sql`a.action = ${query.action}`)
   if (query.from) clauses.push(sql`a.at >= ${istDayStart(query.from)}`)
