@@ -343,3 +343,24 @@ export async function fillLogin(page: Page, email: string, password: string) {
 export function uniqueName(testInfo: TestInfo, label: string): string {
   return `E2E ${label} ${testInfo.project.name} ${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`
 }
+
+/**
+ * Creates a product as the admin through the API (POST /api/product/create), in the first category
+ * with the first listed product's picture; answers its id and the admin's bearer headers (to remove
+ * it afterwards). Prices in rupees.
+ */
+export async function createProductViaApi(
+  request: APIRequestContext,
+  product: { name: string; unit: string; stock: number; price: number; sellingPrice: number },
+): Promise<{ productId: string; headers: Record<string, string> }> {
+  const login = await api<{ accessToken: string }>(request, '/user/login', { email: ADMIN.email, password: ADMIN.password })
+  const headers = { Authorization: `Bearer ${login.data.accessToken}` }
+  const [category] = (await api<Category[]>(request, '/category/get')).data
+  const [pictured] = (await api<Array<Product & { image: string[] }>>(request, '/product/get', { page: 1, limit: 1 })).data
+  const created = await request.post('/api/product/create', {
+    headers,
+    data: { ...product, image: [pictured!.image[0]], category: [category!._id], discount: 0, description: 'Made by the e2e suite.' },
+  })
+  expect(created.status(), await created.text()).toBe(201)
+  return { productId: ((await created.json()) as { data: { _id: string } }).data._id, headers }
+}

@@ -9,19 +9,7 @@
  *   on /dashboard/audit, filtered to product updates, with the price before and after.
  */
 import { expect, test, type Page } from '@playwright/test'
-import {
-  ADMIN,
-  api,
-  fillLogin,
-  isJs,
-  openAccountMenu,
-  STAFF,
-  toast,
-  uniqueName,
-  waitForHydration,
-  type Category,
-  type Product,
-} from './helpers.ts'
+import { ADMIN, createProductViaApi, fillLogin, isJs, openAccountMenu, STAFF, toast, uniqueName, waitForHydration } from './helpers.ts'
 
 async function signInAs(page: Page, who: { email: string; password: string }) {
   await page.goto('/login')
@@ -66,26 +54,7 @@ test('a staff member sees only Orders and Stock, reaches them, and is refused th
 
 test('an admin changes a product price and sees the audit entry with the price before and after', async ({ page, request }, testInfo) => {
   const name = uniqueName(testInfo, 'Audited Ghee')
-  const login = await api<{ accessToken: string }>(request, '/user/login', { email: ADMIN.email, password: ADMIN.password })
-  const headers = { Authorization: `Bearer ${login.data.accessToken}` }
-  const [category] = (await api<Category[]>(request, '/category/get')).data
-  const [pictured] = (await api<Array<Product & { image: string[] }>>(request, '/product/get', { page: 1, limit: 1 })).data
-  const created = await request.post('/api/product/create', {
-    headers,
-    data: {
-      name,
-      image: [pictured!.image[0]],
-      category: [category!._id],
-      unit: '1 l',
-      stock: 5,
-      price: 650,
-      sellingPrice: 610,
-      discount: 0,
-      description: 'Made by the e2e suite.',
-    },
-  })
-  expect(created.status(), await created.text()).toBe(201)
-  const productId = ((await created.json()) as { data: { _id: string } }).data._id
+  const { productId, headers } = await createProductViaApi(request, { name, unit: '1 l', stock: 5, price: 650, sellingPrice: 610 })
   try {
     await signInAs(page, ADMIN)
     await page.goto(`/dashboard/product?${new URLSearchParams({ q: name, edit: productId })}`)

@@ -16,6 +16,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
 import { insertCategory, insertProduct, SEEDED_DEFAULT_STORE, stockIn, storeTestImage } from '../../testing/fixtures.ts'
 import { grantRole } from '../user/admin-accounts.ts'
+import { placeTestOrder } from '../../testing/orders.ts'
 import { AUDIT_PAGE_SIZE } from '../../../contract/audit.ts'
 
 let t: TestApp
@@ -47,24 +48,8 @@ const entriesOf = (entityId: string) =>
   )
 const auditCount = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from audit_log`))[0]!.n
 
-const address = { address_line: '12, Old Airport Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560008', mobile: '9845012345' }
-let keySeq = 0
-
 /** A shopper's placed order of one product. */
-async function placeOrder(): Promise<{ _id: string; version: number }> {
-  const who = await createShopper(t)
-  const addr = await t.call('address/create', { method: 'POST', json: address, token: who.token })
-  const product = await insertProduct(t.db, { name: 'Toor Dal', unit: '1 kg', price: 180, sellingPrice: 150, stock: 10 })
-  expect((await t.call('cart/create', { method: 'POST', json: { productId: product.id }, token: who.token })).status).toBe(200)
-  const res = await t.call('order/cash-on-delivery', {
-    method: 'POST',
-    json: { addressId: addr.body.data._id },
-    token: who.token,
-    headers: { 'Idempotency-Key': `audit-key-${process.pid}-${++keySeq}` },
-  })
-  expect(res.status).toBe(201)
-  return res.body.data
-}
+const placeOrder = async () => (await placeTestOrder(t)).order
 
 describe('a STAFF member', () => {
   it('moves orders one at a time and in bulk, cancels one, and reads the desk; each move is an entry by them', async () => {

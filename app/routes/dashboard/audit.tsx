@@ -18,6 +18,7 @@ import { getSession } from '../../.server/context.ts'
 import { throwFailure } from '../../.server/failure.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { PageLinks } from '../../components/page-links.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
 import { auditChanges, auditFilterQuery, readAuditFilters } from '../../lib/audit-filters.ts'
@@ -141,27 +142,7 @@ function AuditTrail({
           ))}
         </ol>
       )}
-      {totalNoPage > 1 ? (
-        <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">
-          {page > 1 ? (
-            <Link to={pageHref(page - 1)} className="font-semibold text-accent hover:underline">
-              ‹ Previous
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span>
-            Page {page} of {totalNoPage}
-          </span>
-          {page < totalNoPage ? (
-            <Link to={pageHref(page + 1)} className="font-semibold text-accent hover:underline">
-              Next ›
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <PageLinks page={page} totalPages={totalNoPage} href={pageHref} />
     </section>
   )
 }

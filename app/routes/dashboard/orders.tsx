@@ -22,6 +22,7 @@ import { getSession } from '../../.server/context.ts'
 import { readForm } from '../../.server/form.ts'
 import { RoleGuard } from '../../components/admin-guard.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { PageLinks } from '../../components/page-links.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { LateBadge, StatusBadge } from '../../components/order-view.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
@@ -331,27 +332,7 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
             </fieldset>
           </Form>
         )}
-        {totalPages > 1 ? (
-          <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">
-            {page > 1 ? (
-              <Link to={link({ status: filter.status, page: page - 1 })} className="font-semibold text-accent hover:underline">
-                ‹ Previous
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span>
-              Page {page} of {totalPages}
-            </span>
-            {page < totalPages ? (
-              <Link to={link({ status: filter.status, page: page + 1 })} className="font-semibold text-accent hover:underline">
-                Next ›
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
-        ) : null}
+        <PageLinks page={page} totalPages={totalPages} href={(n) => link({ status: filter.status, page: n })} />
       </section>
     </RoleGuard>
   )
