@@ -32,6 +32,7 @@ import { locationRoutes } from './modules/location/routes.ts'
 import { inventoryRoutes, storeRoutes } from './modules/store/routes.ts'
 import { orderRoutes } from './modules/order/routes.ts'
 import { invoiceRoutes } from './modules/invoice/routes.ts'
+import { auditRoutes } from './modules/audit/routes.ts'
 import { DEFAULT_INVOICE } from './modules/invoice/settings.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
 import { testPaymentSettings } from './modules/payment/settings.ts'
@@ -146,6 +147,7 @@ export function createApp(opts: AppOptions) {
   api.route('/inventory', inventoryRoutes(deps))
   api.route('/invoice', invoiceRoutes(deps))
   api.route('/payment', paymentRoutes(deps))
+  api.route('/audit', auditRoutes(deps))
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null

@@ -5,18 +5,20 @@
  *
  *   visitor (no token) → 401 · a bad, forged or expired token → 401 · shopper (USER) → 403 ·
  *   a USER whose token claims ADMIN → 403 (the row's role decides) · an admin no longer Active → 403 ·
- *   admin → success
+ *   staff (STAFF) → 403 except on the stock (docs/product.md, "Roles and permissions") · admin → success
  *
- * and on every refusal nothing was written: every catalogue row, the images table and the upload
- * folder are unchanged. Runs on PGlite, or PostgreSQL with TEST_DATABASE_URL.
+ * and on every refusal nothing was written: every catalogue row, the images table, the upload
+ * folder and the audit trail are unchanged; every admin change adds its audit entry (docs/product.md,
+ * "Audit trail"). Runs on PGlite, or PostgreSQL with TEST_DATABASE_URL.
  */
 import { decodeJwt } from 'jose'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from './db/query.ts'
 import { users } from './db/schema.ts'
 import { signAccessToken } from './lib/tokens.ts'
 import { createTestApp, type TestApp } from './testing/app.ts'
-import { createAdmin, createShopper, type SignedIn } from './testing/auth.ts'
+import { createAdmin, createShopper, createStaff, type SignedIn } from './testing/auth.ts'
 import {
   catalogSnapshot,
   insertCategory,
@@ -30,6 +32,7 @@ import {
 let t: TestApp
 let admin: SignedIn
 let shopper: SignedIn
+let staff: SignedIn
 let suspendedAdmin: SignedIn
 /** A shopper's id in a token signed with our secret that claims the ADMIN role. */
 let liarToken: string
@@ -40,6 +43,7 @@ beforeAll(async () => {
   t = await createTestApp()
   admin = await createAdmin(t)
   shopper = await createShopper(t)
+  staff = await createStaff(t)
   suspendedAdmin = await createAdmin(t)
   await t.db.update(users).set({ status: 'Suspended' }).where(eq(users.id, suspendedAdmin.user.id))
   // Live sessions of their users, so that only the property under test (role, secret, expiry) differs.
@@ -69,6 +73,16 @@ interface AdminEndpoint {
   prepare(): Promise<AdminRequest>
   /** Status of the admin's successful call. */
   success: number
+  /** A STAFF member may call it too (the stores' stock). */
+  staffAllowed?: boolean
+  /** False for calls that change nothing an admin sees as a change (an upload, an import's dry run): no audit entry. */
+  audited?: boolean
+}
+
+/** How many audit entries there are. */
+async function auditCount(): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from audit_log`)
+  return row!.n
 }
 
 /** A category, sub category and product made for one case; images are real stored files. */
@@ -84,6 +98,7 @@ const ENDPOINTS: AdminEndpoint[] = [
     method: 'POST',
     path: 'file/upload',
     success: 201,
+    audited: false,
     async prepare() {
       const png = await testPng()
       return {
@@ -192,6 +207,7 @@ const ENDPOINTS: AdminEndpoint[] = [
     method: 'POST',
     path: 'product/import',
     success: 200,
+    audited: false,
     async prepare() {
       const { category, image } = await catalogue('for an import check')
       const csv = `sku,name,unit,mrp,categories,images,description\nAUTHZ-1,Imported,1 pc,10,${category.name},${image},x\n`
@@ -239,6 +255,7 @@ const ENDPOINTS: AdminEndpoint[] = [
     method: 'PUT',
     path: 'inventory/update',
     success: 200,
+    staffAllowed: true,
     async prepare() {
       const product = await insertProduct(t.db, { name: 'Stocked', price: 50, stock: 3 })
       return { json: { rows: [{ storeId: 'storeMumAndheriEast', productId: product.id, stock: 11 }] } }
@@ -290,7 +307,9 @@ describe.each(ENDPOINTS.map((e) => [`${e.method} /api/${e.path}`, e] as const))(
         ['a shopper', shopper.token, 403],
         ['a shopper whose token claims ADMIN', liarToken, 403],
         ['a suspended admin', suspendedAdmin.token, 403],
+        ...(endpoint.staffAllowed ? [] : [['a staff member', staff.token, 403] as [string, string, number]]),
       ]
+      const auditBefore = await auditCount()
       for (const [who, token, status, headers] of refusals) {
         const res = await send(endpoint, request, token, headers)
         expect(res.status, who).toBe(status)
@@ -298,6 +317,7 @@ describe.each(ENDPOINTS.map((e) => [`${e.method} /api/${e.path}`, e] as const))(
       }
       expect(await catalogSnapshot(t.db)).toEqual(rowsBefore)
       expect(storedFiles(t.tmpDir)).toEqual(filesBefore)
+      expect(await auditCount()).toBe(auditBefore)
       // A refused request leaves the storefront's cache alone too.
       expect(invalidations.before).toBe(0)
     } finally {
@@ -305,8 +325,10 @@ describe.each(ENDPOINTS.map((e) => [`${e.method} /api/${e.path}`, e] as const))(
     }
 
     // The admin's token also works as the accessToken cookie (docs/api-contract.md, "Authentication").
+    const auditBefore = await auditCount()
     const res = await send(endpoint, request, undefined, { Cookie: `accessToken=${admin.token}`, Origin: 'http://localhost' })
     expect(res.status, JSON.stringify(res.body)).toBe(endpoint.success)
+    expect(await auditCount()).toBe(auditBefore + (endpoint.audited === false ? 0 : 1))
     expect(res.body).toMatchObject({ success: true, error: false })
     // The same request did write once allowed (an upload adds an images row), so the refusals above
     // were refusals, not a request that could not have written anything anyway.

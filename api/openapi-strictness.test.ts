@@ -13,6 +13,7 @@ import { z } from 'zod'
 import { GuestCartIdSchema } from '../contract/cart.ts'
 import { IdempotencyKeySchema } from '../contract/idempotency.ts'
 import { AdminOrderFilterShape } from '../contract/order.ts'
+import { AuditQuerySchema } from '../contract/audit.ts'
 import { SitemapPageSchema } from '../contract/sitemap.ts'
 import { findUnsafeValue } from './lib/safe-text.ts'
 import { createTestApp, type TestApp } from './testing/app.ts'
@@ -50,6 +51,10 @@ const SERVER_READS: Record<string, z.ZodType> = {
   // POST /api/payment/webhook/razorpay (contract/payment.ts).
   'x-razorpay-signature': WebhookSignatureSchema,
   'x-razorpay-event-id': WebhookEventIdSchema,
+  // GET /api/audit/list's filters (contract/audit.ts); its from/to and page are read as above's.
+  actor: AuditQuerySchema.shape.actor,
+  entity: AuditQuerySchema.shape.entity,
+  action: AuditQuerySchema.shape.action,
 }
 
 // STRICT_SEED and STRICT_RUNS widen a run by hand (a new seed, more values per route).

@@ -35,6 +35,7 @@ export default [
     route('orders/:orderId/invoice', 'routes/dashboard/invoice.ts', { id: 'admin-order-invoice' }),
     route('stores', 'routes/dashboard/stores.tsx'),
     route('stores/:storeId/stock', 'routes/dashboard/store-stock.tsx'),
+    route('audit', 'routes/dashboard/audit.tsx'),
     route('address', 'routes/dashboard/address.tsx'),
     route('category', 'routes/dashboard/category.tsx'),
     route('subcategory', 'routes/dashboard/subcategory.tsx'),

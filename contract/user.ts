@@ -67,7 +67,7 @@ export const NewUserSchema = z.object({
   name: NameSchema,
   email: EmailSchema,
   password: NewPasswordSchema,
-  role: z.enum(['ADMIN', 'USER']).default('USER'),
+  role: z.enum(['ADMIN', 'STAFF', 'USER']).default('USER'),
 })
 export type NewUserInput = z.input<typeof NewUserSchema>
 
@@ -129,8 +129,12 @@ export type UpdateUserInput = z.output<typeof UpdateUserSchema>
 // Answers
 // ---------------------------------------------------------------------------------------------
 
-/** The roles of an account. */
-export const ROLES = ['ADMIN', 'USER'] as const
+/**
+ * The roles of an account (docs/product.md, "Roles and permissions"): ADMIN does everything; STAFF
+ * handles orders and store stock only; USER shops.
+ */
+export const ROLES = ['ADMIN', 'STAFF', 'USER'] as const
+export type Role = (typeof ROLES)[number]
 /** The states of an account: only `Active` may sign in. */
 export const USER_STATUSES = ['Active', 'Inactive', 'Suspended'] as const
 

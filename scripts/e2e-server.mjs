@@ -19,7 +19,9 @@
  *
  * The demo admin (admin@example.com; README.md, "Admins and mail") is created with the fixed
  * E2E_ADMIN_PASSWORD (passed as ADMIN_PASSWORD), so the admin journeys can sign in and no generated
- * password is printed.
+ * password is printed. Before the server starts, `npm run admin`'s script makes the demo staff member
+ * (staff@example.com, role STAFF, the same password; docs/product.md, "Roles and permissions"), so
+ * the staff journeys sign in as one and the command line itself is run.
  *
  * The origin `http://127.0.0.1:<E2E_PORT>` is listed in API_ALLOWED_ORIGINS: the suite's pages run on
  * `localhost`, so a page served on 127.0.0.1 is a cross-origin client of the API.
@@ -30,7 +32,7 @@
  * `npm test` runs first). SIGINT/SIGTERM are passed on to the server; when it exits, the SMTP server
  * is closed and the launcher exits with the server's code.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -125,6 +127,17 @@ delete env.API_URL
 // Cookies stay Secure as in production: Chromium accepts Secure cookies on http://localhost, which
 // is what a newcomer's `npm start` gives them, so the suite covers that setup.
 delete env.INSECURE_COOKIES
+
+// The demo staff member, made by the admin command line while the folder is still free (one process per PGlite folder).
+const staff = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', path.join(root, 'api/scripts/admin.ts'), '--email', 'staff@example.com', '--role', 'staff', '--name', 'Demo Staff'],
+  { cwd: root, stdio: 'inherit', env },
+)
+if (staff.status !== 0) {
+  console.error('The e2e staff account could not be made (npm run admin).')
+  process.exit(1)
+}
 
 // server.ts reads build/ relative to the working directory; everything else it finds from its own path.
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server.ts')], { cwd: runDir, stdio: 'inherit', env })

@@ -35,7 +35,10 @@ const timestamps = {
     .$onUpdate(() => new Date()),
 }
 
-/** A shopper or an admin. `role` is 'ADMIN' or 'USER' (docs/product.md, "Roles and permissions"). Email is stored lower-cased. */
+/**
+ * A shopper, a staff member or an admin. `role` is 'ADMIN', 'STAFF' or 'USER' (docs/product.md, "Roles and
+ * permissions"). Email is stored lower-cased.
+ */
 export const users = pgTable(
   'users',
   {
@@ -50,7 +53,7 @@ export const users = pgTable(
     status: text('status', { enum: ['Active', 'Inactive', 'Suspended'] })
       .notNull()
       .default('Active'),
-    role: text('role', { enum: ['ADMIN', 'USER'] })
+    role: text('role', { enum: ['ADMIN', 'STAFF', 'USER'] })
       .notNull()
       .default('USER'),
     /** The shopper's chosen delivery PIN code (docs/stores.md, "Location"); null until chosen. */
@@ -597,4 +600,30 @@ export const productImports = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('product_imports_created_idx').on(t.createdAt)],
+)
+
+/**
+ * The audit trail (docs/product.md, "Audit trail"; docs/decisions/0024-staff-role-and-audit-trail.md):
+ * one row per admin or staff change, written by api/lib/audit.ts `recordAudit` in the change's own
+ * transaction. `actorId` has no foreign key (an entry outlives its author); `actorEmail` null = the
+ * operator's command line. `before`/`after` hold the changed fields only (null for a create/delete side).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actorId: text('actor_id'),
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at, t.id),
+    index('audit_log_actor_idx').on(t.actorEmail, t.at),
+    index('audit_log_entity_idx').on(t.entity, t.at),
+  ],
 )

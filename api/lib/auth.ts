@@ -87,7 +87,26 @@ export function requireAdmin(deps: GuardDeps) {
   })
 }
 
-/** The user set by requireUser/requireAdmin; throws 401 when the route has no guard (a wiring mistake). */
+/**
+ * Middleware: as requireUser, then 403 unless the user's role is ADMIN or STAFF: the order desk and
+ * the stores' stock, which staff handle (docs/product.md, "Roles and permissions"). Everything else
+ * an admin does (catalogue, prices, stores' settings, users) stays behind requireAdmin.
+ */
+export function requireStaff(deps: GuardDeps) {
+  return createMiddleware<AuthEnv>(async (c, next) => {
+    const user = await authenticate(c, deps)
+    if (!isStaffRole(user.role)) throw Forbidden('Permission denied: admin or staff only')
+    c.set('user', user)
+    await next()
+  })
+}
+
+/** True for the roles that run the order desk and stock: ADMIN and STAFF (docs/product.md, "Roles and permissions"). */
+export function isStaffRole(role: string): boolean {
+  return role === 'ADMIN' || role === 'STAFF'
+}
+
+/** The user set by requireUser/requireAdmin/requireStaff; throws 401 when the route has no guard (a wiring mistake). */
 export function currentUser(c: Context): User {
   const user = (c as Context<AuthEnv>).get('user')
   if (!user) throw Unauthorized()

@@ -21,8 +21,8 @@ import { z } from 'zod'
 import { FailureSchema, successOf } from '../../contract/envelope.ts'
 import { SAFE_TEXT_PATTERN } from '../../contract/fields.ts'
 
-/** Who may call an endpoint: anyone, a signed-in user, an ADMIN, or the owner of a cart (a user or a guest cart id). */
-export type Access = 'public' | 'user' | 'admin' | 'cart'
+/** Who may call an endpoint: anyone, a signed-in user, an ADMIN, an ADMIN or STAFF, or the owner of a cart (a user or a guest cart id). */
+export type Access = 'public' | 'user' | 'admin' | 'staff' | 'cart'
 
 /** Error statuses a declaration may list beyond those that follow from its body and guard. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503
@@ -86,8 +86,10 @@ export function errorStatuses(endpoint: Pick<Endpoint, 'access' | 'body' | 'uplo
     statuses.add(413)
     statuses.add(415)
   }
-  if (endpoint.access !== 'public') statuses.add(401)
-  if (endpoint.access === 'user' || endpoint.access === 'admin' || endpoint.access === 'cart') statuses.add(403)
+  if (endpoint.access !== 'public') {
+    statuses.add(401)
+    statuses.add(403)
+  }
   return [...statuses].sort((a, b) => a - b)
 }
 

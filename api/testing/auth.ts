@@ -1,5 +1,5 @@
 /**
- * Test helpers for signed-in callers: a shopper (role USER) or an admin (role ADMIN) with an access
+ * Test helpers for signed-in callers: a shopper (role USER), a staff member (STAFF) or an admin (role ADMIN) with an access
  * token, as the authorization tests (api/authz.test.ts) need them (visitor = no token, shopper, admin).
  *
  * The user row is made with the real `createUser` (argon2 hash, so the account can also log in with
@@ -28,13 +28,13 @@ let seq = 0
  */
 export async function signedInAs(
   t: { db: AppDeps['db']; deps: Pick<AppDeps, 'jwtSecret' | 'clock'> },
-  role: 'USER' | 'ADMIN',
+  role: 'USER' | 'ADMIN' | 'STAFF',
   opts: { name?: string; email?: string } = {},
 ): Promise<SignedIn> {
-  const tag = role === 'ADMIN' ? 'admin' : 'shopper'
+  const tag = role === 'ADMIN' ? 'admin' : role === 'STAFF' ? 'staff' : 'shopper'
   const email = opts.email ?? `${tag}-${process.pid}-${++seq}@example.com`
   const user = await createUser(t.db, {
-    name: opts.name ?? (role === 'ADMIN' ? 'Store Admin' : 'Asha Rao'),
+    name: opts.name ?? (role === 'ADMIN' ? 'Store Admin' : role === 'STAFF' ? 'Store Staff' : 'Asha Rao'),
     email,
     password: TEST_PASSWORD,
     role,
@@ -54,3 +54,6 @@ export const createShopper = (t: Parameters<typeof signedInAs>[0], opts?: { name
 
 /** An admin (role ADMIN) with an access token. */
 export const createAdmin = (t: Parameters<typeof signedInAs>[0], opts?: { name?: string; email?: string }) => signedInAs(t, 'ADMIN', opts)
+
+/** A staff member (role STAFF: orders and stock only) with an access token. */
+export const createStaff = (t: Parameters<typeof signedInAs>[0], opts?: { name?: string; email?: string }) => signedInAs(t, 'STAFF', opts)

@@ -13,7 +13,7 @@ import { data } from 'react-router'
 import * as adminApi from './api/admin.ts'
 import { tryReadForm, type FormLimits } from './form.ts'
 import type { RequestSession } from './session.ts'
-import { isAdminRole, NO_PERMISSION_MESSAGE } from '../lib/roles.ts'
+import { isAdminRole, isStaffRole, NO_PERMISSION_MESSAGE } from '../lib/roles.ts'
 import type { ToastMessage } from '../lib/toast.ts'
 import { CHOOSE_IMAGE_MESSAGE, checkImageFile, imageTooLargeMessage, readImageFile, type UploadReply } from '../lib/uploads.ts'
 import { env } from './env.ts'
@@ -33,16 +33,18 @@ export function adminErrorReply(message: string, status: number) {
 }
 
 /**
- * The body of an admin form, read only for a session user who is an ADMIN (nothing is forwarded for
- * a shopper; a stale ADMIN summary is caught by the API, which checks the role on every write).
+ * The body of an admin form, read only for a session user who is an ADMIN, or ADMIN or STAFF with
+ * `staff: true` (the order desk and stock forms); nothing is forwarded for anyone else, and a stale
+ * role in the summary is caught by the API, which checks the role on every write.
  * Else the answer to send: 403, or the body's 405/413/415/400 (app/.server/form.ts).
  */
 export async function readAdminForm(
   request: Request,
   session: RequestSession,
-  limits: FormLimits,
+  limits: FormLimits & { staff?: boolean },
 ): Promise<{ ok: true; formData: FormData } | { ok: false; response: ReturnType<typeof adminErrorReply> }> {
-  if (!isAdminRole(session.user?.role)) return { ok: false, response: adminErrorReply(NO_PERMISSION_MESSAGE, 403) }
+  const allowed = limits.staff ? isStaffRole(session.user?.role) : isAdminRole(session.user?.role)
+  if (!allowed) return { ok: false, response: adminErrorReply(NO_PERMISSION_MESSAGE, 403) }
   const read = await tryReadForm(request, { tooLargeMessage: imageTooLargeMessage(env.uploadMaxBytes), ...limits })
   if (!read.ok) return { ok: false, response: adminErrorReply(read.message, read.status) }
   return { ok: true, formData: read.formData }

@@ -11,6 +11,7 @@ import { getSession } from './context.ts'
 import type { RequestSession, SessionUser, Tokens } from './session.ts'
 import { toSessionUser, userDetails, type User } from './api/user.ts'
 import { throwFailure, type UpstreamFailure } from './failure.ts'
+import { isStaffRole } from '../lib/roles.ts'
 
 type Context = Readonly<RouterContextProvider>
 
@@ -102,4 +103,17 @@ export async function requireFreshUser(context: Context, page: Request | URL): P
 export async function requireAdmin(context: Context, page: Request | URL): Promise<{ user: SessionUser; isAdmin: boolean }> {
   const user = toSessionUser(await requireFreshUser(context, page))
   return { user, isAdmin: user.role === 'ADMIN' }
+}
+
+/**
+ * The check of the order desk and stock pages (docs/product.md, "Roles and permissions"): as
+ * `requireAdmin`, with `isStaff` = role ADMIN or STAFF and `isAdmin` = role ADMIN (what only an
+ * admin may do on those pages, such as a store's settings).
+ */
+export async function requireStaff(
+  context: Context,
+  page: Request | URL,
+): Promise<{ user: SessionUser; isStaff: boolean; isAdmin: boolean }> {
+  const user = toSessionUser(await requireFreshUser(context, page))
+  return { user, isStaff: isStaffRole(user.role), isAdmin: user.role === 'ADMIN' }
 }

@@ -21,7 +21,7 @@ export interface SessionUser {
   email: string
   mobile: string | null
   avatar: string
-  role: 'ADMIN' | 'USER'
+  role: 'ADMIN' | 'STAFF' | 'USER'
 }
 
 /** A toast to show on the next page (docs/product.md, "Constants"). */

@@ -1,8 +1,9 @@
 /**
  * The signed-in shopper's menu (docs/product.md, "Account menu"; the admin-only links:
  * docs/product.md, "Roles and permissions"):
- * the name (or mobile) with " (Admin)" for admins, My Profile, then Category, Sub Category, Upload
- * Product, Product, Orders and Stores (docs/stores.md, "Admin") for admins, then My Order, Save Address and Log Out for everyone.
+ * the name (or mobile) with " (Admin)" for admins and " (Staff)" for staff, My Profile, then Category,
+ * Sub Category, Upload Product, Product, Orders, Stores (docs/stores.md, "Admin") and Audit for admins,
+ * Orders and Stock for staff, then My Order, Save Address and Log Out for everyone.
  *
  * `AccountMenu` is the header's desktop dropdown: a native <details>, so it opens without JavaScript;
  * with JavaScript it also closes on an outside click, on Escape and after navigating.
@@ -18,30 +19,49 @@ import { Avatar } from './avatar.tsx'
 /** The user fields the menu shows. */
 export type MenuUser = Pick<SessionUser, 'name' | 'mobile' | 'email' | 'role'> & { avatar?: string | null }
 
-/** The menu's heading line: the name, else the mobile, else the email (docs/product.md, "Account menu"); " (Admin)" for ADMIN. */
+/**
+ * The menu's heading line: the name, else the mobile, else the email (docs/product.md, "Account
+ * menu"); " (Admin)" for ADMIN, " (Staff)" for STAFF.
+ */
 export function accountLabel(user: MenuUser): string {
   const name = user.name?.trim() || user.mobile?.trim() || user.email
-  return user.role === 'ADMIN' ? `${name} (Admin)` : name
+  return user.role === 'ADMIN' ? `${name} (Admin)` : user.role === 'STAFF' ? `${name} (Staff)` : name
 }
 
-/** The menu's links in the order of docs/product.md, "Account menu"; `adminOnly` ones are shown to role ADMIN only. */
-export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; adminOnly: boolean }> = [
-  { to: '/dashboard/category', label: 'Category', adminOnly: true },
-  { to: '/dashboard/subcategory', label: 'Sub Category', adminOnly: true },
-  { to: '/dashboard/upload-product', label: 'Upload Product', adminOnly: true },
-  { to: '/dashboard/product', label: 'Product', adminOnly: true },
-  { to: '/dashboard/orders', label: 'Orders', adminOnly: true },
-  { to: '/dashboard/stores', label: 'Stores', adminOnly: true },
-  { to: '/dashboard/myorder', label: 'My Order', adminOnly: false },
-  { to: '/dashboard/address', label: 'Save Address', adminOnly: false },
+/** Who sees a link: every signed-in user, ADMIN only, STAFF only, or both (docs/product.md, "Roles and permissions"). */
+type LinkAudience = 'everyone' | 'admin' | 'staff' | 'admin+staff'
+
+/** The menu's links in the order of docs/product.md, "Account menu", each with who sees it. */
+export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; audience: LinkAudience }> = [
+  { to: '/dashboard/category', label: 'Category', audience: 'admin' },
+  { to: '/dashboard/subcategory', label: 'Sub Category', audience: 'admin' },
+  { to: '/dashboard/upload-product', label: 'Upload Product', audience: 'admin' },
+  { to: '/dashboard/product', label: 'Product', audience: 'admin' },
+  { to: '/dashboard/orders', label: 'Orders', audience: 'admin+staff' },
+  { to: '/dashboard/stores', label: 'Stores', audience: 'admin' },
+  // Staff reach the stores' stock from the same list, read-only but for the stock.
+  { to: '/dashboard/stores', label: 'Stock', audience: 'staff' },
+  { to: '/dashboard/audit', label: 'Audit', audience: 'admin' },
+  { to: '/dashboard/myorder', label: 'My Order', audience: 'everyone' },
+  { to: '/dashboard/address', label: 'Save Address', audience: 'everyone' },
 ]
+
+/** The links `role` sees, in menu order. */
+export function accountLinksFor(role: string | null | undefined): typeof ACCOUNT_LINKS {
+  return ACCOUNT_LINKS.filter(
+    ({ audience }) =>
+      audience === 'everyone' ||
+      (audience === 'admin' && role === 'ADMIN') ||
+      (audience === 'staff' && role === 'STAFF') ||
+      (audience === 'admin+staff' && (role === 'ADMIN' || role === 'STAFF')),
+  )
+}
 
 const ITEM = 'flex min-h-10 w-full items-center rounded-md px-3 text-left text-sm text-slate-800 hover:bg-slate-100'
 const itemClass = ({ isActive }: { isActive: boolean }) => cn(ITEM, isActive && 'bg-brand-light font-semibold')
 
 /** The menu content: heading, profile link, the listed links and the Log Out button (POST /logout). */
 export function AccountMenuItems({ user, className }: { user: MenuUser; className?: string }) {
-  const isAdmin = user.role === 'ADMIN'
   return (
     <div className={cn('text-sm', className)}>
       <div className="px-3 pt-1 pb-2">
@@ -57,8 +77,8 @@ export function AccountMenuItems({ user, className }: { user: MenuUser; classNam
               My Profile
             </NavLink>
           </li>
-          {ACCOUNT_LINKS.filter((link) => isAdmin || !link.adminOnly).map((link) => (
-            <li key={link.to}>
+          {accountLinksFor(user.role).map((link) => (
+            <li key={`${link.to} ${link.label}`}>
               <NavLink to={link.to} className={itemClass}>
                 {link.label}
               </NavLink>

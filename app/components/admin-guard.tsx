@@ -1,5 +1,5 @@
 /**
- * The permission guard of the four admin dashboard routes (docs/product.md, "Roles and permissions"):
+ * The permission guard of the admin and staff dashboard routes (docs/product.md, "Roles and permissions"):
  * the child only for a user whose role is ADMIN; anyone else sees "Do not have permission" in a red
  * box. The page's loader decides `isAdmin` from a fresh user-details call (app/.server/auth.ts
  * `requireAdmin`) and answers 403 with the box; the API refuses every catalogue write of a non-admin
@@ -23,5 +23,10 @@ export function NoPermission() {
 
 /** `children` when `isAdmin`, else the red box. */
 export function AdminGuard({ isAdmin, children }: { isAdmin: boolean; children: ReactNode }) {
-  return isAdmin ? <>{children}</> : <NoPermission />
+  return <RoleGuard allowed={isAdmin}>{children}</RoleGuard>
+}
+
+/** `children` when `allowed` (the staff pages pass ADMIN or STAFF: app/.server/auth.ts `requireStaff`), else the red box. */
+export function RoleGuard({ allowed, children }: { allowed: boolean; children: ReactNode }) {
+  return allowed ? <>{children}</> : <NoPermission />
 }

@@ -1,6 +1,6 @@
 /**
- * Roles (docs/product.md, "Roles and permissions"): the role value ADMIN; any other value (or
- * none) is a normal user. Pages decide what to show with these; the API enforces the role on every
+ * Roles (docs/product.md, "Roles and permissions"): ADMIN does everything; STAFF runs the order desk
+ * and the stores' stock only; any other value (or none) is a normal user. Pages decide what to show with these; the API enforces the role on every
  * admin write by itself (docs/decisions/0008-catalogue-writes.md, "Guard first").
  */
 
@@ -10,4 +10,9 @@ export const NO_PERMISSION_MESSAGE = 'Do not have permission'
 /** True for the role value ADMIN only. */
 export function isAdminRole(role: string | null | undefined): boolean {
   return role === 'ADMIN'
+}
+
+/** True for the roles that run the order desk and the stores' stock: ADMIN and STAFF. */
+export function isStaffRole(role: string | null | undefined): boolean {
+  return role === 'ADMIN' || role === 'STAFF'
 }

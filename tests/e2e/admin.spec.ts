@@ -15,6 +15,7 @@ import {
   ADMIN,
   FIXTURES,
   api,
+  createProductViaApi,
   fillLogin,
   isJs,
   newUser,
@@ -365,26 +366,7 @@ test('saving only the stock of a product keeps its selling price to the paisa', 
   // Amul Butter 500 g: MRP ₹255, selling price ₹251, a 1.57 % discount (no whole percent). The form
   // used to send a rounded 2 % and the API made it ₹249.90 (docs/product.md, "Upload Product").
   const name = uniqueName(testInfo, 'Butter')
-  const login = await api<{ accessToken: string }>(request, '/user/login', { email: ADMIN.email, password: ADMIN.password })
-  const headers = { Authorization: `Bearer ${login.data.accessToken}` }
-  const [category] = (await api<Category[]>(request, '/category/get')).data
-  const [pictured] = (await api<Array<Product & { image: string[] }>>(request, '/product/get', { page: 1, limit: 1 })).data
-  const created = await request.post('/api/product/create', {
-    headers,
-    data: {
-      name,
-      image: [pictured!.image[0]],
-      category: [category!._id],
-      unit: '500 g',
-      stock: 12,
-      price: 255,
-      sellingPrice: 251,
-      discount: 0,
-      description: 'Made by the e2e suite.',
-    },
-  })
-  expect(created.status(), await created.text()).toBe(201)
-  const productId = ((await created.json()) as { data: { _id: string } }).data._id
+  const { productId, headers } = await createProductViaApi(request, { name, unit: '500 g', stock: 12, price: 255, sellingPrice: 251 })
   try {
     await signInAsAdmin(page)
     await page.goto(`/dashboard/product?${new URLSearchParams({ q: name, edit: productId })}`)

@@ -214,6 +214,13 @@ export const ADMIN = {
   password: process.env.E2E_ADMIN_PASSWORD ?? 'E2e-Admin-Pass-2024',
 }
 
+/** The demo staff member the e2e server makes with `npm run admin -- --role staff` (scripts/e2e-server.mjs), the admin's password. */
+export const STAFF = {
+  name: 'Demo Staff',
+  email: 'staff@example.com',
+  password: ADMIN.password,
+}
+
 /** Small image fixtures: a real 128×128 PNG (~1.6 KB) and a text file named `.png` (docs/product.md, "Profile"). */
 export const FIXTURES = {
   png: path.join(import.meta.dirname, 'fixtures', 'avatar.png'),
@@ -341,4 +348,25 @@ export async function fillLogin(page: Page, email: string, password: string) {
 /** A name unique to this run and project, for things a test creates (products, categories). */
 export function uniqueName(testInfo: TestInfo, label: string): string {
   return `E2E ${label} ${testInfo.project.name} ${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`
+}
+
+/**
+ * Creates a product as the admin through the API (POST /api/product/create), in the first category
+ * with the first listed product's picture; answers its id and the admin's bearer headers (to remove
+ * it afterwards). Prices in rupees.
+ */
+export async function createProductViaApi(
+  request: APIRequestContext,
+  product: { name: string; unit: string; stock: number; price: number; sellingPrice: number },
+): Promise<{ productId: string; headers: Record<string, string> }> {
+  const login = await api<{ accessToken: string }>(request, '/user/login', { email: ADMIN.email, password: ADMIN.password })
+  const headers = { Authorization: `Bearer ${login.data.accessToken}` }
+  const [category] = (await api<Category[]>(request, '/category/get')).data
+  const [pictured] = (await api<Array<Product & { image: string[] }>>(request, '/product/get', { page: 1, limit: 1 })).data
+  const created = await request.post('/api/product/create', {
+    headers,
+    data: { ...product, image: [pictured!.image[0]], category: [category!._id], discount: 0, description: 'Made by the e2e suite.' },
+  })
+  expect(created.status(), await created.text()).toBe(201)
+  return { productId: ((await created.json()) as { data: { _id: string } }).data._id, headers }
 }

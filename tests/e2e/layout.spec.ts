@@ -302,6 +302,7 @@ for (const width of WIDTHS) {
     await check(page, 'upload product with errors')
     await visit(page, '/dashboard/orders', 'admin orders')
     await visit(page, fixture.adminOrderPath, 'admin order page')
+    await visit(page, '/dashboard/audit', 'audit trail')
     await admin.close()
   })
 }

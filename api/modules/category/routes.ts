@@ -56,7 +56,7 @@ export function categoryRoutes(deps: AppDeps) {
     async (c) => {
       const input = await readBody(c, AddCategorySchema)
       const idempotency = idempotencyClaim(c, currentUser(c).id, 'category:add', input)
-      return ok(c, CATEGORY_ADDED, await addCategory(deps, input, idempotency), {}, 201)
+      return ok(c, CATEGORY_ADDED, await addCategory({ ...deps, actor: currentUser(c).id }, input, idempotency), {}, 201)
     },
   )
 
@@ -73,7 +73,7 @@ export function categoryRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const input = await readBody(c, UpdateCategorySchema)
-      return ok(c, CATEGORY_UPDATED, await updateCategory(deps, input))
+      return ok(c, CATEGORY_UPDATED, await updateCategory({ ...deps, actor: currentUser(c).id }, input))
     },
   )
 
@@ -90,7 +90,7 @@ export function categoryRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const { _id } = await readBody(c, DeleteByIdSchema)
-      await deleteCategory(deps, _id)
+      await deleteCategory({ ...deps, actor: currentUser(c).id }, _id)
       return ok(c, CATEGORY_DELETED, null)
     },
   )

@@ -25,6 +25,7 @@ import { queryRows } from '../../db/query.ts'
 import type { AddCategoryInput, UpdateCategoryInput } from '../../../contract/category.ts'
 import { assertReadVersion } from './catalog-schemas.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
+import { changedFields, recordAudit, type ActorDeps } from '../../lib/audit.ts'
 
 /** What the catalogue read services need from the app's dependencies. */
 export type CatalogDeps = Pick<AppDeps, 'db' | 'cache'>
@@ -101,7 +102,7 @@ async function assertCategoryNameFree(tx: Pick<Db, 'execute'>, name: string, exc
  *   422 when the idempotency key was used for another body
  */
 export async function addCategory(
-  deps: CatalogWriteDeps,
+  deps: CatalogWriteDeps & ActorDeps,
   input: AddCategoryInput,
   idempotency?: IdempotencyClaim,
 ): Promise<CategoryAnswer> {
@@ -110,6 +111,8 @@ export async function addCategory(
     runOnce(tx, idempotency, async () => {
       await assertCategoryNameFree(tx, input.name)
       const [row] = await tx.insert(categories).values({ name: input.name, image: input.image }).returning({ id: categories.id })
+      const after = { name: input.name, image: input.image }
+      await recordAudit(tx, { actor: deps.actor, action: 'create', entity: 'category', entityId: row!.id, before: null, after })
       return (await categoryById(tx, row!.id))!
     }),
   )
@@ -123,11 +126,11 @@ export async function addCategory(
  * @returns the updated category as answered
  * @throws 400 image not stored; 404 CATEGORY_NOT_FOUND; 409 name taken by another category
  */
-export async function updateCategory(deps: CatalogWriteDeps, input: UpdateCategoryInput): Promise<CategoryAnswer> {
+export async function updateCategory(deps: CatalogWriteDeps & ActorDeps, input: UpdateCategoryInput): Promise<CategoryAnswer> {
   await assertStoredImages(deps.storage, [{ path: 'image', url: input.image }])
   const { answer, previousImage } = await deps.db.transaction(async (tx) => {
     const [current] = await tx
-      .select({ image: categories.image, updatedAt: categories.updatedAt })
+      .select({ name: categories.name, image: categories.image, updatedAt: categories.updatedAt })
       .from(categories)
       .where(eq(categories.id, input._id))
       .for('update')
@@ -135,6 +138,8 @@ export async function updateCategory(deps: CatalogWriteDeps, input: UpdateCatego
     assertReadVersion(current.updatedAt, input.updatedAt, 'category')
     await assertCategoryNameFree(tx, input.name, input._id)
     await tx.update(categories).set({ name: input.name, image: input.image }).where(eq(categories.id, input._id))
+    const change = changedFields(current, { name: input.name, image: input.image })
+    await recordAudit(tx, { actor: deps.actor, action: 'update', entity: 'category', entityId: input._id, ...change })
     return { answer: (await categoryById(tx, input._id))!, previousImage: current.image }
   })
   deps.cache.invalidate()
@@ -149,11 +154,15 @@ export async function updateCategory(deps: CatalogWriteDeps, input: UpdateCatego
  * so a deleted category is never left referenced.
  * @throws 404 CATEGORY_NOT_FOUND; 409 categoryInUse while sub categories or products list it
  */
-export async function deleteCategory(deps: CatalogWriteDeps, id: string): Promise<void> {
+export async function deleteCategory(deps: CatalogWriteDeps & ActorDeps, id: string): Promise<void> {
   let image: string
   try {
     image = await deps.db.transaction(async (tx) => {
-      const [current] = await tx.select({ image: categories.image }).from(categories).where(eq(categories.id, id)).for('update')
+      const [current] = await tx
+        .select({ name: categories.name, image: categories.image })
+        .from(categories)
+        .where(eq(categories.id, id))
+        .for('update')
       if (!current) throw NotFound(CATEGORY_NOT_FOUND)
       const [uses] = await queryRows<{ subCategories: number; products: number }>(
         tx,
@@ -162,6 +171,7 @@ export async function deleteCategory(deps: CatalogWriteDeps, id: string): Promis
       )
       if (uses && (uses.subCategories > 0 || uses.products > 0)) throw Conflict(categoryInUse(uses.subCategories, uses.products))
       await tx.delete(categories).where(eq(categories.id, id))
+      await recordAudit(tx, { actor: deps.actor, action: 'delete', entity: 'category', entityId: id, before: current, after: null })
       return current.image
     })
   } catch (err) {

@@ -16,6 +16,7 @@ import {
   type ProductStock,
   type UpdateInventoryInput,
 } from '../../../contract/location.ts'
+import { changedFields, recordAudit, type ActorDeps } from '../../lib/audit.ts'
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
@@ -107,7 +108,7 @@ export async function listInventory(
  * the caches.
  * @throws 400 naming each unknown store or product (nothing written)
  */
-export async function updateInventory(deps: Pick<AppDeps, 'db' | 'cache'>, input: UpdateInventoryInput): Promise<void> {
+export async function updateInventory(deps: Pick<AppDeps, 'db' | 'cache'> & ActorDeps, input: UpdateInventoryInput): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const storeIds = [...new Set(input.rows.map((r) => r.storeId))]
     const productIds = [...new Set(input.rows.map((r) => r.productId))]
@@ -138,7 +139,27 @@ export async function updateInventory(deps: Pick<AppDeps, 'db' | 'cache'>, input
       ...(knownProducts.has(row.productId) ? [] : [{ path: `rows.${i}.productId`, message: 'Product not found' }]),
     ])
     if (issues.length > 0) throw BadRequest('Some rows name no store or product', issues)
+    const pairs = JSON.stringify(input.rows.map((r) => ({ s: r.storeId, p: r.productId })))
+    const current = await queryRows<{ storeId: string; productId: string; stock: number }>(
+      tx,
+      sql`select i.store_id as "storeId", i.product_id as "productId", i.stock from inventory i
+          join jsonb_to_recordset(${pairs}::jsonb) as v(s text, p text) on v.s = i.store_id and v.p = i.product_id
+          order by i.store_id, i.product_id for update of i`,
+    )
+    const stockBefore = new Map(current.map((r) => [`${r.storeId}/${r.productId}`, r.stock]))
     for (const row of input.rows) await setStock(tx, row.storeId, row.productId, row.stock)
+    // The last row of a pair wins, as in the writes above; a row that sets the stock it had is no change.
+    const last = new Map(input.rows.map((r) => [`${r.storeId}/${r.productId}`, r.stock]))
+    await recordAudit(
+      tx,
+      [...last].map(([key, stock]) => ({
+        actor: deps.actor,
+        action: 'stock' as const,
+        entity: 'inventory' as const,
+        entityId: key,
+        ...changedFields({ stock: stockBefore.get(key) ?? 0 }, { stock }),
+      })),
+    )
   })
   deps.cache.invalidate()
 }

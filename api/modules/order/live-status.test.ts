@@ -16,8 +16,8 @@ import type { MailMessage } from '../../lib/mail.ts'
 import { createOrderEvents, type OrderStatusEvent } from '../../lib/order-events.ts'
 import { logger } from '../../lib/logger.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
-import { insertProduct } from '../../testing/fixtures.ts'
+import { createAdmin, type SignedIn } from '../../testing/auth.ts'
+import { placeTestOrder } from '../../testing/orders.ts'
 
 let t: TestApp
 let admin: SignedIn
@@ -46,23 +46,7 @@ beforeAll(async () => {
 })
 afterAll(() => t?.close())
 
-const address = { address_line: '12, Old Airport Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560008', mobile: '9845012345' }
-let keySeq = 0
-
-async function placeOrder(): Promise<{ who: SignedIn; order: { _id: string; orderId: string; version: number } }> {
-  const who = await createShopper(t)
-  const addr = await t.call('address/create', { method: 'POST', json: address, token: who.token })
-  const product = await insertProduct(t.db, { name: 'Toor Dal', unit: '1 kg', price: 180, sellingPrice: 150, stock: 10 })
-  expect((await t.call('cart/create', { method: 'POST', json: { productId: product.id }, token: who.token })).status).toBe(200)
-  const res = await t.call('order/cash-on-delivery', {
-    method: 'POST',
-    json: { addressId: addr.body.data._id },
-    token: who.token,
-    headers: { 'Idempotency-Key': `live-key-${process.pid}-${++keySeq}` },
-  })
-  expect(res.status).toBe(201)
-  return { who, order: res.body.data }
-}
+const placeOrder = () => placeTestOrder(t)
 
 /** Changes the status as an admin, then runs the jobs it wrote (its email) as the runner would. */
 const changeStatus = async (orderId: string, status: string) => {

@@ -7,13 +7,13 @@
  *   beside the failure envelope when prices or stock moved (the cart was corrected); 400 empty cart;
  *   404 address
  * - GET /order-list → the user's orders, newest first
- * - POST /details `{ orderId }` → one order (own; an admin may read any)
+ * - POST /details `{ orderId }` → one order (own; an admin or staff may read any)
  * - POST /cancel `{ orderId, reason? }` → the shopper cancels a placed order (stock returns)
- * - POST /admin-list `{ q?, status?, store?, late?, from?, to?, sort, page, limit }` (admin) → `data`, `totalCount`,
+ * - POST /admin-list `{ q?, status?, store?, late?, from?, to?, sort, page, limit }` (admin or staff) → `data`, `totalCount`,
  *   `totalNoPage` (docs/commerce-api.md, "Admin orders at volume")
- * - GET /admin/export `?q&status&from&to&sort` (admin) → text/csv of every order the filters select, streamed
- * - POST /bulk-status `{ orderIds, status, reason? }` (admin) → one outcome per order, each moved on its own
- * - PUT /update-status `{ orderId, status, version?, reason? }` (admin)
+ * - GET /admin/export `?q&status&from&to&sort` (admin or staff) → text/csv of every order the filters select, streamed
+ * - POST /bulk-status `{ orderIds, status, reason? }` (admin or staff) → one outcome per order, each moved on its own
+ * - PUT /update-status `{ orderId, status, version?, reason? }` (admin or staff)
  * - POST /reorder `{ orderId }` → the cart with `added` and `leftOut` beside it: the user's own
  *   order's lines added to the cart, capped (docs/commerce-api.md, "Order again"); spends a cart write
  */
@@ -21,7 +21,7 @@ import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
 import { STORE_HEADER, requestStore } from '../store/service.ts'
 import { StoreIdHeaderSchema } from '../../../contract/location.ts'
-import { currentUser, requireAdmin, requireUser } from '../../lib/auth.ts'
+import { currentUser, requireStaff, requireUser } from '../../lib/auth.ts'
 import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
@@ -184,16 +184,16 @@ export function orderRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/admin-list',
-      summary: 'One page of the orders the filters select, in the sort asked (ADMIN)',
+      summary: 'One page of the orders the filters select, in the sort asked (ADMIN or STAFF)',
       description:
         '`q` finds an order number (exact or prefix) or the shopper by phone, email or name (case-insensitive); `from` and `to` are IST days, both included; `sort` is newest (default), oldest, total_desc or total_asc.',
-      access: 'admin',
+      access: 'staff',
       body: AdminListSchema,
       answers: {
         200: { description: 'One page of orders', data: z.array(OrderSchema), extra: { totalCount: z.number(), totalNoPage: z.number() } },
       },
     },
-    requireAdmin(deps),
+    requireStaff(deps),
     async (c) => {
       const query = await readBody(c, AdminListSchema)
       const page = await adminListOrders(deps, query)
@@ -205,14 +205,14 @@ export function orderRoutes(deps: AppDeps) {
     {
       method: 'get',
       path: '/admin/export',
-      summary: 'CSV of every order the filters select, in the sort asked (ADMIN), streamed',
+      summary: 'CSV of every order the filters select, in the sort asked (ADMIN or STAFF), streamed',
       description:
         'The same filters as POST /admin-list, in the query. One row per order; amounts in rupees with two decimals, times in IST. Text cells starting with =, +, -, @, a tab or a carriage return get a leading apostrophe (OWASP "CSV Injection").',
-      access: 'admin',
+      access: 'staff',
       query: AdminOrderFilterSchema,
       answers: { 200: { description: 'The CSV (RFC 4180), header row first', raw: { mediaType: 'text/csv', schema: z.string() } } },
     },
-    requireAdmin(deps),
+    requireStaff(deps),
     async (c) => {
       const parsed = AdminOrderFilterSchema.safeParse(c.req.query())
       if (!parsed.success) {
@@ -234,10 +234,10 @@ export function orderRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/bulk-status',
-      summary: 'Move several orders to one status (ADMIN), each on its own with its outcome',
+      summary: 'Move several orders to one status (ADMIN or STAFF), each on its own with its outcome',
       description:
         'Each order is moved as PUT /update-status moves one (the same allowed moves, stock back on a cancellation, `reason` kept for a cancellation), in its own transaction: an order that may not move is reported and the others still move.',
-      access: 'admin',
+      access: 'staff',
       body: BulkStatusSchema,
       answers: {
         200: {
@@ -247,7 +247,7 @@ export function orderRoutes(deps: AppDeps) {
         },
       },
     },
-    requireAdmin(deps),
+    requireStaff(deps),
     async (c) => {
       const input = await readBody(c, BulkStatusSchema)
       const outcomes = await bulkChangeStatus(deps, {
@@ -266,13 +266,13 @@ export function orderRoutes(deps: AppDeps) {
       method: 'put',
       path: '/update-status',
       summary:
-        'Move an order along its life cycle (ADMIN); `version` as read makes a stale change a 409; `reason` is kept for a cancellation',
-      access: 'admin',
+        'Move an order along its life cycle (ADMIN or STAFF); `version` as read makes a stale change a 409; `reason` is kept for a cancellation',
+      access: 'staff',
       body: UpdateStatusSchema,
       answers: { 200: { description: 'The updated order', ...order } },
       errors: [404, 409],
     },
-    requireAdmin(deps),
+    requireStaff(deps),
     async (c) => {
       const input = await readBody(c, UpdateStatusSchema)
       const order = await changeStatus(deps, {

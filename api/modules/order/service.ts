@@ -39,6 +39,8 @@ import type { OrderPayment, PaymentState } from '../../../contract/payment.ts'
 import { recordRefund, sendPendingRefunds } from '../payment/refunds.ts'
 import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
 import { canMove, cannotMoveMessage, statusWords } from './status.ts'
+import { recordAudit } from '../../lib/audit.ts'
+import { isStaffRole } from '../../lib/auth.ts'
 
 type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'jobs' | 'logger' | 'payments'> &
   Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl'>>
@@ -288,12 +290,12 @@ export async function orderWithCustomer(deps: Pick<AppDeps, 'db' | 'commerce'>, 
 }
 
 /**
- * One order by `_id` or order number: the user's own, or any for an admin (with the customer's name
+ * One order by `_id` or order number: the user's own, or any for an admin or staff (with the customer's name
  * and email). @throws 404 ORDER_NOT_FOUND (also for another user's order)
  */
 export async function orderDetails(deps: OrderDeps, viewer: { id: string; role: string }, ref: string): Promise<OrderAnswer> {
   const row = await findOrder(deps.db, ref)
-  const isAdmin = viewer.role === 'ADMIN'
+  const isAdmin = isStaffRole(viewer.role)
   if (!row || (row.userId !== viewer.id && !isAdmin)) throw NotFound(ORDER_NOT_FOUND)
   return toOrderAnswer(deps, row, isAdmin)
 }
@@ -599,6 +601,14 @@ export async function changeStatus(
     )
     // The status email, written with the change (sent by the job runner, retried; docs/jobs.md).
     await deps.jobs.send('order.mail', { kind: 'status', orderId: order.id, status: input.to }, { tx })
+    await recordAudit(tx, {
+      actor: input.byUserId,
+      action: input.to === 'cancelled' ? 'cancel' : 'status',
+      entity: 'order',
+      entityId: order.id,
+      before: { status: order.status },
+      after: reason ? { status: input.to, reason } : { status: input.to },
+    })
     return { id: order.id, stock }
   })
   deps.cache.stockChanged(stock)

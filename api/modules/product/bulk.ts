@@ -12,6 +12,8 @@ import type { BulkUpdateInput } from '../../../contract/product-import.ts'
 import type { CatalogWriteDeps } from '../category/service.ts'
 import { writeStock } from './stock.ts'
 import { PRODUCT_NOT_FOUND } from './writes.ts'
+import { recordAudit, type ActorDeps } from '../../lib/audit.ts'
+import { productAuditEntries, productAuditValues } from './audit.ts'
 
 export const BULK_UPDATED = 'Products updated'
 
@@ -22,7 +24,7 @@ export const BULK_UPDATED = 'Products updated'
  * @throws 404 PRODUCT_NOT_FOUND (issue `items.<i>._id`) for an unknown id; 400 with one issue per
  *   item whose selling price would be above its MRP; nothing is written either way
  */
-export async function bulkUpdateProducts(deps: CatalogWriteDeps, input: BulkUpdateInput): Promise<{ updated: number }> {
+export async function bulkUpdateProducts(deps: CatalogWriteDeps & ActorDeps, input: BulkUpdateInput): Promise<{ updated: number }> {
   const ids = [...new Set(input.items.map((i) => i._id))]
   const updated = await deps.db.transaction(async (tx) => {
     const current = await queryRows<{ id: string; price: string; sellingPrice: string }>(
@@ -50,6 +52,7 @@ export async function bulkUpdateProducts(deps: CatalogWriteDeps, input: BulkUpda
     })
     if (issues.some((i) => i.message === PRODUCT_NOT_FOUND)) throw new HttpError(404, PRODUCT_NOT_FOUND, { issues })
     if (issues.length > 0) throw BadRequest(issues[0]!.message, issues)
+    const before = await productAuditValues(tx, ids)
     if (prices.length > 0) {
       await tx.execute(
         sql`update products p set price = v.price, selling_price = v."sellingPrice", discount = v.discount, updated_at = now()
@@ -59,6 +62,7 @@ export async function bulkUpdateProducts(deps: CatalogWriteDeps, input: BulkUpda
     }
     const stock = input.items.filter((i) => i.stock !== undefined).map((i) => ({ productId: i._id, stock: i.stock! }))
     await writeStock(tx, stock)
+    await recordAudit(tx, productAuditEntries(deps.actor, 'bulk_update', ids, before, await productAuditValues(tx, ids)))
     return new Set([...prices.map((p) => p.id), ...stock.map((s) => s.productId)]).size
   })
   deps.cache.invalidate()

@@ -24,6 +24,8 @@ import type { CatalogWriteDeps } from '../category/service.ts'
 import { isStoredImage, releaseImages } from '../file/service.ts'
 import { BRAND_KEY, parseProductCsv, type CsvColumn, type ParsedRow, type RowFields } from './csv.ts'
 import { stockOf, writeStock } from './stock.ts'
+import { recordAudit, type ActorDeps } from '../../lib/audit.ts'
+import { productAuditEntries, productAuditValues } from './audit.ts'
 
 export const IMPORT_CHECKED = 'File checked'
 export const IMPORT_APPLIED = 'Products imported'
@@ -434,7 +436,7 @@ async function replaceLinks(tx: Tx, targets: Target[]): Promise<void> {
  * @throws 404 IMPORT_NOT_FOUND when no such upload waits; 400 with one issue per error
  *   (`path` "line 7, mrp") when the catalogue changed since the dry run so that a row no longer applies
  */
-export async function applyImport(deps: CatalogWriteDeps, upload: string): Promise<ImportAnswer> {
+export async function applyImport(deps: CatalogWriteDeps & ActorDeps, upload: string): Promise<ImportAnswer> {
   const { plan, dropped } = await deps.db.transaction(async (tx) => {
     const [stored] = await queryRows<{ content: string }>(tx, sql`select content from product_imports where id = ${upload} for update`)
     if (!stored) throw NotFound(IMPORT_NOT_FOUND)
@@ -447,6 +449,8 @@ export async function applyImport(deps: CatalogWriteDeps, upload: string): Promi
     }
     const created = plan.planned.filter((p) => p.kind === 'created')
     const changed = plan.planned.filter((p) => p.kind === 'updated')
+    const changedIds = changed.map((p) => p.target.id)
+    const before = await productAuditValues(tx, changedIds)
     await insertProducts(
       tx,
       created.map((p) => p.target),
@@ -463,6 +467,8 @@ export async function applyImport(deps: CatalogWriteDeps, upload: string): Promi
       tx,
       changed.filter((p) => p.stockChanged).map((p) => ({ productId: p.target.id, stock: p.target.stock })),
     )
+    const ids = [...created.map((p) => p.target.id), ...changedIds]
+    await recordAudit(tx, productAuditEntries(deps.actor, 'import', ids, before, await productAuditValues(tx, ids)))
     await tx.execute(sql`delete from product_imports where id = ${upload}`)
     const dropped = changed.flatMap((p) => (p.current ? p.current.image.filter((url) => !p.target.image.includes(url)) : []))
     return { plan, dropped }

@@ -222,7 +222,11 @@ export function productRoutes(deps: AppDeps) {
       return ok(
         c,
         PRODUCT_CREATED,
-        await createProduct({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input, idempotency),
+        await createProduct(
+          { ...deps, actor: currentUser(c).id, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id },
+          input,
+          idempotency,
+        ),
         {},
         201,
       )
@@ -245,7 +249,10 @@ export function productRoutes(deps: AppDeps) {
       return ok(
         c,
         PRODUCT_UPDATED,
-        await updateProduct({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, input),
+        await updateProduct(
+          { ...deps, actor: currentUser(c).id, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id },
+          input,
+        ),
       )
     },
   )
@@ -263,7 +270,7 @@ export function productRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const { _id } = await readBody(c, DeleteByIdSchema)
-      await deleteProduct(deps, _id)
+      await deleteProduct({ ...deps, actor: currentUser(c).id }, _id)
       return ok(c, PRODUCT_DELETED, null)
     },
   )
@@ -319,7 +326,7 @@ export function productRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const { upload } = await readBody(c, ImportApplySchema)
-      return ok(c, IMPORT_APPLIED, await applyImport(deps, upload))
+      return ok(c, IMPORT_APPLIED, await applyImport({ ...deps, actor: currentUser(c).id }, upload))
     },
   )
 
@@ -336,7 +343,7 @@ export function productRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const input = await readBody(c, BulkUpdateSchema)
-      return ok(c, BULK_UPDATED, await bulkUpdateProducts(deps, input))
+      return ok(c, BULK_UPDATED, await bulkUpdateProducts({ ...deps, actor: currentUser(c).id }, input))
     },
   )
 

@@ -19,6 +19,8 @@ import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 import { productColumns, textArray, toProductAnswer, type ProductAnswer, type ProductRow } from './reads.ts'
 import type { CreateProductInput, UpdateProductInput } from '../../../contract/product.ts'
 import { setStock } from '../inventory/service.ts'
+import { recordAudit, type ActorDeps } from '../../lib/audit.ts'
+import { productAuditEntries, productAuditValues } from './audit.ts'
 
 export const PRODUCT_CREATED = 'Product Created Successfully'
 export const PRODUCT_UPDATED = 'Product updated successfully'
@@ -157,7 +159,7 @@ export function pricesUntouched(
  *   another body
  */
 export async function createProduct(
-  deps: CatalogWriteDeps & { storeId: string },
+  deps: CatalogWriteDeps & ActorDeps & { storeId: string },
   input: CreateProductInput,
   idempotency?: IdempotencyClaim,
 ): Promise<ProductAnswer> {
@@ -184,6 +186,8 @@ export async function createProduct(
         await replaceLinks(tx, row!.id, 'categories', input.category)
         await replaceLinks(tx, row!.id, 'subCategories', input.subCategory)
         await setStock(tx, deps.storeId, row!.id, input.stock)
+        const after = await productAuditValues(tx, [row!.id], deps.storeId)
+        await recordAudit(tx, productAuditEntries(deps.actor, 'create', [row!.id], new Map(), after))
         return (await productById(tx, deps.storeId, row!.id))!
       }),
     )
@@ -202,7 +206,10 @@ export async function createProduct(
  * @throws 400 as createProduct (the sub categories kept must fit new categories, and the other way
  *   round); 404 PRODUCT_NOT_FOUND
  */
-export async function updateProduct(deps: CatalogWriteDeps & { storeId: string }, input: UpdateProductInput): Promise<ProductAnswer> {
+export async function updateProduct(
+  deps: CatalogWriteDeps & ActorDeps & { storeId: string },
+  input: UpdateProductInput,
+): Promise<ProductAnswer> {
   if (input.image)
     await assertStoredImages(
       deps.storage,
@@ -223,6 +230,7 @@ export async function updateProduct(deps: CatalogWriteDeps & { storeId: string }
         .for('update')
       if (!current) throw NotFound(PRODUCT_NOT_FOUND)
       assertReadVersion(current.updatedAt, input.updatedAt, 'product')
+      const before = await productAuditValues(tx, [input._id], deps.storeId)
       // A save that does not touch the prices keeps them to the paisa (docs/product.md, "Upload
       // Product"). A new MRP alone keeps the discount (the original client's behaviour) and moves
       // the selling price.
@@ -256,6 +264,8 @@ export async function updateProduct(deps: CatalogWriteDeps & { storeId: string }
       if (input.category) await replaceLinks(tx, input._id, 'categories', input.category)
       if (input.subCategory) await replaceLinks(tx, input._id, 'subCategories', input.subCategory)
       if (input.stock !== undefined) await setStock(tx, deps.storeId, input._id, input.stock)
+      const after = await productAuditValues(tx, [input._id], deps.storeId)
+      await recordAudit(tx, productAuditEntries(deps.actor, 'update', [input._id], before, after))
       const dropped = image ? current.image.filter((url) => !image.includes(url)) : []
       return { answer: (await productById(tx, deps.storeId, input._id))!, droppedImages: dropped }
     })
@@ -273,9 +283,14 @@ export async function updateProduct(deps: CatalogWriteDeps & { storeId: string }
  * removed when no other product, category, sub category or avatar uses them.
  * @throws 404 PRODUCT_NOT_FOUND
  */
-export async function deleteProduct(deps: CatalogWriteDeps, id: string): Promise<void> {
-  const [deleted] = await deps.db.delete(products).where(eq(products.id, id)).returning({ image: products.image })
-  if (!deleted) throw NotFound(PRODUCT_NOT_FOUND)
+export async function deleteProduct(deps: CatalogWriteDeps & ActorDeps, id: string): Promise<void> {
+  const deleted = await deps.db.transaction(async (tx) => {
+    const before = await productAuditValues(tx, [id])
+    const [row] = await tx.delete(products).where(eq(products.id, id)).returning({ image: products.image })
+    if (!row) throw NotFound(PRODUCT_NOT_FOUND)
+    await recordAudit(tx, productAuditEntries(deps.actor, 'delete', [id], before, new Map()))
+    return row
+  })
   deps.cache.invalidate()
   await releaseImages(deps, deleted.image)
 }

@@ -1,6 +1,7 @@
 /**
- * Routes of /api/store and /api/inventory (ADMIN; docs/stores.md, "Admin API"): the dark stores and
- * their stock.
+ * Routes of /api/store and /api/inventory (docs/stores.md, "Admin API"): the dark stores and their
+ * stock. Store settings are ADMIN only; the store list and the stock are ADMIN or STAFF
+ * (docs/product.md, "Roles and permissions").
  *
  * - GET /api/store/list → every store, active or not, by position, with its open orders
  * - POST /api/store/create → 201 Store; PUT /api/store/update `{ _id, version?, ...fields }` → Store
@@ -11,7 +12,7 @@
  */
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
-import { requireAdmin } from '../../lib/auth.ts'
+import { currentUser, requireAdmin, requireStaff } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { readBody } from '../../lib/validate.ts'
@@ -38,11 +39,11 @@ export function storeRoutes(deps: AppDeps) {
     {
       method: 'get',
       path: '/list',
-      summary: 'Every dark store, by position (ADMIN)',
-      access: 'admin',
+      summary: 'Every dark store, by position (ADMIN or STAFF)',
+      access: 'staff',
       answers: { 200: { description: 'The stores', data: z.array(StoreSchema) } },
     },
-    admin,
+    requireStaff(deps),
     async (c) => ok(c, 'Stores', await listStoresForAdmin(deps)),
   )
 
@@ -56,7 +57,8 @@ export function storeRoutes(deps: AppDeps) {
       answers: { 201: { description: 'The new store', data: StoreSchema } },
     },
     admin,
-    async (c) => ok(c, 'Store added', await createStore(deps, await readBody(c, CreateStoreSchema)), {}, 201),
+    async (c) =>
+      ok(c, 'Store added', await createStore({ ...deps, actor: currentUser(c).id }, await readBody(c, CreateStoreSchema)), {}, 201),
   )
 
   endpoint(
@@ -70,7 +72,7 @@ export function storeRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     admin,
-    async (c) => ok(c, 'Store updated', await updateStore(deps, await readBody(c, UpdateStoreSchema))),
+    async (c) => ok(c, 'Store updated', await updateStore({ ...deps, actor: currentUser(c).id }, await readBody(c, UpdateStoreSchema))),
   )
 
   return router
@@ -79,14 +81,14 @@ export function storeRoutes(deps: AppDeps) {
 /** Builds the /api/inventory router. */
 export function inventoryRoutes(deps: AppDeps) {
   const { router, endpoint } = apiRouter('Inventory')
-  const admin = requireAdmin(deps)
+  const staff = requireStaff(deps)
 
   endpoint(
     {
       method: 'post',
       path: '/list',
-      summary: "One page of a store's stock, by name; search by name, brand or SKU; low or out of stock only (ADMIN)",
-      access: 'admin',
+      summary: "One page of a store's stock, by name; search by name, brand or SKU; low or out of stock only (ADMIN or STAFF)",
+      access: 'staff',
       body: InventoryListSchema,
       answers: {
         200: {
@@ -97,7 +99,7 @@ export function inventoryRoutes(deps: AppDeps) {
       },
       errors: [404],
     },
-    admin,
+    staff,
     async (c) => {
       const input = await readBody(c, InventoryListSchema)
       const page = await listInventory(deps, input)
@@ -109,14 +111,14 @@ export function inventoryRoutes(deps: AppDeps) {
     {
       method: 'put',
       path: '/update',
-      summary: 'Set the stock of products in stores, all or nothing (ADMIN)',
-      access: 'admin',
+      summary: 'Set the stock of products in stores, all or nothing (ADMIN or STAFF)',
+      access: 'staff',
       body: UpdateInventorySchema,
       answers: { 200: { description: 'Saved', data: z.null() } },
     },
-    admin,
+    staff,
     async (c) => {
-      await updateInventory(deps, await readBody(c, UpdateInventorySchema))
+      await updateInventory({ ...deps, actor: currentUser(c).id }, await readBody(c, UpdateInventorySchema))
       return ok(c, 'Stock updated', null)
     },
   )
@@ -125,13 +127,13 @@ export function inventoryRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/product',
-      summary: "A product's stock in every store (ADMIN)",
-      access: 'admin',
+      summary: "A product's stock in every store (ADMIN or STAFF)",
+      access: 'staff',
       body: ProductStockQuerySchema,
       answers: { 200: { description: "The product's stock per store", data: z.array(ProductStockSchema) } },
       errors: [404],
     },
-    admin,
+    staff,
     async (c) => ok(c, 'Stock', await productStocks(deps, (await readBody(c, ProductStockQuerySchema)).productId)),
   )
 

@@ -22,6 +22,7 @@ import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { distanceKm, lookupPincode, nearestPincode, type PincodePlace } from '../../lib/pincodes.ts'
 import { newId } from '../../lib/ids.ts'
 import type { CreateStoreInput, Location, LocationQuery, Store, StoreSummary, UpdateStoreInput } from '../../../contract/location.ts'
+import { changedFields, recordAudit, type ActorDeps } from '../../lib/audit.ts'
 
 type StoreDeps = Pick<AppDeps, 'db' | 'cache' | 'clock' | 'commerce'>
 
@@ -322,12 +323,11 @@ function checkCoordinates(input: { lat?: number | null; lng?: number | null }): 
  * Creates a store (at the end of the order). Its stock starts empty (0 of every product).
  * @throws 400 unknown PIN code or half coordinates
  */
-export async function createStore(deps: Pick<AppDeps, 'db' | 'cache'>, input: CreateStoreInput): Promise<Store> {
+export async function createStore(deps: Pick<AppDeps, 'db' | 'cache'> & ActorDeps, input: CreateStoreInput): Promise<Store> {
   placeOfPincode(input.pincode)
   checkCoordinates(input)
   const id = newId()
-  await deps.db.insert(stores).values({
-    id,
+  const values = {
     name: input.name,
     area: input.area,
     city: input.city,
@@ -340,7 +340,10 @@ export async function createStore(deps: Pick<AppDeps, 'db' | 'cache'>, input: Cr
     closesAt: input.closesAt,
     pickers: input.pickers,
     active: input.active,
-    position: sql`(select coalesce(max(position), 0) + 1 from stores)`,
+  }
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(stores).values({ id, ...values, position: sql`(select coalesce(max(position), 0) + 1 from stores)` })
+    await recordAudit(tx, { actor: deps.actor, action: 'create', entity: 'store', entityId: id, before: null, after: values })
   })
   deps.cache.invalidate()
   const created = (await allStores(deps.db)).find((s) => s.id === id)!
@@ -352,22 +355,24 @@ export async function createStore(deps: Pick<AppDeps, 'db' | 'cache'>, input: Cr
  * `lat`/`lng` null go back to the PIN code's centre.
  * @throws 404 STORE_NOT_FOUND; 409 stale version; 400 unknown PIN code or half coordinates
  */
-export async function updateStore(deps: Pick<AppDeps, 'db' | 'cache'>, input: UpdateStoreInput): Promise<Store> {
+export async function updateStore(deps: Pick<AppDeps, 'db' | 'cache'> & ActorDeps, input: UpdateStoreInput): Promise<Store> {
   if (input.pincode) placeOfPincode(input.pincode)
   if (input.lat !== undefined || input.lng !== undefined) checkCoordinates(input)
   const { _id, version, ...fields } = input
   const set: Partial<typeof stores.$inferInsert> = {}
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) (set as Record<string, unknown>)[key] = value
-  const updated = await deps.db
-    .update(stores)
-    .set({ ...set, version: sql`${stores.version} + 1`, updatedAt: sql`now()` })
-    .where(version === undefined ? eq(stores.id, _id) : and(eq(stores.id, _id), eq(stores.version, version)))
-    .returning({ id: stores.id })
-  if (updated.length === 0) {
-    const [exists] = await deps.db.select({ id: stores.id }).from(stores).where(eq(stores.id, _id))
-    if (!exists) throw NotFound(STORE_NOT_FOUND)
-    throw Conflict('This store was changed by someone else. Reload it and try again.')
-  }
+  await deps.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(stores).where(eq(stores.id, _id)).for('update')
+    if (!current) throw NotFound(STORE_NOT_FOUND)
+    if (version !== undefined && current.version !== version)
+      throw Conflict('This store was changed by someone else. Reload it and try again.')
+    await tx
+      .update(stores)
+      .set({ ...set, version: sql`${stores.version} + 1`, updatedAt: sql`now()` })
+      .where(eq(stores.id, _id))
+    const before = { ...current, radiusKm: Number(current.radiusKm) }
+    await recordAudit(tx, { actor: deps.actor, action: 'update', entity: 'store', entityId: _id, ...changedFields(before, set) })
+  })
   deps.cache.invalidate()
   const [answer] = (await listStoresForAdmin(deps)).filter((s) => s._id === _id)
   return answer!

@@ -59,7 +59,7 @@ export function subCategoryRoutes(deps: AppDeps) {
     async (c) => {
       const input = await readBody(c, CreateSubCategorySchema)
       const idempotency = idempotencyClaim(c, currentUser(c).id, 'subcategory:create', input)
-      return ok(c, SUB_CATEGORY_CREATED, await createSubCategory(deps, input, idempotency), {}, 201)
+      return ok(c, SUB_CATEGORY_CREATED, await createSubCategory({ ...deps, actor: currentUser(c).id }, input, idempotency), {}, 201)
     },
   )
 
@@ -76,7 +76,7 @@ export function subCategoryRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const input = await readBody(c, UpdateSubCategorySchema)
-      return ok(c, SUB_CATEGORY_UPDATED, await updateSubCategory(deps, input))
+      return ok(c, SUB_CATEGORY_UPDATED, await updateSubCategory({ ...deps, actor: currentUser(c).id }, input))
     },
   )
 
@@ -93,7 +93,7 @@ export function subCategoryRoutes(deps: AppDeps) {
     requireAdmin(deps),
     async (c) => {
       const { _id } = await readBody(c, DeleteByIdSchema)
-      await deleteSubCategory(deps, _id)
+      await deleteSubCategory({ ...deps, actor: currentUser(c).id }, _id)
       return ok(c, SUB_CATEGORY_DELETED, null)
     },
   )

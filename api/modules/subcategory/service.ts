@@ -21,6 +21,7 @@ import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import type { CreateSubCategoryInput, UpdateSubCategoryInput } from '../../../contract/subcategory.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
+import { changedFields, recordAudit, type ActorDeps } from '../../lib/audit.ts'
 
 export const SUB_CATEGORY_CREATED = 'Sub Category Created'
 export const SUB_CATEGORY_UPDATED = 'Sub Category updated successfully'
@@ -70,6 +71,16 @@ async function linkCategories(tx: Tx, subCategoryId: string, categoryIds: string
     .values(distinctIds(categoryIds).map(({ id }, position) => ({ subCategoryId, categoryId: id, position })))
 }
 
+/** The category ids a sub category is linked to, in their order (for the audit trail). */
+async function linkedCategoryIds(tx: Tx, subCategoryId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ id: subCategoryCategories.categoryId })
+    .from(subCategoryCategories)
+    .where(eq(subCategoryCategories.subCategoryId, subCategoryId))
+    .orderBy(subCategoryCategories.position)
+  return rows.map((row) => row.id)
+}
+
 /** A category deleted by a concurrent write between the check and the link: the id is unknown now. */
 function asUnknownCategory(err: unknown): unknown {
   return isForeignKeyViolation(err) ? BadRequest('Unknown category', [{ path: 'category', message: 'Unknown category' }]) : err
@@ -85,7 +96,7 @@ function asUnknownCategory(err: unknown): unknown {
  *   for another body
  */
 export async function createSubCategory(
-  deps: CatalogWriteDeps,
+  deps: CatalogWriteDeps & ActorDeps,
   input: CreateSubCategoryInput,
   idempotency?: IdempotencyClaim,
 ): Promise<SubCategoryAnswer> {
@@ -95,6 +106,8 @@ export async function createSubCategory(
       runOnce(tx, idempotency, async () => {
         const [row] = await tx.insert(subCategories).values({ name: input.name, image: input.image }).returning({ id: subCategories.id })
         await linkCategories(tx, row!.id, input.category)
+        const after = { name: input.name, image: input.image, category: distinctIds(input.category).map(({ id }) => id) }
+        await recordAudit(tx, { actor: deps.actor, action: 'create', entity: 'sub_category', entityId: row!.id, before: null, after })
         return (await subCategoryById(tx, row!.id))!
       }),
     )
@@ -112,20 +125,29 @@ export async function createSubCategory(
  * @returns the updated sub category, `category` expanded
  * @throws 400 image not stored or an unknown category id; 404 SUB_CATEGORY_NOT_FOUND
  */
-export async function updateSubCategory(deps: CatalogWriteDeps, input: UpdateSubCategoryInput): Promise<SubCategoryAnswer> {
+export async function updateSubCategory(deps: CatalogWriteDeps & ActorDeps, input: UpdateSubCategoryInput): Promise<SubCategoryAnswer> {
   await assertStoredImages(deps.storage, [{ path: 'image', url: input.image }])
   const { answer, previousImage } = await deps.db
     .transaction(async (tx) => {
       const [current] = await tx
-        .select({ image: subCategories.image, updatedAt: subCategories.updatedAt })
+        .select({ name: subCategories.name, image: subCategories.image, updatedAt: subCategories.updatedAt })
         .from(subCategories)
         .where(eq(subCategories.id, input._id))
         .for('update')
       if (!current) throw NotFound(SUB_CATEGORY_NOT_FOUND)
       assertReadVersion(current.updatedAt, input.updatedAt, 'sub category')
+      const before = { ...current, category: await linkedCategoryIds(tx, input._id) }
       await tx.update(subCategories).set({ name: input.name, image: input.image }).where(eq(subCategories.id, input._id))
       await tx.delete(subCategoryCategories).where(eq(subCategoryCategories.subCategoryId, input._id))
       await linkCategories(tx, input._id, input.category)
+      const after = { name: input.name, image: input.image, category: distinctIds(input.category).map(({ id }) => id) }
+      await recordAudit(tx, {
+        actor: deps.actor,
+        action: 'update',
+        entity: 'sub_category',
+        entityId: input._id,
+        ...changedFields(before, after),
+      })
       return { answer: (await subCategoryById(tx, input._id))!, previousImage: current.image }
     })
     .catch((err) => {
@@ -142,18 +164,24 @@ export async function updateSubCategory(deps: CatalogWriteDeps, input: UpdateSub
  * so a product being linked to it concurrently waits and then fails its foreign key check.
  * @throws 404 SUB_CATEGORY_NOT_FOUND; 409 subCategoryInUse while products list it
  */
-export async function deleteSubCategory(deps: CatalogWriteDeps, id: string): Promise<void> {
+export async function deleteSubCategory(deps: CatalogWriteDeps & ActorDeps, id: string): Promise<void> {
   let image: string
   try {
     image = await deps.db.transaction(async (tx) => {
-      const [current] = await tx.select({ image: subCategories.image }).from(subCategories).where(eq(subCategories.id, id)).for('update')
+      const [current] = await tx
+        .select({ name: subCategories.name, image: subCategories.image })
+        .from(subCategories)
+        .where(eq(subCategories.id, id))
+        .for('update')
       if (!current) throw NotFound(SUB_CATEGORY_NOT_FOUND)
       const [uses] = await queryRows<{ products: number }>(
         tx,
         sql`select count(*)::int as products from product_sub_categories where sub_category_id = ${id}`,
       )
       if (uses && uses.products > 0) throw Conflict(subCategoryInUse(uses.products))
+      const before = { ...current, category: await linkedCategoryIds(tx, id) }
       await tx.delete(subCategories).where(eq(subCategories.id, id))
+      await recordAudit(tx, { actor: deps.actor, action: 'delete', entity: 'sub_category', entityId: id, before, after: null })
       return current.image
     })
   } catch (err) {

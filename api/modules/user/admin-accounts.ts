@@ -1,12 +1,16 @@
 /**
- * Who is admin (README.md, "Admins and mail"): promote or create an ADMIN account, and the demo admin
- * of the embedded default. Passwords made here come from a CSPRNG and are shown once to the operator,
+ * Who is admin or staff (README.md, "Admins and mail"; docs/product.md, "Roles and permissions"):
+ * grant a role to an existing account or create one with it, and the demo admin of the embedded
+ * default. Every role change is an audit entry (docs/product.md, "Audit trail") by the operator's
+ * command line (actor null), written in the change's transaction. Passwords made here come from a CSPRNG and are shown once to the operator,
  * never logged (OWASP Logging Cheat Sheet).
  */
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { users } from '../../db/schema.ts'
+import { recordAudit } from '../../lib/audit.ts'
+import type { Role } from '../../../contract/user.ts'
 import { createUser, findUserByEmail } from './service.ts'
 
 /** A random password of 16 URL-safe characters (96 bits). */
@@ -14,25 +18,56 @@ export function randomPassword(): string {
   return randomBytes(12).toString('base64url')
 }
 
+/** What `grantRole` did: changed an existing account's role, found it already had it, or created the account. */
+export type GrantOutcome = {
+  action: 'granted' | 'unchanged' | 'created'
+  email: string
+  role: Role
+  previousRole?: Role
+  generatedPassword?: string
+}
+
 /**
- * Makes `email` an ADMIN: promotes the existing account, or creates one with `password` (or a random
- * one). Returns what happened and, for a new account without a given password, the generated one.
+ * Gives `email` the `role` (ADMIN, STAFF, or USER to take a role away): changes the existing
+ * account's role, or creates the account with `password` (or a random one, returned once). The change
+ * and its audit entry (`role` on `user`, before/after role) are one transaction. The account's
+ * tokens need no revoking: the API reads the role from the row on every request (api/lib/auth.ts).
+ * @throws 400/409 from createUser for an invalid email or password
+ */
+export async function grantRole(db: Db, input: { email: string; role: Role; name?: string; password?: string }): Promise<GrantOutcome> {
+  const email = input.email.trim().toLowerCase()
+  const { role } = input
+  const existing = await findUserByEmail(db, email)
+  if (existing) {
+    if (existing.role === role) return { action: 'unchanged', email, role }
+    await db.transaction(async (tx) => {
+      await tx.update(users).set({ role }).where(eq(users.id, existing.id))
+      const entry = { actor: null, action: 'role', entity: 'user', entityId: existing.id } as const
+      await recordAudit(tx, { ...entry, before: { role: existing.role }, after: { role } })
+    })
+    return { action: 'granted', email, role, previousRole: existing.role }
+  }
+  const generatedPassword = input.password ? undefined : randomPassword()
+  const password = input.password ?? generatedPassword!
+  const name = input.name ?? (role === 'ADMIN' ? 'Admin' : role === 'STAFF' ? 'Staff' : 'Shopper')
+  await db.transaction(async (tx) => {
+    const user = await createUser(tx, { name, email, password, role })
+    await recordAudit(tx, { actor: null, action: 'role', entity: 'user', entityId: user.id, before: null, after: { email, role } })
+  })
+  return { action: 'created', email, role, generatedPassword }
+}
+
+/**
+ * Makes `email` an ADMIN (`grantRole` with ADMIN), answered in the words of the admin CLI's first version.
  * @throws 400/409 from createUser for an invalid email or password
  */
 export async function promoteOrCreateAdmin(
   db: Db,
   input: { email: string; name?: string; password?: string },
 ): Promise<{ action: 'promoted' | 'already-admin' | 'created'; email: string; generatedPassword?: string }> {
-  const email = input.email.trim().toLowerCase()
-  const existing = await findUserByEmail(db, email)
-  if (existing) {
-    if (existing.role === 'ADMIN') return { action: 'already-admin', email }
-    await db.update(users).set({ role: 'ADMIN' }).where(eq(users.id, existing.id))
-    return { action: 'promoted', email }
-  }
-  const generatedPassword = input.password ? undefined : randomPassword()
-  await createUser(db, { name: input.name ?? 'Admin', email, password: input.password ?? generatedPassword!, role: 'ADMIN' })
-  return { action: 'created', email, generatedPassword }
+  const outcome = await grantRole(db, { ...input, role: 'ADMIN' })
+  const action = outcome.action === 'granted' ? 'promoted' : outcome.action === 'unchanged' ? 'already-admin' : 'created'
+  return { action, email: outcome.email, generatedPassword: outcome.generatedPassword }
 }
 
 export const DEMO_ADMIN_EMAIL = 'admin@example.com'

@@ -1,5 +1,5 @@
 /**
- * /dashboard/orders/:orderId (admin; docs/commerce-api.md, "Orders"): one order with its customer,
+ * /dashboard/orders/:orderId (admin or staff; docs/commerce-api.md, "Orders"): one order with its customer,
  * timeline, lines, address and bill, and a button for each allowed next status (placed → packed →
  * out for delivery → delivered; cancel from placed or packed, stock goes back). Each button posts the
  * order's `version` as the admin saw it, so two admins cannot both win: the later one gets the API's
@@ -15,12 +15,12 @@ import { z } from 'zod'
 import type { Route } from './+types/admin-order'
 import { throwFailure } from '../../.server/failure.ts'
 import { orderDetails, updateOrderStatus } from '../../.server/api/order.ts'
-import { requireAdmin } from '../../.server/auth.ts'
+import { requireStaff } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
 import { readForm, readText } from '../../.server/form.ts'
 import { refundLine } from '../../.server/api/payment.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
-import { AdminGuard } from '../../components/admin-guard.tsx'
+import { RoleGuard } from '../../components/admin-guard.tsx'
 import { CancelOrderDialog, CancelOrderLink, cancelDialogHref, isCancelDialogOpen } from '../../components/cancel-order-dialog.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { InvoiceLink } from '../../components/invoice-link.tsx'
@@ -48,21 +48,21 @@ const StatusChangeSchema = z.object({
 })
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) return data({ isAdmin: false as const, order: null, confirming: false }, { status: 403 })
+  const { isStaff } = await requireStaff(context, url)
+  if (!isStaff) return data({ isStaff: false as const, order: null, confirming: false }, { status: 403 })
   const result = await orderDetails(getSession(context), params.orderId)
   if (!result.ok) throwFailure(result)
   const order = result.data
   return {
-    isAdmin: true as const,
+    isStaff: true as const,
     order,
     confirming: nextStatuses(order.status).includes('cancelled') && isCancelDialogOpen(url.searchParams),
   }
 }
 
 export async function action({ context, params, request, url }: Route.ActionArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) throw data('Do not have permission', { status: 403 })
+  const { isStaff } = await requireStaff(context, url)
+  if (!isStaff) throw data('Do not have permission', { status: 403 })
   const session = getSession(context)
   const formData = await readForm(request)
   const back = `/dashboard/orders/${params.orderId}`
@@ -97,11 +97,11 @@ export async function action({ context, params, request, url }: Route.ActionArgs
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { isAdmin, order, confirming } = loaderData
+  const { isStaff, order, confirming } = loaderData
   const orderPath = order ? `/dashboard/orders/${order._id}` : ''
   const isCancelling = useIsPending({ formAction: cancelDialogHref(orderPath) })
   return (
-    <AdminGuard isAdmin={isAdmin}>
+    <RoleGuard allowed={isStaff}>
       {order ? (
         <section className="flex flex-col gap-4 p-4 md:p-6">
           <Link to="/dashboard/orders" className="text-sm font-semibold text-accent hover:underline">
@@ -182,7 +182,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <OrderBody order={order} />
         </section>
       ) : null}
-    </AdminGuard>
+    </RoleGuard>
   )
 }
 

@@ -1,5 +1,5 @@
 /**
- * /dashboard/orders/export (admin; docs/commerce-api.md, "Admin orders at volume"): the CSV of every
+ * /dashboard/orders/export (admin or staff; docs/commerce-api.md, "Admin orders at volume"): the CSV of every
  * order the list's filters select (`?q=&status=&from=&to=&sort=`, as on /dashboard/orders). A resource
  * route, GET only: the API's CSV (GET /api/order/admin/export) is streamed on to the browser as
  * `text/csv` with `Content-Disposition: attachment`, never read whole here. A non-admin gets 403 (the
@@ -8,13 +8,13 @@
 import { data } from 'react-router'
 import type { Route } from './+types/orders-export'
 import { AdminOrderFilterSchema, exportOrdersCsv } from '../../.server/api/order.ts'
-import { requireAdmin } from '../../.server/auth.ts'
+import { requireStaff } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
 import { UNAVAILABLE_RETRY_AFTER_S } from '../../.server/upstream.ts'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) throw data('Do not have permission', { status: 403 })
+  const { isStaff } = await requireStaff(context, url)
+  if (!isStaff) throw data('Do not have permission', { status: 403 })
   const raw = Object.fromEntries([...url.searchParams].filter(([key, value]) => key !== 'page' && value.trim() !== ''))
   const filter = AdminOrderFilterSchema.safeParse(raw)
   if (!filter.success) throw data(filter.error.issues[0]!.message, { status: 400 })

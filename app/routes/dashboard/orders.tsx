@@ -1,5 +1,5 @@
 /**
- * /dashboard/orders (admin; docs/commerce-api.md, "Orders" and "Admin orders at volume"): the orders
+ * /dashboard/orders (admin or staff; docs/commerce-api.md, "Orders" and "Admin orders at volume"): the orders
  * the filters select, with paging (`?page=`). A GET form searches (`?q=`: order number exact or
  * prefix, the shopper's phone, email or name) and filters by status, store (`?store=`), late
  * deliveries (`?late=1`), payment state (`?payment=`, docs/payments.md) and IST days (`?from=&to=`) in a
@@ -16,12 +16,13 @@ import { z } from 'zod'
 import type { Route } from './+types/orders'
 import { failureMessage, throwFailure } from '../../.server/failure.ts'
 import { adminListOrders, bulkUpdateOrderStatus, type BulkStatusOutcome } from '../../.server/api/order.ts'
-import { requireAdmin } from '../../.server/auth.ts'
+import { requireStaff } from '../../.server/auth.ts'
 import { listStores } from '../../.server/api/store.ts'
 import { getSession } from '../../.server/context.ts'
 import { readForm } from '../../.server/form.ts'
-import { AdminGuard } from '../../components/admin-guard.tsx'
+import { RoleGuard } from '../../components/admin-guard.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { PageLinks } from '../../components/page-links.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { LateBadge, StatusBadge } from '../../components/order-view.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
@@ -47,7 +48,7 @@ const SORT_LABELS: Record<AdminOrderSort, string> = {
 }
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
+  const { isStaff } = await requireStaff(context, url)
   const { filter, errors } = readOrderFilters(url.searchParams)
   const page = Math.min(10_000, Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1))
   const empty = {
@@ -60,7 +61,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     totalPages: 0,
     exportQuery: orderFilterQuery(filter),
   }
-  if (!isAdmin) return data({ isAdmin: false, ...empty }, { status: 403 })
+  if (!isStaff) return data({ isStaff: false, ...empty }, { status: 403 })
   const [result, stores] = await Promise.all([
     adminListOrders(getSession(context), { ...filter, page, limit: PAGE_SIZE }),
     listStores(getSession(context)),
@@ -68,7 +69,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   if (!result.ok) throwFailure(result)
   return {
     ...empty,
-    isAdmin: true,
+    isStaff: true,
     stores: stores.ok ? stores.data.map((st) => ({ id: st._id, name: st.name })) : [],
     orders: result.data.orders.map((o) => ({
       _id: o._id,
@@ -97,8 +98,8 @@ const BulkChangeSchema = z.object({
 })
 
 export async function action({ context, request, url }: Route.ActionArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) throw data('Do not have permission', { status: 403 })
+  const { isStaff } = await requireStaff(context, url)
+  if (!isStaff) throw data('Do not have permission', { status: 403 })
   const form = await readForm(request)
   const parsed = BulkChangeSchema.safeParse({
     ids: form.getAll('ids').map(String),
@@ -134,7 +135,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 const fieldClass = 'w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm'
 
 export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentProps) {
-  const { isAdmin, orders, stores, filter, errors, page, totalCount, totalPages, exportQuery } = loaderData
+  const { isStaff, orders, stores, filter, errors, page, totalCount, totalPages, exportQuery } = loaderData
   const link = (next: { status?: string; page?: number }) => {
     const params = new URLSearchParams(orderFilterQuery({ ...filter, status: next.status as OrderStatusName | undefined }))
     if (next.page && next.page > 1) params.set('page', String(next.page))
@@ -143,7 +144,7 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
   }
   const refused = actionData?.outcomes.filter((o) => !o.ok) ?? []
   return (
-    <AdminGuard isAdmin={isAdmin}>
+    <RoleGuard allowed={isStaff}>
       <section className="p-4 md:p-6">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h1 className="text-lg font-semibold text-slate-900">Orders</h1>
@@ -349,29 +350,9 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
             </fieldset>
           </Form>
         )}
-        {totalPages > 1 ? (
-          <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">
-            {page > 1 ? (
-              <Link to={link({ status: filter.status, page: page - 1 })} className="font-semibold text-accent hover:underline">
-                ‹ Previous
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span>
-              Page {page} of {totalPages}
-            </span>
-            {page < totalPages ? (
-              <Link to={link({ status: filter.status, page: page + 1 })} className="font-semibold text-accent hover:underline">
-                Next ›
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
-        ) : null}
+        <PageLinks page={page} totalPages={totalPages} href={(n) => link({ status: filter.status, page: n })} />
       </section>
-    </AdminGuard>
+    </RoleGuard>
   )
 }
 

@@ -1,5 +1,5 @@
 /**
- * /dashboard/orders/packing-slips?ids=… (admin; docs/commerce-api.md, "Admin orders at volume"): a
+ * /dashboard/orders/packing-slips?ids=… (admin or staff; docs/commerce-api.md, "Admin orders at volume"): a
  * printable packing slip for each order named (`ids` repeated, as the orders list's ticked rows send
  * them, or comma-separated; an order's `_id` or number; at most BULK_ORDERS_MAX): the order number, the
  * shopper, the delivery address and phone, and each line with its quantity, brand, name, pack size and
@@ -10,9 +10,9 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/packing-slips'
 import { BULK_ORDERS_MAX, orderDetails, type Order } from '../../.server/api/order.ts'
 import { failureMessage } from '../../.server/failure.ts'
-import { requireAdmin } from '../../.server/auth.ts'
+import { requireStaff } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
-import { AdminGuard } from '../../components/admin-guard.tsx'
+import { RoleGuard } from '../../components/admin-guard.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { formatRupees } from '../../lib/money.ts'
@@ -32,8 +32,8 @@ export function slipIds(search: URLSearchParams): string[] {
 }
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) return data({ isAdmin: false, orders: [] as Order[], missing: [] as string[] }, { status: 403 })
+  const { isStaff } = await requireStaff(context, url)
+  if (!isStaff) return data({ isStaff: false, orders: [] as Order[], missing: [] as string[] }, { status: 403 })
   const ids = slipIds(url.searchParams)
   if (ids.length === 0) throw data('Tick at least one order to print its packing slip', { status: 400 })
   if (ids.length > BULK_ORDERS_MAX) throw data(`Print at most ${BULK_ORDERS_MAX} packing slips at a time`, { status: 400 })
@@ -47,7 +47,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     else throw data(failureMessage(result), { status: result.status })
   })
   if (orders.length === 0) throw data('No such orders', { status: 404 })
-  return { isAdmin: true, orders, missing }
+  return { isStaff: true, orders, missing }
 }
 
 /** Print only the slips, each on its own page, in black on white. */
@@ -120,9 +120,9 @@ function Slip({ order }: { order: Order }) {
 }
 
 export default function PackingSlips({ loaderData }: Route.ComponentProps) {
-  const { isAdmin, orders, missing } = loaderData
+  const { isStaff, orders, missing } = loaderData
   return (
-    <AdminGuard isAdmin={isAdmin}>
+    <RoleGuard allowed={isStaff}>
       <style>{PRINT_CSS}</style>
       <section className="packing-slips flex flex-col gap-4 p-4 md:p-6">
         <div className="no-print flex flex-wrap items-center justify-between gap-2">
@@ -141,7 +141,7 @@ export default function PackingSlips({ loaderData }: Route.ComponentProps) {
           <Slip key={order._id} order={order} />
         ))}
       </section>
-    </AdminGuard>
+    </RoleGuard>
   )
 }
 

@@ -1,5 +1,5 @@
 /**
- * /dashboard/stores/:storeId/stock (admin; docs/stores.md, "Admin"): one store's stock, searched by
+ * /dashboard/stores/:storeId/stock (admin or staff; docs/stores.md, "Admin"): one store's stock, searched by
  * name, brand or SKU (`?q=`), filtered to low (1..LOW_STOCK units) or out of stock (`?filter=`), in
  * pages of STOCK_PAGE_SIZE (`?page=`), each row with a small form that sets its stock through
  * PUT /api/inventory/update.
@@ -16,12 +16,12 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/store-stock'
 import * as storeApi from '../../.server/api/store.ts'
 import { adminErrorReply, readAdminForm } from '../../.server/admin-form.ts'
-import { requireAdmin, requireUser } from '../../.server/auth.ts'
+import { requireStaff, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
 import { throwFailure } from '../../.server/failure.ts'
 import { readText } from '../../.server/form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
-import { AdminGuard } from '../../components/admin-guard.tsx'
+import { RoleGuard } from '../../components/admin-guard.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
@@ -48,14 +48,14 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 ]
 
 /**
- * The guard's decision and, for an admin, the store (404 when unknown), the query of the address and
+ * The guard's decision and, for an admin or staff, the store (404 when unknown), the query of the address and
  * one page of its stock.
  */
 export async function loader({ context, url, params }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
+  const { isStaff } = await requireStaff(context, url)
   const query = readStockQuery(url.searchParams)
   const empty = { rows: [] as storeApi.InventoryRow[], totalCount: 0, totalNoPage: 0 }
-  if (!isAdmin) return data({ isAdmin: false, store: null, query, ...empty }, { status: 403 })
+  if (!isStaff) return data({ isStaff: false, store: null, query, ...empty }, { status: 403 })
   const session = getSession(context)
   const stores = await storeApi.listStores(session)
   if (!stores.ok) throwFailure(stores)
@@ -70,7 +70,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   })
   if (!page.ok) throwFailure(page)
   return data({
-    isAdmin: true,
+    isStaff: true,
     store: { _id: store._id, name: store.name, area: store.area, active: store.active },
     query,
     ...page.data,
@@ -88,7 +88,7 @@ export type StockReply = { intent: 'stock'; productId: string; stock: number | n
 export async function action({ request, context, url, params }: Route.ActionArgs) {
   requireUser(context, url)
   const session = getSession(context)
-  const form = await readAdminForm(request, session, {})
+  const form = await readAdminForm(request, session, { staff: true })
   if (!form.ok) return form.response
   const { formData } = form
   if (readText(formData, 'intent') !== 'stock') return adminErrorReply('Unknown action', 400)
@@ -113,10 +113,10 @@ export async function action({ request, context, url, params }: Route.ActionArgs
 type Row = storeApi.InventoryRow
 
 export default function StoreStockPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { isAdmin, store, query, rows, totalCount, totalNoPage } = loaderData
+  const { isStaff, store, query, rows, totalCount, totalNoPage } = loaderData
   const rowReply = actionData && 'productId' in actionData ? actionData : null
   return (
-    <AdminGuard isAdmin={isAdmin}>
+    <RoleGuard allowed={isStaff}>
       {store ? (
         <section className="p-4 md:p-6">
           <p className="mb-1 text-sm">
@@ -204,7 +204,7 @@ export default function StoreStockPage({ loaderData, actionData }: Route.Compone
           <ToastNotice toast={actionData && !('productId' in actionData) ? actionData.toast : null} />
         </section>
       ) : null}
-    </AdminGuard>
+    </RoleGuard>
   )
 }
 

@@ -5,8 +5,10 @@
  * every form is a plain POST, so the page works without JavaScript
  * (docs/decisions/0007-progressive-enhancement.md).
  *
- * - Guard: `requireAdmin` asks the API who the user is now; a non-admin gets the red "Do not have
- *   permission" box with 403. The API checks the role on every call too.
+ * - Guard: `requireStaff` asks the API who the user is now; anyone but an admin or staff gets the red
+ *   "Do not have permission" box with 403. Staff see the list with each store's Stock link only (no
+ *   add, edit or deactivate: store settings are the admin's; docs/product.md, "Roles and
+ *   permissions"). The API checks the role on every call too.
  * - The store form is checked with the API's own schema (app/lib/schemas/store.ts), in the browser
  *   with JavaScript and again here; the API's field issues (an unknown PIN code) land on their fields.
  * - Edits and toggles send the version read: a store changed meanwhile is refused with 409, shown
@@ -18,12 +20,12 @@ import { data, Form, Link, useNavigation, useSearchParams } from 'react-router'
 import type { Route } from './+types/stores'
 import * as storeApi from '../../.server/api/store.ts'
 import { adminErrorReply, readAdminForm } from '../../.server/admin-form.ts'
-import { requireAdmin, requireUser } from '../../.server/auth.ts'
+import { requireStaff, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
 import { throwFailure } from '../../.server/failure.ts'
 import { failedFormReply, invalidFormReply, readText } from '../../.server/form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
-import { AdminGuard } from '../../components/admin-guard.tsx'
+import { RoleGuard } from '../../components/admin-guard.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { ErrorList, FormAlert } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
@@ -43,13 +45,16 @@ export const meta: Route.MetaFunction = () => [
 
 const STORES_PATH = '/dashboard/stores'
 
-/** The guard's decision and, for an admin, every store (GET store/list). Non-admin: 403, no list. */
+/**
+ * The guard's decision and, for an admin or staff, every store (GET store/list); `canEdit` for an
+ * admin only. Anyone else: 403, no list.
+ */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) return data({ isAdmin: false, stores: [] as storeApi.Store[] }, { status: 403 })
+  const { isStaff, isAdmin } = await requireStaff(context, url)
+  if (!isStaff) return data({ isStaff: false, canEdit: false, stores: [] as storeApi.Store[] }, { status: 403 })
   const result = await storeApi.listStores(getSession(context))
   if (!result.ok) throwFailure(result)
-  return data({ isAdmin: true, stores: result.data })
+  return data({ isStaff: true, canEdit: isAdmin, stores: result.data })
 }
 
 /** The reply of a refused add or edit: Conform's reply, the toast, which dialog, and whether the version was stale. */
@@ -106,9 +111,9 @@ type ActionReply = Route.ComponentProps['actionData']
 /** The guarded page: the store list and the dialog its address names. */
 export default function StoresPage({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <AdminGuard isAdmin={loaderData.isAdmin}>
-      <StoresAdmin stores={loaderData.stores} actionData={actionData} />
-    </AdminGuard>
+    <RoleGuard allowed={loaderData.isStaff}>
+      <StoresAdmin stores={loaderData.stores} canEdit={loaderData.canEdit} actionData={actionData} />
+    </RoleGuard>
   )
 }
 
@@ -117,11 +122,12 @@ function hoursLabel(store: Pick<StoreItem, 'opensAt' | 'closesAt'>): string {
   return store.opensAt === '00:00' && store.closesAt === '24:00' ? 'Open 24 hours' : `${store.opensAt}–${store.closesAt}`
 }
 
-function StoresAdmin({ stores, actionData }: { stores: StoreItem[]; actionData: ActionReply | undefined }) {
+function StoresAdmin({ stores, canEdit, actionData }: { stores: StoreItem[]; canEdit: boolean; actionData: ActionReply | undefined }) {
   const [searchParams] = useSearchParams()
-  const editId = searchParams.get('edit')
-  const toggleId = searchParams.get('toggle')
-  const isAdding = searchParams.get('dialog') === 'add'
+  // Staff have no store dialogs: the address's edit, toggle and add are ignored for them.
+  const editId = canEdit ? searchParams.get('edit') : null
+  const toggleId = canEdit ? searchParams.get('toggle') : null
+  const isAdding = canEdit && searchParams.get('dialog') === 'add'
   const formReply = actionData && 'result' in actionData ? actionData : null
   const editing = editId ? stores.find((s) => s._id === editId) : undefined
   const toggling = toggleId ? stores.find((s) => s._id === toggleId) : undefined
@@ -132,9 +138,11 @@ function StoresAdmin({ stores, actionData }: { stores: StoreItem[]; actionData: 
     <section className="p-4 md:p-6">
       <div className="sticky top-0 z-10 -mx-4 -mt-4 mb-4 flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-3 md:-mx-6 md:-mt-6 md:px-6">
         <h1 className="text-lg font-semibold text-slate-900">Stores</h1>
-        <Link to="?dialog=add" preventScrollReset className={buttonClassName({ variant: 'brand', size: 'sm' })}>
-          Add Store
-        </Link>
+        {canEdit ? (
+          <Link to="?dialog=add" preventScrollReset className={buttonClassName({ variant: 'brand', size: 'sm' })}>
+            Add Store
+          </Link>
+        ) : null}
       </div>
       <p className="mb-3 text-sm text-slate-600">{countLabel(stores.length, 'store')}</p>
 
@@ -172,15 +180,17 @@ function StoresAdmin({ stores, actionData }: { stores: StoreItem[]; actionData: 
                 {store.coordinatesFromPincode ? <span className="block text-xs text-slate-500">from the pincode</span> : null}
               </dd>
             </dl>
-            <div className="mt-3 grid grid-cols-3 gap-2">
-              <Link
-                to={`?edit=${store._id}`}
-                preventScrollReset
-                aria-label={`Edit ${store.name}`}
-                className="inline-flex min-h-10 items-center justify-center rounded-md bg-green-100 text-sm font-medium text-green-800 hover:bg-green-200"
-              >
-                Edit
-              </Link>
+            <div className={`mt-3 grid gap-2 ${canEdit ? 'grid-cols-3' : 'grid-cols-1'}`}>
+              {canEdit ? (
+                <Link
+                  to={`?edit=${store._id}`}
+                  preventScrollReset
+                  aria-label={`Edit ${store.name}`}
+                  className="inline-flex min-h-10 items-center justify-center rounded-md bg-green-100 text-sm font-medium text-green-800 hover:bg-green-200"
+                >
+                  Edit
+                </Link>
+              ) : null}
               <Link
                 to={stockHref(store._id, {})}
                 aria-label={`Stock of ${store.name}`}
@@ -188,14 +198,16 @@ function StoresAdmin({ stores, actionData }: { stores: StoreItem[]; actionData: 
               >
                 Stock
               </Link>
-              <Link
-                to={`?toggle=${store._id}`}
-                preventScrollReset
-                aria-label={`${store.active ? 'Deactivate' : 'Activate'} ${store.name}`}
-                className={`inline-flex min-h-10 items-center justify-center rounded-md text-sm font-medium ${store.active ? 'bg-red-100 text-red-700 hover:bg-red-200' : 'bg-blue-100 text-blue-800 hover:bg-blue-200'}`}
-              >
-                {store.active ? 'Deactivate' : 'Activate'}
-              </Link>
+              {canEdit ? (
+                <Link
+                  to={`?toggle=${store._id}`}
+                  preventScrollReset
+                  aria-label={`${store.active ? 'Deactivate' : 'Activate'} ${store.name}`}
+                  className={`inline-flex min-h-10 items-center justify-center rounded-md text-sm font-medium ${store.active ? 'bg-red-100 text-red-700 hover:bg-red-200' : 'bg-blue-100 text-blue-800 hover:bg-blue-200'}`}
+                >
+                  {store.active ? 'Deactivate' : 'Activate'}
+                </Link>
+              ) : null}
             </div>
           </li>
         ))}

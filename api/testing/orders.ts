@@ -1,0 +1,36 @@
+/**
+ * A placed order for the order tests: a fresh shopper with an Indiranagar address (560008, served
+ * by the default store) orders one new product ("Toor Dal", 1 kg, MRP ₹180, selling ₹150, 10 in
+ * stock) by cash on delivery, with an idempotency key of its own.
+ */
+import { expect } from 'vitest'
+import type { TestApp } from './app.ts'
+import { createShopper, type SignedIn } from './auth.ts'
+import { insertProduct } from './fixtures.ts'
+
+/** The delivery address every such order uses. */
+export const TEST_ADDRESS = {
+  address_line: '12, Old Airport Road',
+  city: 'Bengaluru',
+  state: 'Karnataka',
+  pincode: '560008',
+  mobile: '9845012345',
+}
+
+let keySeq = 0
+
+/** Places the order through the API (201 expected); answers the shopper and the order as answered. */
+export async function placeTestOrder(t: TestApp): Promise<{ who: SignedIn; order: { _id: string; orderId: string; version: number } }> {
+  const who = await createShopper(t)
+  const addr = await t.call('address/create', { method: 'POST', json: TEST_ADDRESS, token: who.token })
+  const product = await insertProduct(t.db, { name: 'Toor Dal', unit: '1 kg', price: 180, sellingPrice: 150, stock: 10 })
+  expect((await t.call('cart/create', { method: 'POST', json: { productId: product.id }, token: who.token })).status).toBe(200)
+  const res = await t.call('order/cash-on-delivery', {
+    method: 'POST',
+    json: { addressId: addr.body.data._id },
+    token: who.token,
+    headers: { 'Idempotency-Key': `test-order-${process.pid}-${++keySeq}` },
+  })
+  expect(res.status).toBe(201)
+  return { who, order: res.body.data }
+}
