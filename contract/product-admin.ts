@@ -11,8 +11,8 @@ import { LOW_STOCK } from './location.ts'
 export const ADMIN_PRODUCT_QUERY_MAX = 100
 /** Longest brand a filter names (characters). */
 export const ADMIN_PRODUCT_BRAND_MAX = 100
-/** Most distinct brands an answer lists for the brand filter's menu. */
-export const ADMIN_BRANDS_MAX = 500
+/** Most distinct brands an answer lists for the brand filter's suggestions (the bundled catalogue has 842). */
+export const ADMIN_BRANDS_MAX = 2000
 /** Most products one page of the grid holds. */
 export const ADMIN_PRODUCT_LIMIT_MAX = 100
 
