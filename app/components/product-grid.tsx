@@ -85,11 +85,12 @@ export function ProductGridFilters({
           </option>
         ))}
       </Select>
-      <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
-        Brand
+      <div className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
+        <label htmlFor="product-grid-brand">Brand</label>
         {/* Free text (the whole brand, any case), suggested from the catalogue's brands. */}
         <input
           key={filter.brand ?? ''}
+          id="product-grid-brand"
           type="text"
           name="brand"
           list="product-grid-brands"
@@ -104,7 +105,7 @@ export function ProductGridFilters({
             <option key={b} value={b} />
           ))}
         </datalist>
-      </label>
+      </div>
       <Select label="Sort" name="sort" value={filter.sort}>
         {ADMIN_PRODUCT_SORTS.map((s) => (
           <option key={s} value={s}>
@@ -122,14 +123,15 @@ export function ProductGridFilters({
 }
 
 function Select({ label, name, value, children }: { label: string; name: string; value: string; children: ReactNode }) {
+  const id = `product-grid-${name}`
   return (
-    <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
-      {label}
+    <div className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
+      <label htmlFor={id}>{label}</label>
       {/* `key`: a new address shows its own choice even when the form is kept (client navigation). */}
-      <select key={value} name={name} defaultValue={value} className={fieldClass}>
+      <select key={value} id={id} name={name} defaultValue={value} className={fieldClass}>
         {children}
       </select>
-    </label>
+    </div>
   )
 }
 

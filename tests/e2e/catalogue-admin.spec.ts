@@ -32,6 +32,9 @@ interface GridRow {
   stock: number
 }
 
+/** One CSV line (RFC 4180): every cell quoted, its quotes doubled (shelf names hold commas). */
+const csvLine = (cells: (string | number)[]) => cells.map((c) => `"${String(c).replace(/"/g, '""')}"`).join(',')
+
 /** A CSV file as the import's multipart field. */
 const csvFile = (text: string) => ({ file: { name: 'products.csv', mimeType: 'text/csv', buffer: Buffer.from(text) } })
 
@@ -51,7 +54,7 @@ async function makeFixture(request: APIRequestContext, testInfo: TestInfo): Prom
   const out = { sku: `CATUI-${run}-1`, name: `Catui Mustard Oil ${run}` }
   const stocked = { sku: `CATUI-${run}-2`, name: `Catui Sesame Oil ${run}` }
   const line = (p: { sku: string; name: string }, mrp: number, sp: number, stock: number) =>
-    [p.sku, p.name, brand, '1 L', mrp, sp, stock, 'true', shelf.category, shelf.subCategory, shelf.image, 'Cold pressed.'].join(',')
+    csvLine([p.sku, p.name, brand, '1 L', mrp, sp, stock, 'true', shelf.category, shelf.subCategory, shelf.image, 'Cold pressed.'])
   const csv = [HEADER, line(out, 100, 90, 0), line(stocked, 200, 180, 40)].join('\r\n') + '\r\n'
   const checked = await request.post('/api/product/import', { multipart: csvFile(csv), headers })
   const body = (await checked.json()) as { data: { upload: string; errorCount: number; errors: unknown[] } }
@@ -190,12 +193,12 @@ test('a file with bad rows lists line, column and message and writes nothing', a
     [
       HEADER,
       // A good new row (it would be created)…
-      [newSku, `Catui New Oil ${f.run}`, f.brand, '1 L', 120, 110, 5, 'true', f.shelf.category, f.shelf.subCategory, f.shelf.image, 'New.'].join(','),
+      csvLine([newSku, `Catui New Oil ${f.run}`, f.brand, '1 L', 120, 110, 5, 'true', f.shelf.category, f.shelf.subCategory, f.shelf.image, 'New.']),
       // …an MRP that is not a number, and a selling price above the MRP…
-      [f.out.sku, f.out.name, f.brand, '1 L', 'abc', 90, 0, 'true', f.shelf.category, f.shelf.subCategory, f.shelf.image, 'x'].join(','),
-      [f.stocked.sku, f.stocked.name, f.brand, '1 L', 200, 250, 40, 'true', f.shelf.category, f.shelf.subCategory, f.shelf.image, 'x'].join(','),
+      csvLine([f.out.sku, f.out.name, f.brand, '1 L', 'abc', 90, 0, 'true', f.shelf.category, f.shelf.subCategory, f.shelf.image, 'x']),
+      csvLine([f.stocked.sku, f.stocked.name, f.brand, '1 L', 200, 250, 40, 'true', f.shelf.category, f.shelf.subCategory, f.shelf.image, 'x']),
       // …and a category that does not exist.
-      [`CATUI-${f.run}-x`, 'Nowhere', f.brand, '1 L', 10, 10, 1, 'true', `No Such Category ${f.run}`, '', f.shelf.image, 'x'].join(','),
+      csvLine([`CATUI-${f.run}-x`, 'Nowhere', f.brand, '1 L', 10, 10, 1, 'true', `No Such Category ${f.run}`, '', f.shelf.image, 'x']),
     ].join('\r\n') + '\r\n'
   const file = testInfo.outputPath('bad.csv')
   fs.writeFileSync(file, csv)

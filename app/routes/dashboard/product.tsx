@@ -408,6 +408,7 @@ function SelectAll() {
     <input
       type="checkbox"
       aria-label="Select every product on this page"
+      form={BULK_FORM_ID}
       className="size-5"
       onChange={(event) => {
         const boxes = document.querySelectorAll<HTMLInputElement>(`input[name="ids"][form="${BULK_FORM_ID}"]`)
@@ -426,6 +427,20 @@ function BulkEditForm({ action, reply }: { action: string; reply: BulkEditReply 
   const navigation = useNavigation()
   const isSaving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'bulk'
   const [form, fields] = useSchemaForm(BULK_FORM_ID, BulkEditFormSchema, reply?.result)
+  // With JavaScript the rows stay on screen after a saved edit: untick them and empty the fields, as
+  // the reloaded page does without it. A refused edit (a reply) keeps both, to correct and send again.
+  const sentBulk = useRef(false)
+  useEffect(() => {
+    if (navigation.state !== 'idle') {
+      if (navigation.formData?.get('intent') === 'bulk') sentBulk.current = true
+      return
+    }
+    if (!sentBulk.current) return
+    sentBulk.current = false
+    if (reply) return
+    for (const box of document.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][form="${BULK_FORM_ID}"]`)) box.checked = false
+    form.reset()
+  }, [navigation.state, navigation.formData, reply, form])
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="mt-4 rounded-xl border border-slate-200 bg-white p-3">
       <fieldset className="grid gap-3">
