@@ -15,7 +15,13 @@ import { ResponsiveImage } from './responsive-image.tsx'
 import { buttonClassName } from './ui/button.tsx'
 import { cn } from './ui/cn.ts'
 import { formatRupees } from '../lib/money.ts'
-import { ADMIN_PRODUCT_BRAND_MAX, ADMIN_PRODUCT_SORTS, LOW_STOCK, type AdminProductFilter, type AdminProductSort } from '../../contract/product-admin.ts'
+import {
+  ADMIN_PRODUCT_BRAND_MAX,
+  ADMIN_PRODUCT_SORTS,
+  LOW_STOCK,
+  type AdminProductFilter,
+  type AdminProductSort,
+} from '../../contract/product-admin.ts'
 
 /** The sorts in words, for the sort menu. */
 export const PRODUCT_SORT_LABELS: Record<AdminProductSort, string> = {
@@ -43,7 +49,8 @@ export interface ProductGridRow {
 
 const fieldClass = 'w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm'
 /** The shared column template: tick, image, name, the four figures, actions. */
-const ROW_GRID = 'grid grid-cols-[auto_3rem_minmax(0,1fr)] gap-x-3 gap-y-2 md:grid-cols-[auto_3rem_minmax(0,1fr)_24rem_9rem] md:items-center'
+const ROW_GRID =
+  'grid grid-cols-[auto_3rem_minmax(0,1fr)] gap-x-3 gap-y-2 md:grid-cols-[auto_3rem_minmax(0,1fr)_24rem_9rem] md:items-center'
 
 /**
  * The filters and the sort (`?stock=&category=&subCategory=&brand=&sort=`), the search text kept
@@ -204,7 +211,15 @@ export function ProductGridItem({
       </span>
       <span className="flex size-12 items-center justify-center overflow-hidden rounded bg-slate-50">
         {row.image ? (
-          <ResponsiveImage src={row.image} alt="" width={48} height={48} sizes="48px" loading={eager ? 'eager' : 'lazy'} className="size-full object-contain" />
+          <ResponsiveImage
+            src={row.image}
+            alt=""
+            width={48}
+            height={48}
+            sizes="48px"
+            loading={eager ? 'eager' : 'lazy'}
+            className="size-full object-contain"
+          />
         ) : null}
       </span>
       <span className="min-w-0">
@@ -226,7 +241,9 @@ export function ProductGridItem({
           <dt className="text-xs text-slate-500 md:sr-only">Stock</dt>
           <dd>
             <span className="block">{row.stock}</span>
-            {badge ? <span className={cn('mt-0.5 inline-block rounded px-1 text-xs font-semibold', badge.className)}>{badge.label}</span> : null}
+            {badge ? (
+              <span className={cn('mt-0.5 inline-block rounded px-1 text-xs font-semibold', badge.className)}>{badge.label}</span>
+            ) : null}
           </dd>
         </div>
         <div className="min-w-0">

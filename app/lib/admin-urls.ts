@@ -37,7 +37,13 @@ function dialogParams(dialog: AdminDialog): Record<string, string> {
  * ones named in `keep` (a page's own filters, `?q=&category=`), so closing a dialog is a link to
  * `adminHref(path, search, null)`.
  */
-export function adminHref(pathname: string, search: URLSearchParams, dialog: AdminDialog, page?: number, keep: readonly string[] = []): string {
+export function adminHref(
+  pathname: string,
+  search: URLSearchParams,
+  dialog: AdminDialog,
+  page?: number,
+  keep: readonly string[] = [],
+): string {
   const next = new URLSearchParams()
   for (const key of keep) {
     const value = search.get(key)?.trim()

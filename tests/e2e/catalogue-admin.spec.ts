@@ -193,10 +193,36 @@ test('a file with bad rows lists line, column and message and writes nothing', a
     [
       HEADER,
       // A good new row (it would be created)…
-      csvLine([newSku, `Catui New Oil ${f.run}`, f.brand, '1 L', 120, 110, 5, 'true', f.shelf.category, f.shelf.subCategory, f.shelf.image, 'New.']),
+      csvLine([
+        newSku,
+        `Catui New Oil ${f.run}`,
+        f.brand,
+        '1 L',
+        120,
+        110,
+        5,
+        'true',
+        f.shelf.category,
+        f.shelf.subCategory,
+        f.shelf.image,
+        'New.',
+      ]),
       // …an MRP that is not a number, and a selling price above the MRP…
       csvLine([f.out.sku, f.out.name, f.brand, '1 L', 'abc', 90, 0, 'true', f.shelf.category, f.shelf.subCategory, f.shelf.image, 'x']),
-      csvLine([f.stocked.sku, f.stocked.name, f.brand, '1 L', 200, 250, 40, 'true', f.shelf.category, f.shelf.subCategory, f.shelf.image, 'x']),
+      csvLine([
+        f.stocked.sku,
+        f.stocked.name,
+        f.brand,
+        '1 L',
+        200,
+        250,
+        40,
+        'true',
+        f.shelf.category,
+        f.shelf.subCategory,
+        f.shelf.image,
+        'x',
+      ]),
       // …and a category that does not exist.
       csvLine([`CATUI-${f.run}-x`, 'Nowhere', f.brand, '1 L', 10, 10, 1, 'true', `No Such Category ${f.run}`, '', f.shelf.image, 'x']),
     ].join('\r\n') + '\r\n'
@@ -212,7 +238,8 @@ test('a file with bad rows lists line, column and message and writes nothing', a
   const result = page.locator('[data-card="import-result"]')
   await expect(result.getByRole('alert')).toContainText('Nothing was written')
   const errors = result.getByRole('table', { name: 'Errors' }).locator('tbody tr')
-  const cells = async () => (await errors.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')))) as string[][]
+  const cells = async () =>
+    (await errors.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')))) as string[][]
   await expect(errors.first()).toBeVisible()
   const table = await cells()
   expect(table.map(([line, column]) => `${line}:${column}`)).toEqual(expect.arrayContaining(['3:mrp', '4:selling_price', '5:categories']))

@@ -285,7 +285,10 @@ for (const width of WIDTHS) {
     await visit(page, `/dashboard/subcategory?${new URLSearchParams({ q: 'oil' })}`, 'admin sub categories, searched')
     await visit(page, '/dashboard/product/import', 'product import')
     const badCsv = testInfo.outputPath(`bad-${width}.csv`)
-    fs.writeFileSync(badCsv, 'sku,name,mrp,categories\r\nLAYOUT-1,A name that is long enough to wrap twice at 360 px,abc,No Such Category Anywhere\r\n')
+    fs.writeFileSync(
+      badCsv,
+      'sku,name,mrp,categories\r\nLAYOUT-1,A name that is long enough to wrap twice at 360 px,abc,No Such Category Anywhere\r\n',
+    )
     await page.getByLabel('CSV file').setInputFiles(badCsv)
     const checkFile = page.getByRole('button', { name: 'Check file' })
     if (js) await waitForHydration(checkFile)

@@ -3,7 +3,7 @@
  * (POST /api/product/admin-list), the CSV export narrowed by its filters (GET /api/product/export),
  * the import's dry run and apply (POST /api/product/import, /import/apply) and the bulk price and
  * stock edit (POST /api/product/bulk-update). Every call carries the admin's session; answers are
- * parsed with the contract's schemas (a malformed one is a 502 failure); failures come back as
+ * parsed with the schemas of contract/product-admin.ts and contract/product-import.ts (a malformed one is a 502 failure); failures come back as
  * `{ ok: false }` with the API's status, message and issues, never thrown.
  */
 import { z } from 'zod'
@@ -80,7 +80,10 @@ export async function applyProductImport(session: RequestSession, upload: string
  * of many products in one transaction. Answers how many changed; 404 an unknown id, 400 a selling
  * price above its MRP, each with the item's path (`items.3.sellingPrice`); nothing written then.
  */
-export async function bulkUpdateProducts(session: RequestSession, items: BulkUpdateInput['items']): Promise<UpstreamResult<{ updated: number }>> {
+export async function bulkUpdateProducts(
+  session: RequestSession,
+  items: BulkUpdateInput['items'],
+): Promise<UpstreamResult<{ updated: number }>> {
   return parseData(
     await upstream<unknown>('product/bulk-update', { method: 'POST', json: { items }, session }),
     z.object({ updated: z.number().int() }),

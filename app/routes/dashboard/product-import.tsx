@@ -73,8 +73,15 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     if (submission.status !== 'success') return invalidFormReply(submission, { extra, hideFields: ['file'] })
     const { file } = submission.value
     const result = await checkProductImport(session, file)
-    if (!result.ok) return failedFormReply(submission, result, { fields: ['file'], extra: { ...extra, fileName: file.name }, hideFields: ['file'] })
-    const reply: ImportReply = { result: submission.reply({ hideFields: ['file'] }), toast: null, intent, fileName: file.name, answer: result.data }
+    if (!result.ok)
+      return failedFormReply(submission, result, { fields: ['file'], extra: { ...extra, fileName: file.name }, hideFields: ['file'] })
+    const reply: ImportReply = {
+      result: submission.reply({ hideFields: ['file'] }),
+      toast: null,
+      intent,
+      fileName: file.name,
+      answer: result.data,
+    }
     return data(reply)
   }
 
@@ -126,7 +133,11 @@ export default function ProductImportPage({ loaderData, actionData }: Route.Comp
 
 function AppliedSummary({ counts }: { counts: { created: number; updated: number; unchanged: number } }) {
   return (
-    <div data-card="import-summary" role="status" className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
+    <div
+      data-card="import-summary"
+      role="status"
+      className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900"
+    >
       <p className="font-semibold">Import applied</p>
       <p>
         {countLabel(counts.created, 'product')} created, {counts.updated} updated, {counts.unchanged} unchanged.
@@ -141,17 +152,20 @@ function FileFormat() {
     <details data-card="import-format" className="mb-4 rounded-xl border border-slate-200 bg-white p-3 text-sm text-slate-700">
       <summary className="cursor-pointer font-semibold text-slate-800">The file format</summary>
       <p className="mt-2">
-        A CSV file (UTF-8, header row first, at most {formatByteSize(CSV_MAX_BYTES)}), one product a row, upserted by{' '}
-        <code>sku</code>: a new SKU creates a product, a known one updates it. Columns, in any order:{' '}
+        A CSV file (UTF-8, header row first, at most {formatByteSize(CSV_MAX_BYTES)}), one product a row, upserted by <code>sku</code>: a
+        new SKU creates a product, a known one updates it. Columns, in any order:{' '}
         <code className="break-words">
           sku, id, name, brand, unit, mrp, selling_price, stock, publish, categories, sub_categories, images, description, more_details
         </code>
-        . Prices in rupees (<code>95.50</code>), stock in whole units of the default store, lists separated by <code>|</code>. A column left out
-        keeps that field as it is.
+        . Prices in rupees (<code>95.50</code>), stock in whole units of the default store, lists separated by <code>|</code>. A column left
+        out keeps that field as it is.
       </p>
       <p className="mt-2">
-        The easiest start is <a href="/dashboard/product/export" className="font-semibold text-accent underline">the export</a>: it imports back
-        unchanged.
+        The easiest start is{' '}
+        <a href="/dashboard/product/export" className="font-semibold text-accent underline">
+          the export
+        </a>
+        : it imports back unchanged.
       </p>
     </details>
   )

@@ -158,7 +158,12 @@ function SubCategoryAdmin({
     <section className="p-4 md:p-6">
       <AdminListHeader title="Sub Category" addHref={href({ kind: 'add' })} addLabel="Add Sub Category" />
 
-      <Form method="get" role="search" aria-label="Search sub categories" className="mb-3 grid grid-cols-2 gap-2 sm:grid-cols-[1fr_1fr_auto]">
+      <Form
+        method="get"
+        role="search"
+        aria-label="Search sub categories"
+        className="mb-3 grid grid-cols-2 gap-2 sm:grid-cols-[1fr_1fr_auto]"
+      >
         <label className="col-span-2 flex min-w-0 flex-col gap-1 text-sm text-slate-700 sm:col-span-1">
           Search
           <input
