@@ -41,6 +41,8 @@ export default [
     route('subcategory', 'routes/dashboard/subcategory.tsx'),
     route('upload-product', 'routes/dashboard/upload-product.tsx'),
     route('product', 'routes/dashboard/product.tsx'),
+    route('product/export', 'routes/dashboard/product-export.ts'),
+    route('product/import', 'routes/dashboard/product-import.tsx'),
   ]),
   route('product/:product', 'routes/product.tsx'),
   // Crawlers' files (docs/seo.md): resource routes, no page around them.

@@ -33,11 +33,22 @@ function dialogParams(dialog: AdminDialog): Record<string, string> {
 
 /**
  * `pathname` with the table page of `search` kept (when above 1) and `dialog` opened, e.g.
- * `/dashboard/subcategory?page=2&edit=ab12`. Every other parameter is dropped, so closing a dialog is
- * a link to `adminHref(path, search, null)`.
+ * `/dashboard/subcategory?page=2&edit=ab12`. Every other parameter is dropped, except the non-empty
+ * ones named in `keep` (a page's own filters, `?q=&category=`), so closing a dialog is a link to
+ * `adminHref(path, search, null)`.
  */
-export function adminHref(pathname: string, search: URLSearchParams, dialog: AdminDialog, page?: number): string {
+export function adminHref(
+  pathname: string,
+  search: URLSearchParams,
+  dialog: AdminDialog,
+  page?: number,
+  keep: readonly string[] = [],
+): string {
   const next = new URLSearchParams()
+  for (const key of keep) {
+    const value = search.get(key)?.trim()
+    if (value) next.set(key, value)
+  }
   const keptPage = page ?? Number(search.get(PAGE_PARAM))
   if (Number.isInteger(keptPage) && keptPage > 1) next.set(PAGE_PARAM, String(keptPage))
   for (const [key, value] of Object.entries(dialogParams(dialog))) next.set(key, value)

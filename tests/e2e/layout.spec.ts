@@ -294,6 +294,20 @@ for (const width of WIDTHS) {
     await visit(page, '/dashboard/subcategory', 'admin sub categories')
     await visit(page, `/dashboard/product?${new URLSearchParams({ q: 'oil' })}`, 'admin products')
     await visit(page, `/dashboard/product?${new URLSearchParams({ q: 'oil', edit: longest._id })}`, 'admin product edit')
+    await visit(page, `/dashboard/product?${new URLSearchParams({ stock: 'low', sort: 'stock_asc' })}`, 'admin products, low stock')
+    await visit(page, `/dashboard/subcategory?${new URLSearchParams({ q: 'oil' })}`, 'admin sub categories, searched')
+    await visit(page, '/dashboard/product/import', 'product import')
+    const badCsv = testInfo.outputPath(`bad-${width}.csv`)
+    fs.writeFileSync(
+      badCsv,
+      'sku,name,mrp,categories\r\nLAYOUT-1,A name that is long enough to wrap twice at 360 px,abc,No Such Category Anywhere\r\n',
+    )
+    await page.getByLabel('CSV file').setInputFiles(badCsv)
+    const checkFile = page.getByRole('button', { name: 'Check file' })
+    if (js) await waitForHydration(checkFile)
+    await checkFile.click()
+    await expect(page.getByRole('table', { name: 'Errors' })).toBeVisible()
+    await check(page, 'product import with errors')
     await visit(page, '/dashboard/upload-product', 'upload product')
     const submit = page.getByRole('main').getByRole('button', { name: 'Submit', exact: true })
     if (js) await waitForHydration(submit)

@@ -43,8 +43,8 @@ export type CsvColumn = (typeof CSV_COLUMNS)[number]
 /** Separator of the names and urls inside one cell (`Dairy|Snacks`); spaces around it are ignored. */
 export const LIST_SEPARATOR = '|'
 
-/** Largest CSV accepted for import: 16 MB (10,000 catalogue rows are about 3 MB). */
-export const CSV_MAX_BYTES = 16 * 1024 * 1024
+/** Largest CSV accepted for import (contract/product-import.ts, shared with the BFF's upload form). */
+export { CSV_MAX_BYTES } from '../../../contract/product-import.ts'
 /** Most product rows of one import. */
 export const CSV_MAX_ROWS = 50_000
 /** Longest SKU. */

@@ -24,6 +24,9 @@ import {
 import { readFileField } from '../../lib/multipart.ts'
 import { BulkUpdateSchema, ImportAnswerSchema, ImportApplySchema } from '../../../contract/product-import.ts'
 import { exportProductsCsv } from './export.ts'
+import { adminListProducts } from './admin-list.ts'
+import { AdminProductFilterSchema, AdminProductListSchema, AdminProductRowSchema } from '../../../contract/product-admin.ts'
+import { BadRequest } from '../../lib/errors.ts'
 import { applyImport, dryRunImport, IMPORT_APPLIED, IMPORT_CHECKED } from './import.ts'
 import { CSV_MAX_BYTES } from './csv.ts'
 import { BULK_UPDATED, bulkUpdateProducts } from './bulk.ts'
@@ -277,16 +280,49 @@ export function productRoutes(deps: AppDeps) {
 
   endpoint(
     {
+      method: 'post',
+      path: '/admin-list',
+      summary: "One page of the admin grid (ADMIN): every product, published or not, with the default store's stock",
+      description:
+        'Filters: `q` (name, brand or SKU, part of it), `stock` (`out`, `low`), `category`, `subCategory`, `brand`; `sort`. `brands` lists the distinct brands for the filter menu (docs/product-csv.md, "The admin grid").',
+      access: 'admin',
+      body: AdminProductListSchema,
+      answers: {
+        200: {
+          description: 'One page of rows',
+          data: z.array(AdminProductRowSchema),
+          extra: { totalCount: z.number(), totalNoPage: z.number(), brands: z.array(z.string()) },
+        },
+      },
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const input = await readBody(c, AdminProductListSchema)
+      const { data, totalCount, brands } = await adminListProducts(deps.db, input)
+      return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit), brands })
+    },
+  )
+
+  endpoint(
+    {
       method: 'get',
       path: '/export',
-      summary: 'Every product as CSV (ADMIN), in the format the import reads (docs/product-csv.md)',
+      summary: 'The products as CSV (ADMIN), in the format the import reads (docs/product-csv.md)',
+      description:
+        "Every product, or those the admin grid's filters in the query select (`q`, `stock`, `category`, `subCategory`, `brand`; as POST /admin-list).",
       access: 'admin',
+      query: AdminProductFilterSchema,
       answers: { 200: { description: 'CSV text, header first', raw: { mediaType: 'text/csv', schema: z.string() } } },
     },
     requireAdmin(deps),
     (c) => {
+      const parsed = AdminProductFilterSchema.safeParse(c.req.query())
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+        throw BadRequest(`${issues[0]!.path || 'query'}: ${issues[0]!.message}`, issues)
+      }
       const day = new Date().toISOString().slice(0, 10)
-      return c.body(exportProductsCsv(deps.db), 200, {
+      return c.body(exportProductsCsv(deps.db, parsed.data), 200, {
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': `attachment; filename="products-${day}.csv"`,
         'Cache-Control': 'no-store',

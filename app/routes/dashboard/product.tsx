@@ -1,87 +1,93 @@
 /**
- * /dashboard/product, the admin product list (docs/product.md, "Product admin list", "States and
- * transitions", "Constants" and "Roles and permissions"; `product/get`,
+ * /dashboard/product, the admin product grid (docs/product.md, "Product admin list", "States and
+ * transitions", "Constants" and "Roles and permissions"; the grid's filters, bulk edit, export and
+ * import: docs/product-csv.md, "The admin grid"; `product/admin-list`, `product/bulk-update`,
  * `product/update-product-details`, `product/delete-product`: docs/api-contract.md, "Endpoints";
  * without JavaScript: docs/decisions/0007-progressive-enhancement.md).
  *
  * - Guard: `requireAdmin` asks the API who the user is now; others see "Do not have permission".
- * - The address holds the state (`?q=<search>&page=<n>`) and Previous and Next are links, so both
- *   work without JavaScript and Next really advances (the original app's Next never did: its total
- *   was never updated; docs/product.md, "Differences from the original app"). The search box is a
- *   GET form that, with JavaScript, submits itself without `page`, so a new search starts at page 1.
+ * - The address holds the state (`?q=&stock=&category=&subCategory=&brand=&sort=&page=`,
+ *   app/lib/product-grid.ts), Previous and Next are links and the filters a GET form, so every view
+ *   works without JavaScript. Each row shows MRP, selling price, the default store's stock, the
+ *   published state, brand and SKU. The search box (name, brand or SKU) is a GET form that, with
+ *   JavaScript, submits itself without `page`, so a new search starts at page 1.
+ * - Bulk edit: each row's tick belongs to the bulk form below the grid (`form=` attribute), which
+ *   sets the MRP, selling price and/or stock of every ticked product through `product/bulk-update`
+ *   (one transaction); a success redirects back with a toast, a refusal names each refused product
+ *   under its row and nothing is written.
+ * - "Export CSV" downloads the products the filters select (/dashboard/product/export); "Import CSV"
+ *   opens /dashboard/product/import.
  * - `?edit=<id>` (app/components/product-form.tsx in a dialog) and `?delete=<id>` post to this page
- *   and redirect back to the list (same search and page) with the API's message as a toast, so the
- *   list is loaded again: an edited product shows its new values, a deleted one is gone.
+ *   and redirect back to the grid (same filters and page) with the API's message as a toast.
  * - The edit dialog also lists the product's stock in every dark store (docs/stores.md, "Admin"),
- *   saved by its own form (`intent=store-stock`, app/components/product-store-stock.tsx): a save
- *   redirects back to the open dialog with a toast; refused numbers are said under their stores.
+ *   saved by its own form (`intent=store-stock`, app/components/product-store-stock.tsx).
  */
-import { MAX_SEARCH_LENGTH } from '../../../contract/paging.ts'
 import { useEffect, useRef } from 'react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { data, Form, Link, redirect, useNavigation, useSearchParams, useSubmit, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/product'
 import { throwFailure } from '../../.server/failure.ts'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
+import * as gridApi from '../../.server/api/product-admin.ts'
 import * as storeApi from '../../.server/api/store.ts'
 import { requireAdmin, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
 import { adminErrorReply, readAdminForm, uploadIntentReply } from '../../.server/admin-form.ts'
 import { PRODUCT_FORM_LIMITS, productFormAction, type ProductActionReply } from '../../.server/product-form.ts'
-import { readText } from '../../.server/form.ts'
+import { failedFormReply, invalidFormReply, readText, type FormReply } from '../../.server/form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
 import { AdminGuard } from '../../components/admin-guard.tsx'
 import { DeleteDialog, MissingDialog } from '../../components/catalog-admin-dialogs.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { ErrorList, FormAlert } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, SearchIcon } from '../../components/icons.tsx'
 import { NoData } from '../../components/no-data.tsx'
 import { ProductForm } from '../../components/product-form.tsx'
+import { ProductGridFilters, ProductGridHeader, ProductGridItem } from '../../components/product-grid.tsx'
 import { ProductStoreStock, type StoreStockReply } from '../../components/product-store-stock.tsx'
-import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
 import { cn } from '../../components/ui/cn.ts'
 import { Dialog } from '../../components/ui/dialog.tsx'
+import { inputClassName } from '../../components/ui/input.tsx'
 import { Spinner } from '../../components/ui/spinner.tsx'
+import { useSchemaForm } from '../../components/use-schema-form.ts'
 import { SEARCH_DEBOUNCE_MS, useDebouncedCallback } from '../../lib/use-debounce.ts'
 import { shouldRevalidateAdminPage, withAddField } from '../../lib/admin-urls.ts'
+import { countLabel } from '../../lib/plural.ts'
+import { productGridQuery, readProductGrid } from '../../lib/product-grid.ts'
+import { BULK_EDIT_MAX, BulkEditFormSchema } from '../../lib/schemas/product-grid.ts'
 import { readStoreStockForm } from '../../lib/schemas/store.ts'
 import { ADD_FIELD_PARAM, PRODUCT_INTENT, productFormDefaults, productFormOptions } from '../../lib/schemas/product.ts'
+import { ADMIN_PRODUCT_QUERY_MAX, type AdminProductFilter } from '../../../contract/product-admin.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Product | ${SHOP_NAME}` },
-  { name: 'description', content: 'Admin: the product list, with edit and delete.' },
+  { name: 'description', content: 'Admin: the product grid, with filters, bulk edit, export and import.' },
   { name: 'robots', content: 'noindex' },
 ]
 
 const PRODUCT_LIST_PATH = '/dashboard/product'
 /** docs/product.md, "Constants": the product admin list's page size. */
 const PRODUCT_LIST_PAGE_SIZE = 12
-/** Longest search text sent: the API's limit (contract/paging.ts). */
-const SEARCH_MAX_LENGTH = MAX_SEARCH_LENGTH
-/** Highest page number the address may ask for. */
-const MAX_PAGE = 100_000
 /** docs/product.md, "Product admin list", verbatim. */
 const SEARCH_PLACEHOLDER = 'Search product here ...'
 const EDIT_FORM_ID = 'edit-product'
+const BULK_FORM_ID = 'bulk-edit'
 
-/** The list's own state in the address: search text and page (1-based). */
-function readListState(search: URLSearchParams): { q: string; page: number } {
-  const q = (search.get('q') ?? '').trim().slice(0, SEARCH_MAX_LENGTH)
-  const raw = Number.parseInt(search.get('page') ?? '', 10)
-  const page = Number.isFinite(raw) && raw >= 1 ? Math.min(raw, MAX_PAGE) : 1
-  return { q, page }
-}
+/** The grid's state: its filters and page (app/lib/product-grid.ts). */
+type GridState = { filter: AdminProductFilter; page: number }
 
 /**
- * The list's address for `state`, with at most one dialog open (`edit` or `delete` of an id); `q` and
- * `page` are left out at their defaults. E.g. `/dashboard/product?q=milk&page=2&edit=ab12`.
+ * The grid's address for `state`, with at most one dialog open (`edit` or `delete` of an id); the
+ * filters and page are left out at their defaults. E.g. `/dashboard/product?stock=out&page=2&edit=ab12`.
  */
-function productListHref(state: { q: string; page: number }, dialog?: { kind: 'edit' | 'delete'; id: string }): string {
-  const params = new URLSearchParams()
-  if (state.q) params.set('q', state.q)
-  if (state.page > 1) params.set('page', String(state.page))
+function productListHref(state: GridState, dialog?: { kind: 'edit' | 'delete'; id: string }): string {
+  const params = new URLSearchParams(productGridQuery(state.filter, state.page))
   if (dialog) params.set(dialog.kind, dialog.id)
   const query = params.toString()
   return query ? `${PRODUCT_LIST_PATH}?${query}` : PRODUCT_LIST_PATH
@@ -96,47 +102,60 @@ function readDialog(search: URLSearchParams): { kind: 'edit' | 'delete'; id: str
   return null
 }
 
-/** What a card shows (docs/product.md, "Product admin list": first image, name, unit). */
-interface ProductCard {
-  _id: string
-  name: string
-  image: string
-  unit: string
-}
-
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { isAdmin } = await requireAdmin(context, url)
-  const empty = { products: [] as ProductCard[], totalCount: 0, totalPages: 1, page: 1, q: '', edit: null, deleting: null }
+  const { filter, page, errors } = readProductGrid(url.searchParams)
+  const empty = {
+    rows: [] as gridApi.AdminProductRow[],
+    brands: [] as string[],
+    categories: [] as { _id: string; name: string }[],
+    subCategories: [] as { _id: string; name: string; categoryIds: string[] }[],
+    totalCount: 0,
+    totalPages: 1,
+    page: 1,
+    filter,
+    errors,
+    edit: null,
+    deleting: null,
+  }
   if (!isAdmin) return data({ isAdmin: false, ...empty }, { status: 403 })
 
   const session = getSession(context)
-  const state = readListState(url.searchParams)
   const dialog = readDialog(url.searchParams)
-  const [list, edit] = await Promise.all([
-    adminApi.listProducts(session, { page: state.page, limit: PRODUCT_LIST_PAGE_SIZE, search: state.q }),
+  const [list, categories, subCategories, edit] = await Promise.all([
+    gridApi.listProductGrid(session, { ...filter, page, limit: PRODUCT_LIST_PAGE_SIZE }),
+    catalogApi.listCategories(),
+    catalogApi.listSubCategories(),
     dialog?.kind === 'edit' ? loadEdit(session, dialog.id) : null,
   ])
   if (!list.ok) throwFailure(list)
 
   const totalPages = Math.max(1, list.data.totalNoPage)
   // Past the last page (the last product of the last page was deleted): show the last page.
-  if (state.page > totalPages && list.data.totalCount > 0) {
-    throw redirect(productListHref({ q: state.q, page: totalPages }, dialog ?? undefined))
+  if (page > totalPages && list.data.totalCount > 0) {
+    throw redirect(productListHref({ filter, page: totalPages }, dialog ?? undefined))
   }
 
-  const products: ProductCard[] = list.data.products.map((product) => ({
-    _id: product._id,
-    name: product.name,
-    image: product.image[0] ?? '',
-    unit: product.unit,
-  }))
   let deleting: { _id: string; name: string } | null = null
   if (dialog?.kind === 'delete') {
-    const onPage = products.find((product) => product._id === dialog.id)
+    const onPage = list.data.rows.find((product) => product._id === dialog.id)
     const found = onPage ?? (await catalogApi.productDetails(dialog.id))
     deleting = found ? { _id: found._id, name: found.name } : null
   }
-  return data({ isAdmin: true, products, totalCount: list.data.totalCount, totalPages, page: state.page, q: state.q, edit, deleting })
+  return data({
+    isAdmin: true,
+    rows: list.data.rows,
+    brands: list.data.brands,
+    categories: categories.map((c) => ({ _id: c._id, name: c.name })),
+    subCategories: subCategories.map((s) => ({ _id: s._id, name: s.name, categoryIds: s.category.map((c) => c._id) })),
+    totalCount: list.data.totalCount,
+    totalPages,
+    page,
+    filter,
+    errors,
+    edit,
+    deleting,
+  })
 }
 
 /**
@@ -162,10 +181,42 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
   return shouldRevalidateAdminPage(args)
 }
 
+/** The bulk edit's answer when refused: Conform's reply, the toast, and each refused product's message by id. */
+export type BulkEditReply = FormReply & { intent: 'bulk'; rowErrors: Record<string, string> }
+
+/**
+ * The bulk edit (`intent=bulk`): the ticked `ids` and the new MRP (`price`), selling price and/or
+ * stock for all of them, sent as one `product/bulk-update` (one transaction). The API's issues
+ * (`items.<i>.<field>`) are said under product i's row; a success redirects back with a toast.
+ */
+async function bulkEditAction(session: ReturnType<typeof getSession>, formData: FormData, listHref: string) {
+  const submission = parseWithZod(formData, { schema: BulkEditFormSchema })
+  const extra = { intent: 'bulk' as const, rowErrors: {} as Record<string, string> }
+  if (submission.status !== 'success') return invalidFormReply(submission, { extra })
+  const { ids, price, sellingPrice, stock } = submission.value
+  const result = await gridApi.bulkUpdateProducts(
+    session,
+    ids.map((_id) => ({ _id, price, sellingPrice, stock })),
+  )
+  if (!result.ok) {
+    const rowErrors: Record<string, string> = {}
+    for (const issue of result.issues) {
+      const match = /^items\.(\d+)\./.exec(issue.path)
+      const id = match ? ids[Number(match[1])] : undefined
+      if (id && !rowErrors[id]) rowErrors[id] = issue.message
+    }
+    const refused = Object.keys(rowErrors).length
+    const message = refused > 0 ? `${countLabel(refused, 'product')} refused: nothing was changed` : result.message
+    return failedFormReply(submission, { ...result, message, issues: [] }, { extra: { ...extra, rowErrors } })
+  }
+  return redirectWithToast(session, listHref, { type: 'success', message: `${countLabel(result.data.updated, 'product')} updated` })
+}
+
 export async function action({ request, context, url }: Route.ActionArgs) {
   requireUser(context, url)
   const session = getSession(context)
-  const listHref = productListHref(readListState(url.searchParams))
+  const grid = readProductGrid(url.searchParams)
+  const listHref = productListHref(grid)
 
   const form = await readAdminForm(request, session, PRODUCT_FORM_LIMITS)
   if (!form.ok) return form.response
@@ -174,6 +225,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const _id = readText(formData, '_id')
 
   if (intent === PRODUCT_INTENT.upload) return uploadIntentReply(session, formData)
+  if (intent === 'bulk') return bulkEditAction(session, formData, listHref)
 
   if (intent === PRODUCT_INTENT.delete) {
     if (!_id) return redirectWithToast(session, listHref, { type: 'error', message: 'Choose a product to delete' })
@@ -186,7 +238,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 
   if (!_id) return adminErrorReply('Choose a product to edit', 400)
   if (intent === 'store-stock') {
-    const editHref = productListHref(readListState(url.searchParams), { kind: 'edit', id: _id })
+    const editHref = productListHref(grid, { kind: 'edit', id: _id })
     const read = readStoreStockForm(formData, _id)
     const refuse = (errors: Record<string, string>, message: string, status: number) =>
       data<StoreStockReply>({ intent: 'store-stock', errors, toast: { type: 'error', message } }, { status })
@@ -219,68 +271,76 @@ export default function ProductAdmin({ loaderData, actionData }: Route.Component
 }
 
 function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
-  const { products, totalPages, page, q, edit, deleting } = loaderData
+  const { rows, brands, categories, subCategories, totalCount, totalPages, page, filter, errors, edit, deleting } = loaderData
   const [searchParams] = useSearchParams()
   const navigation = useNavigation()
-  const anyReply = (actionData as ProductActionReply | StoreStockReply | undefined) ?? null
+  const anyReply = (actionData as ProductActionReply | StoreStockReply | BulkEditReply | undefined) ?? null
   const stockReply = anyReply?.intent === 'store-stock' ? anyReply : null
-  const reply = anyReply?.intent === 'store-stock' ? null : anyReply
+  const bulkReply = anyReply?.intent === 'bulk' ? anyReply : null
+  const reply = anyReply?.intent === 'store-stock' || anyReply?.intent === 'bulk' ? null : anyReply
   const formReply = reply?.intent === 'form' ? reply : null
   const dialog = readDialog(searchParams)
-  const state = { q, page }
+  const state: GridState = { filter, page }
   const listHref = productListHref(state)
+  const exportQuery = productGridQuery({ ...filter, sort: 'newest' })
   const isLoadingList = navigation.state === 'loading' && navigation.location?.pathname === PRODUCT_LIST_PATH && !navigation.formData
+  const isFiltered = Boolean(filter.q || filter.stock || filter.category || filter.subCategory || filter.brand)
 
   return (
     <section className="p-4 md:p-6">
       <div className="sticky top-0 z-10 -mx-4 -mt-4 mb-4 flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-3 md:-mx-6 md:-mt-6 md:px-6">
         <h1 className="text-lg font-semibold text-slate-900">Product</h1>
-        <SearchBox q={q} />
+        <SearchBox filter={filter} />
       </div>
 
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-slate-600" aria-live="polite">
+          {countLabel(totalCount, 'product')}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <a
+            href={`${PRODUCT_LIST_PATH}/export${exportQuery ? `?${exportQuery}` : ''}`}
+            download
+            className={buttonClassName({ variant: 'secondary', size: 'sm' })}
+          >
+            Export CSV
+          </a>
+          <Link to={`${PRODUCT_LIST_PATH}/import`} className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
+            Import CSV
+          </Link>
+        </div>
+      </div>
+
+      <ProductGridFilters filter={filter} categories={categories} subCategories={subCategories} brands={brands} />
+      {errors.length > 0 ? (
+        <ul role="alert" className="mb-3 rounded-lg border border-red-200 bg-red-50 p-2 text-sm text-red-800">
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      ) : null}
+
       <div className="relative min-h-40" aria-busy={isLoadingList || undefined}>
-        {products.length === 0 ? (
-          <NoData message={q ? `No product matches "${q}"` : 'No Data'} />
+        {rows.length === 0 ? (
+          <NoData message={isFiltered ? 'No product matches these filters' : 'No Data'} />
         ) : (
-          <ul className={cn('grid grid-cols-2 gap-3 md:grid-cols-4 lg:grid-cols-6', isLoadingList && 'opacity-50')}>
-            {products.map((product, index) => (
-              <li key={product._id} data-card="product" className="flex flex-col rounded-lg border border-slate-200 bg-white p-2 shadow-sm">
-                <div className="flex aspect-square items-center justify-center overflow-hidden rounded-md bg-slate-50">
-                  <ResponsiveImage
-                    src={product.image}
-                    alt=""
-                    width={160}
-                    height={160}
-                    sizes="(min-width: 1024px) 160px, (min-width: 768px) 25vw, 50vw"
-                    loading={index < 6 ? 'eager' : 'lazy'}
-                    className="size-full object-contain"
-                  />
-                </div>
-                <p className="mt-2 line-clamp-2 min-h-10 text-sm font-medium text-slate-800" title={product.name}>
-                  {product.name}
-                </p>
-                <p className="truncate text-xs text-slate-500">{product.unit}</p>
-                <div className="mt-2 grid grid-cols-2 gap-2">
-                  <Link
-                    to={productListHref(state, { kind: 'edit', id: product._id })}
-                    preventScrollReset
-                    aria-label={`Edit ${product.name}`}
-                    className="inline-flex min-h-10 items-center justify-center rounded-md bg-green-100 text-sm font-medium text-green-800 hover:bg-green-200"
-                  >
-                    Edit
-                  </Link>
-                  <Link
-                    to={productListHref(state, { kind: 'delete', id: product._id })}
-                    preventScrollReset
-                    aria-label={`Delete ${product.name}`}
-                    className="inline-flex min-h-10 items-center justify-center rounded-md bg-red-100 text-sm font-medium text-red-700 hover:bg-red-200"
-                  >
-                    Delete
-                  </Link>
-                </div>
-              </li>
-            ))}
-          </ul>
+          <>
+            <ProductGridHeader selectAll={<SelectAll />} />
+            <ul aria-label="Products" className={cn('grid gap-2', isLoadingList && 'opacity-50')}>
+              {rows.map((row, index) => (
+                <ProductGridItem
+                  key={row._id}
+                  row={row}
+                  form={BULK_FORM_ID}
+                  checked={Boolean(bulkReply && ticked(bulkReply).has(row._id))}
+                  error={bulkReply?.rowErrors[row._id]}
+                  editHref={productListHref(state, { kind: 'edit', id: row._id })}
+                  deleteHref={productListHref(state, { kind: 'delete', id: row._id })}
+                  eager={index < 6}
+                />
+              ))}
+            </ul>
+          </>
         )}
         {isLoadingList ? (
           <div className="absolute inset-0 flex items-start justify-center pt-16">
@@ -290,6 +350,8 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
           </div>
         ) : null}
       </div>
+
+      {rows.length > 0 ? <BulkEditForm action={listHref} reply={bulkReply} /> : null}
 
       <Pager state={state} totalPages={totalPages} />
 
@@ -332,17 +394,116 @@ function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps,
   )
 }
 
+/** The ids ticked when the bulk edit was refused (its reply's values), so the selection survives the answer. */
+function ticked(reply: BulkEditReply): Set<string> {
+  const ids = reply.result.initialValue?.ids
+  return new Set(Array.isArray(ids) ? ids.map(String) : typeof ids === 'string' ? [ids] : [])
+}
+
+/** Ticks or clears every row of the page (needs JavaScript, so it appears once hydrated). */
+function SelectAll() {
+  const isHydrated = useHydrated()
+  if (!isHydrated) return null
+  return (
+    <input
+      type="checkbox"
+      aria-label="Select every product on this page"
+      form={BULK_FORM_ID}
+      className="size-5"
+      onChange={(event) => {
+        const boxes = document.querySelectorAll<HTMLInputElement>(`input[name="ids"][form="${BULK_FORM_ID}"]`)
+        for (const box of boxes) box.checked = event.currentTarget.checked
+      }}
+    />
+  )
+}
+
 /**
- * The search box: a GET form (`?q=`), so it works without JavaScript. With JavaScript it submits
- * itself SEARCH_DEBOUNCE_MS after the last keystroke, replacing the history entry; `page` is not
- * sent, so every new search starts at page 1 (docs/product.md, "States and transitions").
+ * The bulk edit: new MRP, selling price and stock for every ticked row (blank: unchanged), checked
+ * in the browser and again in the action with BulkEditFormSchema; a refused product's message stands
+ * under its row (ProductGridItem), the rest above the button.
  */
-function SearchBox({ q }: { q: string }) {
+function BulkEditForm({ action, reply }: { action: string; reply: BulkEditReply | null }) {
+  const navigation = useNavigation()
+  const isSaving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'bulk'
+  const [form, fields] = useSchemaForm(BULK_FORM_ID, BulkEditFormSchema, reply?.result)
+  // With JavaScript the rows stay on screen after a saved edit: untick them and empty the fields, as
+  // the reloaded page does without it. A refused edit (a reply) keeps both, to correct and send again.
+  const sentBulk = useRef(false)
+  useEffect(() => {
+    if (navigation.state !== 'idle') {
+      if (navigation.formData?.get('intent') === 'bulk') sentBulk.current = true
+      return
+    }
+    if (!sentBulk.current) return
+    sentBulk.current = false
+    if (reply) return
+    for (const box of document.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][form="${BULK_FORM_ID}"]`)) box.checked = false
+    form.reset()
+  }, [navigation.state, navigation.formData, reply, form])
+  return (
+    <Form method="post" action={action} {...getFormProps(form)} className="mt-4 rounded-xl border border-slate-200 bg-white p-3">
+      <fieldset className="grid gap-3">
+        <legend className="px-1 text-sm font-semibold text-slate-800">Bulk edit the ticked products (at most {BULK_EDIT_MAX})</legend>
+        <input type="hidden" name="intent" value="bulk" />
+        <ErrorList id={fields.ids.errorId} errors={fields.ids.errors} role="alert" />
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+          {(
+            [
+              ['price', 'New MRP (₹)', 'decimal'],
+              ['sellingPrice', 'New selling price (₹)', 'decimal'],
+              ['stock', 'New stock (units)', 'numeric'],
+            ] as const
+          ).map(([name, label, inputMode]) => {
+            const meta = fields[name]
+            return (
+              <div key={name} className="min-w-0">
+                <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-700">
+                  {label}
+                </label>
+                <input
+                  {...getInputProps(meta, { type: 'text' })}
+                  key={meta.key}
+                  inputMode={inputMode}
+                  autoComplete="off"
+                  placeholder="Unchanged"
+                  className={inputClassName(Boolean(meta.errors?.length))}
+                />
+                <ErrorList id={meta.errorId} errors={meta.errors} />
+              </div>
+            )
+          })}
+        </div>
+        <FormAlert form={form} reply={reply} />
+        <button
+          type="submit"
+          disabled={isSaving}
+          aria-busy={isSaving || undefined}
+          className={cn(buttonClassName({ variant: 'primary', size: 'sm' }), 'self-start justify-self-start')}
+        >
+          Apply to ticked products
+        </button>
+      </fieldset>
+    </Form>
+  )
+}
+
+/**
+ * The search box: a GET form (`?q=`, the other filters kept as hidden fields), so it works without
+ * JavaScript. With JavaScript it submits itself SEARCH_DEBOUNCE_MS after the last keystroke,
+ * replacing the history entry; `page` is not sent, so every new search starts at page 1
+ * (docs/product.md, "States and transitions"). It matches the name, the brand or the SKU.
+ */
+function SearchBox({ filter }: { filter: AdminProductFilter }) {
   const submit = useSubmit()
   const inputRef = useRef<HTMLInputElement>(null)
+  const q = filter.q ?? ''
+  const others = new URLSearchParams(productGridQuery({ ...filter, q: undefined }))
   const search = useDebouncedCallback((text: string) => {
+    const params = new URLSearchParams(others)
     const query = text.trim()
-    submit(query ? { q: query } : {}, { method: 'get', action: PRODUCT_LIST_PATH, replace: true, preventScrollReset: true })
+    if (query) params.set('q', query)
+    submit(params, { method: 'get', action: PRODUCT_LIST_PATH, replace: true, preventScrollReset: true })
   }, SEARCH_DEBOUNCE_MS)
 
   // Back and forward change `q` under the box: show it, unless the admin is typing.
@@ -354,15 +515,18 @@ function SearchBox({ q }: { q: string }) {
   return (
     <Form method="get" action={PRODUCT_LIST_PATH} role="search" className="relative w-full sm:w-80" onSubmit={() => search.cancel()}>
       <label htmlFor="product-search" className="sr-only">
-        Search product
+        Search product by name, brand or SKU
       </label>
+      {[...others].map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <input
         ref={inputRef}
         id="product-search"
         type="search"
         name="q"
         defaultValue={q}
-        maxLength={SEARCH_MAX_LENGTH}
+        maxLength={ADMIN_PRODUCT_QUERY_MAX}
         placeholder={SEARCH_PLACEHOLDER}
         autoComplete="off"
         onChange={(event) => search(event.currentTarget.value)}
@@ -379,8 +543,8 @@ function SearchBox({ q }: { q: string }) {
   )
 }
 
-/** Previous, "page/total" and Next (docs/product.md, "Product admin list"), as links that keep the search. */
-function Pager({ state, totalPages }: { state: { q: string; page: number }; totalPages: number }) {
+/** Previous, "page/total" and Next (docs/product.md, "Product admin list"), as links that keep the filters. */
+function Pager({ state, totalPages }: { state: GridState; totalPages: number }) {
   const { page } = state
   const linkClass = buttonClassName({ variant: 'secondary', size: 'sm' })
   const disabledClass = cn(linkClass, 'pointer-events-none opacity-50')

@@ -8,6 +8,9 @@
  *   "Do not have permission" box with status 403 and no data.
  * - Ten rows a page (`?page=N`): the API has no paging for sub categories, so the loader sends them
  *   all and the page is cut here, on the server and in the browser alike.
+ * - Search and filter (`?q=` part of the name, any case; `?category=<id>`): a GET form, so it works
+ *   without JavaScript; the loader narrows the list (sub categories are a few hundred at most, all
+ *   read from the catalogue cache), and every link of the page keeps both.
  * - Dialogs live in the address, the page kept (`?dialog=add`, `?edit=<id>`, `?delete=<id>`,
  *   `?view=<id>`): without JavaScript the server renders them and a link back closes them; with
  *   JavaScript they are modal.
@@ -16,7 +19,7 @@
  *   toast, so the modal closes and the list is loaded again.
  */
 import { useState } from 'react'
-import { data, Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { data, Form, Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/subcategory'
 import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
@@ -55,6 +58,15 @@ export const meta: Route.MetaFunction = () => [
 ]
 
 const SUBCATEGORY_PATH = '/dashboard/subcategory'
+/** The page's own filters, kept by every link and redirect of the page. */
+const FILTER_PARAMS = ['q', 'category'] as const
+/** Longest search text read from the address (a sub category name is at most 80 characters). */
+const SEARCH_MAX = 80
+
+/** The search text (`?q=`, trimmed, at most SEARCH_MAX characters) and category id (`?category=`) of the address. */
+function readSubCategoryFilter(search: URLSearchParams): { q: string; category: string } {
+  return { q: (search.get('q') ?? '').trim().slice(0, SEARCH_MAX), category: (search.get('category') ?? '').trim().slice(0, 64) }
+}
 
 /** The guard's decision and, for an admin, every sub category and category. Non-admin: 403, no data. */
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -65,7 +77,12 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       { status: 403 },
     )
   }
-  const [subCategories, categories] = await Promise.all([catalogApi.listSubCategories(), catalogApi.listCategories()])
+  const [all, categories] = await Promise.all([catalogApi.listSubCategories(), catalogApi.listCategories()])
+  const { q, category } = readSubCategoryFilter(url.searchParams)
+  const needle = q.toLowerCase()
+  const subCategories = all.filter(
+    (item) => (!needle || item.name.toLowerCase().includes(needle)) && (!category || item.category.some((c) => c._id === category)),
+  )
   return data({ isAdmin: true, subCategories, categories, idempotencyKey: newIdempotencyKey() })
 }
 
@@ -86,7 +103,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     request,
     session,
     // After a change the table shows the page it was on (paginate() clamps a page that no longer exists).
-    listHref: adminHref(SUBCATEGORY_PATH, url.searchParams, null),
+    listHref: adminHref(SUBCATEGORY_PATH, url.searchParams, null, undefined, FILTER_PARAMS),
     schema: SubCategoryFormSchema,
     add: (value, opts) => adminApi.createSubCategory(session, value, opts),
     update: (value) => adminApi.updateSubCategory(session, value),
@@ -127,8 +144,9 @@ function SubCategoryAdmin({
   const [searchParams] = useSearchParams()
   const dialog = readDialog(searchParams)
   const table = paginate(subCategories, searchParams.get(PAGE_PARAM))
-  const closeTo = adminHref(SUBCATEGORY_PATH, searchParams, null, table.page)
-  const href = (next: Parameters<typeof adminHref>[2]) => adminHref(SUBCATEGORY_PATH, searchParams, next, table.page)
+  const closeTo = adminHref(SUBCATEGORY_PATH, searchParams, null, table.page, FILTER_PARAMS)
+  const href = (next: Parameters<typeof adminHref>[2]) => adminHref(SUBCATEGORY_PATH, searchParams, next, table.page, FILTER_PARAMS)
+  const filter = readSubCategoryFilter(searchParams)
   const formReply = actionData?.intent === 'add' || actionData?.intent === 'edit' ? actionData : null
   const target = dialog && dialog.kind !== 'add' ? subCategories.find((item) => item._id === dialog.id) : undefined
   // The replies the open add or edit dialog shows (a reply for another dialog or entity is not shown).
@@ -140,8 +158,49 @@ function SubCategoryAdmin({
     <section className="p-4 md:p-6">
       <AdminListHeader title="Sub Category" addHref={href({ kind: 'add' })} addLabel="Add Sub Category" />
 
+      <Form
+        method="get"
+        role="search"
+        aria-label="Search sub categories"
+        className="mb-3 grid grid-cols-2 gap-2 sm:grid-cols-[1fr_1fr_auto]"
+      >
+        <label className="col-span-2 flex min-w-0 flex-col gap-1 text-sm text-slate-700 sm:col-span-1">
+          Search
+          <input
+            key={filter.q}
+            type="search"
+            name="q"
+            defaultValue={filter.q}
+            maxLength={SEARCH_MAX}
+            placeholder="Sub category name"
+            className="w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm"
+          />
+        </label>
+        <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
+          Category
+          <select
+            key={filter.category}
+            name="category"
+            defaultValue={filter.category}
+            className="w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm"
+          >
+            <option value="">All categories</option>
+            {categories.map((category) => (
+              <option key={category._id} value={category._id}>
+                {category.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="flex items-end">
+          <button type="submit" className={buttonClassName({ variant: 'secondary', size: 'sm', fullWidth: true })}>
+            Search
+          </button>
+        </div>
+      </Form>
+
       {subCategories.length === 0 ? (
-        <NoData />
+        <NoData message={filter.q || filter.category ? 'No sub category matches' : undefined} />
       ) : (
         <>
           <div className="overflow-x-auto rounded-lg border border-slate-200">
@@ -220,7 +279,7 @@ function SubCategoryAdmin({
           <TablePager
             page={table.page}
             totalPages={table.totalPages}
-            hrefFor={(page) => adminHref(SUBCATEGORY_PATH, searchParams, null, page)}
+            hrefFor={(page) => adminHref(SUBCATEGORY_PATH, searchParams, null, page, FILTER_PARAMS)}
           />
         </>
       )}

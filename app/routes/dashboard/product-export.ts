@@ -1,0 +1,40 @@
+/**
+ * /dashboard/product/export (admin; docs/product-csv.md, "The admin grid"): the CSV of the products
+ * the grid's filters select (`?q=&stock=&category=&subCategory=&brand=`, as on /dashboard/product;
+ * no filter: every product), in the format /dashboard/product/import reads back unchanged. A resource
+ * route, GET only: the API's CSV (GET /api/product/export) is streamed on to the browser as
+ * `text/csv` with `Content-Disposition: attachment`, never read whole here. A non-admin gets 403 (the
+ * API decides too), a filter the schema refuses 400, an API that cannot be reached 503.
+ */
+import { data } from 'react-router'
+import type { Route } from './+types/product-export'
+import { exportProductsCsv } from '../../.server/api/product-admin.ts'
+import { requireAdmin } from '../../.server/auth.ts'
+import { getSession } from '../../.server/context.ts'
+import { UNAVAILABLE_RETRY_AFTER_S } from '../../.server/upstream.ts'
+import { readProductGrid } from '../../lib/product-grid.ts'
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { isAdmin } = await requireAdmin(context, url)
+  if (!isAdmin) throw data('Do not have permission', { status: 403 })
+  const { filter, errors } = readProductGrid(url.searchParams)
+  if (errors.length > 0) throw data(errors[0]!, { status: 400 })
+  const answer = await exportProductsCsv(getSession(context), filter)
+  if (!answer) {
+    throw data('The store is unavailable for a moment, please try again shortly', {
+      status: 503,
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+    })
+  }
+  if (!answer.ok || !(answer.headers.get('content-type') ?? '').startsWith('text/csv')) {
+    const body = (await answer.json().catch(() => null)) as { message?: string } | null
+    throw data(body?.message ?? 'Export failed', { status: answer.ok ? 502 : answer.status })
+  }
+  return new Response(answer.body, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': answer.headers.get('content-disposition') ?? 'attachment; filename="products.csv"',
+      'Cache-Control': 'no-store',
+    },
+  })
+}
