@@ -180,6 +180,7 @@ describe('the guest row cap', () => {
     expect(schedules).toEqual([
       { name: 'carts.purge-idle-guests', cron: '0 * * * *' },
       { name: 'images.sweep', cron: '0 */6 * * *' },
+      { name: 'payments.sweep', cron: '* * * * *' },
     ])
     const [idle, ...kept] = await guestRows(t)
     const idleSince = new Date(now.getTime() - 30 * 24 * 60 * 60 * 1000 - 60_000).toISOString()
