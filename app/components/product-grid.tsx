@@ -5,7 +5,7 @@
  * them), the rows' ticks are checkboxes of the bulk edit's POST form.
  *
  * Layout: one DOM for every width. On phones each row is a card (tick, image and name on top, then
- * MRP, selling price, stock and state in four short cells, then Edit and Delete); from 768 px the same
+ * MRP, selling price, stock and state in four short cells, then Edit and Delete); from 1280 px the same
  * cards line up as a table's rows under a header row, on one grid template, so nothing ever scrolls
  * sideways.
  */
@@ -50,7 +50,7 @@ export interface ProductGridRow {
 const fieldClass = 'w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm'
 /** The shared column template: tick, image, name, the four figures, actions. */
 const ROW_GRID =
-  'grid grid-cols-[auto_3rem_minmax(0,1fr)] gap-x-3 gap-y-2 md:grid-cols-[auto_3rem_minmax(0,1fr)_24rem_9rem] md:items-center'
+  'grid grid-cols-[auto_3rem_minmax(0,1fr)] gap-x-3 gap-y-2 xl:grid-cols-[auto_3rem_minmax(0,1fr)_24rem_9rem] xl:items-center'
 
 /**
  * The filters and the sort (`?stock=&category=&subCategory=&brand=&sort=`), the search text kept
@@ -142,10 +142,10 @@ function Select({ label, name, value, children }: { label: string; name: string;
   )
 }
 
-/** The header row (768 px and wider): the same template as the rows. */
+/** The header row (1280 px and wider, where the dashboard menu leaves room): the same template as the rows. */
 export function ProductGridHeader({ selectAll }: { selectAll: ReactNode }) {
   return (
-    <div className={cn(ROW_GRID, 'hidden px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase md:grid')}>
+    <div className={cn(ROW_GRID, 'hidden px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase xl:grid')}>
       <span className="flex w-5 items-center">{selectAll}</span>
       <span />
       <span>Product</span>
@@ -197,7 +197,7 @@ export function ProductGridItem({
       aria-invalid={error ? true : undefined}
       className={cn(ROW_GRID, 'rounded-lg border bg-white p-3 shadow-sm', error ? 'border-red-300' : 'border-slate-200')}
     >
-      <span className="flex w-5 items-start pt-1 md:items-center md:pt-0">
+      <span className="flex w-5 items-start pt-1 xl:items-center xl:pt-0">
         <input
           type="checkbox"
           name="ids"
@@ -228,17 +228,17 @@ export function ProductGridItem({
           {[row.sku ? `SKU ${row.sku}` : 'No SKU', row.brand || 'No brand', row.unit].filter(Boolean).join(' · ')}
         </span>
       </span>
-      <dl className="col-span-3 grid grid-cols-4 gap-2 text-sm md:col-span-1 md:text-right">
+      <dl className="col-span-3 grid grid-cols-4 gap-2 text-sm xl:col-span-1 xl:text-right">
         <div className="min-w-0">
-          <dt className="text-xs text-slate-500 md:sr-only">MRP</dt>
+          <dt className="text-xs text-slate-500 xl:sr-only">MRP</dt>
           <dd className="break-words">{formatRupees(row.price)}</dd>
         </div>
         <div className="min-w-0">
-          <dt className="text-xs text-slate-500 md:sr-only">Selling price</dt>
+          <dt className="text-xs text-slate-500 xl:sr-only">Selling price</dt>
           <dd className="font-semibold break-words">{formatRupees(row.sellingPrice)}</dd>
         </div>
         <div className="min-w-0">
-          <dt className="text-xs text-slate-500 md:sr-only">Stock</dt>
+          <dt className="text-xs text-slate-500 xl:sr-only">Stock</dt>
           <dd>
             <span className="block">{row.stock}</span>
             {badge ? (
@@ -247,7 +247,7 @@ export function ProductGridItem({
           </dd>
         </div>
         <div className="min-w-0">
-          <dt className="text-xs text-slate-500 md:sr-only">State</dt>
+          <dt className="text-xs text-slate-500 xl:sr-only">State</dt>
           <dd>
             <span
               className={cn(
@@ -260,7 +260,7 @@ export function ProductGridItem({
           </dd>
         </div>
       </dl>
-      <span className="col-span-3 grid grid-cols-2 gap-2 md:col-span-1">
+      <span className="col-span-3 grid grid-cols-2 gap-2 xl:col-span-1">
         <Link
           to={editHref}
           preventScrollReset
@@ -279,7 +279,7 @@ export function ProductGridItem({
         </Link>
       </span>
       {error ? (
-        <p id={errorId} role="alert" className="col-span-3 text-sm text-red-700 md:col-span-5">
+        <p id={errorId} role="alert" className="col-span-3 text-sm text-red-700 xl:col-span-5">
           {error}
         </p>
       ) : null}
