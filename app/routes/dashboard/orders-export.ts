@@ -10,7 +10,7 @@ import type { Route } from './+types/orders-export'
 import { AdminOrderFilterSchema, exportOrdersCsv } from '../../.server/api/order.ts'
 import { requireStaff } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
-import { UNAVAILABLE_RETRY_AFTER_S } from '../../.server/upstream.ts'
+import { csvDownload } from '../../.server/csv-download.ts'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { isStaff } = await requireStaff(context, url)
@@ -19,21 +19,5 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const filter = AdminOrderFilterSchema.safeParse(raw)
   if (!filter.success) throw data(filter.error.issues[0]!.message, { status: 400 })
   const answer = await exportOrdersCsv(getSession(context), filter.data)
-  if (!answer) {
-    throw data('The store is unavailable for a moment, please try again shortly', {
-      status: 503,
-      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
-    })
-  }
-  if (!answer.ok || !(answer.headers.get('content-type') ?? '').startsWith('text/csv')) {
-    const body = (await answer.json().catch(() => null)) as { message?: string } | null
-    throw data(body?.message ?? 'Export failed', { status: answer.ok ? 502 : answer.status })
-  }
-  return new Response(answer.body, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': answer.headers.get('content-disposition') ?? 'attachment; filename="orders.csv"',
-      'Cache-Control': 'no-store',
-    },
-  })
+  return csvDownload(answer, 'orders.csv')
 }

@@ -11,7 +11,7 @@ import type { Route } from './+types/product-export'
 import { exportProductsCsv } from '../../.server/api/product-admin.ts'
 import { requireAdmin } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
-import { UNAVAILABLE_RETRY_AFTER_S } from '../../.server/upstream.ts'
+import { csvDownload } from '../../.server/csv-download.ts'
 import { readProductGrid } from '../../lib/product-grid.ts'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -20,21 +20,5 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { filter, errors } = readProductGrid(url.searchParams)
   if (errors.length > 0) throw data(errors[0]!, { status: 400 })
   const answer = await exportProductsCsv(getSession(context), filter)
-  if (!answer) {
-    throw data('The store is unavailable for a moment, please try again shortly', {
-      status: 503,
-      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
-    })
-  }
-  if (!answer.ok || !(answer.headers.get('content-type') ?? '').startsWith('text/csv')) {
-    const body = (await answer.json().catch(() => null)) as { message?: string } | null
-    throw data(body?.message ?? 'Export failed', { status: answer.ok ? 502 : answer.status })
-  }
-  return new Response(answer.body, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': answer.headers.get('content-disposition') ?? 'attachment; filename="products.csv"',
-      'Cache-Control': 'no-store',
-    },
-  })
+  return csvDownload(answer, 'products.csv')
 }
