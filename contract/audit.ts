@@ -14,7 +14,7 @@ export type AuditEntity = (typeof AUDIT_ENTITIES)[number]
  * `import` (a product CSV applied), `stock` (a store's stock set), `status` (an order moved, one or
  * in bulk), `cancel` (an order cancelled), `role` (an account's role granted).
  */
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'bulk_update', 'import', 'stock', 'status', 'cancel', 'role'] as const
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'bulk_update', 'import', 'stock', 'status', 'cancel', 'refund', 'role'] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
 /** Labels the audit page shows for each entity and action. */
@@ -36,6 +36,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   stock: 'Stock set',
   status: 'Status changed',
   cancel: 'Cancelled',
+  refund: 'Line refunded',
   role: 'Role granted',
 }
 

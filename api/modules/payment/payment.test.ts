@@ -404,6 +404,12 @@ describe('refunds', () => {
     const res = await t.call('payment/refund-line', { method: 'POST', json: { orderId: order._id, productId: b.id }, token: admin.token })
     expect(res.status).toBe(200)
     expect(res.body.data.payment.refunds).toMatchObject([{ amount: 100, reason: 'Not delivered: Raisins' }])
+    // In the audit trail, by the admin who refunded it.
+    const [entry] = await queryRows<{ actor_id: string; after: Record<string, unknown> }>(
+      t.db,
+      sql`select actor_id, after from audit_log where entity = 'order' and entity_id = ${order._id} and action = 'refund'`,
+    )
+    expect(entry).toMatchObject({ actor_id: admin.user.id, after: { refunded: 'Raisins', amountPaise: 10000 } })
     expect(
       (await t.call('payment/refund-line', { method: 'POST', json: { orderId: order._id, productId: b.id }, token: admin.token })).status,
     ).toBe(409)

@@ -205,7 +205,7 @@ export function paymentRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     requireAdmin(deps),
-    async (c) => ok(c, 'Refund started', await refundLine(deps, await readBody(c, RefundLineSchema))),
+    async (c) => ok(c, 'Refund started', await refundLine(deps, { ...(await readBody(c, RefundLineSchema)), actor: currentUser(c).id })),
   )
 
   const testProvider = deps.payments.testProvider

@@ -14,6 +14,7 @@
  * the reservation expired when the stock is gone, are refunded. Expiry, reconciliation and refund
  * retries are plain idempotent functions that any number of runners may call at once.
  */
+import { recordAudit } from '../../lib/audit.ts'
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
@@ -593,7 +594,10 @@ export async function reconcilePendingPayments(deps: PaymentDeps): Promise<numbe
  * a paid order that is placed or packed, once per line.
  * @throws 404 ORDER_NOT_FOUND or no such line; 409 not paid online, not placed or packed, or refunded already
  */
-export async function refundLine(deps: PaymentDeps, input: { orderId: string; productId: string }): Promise<OrderAnswer> {
+export async function refundLine(
+  deps: PaymentDeps,
+  input: { orderId: string; productId: string; actor: string | null },
+): Promise<OrderAnswer> {
   if (!PLAUSIBLE_REF.test(input.orderId)) throw NotFound(ORDER_NOT_FOUND)
   const id = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string; status: string; payment_state: string }>(
@@ -620,6 +624,15 @@ export async function refundLine(deps: PaymentDeps, input: { orderId: string; pr
       orderLineId: line.id,
     })
     if (amount === 0) throw Conflict('Nothing is left to refund')
+    // In the audit trail with every other admin change to an order (docs/product.md, "Audit trail").
+    await recordAudit(tx, {
+      actor: input.actor,
+      action: 'refund',
+      entity: 'order',
+      entityId: order.id,
+      before: { payment: order.payment_state },
+      after: { refunded: line.name, amountPaise: amount },
+    })
     return order.id
   })
   await sendPendingRefunds(deps, { orderId: id })
