@@ -68,6 +68,13 @@ async function openTestCheckout(page: Page, js: boolean) {
   return page.locator('main')
 }
 
+/** Shrinks the window to a 360 px phone and checks nothing scrolls sideways (docs/product.md, "Look and feel"). */
+async function fitsPhone(page: Page, where: string) {
+  await page.setViewportSize({ width: 360, height: 780 })
+  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }))
+  expect(widths.page, `${where}: ${widths.page} px wide in a ${widths.window} px window`).toBeLessThanOrEqual(widths.window)
+}
+
 /** The test provider's answer page posts back by itself with JavaScript; without, "Return to the shop". */
 async function returnToShop(page: Page, js: boolean) {
   if (!js) await page.getByRole('button', { name: 'Return to the shop' }).click()
@@ -82,7 +89,9 @@ test('pays by UPI: the order is placed and paid, the stock is sold', async ({ pa
   await payByUpi(page, js)
   await expect(page.getByRole('main')).toContainText('your items are held until')
   expect(await stockOf(request, product._id)).toBe(before - 1)
+  await fitsPhone(page, 'the pay page')
   const checkout = await openTestCheckout(page, js)
+  await fitsPhone(page, "the test provider's checkout")
   await checkout.getByRole('button', { name: 'Pay by UPI' }).click()
   await returnToShop(page, js)
   await expect(page).toHaveURL(/\/success\?order=OD/)
@@ -103,6 +112,7 @@ test('a failed payment offers "Try again" and "Pay on delivery instead"', async 
   await expect(page).toHaveURL(/\/checkout\/pay\/.+\?failed=1/)
   await expect(page.getByTestId('payment-trouble')).toHaveText('The payment did not go through. No money was taken.')
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible()
+  await fitsPhone(page, 'the pay page after a failed payment')
   const cod = page.getByRole('button', { name: 'Pay on delivery instead' })
   if (js) await waitForHydration(cod)
   await cod.click()
