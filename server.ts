@@ -128,7 +128,9 @@ if (isProduction) {
     publicUrl: bffEnv.publicUrl ?? null,
   })
   const cache = pageCache
-  embedded?.deps.cache.onClear((change) => (change.kind === 'all' ? cache.clear() : cache.availabilityChanged(change.crossed)))
+  embedded?.deps.cache.onClear((change) =>
+    change.kind === 'all' ? cache.clear() : cache.availabilityChanged(change.crossed, change.restocked),
+  )
   app.use(pageCache.serve)
   // Scripts and stylesheets were compressed once at build (scripts/precompress.mjs): brotli or gzip
   // as the browser accepts, else the plain file.

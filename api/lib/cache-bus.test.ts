@@ -46,8 +46,13 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<number>
 describe('a notice’s payload', () => {
   it('is the sender’s id for everything, JSON naming the products for a stock change, and reads back', () => {
     expect(noticePayload('a1', { kind: 'all' })).toBe('a1')
-    const change: CatalogChange = { kind: 'stock', moved: ['p1', 'p2'], crossed: ['p2'] }
+    const change: CatalogChange = { kind: 'stock', moved: ['p1', 'p2'], crossed: ['p2'], restocked: [] }
     expect(readNotice(noticePayload('a1', change))).toEqual({ from: 'a1', change })
+    // A release before `restocked`: every crossed product counts as back in stock.
+    expect(readNotice('{"from":"a1","moved":["p1","p2"],"crossed":["p2"]}')).toEqual({
+      from: 'a1',
+      change: { ...change, restocked: ['p2'] },
+    })
     // The previous release's payload (the id alone), and anything unreadable, mean everything.
     expect(readNotice('a1')).toEqual({ from: 'a1', change: { kind: 'all' } })
     expect(readNotice('{"from":"a1","moved":[1]}')).toEqual({ from: '{"from":"a1","moved":[1]}', change: { kind: 'all' } })
@@ -55,7 +60,7 @@ describe('a notice’s payload', () => {
 
   it('falls back to everything when the products would not fit in one notice', () => {
     const many = Array.from({ length: 400 }, (_, i) => `${'f'.repeat(20)}${String(i).padStart(4, '0')}`)
-    expect(noticePayload('a1', { kind: 'stock', moved: many, crossed: [] })).toBe('a1')
+    expect(noticePayload('a1', { kind: 'stock', moved: many, crossed: [], restocked: [] })).toBe('a1')
   })
 })
 
@@ -102,9 +107,9 @@ describe.skipIf(!serverUrl)('catalogue cache across instances (PostgreSQL)', () 
     expect(await listingThroughB()).toBe(10)
     const misses = b.deps.cache.stats.misses
     await setStockIn(a.db, product.id, 7)
-    a.deps.cache.stockChanged({ moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)], crossed: [] })
+    a.deps.cache.stockChanged({ moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)], crossed: [], restocked: [] })
     await until(async () => heardByB.length === 1, 1000)
-    expect(heardByB).toEqual([{ kind: 'stock', moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)], crossed: [] }])
+    expect(heardByB).toEqual([{ kind: 'stock', moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)], crossed: [], restocked: [] }])
     // Still in stock: B keeps its list.
     expect(await listingThroughB()).toBe(10)
     expect(b.deps.cache.stats.misses).toBe(misses)
@@ -112,12 +117,14 @@ describe.skipIf(!serverUrl)('catalogue cache across instances (PostgreSQL)', () 
     a.deps.cache.stockChanged({
       moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)],
       crossed: [stockKey(SEEDED_DEFAULT_STORE, product.id)],
+      restocked: [],
     })
     await until(async () => heardByB.length === 2, 1000)
     expect(heardByB[1]).toEqual({
       kind: 'stock',
       moved: [stockKey(SEEDED_DEFAULT_STORE, product.id)],
       crossed: [stockKey(SEEDED_DEFAULT_STORE, product.id)],
+      restocked: [],
     })
     expect(await listingThroughB()).toBe(0)
   })

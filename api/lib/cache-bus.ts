@@ -4,11 +4,12 @@
  * connection of its own (a pooled connection cannot hold a LISTEN). A catalogue write on any
  * instance (`cache.invalidate()`) sends a notice whose payload is the sender's id; every other
  * instance clears its cache on receipt, within milliseconds. A stock change (`cache.stockChanged()`,
- * an order) sends JSON naming the products, `{"from":id,"moved":[ids],"crossed":[ids]}`, and the
- * others drop the same entries only (docs/decisions/0019-stock-changes-and-the-caches.md). A payload
+ * an order) sends JSON naming the products, `{"from":id,"moved":[ids],"crossed":[ids],"restocked":[ids]}`,
+ * and the others drop the same entries only (docs/decisions/0019-stock-changes-and-the-caches.md). A payload
  * that is not such JSON reads as "everything changed", so an instance of the previous release, which
  * sends its id alone, is still understood, and one of the previous release clears everything on
- * either notice.
+ * either notice. A notice without `restocked` (a release before it) counts every crossed product as
+ * restocked, which drops at least what the sender meant.
  *
  * A lost listening connection is made again (back-off from 250 ms to 5 s), and the cache is cleared
  * on every (re)connect, because notices sent while it was away are lost; the cache's TTL bounds
@@ -36,7 +37,7 @@ const MAX_PAYLOAD_BYTES = 7900
  */
 export function noticePayload(instanceId: string, change: CatalogChange): string {
   if (change.kind === 'all') return instanceId
-  const json = JSON.stringify({ from: instanceId, moved: change.moved, crossed: change.crossed })
+  const json = JSON.stringify({ from: instanceId, moved: change.moved, crossed: change.crossed, restocked: change.restocked })
   return Buffer.byteLength(json) < MAX_PAYLOAD_BYTES ? json : instanceId
 }
 
@@ -44,10 +45,12 @@ export function noticePayload(instanceId: string, change: CatalogChange): string
 export function readNotice(payload: string): { from: string; change: CatalogChange } {
   if (payload.startsWith('{')) {
     try {
-      const parsed = JSON.parse(payload) as { from?: unknown; moved?: unknown; crossed?: unknown }
+      const parsed = JSON.parse(payload) as { from?: unknown; moved?: unknown; crossed?: unknown; restocked?: unknown }
       const ids = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string')
-      if (typeof parsed.from === 'string' && ids(parsed.moved) && ids(parsed.crossed))
-        return { from: parsed.from, change: { kind: 'stock', moved: parsed.moved, crossed: parsed.crossed } }
+      if (typeof parsed.from === 'string' && ids(parsed.moved) && ids(parsed.crossed)) {
+        const restocked = ids(parsed.restocked) ? parsed.restocked : parsed.crossed
+        return { from: parsed.from, change: { kind: 'stock', moved: parsed.moved, crossed: parsed.crossed, restocked } }
+      }
     } catch {
       // Not ours: read as everything below.
     }

@@ -66,18 +66,30 @@ describe('createCatalogCache stock changes', () => {
     const published: CatalogChange[] = []
     cache.onClear((change) => cleared.push(change))
     cache.onInvalidate((change) => published.push(change))
-    cache.stockChanged({ moved: ['p1', 'p3'], crossed: [] })
+    cache.stockChanged({ moved: ['p1', 'p3'], crossed: [], restocked: [] })
     expect(await recomputed()).toEqual(['details:p1'])
-    expect(cleared).toEqual([{ kind: 'stock', moved: ['p1', 'p3'], crossed: [] }])
-    expect(published).toEqual([{ kind: 'stock', moved: ['p1', 'p3'], crossed: [] }])
+    expect(cleared).toEqual([{ kind: 'stock', moved: ['p1', 'p3'], crossed: [], restocked: [] }])
+    expect(published).toEqual([{ kind: 'stock', moved: ['p1', 'p3'], crossed: [], restocked: [] }])
   })
 
-  it('a product crossing 0 drops the answers that show it and those ordered by availability, and nothing else', async () => {
+  it('a product running out drops the answers that show it, and nothing else', async () => {
     const { cache, recomputed } = await filled()
-    cache.stockChanged({ moved: ['p1'], crossed: ['p1'] })
-    expect(await recomputed()).toEqual(['list', 'details:p1', 'search'])
-    cache.stockChanged({ moved: ['p3'], crossed: ['p3'] })
+    cache.stockChanged({ moved: ['p1'], crossed: ['p1'], restocked: [] })
+    expect(await recomputed()).toEqual(['list', 'details:p1'])
+    // The search shows p4 first; p3 running out only moves p3 further back.
+    cache.stockChanged({ moved: ['p3'], crossed: ['p3'], restocked: [] })
+    expect(await recomputed()).toEqual(['other'])
+    cache.stockChanged({ moved: ['p4'], crossed: ['p4'], restocked: [] })
+    expect(await recomputed()).toEqual(['search'])
+  })
+
+  it('a product coming back in stock also drops the answers ordered by availability: it may move into them', async () => {
+    const { cache, recomputed } = await filled()
+    cache.stockChanged({ moved: ['p3'], crossed: ['p3'], restocked: ['p3'] })
     expect(await recomputed()).toEqual(['other', 'search'])
+    // A restocked key must be a crossed one: a stray one is ignored.
+    cache.stockChanged({ moved: ['p9'], crossed: [], restocked: ['p9'] })
+    expect(await recomputed()).toEqual([])
   })
 
   it('follows another instance’s change without publishing it, and ignores an empty change', async () => {
@@ -86,9 +98,9 @@ describe('createCatalogCache stock changes', () => {
     const published: CatalogChange[] = []
     cache.onClear((change) => cleared.push(change))
     cache.onInvalidate((change) => published.push(change))
-    cache.stockChanged({ moved: [], crossed: [] })
+    cache.stockChanged({ moved: [], crossed: [], restocked: [] })
     expect(cleared).toEqual([])
-    cache.applyLocal({ kind: 'stock', moved: ['p2'], crossed: ['p2'] })
+    cache.applyLocal({ kind: 'stock', moved: ['p2'], crossed: ['p2'], restocked: ['p2'] })
     expect(await recomputed()).toEqual(['list', 'search'])
     cache.applyLocal({ kind: 'all' })
     expect(await recomputed()).toHaveLength(5)
@@ -108,7 +120,7 @@ describe('createCatalogCache stock changes', () => {
       })
     const during = read()
     await new Promise((r) => setTimeout(r, 5))
-    cache.stockChanged({ moved: ['p9'], crossed: [] })
+    cache.stockChanged({ moved: ['p9'], crossed: [], restocked: [] })
     release()
     await during
     await read()

@@ -13,8 +13,10 @@
  *   stock moved and those whose shown availability changed (contract/availability.ts). It drops only
  *   the answers that are one of the moved products (a product page's details: its stepper and the
  *   admin's edit form read the exact stock), the answers that show a crossed product, and the answers
- *   ordered by availability (a search ranks in-stock products first, so any crossing may reorder
- *   it). A list that shows a moved product that did not cross keeps its `stock` numbers, which may
+ *   ordered by availability when a product of their store came back in stock. Such an answer is
+ *   the first products of a ranking that puts in-stock products first (a search, a listing, the
+ *   similar rows); a product it does not show that runs out only moves further back, so it cannot
+ *   change that prefix, while one coming back in stock may move into it. A list that shows a moved product that did not cross keeps its `stock` numbers, which may
  *   then lag by up to `ttlMs`: what a list shows does not change, and the cart and the order read
  *   stock fresh from the database (api/modules/cart/service.ts), so nothing is sold on a stale number.
  */
@@ -22,12 +24,14 @@ import { LRUCache } from 'lru-cache'
 import { isOneProduct, productIdsIn, stockKey, storeOfStockKey } from '../../contract/availability.ts'
 
 /**
- * Products whose stock moved (`moved`), and those of them whose shown availability changed
- * (`crossed`), each as `stockKey(store, product)`: stock is per dark store (docs/stores.md).
+ * Products whose stock moved (`moved`), those of them whose shown availability changed (`crossed`),
+ * and those of these that came back in stock from 0 or less (`restocked`), each as
+ * `stockKey(store, product)`: stock is per dark store (docs/stores.md).
  */
 export interface StockChange {
   moved: string[]
   crossed: string[]
+  restocked: string[]
 }
 
 /** A change the cache followed: everything (`all`), or the stock of some products. */
@@ -83,10 +87,10 @@ interface Entry {
 }
 
 /** True when a stock change makes `entry` stale (see the module comment). */
-function isStale(entry: Entry, moved: Set<string>, crossed: Set<string>, crossedStores: Set<string>): boolean {
+function isStale(entry: Entry, moved: Set<string>, crossed: Set<string>, restockedStores: Set<string>): boolean {
   // Still computing: it may have read the stock before the change.
   if (!entry.shown) return true
-  if (entry.availabilityOrdered && (entry.store === undefined ? crossed.size > 0 : crossedStores.has(entry.store))) return true
+  if (entry.availabilityOrdered && (entry.store === undefined ? restockedStores.size > 0 : restockedStores.has(entry.store))) return true
   if (entry.shown.oneProduct !== null && moved.has(entry.shown.oneProduct)) return true
   for (const id of crossed) if (entry.shown.products.has(id)) return true
   return false
@@ -109,11 +113,12 @@ export function createCatalogCache({ max = 2000, ttlMs = 60_000 } = {}): Catalog
     const moved = new Set(change.moved)
     const crossed = new Set(change.crossed)
     for (const id of crossed) moved.add(id)
-    const crossedStores = new Set([...crossed].map(storeOfStockKey))
+    const restocked = change.restocked.filter((key) => crossed.has(key))
+    const restockedStores = new Set(restocked.map(storeOfStockKey))
     const stale: string[] = []
-    for (const [key, entry] of lru.entries()) if (isStale(entry, moved, crossed, crossedStores)) stale.push(key)
+    for (const [key, entry] of lru.entries()) if (isStale(entry, moved, crossed, restockedStores)) stale.push(key)
     for (const key of stale) lru.delete(key)
-    const notice: CatalogChange = { kind: 'stock', moved: [...moved], crossed: [...crossed] }
+    const notice: CatalogChange = { kind: 'stock', moved: [...moved], crossed: [...crossed], restocked }
     for (const listener of clearListeners) listener(notice)
   }
   const applyLocal = (change: CatalogChange) => {
@@ -158,7 +163,7 @@ export function createCatalogCache({ max = 2000, ttlMs = 60_000 } = {}): Catalog
     stockChanged(change) {
       if (change.moved.length === 0 && change.crossed.length === 0) return
       stockLocal(change)
-      const notice: CatalogChange = { kind: 'stock', moved: change.moved, crossed: change.crossed }
+      const notice: CatalogChange = { kind: 'stock', moved: change.moved, crossed: change.crossed, restocked: change.restocked }
       for (const listener of listeners) listener(notice)
     },
     clearLocal,

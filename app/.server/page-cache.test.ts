@@ -238,10 +238,22 @@ describe('the page cache', () => {
     expect(await hit('/shows/p3,p1')).toBe('miss')
     expect(await hit('/search?q=milk')).toBe('miss')
     expect(harness.cache.stats.clears).toBe(0)
-    // A search is dropped by any product's change, even one it does not show: it may reorder.
+    // A change without saying which products came back counts them all as back: the search goes.
     harness.cache.availabilityChanged(['p9'])
     expect(await hit('/search?q=milk')).toBe('miss')
     expect(await hit('/shows/p1,p2')).toBe('hit')
+  })
+
+  it('keeps a page ordered by availability when a product it does not show runs out, and drops it when one comes back', async () => {
+    await get('/search?q=milk')
+    const hit = async (path: string) => (await get(path)).headers.get('x-page-cache')
+    expect(await hit('/search?q=milk')).toBe('hit')
+    // p9 ran out: it only moves further back in the ranking, behind what the page shows.
+    harness.cache.availabilityChanged(['p9'], [])
+    expect(await hit('/search?q=milk')).toBe('hit')
+    // p9 came back in stock: it may now rank among the shown products.
+    harness.cache.availabilityChanged(['p9'], ['p9'])
+    expect(await hit('/search?q=milk')).toBe('miss')
   })
 
   it('does not keep a render that a change of availability of a product it shows overtook, and keeps one of other products', async () => {

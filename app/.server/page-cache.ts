@@ -11,8 +11,8 @@
  * every clear of the catalogue cache (api/lib/cache.ts `onClear`, on every instance through
  * api/lib/cache-bus.ts). An order clears nothing whole: each page records the products it shows
  * (app/.server/page-shows.ts) and `availabilityChanged(ids)` drops only the pages showing a product
- * that crossed between in stock and out of stock, and the pages ordered by availability (a search)
- * (docs/decisions/0019-stock-changes-and-the-caches.md). A render that began before a clear or such
+ * that crossed between in stock and out of stock, and, when one came back in stock, the pages
+ * ordered by availability (a search) (docs/decisions/0019-stock-changes-and-the-caches.md). A render that began before a clear or such
  * a change is not stored, and `ttlMs` bounds the rest (the only freshness bound of a BFF whose API
  * runs elsewhere, `API_URL`, which sees no writes).
  */
@@ -119,9 +119,9 @@ interface Rendered {
   shows: PageShows
 }
 
-/** True when a page showing `shows` is stale once the stock keys `crossed` changed availability. */
-function showsAny(shows: PageShows, crossed: Set<string>): boolean {
-  for (const key of crossed) if (showsStockKey(shows, key)) return true
+/** True when a page showing `shows` is stale once the stock keys `crossed` changed availability, `restocked` of them back in stock. */
+function showsAny(shows: PageShows, crossed: Set<string>, restocked: Set<string> | null): boolean {
+  for (const key of crossed) if (showsStockKey(shows, key, restocked === null || restocked.has(key))) return true
   return false
 }
 
@@ -145,11 +145,12 @@ export interface PageCache {
   clear(): void
   /**
    * Drops the pages that show any of `stockKeys` (`stockKey(store, product)` of products whose shown
-   * availability changed, contract/availability.ts; a bare product id counts in every store) and
-   * that store's pages ordered by availability; renders under way that show one of them are not
-   * stored. Every other page stays.
+   * availability changed, contract/availability.ts; a bare product id counts in every store) and,
+   * for those of them back in stock (`restocked`; all of them when not given), that store's pages
+   * ordered by availability; renders under way that show one of them are not stored. Every other
+   * page stays.
    */
-  availabilityChanged(stockKeys: Iterable<string>): void
+  availabilityChanged(stockKeys: Iterable<string>, restocked?: Iterable<string>): void
   readonly stats: {
     hits: number
     misses: number
@@ -323,7 +324,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         settle(entry)
         // A catalogue write, or a change of availability of a product it shows, landed while
         // rendering: this page may predate it, so it is sent, not kept.
-        if (entry && generation === startedAt && !showsAny(entry.shows, changedSince)) {
+        if (entry && generation === startedAt && !showsAny(entry.shows, changedSince, null)) {
           lru.set(key, entry)
           const url = urlOfKey(key)
           storedUrls.set(url, (storedUrls.get(url) ?? 0) + 1)
@@ -351,12 +352,13 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       lru.clear()
       pending.clear()
     },
-    availabilityChanged(stockKeys) {
+    availabilityChanged(stockKeys, restockedKeys) {
       const crossed = new Set(stockKeys)
       if (crossed.size === 0) return
+      const restocked = restockedKeys === undefined ? null : new Set(restockedKeys)
       counters.availabilityChanges++
       const stale: string[] = []
-      for (const [key, entry] of lru.entries()) if (showsAny(entry.shows, crossed)) stale.push(key)
+      for (const [key, entry] of lru.entries()) if (showsAny(entry.shows, crossed, restocked)) stale.push(key)
       for (const key of stale) lru.delete(key)
       counters.availabilityDropped += stale.length
       for (const changedSince of rendering) for (const id of crossed) changedSince.add(id)

@@ -71,11 +71,14 @@ function splitStockKey(key: string): { store: string | null; product: string } {
 
 /**
  * True when a page that showed `shows` is stale once the stock key `key` crossed between in stock and
- * out of stock: the key's store is the page's (or either is unknown) and the page shows the product,
- * or orders a list by availability.
+ * out of stock (or within "Only N left"): the key's store is the page's (or either is unknown) and
+ * the page shows the product, or, when the product came back in stock (`restocked`), orders a list by
+ * availability. Such a list is the first products of a ranking with in-stock products first: one it
+ * does not show that runs out only moves further back, so the shown prefix cannot change, while one
+ * coming back may move into it (docs/decisions/0019-stock-changes-and-the-caches.md).
  */
-export function showsStockKey(shows: PageShows, key: string): boolean {
+export function showsStockKey(shows: PageShows, key: string, restocked = true): boolean {
   const { store, product } = splitStockKey(key)
   if (store !== null && shows.store !== null && store !== shows.store) return false
-  return shows.availabilityOrdered || shows.products.has(product)
+  return (restocked && shows.availabilityOrdered) || shows.products.has(product)
 }

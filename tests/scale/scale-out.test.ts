@@ -313,7 +313,9 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
       page = await cacheStatus(pages.salt)
     }
     report.crossInstanceOutOfStockPageMs = Date.now() - soldOut
-    // The home page shows the salt's card, so it was rendered again too; the rice's page was not.
+    // The home page shows the salt's card, so it was rendered again too; the rice's page was not,
+    // though its similar rows put in-stock products first: a product it does not show running out
+    // cannot move into them.
     expect((await cacheStatus(pages.home)).html).toContain('Out of stock')
     expect((await cacheStatus(pages.rice)).status).toBe('hit')
   })

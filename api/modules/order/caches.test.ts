@@ -78,7 +78,7 @@ describe('an order and the caches', () => {
 
     await buy(who, cashews, 2)
     expect(await stockOf(cashews)).toBe(7)
-    expect(heard).toEqual([{ kind: 'stock', moved: [key(cashews)], crossed: [] }])
+    expect(heard).toEqual([{ kind: 'stock', moved: [key(cashews)], crossed: [], restocked: [] }])
     // The list was kept: it still says 9 (in stock either way) and was not computed again.
     expect((await listedStock())[cashews.id]).toBe(9)
     expect(t.deps.cache.stats.misses).toBe(misses)
@@ -86,7 +86,7 @@ describe('an order and the caches', () => {
     expect(await detailsStock(cashews)).toBe(7)
     // Down to 5: "Only 5 left" is shown, so the lists showing it are refreshed.
     await buy(who, cashews, 2)
-    expect(heard[1]).toEqual({ kind: 'stock', moved: [key(cashews)], crossed: [key(cashews)] })
+    expect(heard[1]).toEqual({ kind: 'stock', moved: [key(cashews)], crossed: [key(cashews)], restocked: [] })
     expect((await listedStock())[cashews.id]).toBe(5)
   })
 
@@ -98,7 +98,7 @@ describe('an order and the caches', () => {
     heard.length = 0
 
     await buy(who, almonds, 2)
-    expect(heard).toEqual([{ kind: 'stock', moved: [key(almonds)], crossed: [key(almonds)] }])
+    expect(heard).toEqual([{ kind: 'stock', moved: [key(almonds)], crossed: [key(almonds)], restocked: [] }])
     expect((await listedStock())[almonds.id]).toBe(0)
     expect(await detailsStock(almonds)).toBe(0)
   })
@@ -115,9 +115,9 @@ describe('an order and the caches', () => {
 
     const cancel = (order: { _id: string }) => t.call('order/cancel', { method: 'POST', json: { orderId: order._id }, token: who.token })
     expect((await cancel(some)).status).toBe(200)
-    expect(heard).toEqual([{ kind: 'stock', moved: [key(dates)], crossed: [] }])
+    expect(heard).toEqual([{ kind: 'stock', moved: [key(dates)], crossed: [], restocked: [] }])
     expect((await cancel(soldOut)).status).toBe(200)
-    expect(heard[1]).toEqual({ kind: 'stock', moved: [key(raisins)], crossed: [key(raisins)] })
+    expect(heard[1]).toEqual({ kind: 'stock', moved: [key(raisins)], crossed: [key(raisins)], restocked: [key(raisins)] })
     expect((await listedStock())[raisins.id]).toBe(3)
   })
 
@@ -165,7 +165,9 @@ describe('an order and the caches', () => {
       headers: { 'Idempotency-Key': `cache-key-${process.pid}-${++keySeq}`, 'X-Store-Id': KORAMANGALA },
     })
     expect(placed.status).toBe(201)
-    expect(heard).toEqual([{ kind: 'stock', moved: [stockKey(KORAMANGALA, walnuts.id)], crossed: [stockKey(KORAMANGALA, walnuts.id)] }])
+    expect(heard).toEqual([
+      { kind: 'stock', moved: [stockKey(KORAMANGALA, walnuts.id)], crossed: [stockKey(KORAMANGALA, walnuts.id)], restocked: [] },
+    ])
     // Indiranagar's listing is kept as it was; Koramangala's is computed again and says 0.
     expect((await listIn(SEEDED_DEFAULT_STORE)).find((p) => p._id === walnuts.id)!.stock).toBe(9)
     expect(t.deps.cache.stats.misses).toBe(misses)

@@ -108,14 +108,16 @@ export interface OrderAnswer {
 }
 
 /**
- * Adds a product whose stock went from `before` to `after` units to `change`: to `moved`, and to
- * `crossed` when what the pages show of it changed (contract/availability.ts).
+ * Adds a product whose stock went from `before` to `after` units to `change`: to `moved`, to
+ * `crossed` when what the pages show of it changed (contract/availability.ts), and to `restocked`
+ * when it came back in stock (from 0 or less to more).
  */
 export function noteStockMove(change: StockChange, storeId: string, productId: string, before: number, after: number): void {
   if (before === after) return
   const key = stockKey(storeId, productId)
   change.moved.push(key)
   if (shownAvailabilityChanged(before, after)) change.crossed.push(key)
+  if (before <= 0 && after > 0) change.restocked.push(key)
 }
 
 /** 422 message: no store delivers to the address's PIN code. */
@@ -492,7 +494,7 @@ export async function placeFromCart(
       }
       if (changes.length > 0) return { kind: 'changed', changes }
 
-      const stock: StockChange = { moved: [], crossed: [] }
+      const stock: StockChange = { moved: [], crossed: [], restocked: [] }
       for (const line of lines) {
         // The guard that makes overselling impossible even if a lock were ever missed.
         const after = await takeStock(tx, store.id, line.product_id, line.quantity)
@@ -582,7 +584,7 @@ export async function changeStatus(
     // A shopper may cancel only while nothing was done yet; an admin may also cancel a packed order.
     const allowed = input.onlyUserId ? order.status === 'placed' && input.to === 'cancelled' : canMove(order.status, input.to)
     if (!allowed) throw Conflict(cannotMoveMessage(order.status, input.to))
-    const stock: StockChange = { moved: [], crossed: [] }
+    const stock: StockChange = { moved: [], crossed: [], restocked: [] }
     if (input.to === 'cancelled') {
       const restored = await returnOrderStock(tx, order.store_id, order.id)
       for (const row of restored) noteStockMove(stock, order.store_id, row.id, row.stock - row.quantity, row.stock)

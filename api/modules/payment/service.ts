@@ -282,7 +282,7 @@ export async function applyCapture(
     }
     if (order.status === 'cancelled' && order.payment_state === 'expired') {
       // Paid after the hold ran out: sold if every line's stock is still there, else refunded.
-      const stock: StockChange = { moved: [], crossed: [] }
+      const stock: StockChange = { moved: [], crossed: [], restocked: [] }
       const retaken = await tx
         .transaction(async (inner) => {
           const lines = await queryRows<{ product_id: string; quantity: number }>(
@@ -531,7 +531,7 @@ export async function expireReservations(deps: Pick<PaymentDeps, 'db' | 'cache' 
           order by reservation_expires_at limit 1 for update skip locked`,
       )
       if (!order) return undefined
-      const stock: StockChange = { moved: [], crossed: [] }
+      const stock: StockChange = { moved: [], crossed: [], restocked: [] }
       for (const row of await returnOrderStock(tx, order.store_id, order.id))
         noteStockMove(stock, order.store_id, row.id, row.stock - row.quantity, row.stock)
       await tx.execute(sql`update orders set status = 'cancelled', payment_state = case when payment_state = 'mismatch' then 'mismatch' else 'expired' end,
