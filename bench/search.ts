@@ -47,6 +47,7 @@ import { newId } from '../api/lib/ids.ts'
 import { logger } from '../api/lib/logger.ts'
 import { createRateLimits } from '../api/lib/rate-limit.ts'
 import { createDiskStorage } from '../api/lib/storage.ts'
+import { bulkStockWrites, refreshStockBits } from '../api/modules/inventory/stock-bits.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const { values: args } = parseArgs({
@@ -213,12 +214,17 @@ export async function expandStores(db: Db, count: number): Promise<string[]> {
   const ids = (await queryRows<{ id: string }>(db, sql`select id from products order by id`)).map((r) => r.id)
   for (let i = 0; i < ids.length; i += 5000) {
     const batch = ids.slice(i, i + 5000)
-    await db.execute(sql`insert into inventory (store_id, product_id, stock)
-      select s.id, p.id, demo_store_stock(25, s.id, coalesce(p.sku, p.id))
-      from products p cross join stores s
-      where p.id >= ${batch[0]!} and p.id <= ${batch.at(-1)!}
-      on conflict do nothing`)
+    await db.transaction(async (tx) => {
+      await bulkStockWrites(tx)
+      await tx.execute(sql`insert into inventory (store_id, product_id, stock)
+        select s.id, p.id, demo_store_stock(25, s.id, coalesce(p.sku, p.id))
+        from products p cross join stores s
+        where p.id >= ${batch[0]!} and p.id <= ${batch.at(-1)!}
+        on conflict do nothing`)
+    })
   }
+  // Written with the bit triggers off (api/modules/inventory/stock-bits.ts): every store's at once.
+  await refreshStockBits(db)
   return (await queryRows<{ id: string }>(db, sql`select id from stores where active order by position, id`)).map((r) => r.id)
 }
 

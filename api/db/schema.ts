@@ -25,6 +25,8 @@ import { newId } from '../lib/ids.ts'
 
 /** PostgreSQL's `tsvector` (full-text document); read as text, never written (generated columns). */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+/** PostgreSQL's `bit varying`, read as a string of 0s and 1s. */
+const bitVarying = customType<{ data: string }>({ dataType: () => 'bit varying' })
 
 const id = () => text('id').primaryKey().$defaultFn(newId)
 const timestamps = {
@@ -160,6 +162,11 @@ export const products = pgTable(
     moreDetails: jsonb('more_details').$type<Record<string, string>>().notNull().default({}),
     publish: boolean('publish').notNull().default(true),
     sku: text('sku'),
+    /**
+     * The product's number in the stores' availability bits (`store_stock_bits`, migration
+     * 0020_store_stock_bits): a dense identity, never written here.
+     */
+    stockSeq: integer('stock_seq').generatedByDefaultAsIdentity(),
     searchDoc: tsvector('search_doc').generatedAlwaysAs(
       sql`setweight(to_tsvector('simple'::regconfig, translate(coalesce("name", ''), '/.', '  ')), 'A') || setweight(to_tsvector('simple'::regconfig, translate(coalesce("more_details"->>'brand', ''), '/.', '  ')), 'B')`,
     ),
@@ -191,6 +198,7 @@ export const products = pgTable(
   },
   (t) => [
     uniqueIndex('products_sku_key').on(t.sku),
+    uniqueIndex('products_stock_seq_key').on(t.stockSeq),
     index('products_created_idx').on(t.createdAt.desc(), t.id),
     // fastupdate off: a pending list of new rows would be read in full by every search (migration 0006_search).
     index('products_search_doc_idx').using('gin', t.searchDoc).with({ fastupdate: false }),
@@ -582,6 +590,19 @@ export const inventory = pgTable(
   },
   (t) => [primaryKey({ columns: [t.storeId, t.productId], name: 'inventory_pk' }), index('inventory_product_idx').on(t.productId)],
 )
+
+/**
+ * Which products a store has in stock, one bit per product (`products.stock_seq`), kept equal to
+ * `inventory` by deferred triggers (migration 0020_store_stock_bits; docs/stores.md, "Availability
+ * bits"): a search reads the store's row once instead of probing `inventory` per matching product.
+ * Read and written in SQL only (api/modules/inventory/stock-bits.ts).
+ */
+export const storeStockBits = pgTable('store_stock_bits', {
+  storeId: text('store_id')
+    .primaryKey()
+    .references(() => stores.id, { onDelete: 'cascade' }),
+  inStock: bitVarying('in_stock').notNull(),
+})
 
 export type StoreRow = typeof stores.$inferSelect
 

@@ -34,6 +34,7 @@ import { mainImageKey, processImage, type StoredImage } from '../../lib/images.t
 import type { Storage } from '../../lib/storage.ts'
 import { ART_DIR, artworkForCategory, artworkForProduct, artworkForSubCategory, type ArtChoice } from './artwork.ts'
 import { describeProduct, stableHash } from './describe.ts'
+import { bulkStockWrites, refreshStockBits } from '../../modules/inventory/stock-bits.ts'
 
 /** One product row of the CSV, cleaned (whitespace collapsed and trimmed). Prices in rupees. */
 export interface CatalogRow {
@@ -299,6 +300,8 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       // Every store's own stock of every product, drawn from the demo stock by the SQL function
       // demo_store_stock (migration 0010_dark_stores; docs/stores.md, "Stock"), in one statement.
       const stockRows = unique.map((r, i) => ({ id: productRows[i].id, base: String(stockFor(r.productId)), sku: productRows[i].sku }))
+      // 8,208 × 7 rows: the stores' availability bits are built once below, not row by row.
+      await bulkStockWrites(tx)
       for (const batch of chunks(stockRows, batchSize * 4))
         await tx.execute(sql`insert into inventory (store_id, product_id, stock)
           select s.id, v.id, demo_store_stock(v.base, s.id, v.sku)
@@ -306,6 +309,7 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
                       ${textArrayOf(batch.map((p) => p.sku))}) as v(id, base, sku)
           cross join stores s
           on conflict do nothing`)
+      await refreshStockBits(tx)
       const stored = await storing
       const imageRows = [...stored].map(([file, img]) => {
         if (img.url !== storage.urlFor(mainImageKey(art.get(file)!))) throw new Error(`Artwork ${file} was stored as ${img.url}`)

@@ -23,6 +23,7 @@ import { NotFound } from '../../lib/errors.ts'
 import { toPaise, wireDiscount } from '../../lib/money.ts'
 import { expandedCategories, expandedSubCategories, isoTimestamp } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
+import { storeInStock } from '../inventory/stock-bits.ts'
 import type { CatalogDeps } from '../category/service.ts'
 import type { CacheEntryOptions } from '../../lib/cache.ts'
 import type { ProductsByCategoryAndSubCategoryInput } from '../../../contract/product.ts'
@@ -80,7 +81,7 @@ export const productColumns = (storeId: string) => sql`p.id as "_id", p.name, p.
 export const newestFirst = sql`p.created_at desc nulls last, p.id`
 
 /** In stock in `storeId` first, then newest first: the order of every product list. */
-export const availableNewestFirst = (storeId: string) => sql`(${storeStock(storeId)} > 0) desc, ${newestFirst}`
+export const availableNewestFirst = (storeId: string) => sql`${storeInStock(storeId)} desc, ${newestFirst}`
 
 /**
  * Numeric columns arrive as text from both drivers; the answer carries JSON numbers. `discount` is
@@ -154,7 +155,7 @@ export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: st
             select b.category_id, b.id,
               row_number() over (partition by b.category_id order by b.in_stock desc, b.brand_rank, b.created_at desc nulls last, b.id) as rank
             from (
-              select pc.category_id, p.id, p.created_at, ${storeStock(deps.storeId)} > 0 as in_stock,
+              select pc.category_id, p.id, p.created_at, ${storeInStock(deps.storeId)} as in_stock,
                 row_number() over (
                   partition by pc.category_id, ${brandKey}
                   order by ${availableNewestFirst(deps.storeId)}
@@ -244,7 +245,7 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
             from products p where p.id = ${productId} and p.publish`,
       )
       if (!self) throw NotFound('Product not found')
-      const inStock = sql`${storeStock(deps.storeId)} > 0`
+      const inStock = storeInStock(deps.storeId)
       const shelf = await queryRows<ProductRow>(
         deps.db,
         sql`select ${productColumns(deps.storeId)}

@@ -14,7 +14,8 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
-import { offsetOf, productColumns, storeStock, toProductAnswer, type ProductAnswer, type ProductRow } from '../product/reads.ts'
+import { storeInStock } from '../inventory/stock-bits.ts'
+import { offsetOf, productColumns, toProductAnswer, type ProductAnswer, type ProductRow } from '../product/reads.ts'
 import { DISCOUNT_STEPS, PRICE_BANDS, type Facets, type ListOptions } from './schemas.ts'
 
 /** Brands listed in the brand facet at most (the commonest first; chosen brands always). */
@@ -122,7 +123,7 @@ function matchedProducts(query: ListQuery): SQL {
     facets || isFiltered(query.options) ? sql`, ${brandOk} as brand_ok, ${priceOk} as price_ok, ${discountOk} as discount_ok` : sql``
   const { columns } = query.ranking
   return sql`matched as ${facets ? sql`materialized` : sql`not materialized`} (
-      select p.id, length(p.name) as name_length, p.created_at, p.selling_price, p.discount, ${storeStock(query.storeId)} > 0 as in_stock
+      select p.id, length(p.name) as name_length, p.created_at, p.selling_price, p.discount, ${storeInStock(query.storeId)} as in_stock
         ${facetColumns}${flagColumns}${columns ? sql`, ${columns}` : sql``}
       from products p
       where ${query.candidates ? sql`p.id in (${query.candidates}) and ` : sql``}p.publish and ${query.where}
