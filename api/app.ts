@@ -54,7 +54,6 @@ export type { AppDeps, AppOptions }
 export function resolveDeps(opts: AppOptions): AppDeps {
   return {
     accounts: accountLookup(opts.db),
-    jwtSecret: 'test-secret-not-for-production-0123456789',
     storage: createDiskStorage(path.join(os.tmpdir(), 'grocery-uploads')),
     cache: createCatalogCache(),
     rateLimits: createRateLimits(),

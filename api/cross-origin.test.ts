@@ -83,7 +83,7 @@ describe('CORS for API_ALLOWED_ORIGINS', () => {
   })
 
   it('answers no CORS at all when no origin is listed', async () => {
-    const { app } = createApp({ db: t.db })
+    const { app } = createApp({ db: t.db, jwtSecret: t.deps.jwtSecret })
     const res = await app.request('/api/category/get', {
       method: 'OPTIONS',
       headers: { Origin: CLIENT, 'Access-Control-Request-Method': 'GET' },

@@ -74,4 +74,5 @@ export interface AppDeps {
   checkAnswers: boolean
 }
 
-export type AppOptions = Pick<AppDeps, 'db'> & Partial<Omit<AppDeps, 'db'>>
+/** What `createApp` needs: the database and the JWT secret always (no secret is safe to default), the rest optional. */
+export type AppOptions = Pick<AppDeps, 'db' | 'jwtSecret'> & Partial<Omit<AppDeps, 'db' | 'jwtSecret'>>

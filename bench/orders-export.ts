@@ -14,6 +14,7 @@
  * Needs BENCH_DATABASE_URL or TEST_DATABASE_URL (a server URL: the bench creates and drops its own
  * database there). Options: `--db postgres|pglite`, env BENCH_ORDERS, BENCH_RUNS.
  */
+import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { sql } from 'drizzle-orm'
 import { createApp } from '../api/app.ts'
@@ -66,6 +67,7 @@ async function main() {
 
     const { app, deps } = createApp({
       db,
+      jwtSecret: randomBytes(32).toString('hex'),
       storage: createDiskStorage(path.join(tmp, 'uploads')),
       mailer: createMailer({ outboxDir: path.join(tmp, 'outbox') }),
     })

@@ -29,6 +29,7 @@
  * Env: BENCH_RUNS (3), BENCH_PORT (3400), BENCH_DURATION, BENCH_ATTACKERS.
  */
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -292,7 +293,13 @@ async function latency(kind: 'pglite' | 'postgres', size: number): Promise<Laten
     let nextStore = 0
     const storeHeader = () => ({ 'X-Store-Id': storeIds[nextStore++ % storeIds.length]! })
     const rateLimits = { ...createRateLimits(), searchByIp: new RateLimiterMemory({ points: 1e9, duration: 1 }) }
-    const { app } = createApp({ db: database.db, storage, cache: answerlessCache(), rateLimits })
+    const { app } = createApp({
+      db: database.db,
+      jwtSecret: randomBytes(32).toString('hex'),
+      storage,
+      cache: answerlessCache(),
+      rateLimits,
+    })
     // The server backend's CPU time in ms (PostgreSQL on this machine), or 0 for PGlite.
     let backendPid = 0
     const backendCpuMs = () => {

@@ -20,12 +20,16 @@ export interface CallOptions {
   headers?: Record<string, string>
 }
 
+/** The JWT secret of every test API: tests sign and check their tokens with it, and nothing else does. */
+export const TEST_JWT_SECRET = 'test-secret-not-for-production-0123456789'
+
 /** A fresh API: `{ app, deps, db, tmpDir, call, close }`. Close it in afterAll. */
 export async function createTestApp(overrides: Partial<AppOptions> = {}) {
   const database = await createTestDatabase()
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-test-'))
   const { app, deps } = createApp({
     db: database.db,
+    jwtSecret: TEST_JWT_SECRET,
     storage: createDiskStorage(path.join(tmpDir, 'uploads')),
     mailer: createMailer({ outboxDir: path.join(tmpDir, 'outbox') }),
     // Every answer of every API test is checked against contract/ (api/lib/openapi.ts).
