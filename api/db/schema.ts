@@ -280,7 +280,7 @@ export const images = pgTable('images', {
  */
 export const illustrations = pgTable('illustrations', {
   id: text('id').primaryKey(),
-  spec: jsonb('spec').$type<{ brand: string; name: string; unit: string; form: string; seed: string }>().notNull(),
+  subject: jsonb('subject').$type<{ brand: string; name: string; unit: string; form: string; seed: string }>().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
 

@@ -11,7 +11,7 @@ import type { Db } from '../db/client.ts'
 import { illustrations } from '../db/schema.ts'
 import type { Logger } from './logger.ts'
 import type { Storage } from './storage.ts'
-import { isIllustrationSpec, renderIllustration } from './illustrations.ts'
+import { isIllustrationSubject, renderIllustration } from './illustrations.ts'
 
 // `<24 hex>-il.webp` or one of its variants `<24 hex>-il-w<width>.webp`: the stem is group 1.
 const ILLUSTRATION_KEY = /^([0-9a-f]{24}-il)(?:-w(\d+))?\.webp$/
@@ -48,12 +48,12 @@ export function createIllustrationDrawer(opts: { db: Db; storage: Storage; logge
   }
 
   const drawStem = async (stem: string): Promise<boolean> => {
-    const [row] = await db.select({ spec: illustrations.spec }).from(illustrations).where(eq(illustrations.id, stem)).limit(1)
-    if (!row || !isIllustrationSpec(row.spec)) return false
+    const [row] = await db.select({ subject: illustrations.subject }).from(illustrations).where(eq(illustrations.id, stem)).limit(1)
+    if (!row || !isIllustrationSubject(row.subject)) return false
     await slot()
     try {
       const started = performance.now()
-      const files = await renderIllustration(row.spec, stem)
+      const files = await renderIllustration(row.subject, stem)
       await Promise.all([...files].map(([key, bytes]) => storage.put(key, bytes, 'image/webp')))
       logger?.debug({ picture: stem, ms: Math.round(performance.now() - started) }, 'drew a product picture')
       return true

@@ -10,17 +10,17 @@ import {
   FONT_FAMILY,
   illustrationName,
   illustrationSvg,
-  isIllustrationSpec,
+  isIllustrationSubject,
   LABEL_BOX,
   labelLines,
   PACK_FORMS,
   packFormFor,
   renderIllustration,
-  type IllustrationSpec,
+  type IllustrationSubject,
 } from './illustrations.ts'
 import { IMAGE_VARIANT_WIDTHS, imageKindOf, isStoredImageUrl, variantUrl, withoutIllustrationsBesidePhotos } from '../../contract/images.ts'
 
-const spec = (over: Partial<IllustrationSpec> = {}): IllustrationSpec => ({
+const subject = (over: Partial<IllustrationSubject> = {}): IllustrationSubject => ({
   brand: 'Amul',
   name: 'Taaza Toned Fresh Milk',
   unit: '500 ml',
@@ -101,7 +101,9 @@ describe('brandColours', () => {
 
 describe('illustrationSvg', () => {
   it('escapes the text, so a name with markup stays text', async () => {
-    const svg = illustrationSvg(spec({ brand: 'Johnson & Johnson', name: 'Baby <b>Oil</b> "Gentle"', unit: "2x200 ml's", form: 'packet' }))
+    const svg = illustrationSvg(
+      subject({ brand: 'Johnson & Johnson', name: 'Baby <b>Oil</b> "Gentle"', unit: "2x200 ml's", form: 'packet' }),
+    )
     expect(svg).toContain('>JOHNSON &amp; JOHNSON<')
     expect(svg).toContain('&lt;b&gt;Oil&lt;/b&gt;')
     expect(svg).toContain('&quot;Gentle&quot;')
@@ -114,7 +116,7 @@ describe('illustrationSvg', () => {
   })
 
   it('prints the brand, the name and the pack size', () => {
-    const svg = illustrationSvg(spec({ name: 'Taaza Milk', form: 'pouch' }))
+    const svg = illustrationSvg(subject({ name: 'Taaza Milk', form: 'pouch' }))
     expect(svg).toContain('>AMUL<')
     expect(svg).toContain('>Taaza Milk<')
     expect(svg).toContain('>500 ml<')
@@ -156,11 +158,16 @@ describe('illustrationSvg', () => {
 
 describe('renderIllustration', () => {
   it('writes the main file and every variant width as WebP, named like any stored image', async () => {
-    const files = await renderIllustration(spec())
-    const name = illustrationName(spec())
+    const files = await renderIllustration(subject())
+    const name = illustrationName(subject())
     expect(name).toMatch(/^[0-9a-f]{24}-il$/)
     expect([...files.keys()]).toEqual([`${name}.webp`, ...IMAGE_VARIANT_WIDTHS.map((w) => `${name}-w${w}.webp`)])
-    const widths: Record<string, number> = { [`${name}.webp`]: 512, [`${name}-w128.webp`]: 128, [`${name}-w256.webp`]: 256, [`${name}-w512.webp`]: 512 }
+    const widths: Record<string, number> = {
+      [`${name}.webp`]: 512,
+      [`${name}-w128.webp`]: 128,
+      [`${name}-w256.webp`]: 256,
+      [`${name}-w512.webp`]: 512,
+    }
     for (const [key, bytes] of files) {
       expect(bytes.toString('latin1', 0, 4)).toBe('RIFF')
       expect(bytes.toString('latin1', 8, 12)).toBe('WEBP')
@@ -175,31 +182,31 @@ describe('renderIllustration', () => {
   })
 
   it('is deterministic: the same product gives the same name and the same bytes', async () => {
-    const [a, b] = await Promise.all([renderIllustration(spec()), renderIllustration(spec())])
+    const [a, b] = await Promise.all([renderIllustration(subject()), renderIllustration(subject())])
     expect([...a.keys()]).toEqual([...b.keys()])
     for (const [key, bytes] of a) expect(bytes.equals(b.get(key)!), key).toBe(true)
   })
 
   it('gives two products two pictures, even with the same text', async () => {
-    const other = spec({ name: 'Gold Full Cream Milk' })
-    expect(illustrationName(other)).not.toBe(illustrationName(spec()))
-    expect(illustrationName(spec({ seed: 'BB-2' }))).not.toBe(illustrationName(spec()))
-    const [a, b] = await Promise.all([renderIllustration(spec()), renderIllustration(other)])
+    const other = subject({ name: 'Gold Full Cream Milk' })
+    expect(illustrationName(other)).not.toBe(illustrationName(subject()))
+    expect(illustrationName(subject({ seed: 'BB-2' }))).not.toBe(illustrationName(subject()))
+    const [a, b] = await Promise.all([renderIllustration(subject()), renderIllustration(other)])
     expect([...a.values()][0]!.equals([...b.values()][0]!)).toBe(false)
   })
 
   it('draws every form', async () => {
     for (const form of PACK_FORMS) {
-      const files = await renderIllustration(spec({ form }))
+      const files = await renderIllustration(subject({ form }))
       expect((await sharp([...files.values()][1]!).metadata()).width).toBe(128)
     }
   })
 
-  it('accepts only a complete spec read back from the database', () => {
-    expect(isIllustrationSpec(spec())).toBe(true)
-    expect(isIllustrationSpec({ ...spec(), form: 'crate' })).toBe(false)
-    expect(isIllustrationSpec({ brand: 'A' })).toBe(false)
-    expect(isIllustrationSpec(null)).toBe(false)
+  it('accepts only a complete subject read back from the database', () => {
+    expect(isIllustrationSubject(subject())).toBe(true)
+    expect(isIllustrationSubject({ ...subject(), form: 'crate' })).toBe(false)
+    expect(isIllustrationSubject({ brand: 'A' })).toBe(false)
+    expect(isIllustrationSubject(null)).toBe(false)
   })
 })
 

@@ -27,7 +27,7 @@ export const ILLUSTRATION_SIZE = 512
 export const DRAWING_VERSION = 1
 
 /** What one product's picture is drawn from (all text as the catalogue has it). */
-export interface IllustrationSpec {
+export interface IllustrationSubject {
   brand: string
   name: string
   /** The pack size as sold ("500 ml", "2x200 g"). */
@@ -262,7 +262,7 @@ export const LABEL_BOX: Record<PackForm, { x: number; y: number; width: number; 
  * floor; below it the text is cut with "…". Never breaks a word at the larger name sizes.
  */
 export function labelLines(
-  spec: Pick<IllustrationSpec, 'brand' | 'name' | 'unit'>,
+  subject: Pick<IllustrationSubject, 'brand' | 'name' | 'unit'>,
   box: { x: number; y: number; width: number; height: number },
 ): TextLine[] {
   const inner = box.width - 20
@@ -272,18 +272,18 @@ export function labelLines(
     return { text: shorten(text, inner, (t) => textWidth(t, size, bold)), size }
   }
   const maxLines = box.height < 150 ? 1 : 3
-  const brand = fit(spec.brand.toUpperCase(), [26, 22, 18, 15], true)
-  const unit = fit(spec.unit, [22, 18, 15], true)
+  const brand = fit(subject.brand.toUpperCase(), [26, 22, 18, 15], true)
+  const unit = fit(subject.unit, [22, 18, 15], true)
   // The largest size at which the whole name wraps into the lines there are without cutting a
   // word; else the smallest, cut.
   const nameSizes = [24, 20, 17]
   const measureAt = (size: number) => (t: string) => textWidth(t, size, false)
   const nameSize =
     nameSizes.find((size) => {
-      const lines = wrap(spec.name, inner, maxLines, measureAt(size))
-      return lines.join(' ') === spec.name.trim().split(/\s+/).join(' ')
+      const lines = wrap(subject.name, inner, maxLines, measureAt(size))
+      return lines.join(' ') === subject.name.trim().split(/\s+/).join(' ')
     }) ?? nameSizes[nameSizes.length - 1]!
-  const names = wrap(spec.name, inner, maxLines, measureAt(nameSize))
+  const names = wrap(subject.name, inner, maxLines, measureAt(nameSize))
   const lines: TextLine[] = []
   const x = box.x + box.width / 2
   let y = box.y + 14
@@ -346,11 +346,11 @@ function packShape(form: PackForm, c: BrandColours, seed: number): string {
  * and a white label with the brand, the name and the pack size, every text XML-escaped and fitted
  * inside the label (`labelLines`).
  */
-export function illustrationSvg(spec: IllustrationSpec): string {
-  const c = brandColours(spec.brand)
-  const box = LABEL_BOX[spec.form]
-  const seed = Number.parseInt(contentHash(Buffer.from(spec.seed)).slice(0, 6), 16)
-  const text = labelLines(spec, box)
+export function illustrationSvg(subject: IllustrationSubject): string {
+  const c = brandColours(subject.brand)
+  const box = LABEL_BOX[subject.form]
+  const seed = Number.parseInt(contentHash(Buffer.from(subject.seed)).slice(0, 6), 16)
+  const text = labelLines(subject, box)
     .map(
       (line) =>
         `<text x="${line.x}" y="${line.y}" font-size="${line.size}"${line.bold ? ' font-weight="bold"' : ''}>${escapeXml(line.text)}</text>`,
@@ -359,7 +359,7 @@ export function illustrationSvg(spec: IllustrationSpec): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${ILLUSTRATION_SIZE}" height="${ILLUSTRATION_SIZE}" viewBox="0 0 512 512">
 <rect width="512" height="512" fill="${c.background}"/>
 <ellipse cx="256" cy="482" rx="170" ry="16" fill="#000" fill-opacity=".08"/>
-${packShape(spec.form, c, seed)}
+${packShape(subject.form, c, seed)}
 <rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="14" fill="#fff" fill-opacity=".94"/>
 <rect x="${box.x}" y="${box.y + box.height - 6}" width="${box.width}" height="6" fill="${c.accent}"/>
 <g font-family="${FONT_FAMILY}" text-anchor="middle" fill="#1f2328">
@@ -372,21 +372,21 @@ ${text}
  * The name of a product's picture: `<24 hex>-il`, the hash of what it is drawn from and the drawing
  * version; the files are `<name>.webp` and its `-w128/-w256/-w512` variants (contract/images.ts).
  */
-export function illustrationName(spec: IllustrationSpec): string {
-  const source = JSON.stringify([DRAWING_VERSION, spec.form, spec.brand, spec.name, spec.unit, spec.seed])
+export function illustrationName(subject: IllustrationSubject): string {
+  const source = JSON.stringify([DRAWING_VERSION, subject.form, subject.brand, subject.name, subject.unit, subject.seed])
   return illustrationStem(contentHash(Buffer.from(source)))
 }
 
 /**
  * Renders a product's picture as WebP in every stored width: the main file at 512 px (also the
  * `-w512` variant) and 256 and 128 px, each rendered from the SVG at its own size (not scaled down
- * from a bitmap), so small type stays sharp. The same spec gives the same bytes on one machine
+ * from a bitmap), so small type stays sharp. The same subject gives the same bytes on one machine
  * (fonts and libvips fixed).
- * @param name the stored name (default `illustrationName(spec)`; a stored row's own id when redrawn)
+ * @param name the stored name (default `illustrationName(subject)`; a stored row's own id when redrawn)
  * @returns storage key → WebP bytes, main first (`<name>.webp`, then `-w128`, `-w256`, `-w512`)
  */
-export async function renderIllustration(spec: IllustrationSpec, name = illustrationName(spec)): Promise<Map<string, Buffer>> {
-  const svg = Buffer.from(illustrationSvg(spec))
+export async function renderIllustration(subject: IllustrationSubject, name = illustrationName(subject)): Promise<Map<string, Buffer>> {
+  const svg = Buffer.from(illustrationSvg(subject))
   const encode = (width: number) =>
     sharp(svg, { density: (72 * width) / ILLUSTRATION_SIZE })
       .resize(width, width)
@@ -399,8 +399,8 @@ export async function renderIllustration(spec: IllustrationSpec, name = illustra
   return files
 }
 
-/** True when `value` is a spec this module can draw (a row read back from the database). */
-export function isIllustrationSpec(value: unknown): value is IllustrationSpec {
+/** True when `value` is a subject this module can draw (a row read back from the database). */
+export function isIllustrationSubject(value: unknown): value is IllustrationSubject {
   if (!value || typeof value !== 'object') return false
   const v = value as Record<string, unknown>
   return ['brand', 'name', 'unit', 'seed'].every((k) => typeof v[k] === 'string') && (PACK_FORMS as readonly unknown[]).includes(v.form)

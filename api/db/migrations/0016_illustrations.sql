@@ -4,6 +4,6 @@
 -- are drawn on their first request and stored (api/lib/illustration-store.ts).
 CREATE TABLE IF NOT EXISTS "illustrations" (
 	"id" text PRIMARY KEY NOT NULL,
-	"spec" jsonb NOT NULL,
+	"subject" jsonb NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );

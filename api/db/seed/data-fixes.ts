@@ -20,7 +20,7 @@ import { queryRows } from '../query.ts'
 import { parseCatalogCsv, readArtwork, skuFor } from './import-catalog.ts'
 import { artworkForProduct } from './artwork.ts'
 import { mainImageKey } from '../../lib/images.ts'
-import { illustrationName, packFormFor, type IllustrationSpec } from '../../lib/illustrations.ts'
+import { illustrationName, packFormFor, type IllustrationSubject } from '../../lib/illustrations.ts'
 
 export const SELLING_PRICE_FIX = 'catalog-selling-price-2026-11'
 /** Advisory-lock key serialising data fixes across instances (arbitrary, distinct from the import's). */
@@ -73,9 +73,9 @@ export async function fixCatalogPictures(db: Db, csvPath: string, urlFor: (key: 
   const choices = rows.map((r) => artworkForProduct({ name: r.name, subCategory: r.subCategory, category: r.category }))
   const art = await readArtwork(choices.map((c) => c.file))
   const source = rows.map((r, i) => {
-    const spec: IllustrationSpec = { brand: r.brand, name: r.name, unit: r.unit, form: packFormFor(r), seed: skuFor(r.productId) }
-    const id = illustrationName(spec)
-    return { sku: skuFor(r.productId), old: urlFor(mainImageKey(art.get(choices[i]!.file)!)), id, url: urlFor(`${id}.webp`), spec }
+    const subject: IllustrationSubject = { brand: r.brand, name: r.name, unit: r.unit, form: packFormFor(r), seed: skuFor(r.productId) }
+    const id = illustrationName(subject)
+    return { sku: skuFor(r.productId), old: urlFor(mainImageKey(art.get(choices[i]!.file)!)), id, url: urlFor(`${id}.webp`), subject }
   })
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${FIX_LOCK_KEY})`)
@@ -91,8 +91,8 @@ export async function fixCatalogPictures(db: Db, csvPath: string, urlFor: (key: 
       returning p.id`,
     )
     await tx.execute(sql`
-      insert into illustrations (id, spec)
-      select src.id, src.spec from jsonb_to_recordset(${json}::jsonb) as src(id text, spec jsonb)
+      insert into illustrations (id, subject)
+      select src.id, src.subject from jsonb_to_recordset(${json}::jsonb) as src(id text, subject jsonb)
       on conflict do nothing`)
     await tx.execute(sql`insert into data_fixes (name, rows) values (${DRAWN_PICTURES_FIX}, ${updated.length})`)
     return updated.length

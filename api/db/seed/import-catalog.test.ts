@@ -218,8 +218,8 @@ describe('importCatalog', () => {
       expect(await fileExists(p.image[0])).toBe(false)
     }
     expect(new Set(all.map((p) => p.image[0])).size).toBe(50)
-    const onion = recorded.find((r) => r.spec.seed === 'BB-1')!
-    expect(onion.spec).toEqual({ brand: 'Fresho', name: 'Onion (Loose)', unit: '2 kg', form: 'produce', seed: 'BB-1' })
+    const onion = recorded.find((r) => r.subject.seed === 'BB-1')!
+    expect(onion.subject).toEqual({ brand: 'Fresho', name: 'Onion (Loose)', unit: '2 kg', form: 'produce', seed: 'BB-1' })
   })
 
   it('gives every sub category and category an image whose files exist in storage', async () => {

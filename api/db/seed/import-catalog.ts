@@ -36,7 +36,7 @@ import { newId } from '../../lib/ids.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { mainImageKey, processImage, type StoredImage } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
-import { illustrationName, packFormFor, type IllustrationSpec } from '../../lib/illustrations.ts'
+import { illustrationName, packFormFor, type IllustrationSubject } from '../../lib/illustrations.ts'
 import { ART_DIR, artworkForCategory, artworkForSubCategory, type ArtChoice } from './artwork.ts'
 import { describeProduct, stableHash } from './describe.ts'
 
@@ -225,14 +225,14 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
   const art = await readArtwork([...categoryArt.values(), ...subArt.values()].map((a) => a.file))
   // Each product's own picture: what it is drawn from, and the name its files will have.
   const pictures = unique.map((r) => {
-    const spec: IllustrationSpec = {
+    const subject: IllustrationSubject = {
       brand: r.brand,
       name: r.name,
       unit: r.unit,
       form: packFormFor(r),
       seed: skuFor(r.productId),
     }
-    return { id: illustrationName(spec), spec }
+    return { id: illustrationName(subject), subject }
   })
   // Urls are content-addressed, so rows can be built and written while sharp encodes the images on
   // its own threads; the transaction waits for the images before it commits.

@@ -37,19 +37,27 @@ afterAll(async () => {
 describe('fixCatalogPictures', () => {
   it('gives products still showing their imported artwork a drawn picture, once, and keeps an admin’s picture', async () => {
     await importCatalog({ db: database.db, storage, csvPath: FIXTURE, logger })
-    const drawn = new Map((await database.db.select({ sku: products.sku, image: products.image }).from(products)).map((p) => [p.sku!, p.image]))
+    const drawn = new Map(
+      (await database.db.select({ sku: products.sku, image: products.image }).from(products)).map((p) => [p.sku!, p.image]),
+    )
     // The catalogue as the import before drawn pictures left it: each product its shared artwork.
     const rows = parseCatalogCsv(fs.readFileSync(FIXTURE))
     const choices = rows.map((r) => artworkForProduct(r))
     const art = await readArtwork(choices.map((c) => c.file))
     for (const [i, r] of rows.entries()) {
       const old = storage.urlFor(mainImageKey(art.get(choices[i]!.file)!))
-      await database.db.update(products).set({ image: [old] }).where(eq(products.sku, skuFor(r.productId)))
+      await database.db
+        .update(products)
+        .set({ image: [old] })
+        .where(eq(products.sku, skuFor(r.productId)))
     }
     await database.db.execute(sql`delete from illustrations`)
     // An admin gave one product a photo of its own.
     const photo = '/uploads/0123456789abcdef01234567.webp'
-    await database.db.update(products).set({ image: [photo] }).where(eq(products.sku, 'BB-1'))
+    await database.db
+      .update(products)
+      .set({ image: [photo] })
+      .where(eq(products.sku, 'BB-1'))
 
     expect(await fixCatalogPictures(database.db, FIXTURE, (key) => storage.urlFor(key))).toBe(49)
     for (const p of await database.db.select({ sku: products.sku, image: products.image }).from(products)) {
@@ -60,7 +68,10 @@ describe('fixCatalogPictures', () => {
 
     // Recorded: a second start does nothing, even with products back on their artwork.
     const old = storage.urlFor(mainImageKey(art.get(choices[1]!.file)!))
-    await database.db.update(products).set({ image: [old] }).where(eq(products.sku, skuFor(rows[1]!.productId)))
+    await database.db
+      .update(products)
+      .set({ image: [old] })
+      .where(eq(products.sku, skuFor(rows[1]!.productId)))
     expect(await fixCatalogPictures(database.db, FIXTURE, (key) => storage.urlFor(key))).toBeNull()
   })
 })

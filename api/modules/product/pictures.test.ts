@@ -138,7 +138,11 @@ describe('drawn product pictures', () => {
     expect(read.body.data).toMatchObject({ image: [uploaded], imageKind: 'photo' })
 
     // A drawn picture's url that no product was given is not one of the store's images.
-    const unknown = await update({ _id: product._id, updatedAt: replaced.body.data.updatedAt, image: [`/uploads/${'0'.repeat(24)}-il.webp`] })
+    const unknown = await update({
+      _id: product._id,
+      updatedAt: replaced.body.data.updatedAt,
+      image: [`/uploads/${'0'.repeat(24)}-il.webp`],
+    })
     expect(unknown.status).toBe(400)
   })
 
