@@ -17,7 +17,7 @@ import fs from 'node:fs/promises'
 import { sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { queryRows } from '../query.ts'
-import { parseCatalogCsv, readArtwork, skuFor } from './import-catalog.ts'
+import { DRAWN_PICTURES_FIX, parseCatalogCsv, readArtwork, skuFor } from './import-catalog.ts'
 import { artworkForProduct } from './artwork.ts'
 import { mainImageKey } from '../../lib/images.ts'
 import { illustrationName, packFormFor, type IllustrationSubject } from '../../lib/illustrations.ts'
@@ -53,8 +53,6 @@ export async function fixCatalogSellingPrices(db: Db, csvPath: string): Promise<
     return count
   })
 }
-
-export const DRAWN_PICTURES_FIX = 'catalog-drawn-pictures-2026-11'
 
 /**
  * `catalog-drawn-pictures-2026-11` (docs/decisions/0030-drawn-product-pictures.md): a catalogue

@@ -113,6 +113,12 @@ function textArrayOf(values: string[]) {
   return sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (ch) => `\\${ch}`)}"`).join(',')}}`}::text[]`
 }
 
+/**
+ * The name under which `data_fixes` records the drawn-pictures fix (api/db/seed/data-fixes.ts
+ * `fixCatalogPictures`); the import records it too, as its products already have their pictures.
+ */
+export const DRAWN_PICTURES_FIX = 'catalog-drawn-pictures-2026-11'
+
 /** The SKU kept for provenance: `BB-<ProductID>`. */
 export const skuFor = (productId: string) => `BB-${productId}`
 
@@ -310,6 +316,8 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       for (const batch of chunks(subCategoryLinks, batchSize)) await tx.insert(subCategoryCategories).values(batch)
       for (const batch of chunks(productRows, batchSize)) await tx.insert(products).values(batch)
       for (const batch of chunks(pictures, batchSize * 2)) await tx.insert(illustrationsTable).values(batch).onConflictDoNothing()
+      // A catalogue imported with its pictures needs no picture data fix (api/db/seed/data-fixes.ts).
+      await tx.execute(sql`insert into data_fixes (name, rows) values (${DRAWN_PICTURES_FIX}, 0) on conflict do nothing`)
       for (const batch of chunks(productCategoryLinks, batchSize * 2)) await tx.insert(productCategories).values(batch)
       for (const batch of chunks(productSubCategoryLinks, batchSize * 2)) await tx.insert(productSubCategories).values(batch)
       // Every store's own stock of every product, drawn from the demo stock by the SQL function
