@@ -107,7 +107,9 @@ if (embedded) {
   // Stored images are content-addressed: their bytes never change, so they may be cached for a year.
   if (embedded.diskStorage)
     app.use('/uploads', express.static(path.join(config.dataDir, 'uploads'), { immutable: true, maxAge: '1y', index: false }))
-  else app.get('/uploads/:key', serveStoredObject(embedded.storage, logger))
+  // On disk: the keys the static files lack, i.e. drawn product pictures not drawn yet
+  // (api/lib/illustration-store.ts); otherwise every key, from the object store.
+  app.get('/uploads/:key', serveStoredObject(embedded.storage, logger, embedded.drawIllustration))
 } else {
   // Pages name images /uploads/<key>: this host fetches them from the API host, whichever receives the request.
   app.get('/uploads/:key', proxyUpload(config.apiUrl!))

@@ -15,6 +15,7 @@ import { openDatabaseOrExit, migrateDb, withStartupLock } from './db/client.ts'
 import { createApp } from './app.ts'
 import { createDiskStorage, type Storage } from './lib/storage.ts'
 import { createS3Storage } from './lib/storage-s3.ts'
+import { createIllustrationDrawer, type IllustrationDrawer } from './lib/illustration-store.ts'
 import { createMailer } from './lib/mail.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { createJobQueue } from './lib/jobs/queue.ts'
@@ -32,6 +33,8 @@ export interface EmbeddedApi {
   storage: Storage & { publicUrl?: string }
   /** True when images live on local disk (served from DATA_DIR/uploads). */
   diskStorage: boolean
+  /** Draws and stores a product picture on its first request (api/lib/illustration-store.ts). */
+  drawIllustration: IllustrationDrawer
   databaseKind: 'pglite' | 'postgres'
   /** Resolves when the database answers a query; rejects otherwise. */
   ping(): Promise<void>
@@ -113,6 +116,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     deps,
     storage,
     diskStorage: !config.s3,
+    drawIllustration: createIllustrationDrawer({ db: database.db, storage, logger }),
     databaseKind: database.kind,
     async ping() {
       await database.db.execute(sql`select 1`)

@@ -5,7 +5,8 @@
  * them; docs/decisions/0004-images.md):
  *   `<hash>.webp` (at most 1024 px wide), `<hash>-w128.webp`, `<hash>-w256.webp`, `<hash>-w512.webp`
  * where `<hash>` is 24 hex characters of the source's SHA-256, with `-sq` appended for square crops
- * (avatars). A variant is never wider than its source, so on a small source several files hold the
+ * (avatars), or `-il` for a product picture drawn from the product's data (api/lib/illustrations.ts;
+ * docs/decisions/0030-drawn-product-pictures.md), whose `<hash>` is that of what it was drawn from. A variant is never wider than its source, so on a small source several files hold the
  * same pixels; every name always exists, which is what lets these helpers work from the url alone.
  */
 
@@ -16,14 +17,47 @@ export const IMAGE_MAIN_MAX_WIDTH = 1024
 
 export type ImageVariantWidth = (typeof IMAGE_VARIANT_WIDTHS)[number]
 
-/** The name of a stored main image without `.webp`: 24 hex characters, `-sq` for a square crop. */
-const STORED_NAME = '[0-9a-f]{24}(?:-sq)?'
+/** The name of a stored main image without `.webp`: 24 hex characters, `-sq` for a square crop, `-il` for a drawn picture. */
+const STORED_NAME = '[0-9a-f]{24}(?:-sq|-il)?'
+// A drawn picture's main file or variant at the end of a url or key.
+const ILLUSTRATION = /[0-9a-f]{24}-il(?:-w\d+)?\.webp(?=$|[?#])/
 // `<24 hex>[-sq].webp` at the end of the path, optionally followed by a query or fragment.
 const STORED_MAIN = new RegExp(`(${STORED_NAME})\\.webp(?=$|[?#])`)
 // The same name as a whole path segment ending the url, with no query or fragment: what a row stores.
 const STORED_PATH = new RegExp(`/${STORED_NAME}\\.webp$`)
 // A storage key of a main image (variants such as `-w256` are not main images).
 const STORED_KEY = new RegExp(`^${STORED_NAME}\\.webp$`)
+
+/** What a product's picture is: `photo` (an uploaded image) or `illustration` (drawn from its data). */
+export type ImageKind = 'photo' | 'illustration'
+
+/** The stored name (without `.webp`) of a drawn picture whose source hashes to `hash` (24 hex). */
+export function illustrationStem(hash: string): string {
+  return `${hash}-il`
+}
+
+/** True when `url` (or a storage key) names a drawn product picture or one of its variants. */
+export function isIllustrationUrl(url: string): boolean {
+  return ILLUSTRATION.test(url)
+}
+
+/**
+ * The kind of a product's pictures, judged by the first (the card's): `illustration` when it is a
+ * drawn one, otherwise `photo` (also for no picture at all).
+ */
+export function imageKindOf(images: readonly string[]): ImageKind {
+  return images.length > 0 && isIllustrationUrl(images[0]!) ? 'illustration' : 'photo'
+}
+
+/**
+ * A product's image list as saved: when it holds any uploaded image, the drawn pictures are dropped
+ * (an upload replaces the illustration, docs/product.md, "Pictures"); a list of drawn pictures only
+ * is kept as given.
+ */
+export function withoutIllustrationsBesidePhotos(urls: readonly string[]): string[] {
+  const photos = urls.filter((u) => !isIllustrationUrl(u))
+  return photos.length > 0 ? photos : [...urls]
+}
 
 /** True when `url` names a main image made by the image pipeline (so its variants exist). */
 export function isStoredImageUrl(url: string): boolean {

@@ -307,6 +307,12 @@ export const ProductSchema = z
     _id: z.string(),
     name: z.string(),
     image: z.array(z.string()),
+    /**
+     * What the first picture is: `illustration` when drawn from the product's data at import (brand
+     * colours, pack shape, name and size; docs/product.md, "Pictures"), `photo` when uploaded. An
+     * upload replaces a drawn picture.
+     */
+    imageKind: z.enum(['photo', 'illustration']),
     category: z.array(CatalogRefSchema),
     subCategory: z.array(CatalogRefSchema),
     unit: z.string(),

@@ -282,6 +282,16 @@ export const images = pgTable('images', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
+/**
+ * Drawn product pictures (migration 0016_illustrations; api/lib/illustrations.ts): the stored name
+ * (`<24 hex>-il`) and what the picture is drawn from; the files are drawn on first request.
+ */
+export const illustrations = pgTable('illustrations', {
+  id: text('id').primaryKey(),
+  subject: jsonb('subject').$type<{ brand: string; name: string; unit: string; form: string; seed: string }>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
 export type User = typeof users.$inferSelect
 export type Category = typeof categories.$inferSelect
 export type SubCategory = typeof subCategories.$inferSelect

@@ -3,11 +3,14 @@
  * docs/decisions/0012-object-storage.md), so every instance serves every image: the object is
  * streamed with the immutable year-long cache headers the disk route uses, or, when the store has a
  * public url (a CDN), answered with a redirect there. A key that is not one of ours is a 404 without
- * asking the store.
+ * asking the store. With a `draw` function, a drawn product picture not stored yet is drawn and
+ * stored first (api/lib/illustration-store.ts); on disk this handler then runs after the static
+ * files, for the keys they do not have.
  */
 import type { Logger } from './logger.ts'
 import { STORAGE_KEY, type Storage } from './storage.ts'
 import { describeFault } from './faults.ts'
+import { illustrationStemOfKey, type IllustrationDrawer } from './illustration-store.ts'
 
 type Req = { params: Record<string, string | undefined> }
 type Res = NodeJS.WritableStream & {
@@ -19,7 +22,7 @@ type Res = NodeJS.WritableStream & {
 }
 
 /** Express handler serving `storage` objects by key (see the module comment). */
-export function serveStoredObject(storage: Storage & { publicUrl?: string }, logger: Logger) {
+export function serveStoredObject(storage: Storage & { publicUrl?: string }, logger: Logger, draw?: IllustrationDrawer) {
   return async (req: Req, res: Res) => {
     const key = req.params.key ?? ''
     if (!STORAGE_KEY.test(key) || key.length > 200) {
@@ -27,13 +30,20 @@ export function serveStoredObject(storage: Storage & { publicUrl?: string }, log
       return
     }
     if (storage.publicUrl) {
+      try {
+        // Only drawn pictures pay the existence check: their files may not be there yet.
+        if (draw && illustrationStemOfKey(key) && !(await storage.exists(key))) await draw(key)
+      } catch (err) {
+        logger.warn(describeFault(err), 'product picture could not be drawn')
+      }
       // Permanent: the key names the same bytes forever.
       res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
       res.redirect(301, `${storage.publicUrl}/${key}`)
       return
     }
     try {
-      const object = await storage.read(key)
+      let object = await storage.read(key)
+      if (!object && draw && (await draw(key))) object = await storage.read(key)
       if (!object) {
         res.status(404).end('Not found')
         return

@@ -29,6 +29,7 @@ import { discountLabel, discountPercentOf, formatRupees, sellingPrice } from '..
 import { categoryPath, idFromSlug, isCanonicalSlug, listingPath, productPath } from '../lib/slug.ts'
 import { DeliveryBadge, LowStockNote } from '../components/product-card.tsx'
 import { ResponsiveImage } from '../components/responsive-image.tsx'
+import { isIllustrationUrl } from '../../contract/images.ts'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { breadcrumbJsonLd, originFromMatches, pageMeta, productJsonLd, type Crumb } from '../lib/seo.ts'
@@ -190,6 +191,10 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               <span className="absolute left-3 top-3 rounded-md bg-blue-600 px-2 py-1 text-xs font-bold text-white">{label}</span>
             ) : null}
           </div>
+          {isIllustrationUrl(product.images[current] ?? '') ? (
+            // A drawn picture (docs/product.md, "Pictures"): said so, so nobody takes it for the real pack.
+            <p className="text-xs text-slate-500">Illustration drawn from the product’s details, not a photo of the pack.</p>
+          ) : null}
           {product.images.length > 1 ? (
             <ul className="flex gap-2 overflow-x-auto pb-1">
               {product.images.map((image, i) => (

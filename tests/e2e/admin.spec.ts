@@ -403,6 +403,34 @@ test('saving only the stock of a product keeps its selling price to the paisa', 
   }
 })
 
+test('an image uploaded in the edit dialog replaces the drawn picture', async ({ page, request }, testInfo) => {
+  // docs/product.md, "Pictures": the product is made with an imported product's drawn picture.
+  const name = uniqueName(testInfo, 'Pictured')
+  const { productId, headers } = await createProductViaApi(request, { name, unit: '1 kg', stock: 5, price: 100, sellingPrice: 90 })
+  try {
+    const before = (await api<{ image: string[]; imageKind: string }>(request, '/product/get-product-details', { productId })).data
+    expect(before.imageKind).toBe('illustration')
+    await signInAsAdmin(page)
+    await page.goto(`/dashboard/product?${new URLSearchParams({ q: name, edit: productId })}`)
+    const dialog = page.getByRole('dialog', { name: 'Edit Product' })
+    await expect(dialog).toBeVisible()
+    const update = dialog.getByRole('button', { name: 'Update', exact: true })
+    if (isJs(testInfo)) await waitForHydration(update)
+    await pickImage(dialog, 'Image', isJs(testInfo), dialog.getByRole('img', { name: 'Image 2', exact: true }))
+    await update.click()
+    await expect(toast(page, 'Product updated successfully')).toBeVisible()
+
+    const after = (await api<{ image: string[]; imageKind: string }>(request, '/product/get-product-details', { productId })).data
+    expect(after.imageKind).toBe('photo')
+    expect(after.image).toHaveLength(1)
+    expect(after.image[0]).not.toBe(before.image[0])
+    expect(after.image[0]).toMatch(/^\/uploads\/[0-9a-f]{24}\.webp$/)
+  } finally {
+    const removed = await request.delete('/api/product/delete-product', { data: { _id: productId }, headers })
+    expect(removed.ok(), await removed.text()).toBe(true)
+  }
+})
+
 test('the product list pages with Previous and Next; a new search starts at page 1', async ({ page }, testInfo) => {
   await signInAsAdmin(page)
   await page.goto('/dashboard/product')

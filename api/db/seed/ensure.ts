@@ -6,7 +6,8 @@
  * - Catalogue present: checks one stored artwork url; when DATA_DIR/uploads was deleted but the
  *   database kept, the artwork is stored again (same bytes → same content-addressed urls), so the
  *   imported products' images work again.
- * - Catalogue present: runs the one-off data fixes of api/db/seed/data-fixes.ts (each once).
+ * - Catalogue present: runs the one-off data fixes of api/db/seed/data-fixes.ts (each once), among
+ *   them giving products imported before drawn pictures existed their own picture.
  * - `SEED_CATALOG=0`: does none of these.
  */
 import path from 'node:path'
@@ -19,7 +20,7 @@ import type { Logger } from '../../lib/logger.ts'
 import { storedImageKeys } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
 import { ART_DIR } from './artwork.ts'
-import { fixCatalogSellingPrices } from './data-fixes.ts'
+import { fixCatalogPictures, fixCatalogSellingPrices } from './data-fixes.ts'
 import { importCatalog, readArtwork, storeArtwork, type ImportResult } from './import-catalog.ts'
 
 /** The catalogue shipped with the repository, api/db/seed/data/ (its source: README.md, "Credits"). */
@@ -90,6 +91,8 @@ export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureC
   }
   const fixed = await fixCatalogSellingPrices(db, opts.csvPath ?? BUNDLED_CATALOG_CSV)
   if (fixed) logger.info({ products: fixed }, "corrected selling prices to the catalogue's own (data fix, run once)")
+  const pictured = await fixCatalogPictures(db, opts.csvPath ?? BUNDLED_CATALOG_CSV, (key) => storage.urlFor(key))
+  if (pictured) logger.info({ products: pictured }, 'gave imported products their own drawn pictures (data fix, run once)')
   if (await isArtworkStored(db, storage)) return { action: 'present', artworkRestored: 0 }
   const restored = await restoreArtwork(storage)
   logger.warn(

@@ -17,6 +17,7 @@ import type { Database } from '../client.ts'
 import { queryRows } from '../query.ts'
 import {
   categories,
+  illustrations,
   images as imagesTable,
   productCategories,
   products,
@@ -29,6 +30,7 @@ import { createDiskStorage, type Storage } from '../../lib/storage.ts'
 import { logger } from '../../lib/logger.ts'
 import { deleteImageIfUnused, isImageInUse, processImage, storedImageKeys } from '../../lib/images.ts'
 import { importCatalog, parseCatalogCsv, stockFor } from './import-catalog.ts'
+import { createIllustrationDrawer } from '../../lib/illustration-store.ts'
 import { ensureCatalog, isArtworkStored } from './ensure.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -63,6 +65,7 @@ const allCounts = async () => ({
   productCategories: await rowCount(productCategories),
   productSubCategories: await rowCount(productSubCategories),
   images: await rowCount(imagesTable),
+  illustrations: await rowCount(illustrations),
 })
 const fileExists = (url: string) => storage.exists(storage.keyFor(url)!)
 
@@ -80,6 +83,7 @@ describe('importCatalog', () => {
       productCategories: 0,
       productSubCategories: 0,
       images: 0,
+      illustrations: 0,
     })
   })
 
@@ -201,14 +205,25 @@ describe('importCatalog', () => {
     expect(order?.rewritten).toBe(0)
   })
 
-  it('gives every product, sub category and category an image whose files exist in storage', async () => {
-    const all = await database.db.select({ image: products.image }).from(products)
-    const urls = new Set<string>()
+  it('gives every product its own drawn picture, recorded to be drawn on first request', async () => {
+    const all = await database.db.select({ image: products.image, sku: products.sku }).from(products)
+    const recorded = await database.db.select().from(illustrations)
+    expect(recorded).toHaveLength(50)
+    const ids = new Set(recorded.map((r) => r.id))
     for (const p of all) {
       expect(p.image).toHaveLength(1)
-      expect(p.image[0]).toMatch(/^\/uploads\/[0-9a-f]{24}\.webp$/)
-      urls.add(p.image[0])
+      expect(p.image[0]).toMatch(/^\/uploads\/[0-9a-f]{24}-il\.webp$/)
+      expect(ids.has(storage.keyFor(p.image[0])!.replace(/\.webp$/, ''))).toBe(true)
+      // Not drawn at import: the first request draws it (api/lib/illustration-store.ts).
+      expect(await fileExists(p.image[0])).toBe(false)
     }
+    expect(new Set(all.map((p) => p.image[0])).size).toBe(50)
+    const onion = recorded.find((r) => r.subject.seed === 'BB-1')!
+    expect(onion.subject).toEqual({ brand: 'Fresho', name: 'Onion (Loose)', unit: '2 kg', form: 'produce', seed: 'BB-1' })
+  })
+
+  it('gives every sub category and category an image whose files exist in storage', async () => {
+    const urls = new Set<string>()
     for (const c of await database.db.select({ image: categories.image }).from(categories)) urls.add(c.image)
     for (const s of await database.db.select({ image: subCategories.image }).from(subCategories)) urls.add(s.image)
     for (const url of urls) {
@@ -220,7 +235,7 @@ describe('importCatalog', () => {
     const recorded = await database.db.select().from(imagesTable)
     expect(new Set(recorded.map((r) => r.url))).toEqual(urls)
     // On disk: these images' four files each, plus the one picture only the failed run's bad row
-    // used (the gift box): a failed import may leave content-addressed files, never rows.
+    // used (its sub category, Gift Boxes): a failed import may leave content-addressed files, never rows.
     const stems = new Set(fs.readdirSync(uploads).map((f) => f.slice(0, 24)))
     expect(fs.readdirSync(uploads)).toHaveLength(stems.size * 4)
     expect(stems.size).toBe(urls.size + 1)
@@ -233,10 +248,10 @@ describe('importCatalog', () => {
   })
 
   it('keeps artwork files that products still use, and deletes an unused upload', async () => {
-    const [onion] = await database.db.select().from(products).where(eq(products.sku, 'BB-1'))
-    expect(await isImageInUse(database.db, onion.image[0])).toBe(true)
-    expect(await deleteImageIfUnused(database.db, storage, onion.image[0])).toBe(false)
-    expect(await fileExists(onion.image[0])).toBe(true)
+    const [category] = await database.db.select().from(categories).limit(1)
+    expect(await isImageInUse(database.db, category.image)).toBe(true)
+    expect(await deleteImageIfUnused(database.db, storage, category.image)).toBe(false)
+    expect(await fileExists(category.image)).toBe(true)
 
     const orphan = await processImage(
       await sharp({ create: { width: 20, height: 20, channels: 3, background: 'red' } })
@@ -295,9 +310,14 @@ describe('ensureCatalog', () => {
     expect(outcome.action).toBe('present')
     expect(outcome.action === 'present' && outcome.artworkRestored).toBeGreaterThan(100)
     expect(await isArtworkStored(database.db, storage)).toBe(true)
-    for (const p of await database.db.select({ image: products.image }).from(products)) {
-      expect(await fileExists(p.image[0])).toBe(true)
+    for (const c of await database.db.select({ image: categories.image }).from(categories)) {
+      expect(await fileExists(c.image)).toBe(true)
     }
+    // The products' pictures are drawn again on their next request.
+    const [onion] = await database.db.select().from(products).where(eq(products.sku, 'BB-1'))
+    const draw = createIllustrationDrawer({ db: database.db, storage })
+    expect(await draw(storage.keyFor(onion.image[0])!)).toBe(true)
+    expect(await fileExists(onion.image[0])).toBe(true)
   })
 })
 

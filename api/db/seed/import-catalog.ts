@@ -1,8 +1,11 @@
 /**
  * Imports the real catalogue (catalogue README: 8,208 BigBasket products, 11 categories, 334 sub
  * categories) into an empty database: categories, sub categories, products with price (MRP),
- * discount, unit, stock, description and more_details, each with artwork stored through the one
- * image pipeline (api/lib/images.ts; docs/decisions/0004-images.md). README.md, "The two commands".
+ * discount, unit, stock, description and more_details. Categories and sub categories get artwork
+ * stored through the one image pipeline (api/lib/images.ts; docs/decisions/0004-images.md); each
+ * product gets its own drawn picture (api/lib/illustrations.ts): the import records what it is drawn
+ * from and names its url, and the files are drawn on their first request
+ * (docs/decisions/0030-drawn-product-pictures.md). README.md, "The two commands".
  *
  * All rows go in ONE transaction in bulk batches, so a failure leaves nothing half-written; a
  * transaction-scoped advisory lock makes two processes starting at once import only once.
@@ -21,6 +24,7 @@ import { count, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import {
   categories,
+  illustrations as illustrationsTable,
   images as imagesTable,
   productCategories,
   products,
@@ -32,7 +36,8 @@ import { newId } from '../../lib/ids.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { mainImageKey, processImage, type StoredImage } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
-import { ART_DIR, artworkForCategory, artworkForProduct, artworkForSubCategory, type ArtChoice } from './artwork.ts'
+import { illustrationName, packFormFor, type IllustrationSubject } from '../../lib/illustrations.ts'
+import { ART_DIR, artworkForCategory, artworkForSubCategory, type ArtChoice } from './artwork.ts'
 import { describeProduct, stableHash } from './describe.ts'
 import { bulkStockWrites, refreshStockBits } from '../../modules/inventory/stock-bits.ts'
 
@@ -109,6 +114,12 @@ function textArrayOf(values: string[]) {
   return sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (ch) => `\\${ch}`)}"`).join(',')}}`}::text[]`
 }
 
+/**
+ * The name under which `data_fixes` records the drawn-pictures fix (api/db/seed/data-fixes.ts
+ * `fixCatalogPictures`); the import records it too, as its products already have their pictures.
+ */
+export const DRAWN_PICTURES_FIX = 'catalog-drawn-pictures-2026-11'
+
 /** The SKU kept for provenance: `BB-<ProductID>`. */
 export const skuFor = (productId: string) => `BB-${productId}`
 
@@ -128,10 +139,10 @@ export type ImportResult =
       categories: number
       subCategories: number
       products: number
-      /** Distinct artwork files processed. */
+      /** Distinct artwork files processed (categories and sub categories). */
       images: number
-      /** Share of products whose picture came from a keyword of their own name (0-1). */
-      artworkByName: number
+      /** Drawn product pictures recorded (one per product; drawn on first request). */
+      illustrations: number
       /**
        * Milliseconds: parsing; from parsing until the images were stored; the transaction (which
        * overlaps the image work); and in total.
@@ -218,8 +229,18 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
 
   const categoryArt = new Map([...categoryIds.keys()].map((c) => [c, artworkForCategory(c)]))
   const subArt = new Map([...subCategoryIds].map(([k, s]) => [k, artworkForSubCategory(s.name, s.category)]))
-  const productArt: ArtChoice[] = unique.map((r) => artworkForProduct({ name: r.name, subCategory: r.subCategory, category: r.category }))
-  const art = await readArtwork([...categoryArt.values(), ...subArt.values(), ...productArt].map((a) => a.file))
+  const art = await readArtwork([...categoryArt.values(), ...subArt.values()].map((a) => a.file))
+  // Each product's own picture: what it is drawn from, and the name its files will have.
+  const pictures = unique.map((r) => {
+    const subject: IllustrationSubject = {
+      brand: r.brand,
+      name: r.name,
+      unit: r.unit,
+      form: packFormFor(r),
+      seed: skuFor(r.productId),
+    }
+    return { id: illustrationName(subject), subject }
+  })
   // Urls are content-addressed, so rows can be built and written while sharp encodes the images on
   // its own threads; the transaction waits for the images before it commits.
   const urlOf = (a: ArtChoice) => storage.urlFor(mainImageKey(art.get(a.file)!))
@@ -254,7 +275,7 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
     return {
       id: newId(),
       name: r.name,
-      image: [urlOf(productArt[i])],
+      image: [storage.urlFor(`${pictures[i]!.id}.webp`)],
       unit: r.unit,
       price: r.mrp,
       // The selling price exactly as the source gives it; the discount is derived for display only
@@ -295,6 +316,9 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       for (const batch of chunks(subCategoryRows, batchSize)) await tx.insert(subCategories).values(batch)
       for (const batch of chunks(subCategoryLinks, batchSize)) await tx.insert(subCategoryCategories).values(batch)
       for (const batch of chunks(productRows, batchSize)) await tx.insert(products).values(batch)
+      for (const batch of chunks(pictures, batchSize * 2)) await tx.insert(illustrationsTable).values(batch).onConflictDoNothing()
+      // A catalogue imported with its pictures needs no picture data fix (api/db/seed/data-fixes.ts).
+      await tx.execute(sql`insert into data_fixes (name, rows) values (${DRAWN_PICTURES_FIX}, 0) on conflict do nothing`)
       for (const batch of chunks(productCategoryLinks, batchSize * 2)) await tx.insert(productCategories).values(batch)
       for (const batch of chunks(productSubCategoryLinks, batchSize * 2)) await tx.insert(productSubCategories).values(batch)
       // Every store's own stock of every product, drawn from the demo stock by the SQL function
@@ -341,7 +365,7 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
     subCategories: subCategoryRows.length,
     products: productRows.length,
     images: art.size,
-    artworkByName: productArt.filter((a) => a.match === 'name').length / Math.max(1, productArt.length),
+    illustrations: pictures.length,
     timings: {
       parseMs: Math.round(parsed - started),
       imagesMs: Math.round(imagesDone - parsed),
@@ -355,6 +379,7 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       subCategories: result.subCategories,
       products: result.products,
       images: result.images,
+      illustrations: result.illustrations,
       ...result.timings,
     },
     'catalogue imported',

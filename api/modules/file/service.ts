@@ -17,6 +17,10 @@ import type { AppDeps } from '../../deps.ts'
 import { BadRequest, type FieldIssue } from '../../lib/errors.ts'
 import { deleteImageIfUnused, processImage, recordImage } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
+import { illustrationStemOfKey } from '../../lib/illustration-store.ts'
+import type { Db } from '../../db/client.ts'
+import { queryRows } from '../../db/query.ts'
+import { sql } from 'drizzle-orm'
 
 export const UPLOAD_DONE = 'Upload done'
 export { IMAGE_URL_MAX_LENGTH, ImageUrlSchema, NOT_OUR_IMAGE }
@@ -44,10 +48,19 @@ export async function uploadCatalogImage(deps: Pick<AppDeps, 'db' | 'storage' | 
   return { url: image.url, width: image.width, height: image.height, format: image.format, bytes: image.bytes }
 }
 
-/** True when `url` is a main image this storage made and its file is there. */
-export async function isStoredImage(storage: Storage, url: string): Promise<boolean> {
+/**
+ * True when `url` is a main image this storage made and its file is there, or, given `db`, a drawn
+ * product picture recorded in `illustrations` (its files are drawn on first request, so they may not
+ * be there yet; api/lib/illustration-store.ts).
+ */
+export async function isStoredImage(storage: Storage, url: string, db?: Pick<Db, 'execute'>): Promise<boolean> {
   const key = storage.keyFor(url)
   if (!key || !isStoredImageKey(key)) return false
+  const stem = db ? illustrationStemOfKey(key) : null
+  if (stem) {
+    const rows = await queryRows<{ id: string }>(db!, sql`select id from illustrations where id = ${stem}`)
+    return rows.length > 0
+  }
   return storage.exists(key)
 }
 
@@ -56,8 +69,12 @@ export async function isStoredImage(storage: Storage, url: string): Promise<bool
  * @param images each url with the body path to report it under (`image`, `image.2`)
  * @throws 400 with one issue per url that is not (NOT_OUR_IMAGE)
  */
-export async function assertStoredImages(storage: Storage, images: { path: string; url: string }[]): Promise<void> {
-  const checked = await Promise.all(images.map(async (i) => ((await isStoredImage(storage, i.url)) ? null : i.path)))
+export async function assertStoredImages(
+  storage: Storage,
+  images: { path: string; url: string }[],
+  db?: Pick<Db, 'execute'>,
+): Promise<void> {
+  const checked = await Promise.all(images.map(async (i) => ((await isStoredImage(storage, i.url, db)) ? null : i.path)))
   const issues: FieldIssue[] = checked.filter((p): p is string => p !== null).map((path) => ({ path, message: NOT_OUR_IMAGE }))
   if (issues.length > 0) throw BadRequest(`${issues[0]!.path}: ${NOT_OUR_IMAGE}`, issues)
 }

@@ -20,6 +20,7 @@ import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { newId } from '../../lib/ids.ts'
 import { IMPORT_ERRORS_MAX, type ImportAnswer, type ImportCounts, type ImportError } from '../../../contract/product-import.ts'
 import { MoreDetailsSchema } from '../../../contract/product.ts'
+import { withoutIllustrationsBesidePhotos } from '../../../contract/images.ts'
 import type { CatalogWriteDeps } from '../category/service.ts'
 import { isStoredImage, releaseImages } from '../file/service.ts'
 import { BRAND_KEY, parseProductCsv, type CsvColumn, type ParsedRow, type RowFields } from './csv.ts'
@@ -134,11 +135,11 @@ async function subCategoryLookup(db: Tx): Promise<Map<string, { id: string; name
 }
 
 /** Which of `urls` are not the store's stored images (checked 50 at a time). */
-async function missingImages(deps: Pick<CatalogWriteDeps, 'storage'>, urls: string[]): Promise<Set<string>> {
+async function missingImages(deps: Pick<CatalogWriteDeps, 'storage'>, urls: string[], db: Tx): Promise<Set<string>> {
   const missing = new Set<string>()
   for (let i = 0; i < urls.length; i += 50) {
     const batch = urls.slice(i, i + 50)
-    const found = await Promise.all(batch.map((url) => isStoredImage(deps.storage, url)))
+    const found = await Promise.all(batch.map((url) => isStoredImage(deps.storage, url, db)))
     batch.forEach((url, j) => {
       if (!found[j]) missing.add(url)
     })
@@ -191,6 +192,7 @@ export async function planImport(deps: Pick<CatalogWriteDeps, 'storage'>, db: Tx
   const missing = await missingImages(
     deps,
     allUrls.filter((u) => !knownUrls.has(u)),
+    db,
   )
 
   const planned: Planned[] = []
@@ -280,7 +282,8 @@ export async function planImport(deps: Pick<CatalogWriteDeps, 'storage'>, db: Tx
       discount: discountFromPrices(mrpPaise, sellingPaise),
       stock: f.stock ?? match?.stock ?? 0,
       publish: f.publish ?? match?.publish ?? true,
-      image: f.image ?? match!.image,
+      // An uploaded image beside drawn pictures replaces them (docs/product.md, "Pictures").
+      image: f.image ? withoutIllustrationsBesidePhotos(f.image) : match!.image,
       description: f.description ?? match!.description,
       moreDetails,
       categoryIds: f.categories ? categoryIds : match!.categoryIds,

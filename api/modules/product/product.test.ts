@@ -17,6 +17,7 @@ const PRODUCT_KEYS = [
   'description',
   'discount',
   'image',
+  'imageKind',
   'more_details',
   'name',
   'price',

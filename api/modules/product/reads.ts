@@ -24,6 +24,7 @@ import { toPaise, wireDiscount } from '../../lib/money.ts'
 import { expandedCategories, expandedSubCategories, isoTimestamp } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
 import { storeInStock } from '../inventory/stock-bits.ts'
+import { imageKindOf } from '../../../contract/images.ts'
 import type { CatalogDeps } from '../category/service.ts'
 import type { CacheEntryOptions } from '../../lib/cache.ts'
 import type { ProductsByCategoryAndSubCategoryInput } from '../../../contract/product.ts'
@@ -46,7 +47,7 @@ export interface CategoryProducts {
   products: ProductAnswer[]
 }
 
-export type ProductRow = Omit<ProductAnswer, 'price' | 'discount' | 'sellingPrice'> & {
+export type ProductRow = Omit<ProductAnswer, 'price' | 'discount' | 'sellingPrice' | 'imageKind'> & {
   price: string | number
   discount: string | number
   sellingPrice: string | number
@@ -92,7 +93,13 @@ export const availableNewestFirst = (storeId: string) => sql`${storeInStock(stor
 export function toProductAnswer(row: ProductRow): ProductAnswer {
   const price = Number(row.price)
   const sellingPrice = Number(row.sellingPrice)
-  return { ...row, price, sellingPrice, discount: wireDiscount(toPaise(price), toPaise(sellingPrice)) }
+  return {
+    ...row,
+    imageKind: imageKindOf(row.image),
+    price,
+    sellingPrice,
+    discount: wireDiscount(toPaise(price), toPaise(sellingPrice)),
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import { queryRows } from '../../db/query.ts'
 import { discountFromPrices, fromPaise, sellingPaiseFromDiscount, toPaise, wireDiscount } from '../../lib/money.ts'
 import type { CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
+import { withoutIllustrationsBesidePhotos } from '../../../contract/images.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
 import { productColumns, textArray, toProductAnswer, type ProductAnswer, type ProductRow } from './reads.ts'
 import type { CreateProductInput, UpdateProductInput } from '../../../contract/product.ts'
@@ -101,8 +102,12 @@ async function replaceLinks(tx: Tx, productId: string, table: 'categories' | 'su
   }
 }
 
-/** Each image url once, in the order given (the first is the card's picture). */
-const distinctUrls = (urls: string[]) => [...new Set(urls)]
+/**
+ * The image list a product write saves: each url once, in the order given (the first is the card's
+ * picture), with drawn pictures dropped when any uploaded image is given (an upload replaces the
+ * illustration; docs/product.md, "Pictures").
+ */
+const savedImages = (urls: string[]) => withoutIllustrationsBesidePhotos([...new Set(urls)])
 
 /** A category or sub category deleted by a concurrent write between the check and the link. */
 function asUnknownReference(err: unknown): unknown {
@@ -154,6 +159,7 @@ export function pricesUntouched(
  * @returns the new product, category and subCategory expanded
  * @param idempotency the request's idempotency key, if it sent one: a retry answers the first
  *   request's product (api/lib/idempotency.ts)
+ * Images: an uploaded image beside drawn pictures replaces them (`savedImages`).
  * @throws 400 with issues: an image that is not one of the store's, an unknown category or sub
  *   category id, a sub category outside the chosen categories; 422 idempotency key reused for
  *   another body
@@ -166,6 +172,7 @@ export async function createProduct(
   await assertStoredImages(
     deps.storage,
     input.image.map((url, i) => ({ path: `image.${i}`, url })),
+    deps.db,
   )
   const answer = await deps.db
     .transaction((tx) =>
@@ -175,7 +182,7 @@ export async function createProduct(
           .insert(products)
           .values({
             name: input.name,
-            image: distinctUrls(input.image),
+            image: savedImages(input.image),
             unit: input.unit,
             ...consistentPrices({ price: input.price, discount: input.discount, sellingPrice: input.sellingPrice }),
             description: input.description,
@@ -214,6 +221,7 @@ export async function updateProduct(
     await assertStoredImages(
       deps.storage,
       input.image.map((url, i) => ({ path: `image.${i}`, url })),
+      deps.db,
     )
   const { answer, droppedImages } = await deps.db
     .transaction(async (tx) => {
@@ -247,7 +255,7 @@ export async function updateProduct(
         const subCategoryIds = input.subCategory ?? (await linkedIds(tx, 'product_sub_categories', input._id))
         await assertLinksValid(tx, categoryIds, subCategoryIds, given)
       }
-      const image = input.image ? distinctUrls(input.image) : undefined
+      const image = input.image ? savedImages(input.image) : undefined
       await tx
         .update(products)
         .set({
