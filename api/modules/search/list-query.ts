@@ -12,8 +12,8 @@
  * brands have.
  *
  * With `groupSizes` (docs/product.md, "Pack sizes") each pack group is listed once: of its products
- * the filters keep, the first in the list's own order (in stock in the store first, then the
- * ranking or the sort) stands for it and carries every size of the group (`packSizes`, read for the
+ * the filters keep, the first in stock in the store, then the first in the list's own order (the
+ * ranking or the sort), stands for it and carries every size of the group (`packSizes`, read for the
  * page's rows only); the count and the facets count groups (a product without a group is a group
  * of its own).
  */
@@ -156,9 +156,10 @@ function matchedProducts(query: ListQuery): SQL {
 function filteredProducts(query: ListQuery): SQL {
   const rows = keptProducts(query)
   if (!query.options.groupSizes) return rows
-  // One row per pack group: the first in the list's order (module comment).
+  // One row per pack group: its first in stock, then first in the list's order (module comment), so
+  // a price sort never shows a group by a sold-out size while another size is in stock.
   return sql`(select g.* from (
-        select m.*, row_number() over (partition by m.pack_group order by ${orderBy(query)}) as pack_rank from ${rows}) g
+        select m.*, row_number() over (partition by m.pack_group order by m.in_stock desc, ${orderBy(query)}) as pack_rank from ${rows}) g
       where g.pack_rank = 1) m`
 }
 
