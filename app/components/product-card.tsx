@@ -116,6 +116,7 @@ export function PackPicker({
                   to={productPath({ _id: size._id, name })}
                   className={className}
                   aria-current={current ? 'true' : undefined}
+                  data-pack-size=""
                   aria-label={`${label}${soldOut ? ', out of stock' : ''}`}
                 >
                   {label}

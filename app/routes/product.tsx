@@ -273,6 +273,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                   <li key={size._id}>
                     <Link
                       to={size.href}
+                      data-pack-size=""
                       className="flex min-h-11 flex-col justify-center rounded-lg border border-slate-300 bg-white px-3 py-1.5 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent"
                     >
                       <span className="text-sm font-semibold text-slate-800">{size.unit}</span>
