@@ -201,7 +201,9 @@ export const products = pgTable(
     // fastupdate off: a pending list of new rows would be read in full by every search (migration 0006_search).
     index('products_search_doc_idx').using('gin', t.searchDoc).with({ fastupdate: false }),
     index('products_search_sub_category_ids_idx').using('gin', t.searchSubCategoryIds).with({ fastupdate: false }),
-    index('products_pack_group_idx').on(t.packGroup).where(sql`${t.packGroup} is not null`),
+    index('products_pack_group_idx')
+      .on(t.packGroup)
+      .where(sql`${t.packGroup} is not null`),
   ],
 )
 

@@ -174,7 +174,9 @@ export function ProductCard({
         </h3>
         {product.brand ? <p className="pc-brand">{product.brand}</p> : null}
         <p className="pc-unit">{shown.unit}</p>
-        {product.packSizes ? <PackPicker name={product.name} sizes={product.packSizes} selectedId={shown._id} onSelect={setSelectedId} /> : null}
+        {product.packSizes ? (
+          <PackPicker name={product.name} sizes={product.packSizes} selectedId={shown._id} onSelect={setSelectedId} />
+        ) : null}
         <LowStockNote stock={shown.stock} />
         {/* Price and ADD share a line while both fit; in a narrow card (a phone's home row, a listing
             beside its sub category list) ADD moves under the price instead of out of the card. */}

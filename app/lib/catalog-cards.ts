@@ -88,7 +88,14 @@ export function toCardData(product: CardSource): ProductCardData {
 function toPackSizeCard(size: { _id: string; unit: string; price: number; sellingPrice: number; stock: number }): PackSizeCardData {
   const price = Number(size.price) || 0
   const sellingPrice = Number(size.sellingPrice) || 0
-  return { _id: size._id, unit: size.unit, price, sellingPrice, discount: discountPercentOf(price, sellingPrice), stock: Number(size.stock) || 0 }
+  return {
+    _id: size._id,
+    unit: size.unit,
+    price,
+    sellingPrice,
+    discount: discountPercentOf(price, sellingPrice),
+    stock: Number(size.stock) || 0,
+  }
 }
 
 /**

@@ -277,9 +277,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                       className="flex min-h-11 flex-col justify-center rounded-lg border border-slate-300 bg-white px-3 py-1.5 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent"
                     >
                       <span className="text-sm font-semibold text-slate-800">{size.unit}</span>
-                      <span className="text-xs text-slate-600">
-                        {size.stock <= 0 ? 'Out of stock' : formatRupees(size.sellingPrice)}
-                      </span>
+                      <span className="text-xs text-slate-600">{size.stock <= 0 ? 'Out of stock' : formatRupees(size.sellingPrice)}</span>
                     </Link>
                   </li>
                 ))}

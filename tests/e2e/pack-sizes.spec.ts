@@ -20,7 +20,12 @@ interface Grouped {
 
 /** The sizes of the group as the API answers them (smallest first), by unit. */
 async function sizes(request: APIRequestContext): Promise<Map<string, string>> {
-  const answer = await api<Grouped[]>(request, '/product/search-product', { search: 'milky mist paneer', page: 1, limit: 20, groupSizes: true })
+  const answer = await api<Grouped[]>(request, '/product/search-product', {
+    search: 'milky mist paneer',
+    page: 1,
+    limit: 20,
+    groupSizes: true,
+  })
   const group = answer.data.filter((p) => p.name === NAME && p.more_details.brand === 'Milky Mist')
   expect(group).toHaveLength(1)
   return new Map(group[0]!.packSizes!.map((s) => [s.unit, s._id]))
@@ -86,6 +91,8 @@ test('the size picker fits a 360 px phone', async ({ page }) => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
   expect(overflow).toBeLessThanOrEqual(0)
   const box = await card(page).boundingBox()
-  const chips = await card(page).locator('.pc-pack').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().right))
+  const chips = await card(page)
+    .locator('.pc-pack')
+    .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().right))
   for (const right of chips) expect(right).toBeLessThanOrEqual(box!.x + box!.width)
 })

@@ -88,13 +88,24 @@ describe('a search asked for groupSizes', () => {
       ['1 kg', 5, 440],
     ])
     expect(mm[0]!.packSizes!.map((s) => s._id)).toContain(mm[0]!._id)
-    expect(mm[0]!.packSizes![0]).toEqual({ _id: ids['Paneer - Premium Fresh 200 g'], unit: '200 g', stock: 0, price: 112, sellingPrice: 112, discount: 0 })
+    expect(mm[0]!.packSizes![0]).toEqual({
+      _id: ids['Paneer - Premium Fresh 200 g'],
+      unit: '200 g',
+      stock: 0,
+      price: 112,
+      sellingPrice: 112,
+      discount: 0,
+    })
   })
 
   it('leaves packSizes off a product with no other size, and never groups combos', async () => {
     const a = await search({ search: 'paneer', groupSizes: true })
     const others = a.data.filter((p) => p.more_details.brand !== 'Milky Mist')
-    expect(others.map(label).sort()).toEqual(['Amul Malai Paneer 200 g', 'Fresho Paneer Tikka Combo Combo', 'Fresho Paneer Tikka Combo Combo'])
+    expect(others.map(label).sort()).toEqual([
+      'Amul Malai Paneer 200 g',
+      'Fresho Paneer Tikka Combo Combo',
+      'Fresho Paneer Tikka Combo Combo',
+    ])
     for (const p of others) expect(p).not.toHaveProperty('packSizes')
   })
 
@@ -121,7 +132,10 @@ describe('a search asked for groupSizes', () => {
       'Fresho Paneer Tikka Combo Combo',
       'Fresho Paneer Tikka Combo Combo',
     ])
-    const pages = [await search({ search: 'paneer', groupSizes: true, limit: 3 }), await search({ search: 'paneer', groupSizes: true, limit: 3, page: 2 })]
+    const pages = [
+      await search({ search: 'paneer', groupSizes: true, limit: 3 }),
+      await search({ search: 'paneer', groupSizes: true, limit: 3, page: 2 }),
+    ]
     const seen = pages.flatMap((p) => p.data.map((x) => x._id))
     expect(new Set(seen).size).toBe(4)
     expect(pages[1]!.totalCount).toBe(4)
@@ -170,7 +184,11 @@ describe('a product with other pack sizes', () => {
     const res = await t.call('product/similar', { json: { productId: ids['Paneer - Premium Fresh 500 g'] } })
     expect(res.status).toBe(200)
     const shown = [...res.body.data.sameShelf, ...res.body.data.sameBrand] as Answered[]
-    expect(shown.map(label).sort()).toEqual(['Amul Malai Paneer 200 g', 'Fresho Paneer Tikka Combo Combo', 'Fresho Paneer Tikka Combo Combo'])
+    expect(shown.map(label).sort()).toEqual([
+      'Amul Malai Paneer 200 g',
+      'Fresho Paneer Tikka Combo Combo',
+      'Fresho Paneer Tikka Combo Combo',
+    ])
   })
 
   it('leaves the group when an admin renames it, and a listing counts it apart', async () => {

@@ -37,7 +37,9 @@ describe('packGroupKey', () => {
   })
 
   it('compares brand and name without case, punctuation or spacing', () => {
-    expect(packGroupKey('Paneer -  Premium Fresh', ' MILKY MIST ', '1 kg')).toBe(packGroupKey('paneer premium fresh', 'Milky Mist', '200 g'))
+    expect(packGroupKey('Paneer -  Premium Fresh', ' MILKY MIST ', '1 kg')).toBe(
+      packGroupKey('paneer premium fresh', 'Milky Mist', '200 g'),
+    )
   })
 
   it('takes the sizes a name repeats from its unit out of the name', () => {

@@ -127,7 +127,14 @@ export function toProductAnswer(row: ProductRow): ProductAnswer {
 function toPackSize(row: PackSizeRow): PackSize {
   const price = Number(row.price)
   const sellingPrice = Number(row.sellingPrice)
-  return { _id: row._id, unit: row.unit, stock: Number(row.stock), price, sellingPrice, discount: wireDiscount(toPaise(price), toPaise(sellingPrice)) }
+  return {
+    _id: row._id,
+    unit: row.unit,
+    stock: Number(row.stock),
+    price,
+    sellingPrice,
+    discount: wireDiscount(toPaise(price), toPaise(sellingPrice)),
+  }
 }
 
 /**
