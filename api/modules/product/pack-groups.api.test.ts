@@ -36,7 +36,11 @@ interface Answered {
 interface ListBody {
   data: Answered[]
   totalCount: number
-  facets?: { brand: Array<{ value: string; count: number }>; price: Array<{ value: string; count: number }> }
+  facets?: {
+    brand: Array<{ value: string; count: number }>
+    price: Array<{ value: string; count: number }>
+    discount: Array<{ value: string; count: number }>
+  }
 }
 
 async function call(path: string, json: Record<string, unknown>): Promise<ListBody> {
@@ -60,9 +64,9 @@ beforeAll(async () => {
   const mm = { brand: 'Milky Mist' }
   // The 200 g is the newest and cheapest, but sold out: another size must stand for the group.
   const inserted = await insertProducts(t.db, [
-    { name: 'Paneer - Premium Fresh', unit: '1 kg', price: 440, stock: 5, moreDetails: mm, ...on },
+    { name: 'Paneer - Premium Fresh', unit: '1 kg', price: 500, sellingPrice: 440, stock: 5, moreDetails: mm, ...on },
     { name: 'Paneer - Premium Fresh', unit: '2x200 g', price: 224, stock: 5, moreDetails: mm, ...on },
-    { name: 'Paneer - Premium Fresh', unit: '500 g', price: 255, stock: 5, moreDetails: mm, ...on },
+    { name: 'Paneer - Premium Fresh', unit: '500 g', price: 300, sellingPrice: 255, stock: 5, moreDetails: mm, ...on },
     { name: 'Paneer - Premium Fresh', unit: '100 g', price: 60, stock: 5, moreDetails: mm, publish: false, ...on },
     { name: 'Paneer - Premium Fresh', unit: '200 g', price: 112, stock: 0, moreDetails: mm, ...on },
     { name: 'Malai Paneer', unit: '200 g', price: 95, stock: 5, moreDetails: { brand: 'Amul' }, ...on },
@@ -109,13 +113,22 @@ describe('a search asked for groupSizes', () => {
     for (const p of others) expect(p).not.toHaveProperty('packSizes')
   })
 
-  it('counts groups in the facets', async () => {
+  it('counts groups in the facets: a group once per brand, per price band and per discount step it reaches', async () => {
     const a = await search({ search: 'paneer', groupSizes: true, facets: true })
     expect(a.facets!.brand).toEqual([
       { value: 'Fresho', label: 'Fresho', count: 2 },
       { value: 'Amul', label: 'Amul', count: 1 },
       { value: 'Milky Mist', label: 'Milky Mist', count: 1 },
     ])
+    const bands = (f: ListBody['facets']) => Object.fromEntries(f!.price.filter((p) => p.count > 0).map((p) => [p.value, p.count]))
+    // ₹112 (200 g) is ₹100-200; 2x200 g, 500 g, 1 kg and the two combos are ₹200-500.
+    expect(bands(a.facets)).toEqual({ '50-100': 1, '100-200': 1, '200-500': 3 })
+    // The 500 g (15 %) and the 1 kg (12 %) are discounted: one group at 10 %, none at 25 %.
+    expect(a.facets!.discount.map((d) => d.count)).toEqual([1, 0, 0])
+    const plain = await search({ search: 'paneer', facets: true })
+    expect(plain.facets!.brand.find((b) => b.value === 'Milky Mist')!.count).toBe(4)
+    expect(bands(plain.facets)).toEqual({ '50-100': 1, '100-200': 1, '200-500': 5 })
+    expect(plain.facets!.discount.map((d) => d.count)).toEqual([2, 0, 0])
   })
 
   it('keeps the size a search names standing for its group', async () => {

@@ -178,9 +178,6 @@ function keptProducts(query: ListQuery): SQL {
 
 /** The facets as one JSON value over `matched` (see the module comment). */
 function facetsColumn(chosenBrands: string[], groupSizes: boolean): SQL {
-  // Pack groups count once (module comment): a group's sizes may differ in price and discount, so it
-  // counts in each band and step one of its sizes is in.
-  const counted = groupSizes ? sql`count(distinct m.pack_group)` : sql`count(*)`
   const chosen = chosenBrands.map((b) => b.toLowerCase())
   const chosenList = chosen.length
     ? sql`array[${sql.join(
@@ -190,19 +187,35 @@ function facetsColumn(chosenBrands: string[], groupSizes: boolean): SQL {
     : sql`array[]::text[]`
   const steps = sql.join(
     DISCOUNT_STEPS.map(
-      (step) => sql`json_build_object('value', ${String(step)}::text, 'count', ${counted} filter (where m.discount >= ${step}))`,
+      (step) => sql`json_build_object('value', ${String(step)}::text, 'count', count(*) filter (where m.discount >= ${step}))`,
     ),
     sql`, `,
   )
+  // Pack groups count once (module comment): each facet first folds its rows to one per group and
+  // value (a hash aggregate; `count(distinct …)` sorted every row once per count, measured 40 ms
+  // on PGlite for a category of 3,789 products). A group's sizes may differ in price and discount,
+  // so it counts in each band one of its sizes is in, and in a discount step when its largest
+  // discount reaches it.
+  const perGroup = (columns: SQL, where: SQL, groupBy: SQL) =>
+    groupSizes
+      ? sql`(select ${columns} from matched m where ${where} group by ${groupBy}, m.pack_group)`
+      : sql`(select ${columns} from matched m where ${where})`
+  const brands = perGroup(sql`min(m.brand) as brand`, sql`m.price_ok and m.discount_ok and m.brand <> ''`, sql`lower(m.brand)`)
+  const bands = perGroup(sql`m.band`, sql`m.brand_ok and m.discount_ok`, sql`m.band`)
+  const discounts = groupSizes
+    ? sql`(select max(m.discount) as discount from matched m where m.brand_ok and m.price_ok group by m.pack_group)`
+    : sql`(select m.discount from matched m where m.brand_ok and m.price_ok)`
+  // Without groups `perGroup` answers the rows themselves (`min(m.brand)` needs its GROUP BY there).
+  const brandRows = groupSizes ? brands : sql`(select m.brand from matched m where m.price_ok and m.discount_ok and m.brand <> '')`
   return sql`json_build_object(
       'brand', (select coalesce(json_agg(json_build_object('value', b.brand, 'count', b.n) order by b.n desc, b.brand), '[]')
-                from (select min(m.brand) as brand, ${counted}::int as n, row_number() over (order by ${counted} desc, min(m.brand)) as r
-                      from matched m where m.price_ok and m.discount_ok and m.brand <> ''
+                from (select min(m.brand) as brand, count(*)::int as n, row_number() over (order by count(*) desc, min(m.brand)) as r
+                      from ${brandRows} m
                       group by lower(m.brand)) b
                 where b.r <= ${MAX_BRAND_FACET_VALUES} or lower(b.brand) = any(${chosenList})),
       'price', (select coalesce(json_agg(json_build_object('value', x.band, 'count', x.n)), '[]')
-                from (select m.band, ${counted}::int as n from matched m where m.brand_ok and m.discount_ok group by m.band) x),
-      'discount', (select json_build_array(${steps}) from matched m where m.brand_ok and m.price_ok)
+                from (select m.band, count(*)::int as n from ${bands} m group by m.band) x),
+      'discount', (select json_build_array(${steps}) from ${discounts} m)
     )`
 }
 
