@@ -25,7 +25,9 @@
  * listings (first page of 12) are timed as their own list.
  *
  * Options: `--db pglite,postgres` (PostgreSQL needs BENCH_DATABASE_URL or TEST_DATABASE_URL: a server
- * URL; the bench creates and drops its own database there), `--sizes 8208,100000`, `--stores 50`, `--attack`.
+ * URL; the bench creates and drops its own database there), `--sizes 8208,100000`, `--stores 50`, `--attack`,
+ * `--list-options '{"facets":true,"groupSizes":true}'` (JSON merged into every search and listing body:
+ * the storefront's own body, docs/search.md, "Facets and sorting"; default none, the original client's).
  * Env: BENCH_RUNS (3), BENCH_PORT (3400), BENCH_DURATION, BENCH_ATTACKERS.
  */
 import { spawn } from 'node:child_process'
@@ -58,8 +60,11 @@ const { values: args } = parseArgs({
     // Dark stores at catalogues larger than the bundled one (the bundled one keeps the seeded seven).
     stores: { type: 'string', default: '50' },
     attack: { type: 'boolean', default: false },
+    'list-options': { type: 'string', default: '{}' },
   },
 })
+/** Extra fields of every search and listing body (`--list-options`). */
+const listOptions = JSON.parse(args['list-options']) as Record<string, unknown>
 const runs = Number(process.env.BENCH_RUNS ?? 3)
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
 const REAL_QUERIES = (
@@ -322,12 +327,12 @@ async function latency(kind: 'pglite' | 'postgres', size: number): Promise<Laten
           ? await app.request('/api/product/get-product-by-category-and-subcategory', {
               method: 'POST',
               headers: { 'Content-Type': 'application/json', ...storeHeader() },
-              body: JSON.stringify({ categoryId, subCategoryId, page: 1, limit: 12 }),
+              body: JSON.stringify({ categoryId, subCategoryId, page: 1, limit: 12, ...listOptions }),
             })
           : await app.request('/api/product/search-product', {
               method: 'POST',
               headers: { 'Content-Type': 'application/json', ...storeHeader() },
-              body: JSON.stringify({ search: q, page: 1, limit: 12 }),
+              body: JSON.stringify({ search: q, page: 1, limit: 12, ...listOptions }),
             })
       await res.arrayBuffer()
       // A refused search (503 past the statement timeout) is counted, with the time it took.

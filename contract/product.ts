@@ -297,6 +297,23 @@ export const CatalogRefSchema = z.object({ _id: z.string(), name: z.string(), im
 export type CatalogRef = z.output<typeof CatalogRefSchema>
 
 /**
+ * One pack size of a product's pack group (docs/product.md, "Pack sizes"): another product of the
+ * same brand and name in another size, with what a size picker shows and needs to add it to a cart.
+ * Prices in rupees as on `ProductSchema`; `stock` in the shopper's dark store.
+ */
+export const PackSizeSchema = z
+  .object({
+    _id: z.string(),
+    unit: z.string(),
+    stock: z.number(),
+    price: z.number(),
+    sellingPrice: z.number(),
+    discount: z.number(),
+  })
+  .meta({ id: 'PackSize' })
+export type PackSize = z.output<typeof PackSizeSchema>
+
+/**
  * A product as every read and write answers it (docs/api-contract.md, "Endpoints"; docs/commerce-api.md,
  * "Products (addition)"): `category` and `subCategory` expanded; `price` is the MRP in rupees, `sellingPrice`
  * the price charged in rupees, `discount` the percentage off the MRP (0-100); only published products
@@ -325,6 +342,12 @@ export const ProductSchema = z
     publish: z.boolean(),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
+    /**
+     * Only when the product has other pack sizes (docs/product.md, "Pack sizes"): every size of its
+     * group, this one included, smallest first; answered by the product's details, and by a search
+     * or listing asked for `groupSizes`.
+     */
+    packSizes: z.array(PackSizeSchema).optional(),
   })
   .meta({ id: 'Product' })
 export type Product = z.output<typeof ProductSchema>

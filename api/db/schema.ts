@@ -182,6 +182,12 @@ export const products = pgTable(
       .array()
       .generatedAlwaysAs(sql`pack_size("unit")`),
     /**
+     * The product's pack group, `brand|name` without sizes (SQL function `pack_group_key`, migration
+     * 0019_pack_groups; api/modules/product/pack-groups.ts): products sharing it are pack sizes of one
+     * product, shown as one card (docs/product.md, "Pack sizes"). Null: a group of its own.
+     */
+    packGroup: text('pack_group').generatedAlwaysAs(sql`pack_group_key("name", "more_details"->>'brand', "unit")`),
+    /**
      * Copies of the product's category and sub category links (ids, sorted), kept by triggers on the
      * link tables (migration 0007_search_shelves): the search ranks every match by its shelves, and
      * reading them from the row is what keeps a search of a common word fast. Never written here.
@@ -203,6 +209,9 @@ export const products = pgTable(
     // fastupdate off: a pending list of new rows would be read in full by every search (migration 0006_search).
     index('products_search_doc_idx').using('gin', t.searchDoc).with({ fastupdate: false }),
     index('products_search_sub_category_ids_idx').using('gin', t.searchSubCategoryIds).with({ fastupdate: false }),
+    index('products_pack_group_idx')
+      .on(t.packGroup)
+      .where(sql`${t.packGroup} is not null`),
   ],
 )
 

@@ -8,10 +8,17 @@
  * Look and feel (docs/product.md, "Look and feel"): a white card with a soft border, a fixed square
  * image box so nothing shifts while images load, price and badge readable at a glance. The whole card
  * is one link (the name's link stretches over the card), so a screen reader hears the product name once.
+ *
+ * Pack sizes (docs/product.md, "Pack sizes"): a card whose product has other sizes says "N options"
+ * and lists them. Without JavaScript each size is a link to that size's product page (the card's
+ * own is marked current); with JavaScript each is a button that switches the card (unit, prices,
+ * stock, the name's link and ADD) to that size.
  */
+import { useState } from 'react'
 import { Link } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import { productAnchor } from '../lib/cart.ts'
-import type { ProductCardData } from '../lib/catalog-cards.ts'
+import { packSizeLabels, type PackSizeCardData, type ProductCardData } from '../lib/catalog-cards.ts'
 import { discountLabel, formatRupees } from '../lib/money.ts'
 import { AddToCart } from './add-to-cart.tsx'
 import { productPath } from '../lib/slug.ts'
@@ -65,6 +72,65 @@ export function PriceTag({ price, sellingPrice: selling, size = 'sm' }: { price:
 }
 
 /**
+ * The size picker of a card (see the module comment): "4 options" and one chip per size, links to
+ * each size's page before hydration (JavaScript off), buttons choosing `selectedId` after.
+ */
+export function PackPicker({
+  name,
+  sizes,
+  selectedId,
+  onSelect,
+}: {
+  name: string
+  sizes: readonly PackSizeCardData[]
+  selectedId: string
+  onSelect: (id: string) => void
+}) {
+  const hydrated = useHydrated()
+  const labels = packSizeLabels(sizes, formatRupees)
+  return (
+    <div className="pc-packs" role="group" aria-label={`${sizes.length} pack sizes`} data-pack-picker="">
+      <p className="pc-packs-count" aria-hidden="true">
+        {sizes.length} options
+      </p>
+      <ul className="pc-pack-list">
+        {sizes.map((size) => {
+          const label = labels.get(size._id) ?? size.unit
+          const current = size._id === selectedId
+          const soldOut = size.stock <= 0
+          const className = `pc-pack${soldOut ? ' pc-pack-out' : ''}`
+          return (
+            <li key={size._id}>
+              {hydrated ? (
+                <button
+                  type="button"
+                  className={className}
+                  aria-pressed={current}
+                  aria-label={`${label}${soldOut ? ', out of stock' : ''}`}
+                  onClick={() => onSelect(size._id)}
+                >
+                  {label}
+                </button>
+              ) : (
+                <Link
+                  to={productPath({ _id: size._id, name })}
+                  className={className}
+                  aria-current={current ? 'true' : undefined}
+                  data-pack-size=""
+                  aria-label={`${label}${soldOut ? ', out of stock' : ''}`}
+                >
+                  {label}
+                </Link>
+              )}
+            </li>
+          )
+        })}
+      </ul>
+    </div>
+  )
+}
+
+/**
  * One product card, upright (image above the name). `layout="row"` is the fixed-width card of the
  * home rows; `layout="grid"` fills its grid cell (two to a phone's row, as quick-commerce listings
  * are). `eager` loads the image at once (cards above the fold).
@@ -79,6 +145,10 @@ export function ProductCard({
   eager?: boolean
 }) {
   const inGrid = layout === 'grid'
+  const [selectedId, setSelectedId] = useState(product._id)
+  // The size the card shows and adds: the one chosen in its picker, else the product itself.
+  const shown = product.packSizes?.find((s) => s._id === selectedId) ?? product
+  const cartName = [product.brand, product.name, product.packSizes ? shown.unit : ''].filter(Boolean).join(' ')
   return (
     // Class names are the component classes of app/app.css (.pc …): one short name per element
     // instead of a long utility list repeated in every card.
@@ -93,28 +163,27 @@ export function ProductCard({
           loading={eager ? 'eager' : 'lazy'}
           className="pc-img"
         />
-        <DiscountBadge discount={product.discount} className="pc-off" />
+        <DiscountBadge discount={shown.discount} className="pc-off" />
       </div>
       <div className="pc-body">
         <DeliveryBadge />
         <h3 className="pc-name">
-          <Link to={productPath(product)} className="pc-link">
+          <Link to={productPath({ _id: shown._id, name: product.name })} className="pc-link">
             {product.name}
           </Link>
         </h3>
         {product.brand ? <p className="pc-brand">{product.brand}</p> : null}
-        <p className="pc-unit">{product.unit}</p>
-        <LowStockNote stock={product.stock} />
+        <p className="pc-unit">{shown.unit}</p>
+        {product.packSizes ? (
+          <PackPicker name={product.name} sizes={product.packSizes} selectedId={shown._id} onSelect={setSelectedId} />
+        ) : null}
+        <LowStockNote stock={shown.stock} />
         {/* Price and ADD share a line while both fit; in a narrow card (a phone's home row, a listing
             beside its sub category list) ADD moves under the price instead of out of the card. */}
         <div className="pc-buy">
-          <PriceTag price={product.price} sellingPrice={product.sellingPrice} />
+          <PriceTag price={shown.price} sellingPrice={shown.sellingPrice} />
           <div className="pc-cart">
-            <AddToCart
-              productId={product._id}
-              name={product.brand ? `${product.brand} ${product.name}` : product.name}
-              stock={product.stock}
-            />
+            <AddToCart key={shown._id} productId={shown._id} name={cartName} stock={shown.stock} />
           </div>
         </div>
       </div>

@@ -23,6 +23,22 @@ export interface ProductCardData {
   stock: number
   /** The brand ('' when unknown): four cards reading just "Tea" must be told apart. */
   brand: string
+  /**
+   * Every pack size of the product's group, itself included, smallest first, when it has others and
+   * the list was asked to group them (docs/product.md, "Pack sizes"): the card's size picker.
+   */
+  packSizes?: PackSizeCardData[]
+}
+
+/** One size of a card's size picker: what the card shows and adds when that size is chosen. Prices in rupees. */
+export interface PackSizeCardData {
+  _id: string
+  unit: string
+  price: number
+  sellingPrice: number
+  /** Percent off the MRP, from the two prices (as `ProductCardData.discount`). */
+  discount: number
+  stock: number
 }
 
 /** The fields of an API product a card is cut from (app/.server/api/catalog.ts `Product`). */
@@ -36,6 +52,7 @@ interface CardSource {
   discount?: number | null
   stock?: number | null
   more_details?: Readonly<Record<string, unknown>> | null
+  packSizes?: ReadonlyArray<{ _id: string; unit: string; price: number; sellingPrice: number; stock: number }> | null
 }
 
 /**
@@ -63,7 +80,32 @@ export function toCardData(product: CardSource): ProductCardData {
     discount: product.sellingPrice == null ? Number(product.discount) || 0 : discountPercentOf(price, sellingPrice),
     stock: Number(product.stock) || 0,
     brand: brandOf(product),
+    ...(product.packSizes && product.packSizes.length > 1 ? { packSizes: product.packSizes.map(toPackSizeCard) } : {}),
   }
+}
+
+/** A pack size as a card's picker shows it (the discount from the two prices, as `toCardData`). */
+function toPackSizeCard(size: { _id: string; unit: string; price: number; sellingPrice: number; stock: number }): PackSizeCardData {
+  const price = Number(size.price) || 0
+  const sellingPrice = Number(size.sellingPrice) || 0
+  return {
+    _id: size._id,
+    unit: size.unit,
+    price,
+    sellingPrice,
+    discount: discountPercentOf(price, sellingPrice),
+    stock: Number(size.stock) || 0,
+  }
+}
+
+/**
+ * The picker's label of each size: its unit, and its price too when another size of the group has
+ * the same unit (the catalogue has a few groups with two "1 L" products at different prices).
+ */
+export function packSizeLabels(sizes: readonly PackSizeCardData[], rupees: (n: number) => string): Map<string, string> {
+  const units = new Map<string, number>()
+  for (const s of sizes) units.set(s.unit.toLowerCase(), (units.get(s.unit.toLowerCase()) ?? 0) + 1)
+  return new Map(sizes.map((s) => [s._id, (units.get(s.unit.toLowerCase()) ?? 0) > 1 ? `${s.unit} · ${rupees(s.sellingPrice)}` : s.unit]))
 }
 
 /** A category tile or sidebar entry: a category or sub category with the link it leads to. */

@@ -55,6 +55,8 @@ export function filtersBody(filters: ListFilters): Record<string, unknown> {
     ...(filters.discount !== null ? { discount: filters.discount } : {}),
     ...(filters.sort !== 'relevance' ? { sort: filters.sort } : {}),
     facets: true,
+    // Pack sizes of one product are one card with a size picker (docs/product.md, "Pack sizes").
+    groupSizes: true,
   }
 }
 

@@ -9,6 +9,8 @@
  *
  * Slugs: the id is the last dash-separated piece (docs/product.md, "Slugs"; app/lib/slug.ts). An unknown id
  * answers 404; a slug whose name part is stale redirects (301) to `/product/{slugify(name)}-{id}`.
+ * "Other pack sizes" (docs/product.md, "Pack sizes"): the other sizes of its pack group, each a link
+ * to its page with its price, or "Out of stock".
  * Below: "Similar products" (the shelf's nearest in price, See All to the sub category's listing) and
  * "More from <brand>" (See All to a search for the brand), each a home-style row.
  * Upstream calls per render: two at once (get-product-details answers category and sub category
@@ -73,6 +75,10 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       brand: typeof product.more_details?.brand === 'string' ? product.more_details.brand.trim() : '',
       // The SKU is internal: admins only (app/lib/product-details.ts).
       details: productDetailRows(product.more_details, isAdminRole(getSession(context).user?.role)),
+      // Its other pack sizes, smallest first (the API's order), each with the link to its page.
+      otherSizes: (toCardData(product).packSizes ?? [])
+        .filter((size) => size._id !== product._id)
+        .map((size) => ({ ...size, href: productPath({ _id: size._id, name: product.name }) })),
     },
     breadcrumbs: {
       category: category ? { name: category.name, href: categoryPath(category) } : null,
@@ -261,6 +267,28 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               )}
             </div>
           </div>
+
+          {product.otherSizes.length > 0 ? (
+            <section aria-labelledby="other-pack-sizes" data-testid="other-pack-sizes">
+              <h2 id="other-pack-sizes" className="mb-2 text-lg font-semibold text-slate-900">
+                Other pack sizes
+              </h2>
+              <ul className="flex flex-wrap gap-2">
+                {product.otherSizes.map((size) => (
+                  <li key={size._id}>
+                    <Link
+                      to={size.href}
+                      data-pack-size=""
+                      className="flex min-h-11 flex-col justify-center rounded-lg border border-slate-300 bg-white px-3 py-1.5 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent"
+                    >
+                      <span className="text-sm font-semibold text-slate-800">{size.unit}</span>
+                      <span className="text-xs text-slate-600">{size.stock <= 0 ? 'Out of stock' : formatRupees(size.sellingPrice)}</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
 
           {product.description ? (
             <section aria-labelledby="product-description">

@@ -15,7 +15,10 @@
  * Held-out set: each product of the answer is mapped to the judge's shape (name; brand from
  * `more_details.brand`; category and sub category names; pack size = `unit`) and judged by
  * ./judge.ts `isRelevant`. first result relevant = the first product is relevant; precision@5 =
- * relevant among the first five ÷ min(5, R), R from ./counts.json. An unanswerable query scores 1 on
+ * relevant among the first five ÷ min(5, R), R from ./counts.json; when the search lists the pack
+ * sizes of one product as one card (`groupSizes`, docs/product.md, "Pack sizes"), R counts cards:
+ * the relevant products' pack groups (api/modules/product/pack-groups.ts `packGroupKey`), since the
+ * first five cannot hold two sizes of one product. An unanswerable query scores 1 on
  * both only when the answer says plainly that nothing matches and offers its nearest shelf
  * (`unanswerableHit`). Tuning set: its own judge (api/modules/search/relevance-judge.ts), the same two
  * metrics, R counted over the imported catalogue as its test counts it.
@@ -44,6 +47,7 @@ import {
   type CatalogProduct,
   type Judged,
 } from '../../api/modules/search/relevance-judge.ts'
+import { packGroupKey } from '../../api/modules/product/pack-groups.ts'
 import { isRelevant, type Judgment, type Product } from './judge.ts'
 
 const HERE = import.meta.dirname
@@ -105,7 +109,7 @@ export interface QueryScore {
   kinds: string[]
   first: number
   precision: number
-  /** Relevant products in the catalogue (R); 0 for an unanswerable query. */
+  /** Relevant products in the catalogue (R), or their pack groups when the search groups sizes; 0 for an unanswerable query. */
   available: number
   top: AnswerProduct[]
   /** For an unanswerable query: the no-match line the storefront shows, if any. */
@@ -218,7 +222,14 @@ export interface Store {
   kind: string
   /** Seconds the catalogue import took. */
   importSeconds: number
+  /** The search lists each pack group once (`groupSizes`): R counts pack groups, not products. */
+  groupsSizes?: boolean
   close(): Promise<void>
+}
+
+/** What one search result stands for: its pack group when the search groups sizes, else the product itself. */
+function cardOf(store: Store, row: { id: string; name: string; brand: string; unit: string }): string {
+  return (store.groupsSizes ? packGroupKey(row.name, row.brand, row.unit) : null) ?? row.id
 }
 
 /**
@@ -240,6 +251,7 @@ export async function openStore(): Promise<Store> {
       kind: t.kind,
       importSeconds,
       catalogue,
+      groupsSizes: options.groupSizes === true,
       async search(q) {
         const search = q.trim().slice(0, MAX_QUERY_LENGTH)
         const res = await t.call('product/search-product', { json: { search, page: 1, limit: SEARCH_PAGE_SIZE, ...options } })
@@ -266,8 +278,9 @@ async function scoreHeldOut(store: Store, queries: HeldOutQuery[], counts: Recor
       scores.push({ ...base, first: hit, precision: hit, available: 0, message: noMatchMessage(q.query, answer), unanswerable: true })
       continue
     }
-    const available = counts[q.id]?.relevant ?? 0
-    if (available === 0) throw new Error(`${q.id} "${q.query}": no relevant count in counts.json (run check.ts)`)
+    const products = counts[q.id]?.relevant ?? 0
+    if (products === 0) throw new Error(`${q.id} "${q.query}": no relevant count in counts.json (run check.ts)`)
+    const available = store.groupsSizes ? relevantCards(store, q.relevant) : products
     const hits = top.filter((p) => heldOutRelevant(q.relevant, p)).length
     scores.push({ ...base, first: heldOutRelevant(q.relevant, top[0]) ? 1 : 0, precision: hits / Math.min(JUDGED, available), available })
   }
@@ -285,7 +298,7 @@ async function scoreTuning(store: Store, queries: Judged[]): Promise<QueryScore[
     p !== undefined && asJudged(p).some((row) => isTuningRelevant(row, judged.relevant))
   for (const [i, judged] of queries.entries()) {
     const top = (await store.search(judged.q)).products.slice(0, JUDGED)
-    const available = new Set(store.catalogue.filter((p) => isTuningRelevant(p, judged.relevant)).map((p) => p.id)).size
+    const available = new Set(store.catalogue.filter((p) => isTuningRelevant(p, judged.relevant)).map((p) => cardOf(store, p))).size
     const hits = top.filter((p) => relevant(p, judged)).length
     scores.push({
       id: `t${String(i + 1).padStart(3, '0')}`,
@@ -298,6 +311,16 @@ async function scoreTuning(store: Store, queries: Judged[]): Promise<QueryScore[
     })
   }
   return scores
+}
+
+/** The pack groups (cards) of the imported catalogue's products a held-out judgment accepts (`groupsSizes`: R). */
+function relevantCards(store: Store, judgment: Judgment): number {
+  const cards = new Set<string>()
+  for (const row of store.catalogue) {
+    const placement = { name: row.name, brand: row.brand, category: row.category, subCategory: row.shelf, packSize: row.unit }
+    if (isRelevant(judgment, placement)) cards.add(cardOf(store, row))
+  }
+  return cards.size
 }
 
 /** Held-out queries whose R over the imported catalogue differs from counts.json (eval/search-heldout/README.md, "How it was written, blind": a changed catalogue). */

@@ -104,6 +104,8 @@ export async function findListing(
     subCategoryId: subCategory!._id,
     page: 1,
     limit: 1,
+    // As the listing page asks: pack sizes of one product count once (docs/product.md, "Pack sizes").
+    groupSizes: true,
   })
   return {
     category: category!,
@@ -132,8 +134,11 @@ export function productCardItems(scope: Page | Locator): Locator {
   return root.getByRole('listitem').filter({ has: root.page().locator(PRODUCT_LINK) })
 }
 
-/** A link to a product page (docs/product.md, "Slugs": /product/{productName}-{productId}). */
-export const PRODUCT_LINK = 'a[href^="/product/"]'
+/**
+ * A link to a product page (docs/product.md, "Slugs": /product/{productName}-{productId}), not a pack
+ * size's link of a card's size picker or of "Other pack sizes" (docs/product.md, "Pack sizes").
+ */
+export const PRODUCT_LINK = 'a[href^="/product/"]:not([data-pack-size])'
 
 /** A fresh user's details, unique per run and per project. */
 export function newUser(testInfo: TestInfo, label = 'user') {

@@ -24,6 +24,8 @@ interface ListedProduct {
   _id: string
   name: string
   stock: number
+  /** Present on a product standing for its pack group (docs/product.md, "Pack sizes"). */
+  packSizes?: unknown[]
 }
 interface SubCategoryRow {
   _id: string
@@ -58,9 +60,12 @@ async function smallListing(request: APIRequestContext, offset: number) {
       subCategoryId: sub._id,
       page: 1,
       limit: 8,
+      // As the listing page asks (docs/product.md, "Pack sizes"); a listing with a pack group is
+      // skipped: a sold-out size of a group is shown by its in-stock sibling, not as "Out of stock".
+      groupSizes: true,
     })
     const total = Number(listed.totalCount)
-    if (total < 3 || total > 8 || listed.data.some((p) => p.stock <= 5)) continue
+    if (total < 3 || total > 8 || listed.data.some((p) => p.stock <= 5 || p.packSizes)) continue
     if (seen++ < offset) continue
     return { path: `/${slug(category.name, category._id)}/${slug(sub.name, sub._id)}`, products: listed.data }
   }

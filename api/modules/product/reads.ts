@@ -16,7 +16,7 @@
  *   that store's products in stock before those out of stock. Cache keys end with the store, and
  *   each entry is scoped to it (api/lib/cache.ts), so a sale in one store refreshes only its answers.
  */
-import { SIMILAR_PRODUCTS_MAX, type Product, type SimilarProducts } from '../../../contract/product.ts'
+import { SIMILAR_PRODUCTS_MAX, type PackSize, type Product, type SimilarProducts } from '../../../contract/product.ts'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { NotFound } from '../../lib/errors.ts'
@@ -47,10 +47,21 @@ export interface CategoryProducts {
   products: ProductAnswer[]
 }
 
-export type ProductRow = Omit<ProductAnswer, 'price' | 'discount' | 'sellingPrice' | 'imageKind'> & {
+/** One pack size as the statement answers it (`packSizesColumn`): prices may arrive as text. */
+export interface PackSizeRow {
+  _id: string
+  unit: string
+  stock: number
+  price: string | number
+  sellingPrice: string | number
+}
+
+export type ProductRow = Omit<ProductAnswer, 'price' | 'discount' | 'sellingPrice' | 'imageKind' | 'packSizes'> & {
   price: string | number
   discount: string | number
   sellingPrice: string | number
+  /** Present when the statement read `packSizesColumn`; null for a product without a group. */
+  packSizes?: PackSizeRow[] | null
 }
 
 /** What the product reads need: the catalogue's, and the dark store whose stock they show. */
@@ -59,9 +70,23 @@ export type ProductReadDeps = CatalogDeps & { storeId: string }
 /** A product's brand as compared (`p` aliased): trimmed, lower case, '' when it has none. */
 const brandKey = sql`lower(trim(coalesce(p.more_details->>'brand', '')))`
 
-/** The stock of the product aliased `p` in store `storeId` (no inventory row: 0). */
-export const storeStock = (storeId: string) =>
-  sql`coalesce((select i.stock from inventory i where i.store_id = ${storeId} and i.product_id = p.id), 0)`
+/** The stock of the product aliased `p` (or `alias`) in store `storeId` (no inventory row: 0). */
+export const storeStock = (storeId: string, alias: SQL = sql`p`) =>
+  sql`coalesce((select i.stock from inventory i where i.store_id = ${storeId} and i.product_id = ${alias}.id), 0)`
+
+/**
+ * Every published size of the pack group of the product aliased `p` (docs/product.md, "Pack sizes";
+ * ./pack-groups.ts), as a JSON array of `{ _id, unit, stock, price, sellingPrice }` with the stock of
+ * `storeId`, the product itself included, in the order of `byPackSize` (kind of unit, total,
+ * price, id); null when the product has no group. One index probe (`products_pack_group_idx`) per
+ * product it is read for: read it in the select list of the rows answered, after the page is cut.
+ */
+export const packSizesColumn = (storeId: string) =>
+  sql`case when p.pack_group is null then null else (
+    select json_agg(json_build_object('_id', q.id, 'unit', q.unit, 'stock', ${storeStock(storeId, sql`q`)},
+             'price', q.price, 'sellingPrice', q.selling_price)
+           order by q.search_pack[1], q.search_pack[2], q.selling_price, q.id)
+    from products q where q.pack_group = p.pack_group and q.publish) end`
 
 /**
  * `deps.cache.get` for an answer showing the stock of `deps.storeId`: the key gets the store, the
@@ -91,11 +116,23 @@ export const availableNewestFirst = (storeId: string) => sql`${storeInStock(stor
  * lands on the selling price (docs/commerce-api.md, "The discount on the wire").
  */
 export function toProductAnswer(row: ProductRow): ProductAnswer {
+  const { packSizes, ...rest } = row
+  const price = Number(row.price)
+  const sellingPrice = Number(row.sellingPrice)
+  const answer: ProductAnswer = { ...rest, imageKind: imageKindOf(row.image), price, sellingPrice, discount: wireDiscount(toPaise(price), toPaise(sellingPrice)) }
+  // A group of one size is no choice: the key is answered only when there are others.
+  if (packSizes && packSizes.length > 1) answer.packSizes = packSizes.map(toPackSize)
+  return answer
+}
+
+/** A pack size as answered: JSON numbers, and the wire discount of its two prices (as `toProductAnswer`). */
+function toPackSize(row: PackSizeRow): PackSize {
   const price = Number(row.price)
   const sellingPrice = Number(row.sellingPrice)
   return {
-    ...row,
-    imageKind: imageKindOf(row.image),
+    _id: row._id,
+    unit: row.unit,
+    stock: Number(row.stock),
     price,
     sellingPrice,
     discount: wireDiscount(toPaise(price), toPaise(sellingPrice)),
@@ -236,7 +273,8 @@ export function productsByCategoryAndSubCategory(
  * The products to show beside `productId` (docs/product.md, "Product page"): `sameShelf`, the
  * published products sharing one of its sub categories, nearest in selling price (by ratio, so ₹40
  * is as near ₹50 as ₹400 is near ₹500); `sameBrand`, the newest of its brand not already in
- * `sameShelf`. In stock in the store first in each; at most `SIMILAR_PRODUCTS_MAX` each. Two queries
+ * `sameShelf`; neither lists its other pack sizes (`packSizes` of its details, docs/product.md, "Pack
+ * sizes"). In stock in the store first in each; at most `SIMILAR_PRODUCTS_MAX` each. Two queries
  * after the product's own row; cached under `product:similar:<id>` with the store.
  * @throws NotFound "Product not found" when the id is unknown, unpublished or not an id at all
  */
@@ -246,20 +284,22 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
     deps,
     `product:similar:${productId}`,
     async () => {
-      const [self] = await queryRows<{ brand: string; selling: number; subs: string[] }>(
+      const [self] = await queryRows<{ brand: string; selling: number; subs: string[]; packGroup: string | null }>(
         deps.db,
-        sql`select ${brandKey} as brand, p.selling_price::float8 as selling, p.search_sub_category_ids as subs
+        sql`select ${brandKey} as brand, p.selling_price::float8 as selling, p.search_sub_category_ids as subs, p.pack_group as "packGroup"
             from products p where p.id = ${productId} and p.publish`,
       )
       if (!self) throw NotFound('Product not found')
       const inStock = storeInStock(deps.storeId)
+      // Its other pack sizes are listed apart on its page ("Other pack sizes"), not as similar products.
+      const otherGroup = self.packGroup === null ? sql`true` : sql`p.pack_group is distinct from ${self.packGroup}`
       const shelf = await queryRows<ProductRow>(
         deps.db,
         sql`select ${productColumns(deps.storeId)}
             from (select p.id, ${inStock} as in_stock,
                     abs(ln(greatest(p.selling_price::float8, 0.01) / ${Math.max(self.selling, 0.01)})) as gap
                   from products p
-                  where p.publish and p.id <> ${productId} and p.search_sub_category_ids && ${textArray(self.subs ?? [])}
+                  where p.publish and p.id <> ${productId} and ${otherGroup} and p.search_sub_category_ids && ${textArray(self.subs ?? [])}
                   order by in_stock desc, gap, p.id limit ${SIMILAR_PRODUCTS_MAX}) s
             join products p on p.id = s.id
             order by s.in_stock desc, s.gap, p.id`,
@@ -270,7 +310,7 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
             deps.db,
             sql`select ${productColumns(deps.storeId)}
                 from (select p.id, ${inStock} as in_stock, p.created_at from products p
-                      where p.publish and ${brandKey} = ${self.brand} and p.id <> all(${textArray(taken)})
+                      where p.publish and ${brandKey} = ${self.brand} and ${otherGroup} and p.id <> all(${textArray(taken)})
                       order by in_stock desc, ${newestFirst} limit ${SIMILAR_PRODUCTS_MAX}) s
                 join products p on p.id = s.id
                 order by s.in_stock desc, ${newestFirst}`,
@@ -286,7 +326,9 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
 const PLAUSIBLE_ID = /^[A-Za-z0-9]{1,64}$/
 
 /**
- * One published product by id. Cached under `product:details:<id>` (a miss is not cached).
+ * One published product by id, with its other pack sizes (`packSizes`, when it has any; docs/product.md,
+ * "Pack sizes"). Cached under `product:details:<id>` (a miss is not cached); the sizes' stock makes
+ * the entry stale when one of them crosses 0 (api/lib/cache.ts reads every `_id` and `stock` in it).
  * @throws NotFound "Product not found" when the id is unknown, unpublished or not an id at all
  */
 export async function productDetails(deps: ProductReadDeps, productId: string): Promise<ProductAnswer> {
@@ -294,7 +336,7 @@ export async function productDetails(deps: ProductReadDeps, productId: string): 
   return storeCached(deps, `product:details:${productId}`, async () => {
     const [row] = await queryRows<ProductRow>(
       deps.db,
-      sql`select ${productColumns(deps.storeId)} from products p where p.id = ${productId} and p.publish`,
+      sql`select ${productColumns(deps.storeId)}, ${packSizesColumn(deps.storeId)} as "packSizes" from products p where p.id = ${productId} and p.publish`,
     )
     if (!row) throw NotFound('Product not found')
     return toProductAnswer(row)

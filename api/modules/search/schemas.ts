@@ -9,7 +9,9 @@
  * - `discount`: a least discount in percent, one of `DISCOUNT_STEPS`;
  * - `sort`: `relevance` (default: best match for a search, newest first for a listing),
  *   `price_asc`, `price_desc` (selling price) or `discount` (largest first);
- * - `facets: true` adds `facets` to the answer (counts per brand, price band and discount step).
+ * - `facets: true` adds `facets` to the answer (counts per brand, price band and discount step);
+ * - `groupSizes: true` lists each pack group once (docs/product.md, "Pack sizes"): its best-ranked
+ *   size stands for it, carrying every size in `packSizes`, and the count and facets count groups.
  */
 import { z } from 'zod'
 import { CONTROL_CHARACTERS, ONE_LINE_OR_EMPTY_PATTERN } from '../../../contract/fields.ts'
@@ -59,12 +61,23 @@ export const ListOptionsSchema = z.object({
     .boolean({ error: 'Expected true or false' })
     .nullish()
     .transform((v) => v ?? false),
+  groupSizes: z
+    .boolean({ error: 'Expected true or false' })
+    .nullish()
+    .transform((v) => v ?? false),
 })
 export type ListOptions = z.output<typeof ListOptionsSchema>
 
-/** Whether `options` change anything about a list (filters, a sort other than the default, facets). */
+/** Whether `options` change anything about a list (filters, a sort other than the default, facets, pack groups). */
 export function changesList(options: ListOptions): boolean {
-  return options.brand.length > 0 || options.price !== null || options.discount !== null || options.sort !== 'relevance' || options.facets
+  return (
+    options.brand.length > 0 ||
+    options.price !== null ||
+    options.discount !== null ||
+    options.sort !== 'relevance' ||
+    options.facets ||
+    options.groupSizes
+  )
 }
 
 /** POST /api/product/get and /api/product/search-product: `{ search, page, limit }` and the list options. */

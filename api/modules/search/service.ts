@@ -233,5 +233,6 @@ function withDefaults(input: Partial<ListOptions>): ListOptions {
     discount: input.discount ?? null,
     sort: input.sort ?? 'relevance',
     facets: input.facets ?? false,
+    groupSizes: input.groupSizes ?? false,
   }
 }

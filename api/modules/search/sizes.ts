@@ -109,6 +109,20 @@ export function packSize(unit: string): Size | null {
   return null
 }
 
+/** Every size a text names, `PRODUCT_SIZE` read throughout ("Strong Teeth, 150 gm, 2X Stronger" → "150 gm"). */
+const PRODUCT_SIZES = new RegExp(PRODUCT_SIZE.source, 'gu')
+
+/**
+ * `text` lower-cased with every size in it ("500 g", "2x200 g", "1 kg") replaced by a space, read by
+ * the rules of `packSize`: the name of a product without the size some names repeat from the unit
+ * ("Colgate Strong Teeth, 150 gm, …"), for telling pack sizes of one product apart
+ * (api/modules/product/pack-groups.ts). The SQL function `pack_group_key` (migration
+ * 0019_pack_groups) removes the same sizes.
+ */
+export function withoutSizes(text: string): string {
+  return text.toLowerCase().replace(PRODUCT_SIZES, ' ')
+}
+
 /** Fractions a shopper types before a unit: "half kg", "1/2 kg", "quarter kg". */
 const FRACTIONS: Record<string, number> = { half: 0.5, '1/2': 0.5, quarter: 0.25, '1/4': 0.25, '3/4': 0.75 }
 
