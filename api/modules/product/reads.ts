@@ -119,7 +119,13 @@ export function toProductAnswer(row: ProductRow): ProductAnswer {
   const { packSizes, ...rest } = row
   const price = Number(row.price)
   const sellingPrice = Number(row.sellingPrice)
-  const answer: ProductAnswer = { ...rest, imageKind: imageKindOf(row.image), price, sellingPrice, discount: wireDiscount(toPaise(price), toPaise(sellingPrice)) }
+  const answer: ProductAnswer = {
+    ...rest,
+    imageKind: imageKindOf(row.image),
+    price,
+    sellingPrice,
+    discount: wireDiscount(toPaise(price), toPaise(sellingPrice)),
+  }
   // A group of one size is no choice: the key is answered only when there are others.
   if (packSizes && packSizes.length > 1) answer.packSizes = packSizes.map(toPackSize)
   return answer
