@@ -15,6 +15,9 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
 WORKDIR /app
+# The drawn product pictures print their labels in DejaVu Sans (docs/decisions/0030-drawn-product-pictures.md);
+# the slim image has no fonts at all, and sharp's SVG renderer would draw the labels empty.
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/package.json /app/server.ts /app/tsconfig.json ./
