@@ -14,8 +14,8 @@
  * The store it comes from, the promised time and its countdown, and whether it came late
  * (docs/stores.md, "Shopper pages"; app/components/order-view.tsx `OrderDelivery`).
  */
-import { useEffect } from 'react'
-import { data, Link, useRevalidator } from 'react-router'
+import { useEffect, useRef } from 'react'
+import { data, Link, useNavigation, useRevalidator } from 'react-router'
 import { useEventSource } from 'remix-utils/sse/react'
 import type { Route } from './+types/order'
 import { throwFailure } from '../../.server/failure.ts'
@@ -60,13 +60,25 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
 /** Statuses after which nothing changes: no stream to keep open. */
 const FINAL_STATUSES = new Set(['delivered', 'cancelled'])
 
-/** Reloads the page's data on each status event of the order's stream (JavaScript only). */
+/**
+ * Reloads the page's data on each status event of the order's stream (JavaScript only). An event
+ * that arrives while a navigation or form submission is under way (the shopper's own cancel, whose
+ * change the stream also reports) waits until it is done: a reload racing the submission's redirect
+ * could read the flash toast's cookie first, and the "Order cancelled" toast would be lost.
+ */
 function useLiveStatus(orderPath: string, enabled: boolean) {
   const event = useEventSource(`${orderPath}/events`, { event: 'status', enabled })
   const { revalidate } = useRevalidator()
+  const busy = useNavigation().state !== 'idle'
+  const pending = useRef<string | null>(null)
   useEffect(() => {
-    if (event) void revalidate()
-  }, [event, revalidate])
+    if (event) pending.current = event
+  }, [event])
+  useEffect(() => {
+    if (pending.current === null || busy) return
+    pending.current = null
+    void revalidate()
+  }, [event, busy, revalidate])
 }
 
 /**
