@@ -168,12 +168,15 @@ export async function newestPage(deps: ProductReadDeps, where: SQL, page: number
   const [rows, [count]] = await Promise.all([
     queryRows<ProductRow>(
       deps.db,
+      // The page's order is applied again outside on its own columns, not kept as a row_number():
+      // a window over the whole list would sort all of it, where ORDER BY … LIMIT keeps only the
+      // first rows (a bounded top-N sort).
       sql`select ${productColumns(deps.storeId)}
-          from (select p.id, row_number() over (order by ${availableNewestFirst(deps.storeId)}) as rank
+          from (select p.id, ${storeInStock(deps.storeId)} as in_stock, p.created_at
                 from products p where ${where}
                 order by ${availableNewestFirst(deps.storeId)} limit ${limit} offset ${offsetOf(page, limit)}) page
           join products p on p.id = page.id
-          order by page.rank`,
+          order by page.in_stock desc, page.created_at desc nulls last, page.id`,
     ),
     queryRows<{ total: number }>(deps.db, sql`select count(*)::int as total from products p where ${where}`),
   ])
