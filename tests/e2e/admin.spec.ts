@@ -362,18 +362,24 @@ test.describe('catalogue admin journey', () => {
   })
 })
 
+/** Signs in as the admin and opens the product grid's Edit Product dialog of `productId` (found by `name`); hydrated with JavaScript. */
+async function openEditDialog(page: Page, testInfo: TestInfo, name: string, productId: string) {
+  await signInAsAdmin(page)
+  await page.goto(`/dashboard/product?${new URLSearchParams({ q: name, edit: productId })}`)
+  const dialog = page.getByRole('dialog', { name: 'Edit Product' })
+  await expect(dialog).toBeVisible()
+  const update = dialog.getByRole('button', { name: 'Update', exact: true })
+  if (isJs(testInfo)) await waitForHydration(update)
+  return { dialog, update }
+}
+
 test('saving only the stock of a product keeps its selling price to the paisa', async ({ page, request }, testInfo) => {
   // Amul Butter 500 g: MRP ₹255, selling price ₹251, a 1.57 % discount (no whole percent). The form
   // used to send a rounded 2 % and the API made it ₹249.90 (docs/product.md, "Upload Product").
   const name = uniqueName(testInfo, 'Butter')
   const { productId, headers } = await createProductViaApi(request, { name, unit: '500 g', stock: 12, price: 255, sellingPrice: 251 })
   try {
-    await signInAsAdmin(page)
-    await page.goto(`/dashboard/product?${new URLSearchParams({ q: name, edit: productId })}`)
-    const dialog = page.getByRole('dialog', { name: 'Edit Product' })
-    await expect(dialog).toBeVisible()
-    const update = dialog.getByRole('button', { name: 'Update', exact: true })
-    if (isJs(testInfo)) await waitForHydration(update)
+    const { dialog, update } = await openEditDialog(page, testInfo, name, productId)
     await expect(dialog.getByLabel('MRP', { exact: true })).toHaveValue('255')
     const selling = dialog.getByLabel('Selling Price', { exact: true })
     await expect(selling).toHaveValue('251')
@@ -410,12 +416,7 @@ test('an image uploaded in the edit dialog replaces the drawn picture', async ({
   try {
     const before = (await api<{ image: string[]; imageKind: string }>(request, '/product/get-product-details', { productId })).data
     expect(before.imageKind).toBe('illustration')
-    await signInAsAdmin(page)
-    await page.goto(`/dashboard/product?${new URLSearchParams({ q: name, edit: productId })}`)
-    const dialog = page.getByRole('dialog', { name: 'Edit Product' })
-    await expect(dialog).toBeVisible()
-    const update = dialog.getByRole('button', { name: 'Update', exact: true })
-    if (isJs(testInfo)) await waitForHydration(update)
+    const { dialog, update } = await openEditDialog(page, testInfo, name, productId)
     await pickImage(dialog, 'Image', isJs(testInfo), dialog.getByRole('img', { name: 'Image 2', exact: true }))
     await update.click()
     await expect(toast(page, 'Product updated successfully')).toBeVisible()
