@@ -91,7 +91,7 @@ describe('a job queue', () => {
     expect(await q.drain()).toBe(0)
     expect(attempts).toBe(1)
     // Due again (as if the delay passed): the second attempt waits about twice as long.
-    await database.db.execute(sql`update pgboss.job set start_after = now() where id = ${id}::uuid`)
+    await database.db.execute(sql`update pgboss.job set start_after = now() - interval '1 second' where id = ${id}::uuid`)
     const second = Date.now()
     expect(await q.drain()).toBe(1)
     const again = (await q.find('order.mail', id))!

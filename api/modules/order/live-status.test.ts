@@ -54,8 +54,12 @@ const changeStatus = async (orderId: string, status: string) => {
   await t.deps.jobs.drain()
   return res
 }
-/** Makes every job waiting for its retry delay due now (as if the delay had passed). */
-const retryDelayPassed = () => t.db.execute(sql`update pgboss.job set start_after = now() where state = 'retry'`)
+/**
+ * Makes every job waiting for its retry delay due now (as if the delay had passed). A second back:
+ * pg-boss takes a job when `start_after < now()`, and PGlite's clock ticks in milliseconds, so an
+ * update and a fetch in the same millisecond would leave the job not yet due.
+ */
+const retryDelayPassed = () => t.db.execute(sql`update pgboss.job set start_after = now() - interval '1 second' where state = 'retry'`)
 
 describe('a status change', () => {
   it('publishes one event after the commit and sends one email with the status and a link to the order', async () => {
