@@ -26,7 +26,7 @@ import { rejectUnknownMethods } from './api/lib/methods.ts'
 import { closeAfterTooLarge } from './api/lib/too-large.ts'
 import { closeConnectionsWhileDraining, createShutdown, tuneKeepAlive, type Lifecycle } from './api/lib/graceful.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
-import { createPageCache, type PageCache } from './app/.server/page-cache.ts'
+import { createPageCache, type PageCache, type RenderPersonalSlots } from './app/.server/page-cache.ts'
 import { setInProcessOrderHub } from './app/.server/order-stream.ts'
 import { env as bffEnv } from './app/.server/env.ts'
 
@@ -128,6 +128,9 @@ if (isProduction) {
     maxBytes: bffEnv.pageCacheMaxBytes,
     ttlMs: bffEnv.pageCacheTtlMs ?? (embedded ? 60_000 : 5_000),
     publicUrl: bffEnv.publicUrl ?? null,
+    // A shopper with a cart or an account gets the shared page with their own slots spliced in
+    // (docs/decisions/0032-personal-parts-spliced.md); app/entry.server.tsx renders those slots.
+    renderPersonalSlots: (build.entry.module as unknown as { renderPersonalSlots: RenderPersonalSlots }).renderPersonalSlots,
   })
   const cache = pageCache
   embedded?.deps.cache.onClear((change) =>

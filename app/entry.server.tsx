@@ -10,12 +10,27 @@
 import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
-import { renderToPipeableStream } from 'react-dom/server'
-import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleErrorFunction } from 'react-router'
+import { LRUCache } from 'lru-cache'
+import { Fragment, createContext, useContext } from 'react'
+import { renderToPipeableStream, renderToString } from 'react-dom/server'
+import {
+  createStaticHandler,
+  createStaticRouter,
+  isRouteErrorResponse,
+  ServerRouter,
+  StaticRouterProvider,
+  type EntryContext,
+  type HandleErrorFunction,
+} from 'react-router'
 import { logger } from '../api/lib/logger.ts'
 import { contentSecurityPolicy, createNonce, hashedContentSecurityPolicy, inlineScriptHashes } from './.server/csp.ts'
-import { isPageCacheRender } from './.server/page-cache.ts'
+import { isPageCacheRender, PERSONAL_SLOTS_HEADER } from './.server/page-cache.ts'
 import { NonceProvider } from './components/nonce.tsx'
+import { CartControl } from './components/add-to-cart.tsx'
+import { CartBarContent } from './components/cart-panel.tsx'
+import { HeaderAccount } from './components/header.tsx'
+import { PersonalOverride, type Personal } from './lib/personal.ts'
+import type { PersonalSlotDescriptor } from './lib/personal-slots.ts'
 
 export const streamTimeout = 5_000
 
@@ -34,8 +49,17 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   console.error(isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error)
 }
 
+/** True when the deepest route of this render declares `handle.personalSlots` (see `renderPersonalSlots`). */
+function hasOnlyPersonalSlots(routerContext: EntryContext): boolean {
+  const leaf = routerContext.staticHandlerContext.matches.at(-1)
+  const handle = leaf ? (routerContext.routeModules[leaf.route.id]?.handle as { personalSlots?: boolean } | undefined) : undefined
+  return handle?.personalSlots === true
+}
+
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
   const forCache = isPageCacheRender(request)
+  // A page that differs between visitors only in its personal slots says so to the page cache.
+  if (forCache && hasOnlyPersonalSlots(routerContext)) responseHeaders.set(PERSONAL_SLOTS_HEADER, '1')
   const nonce = forCache ? undefined : createNonce()
   if (nonce) responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce))
   // Who is signed in, the cart and flash messages all come from the cookie (RFC 9110 section 12.5.5).
@@ -80,4 +104,102 @@ export default function handleRequest(request: Request, responseStatusCode: numb
     )
     setTimeout(abort, streamTimeout + 1000)
   })
+}
+
+/** Separates the slots in one render of several (a Private Use Area character, as the slot marks). */
+const SLOT_SEPARATOR = '\uE003'
+
+/** The slot's HTML for a visitor: the component the slot wraps (app/lib/personal-slots.ts). */
+function SlotContent({ slot }: { slot: PersonalSlotDescriptor }) {
+  switch (slot.kind) {
+    case 'account':
+      return <HeaderAccount />
+    case 'cart-bar':
+      return <CartBarContent />
+    case 'add':
+      return <CartControl productId={slot.productId} name={slot.name} stock={slot.stock} size={slot.size} />
+  }
+}
+
+const SlotsToRender = createContext<PersonalSlotDescriptor[]>([])
+
+function SlotsRoute() {
+  const slots = useContext(SlotsToRender)
+  return (
+    <>
+      {slots.map((slot, i) => (
+        <Fragment key={i}>
+          {SLOT_SEPARATOR}
+          <SlotContent slot={slot} />
+        </Fragment>
+      ))}
+      {SLOT_SEPARATOR}
+    </>
+  )
+}
+
+// One route matching any path: the slots read the page's location (the cart bar hides on /cart).
+const slotsHandler = createStaticHandler([{ id: 'personal-slots', path: '*', Component: SlotsRoute }])
+
+/**
+ * The HTML of each of `slots` as `personal` sees it on the page at `url` (docs/decisions/0032-personal-parts-spliced.md):
+ * exactly what the browser's first render of the spliced page produces there, since both render the
+ * same components from the same `Personal` (app/lib/personal.ts). Called by the page cache
+ * (app/.server/page-cache.ts, through server.ts) for the slots a visitor's data changes.
+ *
+ * @param url the page's absolute URL
+ * @returns one HTML string per slot, in order
+ */
+export async function renderPersonalSlots(url: string, personal: Personal, slots: PersonalSlotDescriptor[]): Promise<string[]> {
+  const pathname = new URL(url).pathname
+  const keys = slots.map((slot) => slotKey(slot, personal, pathname))
+  const missing = slots.filter((_, i) => !renderedSlots.has(keys[i]!))
+  if (missing.length > 0) {
+    const html = await renderSlots(url, personal, missing)
+    let at = 0
+    slots.forEach((_, i) => {
+      if (!renderedSlots.has(keys[i]!)) renderedSlots.set(keys[i]!, html[at++] ?? '')
+    })
+  }
+  return keys.map((key) => renderedSlots.get(key) ?? '')
+}
+
+/**
+ * What a slot's HTML depends on: the slot and the visitor's data it reads (a product's line and the
+ * per-line maximum; the user and the cart's count and total; for the cart bar, whether the page is
+ * one it stays off). Equal keys render equal HTML, so a
+ * slot already rendered for one key is reused (`renderedSlots`).
+ */
+function slotKey(slot: PersonalSlotDescriptor, personal: Personal, pathname: string): string {
+  const { cart, user } = personal
+  switch (slot.kind) {
+    case 'add':
+      return JSON.stringify([slot, cart.lines[slot.productId] ?? null, cart.maxQtyPerLine])
+    case 'account':
+      return JSON.stringify([slot, user, cart.count, cart.total])
+    case 'cart-bar':
+      // The bar is left out on the cart and checkout pages (app/components/cart-panel.tsx).
+      return JSON.stringify([slot, cart.count, cart.total, pathname === '/cart' || pathname === '/checkout'])
+  }
+}
+
+/** Slot HTML by `slotKey`: a shopper's header and steppers are the same on every page they open. */
+const renderedSlots = new LRUCache<string, string>({ max: 20_000 })
+
+/** Renders `slots` for `personal` in one pass (see `renderPersonalSlots`). */
+async function renderSlots(url: string, personal: Personal, slots: PersonalSlotDescriptor[]): Promise<string[]> {
+  const context = await slotsHandler.query(new Request(url))
+  if (context instanceof Response) throw new Error('personal slots: the slot route answered a response')
+  const router = createStaticRouter(slotsHandler.dataRoutes, context)
+  const html = renderToString(
+    <PersonalOverride value={personal}>
+      <SlotsToRender value={slots}>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </SlotsToRender>
+    </PersonalOverride>,
+  )
+  return html
+    .split(SLOT_SEPARATOR)
+    .slice(1, -1)
+    .map((part) => (part === '<!-- -->' ? '' : part))
 }

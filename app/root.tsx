@@ -24,9 +24,9 @@ import { sameSiteWrites } from './.server/csrf.ts'
 import { retryAfterMiddleware } from './.server/failure.ts'
 import { clientIp, publicOrigin } from './.server/request.ts'
 import { env } from './.server/env.ts'
-import { getCart, toCartSummary } from './.server/api/cart.ts'
+import { isPageCacheRender } from './.server/page-cache.ts'
+import { getCartSummary } from './.server/api/cart.ts'
 import { shopperLocation, storeScopeMiddleware } from './.server/location.server.ts'
-import { EMPTY_CART_SUMMARY } from './lib/cart.ts'
 import { CART_BUTTON_ID, CartBar } from './components/cart-panel.tsx'
 import { Header, SHOP_NAME } from './components/header.tsx'
 import { CartChangesNotice } from './components/location-bar.tsx'
@@ -51,6 +51,7 @@ export const meta: Route.MetaFunction = () => [
 ]
 
 /**
+ * `shared`: a render for the page cache (then `user`, `cart` and `toast` are nobody's).
  * `user`: the signed-in user's summary or null. `toast`: the flash toast queued by the previous
  * request (a redirect with a message), or null; each one gets a fresh `id` so the page shows it once,
  * however often the component re-renders. `origin`: the site's public origin, for the absolute
@@ -64,16 +65,19 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const cartChanges = session.takeCartChanges()
   // A visitor without a guest cart costs no API call; a failed read shows an empty cart, not an error page.
   const [cart, location] = await Promise.all([
-    getCart(session, { clientIp: clientIp(request) }),
+    getCartSummary(session, { clientIp: clientIp(request) }),
     shopperLocation(session, { clientIp: clientIp(request) }),
   ])
   return data({
+    // A render for the page cache (app/.server/page-cache.ts) is shared by visitors: the personal
+    // parts then come from beside the page (app/lib/personal.ts `usePersonal`).
+    shared: isPageCacheRender(request),
     location,
     cartChanges,
     user: session.user,
     toast: toast ? { ...toast, id: globalThis.crypto.randomUUID() } : null,
     origin: publicOrigin(request),
-    cart: cart.ok ? toCartSummary(cart.data) : EMPTY_CART_SUMMARY,
+    cart,
     // The configured upload cap, for the image pickers' early check (app/lib/uploads.ts); the same for every visitor.
     uploadMaxBytes: env.uploadMaxBytes,
   })
@@ -136,7 +140,7 @@ function Shell({ children }: { children: React.ReactNode }) {
       <a href="/cart" className={`${SKIP_LINK} md:hidden`}>
         Skip to cart
       </a>
-      <Header user={root?.user ?? null} location={root?.location ?? null} />
+      <Header location={root?.location ?? null} />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         {root?.cartChanges?.length ? <CartChangesNotice changes={root.cartChanges} storeName={root.location.store.name} /> : null}
         {children}

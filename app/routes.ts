@@ -47,6 +47,8 @@ export default [
   route('product/:product', 'routes/product.tsx'),
   // Crawlers' files (docs/seo.md): resource routes, no page around them.
   route('robots.txt', 'routes/robots.ts'),
+  // The page cache's reading of a visitor's cart and user (app/.server/page-cache.ts); 404 for anyone else.
+  route('_personal', 'routes/personal-data.ts'),
   route('sitemap.xml', 'routes/sitemap.ts', { id: 'sitemap-index' }),
   route('sitemaps/:file', 'routes/sitemap.ts', { id: 'sitemap-file' }),
   route(':category', 'routes/category.tsx'),

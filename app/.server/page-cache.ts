@@ -18,9 +18,19 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib'
+import { brotliCompress, constants as zlibConstants, crc32, deflateRawSync, gzip } from 'node:zlib'
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { LRUCache } from 'lru-cache'
+import { parsePersonal, personalScriptJson, PERSONAL_DATA_ID, type Personal } from '../lib/personal.ts'
+import {
+  fillSlotTemplate,
+  parseSlotTemplate,
+  SLOT_CLOSE,
+  SLOT_MID,
+  SLOT_OPEN,
+  type PersonalSlotDescriptor,
+  type SlotTemplate,
+} from '../lib/personal-slots.ts'
 import { recordPageShows, showsStockKey, type PageShows } from './page-shows.ts'
 import { sessionStorage, type SessionLocation } from './session.ts'
 
@@ -33,12 +43,30 @@ export const PAGE_CACHE_RENDER_HEADER = 'x-page-cache-render'
 export const PAGE_CACHE_STATUS_HEADER = 'X-Page-Cache'
 /** The Cache-Control of every page the cache sends: only the visitor's own browser keeps it, and revalidates it. */
 export const CACHED_PAGE_CACHE_CONTROL = 'private, no-cache'
+/**
+ * The response header with which app/entry.server.tsx says that a page rendered for the cache differs
+ * between visitors only in its personal slots (app/lib/personal-slots.ts); never sent to a visitor.
+ */
+export const PERSONAL_SLOTS_HEADER = 'x-personal-slots'
+/** The path of the resource route that answers a visitor's `Personal` to the cache (app/routes/personal-data.ts). */
+export const PERSONAL_DATA_PATH = '/_personal'
+/** The session keys a visitor may hold and still get a spliced page; anything else (a flash message, a password recovery) gets a full render. */
+const SPLICEABLE_SESSION_KEYS = new Set(['accessToken', 'refreshToken', 'user', 'guestCartId', 'location'])
 /** The session cookie's name (app/.server/session.ts). */
 const SESSION_COOKIE = '__session'
 /** Longest URL (path and query) kept; longer ones are rendered per request. */
 const MAX_KEY_LENGTH = 2048
 /** Response headers not stored with a page: per-connection, or set again when it is sent. */
-const DROPPED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'etag'])
+const DROPPED_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'content-encoding',
+  'etag',
+  PERSONAL_SLOTS_HEADER,
+])
 
 // One token per process, shared through the global registry because server.ts (run by tsx) and the
 // built server bundle each load their own copy of this module. A client cannot guess it, so it
@@ -86,6 +114,25 @@ export async function cacheProfile(cookieHeader: string | undefined): Promise<Ca
   return { location: { pincode: location.pincode, storeId: typeof location.storeId === 'string' ? location.storeId : null } }
 }
 
+/**
+ * The location of a visitor whose page may be spliced (docs/decisions/0032-personal-parts-spliced.md):
+ * a session holding only tokens, a shopper's (not an admin's or staff's) user summary, a guest cart
+ * and a location: `{ location }` (null location: none chosen). Null for anything else, e.g. a pending
+ * flash toast, which a full render shows and takes.
+ */
+export async function spliceProfile(cookieHeader: string | undefined): Promise<CacheProfile | null> {
+  if (!cookieHeader || !cookieHeader.includes(`${SESSION_COOKIE}=`)) return null
+  const session = await sessionStorage.getSession(cookieHeader)
+  const keys = Object.keys(session.data)
+  if (keys.length === 0 || keys.some((key) => !SPLICEABLE_SESSION_KEYS.has(key))) return null
+  const user = session.get('user')
+  if (user && user.role !== 'USER') return null
+  const location = session.get('location')
+  if (!location) return { location: null }
+  if (typeof location.pincode !== 'string') return null
+  return { location: { pincode: location.pincode, storeId: typeof location.storeId === 'string' ? location.storeId : null } }
+}
+
 /** The prefix of a profile's cache keys: none for a visitor without state, else its store and PIN code. */
 export function profileKey(profile: CacheProfile): string {
   const location = profile.location
@@ -109,6 +156,8 @@ interface Entry {
   etag: string
   /** What the page shows of the catalogue (which products, whether ordered by availability). */
   shows: PageShows
+  /** The page cut at its personal slots, when it differs between visitors only there; else null. */
+  splice: Splice | null
 }
 
 /** A finished render: what the React Router handler answered, with the whole body read, and what it showed. */
@@ -125,9 +174,158 @@ function showsAny(shows: PageShows, crossed: Set<string>, restocked: Set<string>
   return false
 }
 
+/** Renders the HTML of personal slots for a visitor (app/entry.server.tsx `renderPersonalSlots`). */
+export type RenderPersonalSlots = (url: string, personal: Personal, slots: PersonalSlotDescriptor[]) => Promise<string[]>
+
+/**
+ * Raw deflate of `data` ending in a sync flush (RFC 1951 section 3.2.4: non-final blocks that any
+ * other such run may follow), its back-references reaching into `dictionary` (the text just before
+ * it in the page, at most the 32 KiB window).
+ */
+function deflatePiece(data: Buffer, level: number, before: Buffer[] = [], window = DEFLATE_WINDOW): Buffer {
+  const dict = tailOf(before, window)
+  return deflateRawSync(data, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...(dict.length > 0 ? { dictionary: dict } : {}) })
+}
+
+/** The last `size` bytes of `pieces` laid end to end (copying only those). */
+function tailOf(pieces: Buffer[], size: number): Buffer {
+  const taken: Buffer[] = []
+  let need = size
+  for (let i = pieces.length - 1; i >= 0 && need > 0; i--) {
+    const piece = pieces[i]!
+    taken.unshift(piece.length > need ? piece.subarray(piece.length - need) : piece)
+    need -= Math.min(need, piece.length)
+  }
+  return taken.length === 1 ? taken[0]! : Buffer.concat(taken)
+}
+
+/**
+ * The window of a piece compressed per request: a shorter dictionary than the stored units' costs
+ * far less to load (zlib hashes all of it) for a few bytes more of output.
+ */
+const REQUEST_WINDOW = 4 * 1024
+
+/** Deflate's window (RFC 1951 section 2): how far back a back-reference may reach, bytes. */
+const DEFLATE_WINDOW = 32 * 1024
+/** A gzip member's header (RFC 1952 section 2.3): deflate, no flags, no time, unknown OS. */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])
+/** An empty final deflate block (fixed Huffman codes, end of block only): ends the stream. */
+const DEFLATE_END = Buffer.from([0x03, 0x00])
+
+/** The page without its slot marks (each slot keeping its HTML for nobody), or null when the marks are malformed. */
+export function stripSlotMarks(html: string): string | null {
+  if (!html.includes(SLOT_OPEN) && !html.includes(SLOT_MID) && !html.includes(SLOT_CLOSE)) return html
+  const template = parseSlotTemplate(html)
+  return template ? fillSlotTemplate(template) : null
+}
+
+/**
+ * A page ready for splicing (docs/decisions/0032-personal-parts-spliced.md): its parts `P0..Pn+1` and
+ * slots `S0..Sn` as bytes, the last slot being where the visitor's `Personal` script goes (before
+ * `</body>`), and the page compressed in raw deflate runs whose back-references never reach past a
+ * slot: each part after the first is cut into its head `Hi` (its first `HEAD_BYTES`) and the rest
+ * `Ri`; `heads[i]` is `S(i-1) + Hi` compressed with `P(i-1)` as its window, `rests[i]` is `Ri` with
+ * `Hi` as its window. A visitor's gzip body is those runs, except that a changed slot `Sj` and the
+ * head after it are compressed anew (`splicePage`): a little work per changed slot, whatever the
+ * length of the parts around it.
+ */
+interface Splice {
+  slots: PersonalSlotDescriptor[]
+  parts: Buffer[]
+  /** Each slot's HTML for nobody (the last, the script's place, empty). */
+  nobody: Buffer[]
+  /** `heads[0]` is the whole first part; `heads[i]` for i ≥ 1 as above. */
+  heads: Buffer[]
+  /** `rests[0]` is empty; `rests[i]` for i ≥ 1 as above. */
+  rests: Buffer[]
+}
+
+/** The bytes of a part compressed again after a changed slot (its head). */
+const HEAD_BYTES = 4096
+
+/** The splice of a template, or null when its page has no `</body>` after its last slot. */
+function toSplice(template: SlotTemplate): Splice | null {
+  const last = template.parts.at(-1)!
+  const at = last.lastIndexOf('</body>')
+  if (at === -1) return null
+  const parts = [...template.parts.slice(0, -1), last.slice(0, at), last.slice(at)].map((text) => Buffer.from(text, 'utf8'))
+  const nobody = [...template.slots.map(({ html }) => Buffer.from(html, 'utf8')), Buffer.alloc(0)]
+  const heads: Buffer[] = [deflatePiece(parts[0]!, 9)]
+  const rests: Buffer[] = [Buffer.alloc(0)]
+  for (let i = 1; i < parts.length; i++) {
+    const head = parts[i]!.subarray(0, HEAD_BYTES)
+    heads.push(deflatePiece(Buffer.concat([nobody[i - 1]!, head]), 9, [parts[i - 1]!]))
+    rests.push(parts[i]!.length > HEAD_BYTES ? deflatePiece(parts[i]!.subarray(HEAD_BYTES), 9, [head]) : Buffer.alloc(0))
+  }
+  return { slots: template.slots.map(({ slot }) => slot), parts, nobody, heads, rests }
+}
+
+/** The script element holding a visitor's `Personal` (app/lib/personal.ts reads it before hydrating). */
+function personalScript(personal: Personal): string {
+  return `<script type="application/json" id="${PERSONAL_DATA_ID}">${personalScriptJson(personal)}</script>`
+}
+
+/**
+ * A visitor's page from a splice: `changed` holds the HTML of the slots their data changes (every
+ * other slot keeps its HTML for nobody), and the `Personal` script goes before `</body>`. Answers the
+ * body when `encoding` is identity, else its gzip (RFC 1952) from the stored units and the changed
+ * pieces compressed now; the CRC-32 runs over the page's bytes without building them.
+ */
+function splicePage(splice: Splice, changed: Map<number, string>, personal: Personal, encoding: 'gzip' | 'identity'): Buffer {
+  const { parts, nobody, heads, rests } = splice
+  const scriptAt = nobody.length - 1
+  const slotBytes = (i: number): Buffer => {
+    if (i === scriptAt) return Buffer.from(personalScript(personal), 'utf8')
+    const html = changed.get(i)
+    return html === undefined ? nobody[i]! : Buffer.from(html, 'utf8')
+  }
+  if (encoding === 'identity') {
+    const pieces: Buffer[] = [parts[0]!]
+    for (let i = 0; i < nobody.length; i++) pieces.push(slotBytes(i), parts[i + 1]!)
+    return Buffer.concat(pieces)
+  }
+  const pieces: Buffer[] = [GZIP_HEADER, heads[0]!]
+  let crc = crc32(parts[0]!)
+  let length = parts[0]!.length
+  for (let i = 0; i < nobody.length; i++) {
+    const slot = slotBytes(i)
+    const part = parts[i + 1]!
+    crc = crc32(part, crc32(slot, crc))
+    length += slot.length + part.length
+    if (slot === nobody[i]) pieces.push(heads[i + 1]!)
+    else {
+      const head = part.subarray(0, HEAD_BYTES)
+      pieces.push(deflatePiece(slot, 6, [parts[i]!], REQUEST_WINDOW), deflatePiece(head, 6, [parts[i]!, slot], REQUEST_WINDOW))
+    }
+    pieces.push(rests[i + 1]!)
+  }
+  const trailer = Buffer.alloc(8)
+  trailer.writeUInt32LE(crc >>> 0, 0)
+  trailer.writeUInt32LE(length >>> 0, 4)
+  pieces.push(DEFLATE_END, trailer)
+  return Buffer.concat(pieces)
+}
+
+/** Whether `personal` makes a slot's HTML differ from nobody's (the slot's data is only the cart and the user). */
+function slotChanges(slot: PersonalSlotDescriptor, personal: Personal): boolean {
+  switch (slot.kind) {
+    case 'account':
+      return personal.user !== null || personal.cart.count > 0
+    case 'cart-bar':
+      return personal.cart.count > 0
+    case 'add':
+      return personal.cart.lines[slot.productId] !== undefined
+  }
+}
+
 export interface PageCacheOptions {
   /** The React Router request handler (`createRequestHandler(build)` of `react-router`). */
   render: (request: Request) => Promise<Response>
+  /**
+   * Renders personal slots (docs/decisions/0032-personal-parts-spliced.md). Without it, a visitor
+   * with a cart or an account always gets a page rendered for that request.
+   */
+  renderPersonalSlots?: RenderPersonalSlots
   /** Memory cap in bytes (all encodings of all pages); 0 turns the cache off. */
   maxBytes: number
   /** Longest life of a page in ms; 0 = until the next clear. */
@@ -156,6 +354,8 @@ export interface PageCache {
     misses: number
     stored: number
     clears: number
+    /** Pages answered to a visitor with a cart or an account by splicing their slots into a stored page. */
+    spliced: number
     /** Calls of `availabilityChanged`, and the pages they dropped. */
     availabilityChanges: number
     availabilityDropped: number
@@ -190,14 +390,24 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (n > 0) storedUrls.set(url, n)
       else storedUrls.delete(url)
     },
-    sizeCalculation: (entry, key) => entry.identity.length + entry.gzip.length + entry.br.length + key.length + 512,
+    // A splice holds the page's text again (as parts and slots) and its compressed pieces.
+    sizeCalculation: (entry, key) =>
+      entry.identity.length * (entry.splice ? 2 : 1) +
+      entry.gzip.length * (entry.splice ? 2 : 1) +
+      (entry.splice?.slots.length ?? 0) * 160 +
+      entry.br.length +
+      key.length +
+      512,
     ...(options.ttlMs > 0 ? { ttl: options.ttlMs } : {}),
   })
   const pending = new Map<string, Promise<Entry | null>>()
+  // Keys whose page was not stored or cannot be spliced (a redirect, the cart page): a visitor with a
+  // cart gets those rendered for them at once, without a shared render first.
+  const unspliceable = new LRUCache<string, true>({ max: 10_000, ttl: options.ttlMs > 0 ? options.ttlMs : 60_000 })
   // The renders under way, each with the products that changed availability since it began.
   const rendering = new Set<Set<string>>()
   let generation = 0
-  const counters = { hits: 0, misses: 0, stored: 0, clears: 0, availabilityChanges: 0, availabilityDropped: 0 }
+  const counters = { hits: 0, misses: 0, stored: 0, clears: 0, spliced: 0, availabilityChanges: 0, availabilityDropped: 0 }
 
   const keyOf = (req: ExpressRequest, profile: CacheProfile): string | null => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return null
@@ -245,10 +455,15 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   }
 
   const toEntry = async (rendered: Rendered): Promise<Entry | null> => {
-    const { status, headers, body, shows } = rendered
+    const { status, headers, shows } = rendered
     if (status !== 200 || headers.has('set-cookie') || !(headers.get('content-type') ?? '').startsWith('text/html')) return null
     // Only a page rendered the cache's way (no nonce, hashes in its policy) may be sent twice.
     if ((headers.get('content-security-policy') ?? '').includes("'nonce-")) return null
+    // The render marks its personal slots: nobody's page is the template with each slot's own HTML.
+    const template = parseSlotTemplate(rendered.body.toString('utf8'))
+    if (!template) return null
+    const body = Buffer.from(fillSlotTemplate(template), 'utf8')
+    const splice = headers.get(PERSONAL_SLOTS_HEADER) === '1' ? toSplice(template) : null
     const [gz, br] = await Promise.all([
       gzipAsync(body, { level: 9 }),
       brotliAsync(body, {
@@ -264,20 +479,26 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (!DROPPED_HEADERS.has(name)) kept.push([name, value])
     })
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
-    return { headers: kept, identity: body, gzip: gz, br, etag, shows }
+    return { headers: kept, identity: body, gzip: gz, br, etag, shows, splice }
   }
 
   const sendRendered = (res: ExpressResponse, rendered: Rendered, isHead: boolean) => {
+    // A page not kept (it set a cookie) still carries the render's slot marks: never sent.
+    let body = rendered.body
+    if ((rendered.headers.get('content-type') ?? '').startsWith('text/html')) {
+      const stripped = stripSlotMarks(body.toString('utf8'))
+      body = Buffer.from(stripped ?? body.toString('utf8').replace(/[\uE000-\uE002]/g, ''), 'utf8')
+    }
     res.status(rendered.status)
     rendered.headers.forEach((value, name) => {
-      if (name === 'set-cookie' || name === 'content-length' || name === 'transfer-encoding') return
+      if (name === 'set-cookie' || name === 'content-length' || name === 'transfer-encoding' || name === PERSONAL_SLOTS_HEADER) return
       res.setHeader(name, value)
     })
     const cookies = rendered.headers.getSetCookie()
     if (cookies.length > 0) res.setHeader('Set-Cookie', cookies)
-    res.setHeader('Content-Length', rendered.body.length)
+    res.setHeader('Content-Length', body.length)
     if (isHead) res.end()
-    else res.end(rendered.body)
+    else res.end(body)
   }
 
   const serve: RequestHandler = (req, res, next) => {
@@ -294,53 +515,133 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     }, next)
   }
 
+  /**
+   * The stored page of `key`, or a new render of it (stored when it may be): `entry` null when the
+   * render may not be sent twice (then `rendered` is that render).
+   */
+  const obtain = async (
+    req: ExpressRequest,
+    key: string,
+    profile: CacheProfile,
+  ): Promise<{ entry: Entry | null; rendered?: Rendered; fresh: boolean; waited?: boolean }> => {
+    const stored = lru.get(key)
+    if (stored) return { entry: stored, fresh: false }
+    // Visitors asking for the same page at once share one render.
+    const shared = pending.get(key)
+    if (shared) return { entry: await shared, fresh: false, waited: true }
+    counters.misses++
+    const startedAt = generation
+    const changedSince = new Set<string>()
+    rendering.add(changedSince)
+    let settle: (entry: Entry | null) => void = () => undefined
+    const mine = new Promise<Entry | null>((resolve) => (settle = resolve))
+    pending.set(key, mine)
+    try {
+      const rendered = await renderFresh(req, profile)
+      const entry = await toEntry(rendered)
+      settle(entry)
+      // A catalogue write, or a change of availability of a product it shows, landed while
+      // rendering: this page may predate it, so it is sent, not kept.
+      if (entry && generation === startedAt && !showsAny(entry.shows, changedSince, null)) {
+        lru.set(key, entry)
+        const url = urlOfKey(key)
+        storedUrls.set(url, (storedUrls.get(url) ?? 0) + 1)
+        counters.stored++
+      }
+      return { entry, rendered, fresh: true }
+    } catch (err) {
+      settle(null)
+      throw err
+    } finally {
+      rendering.delete(changedSince)
+      // After a clear, a newer render of this page may be the one under way.
+      if (pending.get(key) === mine) pending.delete(key)
+    }
+  }
+
+  /** The visitor's `Personal` and the cookies its reading set (a refreshed token), from app/routes/personal-data.ts; null when it cannot be read. */
+  const personalOf = async (req: ExpressRequest): Promise<{ personal: Personal; setCookies: string[] } | null> => {
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || name.startsWith('if-') || name === 'accept-encoding') continue
+      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v)
+    }
+    headers.set(PAGE_CACHE_RENDER_HEADER, renderToken())
+    const response = await options.render(new Request(`${origin(req)}${PERSONAL_DATA_PATH}`, { method: 'GET', headers }))
+    const text = await response.text()
+    const personal = response.status === 200 ? parsePersonal(text) : null
+    return personal ? { personal, setCookies: response.headers.getSetCookie() } : null
+  }
+
+  /** Answers a visitor with a cart or an account from `entry`'s splice (docs/decisions/0032-personal-parts-spliced.md). */
+  const sendSpliced = async (
+    req: ExpressRequest,
+    res: ExpressResponse,
+    entry: Entry,
+    splice: Splice,
+    personal: Personal,
+    setCookies: string[],
+  ) => {
+    const changing: number[] = []
+    splice.slots.forEach((slot, i) => {
+      if (slotChanges(slot, personal)) changing.push(i)
+    })
+    const changed = new Map<number, string>()
+    if (changing.length > 0 && options.renderPersonalSlots) {
+      const url = `${origin(req)}${req.originalUrl}`
+      const html = await options.renderPersonalSlots(
+        url,
+        personal,
+        changing.map((i) => splice.slots[i]!),
+      )
+      changing.forEach((slotIndex, i) => changed.set(slotIndex, html[i] ?? ''))
+    }
+    const encoding = req.acceptsEncodings('gzip', 'identity') === 'gzip' ? 'gzip' : 'identity'
+    const body = splicePage(splice, changed, personal, encoding)
+    counters.spliced++
+    res.status(200)
+    for (const [name, value] of entry.headers) res.setHeader(name, value)
+    res.setHeader('Cache-Control', CACHED_PAGE_CACHE_CONTROL)
+    res.setHeader('Vary', 'Cookie, Accept-Encoding')
+    res.setHeader(PAGE_CACHE_STATUS_HEADER, 'spliced')
+    if (setCookies.length > 0) res.setHeader('Set-Cookie', setCookies)
+    if (encoding === 'gzip') res.setHeader('Content-Encoding', 'gzip')
+    res.setHeader('Content-Length', body.length)
+    res.end(body)
+  }
+
   const fill: RequestHandler = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (!enabled || req.method !== 'GET') return next()
     void (async () => {
       const profile = await cacheProfile(req.headers.cookie)
-      const key = profile === null ? null : keyOf(req, profile)
-      if (profile === null || key === null) return next()
-      const stored = lru.get(key)
-      if (stored) {
-        counters.hits++
-        return send(req, res, stored, 'hit')
+      if (profile === null) return fillSpliced(req, res, next)
+      const key = keyOf(req, profile)
+      if (key === null) return next()
+      const { entry, rendered, fresh, waited } = await obtain(req, key, profile)
+      if (entry) {
+        // A visitor who waited for another's render was not answered from a stored page.
+        if (!fresh && !waited) counters.hits++
+        return send(req, res, entry, fresh ? 'miss' : 'hit')
       }
-      // Visitors asking for the same page at once share one render.
-      const shared = pending.get(key)
-      if (shared) {
-        const entry = await shared
-        return entry ? send(req, res, entry, 'hit') : next()
-      }
-      counters.misses++
-      const startedAt = generation
-      const changedSince = new Set<string>()
-      rendering.add(changedSince)
-      let settle: (entry: Entry | null) => void = () => undefined
-      const mine = new Promise<Entry | null>((resolve) => (settle = resolve))
-      pending.set(key, mine)
-      try {
-        const rendered = await renderFresh(req, profile)
-        const entry = await toEntry(rendered)
-        settle(entry)
-        // A catalogue write, or a change of availability of a product it shows, landed while
-        // rendering: this page may predate it, so it is sent, not kept.
-        if (entry && generation === startedAt && !showsAny(entry.shows, changedSince, null)) {
-          lru.set(key, entry)
-          const url = urlOfKey(key)
-          storedUrls.set(url, (storedUrls.get(url) ?? 0) + 1)
-          counters.stored++
-        }
-        if (entry) send(req, res, entry, 'miss')
-        else sendRendered(res, rendered, false)
-      } catch (err) {
-        settle(null)
-        next(err)
-      } finally {
-        rendering.delete(changedSince)
-        // After a clear, a newer render of this page may be the one under way.
-        if (pending.get(key) === mine) pending.delete(key)
-      }
+      if (rendered) sendRendered(res, rendered, false)
+      else next()
     })().catch(next)
+  }
+
+  /** A visitor with a cart or an account: the shared page with their slots, or (`next()`) a full render. */
+  const fillSpliced = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    if (!options.renderPersonalSlots) return next()
+    const profile = await spliceProfile(req.headers.cookie)
+    const key = profile === null ? null : keyOf(req, profile)
+    if (profile === null || key === null || unspliceable.has(key)) return next()
+    const { entry } = await obtain(req, key, profile)
+    if (!entry?.splice) {
+      unspliceable.set(key, true)
+      return next()
+    }
+    const read = await personalOf(req)
+    if (!read) return next()
+    await sendSpliced(req, res, entry, entry.splice, read.personal, read.setCookies)
   }
 
   return {
@@ -351,6 +652,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       counters.clears++
       lru.clear()
       pending.clear()
+      unspliceable.clear()
     },
     availabilityChanged(stockKeys, restockedKeys) {
       const crossed = new Set(stockKeys)

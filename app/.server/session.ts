@@ -8,21 +8,19 @@
  * One `RequestSession` exists per request (made by the root middleware, app/.server/context.ts); every
  * loader and action of that request shares it, and the middleware commits it once if it changed.
  */
-import { createCookieSessionStorage } from 'react-router'
+import { LRUCache } from 'lru-cache'
+import { createCookieSessionStorage, createSession, type SessionStorage } from 'react-router'
 import { env } from './env.ts'
 import type { ToastMessage } from '../lib/toast.ts'
 import type { LeftOutNotice } from '../lib/reorder.ts'
+import type { PersonalUser } from '../lib/personal.ts'
 import type { CartChange } from '../../contract/order.ts'
 
-/** What the header needs of the signed-in user, refreshed at login and on profile change. */
-export interface SessionUser {
-  _id: string
-  name: string
-  email: string
-  mobile: string | null
-  avatar: string
-  role: 'ADMIN' | 'STAFF' | 'USER'
-}
+/**
+ * What the header needs of the signed-in user, refreshed at login and on profile change: the user of
+ * a page's personal parts (app/lib/personal.ts).
+ */
+export type SessionUser = PersonalUser
 
 /** A toast to show on the next page (docs/product.md, "Constants"). */
 export type Toast = ToastMessage
@@ -72,7 +70,7 @@ interface FlashData {
   cartChanges: CartChange[]
 }
 
-export const sessionStorage = createCookieSessionStorage<SessionData, FlashData>({
+const cookieSessions = createCookieSessionStorage<SessionData, FlashData>({
   cookie: {
     name: '__session',
     httpOnly: true,
@@ -83,6 +81,31 @@ export const sessionStorage = createCookieSessionStorage<SessionData, FlashData>
     maxAge: 60 * 60 * 24 * 30,
   },
 })
+
+/** Signed cookie values already verified, with their data: at most this many kept. */
+const VERIFIED_MAX = 10_000
+const SESSION_COOKIE_VALUE = /(?:^|;\s*)__session=([^;]*)/
+const verifiedSessions = new LRUCache<string, Record<string, unknown>>({ max: VERIFIED_MAX })
+
+/**
+ * The cookie session storage, with each signed cookie value verified once: the data of a value whose
+ * signature checked out is kept (LRU, `VERIFIED_MAX`), so the next request with the same cookie gets
+ * a fresh session from a copy of it without another HMAC (the page cache reads the cookie before
+ * React Router does, and a shopper sends the same cookie with every page). A value is the same bytes
+ * the HMAC covered, so it verifies the same way every time while the secret stays; a value that does
+ * not verify (or holds nothing) is never kept, so forged cookies cannot fill the cache.
+ */
+export const sessionStorage: SessionStorage<SessionData, FlashData> = {
+  ...cookieSessions,
+  async getSession(cookieHeader, options) {
+    const value = cookieHeader ? SESSION_COOKIE_VALUE.exec(cookieHeader)?.[1] : undefined
+    const known = value ? verifiedSessions.get(value) : undefined
+    if (known) return createSession<SessionData, FlashData>(structuredClone(known) as unknown as SessionData)
+    const session = await cookieSessions.getSession(cookieHeader, options)
+    if (value && Object.keys(session.data).length > 0) verifiedSessions.set(value, structuredClone(session.data))
+    return session
+  },
+}
 
 type RawSession = Awaited<ReturnType<typeof sessionStorage.getSession>>
 

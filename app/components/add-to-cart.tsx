@@ -15,8 +15,9 @@
  */
 import { useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from 'react'
 import { useFetcher } from 'react-router'
-import { useCartSummary } from '../lib/cart.ts'
+import { useCartSummary } from '../lib/personal.ts'
 import { MinusIcon, PlusIcon } from './icons.tsx'
+import { PersonalSlot } from './personal-slot.tsx'
 import { showToast } from './toasts.tsx'
 
 /** What the action answers a fetcher: success or the message to show. */
@@ -123,9 +124,19 @@ function useFocusAcrossSwap(inCart: boolean, isIdle: boolean) {
 
 /**
  * ADD / stepper for one product. `name` labels the controls for screen readers ("Add Toned Milk to
- * cart"); `size` "lg" is the product page's.
+ * cart"); `size` "lg" is the product page's. A personal slot (app/lib/personal-slots.ts): the page
+ * cache splices in each visitor's own stepper.
  */
 export function AddToCart({ productId, name, stock, size = 'sm' }: { productId: string; name: string; stock: number; size?: 'sm' | 'lg' }) {
+  return (
+    <PersonalSlot slot={{ kind: 'add', productId, name, stock, size }}>
+      <CartControl productId={productId} name={name} stock={stock} size={size} />
+    </PersonalSlot>
+  )
+}
+
+/** The ADD button or stepper itself (what a personal slot of kind `add` holds). */
+export function CartControl({ productId, name, stock, size }: { productId: string; name: string; stock: number; size: 'sm' | 'lg' }) {
   const summary = useCartSummary()
   const line = summary.lines[productId]
   const { fetcher, onSubmit } = useCartFetcher(productId)

@@ -7,15 +7,29 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { Link, useFetcher, useLocation } from 'react-router'
 import type { Bill, CartLine } from '../.server/api/cart.ts'
-import { itemCountLabel, useCartSummary } from '../lib/cart.ts'
+import { itemCountLabel } from '../lib/cart.ts'
+import { useCartSummary } from '../lib/personal.ts'
 import { formatRupees } from '../lib/money.ts'
 import { CartIcon, CloseIcon } from './icons.tsx'
+import { PersonalSlot } from './personal-slot.tsx'
 
 const CartContents = lazy(() => import('./cart-contents.tsx').then((module) => ({ default: module.CartContents })))
 const LOADING_CART = <p className="py-10 text-center text-slate-500">Loading your cart…</p>
 
-/** The phone's sticky bottom bar: "n items · ₹x" and "View Cart ›" (below 768 px; not on /cart or /checkout). */
+/**
+ * The phone's sticky bottom bar: "n items · ₹x" and "View Cart ›" (below 768 px; not on /cart or
+ * /checkout). A personal slot (app/lib/personal-slots.ts).
+ */
 export function CartBar() {
+  return (
+    <PersonalSlot slot={{ kind: 'cart-bar' }}>
+      <CartBarContent />
+    </PersonalSlot>
+  )
+}
+
+/** The bar itself, or nothing while the cart is empty (what a personal slot of kind `cart-bar` holds). */
+export function CartBarContent() {
   const { count, total } = useCartSummary()
   const { pathname } = useLocation()
   if (count === 0 || pathname === '/cart' || pathname === '/checkout') return null

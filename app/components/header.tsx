@@ -8,12 +8,13 @@
  * (app/components/location-bar.tsx; docs/stores.md, "Location (BFF)").
  */
 import { Link, useLocation } from 'react-router'
-import type { SessionUser } from '../.server/session.ts'
 import type { ShopperLocation } from '../lib/location.ts'
+import { usePersonal } from '../lib/personal.ts'
 import { AccountMenu } from './account-menu.tsx'
 import { CartButton } from './cart-panel.tsx'
 import { LocationBar } from './location-bar.tsx'
 import { LogoMark, UserIcon } from './icons.tsx'
+import { PersonalSlot } from './personal-slot.tsx'
 import { SearchBar } from './search-bar.tsx'
 
 /** The shop's name, as the logo and page titles spell it. */
@@ -36,7 +37,7 @@ export function showsHeaderSearch(pathname: string, search: string): boolean {
   return !(pathname === '/search' && search.length > 1)
 }
 
-export function Header({ user, location }: { user: SessionUser | null; location: ShopperLocation | null }) {
+export function Header({ location }: { location: ShopperLocation | null }) {
   const { pathname, search } = useLocation()
   const withSearch = showsHeaderSearch(pathname, search)
   return (
@@ -55,31 +56,41 @@ export function Header({ user, location }: { user: SessionUser | null; location:
           </div>
         ) : null}
 
-        <div className="ml-auto flex items-center gap-2">
-          {/* Narrow screens: one user icon (docs/product.md, "Header"). */}
-          <Link
-            to={user ? '/user' : '/login'}
-            aria-label={user ? 'Account menu' : 'Login'}
-            className="grid size-11 place-items-center rounded-full text-slate-900 hover:bg-black/5 md:hidden"
-          >
-            <UserIcon size={28} />
-          </Link>
-
-          <div className="hidden items-center gap-2 md:flex">
-            {user ? (
-              <AccountMenu user={user} />
-            ) : (
-              <Link
-                to="/login"
-                className="flex min-h-11 items-center rounded-lg px-4 text-lg font-semibold text-slate-900 hover:bg-black/5"
-              >
-                Login
-              </Link>
-            )}
-            <CartButton signedIn={Boolean(user)} />
-          </div>
-        </div>
+        <PersonalSlot slot={{ kind: 'account' }}>
+          <HeaderAccount />
+        </PersonalSlot>
       </div>
     </header>
+  )
+}
+
+/**
+ * The header's right end: the user icon (phones), Login or the Account menu, and "My Cart". A
+ * personal slot (app/lib/personal-slots.ts): the page cache splices in each visitor's own.
+ */
+export function HeaderAccount() {
+  const { user } = usePersonal()
+  return (
+    <div className="ml-auto flex items-center gap-2">
+      {/* Narrow screens: one user icon (docs/product.md, "Header"). */}
+      <Link
+        to={user ? '/user' : '/login'}
+        aria-label={user ? 'Account menu' : 'Login'}
+        className="grid size-11 place-items-center rounded-full text-slate-900 hover:bg-black/5 md:hidden"
+      >
+        <UserIcon size={28} />
+      </Link>
+
+      <div className="hidden items-center gap-2 md:flex">
+        {user ? (
+          <AccountMenu user={user} />
+        ) : (
+          <Link to="/login" className="flex min-h-11 items-center rounded-lg px-4 text-lg font-semibold text-slate-900 hover:bg-black/5">
+            Login
+          </Link>
+        )}
+        <CartButton signedIn={Boolean(user)} />
+      </div>
+    </div>
   )
 }

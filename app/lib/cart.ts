@@ -1,9 +1,9 @@
 /**
  * What every page knows of the shopper's cart (docs/commerce-api.md, "Cart"): the root loader
  * (app/root.tsx) puts a small summary in its data, so the header, the mobile cart bar and every
- * product card read the count, the total and each product's quantity without a request of their own.
+ * product card read the count, the total and each product's quantity without a request of their own
+ * (`useCartSummary`, app/lib/personal.ts: a page from the page cache carries it beside the page).
  */
-import { useRouteLoaderData } from 'react-router'
 import { countLabel } from './plural.ts'
 
 /** One product's line in the cart. */
@@ -28,12 +28,6 @@ export interface CartSummary {
  * configured cap (`limits.maxQtyPerLine`), which replaces this one, and the API enforces its own.
  */
 export const EMPTY_CART_SUMMARY: CartSummary = { count: 0, total: 0, lines: {}, maxQtyPerLine: 12 }
-
-/** The cart summary of the root loader (empty outside the app's tree, e.g. in a unit test). */
-export function useCartSummary(): CartSummary {
-  const root = useRouteLoaderData('root') as { cart?: CartSummary } | undefined
-  return root?.cart ?? EMPTY_CART_SUMMARY
-}
 
 /** "1 item" / "3 items". */
 export function itemCountLabel(count: number): string {

@@ -22,6 +22,10 @@ import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { breadcrumbJsonLd, originFromMatches, pageMeta } from '../lib/seo.ts'
 import { countLabel } from '../lib/plural.ts'
+import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
+
+/** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
+export const handle = PERSONAL_SLOTS_HANDLE
 
 /** Products per page on the category product page (docs/product.md, "Constants"). */
 const LISTING_PAGE_SIZE = 8

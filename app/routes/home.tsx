@@ -29,6 +29,10 @@ import { toCardData, type CategoryLinkData, type ProductCardData } from '../lib/
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { originFromMatches, pageMeta } from '../lib/seo.ts'
+import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
+
+/** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
+export const handle = PERSONAL_SLOTS_HANDLE
 
 /** One home row: a category's name, its listing and its products. */
 interface HomeRow {

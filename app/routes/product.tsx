@@ -35,6 +35,10 @@ import { isIllustrationUrl } from '../../contract/images.ts'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { breadcrumbJsonLd, originFromMatches, pageMeta, productJsonLd, type Crumb } from '../lib/seo.ts'
+import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
+
+/** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
+export const handle = PERSONAL_SLOTS_HANDLE
 
 const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
 

@@ -36,6 +36,10 @@ import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME, showsHeaderSearch } from '../components/header.tsx'
 import { SEARCH_PLACEHOLDER } from '../components/search-bar.tsx'
 import { SearchIcon } from '../components/icons.tsx'
+import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
+
+/** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
+export const handle = PERSONAL_SLOTS_HANDLE
 
 /** Results per page (docs/product.md, "Constants"). */
 const SEARCH_PAGE_SIZE = 12

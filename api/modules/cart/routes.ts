@@ -33,11 +33,14 @@ import {
   MergeCartSchema,
   UpdateQtySchema,
 } from '../../../contract/cart.ts'
+import { CartSummaryAnswerSchema } from '../../../contract/cart-summary.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import {
   addToCart,
   cartBudgetKey,
   getCart,
+  getCartSummary,
+  guestSummaryOwner,
   issueGuestCartId,
   mergeGuestCart,
   removeLine,
@@ -134,6 +137,24 @@ export function cartRoutes(deps: AppDeps) {
     async (c) => {
       const cart = await getCart(await storeDeps(c), await ownerOf(c))
       return ok(c, 'Cart items', cart.items, { bill: cart.bill, limits: cart.limits })
+    },
+  )
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/summary',
+      summary: 'The cart in brief: line ids, product ids and quantities, item count and items total',
+      access: 'cart',
+      headers: guestHeader,
+      answers: {
+        200: { description: 'What every page shows of the cart (docs/commerce-api.md, "Cart summary")', data: CartSummaryAnswerSchema },
+      },
+    },
+    async (c) => {
+      const guest = hasAccessToken(c) ? undefined : GuestCartIdSchema.safeParse(c.req.header('x-guest-cart'))
+      const owner = guest?.success ? await guestSummaryOwner(deps, guest.data) : await ownerOf(c)
+      return ok(c, 'Cart summary', await getCartSummary(deps, owner))
     },
   )
 

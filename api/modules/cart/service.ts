@@ -15,7 +15,8 @@ import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
 import { Conflict, NotFound, Unauthorized } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { toPaise } from '../../lib/money.ts'
+import { fromPaise, toPaise } from '../../lib/money.ts'
+import type { CartSummaryAnswer } from '../../../contract/cart-summary.ts'
 import { productAnswersByIds, type ProductAnswer } from '../product/service.ts'
 import { billToWire, computeBill, type Bill } from './bill.ts'
 
@@ -118,6 +119,17 @@ export async function requireGuestCart(deps: CartBaseDeps & GuestDeps, guestCart
   const cartId = await findGuestCart(deps, guestCartId)
   if (!cartId && !isIssuedGuestId(deps, guestCartId)) throw Unauthorized(CART_EXPIRED)
   return { kind: 'guest', tokenHash: hashGuestId(guestCartId), cartId }
+}
+
+/**
+ * The owner of a guest cart for a summary read: an id this API signed needs no lookup first (the
+ * summary's one statement finds its row by hash, idle at most 30 days, as `findGuestCart` does);
+ * any other id goes through `requireGuestCart`.
+ * @throws 401 CART_EXPIRED
+ */
+export async function guestSummaryOwner(deps: CartBaseDeps & GuestDeps, guestCartId: string): Promise<CartOwner> {
+  if (isIssuedGuestId(deps, guestCartId)) return { kind: 'guest', tokenHash: hashGuestId(guestCartId), cartId: null }
+  return requireGuestCart(deps, guestCartId)
 }
 
 /** Advisory lock key (any fixed bigint) that serialises guest cart creation. */
@@ -243,6 +255,38 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
     deps.commerce,
   )
   return { items, bill: billToWire(bill, deps.commerce), limits: limitsOf(deps) }
+}
+
+/**
+ * The owner's cart in brief (docs/commerce-api.md, "Cart summary"): one statement reading the lines
+ * with their products' prices, and the same bill arithmetic as `getCart` (`computeBill`), so the
+ * count and items total are those of the whole cart to the paisa.
+ */
+export async function getCartSummary(deps: CartBaseDeps, owner: CartOwner): Promise<CartSummaryAnswer> {
+  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
+  const whose =
+    owner.kind === 'user'
+      ? sql`c.user_id = ${owner.userId}`
+      : owner.cartId
+        ? sql`c.id = ${owner.cartId}`
+        : sql`c.guest_token_hash = ${owner.tokenHash} and c.updated_at >= ${cutoff.toISOString()}`
+  const rows = await queryRows<{ id: string; product_id: string; quantity: number; selling_price: string; mrp: string }>(
+    deps.db,
+    sql`select l.id, l.product_id, l.quantity, p.selling_price::text as selling_price, p.price::text as mrp
+        from cart_lines l join carts c on c.id = l.cart_id join products p on p.id = l.product_id
+        where ${whose}
+        order by l.created_at, l.id`,
+  )
+  const bill = computeBill(
+    rows.map((r) => ({ quantity: r.quantity, unitPaise: toPaise(r.selling_price), mrpPaise: toPaise(r.mrp) })),
+    deps.commerce,
+  )
+  return {
+    lines: rows.map((r) => ({ _id: r.id, productId: r.product_id, quantity: r.quantity })),
+    itemCount: bill.itemCount,
+    itemsTotal: fromPaise(bill.itemsTotalPaise),
+    maxQtyPerLine: deps.commerce.maxQtyPerLine,
+  }
 }
 
 interface ProductState {

@@ -9,7 +9,8 @@
  * Amounts are rupees (numbers with at most two decimals) as the API sends them.
  */
 import { z } from 'zod'
-import type { CartSummary } from '../../lib/cart.ts'
+import { EMPTY_CART_SUMMARY, type CartSummary } from '../../lib/cart.ts'
+import { CartSummaryAnswerSchema, type CartSummaryAnswer } from '../../../contract/cart-summary.ts'
 import type { RequestSession } from '../session.ts'
 import { parseAnswer, parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
 import { CartExtraShape, CartItemSchema, GuestCartAnswerSchema, type Bill, type CartItem, type CartLimits } from '../../../contract/cart.ts'
@@ -96,6 +97,27 @@ export async function getCart(session: RequestSession, opts: CartCallOptions = {
   return toCart(result)
 }
 
+/**
+ * What every page shows of the cart (GET /api/cart/summary: counts and line ids, no products): the
+ * root loader's and the page cache's read (docs/commerce-api.md, "Cart summary"). No cart, an expired
+ * guest cart or a failed read: the empty summary, never an error page.
+ */
+export async function getCartSummary(session: RequestSession, opts: CartCallOptions = {}): Promise<CartSummary> {
+  const who = owner(session)
+  if (!who) return EMPTY_CART_SUMMARY
+  const result = await upstream('cart/summary', { method: 'GET', clientIp: opts.clientIp, ...who })
+  if (guestExpired(session, result)) return EMPTY_CART_SUMMARY
+  const parsed = parseData(result, CartSummaryAnswerSchema)
+  return parsed.ok ? summaryOf(parsed.data) : EMPTY_CART_SUMMARY
+}
+
+/** The API's cart summary as pages read it: lines by product id. */
+export function summaryOf(answer: CartSummaryAnswer): CartSummary {
+  const lines: CartSummary['lines'] = {}
+  for (const line of answer.lines) lines[line.productId] = { lineId: line._id, qty: line.quantity }
+  return { count: answer.itemCount, total: answer.itemsTotal, lines, maxQtyPerLine: answer.maxQtyPerLine }
+}
+
 /** Asks the API for a new guest cart and keeps its id in the session. */
 async function startGuestCart(session: RequestSession, opts: CartCallOptions): Promise<UpstreamResult<unknown>> {
   const result = await upstream<unknown>('cart/guest', { method: 'POST', json: {}, clientIp: opts.clientIp })
@@ -161,11 +183,4 @@ export async function mergeGuestCart(session: RequestSession, opts: CartCallOpti
   if (!guestCartId || !session.tokens) return
   const result = await upstream('cart/merge', { method: 'POST', json: { guestCartId }, session, clientIp: opts.clientIp })
   if (result.ok || result.status === 404) session.setGuestCartId(null)
-}
-
-/** The cart in brief for every page (app/lib/cart.ts): count, items total, each product's line. */
-export function toCartSummary(cart: Cart): CartSummary {
-  const lines: CartSummary['lines'] = {}
-  for (const line of cart.lines) lines[line.productId._id] = { lineId: line._id, qty: line.quantity }
-  return { count: cart.bill.itemCount, total: cart.bill.itemsTotal, lines, maxQtyPerLine: cart.limits.maxQtyPerLine }
 }
