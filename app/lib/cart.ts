@@ -5,6 +5,7 @@
  */
 import { useRouteLoaderData } from 'react-router'
 import { countLabel } from './plural.ts'
+import { DEFAULT_CART_LIMITS } from '../../contract/cart-limits.ts'
 
 /** One product's line in the cart. */
 export interface CartLineRef {
@@ -22,12 +23,12 @@ export interface CartSummary {
 }
 
 /**
- * The summary of an empty cart, for a visitor with no cart or a cart call that failed. 12 is the
- * API's default per-line cap (`CART_MAX_QTY_PER_LINE`, api/config.ts; docs/product.md, "Constants"),
- * written out because app/lib cannot read the API's configuration; every cart answer carries the
- * configured cap (`limits.maxQtyPerLine`), which replaces this one, and the API enforces its own.
+ * The summary of an empty cart, for a visitor with no cart or a cart call that failed, with the
+ * API's default per-line cap (contract/cart-limits.ts; docs/product.md, "Constants"); every cart
+ * answer carries the configured cap (`limits.maxQtyPerLine`), which replaces this one, and the API
+ * enforces its own.
  */
-export const EMPTY_CART_SUMMARY: CartSummary = { count: 0, total: 0, lines: {}, maxQtyPerLine: 12 }
+export const EMPTY_CART_SUMMARY: CartSummary = { count: 0, total: 0, lines: {}, maxQtyPerLine: DEFAULT_CART_LIMITS.maxQtyPerLine }
 
 /** The cart summary of the root loader (empty outside the app's tree, e.g. in a unit test). */
 export function useCartSummary(): CartSummary {

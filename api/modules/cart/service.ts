@@ -16,7 +16,8 @@ import { queryRows } from '../../db/query.ts'
 import { Conflict, NotFound, Unauthorized } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { toPaise } from '../../lib/money.ts'
-import { productAnswersByIds, type ProductAnswer } from '../product/service.ts'
+import { productAnswersByIds } from '../product/service.ts'
+import type { Product } from '../../../contract/product.ts'
 import { billToWire, computeBill, type Bill } from './bill.ts'
 
 /** What the cart needs; `storeId` is the dark store whose stock caps the lines (docs/stores.md). */
@@ -57,7 +58,7 @@ export function cartBudgetKey(owner: CartOwner): string {
 /** A cart line on the wire: the product expanded as /api/product/get answers it. */
 export interface CartItemAnswer {
   _id: string
-  productId: ProductAnswer
+  productId: Product
   quantity: number
   userId: string | null
 }

@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
-import type { OrderStatus } from '../../db/schema.ts'
+import { canMove, type OrderStatus } from '../../../contract/order-status.ts'
 import { shownAvailabilityChanged, stockKey } from '../../../contract/availability.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
@@ -38,9 +38,11 @@ import type { AdminOrderFilter, BulkStatusOutcome, ReorderLeftOut, ReorderReason
 import type { OrderPayment, PaymentState } from '../../../contract/payment.ts'
 import { recordRefund, sendPendingRefunds } from '../payment/refunds.ts'
 import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
-import { canMove, cannotMoveMessage, statusWords } from './status.ts'
+import { cannotMoveMessage, statusWords } from './status.ts'
 import { recordAudit } from '../../lib/audit.ts'
 import { isStaffRole } from '../../lib/auth.ts'
+import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
+import type { PagingExtra } from '../../../contract/paging.ts'
 
 type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'jobs' | 'logger' | 'payments'> &
   Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl'>>
@@ -273,11 +275,8 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
   }
 }
 
-/** Ids look like ours or like an order number; anything else cannot exist. */
-export const PLAUSIBLE_REF = /^[A-Za-z0-9]{1,64}$/
-
 export async function findOrder(db: Executor, ref: string): Promise<OrderRow | undefined> {
-  if (!PLAUSIBLE_REF.test(ref)) return undefined
+  if (!PLAUSIBLE_ID.test(ref)) return undefined
   const [row] = await queryRows<OrderRow>(db, sql`${orderSelect} where o.id = ${ref} or o.order_number = ${ref.toUpperCase()}`)
   return row
 }
@@ -321,7 +320,7 @@ export async function listOrders(deps: OrderDeps, userId: string): Promise<Order
 export async function adminListOrders(
   deps: OrderDeps,
   query: Partial<AdminOrderFilter> & { page: number; limit: number },
-): Promise<{ data: OrderAnswer[]; totalCount: number; totalNoPage: number }> {
+): Promise<{ data: OrderAnswer[] } & PagingExtra> {
   const where = adminOrderWhere(query)
   const rows = await queryRows<OrderRow>(
     deps.db,
@@ -573,7 +572,7 @@ export async function changeStatus(
   deps: OrderDeps,
   input: { ref: string; to: OrderStatus; byUserId: string; onlyUserId?: string; version?: number; reason?: string },
 ): Promise<OrderAnswer> {
-  if (!PLAUSIBLE_REF.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
+  if (!PLAUSIBLE_ID.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
   const { id, stock } = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string; status: OrderStatus; version: number; user_id: string; store_id: string }>(
       tx,
@@ -668,7 +667,7 @@ export interface ReorderOutcome {
  * @throws 404 ORDER_NOT_FOUND
  */
 export async function reorder(deps: OrderDeps & { storeId: string }, userId: string, ref: string): Promise<ReorderOutcome> {
-  if (!PLAUSIBLE_REF.test(ref)) throw NotFound(ORDER_NOT_FOUND)
+  if (!PLAUSIBLE_ID.test(ref)) throw NotFound(ORDER_NOT_FOUND)
   const owner = { kind: 'user' as const, userId }
   const { added, leftOut } = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string }>(
@@ -720,7 +719,7 @@ export async function bulkChangeStatus(
   input: { orderIds: string[]; to: OrderStatus; byUserId: string; reason?: string },
 ): Promise<BulkStatusOutcome[]> {
   const outcomes: BulkStatusOutcome[] = []
-  const refs = input.orderIds.filter((ref) => PLAUSIBLE_REF.test(ref))
+  const refs = input.orderIds.filter((ref) => PLAUSIBLE_ID.test(ref))
   const known = refs.length
     ? await queryRows<{ id: string; order_number: string }>(
         deps.db,

@@ -28,7 +28,6 @@ import {
   findOrder,
   noteStockMove,
   ORDER_NOT_FOUND,
-  PLAUSIBLE_REF,
   placeFromCart,
   toOrderAnswer,
   type CartChange,
@@ -37,6 +36,7 @@ import {
 import type { CallbackOutcome, Checkout, OnlineMethodName } from '../../../contract/payment.ts'
 import { ProviderError, type ProviderPayment } from './provider.ts'
 import { recordRefund, sendPendingRefunds, settleRefund } from './refunds.ts'
+import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
 
 type PaymentDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'jobs' | 'logger' | 'payments'> &
   Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl'>>
@@ -170,7 +170,7 @@ export async function payOnDelivery(
   user: { id: string; email: string; name: string },
   ref: string,
 ): Promise<OrderAnswer> {
-  if (!PLAUSIBLE_REF.test(ref)) throw NotFound(ORDER_NOT_FOUND)
+  if (!PLAUSIBLE_ID.test(ref)) throw NotFound(ORDER_NOT_FOUND)
   const id = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string; user_id: string; status: string; payment_state: string }>(
       tx,
@@ -598,7 +598,7 @@ export async function refundLine(
   deps: PaymentDeps,
   input: { orderId: string; productId: string; actor: string | null },
 ): Promise<OrderAnswer> {
-  if (!PLAUSIBLE_REF.test(input.orderId)) throw NotFound(ORDER_NOT_FOUND)
+  if (!PLAUSIBLE_ID.test(input.orderId)) throw NotFound(ORDER_NOT_FOUND)
   const id = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string; status: string; payment_state: string }>(
       tx,

@@ -9,6 +9,7 @@
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
+import type { PagingExtra } from '../../../contract/paging.ts'
 
 /** Products per page of `products`: the protocol's limit of URLs in one sitemap file. */
 export const SITEMAP_PRODUCTS_PER_PAGE = 50_000
@@ -20,12 +21,10 @@ export interface SitemapShelves {
 }
 
 /** One page of published products, oldest id first (stable across pages). */
-export interface SitemapProducts {
+export interface SitemapProducts extends PagingExtra {
   products: { _id: string; name: string; updatedAt: string }[]
-  totalCount: number
   page: number
   limit: number
-  totalNoPage: number
 }
 
 type Deps = Pick<AppDeps, 'db' | 'cache'>

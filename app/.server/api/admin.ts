@@ -19,6 +19,7 @@ import { UploadAnswerSchema, type UploadAnswer } from '../../../contract/file.ts
 import { CategorySchema, type Category } from '../../../contract/category.ts'
 import { SubCategorySchema, type SubCategory } from '../../../contract/subcategory.ts'
 import { ProductSchema, type Product } from '../../../contract/product.ts'
+import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
 
 // ---------------------------------------------------------------------------------------------
 // File upload (POST /api/file/upload)
@@ -153,9 +154,6 @@ export function deleteSubCategory(session: RequestSession, input: { _id: string 
 // Product (docs/product.md, "Upload Product" and "Product admin list"; docs/api-contract.md, "Endpoints")
 // ---------------------------------------------------------------------------------------------
 
-export { ProductSchema } from '../../../contract/product.ts'
-export type AdminProduct = Product
-
 /**
  * The product form's payload (app/lib/schemas/product.ts ProductFormSchema output): category and sub
  * category as ids, stock a whole number, `price` the MRP and `sellingPrice` the selling price in
@@ -195,7 +193,7 @@ export async function createProduct(
   session: RequestSession,
   input: ProductInput,
   opts: CreateOptions = {},
-): Promise<UpstreamResult<AdminProduct>> {
+): Promise<UpstreamResult<Product>> {
   const result = await upstream<unknown>('product/create', {
     method: 'POST',
     json: productBody(input),
@@ -209,7 +207,7 @@ export async function createProduct(
 export async function updateProduct(
   session: RequestSession,
   input: ProductInput & { _id: string; updatedAt?: string },
-): Promise<UpstreamResult<AdminProduct>> {
+): Promise<UpstreamResult<Product>> {
   const result = await upstream<unknown>('product/update-product-details', { method: 'PUT', json: productBody(input), session })
   return parseData(result, ProductSchema)
 }
@@ -220,14 +218,11 @@ export function deleteProduct(session: RequestSession, input: { _id: string }): 
 }
 
 /** One page of the admin product list: the products, the total match count and the page count. */
-export interface AdminProductPage {
-  products: AdminProduct[]
-  totalCount: number
-  /** Pages of `limit` products (contract `totalNoPage`); 0 when nothing matches. */
-  totalNoPage: number
+export interface AdminProductPage extends PagingExtra {
+  products: Product[]
 }
 
-const ProductListAnswerSchema = successOf(z.array(ProductSchema), { totalCount: z.number(), totalNoPage: z.number() })
+const ProductListAnswerSchema = successOf(z.array(ProductSchema), PagingExtraShape)
 
 /**
  * `POST /api/product/get` `{ page, limit, search }` (docs/api-contract.md, "Endpoints";

@@ -14,11 +14,9 @@ import type { RequestSession } from '../session.ts'
 import { parseAnswer, parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
 import { CartExtraShape, CartItemSchema, GuestCartAnswerSchema, type Bill, type CartItem, type CartLimits } from '../../../contract/cart.ts'
 import { successOf } from '../../../contract/envelope.ts'
-import type { Product } from '../../../contract/product.ts'
+import { DEFAULT_CART_LIMITS } from '../../../contract/cart-limits.ts'
 
-export { BillSchema, CartItemSchema as CartLineSchema, CartLimitsSchema, type Bill, type CartLimits } from '../../../contract/cart.ts'
-/** The product inside a cart line: the product as every read answers it. */
-export type CartProduct = Product
+export type { Bill, CartLimits } from '../../../contract/cart.ts'
 /** One cart line: its id, today's product, the quantity. */
 export type CartLine = CartItem
 
@@ -30,14 +28,10 @@ export interface Cart {
 }
 
 /**
- * The API's default limits (api/config.ts: `CART_MAX_QTY_PER_LINE`, `DELIVERY_CHARGE`,
- * `FREE_DELIVERY_ABOVE`), used for the empty cart of a visitor who has none (no API call). Any cart
- * answer carries the configured values instead.
+ * An empty cart with the given limits: by default the API's defaults (contract/cart-limits.ts), for
+ * a visitor who has no cart (no API call). Any cart answer carries the configured values instead.
  */
-const DEFAULT_LIMITS: CartLimits = { maxQtyPerLine: 12, deliveryCharge: 25, freeDeliveryAbove: 199 }
-
-/** An empty cart with the given limits. */
-export function emptyCart(limits: CartLimits = DEFAULT_LIMITS): Cart {
+export function emptyCart(limits: CartLimits = DEFAULT_CART_LIMITS): Cart {
   return {
     lines: [],
     bill: {

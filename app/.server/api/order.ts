@@ -10,7 +10,6 @@ import { CartExtraShape, CartItemSchema } from '../../../contract/cart.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { orderFilterQuery } from '../../lib/order-filters.ts'
 
-const PagingExtraSchema = z.object({ totalCount: z.number(), totalNoPage: z.number() })
 import {
   BulkStatusOutcomeSchema,
   CartChangeSchema,
@@ -20,27 +19,26 @@ import {
   ReorderExtraShape,
   type CartChange,
   type Order,
-  type OrderStatus,
   type ReorderLeftOut,
 } from '../../../contract/order.ts'
+import type { OrderStatus } from '../../../contract/order-status.ts'
 
 export {
   ADMIN_ORDER_SORTS,
   AdminOrderFilterSchema,
   BULK_ORDERS_MAX,
   CartChangeSchema,
-  ORDER_STATUSES,
   type AdminOrderFilter,
   type AdminOrderSort,
   type BulkStatusOutcome,
   OrderSchema,
   type CartChange,
   type Order,
-  type OrderStatus,
   type ReorderLeftOut,
 } from '../../../contract/order.ts'
 import { STORE_HEADER, scopeStoreId } from '../store-scope.ts'
 import { getDefaultStore } from './location.ts'
+import { PagingExtraSchema, type PagingExtra } from '../../../contract/paging.ts'
 /** One line of an order: the product as sold (a snapshot; `productId` null once the product was deleted). */
 export type OrderLine = Order['items'][number]
 
@@ -113,10 +111,8 @@ export async function cancelOrder(session: RequestSession, orderId: string, reas
 }
 
 /** One page of all orders for the admin (POST /api/order/admin-list), newest first. */
-export interface OrderPage {
+export interface OrderPage extends PagingExtra {
   orders: Order[]
-  totalCount: number
-  totalNoPage: number
 }
 
 /**
