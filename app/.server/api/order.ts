@@ -11,6 +11,8 @@ import { successOf } from '../../../contract/envelope.ts'
 import { orderFilterQuery } from '../../lib/order-filters.ts'
 
 import {
+  BulkStatusSchema,
+  UpdateStatusSchema,
   BulkStatusOutcomeSchema,
   CartChangeSchema,
   OrderSchema,
@@ -153,7 +155,7 @@ const BulkAnswerSchema = successOf(z.array(BulkStatusOutcomeSchema), { moved: z.
  */
 export async function bulkUpdateOrderStatus(
   session: RequestSession,
-  input: { orderIds: string[]; status: OrderStatus; reason?: string },
+  input: z.input<typeof BulkStatusSchema>,
 ): Promise<UpstreamResult<{ outcomes: BulkStatusOutcome[]; moved: number; refused: number }>> {
   const result = parseAnswer(await upstream('order/bulk-status', { method: 'POST', json: input, session }), BulkAnswerSchema)
   if (!result.ok) return result
@@ -167,7 +169,7 @@ export async function bulkUpdateOrderStatus(
  */
 export async function updateOrderStatus(
   session: RequestSession,
-  input: { orderId: string; status: OrderStatus; version?: number; reason?: string },
+  input: z.input<typeof UpdateStatusSchema>,
 ): Promise<UpstreamResult<Order>> {
   return parseData(await upstream('order/update-status', { method: 'PUT', json: input, session }), OrderSchema)
 }

@@ -10,9 +10,10 @@ import {
   CallbackOutcomeSchema,
   CheckoutSchema,
   PaymentCallbackSchema,
+  RetryPaymentSchema,
+  StartPaymentSchema,
   type CallbackOutcome,
   type Checkout,
-  type OnlineMethodName,
 } from '../../../contract/payment.ts'
 import { placementStoreHeader } from './order.ts'
 
@@ -21,10 +22,7 @@ export type { Checkout, CallbackOutcome }
 const OrderCheckoutSchema = z.object({ order: OrderSchema, checkout: CheckoutSchema })
 
 /** The urls the provider returns the shopper to (absolute, on this site). */
-export interface ReturnUrls {
-  callbackUrl: string
-  cancelUrl: string
-}
+export type ReturnUrls = Pick<z.input<typeof StartPaymentSchema>, 'callbackUrl' | 'cancelUrl'>
 
 /** What starting an online payment answered. */
 export type StartPaymentResult =
@@ -38,7 +36,7 @@ export type StartPaymentResult =
  */
 export async function startPayment(
   session: RequestSession,
-  input: { addressId: string; method: OnlineMethodName; idempotencyKey: string } & ReturnUrls,
+  input: z.input<typeof StartPaymentSchema> & { idempotencyKey: string },
   opts: { clientIp?: string } = {},
 ): Promise<StartPaymentResult> {
   const result = await upstream('payment/start', {
@@ -60,7 +58,7 @@ export async function startPayment(
 /** POST /api/payment/retry: the checkout of an order still awaiting payment. */
 export async function retryPayment(
   session: RequestSession,
-  input: { orderId: string; method?: OnlineMethodName } & ReturnUrls,
+  input: z.input<typeof RetryPaymentSchema>,
 ): Promise<UpstreamResult<{ order: Order; checkout: Checkout }>> {
   return parseData(await upstream('payment/retry', { method: 'POST', json: input, session }), OrderCheckoutSchema)
 }
