@@ -24,7 +24,8 @@ import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { returnOrderStock, takeStock } from '../inventory/service.ts'
 import { COD_METHOD, findOrder, noteStockMove, ORDER_NOT_FOUND, placeFromCart, toOrderAnswer } from '../order/service.ts'
-import type { CallbackOutcome, Checkout, OnlineMethodName } from '../../../contract/payment.ts'
+import type { z } from 'zod'
+import type { CallbackOutcome, Checkout, OnlineMethodName, RetryPaymentSchema, StartPaymentSchema } from '../../../contract/payment.ts'
 import type { CartChange, Order } from '../../../contract/order.ts'
 import { ProviderError, type ProviderPayment } from './provider.ts'
 import { recordRefund, sendPendingRefunds, settleRefund } from './refunds.ts'
@@ -42,11 +43,8 @@ export const RESERVATION_EXPIRED = 'The time to pay ran out and the items went b
 /** 400 message: a callback or webhook whose signature is not the provider's. */
 export const BAD_SIGNATURE = 'The payment signature does not match'
 
-/** The urls the provider's checkout returns the shopper to. */
-export interface ReturnUrls {
-  callbackUrl: string
-  cancelUrl: string
-}
+/** The urls the provider's checkout returns the shopper to (contract/payment.ts `StartPaymentSchema`). */
+export type ReturnUrls = Pick<z.output<typeof StartPaymentSchema>, 'callbackUrl' | 'cancelUrl'>
 
 /** What starting an online payment did: a checkout to open, the cart corrected, or an order already settled (a repeated key). */
 export type StartOutcome =
@@ -92,7 +90,7 @@ export async function startOnlinePayment(
 export async function retryPayment(
   deps: PaymentDeps,
   user: { id: string; email: string; name: string },
-  input: { orderId: string; method?: OnlineMethodName } & ReturnUrls,
+  input: z.output<typeof RetryPaymentSchema>,
 ): Promise<{ order: Order; checkout: Checkout }> {
   const row = await findOrder(deps.db, input.orderId)
   if (!row || row.userId !== user.id) throw NotFound(ORDER_NOT_FOUND)

@@ -16,7 +16,13 @@
  *   that store's products in stock before those out of stock. Cache keys end with the store, and
  *   each entry is scoped to it (api/lib/cache.ts), so a sale in one store refreshes only its answers.
  */
-import { SIMILAR_PRODUCTS_MAX, type PackSize, type Product, type SimilarProducts } from '../../../contract/product.ts'
+import {
+  SIMILAR_PRODUCTS_MAX,
+  type CategoryProducts,
+  type PackSize,
+  type Product,
+  type SimilarProducts,
+} from '../../../contract/product.ts'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { NotFound } from '../../lib/errors.ts'
@@ -37,12 +43,6 @@ export const PRODUCTS_PER_CATEGORY = 15
 export interface ProductPage {
   data: Product[]
   totalCount: number
-}
-
-/** One home page row: the category id asked for and at most 15 of its products. */
-export interface CategoryProducts {
-  categoryId: string
-  products: Product[]
 }
 
 /** One pack size as the statement answers it (`packSizesColumn`): prices may arrive as text. */

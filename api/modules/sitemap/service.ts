@@ -10,19 +10,14 @@ import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
 import type { PagingExtra } from '../../../contract/paging.ts'
+import type { SitemapProduct, SitemapShelves } from '../../../contract/sitemap.ts'
 
 /** Products per page of `products`: the protocol's limit of URLs in one sitemap file. */
 export const SITEMAP_PRODUCTS_PER_PAGE = 50_000
 
-/** A category, or a shelf (one sub category shown under one of its categories). */
-export interface SitemapShelves {
-  categories: { _id: string; name: string; updatedAt: string }[]
-  shelves: { category: { _id: string; name: string }; subCategory: { _id: string; name: string }; updatedAt: string }[]
-}
-
 /** One page of published products, oldest id first (stable across pages). */
 export interface SitemapProducts extends PagingExtra {
-  products: { _id: string; name: string; updatedAt: string }[]
+  products: SitemapProduct[]
   page: number
   limit: number
 }

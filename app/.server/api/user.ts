@@ -16,11 +16,12 @@ import {
   type LoginSchema,
   type RegisterSchema,
   type ResetPasswordSchema,
+  type Tokens,
   type UpdateUserSchema,
   type User,
   type VerifyOtpSchema,
 } from '../../../contract/user.ts'
-import type { RequestSession, SessionUser, Tokens } from '../session.ts'
+import type { RequestSession, SessionUser } from '../session.ts'
 
 export { UserSchema, type User } from '../../../contract/user.ts'
 
