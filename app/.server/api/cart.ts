@@ -12,7 +12,18 @@ import { z } from 'zod'
 import type { CartSummary } from '../../lib/cart.ts'
 import type { RequestSession } from '../session.ts'
 import { parseAnswer, parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
-import { CartExtraShape, CartItemSchema, GuestCartAnswerSchema, type Bill, type CartItem, type CartLimits } from '../../../contract/cart.ts'
+import {
+  CartExtraShape,
+  CartItemSchema,
+  GuestCartAnswerSchema,
+  type AddToCartSchema,
+  type Bill,
+  type CartItem,
+  type CartLimits,
+  type CartLineIdSchema,
+  type MergeCartSchema,
+  type UpdateQtySchema,
+} from '../../../contract/cart.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { DEFAULT_CART_LIMITS } from '../../../contract/cart-limits.ts'
 
@@ -123,7 +134,14 @@ async function write(
  * 12 of this item".
  */
 export function addToCart(session: RequestSession, productId: string, opts: CartCallOptions = {}): Promise<UpstreamResult<unknown>> {
-  return write(session, opts, (who) => upstream('cart/create', { method: 'POST', json: { productId }, clientIp: opts.clientIp, ...who }))
+  return write(session, opts, (who) =>
+    upstream('cart/create', {
+      method: 'POST',
+      json: { productId } satisfies z.input<typeof AddToCartSchema>,
+      clientIp: opts.clientIp,
+      ...who,
+    }),
+  )
 }
 
 /** Sets a line's quantity (PUT /api/cart/update-qty); 0 removes it. 409 above the cap or the stock. */
@@ -134,14 +152,24 @@ export function updateCartQty(
   opts: CartCallOptions = {},
 ): Promise<UpstreamResult<unknown>> {
   return write(session, opts, (who) =>
-    upstream('cart/update-qty', { method: 'PUT', json: { _id: lineId, qty }, clientIp: opts.clientIp, ...who }),
+    upstream('cart/update-qty', {
+      method: 'PUT',
+      json: { _id: lineId, qty } satisfies z.input<typeof UpdateQtySchema>,
+      clientIp: opts.clientIp,
+      ...who,
+    }),
   )
 }
 
 /** Removes a line (DELETE /api/cart/delete-cart-item). */
 export function removeCartLine(session: RequestSession, lineId: string, opts: CartCallOptions = {}): Promise<UpstreamResult<unknown>> {
   return write(session, opts, (who) =>
-    upstream('cart/delete-cart-item', { method: 'DELETE', json: { _id: lineId }, clientIp: opts.clientIp, ...who }),
+    upstream('cart/delete-cart-item', {
+      method: 'DELETE',
+      json: { _id: lineId } satisfies z.input<typeof CartLineIdSchema>,
+      clientIp: opts.clientIp,
+      ...who,
+    }),
   )
 }
 
@@ -153,7 +181,12 @@ export function removeCartLine(session: RequestSession, lineId: string, opts: Ca
 export async function mergeGuestCart(session: RequestSession, opts: CartCallOptions = {}): Promise<void> {
   const guestCartId = session.guestCartId
   if (!guestCartId || !session.tokens) return
-  const result = await upstream('cart/merge', { method: 'POST', json: { guestCartId }, session, clientIp: opts.clientIp })
+  const result = await upstream('cart/merge', {
+    method: 'POST',
+    json: { guestCartId } satisfies z.input<typeof MergeCartSchema>,
+    session,
+    clientIp: opts.clientIp,
+  })
   if (result.ok || result.status === 404) session.setGuestCartId(null)
 }
 

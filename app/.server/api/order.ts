@@ -12,6 +12,8 @@ import { orderFilterQuery } from '../../lib/order-filters.ts'
 
 import {
   BulkStatusSchema,
+  type OrderRefSchema,
+  type PlaceOrderSchema,
   UpdateStatusSchema,
   BulkStatusOutcomeSchema,
   CartChangeSchema,
@@ -78,7 +80,7 @@ export async function placeCashOnDeliveryOrder(
 ): Promise<PlaceOrderResult> {
   const result = await upstream('order/cash-on-delivery', {
     method: 'POST',
-    json: { addressId },
+    json: { addressId } satisfies z.input<typeof PlaceOrderSchema>,
     headers: { 'Idempotency-Key': idempotencyKey, ...(await placementStoreHeader()) },
     session,
     clientIp: opts.clientIp,
@@ -100,7 +102,10 @@ export async function listOrders(session: RequestSession): Promise<UpstreamResul
 
 /** One order by `_id` or order number (POST /api/order/details); own orders, any for an admin. 404 otherwise. */
 export async function orderDetails(session: RequestSession, orderId: string): Promise<UpstreamResult<Order>> {
-  return parseData(await upstream('order/details', { method: 'POST', json: { orderId }, session }), OrderSchema)
+  return parseData(
+    await upstream('order/details', { method: 'POST', json: { orderId } satisfies z.input<typeof OrderRefSchema>, session }),
+    OrderSchema,
+  )
 }
 
 /**
@@ -206,7 +211,12 @@ export async function reorder(
   opts: { clientIp?: string } = {},
 ): Promise<UpstreamResult<ReorderResult>> {
   const result = parseAnswer(
-    await upstream('order/reorder', { method: 'POST', json: { orderId }, session, clientIp: opts.clientIp }),
+    await upstream('order/reorder', {
+      method: 'POST',
+      json: { orderId } satisfies z.input<typeof OrderRefSchema>,
+      session,
+      clientIp: opts.clientIp,
+    }),
     ReorderAnswerSchema,
   )
   if (!result.ok) return result

@@ -12,6 +12,8 @@ import {
   PaymentCallbackSchema,
   RetryPaymentSchema,
   StartPaymentSchema,
+  type PayOnDeliverySchema,
+  type RefundLineSchema,
   type CallbackOutcome,
   type Checkout,
 } from '../../../contract/payment.ts'
@@ -65,7 +67,10 @@ export async function retryPayment(
 
 /** POST /api/payment/pay-on-delivery: the order as cash on delivery (its held stock kept). */
 export async function payOnDelivery(session: RequestSession, orderId: string): Promise<UpstreamResult<Order>> {
-  return parseData(await upstream('payment/pay-on-delivery', { method: 'POST', json: { orderId }, session }), OrderSchema)
+  return parseData(
+    await upstream('payment/pay-on-delivery', { method: 'POST', json: { orderId } satisfies z.input<typeof PayOnDeliverySchema>, session }),
+    OrderSchema,
+  )
 }
 
 /** POST /api/payment/callback: the provider's answer, verified by the API (no session needed). */
@@ -78,5 +83,12 @@ export async function paymentCallback(
 
 /** POST /api/payment/refund-line (admin): refund one line that cannot be delivered. */
 export async function refundLine(session: RequestSession, orderId: string, productId: string): Promise<UpstreamResult<Order>> {
-  return parseData(await upstream('payment/refund-line', { method: 'POST', json: { orderId, productId }, session }), OrderSchema)
+  return parseData(
+    await upstream('payment/refund-line', {
+      method: 'POST',
+      json: { orderId, productId } satisfies z.input<typeof RefundLineSchema>,
+      session,
+    }),
+    OrderSchema,
+  )
 }
