@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto'
 import { parseTrustProxy } from './lib/client-ip.ts'
 import { isBareOrigin, parseOrigin } from './lib/cors.ts'
 import { parseUploadMaxBytes } from '../contract/file.ts'
+import { DEFAULT_CART_LIMITS } from '../contract/cart-limits.ts'
+import { toPaise } from './lib/money.ts'
 import type { S3Settings } from './lib/storage-s3.ts'
 import { parseInvoiceSettings, type InvoiceSettings } from './modules/invoice/settings.ts'
 import { parsePaymentSettings, type PaymentSettings } from './modules/payment/settings.ts'
@@ -118,8 +120,12 @@ export interface DeliveryTimeSettings {
 /** The delivery-time defaults (docs/stores.md, "Delivery time"). */
 export const DEFAULT_DELIVERY_TIME: DeliveryTimeSettings = { riderKmph: 20, minTravelMinutes: 3, pickMinutes: 3 }
 
-/** The defaults of docs/commerce-api.md. */
-export const DEFAULT_COMMERCE: CommerceSettings = { maxQtyPerLine: 12, deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 }
+/** The defaults of docs/commerce-api.md (contract/cart-limits.ts), the amounts in paise. */
+export const DEFAULT_COMMERCE: CommerceSettings = {
+  maxQtyPerLine: DEFAULT_CART_LIMITS.maxQtyPerLine,
+  deliveryChargePaise: toPaise(DEFAULT_CART_LIMITS.deliveryCharge),
+  freeDeliveryAbovePaise: toPaise(DEFAULT_CART_LIMITS.freeDeliveryAbove),
+}
 
 /**
  * Reads the cart and delivery rules from the environment. Throws at start on a value that is not a

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod'
 import { isStoredImagePath } from './images.ts'
+import { ID_MAX_LENGTH } from './ids.ts'
 
 // C0/C1 control characters (line breaks, NUL, escape…) have no place in a one-line label.
 export const CONTROL_CHARACTERS = /\p{Cc}/u
@@ -33,9 +34,6 @@ export const NOT_BLANK_PATTERN = `^[^${UNSAFE}]*[^${UNSAFE}${TRIMMED}][^${UNSAFE
 export const ONE_LINE_OR_EMPTY_PATTERN = `^[^${CC}]*$`
 /** JSON Schema pattern: text without any control character and not blank (a one-line label). */
 export const ONE_LINE_PATTERN = `^[^${CC}]*[^${CC}${TRIMMED}][^${CC}]*$`
-
-/** Longest id accepted, in characters (ids are opaque text; an unknown one is simply not found). */
-export const ID_MAX_LENGTH = 64
 
 /** An opaque id as text; its format is not checked here (an unknown id is simply not found). */
 export const IdSchema = z

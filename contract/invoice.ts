@@ -4,7 +4,8 @@
  * the wire is in rupees (two decimals), rates in percent.
  */
 import { z } from 'zod'
-import { OrderAddressSchema, ORDER_STATUSES } from './order.ts'
+import { OrderAddressSchema } from './order.ts'
+import { ORDER_STATUSES } from './order-status.ts'
 
 /**
  * A GSTIN's shape: 2-digit state code, the 10-character PAN (5 letters, 4 digits, 1 letter), the

@@ -8,13 +8,7 @@ import { BillSchema } from './cart.ts'
 import { CANCEL_REASON_MAX } from './order-limits.ts'
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
 import { OrderPaymentSchema, PAYMENT_STATES } from './payment.ts'
-
-/**
- * An order's life cycle, in order (docs/commerce-api.md, "Orders"): an online order waits in
- * `payment_pending`, its stock held, until its payment is verified (docs/payments.md).
- */
-export const ORDER_STATUSES = ['payment_pending', 'placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled'] as const
-export type OrderStatus = (typeof ORDER_STATUSES)[number]
+import { ORDER_STATUSES } from './order-status.ts'
 
 /**
  * POST /api/order/cash-on-delivery: `{ addressId, idempotencyKey? }`. The original client's

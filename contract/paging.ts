@@ -43,5 +43,13 @@ export const SearchSchema = z
   .nullish()
   .transform((v) => v ?? '')
 
+/**
+ * The keys a paged list answers beside its `data` (docs/api-contract.md, "Paging"): `totalCount`, the
+ * items all pages hold, and `totalNoPage`, the pages of `limit` items ({@link pageCount}).
+ */
+export const PagingExtraShape = { totalCount: z.number(), totalNoPage: z.number() }
+export const PagingExtraSchema = z.object(PagingExtraShape)
+export type PagingExtra = z.output<typeof PagingExtraSchema>
+
 /** Number of pages of `limit` items needed for `totalCount` items (0 when there is none). */
 export const pageCount = (totalCount: number, limit: number) => Math.ceil(totalCount / limit)

@@ -4,7 +4,7 @@
  * slug rule, docs/product.md, "Slugs", takes the id as the last dash-separated piece of a URL segment).
  */
 import { sql } from 'drizzle-orm'
-import { ORDER_STATUSES, type OrderStatus } from '../../contract/order.ts'
+import { ORDER_STATUSES } from '../../contract/order-status.ts'
 import {
   bigint,
   boolean,
@@ -383,9 +383,6 @@ export const addresses = pgTable(
   },
   (t) => [index('addresses_user_idx').on(t.userId, t.createdAt)],
 )
-
-/** Order statuses; the allowed arrows live in api/modules/order/status.ts. */
-export { ORDER_STATUSES, type OrderStatus }
 
 /**
  * An order: amounts in integer paise (`grandTotalPaise` = items + delivery + `roundingPaise`, the

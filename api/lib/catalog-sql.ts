@@ -7,7 +7,7 @@ import type { CatalogRef } from '../../contract/product.ts'
 import { hasSqlState } from './faults.ts'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import type { FieldIssue } from './errors.ts'
+import type { FieldIssue } from '../../contract/envelope.ts'
 
 import { queryRows } from '../db/query.ts'
 

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { FieldIssue } from './errors.ts'
+import type { FieldIssue } from '../../contract/envelope.ts'
 
 /** Answers a success envelope; `extra` carries paging keys such as totalCount. */
 export function ok<T>(c: Context, message: string, data: T, extra: Record<string, unknown> = {}, status: ContentfulStatusCode = 200) {

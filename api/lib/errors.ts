@@ -3,10 +3,7 @@
  * and failure envelope (docs/api-contract.md, "Errors" and "Envelope"). Anything else is a real
  * fault: 500.
  */
-export interface FieldIssue {
-  path: string
-  message: string
-}
+import type { FieldIssue } from '../../contract/envelope.ts'
 
 export class HttpError extends Error {
   constructor(

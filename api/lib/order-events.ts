@@ -8,7 +8,7 @@
  * (never one per shopper) hands every notice, its own included, to `deliver`. A lost notice is
  * not fatal: the order page shows the status as of its load and a refresh link.
  */
-import type { OrderStatus } from '../db/schema.ts'
+import type { OrderStatus } from '../../contract/order-status.ts'
 import type { Logger } from './logger.ts'
 
 /** The channel of order-status notices. */

@@ -16,6 +16,7 @@ import { data } from 'react-router'
 import { failureInit, failureMessage, type UpstreamFailure } from './failure.ts'
 import { FormReadError, readFormOrFail } from '../lib/form-body.ts'
 import { MULTIPART_OVERHEAD_BYTES } from '../../contract/file.ts'
+import type { FieldIssue } from '../../contract/envelope.ts'
 import { env } from './env.ts'
 import type { ToastMessage } from '../lib/toast.ts'
 
@@ -105,7 +106,7 @@ export function invalidFormReply<E extends object = object>(
  * The API's field issues (`{ path: 'category.0', message }`) as messages on the form's `fields`: the
  * first path segment names the field, each message once; issues of other fields are left out.
  */
-export function issuesToFieldErrors(issues: ReadonlyArray<{ path: string; message: string }>, fields: Iterable<string>): FieldErrors {
+export function issuesToFieldErrors(issues: readonly FieldIssue[], fields: Iterable<string>): FieldErrors {
   const names = new Set(fields)
   const fieldErrors: FieldErrors = {}
   for (const issue of issues) {

@@ -20,7 +20,6 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
-import type * as adminApi from './api/admin.ts'
 import { storeImage, type AdminErrorReply, type AdminUploadReply } from './admin-form.ts'
 import { failedFormReply, invalidFormReply, type FormLimits, type FormReply } from './form.ts'
 import type { RequestSession } from './session.ts'
@@ -32,13 +31,13 @@ import { env } from './env.ts'
 import {
   FIELD_NAME_FIELD,
   IMAGE_FILES_FIELD,
-  IMAGES_MAX,
   PRODUCT_INTENT,
   ProductFormSchema,
   REMOVE_IMAGE_FIELD,
   fieldNameError,
   type ProductFormValue,
 } from '../lib/schemas/product.ts'
+import { PRODUCT_IMAGES_MAX, type Product } from '../../contract/product.ts'
 
 /** The product form's body limits: five images of the upload cap sent at once without JavaScript, plus the fields. */
 export const PRODUCT_FORM_LIMITS = {
@@ -113,7 +112,7 @@ function joinForm(others: Array<[string, string]>, images: string[], extras: Ext
 }
 
 /**
- * Uploads the files of the multiple file input (without JavaScript), in order, up to IMAGES_MAX
+ * Uploads the files of the multiple file input (without JavaScript), in order, up to PRODUCT_IMAGES_MAX
  * images in all. Answers the new urls and one message per file that could not be stored.
  */
 async function uploadPickedFiles(session: RequestSession, formData: FormData, keptCount: number) {
@@ -122,8 +121,8 @@ async function uploadPickedFiles(session: RequestSession, formData: FormData, ke
   const errors: string[] = []
   let status = 400
   for (const file of files) {
-    if (keptCount + urls.length >= IMAGES_MAX) {
-      errors.push(`At most ${IMAGES_MAX} images: ${file.name} was not uploaded`)
+    if (keptCount + urls.length >= PRODUCT_IMAGES_MAX) {
+      errors.push(`At most ${PRODUCT_IMAGES_MAX} images: ${file.name} was not uploaded`)
       continue
     }
     const uploaded = await storeImage(session, file)
@@ -140,9 +139,9 @@ export interface SaveProductOptions {
   session: RequestSession
   formData: FormData
   /** Calls the API with the checked payload (create or update). */
-  save: (value: ProductFormValue) => Promise<UpstreamResult<adminApi.AdminProduct>>
+  save: (value: ProductFormValue) => Promise<UpstreamResult<Product>>
   /** The answer after a successful save (a redirect), given the API's product and message. */
-  onSaved: (product: adminApi.AdminProduct, message: string) => Response | Promise<Response>
+  onSaved: (product: Product, message: string) => Response | Promise<Response>
 }
 
 /**

@@ -15,6 +15,7 @@ import type { ToastMessage } from '../lib/toast.ts'
 import type { LeftOutNotice } from '../lib/reorder.ts'
 import type { PersonalUser } from '../lib/personal.ts'
 import type { CartChange } from '../../contract/order.ts'
+import type { Tokens } from '../../contract/user.ts'
 
 /**
  * What the header needs of the signed-in user, refreshed at login and on profile change: the user of
@@ -109,11 +110,8 @@ export const sessionStorage: SessionStorage<SessionData, FlashData> = {
 
 type RawSession = Awaited<ReturnType<typeof sessionStorage.getSession>>
 
-/** Tokens as the API issues them. */
-export interface Tokens {
-  accessToken: string
-  refreshToken: string
-}
+/** Tokens as the API issues them (contract/user.ts). */
+export type { Tokens } from '../../contract/user.ts'
 
 /** The per-request session wrapper. Mutations mark it dirty; the root middleware commits it. */
 export class RequestSession {

@@ -13,7 +13,8 @@ import { useSyncExternalStore } from 'react'
 import type { Order } from '../.server/api/order.ts'
 import { arrivingByLabel, countdownLabel, deliveryVerdict, formatClock, minutesLeft } from '../lib/delivery.ts'
 import { formatRupees } from '../lib/money.ts'
-import { formatOrderTime, ORDER_PROGRESS, statusLabel, type OrderStatusName } from '../lib/order-status.ts'
+import { formatOrderTime, ORDER_PROGRESS, statusLabel } from '../lib/order-status.ts'
+import type { OrderStatus } from '../../contract/order-status.ts'
 import { addressLine } from '../lib/schemas/address.ts'
 import { paymentMethodLabel, paymentStateLabel, refundStatusLabel } from '../lib/payment-state.ts'
 import { BillSummary } from './bill-summary.tsx'
@@ -96,7 +97,7 @@ export function OrderDelivery({
 /** The timeline: each step of the happy path with the time it was reached, or the cancellation. */
 export function StatusTimeline({ order }: { order: Pick<Order, 'status' | 'statusHistory'> }) {
   const reached = new Map(order.statusHistory.map((h) => [h.status, h.at]))
-  const steps: OrderStatusName[] =
+  const steps: OrderStatus[] =
     order.status === 'cancelled' ? [...ORDER_PROGRESS.filter((s) => reached.has(s)), 'cancelled'] : [...ORDER_PROGRESS]
   return (
     <ol aria-label="Order status" className="grid gap-2 sm:grid-cols-4">

@@ -1,5 +1,5 @@
 /**
- * The Image field of the product form (app/components/product-form.tsx): up to IMAGES_MAX images,
+ * The Image field of the product form (app/components/product-form.tsx): up to PRODUCT_IMAGES_MAX images,
  * each a thumbnail (click to enlarge) with a remove control, plus the picker. The form posts the
  * images as urls in hidden `image[i]` inputs.
  *
@@ -22,8 +22,9 @@ import { buttonClassName } from './ui/button.tsx'
 import { cn } from './ui/cn.ts'
 import { Spinner } from './ui/spinner.tsx'
 import { isStoredImageUrl, variantUrl } from '../../contract/images.ts'
-import { IMAGE_FILES_FIELD, IMAGES_MAX, PRODUCT_FIELD_LABELS, PRODUCT_INTENT, REMOVE_IMAGE_FIELD } from '../lib/schemas/product.ts'
+import { IMAGE_FILES_FIELD, PRODUCT_FIELD_LABELS, PRODUCT_INTENT, REMOVE_IMAGE_FIELD } from '../lib/schemas/product.ts'
 import { IMAGE_ACCEPT, checkImageFile, formatByteSize, useUploadMaxBytes, type UploadReply } from '../lib/uploads.ts'
+import { PRODUCT_IMAGES_MAX } from '../../contract/product.ts'
 
 /** The props of a hidden input for `meta`, with React's `key` taken out of the spread. */
 export function hiddenProps(meta: FieldMetadata<string>) {
@@ -72,7 +73,7 @@ export function ProductImages({
   const [clientErrors, setClientErrors] = useState<string[]>([])
   const [viewing, setViewing] = useState<string | null>(null)
   const images = field.getFieldList()
-  const room = IMAGES_MAX - images.length - pending.length
+  const room = PRODUCT_IMAGES_MAX - images.length - pending.length
 
   const announceInFlight = useEffectEvent((count: number) => onInFlightChange(count))
   useEffect(() => announceInFlight(pending.length), [pending.length])
@@ -94,7 +95,7 @@ export function ProductImages({
     for (const file of Array.from(files ?? [])) {
       const problem = checkImageFile(file, maxBytes)
       if (problem) problems.push(`${file.name}: ${problem}`)
-      else if (accepted.length >= room) problems.push(`At most ${IMAGES_MAX} images: ${file.name} was left out`)
+      else if (accepted.length >= room) problems.push(`At most ${PRODUCT_IMAGES_MAX} images: ${file.name} was left out`)
       else accepted.push({ id: `${Date.now()}-${Math.random().toString(36).slice(2)}`, file, preview: URL.createObjectURL(file) })
     }
     setClientErrors(problems)
@@ -165,8 +166,8 @@ export function ProductImages({
         />
         <p id={hintId} className="mt-1 text-xs text-slate-500">
           {isHydrated
-            ? `JPEG, PNG, WebP, AVIF or GIF, ${formatByteSize(maxBytes)} each, up to ${IMAGES_MAX} images. They upload as soon as you pick them.`
-            : `JPEG, PNG, WebP, AVIF or GIF, ${formatByteSize(maxBytes)} each, up to ${IMAGES_MAX} images. They upload when you submit.`}
+            ? `JPEG, PNG, WebP, AVIF or GIF, ${formatByteSize(maxBytes)} each, up to ${PRODUCT_IMAGES_MAX} images. They upload as soon as you pick them.`
+            : `JPEG, PNG, WebP, AVIF or GIF, ${formatByteSize(maxBytes)} each, up to ${PRODUCT_IMAGES_MAX} images. They upload when you submit.`}
         </p>
         {!isHydrated ? (
           <button

@@ -5,6 +5,7 @@
  * (`useCartSummary`, app/lib/personal.ts: a page from the page cache carries it beside the page).
  */
 import { countLabel } from './plural.ts'
+import { DEFAULT_CART_LIMITS } from '../../contract/cart-limits.ts'
 
 /** One product's line in the cart. */
 export interface CartLineRef {
@@ -22,12 +23,12 @@ export interface CartSummary {
 }
 
 /**
- * The summary of an empty cart, for a visitor with no cart or a cart call that failed. 12 is the
- * API's default per-line cap (`CART_MAX_QTY_PER_LINE`, api/config.ts; docs/product.md, "Constants"),
- * written out because app/lib cannot read the API's configuration; every cart answer carries the
- * configured cap (`limits.maxQtyPerLine`), which replaces this one, and the API enforces its own.
+ * The summary of an empty cart, for a visitor with no cart or a cart call that failed, with the
+ * API's default per-line cap (contract/cart-limits.ts; docs/product.md, "Constants"); every cart
+ * answer carries the configured cap (`limits.maxQtyPerLine`), which replaces this one, and the API
+ * enforces its own.
  */
-export const EMPTY_CART_SUMMARY: CartSummary = { count: 0, total: 0, lines: {}, maxQtyPerLine: 12 }
+export const EMPTY_CART_SUMMARY: CartSummary = { count: 0, total: 0, lines: {}, maxQtyPerLine: DEFAULT_CART_LIMITS.maxQtyPerLine }
 
 /** "1 item" / "3 items". */
 export function itemCountLabel(count: number): string {

@@ -1,22 +1,12 @@
 /**
- * Order statuses in words for the pages (docs/commerce-api.md, "Orders"), the happy path the
- * timeline draws, and the next statuses an admin may choose (the API's arrows, api/modules/order/status.ts,
- * which decides; this only picks the buttons to show).
+ * Order statuses in words for the pages (docs/commerce-api.md, "Orders") and the happy path the
+ * timeline draws. The statuses and the arrows an admin may choose are contract/order-status.ts's
+ * (the API decides; the pages only pick the buttons to show).
  */
-export type OrderStatusName = 'payment_pending' | 'placed' | 'packed' | 'out_for_delivery' | 'delivered' | 'cancelled'
-
-/** Every status, in order along the happy path (an online order waits for its payment first), then cancelled. */
-export const ORDER_STATUS_NAMES: readonly OrderStatusName[] = [
-  'payment_pending',
-  'placed',
-  'packed',
-  'out_for_delivery',
-  'delivered',
-  'cancelled',
-]
+import type { OrderStatus } from '../../contract/order-status.ts'
 
 /** The label of each status. */
-export const ORDER_STATUS_LABELS: Record<OrderStatusName, string> = {
+export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   payment_pending: 'Payment pending',
   placed: 'Placed',
   packed: 'Packed',
@@ -26,25 +16,11 @@ export const ORDER_STATUS_LABELS: Record<OrderStatusName, string> = {
 }
 
 /** The happy path, in order. */
-export const ORDER_PROGRESS: readonly OrderStatusName[] = ['placed', 'packed', 'out_for_delivery', 'delivered']
-
-/** The statuses an admin may move an order to from `status`. */
-export function nextStatuses(status: OrderStatusName): OrderStatusName[] {
-  switch (status) {
-    case 'placed':
-      return ['packed', 'cancelled']
-    case 'packed':
-      return ['out_for_delivery', 'cancelled']
-    case 'out_for_delivery':
-      return ['delivered']
-    default:
-      return []
-  }
-}
+export const ORDER_PROGRESS: readonly OrderStatus[] = ['placed', 'packed', 'out_for_delivery', 'delivered']
 
 /** A status's label; an unknown status reads as itself. */
 export function statusLabel(status: string): string {
-  return ORDER_STATUS_LABELS[status as OrderStatusName] ?? status
+  return ORDER_STATUS_LABELS[status as OrderStatus] ?? status
 }
 
 const DATE_TIME = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' })

@@ -22,6 +22,7 @@ import { SHOP_NAME } from '../components/header.tsx'
 import { itemCountLabel, productAnchor } from '../lib/cart.ts'
 import type { LeftOutNotice } from '../lib/reorder.ts'
 import { CartActionSchema } from '../lib/schemas/cart.ts'
+import { PLAUSIBLE_ID } from '../../contract/ids.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `My Cart | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -41,7 +42,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const viaFetcher = formData.get('js') === '1'
   const parsed = CartActionSchema.safeParse(Object.fromEntries(formData))
   const productId = typeof formData.get('productId') === 'string' ? String(formData.get('productId')) : ''
-  const validProduct = /^[A-Za-z0-9]{1,64}$/.test(productId)
+  const validProduct = PLAUSIBLE_ID.test(productId)
   // Back to the page the button was on: `redirectTo` when the form names it, else the same-origin
   // Referer (the cards leave it out to keep the home page small), else the product's own page.
   const back = () => {

@@ -24,6 +24,7 @@ import { PaymentCheckout } from '../components/payment-checkout.tsx'
 import { buttonClassName } from '../components/ui/button.tsx'
 import { formatRupees } from '../lib/money.ts'
 import { formatOrderTime } from '../lib/order-status.ts'
+import { PLAUSIBLE_ID } from '../../contract/ids.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Payment | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
@@ -34,7 +35,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   requireUser(context, url)
   const session = getSession(context)
   const orderId = params.orderId
-  if (!/^[A-Za-z0-9]{1,64}$/.test(orderId)) throw data('Order not found', { status: 404 })
+  if (!PLAUSIBLE_ID.test(orderId)) throw data('Order not found', { status: 404 })
   const origin = env.publicUrl ?? url.origin
   const flags = {
     failed: url.searchParams.has('failed'),

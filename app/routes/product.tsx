@@ -20,7 +20,7 @@ import { data, Link, redirect, useSearchParams, type ShouldRevalidateFunctionArg
 import type { Route } from './+types/product'
 import { AddToCart } from '../components/add-to-cart.tsx'
 import { productAnchor } from '../lib/cart.ts'
-import { productDetails, similarProducts, type CategoryRef, type SubCategoryRef } from '../.server/api/catalog.ts'
+import { productDetails, similarProducts, type CatalogRef } from '../.server/api/catalog.ts'
 import { ProductRow } from '../components/product-row.tsx'
 import { toCardData } from '../lib/catalog-cards.ts'
 import { getSession } from '../.server/context.ts'
@@ -43,7 +43,7 @@ export const handle = PERSONAL_SLOTS_HANDLE
 const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
 
 /** A reference with a readable name (the API may also send bare ids, which cannot be shown). */
-function named(ref: CategoryRef | SubCategoryRef | string | undefined): { _id: string; name: string } | null {
+function named(ref: CatalogRef | string | undefined): { _id: string; name: string } | null {
   return ref && typeof ref === 'object' && ref.name ? { _id: ref._id, name: ref.name } : null
 }
 

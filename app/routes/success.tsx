@@ -17,6 +17,7 @@ import { itemCountLabel } from '../lib/cart.ts'
 import { formatRupees } from '../lib/money.ts'
 import { DEFAULT_DELIVERY_MINUTES } from '../lib/delivery.ts'
 import { countLabel } from '../lib/plural.ts'
+import { PLAUSIBLE_ID } from '../../contract/ids.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Order placed | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
@@ -24,7 +25,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireUser(context, url)
   const ref = url.searchParams.get('order') ?? ''
-  if (!/^[A-Za-z0-9]{1,64}$/.test(ref)) throw data('Order not found', { status: 404 })
+  if (!PLAUSIBLE_ID.test(ref)) throw data('Order not found', { status: 404 })
   const result = await orderDetails(getSession(context), ref)
   if (!result.ok) throwFailure(result)
   const order = result.data

@@ -11,7 +11,7 @@
  * periodic work) in api/jobs.ts.
  */
 import { z } from 'zod'
-import { ORDER_STATUSES } from '../../../contract/order.ts'
+import { ORDER_STATUSES } from '../../../contract/order-status.ts'
 
 /** How one job name is checked and retried. */
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {

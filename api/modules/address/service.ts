@@ -9,7 +9,7 @@ import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
 import { addresses } from '../../db/schema.ts'
 import { Conflict, NotFound } from '../../lib/errors.ts'
-import type { CreateAddressInput, UpdateAddressInput } from '../../../contract/address.ts'
+import type { Address, CreateAddressInput, UpdateAddressInput } from '../../../contract/address.ts'
 
 type AddressDeps = Pick<AppDeps, 'db'>
 
@@ -17,25 +17,10 @@ type AddressDeps = Pick<AppDeps, 'db'>
 export const MAX_ADDRESSES_PER_USER = 20
 export const ADDRESS_NOT_FOUND = 'Address not found'
 
-/** An address on the wire (the original client's field names). */
-export interface AddressAnswer {
-  _id: string
-  address_line: string
-  city: string
-  state: string
-  pincode: string
-  country: string
-  mobile: string
-  status: boolean
-  userId: string
-  createdAt: string
-  updatedAt: string
-}
-
 type AddressRow = typeof addresses.$inferSelect
 
 /** A row as the wire's address. */
-export function toAddressAnswer(row: AddressRow): AddressAnswer {
+export function toAddressAnswer(row: AddressRow): Address {
   return {
     _id: row.id,
     address_line: row.addressLine,
@@ -61,7 +46,7 @@ const columnsOf = (input: CreateAddressInput) => ({
 })
 
 /** A user's live addresses, newest first. */
-export async function listAddresses(deps: AddressDeps, userId: string): Promise<AddressAnswer[]> {
+export async function listAddresses(deps: AddressDeps, userId: string): Promise<Address[]> {
   const rows = await deps.db
     .select()
     .from(addresses)
@@ -71,7 +56,7 @@ export async function listAddresses(deps: AddressDeps, userId: string): Promise<
 }
 
 /** Adds an address. @throws 409 past MAX_ADDRESSES_PER_USER live addresses */
-export async function createAddress(deps: AddressDeps, userId: string, input: CreateAddressInput): Promise<AddressAnswer> {
+export async function createAddress(deps: AddressDeps, userId: string, input: CreateAddressInput): Promise<Address> {
   return deps.db.transaction(async (tx) => {
     // One writer per user, so two quick adds cannot both pass the count.
     await tx.execute(sql`select id from users where id = ${userId} for update`)
@@ -87,7 +72,7 @@ export async function createAddress(deps: AddressDeps, userId: string, input: Cr
 }
 
 /** Changes one of the user's live addresses. @throws 404 ADDRESS_NOT_FOUND (also another user's) */
-export async function updateAddress(deps: AddressDeps, userId: string, input: UpdateAddressInput): Promise<AddressAnswer> {
+export async function updateAddress(deps: AddressDeps, userId: string, input: UpdateAddressInput): Promise<Address> {
   const [row] = await deps.db
     .update(addresses)
     .set({ ...columnsOf(input), updatedAt: new Date() })

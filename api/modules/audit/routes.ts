@@ -12,6 +12,7 @@ import { BadRequest } from '../../lib/errors.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { AuditEntrySchema, AuditQuerySchema } from '../../../contract/audit.ts'
 import { listAudit } from './service.ts'
+import { PagingExtraShape } from '../../../contract/paging.ts'
 
 /** Builds the /api/audit router. */
 export function auditRoutes(deps: AppDeps) {
@@ -30,7 +31,7 @@ export function auditRoutes(deps: AppDeps) {
         200: {
           description: 'One page of entries',
           data: z.array(AuditEntrySchema),
-          extra: { totalCount: z.number(), totalNoPage: z.number(), page: z.number() },
+          extra: { ...PagingExtraShape, page: z.number() },
         },
       },
     },

@@ -7,12 +7,11 @@ import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
 import { AUDIT_PAGE_SIZE, type AuditEntryAnswer, type AuditQuery } from '../../../contract/audit.ts'
 import { escapeLike, istDayEnd, istDayStart } from '../order/admin-filter.ts'
+import type { PagingExtra } from '../../../contract/paging.ts'
 
 /** One page of entries: `data` newest first (ties by id), `totalCount` of all the filters select. */
-export interface AuditPage {
+export interface AuditPage extends PagingExtra {
   data: AuditEntryAnswer[]
-  totalCount: number
-  totalNoPage: number
   page: number
 }
 

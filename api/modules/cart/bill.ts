@@ -6,6 +6,7 @@
  */
 import type { CommerceSettings } from '../../config.ts'
 import { fromPaise } from '../../lib/money.ts'
+import type { Bill } from '../../../contract/cart.ts'
 
 /** A line as the bill needs it: quantity, selling price and MRP per unit in paise. */
 export interface BillLine {
@@ -23,20 +24,6 @@ export interface BillPaise {
   /** Added to items total + delivery to reach the whole-rupee grand total: −49..+50 paise. */
   roundingPaise: number
   grandTotalPaise: number
-}
-
-/** A bill on the wire: rupee amounts, plus the free-delivery threshold and the savings. */
-export interface Bill {
-  itemCount: number
-  itemsTotalMrp: number
-  productDiscount: number
-  itemsTotal: number
-  deliveryCharge: number
-  freeDeliveryAbove: number
-  /** Rupees added (positive) or taken off (negative) to round the grand total to the rupee. */
-  roundingOff: number
-  grandTotal: number
-  totalSavings: number
 }
 
 /**

@@ -17,8 +17,9 @@ import { Conflict, NotFound, Unauthorized } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { fromPaise, toPaise } from '../../lib/money.ts'
 import type { CartSummaryAnswer } from '../../../contract/cart-summary.ts'
-import { productAnswersByIds, type ProductAnswer } from '../product/service.ts'
-import { billToWire, computeBill, type Bill } from './bill.ts'
+import { productAnswersByIds } from '../product/service.ts'
+import { billToWire, computeBill } from './bill.ts'
+import type { Bill, CartItem, CartLimits } from '../../../contract/cart.ts'
 
 /** What the cart needs; `storeId` is the dark store whose stock caps the lines (docs/stores.md). */
 type CartDeps = CartBaseDeps & { storeId: string }
@@ -27,6 +28,13 @@ type CartBaseDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock'>
 type GuestDeps = Pick<AppDeps, 'jwtSecret'>
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 type Executor = Pick<Db, 'execute'>
+
+/** A whole cart on the wire: lines oldest first, the bill and the limits (rupees; contract/cart.ts). */
+export interface CartAnswer {
+  items: CartItem[]
+  bill: Bill
+  limits: CartLimits
+}
 
 /** Different products one cart may hold. */
 export const MAX_LINES_PER_CART = 100
@@ -53,21 +61,6 @@ export type CartOwner = { kind: 'user'; userId: string } | { kind: 'guest'; toke
 /** The key a cart's own write budget is counted under (api/lib/rate-limit.ts `cartWriteByCart`). */
 export function cartBudgetKey(owner: CartOwner): string {
   return owner.kind === 'user' ? `user:${owner.userId}` : `guest:${owner.tokenHash}`
-}
-
-/** A cart line on the wire: the product expanded as /api/product/get answers it. */
-export interface CartItemAnswer {
-  _id: string
-  productId: ProductAnswer
-  quantity: number
-  userId: string | null
-}
-
-/** A whole cart on the wire: lines oldest first, the bill and the limits (rupees). */
-export interface CartAnswer {
-  items: CartItemAnswer[]
-  bill: Bill
-  limits: { maxQtyPerLine: number; deliveryCharge: number; freeDeliveryAbove: number }
 }
 
 const hashGuestId = (id: string) => createHash('sha256').update(id).digest('hex')
@@ -222,7 +215,7 @@ interface LineRow {
 }
 
 /** The limits on the wire (rupees). */
-export function limitsOf(deps: Pick<AppDeps, 'commerce'>): CartAnswer['limits'] {
+export function limitsOf(deps: Pick<AppDeps, 'commerce'>): CartLimits {
   const { maxQtyPerLine, deliveryChargePaise, freeDeliveryAbovePaise } = deps.commerce
   return { maxQtyPerLine, deliveryCharge: deliveryChargePaise / 100, freeDeliveryAbove: freeDeliveryAbovePaise / 100 }
 }
@@ -245,7 +238,7 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
     deps.storeId,
     rows.map((r) => r.product_id),
   )
-  const items: CartItemAnswer[] = []
+  const items: CartItem[] = []
   for (const row of rows) {
     const product = products.get(row.product_id)
     if (product) items.push({ _id: row.id, productId: product, quantity: row.quantity, userId: row.user_id })
@@ -317,7 +310,7 @@ function assertAllowed(deps: Pick<AppDeps, 'commerce'>, wanted: number, stock: n
  * add two). The line remembers today's selling price.
  * @throws 404 unknown or unpublished product; 409 OUT_OF_STOCK, the per-line maximum, the stock, CART_FULL
  */
-export async function addToCart(deps: CartDeps, owner: CartOwner, productId: string): Promise<CartItemAnswer> {
+export async function addToCart(deps: CartDeps, owner: CartOwner, productId: string): Promise<CartItem> {
   const { lineId, cartId } = await deps.db.transaction(async (tx) => {
     const product = await productState(tx, deps.storeId, productId)
     if (!product || !product.publish) throw NotFound('Product not found')
@@ -353,7 +346,7 @@ export async function addToCart(deps: CartDeps, owner: CartOwner, productId: str
   return (await lineAnswer(deps, owner.kind === 'guest' ? { ...owner, cartId } : owner, lineId))!
 }
 
-async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: string): Promise<CartItemAnswer | null> {
+async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: string): Promise<CartItem | null> {
   const cart = await getCart(deps, owner)
   return cart.items.find((i) => i._id === lineId) ?? null
 }
@@ -376,7 +369,7 @@ async function ownLine(tx: Executor, owner: CartOwner, lineId: string): Promise<
  * @returns the line, or null when removed
  * @throws 404 CART_ITEM_NOT_FOUND; 409 over the per-line maximum or the stock (nothing changed)
  */
-export async function updateQuantity(deps: CartDeps, owner: CartOwner, lineId: string, qty: number): Promise<CartItemAnswer | null> {
+export async function updateQuantity(deps: CartDeps, owner: CartOwner, lineId: string, qty: number): Promise<CartItem | null> {
   await deps.db.transaction(async (tx) => {
     const { cartId, productId } = await ownLine(tx, owner, lineId)
     if (qty === 0) {

@@ -111,7 +111,7 @@ export async function orderInvoice(deps: InvoiceDeps, viewer: { id: string; role
     status: order.status,
     paymentMethod: order.payment_status,
     seller: { name: deps.invoice.sellerName, address: deps.invoice.sellerAddress, gstin: deps.invoice.sellerGstin },
-    buyer: { name: buyer?.name ?? '', address: order.delivery_address as Invoice['buyer']['address'] },
+    buyer: { name: buyer?.name ?? '', address: order.delivery_address },
     lines: lines.map(lineToWire),
     totals: {
       mrp: fromPaise(totals.mrpPaise),

@@ -10,7 +10,8 @@
 import type { AppDeps } from '../../deps.ts'
 import type { MailMessage } from '../../lib/mail.ts'
 import type { OrderMailJob } from '../../lib/jobs/definitions.ts'
-import { orderWithCustomer, type OrderAnswer } from './service.ts'
+import { orderWithCustomer } from './service.ts'
+import type { Order } from '../../../contract/order.ts'
 import { statusWords } from './status.ts'
 
 type OrderMailDeps = Pick<AppDeps, 'db' | 'commerce' | 'mailer' | 'logger'> & Partial<Pick<AppDeps, 'publicUrl'>>
@@ -28,7 +29,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCode
  * The text of the order confirmation email: the lines, the bill (with the rounding off when the cash
  * to collect was rounded) and the address.
  */
-function confirmationText(name: string, order: OrderAnswer): string {
+function confirmationText(name: string, order: Order): string {
   const lines = order.items.map((l) => `${l.quantity} × ${l.name}${l.unit ? ` (${l.unit})` : ''}: ${rupees(l.lineTotal)}`)
   const a = order.delivery_address
   return [
@@ -55,7 +56,7 @@ export function orderPageLink(publicUrl: string | undefined, orderId: string): s
 }
 
 /** The confirmation of a placed order (cash on delivery) or of a paid one (online), to its customer. */
-function placedMail(order: OrderAnswer, customer: { name: string; email: string }): MailMessage {
+function placedMail(order: Order, customer: { name: string; email: string }): MailMessage {
   const text = confirmationText(customer.name, order)
   const html = `<p>${text.split('\n').map(escapeHtml).join('<br>')}</p>`
   const subject = order.payment.state === 'cod' ? `Order ${order.orderId} placed` : `Order ${order.orderId} paid`
@@ -63,12 +64,7 @@ function placedMail(order: OrderAnswer, customer: { name: string; email: string 
 }
 
 /** "Your order <number> is <status>", with a link to the order page. */
-function statusMail(
-  order: OrderAnswer,
-  customer: { name: string; email: string },
-  status: string,
-  publicUrl: string | undefined,
-): MailMessage {
+function statusMail(order: Order, customer: { name: string; email: string }, status: string, publicUrl: string | undefined): MailMessage {
   const words = statusWords(status)
   const link = orderPageLink(publicUrl, order._id)
   const text = [`Hi ${customer.name},`, '', `Your order ${order.orderId} is ${words}.`, '', `See your order: ${link}`].join('\n')

@@ -55,6 +55,7 @@ import {
   placeCashOnDelivery,
   reorder,
 } from './service.ts'
+import { PagingExtraShape } from '../../../contract/paging.ts'
 
 /** Builds the /api/order router. */
 export function orderRoutes(deps: AppDeps) {
@@ -190,7 +191,7 @@ export function orderRoutes(deps: AppDeps) {
       access: 'staff',
       body: AdminListSchema,
       answers: {
-        200: { description: 'One page of orders', data: z.array(OrderSchema), extra: { totalCount: z.number(), totalNoPage: z.number() } },
+        200: { description: 'One page of orders', data: z.array(OrderSchema), extra: PagingExtraShape },
       },
     },
     requireStaff(deps),

@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
-import type { OrderStatus } from '../../db/schema.ts'
+import { canMove, type OrderStatus } from '../../../contract/order-status.ts'
 import { shownAvailabilityChanged, stockKey } from '../../../contract/availability.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
@@ -32,15 +32,17 @@ import { activeStores, deliveryMinutes, deliveryRefusal, nearestServing, openOrd
 import { newId } from '../../lib/ids.ts'
 import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { ADDRESS_NOT_FOUND } from '../address/service.ts'
-import { billToWire, computeBill, type Bill } from '../cart/bill.ts'
+import { billToWire, computeBill } from '../cart/bill.ts'
 import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../cart/service.ts'
-import type { AdminOrderFilter, BulkStatusOutcome, ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
-import type { OrderPayment, PaymentState } from '../../../contract/payment.ts'
+import type { AdminOrderFilter, BulkStatusOutcome, CartChange, Order, ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
+import type { PaymentState } from '../../../contract/payment.ts'
 import { recordRefund, sendPendingRefunds } from '../payment/refunds.ts'
 import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
-import { canMove, cannotMoveMessage, statusWords } from './status.ts'
+import { cannotMoveMessage, statusWords } from './status.ts'
 import { recordAudit } from '../../lib/audit.ts'
 import { isStaffRole } from '../../lib/auth.ts'
+import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
+import type { PagingExtra } from '../../../contract/paging.ts'
 
 type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'jobs' | 'logger' | 'payments'> &
   Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl'>>
@@ -52,60 +54,6 @@ export const ORDER_PLACED = 'Order placed successfully'
 export const STALE_ORDER = 'This order was changed by someone else: reload'
 /** `payment_method` of a cash-on-delivery order (the original client reads it as `payment_status`). */
 export const COD_METHOD = 'CASH ON DELIVERY'
-
-/** One line of an order on the wire (rupees). `productId` is null once the product was deleted. */
-export interface OrderLineAnswer {
-  productId: string | null
-  name: string
-  image: string
-  unit: string
-  brand: string
-  quantity: number
-  price: number
-  mrp: number
-  discount: number
-  lineTotal: number
-}
-
-/**
- * What the original client's My Orders reads of each order (it made one order per product): a name
- * and a list of image urls. Ours has several lines: the first line's name ("+ 2 more" when there are
- * others) and every line's image, in the order's order.
- */
-export interface ProductDetails {
-  name: string
-  image: string[]
-}
-
-/** An order on the wire, with the original client's keys beside its lines. */
-export interface OrderAnswer {
-  _id: string
-  orderId: string
-  userId: string
-  status: OrderStatus
-  payment_status: string
-  delivery_address: Record<string, string>
-  items: OrderLineAnswer[]
-  product_details: ProductDetails
-  subTotalAmt: number
-  totalAmt: number
-  bill: Bill
-  /** The reason given when the order was cancelled; null when none was given or it is not cancelled. */
-  cancelReason: string | null
-  statusHistory: { status: string; at: string }[]
-  version: number
-  createdAt: string
-  updatedAt: string
-  customer?: { name: string; email: string }
-  /** The delivering store; the promised delivery time (minutes, and when it ends); when delivered; delivered after the promise. */
-  store: { _id: string; name: string; area: string }
-  promisedMinutes: number | null
-  promisedAt: string | null
-  deliveredAt: string | null
-  late: boolean
-  /** How it is paid, and its refunds (docs/payments.md, "Payment states"). */
-  payment: OrderPayment
-}
 
 /**
  * Adds a product whose stock went from `before` to `after` units to `change`: to `moved`, to
@@ -137,18 +85,7 @@ export function orderStore(stores: StoreInfo[], named: StoreInfo | undefined, pi
   return store
 }
 
-/** A cart line that changed since the shopper saw it (the 409 of a refused placement). */
-export interface CartChange {
-  productId: string
-  name: string
-  kind: 'price' | 'stock' | 'removed'
-  /** Price in rupees, or quantity, before. */
-  before: number
-  /** Price in rupees, or quantity (0 = removed), now. */
-  after: number
-}
-
-export type PlaceOrderOutcome = { kind: 'placed'; order: OrderAnswer; created: boolean } | { kind: 'changed'; changes: CartChange[] }
+export type PlaceOrderOutcome = { kind: 'placed'; order: Order; created: boolean } | { kind: 'changed'; changes: CartChange[] }
 
 export interface OrderRow {
   _id: string
@@ -156,7 +93,8 @@ export interface OrderRow {
   userId: string
   status: OrderStatus
   payment_status: string
-  delivery_address: Record<string, string>
+  /** The address as it was at placement (contract/order.ts `OrderAddressSchema`). */
+  delivery_address: Order['delivery_address']
   items_total_mrp_paise: number
   items_total_paise: number
   delivery_charge_paise: number
@@ -212,7 +150,7 @@ const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.use
       from refunds r where r.order_id = o.id) as refunds
   from orders o join users u on u.id = o.user_id join stores s on s.id = o.store_id`
 
-export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, withCustomer: boolean): OrderAnswer {
+export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, withCustomer: boolean): Order {
   const bill = billToWire(
     {
       itemCount: row.items.reduce((n, l) => n + l.quantity, 0),
@@ -273,11 +211,8 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
   }
 }
 
-/** Ids look like ours or like an order number; anything else cannot exist. */
-export const PLAUSIBLE_REF = /^[A-Za-z0-9]{1,64}$/
-
 export async function findOrder(db: Executor, ref: string): Promise<OrderRow | undefined> {
-  if (!PLAUSIBLE_REF.test(ref)) return undefined
+  if (!PLAUSIBLE_ID.test(ref)) return undefined
   const [row] = await queryRows<OrderRow>(db, sql`${orderSelect} where o.id = ${ref} or o.order_number = ${ref.toUpperCase()}`)
   return row
 }
@@ -286,7 +221,7 @@ export async function findOrder(db: Executor, ref: string): Promise<OrderRow | u
  * One order with its customer's name and email, as the order emails read it when they are sent
  * (api/modules/order/mail.ts), or undefined when there is no such order.
  */
-export async function orderWithCustomer(deps: Pick<AppDeps, 'db' | 'commerce'>, orderId: string): Promise<OrderAnswer | undefined> {
+export async function orderWithCustomer(deps: Pick<AppDeps, 'db' | 'commerce'>, orderId: string): Promise<Order | undefined> {
   const row = await findOrder(deps.db, orderId)
   return row ? toOrderAnswer(deps, row, true) : undefined
 }
@@ -295,7 +230,7 @@ export async function orderWithCustomer(deps: Pick<AppDeps, 'db' | 'commerce'>, 
  * One order by `_id` or order number: the user's own, or any for an admin or staff (with the customer's name
  * and email). @throws 404 ORDER_NOT_FOUND (also for another user's order)
  */
-export async function orderDetails(deps: OrderDeps, viewer: { id: string; role: string }, ref: string): Promise<OrderAnswer> {
+export async function orderDetails(deps: OrderDeps, viewer: { id: string; role: string }, ref: string): Promise<Order> {
   const row = await findOrder(deps.db, ref)
   const isAdmin = isStaffRole(viewer.role)
   if (!row || (row.userId !== viewer.id && !isAdmin)) throw NotFound(ORDER_NOT_FOUND)
@@ -306,7 +241,7 @@ export async function orderDetails(deps: OrderDeps, viewer: { id: string; role: 
 export const ORDER_LIST_MAX = 200
 
 /** A user's orders, newest first (at most ORDER_LIST_MAX). */
-export async function listOrders(deps: OrderDeps, userId: string): Promise<OrderAnswer[]> {
+export async function listOrders(deps: OrderDeps, userId: string): Promise<Order[]> {
   const rows = await queryRows<OrderRow>(
     deps.db,
     sql`${orderSelect} where o.user_id = ${userId} order by o.created_at desc, o.id desc limit ${ORDER_LIST_MAX}`,
@@ -321,7 +256,7 @@ export async function listOrders(deps: OrderDeps, userId: string): Promise<Order
 export async function adminListOrders(
   deps: OrderDeps,
   query: Partial<AdminOrderFilter> & { page: number; limit: number },
-): Promise<{ data: OrderAnswer[]; totalCount: number; totalNoPage: number }> {
+): Promise<{ data: Order[] } & PagingExtra> {
   const where = adminOrderWhere(query)
   const rows = await queryRows<OrderRow>(
     deps.db,
@@ -572,8 +507,8 @@ export async function placeFromCart(
 export async function changeStatus(
   deps: OrderDeps,
   input: { ref: string; to: OrderStatus; byUserId: string; onlyUserId?: string; version?: number; reason?: string },
-): Promise<OrderAnswer> {
-  if (!PLAUSIBLE_REF.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
+): Promise<Order> {
+  if (!PLAUSIBLE_ID.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
   const { id, stock } = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string; status: OrderStatus; version: number; user_id: string; store_id: string }>(
       tx,
@@ -668,7 +603,7 @@ export interface ReorderOutcome {
  * @throws 404 ORDER_NOT_FOUND
  */
 export async function reorder(deps: OrderDeps & { storeId: string }, userId: string, ref: string): Promise<ReorderOutcome> {
-  if (!PLAUSIBLE_REF.test(ref)) throw NotFound(ORDER_NOT_FOUND)
+  if (!PLAUSIBLE_ID.test(ref)) throw NotFound(ORDER_NOT_FOUND)
   const owner = { kind: 'user' as const, userId }
   const { added, leftOut } = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string }>(
@@ -720,7 +655,7 @@ export async function bulkChangeStatus(
   input: { orderIds: string[]; to: OrderStatus; byUserId: string; reason?: string },
 ): Promise<BulkStatusOutcome[]> {
   const outcomes: BulkStatusOutcome[] = []
-  const refs = input.orderIds.filter((ref) => PLAUSIBLE_REF.test(ref))
+  const refs = input.orderIds.filter((ref) => PLAUSIBLE_ID.test(ref))
   const known = refs.length
     ? await queryRows<{ id: string; order_number: string }>(
         deps.db,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { canMove, cannotMoveMessage, NEXT_STATUSES, ORDER_STATUSES } from './status.ts'
+import { canMove, NEXT_STATUSES, ORDER_STATUSES } from '../../../contract/order-status.ts'
+import { cannotMoveMessage } from './status.ts'
 
 describe('order status arrows', () => {
   it('follow placed → packed → out for delivery → delivered', () => {

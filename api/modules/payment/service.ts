@@ -23,20 +23,13 @@ import type { StockChange } from '../../lib/cache.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { returnOrderStock, takeStock } from '../inventory/service.ts'
-import {
-  COD_METHOD,
-  findOrder,
-  noteStockMove,
-  ORDER_NOT_FOUND,
-  PLAUSIBLE_REF,
-  placeFromCart,
-  toOrderAnswer,
-  type CartChange,
-  type OrderAnswer,
-} from '../order/service.ts'
-import type { CallbackOutcome, Checkout, OnlineMethodName } from '../../../contract/payment.ts'
+import { COD_METHOD, findOrder, noteStockMove, ORDER_NOT_FOUND, placeFromCart, toOrderAnswer } from '../order/service.ts'
+import type { z } from 'zod'
+import type { CallbackOutcome, Checkout, OnlineMethodName, RetryPaymentSchema, StartPaymentSchema } from '../../../contract/payment.ts'
+import type { CartChange, Order } from '../../../contract/order.ts'
 import { ProviderError, type ProviderPayment } from './provider.ts'
 import { recordRefund, sendPendingRefunds, settleRefund } from './refunds.ts'
+import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
 
 type PaymentDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'jobs' | 'logger' | 'payments'> &
   Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl'>>
@@ -50,16 +43,13 @@ export const RESERVATION_EXPIRED = 'The time to pay ran out and the items went b
 /** 400 message: a callback or webhook whose signature is not the provider's. */
 export const BAD_SIGNATURE = 'The payment signature does not match'
 
-/** The urls the provider's checkout returns the shopper to. */
-export interface ReturnUrls {
-  callbackUrl: string
-  cancelUrl: string
-}
+/** The urls the provider's checkout returns the shopper to (contract/payment.ts `StartPaymentSchema`). */
+export type ReturnUrls = Pick<z.output<typeof StartPaymentSchema>, 'callbackUrl' | 'cancelUrl'>
 
 /** What starting an online payment did: a checkout to open, the cart corrected, or an order already settled (a repeated key). */
 export type StartOutcome =
-  | { kind: 'checkout'; order: OrderAnswer; checkout: Checkout; created: boolean }
-  | { kind: 'settled'; order: OrderAnswer }
+  | { kind: 'checkout'; order: Order; checkout: Checkout; created: boolean }
+  | { kind: 'settled'; order: Order }
   | { kind: 'changed'; changes: CartChange[] }
 
 /**
@@ -100,8 +90,8 @@ export async function startOnlinePayment(
 export async function retryPayment(
   deps: PaymentDeps,
   user: { id: string; email: string; name: string },
-  input: { orderId: string; method?: OnlineMethodName } & ReturnUrls,
-): Promise<{ order: OrderAnswer; checkout: Checkout }> {
+  input: z.output<typeof RetryPaymentSchema>,
+): Promise<{ order: Order; checkout: Checkout }> {
   const row = await findOrder(deps.db, input.orderId)
   if (!row || row.userId !== user.id) throw NotFound(ORDER_NOT_FOUND)
   const order = toOrderAnswer(deps, row, false)
@@ -114,7 +104,7 @@ export async function retryPayment(
 async function openCheckout(
   deps: PaymentDeps,
   user: { id: string; email: string; name: string },
-  order: OrderAnswer,
+  order: Order,
   method: OnlineMethodName,
   urls: ReturnUrls,
 ): Promise<Checkout> {
@@ -165,12 +155,8 @@ async function openCheckout(
  * it still counts (applyCapture marks it paid).
  * @throws 404 ORDER_NOT_FOUND; 409 RESERVATION_EXPIRED or NOT_AWAITING_PAYMENT
  */
-export async function payOnDelivery(
-  deps: PaymentDeps,
-  user: { id: string; email: string; name: string },
-  ref: string,
-): Promise<OrderAnswer> {
-  if (!PLAUSIBLE_REF.test(ref)) throw NotFound(ORDER_NOT_FOUND)
+export async function payOnDelivery(deps: PaymentDeps, user: { id: string; email: string; name: string }, ref: string): Promise<Order> {
+  if (!PLAUSIBLE_ID.test(ref)) throw NotFound(ORDER_NOT_FOUND)
   const id = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string; user_id: string; status: string; payment_state: string }>(
       tx,
@@ -594,11 +580,8 @@ export async function reconcilePendingPayments(deps: PaymentDeps): Promise<numbe
  * a paid order that is placed or packed, once per line.
  * @throws 404 ORDER_NOT_FOUND or no such line; 409 not paid online, not placed or packed, or refunded already
  */
-export async function refundLine(
-  deps: PaymentDeps,
-  input: { orderId: string; productId: string; actor: string | null },
-): Promise<OrderAnswer> {
-  if (!PLAUSIBLE_REF.test(input.orderId)) throw NotFound(ORDER_NOT_FOUND)
+export async function refundLine(deps: PaymentDeps, input: { orderId: string; productId: string; actor: string | null }): Promise<Order> {
+  if (!PLAUSIBLE_ID.test(input.orderId)) throw NotFound(ORDER_NOT_FOUND)
   const id = await deps.db.transaction(async (tx) => {
     const [order] = await queryRows<{ id: string; status: string; payment_state: string }>(
       tx,

@@ -6,7 +6,8 @@
  */
 import { sql } from 'drizzle-orm'
 import { queryRows } from '../../db/query.ts'
-import { BadRequest, HttpError, type FieldIssue } from '../../lib/errors.ts'
+import { BadRequest, HttpError } from '../../lib/errors.ts'
+import type { FieldIssue } from '../../../contract/envelope.ts'
 import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import type { BulkUpdateInput } from '../../../contract/product-import.ts'
 import type { CatalogWriteDeps } from '../category/service.ts'

@@ -16,7 +16,13 @@
  *   that store's products in stock before those out of stock. Cache keys end with the store, and
  *   each entry is scoped to it (api/lib/cache.ts), so a sale in one store refreshes only its answers.
  */
-import { SIMILAR_PRODUCTS_MAX, type PackSize, type Product, type SimilarProducts } from '../../../contract/product.ts'
+import {
+  SIMILAR_PRODUCTS_MAX,
+  type CategoryProducts,
+  type PackSize,
+  type Product,
+  type SimilarProducts,
+} from '../../../contract/product.ts'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { NotFound } from '../../lib/errors.ts'
@@ -28,23 +34,15 @@ import { imageKindOf } from '../../../contract/images.ts'
 import type { CatalogDeps } from '../category/service.ts'
 import type { CacheEntryOptions } from '../../lib/cache.ts'
 import type { ProductsByCategoryAndSubCategoryInput } from '../../../contract/product.ts'
+import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
 
 /** Products shown per category by get-product-by-category (the home page rows). */
 export const PRODUCTS_PER_CATEGORY = 15
 
-/** A product as answered: contract/product.ts `ProductSchema` (category and subCategory expanded). */
-export type ProductAnswer = Product
-
 /** One page of products and the number of products matching in all. */
 export interface ProductPage {
-  data: ProductAnswer[]
+  data: Product[]
   totalCount: number
-}
-
-/** One home page row: the category id asked for and at most 15 of its products. */
-export interface CategoryProducts {
-  categoryId: string
-  products: ProductAnswer[]
 }
 
 /** One pack size as the statement answers it (`packSizesColumn`): prices may arrive as text. */
@@ -56,7 +54,7 @@ export interface PackSizeRow {
   sellingPrice: string | number
 }
 
-export type ProductRow = Omit<ProductAnswer, 'price' | 'discount' | 'sellingPrice' | 'imageKind' | 'packSizes'> & {
+export type ProductRow = Omit<Product, 'price' | 'discount' | 'sellingPrice' | 'imageKind' | 'packSizes'> & {
   price: string | number
   discount: string | number
   sellingPrice: string | number
@@ -115,11 +113,11 @@ export const availableNewestFirst = (storeId: string) => sql`${storeInStock(stor
  * filter and sort) but `wireDiscount` of the two prices, so the original client's price arithmetic
  * lands on the selling price (docs/commerce-api.md, "The discount on the wire").
  */
-export function toProductAnswer(row: ProductRow): ProductAnswer {
+export function toProductAnswer(row: ProductRow): Product {
   const { packSizes, ...rest } = row
   const price = Number(row.price)
   const sellingPrice = Number(row.sellingPrice)
-  const answer: ProductAnswer = {
+  const answer: Product = {
     ...rest,
     imageKind: imageKindOf(row.image),
     price,
@@ -221,7 +219,7 @@ export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: st
           where top.rank <= ${PRODUCTS_PER_CATEGORY}
           order by array_position(${ids}, top.category_id), top.rank`,
       )
-      const groups = new Map(categoryIds.map((id) => [id, [] as ProductAnswer[]]))
+      const groups = new Map(categoryIds.map((id) => [id, [] as Product[]]))
       for (const { rowCategoryId, ...row } of rows) groups.get(rowCategoryId)?.push(toProductAnswer(row))
       return categoryIds.map((categoryId) => ({ categoryId, products: groups.get(categoryId) ?? [] }))
     },
@@ -233,10 +231,10 @@ export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: st
  * The flat form of `productsByCategoryGrouped`: the rows one after another, each product once (a
  * product in two of the categories appears in the first one's place). The original client's form.
  */
-export async function productsByCategory(deps: ProductReadDeps, categoryIds: string[]): Promise<ProductAnswer[]> {
+export async function productsByCategory(deps: ProductReadDeps, categoryIds: string[]): Promise<Product[]> {
   const groups = await productsByCategoryGrouped(deps, categoryIds)
   const seen = new Set<string>()
-  const flat: ProductAnswer[] = []
+  const flat: Product[] = []
   for (const group of groups) {
     for (const product of group.products) {
       if (seen.has(product._id)) continue
@@ -331,16 +329,13 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
   )
 }
 
-/** Ids are opaque, but ours are short runs of letters and digits; anything else cannot exist. */
-const PLAUSIBLE_ID = /^[A-Za-z0-9]{1,64}$/
-
 /**
  * One published product by id, with its other pack sizes (`packSizes`, when it has any; docs/product.md,
  * "Pack sizes"). Cached under `product:details:<id>` (a miss is not cached); the sizes' stock makes
  * the entry stale when one of them crosses 0 (api/lib/cache.ts reads every `_id` and `stock` in it).
  * @throws NotFound "Product not found" when the id is unknown, unpublished or not an id at all
  */
-export async function productDetails(deps: ProductReadDeps, productId: string): Promise<ProductAnswer> {
+export async function productDetails(deps: ProductReadDeps, productId: string): Promise<Product> {
   if (!PLAUSIBLE_ID.test(productId)) throw NotFound('Product not found')
   return storeCached(deps, `product:details:${productId}`, async () => {
     const [row] = await queryRows<ProductRow>(
@@ -356,7 +351,7 @@ export async function productDetails(deps: ProductReadDeps, productId: string): 
  * Products by id as answered (stock of `storeId`), published or not, fresh from the database (never the cache: a cart
  * must show the stock and price of now). Unknown ids are absent from the map. One query.
  */
-export async function productAnswersByIds(db: Pick<Db, 'execute'>, storeId: string, ids: string[]): Promise<Map<string, ProductAnswer>> {
+export async function productAnswersByIds(db: Pick<Db, 'execute'>, storeId: string, ids: string[]): Promise<Map<string, Product>> {
   if (ids.length === 0) return new Map()
   const rows = await queryRows<ProductRow>(db, sql`select ${productColumns(storeId)} from products p where p.id = any(${textArray(ids)})`)
   return new Map(rows.map((row) => [row._id, toProductAnswer(row)]))

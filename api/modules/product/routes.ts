@@ -9,7 +9,7 @@ import { ok } from '../../lib/envelope.ts'
 import { readBody } from '../../lib/validate.ts'
 import { DeleteByIdSchema } from '../../../contract/category.ts'
 import { apiRouter } from '../../lib/openapi.ts'
-import { pageCount } from '../../../contract/paging.ts'
+import { pageCount, PagingExtraShape } from '../../../contract/paging.ts'
 import { FacetsSchema, UnderstoodSchema } from '../../../contract/search-answers.ts'
 import { IdempotencyHeaderSchema } from '../../../contract/idempotency.ts'
 import {
@@ -77,7 +77,7 @@ export function productRoutes(deps: AppDeps) {
         200: {
           description: 'One page of products',
           data: products,
-          extra: { totalCount: z.number(), totalNoPage: z.number(), ...listExtras },
+          extra: { ...PagingExtraShape, ...listExtras },
         },
       },
       errors: [429],
@@ -291,7 +291,7 @@ export function productRoutes(deps: AppDeps) {
         200: {
           description: 'One page of rows',
           data: z.array(AdminProductRowSchema),
-          extra: { totalCount: z.number(), totalNoPage: z.number(), brands: z.array(z.string()) },
+          extra: { ...PagingExtraShape, brands: z.array(z.string()) },
         },
       },
     },

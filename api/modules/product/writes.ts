@@ -8,7 +8,8 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { productCategories, products, productSubCategories } from '../../db/schema.ts'
-import { BadRequest, NotFound, type FieldIssue } from '../../lib/errors.ts'
+import { BadRequest, NotFound } from '../../lib/errors.ts'
+import type { FieldIssue } from '../../../contract/envelope.ts'
 import { assertReadVersion, distinctIds } from '../category/catalog-schemas.ts'
 import { isForeignKeyViolation, unknownRefIssues } from '../../lib/catalog-sql.ts'
 import { queryRows } from '../../db/query.ts'
@@ -17,8 +18,8 @@ import type { CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import { withoutIllustrationsBesidePhotos } from '../../../contract/images.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
-import { productColumns, textArray, toProductAnswer, type ProductAnswer, type ProductRow } from './reads.ts'
-import type { CreateProductInput, UpdateProductInput } from '../../../contract/product.ts'
+import { productColumns, textArray, toProductAnswer, type ProductRow } from './reads.ts'
+import type { CreateProductInput, Product, UpdateProductInput } from '../../../contract/product.ts'
 import { setStock } from '../inventory/service.ts'
 import { recordAudit, type ActorDeps } from '../../lib/audit.ts'
 import { productAuditEntries, productAuditValues } from './audit.ts'
@@ -31,7 +32,7 @@ export const PRODUCT_NOT_FOUND = 'Product not found'
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /** One product as answered (stock of `storeId`) whether published or not, or undefined. `db` may be a transaction. */
-async function productById(db: Pick<Db, 'execute'>, storeId: string, id: string): Promise<ProductAnswer | undefined> {
+async function productById(db: Pick<Db, 'execute'>, storeId: string, id: string): Promise<Product | undefined> {
   const [row] = await queryRows<ProductRow>(db, sql`select ${productColumns(storeId)} from products p where p.id = ${id}`)
   return row ? toProductAnswer(row) : undefined
 }
@@ -168,7 +169,7 @@ export async function createProduct(
   deps: CatalogWriteDeps & ActorDeps & { storeId: string },
   input: CreateProductInput,
   idempotency?: IdempotencyClaim,
-): Promise<ProductAnswer> {
+): Promise<Product> {
   await assertStoredImages(
     deps.storage,
     input.image.map((url, i) => ({ path: `image.${i}`, url })),
@@ -213,10 +214,7 @@ export async function createProduct(
  * @throws 400 as createProduct (the sub categories kept must fit new categories, and the other way
  *   round); 404 PRODUCT_NOT_FOUND
  */
-export async function updateProduct(
-  deps: CatalogWriteDeps & ActorDeps & { storeId: string },
-  input: UpdateProductInput,
-): Promise<ProductAnswer> {
+export async function updateProduct(deps: CatalogWriteDeps & ActorDeps & { storeId: string }, input: UpdateProductInput): Promise<Product> {
   if (input.image)
     await assertStoredImages(
       deps.storage,

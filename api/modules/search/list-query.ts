@@ -21,8 +21,9 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
 import { storeInStock } from '../inventory/stock-bits.ts'
-import { offsetOf, packSizesColumn, productColumns, toProductAnswer, type ProductAnswer, type ProductRow } from '../product/reads.ts'
+import { offsetOf, packSizesColumn, productColumns, toProductAnswer, type ProductRow } from '../product/reads.ts'
 import { DISCOUNT_STEPS, PRICE_BANDS, type Facets, type ListOptions } from './schemas.ts'
+import type { Product } from '../../../contract/product.ts'
 
 /** Brands listed in the brand facet at most (the commonest first; chosen brands always). */
 export const MAX_BRAND_FACET_VALUES = 30
@@ -66,7 +67,7 @@ export interface ListQuery {
 
 /** The answer of `listPage`: the page's products in order, the count of the filtered list, the facets if asked. */
 export interface ListPage {
-  products: ProductAnswer[]
+  products: Product[]
   totalCount: number
   facets?: Facets
 }

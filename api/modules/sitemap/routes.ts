@@ -13,6 +13,7 @@ import { BadRequest } from '../../lib/errors.ts'
 import { sitemapProducts, sitemapShelves } from './service.ts'
 import { SitemapPageSchema, SitemapProductSchema, SitemapShelvesSchema } from '../../../contract/sitemap.ts'
 import { apiRouter } from '../../lib/openapi.ts'
+import { PagingExtraShape } from '../../../contract/paging.ts'
 
 export function sitemapRoutes(deps: AppDeps) {
   const { router, endpoint } = apiRouter('Sitemap')
@@ -45,7 +46,7 @@ export function sitemapRoutes(deps: AppDeps) {
         200: {
           description: 'One page of products',
           data: z.array(SitemapProductSchema),
-          extra: { totalCount: z.number(), page: z.number(), limit: z.number(), totalNoPage: z.number() },
+          extra: { ...PagingExtraShape, page: z.number(), limit: z.number() },
         },
       },
     },

@@ -9,23 +9,17 @@
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
+import type { PagingExtra } from '../../../contract/paging.ts'
+import type { SitemapProduct, SitemapShelves } from '../../../contract/sitemap.ts'
 
 /** Products per page of `products`: the protocol's limit of URLs in one sitemap file. */
 export const SITEMAP_PRODUCTS_PER_PAGE = 50_000
 
-/** A category, or a shelf (one sub category shown under one of its categories). */
-export interface SitemapShelves {
-  categories: { _id: string; name: string; updatedAt: string }[]
-  shelves: { category: { _id: string; name: string }; subCategory: { _id: string; name: string }; updatedAt: string }[]
-}
-
 /** One page of published products, oldest id first (stable across pages). */
-export interface SitemapProducts {
-  products: { _id: string; name: string; updatedAt: string }[]
-  totalCount: number
+export interface SitemapProducts extends PagingExtra {
+  products: SitemapProduct[]
   page: number
   limit: number
-  totalNoPage: number
 }
 
 type Deps = Pick<AppDeps, 'db' | 'cache'>

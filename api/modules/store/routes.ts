@@ -16,7 +16,7 @@ import { currentUser, requireAdmin, requireStaff } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { readBody } from '../../lib/validate.ts'
-import { pageCount } from '../../../contract/paging.ts'
+import { pageCount, PagingExtraShape } from '../../../contract/paging.ts'
 import {
   CreateStoreSchema,
   InventoryListSchema,
@@ -94,7 +94,7 @@ export function inventoryRoutes(deps: AppDeps) {
         200: {
           description: 'One page of stock rows',
           data: z.array(InventoryRowSchema),
-          extra: { totalCount: z.number(), totalNoPage: z.number() },
+          extra: PagingExtraShape,
         },
       },
       errors: [404],

@@ -8,8 +8,8 @@ import type { AppDeps } from '../../deps.ts'
 import { users, type User } from '../../db/schema.ts'
 import { Conflict } from '../../lib/errors.ts'
 import { deleteImageIfUnused, processImage, recordImage } from '../../lib/images.ts'
-import type { UpdateUserInput } from '../../../contract/user.ts'
-import { isUniqueViolation, toPublicUser, type PublicUser } from './service.ts'
+import type { UpdateUserInput, User as PublicUser } from '../../../contract/user.ts'
+import { isUniqueViolation, toPublicUser } from './service.ts'
 
 /** The email belongs to another account. */
 export const EMAIL_IN_USE = 'Email already in use'

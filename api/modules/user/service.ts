@@ -17,7 +17,14 @@ import { BadRequest, Conflict, Forbidden, HttpError, Unauthorized } from '../../
 import { newId } from '../../lib/ids.ts'
 import { hashPassword, verifyDummyPassword, verifyPassword } from '../../lib/passwords.ts'
 import { hashToken, newRefreshToken, REFRESH_TOKEN_TTL_SECONDS, refreshTokenId, sameHash, signAccessToken } from '../../lib/tokens.ts'
-import { NewUserSchema, type LoginInput, type NewUserInput, type RegisterInput } from '../../../contract/user.ts'
+import {
+  NewUserSchema,
+  type LoginInput,
+  type NewUserInput,
+  type RegisterInput,
+  type Tokens,
+  type User as PublicUser,
+} from '../../../contract/user.ts'
 
 /** docs/product.md, "Register", verbatim. */
 export const PASSWORD_MISMATCH = 'password and confirm password must be same'
@@ -34,34 +41,11 @@ export const REFRESH_REUSE_GRACE_MS = 10_000
 /** What the session functions need of the app's dependencies. */
 export type SessionDeps = Pick<AppDeps, 'db' | 'jwtSecret' | 'clock'>
 
-export interface Tokens {
-  accessToken: string
-  refreshToken: string
-}
-
 /**
- * The user as the API shows it (docs/api-contract.md, "Users"): the original's field names, ISO 8601
- * dates, and never the password hash. The cart, address and order lists are empty here: only
- * `GET /user-details` fills them (api/modules/user/routes.ts; docs/api-contract.md, "Users").
+ * Maps a users row to its public shape (contract/user.ts `UserSchema`; docs/api-contract.md, "Users"):
+ * never the password hash; the cart, address and order lists empty (only `GET /user-details` fills
+ * them). The only way a user leaves the API.
  */
-export interface PublicUser {
-  _id: string
-  name: string
-  email: string
-  avatar: string
-  mobile: string | null
-  verify_email: boolean
-  last_login_date: string | null
-  status: User['status']
-  address_details: unknown[]
-  shopping_cart: unknown[]
-  orderHistory: unknown[]
-  role: User['role']
-  createdAt: string
-  updatedAt: string
-}
-
-/** Maps a users row to its public shape; the only way a user leaves the API. */
 export function toPublicUser(row: User): PublicUser {
   return {
     _id: row.id,

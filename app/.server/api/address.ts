@@ -3,7 +3,7 @@
  * the signed-in shopper's own (Bearer token from the session); another user's address id is a 404.
  */
 import { z } from 'zod'
-import { AddressSchema, type Address, type AddressFields } from '../../../contract/address.ts'
+import { AddressSchema, type Address, type CreateAddressSchema } from '../../../contract/address.ts'
 import type { RequestSession } from '../session.ts'
 import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
 
@@ -15,12 +15,19 @@ export async function listAddresses(session: RequestSession): Promise<UpstreamRe
 }
 
 /** Adds an address (POST /api/address/create); 400 with field issues on bad fields. */
-export async function createAddress(session: RequestSession, fields: AddressFields): Promise<UpstreamResult<Address>> {
+export async function createAddress(
+  session: RequestSession,
+  fields: z.input<typeof CreateAddressSchema>,
+): Promise<UpstreamResult<Address>> {
   return parseData(await upstream('address/create', { method: 'POST', json: fields, session }), AddressSchema)
 }
 
 /** Changes an address (PUT /api/address/update); 404 when it is not the shopper's live address. */
-export async function updateAddress(session: RequestSession, id: string, fields: AddressFields): Promise<UpstreamResult<Address>> {
+export async function updateAddress(
+  session: RequestSession,
+  id: string,
+  fields: z.input<typeof CreateAddressSchema>,
+): Promise<UpstreamResult<Address>> {
   return parseData(await upstream('address/update', { method: 'PUT', json: { _id: id, ...fields }, session }), AddressSchema)
 }
 

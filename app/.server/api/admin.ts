@@ -16,23 +16,32 @@ import { env } from '../env.ts'
 import { imageTooLargeMessage } from '../../lib/uploads.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { UploadAnswerSchema, type UploadAnswer } from '../../../contract/file.ts'
-import { CategorySchema, type Category } from '../../../contract/category.ts'
-import { SubCategorySchema, type SubCategory } from '../../../contract/subcategory.ts'
-import { ProductSchema, type Product } from '../../../contract/product.ts'
+import {
+  CategorySchema,
+  type AddCategorySchema,
+  type Category,
+  type DeleteByIdSchema,
+  type UpdateCategorySchema,
+} from '../../../contract/category.ts'
+import {
+  SubCategorySchema,
+  type CreateSubCategorySchema,
+  type SubCategory,
+  type UpdateSubCategorySchema,
+} from '../../../contract/subcategory.ts'
+import { ProductSchema, type CreateProductSchema, type Product, type UpdateProductSchema } from '../../../contract/product.ts'
+import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
 
 // ---------------------------------------------------------------------------------------------
 // File upload (POST /api/file/upload)
 // ---------------------------------------------------------------------------------------------
-
-export { UploadAnswerSchema as UploadedImageSchema } from '../../../contract/file.ts'
-export type UploadedImage = UploadAnswer
 
 /**
  * `POST /api/file/upload`: forwards `file` as the multipart field `image` (docs/api-contract.md,
  * "Endpoints"). Answers the stored image (`url`, width and height in px, `format`, size in `bytes`);
  * failures: 400 no file, 413 larger than the API's cap, 415 not an image (checked by content, SVG refused).
  */
-export async function uploadImage(session: RequestSession, file: File): Promise<UpstreamResult<UploadedImage>> {
+export async function uploadImage(session: RequestSession, file: File): Promise<UpstreamResult<UploadAnswer>> {
   const formData = new FormData()
   formData.append('image', file, file.name || 'image')
   const result = await upstream<unknown>('file/upload', { method: 'POST', formData, session })
@@ -58,14 +67,8 @@ export async function uploadFormImage(
 // Category (docs/product.md, "Category admin"; docs/api-contract.md, "Endpoints")
 // ---------------------------------------------------------------------------------------------
 
-export { CategorySchema } from '../../../contract/category.ts'
-export type AdminCategory = Category
-
-/** The fields of a category form: its name and the url of an uploaded image. */
-export interface CategoryInput {
-  name: string
-  image: string
-}
+/** The body of a new category: its name and the url of an uploaded image (contract/category.ts). */
+export type CategoryInput = z.input<typeof AddCategorySchema>
 
 /** Options of a create: the form's idempotency key, sent as the `Idempotency-Key` header (app/.server/idempotency.ts). */
 export interface CreateOptions {
@@ -81,7 +84,7 @@ export async function addCategory(
   session: RequestSession,
   input: CategoryInput,
   opts: CreateOptions = {},
-): Promise<UpstreamResult<AdminCategory>> {
+): Promise<UpstreamResult<Category>> {
   const result = await upstream<unknown>('category/add-category', {
     method: 'POST',
     json: input,
@@ -94,8 +97,8 @@ export async function addCategory(
 /** `PUT /api/category/update` `{ _id, name, image, updatedAt? }`. Answers the updated category; 404 unknown id; 409 when `updatedAt` (the version read) is stale. */
 export async function updateCategory(
   session: RequestSession,
-  input: CategoryInput & { _id: string; updatedAt?: string },
-): Promise<UpstreamResult<AdminCategory>> {
+  input: z.input<typeof UpdateCategorySchema>,
+): Promise<UpstreamResult<Category>> {
   const result = await upstream<unknown>('category/update', { method: 'PUT', json: input, session })
   return parseData(result, CategorySchema)
 }
@@ -104,7 +107,7 @@ export async function updateCategory(
  * `DELETE /api/category/delete` `{ _id }` (JSON body, contract). Failures: 404 unknown id, 409 while a
  * sub category or product still uses it (the API's message says so; the page shows it as a toast).
  */
-export function deleteCategory(session: RequestSession, input: { _id: string }): Promise<UpstreamResult<unknown>> {
+export function deleteCategory(session: RequestSession, input: z.input<typeof DeleteByIdSchema>): Promise<UpstreamResult<unknown>> {
   return upstream<unknown>('category/delete', { method: 'DELETE', json: input, session })
 }
 
@@ -112,15 +115,8 @@ export function deleteCategory(session: RequestSession, input: { _id: string }):
 // Sub category (docs/product.md, "Sub Category admin"; docs/api-contract.md, "Endpoints")
 // ---------------------------------------------------------------------------------------------
 
-export { SubCategorySchema } from '../../../contract/subcategory.ts'
-export type AdminSubCategory = SubCategory
-
-/** The fields of a sub category form: name, image url and the ids of its categories (at least one). */
-export interface SubCategoryInput {
-  name: string
-  image: string
-  category: string[]
-}
+/** The body of a new sub category: name, image url and its categories (at least one; contract/subcategory.ts). */
+export type SubCategoryInput = z.input<typeof CreateSubCategorySchema>
 
 /**
  * `POST /api/subcategory/create` `{ name, image, category: [ids] }`. Answers the new sub category (a
@@ -130,7 +126,7 @@ export async function createSubCategory(
   session: RequestSession,
   input: SubCategoryInput,
   opts: CreateOptions = {},
-): Promise<UpstreamResult<AdminSubCategory>> {
+): Promise<UpstreamResult<SubCategory>> {
   const result = await upstream<unknown>('subcategory/create', { method: 'POST', json: input, session, headers: idempotencyHeaders(opts) })
   return parseData(result, SubCategorySchema)
 }
@@ -138,14 +134,14 @@ export async function createSubCategory(
 /** `PUT /api/subcategory/update` `{ _id, name, image, category }`. Answers the updated sub category; 404 unknown id. */
 export async function updateSubCategory(
   session: RequestSession,
-  input: SubCategoryInput & { _id: string; updatedAt?: string },
-): Promise<UpstreamResult<AdminSubCategory>> {
+  input: z.input<typeof UpdateSubCategorySchema>,
+): Promise<UpstreamResult<SubCategory>> {
   const result = await upstream<unknown>('subcategory/update', { method: 'PUT', json: input, session })
   return parseData(result, SubCategorySchema)
 }
 
 /** `DELETE /api/subcategory/delete` `{ _id }`. Failures: 404 unknown id, 409 while a product still uses it. */
-export function deleteSubCategory(session: RequestSession, input: { _id: string }): Promise<UpstreamResult<unknown>> {
+export function deleteSubCategory(session: RequestSession, input: z.input<typeof DeleteByIdSchema>): Promise<UpstreamResult<unknown>> {
   return upstream<unknown>('subcategory/delete', { method: 'DELETE', json: input, session })
 }
 
@@ -153,25 +149,14 @@ export function deleteSubCategory(session: RequestSession, input: { _id: string 
 // Product (docs/product.md, "Upload Product" and "Product admin list"; docs/api-contract.md, "Endpoints")
 // ---------------------------------------------------------------------------------------------
 
-export { ProductSchema } from '../../../contract/product.ts'
-export type AdminProduct = Product
-
 /**
- * The product form's payload (app/lib/schemas/product.ts ProductFormSchema output): category and sub
- * category as ids, stock a whole number, `price` the MRP and `sellingPrice` the selling price in
- * rupees. Sent as the create payload (docs/api-contract.md, "Catalogue") by `productBody`.
+ * The product form's payload (app/lib/schemas/product.ts ProductFormSchema output): the create body
+ * of contract/product.ts (docs/api-contract.md, "Catalogue") less `discount`, which `productBody`
+ * derives, with `price` (the MRP) and `sellingPrice` as numbers of rupees, both required.
  */
-export interface ProductInput {
-  name: string
-  description: string
-  image: string[]
-  category: string[]
-  subCategory: string[]
-  unit: string
-  stock: number
+export type ProductInput = Omit<z.input<typeof CreateProductSchema>, 'discount' | 'price' | 'sellingPrice'> & {
   price: number
   sellingPrice: number
-  more_details: Record<string, string>
 }
 
 /**
@@ -195,7 +180,7 @@ export async function createProduct(
   session: RequestSession,
   input: ProductInput,
   opts: CreateOptions = {},
-): Promise<UpstreamResult<AdminProduct>> {
+): Promise<UpstreamResult<Product>> {
   const result = await upstream<unknown>('product/create', {
     method: 'POST',
     json: productBody(input),
@@ -208,26 +193,23 @@ export async function createProduct(
 /** `PUT /api/product/update-product-details` `{ _id, ...create fields }`. Answers the updated product; 404 unknown id. */
 export async function updateProduct(
   session: RequestSession,
-  input: ProductInput & { _id: string; updatedAt?: string },
-): Promise<UpstreamResult<AdminProduct>> {
+  input: ProductInput & Pick<z.input<typeof UpdateProductSchema>, '_id' | 'updatedAt'>,
+): Promise<UpstreamResult<Product>> {
   const result = await upstream<unknown>('product/update-product-details', { method: 'PUT', json: productBody(input), session })
   return parseData(result, ProductSchema)
 }
 
 /** `DELETE /api/product/delete-product` `{ _id }` (JSON body, contract). Failures: 404 unknown id. */
-export function deleteProduct(session: RequestSession, input: { _id: string }): Promise<UpstreamResult<unknown>> {
+export function deleteProduct(session: RequestSession, input: z.input<typeof DeleteByIdSchema>): Promise<UpstreamResult<unknown>> {
   return upstream<unknown>('product/delete-product', { method: 'DELETE', json: input, session })
 }
 
 /** One page of the admin product list: the products, the total match count and the page count. */
-export interface AdminProductPage {
-  products: AdminProduct[]
-  totalCount: number
-  /** Pages of `limit` products (contract `totalNoPage`); 0 when nothing matches. */
-  totalNoPage: number
+export interface AdminProductPage extends PagingExtra {
+  products: Product[]
 }
 
-const ProductListAnswerSchema = successOf(z.array(ProductSchema), { totalCount: z.number(), totalNoPage: z.number() })
+const ProductListAnswerSchema = successOf(z.array(ProductSchema), PagingExtraShape)
 
 /**
  * `POST /api/product/get` `{ page, limit, search }` (docs/api-contract.md, "Endpoints";

@@ -9,16 +9,15 @@ import { parseAnswer, upstream, type UpstreamResult } from '../upstream.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { AuditEntrySchema, type AuditEntryAnswer, type AuditQuery } from '../../../contract/audit.ts'
 import { auditFilterQuery } from '../../lib/audit-filters.ts'
+import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
 
 export type { AuditEntryAnswer }
 
-const AuditPageSchema = successOf(z.array(AuditEntrySchema), { totalCount: z.number(), totalNoPage: z.number(), page: z.number() })
+const AuditPageSchema = successOf(z.array(AuditEntrySchema), { ...PagingExtraShape, page: z.number() })
 
 /** One page of entries and the totals of the filters. */
-export interface AuditPage {
+export interface AuditPage extends PagingExtra {
   entries: AuditEntryAnswer[]
-  totalCount: number
-  totalNoPage: number
   page: number
 }
 

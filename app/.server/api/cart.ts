@@ -13,13 +13,22 @@ import { EMPTY_CART_SUMMARY, type CartSummary } from '../../lib/cart.ts'
 import { CartSummaryAnswerSchema, type CartSummaryAnswer } from '../../../contract/cart-summary.ts'
 import type { RequestSession } from '../session.ts'
 import { parseAnswer, parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
-import { CartExtraShape, CartItemSchema, GuestCartAnswerSchema, type Bill, type CartItem, type CartLimits } from '../../../contract/cart.ts'
+import {
+  CartExtraShape,
+  CartItemSchema,
+  GuestCartAnswerSchema,
+  type AddToCartSchema,
+  type Bill,
+  type CartItem,
+  type CartLimits,
+  type CartLineIdSchema,
+  type MergeCartSchema,
+  type UpdateQtySchema,
+} from '../../../contract/cart.ts'
 import { successOf } from '../../../contract/envelope.ts'
-import type { Product } from '../../../contract/product.ts'
+import { DEFAULT_CART_LIMITS } from '../../../contract/cart-limits.ts'
 
-export { BillSchema, CartItemSchema as CartLineSchema, CartLimitsSchema, type Bill, type CartLimits } from '../../../contract/cart.ts'
-/** The product inside a cart line: the product as every read answers it. */
-export type CartProduct = Product
+export type { Bill, CartLimits } from '../../../contract/cart.ts'
 /** One cart line: its id, today's product, the quantity. */
 export type CartLine = CartItem
 
@@ -31,14 +40,10 @@ export interface Cart {
 }
 
 /**
- * The API's default limits (api/config.ts: `CART_MAX_QTY_PER_LINE`, `DELIVERY_CHARGE`,
- * `FREE_DELIVERY_ABOVE`), used for the empty cart of a visitor who has none (no API call). Any cart
- * answer carries the configured values instead.
+ * An empty cart with the given limits: by default the API's defaults (contract/cart-limits.ts), for
+ * a visitor who has no cart (no API call). Any cart answer carries the configured values instead.
  */
-const DEFAULT_LIMITS: CartLimits = { maxQtyPerLine: 12, deliveryCharge: 25, freeDeliveryAbove: 199 }
-
-/** An empty cart with the given limits. */
-export function emptyCart(limits: CartLimits = DEFAULT_LIMITS): Cart {
+export function emptyCart(limits: CartLimits = DEFAULT_CART_LIMITS): Cart {
   return {
     lines: [],
     bill: {
@@ -151,7 +156,14 @@ async function write(
  * 12 of this item".
  */
 export function addToCart(session: RequestSession, productId: string, opts: CartCallOptions = {}): Promise<UpstreamResult<unknown>> {
-  return write(session, opts, (who) => upstream('cart/create', { method: 'POST', json: { productId }, clientIp: opts.clientIp, ...who }))
+  return write(session, opts, (who) =>
+    upstream('cart/create', {
+      method: 'POST',
+      json: { productId } satisfies z.input<typeof AddToCartSchema>,
+      clientIp: opts.clientIp,
+      ...who,
+    }),
+  )
 }
 
 /** Sets a line's quantity (PUT /api/cart/update-qty); 0 removes it. 409 above the cap or the stock. */
@@ -162,14 +174,24 @@ export function updateCartQty(
   opts: CartCallOptions = {},
 ): Promise<UpstreamResult<unknown>> {
   return write(session, opts, (who) =>
-    upstream('cart/update-qty', { method: 'PUT', json: { _id: lineId, qty }, clientIp: opts.clientIp, ...who }),
+    upstream('cart/update-qty', {
+      method: 'PUT',
+      json: { _id: lineId, qty } satisfies z.input<typeof UpdateQtySchema>,
+      clientIp: opts.clientIp,
+      ...who,
+    }),
   )
 }
 
 /** Removes a line (DELETE /api/cart/delete-cart-item). */
 export function removeCartLine(session: RequestSession, lineId: string, opts: CartCallOptions = {}): Promise<UpstreamResult<unknown>> {
   return write(session, opts, (who) =>
-    upstream('cart/delete-cart-item', { method: 'DELETE', json: { _id: lineId }, clientIp: opts.clientIp, ...who }),
+    upstream('cart/delete-cart-item', {
+      method: 'DELETE',
+      json: { _id: lineId } satisfies z.input<typeof CartLineIdSchema>,
+      clientIp: opts.clientIp,
+      ...who,
+    }),
   )
 }
 
@@ -181,6 +203,11 @@ export function removeCartLine(session: RequestSession, lineId: string, opts: Ca
 export async function mergeGuestCart(session: RequestSession, opts: CartCallOptions = {}): Promise<void> {
   const guestCartId = session.guestCartId
   if (!guestCartId || !session.tokens) return
-  const result = await upstream('cart/merge', { method: 'POST', json: { guestCartId }, session, clientIp: opts.clientIp })
+  const result = await upstream('cart/merge', {
+    method: 'POST',
+    json: { guestCartId } satisfies z.input<typeof MergeCartSchema>,
+    session,
+    clientIp: opts.clientIp,
+  })
   if (result.ok || result.status === 404) session.setGuestCartId(null)
 }

@@ -34,10 +34,6 @@ export type { Facets, FacetValue, Understood } from '../../../contract/search.ts
 export type { Category } from '../../../contract/category.ts'
 export type { SubCategory } from '../../../contract/subcategory.ts'
 export type { CatalogRef, CategoryProducts, Product } from '../../../contract/product.ts'
-/** A category as a sub category or product names it. */
-export type CategoryRef = CatalogRef
-/** A sub category as a product names it. */
-export type SubCategoryRef = CatalogRef
 
 /** One page of products with the paging keys the API sends beside `data`. */
 export interface ProductPage {

@@ -10,8 +10,11 @@ import { CartExtraShape, CartItemSchema } from '../../../contract/cart.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { orderFilterQuery } from '../../lib/order-filters.ts'
 
-const PagingExtraSchema = z.object({ totalCount: z.number(), totalNoPage: z.number() })
 import {
+  BulkStatusSchema,
+  type OrderRefSchema,
+  type PlaceOrderSchema,
+  UpdateStatusSchema,
   BulkStatusOutcomeSchema,
   CartChangeSchema,
   OrderSchema,
@@ -20,27 +23,26 @@ import {
   ReorderExtraShape,
   type CartChange,
   type Order,
-  type OrderStatus,
   type ReorderLeftOut,
 } from '../../../contract/order.ts'
+import type { OrderStatus } from '../../../contract/order-status.ts'
 
 export {
   ADMIN_ORDER_SORTS,
   AdminOrderFilterSchema,
   BULK_ORDERS_MAX,
   CartChangeSchema,
-  ORDER_STATUSES,
   type AdminOrderFilter,
   type AdminOrderSort,
   type BulkStatusOutcome,
   OrderSchema,
   type CartChange,
   type Order,
-  type OrderStatus,
   type ReorderLeftOut,
 } from '../../../contract/order.ts'
 import { STORE_HEADER, scopeStoreId } from '../store-scope.ts'
 import { getDefaultStore } from './location.ts'
+import { PagingExtraSchema, type PagingExtra } from '../../../contract/paging.ts'
 /** One line of an order: the product as sold (a snapshot; `productId` null once the product was deleted). */
 export type OrderLine = Order['items'][number]
 
@@ -78,7 +80,7 @@ export async function placeCashOnDeliveryOrder(
 ): Promise<PlaceOrderResult> {
   const result = await upstream('order/cash-on-delivery', {
     method: 'POST',
-    json: { addressId },
+    json: { addressId } satisfies z.input<typeof PlaceOrderSchema>,
     headers: { 'Idempotency-Key': idempotencyKey, ...(await placementStoreHeader()) },
     session,
     clientIp: opts.clientIp,
@@ -100,7 +102,10 @@ export async function listOrders(session: RequestSession): Promise<UpstreamResul
 
 /** One order by `_id` or order number (POST /api/order/details); own orders, any for an admin. 404 otherwise. */
 export async function orderDetails(session: RequestSession, orderId: string): Promise<UpstreamResult<Order>> {
-  return parseData(await upstream('order/details', { method: 'POST', json: { orderId }, session }), OrderSchema)
+  return parseData(
+    await upstream('order/details', { method: 'POST', json: { orderId } satisfies z.input<typeof OrderRefSchema>, session }),
+    OrderSchema,
+  )
 }
 
 /**
@@ -113,10 +118,8 @@ export async function cancelOrder(session: RequestSession, orderId: string, reas
 }
 
 /** One page of all orders for the admin (POST /api/order/admin-list), newest first. */
-export interface OrderPage {
+export interface OrderPage extends PagingExtra {
   orders: Order[]
-  totalCount: number
-  totalNoPage: number
 }
 
 /**
@@ -157,7 +160,7 @@ const BulkAnswerSchema = successOf(z.array(BulkStatusOutcomeSchema), { moved: z.
  */
 export async function bulkUpdateOrderStatus(
   session: RequestSession,
-  input: { orderIds: string[]; status: OrderStatus; reason?: string },
+  input: z.input<typeof BulkStatusSchema>,
 ): Promise<UpstreamResult<{ outcomes: BulkStatusOutcome[]; moved: number; refused: number }>> {
   const result = parseAnswer(await upstream('order/bulk-status', { method: 'POST', json: input, session }), BulkAnswerSchema)
   if (!result.ok) return result
@@ -171,7 +174,7 @@ export async function bulkUpdateOrderStatus(
  */
 export async function updateOrderStatus(
   session: RequestSession,
-  input: { orderId: string; status: OrderStatus; version?: number; reason?: string },
+  input: z.input<typeof UpdateStatusSchema>,
 ): Promise<UpstreamResult<Order>> {
   return parseData(await upstream('order/update-status', { method: 'PUT', json: input, session }), OrderSchema)
 }
@@ -208,7 +211,12 @@ export async function reorder(
   opts: { clientIp?: string } = {},
 ): Promise<UpstreamResult<ReorderResult>> {
   const result = parseAnswer(
-    await upstream('order/reorder', { method: 'POST', json: { orderId }, session, clientIp: opts.clientIp }),
+    await upstream('order/reorder', {
+      method: 'POST',
+      json: { orderId } satisfies z.input<typeof OrderRefSchema>,
+      session,
+      clientIp: opts.clientIp,
+    }),
     ReorderAnswerSchema,
   )
   if (!result.ok) return result

@@ -10,9 +10,12 @@ import {
   CallbackOutcomeSchema,
   CheckoutSchema,
   PaymentCallbackSchema,
+  RetryPaymentSchema,
+  StartPaymentSchema,
+  type PayOnDeliverySchema,
+  type RefundLineSchema,
   type CallbackOutcome,
   type Checkout,
-  type OnlineMethodName,
 } from '../../../contract/payment.ts'
 import { placementStoreHeader } from './order.ts'
 
@@ -21,10 +24,7 @@ export type { Checkout, CallbackOutcome }
 const OrderCheckoutSchema = z.object({ order: OrderSchema, checkout: CheckoutSchema })
 
 /** The urls the provider returns the shopper to (absolute, on this site). */
-export interface ReturnUrls {
-  callbackUrl: string
-  cancelUrl: string
-}
+export type ReturnUrls = Pick<z.input<typeof StartPaymentSchema>, 'callbackUrl' | 'cancelUrl'>
 
 /** What starting an online payment answered. */
 export type StartPaymentResult =
@@ -38,7 +38,7 @@ export type StartPaymentResult =
  */
 export async function startPayment(
   session: RequestSession,
-  input: { addressId: string; method: OnlineMethodName; idempotencyKey: string } & ReturnUrls,
+  input: z.input<typeof StartPaymentSchema> & { idempotencyKey: string },
   opts: { clientIp?: string } = {},
 ): Promise<StartPaymentResult> {
   const result = await upstream('payment/start', {
@@ -60,14 +60,17 @@ export async function startPayment(
 /** POST /api/payment/retry: the checkout of an order still awaiting payment. */
 export async function retryPayment(
   session: RequestSession,
-  input: { orderId: string; method?: OnlineMethodName } & ReturnUrls,
+  input: z.input<typeof RetryPaymentSchema>,
 ): Promise<UpstreamResult<{ order: Order; checkout: Checkout }>> {
   return parseData(await upstream('payment/retry', { method: 'POST', json: input, session }), OrderCheckoutSchema)
 }
 
 /** POST /api/payment/pay-on-delivery: the order as cash on delivery (its held stock kept). */
 export async function payOnDelivery(session: RequestSession, orderId: string): Promise<UpstreamResult<Order>> {
-  return parseData(await upstream('payment/pay-on-delivery', { method: 'POST', json: { orderId }, session }), OrderSchema)
+  return parseData(
+    await upstream('payment/pay-on-delivery', { method: 'POST', json: { orderId } satisfies z.input<typeof PayOnDeliverySchema>, session }),
+    OrderSchema,
+  )
 }
 
 /** POST /api/payment/callback: the provider's answer, verified by the API (no session needed). */
@@ -80,5 +83,12 @@ export async function paymentCallback(
 
 /** POST /api/payment/refund-line (admin): refund one line that cannot be delivered. */
 export async function refundLine(session: RequestSession, orderId: string, productId: string): Promise<UpstreamResult<Order>> {
-  return parseData(await upstream('payment/refund-line', { method: 'POST', json: { orderId, productId }, session }), OrderSchema)
+  return parseData(
+    await upstream('payment/refund-line', {
+      method: 'POST',
+      json: { orderId, productId } satisfies z.input<typeof RefundLineSchema>,
+      session,
+    }),
+    OrderSchema,
+  )
 }

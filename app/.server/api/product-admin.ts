@@ -18,20 +18,18 @@ import {
 } from '../../../contract/product-admin.ts'
 import { ImportAnswerSchema, type BulkUpdateInput, type ImportAnswer } from '../../../contract/product-import.ts'
 import { productGridQuery } from '../../lib/product-grid.ts'
+import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
 
 export type { AdminProductRow, ImportAnswer }
 
 /** One page of the grid: its rows, how many products the filters select, the page count and the brands for the filter. */
-export interface AdminProductGridPage {
+export interface AdminProductGridPage extends PagingExtra {
   rows: AdminProductRow[]
-  totalCount: number
-  totalNoPage: number
   brands: string[]
 }
 
 const GridAnswerSchema = successOf(z.array(AdminProductRowSchema), {
-  totalCount: z.number(),
-  totalNoPage: z.number(),
+  ...PagingExtraShape,
   brands: z.array(z.string()),
 })
 

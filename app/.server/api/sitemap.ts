@@ -8,16 +8,16 @@ import { z } from 'zod'
 import { parseAnswer, upstream } from '../upstream.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { SitemapProductSchema, SitemapShelvesSchema, type SitemapProduct, type SitemapShelves } from '../../../contract/sitemap.ts'
+import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
 
 export type { SitemapShelves } from '../../../contract/sitemap.ts'
 
 /** One page (up to 50,000) of published products, and how many pages there are. */
-export interface SitemapProducts {
+export interface SitemapProducts extends Pick<PagingExtra, 'totalNoPage'> {
   products: SitemapProduct[]
-  totalNoPage: number
 }
 
-const ProductsAnswerSchema = successOf(z.array(SitemapProductSchema), { totalNoPage: z.number() })
+const ProductsAnswerSchema = successOf(z.array(SitemapProductSchema), PagingExtraShape)
 
 /** Reads `path` and parses the answer with `schema`; a 400 or 404 becomes a 404 response, anything else a 502. */
 async function get<S extends z.ZodType>(path: string, clientIp: string | undefined, schema: S): Promise<z.output<S>> {

@@ -19,10 +19,9 @@ import {
   type Store,
   type UpdateStoreInput,
 } from '../../../contract/location.ts'
+import { PagingExtraSchema, type PagingExtra } from '../../../contract/paging.ts'
 
 export type { InventoryRow, ProductStock, Store } from '../../../contract/location.ts'
-
-const PagingExtraSchema = z.object({ totalCount: z.number(), totalNoPage: z.number() })
 
 /** `GET /api/store/list`: every store, active or not, by position, with its open orders. */
 export async function listStores(session: RequestSession): Promise<UpstreamResult<Store[]>> {
@@ -47,10 +46,8 @@ export async function updateStore(session: RequestSession, input: UpdateStoreInp
 }
 
 /** One page of a store's stock and the totals of the query. */
-export interface InventoryPage {
+export interface InventoryPage extends PagingExtra {
   rows: InventoryRow[]
-  totalCount: number
-  totalNoPage: number
 }
 
 /**

@@ -6,8 +6,22 @@
  * crash in a page.
  */
 import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
-import { AvatarAnswerSchema, LoginAnswerSchema, ResetTokenAnswerSchema, UserSchema, type User } from '../../../contract/user.ts'
-import type { RequestSession, SessionUser, Tokens } from '../session.ts'
+import type { z } from 'zod'
+import {
+  AvatarAnswerSchema,
+  LoginAnswerSchema,
+  ResetTokenAnswerSchema,
+  UserSchema,
+  type ForgotPasswordSchema,
+  type LoginSchema,
+  type RegisterSchema,
+  type ResetPasswordSchema,
+  type Tokens,
+  type UpdateUserSchema,
+  type User,
+  type VerifyOtpSchema,
+} from '../../../contract/user.ts'
+import type { RequestSession, SessionUser } from '../session.ts'
 
 export { UserSchema, type User } from '../../../contract/user.ts'
 
@@ -21,10 +35,7 @@ export function toSessionUser(user: User): SessionUser {
  * new user; failures: 400 (with issues), 409 duplicate email, 429 rate limited. `clientIp` feeds the
  * API's per-IP limit.
  */
-export async function register(
-  input: { name: string; email: string; password: string; confirmPassword: string },
-  opts: { clientIp?: string } = {},
-): Promise<UpstreamResult<User>> {
+export async function register(input: z.input<typeof RegisterSchema>, opts: { clientIp?: string } = {}): Promise<UpstreamResult<User>> {
   const result = await upstream<unknown>('user/register', { method: 'POST', json: input, clientIp: opts.clientIp })
   return parseData(result, UserSchema)
 }
@@ -33,7 +44,7 @@ export async function register(
  * `POST /api/user/login`. Answers the access and refresh tokens (the caller stores them in the
  * session); failures: 400 bad input or wrong credentials, 429 rate limited (with `retryAfter`, s).
  */
-export async function login(input: { email: string; password: string }, opts: { clientIp?: string } = {}): Promise<UpstreamResult<Tokens>> {
+export async function login(input: z.input<typeof LoginSchema>, opts: { clientIp?: string } = {}): Promise<UpstreamResult<Tokens>> {
   const result = parseData(
     await upstream<unknown>('user/login', { method: 'POST', json: input, clientIp: opts.clientIp }),
     LoginAnswerSchema,
@@ -67,7 +78,10 @@ export async function userDetails(session: RequestSession): Promise<UpstreamResu
  * answers the same 200 whether or not the email has an account (no account enumeration, OWASP
  * Forgot Password cheat sheet); failures: 400 bad email, 429 rate limited (with `retryAfter`, s).
  */
-export function forgotPassword(input: { email: string }, opts: { clientIp?: string } = {}): Promise<UpstreamResult<unknown>> {
+export function forgotPassword(
+  input: z.input<typeof ForgotPasswordSchema>,
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<unknown>> {
   return upstream<unknown>('user/forgot-password', { method: 'PUT', json: input, clientIp: opts.clientIp })
 }
 
@@ -77,7 +91,7 @@ export function forgotPassword(input: { email: string }, opts: { clientIp?: stri
  * it in the session); failures: 400 "Invalid OTP" or an expired or used-up code, 429 rate limited.
  */
 export async function verifyForgotPasswordOtp(
-  input: { email: string; otp: string },
+  input: z.input<typeof VerifyOtpSchema>,
   opts: { clientIp?: string } = {},
 ): Promise<UpstreamResult<{ resetToken: string }>> {
   const result = await upstream<unknown>('user/verify-forgot-password-otp', { method: 'PUT', json: input, clientIp: opts.clientIp })
@@ -90,7 +104,8 @@ export async function verifyForgotPasswordOtp(
  * "New password and confirm password must be same. ", a weak password, or an invalid or used token.
  */
 export function resetPassword(
-  input: { email: string; newPassword: string; confirmPassword: string; resetToken: string },
+  // The BFF has no reset cookie: it always sends the token from the session.
+  input: z.input<typeof ResetPasswordSchema> & { resetToken: string },
   opts: { clientIp?: string } = {},
 ): Promise<UpstreamResult<unknown>> {
   return upstream<unknown>('user/reset-password', { method: 'PUT', json: input, clientIp: opts.clientIp })
@@ -102,10 +117,7 @@ export function resetPassword(
  * `PUT /api/user/update-user` with `{ name, email, mobile }` (mobile as a string of digits) for the
  * session's user. Answers the updated user; failures: 400 (with issues), 409 email already taken.
  */
-export async function updateUser(
-  session: RequestSession,
-  input: { name: string; email: string; mobile: string },
-): Promise<UpstreamResult<User>> {
+export async function updateUser(session: RequestSession, input: z.input<typeof UpdateUserSchema>): Promise<UpstreamResult<User>> {
   const result = await upstream<unknown>('user/update-user', { method: 'PUT', json: input, session })
   return parseData(result, UserSchema)
 }

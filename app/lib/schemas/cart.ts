@@ -4,11 +4,9 @@
  * page to go back to without JavaScript, `productId` (on every intent) names the card to scroll back to. Shared by the buttons and the /cart action.
  */
 import { z } from 'zod'
+import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
 
-const Id = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9]{1,64}$/, 'Not an id')
+const Id = z.string().trim().regex(PLAUSIBLE_ID, 'Not an id')
 
 /** One cart button's submission. */
 export const CartActionSchema = z.discriminatedUnion('intent', [

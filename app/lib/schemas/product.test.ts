@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
   CATEGORY_REQUIRED_MESSAGE,
-  EXTRA_FIELDS_MAX,
   FIELD_NAME_DUPLICATE_MESSAGE,
   FIELD_NAME_REQUIRED_MESSAGE,
   FIELD_NAME_TOO_LONG_MESSAGE,
@@ -14,6 +13,7 @@ import {
   fieldNameError,
   productFormDefaults,
 } from './product.ts'
+import { MORE_DETAILS_MAX } from '../../../contract/product.ts'
 
 /** A form body as the browser sends it: each [name, value] pair in order (names may repeat). */
 function form(entries: Array<[string, string]>) {
@@ -254,9 +254,9 @@ describe('ProductFormSchema: extra fields (more_details)', () => {
     })
   })
 
-  it(`allows at most ${EXTRA_FIELDS_MAX} fields`, () => {
+  it(`allows at most ${MORE_DETAILS_MAX} fields`, () => {
     const extra: Array<[string, string]> = []
-    for (let i = 0; i <= EXTRA_FIELDS_MAX; i++) extra.push([`more_details[${i}].key`, `F${i}`], [`more_details[${i}].value`, 'v'])
+    for (let i = 0; i <= MORE_DETAILS_MAX; i++) extra.push([`more_details[${i}].key`, `F${i}`], [`more_details[${i}].value`, 'v'])
     expect(errorsOf(validWith({}, extra)).more_details).toEqual([TOO_MANY_FIELDS_MESSAGE])
   })
 })
@@ -283,7 +283,7 @@ describe('fieldNameError (the Add Field dialog)', () => {
     expect(
       fieldNameError(
         'New',
-        Array.from({ length: EXTRA_FIELDS_MAX }, (_, i) => `F${i}`),
+        Array.from({ length: MORE_DETAILS_MAX }, (_, i) => `F${i}`),
       ),
     ).toBe(TOO_MANY_FIELDS_MESSAGE)
   })

@@ -29,32 +29,16 @@ import { z } from 'zod'
 import { asList, idList, ImageUrlSchema, requiredMessage, requiredText } from './fields.ts'
 import { discountLabel, discountPercentOf, sellingPrice } from '../money.ts'
 import {
-  DETAIL_NAME_MAX_LENGTH as FIELD_NAME_MAX_LENGTH,
-  DETAIL_VALUE_MAX_LENGTH as FIELD_VALUE_MAX_LENGTH,
-  MORE_DETAILS_MAX as EXTRA_FIELDS_MAX,
+  DETAIL_NAME_MAX_LENGTH,
+  DETAIL_VALUE_MAX_LENGTH,
+  MORE_DETAILS_MAX,
   PRICE_MAX,
-  PRODUCT_DESCRIPTION_MAX_LENGTH as DESCRIPTION_MAX_LENGTH,
-  PRODUCT_IMAGES_MAX as IMAGES_MAX,
+  PRODUCT_DESCRIPTION_MAX_LENGTH,
+  PRODUCT_IMAGES_MAX,
   PRODUCT_NAME_MAX_LENGTH,
-  PRODUCT_REFS_MAX as CATEGORIES_MAX,
-  PRODUCT_UNIT_MAX_LENGTH as UNIT_MAX_LENGTH,
+  PRODUCT_REFS_MAX,
+  PRODUCT_UNIT_MAX_LENGTH,
   STOCK_MAX,
-} from '../../../contract/product.ts'
-
-// The product limits have one home, contract/ (contract/product.ts), which the API applies too;
-// the form's names for them follow.
-export {
-  DISCOUNT_MAX,
-  PRICE_MAX,
-  PRODUCT_NAME_MAX_LENGTH,
-  STOCK_MAX,
-  PRODUCT_DESCRIPTION_MAX_LENGTH as DESCRIPTION_MAX_LENGTH,
-  PRODUCT_UNIT_MAX_LENGTH as UNIT_MAX_LENGTH,
-  PRODUCT_IMAGES_MAX as IMAGES_MAX,
-  PRODUCT_REFS_MAX as CATEGORIES_MAX,
-  MORE_DETAILS_MAX as EXTRA_FIELDS_MAX,
-  DETAIL_NAME_MAX_LENGTH as FIELD_NAME_MAX_LENGTH,
-  DETAIL_VALUE_MAX_LENGTH as FIELD_VALUE_MAX_LENGTH,
 } from '../../../contract/product.ts'
 
 export const IMAGE_REQUIRED_MESSAGE = 'Upload at least one image'
@@ -64,8 +48,8 @@ export const SELLING_ABOVE_MRP_MESSAGE = 'Selling Price cannot be more than the 
 /** The Add Field dialog's messages (docs/product.md, "Upload Product"; the original app accepted an empty name). */
 export const FIELD_NAME_REQUIRED_MESSAGE = 'Field name is required'
 export const FIELD_NAME_DUPLICATE_MESSAGE = 'A field with this name already exists'
-export const FIELD_NAME_TOO_LONG_MESSAGE = `Field name must be at most ${FIELD_NAME_MAX_LENGTH} characters`
-export const TOO_MANY_FIELDS_MESSAGE = `At most ${EXTRA_FIELDS_MAX} extra fields`
+export const FIELD_NAME_TOO_LONG_MESSAGE = `Field name must be at most ${DETAIL_NAME_MAX_LENGTH} characters`
+export const TOO_MANY_FIELDS_MESSAGE = `At most ${MORE_DETAILS_MAX} extra fields`
 /** Names that would set an object's prototype when copied with `obj[name] = value` (the API refuses them too). */
 const FORBIDDEN_FIELD_NAMES = new Set(['__proto__', 'constructor', 'prototype'])
 
@@ -124,13 +108,13 @@ function numberField(
  * BFF when the dialog is submitted without JavaScript.
  */
 export function fieldNameError(name: string | null | undefined, existing: readonly string[]): string | null {
-  return nameProblem(name, existing) ?? (existing.length >= EXTRA_FIELDS_MAX ? TOO_MANY_FIELDS_MESSAGE : null)
+  return nameProblem(name, existing) ?? (existing.length >= MORE_DETAILS_MAX ? TOO_MANY_FIELDS_MESSAGE : null)
 }
 
 function nameProblem(name: string | null | undefined, existing: readonly string[]): string | null {
   const trimmed = (name ?? '').trim()
   if (!trimmed) return FIELD_NAME_REQUIRED_MESSAGE
-  if (trimmed.length > FIELD_NAME_MAX_LENGTH) return FIELD_NAME_TOO_LONG_MESSAGE
+  if (trimmed.length > DETAIL_NAME_MAX_LENGTH) return FIELD_NAME_TOO_LONG_MESSAGE
   if (FORBIDDEN_FIELD_NAMES.has(trimmed)) return `"${trimmed}" cannot be a field name`
   const key = trimmed.toLocaleLowerCase('en-IN')
   if (existing.some((other) => other.trim().toLocaleLowerCase('en-IN') === key)) return FIELD_NAME_DUPLICATE_MESSAGE
@@ -148,7 +132,7 @@ const MoreDetailsSchema = z.preprocess(
   asList,
   z
     .array(ExtraFieldSchema)
-    .max(EXTRA_FIELDS_MAX, TOO_MANY_FIELDS_MESSAGE)
+    .max(MORE_DETAILS_MAX, TOO_MANY_FIELDS_MESSAGE)
     .superRefine((fields, ctx) => {
       const seen: string[] = []
       const reported = new Set<string>()
@@ -163,8 +147,12 @@ const MoreDetailsSchema = z.preprocess(
         const value = field.value?.trim() ?? ''
         const label = key || 'This field'
         if (!value) ctx.addIssue({ code: 'custom', message: requiredMessage(label), path: [index, 'value'] })
-        else if (value.length > FIELD_VALUE_MAX_LENGTH)
-          ctx.addIssue({ code: 'custom', message: `${label} must be at most ${FIELD_VALUE_MAX_LENGTH} characters`, path: [index, 'value'] })
+        else if (value.length > DETAIL_VALUE_MAX_LENGTH)
+          ctx.addIssue({
+            code: 'custom',
+            message: `${label} must be at most ${DETAIL_VALUE_MAX_LENGTH} characters`,
+            path: [index, 'value'],
+          })
       })
     })
     .transform((fields) => Object.fromEntries(fields.map((field) => [field.key!.trim(), field.value!.trim()])) as Record<string, string>),
@@ -174,17 +162,17 @@ const MoreDetailsSchema = z.preprocess(
 export const ProductFormSchema = z
   .object({
     name: requiredText(PRODUCT_FIELD_LABELS.name, PRODUCT_NAME_MAX_LENGTH),
-    description: requiredText(PRODUCT_FIELD_LABELS.description, DESCRIPTION_MAX_LENGTH),
+    description: requiredText(PRODUCT_FIELD_LABELS.description, PRODUCT_DESCRIPTION_MAX_LENGTH),
     image: z.preprocess(
       asList,
       z
         .array(ImageUrlSchema.optional())
         .transform((urls) => [...new Set(urls.filter((url): url is string => Boolean(url)))])
-        .pipe(z.array(z.string()).min(1, IMAGE_REQUIRED_MESSAGE).max(IMAGES_MAX, `At most ${IMAGES_MAX} images`)),
+        .pipe(z.array(z.string()).min(1, IMAGE_REQUIRED_MESSAGE).max(PRODUCT_IMAGES_MAX, `At most ${PRODUCT_IMAGES_MAX} images`)),
     ),
-    category: idList(PRODUCT_FIELD_LABELS.category, CATEGORIES_MAX).pipe(z.array(z.string()).min(1, CATEGORY_REQUIRED_MESSAGE)),
-    subCategory: idList(PRODUCT_FIELD_LABELS.subCategory, CATEGORIES_MAX),
-    unit: requiredText(PRODUCT_FIELD_LABELS.unit, UNIT_MAX_LENGTH),
+    category: idList(PRODUCT_FIELD_LABELS.category, PRODUCT_REFS_MAX).pipe(z.array(z.string()).min(1, CATEGORY_REQUIRED_MESSAGE)),
+    subCategory: idList(PRODUCT_FIELD_LABELS.subCategory, PRODUCT_REFS_MAX),
+    unit: requiredText(PRODUCT_FIELD_LABELS.unit, PRODUCT_UNIT_MAX_LENGTH),
     stock: numberField(PRODUCT_FIELD_LABELS.stock, { max: STOCK_MAX, decimals: 0 }),
     price: numberField(PRODUCT_FIELD_LABELS.price, { max: PRICE_MAX, decimals: 2, isZeroAllowed: false }),
     sellingPrice: numberField(PRODUCT_FIELD_LABELS.sellingPrice, { max: PRICE_MAX, decimals: 2 }),

@@ -28,9 +28,11 @@ import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline } from '../../components/order-view.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
-import { formatOrderTime, nextStatuses, ORDER_STATUS_NAMES, statusLabel, type OrderStatusName } from '../../lib/order-status.ts'
+import { formatOrderTime, statusLabel } from '../../lib/order-status.ts'
+import { NEXT_STATUSES, ORDER_STATUSES } from '../../../contract/order-status.ts'
 import { CancelReasonSchema } from '../../../contract/order.ts'
 import { formatRupees } from '../../lib/money.ts'
+import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
 
 /** The form intent of "Refund a line that cannot be delivered". */
 const REFUND_LINE_INTENT = 'refund-line'
@@ -42,7 +44,7 @@ export const meta: Route.MetaFunction = () => [{ title: `Order | ${SHOP_NAME}` }
 
 /** A status change as posted: the new status, the version the admin saw, and a cancellation's optional reason. */
 const StatusChangeSchema = z.object({
-  status: z.enum(ORDER_STATUS_NAMES as [OrderStatusName, ...OrderStatusName[]]),
+  status: z.enum(ORDER_STATUSES),
   version: z.coerce.number().int().min(1),
   reason: CancelReasonSchema.optional(),
 })
@@ -56,7 +58,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return {
     isStaff: true as const,
     order,
-    confirming: nextStatuses(order.status).includes('cancelled') && isCancelDialogOpen(url.searchParams),
+    confirming: NEXT_STATUSES[order.status].includes('cancelled') && isCancelDialogOpen(url.searchParams),
   }
 }
 
@@ -68,8 +70,7 @@ export async function action({ context, params, request, url }: Route.ActionArgs
   const back = `/dashboard/orders/${params.orderId}`
   if (formData.get('intent') === REFUND_LINE_INTENT) {
     const productId = readText(formData, 'productId')
-    if (!/^[A-Za-z0-9]{1,64}$/.test(productId))
-      return redirectWithToast(session, back, { type: 'error', message: 'Choose the line to refund' })
+    if (!PLAUSIBLE_ID.test(productId)) return redirectWithToast(session, back, { type: 'error', message: 'Choose the line to refund' })
     const refunded = await refundLine(session, params.orderId, productId)
     return redirectWithToast(session, back, {
       type: refunded.ok ? 'success' : 'error',
@@ -126,9 +127,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <div>
             <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} />
           </div>
-          {nextStatuses(order.status).length > 0 ? (
+          {NEXT_STATUSES[order.status].length > 0 ? (
             <div className="flex flex-wrap gap-2">
-              {nextStatuses(order.status).map((status) =>
+              {NEXT_STATUSES[order.status].map((status) =>
                 status === 'cancelled' ? (
                   <CancelOrderLink key={status} orderPath={orderPath} />
                 ) : (

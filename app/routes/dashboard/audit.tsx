@@ -32,6 +32,7 @@ import {
   AUDIT_ENTITY_LABELS,
   type AuditQuery,
 } from '../../../contract/audit.ts'
+import type { PagingExtra } from '../../../contract/paging.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Audit trail | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -66,12 +67,10 @@ function AuditTrail({
   totalCount,
   totalNoPage,
   page,
-}: {
+}: PagingExtra & {
   query: AuditQuery
   errors: string[]
   entries: AuditEntryAnswer[]
-  totalCount: number
-  totalNoPage: number
   page: number
 }) {
   const pageHref = (n: number) => {

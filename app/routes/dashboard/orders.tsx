@@ -29,7 +29,8 @@ import { buttonClassName } from '../../components/ui/button.tsx'
 import { itemCountLabel } from '../../lib/cart.ts'
 import { formatRupees } from '../../lib/money.ts'
 import { countLabel } from '../../lib/plural.ts'
-import { formatOrderTime, ORDER_STATUS_NAMES, statusLabel, type OrderStatusName } from '../../lib/order-status.ts'
+import { formatOrderTime, statusLabel } from '../../lib/order-status.ts'
+import { ORDER_STATUSES, type OrderStatus } from '../../../contract/order-status.ts'
 import { PAYMENT_STATES, paymentStateLabel } from '../../lib/payment-state.ts'
 import { orderFilterQuery, readOrderFilters } from '../../lib/order-filters.ts'
 import { ADMIN_ORDER_SORTS, BULK_ORDERS_MAX, CancelReasonSchema, type AdminOrderSort } from '../../../contract/order.ts'
@@ -92,7 +93,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 /** A bulk status change as posted: the ticked orders, the status, a cancellation's reason and its confirmation tick. */
 const BulkChangeSchema = z.object({
   ids: z.array(z.string().trim().min(1)).min(1, 'Tick at least one order').max(BULK_ORDERS_MAX, `Tick at most ${BULK_ORDERS_MAX} orders`),
-  status: z.enum(ORDER_STATUS_NAMES as [OrderStatusName, ...OrderStatusName[]], { error: 'Choose a status' }),
+  status: z.enum(ORDER_STATUSES, { error: 'Choose a status' }),
   reason: CancelReasonSchema.optional(),
   confirm: z.literal('yes').optional(),
 })
@@ -137,7 +138,7 @@ const fieldClass = 'w-full rounded-lg border border-slate-300 bg-white px-2 py-1
 export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentProps) {
   const { isStaff, orders, stores, filter, errors, page, totalCount, totalPages, exportQuery } = loaderData
   const link = (next: { status?: string; page?: number }) => {
-    const params = new URLSearchParams(orderFilterQuery({ ...filter, status: next.status as OrderStatusName | undefined }))
+    const params = new URLSearchParams(orderFilterQuery({ ...filter, status: next.status as OrderStatus | undefined }))
     if (next.page && next.page > 1) params.set('page', String(next.page))
     const query = params.toString()
     return query ? `?${query}` : '/dashboard/orders'
@@ -227,7 +228,7 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
           </ul>
         ) : null}
         <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-2">
-          {[undefined, ...ORDER_STATUS_NAMES].map((s) => (
+          {[undefined, ...ORDER_STATUSES].map((s) => (
             <Link
               key={s ?? 'all'}
               to={link({ status: s })}
@@ -328,7 +329,7 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
                     <option value="" disabled>
                       Choose…
                     </option>
-                    {ORDER_STATUS_NAMES.filter((s) => s !== 'placed' && s !== 'payment_pending').map((s) => (
+                    {ORDER_STATUSES.filter((s) => s !== 'placed' && s !== 'payment_pending').map((s) => (
                       <option key={s} value={s}>
                         {statusLabel(s)}
                       </option>
