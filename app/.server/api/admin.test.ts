@@ -3,9 +3,10 @@
  * (app/.server/auth.ts) against a fake upstream (msw): the request each call sends (method, path,
  * Bearer token, body shape of docs/api-contract.md, "Catalogue") and how answers and failures come back.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, aroundEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
+import { networkWiring, runWithApi, type UpstreamSettings } from '../api-context.ts'
 
 import type { Category } from '../../../contract/category.ts'
 import type { SubCategory } from '../../../contract/subcategory.ts'
@@ -80,11 +81,16 @@ const server = setupServer(
   http.delete(`${API}/api/subcategory/delete`, () => ok('Sub category deleted successfully', null)),
 )
 
+// The BFF of these tests runs apart from its API (API_URL), as server.ts wires one (app/.server/api-context.ts).
+let settings: UpstreamSettings
+aroundEach((runTest) => runWithApi(networkWiring(settings), runTest))
+
 beforeAll(async () => {
   process.env.API_URL = API
   process.env.SESSION_SECRET = 'test-session-secret-0123456789abcdef'
   process.env.JWT_SECRET = 'test-jwt-secret-0123456789abcdef'
   vi.resetModules()
+  settings = (await import('../env.ts')).env
   adminApi = await import('./admin.ts')
   sessionModule = await import('../session.ts')
   auth = await import('../auth.ts')
