@@ -207,18 +207,26 @@ describe('requireAdmin (docs/product.md, "Roles and permissions")', () => {
 
   it('trusts the fresh role, not the session summary, and updates the summary', async () => {
     const s = await session('USER')
-    const result = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/category'))
-    expect(result.isAdmin).toBe(true)
+    const user = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/category'))
+    expect(user.role).toBe('ADMIN')
     expect(s.user?.role).toBe('ADMIN')
     expect(s.dirty).toBe(true)
   })
 
-  it('answers isAdmin false for a demoted admin', async () => {
+  it('throws 403 "Do not have permission" for a demoted admin, and keeps the fresh role in the session', async () => {
     role = 'USER'
     const s = await session('ADMIN')
-    const result = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/category'))
-    expect(result).toMatchObject({ isAdmin: false, user: { role: 'USER' } })
+    const thrown = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/category')).catch((e) => e)
+    expect(thrown).toMatchObject({ data: 'Do not have permission', init: { status: 403 } })
     expect(s.user?.role).toBe('USER')
+  })
+
+  it('throws 403 for staff too: the catalogue pages are the admin’s', async () => {
+    role = 'STAFF'
+    const thrown = await auth
+      .requireAdmin(await contextWith(await session('USER')), new Request('http://shop.test/dashboard/audit'))
+      .catch((e) => e)
+    expect(thrown).toMatchObject({ init: { status: 403 } })
   })
 
   it('sends a signed-out visitor to /login with the way back, without calling the API', async () => {
