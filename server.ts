@@ -19,7 +19,7 @@ import { loadConfig } from './api/config.ts'
 import { startEmbeddedApi } from './api/embedded.ts'
 import { pingApi, proxyUpload } from './app/.server/remote-api.ts'
 import { serveStoredObject, uploadsForAllowedOrigins } from './api/lib/serve-upload.ts'
-import { logger } from './api/lib/logger.ts'
+import { logger } from './server-shared/logger.ts'
 import { describeFault } from './api/lib/faults.ts'
 import { clientIpMiddleware } from './api/lib/client-ip.ts'
 import { rejectUnknownMethods } from './api/lib/methods.ts'
@@ -183,8 +183,8 @@ const shutdown = createShutdown({
   server,
   lifecycle,
   logger,
-  delayMs: Number(process.env.SHUTDOWN_DELAY_MS ?? 0),
-  graceMs: Number(process.env.SHUTDOWN_GRACE_MS ?? 25_000),
+  delayMs: config.shutdown.delayMs,
+  graceMs: config.shutdown.graceMs,
   onDrained: async () => {
     await embedded?.stop()
   },

@@ -1,27 +1,6 @@
 /**
- * Structured logging with pino. Secrets never reach the log: tokens, passwords, cookies and
- * authorization headers are redacted wherever they appear (OWASP Logging Cheat Sheet).
+ * The process logger now lives in server-shared/logger.ts (docs/decisions/0034-wiring-configuration-and-boundaries.md).
+ * This re-export stays only for the two files that still name the old path (app/entry.server.tsx
+ * and bench/search.ts); remove it once they import server-shared/logger.ts.
  */
-import pino from 'pino'
-
-export const logger = pino({
-  level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' || process.env.VITEST ? 'silent' : 'info'),
-  redact: {
-    paths: [
-      'password',
-      '*.password',
-      '*.newPassword',
-      '*.confirmPassword',
-      '*.passwordHash',
-      '*.accessToken',
-      '*.refreshToken',
-      '*.resetToken',
-      '*.otp',
-      'req.headers.authorization',
-      'req.headers.cookie',
-      'res.headers["set-cookie"]',
-    ],
-    censor: '[redacted]',
-  },
-})
-export type Logger = typeof logger
+export { logger, type Logger } from '../../server-shared/logger.ts'
