@@ -19,13 +19,14 @@ export interface EnvIssue {
 
 /** The environment failed validation; `issues` lists each bad variable, the message names them all. */
 export class EnvError extends Error {
-  readonly issues: EnvIssue[]
+  declare readonly issues: EnvIssue[]
   constructor(issues: EnvIssue[]) {
     super(
       `Invalid environment (see README.md, "Configuration"):\n${issues.map((issue) => `  - ${issue.variable}: ${issue.message}`).join('\n')}`,
     )
     this.name = 'EnvError'
-    this.issues = issues
+    // Not enumerable, so Node's report of an uncaught EnvError is its message alone, not the list twice.
+    Object.defineProperty(this, 'issues', { value: issues, enumerable: false })
     // Uncaught at start, only the message is printed: a stack into the config reader says nothing more.
     this.stack = `${this.name}: ${this.message}`
   }
