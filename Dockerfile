@@ -24,6 +24,7 @@ COPY --from=build --chown=node:node /app/package.json /app/server.ts /app/tsconf
 COPY --from=build --chown=node:node /app/api ./api
 COPY --from=build --chown=node:node /app/app ./app
 COPY --from=build --chown=node:node /app/contract ./contract
+COPY --from=build --chown=node:node /app/server-shared ./server-shared
 COPY --from=build --chown=node:node /app/public ./public
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -3,8 +3,13 @@
  * for the app, and the import boundaries of the layout (docs/decisions/0014-tooling.md):
  * - `app/components` and `app/lib` run in the browser too: they never import `app/.server`;
  * - `app/.server` is the BFF's server side: it never imports UI code from `app/components`;
- * - `api/` is a service of its own (it may be deployed apart, `API_URL`): it never imports `app/`.
- * Shared rules live in the top-level `contract/`, which imports neither.
+ * - `api/` is a service of its own (it may be deployed apart, `API_URL`): it never imports `app/`,
+ *   and `app/` never imports `api/` (its tests may build the real API from `api/testing/`);
+ * - what both servers need (configuration reading, the logger, the capped body reader, the
+ *   cross-site rule) lives in the top-level `server-shared/`, which imports neither;
+ * - server.ts, the composition root, may import both.
+ * Shared wire rules live in the top-level `contract/`, which imports neither
+ * (docs/decisions/0034-wiring-configuration-and-boundaries.md).
  * Formatting is Prettier's (`.prettierrc.json`), not ESLint's.
  */
 import js from '@eslint/js'
@@ -20,6 +25,21 @@ const SERVER_ONLY = {
   regex: '(^|/)\\.server(/|$)',
   allowTypeImports: true,
   message: 'Browser code (app/components, app/lib) must not import app/.server.',
+}
+
+/** An import of `api/` from `app/`. */
+const NOT_API = {
+  regex: '^(\\.\\./)+api(/|$)',
+  message: 'app/ must not import api/ (it may run apart, API_URL): share through server-shared/ or contract/.',
+}
+
+/** The same for tests, which may build the real API in process from `api/testing/`. */
+const NOT_API_BUT_TESTING = { ...NOT_API, regex: '^(\\.\\./)+api/(?!testing/)' }
+
+/** An import of anything under `app/components` from `app/.server`. */
+const NOT_COMPONENTS = {
+  regex: '(^|/)components/',
+  message: 'app/.server must not import UI code (app/components): share through app/lib.',
 }
 
 export default tseslint.config(
@@ -57,14 +77,28 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SERVER_ONLY] }] },
   },
   {
+    files: ['app/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NOT_API] }] },
+  },
+  {
     files: ['app/.server/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NOT_COMPONENTS, NOT_API] }] },
+  },
+  {
+    files: ['app/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NOT_API_BUT_TESTING] }] },
+  },
+  {
+    files: ['app/.server/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NOT_COMPONENTS, NOT_API_BUT_TESTING] }] },
+  },
+  {
+    files: ['server-shared/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { regex: '(^|/)components/', message: 'app/.server must not import UI code (app/components): share through app/lib.' },
-          ],
+          patterns: [{ regex: '^(\\.\\./)+(app|api)(/|$)|^~/', message: 'server-shared/ is shared by api/ and app/: it imports neither.' }],
         },
       ],
     },

@@ -14,12 +14,12 @@ import compression from 'compression'
 import expressStaticGzip from 'express-static-gzip'
 import { getRequestListener } from '@hono/node-server'
 import { createRequestHandler } from '@react-router/express'
-import { createRequestHandler as createFetchHandler, type ServerBuild } from 'react-router'
+import { createRequestHandler as createRouterFetchHandler, type ServerBuild } from 'react-router'
 import { loadConfig } from './api/config.ts'
 import { startEmbeddedApi } from './api/embedded.ts'
 import { pingApi, proxyUpload } from './app/.server/remote-api.ts'
 import { serveStoredObject, uploadsForAllowedOrigins } from './api/lib/serve-upload.ts'
-import { logger } from './api/lib/logger.ts'
+import { logger } from './server-shared/logger.ts'
 import { describeFault } from './api/lib/faults.ts'
 import { clientIpMiddleware } from './api/lib/client-ip.ts'
 import { rejectUnknownMethods } from './api/lib/methods.ts'
@@ -27,8 +27,8 @@ import { closeAfterTooLarge } from './api/lib/too-large.ts'
 import { closeConnectionsWhileDraining, createShutdown, tuneKeepAlive, type Lifecycle } from './api/lib/graceful.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
 import { createPageCache, type PageCache, type RenderPersonalSlots } from './app/.server/page-cache.ts'
-import { setInProcessOrderHub } from './app/.server/order-stream.ts'
 import { env as bffEnv } from './app/.server/env.ts'
+import { apiLoadContext, inProcessWiring, networkWiring, type ApiWiring } from './app/.server/api-context.ts'
 
 const config = loadConfig()
 const isProduction = config.isProduction
@@ -36,11 +36,18 @@ const isProduction = config.isProduction
 // With API_URL the API runs elsewhere and this process is only the BFF: no database, no migrations
 // (docs/scale-out.md, "API and BFF apart").
 const embedded = config.apiUrl ? null : await startEmbeddedApi(config, logger)
-if (embedded) {
-  // The BFF calls the API in-process unless API_URL points elsewhere (app/.server/upstream.ts).
-  ;(globalThis as Record<symbol, unknown>)[Symbol.for('grocery.api.fetch')] = (request: Request) => embedded.api.fetch(request)
-  // The live order page subscribes to the API's order events in-process (app/.server/order-stream.ts).
-  setInProcessOrderHub(embedded.deps.orderEvents)
+
+// How the BFF reaches the API (app/.server/api-context.ts): the Hono app's fetch in this process,
+// or the network's with API_URL; with the BFF's configuration and, in process, the API's order event
+// hub for the live order page. Every request gets it in its router context through getLoadContext.
+const wiring: ApiWiring = embedded
+  ? inProcessWiring(async (request) => embedded.api.fetch(request), { settings: bffEnv, orderHub: embedded.deps.orderEvents })
+  : networkWiring(bffEnv)
+const getLoadContext = () => apiLoadContext(wiring)
+/** React Router's fetch handler for `build`, every request given the load context (the page cache renders through it). */
+const createFetchHandler = (build: ServerBuild, mode: string) => {
+  const handle = createRouterFetchHandler(build, mode)
+  return (request: Request) => handle(request, getLoadContext())
 }
 
 const lifecycle: Lifecycle = { draining: false }
@@ -92,7 +99,7 @@ let pageCache: PageCache | null = null
 if (process.env.EXPOSE_METRICS === '1') {
   app.get('/metrics.json', (_req, res) => {
     res.json({
-      upstreamCalls: ((globalThis as Record<symbol, unknown>)[Symbol.for('grocery.upstream.calls')] as number) ?? 0,
+      upstreamCalls: wiring.stats.upstreamCalls,
       cache: embedded?.deps.cache.stats ?? null,
       pageCache: pageCache?.stats ?? null,
     })
@@ -149,7 +156,7 @@ if (isProduction) {
     }),
   )
   app.use(express.static(clientDir, { maxAge: '1h', index: false }))
-  app.all('/{*splat}', pageCache.fill, createRequestHandler({ build }))
+  app.all('/{*splat}', pageCache.fill, createRequestHandler({ build, getLoadContext }))
 } else {
   const vite = await import('vite')
   const viteServer = await vite.createServer({ server: { middlewareMode: true } })
@@ -158,7 +165,7 @@ if (isProduction) {
     try {
       const ssr = viteServer.environments.ssr as unknown as { runner: { import(id: string): Promise<unknown> } }
       const build = await ssr.runner.import('virtual:react-router/server-build')
-      return createRequestHandler({ build: build as never })(req, res, next)
+      return createRequestHandler({ build: build as never, getLoadContext })(req, res, next)
     } catch (err) {
       next(err)
     }
@@ -179,8 +186,8 @@ const shutdown = createShutdown({
   server,
   lifecycle,
   logger,
-  delayMs: Number(process.env.SHUTDOWN_DELAY_MS ?? 0),
-  graceMs: Number(process.env.SHUTDOWN_GRACE_MS ?? 25_000),
+  delayMs: config.shutdown.delayMs,
+  graceMs: config.shutdown.graceMs,
   onDrained: async () => {
     await embedded?.stop()
   },

@@ -5,7 +5,7 @@ import path from 'node:path'
 export default defineConfig({
   resolve: { alias: { '~': path.resolve(import.meta.dirname, 'app') } },
   test: {
-    include: ['app/**/*.test.{ts,tsx}', 'api/**/*.test.ts', 'scripts/**/*.test.ts', 'eval/**/*.test.ts'],
+    include: ['app/**/*.test.{ts,tsx}', 'api/**/*.test.ts', 'server-shared/**/*.test.ts', 'scripts/**/*.test.ts', 'eval/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

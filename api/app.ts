@@ -15,7 +15,7 @@ import { DEFAULT_JSON_BODY_MAX_BYTES } from './lib/validate.ts'
 import { createGate } from './lib/gate.ts'
 import { createCatalogCache } from './lib/cache.ts'
 import { createDiskStorage } from './lib/storage.ts'
-import { logger as defaultLogger } from './lib/logger.ts'
+import { logger as defaultLogger } from '../server-shared/logger.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { createMailer } from './lib/mail.ts'
 import { createJobQueue } from './lib/jobs/queue.ts'
@@ -52,6 +52,8 @@ export type { AppDeps, AppOptions }
 
 /** Fills defaults for every dependency not given. */
 export function resolveDeps(opts: AppOptions): AppDeps {
+  // The type requires it; an empty string (an empty JWT_SECRET, a JavaScript caller) must not sign tokens either.
+  if (!opts.jwtSecret) throw new Error('createApp needs a jwtSecret: no secret is safe to default')
   return {
     accounts: accountLookup(opts.db),
     storage: createDiskStorage(path.join(os.tmpdir(), 'grocery-uploads')),

@@ -1,12 +1,15 @@
 /**
  * api/config.ts: `parsePublicUrl` (origins accepted and normalised, anything else refused at start),
- * `parseS3`, and the generated-secrets notice printed once per process.
+ * `parseS3`, the generated-secrets notice printed once per process, and `loadConfig`'s defaults and
+ * its one message naming every bad variable (README.md, "Configuration").
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parsePublicUrl, parseS3 } from './config.ts'
+import { loadConfig, parseS3 } from './config.ts'
+import { EnvError } from '../server-shared/env.ts'
+import { parsePublicUrl } from '../server-shared/env.ts'
 
 describe('PUBLIC_URL', () => {
   it('is optional', () => {
@@ -79,5 +82,68 @@ describe('the generated-secrets notice', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('loadConfig', () => {
+  const SECRETS = { SESSION_SECRET: 's'.repeat(32), JWT_SECRET: 'j'.repeat(32) }
+
+  it('keeps every default of README.md', () => {
+    const config = loadConfig({ ...SECRETS })
+    expect(config).toMatchObject({
+      port: 3000,
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      apiUrl: undefined,
+      mailFrom: 'Grocery Store <no-reply@localhost>',
+      isProduction: false,
+      uploadMaxBytes: 5 * 1024 * 1024,
+      jsonBodyMaxBytes: 1024 * 1024,
+      trustProxy: 0,
+      apiAllowedOrigins: [],
+      publicUrl: undefined,
+      s3: null,
+      secureCookies: false,
+      rateLimitIpMultiplier: 1,
+      databasePool: { max: 10, connectTimeoutMs: 5000 },
+      seedCatalog: true,
+      shutdown: { delayMs: 0, graceMs: 25_000 },
+      commerce: { maxQtyPerLine: 12, deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 },
+    })
+    expect(config.payments.provider.name).toBe('test')
+  })
+
+  it('fails with one message naming each bad variable and why, the grouped rules included', () => {
+    let error: unknown
+    try {
+      loadConfig({
+        ...SECRETS,
+        PORT: 'eighty',
+        DATABASE_POOL_MAX: '0',
+        TRUST_PROXY: 'true',
+        SEED_CATALOG: 'no',
+        CART_MAX_QTY_PER_LINE: '0',
+        PAYMENT_PROVIDER: 'razorpay',
+        S3_BUCKET: 'b',
+        S3_ACCESS_KEY_ID: 'k',
+      })
+    } catch (err) {
+      error = err
+    }
+    expect(error).toBeInstanceOf(EnvError)
+    expect((error as EnvError).issues.map((i) => i.variable)).toEqual([
+      'PORT',
+      'DATABASE_POOL_MAX',
+      'TRUST_PROXY',
+      'SEED_CATALOG',
+      'CART_MAX_QTY_PER_LINE',
+      'PAYMENT_PROVIDER, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET, PAYMENT_RESERVATION_SECONDS',
+      'S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL, S3_PREFIX',
+    ])
+    const message = (error as Error).message
+    expect(message).toContain('  - PORT: must be a whole number from 0 to 65535, got "eighty"')
+    expect(message).toContain('  - CART_MAX_QTY_PER_LINE: must be a whole number from 1 to 999, got "0"')
+    expect(message).toContain('needs RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET and RAZORPAY_WEBHOOK_SECRET')
+    expect(message).toContain('Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY')
   })
 })

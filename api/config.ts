@@ -1,13 +1,25 @@
 /**
  * Server configuration from the environment; every variable, its default and its meaning is listed
- * in README.md ("Configuration"). On the embedded default (no env), secrets are generated once and
+ * in README.md ("Configuration"). `ApiEnvSchema` declares the variables (zod), `loadConfig` parses
+ * them once at start and fails with one message naming every bad variable and why
+ * (server-shared/env.ts `EnvError`). On the embedded default (no env), secrets are generated once and
  * kept in `DATA_DIR/secrets.json` so sessions survive restarts; in production set them explicitly.
  */
-import fs from 'node:fs'
 import path from 'node:path'
-import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
 import { parseTrustProxy } from './lib/client-ip.ts'
-import { isBareOrigin, parseOrigin } from './lib/cors.ts'
+import { parseOrigin } from './lib/cors.ts'
+import {
+  flag,
+  httpUrl,
+  parsePublicUrl,
+  positiveNumber,
+  readEnvironment,
+  readSecrets,
+  text,
+  variable,
+  wholeNumber,
+} from '../server-shared/env.ts'
 import { parseUploadMaxBytes } from '../contract/file.ts'
 import { DEFAULT_CART_LIMITS } from '../contract/cart-limits.ts'
 import { toPaise } from './lib/money.ts'
@@ -54,6 +66,8 @@ export interface ServerConfig {
   seedCatalog: boolean
   /** The payment provider and the stock hold of online orders (`PAYMENT_*`, `RAZORPAY_*`; api/modules/payment/settings.ts). */
   payments: PaymentSettings
+  /** `SHUTDOWN_DELAY_MS` (0) of serving with /readyz at 503, and `SHUTDOWN_GRACE_MS` (25000) of waiting for requests, on SIGTERM. */
+  shutdown: { delayMs: number; graceMs: number }
 }
 
 /**
@@ -170,88 +184,103 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
 }
 
 /**
- * `PUBLIC_URL` as an origin: `https://shop.example/` and `https://shop.example` both give
- * `https://shop.example`. Throws at start on anything but an http(s) URL without path, query or
- * credentials, so a typo cannot put wrong canonical URLs on every page.
+ * The variables the API reads one by one (README.md, "Configuration"); unset or empty is the
+ * default of `loadConfig`. Rules over several variables are `loadConfig`'s groups.
  */
-export function parsePublicUrl(value: string | undefined): string | undefined {
-  if (!value) return undefined
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://shop.example (got "${value}")`)
-  }
-  if (!isBareOrigin(url)) {
-    throw new Error(`PUBLIC_URL must be an origin such as https://shop.example, without path, query or credentials (got "${value}")`)
-  }
-  return url.origin
-}
-
-/**
- * Whether the generated-secrets notice was printed in this process. On globalThis, not in a module
- * variable: server.ts loads this module, and the server bundle (build/server, app/.server/env.ts) has
- * its own copy of it, so a module flag would let each copy print the notice once.
- */
-const SECRETS_NOTICE = Symbol.for('grocery.config.secretsNotice')
-
-function persistedSecrets(dataDir: string): { jwtSecret: string; sessionSecret: string } {
-  const file = path.join(dataDir, 'secrets.json')
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch {
-    const secrets = { jwtSecret: randomBytes(32).toString('base64url'), sessionSecret: randomBytes(32).toString('base64url') }
-    fs.mkdirSync(dataDir, { recursive: true })
-    fs.writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 })
-    return secrets
-  }
-}
-
-/**
- * Reads the configuration from `env`. Missing JWT_SECRET / SESSION_SECRET are generated once and kept
- * in DATA_DIR/secrets.json (mode 0600); in production that is announced on stderr, because several
- * instances behind a load balancer must share one explicit value of each.
- */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const dataDir = path.resolve(env.DATA_DIR ?? './data')
-  const isProduction = env.NODE_ENV === 'production'
-  const needPersisted = !env.JWT_SECRET || !env.SESSION_SECRET
-  const persisted = needPersisted ? persistedSecrets(dataDir) : undefined
-  const g = globalThis as Record<symbol, unknown>
-  if (needPersisted && isProduction && !g[SECRETS_NOTICE]) {
-    g[SECRETS_NOTICE] = true
-    console.warn(
-      `JWT_SECRET/SESSION_SECRET not set: using the generated ones in ${path.join(dataDir, 'secrets.json')}. Set both when running more than one instance.`,
-    )
-  }
-  return {
-    port: Number(env.PORT ?? 3000),
-    dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
-    apiUrl: env.API_URL || undefined,
-    jwtSecret: env.JWT_SECRET ?? persisted!.jwtSecret,
-    sessionSecret: env.SESSION_SECRET ?? persisted!.sessionSecret,
-    smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM ?? 'Grocery Store <no-reply@localhost>',
-    isProduction,
-    uploadMaxBytes: parseUploadMaxBytes(env.UPLOAD_MAX_BYTES),
-    jsonBodyMaxBytes: Number(env.JSON_BODY_MAX_BYTES ?? 1024 * 1024),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    apiInternalToken: env.API_INTERNAL_TOKEN || undefined,
-    apiAllowedOrigins: (env.API_ALLOWED_ORIGINS ?? '')
+export const ApiEnvSchema = z.object({
+  NODE_ENV: text,
+  PORT: wholeNumber(0, 65_535),
+  DATA_DIR: text,
+  DATABASE_URL: text,
+  DATABASE_POOL_MAX: wholeNumber(1, 10_000),
+  DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(1),
+  API_URL: httpUrl,
+  JWT_SECRET: text,
+  SESSION_SECRET: text,
+  SMTP_URL: text,
+  MAIL_FROM: text,
+  UPLOAD_MAX_BYTES: variable((raw) => parseUploadMaxBytes(raw)),
+  JSON_BODY_MAX_BYTES: wholeNumber(1),
+  TRUST_PROXY: variable((raw) => parseTrustProxy(raw)),
+  API_INTERNAL_TOKEN: text,
+  API_ALLOWED_ORIGINS: variable((raw) =>
+    raw
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean)
       .map((o) => parseOrigin(o)),
-    publicUrl: parsePublicUrl(env.PUBLIC_URL),
-    commerce: parseCommerce(env),
-    invoice: parseInvoiceSettings(env),
-    payments: parsePaymentSettings(env),
-    s3: parseS3(env),
-    secureCookies: isProduction && env.INSECURE_COOKIES !== '1',
-    adminPassword: env.ADMIN_PASSWORD || undefined,
-    rateLimitIpMultiplier: Number(env.RATE_LIMIT_IP_MULTIPLIER ?? 1) || 1,
-    databasePool: { max: Number(env.DATABASE_POOL_MAX ?? 10), connectTimeoutMs: Number(env.DATABASE_CONNECT_TIMEOUT_MS ?? 5000) },
-    seedCatalog: env.SEED_CATALOG !== '0',
+  ),
+  PUBLIC_URL: variable((raw) => parsePublicUrl(raw)),
+  INSECURE_COOKIES: flag,
+  ADMIN_PASSWORD: text,
+  RATE_LIMIT_IP_MULTIPLIER: positiveNumber,
+  SEED_CATALOG: flag,
+  SHUTDOWN_DELAY_MS: wholeNumber(0),
+  SHUTDOWN_GRACE_MS: wholeNumber(0),
+  LOG_LEVEL: variable((raw) => {
+    const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+    if (!levels.includes(raw)) throw new Error(`must be one of ${levels.join(', ')}, got "${raw}"`)
+    return raw
+  }),
+})
+
+/**
+ * Reads the configuration from `env`. Throws one `EnvError` (server-shared/env.ts) naming every bad
+ * variable and why. Missing JWT_SECRET / SESSION_SECRET are generated once and kept in
+ * DATA_DIR/secrets.json (server-shared/env.ts `readSecrets`).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const { values: e, groups } = readEnvironment(env, ApiEnvSchema, {
+    commerce: {
+      variables: [
+        'CART_MAX_QTY_PER_LINE',
+        'GUEST_CART_MAX',
+        'DELIVERY_CHARGE',
+        'FREE_DELIVERY_ABOVE',
+        'DELIVERY_RIDER_KMPH',
+        'DELIVERY_MIN_TRAVEL_MINUTES',
+        'DELIVERY_PICK_MINUTES',
+      ],
+      parse: parseCommerce,
+    },
+    invoice: { variables: ['SELLER_NAME', 'SELLER_ADDRESS', 'SELLER_GSTIN', 'GST_RATES'], parse: parseInvoiceSettings },
+    payments: {
+      variables: ['PAYMENT_PROVIDER', 'RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET', 'PAYMENT_RESERVATION_SECONDS'],
+      parse: parsePaymentSettings,
+    },
+    s3: {
+      variables: ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL', 'S3_PREFIX'],
+      parse: parseS3,
+    },
+  })
+  const dataDir = path.resolve(e.DATA_DIR ?? './data')
+  const isProduction = e.NODE_ENV === 'production'
+  const secrets = readSecrets(env, dataDir, isProduction)
+  return {
+    port: e.PORT ?? 3000,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    apiUrl: e.API_URL,
+    jwtSecret: secrets.jwtSecret,
+    sessionSecret: secrets.sessionSecret,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? 'Grocery Store <no-reply@localhost>',
+    isProduction,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES ?? parseUploadMaxBytes(undefined),
+    jsonBodyMaxBytes: e.JSON_BODY_MAX_BYTES ?? 1024 * 1024,
+    trustProxy: e.TRUST_PROXY ?? parseTrustProxy(undefined),
+    apiInternalToken: e.API_INTERNAL_TOKEN,
+    apiAllowedOrigins: e.API_ALLOWED_ORIGINS ?? [],
+    publicUrl: e.PUBLIC_URL,
+    commerce: groups.commerce,
+    invoice: groups.invoice,
+    payments: groups.payments,
+    s3: groups.s3,
+    secureCookies: isProduction && e.INSECURE_COOKIES !== true,
+    adminPassword: e.ADMIN_PASSWORD,
+    rateLimitIpMultiplier: e.RATE_LIMIT_IP_MULTIPLIER ?? 1,
+    databasePool: { max: e.DATABASE_POOL_MAX ?? 10, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS ?? 5000 },
+    seedCatalog: e.SEED_CATALOG !== false,
+    shutdown: { delayMs: e.SHUTDOWN_DELAY_MS ?? 0, graceMs: e.SHUTDOWN_GRACE_MS ?? 25_000 },
   }
 }

@@ -19,7 +19,7 @@ import { createIllustrationDrawer, type IllustrationDrawer } from './lib/illustr
 import { createMailer } from './lib/mail.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { createJobQueue } from './lib/jobs/queue.ts'
-import type { Logger } from './lib/logger.ts'
+import type { Logger } from '../server-shared/logger.ts'
 import { describeFault } from './lib/faults.ts'
 import { createGate } from './lib/gate.ts'
 import { startCacheBus } from './lib/cache-bus.ts'

@@ -22,7 +22,7 @@ import {
   type EntryContext,
   type HandleErrorFunction,
 } from 'react-router'
-import { logger } from '../api/lib/logger.ts'
+import { logger } from '../server-shared/logger.ts'
 import { contentSecurityPolicy, createNonce, hashedContentSecurityPolicy, inlineScriptHashes } from './.server/csp.ts'
 import { isPageCacheRender, PERSONAL_SLOTS_HEADER } from './.server/page-cache.ts'
 import { NonceProvider } from './components/nonce.tsx'

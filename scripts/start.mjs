@@ -28,8 +28,8 @@ function newestMtime(dir) {
 }
 
 const serverBuild = path.join(root, 'build/server/index.js')
-// The app's bundle is built from app/, public/ and the rules it shares with the API (contract/).
-const sources = Math.max(...['app', 'public', 'contract'].map((dir) => newestMtime(path.join(root, dir))))
+// The app's bundle is built from app/, public/ and what it shares with the API (contract/, server-shared/).
+const sources = Math.max(...['app', 'public', 'contract', 'server-shared'].map((dir) => newestMtime(path.join(root, dir))))
 const stale = !fs.existsSync(serverBuild) || fs.statSync(serverBuild).mtimeMs < sources
 
 /**

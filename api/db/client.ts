@@ -16,7 +16,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { Db } from './db.ts'
 import pg from 'pg'
 import * as schema from './schema.ts'
-import { logger } from '../lib/logger.ts'
+import { logger } from '../../server-shared/logger.ts'
 import { FolderLockedError, lockFolder } from './folder-lock.ts'
 
 export type { Db, Schema } from './db.ts'

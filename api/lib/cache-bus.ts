@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import type { CatalogCache, CatalogChange } from './cache.ts'
-import type { Logger } from './logger.ts'
+import type { Logger } from '../../server-shared/logger.ts'
 import { ORDER_CHANNEL, parseOrderEvent, type OrderEvents } from './order-events.ts'
 
 /** The channel of catalogue-changed notices. */

@@ -13,6 +13,7 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
+import { isBareOrigin } from '../../server-shared/env.ts'
 
 /** Request headers a cross-origin client may send (what the API reads besides the CORS-safelisted ones). */
 export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Guest-Cart', 'X-Refresh-Token'] as const
@@ -22,22 +23,6 @@ export const CORS_EXPOSE_HEADERS = ['Retry-After', 'Idempotent-Replayed', 'Allow
 export const CORS_ALLOW_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] as const
 /** How long a browser may keep a preflight's answer, in seconds (Chromium caps it at 7200). */
 export const CORS_MAX_AGE_SECONDS = 600
-
-/**
- * True when `url` is only an http(s) origin (RFC 6454 §4): no credentials, path, query or fragment
- * (a trailing "/" is allowed). The one shape check of PUBLIC_URL and of API_ALLOWED_ORIGINS
- * (`parseOrigin` below, api/config.ts `parsePublicUrl`).
- */
-export function isBareOrigin(url: URL): boolean {
-  return (
-    /^https?:$/.test(url.protocol) &&
-    !url.username &&
-    !url.password &&
-    !url.search &&
-    !url.hash &&
-    (url.pathname === '/' || url.pathname === '')
-  )
-}
 
 /**
  * `value` as an origin (`https://shop.example/` → `https://shop.example`). Throws on anything that is

@@ -1,8 +1,8 @@
 /**
  * Cross-site request forgery defence by the browser's own headers (OWASP CSRF Prevention Cheat
  * Sheet, "Verifying Origin With Standard Headers" and "Fetch Metadata headers"), shared by the API
- * (its cookie sign-in) and the BFF (app/.server/csrf.ts, every form post). The rule (`isFromOwnPage`)
- * and where each side applies it: docs/security.md, "Sign-in and sessions".
+ * (its cookie sign-in) and the BFF (app/.server/csrf.ts, every form post). The rule (`isFromOwnPage`,
+ * server-shared/own-page.ts, which both sides import) and where each side applies it: docs/security.md, "Sign-in and sessions".
  *
  * Why a request with none of `Origin`, `Referer` and `Sec-Fetch-Site` is refused: every current
  * browser sends `Origin` with a form post and `Sec-Fetch-Site` with every request, so only a client
@@ -14,39 +14,12 @@
  */
 import type { Context } from 'hono'
 import { Forbidden } from './errors.ts'
+import { isFromOwnPage, originOf } from '../../server-shared/own-page.ts'
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /** The message of a refused cross-site write. */
 export const CROSS_SITE_REFUSED = 'Cross-site request refused: send it from this site, or sign it with a Bearer token'
-
-function originOf(value: string | null | undefined): string | null {
-  if (!value || value === 'null') return null
-  try {
-    return new URL(value).origin
-  } catch {
-    return null
-  }
-}
-
-/**
- * Whether the browser says the request was made by a page of one of our origins (the rule above).
- * @param header reads one request header (`null` or `undefined` when absent)
- * @param isOwn whether a full origin (`https://shop.example`) is one of ours
- */
-export function isFromOwnPage(header: (name: string) => string | null | undefined, isOwn: (origin: string) => boolean): boolean {
-  const origin = header('origin')
-  // `Origin: null` (a sandboxed frame, a cross-origin redirect, `Referrer-Policy: no-referrer`) names no page of ours.
-  if (origin) return originOf(origin) !== null && isOwn(originOf(origin)!)
-  const referer = header('referer')
-  const fetchSite = header('sec-fetch-site')
-  if (!referer && !fetchSite) return false
-  if (referer) {
-    const from = originOf(referer)
-    if (!from || !isOwn(from)) return false
-  }
-  return !fetchSite || fetchSite === 'same-origin'
-}
 
 /**
  * Throws 403 unless the request comes from a page of this host or of one of `allowedOrigins` (full

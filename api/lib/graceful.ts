@@ -15,7 +15,7 @@
  * it, as Node's docs require.
  */
 import type { Server } from 'node:http'
-import type { Logger } from './logger.ts'
+import type { Logger } from '../../server-shared/logger.ts'
 
 /** While draining, how often connections left idle are closed (ms). */
 export const IDLE_SWEEP_MS = 1000

@@ -9,7 +9,7 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { illustrations } from '../db/schema.ts'
-import type { Logger } from './logger.ts'
+import type { Logger } from '../../server-shared/logger.ts'
 import type { Storage } from './storage.ts'
 import { isIllustrationSubject, renderIllustration } from './illustrations.ts'
 

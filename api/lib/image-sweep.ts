@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import type { Storage } from './storage.ts'
-import type { Logger } from './logger.ts'
+import type { Logger } from '../../server-shared/logger.ts'
 import { queryRows } from '../db/query.ts'
 import { deleteImageIfUnused, imageIsUsed } from './images.ts'
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import nodemailer from 'nodemailer'
-import { logger as defaultLogger, type Logger } from './logger.ts'
+import { logger as defaultLogger, type Logger } from '../../server-shared/logger.ts'
 
 export interface MailMessage {
   to: string

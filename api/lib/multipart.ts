@@ -11,7 +11,7 @@
  */
 import type { Context } from 'hono'
 import { BadRequest, PayloadTooLarge } from './errors.ts'
-import { readCappedStream } from './capped-body.ts'
+import { readCappedStream } from '../../server-shared/capped-body.ts'
 import { formatByteSize } from './images.ts'
 
 /**

@@ -9,7 +9,7 @@
  * not fatal: the order page shows the status as of its load and a refresh link.
  */
 import type { OrderStatus } from '../../contract/order-status.ts'
-import type { Logger } from './logger.ts'
+import type { Logger } from '../../server-shared/logger.ts'
 
 /** The channel of order-status notices. */
 export const ORDER_CHANNEL = 'order_status'

@@ -7,7 +7,7 @@
  * stored first (api/lib/illustration-store.ts); on disk this handler then runs after the static
  * files, for the keys they do not have.
  */
-import type { Logger } from './logger.ts'
+import type { Logger } from '../../server-shared/logger.ts'
 import { STORAGE_KEY, type Storage } from './storage.ts'
 import { describeFault } from './faults.ts'
 import { illustrationStemOfKey, type IllustrationDrawer } from './illustration-store.ts'

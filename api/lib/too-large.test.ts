@@ -1,5 +1,5 @@
 /**
- * api/lib/too-large.ts with api/lib/capped-body.ts, on a real listening server and a raw TCP client:
+ * api/lib/too-large.ts with server-shared/capped-body.ts, on a real listening server and a raw TCP client:
  * a body over its cap gets its 413 in full, with `Connection: close`, and the server ends the
  * connection right after, whether the client declared the length and stalled, or streams a chunked
  * body on and on. The body is read as the BFF reads it (@react-router/express turns the Node request
@@ -13,7 +13,7 @@ import { getRequestListener } from '@hono/node-server'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeAfterTooLarge } from './too-large.ts'
-import { readCappedStream } from './capped-body.ts'
+import { readCappedStream } from '../../server-shared/capped-body.ts'
 import { tuneKeepAlive } from './graceful.ts'
 
 const CAP = 64 * 1024

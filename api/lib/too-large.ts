@@ -1,6 +1,6 @@
 /**
  * A 413 ends its connection. A body over its cap is refused while it streams in
- * (api/lib/capped-body.ts), so the rest of it is still on the way when the answer is ready; keeping
+ * (server-shared/capped-body.ts), so the rest of it is still on the way when the answer is ready; keeping
  * the connection open leaves the client waiting with a body nobody reads until the keep-alive
  * timeout (65 s, api/lib/graceful.ts). RFC 9110 §15.5.14 lets the server close the connection
  * instead: the answer says `Connection: close`, and once it is written the socket is closed in

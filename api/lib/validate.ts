@@ -9,7 +9,7 @@ import type { Context } from 'hono'
 import type { z } from 'zod'
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from './errors.ts'
 import { findUnsafeValue } from './safe-text.ts'
-import { readCappedStream } from './capped-body.ts'
+import { readCappedStream } from '../../server-shared/capped-body.ts'
 import { relativizeImageUrls } from './public-urls.ts'
 
 export { readCappedStream }

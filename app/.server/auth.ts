@@ -6,12 +6,12 @@
  */
 import { mergeGuestCart } from './api/cart.ts'
 import { syncLocationAtSignIn } from './location.server.ts'
-import { redirect, type RouterContextProvider } from 'react-router'
+import { data, redirect, type RouterContextProvider } from 'react-router'
 import { getSession } from './context.ts'
 import type { RequestSession, SessionUser, Tokens } from './session.ts'
 import { toSessionUser, userDetails, type User } from './api/user.ts'
 import { throwFailure, type UpstreamFailure } from './failure.ts'
-import { isStaffRole } from '../lib/roles.ts'
+import { isStaffRole, NO_PERMISSION_MESSAGE } from '../lib/roles.ts'
 
 type Context = Readonly<RouterContextProvider>
 
@@ -95,19 +95,22 @@ export async function requireFreshUser(context: Context, page: Request | URL): P
 }
 
 /**
- * The admin check of the four admin dashboard routes (docs/product.md, "Roles and permissions"): the
- * fresh user of `requireFreshUser` (the role may have changed since login) and `isAdmin` = role
- * ADMIN. The API enforces the role on every write anyway (docs/api-contract.md, "Differences from the
- * original contract"); this check only decides what the page shows.
+ * The admin check of the admin dashboard routes (docs/product.md, "Roles and permissions"): the
+ * fresh user of `requireFreshUser` (the role may have changed since login) when the role is ADMIN;
+ * anyone else gets a thrown 403 "Do not have permission", as the API answers (api/lib/auth.ts), which
+ * the page's error boundary shows as the red box (app/components/admin-guard.tsx
+ * `AdminErrorBoundary`). Signed out: the `/login?redirectTo=…` redirect. The API enforces the role
+ * on every write anyway (docs/api-contract.md, "Differences from the original contract").
  */
-export async function requireAdmin(context: Context, page: Request | URL): Promise<{ user: SessionUser; isAdmin: boolean }> {
+export async function requireAdmin(context: Context, page: Request | URL): Promise<SessionUser> {
   const user = toSessionUser(await requireFreshUser(context, page))
-  return { user, isAdmin: user.role === 'ADMIN' }
+  if (user.role !== 'ADMIN') throw data(NO_PERMISSION_MESSAGE, { status: 403 })
+  return user
 }
 
 /**
- * The check of the order desk and stock pages (docs/product.md, "Roles and permissions"): as
- * `requireAdmin`, with `isStaff` = role ADMIN or STAFF and `isAdmin` = role ADMIN (what only an
+ * The check of the order desk and stock pages (docs/product.md, "Roles and permissions"): the fresh
+ * user of `requireFreshUser`, with `isStaff` = role ADMIN or STAFF and `isAdmin` = role ADMIN (what only an
  * admin may do on those pages, such as a store's settings).
  */
 export async function requireStaff(

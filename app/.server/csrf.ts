@@ -8,7 +8,7 @@
  * React Router's own check passes a request that has no `Origin` at all.
  */
 import { data, type MiddlewareFunction } from 'react-router'
-import { isFromOwnPage } from '../../api/lib/csrf.ts'
+import { isFromOwnPage } from '../../server-shared/own-page.ts'
 import { env } from './env.ts'
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

@@ -1,52 +1,100 @@
 /**
  * BFF configuration, read once on the server (never shipped to the browser). See README
- * "Configuration". `SESSION_SECRET` signs the cookie session; on the embedded default it is generated
- * and kept in DATA_DIR/secrets.json by api/config.ts.
+ * "Configuration". `BffEnvSchema` declares the variables the BFF reads (zod); `readBffEnv` parses
+ * them and fails with one message naming every bad variable and why (server-shared/env.ts
+ * `EnvError`). `SESSION_SECRET` signs the cookie session; on the embedded default it is generated and
+ * kept in DATA_DIR/secrets.json (server-shared/env.ts `readSecrets`), shared with the API.
  */
-import { loadConfig } from '../../api/config.ts'
+import path from 'node:path'
+import { z } from 'zod'
+import { parseUploadMaxBytes } from '../../contract/file.ts'
+import {
+  flag,
+  httpUrl,
+  paymentProviderName,
+  parsePublicUrl,
+  readEnvironment,
+  readSecrets,
+  text,
+  variable,
+  wholeNumber,
+} from '../../server-shared/env.ts'
 
-const config = loadConfig()
+/** The variables the BFF reads one by one; unset or empty is the default of `readBffEnv`. */
+export const BffEnvSchema = z.object({
+  NODE_ENV: text,
+  DATA_DIR: text,
+  API_URL: httpUrl,
+  API_TIMEOUT_MS: wholeNumber(0),
+  API_INTERNAL_TOKEN: text,
+  PUBLIC_URL: variable((raw) => parsePublicUrl(raw)),
+  S3_BUCKET: text,
+  S3_PUBLIC_URL: httpUrl,
+  UPLOAD_MAX_BYTES: variable((raw) => parseUploadMaxBytes(raw)),
+  INSECURE_COOKIES: flag,
+  PAGE_CACHE_MAX_MB: wholeNumber(0),
+  PAGE_CACHE_TTL_MS: wholeNumber(0),
+})
 
-/** A whole number of at least 0 from the environment variable `name`, or `fallback` when unset. */
-function wholeNumber(name: string, fallback: number | null): number | null {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  if (!/^\d{1,9}$/.test(raw)) throw new Error(`${name} must be a whole number (0 or more), got "${raw}"`)
-  return Number(raw)
-}
-
-export const env = {
+/** What the BFF knows of its configuration. */
+export interface BffEnv {
   /** Base URL of a separately deployed API (`https://api.example.com`); unset = the in-process API. */
-  apiUrl: config.apiUrl,
+  apiUrl: string | undefined
   /**
    * `API_TIMEOUT_MS`: longest wait in ms for a separately deployed API's whole answer
-   * (app/.server/upstream.ts), default 5000; past it the page answers 503 "back in a moment" instead
-   * of leaving the shopper on a blank, loading tab.
+   * (app/.server/upstream.ts), default 5000 (0 too); past it the page answers 503 "back in a moment"
+   * instead of leaving the shopper on a blank, loading tab.
    */
-  apiTimeoutMs: wholeNumber('API_TIMEOUT_MS', 5000) || 5000,
-  sessionSecret: config.sessionSecret,
+  apiTimeoutMs: number
+  sessionSecret: string
   /** Sent with `X-Client-Ip` to a separately deployed API so it trusts the forwarded address. */
-  apiInternalToken: config.apiInternalToken,
-  isProduction: config.isProduction,
+  apiInternalToken: string | undefined
+  isProduction: boolean
   /**
-   * The payment provider (`PAYMENT_PROVIDER`, api/modules/payment/settings.ts): with `razorpay` the
-   * pages' policy allows Razorpay's checkout script, frames and hosted form (app/.server/csp.ts).
+   * The payment provider (`PAYMENT_PROVIDER`, server-shared/env.ts `paymentProviderName`): with
+   * `razorpay` the pages' policy allows Razorpay's checkout script, frames and hosted form (app/.server/csp.ts).
    */
-  paymentProvider: config.payments.provider.name,
+  paymentProvider: 'razorpay' | 'test'
   /** The site's public origin for canonical, Open Graph and sitemap URLs; unset = the request's own. */
-  publicUrl: config.publicUrl,
+  publicUrl: string | undefined
   /**
-   * Origins images may come from besides ours: the origin of `S3_PUBLIC_URL`, where `/uploads/*`
-   * redirects when set (set it on a BFF deployed apart too, so its pages allow those images), and
+   * Origins images may come from besides ours: the origin of `S3_PUBLIC_URL` with `S3_BUCKET`, where
+   * `/uploads/*` redirects (set it on a BFF deployed apart too, so its pages allow those images), and
    * `PUBLIC_URL`, on which the API names its images (api/lib/public-urls.ts).
    */
-  imageOrigins: [...(config.s3?.publicUrl ? [new URL(config.s3.publicUrl).origin] : []), ...(config.publicUrl ? [config.publicUrl] : [])],
+  imageOrigins: string[]
   /** The upload cap in bytes: `UPLOAD_MAX_BYTES`, the same variable the API reads (contract/file.ts). */
-  uploadMaxBytes: config.uploadMaxBytes,
-  /** `Secure` cookies and HSTS (api/config.ts: production unless INSECURE_COOKIES=1). */
-  secureCookies: config.secureCookies,
+  uploadMaxBytes: number
+  /** `Secure` cookies and HSTS: production unless `INSECURE_COOKIES=1`. */
+  secureCookies: boolean
   /** `PAGE_CACHE_MAX_MB`: memory of the anonymous page cache in bytes (app/.server/page-cache.ts); 0 turns it off. */
-  pageCacheMaxBytes: (wholeNumber('PAGE_CACHE_MAX_MB', 64) ?? 64) * 1024 * 1024,
-  /** `PAGE_CACHE_TTL_MS`: longest life of a cached page in ms; unset = server.ts's default (60 s, or 5 s with `API_URL`). */
-  pageCacheTtlMs: wholeNumber('PAGE_CACHE_TTL_MS', null),
+  pageCacheMaxBytes: number
+  /** `PAGE_CACHE_TTL_MS`: longest life of a cached page in ms; null = server.ts's default (60 s, or 5 s with `API_URL`). */
+  pageCacheTtlMs: number | null
 }
+
+/** Reads the BFF's configuration from `source`; throws one `EnvError` naming every bad variable. */
+export function readBffEnv(source: NodeJS.ProcessEnv = process.env): BffEnv {
+  const { values: e, groups } = readEnvironment(source, BffEnvSchema, {
+    payment: { variables: ['PAYMENT_PROVIDER'], parse: paymentProviderName },
+  })
+  const isProduction = e.NODE_ENV === 'production'
+  const publicUrl = e.PUBLIC_URL
+  const s3PublicUrl = e.S3_BUCKET ? e.S3_PUBLIC_URL : undefined
+  return {
+    apiUrl: e.API_URL,
+    apiTimeoutMs: e.API_TIMEOUT_MS || 5000,
+    sessionSecret: readSecrets(source, path.resolve(e.DATA_DIR ?? './data'), isProduction).sessionSecret,
+    apiInternalToken: e.API_INTERNAL_TOKEN,
+    isProduction,
+    paymentProvider: groups.payment,
+    publicUrl,
+    imageOrigins: [...(s3PublicUrl ? [new URL(s3PublicUrl).origin] : []), ...(publicUrl ? [publicUrl] : [])],
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES ?? parseUploadMaxBytes(undefined),
+    secureCookies: isProduction && e.INSECURE_COOKIES !== true,
+    pageCacheMaxBytes: (e.PAGE_CACHE_MAX_MB ?? 64) * 1024 * 1024,
+    pageCacheTtlMs: e.PAGE_CACHE_TTL_MS ?? null,
+  }
+}
+
+export const env: BffEnv = readBffEnv()

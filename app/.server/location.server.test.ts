@@ -16,6 +16,7 @@ import {
 import { RequestSession, sessionStorage } from './session.ts'
 import { runInStoreScope, scopeStoreId } from './store-scope.ts'
 import { upstream } from './upstream.ts'
+import { inProcessWiring, runWithApi } from './api-context.ts'
 import { changeLocationHref, locationLabel } from '../lib/location-labels.ts'
 import type { Location, StoreSummary } from '../../contract/location.ts'
 
@@ -169,15 +170,12 @@ describe('the session location', () => {
 
 describe('X-Store-Id', () => {
   it('is sent on every upstream call inside a store scope, read at each call, and not outside one', async () => {
-    const registry = globalThis as Record<symbol, unknown>
-    const key = Symbol.for('grocery.api.fetch')
-    const before = registry[key]
     const seen: Array<string | null> = []
-    registry[key] = async (request: Request) => {
+    const wiring = inProcessWiring(async (request: Request) => {
       seen.push(request.headers.get('x-store-id'))
       return Response.json({ success: true, error: false, message: '', data: null })
-    }
-    try {
+    })
+    await runWithApi(wiring, async () => {
       await upstream('category/get')
       let store: string | null = 'storeBlrKoramangala'
       await runInStoreScope(
@@ -189,9 +187,7 @@ describe('X-Store-Id', () => {
           await upstream('cart/get')
         },
       )
-      expect(seen).toEqual([null, 'storeBlrKoramangala', null])
-    } finally {
-      registry[key] = before
-    }
+    })
+    expect(seen).toEqual([null, 'storeBlrKoramangala', null])
   })
 })

@@ -5,7 +5,8 @@
  *
  * Where the events come from:
  * - API in this process (no `API_URL`): the API's order event hub (api/lib/order-events.ts), which
- *   PostgreSQL LISTEN/NOTIFY feeds from every instance; server.ts puts it on `globalThis`.
+ *   PostgreSQL LISTEN/NOTIFY feeds from every instance; server.ts hands it to the route through the
+ *   router context (app/.server/api-context.ts, `orderHub`).
  * - API apart (`API_URL`): no hub here, so the stream asks the API for the order every
  *   POLL_INTERVAL_MS with the access token as it was (never refreshing: a rotated refresh token could
  *   not reach the browser's cookie from inside a stream). A 401 or 404 ends the stream; the browser's
@@ -33,18 +34,6 @@ export const HEARTBEAT_MS = 25_000
 export const POLL_INTERVAL_MS = 5_000
 export const MAX_STREAM_MS = 10 * 60_000
 export const MAX_STREAMS_PER_USER = 5
-
-const HUB_KEY = Symbol.for('grocery.order.events')
-
-/** The in-process API's hub, or null when the API runs apart (`API_URL`). */
-export function inProcessOrderHub(): OrderEventHub | null {
-  return ((globalThis as Record<symbol, unknown>)[HUB_KEY] as OrderEventHub | undefined) ?? null
-}
-
-/** Makes `hub` the in-process hub (server.ts, and tests); null removes it. */
-export function setInProcessOrderHub(hub: OrderEventHub | null): void {
-  ;(globalThis as Record<symbol, unknown>)[HUB_KEY] = hub ?? undefined
-}
 
 const openByUser = new Map<string, number>()
 

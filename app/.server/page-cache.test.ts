@@ -18,6 +18,7 @@ import { notePageAvailabilityOrdered, notePageProducts, notePageStore, recordPag
 import { stockKey } from '../../contract/availability.ts'
 import { sessionStorage } from './session.ts'
 import { upstream } from './upstream.ts'
+import { inProcessWiring, runWithApi } from './api-context.ts'
 
 interface Harness {
   base: string
@@ -270,17 +271,15 @@ describe('the page cache', () => {
   })
 
   it('records the products of every upstream answer read during a render, and nothing outside one', async () => {
-    const registry = globalThis as Record<symbol, unknown>
-    const key = Symbol.for('grocery.api.fetch')
-    const before = registry[key]
-    registry[key] = async () =>
+    const wiring = inProcessWiring(async () =>
       Response.json({
         success: true,
         error: false,
         message: '',
         data: [{ categoryId: 'c1', products: [{ _id: 'p7', stock: 0, category: [{ _id: 'c1', name: 'Dairy' }] }] }],
-      })
-    try {
+      }),
+    )
+    await runWithApi(wiring, async () => {
       // Outside a render nothing is recorded, and nothing fails.
       expect((await upstream('product/get-product-by-category')).ok).toBe(true)
       const { shows } = await recordPageShows(async () => {
@@ -290,9 +289,7 @@ describe('the page cache', () => {
       // Products only: the category inside has no stock.
       expect([...shows.products]).toEqual(['p7'])
       expect(shows.availabilityOrdered).toBe(false)
-    } finally {
-      registry[key] = before
-    }
+    })
   })
 
   it('shares one render among visitors asking for the same page at once', async () => {

@@ -3,19 +3,18 @@
  * in process as server.ts wires it): which URLs are listed, their form (absolute, canonical slugs),
  * the index above the URL limit, and 404 for files that do not exist.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, aroundEach, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../api/testing/app.ts'
 import { insertCategory, insertProduct, insertSubCategory } from '../../api/testing/fixtures.ts'
 import { rootSitemap, sitemapFile } from './sitemap.ts'
+import { inProcessWiring, runWithApi } from './api-context.ts'
 
 const ORIGIN = 'https://shop.example'
-const KEY = Symbol.for('grocery.api.fetch')
 let t: TestApp
 let ids: { dairy: string; milk: string; toned: string; hidden: string }
 
 beforeAll(async () => {
   t = await createTestApp()
-  ;(globalThis as Record<symbol, unknown>)[KEY] = (request: Request) => t.app.fetch(request)
   const dairy = await insertCategory(t.db, { name: 'Dairy & Eggs' })
   const milk = await insertSubCategory(t.db, { name: 'Milk', categoryIds: [dairy.id] })
   const toned = await insertProduct(t.db, { name: 'Amul Taaza Toned Milk', categoryIds: [dairy.id], subCategoryIds: [milk.id] })
@@ -23,9 +22,16 @@ beforeAll(async () => {
   ids = { dairy: dairy.id, milk: milk.id, toned: toned.id, hidden: hidden.id }
 })
 afterAll(async () => {
-  delete (globalThis as Record<symbol, unknown>)[KEY]
   await t?.close()
 })
+
+// The BFF calls the API in process, as server.ts wires it (app/.server/api-context.ts).
+aroundEach((runTest) =>
+  runWithApi(
+    inProcessWiring(async (request) => t.app.fetch(request)),
+    runTest,
+  ),
+)
 
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])
 

@@ -6,9 +6,10 @@
  * cleanly. This is the behaviour the original app intended but never ran (docs/product.md,
  * "Differences from the original app").
  *
- * By default the API runs in this same process: server.ts registers its `fetch` under
- * `globalThis[Symbol.for('grocery.api.fetch')]` and calls skip the network. With `API_URL` set,
- * calls go over HTTP to that base URL, each bounded by `API_TIMEOUT_MS` (the answer read in full).
+ * How the API is reached comes from the request's router context (app/.server/api-context.ts): by
+ * default the API runs in this same process and server.ts hands its `fetch` in through
+ * `getLoadContext`, so calls skip the network. With `API_URL` set, calls go over HTTP to that base
+ * URL, each bounded by `API_TIMEOUT_MS` (the answer read in full).
  * An API that cannot be reached or does not answer in time is a failure like any other: status 503
  * with `Retry-After` (UNAVAILABLE), which pages show as "back in a moment" (app/.server/failure.ts).
  *
@@ -16,28 +17,21 @@
  * "Location (BFF)"): catalogue, cart, order and admin answers are that store's stock.
  */
 import type { z } from 'zod'
-import { env } from './env.ts'
+import { currentApi, type ApiWiring } from './api-context.ts'
 import { notePageProducts } from './page-shows.ts'
 import type { RequestSession, Tokens } from './session.ts'
 import { STORE_HEADER, scopeStoreId } from './store-scope.ts'
 
-type FetchLike = (request: Request) => Promise<Response>
-const IN_PROCESS_KEY = Symbol.for('grocery.api.fetch')
-const COUNTER_KEY = Symbol.for('grocery.upstream.calls')
-
 /**
- * Sends one upstream request, counting it under COUNTER_KEY (server.ts serves the count at
- * `/metrics.json` for `npm run bench`): to the in-process API server.ts registered under
- * IN_PROCESS_KEY, or over HTTP with `API_URL`.
+ * Sends one upstream request through the request's wiring, counting it (server.ts serves the count
+ * at `/metrics.json` for `npm run bench`): to the in-process API, or over HTTP with `API_URL`.
  */
-function send(request: Request): Promise<Response> {
-  const g = globalThis as Record<symbol, unknown>
-  g[COUNTER_KEY] = ((g[COUNTER_KEY] as number) ?? 0) + 1
-  const inProcess = g[IN_PROCESS_KEY] as FetchLike | undefined
-  if (!env.apiUrl && inProcess) return inProcess(request)
+function send(api: ApiWiring, request: Request): Promise<Response> {
+  api.stats.upstreamCalls++
+  if (!api.settings.apiUrl) return api.fetch(request)
   // The signal also bounds reading the body (WHATWG Fetch: an aborted fetch errors its body stream),
   // so an API that sends headers and then stalls cannot hold a page either.
-  return fetch(request, { signal: AbortSignal.timeout(env.apiTimeoutMs) })
+  return api.fetch(request, { signal: AbortSignal.timeout(api.settings.apiTimeoutMs) })
 }
 
 /** Seconds a client is asked to wait (`Retry-After`) when the API is away or overloaded. */
@@ -60,9 +54,9 @@ export const UNAVAILABLE = {
  * `send(request)` then `parse`, with an unreachable or silent API as the UNAVAILABLE failure. The
  * products of a success are noted for the page cache when a render for it is under way.
  */
-async function call<T>(request: Request): Promise<UpstreamResult<T>> {
+async function call<T>(api: ApiWiring, request: Request): Promise<UpstreamResult<T>> {
   try {
-    const result = await parse<T>(await send(request))
+    const result = await parse<T>(await send(api, request))
     // A render for the page cache records the products it read (app/.server/page-shows.ts).
     if (result.ok) notePageProducts(result.data)
     return result
@@ -98,9 +92,8 @@ export interface UpstreamOptions {
   headers?: Record<string, string>
 }
 
-const base = () => env.apiUrl?.replace(/\/$/, '') ?? 'http://in-process'
-
-function buildRequest(path: string, opts: UpstreamOptions, token: string | undefined): Request {
+function buildRequest(api: ApiWiring, path: string, opts: UpstreamOptions, token: string | undefined): Request {
+  const { apiUrl, apiInternalToken } = api.settings
   const headers = new Headers({ Accept: 'application/json' })
   if (token) headers.set('Authorization', `Bearer ${token}`)
   if (opts.clientIp) headers.set('X-Client-Ip', opts.clientIp)
@@ -109,14 +102,14 @@ function buildRequest(path: string, opts: UpstreamOptions, token: string | undef
   if (storeId) headers.set(STORE_HEADER, storeId)
   for (const [name, value] of Object.entries(opts.headers ?? {})) headers.set(name, value)
   // A separate API host trusts the forwarded address only with the shared secret (api/lib/client-ip.ts).
-  if (env.apiUrl && env.apiInternalToken) headers.set('X-Internal-Token', env.apiInternalToken)
+  if (apiUrl && apiInternalToken) headers.set('X-Internal-Token', apiInternalToken)
   let body: BodyInit | undefined
   if (opts.formData) body = opts.formData
   else if (opts.json !== undefined) {
     headers.set('Content-Type', 'application/json')
     body = JSON.stringify(opts.json)
   }
-  return new Request(`${base()}/api/${path.replace(/^\//, '')}`, {
+  return new Request(`${apiUrl?.replace(/\/$/, '') ?? 'http://in-process'}/api/${path.replace(/^\//, '')}`, {
     method: opts.method ?? (body ? 'POST' : 'GET'),
     headers,
     body,
@@ -148,11 +141,11 @@ async function parse<T>(response: Response): Promise<UpstreamResult<T>> {
 }
 
 /** Calls the refresh endpoint once per request; true when new tokens were stored. */
-async function refreshOnce(session: RequestSession): Promise<boolean> {
+async function refreshOnce(api: ApiWiring, session: RequestSession): Promise<boolean> {
   session.refreshing ??= (async () => {
     const tokens = session.tokens
     if (!tokens) return false
-    const result = await call<Tokens>(buildRequest('user/refresh-token', { method: 'POST' }, tokens.refreshToken))
+    const result = await call<Tokens>(api, buildRequest(api, 'user/refresh-token', { method: 'POST' }, tokens.refreshToken))
     if (result.ok && result.data?.accessToken && result.data?.refreshToken) {
       session.setTokens({ accessToken: result.data.accessToken, refreshToken: result.data.refreshToken })
       return true
@@ -167,17 +160,19 @@ async function refreshOnce(session: RequestSession): Promise<boolean> {
 }
 
 /**
- * Calls `path` (relative to `/api/`) and parses the envelope. Never throws: HTTP failures come back
- * as `{ ok: false }` with the API's status, and an API that cannot be reached or does not answer in
- * time as UNAVAILABLE (503).
+ * Calls `path` (relative to `/api/`) and parses the envelope. Never throws inside a wired request:
+ * HTTP failures come back as `{ ok: false }` with the API's status, and an API that cannot be
+ * reached or does not answer in time as UNAVAILABLE (503). Outside one (no `runWithApi`,
+ * app/.server/api-context.ts) it throws, as that is a wiring bug.
  */
 export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Promise<UpstreamResult<T>> {
+  const api = currentApi()
   const session = opts.session
   const token = opts.bearer ?? session?.tokens?.accessToken
-  const first = await call<T>(buildRequest(path, opts, token))
+  const first = await call<T>(api, buildRequest(api, path, opts, token))
   if (first.ok || first.status !== 401 || !session?.tokens || opts.bearer) return first
-  if (!(await refreshOnce(session))) return first
-  return call<T>(buildRequest(path, opts, session.tokens?.accessToken))
+  if (!(await refreshOnce(api, session))) return first
+  return call<T>(api, buildRequest(api, path, opts, session.tokens?.accessToken))
 }
 
 /**
@@ -185,20 +180,19 @@ export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Pro
  * body that is not the JSON envelope and may be long (the orders CSV export, streamed). Refreshes
  * and retries once on a 401 as `upstream` does. With `API_URL` only the wait for the answer's
  * headers is bounded by `API_TIMEOUT_MS`, not the reading of a long body. Never throws: an API that
- * cannot be reached answers null.
+ * cannot be reached answers null; outside a wired request it throws, as `upstream` does.
  */
 export async function upstreamResponse(path: string, opts: UpstreamOptions = {}): Promise<Response | null> {
+  const api = currentApi()
   const session = opts.session
   const sendBounded = async (request: Request): Promise<Response | null> => {
-    const g = globalThis as Record<symbol, unknown>
-    g[COUNTER_KEY] = ((g[COUNTER_KEY] as number) ?? 0) + 1
-    const inProcess = g[IN_PROCESS_KEY] as FetchLike | undefined
+    api.stats.upstreamCalls++
     try {
-      if (!env.apiUrl && inProcess) return await inProcess(request)
+      if (!api.settings.apiUrl) return await api.fetch(request)
       const abort = new AbortController()
-      const timer = setTimeout(() => abort.abort(), env.apiTimeoutMs)
+      const timer = setTimeout(() => abort.abort(), api.settings.apiTimeoutMs)
       try {
-        return await fetch(request, { signal: abort.signal })
+        return await api.fetch(request, { signal: abort.signal })
       } finally {
         clearTimeout(timer)
       }
@@ -206,11 +200,11 @@ export async function upstreamResponse(path: string, opts: UpstreamOptions = {})
       return null
     }
   }
-  const first = await sendBounded(buildRequest(path, opts, opts.bearer ?? session?.tokens?.accessToken))
+  const first = await sendBounded(buildRequest(api, path, opts, opts.bearer ?? session?.tokens?.accessToken))
   if (!first || first.status !== 401 || !session?.tokens || opts.bearer) return first
   await first.body?.cancel()
-  if (!(await refreshOnce(session))) return new Response(null, { status: 401 })
-  return sendBounded(buildRequest(path, opts, session.tokens?.accessToken))
+  if (!(await refreshOnce(api, session))) return new Response(null, { status: 401 })
+  return sendBounded(buildRequest(api, path, opts, session.tokens?.accessToken))
 }
 
 /** The failure an answer off contract/ becomes: a 502, since the BFF itself did not fail. */

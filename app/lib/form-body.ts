@@ -5,7 +5,7 @@
  * a chunked or lying client is cut off, never buffered whole), and parseable (400). Pure: it reads
  * only the request it is given. Actions use app/.server/form.ts (`readForm`, `tryReadForm`).
  */
-import { readCappedStream } from '../../api/lib/capped-body.ts'
+import { readCappedStream } from '../../server-shared/capped-body.ts'
 
 /** Cap of a url-encoded form body: sign-in and profile forms are a few hundred bytes. */
 export const URLENCODED_MAX_BYTES = 64 * 1024

@@ -38,7 +38,7 @@ import { createTestApp, type TestApp } from '../../api/testing/app.ts'
 import { importCatalog } from '../../api/db/seed/import-catalog.ts'
 import { BUNDLED_CATALOG_CSV } from '../../api/db/seed/ensure.ts'
 import { createRateLimits } from '../../api/lib/rate-limit.ts'
-import { logger } from '../../api/lib/logger.ts'
+import { logger } from '../../server-shared/logger.ts'
 import {
   isRelevant as isTuningRelevant,
   judgingCatalogue,

@@ -11,7 +11,7 @@ import { migrateDb, openDatabaseOrExit, withStartupLock } from '../client.ts'
 import { createDiskStorage } from '../../lib/storage.ts'
 import { createS3Storage } from '../../lib/storage-s3.ts'
 import { loadConfig } from '../../config.ts'
-import { logger } from '../../lib/logger.ts'
+import { logger } from '../../../server-shared/logger.ts'
 import { BUNDLED_CATALOG_CSV, ensureCatalog } from './ensure.ts'
 
 const { dataDir, databaseUrl, s3 } = loadConfig()

@@ -27,7 +27,7 @@ import {
 } from '../schema.ts'
 import { createTestDatabase } from '../../testing/db.ts'
 import { createDiskStorage, type Storage } from '../../lib/storage.ts'
-import { logger } from '../../lib/logger.ts'
+import { logger } from '../../../server-shared/logger.ts'
 import { deleteImageIfUnused, isImageInUse, processImage, storedImageKeys } from '../../lib/images.ts'
 import { importCatalog, parseCatalogCsv, stockFor } from './import-catalog.ts'
 import { createIllustrationDrawer } from '../../lib/illustration-store.ts'

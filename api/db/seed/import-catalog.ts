@@ -33,7 +33,7 @@ import {
   subCategoryCategories,
 } from '../schema.ts'
 import { newId } from '../../lib/ids.ts'
-import type { Logger } from '../../lib/logger.ts'
+import type { Logger } from '../../../server-shared/logger.ts'
 import { mainImageKey, processImage, type StoredImage } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
 import { illustrationName, packFormFor, type IllustrationSubject } from '../../lib/illustrations.ts'

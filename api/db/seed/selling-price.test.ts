@@ -15,7 +15,7 @@ import { products } from '../schema.ts'
 import { createTestDatabase } from '../../testing/db.ts'
 import { insertProducts } from '../../testing/fixtures.ts'
 import { createDiskStorage } from '../../lib/storage.ts'
-import { logger } from '../../lib/logger.ts'
+import { logger } from '../../../server-shared/logger.ts'
 import { importCatalog } from './import-catalog.ts'
 import { fixCatalogSellingPrices } from './data-fixes.ts'
 

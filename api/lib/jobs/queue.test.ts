@@ -11,7 +11,7 @@ import { ZodError } from 'zod'
 import { openDatabase, type Database } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
 import { createTestDatabase } from '../../testing/db.ts'
-import { logger } from '../logger.ts'
+import { logger } from '../../../server-shared/logger.ts'
 import type { OrderMailJob } from './definitions.ts'
 import { createJobQueue, intervalToCron, type JobQueue } from './queue.ts'
 

@@ -20,7 +20,7 @@
 import PgBoss from 'pg-boss'
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/db.ts'
-import type { Logger } from '../logger.ts'
+import type { Logger } from '../../../server-shared/logger.ts'
 import { describeFault } from '../faults.ts'
 import { JOB_DEFINITIONS, type JobData, type JobDefinition, type JobName, type JobPayload } from './definitions.ts'
 

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto'
 import type { PaymentProvider } from './provider.ts'
 import { createRazorpayProvider } from './razorpay.ts'
 import { createTestProvider, type TestProvider } from './test-provider.ts'
+import { paymentProviderName } from '../../../server-shared/env.ts'
 
 /** The payment part of the API's dependencies. */
 export interface PaymentSettings {
@@ -59,9 +60,7 @@ export function parsePaymentSettings(env: NodeJS.ProcessEnv): PaymentSettings {
     shopName: env.SHOP_NAME?.trim() || 'Grocery',
   }
   const keyId = env.RAZORPAY_KEY_ID?.trim()
-  const name = env.PAYMENT_PROVIDER?.trim() || (keyId ? 'razorpay' : 'test')
-  if (name === 'test') return testPaymentSettings(common)
-  if (name !== 'razorpay') throw new Error(`PAYMENT_PROVIDER must be razorpay or test, got "${name}"`)
+  if (paymentProviderName(env) === 'test') return testPaymentSettings(common)
   const keySecret = env.RAZORPAY_KEY_SECRET?.trim()
   const webhookSecret = env.RAZORPAY_WEBHOOK_SECRET?.trim()
   if (!keyId || !keySecret || !webhookSecret)

@@ -7,7 +7,7 @@
  * return form submits itself.
  */
 import { PayloadTooLarge } from '../../lib/errors.ts'
-import { readCappedStream } from '../../lib/capped-body.ts'
+import { readCappedStream } from '../../../server-shared/capped-body.ts'
 import type { TestProvider } from './test-provider.ts'
 
 /** Where the page's Pay, Fail and Abandon buttons post (`order_id`, `action`). */

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { importCatalog } from '../../db/seed/import-catalog.ts'
 import { BUNDLED_CATALOG_CSV } from '../../db/seed/ensure.ts'
-import { logger } from '../../lib/logger.ts'
+import { logger } from '../../../server-shared/logger.ts'
 // The judge is shared with the search evaluation (eval/search-heldout/evaluate.ts), so both score this set alike.
 import { isRelevant, judgingCatalogue, loadRelevanceSet, TUNING_KINDS, type CatalogProduct, type Judged } from './relevance-judge.ts'
 

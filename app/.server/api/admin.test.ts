@@ -3,9 +3,10 @@
  * (app/.server/auth.ts) against a fake upstream (msw): the request each call sends (method, path,
  * Bearer token, body shape of docs/api-contract.md, "Catalogue") and how answers and failures come back.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, aroundEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
+import { networkWiring, runWithApi, type UpstreamSettings } from '../api-context.ts'
 
 import type { Category } from '../../../contract/category.ts'
 import type { SubCategory } from '../../../contract/subcategory.ts'
@@ -80,11 +81,16 @@ const server = setupServer(
   http.delete(`${API}/api/subcategory/delete`, () => ok('Sub category deleted successfully', null)),
 )
 
+// The BFF of these tests runs apart from its API (API_URL), as server.ts wires one (app/.server/api-context.ts).
+let settings: UpstreamSettings
+aroundEach((runTest) => runWithApi(networkWiring(settings), runTest))
+
 beforeAll(async () => {
   process.env.API_URL = API
   process.env.SESSION_SECRET = 'test-session-secret-0123456789abcdef'
   process.env.JWT_SECRET = 'test-jwt-secret-0123456789abcdef'
   vi.resetModules()
+  settings = (await import('../env.ts')).env
   adminApi = await import('./admin.ts')
   sessionModule = await import('../session.ts')
   auth = await import('../auth.ts')
@@ -201,18 +207,26 @@ describe('requireAdmin (docs/product.md, "Roles and permissions")', () => {
 
   it('trusts the fresh role, not the session summary, and updates the summary', async () => {
     const s = await session('USER')
-    const result = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/category'))
-    expect(result.isAdmin).toBe(true)
+    const user = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/category'))
+    expect(user.role).toBe('ADMIN')
     expect(s.user?.role).toBe('ADMIN')
     expect(s.dirty).toBe(true)
   })
 
-  it('answers isAdmin false for a demoted admin', async () => {
+  it('throws 403 "Do not have permission" for a demoted admin, and keeps the fresh role in the session', async () => {
     role = 'USER'
     const s = await session('ADMIN')
-    const result = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/category'))
-    expect(result).toMatchObject({ isAdmin: false, user: { role: 'USER' } })
+    const thrown = await auth.requireAdmin(await contextWith(s), new Request('http://shop.test/dashboard/category')).catch((e) => e)
+    expect(thrown).toMatchObject({ data: 'Do not have permission', init: { status: 403 } })
     expect(s.user?.role).toBe('USER')
+  })
+
+  it('throws 403 for staff too: the catalogue pages are the admin’s', async () => {
+    role = 'STAFF'
+    const thrown = await auth
+      .requireAdmin(await contextWith(await session('USER')), new Request('http://shop.test/dashboard/audit'))
+      .catch((e) => e)
+    expect(thrown).toMatchObject({ init: { status: 403 } })
   })
 
   it('sends a signed-out visitor to /login with the way back, without calling the API', async () => {

@@ -6,12 +6,12 @@
  * a test here (docs/api.md).
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, aroundEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../../../api/testing/app.ts'
 import { createAdmin, createShopper } from '../../../api/testing/auth.ts'
 import { insertCategory, insertProduct, insertSubCategory, testPng } from '../../../api/testing/fixtures.ts'
+import { inProcessWiring, runWithApi } from '../api-context.ts'
 
-const IN_PROCESS_KEY = Symbol.for('grocery.api.fetch')
 const envBefore = { ...process.env }
 
 let t: TestApp
@@ -26,10 +26,8 @@ let sessionModule: typeof import('../session.ts')
 
 beforeAll(async () => {
   t = await createTestApp()
-  // The in-process API, as server.ts registers it; no API_URL, so calls never touch the network.
   delete process.env.API_URL
   process.env.SESSION_SECRET = 'test-session-secret-0123456789abcdef'
-  ;(globalThis as Record<symbol, unknown>)[IN_PROCESS_KEY] = (request: Request) => t.app.fetch(request)
   vi.resetModules()
   catalog = await import('./catalog.ts')
   admin = await import('./admin.ts')
@@ -42,10 +40,17 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  delete (globalThis as Record<symbol, unknown>)[IN_PROCESS_KEY]
   process.env = { ...envBefore }
   await t?.close()
 })
+
+// The in-process API, as server.ts wires it (app/.server/api-context.ts): calls never touch the network.
+aroundEach((runTest) =>
+  runWithApi(
+    inProcessWiring(async (request) => t.app.fetch(request)),
+    runTest,
+  ),
+)
 
 /** A BFF session holding `token` (as after a sign-in), or an anonymous one. */
 async function sessionWith(token?: string) {

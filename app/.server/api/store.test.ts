@@ -4,9 +4,10 @@
  * the schemas of contract/location.ts (off-contract answers become 502), paging read from beside
  * `data`, and the API's 409 passed on with its message.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, aroundEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
+import { networkWiring, runWithApi, type UpstreamSettings } from '../api-context.ts'
 import type { InventoryRow, Store } from '../../../contract/location.ts'
 
 const API = 'http://upstream.test'
@@ -66,11 +67,16 @@ const server = setupServer(
   http.post(`${API}/api/inventory/product`, () => ok('Stock', [{ storeId: store._id, storeName: store.name, active: true, stock: 7 }])),
 )
 
+// The BFF of these tests runs apart from its API (API_URL), as server.ts wires one (app/.server/api-context.ts).
+let settings: UpstreamSettings
+aroundEach((runTest) => runWithApi(networkWiring(settings), runTest))
+
 beforeAll(async () => {
   process.env.API_URL = API
   process.env.SESSION_SECRET = 'test-session-secret-0123456789abcdef'
   process.env.JWT_SECRET = 'test-jwt-secret-0123456789abcdef'
   vi.resetModules()
+  settings = (await import('../env.ts')).env
   storeApi = await import('./store.ts')
   sessionModule = await import('../session.ts')
   server.listen({ onUnhandledRequest: 'error' })

@@ -4,9 +4,10 @@
  * and transitions"): on a 401 refresh once, retry once, keep the rotated tokens in the session; when
  * the refresh fails, sign the session out.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, aroundEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { delay, http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
+import { networkWiring, runWithApi, type UpstreamSettings } from '../api-context.ts'
 import { failureInit, failureMessage } from '../failure.ts'
 import type { User } from '../../../contract/user.ts'
 
@@ -88,6 +89,10 @@ const server = setupServer(
   http.post(`${API}/api/user/logout`, () => ok('Logout successfully', null)),
 )
 
+// The BFF of these tests runs apart from its API (API_URL), as server.ts wires one (app/.server/api-context.ts).
+let settings: UpstreamSettings
+aroundEach((runTest) => runWithApi(networkWiring(settings), runTest))
+
 beforeAll(async () => {
   // env.ts reads the configuration when first imported: set it, then load fresh modules.
   process.env.API_URL = API
@@ -96,6 +101,7 @@ beforeAll(async () => {
   // Short, so the test of an API that never answers is quick.
   process.env.API_TIMEOUT_MS = '1000'
   vi.resetModules()
+  settings = (await import('../env.ts')).env
   userApi = await import('./user.ts')
   sessionModule = await import('../session.ts')
   auth = await import('../auth.ts')

@@ -21,7 +21,7 @@ import { requireAdmin, requireUser } from '../../.server/auth.ts'
 import { catalogActionMessages, catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
 import { newIdempotencyKey } from '../../.server/idempotency.ts'
-import { AdminGuard } from '../../components/admin-guard.tsx'
+import { AdminErrorBoundary } from '../../components/admin-guard.tsx'
 import {
   AdminListHeader,
   CatalogFormDialog,
@@ -30,7 +30,6 @@ import {
   NameField,
   useDialogImage,
 } from '../../components/catalog-admin-dialogs.tsx'
-import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ImageUploadField } from '../../components/image-upload-field.tsx'
 import { NoData } from '../../components/no-data.tsx'
@@ -48,12 +47,11 @@ export const meta: Route.MetaFunction = () => [
 
 const CATEGORY_PATH = '/dashboard/category'
 
-/** The guard's decision and, for an admin, every category (GET category/get). Non-admin: 403, no list. */
+/** For an admin, every category (GET category/get); anyone else gets the thrown 403 of `requireAdmin`. */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) return data({ isAdmin: false, categories: [] as catalogApi.Category[], idempotencyKey: '' }, { status: 403 })
+  await requireAdmin(context, url)
   const categories = await catalogApi.listCategories()
-  return data({ isAdmin: true, categories, idempotencyKey: newIdempotencyKey() })
+  return data({ categories, idempotencyKey: newIdempotencyKey() })
 }
 
 /** An upload through the fetcher answers data, not a navigation: the list need not be loaded again. */
@@ -86,11 +84,7 @@ type ActionReply = Route.ComponentProps['actionData']
 
 /** The guarded page: the category list and the dialog its address names. */
 export default function CategoryPage({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <AdminGuard isAdmin={loaderData.isAdmin}>
-      <CategoryAdmin categories={loaderData.categories} idempotencyKey={loaderData.idempotencyKey} actionData={actionData} />
-    </AdminGuard>
-  )
+  return <CategoryAdmin categories={loaderData.categories} idempotencyKey={loaderData.idempotencyKey} actionData={actionData} />
 }
 
 function CategoryAdmin({
@@ -228,6 +222,4 @@ function CategoryFormDialog({
 }
 
 /** Failures of the loader (an API fault: 502) as the fallback page of docs/product.md, "Error catalogue". */
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { AdminErrorBoundary as ErrorBoundary }

@@ -9,11 +9,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../../../api/testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../../api/testing/auth.ts'
 import { insertProduct } from '../../../api/testing/fixtures.ts'
+import { apiContext, inProcessWiring, runWithApi, type ApiWiring } from '../../.server/api-context.ts'
 
-const IN_PROCESS_KEY = Symbol.for('grocery.api.fetch')
 const envBefore = { ...process.env }
 
 let t: TestApp
+/** The API in process with its order event hub, as server.ts wires it (app/.server/api-context.ts). */
+let wiring: ApiWiring
 let admin: SignedIn
 let route: typeof import('./order-events.ts')
 let stream: typeof import('../../.server/order-stream.ts')
@@ -25,18 +27,15 @@ beforeAll(async () => {
   admin = await createAdmin(t)
   delete process.env.API_URL
   process.env.SESSION_SECRET = 'test-session-secret-0123456789abcdef'
-  ;(globalThis as Record<symbol, unknown>)[IN_PROCESS_KEY] = (request: Request) => t.app.fetch(request)
   vi.resetModules()
   route = await import('./order-events.ts')
   stream = await import('../../.server/order-stream.ts')
   sessionModule = await import('../../.server/session.ts')
   contextModule = await import('../../.server/context.ts')
-  stream.setInProcessOrderHub(t.deps.orderEvents)
+  wiring = inProcessWiring(async (request) => t.app.fetch(request), { orderHub: t.deps.orderEvents })
 })
 
 afterAll(async () => {
-  stream?.setInProcessOrderHub(null)
-  delete (globalThis as Record<symbol, unknown>)[IN_PROCESS_KEY]
   process.env = { ...envBefore }
   await t?.close()
 })
@@ -58,7 +57,7 @@ async function placeOrder(who: SignedIn): Promise<{ _id: string; version: number
   return res.body.data
 }
 
-/** Calls the route's loader as React Router would, for `who`, with `signal`. */
+/** Calls the route's loader as React Router would (with server.ts's load context), for `who`, with `signal`. */
 async function open(who: SignedIn, orderId: string, signal: AbortSignal): Promise<Response> {
   const { RouterContextProvider } = await import('react-router')
   const session = await sessionModule.RequestSession.fromRequest(new Request('http://shop.test/'))
@@ -67,9 +66,11 @@ async function open(who: SignedIn, orderId: string, signal: AbortSignal): Promis
   session.setUser({ _id: u.id, name: u.name, email: u.email, mobile: null, avatar: '', role: u.role as 'USER' | 'ADMIN' })
   const context = new RouterContextProvider()
   context.set(contextModule.sessionContext, session)
+  context.set(apiContext, wiring)
   const request = new Request(`http://shop.test/dashboard/myorder/${orderId}/events`, { signal })
   try {
-    return (await route.loader({ context, params: { orderId }, request } as never)) as Response
+    // Inside the upstream scope the session middleware opens (app/.server/context.ts).
+    return (await runWithApi(wiring, () => route.loader({ context, params: { orderId }, request } as never))) as Response
   } catch (thrown) {
     // data() thrown by the loader: its status is what React Router answers.
     const init = (thrown as { init?: { status?: number } }).init

@@ -8,7 +8,8 @@ import { data } from 'react-router'
 import type { Route } from './+types/order-events'
 import { getSession } from '../../.server/context.ts'
 import { orderDetails, orderStatusNow } from '../../.server/api/order.ts'
-import { inProcessOrderHub, orderEventStream } from '../../.server/order-stream.ts'
+import { apiContext } from '../../.server/api-context.ts'
+import { orderEventStream } from '../../.server/order-stream.ts'
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const session = getSession(context)
@@ -24,7 +25,8 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     signal: request.signal,
     userId: user._id,
     order,
-    hub: inProcessOrderHub(),
+    // The in-process API's hub, handed in by server.ts's getLoadContext; null with the API apart.
+    hub: context.get(apiContext).orderHub,
     poll: () => (accessToken ? orderStatusNow(accessToken, order._id) : Promise.resolve(null)),
   })
 }

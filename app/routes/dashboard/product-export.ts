@@ -15,8 +15,7 @@ import { csvDownload } from '../../.server/csv-download.ts'
 import { readProductGrid } from '../../lib/product-grid.ts'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) throw data('Do not have permission', { status: 403 })
+  await requireAdmin(context, url)
   const { filter, errors } = readProductGrid(url.searchParams)
   if (errors.length > 0) throw data(errors[0]!, { status: 400 })
   const answer = await exportProductsCsv(getSession(context), filter)

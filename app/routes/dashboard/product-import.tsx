@@ -23,8 +23,7 @@ import { requireAdmin, requireUser } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
 import { failedFormReply, invalidFormReply, readText, type FormReply } from '../../.server/form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
-import { AdminGuard } from '../../components/admin-guard.tsx'
-import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { AdminErrorBoundary } from '../../components/admin-guard.tsx'
 import { ErrorList, FormAlert } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
@@ -49,8 +48,8 @@ function readApplied(search: URLSearchParams): { created: number; updated: numbe
 }
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  return data({ isAdmin, applied: isAdmin ? readApplied(url.searchParams) : null }, { status: isAdmin ? 200 : 403 })
+  await requireAdmin(context, url)
+  return data({ applied: readApplied(url.searchParams) })
 }
 
 /** The answer of a check (or of a refused apply): the form's reply, the file's name and the API's answer. */
@@ -113,21 +112,19 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 export default function ProductImportPage({ loaderData, actionData }: Route.ComponentProps) {
   const reply = actionData && 'answer' in actionData ? (actionData as ImportReply) : null
   return (
-    <AdminGuard isAdmin={loaderData.isAdmin}>
-      <section className="p-4 md:p-6">
-        <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-          <h1 className="text-lg font-semibold text-slate-900">Import products (CSV)</h1>
-          <Link to="/dashboard/product" className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
-            Back to products
-          </Link>
-        </div>
-        {loaderData.applied && !reply ? <AppliedSummary counts={loaderData.applied} /> : null}
-        <FileFormat />
-        <CheckForm reply={reply?.intent === 'check' ? reply : null} />
-        {reply?.answer ? <CheckResult reply={reply} /> : null}
-        {reply?.intent === 'apply' && !reply.answer ? <ApplyRefused reply={reply} /> : null}
-      </section>
-    </AdminGuard>
+    <section className="p-4 md:p-6">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-lg font-semibold text-slate-900">Import products (CSV)</h1>
+        <Link to="/dashboard/product" className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
+          Back to products
+        </Link>
+      </div>
+      {loaderData.applied && !reply ? <AppliedSummary counts={loaderData.applied} /> : null}
+      <FileFormat />
+      <CheckForm reply={reply?.intent === 'check' ? reply : null} />
+      {reply?.answer ? <CheckResult reply={reply} /> : null}
+      {reply?.intent === 'apply' && !reply.answer ? <ApplyRefused reply={reply} /> : null}
+    </section>
   )
 }
 
@@ -295,6 +292,4 @@ function ApplyRefused({ reply }: { reply: ImportReply }) {
   )
 }
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { AdminErrorBoundary as ErrorBoundary }

@@ -39,9 +39,8 @@ import { adminErrorReply, readAdminForm, uploadIntentReply } from '../../.server
 import { PRODUCT_FORM_LIMITS, productFormAction, type ProductActionReply } from '../../.server/product-form.ts'
 import { failedFormReply, invalidFormReply, readText, type FormReply } from '../../.server/form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
-import { AdminGuard } from '../../components/admin-guard.tsx'
+import { AdminErrorBoundary } from '../../components/admin-guard.tsx'
 import { DeleteDialog, MissingDialog } from '../../components/catalog-admin-dialogs.tsx'
-import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { ErrorList, FormAlert } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, SearchIcon } from '../../components/icons.tsx'
@@ -103,22 +102,8 @@ function readDialog(search: URLSearchParams): { kind: 'edit' | 'delete'; id: str
 }
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
+  await requireAdmin(context, url)
   const { filter, page, errors } = readProductGrid(url.searchParams)
-  const empty = {
-    rows: [] as gridApi.AdminProductRow[],
-    brands: [] as string[],
-    categories: [] as { _id: string; name: string }[],
-    subCategories: [] as { _id: string; name: string; categoryIds: string[] }[],
-    totalCount: 0,
-    totalPages: 1,
-    page: 1,
-    filter,
-    errors,
-    edit: null,
-    deleting: null,
-  }
-  if (!isAdmin) return data({ isAdmin: false, ...empty }, { status: 403 })
 
   const session = getSession(context)
   const dialog = readDialog(url.searchParams)
@@ -143,7 +128,6 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     deleting = found ? { _id: found._id, name: found.name } : null
   }
   return data({
-    isAdmin: true,
     rows: list.data.rows,
     brands: list.data.brands,
     categories: categories.map((c) => ({ _id: c._id, name: c.name })),
@@ -263,11 +247,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function ProductAdmin({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <AdminGuard isAdmin={loaderData.isAdmin}>
-      <ProductAdminPage loaderData={loaderData} actionData={actionData} />
-    </AdminGuard>
-  )
+  return <ProductAdminPage loaderData={loaderData} actionData={actionData} />
 }
 
 function ProductAdminPage({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
@@ -579,6 +559,4 @@ function Pager({ state, totalPages }: { state: GridState; totalPages: number }) 
   )
 }
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { AdminErrorBoundary as ErrorBoundary }

@@ -27,7 +27,7 @@ import { requireAdmin, requireUser } from '../../.server/auth.ts'
 import { catalogActionMessages, catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
 import { getSession } from '../../.server/context.ts'
 import { newIdempotencyKey } from '../../.server/idempotency.ts'
-import { AdminGuard } from '../../components/admin-guard.tsx'
+import { AdminErrorBoundary } from '../../components/admin-guard.tsx'
 import {
   AdminListHeader,
   CatalogFormDialog,
@@ -37,7 +37,6 @@ import {
   useDialogImage,
 } from '../../components/catalog-admin-dialogs.tsx'
 import { ChipsSelect, type ChipOption } from '../../components/chips-select.tsx'
-import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, PencilIcon, TrashIcon } from '../../components/icons.tsx'
 import { ImageUploadField } from '../../components/image-upload-field.tsx'
@@ -68,22 +67,16 @@ function readSubCategoryFilter(search: URLSearchParams): { q: string; category: 
   return { q: (search.get('q') ?? '').trim().slice(0, SEARCH_MAX), category: (search.get('category') ?? '').trim().slice(0, 64) }
 }
 
-/** The guard's decision and, for an admin, every sub category and category. Non-admin: 403, no data. */
+/** For an admin, every sub category and category; anyone else gets the thrown 403 of `requireAdmin`. */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) {
-    return data(
-      { isAdmin: false, subCategories: [] as catalogApi.SubCategory[], categories: [] as catalogApi.Category[], idempotencyKey: '' },
-      { status: 403 },
-    )
-  }
+  await requireAdmin(context, url)
   const [all, categories] = await Promise.all([catalogApi.listSubCategories(), catalogApi.listCategories()])
   const { q, category } = readSubCategoryFilter(url.searchParams)
   const needle = q.toLowerCase()
   const subCategories = all.filter(
     (item) => (!needle || item.name.toLowerCase().includes(needle)) && (!category || item.category.some((c) => c._id === category)),
   )
-  return data({ isAdmin: true, subCategories, categories, idempotencyKey: newIdempotencyKey() })
+  return data({ subCategories, categories, idempotencyKey: newIdempotencyKey() })
 }
 
 /** An upload through the fetcher answers data, not a navigation: the lists need not be loaded again. */
@@ -118,14 +111,12 @@ type ActionReply = Route.ComponentProps['actionData']
 /** The guarded page: the sub category table and the dialog its address names. */
 export default function SubCategoryPage({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <AdminGuard isAdmin={loaderData.isAdmin}>
-      <SubCategoryAdmin
-        subCategories={loaderData.subCategories}
-        categories={loaderData.categories}
-        idempotencyKey={loaderData.idempotencyKey}
-        actionData={actionData}
-      />
-    </AdminGuard>
+    <SubCategoryAdmin
+      subCategories={loaderData.subCategories}
+      categories={loaderData.categories}
+      idempotencyKey={loaderData.idempotencyKey}
+      actionData={actionData}
+    />
   )
 }
 
@@ -437,6 +428,4 @@ function SubCategoryFormDialog({
 }
 
 /** Failures of the loader (an API fault: 502) as the fallback page of docs/product.md, "Error catalogue". */
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { AdminErrorBoundary as ErrorBoundary }

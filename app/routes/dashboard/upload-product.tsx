@@ -21,8 +21,7 @@ import { getSession } from '../../.server/context.ts'
 import { formIdempotencyKey, newIdempotencyKey } from '../../.server/idempotency.ts'
 import { readAdminForm, uploadIntentReply } from '../../.server/admin-form.ts'
 import { PRODUCT_FORM_LIMITS, productFormAction, type ProductActionReply } from '../../.server/product-form.ts'
-import { AdminGuard } from '../../components/admin-guard.tsx'
-import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { AdminErrorBoundary } from '../../components/admin-guard.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ProductForm } from '../../components/product-form.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
@@ -43,14 +42,11 @@ const FORM_ID = 'upload-product'
 const CREATED_FALLBACK_MESSAGE = 'Product Created Successfully'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isAdmin } = await requireAdmin(context, url)
-  if (!isAdmin) {
-    return data({ isAdmin: false, ...productFormOptions([], []), created: null, idempotencyKey: '' }, { status: 403 })
-  }
+  await requireAdmin(context, url)
   const [categories, subCategories] = await Promise.all([catalogApi.listCategories(), catalogApi.listSubCategories()])
   const createdId = url.searchParams.get('created')?.trim()
   const created = createdId ? { _id: createdId, message: getSession(context).takeNotice() || CREATED_FALLBACK_MESSAGE } : null
-  return data({ isAdmin: true, ...productFormOptions(categories, subCategories), created, idempotencyKey: newIdempotencyKey() })
+  return data({ ...productFormOptions(categories, subCategories), created, idempotencyKey: newIdempotencyKey() })
 }
 
 export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
@@ -78,11 +74,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 }
 
 export default function UploadProduct({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <AdminGuard isAdmin={loaderData.isAdmin}>
-      <UploadProductPage loaderData={loaderData} actionData={actionData} />
-    </AdminGuard>
-  )
+  return <UploadProductPage loaderData={loaderData} actionData={actionData} />
 }
 
 function UploadProductPage({ loaderData, actionData }: Pick<Route.ComponentProps, 'loaderData' | 'actionData'>) {
@@ -128,6 +120,4 @@ function UploadProductPage({ loaderData, actionData }: Pick<Route.ComponentProps
   )
 }
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { AdminErrorBoundary as ErrorBoundary }

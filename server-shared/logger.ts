@@ -1,6 +1,7 @@
 /**
  * Structured logging with pino. Secrets never reach the log: tokens, passwords, cookies and
- * authorization headers are redacted wherever they appear (OWASP Logging Cheat Sheet).
+ * authorization headers are redacted wherever they appear (OWASP Logging Cheat Sheet). One logger for
+ * the process: the API, the BFF's server entry and server.ts write through it.
  */
 import pino from 'pino'
 
