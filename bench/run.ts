@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: starts the production server on a fresh DATA_DIR (so the full catalogue is
  * imported anew), then measures with autocannon, 32 connections, one target after another:
- * GET /, a category listing, a product page and /search?q=milk, each twice: for a visitor with no
- * session state (served by the page cache once rendered, app/.server/page-cache.ts) and for a
- * signed-in shopper (rendered per request); then POST /api/product/get, the cart page of a visitor
+ * GET /, a category listing, a product page and /search?q=milk, each three times: for a visitor with
+ * no session state (served by the page cache once rendered, app/.server/page-cache.ts), for a
+ * signed-in shopper and for a visitor with a guest cart of three products (both answered with the
+ * shared page and their own parts spliced in, docs/decisions/0032-personal-parts-spliced.md); then POST /api/product/get, the cart page of a visitor
  * with three products, the add-to-cart POST (a fetcher's `/cart.data` request, each connection with
  * its own guest cart, alternating add and set-back so the line never hits its cap), and a static file
  * of the home page's size from the same server as the baseline. Prints requests/s, p50, p90 and p99
@@ -350,6 +351,9 @@ try {
     ['static file (baseline)', { url: `${base}/bench-baseline.html` }],
     ...pages.map(([name, url]): [string, MeasureOptions] => [`${name}, anonymous`, { url }]),
     ...pages.map(([name, url]): [string, MeasureOptions] => [`${name}, signed in`, { url, headers: signedIn }]),
+    // A visitor with a guest cart of three products: the shared page with their slots spliced in
+    // (docs/decisions/0032-personal-parts-spliced.md), steppers included where those products show.
+    ...pages.map(([name, url]): [string, MeasureOptions] => [`${name}, with a cart`, { url, headers: { cookie: shopper.cookie } }]),
   ]
   if (process.env.BENCH_ONLY !== 'pages')
     targets.push(

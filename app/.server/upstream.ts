@@ -17,6 +17,7 @@
  * "Location (BFF)"): catalogue, cart, order and admin answers are that store's stock.
  */
 import type { z } from 'zod'
+import type { FieldIssue } from '../../contract/envelope.ts'
 import { currentApi, type ApiWiring } from './api-context.ts'
 import { notePageProducts } from './page-shows.ts'
 import type { RequestSession, Tokens } from './session.ts'
@@ -65,16 +66,10 @@ async function call<T>(api: ApiWiring, request: Request): Promise<UpstreamResult
   }
 }
 
-/** A field issue as the API reports it. */
-export interface UpstreamIssue {
-  path: string
-  message: string
-}
-
 /** The parsed envelope: `ok` with data and the extra keys (paging), or a failure with its status. */
 export type UpstreamResult<T> =
   | { ok: true; status: number; message: string; data: T; extra: Record<string, unknown> }
-  | { ok: false; status: number; message: string; issues: UpstreamIssue[]; retryAfter?: number; extra?: Record<string, unknown> }
+  | { ok: false; status: number; message: string; issues: FieldIssue[]; retryAfter?: number; extra?: Record<string, unknown> }
 
 export interface UpstreamOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -134,7 +129,7 @@ async function parse<T>(response: Response): Promise<UpstreamResult<T>> {
     ok: false,
     status: response.status,
     message,
-    issues: Array.isArray(issues) ? (issues as UpstreamIssue[]) : [],
+    issues: Array.isArray(issues) ? (issues as FieldIssue[]) : [],
     retryAfter,
     ...(Object.keys(extra).length ? { extra } : {}),
   }
