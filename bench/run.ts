@@ -125,8 +125,8 @@ type MeasureOptions = {
   setupClient?: (client: autocannon.Client) => void
 }
 
-async function measure(name: string, opts: MeasureOptions): Promise<Row> {
-  const result = await autocannon({ ...opts, connections, duration })
+async function measure(name: string, opts: MeasureOptions, seconds = duration): Promise<Row> {
+  const result = await autocannon({ ...opts, connections, duration: seconds })
   const errors = result.errors + result.timeouts + (result.non2xx ?? 0)
   return {
     name,
@@ -160,7 +160,10 @@ async function guestCart(productIds: string[]): Promise<{ cookie: string; lineId
     if (setCookie) cookie = setCookie.split(';')[0]!
     await res.arrayBuffer()
   }
-  const html = await (await fetch(`${base}/cart`, { headers: { cookie } })).text()
+  // The cart page shows the last add's toast and answers the cookie without it, as a browser keeps it.
+  const page = await fetch(`${base}/cart`, { headers: { cookie } })
+  const html = await page.text()
+  cookie = page.headers.get('set-cookie')?.split(';')[0] ?? cookie
   const lineId = /name="lineId" value="([a-f0-9]+)"/.exec(html)?.[1]
   if (!lineId) throw new Error('bench: the guest cart has no line')
   return { cookie, lineId }
@@ -179,9 +182,11 @@ async function signedInShopper(): Promise<string> {
   const cookie = res.headers.get('set-cookie')?.split(';')[0]
   await res.arrayBuffer()
   if (res.status !== 302 || !cookie) throw new Error(`bench: sign-in answered ${res.status}`)
-  const home = await (await fetch(`${base}/`, { headers: { cookie } })).text()
+  // The home page shows the sign-in toast and answers the cookie without it, as a browser keeps it.
+  const page = await fetch(`${base}/`, { headers: { cookie } })
+  const home = await page.text()
   if (!home.includes(user.name)) throw new Error('bench: the signed-in home page does not name the shopper')
-  return cookie
+  return page.headers.get('set-cookie')?.split(';')[0] ?? cookie
 }
 
 /** A shopper who orders through the API: a bearer token and a delivery address. */
@@ -273,6 +278,7 @@ interface PageCacheStats {
   availabilityChanges?: number
   availabilityDropped?: number
   clears: number
+  spliced?: number
 }
 const pageCacheStats = async () => ((await (await fetch(`${base}/metrics.json`)).json()) as { pageCache: PageCacheStats }).pageCache
 
@@ -309,6 +315,59 @@ async function firstLoadJs(url: string): Promise<{ files: number; raw: number; g
     gzip += sent.wire
   }
   return { files: files.size, raw, gzip }
+}
+
+/** Seconds of the mixed load (`BENCH_MIXED_SECONDS`, default 60; 0 skips it). */
+const mixedSeconds = Number(process.env.BENCH_MIXED_SECONDS ?? 60)
+
+/**
+ * The mixed load: `connections` virtual shoppers, each with a session of its own (three in four with
+ * a guest cart of one to three products, one in four anonymous), each going round home, a listing, a
+ * product page and a search, and, with a cart, adding a unit and setting it back through the
+ * fetcher's `/cart.data`. Answers the run's figures, the share of anonymous page requests the page
+ * cache answered from a stored page, and how many pages were spliced.
+ */
+async function mixedLoad(pages: Array<[string, string]>, productId: string) {
+  const visitors = await Promise.all(
+    Array.from({ length: connections }, async (_, i) => (i % 4 === 3 ? null : await guestCart([productId]))),
+  )
+  let next = 0
+  const before = await pageCacheStats()
+  const row = await measure(
+    'mixed load',
+    {
+      url: `${base}/`,
+      setupClient(client) {
+        const visitor = visitors[next++ % visitors.length]!
+        const headers: Record<string, string> = visitor ? { cookie: visitor.cookie } : {}
+        const browse = pages.map(([, url]) => ({ method: 'GET' as const, path: new URL(url).pathname + new URL(url).search, headers }))
+        client.setRequests(
+          visitor
+            ? [
+                ...browse,
+                {
+                  method: 'POST',
+                  path: '/cart.data',
+                  headers: { ...FORM, cookie: visitor.cookie },
+                  body: `intent=add&productId=${productId}&js=1`,
+                },
+                {
+                  method: 'POST',
+                  path: '/cart.data',
+                  headers: { ...FORM, cookie: visitor.cookie },
+                  body: `intent=set&lineId=${visitor.lineId}&qty=1&js=1`,
+                },
+              ]
+            : browse,
+        )
+      },
+    },
+    mixedSeconds,
+  )
+  const after = await pageCacheStats()
+  const hits = after.hits - before.hits
+  const renders = after.misses - before.misses
+  return { row, hitRate: hits / Math.max(1, hits + renders), spliced: (after.spliced ?? 0) - (before.spliced ?? 0) }
 }
 
 try {
@@ -390,7 +449,7 @@ try {
   if (process.env.BENCH_ORDERS !== '0') {
     const rate = Number(process.env.BENCH_ORDER_RATE ?? 5)
     // Enough shoppers for the order budget (30 an hour each) over the whole run.
-    const shoppers = await orderingShoppers(Math.ceil((rate * (pages.length + 1) * (duration + 1) * 1.2) / 30))
+    const shoppers = await orderingShoppers(Math.ceil((rate * ((pages.length + 1) * (duration + 1) + mixedSeconds + 5) * 1.2) / 30))
     // The products the measured pages show: the newest (the home rows are each category's newest), the search's, the product page's.
     const shown = new Map(
       [
@@ -428,6 +487,7 @@ try {
       const isPage = hits + renders > 0
       underOrders.push({ ...row, hitRate: isPage ? hits / row.requests : null, renders: isPage ? renders : null })
     }
+    const mixed = mixedSeconds > 0 ? await mixedLoad(pages, cartProducts[0]!) : null
     const seconds = (Date.now() - started) / 1000
     const { placed, refused } = await orders.stop()
     const after = await pageCacheStats()
@@ -446,6 +506,17 @@ try {
     console.log(
       `\npage cache after the orders: ${after.availabilityChanges ?? 0} availability changes dropped ${after.availabilityDropped ?? 0} pages; ${after.clears} full clears`,
     )
+    if (mixed) {
+      console.log(
+        `\nMixed load, ${mixedSeconds} s, ${connections} virtual shoppers (three in four with a guest cart, one in four anonymous), each browsing home, a listing, a product page and a search and (with a cart) adding to it, while orders are placed at ${rate}/s:\n`,
+      )
+      console.log('| requests | req/s | p50 ms | p90 ms | p99 ms | errors | anonymous page cache hits | spliced pages |')
+      console.log('|---:|---:|---:|---:|---:|---:|---:|---:|')
+      const { row, hitRate, spliced } = mixed
+      console.log(
+        `| ${row.requests} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p90} | ${row.p99} | ${row.errors} | ${(hitRate * 100).toFixed(1)} % | ${spliced} |`,
+      )
+    }
   }
   // The rest measures pages without orders: not with BENCH_ONLY=orders.
   if (!ordersOnly) {
