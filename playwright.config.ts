@@ -34,7 +34,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // Two cores: one for the server, one for the browser.
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   reporter: 'list',
   timeout: 30_000,
   expect: { timeout: 10_000 },

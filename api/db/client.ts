@@ -38,12 +38,16 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
  * Opens a database.
  * @param opts.url a `postgres://` URL; when absent PGlite is used
  * @param opts.dataDir PGlite data folder (created if missing); absent = in-memory PGlite
+ * @param opts.loadDataDir a PGlite data folder as a tar archive (PGlite's `dumpDataDir`) to start an
+ *   in-memory PGlite from, instead of an empty one (PGlite docs, "loadDataDir"): the test databases
+ *   copy a migrated template this way (api/testing/pglite-template.ts)
  * @returns the open database (not yet migrated: call `migrateDb`)
  * @throws FolderLockedError (db/folder-lock.ts) when another live process has `dataDir` open
  */
 export async function openDatabase(opts: {
   url?: string
   dataDir?: string
+  loadDataDir?: Blob
   pool?: { max: number; connectTimeoutMs: number }
 }): Promise<Database> {
   if (opts.url) {
@@ -74,7 +78,7 @@ export async function openDatabase(opts: {
     if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true })
     // One options object: the two-argument form `new PGlite(dataDir, options)` ignores the options,
     // so pg_trgm would not load (docs/stack.md, "PGlite").
-    const client = new PGlite({ dataDir: opts.dataDir, extensions: { pg_trgm } })
+    const client = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir, extensions: { pg_trgm } })
     await client.waitReady
     const db = drizzlePglite(client, { schema }) as unknown as Db
     return {

@@ -41,10 +41,10 @@ function post(entries: Array<[string, string | File]>) {
     schema: CategoryFormSchema,
     add: async (value) => {
       added.push(value)
-      return { ok: true, status: 200, message: 'Category Created', data: {}, extra: {} } as never
+      return { ok: true, status: 201, message: 'Category added successfully', data: {}, extra: {} } as never
     },
-    update: async () => ({ ok: true, status: 200, message: 'Category updated', data: {}, extra: {} }) as never,
-    remove: async () => ({ ok: true, status: 200, message: 'Category deleted', data: {}, extra: {} }) as never,
+    update: async () => ({ ok: true, status: 200, message: 'Category updated successfully', data: {}, extra: {} }) as never,
+    remove: async () => ({ ok: true, status: 200, message: 'Category deleted successfully', data: {}, extra: {} }) as never,
     messages: catalogActionMessages('category', 'Category'),
   })
 }

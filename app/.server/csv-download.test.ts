@@ -30,8 +30,13 @@ describe('csvDownload', () => {
   })
 
   it("passes on the API's refusal, and calls a 200 that is not CSV a 502", async () => {
-    const refused = new Response(JSON.stringify({ message: 'Do not have permission' }), { status: 403 })
-    expect(await refusal(csvDownload(refused, 'orders.csv'))).toMatchObject({ status: 403, message: 'Do not have permission' })
+    const refused = new Response(JSON.stringify({ message: 'Permission denied: admin or staff only', error: true, success: false }), {
+      status: 403,
+    })
+    expect(await refusal(csvDownload(refused, 'orders.csv'))).toMatchObject({
+      status: 403,
+      message: 'Permission denied: admin or staff only',
+    })
     const html = new Response('<html>', { headers: { 'content-type': 'text/html' } })
     expect(await refusal(csvDownload(html, 'orders.csv'))).toMatchObject({ status: 502, message: 'Export failed' })
   })

@@ -9,7 +9,7 @@ import type { ProductFormValue } from '../lib/schemas/product.ts'
 const uploads: string[] = []
 vi.mock('./api/admin.ts', () => ({
   uploadFormImage: vi.fn(async (_session: unknown, file: File) => {
-    if (file.name.endsWith('.txt')) return { ok: false, status: 415, message: 'Only JPEG, PNG, WebP, AVIF or GIF images' }
+    if (file.name.endsWith('.txt')) return { ok: false, status: 415, message: 'Only images can be uploaded: JPEG, PNG, WebP, AVIF or GIF' }
     uploads.push(file.name)
     return { ok: true, url: `/uploads/${String(uploads.length).padStart(24, '0')}.webp` }
   }),
@@ -168,7 +168,7 @@ describe('productFormAction: save', () => {
     expect(saved).toEqual([])
     const reply = body(result)
     expect(reply.status).toBe(415)
-    expect(reply.result.error.image).toEqual(['notes.txt: Only JPEG, PNG, WebP, AVIF or GIF images'])
+    expect(reply.result.error.image).toEqual(['notes.txt: Only images can be uploaded: JPEG, PNG, WebP, AVIF or GIF'])
     expect(reply.result.initialValue.image).toEqual(['/uploads/bbbbbbbbbbbbbbbbbbbbbbbb.webp'])
   })
 
@@ -176,14 +176,14 @@ describe('productFormAction: save', () => {
     const { result } = await run(form([...VALID, ['intent', 'save']]), {
       ok: false,
       status: 400,
-      message: 'Unknown category',
-      issues: [{ path: 'category.0', message: 'Unknown category' }],
+      message: 'Unknown category: c1',
+      issues: [{ path: 'category.0', message: 'Unknown category: c1' }],
     })
     const reply = body(result)
     expect(reply.status).toBe(400)
-    expect(reply.result.error).toMatchObject({ category: ['Unknown category'] })
+    expect(reply.result.error).toMatchObject({ category: ['Unknown category: c1'] })
     expect(reply.result.error['']).toBeUndefined()
-    expect(reply.toast).toEqual({ type: 'error', message: 'Unknown category' })
+    expect(reply.toast).toEqual({ type: 'error', message: 'Unknown category: c1' })
   })
 
   it('shows an API failure that names no field on the form, with 502 for an API fault', async () => {

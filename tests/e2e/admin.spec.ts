@@ -1,35 +1,35 @@
 /**
- * The admin's catalogue journeys (docs/product.md, "Category admin", "Sub Category admin", "Upload
+ * The admin's catalogue pages (docs/product.md, "Category admin", "Sub Category admin", "Upload
  * Product" and "Product admin list"; transitions: docs/product.md, "States and transitions"; guard:
  * docs/product.md, "Roles and permissions"): as the demo admin (admin@example.com, password from the
- * e2e launcher), with JavaScript on and off, create a category with an image, a sub category under it
- * and a product in both; find the product on the storefront (home row, listing, product page); edit
- * its price and see it on the storefront; delete it and see it gone; then delete the sub category and
- * the category. The admin product list's Next really advances. A shopper gets "Do not have permission".
+ * e2e launcher), with JavaScript on and off, one capability a test: add a category with an image; add
+ * a sub category under it; upload a product in both; find the product on the storefront (home row,
+ * listing, product page); edit its price and see it on the storefront; delete it and see it gone;
+ * delete the sub category and the category (refused while in use). Each test makes what it starts
+ * from through the API (admin-fixtures.ts). The admin product list's Next really advances. A shopper
+ * gets "Do not have permission".
  *
- * The journey leaves the catalogue as it found it (home.spec.ts counts the categories): the UI's own
- * deletes clean up, and an API clean-up after the test removes whatever a failure left behind.
+ * The tests leave the catalogue as they found it (home.spec.ts counts the categories): the UI's own
+ * deletes clean up, and an API clean-up after each test removes whatever it or a failure left behind.
  */
 import { test, expect, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test'
 import {
-  ADMIN,
   FIXTURES,
   api,
   createProductViaApi,
-  fillLogin,
   isJs,
   newUser,
   openAccountMenu,
   productCards,
   registerViaApi,
   signIn,
+  slug,
   toast,
   uniqueName,
   waitForHydration,
-  type Category,
-  type Product,
   type SubCategory,
 } from './helpers.ts'
+import { cleanUpViaApi, createShelfViaApi, shelfNames, signInAsAdmin, type ShelfNames } from './admin-fixtures.ts'
 
 /** docs/product.md, "Category admin", verbatim. */
 const DELETE_TITLE = 'Permanent Deleted'
@@ -39,19 +39,9 @@ const NO_PERMISSION = 'Do not have permission'
 /** The sub category table shows 10 rows a page (docs/product.md, "Constants"). */
 const TABLE_PAGE_SIZE = 10
 const ADMIN_ROUTES = ['/dashboard/category', '/dashboard/subcategory', '/dashboard/upload-product', '/dashboard/product']
-
-/** Signs the demo admin in through /login; the account menu names them with " (Admin)" (docs/product.md, "Account menu"). */
-async function signInAsAdmin(page: Page) {
-  await page.goto('/login')
-  await fillLogin(page, ADMIN.email, ADMIN.password)
-  await expect(page).toHaveURL(/\/$/)
-  const menu = await openAccountMenu(page)
-  await expect(page.getByRole('banner').getByText(`${ADMIN.name} (Admin)`, { exact: true })).toBeVisible()
-  // docs/product.md, "Roles and permissions": only an admin's menu has the four admin links.
-  for (const name of ['Category', 'Sub Category', 'Upload Product', 'Product']) {
-    await expect(menu.getByRole('link', { name, exact: true })).toBeVisible()
-  }
-}
+/** The product's MRP and selling price when made, and after the edit (rupees). */
+const PRICE = 120
+const NEW_PRICE = 150
 
 /**
  * Picks an image for an admin image field. With JavaScript the file is uploaded at once and the
@@ -95,270 +85,264 @@ function rupees(amount: number): RegExp {
   return new RegExp(`₹\\s?${amount.toLocaleString('en-IN')}(\\.00)?(?![\\d.])`)
 }
 
-/**
- * Removes what a failed journey left behind, through the API as the admin: products named `names.product`,
- * then the sub category, then the category (the order the API requires). Signs in only when needed.
- */
-async function cleanUpViaApi(request: APIRequestContext, names: { category: string; subCategory: string; product: string }) {
-  const category = (await api<Category[]>(request, '/category/get')).data.find((c) => c.name === names.category)
-  const subCategory = (await api<SubCategory[]>(request, '/subcategory/get', {})).data.find((s) => s.name === names.subCategory)
-  const products = (await api<Product[]>(request, '/product/get', { page: 1, limit: 10, search: names.product })).data.filter(
-    (p) => p.name === names.product,
-  )
-  if (!category && !subCategory && products.length === 0) return
-  const login = await api<{ accessToken: string }>(request, '/user/login', { email: ADMIN.email, password: ADMIN.password })
-  const headers = { Authorization: `Bearer ${login.data.accessToken}` }
-  const remove = async (path: string, _id: string) => {
-    const response = await request.delete(`/api${path}`, { data: { _id }, headers })
-    expect(response.ok(), `clean-up ${path} ${_id} answered ${response.status()}: ${await response.text()}`).toBe(true)
-  }
-  for (const product of products) await remove('/product/delete-product', product._id)
-  if (subCategory) await remove('/subcategory/delete', subCategory._id)
-  if (category) await remove('/category/delete', category._id)
-}
-
-/** Names unique to this project and run (names of categories and sub categories must be unique). */
-function journeyNames(testInfo: TestInfo) {
+/** The storefront's paths of a shelf made by createShelfViaApi: category listing, sub category listing, product page (docs/product.md, "Slugs"). */
+function storefrontPaths(shelf: Awaited<ReturnType<typeof createShelfViaApi>>) {
+  const category = `/${slug(shelf.category.name, shelf.category._id)}`
   return {
-    category: uniqueName(testInfo, 'Category'),
-    subCategory: uniqueName(testInfo, 'Sub'),
-    product: uniqueName(testInfo, 'Product'),
+    category,
+    listing: `${category}/${slug(shelf.subCategory!.name, shelf.subCategory!._id)}`,
+    product: `/product/${slug(shelf.product!.name, shelf.product!._id)}`,
   }
 }
 
-test.describe('catalogue admin journey', () => {
-  let names: ReturnType<typeof journeyNames>
+test.describe('catalogue admin', () => {
+  let names: ShelfNames | undefined
+
+  test.beforeEach(async ({ page }, testInfo) => {
+    names = shelfNames(testInfo)
+    await signInAsAdmin(page)
+  })
 
   test.afterEach(async ({ request }) => {
     if (names) await cleanUpViaApi(request, names)
   })
 
-  test('create category, sub category and product; see, edit and delete it on the storefront', async ({ page, request }, testInfo) => {
-    // About 30 page loads and 3 image uploads on a 2-core machine.
-    test.setTimeout(180_000)
+  test('add a category with an image', async ({ page }, testInfo) => {
     const javaScript = isJs(testInfo)
-    names = journeyNames(testInfo)
-    const price = 120
-    const newPrice = 150
+    const menu = await openAccountMenu(page)
+    await menu.getByRole('link', { name: 'Category', exact: true }).click()
+    await expect(page).toHaveURL(/\/dashboard\/category$/)
+    const main = page.getByRole('main')
+    await expect(main.getByRole('heading', { level: 1, name: 'Category' })).toBeVisible()
+    const add = main.getByRole('link', { name: 'Add Category', exact: true })
+    if (javaScript) await waitForHydration(add)
+    await add.click()
+    await expect(page).toHaveURL(/\/dashboard\/category\?dialog=add$/)
+    const dialog = page.getByRole('dialog', { name: 'Add Category' })
+    await expect(dialog).toBeVisible()
+    if (javaScript) {
+      // docs/product.md, "Validation rules": the upload waits for a name.
+      await expect(dialog.getByLabel('Image', { exact: true })).toBeDisabled()
+    }
+    const submit = dialog.getByRole('button', { name: 'Submit', exact: true })
+    await dialog.getByLabel('Name', { exact: true }).fill(names!.category)
+    // docs/product.md, "Validation rules": Submit looks active only with a name and an image.
+    if (javaScript) await expect(submit).toHaveAttribute('aria-disabled', 'true')
+    await pickImage(dialog, 'Image', javaScript, dialog.getByRole('img', { name: 'Preview of the image' }))
+    if (javaScript) await expect(submit).not.toHaveAttribute('aria-disabled', 'true')
+    await submit.click()
+    await expect(page).toHaveURL(/\/dashboard\/category$/)
+    await expect(toast(page, 'Category added successfully')).toBeVisible()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    // Listed with its stored image.
+    const card = main.getByRole('listitem').filter({ hasText: names!.category })
+    await expect(card).toHaveCount(1)
+    await expect(card.getByRole('img', { name: names!.category })).toHaveAttribute('src', /^\/uploads\//)
+    await expect(card.getByRole('link', { name: `Edit ${names!.category}`, exact: true })).toBeVisible()
+  })
 
-    // The stored copy of the fixture image, as the category list shows it.
-    let categoryImage = ''
-    await signInAsAdmin(page)
+  test('add a sub category under a category', async ({ page, request }, testInfo) => {
+    const javaScript = isJs(testInfo)
+    await createShelfViaApi(request, names!)
+    await page.goto('/dashboard/subcategory')
+    const main = page.getByRole('main')
+    await expect(main.getByRole('heading', { level: 1, name: 'Sub Category' })).toBeVisible()
+    const add = main.getByRole('link', { name: 'Add Sub Category', exact: true })
+    if (javaScript) await waitForHydration(add)
+    await add.click()
+    const dialog = page.getByRole('dialog', { name: 'Add Sub Category' })
+    await expect(dialog).toBeVisible()
+    await dialog.getByLabel('Name', { exact: true }).fill(names!.subCategory)
+    await pickImage(dialog, 'Image', javaScript, dialog.getByRole('img', { name: 'Preview of the image' }))
+    await pickChip(dialog, 'Select Category', names!.category, javaScript)
+    await dialog.getByRole('button', { name: 'Submit', exact: true }).click()
+    await expect(toast(page, 'Sub Category Created')).toBeVisible()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
 
-    await test.step('add a category with an image', async () => {
-      const menu = await openAccountMenu(page)
-      await menu.getByRole('link', { name: 'Category', exact: true }).click()
-      await expect(page).toHaveURL(/\/dashboard\/category$/)
-      const main = page.getByRole('main')
-      await expect(main.getByRole('heading', { level: 1, name: 'Category' })).toBeVisible()
-      const add = main.getByRole('link', { name: 'Add Category', exact: true })
-      if (javaScript) await waitForHydration(add)
-      await add.click()
-      await expect(page).toHaveURL(/\/dashboard\/category\?dialog=add$/)
-      const dialog = page.getByRole('dialog', { name: 'Add Category' })
-      await expect(dialog).toBeVisible()
-      if (javaScript) {
-        // docs/product.md, "Validation rules": the upload waits for a name.
-        await expect(dialog.getByLabel('Image', { exact: true })).toBeDisabled()
-      }
-      const submit = dialog.getByRole('button', { name: 'Submit', exact: true })
-      await dialog.getByLabel('Name', { exact: true }).fill(names.category)
-      // docs/product.md, "Validation rules": Submit looks active only with a name and an image.
-      if (javaScript) await expect(submit).toHaveAttribute('aria-disabled', 'true')
-      await pickImage(dialog, 'Image', javaScript, dialog.getByRole('img', { name: 'Preview of the image' }))
-      if (javaScript) await expect(submit).not.toHaveAttribute('aria-disabled', 'true')
-      await submit.click()
-      await expect(page).toHaveURL(/\/dashboard\/category$/)
-      await expect(toast(page, 'Category added successfully')).toBeVisible()
-      await expect(page.getByRole('dialog')).toHaveCount(0)
-      // Listed with its stored image.
-      const card = main.getByRole('listitem').filter({ hasText: names.category })
-      await expect(card).toHaveCount(1)
-      const image = card.getByRole('img', { name: names.category })
-      await expect(image).toHaveAttribute('src', /^\/uploads\//)
-      categoryImage = (await image.getAttribute('src'))!
-      await expect(card.getByRole('link', { name: `Edit ${names.category}`, exact: true })).toBeVisible()
-    })
+    // Its row (on the table page its name sorts to): name, thumbnail, the category as a chip.
+    await page.goto(`/dashboard/subcategory?page=${await subCategoryTablePage(request, names!.subCategory)}`)
+    const row = main.getByRole('row').filter({ has: page.getByRole('cell', { name: names!.subCategory, exact: true }) })
+    await expect(row).toHaveCount(1)
+    await expect(row.getByRole('listitem').filter({ hasText: names!.category })).toHaveCount(1)
+    await expect(row.getByRole('link', { name: `View ${names!.subCategory} full screen` }).locator('img')).toHaveAttribute(
+      'src',
+      /^\/uploads\//,
+    )
+  })
 
-    await test.step('add a sub category under it', async () => {
-      await page.goto('/dashboard/subcategory')
-      const main = page.getByRole('main')
-      await expect(main.getByRole('heading', { level: 1, name: 'Sub Category' })).toBeVisible()
-      const add = main.getByRole('link', { name: 'Add Sub Category', exact: true })
-      if (javaScript) await waitForHydration(add)
-      await add.click()
-      const dialog = page.getByRole('dialog', { name: 'Add Sub Category' })
-      await expect(dialog).toBeVisible()
-      await dialog.getByLabel('Name', { exact: true }).fill(names.subCategory)
-      await pickImage(dialog, 'Image', javaScript, dialog.getByRole('img', { name: 'Preview of the image' }))
-      await pickChip(dialog, 'Select Category', names.category, javaScript)
-      await dialog.getByRole('button', { name: 'Submit', exact: true }).click()
-      await expect(toast(page, 'Sub Category Created')).toBeVisible()
-      await expect(page.getByRole('dialog')).toHaveCount(0)
+  test('upload a product in a category and a sub category', async ({ page, request }, testInfo) => {
+    const javaScript = isJs(testInfo)
+    await createShelfViaApi(request, names!, { subCategory: true })
+    const menu = await openAccountMenu(page)
+    await menu.getByRole('link', { name: 'Upload Product', exact: true }).click()
+    await expect(page).toHaveURL(/\/dashboard\/upload-product$/)
+    const main = page.getByRole('main')
+    await expect(main.getByRole('heading', { level: 1, name: 'Upload Product' })).toBeVisible()
+    const submit = main.getByRole('button', { name: 'Submit', exact: true })
+    if (javaScript) await waitForHydration(submit)
+    await main.getByLabel('Name', { exact: true }).fill(names!.product)
+    await main.getByLabel('Description', { exact: true }).fill('Made by the e2e suite.\nSecond line of the description.')
+    await pickImage(main, 'Image', javaScript, main.getByRole('img', { name: 'Image 1', exact: true }))
+    await pickChip(main, 'Category', names!.category, javaScript)
+    await pickChip(main, 'Sub Category', names!.subCategory, javaScript)
+    await main.getByLabel('Unit', { exact: true }).fill('1 pack')
+    await main.getByLabel('Number of Stock', { exact: true }).fill('25')
+    await main.getByLabel('MRP', { exact: true }).fill(String(PRICE))
+    await main.getByLabel('Selling Price', { exact: true }).fill(String(PRICE))
+    await submit.click()
 
-      // Its row (on the table page its name sorts to): name, thumbnail, the category as a chip.
-      await page.goto(`/dashboard/subcategory?page=${await subCategoryTablePage(request, names.subCategory)}`)
-      const row = main.getByRole('row').filter({ has: page.getByRole('cell', { name: names.subCategory, exact: true }) })
-      await expect(row).toHaveCount(1)
-      await expect(row.getByRole('listitem').filter({ hasText: names.category })).toHaveCount(1)
-      await expect(row.getByRole('link', { name: `View ${names.subCategory} full screen` }).locator('img')).toHaveAttribute(
-        'src',
-        /^\/uploads\//,
-      )
-    })
+    // docs/product.md, "States and transitions": a dialog with the server's message and a green
+    // Confirm; the form is empty again.
+    const done = page.getByRole('dialog', { name: 'Product Created Successfully' })
+    await expect(done).toBeVisible()
+    await done.getByRole('link', { name: 'Confirm', exact: true }).click()
+    await expect(page).toHaveURL(/\/dashboard\/upload-product$/)
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    await expect(main.getByLabel('Name', { exact: true })).toHaveValue('')
+    await expect(main.getByLabel('MRP', { exact: true })).toHaveValue('')
+    // Stored in both, as typed.
+    const stored = (
+      await api<Array<{ name: string; unit: string; stock: number; price: number }>>(request, '/product/get', {
+        page: 1,
+        limit: 10,
+        search: names!.product,
+      })
+    ).data.filter((p) => p.name === names!.product)
+    expect(stored).toEqual([expect.objectContaining({ unit: '1 pack', stock: 25, price: PRICE })])
+  })
 
-    await test.step('upload a product in both', async () => {
-      const menu = await openAccountMenu(page)
-      await menu.getByRole('link', { name: 'Upload Product', exact: true }).click()
-      await expect(page).toHaveURL(/\/dashboard\/upload-product$/)
-      const main = page.getByRole('main')
-      await expect(main.getByRole('heading', { level: 1, name: 'Upload Product' })).toBeVisible()
-      const submit = main.getByRole('button', { name: 'Submit', exact: true })
-      if (javaScript) await waitForHydration(submit)
-      await main.getByLabel('Name', { exact: true }).fill(names.product)
-      await main.getByLabel('Description', { exact: true }).fill('Made by the e2e suite.\nSecond line of the description.')
-      await pickImage(main, 'Image', javaScript, main.getByRole('img', { name: 'Image 1', exact: true }))
-      await pickChip(main, 'Category', names.category, javaScript)
-      await pickChip(main, 'Sub Category', names.subCategory, javaScript)
-      await main.getByLabel('Unit', { exact: true }).fill('1 pack')
-      await main.getByLabel('Number of Stock', { exact: true }).fill('25')
-      await main.getByLabel('MRP', { exact: true }).fill(String(price))
-      await main.getByLabel('Selling Price', { exact: true }).fill(String(price))
-      await submit.click()
+  test('a new product is on the storefront: home row, listing, product page', async ({ page, request }) => {
+    await createShelfViaApi(request, names!, { product: { price: PRICE } })
+    await page.goto('/')
+    const row = page.getByRole('main').getByRole('region', { name: names!.category, exact: true })
+    await expect(row.getByRole('heading', { name: names!.category, exact: true })).toBeVisible()
+    const card = productCards(row).filter({ hasText: names!.product })
+    await expect(card).toHaveCount(1)
 
-      // docs/product.md, "States and transitions": a dialog with the server's message and a green
-      // Confirm; the form is empty again.
-      const done = page.getByRole('dialog', { name: 'Product Created Successfully' })
-      await expect(done).toBeVisible()
-      await done.getByRole('link', { name: 'Confirm', exact: true }).click()
-      await expect(page).toHaveURL(/\/dashboard\/upload-product$/)
-      await expect(page.getByRole('dialog')).toHaveCount(0)
-      await expect(main.getByLabel('Name', { exact: true })).toHaveValue('')
-      await expect(main.getByLabel('MRP', { exact: true })).toHaveValue('')
-    })
+    // See All: every product of the category (docs/product.md, "Listings"), with its sub categories
+    // in the sidebar.
+    await row.getByRole('link', { name: /see all/i }).click()
+    await expect(page).toHaveURL(/\/[^/]+-[0-9a-f]{24}$/)
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(names!.category)
+    await expect(productCards(page).filter({ hasText: names!.product })).toHaveCount(1)
 
-    let categoryUrl = ''
-    let listingUrl = ''
-    let productUrl = ''
-    await test.step('the storefront shows it: home row, listing, product page', async () => {
-      await page.goto('/')
-      const row = page.getByRole('main').getByRole('region', { name: names.category, exact: true })
-      await expect(row.getByRole('heading', { name: names.category, exact: true })).toBeVisible()
-      const card = productCards(row).filter({ hasText: names.product })
-      await expect(card).toHaveCount(1)
+    // The sub category's listing (docs/product.md, "Listings": /{category}/{subCategory}).
+    await page
+      .getByRole('main')
+      .getByRole('navigation', { name: 'Sub categories' })
+      .getByRole('link', { name: names!.subCategory, exact: true })
+      .click()
+    await expect(page).toHaveURL(/\/[^/]+-[0-9a-f]{24}\/[^/]+-[0-9a-f]{24}$/)
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toContainText(names!.subCategory)
+    const listed = productCards(page).filter({ hasText: names!.product })
+    await expect(listed).toHaveCount(1)
+    await listed.click()
+    await expect(page).toHaveURL(/\/product\/[^/]+-[0-9a-f]{24}$/)
+    const main = page.getByRole('main')
+    await expect(main.getByRole('heading', { level: 1 })).toContainText(names!.product)
+    await expect(main.getByText('1 pack', { exact: true }).first()).toBeVisible()
+    await expect(main.getByText(rupees(PRICE)).first()).toBeVisible()
+  })
 
-      // See All: every product of the category (docs/product.md, "Listings"), with its sub categories
-      // in the sidebar.
-      await row.getByRole('link', { name: /see all/i }).click()
-      await expect(page).toHaveURL(/\/[^/]+-[0-9a-f]{24}$/)
-      categoryUrl = page.url()
-      await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(names.category)
-      await expect(productCards(page).filter({ hasText: names.product })).toHaveCount(1)
+  test("edit a product's price from the product list; the storefront shows the new one", async ({ page, request }, testInfo) => {
+    const javaScript = isJs(testInfo)
+    const paths = storefrontPaths(await createShelfViaApi(request, names!, { product: { price: PRICE } }))
+    // Read once before the edit, so a cached page would show the old price afterwards.
+    await page.goto(paths.product)
+    await expect(page.getByRole('main').getByText(rupees(PRICE)).first()).toBeVisible()
 
-      // The sub category's listing (docs/product.md, "Listings": /{category}/{subCategory}).
-      await page
-        .getByRole('main')
-        .getByRole('navigation', { name: 'Sub categories' })
-        .getByRole('link', { name: names.subCategory, exact: true })
-        .click()
-      await expect(page).toHaveURL(/\/[^/]+-[0-9a-f]{24}\/[^/]+-[0-9a-f]{24}$/)
-      listingUrl = page.url()
-      await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toContainText(names.subCategory)
-      const listed = productCards(page).filter({ hasText: names.product })
-      await expect(listed).toHaveCount(1)
-      await listed.click()
-      await expect(page).toHaveURL(/\/product\/[^/]+-[0-9a-f]{24}$/)
-      productUrl = page.url()
-      const main = page.getByRole('main')
-      await expect(main.getByRole('heading', { level: 1 })).toContainText(names.product)
-      await expect(main.getByText('1 pack', { exact: true }).first()).toBeVisible()
-      await expect(main.getByText(rupees(price)).first()).toBeVisible()
-    })
+    await page.goto('/dashboard/product')
+    const main = page.getByRole('main')
+    await expect(main.getByRole('heading', { level: 1, name: 'Product' })).toBeVisible()
+    const search = main.getByRole('search').getByPlaceholder('Search product here ...')
+    if (javaScript) {
+      // With JavaScript the box submits itself 300 ms after the last keystroke (docs/product.md,
+      // "Constants").
+      await waitForHydration(search)
+      await search.fill(names!.product)
+    } else {
+      await search.fill(names!.product)
+      await search.press('Enter')
+    }
+    await expect(page).toHaveURL(/\/dashboard\/product\?q=/)
+    await main.getByRole('link', { name: `Edit ${names!.product}`, exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit Product' })
+    await expect(dialog).toBeVisible()
+    const priceField = dialog.getByLabel('MRP', { exact: true })
+    await expect(priceField).toHaveValue(String(PRICE))
+    await priceField.fill(String(NEW_PRICE))
+    await dialog.getByLabel('Selling Price', { exact: true }).fill(String(NEW_PRICE))
+    await dialog.getByRole('button', { name: 'Update', exact: true }).click()
+    await expect(toast(page, 'Product updated successfully')).toBeVisible()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
 
-    await test.step('edit its price from the product list', async () => {
-      await page.goto('/dashboard/product')
-      const main = page.getByRole('main')
-      await expect(main.getByRole('heading', { level: 1, name: 'Product' })).toBeVisible()
-      const search = main.getByRole('search').getByPlaceholder('Search product here ...')
-      if (javaScript) {
-        // With JavaScript the box submits itself 300 ms after the last keystroke (docs/product.md,
-        // "Constants").
-        await waitForHydration(search)
-        await search.fill(names.product)
-      } else {
-        await search.fill(names.product)
-        await search.press('Enter')
-      }
-      await expect(page).toHaveURL(/\/dashboard\/product\?q=/)
-      await main.getByRole('link', { name: `Edit ${names.product}`, exact: true }).click()
-      const dialog = page.getByRole('dialog', { name: 'Edit Product' })
-      await expect(dialog).toBeVisible()
-      const priceField = dialog.getByLabel('MRP', { exact: true })
-      await expect(priceField).toHaveValue(String(price))
-      await priceField.fill(String(newPrice))
-      await dialog.getByLabel('Selling Price', { exact: true }).fill(String(newPrice))
-      await dialog.getByRole('button', { name: 'Update', exact: true }).click()
-      await expect(toast(page, 'Product updated successfully')).toBeVisible()
-      await expect(page.getByRole('dialog')).toHaveCount(0)
+    // The storefront has it on its next request (docs/decisions/0005-catalogue-cache.md).
+    await page.goto(paths.product)
+    const product = page.getByRole('main')
+    await expect(product.getByText(rupees(NEW_PRICE)).first()).toBeVisible()
+    await expect(product.getByText(rupees(PRICE))).toHaveCount(0)
+  })
 
-      // The storefront has it on its next request (docs/decisions/0005-catalogue-cache.md).
-      await page.goto(productUrl)
-      const product = page.getByRole('main')
-      await expect(product.getByText(rupees(newPrice)).first()).toBeVisible()
-      await expect(product.getByText(rupees(price))).toHaveCount(0)
-    })
+  test('delete a product: gone from the list, the listings and the home row', async ({ page, request }) => {
+    const paths = storefrontPaths(await createShelfViaApi(request, names!, { product: { price: PRICE } }))
+    // Seen before the delete, so a cached page would still show it afterwards.
+    for (const url of [paths.listing, paths.category]) {
+      await page.goto(url)
+      await expect(productCards(page).filter({ hasText: names!.product })).toHaveCount(1)
+    }
+    await page.goto('/')
+    await expect(productCards(page).filter({ hasText: names!.product })).toHaveCount(1)
 
-    await test.step('delete it: gone from the list, the listing and the home row', async () => {
-      await page.goto(`/dashboard/product?q=${encodeURIComponent(names.product)}`)
-      const main = page.getByRole('main')
-      await main.getByRole('link', { name: `Delete ${names.product}`, exact: true }).click()
-      await confirmDelete(page)
-      await expect(toast(page, 'Product deleted successfully')).toBeVisible()
-      await expect(main.getByRole('link', { name: `Edit ${names.product}`, exact: true })).toHaveCount(0)
+    await page.goto(`/dashboard/product?q=${encodeURIComponent(names!.product)}`)
+    const main = page.getByRole('main')
+    await main.getByRole('link', { name: `Delete ${names!.product}`, exact: true }).click()
+    await confirmDelete(page)
+    await expect(toast(page, 'Product deleted successfully')).toBeVisible()
+    await expect(main.getByRole('link', { name: `Edit ${names!.product}`, exact: true })).toHaveCount(0)
 
-      for (const [url, title] of [
-        [listingUrl, names.subCategory],
-        [categoryUrl, names.category],
-      ]) {
-        await page.goto(url)
-        await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toContainText(title)
-        await expect(productCards(page).filter({ hasText: names.product })).toHaveCount(0)
-      }
-      await page.goto('/')
-      await expect(productCards(page).filter({ hasText: names.product })).toHaveCount(0)
-      const response = await page.goto(productUrl)
-      expect(response?.status()).toBe(404)
-    })
+    for (const [url, title] of [
+      [paths.listing, names!.subCategory],
+      [paths.category, names!.category],
+    ]) {
+      await page.goto(url!)
+      await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toContainText(title!)
+      await expect(productCards(page).filter({ hasText: names!.product })).toHaveCount(0)
+    }
+    await page.goto('/')
+    await expect(productCards(page).filter({ hasText: names!.product })).toHaveCount(0)
+    const response = await page.goto(paths.product)
+    expect(response?.status()).toBe(404)
+  })
 
-    await test.step('delete the sub category, then the category', async () => {
-      // A category still in use is not deleted: the admin is told why (docs/product.md, "Category
-      // admin": 409).
-      await page.goto('/dashboard/category')
-      await page
-        .getByRole('main')
-        .getByRole('link', { name: `Delete ${names.category}`, exact: true })
-        .click()
-      await confirmDelete(page)
-      await expect(toast(page, /Category is still used by 1 sub category/)).toBeVisible()
-      await expect(page.getByRole('main').getByRole('listitem').filter({ hasText: names.category })).toHaveCount(1)
+  test('delete a sub category, then its category (refused while in use); their image goes too', async ({ page, request }) => {
+    const shelf = await createShelfViaApi(request, names!, { subCategory: true })
+    // A category still in use is not deleted: the admin is told why (docs/product.md, "Category
+    // admin": 409).
+    await page.goto('/dashboard/category')
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: `Delete ${names!.category}`, exact: true })
+      .click()
+    await confirmDelete(page)
+    await expect(toast(page, /Category is still used by 1 sub category/)).toBeVisible()
+    await expect(page.getByRole('main').getByRole('listitem').filter({ hasText: names!.category })).toHaveCount(1)
 
-      await page.goto(`/dashboard/subcategory?page=${await subCategoryTablePage(request, names.subCategory)}`)
-      const main = page.getByRole('main')
-      await main.getByRole('link', { name: `Delete ${names.subCategory}`, exact: true }).click()
-      await confirmDelete(page)
-      await expect(toast(page, 'Sub Category deleted successfully')).toBeVisible()
-      await expect(main.getByRole('cell', { name: names.subCategory, exact: true })).toHaveCount(0)
+    await page.goto(`/dashboard/subcategory?page=${await subCategoryTablePage(request, names!.subCategory)}`)
+    const main = page.getByRole('main')
+    await main.getByRole('link', { name: `Delete ${names!.subCategory}`, exact: true }).click()
+    await confirmDelete(page)
+    await expect(toast(page, 'Sub Category deleted successfully')).toBeVisible()
+    await expect(main.getByRole('cell', { name: names!.subCategory, exact: true })).toHaveCount(0)
 
-      await page.goto('/dashboard/category')
-      await main.getByRole('link', { name: `Delete ${names.category}`, exact: true }).click()
-      await confirmDelete(page)
-      await expect(toast(page, 'Category deleted successfully')).toBeVisible()
-      await expect(main.getByRole('listitem').filter({ hasText: names.category })).toHaveCount(0)
-      await page.goto('/')
-      await expect(page.getByRole('main').getByRole('region', { name: names.category, exact: true })).toHaveCount(0)
-      // The image all three used is not left behind (docs/decisions/0004-images.md: no orphaned files).
-      expect((await request.get(categoryImage)).status(), categoryImage).toBe(404)
-    })
+    await page.goto('/dashboard/category')
+    await main.getByRole('link', { name: `Delete ${names!.category}`, exact: true }).click()
+    await confirmDelete(page)
+    await expect(toast(page, 'Category deleted successfully')).toBeVisible()
+    await expect(main.getByRole('listitem').filter({ hasText: names!.category })).toHaveCount(0)
+    await page.goto('/')
+    await expect(page.getByRole('main').getByRole('region', { name: names!.category, exact: true })).toHaveCount(0)
+    // The image both used is not left behind (docs/decisions/0004-images.md: no orphaned files).
+    expect((await request.get(shelf.image)).status(), shelf.image).toBe(404)
   })
 })
 

@@ -67,18 +67,20 @@ const server = setupServer(
   http.post(`${API}/api/file/upload`, async ({ request }) => {
     const form = await request.formData()
     const file = form.get('image')
-    if (!(file instanceof File)) return fail(400, 'Image is required')
-    if (file.type === 'image/svg+xml') return fail(415, 'Only JPEG, PNG, WebP, AVIF or GIF images')
+    if (!(file instanceof File)) return fail(400, 'Attach a file in the field "image"', [{ path: 'image', message: 'A file is required' }])
+    if (file.type === 'image/svg+xml') return fail(415, 'Only images can be uploaded: JPEG, PNG, WebP, AVIF or GIF')
     return ok('Upload done', { url: '/uploads/0123456789abcdef01234567.webp', width: 512, height: 512, format: 'webp', bytes: 1234 })
   }),
-  http.post(`${API}/api/category/add-category`, () => ok('Add Category', dairy)),
-  http.put(`${API}/api/category/update`, () => ok('Updated Category', { ...dairy, name: 'Milk' })),
-  http.delete(`${API}/api/category/delete`, () => fail(409, 'Category is already in use, cannot delete')),
-  http.post(`${API}/api/subcategory/create`, () => ok('Sub Category Created Successfully', milk)),
-  http.put(`${API}/api/subcategory/update`, () =>
-    fail(400, 'category: Unknown category', [{ path: 'category.0', message: 'Unknown category' }]),
+  http.post(`${API}/api/category/add-category`, () => ok('Category added successfully', dairy)),
+  http.put(`${API}/api/category/update`, () => ok('Category updated successfully', { ...dairy, name: 'Milk' })),
+  http.delete(`${API}/api/category/delete`, () =>
+    fail(409, 'Category is still used by 1 sub category: remove it from them or delete them first'),
   ),
-  http.delete(`${API}/api/subcategory/delete`, () => ok('Sub category deleted successfully', null)),
+  http.post(`${API}/api/subcategory/create`, () => ok('Sub Category Created', milk)),
+  http.put(`${API}/api/subcategory/update`, () =>
+    fail(400, 'Unknown category: zz', [{ path: 'category.0', message: 'Unknown category: zz' }]),
+  ),
+  http.delete(`${API}/api/subcategory/delete`, () => ok('Sub Category deleted successfully', null)),
 )
 
 // The BFF of these tests runs apart from its API (API_URL), as server.ts wires one (app/.server/api-context.ts).
@@ -158,13 +160,16 @@ describe('admin calls', () => {
     expect(await adminApi.uploadFormImage(await session(), svg)).toEqual({
       ok: false,
       status: 415,
-      message: 'Only JPEG, PNG, WebP, AVIF or GIF images',
+      message: 'Only images can be uploaded: JPEG, PNG, WebP, AVIF or GIF',
     })
   })
 
   it('addCategory and updateCategory send the documented bodies', async () => {
     const s = await session()
-    expect(await adminApi.addCategory(s, { name: 'Dairy', image: '/uploads/a.webp' })).toMatchObject({ ok: true, message: 'Add Category' })
+    expect(await adminApi.addCategory(s, { name: 'Dairy', image: '/uploads/a.webp' })).toMatchObject({
+      ok: true,
+      message: 'Category added successfully',
+    })
     expect(await adminApi.updateCategory(s, { _id: 'c1', name: 'Milk', image: '/uploads/a.webp' })).toMatchObject({
       ok: true,
       data: { name: 'Milk' },
@@ -178,7 +183,11 @@ describe('admin calls', () => {
 
   it('deleteCategory sends DELETE with a JSON `_id` and passes on the 409 message', async () => {
     const result = await adminApi.deleteCategory(await session(), { _id: 'c1' })
-    expect(result).toMatchObject({ ok: false, status: 409, message: 'Category is already in use, cannot delete' })
+    expect(result).toMatchObject({
+      ok: false,
+      status: 409,
+      message: 'Category is still used by 1 sub category: remove it from them or delete them first',
+    })
     const [call] = await recorded()
     expect(call).toMatchObject({ method: 'DELETE', path: '/api/category/delete', body: { _id: 'c1' } })
   })
@@ -192,8 +201,8 @@ describe('admin calls', () => {
   it('updateSubCategory passes on 400 issues; deleteSubCategory succeeds', async () => {
     const s = await session()
     const updated = await adminApi.updateSubCategory(s, { _id: 's1', name: 'Milk', image: 'u', category: ['zz'] })
-    expect(updated).toMatchObject({ ok: false, status: 400, issues: [{ path: 'category.0', message: 'Unknown category' }] })
-    expect(await adminApi.deleteSubCategory(s, { _id: 's1' })).toMatchObject({ ok: true, message: 'Sub category deleted successfully' })
+    expect(updated).toMatchObject({ ok: false, status: 400, issues: [{ path: 'category.0', message: 'Unknown category: zz' }] })
+    expect(await adminApi.deleteSubCategory(s, { _id: 's1' })).toMatchObject({ ok: true, message: 'Sub Category deleted successfully' })
   })
 })
 

@@ -65,26 +65,26 @@ let rotation = 0
 const server = setupServer(
   http.get(`${API}/api/user/user-details`, ({ request }) => {
     const token = request.headers.get('Authorization')?.replace(/^Bearer /, '') ?? ''
-    return validAccess.has(token) ? ok('user details', userDoc) : fail(401, 'Provide a valid access token')
+    return validAccess.has(token) ? ok('User details', userDoc) : fail(401, 'Provide a valid access token')
   }),
   http.post(`${API}/api/user/refresh-token`, ({ request }) => {
     const token = request.headers.get('Authorization')?.replace(/^Bearer /, '')
     if (refreshBehaviour === 'race') return fail(409, 'Refresh token was just used by another request')
-    if (refreshBehaviour === 'reject' || token !== 'refresh-1') return fail(401, 'Invalid refresh token')
+    if (refreshBehaviour === 'reject' || token !== 'refresh-1') return fail(401, 'Provide a valid refresh token')
     rotation += 1
     validAccess.add(`access-${rotation + 1}`)
-    return ok('New Access token generated', { accessToken: `access-${rotation + 1}`, refreshToken: `refresh-${rotation + 1}` })
+    return ok('New access token generated', { accessToken: `access-${rotation + 1}`, refreshToken: `refresh-${rotation + 1}` })
   }),
   http.post(`${API}/api/user/login`, async ({ request }) => {
     const body = (await request.json()) as { email: string; password: string }
     if (body.password === 'slow-down') return fail(429, 'Too many attempts, try again later', { 'Retry-After': '90' })
-    if (body.password !== 'right-password') return fail(400, 'Check your password')
+    if (body.password !== 'right-password') return fail(400, 'Check your email or password')
     return ok('Login successfully', { accesstoken: 'access-9', accessToken: 'access-9', refreshToken: 'refresh-9' })
   }),
   http.post(`${API}/api/user/register`, async ({ request }) => {
     const body = (await request.json()) as { email: string }
-    if (body.email === 'taken@example.com') return fail(409, 'Already register email')
-    return ok('User register successfully', { ...userDoc, email: body.email }, { status: 201 })
+    if (body.email === 'taken@example.com') return fail(409, 'Email already registered')
+    return ok('User registered successfully', { ...userDoc, email: body.email }, { status: 201 })
   }),
   http.post(`${API}/api/user/logout`, () => ok('Logout successfully', null)),
 )
@@ -248,8 +248,8 @@ describe('user calls', () => {
 
   it('login failures keep the API message; 429 names the wait from Retry-After', async () => {
     const wrong = await userApi.login({ email: 'asha@example.com', password: 'wrong' })
-    expect(wrong).toMatchObject({ ok: false, status: 400, message: 'Check your password' })
-    expect(!wrong.ok && failureMessage(wrong)).toBe('Check your password')
+    expect(wrong).toMatchObject({ ok: false, status: 400, message: 'Check your email or password' })
+    expect(!wrong.ok && failureMessage(wrong)).toBe('Check your email or password')
 
     const limited = await userApi.login({ email: 'asha@example.com', password: 'slow-down' })
     expect(limited).toMatchObject({ ok: false, status: 429, retryAfter: 90 })
@@ -290,11 +290,11 @@ describe('user calls', () => {
   it('register sends the four fields and reports a duplicate email with the API message', async () => {
     const input = { name: 'Asha Rao', email: 'new@example.com', password: 'secret-pass-1', confirmPassword: 'secret-pass-1' }
     const created = await userApi.register(input, { clientIp: '203.0.113.7' })
-    expect(created).toMatchObject({ ok: true, status: 201, message: 'User register successfully', data: { email: 'new@example.com' } })
+    expect(created).toMatchObject({ ok: true, status: 201, message: 'User registered successfully', data: { email: 'new@example.com' } })
     expect((await recorded())[0]).toMatchObject({ path: '/api/user/register', clientIp: '203.0.113.7', body: input })
 
     const duplicate = await userApi.register({ ...input, email: 'taken@example.com' })
-    expect(duplicate).toMatchObject({ ok: false, status: 409, message: 'Already register email' })
+    expect(duplicate).toMatchObject({ ok: false, status: 409, message: 'Email already registered' })
   })
 
   it('logout calls the API with the Bearer token and names the refresh token to revoke', async () => {
