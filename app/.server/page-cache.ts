@@ -295,7 +295,7 @@ function splicePage(splice: Splice, changed: Map<number, string>, personal: Pers
     if (slot === nobody[i]) pieces.push(heads[i + 1]!)
     else {
       const head = part.subarray(0, HEAD_BYTES)
-      pieces.push(deflatePiece(slot, 6, [parts[i]!], REQUEST_WINDOW), deflatePiece(head, 6, [parts[i]!, slot], REQUEST_WINDOW))
+      pieces.push(deflatePiece(slot, 1, [parts[i]!], REQUEST_WINDOW), deflatePiece(head, 1, [parts[i]!, slot], REQUEST_WINDOW))
     }
     pieces.push(rests[i + 1]!)
   }
