@@ -30,7 +30,7 @@ import { CartControl } from './components/add-to-cart.tsx'
 import { CartBarContent } from './components/cart-panel.tsx'
 import { HeaderAccount } from './components/header.tsx'
 import { PersonalOverride, type Personal } from './lib/personal.ts'
-import type { PersonalSlotDescriptor } from './lib/personal-slots.ts'
+import { SLOT_SEPARATOR, type PersonalSlotDescriptor } from './lib/personal-slots.ts'
 
 export const streamTimeout = 5_000
 
@@ -105,9 +105,6 @@ export default function handleRequest(request: Request, responseStatusCode: numb
     setTimeout(abort, streamTimeout + 1000)
   })
 }
-
-/** Separates the slots in one render of several (a Private Use Area character, as the slot marks). */
-const SLOT_SEPARATOR = '\uE003'
 
 /** The slot's HTML for a visitor: the component the slot wraps (app/lib/personal-slots.ts). */
 function SlotContent({ slot }: { slot: PersonalSlotDescriptor }) {

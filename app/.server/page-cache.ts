@@ -109,9 +109,29 @@ export async function cacheProfile(cookieHeader: string | undefined): Promise<Ca
   const session = await sessionStorage.getSession(cookieHeader)
   const keys = Object.keys(session.data)
   if (keys.length === 0) return { location: null }
-  const location = session.get('location')
-  if (keys.length !== 1 || !location || typeof location.pincode !== 'string') return null
+  if (keys.length !== 1) return null
+  return locationProfile(session.get('location'))
+}
+
+/** The profile of a session's stored location: `{ location }`, or null when it is not one we wrote. */
+function locationProfile(location: SessionLocation | undefined): CacheProfile | null {
+  if (!location || typeof location.pincode !== 'string') return null
   return { location: { pincode: location.pincode, storeId: typeof location.storeId === 'string' ? location.storeId : null } }
+}
+
+/**
+ * The headers of an in-process request made for `req` (a render for the cache, the `/_personal`
+ * read): the visitor's own headers but the conditional ones (`If-*`) and those `leaveOut` names, with
+ * the per-process render token.
+ */
+function internalRequestHeaders(req: ExpressRequest, leaveOut: (name: string) => boolean): Headers {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith('if-') || leaveOut(name)) continue
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v)
+  }
+  headers.set(PAGE_CACHE_RENDER_HEADER, renderToken())
+  return headers
 }
 
 /**
@@ -128,9 +148,7 @@ export async function spliceProfile(cookieHeader: string | undefined): Promise<C
   const user = session.get('user')
   if (user && user.role !== 'USER') return null
   const location = session.get('location')
-  if (!location) return { location: null }
-  if (typeof location.pincode !== 'string') return null
-  return { location: { pincode: location.pincode, storeId: typeof location.storeId === 'string' ? location.storeId : null } }
+  return location ? locationProfile(location) : { location: null }
 }
 
 /** The prefix of a profile's cache keys: none for a visitor without state, else its store and PIN code. */
@@ -438,14 +456,9 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
   /** Renders `req`'s URL as a visitor whose session holds only the profile's location (or nothing) would see it. */
   const renderFresh = async (req: ExpressRequest, profile: CacheProfile): Promise<Rendered> => {
-    const headers = new Headers()
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || name === 'cookie' || name.startsWith('if-')) continue
-      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v)
-    }
+    const headers = internalRequestHeaders(req, (name) => name === 'cookie')
     const cookie = await renderCookie(profile)
     if (cookie) headers.set('cookie', cookie)
-    headers.set(PAGE_CACHE_RENDER_HEADER, renderToken())
     const { result, shows } = await recordPageShows(async () => {
       const response = await options.render(new Request(`${origin(req)}${req.originalUrl}`, { method: 'GET', headers }))
       // The body is read inside the record too: a streamed page may load data while it streams.
@@ -561,12 +574,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
   /** The visitor's `Personal` and the cookies its reading set (a refreshed token), from app/routes/personal-data.ts; null when it cannot be read. */
   const personalOf = async (req: ExpressRequest): Promise<{ personal: Personal; setCookies: string[] } | null> => {
-    const headers = new Headers()
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || name.startsWith('if-') || name === 'accept-encoding') continue
-      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v)
-    }
-    headers.set(PAGE_CACHE_RENDER_HEADER, renderToken())
+    const headers = internalRequestHeaders(req, (name) => name === 'accept-encoding')
     const response = await options.render(new Request(`${origin(req)}${PERSONAL_DATA_PATH}`, { method: 'GET', headers }))
     const text = await response.text()
     const personal = response.status === 200 ? parsePersonal(text) : null

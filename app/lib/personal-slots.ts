@@ -4,7 +4,7 @@
  * cache can splice each visitor's own HTML into the shared page.
  *
  * A marked slot is `OPEN + JSON(slot) + MID + <the slot's HTML for nobody> + CLOSE`, the marks being
- * three characters of Unicode's Private Use Area (U+E000 to U+E002: no text of the catalogue uses
+ * characters of Unicode's Private Use Area (U+E000 to U+E003: no text of the catalogue uses
  * them, and a page holding one anyway is refused by `parseSlotTemplate`). The marks are React text
  * nodes, so React escapes the JSON as it escapes any text (`&`, `<`, `>`, `"`, `'`), and
  * `parseSlotTemplate` reads it back.
@@ -16,6 +16,8 @@ export const SLOT_OPEN = '\uE000'
 export const SLOT_MID = '\uE001'
 /** Ends a slot's HTML. */
 export const SLOT_CLOSE = '\uE002'
+/** Separates the slots of one render of several for a visitor (app/entry.server.tsx `renderPersonalSlots`). */
+export const SLOT_SEPARATOR = '\uE003'
 
 /** A slot and what its HTML depends on besides the visitor. */
 export type PersonalSlotDescriptor =
