@@ -22,10 +22,11 @@ import type { PaymentSettings } from './modules/payment/settings.ts'
  * module), so the guards (api/lib/auth.ts) does not depend on any module.
  */
 export interface AccountLookup {
-  /** The user row of `id`, or undefined when there is none. */
-  findUser(id: string): Promise<User | undefined>
-  /** True while the session `sessionId` of `userId` has a live refresh token at `now`. */
-  isSessionLive(userId: string, sessionId: string, now: Date): Promise<boolean>
+  /**
+   * The user row of `userId` and whether the session `sessionId` of that user has a live refresh
+   * token at `now` (not revoked, not expired), read together; undefined when there is no such user.
+   */
+  findSessionUser(userId: string, sessionId: string, now: Date): Promise<{ user: User; live: boolean } | undefined>
 }
 
 /** Everything the API's modules need; tests pass their own. */

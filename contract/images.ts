@@ -86,13 +86,16 @@ export function variantUrl(url: string, width: ImageVariantWidth): string {
 /**
  * A `srcset` value for a stored main image: every variant with its width descriptor plus the main
  * file at 1024w (HTML, "srcset attributes"). Pass `sourceWidth` (the stored main width, when known)
- * to leave out descriptors wider than the pixels really are. Returns '' for a url the pipeline did
- * not make: the caller then renders a plain `src`.
+ * to leave out descriptors wider than the pixels really are, and `widths` to offer only those
+ * widths (an image never drawn below 144 CSS pixels nor above 528 device pixels needs only 256w and
+ * 512w: the browser takes the smallest candidate that covers its need). Returns '' for a url the
+ * pipeline did not make: the caller then renders a plain `src`.
  */
-export function srcSetFor(url: string, sourceWidth?: number): string {
+export function srcSetFor(url: string, sourceWidth?: number, widths?: readonly number[]): string {
   if (!isStoredImageUrl(url)) return ''
   const maxWidth = sourceWidth && sourceWidth > 0 ? Math.min(sourceWidth, IMAGE_MAIN_MAX_WIDTH) : IMAGE_MAIN_MAX_WIDTH
-  const candidates = IMAGE_VARIANT_WIDTHS.filter((w) => w < maxWidth).map((w) => `${variantUrl(url, w)} ${w}w`)
-  candidates.push(`${url} ${maxWidth}w`)
+  const offered = (width: number) => !widths || widths.includes(width)
+  const candidates = IMAGE_VARIANT_WIDTHS.filter((w) => w < maxWidth && offered(w)).map((w) => `${variantUrl(url, w)} ${w}w`)
+  if (offered(maxWidth) || candidates.length === 0) candidates.push(`${url} ${maxWidth}w`)
   return candidates.join(', ')
 }

@@ -53,11 +53,9 @@ export async function authenticate(c: Context, deps: GuardDeps): Promise<User> {
   const now = deps.clock()
   const claims = await verifyAccessToken(token, deps.jwtSecret, now)
   if (!claims) throw Unauthorized()
-  const [user, live] = await Promise.all([
-    deps.accounts.findUser(claims.userId),
-    deps.accounts.isSessionLive(claims.userId, claims.sessionId, now),
-  ])
-  if (!user) throw Unauthorized()
+  const found = await deps.accounts.findSessionUser(claims.userId, claims.sessionId, now)
+  if (!found) throw Unauthorized()
+  const { user, live } = found
   // Signed out, password reset, or a stolen refresh token detected: the session is over.
   if (!live) throw Unauthorized(SESSION_ENDED)
   if (user.status !== 'Active') throw Forbidden(CONTACT_ADMIN)

@@ -23,9 +23,14 @@ import { discountLabel, formatRupees } from '../lib/money.ts'
 import { AddToCart } from './add-to-cart.tsx'
 import { productPath } from '../lib/slug.ts'
 import { deliveryBadgeLabel, lowStockLabel } from '../lib/delivery.ts'
-import { ClockIcon } from './icons.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
 import { useShopperLocation } from './use-shopper-location.ts'
+
+/**
+ * The image widths a home-row card offers: it is drawn 144 or 176 CSS pixels wide, so 256w covers one
+ * device pixel per CSS pixel and 512w two or three (contract/images.ts `srcSetFor`).
+ */
+const ROW_CARD_IMAGE_WIDTHS = [256, 512] as const
 
 /**
  * The delivery badge: the serving store's minutes to the shopper's PIN code ("9 min"), or the
@@ -35,10 +40,9 @@ import { useShopperLocation } from './use-shopper-location.ts'
 export function DeliveryBadge({ className = '' }: { className?: string }) {
   const location = useShopperLocation()
   return (
-    <span className={className ? `badge-time ${className}` : 'badge-time'}>
-      <ClockIcon size={12} strokeWidth={2.5} />
-      {deliveryBadgeLabel(location?.deliveryMinutes)}
-    </span>
+    // The clock is drawn by the stylesheet (`.badge-time::before`), not an inline <svg>: a home page
+    // shows this badge on every card, and 300 bytes of markup per card added up.
+    <span className={className ? `badge-time ${className}` : 'badge-time'}>{deliveryBadgeLabel(location?.deliveryMinutes)}</span>
   )
 }
 
@@ -152,7 +156,7 @@ export function ProductCard({
   return (
     // Class names are the component classes of app/app.css (.pc …): one short name per element
     // instead of a long utility list repeated in every card.
-    <article id={productAnchor(product._id)} data-card="product" className="pc pc-col scroll-mt-36 md:scroll-mt-28">
+    <article id={productAnchor(product._id)} data-card="product" className="pc pc-col">
       <div className="pc-media">
         <ResponsiveImage
           src={product.image}
@@ -160,6 +164,7 @@ export function ProductCard({
           width={256}
           height={256}
           sizes={inGrid ? '(min-width: 640px) 220px, 45vw' : '176px'}
+          widths={inGrid ? undefined : ROW_CARD_IMAGE_WIDTHS}
           loading={eager ? 'eager' : 'lazy'}
           className="pc-img"
         />

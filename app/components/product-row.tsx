@@ -12,6 +12,14 @@ import { ChevronLeftIcon, ChevronRightIcon } from './icons.tsx'
 import { ProductCard } from './product-card.tsx'
 import type { ProductCardData } from '../lib/catalog-cards.ts'
 
+/**
+ * How many cards a home row shows (docs/product.md, "Home" and "Constants"): six fill a desktop row
+ * (176 px cards), as many as the skeleton shows and within the 6 to 8 of Blinkit's rows; the rest
+ * of the category is one "See All" away. Every card is a form of about 1.2 kB, and the home page
+ * stays under 150 kB with eleven rows.
+ */
+export const HOME_ROW_CARDS = 6
+
 /** How far one click of a row's scroll button moves it, in CSS pixels (docs/product.md, "Constants"). */
 export const ROW_SCROLL_STEP_PX = 200
 

@@ -10,8 +10,9 @@ import { srcSetFor } from '../../contract/images.ts'
 /**
  * Props: `src` (a stored image url; '' shows the placeholder), `alt`, the intrinsic `width` and
  * `height` in CSS pixels (for the aspect ratio), `sizes` (the rendered width, for srcset), `loading`
- * (lazy by default; eager for images above the fold) and `priority` (a high fetch priority, for the
- * one image that is the page's largest paint).
+ * (lazy by default; eager for images above the fold), `priority` (a high fetch priority, for the
+ * one image that is the page's largest paint) and `widths` (the only srcset widths to offer, for an
+ * image whose rendered size is known: contract/images.ts `srcSetFor`).
  */
 export function ResponsiveImage({
   src,
@@ -22,6 +23,7 @@ export function ResponsiveImage({
   loading = 'lazy',
   priority = false,
   className = '',
+  widths,
 }: {
   src: string
   alt: string
@@ -31,6 +33,7 @@ export function ResponsiveImage({
   loading?: 'lazy' | 'eager'
   priority?: boolean
   className?: string
+  widths?: readonly number[]
 }) {
   if (!src) {
     return (
@@ -48,7 +51,7 @@ export function ResponsiveImage({
       </span>
     )
   }
-  const srcSet = srcSetFor(src)
+  const srcSet = srcSetFor(src, undefined, widths)
   return (
     <img
       src={src}

@@ -23,7 +23,7 @@ import { clientIp } from '../.server/request.ts'
 import { categoryPath, listingPath } from '../lib/slug.ts'
 import { Banner } from '../components/banner.tsx'
 import { CategoryGrid } from '../components/category-grid.tsx'
-import { ProductRow } from '../components/product-row.tsx'
+import { HOME_ROW_CARDS, ProductRow } from '../components/product-row.tsx'
 import { HydrateWhenVisible } from '../components/hydrate-when-visible.tsx'
 import { toCardData, type CategoryLinkData, type ProductCardData } from '../lib/catalog-cards.ts'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
@@ -87,7 +87,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       categoryId: category._id,
       title: category.name,
       seeAllHref: categoryPath(category),
-      products: (productsByCategory.get(category._id) ?? []).map(toCardData),
+      products: (productsByCategory.get(category._id) ?? []).slice(0, HOME_ROW_CARDS).map(toCardData),
     }))
     .filter((row) => row.products.length > 0)
 

@@ -31,7 +31,10 @@ test('home shows the real categories, a row per category and product cards', asy
     await expect(row.getByRole('heading', { name, exact: true }), `row title "${name}"`).toBeVisible()
     // See All leads to that category's listing (docs/product.md, "Home").
     await expect(row.getByRole('link', { name: /see all/i })).toHaveAttribute('href', /^\/[^/?#]+-[0-9a-f]{24}(\/[^/?#]+-[0-9a-f]{24})?$/)
-    expect(await productCards(row).count(), `cards in row "${name}"`).toBeGreaterThan(0)
+    const cards = await productCards(row).count()
+    expect(cards, `cards in row "${name}"`).toBeGreaterThan(0)
+    // Six cards, the rest one "See All" away (docs/product.md, "Home").
+    expect(cards, `cards in row "${name}"`).toBeLessThanOrEqual(6)
   }
   await expect(main.getByRole('link', { name: /see all/i })).toHaveCount(CATEGORIES.length)
 
@@ -40,6 +43,15 @@ test('home shows the real categories, a row per category and product cards', asy
   await expect(card).toContainText('10 min')
   await expect(card).toContainText(/₹\s?[\d,]+(\.\d{2})?/)
   await expect(productCards(card)).toHaveAttribute('href', /^\/product\/[^/]+-[0-9a-f]{24}$/)
+})
+
+test('the home page document stays under 150 kB with every row filled', async ({ request }) => {
+  // What a phone downloads before anything shows (docs/product.md, "Home"): the whole document,
+  // uncompressed, every category's row included.
+  const res = await request.get('/')
+  const html = await res.text()
+  for (const name of CATEGORIES) expect(html, `row "${name}"`).toContain(`>${name.replaceAll('&', '&amp;')}</h2>`)
+  expect(Buffer.byteLength(html)).toBeLessThanOrEqual(150_000)
 })
 
 test('a category tile leads to a listing that shows products', async ({ page }) => {

@@ -254,3 +254,65 @@ describe('user details', () => {
     expect(details.body.data.shopping_cart).toEqual([line._id])
   })
 })
+
+describe('Prefer: return=minimal (RFC 7240)', () => {
+  const minimal = { Prefer: 'return=minimal' }
+
+  it('writes as without it, answers data null and says Preference-Applied', async () => {
+    const guest = await newGuest()
+    const added = await t.call('cart/create', {
+      method: 'POST',
+      json: { productId: milk.id },
+      headers: { ...minimal, 'X-Guest-Cart': guest },
+    })
+    expect(added.status).toBe(200)
+    expect(added.body).toMatchObject({ message: 'Item added to cart', success: true, data: null })
+    expect(added.headers.get('preference-applied')).toBe('return=minimal')
+    const again = await t.call('cart/create', {
+      method: 'POST',
+      json: { productId: milk.id },
+      headers: { ...minimal, 'X-Guest-Cart': guest },
+    })
+    expect(again.body.data).toBeNull()
+    const [line] = (await get(asGuest(guest))).body.data
+    expect(line.quantity).toBe(2)
+
+    const set = await t.call('cart/update-qty', {
+      method: 'PUT',
+      json: { _id: line._id, qty: 4 },
+      headers: { ...minimal, 'X-Guest-Cart': guest },
+    })
+    expect(set.body).toMatchObject({ message: 'Cart updated', data: null })
+    expect(set.headers.get('preference-applied')).toBe('return=minimal')
+    expect((await get(asGuest(guest))).body.data[0].quantity).toBe(4)
+  })
+
+  it('keeps every refusal: over the cap, out of stock, another cart’s line, for a user too', async () => {
+    const who = await createShopper(t)
+    const auth = { token: who.token, headers: minimal }
+    const first = await t.call('cart/create', { method: 'POST', json: { productId: rare.id }, ...auth })
+    expect(first.body.data).toBeNull()
+    await t.call('cart/create', { method: 'POST', json: { productId: rare.id }, ...auth })
+    const third = await t.call('cart/create', { method: 'POST', json: { productId: rare.id }, ...auth })
+    expect(third.status).toBe(409)
+    expect(third.body.message).toBe('Only 2 left in stock')
+    expect((await t.call('cart/create', { method: 'POST', json: { productId: gone.id }, ...auth })).body.message).toBe(OUT_OF_STOCK)
+    const [line] = (await get(asUser(who))).body.data
+    expect(line.quantity).toBe(2)
+    const foreign = await t.call('cart/update-qty', {
+      method: 'PUT',
+      json: { _id: line._id, qty: 1 },
+      token: other.token,
+      headers: minimal,
+    })
+    expect(foreign.status).toBe(404)
+    expect(foreign.headers.get('preference-applied')).toBeNull()
+  })
+
+  it('without it the original client still gets the line with its product', async () => {
+    const who = await createShopper(t)
+    const added = await add(bread.id, asUser(who))
+    expect(added.body.data).toMatchObject({ quantity: 1, productId: { _id: bread.id, name: 'Brown Bread' } })
+    expect(added.headers.get('preference-applied')).toBeNull()
+  })
+})

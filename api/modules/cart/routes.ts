@@ -4,7 +4,8 @@
  * token wins when both are sent, and a bad token is a 401 (never a silent fall back to a guest cart).
  *
  * - POST /guest → `{ guestCartId }` (a signed id; no row until the first line)
- * - POST /create `{ productId }` → the line, 200 whether new or incremented
+ * - POST /create `{ productId }` → the line, 200 whether new or incremented (`data: null` with
+ *   `Prefer: return=minimal`, RFC 7240, as for /update-qty)
  * - GET /get → CartItem[] with `bill` and `limits` beside `data`
  * - PUT /update-qty `{ _id, qty }` → the line, or null when qty is 0
  * - DELETE /delete-cart-item `{ _id }` → null
@@ -23,6 +24,7 @@ import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import { readBody } from '../../lib/validate.ts'
+import { applyMinimal, prefersMinimal } from '../../lib/prefer.ts'
 import {
   AddToCartSchema,
   CartExtraShape,
@@ -38,6 +40,7 @@ import { apiRouter } from '../../lib/openapi.ts'
 import {
   addToCart,
   cartBudgetKey,
+  lineAnswer,
   getCart,
   getCartSummary,
   guestSummaryOwner,
@@ -65,6 +68,17 @@ export async function spendCartWrite(deps: Pick<AppDeps, 'rateLimits'>, c: Conte
   await consume(deps.rateLimits.cartWriteByCart, cartBudgetKey(owner), CART_TOO_FAST)
 }
 
+/**
+ * A cart write's answer: the line as `data` (today's product, what the original client shows), or,
+ * when the request prefers `return=minimal` (RFC 7240; the BFF does), `data: null` without reading
+ * the cart again (docs/commerce-api.md, "Cart").
+ */
+async function answerWrite(c: Context, message: string, line: () => Promise<unknown>) {
+  if (!prefersMinimal(c)) return ok(c, message, await line())
+  applyMinimal(c)
+  return ok(c, message, null)
+}
+
 /** Builds the /api/cart router. */
 export function cartRoutes(deps: AppDeps) {
   /** The cart a request names (see the module comment). */
@@ -88,6 +102,9 @@ export function cartRoutes(deps: AppDeps) {
       .regex(/^[A-Za-z0-9_-]{20,128}$/)
       .optional()
       .meta({ description: 'The guest cart id from POST /api/cart/guest' }),
+  })
+  const writeHeaders = guestHeader.extend({
+    prefer: z.string().optional().meta({ description: '`return=minimal` (RFC 7240): answer `data: null` instead of the line' }),
   })
   const wholeCart = {
     description: 'The lines, oldest first, with the bill and the limits beside them',
@@ -113,15 +130,19 @@ export function cartRoutes(deps: AppDeps) {
       summary: 'Add one unit of a product to the cart',
       access: 'cart',
       body: AddToCartSchema,
-      headers: guestHeader,
-      answers: { 200: { description: 'The line, new or incremented', data: CartItemSchema } },
+      headers: writeHeaders,
+      answers: {
+        200: { description: 'The line, new or incremented; null with `Prefer: return=minimal`', data: CartItemSchema.nullable() },
+      },
       errors: [404, 409, 429],
     },
     async (c) => {
       const owner = await ownerOf(c)
       await spendWrite(c, owner)
       const { productId } = await readBody(c, AddToCartSchema)
-      return ok(c, 'Item added to cart', await addToCart(await storeDeps(c), owner, productId))
+      const store = await storeDeps(c)
+      const written = await addToCart(store, owner, productId)
+      return answerWrite(c, 'Item added to cart', () => lineAnswer(store, written.owner, written.lineId!))
     },
   )
 
@@ -165,16 +186,19 @@ export function cartRoutes(deps: AppDeps) {
       summary: "Set a line's quantity (0 removes it)",
       access: 'cart',
       body: UpdateQtySchema,
-      headers: guestHeader,
-      answers: { 200: { description: 'The line, or null when removed', data: CartItemSchema.nullable() } },
+      headers: writeHeaders,
+      answers: { 200: { description: 'The line, or null when removed or with `Prefer: return=minimal`', data: CartItemSchema.nullable() } },
       errors: [404, 409, 429],
     },
     async (c) => {
       const owner = await ownerOf(c)
       await spendWrite(c, owner)
       const { _id, qty } = await readBody(c, UpdateQtySchema)
-      const line = await updateQuantity(await storeDeps(c), owner, _id, qty)
-      return ok(c, line ? 'Cart updated' : 'Item removed from cart', line)
+      const store = await storeDeps(c)
+      const { lineId, owner: written } = await updateQuantity(store, owner, _id, qty)
+      return answerWrite(c, lineId ? 'Cart updated' : 'Item removed from cart', async () =>
+        lineId ? lineAnswer(store, written, lineId) : null,
+      )
     },
   )
 

@@ -9,7 +9,8 @@
  * `maxGuestCarts` guest rows are kept, the longest idle removed first (docs/security.md, "Carts").
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
+import { cartLines, carts, inventory, products } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
@@ -306,92 +307,130 @@ function assertAllowed(deps: Pick<AppDeps, 'commerce'>, wanted: number, stock: n
 }
 
 /**
- * Adds one of a product: a new line of 1, or an existing line up by one (atomic, so two quick clicks
- * add two). The line remembers today's selling price.
- * @throws 404 unknown or unpublished product; 409 OUT_OF_STOCK, the per-line maximum, the stock, CART_FULL
+ * The owner's cart row, locked for the caller's transaction and marked used now (a guest cart's 30
+ * days start again), in one statement: the UPDATE's row lock is what `select … for update` would take,
+ * so one writer per cart at a time and the line count and quantity checks that follow stay true. A
+ * user's cart is made on first use; a guest's at its first line (`makeGuestCart`) when `create`.
+ * @returns the cart id, or null when there is no cart (and `create` is false)
+ * @throws 401 CART_EXPIRED when a guest cart's row went away since the request found it
  */
-export async function addToCart(deps: CartDeps, owner: CartOwner, productId: string): Promise<CartItem> {
-  const { lineId, cartId } = await deps.db.transaction(async (tx) => {
-    const product = await productState(tx, deps.storeId, productId)
-    if (!product || !product.publish) throw NotFound('Product not found')
-    const cartId = await cartIdOf(deps, tx, owner)
-    // One writer per cart at a time: the line count and the quantity checks below stay true.
-    await tx.execute(sql`select id from carts where id = ${cartId} for update`)
-    const [line] = await queryRows<{ id: string; quantity: number }>(
-      tx,
-      sql`select id, quantity from cart_lines where cart_id = ${cartId} and product_id = ${productId}`,
-    )
-    const wanted = (line?.quantity ?? 0) + 1
-    assertAllowed(deps, wanted, product.stock)
-    const price = toPaise(product.selling_price)
-    if (line) {
-      await tx.execute(
-        sql`update cart_lines set quantity = ${wanted}, unit_price_paise = ${price}, updated_at = now() where id = ${line.id}`,
-      )
-    } else {
-      const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from cart_lines where cart_id = ${cartId}`)
-      if ((count?.n ?? 0) >= MAX_LINES_PER_CART) throw Conflict(CART_FULL)
-      await tx.execute(
-        sql`insert into cart_lines (id, cart_id, product_id, quantity, unit_price_paise) values (${newId()}, ${cartId}, ${productId}, 1, ${price})`,
-      )
+async function lockCart(deps: CartBaseDeps, tx: Tx, owner: CartOwner, create: boolean): Promise<string | null> {
+  const now = deps.clock()
+  if (owner.kind === 'user') {
+    if (!create) {
+      const [row] = await tx.update(carts).set({ updatedAt: now }).where(eq(carts.userId, owner.userId)).returning({ id: carts.id })
+      return row?.id ?? null
     }
-    await touch(tx, cartId, deps.clock())
-    const [row] = await queryRows<{ id: string }>(
-      tx,
-      sql`select id from cart_lines where cart_id = ${cartId} and product_id = ${productId}`,
-    )
-    return { lineId: row!.id, cartId }
-  })
-  // A guest cart made by this first line is read from its new row.
-  return (await lineAnswer(deps, owner.kind === 'guest' ? { ...owner, cartId } : owner, lineId))!
+    const [row] = await tx
+      .insert(carts)
+      .values({ id: newId(), userId: owner.userId })
+      .onConflictDoUpdate({ target: carts.userId, set: { updatedAt: now } })
+      .returning({ id: carts.id })
+    return row!.id
+  }
+  if (!owner.cartId) return create ? makeGuestCart(deps, tx, owner.tokenHash) : null
+  const [row] = await tx.update(carts).set({ updatedAt: now }).where(eq(carts.id, owner.cartId)).returning({ id: carts.id })
+  if (!row) throw Unauthorized(CART_EXPIRED)
+  return row.id
 }
 
-async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: string): Promise<CartItem | null> {
+/** A product's stock in the store (0 without an inventory row), as one selected column. */
+const storeStock = sql<number>`coalesce(${inventory.stock}, 0)::int`
+
+/** What a cart write did: the line's id (null when it was removed) and the owner with its cart's row. */
+export interface CartWrite {
+  lineId: string | null
+  owner: CartOwner
+}
+
+/**
+ * Adds one of a product: a new line of 1, or an existing line up by one (atomic, so two quick clicks
+ * add two). The line remembers today's selling price. Four statements in one transaction: lock the
+ * cart, read the product's state with the cart's line of it and the line count, write the line.
+ * @throws 404 unknown or unpublished product; 409 OUT_OF_STOCK, the per-line maximum, the stock, CART_FULL
+ */
+export async function addToCart(deps: CartDeps, owner: CartOwner, productId: string): Promise<CartWrite> {
+  return deps.db.transaction(async (tx) => {
+    const cartId = (await lockCart(deps, tx, owner, true))!
+    const [state] = await tx
+      .select({
+        publish: products.publish,
+        sellingPrice: products.sellingPrice,
+        stock: storeStock,
+        lineId: cartLines.id,
+        quantity: cartLines.quantity,
+        lineCount: sql<number>`(select count(*)::int from cart_lines where cart_id = ${cartId})`,
+      })
+      .from(products)
+      .leftJoin(inventory, and(eq(inventory.productId, products.id), eq(inventory.storeId, deps.storeId)))
+      .leftJoin(cartLines, and(eq(cartLines.cartId, cartId), eq(cartLines.productId, products.id)))
+      .where(eq(products.id, productId))
+    if (!state || !state.publish) throw NotFound('Product not found')
+    const wanted = (state.quantity ?? 0) + 1
+    assertAllowed(deps, wanted, state.stock)
+    const unitPricePaise = toPaise(state.sellingPrice)
+    const cartOwner: CartOwner = owner.kind === 'guest' ? { ...owner, cartId } : owner
+    if (state.lineId) {
+      await tx
+        .update(cartLines)
+        .set({ quantity: wanted, unitPricePaise, updatedAt: sql`now()` })
+        .where(eq(cartLines.id, state.lineId))
+      return { lineId: state.lineId, owner: cartOwner }
+    }
+    if (state.lineCount >= MAX_LINES_PER_CART) throw Conflict(CART_FULL)
+    const lineId = newId()
+    await tx.insert(cartLines).values({ id: lineId, cartId, productId, quantity: 1, unitPricePaise })
+    return { lineId, owner: cartOwner }
+  })
+}
+
+/** One line of the owner's cart as the wire shows it (today's product), or null when it is gone. */
+export async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: string): Promise<CartItem | null> {
   const cart = await getCart(deps, owner)
   return cart.items.find((i) => i._id === lineId) ?? null
 }
 
-/** The cart id and product of a line of the owner's cart. @throws 404 CART_ITEM_NOT_FOUND (another cart's line too) */
-async function ownLine(tx: Executor, owner: CartOwner, lineId: string): Promise<{ cartId: string; productId: string }> {
-  const cartId = await existingCartId(tx, owner)
-  const [line] = cartId
-    ? await queryRows<{ product_id: string }>(
-        tx,
-        sql`select product_id from cart_lines where id = ${lineId} and cart_id = ${cartId} for update`,
-      )
-    : []
-  if (!cartId || !line) throw NotFound(CART_ITEM_NOT_FOUND)
-  return { cartId, productId: line.product_id }
-}
-
 /**
- * Sets a line's quantity; 0 removes it. The line remembers today's selling price.
- * @returns the line, or null when removed
- * @throws 404 CART_ITEM_NOT_FOUND; 409 over the per-line maximum or the stock (nothing changed)
+ * Sets a line's quantity; 0 removes it. The line remembers today's selling price. Four statements in
+ * one transaction: lock the cart, read the line with its product's state, write the line.
+ * @returns the line id, or null when removed
+ * @throws 404 CART_ITEM_NOT_FOUND (another cart's line too); 409 over the per-line maximum or the stock (nothing changed)
  */
-export async function updateQuantity(deps: CartDeps, owner: CartOwner, lineId: string, qty: number): Promise<CartItem | null> {
-  await deps.db.transaction(async (tx) => {
-    const { cartId, productId } = await ownLine(tx, owner, lineId)
+export async function updateQuantity(deps: CartDeps, owner: CartOwner, lineId: string, qty: number): Promise<CartWrite> {
+  return deps.db.transaction(async (tx) => {
+    const cartId = await lockCart(deps, tx, owner, false)
+    if (!cartId) throw NotFound(CART_ITEM_NOT_FOUND)
+    const [line] = await tx
+      .select({ sellingPrice: products.sellingPrice, stock: storeStock })
+      .from(cartLines)
+      .innerJoin(products, eq(products.id, cartLines.productId))
+      .leftJoin(inventory, and(eq(inventory.productId, products.id), eq(inventory.storeId, deps.storeId)))
+      .where(and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId)))
+    if (!line) throw NotFound(CART_ITEM_NOT_FOUND)
     if (qty === 0) {
-      await tx.execute(sql`delete from cart_lines where id = ${lineId}`)
-    } else {
-      const product = await productState(tx, deps.storeId, productId)
-      assertAllowed(deps, qty, product?.stock ?? 0)
-      await tx.execute(
-        sql`update cart_lines set quantity = ${qty}, unit_price_paise = ${toPaise(product!.selling_price)}, updated_at = now() where id = ${lineId}`,
-      )
+      await tx.delete(cartLines).where(eq(cartLines.id, lineId))
+      return { lineId: null, owner }
     }
-    await touch(tx, cartId, deps.clock())
+    assertAllowed(deps, qty, line.stock)
+    await tx
+      .update(cartLines)
+      .set({ quantity: qty, unitPricePaise: toPaise(line.sellingPrice), updatedAt: sql`now()` })
+      .where(eq(cartLines.id, lineId))
+    return { lineId, owner }
   })
-  return qty === 0 ? null : lineAnswer(deps, owner, lineId)
 }
 
-/** Removes a line. @throws 404 CART_ITEM_NOT_FOUND */
+/** Removes a line (lock the cart, delete the line). @throws 404 CART_ITEM_NOT_FOUND */
 export async function removeLine(deps: CartDeps, owner: CartOwner, lineId: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const { cartId } = await ownLine(tx, owner, lineId)
-    await tx.execute(sql`delete from cart_lines where id = ${lineId}`)
-    await touch(tx, cartId, deps.clock())
+    const cartId = await lockCart(deps, tx, owner, false)
+    const removed = cartId
+      ? await tx
+          .delete(cartLines)
+          .where(and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId)))
+          .returning({ id: cartLines.id })
+      : []
+    if (removed.length === 0) throw NotFound(CART_ITEM_NOT_FOUND)
   })
 }
 

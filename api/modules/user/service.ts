@@ -9,7 +9,7 @@
  */
 import { hasSqlState } from '../../lib/faults.ts'
 import { CONTACT_ADMIN, type AccountLookup } from '../../lib/auth.ts'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, exists, gt, isNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { refreshTokens, users, type User } from '../../db/schema.ts'
@@ -66,9 +66,41 @@ export function toPublicUser(row: User): PublicUser {
 }
 
 /** The users row with `id`, or undefined. */
-/** The guards' account lookup (api/lib/auth.ts) on `db`. */
+/** The guards' account lookup (api/lib/auth.ts) on `db`: one statement per signed-in request. */
 export function accountLookup(db: Db): AccountLookup {
-  return { findUser: (id) => findUserById(db, id), isSessionLive: (userId, sessionId, now) => isSessionLive(db, userId, sessionId, now) }
+  return { findSessionUser: (userId, sessionId, now) => findSessionUser(db, userId, sessionId, now) }
+}
+
+/**
+ * The users row of `userId` with whether its session `sessionId` (a refresh-token family) is live at
+ * `now`: a token of that family neither revoked nor expired, which an access token needs besides its
+ * signature (signing out, a password reset or a detected reuse revoke the family, and its access
+ * tokens stop at once). One statement: the user by primary key and an indexed EXISTS on
+ * refresh_tokens_family_idx. Undefined when there is no such user.
+ */
+export async function findSessionUser(
+  db: Db,
+  userId: string,
+  sessionId: string,
+  now: Date,
+): Promise<{ user: User; live: boolean } | undefined> {
+  const liveToken = db
+    .select({ one: sql`1` })
+    .from(refreshTokens)
+    .where(
+      and(
+        eq(refreshTokens.familyId, sessionId),
+        eq(refreshTokens.userId, userId),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, now),
+      ),
+    )
+  const [row] = await db
+    .select({ user: users, live: exists(liveToken) })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1)
+  return row ? { user: row.user, live: Boolean(row.live) } : undefined
 }
 
 export async function findUserById(db: Db, id: string): Promise<User | undefined> {
@@ -197,28 +229,6 @@ export async function logout(deps: SessionDeps, userId: string, refreshToken?: s
     .update(refreshTokens)
     .set({ revokedAt: now })
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
-}
-
-/**
- * True while the session `sessionId` (a refresh-token family) of `userId` has a token that is
- * neither revoked nor expired: what an access token needs besides its signature (signing out, a
- * password reset or a detected reuse revoke the family, and its access tokens stop at once). One
- * indexed lookup (refresh_tokens_family_idx).
- */
-export async function isSessionLive(db: Db, userId: string, sessionId: string, now: Date): Promise<boolean> {
-  const [row] = await db
-    .select({ id: refreshTokens.id })
-    .from(refreshTokens)
-    .where(
-      and(
-        eq(refreshTokens.familyId, sessionId),
-        eq(refreshTokens.userId, userId),
-        isNull(refreshTokens.revokedAt),
-        gt(refreshTokens.expiresAt, now),
-      ),
-    )
-    .limit(1)
-  return Boolean(row)
 }
 
 /** Starts a new session for `user`: a new refresh-token family and an access token (login, tests). */

@@ -76,6 +76,14 @@ function owner(session: RequestSession): Pick<UpstreamOptions, 'session' | 'head
   return guest ? { headers: { 'X-Guest-Cart': guest } } : null
 }
 
+/**
+ * `who` with `Prefer: return=minimal` (RFC 7240): a write's caller here needs only its message, so
+ * the API skips reading the line back (docs/commerce-api.md, "Cart").
+ */
+function minimal(who: Pick<UpstreamOptions, 'session' | 'headers'>): Pick<UpstreamOptions, 'session' | 'headers'> {
+  return { ...who, headers: { ...who.headers, Prefer: 'return=minimal' } }
+}
+
 /** True when a guest call failed because the guest cart is gone; the id is dropped from the session. */
 function guestExpired(session: RequestSession, result: UpstreamResult<unknown>): boolean {
   if (result.ok || result.status !== 401 || session.tokens) return false
@@ -161,7 +169,7 @@ export function addToCart(session: RequestSession, productId: string, opts: Cart
       method: 'POST',
       json: { productId } satisfies z.input<typeof AddToCartSchema>,
       clientIp: opts.clientIp,
-      ...who,
+      ...minimal(who),
     }),
   )
 }
@@ -178,7 +186,7 @@ export function updateCartQty(
       method: 'PUT',
       json: { _id: lineId, qty } satisfies z.input<typeof UpdateQtySchema>,
       clientIp: opts.clientIp,
-      ...who,
+      ...minimal(who),
     }),
   )
 }
