@@ -15,6 +15,7 @@
  */
 import { useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from 'react'
 import { useFetcher } from 'react-router'
+import { CART_ACTION_PATH } from '../lib/cart.ts'
 import { useCartSummary } from '../lib/personal.ts'
 import { MinusIcon, PlusIcon } from './icons.tsx'
 import { PersonalSlot } from './personal-slot.tsx'
@@ -54,7 +55,7 @@ export function useCartFetcher(productId: string) {
     const formData = new FormData(event.currentTarget)
     formData.set('productId', productId)
     formData.set('js', '1')
-    void fetcher.submit(formData, { method: 'post', action: '/cart' })
+    void fetcher.submit(formData, { method: 'post', action: CART_ACTION_PATH })
   }
   return { fetcher, onSubmit }
 }

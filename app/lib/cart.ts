@@ -35,5 +35,25 @@ export function itemCountLabel(count: number): string {
   return countLabel(count, 'item')
 }
 
+/** Where every cart form posts (app/routes/cart.tsx): ADD, the stepper, remove. */
+export const CART_ACTION_PATH = '/cart'
+
+/**
+ * A catalogue page's `shouldRevalidate` (React Router, "shouldRevalidate"): after a cart form's
+ * submission only the root loader runs again (it holds the cart summary every ADD and stepper
+ * reads); the page's own catalogue data did not change, so it is not fetched and rendered again on
+ * each ADD. Anything else keeps React Router's default.
+ */
+export function revalidateExceptAfterCartWrite({
+  formAction,
+  defaultShouldRevalidate,
+}: {
+  formAction?: string
+  defaultShouldRevalidate: boolean
+}): boolean {
+  if (formAction && new URL(formAction, 'http://localhost').pathname === CART_ACTION_PATH) return false
+  return defaultShouldRevalidate
+}
+
 /** The anchor id of a product's card, the target of the no-JavaScript redirect back (`#p-<id>`). */
 export const productAnchor = (productId: string) => `p-${productId}`

@@ -23,9 +23,13 @@ import { SHOP_NAME } from '../components/header.tsx'
 import { breadcrumbJsonLd, originFromMatches, pageMeta } from '../lib/seo.ts'
 import { countLabel } from '../lib/plural.ts'
 import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
+import { revalidateExceptAfterCartWrite } from '../lib/cart.ts'
 
 /** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
 export const handle = PERSONAL_SLOTS_HANDLE
+
+/** An ADD or a stepper here re-reads only the root loader's cart summary (app/lib/cart.ts). */
+export const shouldRevalidate = revalidateExceptAfterCartWrite
 
 /** Products per page on the category product page (docs/product.md, "Constants"). */
 const LISTING_PAGE_SIZE = 8

@@ -19,7 +19,7 @@
 import { data, Link, redirect, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/product'
 import { AddToCart } from '../components/add-to-cart.tsx'
-import { productAnchor } from '../lib/cart.ts'
+import { productAnchor, revalidateExceptAfterCartWrite } from '../lib/cart.ts'
 import { productDetails, similarProducts, type CatalogRef } from '../.server/api/catalog.ts'
 import { ProductRow } from '../components/product-row.tsx'
 import { toCardData } from '../lib/catalog-cards.ts'
@@ -130,9 +130,14 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 // Catalogue pages are personal (the header shows the shopper), so no shared cache may keep them.
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, max-age=0' })
 
-/** Picking another image (`?image=N`) changes nothing the loader reads: no new request for it. */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate
+/**
+ * Picking another image (`?image=N`) changes nothing the loader reads: no new request for it. An
+ * ADD or a stepper re-reads only the root loader's cart summary (app/lib/cart.ts).
+ */
+export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
+  const { currentUrl, nextUrl, formMethod, defaultShouldRevalidate } = args
+  if (formMethod) return revalidateExceptAfterCartWrite(args)
+  if (currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate
   const strip = (url: URL) => {
     const params = new URLSearchParams(url.search)
     params.delete('image')

@@ -37,9 +37,13 @@ import { SHOP_NAME, showsHeaderSearch } from '../components/header.tsx'
 import { SEARCH_PLACEHOLDER } from '../components/search-bar.tsx'
 import { SearchIcon } from '../components/icons.tsx'
 import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
+import { revalidateExceptAfterCartWrite } from '../lib/cart.ts'
 
 /** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
 export const handle = PERSONAL_SLOTS_HANDLE
+
+/** An ADD or a stepper here re-reads only the root loader's cart summary (app/lib/cart.ts). */
+export const shouldRevalidate = revalidateExceptAfterCartWrite
 
 /** Results per page (docs/product.md, "Constants"). */
 const SEARCH_PAGE_SIZE = 12

@@ -345,7 +345,7 @@ export interface CartWrite {
 
 /**
  * Adds one of a product: a new line of 1, or an existing line up by one (atomic, so two quick clicks
- * add two). The line remembers today's selling price. Four statements in one transaction: lock the
+ * add two). The line remembers today's selling price. Three statements in one transaction: lock the
  * cart, read the product's state with the cart's line of it and the line count, write the line.
  * @throws 404 unknown or unpublished product; 409 OUT_OF_STOCK, the per-line maximum, the stock, CART_FULL
  */
@@ -391,7 +391,7 @@ export async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: strin
 }
 
 /**
- * Sets a line's quantity; 0 removes it. The line remembers today's selling price. Four statements in
+ * Sets a line's quantity; 0 removes it. The line remembers today's selling price. Three statements in
  * one transaction: lock the cart, read the line with its product's state, write the line.
  * @returns the line id, or null when removed
  * @throws 404 CART_ITEM_NOT_FOUND (another cart's line too); 409 over the per-line maximum or the stock (nothing changed)
