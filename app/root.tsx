@@ -25,7 +25,7 @@ import { retryAfterMiddleware } from './.server/failure.ts'
 import { clientIp, publicOrigin } from './.server/request.ts'
 import { env } from './.server/env.ts'
 import { isPageCacheRender } from './.server/page-cache.ts'
-import { getCartSummary } from './.server/api/cart.ts'
+import { getCartSummary, WHOLE_CART_PAGES } from './.server/api/cart.ts'
 import { shopperLocation, storeScopeMiddleware } from './.server/location.server.ts'
 import { CART_BUTTON_ID, CartBar } from './components/cart-panel.tsx'
 import { Header, SHOP_NAME } from './components/header.tsx'
@@ -65,7 +65,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const cartChanges = session.takeCartChanges()
   // A visitor without a guest cart costs no API call; a failed read shows an empty cart, not an error page.
   const [cart, location] = await Promise.all([
-    getCartSummary(session, { clientIp: clientIp(request) }),
+    getCartSummary(session, { clientIp: clientIp(request) }, WHOLE_CART_PAGES.has(new URL(request.url).pathname)),
     shopperLocation(session, { clientIp: clientIp(request) }),
   ])
   return data({

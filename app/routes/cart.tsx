@@ -11,7 +11,7 @@ import { data } from 'react-router'
 import type { Route } from './+types/cart'
 import { failureInit, failureMessage, throwFailure } from '../.server/failure.ts'
 import { getSession } from '../.server/context.ts'
-import { addToCart, getCart, removeCartLine, updateCartQty } from '../.server/api/cart.ts'
+import { addToCart, getCartForLoaders, removeCartLine, updateCartQty } from '../.server/api/cart.ts'
 import { readForm } from '../.server/form.ts'
 import { clientIp, safeRedirect, sameOriginReferer } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
@@ -31,7 +31,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const session = getSession(context)
-  const cart = await getCart(session, { clientIp: clientIp(request) })
+  const cart = await getCartForLoaders(session, { clientIp: clientIp(request) })
   if (!cart.ok) throwFailure(cart)
   return { cart: cart.data, signedIn: Boolean(session.user), leftOut: session.takeLeftOut() }
 }

@@ -24,7 +24,7 @@ import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/checkout'
 import { failureInit, throwFailure } from '../.server/failure.ts'
 import * as addressApi from '../.server/api/address.ts'
-import { getCart } from '../.server/api/cart.ts'
+import { getCartForLoaders } from '../.server/api/cart.ts'
 import { placeCashOnDeliveryOrder } from '../.server/api/order.ts'
 import { startPayment } from '../.server/api/payment.ts'
 import { PAYMENT_CALLBACK_PATH } from '../.server/csrf.ts'
@@ -70,7 +70,10 @@ const PLACE_ORDER_FORM_ID = 'place-order'
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   requireUser(context, url)
   const session = getSession(context)
-  const [cart, addresses] = await Promise.all([getCart(session, { clientIp: clientIp(request) }), addressApi.listAddresses(session)])
+  const [cart, addresses] = await Promise.all([
+    getCartForLoaders(session, { clientIp: clientIp(request) }),
+    addressApi.listAddresses(session),
+  ])
   if (!cart.ok) throwFailure(cart)
   if (!addresses.ok) throwFailure(addresses)
   if (cart.data.lines.length === 0)

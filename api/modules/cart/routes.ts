@@ -43,11 +43,10 @@ import {
   lineAnswer,
   getCart,
   getCartSummary,
-  guestSummaryOwner,
+  guestOwner,
   issueGuestCartId,
   mergeGuestCart,
   removeLine,
-  requireGuestCart,
   updateQuantity,
   type CartOwner,
 } from './service.ts'
@@ -88,7 +87,7 @@ export function cartRoutes(deps: AppDeps) {
     if (!guest) throw Unauthorized(NO_CART)
     const parsed = GuestCartIdSchema.safeParse(guest)
     if (!parsed.success) throw Unauthorized('Your cart has expired')
-    return requireGuestCart(deps, parsed.data)
+    return guestOwner(deps, parsed.data)
   }
 
   const spendWrite = (c: Context, owner: CartOwner) => spendCartWrite(deps, c, owner)
@@ -173,9 +172,7 @@ export function cartRoutes(deps: AppDeps) {
       },
     },
     async (c) => {
-      const guest = hasAccessToken(c) ? undefined : GuestCartIdSchema.safeParse(c.req.header('x-guest-cart'))
-      const owner = guest?.success ? await guestSummaryOwner(deps, guest.data) : await ownerOf(c)
-      return ok(c, 'Cart summary', await getCartSummary(deps, owner))
+      return ok(c, 'Cart summary', await getCartSummary(deps, await ownerOf(c)))
     },
   )
 

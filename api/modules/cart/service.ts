@@ -9,7 +9,7 @@
  * `maxGuestCarts` guest rows are kept, the longest idle removed first (docs/security.md, "Carts").
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, gte, sql, type SQL } from 'drizzle-orm'
 import { cartLines, carts, inventory, products } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
@@ -55,7 +55,8 @@ export const onlyLeftMessage = (stock: number) => (stock > 0 ? `Only ${stock} le
 
 /**
  * Whose cart a request names: a signed-in user, or a guest cart id already checked: its hash and its
- * row (null until the first line is added).
+ * row's id when a lookup found it, else null (no row yet, or not looked up: every read and write
+ * then finds the row by the hash, `ownerCart`).
  */
 export type CartOwner = { kind: 'user'; userId: string } | { kind: 'guest'; tokenHash: string; cartId: string | null }
 
@@ -116,12 +117,12 @@ export async function requireGuestCart(deps: CartBaseDeps & GuestDeps, guestCart
 }
 
 /**
- * The owner of a guest cart for a summary read: an id this API signed needs no lookup first (the
- * summary's one statement finds its row by hash, idle at most 30 days, as `findGuestCart` does);
- * any other id goes through `requireGuestCart`.
+ * The owner of a guest cart for the cart's own routes: an id this API signed needs no lookup first
+ * (`cartId` null: every read and write finds the row by the id's hash, idle at most 30 days, in its
+ * own statement, as `findGuestCart` does); any other id goes through `requireGuestCart`.
  * @throws 401 CART_EXPIRED
  */
-export async function guestSummaryOwner(deps: CartBaseDeps & GuestDeps, guestCartId: string): Promise<CartOwner> {
+export async function guestOwner(deps: CartBaseDeps & GuestDeps, guestCartId: string): Promise<CartOwner> {
   if (isIssuedGuestId(deps, guestCartId)) return { kind: 'guest', tokenHash: hashGuestId(guestCartId), cartId: null }
   return requireGuestCart(deps, guestCartId)
 }
@@ -197,9 +198,9 @@ async function cartIdOf(deps: CartBaseDeps, db: Executor, owner: CartOwner): Pro
 }
 
 /** The existing cart id of an owner without making one (reads), or null. */
-async function existingCartId(db: Executor, owner: CartOwner): Promise<string | null> {
-  if (owner.kind === 'guest') return owner.cartId
-  const [row] = await queryRows<{ id: string }>(db, sql`select id from carts where user_id = ${owner.userId}`)
+async function existingCartId(deps: CartBaseDeps, db: Executor, owner: CartOwner): Promise<string | null> {
+  if (owner.kind === 'guest' && owner.cartId) return owner.cartId
+  const [row] = await queryRows<{ id: string }>(db, sql`select c.id from carts c where ${ownerCart(deps, owner)}`)
   return row?.id ?? null
 }
 
@@ -222,18 +223,28 @@ export function limitsOf(deps: Pick<AppDeps, 'commerce'>): CartLimits {
 }
 
 /**
+ * The condition on `carts c` that picks the owner's cart: a user's by user id, a guest's by its row
+ * id when known, else by the guest id's hash among the rows used in the last 30 days (no row reads
+ * as an empty cart).
+ */
+function ownerCart(deps: CartBaseDeps, owner: CartOwner): SQL {
+  if (owner.kind === 'user') return sql`c.user_id = ${owner.userId}`
+  if (owner.cartId) return sql`c.id = ${owner.cartId}`
+  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
+  return sql`c.guest_token_hash = ${owner.tokenHash} and c.updated_at >= ${cutoff.toISOString()}`
+}
+
+/**
  * The owner's cart: lines oldest first with today's product, the bill at today's prices. Lines of
- * unpublished products stay listed (the shopper sees them) but checkout removes them.
+ * unpublished products stay listed (the shopper sees them) but checkout removes them. Two
+ * statements: the lines, then their products.
  */
 export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = deps.db): Promise<CartAnswer> {
-  const cartId = await existingCartId(db, owner)
-  const rows = cartId
-    ? await queryRows<LineRow>(
-        db,
-        sql`select l.id, l.product_id, l.quantity, c.user_id from cart_lines l join carts c on c.id = l.cart_id
-            where l.cart_id = ${cartId} order by l.created_at, l.id`,
-      )
-    : []
+  const rows = await queryRows<LineRow>(
+    db,
+    sql`select l.id, l.product_id, l.quantity, c.user_id from cart_lines l join carts c on c.id = l.cart_id
+        where ${ownerCart(deps, owner)} order by l.created_at, l.id`,
+  )
   const products = await productAnswersByIds(
     db,
     deps.storeId,
@@ -257,13 +268,7 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
  * count and items total are those of the whole cart to the paisa.
  */
 export async function getCartSummary(deps: CartBaseDeps, owner: CartOwner): Promise<CartSummaryAnswer> {
-  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
-  const whose =
-    owner.kind === 'user'
-      ? sql`c.user_id = ${owner.userId}`
-      : owner.cartId
-        ? sql`c.id = ${owner.cartId}`
-        : sql`c.guest_token_hash = ${owner.tokenHash} and c.updated_at >= ${cutoff.toISOString()}`
+  const whose = ownerCart(deps, owner)
   const rows = await queryRows<{ id: string; product_id: string; quantity: number; selling_price: string; mrp: string }>(
     deps.db,
     sql`select l.id, l.product_id, l.quantity, p.selling_price::text as selling_price, p.price::text as mrp
@@ -328,7 +333,17 @@ async function lockCart(deps: CartBaseDeps, tx: Tx, owner: CartOwner, create: bo
       .returning({ id: carts.id })
     return row!.id
   }
-  if (!owner.cartId) return create ? makeGuestCart(deps, tx, owner.tokenHash) : null
+  if (!owner.cartId) {
+    // Found by the id's hash, as `findGuestCart`; none yet (or idle past 30 days): made at the first line.
+    const cutoff = new Date(now.getTime() - GUEST_CART_TTL_MS)
+    const [row] = await tx
+      .update(carts)
+      .set({ updatedAt: now })
+      .where(and(eq(carts.guestTokenHash, owner.tokenHash), gte(carts.updatedAt, cutoff)))
+      .returning({ id: carts.id })
+    if (row) return row.id
+    return create ? makeGuestCart(deps, tx, owner.tokenHash) : null
+  }
   const [row] = await tx.update(carts).set({ updatedAt: now }).where(eq(carts.id, owner.cartId)).returning({ id: carts.id })
   if (!row) throw Unauthorized(CART_EXPIRED)
   return row.id
@@ -580,7 +595,7 @@ export type { Tx }
  */
 export async function fitCartToStore(deps: CartDeps, owner: CartOwner): Promise<CartChangeRow[]> {
   return deps.db.transaction(async (tx) => {
-    const cartId = await existingCartId(tx, owner)
+    const cartId = await existingCartId(deps, tx, owner)
     if (!cartId) return []
     const lines = await queryRows<{ id: string; product_id: string; quantity: number; name: string; stock: number; publish: boolean }>(
       tx,

@@ -111,17 +111,55 @@ export async function getCart(session: RequestSession, opts: CartCallOptions = {
 }
 
 /**
+ * The pages whose loader reads the whole cart (`getCartForLoaders`): the cart page and checkout. On
+ * them the root loader takes its summary from that read (`getCartSummary` with `fromWholeCart`).
+ */
+export const WHOLE_CART_PAGES: ReadonlySet<string> = new Set(['/cart', '/checkout'])
+
+/** The whole-cart read a request's loaders share (`getCartForLoaders`), by the request's session. */
+const loaderCartReads = new WeakMap<RequestSession, Promise<UpstreamResult<Cart>>>()
+
+/**
+ * `getCart` for loaders: one read per request, shared by the root loader and the page's loader, so a
+ * page that lists the whole cart (the cart page, checkout) costs one cart call, not a summary and a
+ * cart. Loaders only: an action that changes the cart must not see a read made before it.
+ */
+export function getCartForLoaders(session: RequestSession, opts: CartCallOptions = {}): Promise<UpstreamResult<Cart>> {
+  let read = loaderCartReads.get(session)
+  if (!read) {
+    read = getCart(session, opts)
+    loaderCartReads.set(session, read)
+  }
+  return read
+}
+
+/**
  * What every page shows of the cart (GET /api/cart/summary: counts and line ids, no products): the
  * root loader's and the page cache's read (docs/commerce-api.md, "Cart summary"). No cart, an expired
- * guest cart or a failed read: the empty summary, never an error page.
+ * guest cart or a failed read: the empty summary, never an error page. With `fromWholeCart` (a page
+ * whose loader reads the whole cart, `getCartForLoaders`) it is taken from that same read.
  */
-export async function getCartSummary(session: RequestSession, opts: CartCallOptions = {}): Promise<CartSummary> {
+export async function getCartSummary(session: RequestSession, opts: CartCallOptions = {}, fromWholeCart = false): Promise<CartSummary> {
+  if (fromWholeCart) {
+    const cart = await getCartForLoaders(session, opts)
+    return cart.ok ? summaryOfCart(cart.data) : EMPTY_CART_SUMMARY
+  }
   const who = owner(session)
   if (!who) return EMPTY_CART_SUMMARY
   const result = await upstream('cart/summary', { method: 'GET', clientIp: opts.clientIp, ...who })
   if (guestExpired(session, result)) return EMPTY_CART_SUMMARY
   const parsed = parseData(result, CartSummaryAnswerSchema)
   return parsed.ok ? summaryOf(parsed.data) : EMPTY_CART_SUMMARY
+}
+
+/**
+ * The summary of a whole cart: the same count, items total and lines as the API's summary, which
+ * computes them with the same bill arithmetic (docs/commerce-api.md, "Cart summary").
+ */
+export function summaryOfCart(cart: Cart): CartSummary {
+  const lines: CartSummary['lines'] = {}
+  for (const line of cart.lines) lines[line.productId._id] = { lineId: line._id, qty: line.quantity }
+  return { count: cart.bill.itemCount, total: cart.bill.itemsTotal, lines, maxQtyPerLine: cart.limits.maxQtyPerLine }
 }
 
 /** The API's cart summary as pages read it: lines by product id. */

@@ -1,0 +1,111 @@
+/**
+ * The BFF's cart reads (app/.server/api/cart.ts): a page whose loader reads the whole cart (the cart
+ * page, checkout) costs one cart call for the root loader's summary and the page alike, and that
+ * summary is the one the API's own summary would give; any other page reads the summary alone.
+ */
+import { describe, expect, it } from 'vitest'
+import { getCartForLoaders, getCartSummary } from './cart.ts'
+import { RequestSession, sessionStorage } from '../session.ts'
+import { inProcessWiring, runWithApi } from '../api-context.ts'
+import type { Product } from '../../../contract/product.ts'
+
+const product = (id: string, sellingPrice: number): Product => ({
+  _id: id,
+  name: `Product ${id}`,
+  image: [],
+  imageKind: 'photo',
+  category: [],
+  subCategory: [],
+  unit: '1 kg',
+  stock: 9,
+  price: sellingPrice + 5,
+  sellingPrice,
+  discount: 0,
+  description: '',
+  more_details: {},
+  publish: true,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+})
+
+const wholeCart = {
+  success: true,
+  error: false,
+  message: 'Cart items',
+  data: [
+    { _id: 'line1', productId: product('p1', 28.5), quantity: 2, userId: null },
+    { _id: 'line2', productId: product('p2', 55), quantity: 1, userId: null },
+  ],
+  bill: {
+    itemCount: 3,
+    itemsTotalMrp: 127,
+    productDiscount: 15,
+    itemsTotal: 112,
+    deliveryCharge: 25,
+    freeDeliveryAbove: 199,
+    roundingOff: 0,
+    grandTotal: 137,
+    totalSavings: 15,
+  },
+  limits: { maxQtyPerLine: 12, deliveryCharge: 25, freeDeliveryAbove: 199 },
+}
+
+/** A fake API counting the calls per path; answers the cart above and its summary. */
+function fakeApi() {
+  const calls: string[] = []
+  const wiring = inProcessWiring(async (request: Request) => {
+    const path = new URL(request.url).pathname
+    calls.push(path)
+    if (path.endsWith('/cart/get')) return Response.json(wholeCart)
+    return Response.json({
+      success: true,
+      error: false,
+      message: 'Cart summary',
+      data: {
+        lines: [
+          { _id: 'line1', productId: 'p1', quantity: 2 },
+          { _id: 'line2', productId: 'p2', quantity: 1 },
+        ],
+        itemCount: 3,
+        itemsTotal: 112,
+        maxQtyPerLine: 12,
+      },
+    })
+  })
+  return { wiring, calls }
+}
+
+async function guestSession(): Promise<RequestSession> {
+  const session = new RequestSession(await sessionStorage.getSession())
+  session.setGuestCartId('g'.repeat(43))
+  return session
+}
+
+describe('cart reads of one request', () => {
+  it('the cart page: the root summary and the page share one cart call, and the summary is the API’s', async () => {
+    const { wiring, calls } = fakeApi()
+    const session = await guestSession()
+    const [fromCart, cart] = await runWithApi(wiring, () => Promise.all([getCartSummary(session, {}, true), getCartForLoaders(session)]))
+    expect(calls).toEqual(['/api/cart/get'])
+    expect(cart.ok && cart.data.lines.map((line) => line._id)).toEqual(['line1', 'line2'])
+    const fromSummary = await runWithApi(fakeApi().wiring, () => getCartSummary(session))
+    expect(fromCart).toEqual(fromSummary)
+    expect(fromCart).toEqual({
+      count: 3,
+      total: 112,
+      lines: { p1: { lineId: 'line1', qty: 2 }, p2: { lineId: 'line2', qty: 1 } },
+      maxQtyPerLine: 12,
+    })
+  })
+
+  it('another page reads the summary alone; each request reads the whole cart once', async () => {
+    const { wiring, calls } = fakeApi()
+    const first = await guestSession()
+    await runWithApi(wiring, () => getCartSummary(first))
+    expect(calls).toEqual(['/api/cart/summary'])
+    await runWithApi(wiring, () => Promise.all([getCartForLoaders(first), getCartForLoaders(first)]))
+    expect(calls.filter((path) => path.endsWith('/cart/get'))).toHaveLength(1)
+    await runWithApi(wiring, async () => getCartForLoaders(await guestSession()))
+    expect(calls.filter((path) => path.endsWith('/cart/get'))).toHaveLength(2)
+  })
+})
