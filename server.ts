@@ -138,6 +138,8 @@ if (isProduction) {
     // A shopper with a cart or an account gets the shared page with their own slots spliced in
     // (docs/decisions/0032-personal-parts-spliced.md); app/entry.server.tsx renders those slots.
     renderPersonalSlots: (build.entry.module as unknown as { renderPersonalSlots: RenderPersonalSlots }).renderPersonalSlots,
+    // A guest's cart summary for a spliced page, read without a React Router request.
+    wiring,
   })
   const cache = pageCache
   embedded?.deps.cache.onClear((change) =>

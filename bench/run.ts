@@ -14,7 +14,7 @@
  * (scripts/lighthouse.ts: median of three runs per page). Needs a build (`npm run build`).
  *
  * Then the anonymous pages again while shoppers place orders through the API at BENCH_ORDER_RATE a
- * second (default 5), each order one or two units of a product the measured pages show (a tenth of
+ * second (default 6: about one in ten is refused for stock, so at least 5 a second are placed), each order one or two units of a product the measured pages show (a tenth of
  * them left with 2 units first, so that some run out during the run): requests/s, latency, the ratio to the static file measured under
  * the same orders, and the page cache's hit rate per page (an order drops only the pages showing a
  * product that ran out, docs/decisions/0019-stock-changes-and-the-caches.md).
@@ -447,7 +447,7 @@ try {
   console.log(`\npage cache: ${JSON.stringify(metrics.pageCache)}`)
 
   if (process.env.BENCH_ORDERS !== '0') {
-    const rate = Number(process.env.BENCH_ORDER_RATE ?? 5)
+    const rate = Number(process.env.BENCH_ORDER_RATE ?? 6)
     // Enough shoppers for the order budget (30 an hour each) over the whole run.
     const shoppers = await orderingShoppers(Math.ceil((rate * ((pages.length + 1) * (duration + 1) + mixedSeconds + 5) * 1.2) / 30))
     // The products the measured pages show: the newest (the home rows are each category's newest), the search's, the product page's.

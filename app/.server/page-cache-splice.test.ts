@@ -16,6 +16,7 @@ import express from 'express'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPageCache, isPageCacheRender, PERSONAL_DATA_PATH, PERSONAL_SLOTS_HEADER, type PageCache } from './page-cache.ts'
 import { sessionStorage } from './session.ts'
+import { inProcessWiring } from './api-context.ts'
 import { PERSONAL_DATA_ID, type Personal } from '../lib/personal.ts'
 import { SLOT_CLOSE, slotOpenText, type PersonalSlotDescriptor } from '../lib/personal-slots.ts'
 
@@ -24,6 +25,10 @@ interface Harness {
   cache: PageCache
   /** Shared renders of pages (not the `/_personal` reads). */
   pageRenders: string[]
+  /** Reads of `/_personal`. */
+  personalReads: number
+  /** Guest cart ids the stand-in API was asked a summary for (with `wiring`). */
+  summaryCalls: string[]
   slotRenders: number
   close(): Promise<void>
 }
@@ -81,12 +86,39 @@ async function renderSlots(_url: string, personal: Personal, slots: PersonalSlot
   })
 }
 
-async function start(): Promise<Harness> {
+/**
+ * The stand-in API behind `wiring`: GET /api/cart/summary of the `X-Guest-Cart` cart, 401 for the
+ * guest id `g-expired`.
+ */
+function summaryApi(calls: string[]) {
+  return inProcessWiring(async (request: Request) => {
+    const guest = request.headers.get('x-guest-cart') ?? ''
+    calls.push(guest)
+    if (guest === 'g-expired') return Response.json({ success: false, error: true, message: 'Your cart has expired' }, { status: 401 })
+    const lines = Object.entries(carts.get(guest) ?? {})
+    return Response.json({
+      success: true,
+      error: false,
+      message: 'Cart summary',
+      data: {
+        lines: lines.map(([productId, quantity]) => ({ _id: `line-${productId}`, productId, quantity })),
+        itemCount: lines.reduce((n, [, qty]) => n + qty, 0),
+        itemsTotal: lines.reduce((n, [, qty]) => n + qty * 10, 0),
+        maxQtyPerLine: 12,
+      },
+    })
+  })
+}
+
+async function start(opts: { wiring?: boolean } = {}): Promise<Harness> {
   const pageRenders: string[] = []
+  const summaryCalls: string[] = []
   const cache = createPageCache({
+    wiring: opts.wiring ? summaryApi(summaryCalls) : undefined,
     render: async (request) => {
       const { pathname } = new URL(request.url)
       if (pathname === PERSONAL_DATA_PATH) {
+        harness.personalReads++
         if (!isPageCacheRender(request)) return new Response('Not Found', { status: 404 })
         const cookie = request.headers.get('cookie')
         const refreshed = cookie?.includes('refresh-me') ? { 'Set-Cookie': '__session=refreshed; Path=/; HttpOnly' } : undefined
@@ -119,6 +151,8 @@ async function start(): Promise<Harness> {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     cache,
     pageRenders,
+    personalReads: 0,
+    summaryCalls,
     slotRenders: 0,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
@@ -278,5 +312,51 @@ describe('a page rendered for the request instead', () => {
   it('the /_personal route itself is no page: a visitor asking for it gets what React Router answers, never the cache', async () => {
     const res = await get(PERSONAL_DATA_PATH, await sessionCookie({ guestCartId: 'g-1' }))
     expect(res.headers.get('x-page-cache')).toBeNull()
+  })
+})
+
+describe('a guest read without a React Router request (the API wiring given)', () => {
+  beforeEach(async () => {
+    await harness.close()
+    harness = await start({ wiring: true })
+  })
+
+  it('gets the spliced page from one summary call, and no /_personal read', async () => {
+    carts.set('g-ravi', { p1: 2 })
+    const cookie = await sessionCookie({ guestCartId: 'g-ravi' })
+    const res = await get('/p/milk', cookie)
+    expect(res.headers.get('x-page-cache')).toBe('spliced')
+    expect(res.body).toContain('<div class="stepper">2 of p1</div>')
+    expect(embedded(res.body)).toMatchObject({ user: null, cart: { count: 2, lines: { p1: { lineId: 'line-p1', qty: 2 } } } })
+    expect(harness.summaryCalls).toEqual(['g-ravi'])
+    expect(harness.personalReads).toBe(0)
+  })
+
+  it('a signed-in shopper and an expired guest cart still go through /_personal', async () => {
+    carts.set('g-asha', { p2: 1 })
+    const signedIn = await get('/p/milk', await sessionCookie({ guestCartId: 'g-asha', user: shopper('Asha') }))
+    expect(signedIn.body).toContain('Account of Asha')
+    expect(harness.personalReads).toBe(1)
+    const expired = await get('/p/milk', await sessionCookie({ guestCartId: 'g-expired' }))
+    expect(expired.headers.get('x-page-cache')).toBe('spliced')
+    expect(harness.summaryCalls).toEqual(['g-expired'])
+    expect(harness.personalReads).toBe(2)
+  })
+
+  it('never gets another guest’s cart, with 24 guests asking at once', async () => {
+    const cookies = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => {
+        carts.set(`g-${i}`, { [`p${(i % 3) + 1}`]: i + 1 })
+        return sessionCookie({ guestCartId: `g-${i}` })
+      }),
+    )
+    const pages = await Promise.all(cookies.map((cookie, i) => get('/p/crowd', cookie, i % 2 ? 'gzip' : 'identity')))
+    pages.forEach((page, i) => {
+      expect(page.headers.get('x-page-cache')).toBe('spliced')
+      expect(page.body).toContain(`<div class="stepper">${i + 1} of p${(i % 3) + 1}</div>`)
+      expect(embedded(page.body)?.cart.count).toBe(i + 1)
+    })
+    expect(harness.personalReads).toBe(0)
+    expect(new Set(harness.summaryCalls).size).toBe(24)
   })
 })

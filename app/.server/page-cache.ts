@@ -32,7 +32,11 @@ import {
   type SlotTemplate,
 } from '../lib/personal-slots.ts'
 import { recordPageShows, showsStockKey, type PageShows } from './page-shows.ts'
-import { sessionStorage, type SessionLocation } from './session.ts'
+import { RequestSession, sessionStorage, type SessionLocation } from './session.ts'
+import { getCartSummary } from './api/cart.ts'
+import { runWithApi, type ApiWiring } from './api-context.ts'
+import { clientIp } from './request.ts'
+import { runInStoreScope } from './store-scope.ts'
 
 const gzipAsync = promisify(gzip)
 const brotliAsync = promisify(brotliCompress)
@@ -350,6 +354,11 @@ export interface PageCacheOptions {
   ttlMs: number
   /** The fixed public origin (`PUBLIC_URL`), or null when pages name the origin each request came to. */
   publicUrl: string | null
+  /**
+   * The BFF's API wiring (app/.server/api-context.ts): with it, a guest's cart summary is read
+   * directly for a spliced page, without a React Router request for `/_personal`.
+   */
+  wiring?: ApiWiring
 }
 
 export interface PageCache {
@@ -581,6 +590,30 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return personal ? { personal, setCookies: response.headers.getSetCookie() } : null
   }
 
+  /**
+   * A guest's `Personal` read directly (`options.wiring`): a session holding only a guest cart id and
+   * a location has no token to refresh, so its cart summary is the one call `/_personal`'s loader
+   * would make (`getCartSummary`, in the session's store scope), without the React Router request
+   * around it. Null when it cannot be read so: no wiring, a signed-in session, or a read that changed
+   * the session (an expired guest cart, which `/_personal` answers with the cookie that drops it).
+   */
+  const guestPersonalOf = async (req: ExpressRequest): Promise<{ personal: Personal; setCookies: string[] } | null> => {
+    const wiring = options.wiring
+    if (!wiring) return null
+    const request = new Request(`${origin(req)}${req.originalUrl}`, { headers: internalRequestHeaders(req, () => false) })
+    const session = await RequestSession.fromRequest(request)
+    if (session.tokens || session.user) return null
+    const guestCartId = session.guestCartId
+    const cart = await runWithApi(wiring, () =>
+      runInStoreScope(
+        () => session.location?.storeId ?? null,
+        () => getCartSummary(session, { clientIp: clientIp(request) }),
+      ),
+    )
+    if (session.guestCartId !== guestCartId) return null
+    return { personal: { user: null, cart }, setCookies: [] }
+  }
+
   /** Answers a visitor with a cart or an account from `entry`'s splice (docs/decisions/0032-personal-parts-spliced.md). */
   const sendSpliced = async (
     req: ExpressRequest,
@@ -647,7 +680,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       unspliceable.set(key, true)
       return next()
     }
-    const read = await personalOf(req)
+    const read = (await guestPersonalOf(req)) ?? (await personalOf(req))
     if (!read) return next()
     await sendSpliced(req, res, entry, entry.splice, read.personal, read.setCookies)
   }
