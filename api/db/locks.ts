@@ -3,7 +3,7 @@
  */
 import { eq } from 'drizzle-orm'
 import type { Tx } from './db.ts'
-import { users } from './schema.ts'
+import { orders, users } from './schema.ts'
 
 /**
  * Locks the user's row (`for update`) until `tx` ends: a user's order placements and address
@@ -13,4 +13,13 @@ import { users } from './schema.ts'
  */
 export async function lockUserRow(tx: Tx, userId: string): Promise<void> {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update')
+}
+
+/**
+ * Locks an order's row (`for update`) until `tx` ends: whatever changes its status, payment state or
+ * refunds (api/modules/order/service.ts, api/modules/payment/) takes it first, so they apply one at a
+ * time.
+ */
+export async function lockOrderRow(tx: Tx, orderId: string): Promise<void> {
+  await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId)).for('update')
 }

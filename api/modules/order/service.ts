@@ -114,7 +114,8 @@ export interface OrderRow {
     unit: string
     brand: string
     quantity: number
-    unitPaise: number
+    /** The selling price paid per unit, and the MRP, in paise (the wire's `price` and `mrp`). */
+    sellingPaise: number
     mrpPaise: number
     discount: string | number
     lineTotalPaise: number
@@ -139,7 +140,7 @@ const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.use
     o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.cancel_reason, o.version,
     ${isoTimestamp(sql`o.created_at`)} as "createdAt", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
     (select coalesce(json_agg(json_build_object('productId', l.product_id, 'name', l.name, 'image', l.image, 'unit', l.unit,
-        'brand', l.brand, 'quantity', l.quantity, 'unitPaise', l.unit_price_paise, 'mrpPaise', l.mrp_paise,
+        'brand', l.brand, 'quantity', l.quantity, 'sellingPaise', l.unit_price_paise, 'mrpPaise', l.mrp_paise,
         'discount', l.discount, 'lineTotalPaise', l.line_total_paise) order by l.position), '[]'::json)
       from order_lines l where l.order_id = o.id) as items,
     (select coalesce(json_agg(json_build_object('status', h.status, 'at', ${isoTimestamp(sql`h.at`)}) order by h.at, h.id), '[]'::json)
@@ -180,7 +181,7 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
       unit: l.unit,
       brand: l.brand,
       quantity: l.quantity,
-      price: fromPaise(l.unitPaise),
+      price: fromPaise(l.sellingPaise),
       mrp: fromPaise(l.mrpPaise),
       discount: Number(l.discount),
       lineTotal: fromPaise(l.lineTotalPaise),
