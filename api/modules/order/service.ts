@@ -292,6 +292,8 @@ const byIdOrNumber = (ref: string) => or(eq(orders.id, ref), eq(orders.orderNumb
  * @returns "cart-" + 43 base64url characters (SHA-256), within the key rule of contract/idempotency.ts
  */
 export async function cartIdempotencyKey(db: Executor, userId: string, addressId: string): Promise<string> {
+  // Raw SQL: the last change as the database's text, to the microsecond (a JS Date keeps
+  // milliseconds), and these exact keys, so a retry derives the key its first try did.
   const lines = await queryRows<{ id: string; product_id: string; quantity: number; unit_price_paise: number; updated: string }>(
     db,
     sql`select l.id, l.product_id, l.quantity, l.unit_price_paise, l.updated_at::text as updated

@@ -6,7 +6,7 @@
  * (`refreshPaymentState`). Amounts are integer paise. This module reads and writes payment rows
  * only, so the order service may use it without a cycle.
  */
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Db, Tx } from '../../db/db.ts'
 import { lockOrderRow } from '../../db/locks.ts'
@@ -118,10 +118,14 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
       await deps.db.transaction(async (tx) => {
         await lockOrderRow(tx, claimed.order_id)
         // A refund webhook may have settled it first: its status then stands.
-        await tx.execute(sql`update refunds set provider_refund_id = ${answer.id},
-            status = case when status = 'pending' and ${answer.status} in ('processed', 'failed') then ${answer.status} else status end,
-            updated_at = ${deps.clock().toISOString()}
-          where id = ${claimed.id}`)
+        await tx
+          .update(refunds)
+          .set({
+            providerRefundId: answer.id,
+            status: sql`case when ${refunds.status} = 'pending' and ${answer.status} in ('processed', 'failed') then ${answer.status} else ${refunds.status} end`,
+            updatedAt: deps.clock(),
+          })
+          .where(eq(refunds.id, claimed.id))
         await refreshPaymentState(tx, claimed.order_id)
       })
       sent++
@@ -159,8 +163,10 @@ export async function settleRefund(
   )
   if (!row) return undefined
   await lockOrderRow(tx, row.order_id)
-  await tx.execute(sql`update refunds set provider_refund_id = ${input.providerRefundId}, status = ${input.status},
-      updated_at = ${input.now.toISOString()} where id = ${row.id}`)
+  await tx
+    .update(refunds)
+    .set({ providerRefundId: input.providerRefundId, status: input.status, updatedAt: input.now })
+    .where(eq(refunds.id, row.id))
   await refreshPaymentState(tx, row.order_id)
   return row.order_id
 }
