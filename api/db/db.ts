@@ -8,3 +8,5 @@ import type * as schema from './schema.ts'
 export type Schema = typeof schema
 /** The Drizzle database handle every service takes; identical API on PGlite and PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
+/** A transaction of `Db` (the argument of `db.transaction`'s callback): every `Db` method, plus `rollback`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]

@@ -105,7 +105,7 @@ async function insertProductChunk(db: Db, list: ProductFixture[]): Promise<Produ
           name: p.name,
           image: p.image ?? [`/uploads/product-${slugish(p.name)}.webp`],
           unit: p.unit ?? '1 pc',
-          ...consistentPrices({ price: p.price ?? 100, discount: p.discount ?? 0, sellingPrice: p.sellingPrice }),
+          ...consistentPrices({ mrp: p.price ?? 100, discount: p.discount ?? 0, sellingPrice: p.sellingPrice }),
           description: p.description ?? `${p.name}.`,
           moreDetails: p.moreDetails ?? {},
           publish: p.publish ?? true,

@@ -4,10 +4,10 @@
  * kept, hidden (`status: false`), so the order keeps pointing at it (orders also keep a snapshot).
  * So removed rows never outnumber a user's orders, however often an address is added and removed.
  */
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, notExists, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
-import { queryRows } from '../../db/query.ts'
-import { addresses } from '../../db/schema.ts'
+import { lockUserRow } from '../../db/locks.ts'
+import { addresses, orders } from '../../db/schema.ts'
 import { Conflict, NotFound } from '../../lib/errors.ts'
 import type { Address, CreateAddressInput, UpdateAddressInput } from '../../../contract/address.ts'
 
@@ -59,10 +59,9 @@ export async function listAddresses(deps: AddressDeps, userId: string): Promise<
 export async function createAddress(deps: AddressDeps, userId: string, input: CreateAddressInput): Promise<Address> {
   return deps.db.transaction(async (tx) => {
     // One writer per user, so two quick adds cannot both pass the count.
-    await tx.execute(sql`select id from users where id = ${userId} for update`)
-    const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from addresses where user_id = ${userId} and status`)
-    if ((count?.n ?? 0) >= MAX_ADDRESSES_PER_USER)
-      throw Conflict(`You can keep at most ${MAX_ADDRESSES_PER_USER} addresses: remove one first`)
+    await lockUserRow(tx, userId)
+    const live = await tx.$count(addresses, and(eq(addresses.userId, userId), eq(addresses.status, true)))
+    if (live >= MAX_ADDRESSES_PER_USER) throw Conflict(`You can keep at most ${MAX_ADDRESSES_PER_USER} addresses: remove one first`)
     const [row] = await tx
       .insert(addresses)
       .values({ userId, ...columnsOf(input) })
@@ -91,12 +90,25 @@ export async function updateAddress(deps: AddressDeps, userId: string, input: Up
  */
 export async function disableAddress(deps: AddressDeps, userId: string, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select id from users where id = ${userId} for update`)
-    const [row] = await queryRows<{ id: string }>(tx, sql`select id from addresses where id = ${id} and user_id = ${userId} and status`)
+    await lockUserRow(tx, userId)
+    const [row] = await tx
+      .update(addresses)
+      .set({ status: false, updatedAt: sql`now()` })
+      .where(and(eq(addresses.id, id), eq(addresses.userId, userId), eq(addresses.status, true)))
+      .returning({ id: addresses.id })
     if (!row) throw NotFound(ADDRESS_NOT_FOUND)
-    await tx.execute(sql`update addresses set status = false, updated_at = now() where id = ${id}`)
-    await tx.execute(sql`delete from addresses a where a.user_id = ${userId} and not a.status
-      and not exists (select 1 from orders o where o.user_id = ${userId} and o.address_id = a.id)`)
+    await tx.delete(addresses).where(
+      and(
+        eq(addresses.userId, userId),
+        eq(addresses.status, false),
+        notExists(
+          tx
+            .select({ one: sql`1` })
+            .from(orders)
+            .where(and(eq(orders.userId, userId), eq(orders.addressId, addresses.id))),
+        ),
+      ),
+    )
   })
 }
 

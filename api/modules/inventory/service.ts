@@ -53,22 +53,32 @@ export async function returnOrderStock(
   storeId: string,
   orderId: string,
 ): Promise<Array<{ id: string; stock: number; quantity: number }>> {
-  const lines = await queryRows<{ id: string; quantity: number }>(
-    tx,
-    sql`select product_id as id, sum(quantity)::int as quantity from order_lines
-        where order_id = ${orderId} and product_id is not null group by product_id order by product_id`,
-  )
   const restored: Array<{ id: string; stock: number; quantity: number }> = []
-  for (const line of lines) {
+  for (const line of await orderUnitsByProduct(tx, orderId)) {
     const [row] = await queryRows<{ stock: number }>(
       tx,
-      sql`insert into inventory (store_id, product_id, stock) values (${storeId}, ${line.id}, ${line.quantity})
+      sql`insert into inventory (store_id, product_id, stock) values (${storeId}, ${line.productId}, ${line.quantity})
           on conflict (store_id, product_id) do update set stock = inventory.stock + excluded.stock, updated_at = now()
           returning stock`,
     )
-    restored.push({ id: line.id, stock: row!.stock, quantity: line.quantity })
+    restored.push({ id: line.productId, stock: row!.stock, quantity: line.quantity })
   }
   return restored
+}
+
+/**
+ * The units of each product an order holds (lines of one product added up; deleted products left
+ * out), in product id order: the order stock is taken back or returned in.
+ */
+export async function orderUnitsByProduct(
+  tx: Pick<Db, 'execute'>,
+  orderId: string,
+): Promise<Array<{ productId: string; quantity: number }>> {
+  return queryRows<{ productId: string; quantity: number }>(
+    tx,
+    sql`select product_id as "productId", sum(quantity)::int as quantity from order_lines
+        where order_id = ${orderId} and product_id is not null group by product_id order by product_id`,
+  )
 }
 
 /**

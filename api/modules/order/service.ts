@@ -1,43 +1,59 @@
 /**
  * Orders (docs/commerce-api.md, "Orders"; docs/decisions/0011-commerce-orders-and-money.md).
  *
- * Placing an order is one transaction: the user's row is locked (one placement per user at a time, so
- * a retried idempotency key finds the first order), the cart's products are locked in id order (no
- * deadlock between two buyers), every line is checked against today's price and stock, stock is
- * decremented with a guard (`stock >= quantity`), and the order, its lines (a snapshot of each
- * product) and its first status are written while the cart is emptied. Two buyers racing for the
- * last unit: the second waits for the first's lock, then sees stock 0 and gets its cart corrected.
- * Amounts are integer paise; the wire has rupees. The grand total is the cash to collect, rounded to
- * the rupee (api/modules/cart/bill.ts), and stored with its rounding so an order never changes.
- * The stock update answers each product's new stock, so the transaction knows which products moved
- * and which crossed 0; after it commits, the caches are told exactly those (`cache.stockChanged`),
- * never cleared whole (docs/decisions/0019-stock-changes-and-the-caches.md).
+ * Placing an order is one transaction of named steps (./placement.ts, shared with online payment):
+ * the user's row is locked (one placement per user at a time, so a retried idempotency key finds the
+ * first order), the cart's products are locked in id order (no deadlock between two buyers), every
+ * line is checked against today's price and stock, stock is decremented with a guard (`stock >=
+ * quantity`), and the order, its lines (a snapshot of each product) and its first status are written
+ * while the cart is emptied. Two buyers racing for the last unit: the second waits for the first's
+ * lock, then sees stock 0 and gets its cart corrected. Amounts are integer paise; the wire has
+ * rupees. The grand total is the cash to collect, rounded to the rupee (api/modules/cart/bill.ts),
+ * and stored with its rounding so an order never changes. The stock update answers each product's
+ * new stock, so the transaction knows which products moved and which crossed 0; after it commits,
+ * the caches are told exactly those (`cache.stockChanged`), never cleared whole
+ * (docs/decisions/0019-stock-changes-and-the-caches.md).
+ *
+ * Plain reads and writes of orders use Drizzle's query builder; the order's answer (`orderSelect`,
+ * correlated `json_agg`s) and the admin's filtered list stay raw SQL.
  *
  * Every order belongs to a dark store (docs/stores.md): the one the request names, whose radius must
  * hold the address's PIN code, or (the original client names none) the store serving the address.
  * Stock is taken from that store only, and the order keeps the delivery time promised at placement.
  */
 import { createHash } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
+import type { Db, Tx } from '../../db/db.ts'
+import { lockUserRow } from '../../db/locks.ts'
 import { queryRows } from '../../db/query.ts'
+import { orderLines, orders } from '../../db/schema.ts'
 import { canMove, type OrderStatus } from '../../../contract/order-status.ts'
-import { shownAvailabilityChanged, stockKey } from '../../../contract/availability.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
-import { distanceKm, lookupPincode } from '../../lib/pincodes.ts'
-import { returnOrderStock, takeStock } from '../inventory/service.ts'
-import { activeStores, deliveryMinutes, deliveryRefusal, nearestServing, openOrderCount, type StoreInfo } from '../store/service.ts'
-import { newId } from '../../lib/ids.ts'
-import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
-import { ADDRESS_NOT_FOUND } from '../address/service.ts'
-import { billToWire, computeBill } from '../cart/bill.ts'
+import { lookupPincode } from '../../lib/pincodes.ts'
+import { activeStores, deliveryRefusal, nearestServing, type StoreInfo } from '../store/service.ts'
+import { fromPaise } from '../../lib/money.ts'
+import { billToWire } from '../cart/bill.ts'
 import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../cart/service.ts'
 import type { AdminOrderFilter, BulkStatusOutcome, CartChange, Order, ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
 import type { PaymentState } from '../../../contract/payment.ts'
 import { recordRefund, sendPendingRefunds } from '../payment/refunds.ts'
 import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
+import {
+  checkPricesAndStock,
+  confirmOrder,
+  deliveryAddress,
+  earlierOrderOfKey,
+  lockCartLines,
+  noStockChange,
+  releaseStock,
+  recordStatus,
+  reserveStock,
+  writeOrder,
+  type OrderPaymentColumns,
+} from './placement.ts'
 import { cannotMoveMessage, statusWords } from './status.ts'
 import { recordAudit } from '../../lib/audit.ts'
 import { isStaffRole } from '../../lib/auth.ts'
@@ -54,19 +70,6 @@ export const ORDER_PLACED = 'Order placed successfully'
 export const STALE_ORDER = 'This order was changed by someone else: reload'
 /** `payment_method` of a cash-on-delivery order (the original client reads it as `payment_status`). */
 export const COD_METHOD = 'CASH ON DELIVERY'
-
-/**
- * Adds a product whose stock went from `before` to `after` units to `change`: to `moved`, to
- * `crossed` when what the pages show of it changed (contract/availability.ts), and to `restocked`
- * when it came back in stock (from 0 or less to more).
- */
-export function noteStockMove(change: StockChange, storeId: string, productId: string, before: number, after: number): void {
-  if (before === after) return
-  const key = stockKey(storeId, productId)
-  change.moved.push(key)
-  if (shownAvailabilityChanged(before, after)) change.crossed.push(key)
-  if (before <= 0 && after > 0) change.restocked.push(key)
-}
 
 /** 422 message: no store delivers to the address's PIN code. */
 export const notDelivered = (area: string) => `We don't deliver to ${area} yet`
@@ -111,7 +114,8 @@ export interface OrderRow {
     unit: string
     brand: string
     quantity: number
-    unitPaise: number
+    /** The selling price paid per unit, and the MRP, in paise (the wire's `price` and `mrp`). */
+    sellingPaise: number
     mrpPaise: number
     discount: string | number
     lineTotalPaise: number
@@ -136,7 +140,7 @@ const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.use
     o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.cancel_reason, o.version,
     ${isoTimestamp(sql`o.created_at`)} as "createdAt", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
     (select coalesce(json_agg(json_build_object('productId', l.product_id, 'name', l.name, 'image', l.image, 'unit', l.unit,
-        'brand', l.brand, 'quantity', l.quantity, 'unitPaise', l.unit_price_paise, 'mrpPaise', l.mrp_paise,
+        'brand', l.brand, 'quantity', l.quantity, 'sellingPaise', l.unit_price_paise, 'mrpPaise', l.mrp_paise,
         'discount', l.discount, 'lineTotalPaise', l.line_total_paise) order by l.position), '[]'::json)
       from order_lines l where l.order_id = o.id) as items,
     (select coalesce(json_agg(json_build_object('status', h.status, 'at', ${isoTimestamp(sql`h.at`)}) order by h.at, h.id), '[]'::json)
@@ -177,7 +181,7 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
       unit: l.unit,
       brand: l.brand,
       quantity: l.quantity,
-      price: fromPaise(l.unitPaise),
+      price: fromPaise(l.sellingPaise),
       mrp: fromPaise(l.mrpPaise),
       discount: Number(l.discount),
       lineTotal: fromPaise(l.lineTotalPaise),
@@ -268,37 +272,17 @@ export async function adminListOrders(
 }
 
 /** The ids of a user's orders, newest first (GET /api/user/user-details `orderHistory`). */
-export async function orderIds(db: Executor, userId: string): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(db, sql`select id from orders where user_id = ${userId} order by created_at desc, id desc`)
+export async function orderIds(db: Pick<Db, 'select'>, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
   return rows.map((r) => r.id)
 }
 
-/** "OD" + the day in India (yymmdd) + at least 4 digits of the order number sequence: OD2611220001. */
-function orderNumber(now: Date, n: number): string {
-  const parts = new Intl.DateTimeFormat('en-IN', {
-    timeZone: 'Asia/Kolkata',
-    year: '2-digit',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(now)
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00'
-  return `OD${part('year')}${part('month')}${part('day')}${String(n).padStart(4, '0')}`
-}
-
-interface PricedLine {
-  line_id: string
-  product_id: string
-  quantity: number
-  unit_price_paise: number
-  name: string
-  image: string[]
-  unit: string
-  brand: string | null
-  stock: number
-  publish: boolean
-  price: string
-  selling_price: string
-}
+/** The order whose id or order number (any case) is `ref`. */
+const byIdOrNumber = (ref: string) => or(eq(orders.id, ref), eq(orders.orderNumber, ref.toUpperCase()))
 
 /**
  * The idempotency key of a placement that came without one (the original client sends none): a
@@ -308,6 +292,8 @@ interface PricedLine {
  * @returns "cart-" + 43 base64url characters (SHA-256), within the key rule of contract/idempotency.ts
  */
 export async function cartIdempotencyKey(db: Executor, userId: string, addressId: string): Promise<string> {
+  // Raw SQL: the last change as the database's text, to the microsecond (a JS Date keeps
+  // milliseconds), and these exact keys, so a retry derives the key its first try did.
   const lines = await queryRows<{ id: string; product_id: string; quantity: number; unit_price_paise: number; updated: string }>(
     db,
     sql`select l.id, l.product_id, l.quantity, l.unit_price_paise, l.updated_at::text as updated
@@ -320,43 +306,63 @@ export async function cartIdempotencyKey(db: Executor, userId: string, addressId
 }
 
 /**
- * Places a cash-on-delivery order for the user's whole cart to one of the user's live addresses.
- * Totals sent by a client are never read: every amount comes from the catalogue now.
+ * Places a cash-on-delivery order for the user's whole cart to one of the user's live addresses
+ * (`placeFromCart` with the payment `CASH_ON_DELIVERY`): the order is `placed`, the cart emptied and
+ * the confirmation sent. Totals sent by a client are never read: every amount comes from the
+ * catalogue now.
  * @param input.spendBudget called under the user's lock once `idempotencyKey` is known to be new
  *   (the order budget: a retry of a placed key never spends it); throwing stops the placement
  * @returns `placed` (with `created` false when `idempotencyKey` named an earlier order) or `changed`
  *   (prices or stock moved since the shopper saw them: the cart was corrected, nothing was ordered)
- * @throws 404 ADDRESS_NOT_FOUND (unknown, removed or another user's); 400 CART_EMPTY; whatever
- *   `spendBudget` throws (429)
+ * @throws 404 ADDRESS_NOT_FOUND (unknown, removed or another user's); 400 CART_EMPTY; 409 a line
+ *   short of stock after all; 422 no open store delivers to the address; whatever `spendBudget`
+ *   throws (429)
  */
 export async function placeCashOnDelivery(
   deps: OrderDeps,
   user: { id: string; email: string; name: string },
-  input: { addressId: string; idempotencyKey: string; storeId?: string; spendBudget?: () => Promise<void> },
+  input: PlacementInput,
 ): Promise<PlaceOrderOutcome> {
-  return placeFromCart(deps, user, input)
+  return placeFromCart(deps, user, input, CASH_ON_DELIVERY)
 }
 
-/** An online order's payment at placement: the method chosen and when its held stock goes back. */
-export interface OnlinePlacement {
-  method: string
-  reservationExpiresAt: Date
+/** What a placement is asked for: the address, the idempotency key, the store named if any, and the order budget. */
+export interface PlacementInput {
+  addressId: string
+  idempotencyKey: string
+  storeId?: string
+  spendBudget?: () => Promise<void>
+}
+
+/** How a placed order is paid: the columns it is written with, and its last step in the placement's transaction. */
+export interface PlacementPayment extends OrderPaymentColumns {
+  /** Runs once the order is written (`now`: the placement's clock), before the commit. */
+  finish(tx: Tx, deps: Pick<OrderDeps, 'jobs'>, order: { orderId: string; userId: string; now: Date }): Promise<void>
+}
+
+/** Cash on delivery: placed at once, then `confirmOrder` (the cart emptied, the confirmation sent). */
+export const CASH_ON_DELIVERY: PlacementPayment = {
+  status: 'placed',
+  method: COD_METHOD,
+  state: 'cod',
+  reservationExpiresAt: null,
+  finish: (tx, deps, order) => confirmOrder(tx, deps.jobs, order),
 }
 
 /**
- * The placement steps shared by cash on delivery and online payment (docs/payments.md,
- * "Reservation"): price and stock check, stock taken from the store, order written. With `online`,
- * the order waits as `payment_pending` (payment state `pending`), its stock held until
- * `online.reservationExpiresAt`; the cart stays until the payment is verified and no email is sent
- * yet. Without, it is `placed` for cash on delivery, the cart emptied and the confirmation sent.
- * Same answers and errors as placeCashOnDelivery.
+ * Places an order for the user's whole cart: the steps of ./placement.ts in one transaction, shared
+ * by cash on delivery (`placeCashOnDelivery`) and online payment (api/modules/payment/service.ts
+ * `startOnlinePayment`, docs/payments.md, "Reservation"), which differ only in `payment`. After the
+ * commit the caches are told the products whose stock moved (`cache.stockChanged`), never cleared
+ * whole (docs/decisions/0019-stock-changes-and-the-caches.md). Answers and errors as
+ * placeCashOnDelivery.
  */
 export async function placeFromCart(
   deps: OrderDeps,
   user: { id: string; email: string; name: string },
-  input: { addressId: string; idempotencyKey: string; storeId?: string; spendBudget?: () => Promise<void>; online?: OnlinePlacement },
+  input: PlacementInput,
+  payment: PlacementPayment,
 ): Promise<PlaceOrderOutcome> {
-  const online = input.online
   // Read before the transaction (PGlite runs one statement at a time; the list is usually cached).
   const stores = await activeStores(deps)
   const named = input.storeId ? stores.find((s) => s.id === input.storeId) : undefined
@@ -364,135 +370,37 @@ export async function placeFromCart(
     async (
       tx,
     ): Promise<{ kind: 'placed'; id: string; created: boolean; stock?: StockChange } | { kind: 'changed'; changes: CartChange[] }> => {
-      await tx.execute(sql`select id from users where id = ${user.id} for update`)
-      const [earlier] = await queryRows<{ id: string }>(
-        tx,
-        sql`select id from orders where user_id = ${user.id} and idempotency_key = ${input.idempotencyKey}`,
-      )
-      if (earlier) return { kind: 'placed', id: earlier.id, created: false }
+      await lockUserRow(tx, user.id)
+      const earlier = await earlierOrderOfKey(tx, user.id, input.idempotencyKey)
+      if (earlier) return { kind: 'placed', id: earlier, created: false }
       await input.spendBudget?.()
 
-      const [address] = await queryRows<Record<string, string> & { id: string }>(
-        tx,
-        sql`select id, address_line, city, state, pincode, country, mobile from addresses
-          where id = ${input.addressId} and user_id = ${user.id} and status`,
-      )
-      if (!address) throw NotFound(ADDRESS_NOT_FOUND)
+      const address = await deliveryAddress(tx, user.id, input.addressId)
       const now = deps.clock()
-      const store = orderStore(stores, named, address.pincode!, now)
-      const place = lookupPincode(address.pincode!)!
-
-      const [cart] = await queryRows<{ id: string }>(tx, sql`select id from carts where user_id = ${user.id}`)
-      // Products locked in id order: two buyers of the same products queue instead of deadlocking.
-      const locked = cart
-        ? await queryRows<PricedLine & { added: string }>(
-            tx,
-            sql`select l.id as line_id, l.created_at::text as added, l.product_id, l.quantity, l.unit_price_paise, p.name, p.image, p.unit,
-                p.more_details->>'brand' as brand, coalesce(i.stock, 0)::int as stock, p.publish, p.price, p.selling_price
-              from cart_lines l join products p on p.id = l.product_id
-              left join inventory i on i.product_id = p.id and i.store_id = ${store.id}
-              where l.cart_id = ${cart.id} order by p.id for update of p`,
-          )
-        : []
-      // The order lists its lines as the cart did: in the order they were added.
-      const lines = locked.sort((a, b) => (a.added === b.added ? a.line_id.localeCompare(b.line_id) : a.added < b.added ? -1 : 1))
+      const store = orderStore(stores, named, address.snapshot.pincode, now)
+      const lines = await lockCartLines(tx, user.id, store.id)
       if (lines.length === 0) throw BadRequest(CART_EMPTY)
-
-      const changes: CartChange[] = []
-      for (const line of lines) {
-        const nowPaise = toPaise(line.selling_price)
-        if (!line.publish || line.stock <= 0) {
-          changes.push({
-            productId: line.product_id,
-            name: line.name,
-            kind: line.publish ? 'stock' : 'removed',
-            before: line.quantity,
-            after: 0,
-          })
-          await tx.execute(sql`delete from cart_lines where id = ${line.line_id}`)
-          continue
-        }
-        if (line.quantity > line.stock) {
-          changes.push({ productId: line.product_id, name: line.name, kind: 'stock', before: line.quantity, after: line.stock })
-          await tx.execute(sql`update cart_lines set quantity = ${line.stock}, updated_at = now() where id = ${line.line_id}`)
-        }
-        if (nowPaise !== line.unit_price_paise) {
-          changes.push({
-            productId: line.product_id,
-            name: line.name,
-            kind: 'price',
-            before: fromPaise(line.unit_price_paise),
-            after: fromPaise(nowPaise),
-          })
-          await tx.execute(sql`update cart_lines set unit_price_paise = ${nowPaise}, updated_at = now() where id = ${line.line_id}`)
-        }
-      }
+      const changes = await checkPricesAndStock(tx, lines)
       if (changes.length > 0) return { kind: 'changed', changes }
 
-      const stock: StockChange = { moved: [], crossed: [], restocked: [] }
-      for (const line of lines) {
-        // The guard that makes overselling impossible even if a lock were ever missed.
-        const after = await takeStock(tx, store.id, line.product_id, line.quantity)
-        if (after === undefined) throw Conflict(`Only ${line.stock} left in stock of ${line.name}`)
-        noteStockMove(stock, store.id, line.product_id, after + line.quantity, after)
-      }
-      // The same bill as the cart's: the checkout showed exactly this, rounding to the rupee included.
-      const bill = computeBill(
-        lines.map((l) => ({ quantity: l.quantity, unitPaise: toPaise(l.selling_price), mrpPaise: toPaise(l.price) })),
-        deps.commerce,
-      )
-      const [seq] = await queryRows<{ n: string }>(tx, sql`select nextval('order_number_seq')::text as n`)
-      // The promise: the delivery time of this store to this address now, queue included.
-      const minutes = deliveryMinutes(deps.commerce, distanceKm(store, place), await openOrderCount(tx, store.id), store.pickers)
-      const promisedAt = new Date(now.getTime() + minutes * 60_000)
-      const id = newId()
-      const { id: _addressId, ...snapshot } = address
-      const status: OrderStatus = online ? 'payment_pending' : 'placed'
-      await tx.execute(sql`insert into orders (id, order_number, user_id, status, payment_method, delivery_address, address_id,
-        items_total_mrp_paise, items_total_paise, delivery_charge_paise, rounding_paise, grand_total_paise, idempotency_key, created_at, updated_at,
-        store_id, promised_minutes, promised_at, payment_state, reservation_expires_at)
-      values (${id}, ${orderNumber(now, Number(seq!.n))}, ${user.id}, ${status}, ${online ? online.method : COD_METHOD}, ${JSON.stringify(snapshot)}::jsonb,
-        ${address.id}, ${bill.itemsTotalMrpPaise}, ${bill.itemsTotalPaise}, ${bill.deliveryChargePaise}, ${bill.roundingPaise},
-        ${bill.grandTotalPaise}, ${input.idempotencyKey}, ${now.toISOString()}, ${now.toISOString()},
-        ${store.id}, ${minutes}, ${promisedAt.toISOString()}, ${online ? 'pending' : 'cod'}, ${online ? online.reservationExpiresAt.toISOString() : null})`)
-      let position = 0
-      for (const line of lines) {
-        const unit = toPaise(line.selling_price)
-        const mrp = Math.max(toPaise(line.price), unit)
-        await tx.execute(sql`insert into order_lines (id, order_id, position, product_id, name, image, unit, brand, quantity,
-          unit_price_paise, mrp_paise, discount, line_total_paise)
-        values (${newId()}, ${id}, ${position++}, ${line.product_id}, ${line.name}, ${line.image[0] ?? ''}, ${line.unit},
-          ${line.brand ?? ''}, ${line.quantity}, ${unit}, ${mrp}, ${discountFromPrices(mrp, unit)}, ${unit * line.quantity})`)
-      }
-      await tx.execute(
-        sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${id}, ${status}, ${user.id}, ${now.toISOString()})`,
-      )
-      // An online order's cart stays until its payment is verified (the shopper may still give up);
-      // its confirmation is written when the payment is (api/modules/payment/service.ts).
-      if (online) {
-        // The end of the hold, as a job written with the order: the stock goes back on time whichever
-        // instance is up then (docs/jobs.md; the minute sweep catches any job lost with its queue).
-        await deps.jobs.send(
-          'payments.hold-ended',
-          { orderId: id },
-          { tx, startAfterMs: Math.max(0, online.reservationExpiresAt.getTime() - now.getTime()) },
-        )
-      } else {
-        await tx.execute(sql`delete from cart_lines where cart_id = ${cart!.id}`)
-        // The confirmation is a job written with the order: sent if and only if the order commits, by
-        // the job runner, so a slow or failing mail server never delays or fails the order (docs/jobs.md).
-        await deps.jobs.send('order.mail', { kind: 'placed', orderId: id }, { tx })
-      }
-      return { kind: 'placed', id, created: true, stock }
+      const reserved = await reserveStock(tx, store.id, lines)
+      if (reserved.short) throw Conflict(`Only ${reserved.short.stock} left in stock of ${reserved.short.name}`)
+      const id = await writeOrder(tx, deps.commerce, {
+        userId: user.id,
+        idempotencyKey: input.idempotencyKey,
+        address,
+        store,
+        lines,
+        payment,
+        now,
+      })
+      await payment.finish(tx, deps, { orderId: id, userId: user.id, now })
+      return { kind: 'placed', id, created: true, stock: reserved.stock }
     },
   )
   if (outcome.kind === 'changed') return outcome
   const order = toOrderAnswer(deps, (await findOrder(deps.db, outcome.id))!, false)
-  if (outcome.created) {
-    // Stock moved: only what shows these products' stock or availability is refreshed, not the
-    // whole catalogue (docs/decisions/0019-stock-changes-and-the-caches.md).
-    if (outcome.stock) deps.cache.stockChanged(outcome.stock)
-  }
+  if (outcome.stock) deps.cache.stockChanged(outcome.stock)
   return { kind: 'placed', order, created: outcome.created }
 }
 
@@ -510,32 +418,36 @@ export async function changeStatus(
 ): Promise<Order> {
   if (!PLAUSIBLE_ID.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
   const { id, stock } = await deps.db.transaction(async (tx) => {
-    const [order] = await queryRows<{ id: string; status: OrderStatus; version: number; user_id: string; store_id: string }>(
-      tx,
-      sql`select id, status, version, user_id, store_id from orders where id = ${input.ref} or order_number = ${input.ref.toUpperCase()} for update`,
-    )
-    if (!order || (input.onlyUserId && order.user_id !== input.onlyUserId)) throw NotFound(ORDER_NOT_FOUND)
+    const [order] = await tx
+      .select({ id: orders.id, status: orders.status, version: orders.version, userId: orders.userId, storeId: orders.storeId })
+      .from(orders)
+      .where(byIdOrNumber(input.ref))
+      .for('update')
+    if (!order || (input.onlyUserId && order.userId !== input.onlyUserId)) throw NotFound(ORDER_NOT_FOUND)
     if (input.version !== undefined && input.version !== order.version) throw Conflict(STALE_ORDER)
     // A shopper may cancel only while nothing was done yet; an admin may also cancel a packed order.
     const allowed = input.onlyUserId ? order.status === 'placed' && input.to === 'cancelled' : canMove(order.status, input.to)
     if (!allowed) throw Conflict(cannotMoveMessage(order.status, input.to))
-    const stock: StockChange = { moved: [], crossed: [], restocked: [] }
+    let stock = noStockChange()
     if (input.to === 'cancelled') {
-      const restored = await returnOrderStock(tx, order.store_id, order.id)
-      for (const row of restored) noteStockMove(stock, order.store_id, row.id, row.stock - row.quantity, row.stock)
+      stock = await releaseStock(tx, order.storeId, order.id)
       // A paid order's money goes back: the rest not refunded yet, sent to the provider after the commit.
       await recordRefund(tx, { orderId: order.id, reason: 'Order cancelled', now: deps.clock() })
     }
-    const now = deps.clock().toISOString()
+    const now = deps.clock()
     // Only a cancellation keeps a reason; an empty one is none.
     const reason = input.to === 'cancelled' && input.reason ? input.reason : null
-    await tx.execute(
-      sql`update orders set status = ${input.to}, cancel_reason = ${reason}, version = version + 1, updated_at = ${now},
-        delivered_at = ${input.to === 'delivered' ? now : null} where id = ${order.id}`,
-    )
-    await tx.execute(
-      sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, ${input.to}, ${input.byUserId}, ${now})`,
-    )
+    await tx
+      .update(orders)
+      .set({
+        status: input.to,
+        cancelReason: reason,
+        version: sql`${orders.version} + 1`,
+        updatedAt: now,
+        deliveredAt: input.to === 'delivered' ? now : null,
+      })
+      .where(eq(orders.id, order.id))
+    await recordStatus(tx, { orderId: order.id, status: input.to, byUserId: input.byUserId, at: now })
     // The status email, written with the change (sent by the job runner, retried; docs/jobs.md).
     await deps.jobs.send('order.mail', { kind: 'status', orderId: order.id, status: input.to }, { tx })
     await recordAudit(tx, {
@@ -606,20 +518,21 @@ export async function reorder(deps: OrderDeps & { storeId: string }, userId: str
   if (!PLAUSIBLE_ID.test(ref)) throw NotFound(ORDER_NOT_FOUND)
   const owner = { kind: 'user' as const, userId }
   const { added, leftOut } = await deps.db.transaction(async (tx) => {
-    const [order] = await queryRows<{ id: string }>(
-      tx,
-      sql`select id from orders where (id = ${ref} or order_number = ${ref.toUpperCase()}) and user_id = ${userId}`,
-    )
+    const [order] = await tx
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(byIdOrNumber(ref), eq(orders.userId, userId)))
     if (!order) throw NotFound(ORDER_NOT_FOUND)
-    const lines = await queryRows<{ product_id: string | null; name: string; unit: string; quantity: number }>(
-      tx,
-      sql`select product_id, name, unit, quantity from order_lines where order_id = ${order.id} order by position`,
-    )
+    const lines = await tx
+      .select({ productId: orderLines.productId, name: orderLines.name, unit: orderLines.unit, quantity: orderLines.quantity })
+      .from(orderLines)
+      .where(eq(orderLines.orderId, order.id))
+      .orderBy(asc(orderLines.position))
     const outcomes = await addLinesToCart(
       deps,
       tx,
       owner,
-      lines.map((l) => ({ productId: l.product_id, quantity: l.quantity })),
+      lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
     )
     const leftOut: ReorderLeftOut[] = []
     let added = 0
@@ -629,7 +542,7 @@ export async function reorder(deps: OrderDeps & { storeId: string }, userId: str
       if (!outcome.limitedBy) return
       const reason = REORDER_REASON[outcome.limitedBy]
       leftOut.push({
-        productId: line.product_id,
+        productId: line.productId,
         name: line.name,
         unit: line.unit,
         ordered: line.quantity,
@@ -657,12 +570,20 @@ export async function bulkChangeStatus(
   const outcomes: BulkStatusOutcome[] = []
   const refs = input.orderIds.filter((ref) => PLAUSIBLE_ID.test(ref))
   const known = refs.length
-    ? await queryRows<{ id: string; order_number: string }>(
-        deps.db,
-        sql`select id, order_number from orders where id in ${refs} or order_number in ${refs.map((r) => r.toUpperCase())}`,
-      )
+    ? await deps.db
+        .select({ id: orders.id, orderNumber: orders.orderNumber })
+        .from(orders)
+        .where(
+          or(
+            inArray(orders.id, refs),
+            inArray(
+              orders.orderNumber,
+              refs.map((r) => r.toUpperCase()),
+            ),
+          ),
+        )
     : []
-  const numberOf = (ref: string) => known.find((o) => o.id === ref || o.order_number === ref.toUpperCase())?.order_number ?? null
+  const numberOf = (ref: string) => known.find((o) => o.id === ref || o.orderNumber === ref.toUpperCase())?.orderNumber ?? null
   for (const ref of input.orderIds) {
     try {
       const order = await changeStatus(deps, { ref, to: input.to, byUserId: input.byUserId, reason: input.reason })

@@ -6,10 +6,12 @@
  * (`refreshPaymentState`). Amounts are integer paise. This module reads and writes payment rows
  * only, so the order service may use it without a cycle.
  */
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
-import type { Db } from '../../db/client.ts'
+import type { Db, Tx } from '../../db/db.ts'
+import { lockOrderRow } from '../../db/locks.ts'
 import { queryRows } from '../../db/query.ts'
+import { refunds } from '../../db/schema.ts'
 import { newId } from '../../lib/ids.ts'
 import { ProviderError } from './provider.ts'
 
@@ -41,7 +43,7 @@ export async function refreshPaymentState(tx: Executor, orderId: string): Promis
  * @returns the paise recorded (0 for none)
  */
 export async function recordRefund(
-  tx: Executor,
+  tx: Tx,
   input: { orderId: string; reason: string; now: Date; amountPaise?: number; orderLineId?: string; paymentId?: string },
 ): Promise<number> {
   const [payment] = await queryRows<{ id: string; amount_paise: number; refunded: number }>(
@@ -56,9 +58,17 @@ export async function recordRefund(
   const left = payment.amount_paise - payment.refunded
   const amount = Math.min(input.amountPaise ?? left, left)
   if (amount <= 0) return 0
-  const at = input.now.toISOString()
-  await tx.execute(sql`insert into refunds (id, order_id, payment_id, order_line_id, amount_paise, status, reason, created_at, updated_at)
-    values (${newId()}, ${input.orderId}, ${payment.id}, ${input.orderLineId ?? null}, ${amount}, 'pending', ${input.reason}, ${at}, ${at})`)
+  await tx.insert(refunds).values({
+    id: newId(),
+    orderId: input.orderId,
+    paymentId: payment.id,
+    orderLineId: input.orderLineId ?? null,
+    amountPaise: amount,
+    status: 'pending',
+    reason: input.reason,
+    createdAt: input.now,
+    updatedAt: input.now,
+  })
   await refreshPaymentState(tx, input.orderId)
   return amount
 }
@@ -106,12 +116,16 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
         notes: { refund_id: claimed.id, order_id: claimed.order_id },
       })
       await deps.db.transaction(async (tx) => {
-        await tx.execute(sql`select id from orders where id = ${claimed.order_id} for update`)
+        await lockOrderRow(tx, claimed.order_id)
         // A refund webhook may have settled it first: its status then stands.
-        await tx.execute(sql`update refunds set provider_refund_id = ${answer.id},
-            status = case when status = 'pending' and ${answer.status} in ('processed', 'failed') then ${answer.status} else status end,
-            updated_at = ${deps.clock().toISOString()}
-          where id = ${claimed.id}`)
+        await tx
+          .update(refunds)
+          .set({
+            providerRefundId: answer.id,
+            status: sql`case when ${refunds.status} = 'pending' and ${answer.status} in ('processed', 'failed') then ${answer.status} else ${refunds.status} end`,
+            updatedAt: deps.clock(),
+          })
+          .where(eq(refunds.id, claimed.id))
         await refreshPaymentState(tx, claimed.order_id)
       })
       sent++
@@ -129,7 +143,7 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
  * @returns the order id, or undefined when no refund of ours matches
  */
 export async function settleRefund(
-  tx: Executor,
+  tx: Tx,
   input: {
     provider: string
     providerRefundId: string
@@ -148,9 +162,11 @@ export async function settleRefund(
       order by (r.provider_refund_id = ${input.providerRefundId}) desc nulls last, r.created_at limit 1`,
   )
   if (!row) return undefined
-  await tx.execute(sql`select id from orders where id = ${row.order_id} for update`)
-  await tx.execute(sql`update refunds set provider_refund_id = ${input.providerRefundId}, status = ${input.status},
-      updated_at = ${input.now.toISOString()} where id = ${row.id}`)
+  await lockOrderRow(tx, row.order_id)
+  await tx
+    .update(refunds)
+    .set({ providerRefundId: input.providerRefundId, status: input.status, updatedAt: input.now })
+    .where(eq(refunds.id, row.id))
   await refreshPaymentState(tx, row.order_id)
   return row.order_id
 }

@@ -2,9 +2,12 @@
  * Online payment (docs/payments.md; docs/decisions/0025-online-payment-and-stock-reservation.md).
  *
  * Starting: the cart becomes an order `payment_pending` through the same placement steps as cash on
- * delivery (api/modules/order/service.ts `placeFromCart`): prices checked, stock taken from the store
- * (held, with a reservation that ends at `reservation_expires_at`), order written. Then the
- * provider's order is made for the grand total in paise with our order number as its receipt.
+ * delivery (api/modules/order/service.ts `placeFromCart`, the steps of api/modules/order/placement.ts):
+ * prices checked, stock taken from the store (held, with a reservation that ends at
+ * `reservation_expires_at`), order written; its last step writes the job that ends the hold. Then
+ * the provider's order is made for the grand total in paise with our order number as its receipt.
+ * A verified payment and "Pay on delivery instead" end with the placement's `confirmOrder`; a payment
+ * after the hold ended takes the stock again with its `reserveStock`.
  *
  * Only a verified payment counts: a callback must carry the provider's signature of
  * `order_id|payment_id`, a webhook the signature of its raw body; the captured amount and currency
@@ -16,14 +19,17 @@
  */
 import { recordAudit } from '../../lib/audit.ts'
 import { createHash } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { and, asc, desc, eq, lte, or, sql } from 'drizzle-orm'
+import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
+import { orders, paymentEvents, payments, users } from '../../db/schema.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { returnOrderStock, takeStock } from '../inventory/service.ts'
-import { COD_METHOD, findOrder, noteStockMove, ORDER_NOT_FOUND, placeFromCart, toOrderAnswer } from '../order/service.ts'
+import { orderUnitsByProduct } from '../inventory/service.ts'
+import { COD_METHOD, findOrder, ORDER_NOT_FOUND, placeFromCart, toOrderAnswer } from '../order/service.ts'
+import { confirmOrder, recordStatus, releaseStock, reserveStock } from '../order/placement.ts'
 import type { z } from 'zod'
 import type { CallbackOutcome, Checkout, OnlineMethodName, RetryPaymentSchema, StartPaymentSchema } from '../../../contract/payment.ts'
 import type { CartChange, Order } from '../../../contract/order.ts'
@@ -68,14 +74,30 @@ export async function startOnlinePayment(
     spendBudget?: () => Promise<void>
   } & ReturnUrls,
 ): Promise<StartOutcome> {
-  const now = deps.clock()
-  const outcome = await placeFromCart(deps, user, {
-    addressId: input.addressId,
-    idempotencyKey: input.idempotencyKey,
-    storeId: input.storeId,
-    spendBudget: input.spendBudget,
-    online: { method: input.method, reservationExpiresAt: new Date(now.getTime() + deps.payments.reservationMs) },
-  })
+  const reservationExpiresAt = new Date(deps.clock().getTime() + deps.payments.reservationMs)
+  const outcome = await placeFromCart(
+    deps,
+    user,
+    { addressId: input.addressId, idempotencyKey: input.idempotencyKey, storeId: input.storeId, spendBudget: input.spendBudget },
+    {
+      status: 'payment_pending',
+      method: input.method,
+      state: 'pending',
+      reservationExpiresAt,
+      // The cart stays until the payment is verified (the shopper may still give up), and the
+      // confirmation waits for it. The end of the hold is a job written with the order: the stock
+      // goes back on time whichever instance is up then (docs/jobs.md; the minute sweep catches any
+      // job lost with its queue).
+      finish: (tx, { jobs }, order) =>
+        jobs
+          .send(
+            'payments.hold-ended',
+            { orderId: order.orderId },
+            { tx, startAfterMs: Math.max(0, reservationExpiresAt.getTime() - order.now.getTime()) },
+          )
+          .then(() => undefined),
+    },
+  )
   if (outcome.kind === 'changed') return outcome
   if (outcome.order.status !== 'payment_pending') return { kind: 'settled', order: outcome.order }
   const checkout = await openCheckout(deps, user, outcome.order, input.method, input)
@@ -109,14 +131,15 @@ async function openCheckout(
   urls: ReturnUrls,
 ): Promise<Checkout> {
   const { provider } = deps.payments
-  const [row] = await queryRows<{ provider_order_id: string; amount_paise: number }>(
-    deps.db,
-    sql`select provider_order_id, amount_paise from payments where order_id = ${order._id} and provider = ${provider.name}
-      and status = 'created' order by created_at desc limit 1`,
-  )
-  const [money] = await queryRows<{ grand_total_paise: number }>(deps.db, sql`select grand_total_paise from orders where id = ${order._id}`)
-  const amount = money!.grand_total_paise
-  let providerOrderId = row?.amount_paise === amount ? row.provider_order_id : undefined
+  const [row] = await deps.db
+    .select({ providerOrderId: payments.providerOrderId, amountPaise: payments.amountPaise })
+    .from(payments)
+    .where(and(eq(payments.orderId, order._id), eq(payments.provider, provider.name), eq(payments.status, 'created')))
+    .orderBy(desc(payments.createdAt))
+    .limit(1)
+  const [money] = await deps.db.select({ grandTotalPaise: orders.grandTotalPaise }).from(orders).where(eq(orders.id, order._id))
+  const amount = money!.grandTotalPaise
+  let providerOrderId = row?.amountPaise === amount ? row.providerOrderId : undefined
   if (!providerOrderId) {
     try {
       const made = await provider.createOrder({ amount, currency: 'INR', receipt: order.orderId, notes: { order_id: order._id } })
@@ -127,11 +150,22 @@ async function openCheckout(
       deps.logger.warn({ ...e, orderId: order._id }, 'payment provider order not made')
       throw new HttpError(503, PROVIDER_UNAVAILABLE)
     }
-    await deps.db.execute(sql`insert into payments (id, order_id, provider, provider_order_id, method, amount_paise, currency, status)
-      values (${newId()}, ${order._id}, ${provider.name}, ${providerOrderId}, ${method}, ${amount}, 'INR', 'created')`)
+    await deps.db.insert(payments).values({
+      id: newId(),
+      orderId: order._id,
+      provider: provider.name,
+      providerOrderId,
+      method,
+      amountPaise: amount,
+      currency: 'INR',
+      status: 'created',
+    })
   }
-  await deps.db.execute(sql`update orders set payment_method = ${method} where id = ${order._id} and status = 'payment_pending'`)
-  const [contact] = await queryRows<{ mobile: string | null }>(deps.db, sql`select mobile from users where id = ${user.id}`)
+  await deps.db
+    .update(orders)
+    .set({ paymentMethod: method, updatedAt: asIs(orders.updatedAt) })
+    .where(and(eq(orders.id, order._id), eq(orders.status, 'payment_pending')))
+  const [contact] = await deps.db.select({ mobile: users.mobile }).from(users).where(eq(users.id, user.id))
   const prefill = { name: user.name, email: user.email, contact: order.delivery_address.mobile ?? contact?.mobile ?? '' }
   deps.payments.testProvider?.open(providerOrderId, urls.callbackUrl, urls.cancelUrl, method)
   return {
@@ -158,21 +192,28 @@ async function openCheckout(
 export async function payOnDelivery(deps: PaymentDeps, user: { id: string; email: string; name: string }, ref: string): Promise<Order> {
   if (!PLAUSIBLE_ID.test(ref)) throw NotFound(ORDER_NOT_FOUND)
   const id = await deps.db.transaction(async (tx) => {
-    const [order] = await queryRows<{ id: string; user_id: string; status: string; payment_state: string }>(
-      tx,
-      sql`select id, user_id, status, payment_state from orders where id = ${ref} or order_number = ${ref.toUpperCase()} for update`,
-    )
-    if (!order || order.user_id !== user.id) throw NotFound(ORDER_NOT_FOUND)
-    if (order.status !== 'payment_pending') throw Conflict(order.payment_state === 'expired' ? RESERVATION_EXPIRED : NOT_AWAITING_PAYMENT)
-    const now = deps.clock().toISOString()
-    await tx.execute(sql`update orders set status = 'placed', payment_method = ${COD_METHOD}, payment_state = 'cod',
-        reservation_expires_at = null, version = version + 1, updated_at = ${now} where id = ${order.id}`)
-    await tx.execute(
-      sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, 'placed', ${user.id}, ${now})`,
-    )
-    await emptyCart(tx, user.id)
-    // The confirmation, as a job written with the change (docs/jobs.md, "Order emails").
-    await deps.jobs.send('order.mail', { kind: 'placed', orderId: order.id }, { tx })
+    const [order] = await tx
+      .select({ id: orders.id, userId: orders.userId, status: orders.status, paymentState: orders.paymentState })
+      .from(orders)
+      .where(or(eq(orders.id, ref), eq(orders.orderNumber, ref.toUpperCase())))
+      .for('update')
+    if (!order || order.userId !== user.id) throw NotFound(ORDER_NOT_FOUND)
+    if (order.status !== 'payment_pending') throw Conflict(order.paymentState === 'expired' ? RESERVATION_EXPIRED : NOT_AWAITING_PAYMENT)
+    const now = deps.clock()
+    await tx
+      .update(orders)
+      .set({
+        status: 'placed',
+        paymentMethod: COD_METHOD,
+        paymentState: 'cod',
+        reservationExpiresAt: null,
+        version: sql`${orders.version} + 1`,
+        updatedAt: now,
+      })
+      .where(eq(orders.id, order.id))
+    await recordStatus(tx, { orderId: order.id, status: 'placed', byUserId: user.id, at: now })
+    // The cart emptied and the confirmation written as a job with the change (docs/jobs.md, "Order emails").
+    await confirmOrder(tx, deps.jobs, { orderId: order.id, userId: user.id })
     return order.id
   })
   const answer = toOrderAnswer(deps, (await findOrder(deps.db, id))!, false)
@@ -180,11 +221,12 @@ export async function payOnDelivery(deps: PaymentDeps, user: { id: string; email
   return answer
 }
 
-type Tx = Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0]
-
-async function emptyCart(tx: Pick<Tx, 'execute'>, userId: string): Promise<void> {
-  await tx.execute(sql`delete from cart_lines where cart_id in (select id from carts where user_id = ${userId})`)
-}
+/**
+ * A builder update's value that leaves `column` as it is: for `updated_at`, which the schema stamps
+ * on every builder update that does not set it (api/db/schema.ts `timestamps`), where the update
+ * must not move it.
+ */
+const asIs = (column: AnyPgColumn) => sql`${column}`
 
 /** What applying a capture did. */
 export type CaptureResult = 'paid' | 'already' | 'mismatch' | 'refunded' | 'unknown'
@@ -204,107 +246,139 @@ export async function applyCapture(
   deps: PaymentDeps,
   payment: { provider: string; providerOrderId: string; paymentId: string; amount: number; currency: string; method?: string },
 ): Promise<CaptureResult> {
-  const [link] = await queryRows<{ order_id: string }>(
-    deps.db,
-    sql`select order_id from payments where provider = ${payment.provider} and provider_order_id = ${payment.providerOrderId}`,
-  )
+  const ofProviderOrder = and(eq(payments.provider, payment.provider), eq(payments.providerOrderId, payment.providerOrderId))
+  const [link] = await deps.db.select({ orderId: payments.orderId }).from(payments).where(ofProviderOrder)
   if (!link) return 'unknown'
   const now = deps.clock()
   const at = now.toISOString()
   const result = await deps.db.transaction(async (tx): Promise<{ result: CaptureResult; stock?: StockChange; refund?: boolean }> => {
-    const [order] = await queryRows<{
-      id: string
-      user_id: string
-      status: string
-      payment_state: string
-      store_id: string
-      grand_total_paise: number
-      promised_minutes: number | null
-    }>(
-      tx,
-      sql`select id, user_id, status, payment_state, store_id, grand_total_paise, promised_minutes from orders where id = ${link.order_id} for update`,
-    )
-    const [row] = await queryRows<{ id: string; status: string; provider_payment_id: string | null; amount_paise: number }>(
-      tx,
-      sql`select id, status, provider_payment_id, amount_paise from payments
-        where provider = ${payment.provider} and provider_order_id = ${payment.providerOrderId} for update`,
-    )
+    const [order] = await tx
+      .select({
+        id: orders.id,
+        userId: orders.userId,
+        status: orders.status,
+        paymentState: orders.paymentState,
+        storeId: orders.storeId,
+        grandTotalPaise: orders.grandTotalPaise,
+      })
+      .from(orders)
+      .where(eq(orders.id, link.orderId))
+      .for('update')
+    const [row] = await tx
+      .select({
+        id: payments.id,
+        status: payments.status,
+        providerPaymentId: payments.providerPaymentId,
+        amountPaise: payments.amountPaise,
+      })
+      .from(payments)
+      .where(ofProviderOrder)
+      .for('update')
     if (!order || !row) return { result: 'unknown' }
-    if (row.provider_payment_id === payment.paymentId && row.status !== 'created') return { result: 'already' }
-    if (row.provider_payment_id && row.provider_payment_id !== payment.paymentId && row.status !== 'created') {
+    if (row.providerPaymentId === payment.paymentId && row.status !== 'created') return { result: 'already' }
+    if (row.providerPaymentId && row.providerPaymentId !== payment.paymentId && row.status !== 'created') {
       // A second capture on one provider order: the first stands, this one goes back.
       deps.logger.warn({ orderId: order.id }, 'second capture on one provider order')
       return { result: 'already' }
     }
-    if (payment.amount !== row.amount_paise || payment.amount !== order.grand_total_paise || payment.currency !== 'INR') {
-      await tx.execute(sql`update payments set status = 'mismatch', provider_payment_id = ${payment.paymentId},
-          failure_reason = ${`captured ${payment.amount} ${payment.currency}, expected ${order.grand_total_paise} INR`}, updated_at = ${at}
-        where id = ${row.id}`)
-      if (order.status === 'payment_pending') await tx.execute(sql`update orders set payment_state = 'mismatch' where id = ${order.id}`)
+    if (payment.amount !== row.amountPaise || payment.amount !== order.grandTotalPaise || payment.currency !== 'INR') {
+      await tx
+        .update(payments)
+        .set({
+          status: 'mismatch',
+          providerPaymentId: payment.paymentId,
+          failureReason: `captured ${payment.amount} ${payment.currency}, expected ${order.grandTotalPaise} INR`,
+          updatedAt: now,
+        })
+        .where(eq(payments.id, row.id))
+      if (order.status === 'payment_pending')
+        await tx
+          .update(orders)
+          .set({ paymentState: 'mismatch', updatedAt: asIs(orders.updatedAt) })
+          .where(eq(orders.id, order.id))
       deps.logger.warn({ orderId: order.id }, 'captured amount or currency does not match the order: not fulfilled')
       return { result: 'mismatch' }
     }
-    await tx.execute(sql`update payments set status = 'captured', provider_payment_id = ${payment.paymentId},
-        method = coalesce(${payment.method ?? null}, method), updated_at = ${at} where id = ${row.id}`)
+    await tx
+      .update(payments)
+      .set({ status: 'captured', providerPaymentId: payment.paymentId, method: payment.method ?? asIs(payments.method), updatedAt: now })
+      .where(eq(payments.id, row.id))
     const markPaid = async () => {
-      await tx.execute(sql`update orders set status = 'placed', payment_state = 'paid', paid_at = ${at}, reservation_expires_at = null,
-          cancel_reason = null, promised_at = ${at}::timestamptz + make_interval(mins => coalesce(promised_minutes, 0)),
-          version = version + 1, updated_at = ${at} where id = ${order.id}`)
-      await tx.execute(
-        sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, 'placed', ${order.user_id}, ${at})`,
-      )
-      await emptyCart(tx, order.user_id)
-      // The "paid" confirmation, as a job written with the payment (docs/jobs.md, "Order emails").
-      await deps.jobs.send('order.mail', { kind: 'placed', orderId: order.id }, { tx })
+      await tx
+        .update(orders)
+        .set({
+          status: 'placed',
+          paymentState: 'paid',
+          paidAt: now,
+          reservationExpiresAt: null,
+          cancelReason: null,
+          // The promise runs from the payment: the order is placed now.
+          promisedAt: sql`${at}::timestamptz + make_interval(mins => coalesce(${orders.promisedMinutes}, 0))`,
+          version: sql`${orders.version} + 1`,
+          updatedAt: now,
+        })
+        .where(eq(orders.id, order.id))
+      await recordStatus(tx, { orderId: order.id, status: 'placed', byUserId: order.userId, at: now })
+      // The cart emptied and the "paid" confirmation written as a job with the payment (docs/jobs.md, "Order emails").
+      await confirmOrder(tx, deps.jobs, { orderId: order.id, userId: order.userId })
     }
     if (order.status === 'payment_pending') {
       await markPaid()
       return { result: 'paid' }
     }
-    if (order.status === 'placed' && order.payment_state === 'cod') {
-      await tx.execute(sql`update orders set payment_state = 'paid', payment_method = ${payment.method ?? 'online'}, paid_at = ${at},
-          version = version + 1, updated_at = ${at} where id = ${order.id}`)
+    if (order.status === 'placed' && order.paymentState === 'cod') {
+      await tx
+        .update(orders)
+        .set({
+          paymentState: 'paid',
+          paymentMethod: payment.method ?? 'online',
+          paidAt: now,
+          version: sql`${orders.version} + 1`,
+          updatedAt: now,
+        })
+        .where(eq(orders.id, order.id))
       return { result: 'paid' }
     }
-    if (order.status === 'cancelled' && order.payment_state === 'expired') {
-      // Paid after the hold ran out: sold if every line's stock is still there, else refunded.
-      const stock: StockChange = { moved: [], crossed: [], restocked: [] }
-      const retaken = await tx
+    if (order.status === 'cancelled' && order.paymentState === 'expired') {
+      // Paid after the hold ran out: sold if every line's stock is still there, else refunded. The
+      // savepoint gives back what was taken before a line found its stock gone.
+      const stock = await tx
         .transaction(async (inner) => {
-          const lines = await queryRows<{ product_id: string; quantity: number }>(
-            inner,
-            sql`select product_id, sum(quantity)::int as quantity from order_lines where order_id = ${order.id} and product_id is not null
-              group by product_id order by product_id`,
-          )
-          for (const line of lines) {
-            const after = await takeStock(inner, order.store_id, line.product_id, line.quantity)
-            if (after === undefined) throw new StockGone()
-            noteStockMove(stock, order.store_id, line.product_id, after + line.quantity, after)
-          }
-          return true
+          const reserved = await reserveStock(inner, order.storeId, await orderUnitsByProduct(inner, order.id))
+          if (reserved.short) throw new StockGone()
+          return reserved.stock
         })
         .catch((err) => {
-          if (err instanceof StockGone) return false
+          if (err instanceof StockGone) return undefined
           throw err
         })
-      if (retaken) {
+      if (stock) {
         await markPaid()
         return { result: 'paid', stock }
       }
     }
     // Nothing to sell it for: already paid by another payment, or cancelled with its stock gone.
-    await tx.execute(sql`update orders set payment_state = case when payment_state in ('expired', 'pending', 'mismatch') then 'paid' else payment_state end
-      where id = ${order.id} and status = 'cancelled'`)
+    await tx
+      .update(orders)
+      .set({
+        paymentState: sql`case when ${orders.paymentState} in ('expired', 'pending', 'mismatch') then 'paid' else ${orders.paymentState} end`,
+        updatedAt: asIs(orders.updatedAt),
+      })
+      .where(and(eq(orders.id, order.id), eq(orders.status, 'cancelled')))
     const reason =
       order.status === 'cancelled' ? 'Paid after the order was cancelled or the time to pay ran out' : 'A second payment of a paid order'
     await recordRefund(tx, { orderId: order.id, reason, now, paymentId: row.id })
-    if (order.status !== 'cancelled') await tx.execute(sql`update payments set status = 'refunded' where id = ${row.id}`)
+    if (order.status !== 'cancelled')
+      await tx
+        .update(payments)
+        .set({ status: 'refunded', updatedAt: asIs(payments.updatedAt) })
+        .where(eq(payments.id, row.id))
     return { result: 'refunded', refund: true }
   })
   if (result.stock) deps.cache.stockChanged(result.stock)
-  if (result.refund) await sendPendingRefunds(deps, { orderId: link.order_id })
+  if (result.refund) await sendPendingRefunds(deps, { orderId: link.orderId })
   if (result.result === 'paid') {
-    const answer = toOrderAnswer(deps, (await findOrder(deps.db, link.order_id))!, false)
+    const answer = toOrderAnswer(deps, (await findOrder(deps.db, link.orderId))!, false)
     deps.orderEvents?.publish({ orderId: answer._id, status: answer.status, version: answer.version })
   }
   return result.result
@@ -314,21 +388,21 @@ class StockGone extends Error {}
 
 /** Records a failed attempt (the order keeps waiting: the shopper may try again until the hold ends). */
 async function recordFailure(deps: PaymentDeps, input: { provider: string; providerOrderId: string; reason: string }): Promise<boolean> {
-  const rows = await queryRows<{ id: string }>(
-    deps.db,
-    sql`update payments set failure_reason = ${input.reason.slice(0, 500)}, updated_at = ${deps.clock().toISOString()}
-      where provider = ${input.provider} and provider_order_id = ${input.providerOrderId} and status = 'created' returning id`,
-  )
+  const rows = await deps.db
+    .update(payments)
+    .set({ failureReason: input.reason.slice(0, 500), updatedAt: deps.clock() })
+    .where(and(eq(payments.provider, input.provider), eq(payments.providerOrderId, input.providerOrderId), eq(payments.status, 'created')))
+    .returning({ id: payments.id })
   return rows.length > 0
 }
 
 /** The order a provider order belongs to, for the callback's answer. */
 async function orderOfProviderOrder(deps: PaymentDeps, provider: string, providerOrderId: string) {
-  const [row] = await queryRows<{ id: string; order_number: string; status: string; payment_state: string }>(
-    deps.db,
-    sql`select o.id, o.order_number, o.status, o.payment_state from payments p join orders o on o.id = p.order_id
-      where p.provider = ${provider} and p.provider_order_id = ${providerOrderId}`,
-  )
+  const [row] = await deps.db
+    .select({ id: orders.id, orderNumber: orders.orderNumber, status: orders.status, paymentState: orders.paymentState })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(and(eq(payments.provider, provider), eq(payments.providerOrderId, providerOrderId)))
   return row
 }
 
@@ -361,7 +435,7 @@ export async function handleCallback(
   const answer = (outcome: CallbackOutcome['outcome']): CallbackOutcome => ({
     outcome,
     orderId: order.id,
-    orderNumber: order.order_number,
+    orderNumber: order.orderNumber,
     message: CALLBACK_MESSAGES[outcome],
   })
   if (!input.razorpay_payment_id || !input.razorpay_signature) {
@@ -372,7 +446,7 @@ export async function handleCallback(
     })
     // A webhook may have settled it already (the shopper pressed back after paying).
     const now = await orderOfProviderOrder(deps, provider.name, input.razorpay_order_id)
-    return answer(now?.payment_state === 'paid' ? 'paid' : 'failed')
+    return answer(now?.paymentState === 'paid' ? 'paid' : 'failed')
   }
   if (
     !provider.verifyPaymentSignature({
@@ -403,7 +477,7 @@ export async function handleCallback(
   if (result === 'mismatch' || result === 'refunded') return answer(result)
   // Applied now or before (a webhook came first): the order says what it did.
   const settled = await orderOfProviderOrder(deps, provider.name, input.razorpay_order_id)
-  if (settled?.payment_state === 'mismatch') return answer('mismatch')
+  if (settled?.paymentState === 'mismatch') return answer('mismatch')
   if (settled?.status === 'cancelled') return answer('refunded')
   return answer(settled?.status === 'payment_pending' ? 'pending' : 'paid')
 }
@@ -441,14 +515,16 @@ export async function handleWebhook(
   }
   const type = typeof event.event === 'string' ? event.event.slice(0, 64) : 'unknown'
   const eventId = (input.eventId?.slice(0, 100) || `sha256:${createHash('sha256').update(input.rawBody).digest('hex')}`).trim()
-  const [seen] = await queryRows<{ outcome: string }>(
-    deps.db,
-    sql`select outcome from payment_events where provider = ${provider.name} and event_id = ${eventId}`,
-  )
+  const [seen] = await deps.db
+    .select({ outcome: paymentEvents.outcome })
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.provider, provider.name), eq(paymentEvents.eventId, eventId)))
   if (seen) return { duplicate: true, outcome: seen.outcome }
   const outcome = await applyEvent(deps, type, event)
-  await deps.db.execute(sql`insert into payment_events (provider, event_id, type, outcome, received_at)
-    values (${provider.name}, ${eventId}, ${type}, ${outcome}, ${deps.clock().toISOString()}) on conflict do nothing`)
+  await deps.db
+    .insert(paymentEvents)
+    .values({ provider: provider.name, eventId, type, outcome, receivedAt: deps.clock() })
+    .onConflictDoNothing()
   return { duplicate: false, outcome }
 }
 
@@ -507,24 +583,30 @@ async function applyEvent(deps: PaymentDeps, type: string, event: WebhookEvent):
  * @returns how many holds ended
  */
 export async function expireReservations(deps: Pick<PaymentDeps, 'db' | 'cache' | 'clock' | 'orderEvents'>): Promise<number> {
-  const now = deps.clock().toISOString()
+  const now = deps.clock()
   let ended = 0
   for (;;) {
     const done = await deps.db.transaction(async (tx) => {
-      const [order] = await queryRows<{ id: string; store_id: string; user_id: string; version: number }>(
-        tx,
-        sql`select id, store_id, user_id, version from orders where status = 'payment_pending' and reservation_expires_at <= ${now}
-          order by reservation_expires_at limit 1 for update skip locked`,
-      )
+      const [order] = await tx
+        .select({ id: orders.id, storeId: orders.storeId, version: orders.version })
+        .from(orders)
+        .where(and(eq(orders.status, 'payment_pending'), lte(orders.reservationExpiresAt, now)))
+        .orderBy(asc(orders.reservationExpiresAt))
+        .limit(1)
+        .for('update', { skipLocked: true })
       if (!order) return undefined
-      const stock: StockChange = { moved: [], crossed: [], restocked: [] }
-      for (const row of await returnOrderStock(tx, order.store_id, order.id))
-        noteStockMove(stock, order.store_id, row.id, row.stock - row.quantity, row.stock)
-      await tx.execute(sql`update orders set status = 'cancelled', payment_state = case when payment_state = 'mismatch' then 'mismatch' else 'expired' end,
-          cancel_reason = 'Not paid in time', version = version + 1, updated_at = ${now} where id = ${order.id}`)
-      await tx.execute(
-        sql`insert into order_status_history (id, order_id, status, by_user_id, at) values (${newId()}, ${order.id}, 'cancelled', null, ${now})`,
-      )
+      const stock = await releaseStock(tx, order.storeId, order.id)
+      await tx
+        .update(orders)
+        .set({
+          status: 'cancelled',
+          paymentState: sql`case when ${orders.paymentState} = 'mismatch' then 'mismatch' else 'expired' end`,
+          cancelReason: 'Not paid in time',
+          version: sql`${orders.version} + 1`,
+          updatedAt: now,
+        })
+        .where(eq(orders.id, order.id))
+      await recordStatus(tx, { orderId: order.id, status: 'cancelled', byUserId: null, at: now })
       return { stock, id: order.id, version: order.version + 1 }
     })
     if (!done) return ended
@@ -583,12 +665,13 @@ export async function reconcilePendingPayments(deps: PaymentDeps): Promise<numbe
 export async function refundLine(deps: PaymentDeps, input: { orderId: string; productId: string; actor: string | null }): Promise<Order> {
   if (!PLAUSIBLE_ID.test(input.orderId)) throw NotFound(ORDER_NOT_FOUND)
   const id = await deps.db.transaction(async (tx) => {
-    const [order] = await queryRows<{ id: string; status: string; payment_state: string }>(
-      tx,
-      sql`select id, status, payment_state from orders where id = ${input.orderId} or order_number = ${input.orderId.toUpperCase()} for update`,
-    )
+    const [order] = await tx
+      .select({ id: orders.id, status: orders.status, paymentState: orders.paymentState })
+      .from(orders)
+      .where(or(eq(orders.id, input.orderId), eq(orders.orderNumber, input.orderId.toUpperCase())))
+      .for('update')
     if (!order) throw NotFound(ORDER_NOT_FOUND)
-    if (!['paid', 'partially_refunded', 'refund_pending'].includes(order.payment_state))
+    if (!['paid', 'partially_refunded', 'refund_pending'].includes(order.paymentState))
       throw Conflict('Only an order paid online can be refunded')
     if (order.status !== 'placed' && order.status !== 'packed')
       throw Conflict('A line can be refunded only while the order is placed or packed')
@@ -613,7 +696,7 @@ export async function refundLine(deps: PaymentDeps, input: { orderId: string; pr
       action: 'refund',
       entity: 'order',
       entityId: order.id,
-      before: { payment: order.payment_state },
+      before: { payment: order.paymentState },
       after: { refunded: line.name, amountPaise: amount },
     })
     return order.id

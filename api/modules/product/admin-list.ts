@@ -65,11 +65,11 @@ export async function adminListProducts(
 ): Promise<{ data: AdminProductRow[]; totalCount: number; brands: string[] }> {
   const where = adminProductWhere(input)
   const [rows, [count], brands] = await Promise.all([
-    queryRows<AdminProductRow>(
+    queryRows<Omit<AdminProductRow, 'price'> & { mrp: number }>(
       db,
       sql`select * from (
             select p.id as "_id", p.sku, p.name, coalesce(p.more_details->>'brand', '') as brand, p.unit,
-                   coalesce(p.image[1], '') as image, p.price::float8 as price, p.selling_price::float8 as "sellingPrice",
+                   coalesce(p.image[1], '') as image, p.price::float8 as mrp, p.selling_price::float8 as "sellingPrice",
                    ${stockOf()}::int as stock, p.publish, p.created_at, p.selling_price, ${isoTimestamp(sql`p.updated_at`)} as "updatedAt"
             from products p where ${where}) p
           order by ${ORDER_BY[input.sort]} limit ${input.limit} offset ${(input.page - 1) * input.limit}`,
@@ -83,14 +83,15 @@ export async function adminListProducts(
     ),
   ])
   return {
-    data: rows.map(({ _id, sku, name, brand, unit, image, price, sellingPrice, stock, publish, updatedAt }) => ({
+    // The wire's `price` is the MRP.
+    data: rows.map(({ _id, sku, name, brand, unit, image, mrp, sellingPrice, stock, publish, updatedAt }) => ({
       _id,
       sku,
       name,
       brand,
       unit,
       image,
-      price: Number(price),
+      price: Number(mrp),
       sellingPrice: Number(sellingPrice),
       stock: Number(stock),
       publish,

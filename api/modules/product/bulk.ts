@@ -28,25 +28,26 @@ export const BULK_UPDATED = 'Products updated'
 export async function bulkUpdateProducts(deps: CatalogWriteDeps & ActorDeps, input: BulkUpdateInput): Promise<{ updated: number }> {
   const ids = [...new Set(input.items.map((i) => i._id))]
   const updated = await deps.db.transaction(async (tx) => {
-    const current = await queryRows<{ id: string; price: string; sellingPrice: string }>(
+    const current = await queryRows<{ id: string; mrp: string; sellingPrice: string }>(
       tx,
-      sql`select id, price, selling_price as "sellingPrice" from products
+      sql`select id, price as mrp, selling_price as "sellingPrice" from products
           where id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)) order by id for update`,
     )
     const byId = new Map(current.map((c) => [c.id, c]))
     const issues: FieldIssue[] = []
-    const prices: { id: string; price: number; sellingPrice: number; discount: number }[] = []
+    const prices: { id: string; mrp: number; sellingPrice: number; discount: number }[] = []
     input.items.forEach((item, i) => {
       const row = byId.get(item._id)
       if (!row) return issues.push({ path: `items.${i}._id`, message: PRODUCT_NOT_FOUND })
       if (item.price === undefined && item.sellingPrice === undefined) return
-      const mrpPaise = toPaise(item.price ?? row.price)
+      // The item's `price` is the MRP.
+      const mrpPaise = toPaise(item.price ?? row.mrp)
       const sellingPaise = toPaise(item.sellingPrice ?? row.sellingPrice)
       if (sellingPaise > mrpPaise)
         return issues.push({ path: `items.${i}.sellingPrice`, message: 'Selling price cannot be above the price (MRP)' })
       prices.push({
         id: item._id,
-        price: fromPaise(mrpPaise),
+        mrp: fromPaise(mrpPaise),
         sellingPrice: fromPaise(sellingPaise),
         discount: discountFromPrices(mrpPaise, sellingPaise),
       })
@@ -56,8 +57,8 @@ export async function bulkUpdateProducts(deps: CatalogWriteDeps & ActorDeps, inp
     const before = await productAuditValues(tx, ids)
     if (prices.length > 0) {
       await tx.execute(
-        sql`update products p set price = v.price, selling_price = v."sellingPrice", discount = v.discount, updated_at = now()
-            from jsonb_to_recordset(${JSON.stringify(prices)}::jsonb) as v(id text, price numeric, "sellingPrice" numeric, discount numeric)
+        sql`update products p set price = v.mrp, selling_price = v."sellingPrice", discount = v.discount, updated_at = now()
+            from jsonb_to_recordset(${JSON.stringify(prices)}::jsonb) as v(id text, mrp numeric, "sellingPrice" numeric, discount numeric)
             where p.id = v.id`,
       )
     }

@@ -72,7 +72,7 @@ export interface ExportProduct {
   sku: string | null
   name: string
   unit: string
-  price: number | string
+  mrp: number | string
   sellingPrice: number | string
   stock: number
   publish: boolean
@@ -103,7 +103,7 @@ export function productCells(p: ExportProduct): string[] {
     name: p.name,
     brand: p.moreDetails[BRAND_KEY] ?? '',
     unit: p.unit,
-    mrp: rupees(p.price),
+    mrp: rupees(p.mrp),
     selling_price: rupees(p.sellingPrice),
     stock: String(p.stock),
     publish: p.publish ? 'true' : 'false',
@@ -131,7 +131,7 @@ export interface RowFields {
   name?: string
   brand?: string
   unit?: string
-  price?: number
+  mrp?: number
   sellingPrice?: number
   stock?: number
   publish?: boolean
@@ -203,7 +203,7 @@ const CELL_RULES: { [C in CsvColumn]: { field: keyof RowFields; schema: z.ZodTyp
   name: { field: 'name', schema: shape.name },
   brand: { field: 'brand', schema: z.string().trim().max(1000, 'Brand must be at most 1000 characters') },
   unit: { field: 'unit', schema: shape.unit },
-  mrp: { field: 'price', schema: shape.price },
+  mrp: { field: 'mrp', schema: shape.price },
   selling_price: { field: 'sellingPrice', schema: shape.sellingPrice },
   stock: { field: 'stock', schema: shape.stock },
   publish: { field: 'publish', schema: PublishSchema },

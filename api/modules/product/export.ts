@@ -23,7 +23,7 @@ export const EXPORT_PAGE = 1000
 async function exportPage(db: Db, afterId: string, where: SQL): Promise<ExportProduct[]> {
   return queryRows<ExportProduct>(
     db,
-    sql`select p.id, p.sku, p.name, p.unit, p.price, p.selling_price as "sellingPrice", ${stockOf()} as stock, p.publish,
+    sql`select p.id, p.sku, p.name, p.unit, p.price as mrp, p.selling_price as "sellingPrice", ${stockOf()} as stock, p.publish,
                p.image, p.description, p.more_details as "moreDetails",
                coalesce((select array_agg(c.name order by l.position, l.category_id) from product_categories l
                          join categories c on c.id = l.category_id where l.product_id = p.id), '{}') as categories,

@@ -42,7 +42,7 @@ interface Current {
   sku: string | null
   name: string
   unit: string
-  price: string | number
+  mrp: string | number
   sellingPrice: string | number
   stock: number
   publish: boolean
@@ -59,7 +59,7 @@ interface Target {
   sku: string | null
   name: string
   unit: string
-  price: number
+  mrp: number
   sellingPrice: number
   discount: number
   stock: number
@@ -94,7 +94,7 @@ async function currentProducts(db: Tx, skus: string[], ids: string[]): Promise<C
   if (skus.length === 0 && ids.length === 0) return []
   return queryRows<Current>(
     db,
-    sql`select p.id, p.sku, p.name, p.unit, p.price, p.selling_price as "sellingPrice", ${stockOf()} as stock, p.publish,
+    sql`select p.id, p.sku, p.name, p.unit, p.price as mrp, p.selling_price as "sellingPrice", ${stockOf()} as stock, p.publish,
                p.image, p.description, p.more_details as "moreDetails",
                coalesce((select array_agg(l.category_id order by l.position, l.category_id) from product_categories l where l.product_id = p.id), '{}') as "categoryIds",
                coalesce((select array_agg(l.sub_category_id order by l.position, l.sub_category_id) from product_sub_categories l where l.product_id = p.id), '{}') as "subCategoryIds"
@@ -159,7 +159,7 @@ const sortedJson = (o: Record<string, string>) =>
 const REQUIRED_FOR_NEW: [keyof RowFields, CsvColumn][] = [
   ['name', 'name'],
   ['unit', 'unit'],
-  ['price', 'mrp'],
+  ['mrp', 'mrp'],
   ['categories', 'categories'],
   ['image', 'images'],
   ['description', 'description'],
@@ -228,7 +228,7 @@ export async function planImport(deps: Pick<CatalogWriteDeps, 'storage'>, db: Tx
       for (const [field, column] of REQUIRED_FOR_NEW) if (f[field] === undefined) fail(column, `${column} is required for a new product`)
 
     // Prices: a given selling price wins; a new product without one sells at its MRP.
-    const mrp = f.price ?? (match ? Number(match.price) : 0)
+    const mrp = f.mrp ?? (match ? Number(match.mrp) : 0)
     const selling = f.sellingPrice ?? (match ? Number(match.sellingPrice) : mrp)
     const mrpPaise = toPaise(mrp)
     const sellingPaise = toPaise(selling)
@@ -277,7 +277,7 @@ export async function planImport(deps: Pick<CatalogWriteDeps, 'storage'>, db: Tx
       sku: sku ?? match?.sku ?? null,
       name: f.name ?? match!.name,
       unit: f.unit ?? match!.unit,
-      price: fromPaise(mrpPaise),
+      mrp: fromPaise(mrpPaise),
       sellingPrice: fromPaise(sellingPaise),
       discount: discountFromPrices(mrpPaise, sellingPaise),
       stock: f.stock ?? match?.stock ?? 0,
@@ -297,7 +297,7 @@ export async function planImport(deps: Pick<CatalogWriteDeps, 'storage'>, db: Tx
       target.sku !== match.sku ||
       target.name !== match.name ||
       target.unit !== match.unit ||
-      mrpPaise !== toPaise(match.price) ||
+      mrpPaise !== toPaise(match.mrp) ||
       sellingPaise !== toPaise(match.sellingPrice) ||
       target.publish !== match.publish ||
       !sameList(target.image, match.image) ||
@@ -376,10 +376,10 @@ async function insertProducts(tx: Tx, targets: Target[]): Promise<void> {
     await tx.execute(
       sql`insert into products (id, sku, name, unit, price, selling_price, discount, publish, image, description, more_details,
                                 search_category_ids, search_sub_category_ids)
-          select v.id, v.sku, v.name, v.unit, v.price, v."sellingPrice", v.discount, v.publish,
+          select v.id, v.sku, v.name, v.unit, v.mrp, v."sellingPrice", v.discount, v.publish,
                  array(select jsonb_array_elements_text(v.image)), v.description, v."moreDetails",
                  array(select jsonb_array_elements_text(v."searchCategoryIds")), array(select jsonb_array_elements_text(v."searchSubCategoryIds"))
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, sku text, name text, unit text, stock integer, price numeric,
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, sku text, name text, unit text, stock integer, mrp numeric,
                "sellingPrice" numeric, discount numeric, publish boolean, image jsonb, description text, "moreDetails" jsonb,
                "searchCategoryIds" jsonb, "searchSubCategoryIds" jsonb)`,
     )
@@ -398,10 +398,10 @@ async function insertProducts(tx: Tx, targets: Target[]): Promise<void> {
 async function updateProducts(tx: Tx, targets: Target[]): Promise<void> {
   for (const batch of chunk(targets, BATCH)) {
     await tx.execute(
-      sql`update products p set sku = v.sku, name = v.name, unit = v.unit, price = v.price, selling_price = v."sellingPrice",
+      sql`update products p set sku = v.sku, name = v.name, unit = v.unit, price = v.mrp, selling_price = v."sellingPrice",
                  discount = v.discount, publish = v.publish, image = array(select jsonb_array_elements_text(v.image)),
                  description = v.description, more_details = v."moreDetails", updated_at = now()
-          from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as v(id text, sku text, name text, unit text, price numeric,
+          from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as v(id text, sku text, name text, unit text, mrp numeric,
                "sellingPrice" numeric, discount numeric, publish boolean, image jsonb, description text, "moreDetails" jsonb)
           where p.id = v.id`,
     )

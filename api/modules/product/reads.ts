@@ -11,7 +11,8 @@
  *   cached through `deps.cache` under a key holding every input. Writes call
  *   `deps.cache.invalidate()` after they commit, so every listing shows them on its next request.
  * - `price` is the MRP and `sellingPrice` the selling price in rupees, JSON numbers; `discount` a
- *   percentage derived from the two for the original client (`toProductAnswer`).
+ *   percentage derived from the two for the original client (`toProductAnswer`). Inside the API
+ *   the MRP is `mrp` (rows, variables); `toProductAnswer` and `toPackSize` name it `price`.
  * - `stock` is the stock of one dark store (`deps.storeId`; docs/stores.md), and every list shows
  *   that store's products in stock before those out of stock. Cache keys end with the store, and
  *   each entry is scoped to it (api/lib/cache.ts), so a sale in one store refreshes only its answers.
@@ -45,17 +46,18 @@ export interface ProductPage {
   totalCount: number
 }
 
-/** One pack size as the statement answers it (`packSizesColumn`): prices may arrive as text. */
+/** One pack size as the statement answers it (`packSizesColumn`): prices (MRP, selling price) may arrive as text. */
 export interface PackSizeRow {
   _id: string
   unit: string
   stock: number
-  price: string | number
+  mrp: string | number
   sellingPrice: string | number
 }
 
+/** A product as `productColumns` reads it: the MRP as `mrp`, prices and the stored discount possibly text. */
 export type ProductRow = Omit<Product, 'price' | 'discount' | 'sellingPrice' | 'imageKind' | 'packSizes'> & {
-  price: string | number
+  mrp: string | number
   discount: string | number
   sellingPrice: string | number
   /** Present when the statement read `packSizesColumn`; null for a product without a group. */
@@ -74,7 +76,7 @@ export const storeStock = (storeId: string, alias: SQL = sql`p`) =>
 
 /**
  * Every published size of the pack group of the product aliased `p` (docs/product.md, "Pack sizes";
- * ./pack-groups.ts), as a JSON array of `{ _id, unit, stock, price, sellingPrice }` with the stock of
+ * ./pack-groups.ts), as a JSON array of `{ _id, unit, stock, mrp, sellingPrice }` (PackSizeRow) with the stock of
  * `storeId`, the product itself included, in the order of `byPackSize` (kind of unit, total,
  * price, id); null when the product has no group. One index probe (`products_pack_group_idx`) per
  * product it is read for: read it in the select list of the rows answered, after the page is cut.
@@ -82,7 +84,7 @@ export const storeStock = (storeId: string, alias: SQL = sql`p`) =>
 export const packSizesColumn = (storeId: string) =>
   sql`case when p.pack_group is null then null else (
     select json_agg(json_build_object('_id', q.id, 'unit', q.unit, 'stock', ${storeStock(storeId, sql`q`)},
-             'price', q.price, 'sellingPrice', q.selling_price)
+             'mrp', q.price, 'sellingPrice', q.selling_price)
            order by q.search_pack[1], q.search_pack[2], q.selling_price, q.id)
     from products q where q.pack_group = p.pack_group and q.publish) end`
 
@@ -98,7 +100,7 @@ export function storeCached<T>(deps: ProductReadDeps, key: string, compute: () =
 export const productColumns = (storeId: string) => sql`p.id as "_id", p.name, p.image,
   ${expandedCategories('product_categories', 'product_id', sql`p.id`)} as category,
   ${expandedSubCategories(sql`p.id`)} as "subCategory",
-  p.unit, ${storeStock(storeId)}::int as stock, p.price, p.selling_price as "sellingPrice", p.discount, p.description, p.more_details, p.publish,
+  p.unit, ${storeStock(storeId)}::int as stock, p.price as mrp, p.selling_price as "sellingPrice", p.discount, p.description, p.more_details, p.publish,
   ${isoTimestamp(sql`p.created_at`)} as "createdAt", ${isoTimestamp(sql`p.updated_at`)} as "updatedAt"`
 
 /** Newest first, ties by id (the index `products_created_idx`). */
@@ -108,38 +110,49 @@ export const newestFirst = sql`p.created_at desc nulls last, p.id`
 export const availableNewestFirst = (storeId: string) => sql`${storeInStock(storeId)} desc, ${newestFirst}`
 
 /**
- * Numeric columns arrive as text from both drivers; the answer carries JSON numbers. `discount` is
- * not the stored column (a whole percent for imported products, kept for the search's discount
+ * A product row as the wire's product: the MRP answered as `price`, JSON numbers for the numeric
+ * columns (they arrive as text from both drivers), the keys in the order answered so far. `discount`
+ * is not the stored column (a whole percent for imported products, kept for the search's discount
  * filter and sort) but `wireDiscount` of the two prices, so the original client's price arithmetic
  * lands on the selling price (docs/commerce-api.md, "The discount on the wire").
  */
 export function toProductAnswer(row: ProductRow): Product {
-  const { packSizes, ...rest } = row
-  const price = Number(row.price)
+  const mrp = Number(row.mrp)
   const sellingPrice = Number(row.sellingPrice)
   const answer: Product = {
-    ...rest,
-    imageKind: imageKindOf(row.image),
-    price,
+    _id: row._id,
+    name: row.name,
+    image: row.image,
+    category: row.category,
+    subCategory: row.subCategory,
+    unit: row.unit,
+    stock: row.stock,
+    price: mrp,
     sellingPrice,
-    discount: wireDiscount(toPaise(price), toPaise(sellingPrice)),
+    discount: wireDiscount(toPaise(mrp), toPaise(sellingPrice)),
+    description: row.description,
+    more_details: row.more_details,
+    publish: row.publish,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    imageKind: imageKindOf(row.image),
   }
   // A group of one size is no choice: the key is answered only when there are others.
-  if (packSizes && packSizes.length > 1) answer.packSizes = packSizes.map(toPackSize)
+  if (row.packSizes && row.packSizes.length > 1) answer.packSizes = row.packSizes.map(toPackSize)
   return answer
 }
 
-/** A pack size as answered: JSON numbers, and the wire discount of its two prices (as `toProductAnswer`). */
+/** A pack size as answered: the MRP as `price`, JSON numbers, and the wire discount of its two prices (as `toProductAnswer`). */
 function toPackSize(row: PackSizeRow): PackSize {
-  const price = Number(row.price)
+  const mrp = Number(row.mrp)
   const sellingPrice = Number(row.sellingPrice)
   return {
     _id: row._id,
     unit: row.unit,
     stock: Number(row.stock),
-    price,
+    price: mrp,
     sellingPrice,
-    discount: wireDiscount(toPaise(price), toPaise(sellingPrice)),
+    discount: wireDiscount(toPaise(mrp), toPaise(sellingPrice)),
   }
 }
 

@@ -122,16 +122,17 @@ function asUnknownReference(err: unknown): unknown {
  * selling price wins; without one, the selling price is derived from MRP and discount, rounded to the
  * paisa. The stored discount is always derived from the two prices (two decimals; the search's
  * discount filter and sort read it). Amounts in rupees.
- * @throws 400 when the selling price is above the MRP
+ * @returns the product's price columns (`products.price` is the MRP)
+ * @throws 400 when the selling price is above the MRP (issue on the wire's `sellingPrice`)
  */
-export function consistentPrices(input: { price: number; discount: number; sellingPrice?: number }) {
-  const mrpPaise = toPaise(input.price)
+export function consistentPrices(input: { mrp: number; discount: number; sellingPrice?: number }) {
+  const mrpPaise = toPaise(input.mrp)
   const sellingPaise = input.sellingPrice !== undefined ? toPaise(input.sellingPrice) : sellingPaiseFromDiscount(mrpPaise, input.discount)
   if (sellingPaise > mrpPaise) {
     const message = 'Selling price cannot be above the price (MRP)'
     throw BadRequest(message, [{ path: 'sellingPrice', message }])
   }
-  return { price: input.price, sellingPrice: fromPaise(sellingPaise), discount: discountFromPrices(mrpPaise, sellingPaise) }
+  return { price: input.mrp, sellingPrice: fromPaise(sellingPaise), discount: discountFromPrices(mrpPaise, sellingPaise) }
 }
 
 /**
@@ -142,12 +143,12 @@ export function consistentPrices(input: { price: number; discount: number; selli
  * discount on the wire"). Prices in rupees as read from the row.
  */
 export function pricesUntouched(
-  input: { price?: number; discount?: number; sellingPrice?: number },
-  current: { price: number | string; sellingPrice: number | string; discount: number | string },
+  input: { mrp?: number; discount?: number; sellingPrice?: number },
+  current: { mrp: number | string; sellingPrice: number | string; discount: number | string },
 ): boolean {
   if (input.sellingPrice !== undefined) return false
-  const mrpPaise = toPaise(current.price)
-  if (input.price !== undefined && toPaise(input.price) !== mrpPaise) return false
+  const mrpPaise = toPaise(current.mrp)
+  if (input.mrp !== undefined && toPaise(input.mrp) !== mrpPaise) return false
   if (input.discount === undefined) return true
   return input.discount === wireDiscount(mrpPaise, toPaise(current.sellingPrice)) || input.discount === Number(current.discount)
 }
@@ -185,7 +186,7 @@ export async function createProduct(
             name: input.name,
             image: savedImages(input.image),
             unit: input.unit,
-            ...consistentPrices({ price: input.price, discount: input.discount, sellingPrice: input.sellingPrice }),
+            ...consistentPrices({ mrp: input.price, discount: input.discount, sellingPrice: input.sellingPrice }),
             description: input.description,
             moreDetails: input.more_details,
             publish: true,
@@ -226,7 +227,7 @@ export async function updateProduct(deps: CatalogWriteDeps & ActorDeps & { store
       const [current] = await tx
         .select({
           image: products.image,
-          price: products.price,
+          mrp: products.price,
           sellingPrice: products.sellingPrice,
           discount: products.discount,
           updatedAt: products.updatedAt,
@@ -240,18 +241,20 @@ export async function updateProduct(deps: CatalogWriteDeps & ActorDeps & { store
       // A save that does not touch the prices keeps them to the paisa (docs/product.md, "Upload
       // Product"). A new MRP alone keeps the discount (the original client's behaviour) and moves
       // the selling price.
-      const prices = pricesUntouched(input, current)
+      // The request's `price` is the MRP.
+      const given = { mrp: input.price, discount: input.discount, sellingPrice: input.sellingPrice }
+      const prices = pricesUntouched(given, current)
         ? {}
         : consistentPrices({
-            price: input.price ?? Number(current.price),
-            discount: input.discount ?? discountFromPrices(toPaise(current.price), toPaise(current.sellingPrice)),
-            sellingPrice: input.sellingPrice,
+            mrp: given.mrp ?? Number(current.mrp),
+            discount: given.discount ?? discountFromPrices(toPaise(current.mrp), toPaise(current.sellingPrice)),
+            sellingPrice: given.sellingPrice,
           })
-      const given = { category: input.category !== undefined, subCategory: input.subCategory !== undefined }
-      if (given.category || given.subCategory) {
+      const linksGiven = { category: input.category !== undefined, subCategory: input.subCategory !== undefined }
+      if (linksGiven.category || linksGiven.subCategory) {
         const categoryIds = input.category ?? (await linkedIds(tx, 'product_categories', input._id))
         const subCategoryIds = input.subCategory ?? (await linkedIds(tx, 'product_sub_categories', input._id))
-        await assertLinksValid(tx, categoryIds, subCategoryIds, given)
+        await assertLinksValid(tx, categoryIds, subCategoryIds, linksGiven)
       }
       const image = input.image ? savedImages(input.image) : undefined
       await tx
