@@ -355,8 +355,9 @@ export interface PageCacheOptions {
   /** The fixed public origin (`PUBLIC_URL`), or null when pages name the origin each request came to. */
   publicUrl: string | null
   /**
-   * The BFF's API wiring (app/.server/api-context.ts): with it, a guest's cart summary is read
-   * directly for a spliced page, without a React Router request for `/_personal`.
+   * The BFF's API wiring (app/.server/api-context.ts): with it, a visitor's data for a spliced page
+   * is read directly, without a React Router request for `/_personal` (which remains for a cache
+   * made without it).
    */
   wiring?: ApiWiring
 }
@@ -591,27 +592,27 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   }
 
   /**
-   * A guest's `Personal` read directly (`options.wiring`): a session holding only a guest cart id and
-   * a location has no token to refresh, so its cart summary is the one call `/_personal`'s loader
-   * would make (`getCartSummary`, in the session's store scope), without the React Router request
-   * around it. Null when it cannot be read so: no wiring, a signed-in session, or a read that changed
-   * the session (an expired guest cart, which `/_personal` answers with the cookie that drops it).
+   * A visitor's `Personal` read directly (`options.wiring`): the one call `/_personal`'s loader makes
+   * (`getCartSummary`, in the session's store scope, refreshing an expired access token as any
+   * upstream call does) without the React Router request around it, and the session committed as
+   * the session middleware would (app/.server/context.ts: a Set-Cookie only when the read changed
+   * it: a rotated token, an expired guest cart dropped). Null without wiring.
    */
-  const guestPersonalOf = async (req: ExpressRequest): Promise<{ personal: Personal; setCookies: string[] } | null> => {
+  const directPersonalOf = async (req: ExpressRequest): Promise<{ personal: Personal; setCookies: string[] } | null> => {
     const wiring = options.wiring
     if (!wiring) return null
     const request = new Request(`${origin(req)}${req.originalUrl}`, { headers: internalRequestHeaders(req, () => false) })
     const session = await RequestSession.fromRequest(request)
-    if (session.tokens || session.user) return null
-    const guestCartId = session.guestCartId
     const cart = await runWithApi(wiring, () =>
       runInStoreScope(
         () => session.location?.storeId ?? null,
         () => getCartSummary(session, { clientIp: clientIp(request) }),
       ),
     )
-    if (session.guestCartId !== guestCartId) return null
-    return { personal: { user: null, cart }, setCookies: [] }
+    const personal: Personal = { user: session.user, cart }
+    // spliceProfile let through shoppers only; a refresh never changes a role, but the check is cheap.
+    if (personal.user && personal.user.role !== 'USER') return null
+    return { personal, setCookies: session.dirty ? [await session.commit()] : [] }
   }
 
   /** Answers a visitor with a cart or an account from `entry`'s splice (docs/decisions/0032-personal-parts-spliced.md). */
@@ -680,7 +681,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       unspliceable.set(key, true)
       return next()
     }
-    const read = (await guestPersonalOf(req)) ?? (await personalOf(req))
+    const read = options.wiring ? await directPersonalOf(req) : await personalOf(req)
     if (!read) return next()
     await sendSpliced(req, res, entry, entry.splice, read.personal, read.setCookies)
   }

@@ -6,7 +6,7 @@ const settings = { deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 }
 
 describe('computeBill', () => {
   it('charges delivery below the free threshold and not from it', () => {
-    const below = computeBill([{ quantity: 2, unitPaise: 9949, mrpPaise: 12000 }], settings)
+    const below = computeBill([{ quantity: 2, sellingPaise: 9949, mrpPaise: 12000 }], settings)
     expect(below).toEqual({
       itemCount: 2,
       itemsTotalMrpPaise: 24000,
@@ -15,7 +15,7 @@ describe('computeBill', () => {
       roundingPaise: 2,
       grandTotalPaise: 22400,
     })
-    const at = computeBill([{ quantity: 1, unitPaise: 19900, mrpPaise: 19900 }], settings)
+    const at = computeBill([{ quantity: 1, sellingPaise: 19900, mrpPaise: 19900 }], settings)
     expect(at.deliveryChargePaise).toBe(0)
     expect(at.grandTotalPaise).toBe(19900)
   })
@@ -46,14 +46,14 @@ describe('computeBill', () => {
         fc.array(
           fc.record({
             quantity: fc.integer({ min: 1, max: 12 }),
-            unitPaise: fc.integer({ min: 0, max: 10_000_00 }),
+            sellingPaise: fc.integer({ min: 0, max: 10_000_00 }),
             extra: fc.integer({ min: 0, max: 5000 }),
           }),
         ),
         (raw) => {
-          const lines = raw.map((l) => ({ quantity: l.quantity, unitPaise: l.unitPaise, mrpPaise: l.unitPaise + l.extra }))
+          const lines = raw.map((l) => ({ quantity: l.quantity, sellingPaise: l.sellingPaise, mrpPaise: l.sellingPaise + l.extra }))
           const bill = computeBill(lines, settings)
-          const items = lines.reduce((sum, l) => sum + l.quantity * l.unitPaise, 0)
+          const items = lines.reduce((sum, l) => sum + l.quantity * l.sellingPaise, 0)
           expect(bill.itemsTotalPaise).toBe(items)
           expect(bill.grandTotalPaise).toBe(items + bill.deliveryChargePaise + bill.roundingPaise)
           expect(bill.grandTotalPaise % 100).toBe(0)
@@ -67,7 +67,7 @@ describe('computeBill', () => {
 
 describe('billToWire', () => {
   it('gives rupees and counts the delivery saved as savings when free', () => {
-    const wire = billToWire(computeBill([{ quantity: 3, unitPaise: 7000, mrpPaise: 8000 }], settings), settings)
+    const wire = billToWire(computeBill([{ quantity: 3, sellingPaise: 7000, mrpPaise: 8000 }], settings), settings)
     expect(wire).toEqual({
       itemCount: 3,
       itemsTotalMrp: 240,
@@ -82,9 +82,9 @@ describe('billToWire', () => {
   })
 
   it('gives the rounding off in rupees, signed', () => {
-    const up = billToWire(computeBill([{ quantity: 1, unitPaise: 25581, mrpPaise: 30000 }], settings), settings)
+    const up = billToWire(computeBill([{ quantity: 1, sellingPaise: 25581, mrpPaise: 30000 }], settings), settings)
     expect(up).toMatchObject({ itemsTotal: 255.81, roundingOff: 0.19, grandTotal: 256 })
-    const down = billToWire(computeBill([{ quantity: 1, unitPaise: 25531, mrpPaise: 30000 }], settings), settings)
+    const down = billToWire(computeBill([{ quantity: 1, sellingPaise: 25531, mrpPaise: 30000 }], settings), settings)
     expect(down).toMatchObject({ itemsTotal: 255.31, roundingOff: -0.31, grandTotal: 255 })
   })
 })

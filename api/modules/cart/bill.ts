@@ -11,7 +11,7 @@ import type { Bill } from '../../../contract/cart.ts'
 /** A line as the bill needs it: quantity, selling price and MRP per unit in paise. */
 export interface BillLine {
   quantity: number
-  unitPaise: number
+  sellingPaise: number
   mrpPaise: number
 }
 
@@ -49,8 +49,8 @@ export function computeBill(
   let itemsTotalPaise = 0
   for (const line of lines) {
     itemCount += line.quantity
-    itemsTotalMrpPaise += line.quantity * Math.max(line.mrpPaise, line.unitPaise)
-    itemsTotalPaise += line.quantity * line.unitPaise
+    itemsTotalMrpPaise += line.quantity * Math.max(line.mrpPaise, line.sellingPaise)
+    itemsTotalPaise += line.quantity * line.sellingPaise
   }
   const deliveryChargePaise = itemCount === 0 || itemsTotalPaise >= settings.freeDeliveryAbovePaise ? 0 : settings.deliveryChargePaise
   return { itemCount, itemsTotalMrpPaise, itemsTotalPaise, deliveryChargePaise, ...roundToRupee(itemsTotalPaise + deliveryChargePaise) }

@@ -256,7 +256,7 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
     if (product) items.push({ _id: row.id, productId: product, quantity: row.quantity, userId: row.user_id })
   }
   const bill = computeBill(
-    items.map((i) => ({ quantity: i.quantity, unitPaise: toPaise(i.productId.sellingPrice), mrpPaise: toPaise(i.productId.price) })),
+    items.map((i) => ({ quantity: i.quantity, sellingPaise: toPaise(i.productId.sellingPrice), mrpPaise: toPaise(i.productId.price) })),
     deps.commerce,
   )
   return { items, bill: billToWire(bill, deps.commerce), limits: limitsOf(deps) }
@@ -277,7 +277,7 @@ export async function getCartSummary(deps: CartBaseDeps, owner: CartOwner): Prom
         order by l.created_at, l.id`,
   )
   const bill = computeBill(
-    rows.map((r) => ({ quantity: r.quantity, unitPaise: toPaise(r.selling_price), mrpPaise: toPaise(r.mrp) })),
+    rows.map((r) => ({ quantity: r.quantity, sellingPaise: toPaise(r.selling_price), mrpPaise: toPaise(r.mrp) })),
     deps.commerce,
   )
   return {

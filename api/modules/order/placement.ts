@@ -257,7 +257,7 @@ export async function writeOrder(tx: Tx, commerce: AppDeps['commerce'], order: O
     return { line, sellingPaise, mrpPaise: Math.max(toPaise(line.mrp), sellingPaise) }
   })
   const bill = computeBill(
-    priced.map((l) => ({ quantity: l.line.quantity, unitPaise: l.sellingPaise, mrpPaise: l.mrpPaise })),
+    priced.map((l) => ({ quantity: l.line.quantity, sellingPaise: l.sellingPaise, mrpPaise: l.mrpPaise })),
     commerce,
   )
   const number = await nextOrderNumber(tx, order.now)
