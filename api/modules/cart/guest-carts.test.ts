@@ -61,6 +61,20 @@ describe('a guest cart costs a row only from its first line', () => {
     expect((await get('203.0.113.1', guest)).body.data).toHaveLength(1)
   })
 
+  it('a cart idle past 30 days reads as empty; an ADD starts it again with that line alone', async () => {
+    const { newGuest, add, get } = caller(t)
+    const ip = '203.0.113.9'
+    const guest = await newGuest(ip)
+    expect((await add(milk.id, ip, guest)).status).toBe(200)
+    expect((await add(milk.id, ip, guest)).status).toBe(200)
+    const idleSince = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000).toISOString()
+    await t.db.execute(sql`update carts set updated_at = ${idleSince} where guest_token_hash = ${hashOf(guest)}`)
+    expect((await get(ip, guest)).body.data).toEqual([])
+    expect((await add(milk.id, ip, guest)).status).toBe(200)
+    const lines = (await get(ip, guest)).body.data as Array<{ quantity: number }>
+    expect(lines.map((line) => line.quantity)).toEqual([1])
+  })
+
   it('a made-up or altered id is 401 "Your cart has expired", and makes no row', async () => {
     const { newGuest, add, get } = caller(t)
     const before = await guestRows(t)

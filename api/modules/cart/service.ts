@@ -151,7 +151,15 @@ async function makeGuestCart(deps: CartBaseDeps, tx: Executor, tokenHash: string
         on conflict (guest_token_hash) do nothing returning id`,
   )
   if (made.length === 0) {
-    const [row] = await queryRows<{ id: string }>(tx, sql`select id from carts where guest_token_hash = ${tokenHash}`)
+    // The row exists: made by a concurrent first line, or idle past 30 days and not yet purged. An
+    // idle cart is gone (its lines do not come back); either way it is used again from now.
+    const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS).toISOString()
+    await tx.execute(sql`delete from cart_lines where cart_id in (
+      select id from carts where guest_token_hash = ${tokenHash} and updated_at < ${cutoff})`)
+    const [row] = await queryRows<{ id: string }>(
+      tx,
+      sql`update carts set updated_at = ${deps.clock().toISOString()} where guest_token_hash = ${tokenHash} returning id`,
+    )
     return row!.id
   }
   const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from carts where guest_token_hash is not null`)
