@@ -1,8 +1,10 @@
 /**
  * ESLint (flat config): JavaScript's and typescript-eslint's recommended rules, React's hooks rules
  * for the app, and the import boundaries of the layout (docs/decisions/0014-tooling.md):
- * - `app/components` and `app/lib` run in the browser too: they never import `app/.server`;
- * - `app/.server` is the BFF's server side: it never imports UI code from `app/components`;
+ * - `app/components` and `app/lib` run in the browser too: they never import `app/.server` nor a
+ *   route's own server code, the `.server.ts` files beside the routes in `app/routes` (app/routes.ts);
+ * - `app/.server` and those `*.server.ts` files are the BFF's server side: they never import UI code
+ *   from `app/components`;
  * - `api/` is a service of its own (it may be deployed apart, `API_URL`): it never imports `app/`,
  *   and `app/` never imports `api/` (its tests may build the real API from `api/testing/`);
  * - what both servers need (configuration reading, the logger, the capped body reader, the
@@ -18,13 +20,14 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
 
 /**
- * An import of anything under `app/.server` (relative, or through the `~` alias). Type-only imports
- * are erased from the bundle, so they pass; shared shapes belong in `contract/` all the same.
+ * An import of anything under `app/.server` or of a `*.server` module (relative, or through the `~`
+ * alias). Type-only imports are erased from the bundle, so they pass; shared shapes belong in
+ * `contract/` all the same.
  */
 const SERVER_ONLY = {
-  regex: '(^|/)\\.server(/|$)',
+  regex: '(^|/)\\.server(/|$)|\\.server(\\.[jt]sx?)?$',
   allowTypeImports: true,
-  message: 'Browser code (app/components, app/lib) must not import app/.server.',
+  message: 'Browser code (app/components, app/lib) must not import app/.server or *.server files.',
 }
 
 /** An import of `api/` from `app/`. */
@@ -36,10 +39,10 @@ const NOT_API = {
 /** The same for tests, which may build the real API in process from `api/testing/`. */
 const NOT_API_BUT_TESTING = { ...NOT_API, regex: '^(\\.\\./)+api/(?!testing/)' }
 
-/** An import of anything under `app/components` from `app/.server`. */
+/** An import of anything under `app/components` from `app/.server` or a `*.server` file. */
 const NOT_COMPONENTS = {
   regex: '(^|/)components/',
-  message: 'app/.server must not import UI code (app/components): share through app/lib.',
+  message: 'app/.server and *.server files must not import UI code (app/components): share through app/lib.',
 }
 
 export default tseslint.config(
@@ -81,7 +84,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [NOT_API] }] },
   },
   {
-    files: ['app/.server/**'],
+    files: ['app/.server/**', 'app/routes/**/*.server.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NOT_COMPONENTS, NOT_API] }] },
   },
   {

@@ -9,7 +9,7 @@ import { defineConfig, type Plugin } from 'vite'
  * alone, and the home page's first-load JavaScript grows by some 4 KB. One "shell" chunk holds them
  * instead (docs/decisions/0018-page-cache.md, "First-load JavaScript").
  */
-const SHELL_ROOTS = ['app/root.tsx', 'app/routes/home.tsx'].map((file) => path.resolve(import.meta.dirname, file))
+const SHELL_ROOTS = ['app/root.tsx', 'app/routes/index.tsx'].map((file) => path.resolve(import.meta.dirname, file))
 const shellModules = new Set<string>()
 
 /** Collects, once the client module graph is known, our modules that SHELL_ROOTS import statically. */
@@ -60,7 +60,7 @@ export default defineConfig({
     rolldownOptions: {
       // Two lazy imports are meant to load a module that other pages import statically, and Rolldown
       // warns that they cannot move it into a chunk of its own (its `checks.ineffectiveDynamicImport`):
-      // the home page's skeletons (app/routes/home.tsx) and the cart drawer's contents
+      // the home page's skeletons (app/routes/index.tsx) and the cart drawer's contents
       // (app/components/cart-panel.tsx). Each lazy import keeps its module out of the shell chunk every
       // visit loads (shellChunk above follows static imports only) and fetches the chunk it shares with
       // its pages on first use, which is all it is for; so the warning says nothing to act on.

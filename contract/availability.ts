@@ -6,7 +6,7 @@
  *
  * A card, a product page and its structured data show "Out of stock" (and no ADD) at 0 or less,
  * "Only N left" from 1 to LOW_STOCK_SHOWN units, nothing about the number above
- * (app/components/add-to-cart.tsx, app/routes/product.tsx, app/lib/seo.ts).
+ * (app/components/add-to-cart.tsx, app/routes/product/$product.tsx, app/lib/seo.ts).
  *
  * Stock is per dark store (docs/stores.md): a stock change names `stockKey(store, product)`, and a
  * cached answer or page records the keys of the store it was rendered for.

@@ -13,7 +13,7 @@ import { env } from './env.ts'
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-/** Where the payment provider's checkout posts its answer (app/routes/checkout-callback.ts). */
+/** Where the payment provider's checkout posts its answer (app/routes/checkout/payment/callback.ts). */
 export const PAYMENT_CALLBACK_PATH = '/checkout/payment/callback'
 
 /** The message of a refused cross-site form post (403). */

@@ -79,7 +79,7 @@ export function readText(formData: FormData, name: string): string {
 }
 
 /** Any Conform submission: only its `reply` is used. */
-type AnySubmission = Pick<Submission<unknown>, 'reply'>
+export type AnySubmission = Pick<Submission<unknown>, 'reply'>
 
 /** Messages per field name (`name`, `image`, `category`, …). */
 export type FieldErrors = Record<string, string[]>

@@ -1,7 +1,7 @@
 /**
  * The loader work the two product listing pages share (docs/product.md, "Listings" and "States and
  * transitions"; docs/product.md, "Constants": page size 8): /{category}
- * (app/routes/category.tsx) and /{category}/{subCategory} (app/routes/listing.tsx).
+ * (app/routes/$category/index.tsx) and /{category}/{subCategory} (app/routes/$category/$subCategory.tsx).
  *
  * Each page checks its own ids and slugs between the two steps:
  * 1. `startListing` asks for the product window at once, beside the category and sub category

@@ -15,7 +15,7 @@ vi.mock('./api/admin.ts', () => ({
   }),
 }))
 
-const { productFormAction, PRODUCT_FORM_LIMITS } = await import('./product-form.ts')
+const { checkProductForm, productSaveRefused, PRODUCT_FORM_LIMITS } = await import('./product-form.ts')
 const { uploadIntentReply } = await import('./admin-form.ts')
 const { tryReadForm } = await import('./form.ts')
 
@@ -41,19 +41,23 @@ const VALID: Array<[string, string]> = [
 
 const png = (name: string) => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], name, { type: 'image/png' })
 
-/** Runs the action; `save` records the payload and answers `answer`. */
+/**
+ * Runs the form as a product route's action does (app/routes/dashboard/upload-product.server.ts):
+ * checks it, "saves" it (records the payload and answers `answer`), then answers a refusal or a
+ * redirect naming the saved product and the API's message.
+ */
 async function run(formData: FormData, answer?: unknown) {
   const saved: ProductFormValue[] = []
-  const result = await productFormAction({
-    session,
-    formData,
-    save: async (value) => {
-      saved.push(value)
-      return (answer ?? { ok: true, status: 200, message: 'Product Created Successfully', data: { _id: 'p1' }, extra: {} }) as never
-    },
-    onSaved: (product, message) => new Response(null, { status: 302, headers: { Location: `/done?id=${product._id}&m=${message}` } }),
-  })
-  return { result, saved }
+  const checked = await checkProductForm(session, formData)
+  if (!checked.ok) return { result: checked.response as unknown, saved }
+  saved.push(checked.value)
+  const result = (answer ?? { ok: true, status: 200, message: 'Product Created Successfully', data: { _id: 'p1' }, extra: {} }) as
+    { ok: true; message: string; data: { _id: string } } | Parameters<typeof productSaveRefused>[1]
+  if (!result.ok) return { result: productSaveRefused(checked.submission, result) as unknown, saved }
+  return {
+    result: new Response(null, { status: 302, headers: { Location: `/done?id=${result.data._id}&m=${result.message}` } }) as unknown,
+    saved,
+  }
 }
 
 /** The reply body and status of a data() answer. */
@@ -66,7 +70,7 @@ beforeEach(() => {
   uploads.length = 0
 })
 
-describe('productFormAction: save', () => {
+describe('checkProductForm and productSaveRefused: save', () => {
   it('sends the checked payload and answers onSaved', async () => {
     const { result, saved } = await run(
       form([...VALID, ['intent', 'save'], ['more_details[0].key', 'Brand'], ['more_details[0].value', 'Amul']]),
@@ -194,7 +198,7 @@ describe('productFormAction: save', () => {
   })
 })
 
-describe('productFormAction: JavaScript-off helpers', () => {
+describe('checkProductForm: JavaScript-off helpers', () => {
   it('adds an extra field from the Add Field dialog, keeping what was typed and showing no errors', async () => {
     const { result, saved } = await run(
       form([

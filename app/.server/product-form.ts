@@ -3,7 +3,9 @@
  * "Validation rules"; docs/api-contract.md, "Catalogue";
  * docs/decisions/0007-progressive-enhancement.md), shared by /dashboard/upload-product (create) and
  * /dashboard/product (edit in a dialog). The page is app/components/product-form.tsx; the rules are
- * app/lib/schemas/product.ts.
+ * app/lib/schemas/product.ts. Each route's action (app/routes/dashboard/upload-product.server.ts,
+ * app/routes/dashboard/product/index.server.ts) checks the form here, makes its own API call and
+ * answers a refusal with productSaveRefused.
  *
  * Every submission is one multipart POST with an `intent` (PRODUCT_INTENT):
  * - `upload` (JavaScript): one picked image, multipart field `image`, stored at once through
@@ -11,7 +13,7 @@
  * - `save`, and without JavaScript `add-field`, `remove-field:<i>` and `refresh`: the whole form.
  *   Files of the multiple file input (`imageFile`) are uploaded first and their urls join the kept
  *   ones (less those ticked in `removeImage`), so a form sent back with errors never uploads a file
- *   twice. `save` checks the form with ProductFormSchema and calls the API; the others answer the
+ *   twice. `save` checks the form with ProductFormSchema for the route to save; the others answer the
  *   form as typed, changed as asked, with no error messages (the admin is not done yet).
  *
  * Answers are Conform replies, so the page refills the form and shows the messages with JavaScript
@@ -21,9 +23,9 @@ import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import { storeImage, type AdminErrorReply, type AdminUploadReply } from './admin-form.ts'
-import { failedFormReply, invalidFormReply, type FormLimits, type FormReply } from './form.ts'
+import { failedFormReply, invalidFormReply, type AnySubmission, type FormLimits, type FormReply } from './form.ts'
 import type { RequestSession } from './session.ts'
-import type { UpstreamResult } from './upstream.ts'
+import type { UpstreamFailure } from './failure.ts'
 import type { ToastMessage } from '../lib/toast.ts'
 import { MULTIPART_OVERHEAD_BYTES } from '../lib/uploads.ts'
 import { formatByteSize } from '../../contract/file.ts'
@@ -35,9 +37,8 @@ import {
   ProductFormSchema,
   REMOVE_IMAGE_FIELD,
   fieldNameError,
-  type ProductFormValue,
 } from '../lib/schemas/product.ts'
-import { PRODUCT_IMAGES_MAX, type Product } from '../../contract/product.ts'
+import { PRODUCT_IMAGES_MAX } from '../../contract/product.ts'
 
 /** The product form's body limits: five images of the upload cap sent at once without JavaScript, plus the fields. */
 export const PRODUCT_FORM_LIMITS = {
@@ -135,21 +136,16 @@ async function uploadPickedFiles(session: RequestSession, formData: FormData, ke
   return { urls, errors, status }
 }
 
-export interface SaveProductOptions {
-  session: RequestSession
-  formData: FormData
-  /** Calls the API with the checked payload (create or update). */
-  save: (value: ProductFormValue) => Promise<UpstreamResult<Product>>
-  /** The answer after a successful save (a redirect), given the API's product and message. */
-  onSaved: (product: Product, message: string) => Response | Promise<Response>
-}
-
 /**
- * Handles every form intent but `upload` and `delete` (see the module comment). Answers `onSaved`'s
- * response after a save, else a ProductFormReply: 200 for the JavaScript-off helpers (add or remove
- * a field, keep the uploads), 400 for a form with errors, the API's 4xx (or 502) when it refused.
+ * A product form submission, read and checked (see the module comment) for every intent but `upload`
+ * and `delete`:
+ * - `ok: false`: nothing to save, `response` is the answer, a ProductFormReply: 200 for the
+ *   JavaScript-off helpers (add or remove a field, keep the uploads), 400 for a form with errors, the
+ *   upload's status when a picked file could not be stored;
+ * - `ok: true`: `value` is the checked payload for the route's API call (create or update); answer a
+ *   refusal with productSaveRefused(`submission`, …).
  */
-export async function productFormAction({ session, formData, save, onSaved }: SaveProductOptions) {
+export async function checkProductForm(session: RequestSession, formData: FormData) {
   const intent = String(formData.get('intent') ?? PRODUCT_INTENT.save)
   const { images, extras, others } = splitForm(formData)
 
@@ -161,6 +157,7 @@ export async function productFormAction({ session, formData, save, onSaved }: Sa
 
   const reply = (body: Omit<ProductFormReply, 'intent'>, status: number) =>
     data<ProductActionReply>({ intent: 'form', ...body }, { status })
+  const answered = <R>(response: R) => ({ ok: false as const, response })
 
   // The JavaScript-off helpers: answer the form as typed, with the change asked for and no messages.
   if (intent !== PRODUCT_INTENT.save) {
@@ -186,19 +183,25 @@ export async function productFormAction({ session, formData, save, onSaved }: Sa
       status: undefined,
       error: uploads.errors.length ? { image: uploads.errors } : undefined,
     }
-    return reply({ result, addFieldError, fieldAdded, toast: uploadToast }, uploads.errors.length ? uploads.status : 200)
+    return answered(reply({ result, addFieldError, fieldAdded, toast: uploadToast }, uploads.errors.length ? uploads.status : 200))
   }
 
   const submission = parseWithZod(joinForm(others, allImages, extras), { schema: ProductFormSchema })
-  const extra = { intent: 'form', addFieldError: null, fieldAdded: false } satisfies Omit<ProductFormReply, keyof FormReply>
   if (uploads.errors.length) {
     // A failed upload's reason replaces "Upload at least one image" on the image field.
     const failure = { status: uploads.status, message: uploads.errors[0]! }
-    return failedFormReply(submission, failure, { fieldErrors: { image: uploads.errors }, extra })
+    return answered(failedFormReply(submission, failure, { fieldErrors: { image: uploads.errors }, extra: SAVE_REPLY_KEYS }))
   }
-  if (submission.status !== 'success') return invalidFormReply(submission, { toast: { type: 'error', message: CHECK_FORM_MESSAGE }, extra })
+  if (submission.status !== 'success') {
+    return answered(invalidFormReply(submission, { toast: { type: 'error', message: CHECK_FORM_MESSAGE }, extra: SAVE_REPLY_KEYS }))
+  }
+  return { ok: true as const, value: submission.value, submission }
+}
 
-  const saved = await save(submission.value)
-  if (!saved.ok) return failedFormReply(submission, saved, { fields: Object.keys(ProductFormSchema.shape), extra })
-  return onSaved(saved.data, saved.message)
+/** The keys a ProductFormReply adds to Conform's reply after a `save`. */
+const SAVE_REPLY_KEYS = { intent: 'form', addFieldError: null, fieldAdded: false } satisfies Omit<ProductFormReply, keyof FormReply>
+
+/** The answer to a checked form the API refused to save: its issues on the fields, its status (4xx, or 502). */
+export function productSaveRefused(submission: AnySubmission, failure: UpstreamFailure) {
+  return failedFormReply(submission, failure, { fields: Object.keys(ProductFormSchema.shape), extra: SAVE_REPLY_KEYS })
 }

@@ -4,6 +4,7 @@
  * URLs it is one `<urlset>`; above, `/sitemap.xml` is a sitemap index over `/sitemaps/shelves.xml`
  * and `/sitemaps/products-N.xml` (sitemaps.org protocol limits).
  */
+import { data } from 'react-router'
 import { categoryPath, listingPath, productPath } from '../lib/slug.ts'
 import { absoluteUrl, SITEMAP_MAX_URLS, sitemapIndexXml, urlsetXml, type SitemapEntry } from '../lib/seo.ts'
 import { sitemapProducts, sitemapShelves, type SitemapProducts, type SitemapShelves } from './api/sitemap.ts'
@@ -45,4 +46,15 @@ export async function sitemapFile(origin: string, file: string, clientIp?: strin
   const page = await sitemapProducts(Number(match[1]), clientIp)
   if (page.products.length === 0) return null
   return urlsetXml(productEntries(origin, page))
+}
+
+const XML_HEADERS = { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, no-cache' }
+
+/**
+ * The answer of a sitemap route: the XML with `no-cache` (crawlers and proxies check again each
+ * time, docs/seo.md), or a thrown 404 when `xml` is null (a file that does not exist).
+ */
+export function sitemapResponse(xml: string | null): Response {
+  if (xml === null) throw data('Not Found', { status: 404 })
+  return new Response(xml, { headers: XML_HEADERS })
 }

@@ -39,7 +39,7 @@ export function LocationBar({ location, className = '' }: { location: ShopperLoc
   )
 }
 
-/** One cart change in words, as the checkout says it (app/routes/checkout.tsx). */
+/** One cart change in words, as the checkout says it (app/routes/checkout/index.tsx). */
 export function cartChangeText(change: CartChange): string {
   if (change.kind === 'price') return `${change.name}: price changed from ${formatRupees(change.before)} to ${formatRupees(change.after)}`
   if (change.kind === 'removed') return `${change.name}: no longer sold, removed`

@@ -1,6 +1,6 @@
 /**
  * The admin product grid's pieces (docs/product-csv.md, "The admin grid"; the page:
- * app/routes/dashboard/product.tsx): the filter form and the rows. Every control is a plain form
+ * app/routes/dashboard/product/index.tsx): the filter form and the rows. Every control is a plain form
  * field or link, so the grid works without JavaScript: the filters are a GET form (the address holds
  * them), the rows' ticks are checkboxes of the bulk edit's POST form.
  *

@@ -7,6 +7,15 @@
  */
 import { ADD_FIELD_PARAM } from './schemas/product.ts'
 
+/** The category admin page (app/routes/dashboard/category.tsx); its action redirects here. */
+export const CATEGORY_PATH = '/dashboard/category'
+/** The sub category admin page (app/routes/dashboard/subcategory.tsx). */
+export const SUBCATEGORY_PATH = '/dashboard/subcategory'
+/** The Upload Product page (app/routes/dashboard/upload-product.tsx). */
+export const UPLOAD_PRODUCT_PATH = '/dashboard/upload-product'
+/** The sub category table's own filters (`?q=`, `?category=`), kept by every link and redirect of the page. */
+export const SUBCATEGORY_FILTER_PARAMS = ['q', 'category'] as const
+
 /** The search parameter of the table's page (`?page=N`, 1-based). */
 export const PAGE_PARAM = 'page'
 

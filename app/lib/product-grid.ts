@@ -65,8 +65,19 @@ export function productGridQuery(filter: Partial<AdminProductFilter>, page = 1):
   return params.toString()
 }
 
-/** The grid's address for `filter` and `page`, e.g. `/dashboard/product?stock=out&page=2`. */
-export function productGridHref(filter: Partial<AdminProductFilter>, page = 1): string {
-  const query = productGridQuery(filter, page)
-  return query ? `/dashboard/product?${query}` : '/dashboard/product'
+/** The grid's page (app/routes/dashboard/product/index.tsx). */
+export const PRODUCT_LIST_PATH = '/dashboard/product'
+
+/**
+ * The grid's address for `state`, with at most one dialog open (`edit` or `delete` of an id); the
+ * filters and page are left out at their defaults. E.g. `/dashboard/product?stock=out&page=2&edit=ab12`.
+ */
+export function productListHref(
+  state: Pick<ProductGridState, 'filter' | 'page'>,
+  dialog?: { kind: 'edit' | 'delete'; id: string },
+): string {
+  const params = new URLSearchParams(productGridQuery(state.filter, state.page))
+  if (dialog) params.set(dialog.kind, dialog.id)
+  const query = params.toString()
+  return query ? `${PRODUCT_LIST_PATH}?${query}` : PRODUCT_LIST_PATH
 }

@@ -47,7 +47,7 @@ describe('originFromMatches', () => {
     expect(
       originFromMatches([
         { id: 'root', data: { origin: ORIGIN } },
-        { id: 'routes/home', data: {} },
+        { id: 'routes/index', data: {} },
       ]),
     ).toBe(ORIGIN)
     expect(originFromMatches([{ id: 'root', data: undefined }])).toBe('')

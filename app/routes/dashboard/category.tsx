@@ -15,11 +15,9 @@
  */
 import { data, Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/category'
-import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
-import { requireAdmin, requireUser } from '../../.server/auth.ts'
-import { catalogActionMessages, catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
-import { getSession } from '../../.server/context.ts'
+import { requireAdmin } from '../../.server/auth.ts'
+import type { CatalogFormReply } from '../../.server/catalog-admin-form.ts'
 import { newIdempotencyKey } from '../../.server/idempotency.ts'
 import { AdminErrorBoundary } from '../../components/admin-guard.tsx'
 import {
@@ -36,7 +34,7 @@ import { NoData } from '../../components/no-data.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
 import { useSchemaForm } from '../../components/use-schema-form.ts'
-import { adminHref, readDialog, shouldRevalidateAdminPage } from '../../lib/admin-urls.ts'
+import { adminHref, CATEGORY_PATH, readDialog, shouldRevalidateAdminPage } from '../../lib/admin-urls.ts'
 import { CategoryFormSchema } from '../../lib/schemas/catalog.ts'
 
 export const meta: Route.MetaFunction = () => [
@@ -44,8 +42,6 @@ export const meta: Route.MetaFunction = () => [
   { name: 'description', content: 'Admin: add, edit and delete categories.' },
   { name: 'robots', content: 'noindex' },
 ]
-
-const CATEGORY_PATH = '/dashboard/category'
 
 /** For an admin, every category (GET category/get); anyone else gets the thrown 403 of `requireAdmin`. */
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -59,25 +55,7 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
   return shouldRevalidateAdminPage(args)
 }
 
-/**
- * The page's forms, by `intent`: upload (answers an UploadReply), add, edit (400/409 with field
- * messages, else a redirect with the API's message as a toast), delete (always a redirect with a toast).
- */
-export async function action({ request, context, url }: Route.ActionArgs) {
-  requireUser(context, url)
-  const session = getSession(context)
-  return catalogAdminAction({
-    request,
-    session,
-    listHref: CATEGORY_PATH,
-    schema: CategoryFormSchema,
-    add: (value, opts) => adminApi.addCategory(session, value, opts),
-    update: (value) => adminApi.updateCategory(session, value),
-    // A 409 here means the category is still used; it comes back as the error toast.
-    remove: (target) => adminApi.deleteCategory(session, target),
-    messages: catalogActionMessages('category', 'Category'),
-  })
-}
+export { action } from './category.server.ts'
 
 type CategoryItem = catalogApi.Category
 type ActionReply = Route.ComponentProps['actionData']

@@ -21,11 +21,9 @@
 import { useState } from 'react'
 import { data, Form, Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/subcategory'
-import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
-import { requireAdmin, requireUser } from '../../.server/auth.ts'
-import { catalogActionMessages, catalogAdminAction, type CatalogFormReply } from '../../.server/catalog-admin-actions.ts'
-import { getSession } from '../../.server/context.ts'
+import { requireAdmin } from '../../.server/auth.ts'
+import type { CatalogFormReply } from '../../.server/catalog-admin-form.ts'
 import { newIdempotencyKey } from '../../.server/idempotency.ts'
 import { AdminErrorBoundary } from '../../components/admin-guard.tsx'
 import {
@@ -46,7 +44,14 @@ import { ToastNotice } from '../../components/toasts.tsx'
 import { buttonClassName } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
 import { listValue, useRevalidateOnChange, useSchemaForm } from '../../components/use-schema-form.ts'
-import { PAGE_PARAM, adminHref, readDialog, shouldRevalidateAdminPage } from '../../lib/admin-urls.ts'
+import {
+  PAGE_PARAM,
+  SUBCATEGORY_FILTER_PARAMS,
+  SUBCATEGORY_PATH,
+  adminHref,
+  readDialog,
+  shouldRevalidateAdminPage,
+} from '../../lib/admin-urls.ts'
 import { paginate } from '../../lib/paging.ts'
 import { SubCategoryFormSchema } from '../../lib/schemas/catalog.ts'
 
@@ -56,9 +61,6 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ]
 
-const SUBCATEGORY_PATH = '/dashboard/subcategory'
-/** The page's own filters, kept by every link and redirect of the page. */
-const FILTER_PARAMS = ['q', 'category'] as const
 /** Longest search text read from the address (a sub category name is at most 80 characters). */
 const SEARCH_MAX = 80
 
@@ -84,26 +86,7 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
   return shouldRevalidateAdminPage(args)
 }
 
-/**
- * The page's forms, by `intent`: upload (answers an UploadReply), add, edit (400/409 with field
- * messages, else a redirect to the same table page with the API's message as a toast), delete
- * (always a redirect with a toast).
- */
-export async function action({ request, context, url }: Route.ActionArgs) {
-  requireUser(context, url)
-  const session = getSession(context)
-  return catalogAdminAction({
-    request,
-    session,
-    // After a change the table shows the page it was on (paginate() clamps a page that no longer exists).
-    listHref: adminHref(SUBCATEGORY_PATH, url.searchParams, null, undefined, FILTER_PARAMS),
-    schema: SubCategoryFormSchema,
-    add: (value, opts) => adminApi.createSubCategory(session, value, opts),
-    update: (value) => adminApi.updateSubCategory(session, value),
-    remove: (target) => adminApi.deleteSubCategory(session, target),
-    messages: catalogActionMessages('sub category', 'Sub Category'),
-  })
-}
+export { action } from './subcategory.server.ts'
 
 type SubCategoryItem = catalogApi.SubCategory
 type ActionReply = Route.ComponentProps['actionData']
@@ -135,8 +118,9 @@ function SubCategoryAdmin({
   const [searchParams] = useSearchParams()
   const dialog = readDialog(searchParams)
   const table = paginate(subCategories, searchParams.get(PAGE_PARAM))
-  const closeTo = adminHref(SUBCATEGORY_PATH, searchParams, null, table.page, FILTER_PARAMS)
-  const href = (next: Parameters<typeof adminHref>[2]) => adminHref(SUBCATEGORY_PATH, searchParams, next, table.page, FILTER_PARAMS)
+  const closeTo = adminHref(SUBCATEGORY_PATH, searchParams, null, table.page, SUBCATEGORY_FILTER_PARAMS)
+  const href = (next: Parameters<typeof adminHref>[2]) =>
+    adminHref(SUBCATEGORY_PATH, searchParams, next, table.page, SUBCATEGORY_FILTER_PARAMS)
   const filter = readSubCategoryFilter(searchParams)
   const formReply = actionData?.intent === 'add' || actionData?.intent === 'edit' ? actionData : null
   const target = dialog && dialog.kind !== 'add' ? subCategories.find((item) => item._id === dialog.id) : undefined
@@ -270,7 +254,7 @@ function SubCategoryAdmin({
           <TablePager
             page={table.page}
             totalPages={table.totalPages}
-            hrefFor={(page) => adminHref(SUBCATEGORY_PATH, searchParams, null, page, FILTER_PARAMS)}
+            hrefFor={(page) => adminHref(SUBCATEGORY_PATH, searchParams, null, page, SUBCATEGORY_FILTER_PARAMS)}
           />
         </>
       )}

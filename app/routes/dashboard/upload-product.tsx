@@ -7,28 +7,28 @@
  *
  * - Guard: the loader asks the API who the user is now (`requireAdmin`); anyone but an admin gets
  *   the red "Do not have permission" box (403) and no form.
- * - The form is app/components/product-form.tsx; its server side app/.server/product-form.ts.
+ * - The form is app/components/product-form.tsx; its server side app/.server/product-form.ts, and this
+ *   page's action app/routes/dashboard/upload-product.server.ts.
  * - Dialogs live in the address: `?add-field=1` (Add Field), `?created=<id>` (the
  *   success dialog). A saved product redirects to the latter, so the form starts empty (it is keyed
  *   by the created id) and a reload does not post again; "Confirm" goes back to the empty form.
  */
-import { data, redirect, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { data, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/upload-product'
-import * as adminApi from '../../.server/api/admin.ts'
 import * as catalogApi from '../../.server/api/catalog.ts'
-import { requireAdmin, requireUser } from '../../.server/auth.ts'
+import { requireAdmin } from '../../.server/auth.ts'
 import { getSession } from '../../.server/context.ts'
-import { formIdempotencyKey, newIdempotencyKey } from '../../.server/idempotency.ts'
-import { readAdminForm, uploadIntentReply } from '../../.server/admin-form.ts'
-import { PRODUCT_FORM_LIMITS, productFormAction, type ProductActionReply } from '../../.server/product-form.ts'
+import { newIdempotencyKey } from '../../.server/idempotency.ts'
+import type { ProductActionReply } from '../../.server/product-form.ts'
+import { CREATED_FALLBACK_MESSAGE } from './upload-product.server.ts'
 import { AdminErrorBoundary } from '../../components/admin-guard.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { ProductForm } from '../../components/product-form.tsx'
 import { ToastNotice } from '../../components/toasts.tsx'
 import { ButtonLink } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
-import { shouldRevalidateAdminPage, withAddField } from '../../lib/admin-urls.ts'
-import { ADD_FIELD_PARAM, PRODUCT_INTENT, productFormOptions } from '../../lib/schemas/product.ts'
+import { shouldRevalidateAdminPage, UPLOAD_PRODUCT_PATH, withAddField } from '../../lib/admin-urls.ts'
+import { ADD_FIELD_PARAM, productFormOptions } from '../../lib/schemas/product.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Upload Product | ${SHOP_NAME}` },
@@ -36,10 +36,7 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ]
 
-const UPLOAD_PRODUCT_PATH = '/dashboard/upload-product'
 const FORM_ID = 'upload-product'
-/** Shown when the API's answer carries no message. */
-const CREATED_FALLBACK_MESSAGE = 'Product Created Successfully'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   await requireAdmin(context, url)
@@ -53,25 +50,7 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
   return shouldRevalidateAdminPage(args)
 }
 
-export async function action({ request, context, url }: Route.ActionArgs) {
-  requireUser(context, url)
-  const session = getSession(context)
-  const form = await readAdminForm(request, session, PRODUCT_FORM_LIMITS)
-  if (!form.ok) return form.response
-  const { formData } = form
-  if (formData.get('intent') === PRODUCT_INTENT.upload) return uploadIntentReply(session, formData)
-  return productFormAction({
-    session,
-    formData,
-    save: (value) => adminApi.createProduct(session, value, { idempotencyKey: formIdempotencyKey(formData) }),
-    // The server's message travels in the session flash, not the address, so no link can put
-    // arbitrary text into the dialog.
-    onSaved: (product, message) => {
-      session.flashNotice(message || CREATED_FALLBACK_MESSAGE)
-      return redirect(`${UPLOAD_PRODUCT_PATH}?${new URLSearchParams({ created: product._id })}`)
-    },
-  })
-}
+export { action } from './upload-product.server.ts'
 
 export default function UploadProduct({ loaderData, actionData }: Route.ComponentProps) {
   return <UploadProductPage loaderData={loaderData} actionData={actionData} />

@@ -1,0 +1,154 @@
+/**
+ * /dashboard/myorder/:orderId (docs/commerce-api.md, "Orders"): one of the shopper's orders: the
+ * status timeline, every line as sold, the address as at order time, the bill, and "Cancel order"
+ * while the order is still placed (stock goes back). Cancelling asks first, in a dialog at
+ * `?cancel=1` with an optional reason (app/components/cancel-order-dialog.tsx). "Order again" adds
+ * the order's lines to the cart (docs/product.md, "Order again"); "Invoice (PDF)" opens the tax invoice
+ * (routes/dashboard/myorder/$orderId/invoice.ts). Another shopper's order is a 404. An order awaiting its online
+ * payment links to its pay page; the payment card shows refunds as they progress (docs/payments.md).
+ *
+ * Live status (docs/product.md, "Order page"): with JavaScript the page listens to its event stream
+ * (routes/dashboard/myorder/$orderId/events.ts) and reloads its data on each event; without, it says "Status as
+ * of <time>" with a plain Refresh link to itself.
+ *
+ * The store it comes from, the promised time and its countdown, and whether it came late
+ * (docs/stores.md, "Shopper pages"; app/components/order-view.tsx `OrderDelivery`).
+ */
+import { useEffect, useRef } from 'react'
+import { data, Link, useNavigation, useRevalidator } from 'react-router'
+import { useEventSource } from 'remix-utils/sse/react'
+import type { Route } from './+types/index'
+import { throwFailure } from '../../../../.server/failure.ts'
+import { getSession } from '../../../../.server/context.ts'
+import { cancelOrder, orderDetails } from '../../../../.server/api/order.ts'
+import { readForm, readText } from '../../../../.server/form.ts'
+import { orderAgain } from '../../../../.server/reorder.ts'
+import { redirectWithToast } from '../../../../.server/toast.ts'
+import {
+  CANCEL_REASON_FIELD,
+  CancelOrderDialog,
+  CancelOrderLink,
+  cancelDialogHref,
+  isCancelDialogOpen,
+} from '../../../../components/cancel-order-dialog.tsx'
+import { GeneralErrorBoundary } from '../../../../components/error-boundary.tsx'
+import { InvoiceLink } from '../../../../components/invoice-link.tsx'
+import { useIsPending } from '../../../../components/forms.tsx'
+import { SHOP_NAME } from '../../../../components/header.tsx'
+import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline } from '../../../../components/order-view.tsx'
+import { ReorderButton } from '../../../../components/reorder-button.tsx'
+import { REORDER_INTENT } from '../../../../lib/reorder.ts'
+import { formatOrderTime } from '../../../../lib/order-status.ts'
+import { CancelReasonSchema } from '../../../../../contract/order.ts'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData ? `Order ${loaderData.order.orderId}` : 'Order'} | ${SHOP_NAME}` },
+  { name: 'robots', content: 'noindex' },
+]
+
+export async function loader({ context, params, url }: Route.LoaderArgs) {
+  const result = await orderDetails(getSession(context), params.orderId)
+  if (!result.ok) throwFailure(result)
+  // The confirmation only while the shopper may still cancel.
+  return {
+    order: result.data,
+    confirming: result.data.status === 'placed' && isCancelDialogOpen(url.searchParams),
+    loadedAt: new Date().toISOString(),
+  }
+}
+
+/** Statuses after which nothing changes: no stream to keep open. */
+const FINAL_STATUSES = new Set(['delivered', 'cancelled'])
+
+/**
+ * Reloads the page's data on each status event of the order's stream (JavaScript only). An event
+ * that arrives while a navigation or form submission is under way (the shopper's own cancel, whose
+ * change the stream also reports) waits until it is done: a reload racing the submission's redirect
+ * could read the flash toast's cookie first, and the "Order cancelled" toast would be lost.
+ */
+function useLiveStatus(orderPath: string, enabled: boolean) {
+  const event = useEventSource(`${orderPath}/events`, { event: 'status', enabled })
+  const { revalidate } = useRevalidator()
+  const busy = useNavigation().state !== 'idle'
+  const pending = useRef<string | null>(null)
+  useEffect(() => {
+    if (event) pending.current = event
+  }, [event])
+  useEffect(() => {
+    if (pending.current === null || busy) return
+    pending.current = null
+    void revalidate()
+  }, [event, busy, revalidate])
+}
+
+/**
+ * "Order again" (`intent=reorder`): to the cart with a toast. Otherwise cancels with the optional
+ * reason; a refused reason comes back to the dialog, anything else to the page with a toast.
+ */
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const session = getSession(context)
+  const formData = await readForm(request)
+  const orderPath = `/dashboard/myorder/${params.orderId}`
+  if (formData.get('intent') === REORDER_INTENT) return orderAgain(session, request, params.orderId, orderPath)
+  const reason = CancelReasonSchema.safeParse(readText(formData, CANCEL_REASON_FIELD))
+  if (!reason.success) return data({ reasonError: reason.error.issues[0]!.message }, { status: 400 })
+  const result = await cancelOrder(session, params.orderId, reason.data)
+  if (!result.ok && result.status === 400) return data({ reasonError: result.issues[0]?.message ?? result.message }, { status: 400 })
+  return redirectWithToast(session, orderPath, {
+    type: result.ok ? 'success' : 'error',
+    message: result.message,
+  })
+}
+
+export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, confirming, loadedAt } = loaderData
+  const orderPath = `/dashboard/myorder/${order._id}`
+  useLiveStatus(orderPath, !FINAL_STATUSES.has(order.status))
+  const isPending = useIsPending({ formAction: cancelDialogHref(orderPath) })
+  return (
+    <section className="flex flex-col gap-4 p-4 md:p-6">
+      <Link to="/dashboard/myorder" className="text-sm font-semibold text-accent hover:underline">
+        ‹ My Orders
+      </Link>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-lg font-semibold text-slate-900">Order {order.orderId}</h1>
+          <p className="text-sm text-slate-600">Placed {formatOrderTime(order.createdAt)}</p>
+        </div>
+        <StatusBadge status={order.status} />
+      </div>
+      <OrderDelivery order={order} />
+      <p className="flex flex-wrap items-center gap-x-3 text-sm text-slate-600" data-testid="status-as-of">
+        <span>Status as of {formatOrderTime(loadedAt)}</span>
+        <Link to={orderPath} reloadDocument className="font-semibold text-accent hover:underline">
+          Refresh
+        </Link>
+      </p>
+      <StatusTimeline order={order} />
+      <CancellationNote order={order} />
+      <div className="flex flex-wrap items-center gap-3">
+        <ReorderButton orderId={order._id} orderNumber={order.orderId} action={orderPath} />
+        <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} />
+        {order.status === 'placed' ? <CancelOrderLink orderPath={orderPath} /> : null}
+        {order.status === 'payment_pending' ? (
+          <Link to={`/checkout/pay/${order._id}`} className="text-sm font-semibold text-accent hover:underline">
+            Pay now
+          </Link>
+        ) : null}
+      </div>
+      {confirming ? (
+        <CancelOrderDialog
+          orderPath={orderPath}
+          message="It will not be delivered. You can tell us why (optional)."
+          error={actionData?.reasonError}
+          isPending={isPending}
+        />
+      ) : null}
+      <OrderBody order={order} />
+    </section>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,192 @@
+/**
+ * /dashboard/orders/:orderId (admin or staff; docs/commerce-api.md, "Orders"): one order with its customer,
+ * timeline, lines, address and bill, and a button for each allowed next status (placed → packed →
+ * out for delivery → delivered; cancel from placed or packed, stock goes back). Each button posts the
+ * order's `version` as the admin saw it, so two admins cannot both win: the later one gets the API's
+ * 409 "This order was changed by someone else: reload" as an error toast. Cancelling asks first, in a
+ * dialog at `?cancel=1` with an optional reason kept on the order (app/components/cancel-order-dialog.tsx).
+ * "Invoice (PDF)" opens the order's tax invoice (routes/dashboard/orders/$orderId/invoice.ts).
+ * The store, the promised time, and a "Late" badge once delivered late (docs/stores.md, "Shopper pages").
+ * The payment and its refunds (docs/payments.md); a paid order that is placed or packed can have a
+ * line that cannot be delivered refunded (a partial refund through the provider).
+ */
+import { data, Form, Link } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/index'
+import { throwFailure } from '../../../../.server/failure.ts'
+import { orderDetails, updateOrderStatus } from '../../../../.server/api/order.ts'
+import { requireStaff } from '../../../../.server/auth.ts'
+import { getSession } from '../../../../.server/context.ts'
+import { readForm, readText } from '../../../../.server/form.ts'
+import { refundLine } from '../../../../.server/api/payment.ts'
+import { redirectWithToast } from '../../../../.server/toast.ts'
+import { RoleGuard } from '../../../../components/admin-guard.tsx'
+import { CancelOrderDialog, CancelOrderLink, cancelDialogHref, isCancelDialogOpen } from '../../../../components/cancel-order-dialog.tsx'
+import { GeneralErrorBoundary } from '../../../../components/error-boundary.tsx'
+import { InvoiceLink } from '../../../../components/invoice-link.tsx'
+import { useIsPending } from '../../../../components/forms.tsx'
+import { SHOP_NAME } from '../../../../components/header.tsx'
+import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline } from '../../../../components/order-view.tsx'
+import { buttonClassName } from '../../../../components/ui/button.tsx'
+import { formatOrderTime, statusLabel } from '../../../../lib/order-status.ts'
+import { NEXT_STATUSES, ORDER_STATUSES } from '../../../../../contract/order-status.ts'
+import { CancelReasonSchema } from '../../../../../contract/order.ts'
+import { formatRupees } from '../../../../lib/money.ts'
+import { PLAUSIBLE_ID } from '../../../../../contract/ids.ts'
+
+/** The form intent of "Refund a line that cannot be delivered". */
+const REFUND_LINE_INTENT = 'refund-line'
+
+/** Payment states in which a line of a placed or packed order can still be refunded. */
+const REFUNDABLE = new Set(['paid', 'partially_refunded', 'refund_pending'])
+
+export const meta: Route.MetaFunction = () => [{ title: `Order | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
+
+/** A status change as posted: the new status, the version the admin saw, and a cancellation's optional reason. */
+const StatusChangeSchema = z.object({
+  status: z.enum(ORDER_STATUSES),
+  version: z.coerce.number().int().min(1),
+  reason: CancelReasonSchema.optional(),
+})
+
+export async function loader({ context, params, url }: Route.LoaderArgs) {
+  const { isStaff } = await requireStaff(context, url)
+  if (!isStaff) return data({ isStaff: false as const, order: null, confirming: false }, { status: 403 })
+  const result = await orderDetails(getSession(context), params.orderId)
+  if (!result.ok) throwFailure(result)
+  const order = result.data
+  return {
+    isStaff: true as const,
+    order,
+    confirming: NEXT_STATUSES[order.status].includes('cancelled') && isCancelDialogOpen(url.searchParams),
+  }
+}
+
+export async function action({ context, params, request, url }: Route.ActionArgs) {
+  const { isStaff } = await requireStaff(context, url)
+  if (!isStaff) throw data('Do not have permission', { status: 403 })
+  const session = getSession(context)
+  const formData = await readForm(request)
+  const back = `/dashboard/orders/${params.orderId}`
+  if (formData.get('intent') === REFUND_LINE_INTENT) {
+    const productId = readText(formData, 'productId')
+    if (!PLAUSIBLE_ID.test(productId)) return redirectWithToast(session, back, { type: 'error', message: 'Choose the line to refund' })
+    const refunded = await refundLine(session, params.orderId, productId)
+    return redirectWithToast(session, back, {
+      type: refunded.ok ? 'success' : 'error',
+      message: refunded.ok ? 'Refund started' : refunded.message,
+    })
+  }
+  const parsed = StatusChangeSchema.safeParse(Object.fromEntries(formData))
+  if (!parsed.success) {
+    const reasonIssue = parsed.error.issues.find((i) => i.path[0] === 'reason')
+    if (reasonIssue) return data({ reasonError: reasonIssue.message }, { status: 400 })
+    return redirectWithToast(session, back, { type: 'error', message: 'Choose a status' })
+  }
+  const { status, version, reason } = parsed.data
+  const result = await updateOrderStatus(session, {
+    orderId: params.orderId,
+    status,
+    version,
+    ...(status === 'cancelled' && reason ? { reason } : {}),
+  })
+  if (!result.ok && result.status === 400) return data({ reasonError: result.issues[0]?.message ?? result.message }, { status: 400 })
+  return redirectWithToast(session, back, {
+    type: result.ok ? 'success' : 'error',
+    message: result.ok ? `Order marked ${statusLabel(parsed.data.status).toLowerCase()}` : result.message,
+  })
+}
+
+export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { isStaff, order, confirming } = loaderData
+  const orderPath = order ? `/dashboard/orders/${order._id}` : ''
+  const isCancelling = useIsPending({ formAction: cancelDialogHref(orderPath) })
+  return (
+    <RoleGuard allowed={isStaff}>
+      {order ? (
+        <section className="flex flex-col gap-4 p-4 md:p-6">
+          <Link to="/dashboard/orders" className="text-sm font-semibold text-accent hover:underline">
+            ‹ Orders
+          </Link>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <div>
+              <h1 className="text-lg font-semibold text-slate-900">Order {order.orderId}</h1>
+              <p className="text-sm text-slate-600">
+                {formatOrderTime(order.createdAt)}
+                {order.customer ? ` · ${order.customer.name} (${order.customer.email})` : ''}
+              </p>
+              <p className="text-sm text-slate-600" data-testid="order-store">
+                From {order.store.name}, {order.store.area}
+              </p>
+            </div>
+            <StatusBadge status={order.status} />
+          </div>
+          <OrderDelivery order={order} lateBadge />
+          <StatusTimeline order={order} />
+          <CancellationNote order={order} />
+          <div>
+            <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} />
+          </div>
+          {NEXT_STATUSES[order.status].length > 0 ? (
+            <div className="flex flex-wrap gap-2">
+              {NEXT_STATUSES[order.status].map((status) =>
+                status === 'cancelled' ? (
+                  <CancelOrderLink key={status} orderPath={orderPath} />
+                ) : (
+                  <Form method="post" key={status}>
+                    <input type="hidden" name="status" value={status} />
+                    <input type="hidden" name="version" value={order.version} />
+                    <button type="submit" className={buttonClassName({ variant: 'primary', size: 'sm' })}>
+                      {`Mark ${statusLabel(status).toLowerCase()}`}
+                    </button>
+                  </Form>
+                ),
+              )}
+            </div>
+          ) : null}
+          {confirming ? (
+            <CancelOrderDialog
+              orderPath={orderPath}
+              message={`The order will not be delivered and its stock goes back. The shopper sees the reason you give (optional).`}
+              fields={{ status: 'cancelled', version: String(order.version) }}
+              error={actionData && 'reasonError' in actionData ? actionData.reasonError : null}
+              isPending={isCancelling}
+            />
+          ) : null}
+          {REFUNDABLE.has(order.payment.state) && (order.status === 'placed' || order.status === 'packed') ? (
+            <Form
+              method="post"
+              data-card="refund line"
+              className="flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row sm:items-end"
+            >
+              <input type="hidden" name="intent" value={REFUND_LINE_INTENT} />
+              <label className="flex min-w-0 flex-1 flex-col gap-1 text-sm text-slate-700">
+                Refund a line that cannot be delivered
+                <select name="productId" defaultValue="" className="w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm">
+                  <option value="" disabled>
+                    Choose a line…
+                  </option>
+                  {order.items
+                    .filter((line) => line.productId)
+                    .map((line) => (
+                      <option key={line.productId} value={line.productId!}>
+                        {line.quantity} × {line.name} ({formatRupees(line.lineTotal)})
+                      </option>
+                    ))}
+                </select>
+              </label>
+              <button type="submit" className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
+                Refund line
+              </button>
+            </Form>
+          ) : null}
+          <OrderBody order={order} />
+        </section>
+      ) : null}
+    </RoleGuard>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
