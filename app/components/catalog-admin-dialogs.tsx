@@ -4,7 +4,7 @@
  * a Conform form (the submit looks active only when the form is complete, yet a click still explains
  * what is missing), its Name field and its image field's state. The rules they follow
  * are app/lib/schemas/catalog.ts, the dialog addresses app/lib/admin-urls.ts; the server side of
- * their forms is app/.server/catalog-admin-actions.ts.
+ * their forms is app/.server/catalog-admin-form.ts and each page's `.server.ts` beside it.
  *
  * Every dialog is opened by the page's address and closed with a link back, so it works the same
  * without JavaScript (server-rendered) and with it (modal;
