@@ -52,7 +52,7 @@ export const CACHED_PAGE_CACHE_CONTROL = 'private, no-cache'
  * between visitors only in its personal slots (app/lib/personal-slots.ts); never sent to a visitor.
  */
 export const PERSONAL_SLOTS_HEADER = 'x-personal-slots'
-/** The path of the resource route that answers a visitor's `Personal` to the cache (app/routes/personal-data.ts). */
+/** The path of the resource route that answers a visitor's `Personal` to the cache (app/routes/_personal.ts). */
 export const PERSONAL_DATA_PATH = '/_personal'
 /** The session keys a visitor may hold and still get a spliced page; anything else (a flash message, a password recovery) gets a full render. */
 const SPLICEABLE_SESSION_KEYS = new Set(['accessToken', 'refreshToken', 'user', 'guestCartId', 'location'])
@@ -582,7 +582,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     }
   }
 
-  /** The visitor's `Personal` and the cookies its reading set (a refreshed token), from app/routes/personal-data.ts; null when it cannot be read. */
+  /** The visitor's `Personal` and the cookies its reading set (a refreshed token), from app/routes/_personal.ts; null when it cannot be read. */
   const personalOf = async (req: ExpressRequest): Promise<{ personal: Personal; setCookies: string[] } | null> => {
     const headers = internalRequestHeaders(req, (name) => name === 'accept-encoding')
     const response = await options.render(new Request(`${origin(req)}${PERSONAL_DATA_PATH}`, { method: 'GET', headers }))
