@@ -41,6 +41,9 @@ afterAll(() => t?.close())
 const SERVER_READS: Record<string, z.ZodType> = {
   'idempotency-key': IdempotencyKeySchema,
   'x-guest-cart': GuestCartIdSchema,
+  // Cart writes' `Prefer` (api/lib/prefer.ts): any value is read, a preference not understood is
+  // ignored (RFC 7240 section 2), so nothing the document allows is refused.
+  prefer: z.string(),
   page: SitemapPageSchema,
   // GET /api/order/admin/export: the admin list's filters (contract/order.ts).
   ...AdminOrderFilterShape,
