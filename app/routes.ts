@@ -61,8 +61,6 @@ export default [
   route('product/:product', 'routes/product/$product.tsx'),
   // Crawlers' files (docs/seo.md): resource routes, no page around them.
   route('robots.txt', 'routes/robots.txt.ts'),
-  // The page cache's reading of a visitor's cart and user (app/.server/page-cache.ts); 404 for anyone else.
-  route('_personal', 'routes/_personal.ts'),
   route('sitemap.xml', 'routes/sitemap.xml.ts', { id: 'sitemap-index' }),
   route('sitemaps/:file', 'routes/sitemaps/$file.ts', { id: 'sitemap-file' }),
   route(':category', 'routes/$category/index.tsx'),

@@ -1,7 +1,7 @@
 /**
  * Spliced pages (app/.server/page-cache.ts; docs/decisions/0032-personal-parts-spliced.md) in an
  * Express app like server.ts, with stand-ins for React Router (a page whose slots are marked as
- * app/components/personal-slot.tsx marks them, the `/_personal` route reading the cookie session)
+ * app/components/personal-slot.tsx marks them), for the API's cart summary
  * and for app/entry.server.tsx's slot render. Proves: a shopper with a cart or an account gets the
  * one shared render with only their own slots and their data script; the gzip body is the identity
  * body to the byte wherever the changed slots are; under concurrency nobody gets another's name or
@@ -14,7 +14,7 @@ import type { Server } from 'node:http'
 import { gunzipSync } from 'node:zlib'
 import express from 'express'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createPageCache, isPageCacheRender, PERSONAL_DATA_PATH, PERSONAL_SLOTS_HEADER, type PageCache } from './page-cache.ts'
+import { createPageCache, PERSONAL_SLOTS_HEADER, type PageCache } from './page-cache.ts'
 import { sessionStorage } from './session.ts'
 import { inProcessWiring } from './api-context.ts'
 import { PERSONAL_DATA_ID, type Personal } from '../lib/personal.ts'
@@ -23,11 +23,9 @@ import { SLOT_CLOSE, slotOpenText, type PersonalSlotDescriptor } from '../lib/pe
 interface Harness {
   base: string
   cache: PageCache
-  /** Shared renders of pages (not the `/_personal` reads). */
+  /** Shared renders of pages. */
   pageRenders: string[]
-  /** Reads of `/_personal`. */
-  personalReads: number
-  /** Guest cart ids the stand-in API was asked a summary for (with `wiring`). */
+  /** Guest cart ids the stand-in API was asked a summary for. */
   summaryCalls: string[]
   slotRenders: number
   close(): Promise<void>
@@ -57,24 +55,6 @@ function page(pathname: string): string {
   )
 }
 
-/** The `Personal` the stand-in `/_personal` answers for a cookie: the session's user and its guest cart. */
-async function personalOf(cookie: string | null): Promise<Personal | null> {
-  const session = await sessionStorage.getSession(cookie)
-  const user = session.get('user') ?? null
-  if (user && user.role !== 'USER') return null
-  const lines = carts.get(session.get('guestCartId') ?? '') ?? {}
-  const entries = Object.entries(lines)
-  return {
-    user,
-    cart: {
-      count: entries.reduce((n, [, qty]) => n + qty, 0),
-      total: entries.reduce((n, [, qty]) => n + qty * 10, 0),
-      lines: Object.fromEntries(entries.map(([id, qty]) => [id, { lineId: `line-${id}`, qty }])),
-      maxQtyPerLine: 12,
-    },
-  }
-}
-
 /** The stand-in slot render: each slot's HTML names what it shows for the visitor. */
 async function renderSlots(_url: string, personal: Personal, slots: PersonalSlotDescriptor[]): Promise<string[]> {
   harness.slotRenders++
@@ -87,7 +67,7 @@ async function renderSlots(_url: string, personal: Personal, slots: PersonalSlot
 }
 
 /**
- * The stand-in API behind `wiring`: GET /api/cart/summary of the `X-Guest-Cart` cart, 401 for the
+ * The stand-in API the cache reads through: GET /api/cart/summary of the `X-Guest-Cart` cart, 401 for the
  * guest id `g-expired`.
  */
 function summaryApi(calls: string[]) {
@@ -110,20 +90,13 @@ function summaryApi(calls: string[]) {
   })
 }
 
-async function start(opts: { wiring?: boolean } = {}): Promise<Harness> {
+async function start(): Promise<Harness> {
   const pageRenders: string[] = []
   const summaryCalls: string[] = []
   const cache = createPageCache({
-    wiring: opts.wiring ? summaryApi(summaryCalls) : undefined,
+    wiring: summaryApi(summaryCalls),
     render: async (request) => {
       const { pathname } = new URL(request.url)
-      if (pathname === PERSONAL_DATA_PATH) {
-        harness.personalReads++
-        if (!isPageCacheRender(request)) return new Response('Not Found', { status: 404 })
-        const cookie = request.headers.get('cookie')
-        const refreshed = cookie?.includes('refresh-me') ? { 'Set-Cookie': '__session=refreshed; Path=/; HttpOnly' } : undefined
-        return Response.json(await personalOf(cookie), { headers: refreshed })
-      }
       pageRenders.push(pathname)
       const headers: Record<string, string> = {
         'Content-Type': 'text/html; charset=utf-8',
@@ -151,7 +124,6 @@ async function start(opts: { wiring?: boolean } = {}): Promise<Harness> {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     cache,
     pageRenders,
-    personalReads: 0,
     summaryCalls,
     slotRenders: 0,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -281,13 +253,6 @@ describe('a shopper with a cart or an account', () => {
     })
     expect(harness.pageRenders).toEqual(['/p/crowd'])
   })
-
-  it('passes on a cookie the reading of their data set (a refreshed token)', async () => {
-    const cookie = `${await sessionCookie({ guestCartId: 'g-r' })}; refresh-me=1`
-    const res = await get('/p/refresh', cookie)
-    expect(res.headers.get('x-page-cache')).toBe('spliced')
-    expect(res.headers.get('set-cookie')).toBe('__session=refreshed; Path=/; HttpOnly')
-  })
 })
 
 describe('a page rendered for the request instead', () => {
@@ -308,20 +273,10 @@ describe('a page rendered for the request instead', () => {
     expect((await get('/cart', cookie)).body).toBe('<p>rendered for this request</p>')
     expect(harness.pageRenders).toEqual(['/cart'])
   })
-
-  it('the /_personal route itself is no page: a visitor asking for it gets what React Router answers, never the cache', async () => {
-    const res = await get(PERSONAL_DATA_PATH, await sessionCookie({ guestCartId: 'g-1' }))
-    expect(res.headers.get('x-page-cache')).toBeNull()
-  })
 })
 
-describe('a visitor read without a React Router request (the API wiring given)', () => {
-  beforeEach(async () => {
-    await harness.close()
-    harness = await start({ wiring: true })
-  })
-
-  it('gets the spliced page from one summary call, and no /_personal read', async () => {
+describe("a visitor's data read through the API wiring", () => {
+  it('gets the spliced page from one summary call', async () => {
     carts.set('g-ravi', { p1: 2 })
     const cookie = await sessionCookie({ guestCartId: 'g-ravi' })
     const res = await get('/p/milk', cookie)
@@ -329,7 +284,6 @@ describe('a visitor read without a React Router request (the API wiring given)',
     expect(res.body).toContain('<div class="stepper">2 of p1</div>')
     expect(embedded(res.body)).toMatchObject({ user: null, cart: { count: 2, lines: { p1: { lineId: 'line-p1', qty: 2 } } } })
     expect(harness.summaryCalls).toEqual(['g-ravi'])
-    expect(harness.personalReads).toBe(0)
   })
 
   it('a signed-in shopper too; a read that changes the session (an expired cart) sends its cookie', async () => {
@@ -347,7 +301,6 @@ describe('a visitor read without a React Router request (the API wiring given)',
     const session = await sessionStorage.getSession(cookie.split(';')[0])
     expect(session.get('guestCartId')).toBeUndefined()
     expect(harness.summaryCalls).toEqual(['g-asha', 'g-expired'])
-    expect(harness.personalReads).toBe(0)
   })
 
   it('never gets another guest’s cart, with 24 guests asking at once', async () => {
@@ -363,7 +316,6 @@ describe('a visitor read without a React Router request (the API wiring given)',
       expect(page.body).toContain(`<div class="stepper">${i + 1} of p${(i % 3) + 1}</div>`)
       expect(embedded(page.body)?.cart.count).toBe(i + 1)
     })
-    expect(harness.personalReads).toBe(0)
     expect(new Set(harness.summaryCalls).size).toBe(24)
   })
 })

@@ -21,7 +21,7 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants as zlibConstants, crc32, deflateRawSync, gzip } from 'node:zlib'
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { LRUCache } from 'lru-cache'
-import { parsePersonal, personalScriptJson, PERSONAL_DATA_ID, type Personal } from '../lib/personal.ts'
+import { personalScriptJson, PERSONAL_DATA_ID, type Personal } from '../lib/personal.ts'
 import {
   fillSlotTemplate,
   parseSlotTemplate,
@@ -52,8 +52,6 @@ export const CACHED_PAGE_CACHE_CONTROL = 'private, no-cache'
  * between visitors only in its personal slots (app/lib/personal-slots.ts); never sent to a visitor.
  */
 export const PERSONAL_SLOTS_HEADER = 'x-personal-slots'
-/** The path of the resource route that answers a visitor's `Personal` to the cache (app/routes/_personal.ts). */
-export const PERSONAL_DATA_PATH = '/_personal'
 /** The session keys a visitor may hold and still get a spliced page; anything else (a flash message, a password recovery) gets a full render. */
 const SPLICEABLE_SESSION_KEYS = new Set(['accessToken', 'refreshToken', 'user', 'guestCartId', 'location'])
 /** The session cookie's name (app/.server/session.ts). */
@@ -124,8 +122,8 @@ function locationProfile(location: SessionLocation | undefined): CacheProfile | 
 }
 
 /**
- * The headers of an in-process request made for `req` (a render for the cache, the `/_personal`
- * read): the visitor's own headers but the conditional ones (`If-*`) and those `leaveOut` names, with
+ * The headers of an in-process request made for `req` (a render for the cache, the direct read of
+ * a visitor's data): the visitor's own headers but the conditional ones (`If-*`) and those `leaveOut` names, with
  * the per-process render token.
  */
 function internalRequestHeaders(req: ExpressRequest, leaveOut: (name: string) => boolean): Headers {
@@ -355,9 +353,9 @@ export interface PageCacheOptions {
   /** The fixed public origin (`PUBLIC_URL`), or null when pages name the origin each request came to. */
   publicUrl: string | null
   /**
-   * The BFF's API wiring (app/.server/api-context.ts): with it, a visitor's data for a spliced page
-   * is read directly, without a React Router request for `/_personal` (which remains for a cache
-   * made without it).
+   * The BFF's API wiring (app/.server/api-context.ts), through which a spliced page reads its
+   * visitor's cart summary. Without it (or without `renderPersonalSlots`), a visitor with a cart or
+   * an account always gets a page rendered for that request.
    */
   wiring?: ApiWiring
 }
@@ -582,25 +580,14 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     }
   }
 
-  /** The visitor's `Personal` and the cookies its reading set (a refreshed token), from app/routes/_personal.ts; null when it cannot be read. */
-  const personalOf = async (req: ExpressRequest): Promise<{ personal: Personal; setCookies: string[] } | null> => {
-    const headers = internalRequestHeaders(req, (name) => name === 'accept-encoding')
-    const response = await options.render(new Request(`${origin(req)}${PERSONAL_DATA_PATH}`, { method: 'GET', headers }))
-    const text = await response.text()
-    const personal = response.status === 200 ? parsePersonal(text) : null
-    return personal ? { personal, setCookies: response.headers.getSetCookie() } : null
-  }
-
   /**
-   * A visitor's `Personal` read directly (`options.wiring`): the one call `/_personal`'s loader makes
-   * (`getCartSummary`, in the session's store scope, refreshing an expired access token as any
-   * upstream call does) without the React Router request around it, and the session committed as
-   * the session middleware would (app/.server/context.ts: a Set-Cookie only when the read changed
-   * it: a rotated token, an expired guest cart dropped). Null without wiring.
+   * A visitor's `Personal`: the one call the root loader makes for it (`getCartSummary`, through the
+   * API wiring, in the session's store scope, refreshing an expired access token as any upstream
+   * call does) without a React Router request around it, and the session committed as the session
+   * middleware would (app/.server/context.ts: a Set-Cookie only when the read changed it: a rotated
+   * token, an expired guest cart dropped). Null for a user who is no shopper.
    */
-  const directPersonalOf = async (req: ExpressRequest): Promise<{ personal: Personal; setCookies: string[] } | null> => {
-    const wiring = options.wiring
-    if (!wiring) return null
+  const personalOf = async (req: ExpressRequest, wiring: ApiWiring): Promise<{ personal: Personal; setCookies: string[] } | null> => {
     const request = new Request(`${origin(req)}${req.originalUrl}`, { headers: internalRequestHeaders(req, () => false) })
     const session = await RequestSession.fromRequest(request)
     const cart = await runWithApi(wiring, () =>
@@ -672,7 +659,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
   /** A visitor with a cart or an account: the shared page with their slots, or (`next()`) a full render. */
   const fillSpliced = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    if (!options.renderPersonalSlots) return next()
+    if (!options.renderPersonalSlots || !options.wiring) return next()
     const profile = await spliceProfile(req.headers.cookie)
     const key = profile === null ? null : keyOf(req, profile)
     if (profile === null || key === null || unspliceable.has(key)) return next()
@@ -681,7 +668,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       unspliceable.set(key, true)
       return next()
     }
-    const read = options.wiring ? await directPersonalOf(req) : await personalOf(req)
+    const read = await personalOf(req, options.wiring)
     if (!read) return next()
     await sendSpliced(req, res, entry, entry.splice, read.personal, read.setCookies)
   }
