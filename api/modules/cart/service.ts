@@ -540,12 +540,9 @@ async function addLinesCapped(deps: CartDeps, tx: Executor, cartId: string, line
  * Reordering a past order uses it (docs/commerce-api.md, "Order again").
  * @returns one `LineAdded` per line, in the order given
  */
-export async function addLinesToCart(deps: CartDeps, tx: Executor, owner: CartOwner, lines: LineToAdd[]): Promise<LineAdded[]> {
-  const cartId = await cartIdOf(deps, tx, owner)
-  await tx.execute(sql`select id from carts where id = ${cartId} for update`)
-  const outcomes = await addLinesCapped(deps, tx, cartId, lines)
-  await touch(tx, cartId, deps.clock())
-  return outcomes
+export async function addLinesToCart(deps: CartDeps, tx: Tx, owner: CartOwner, lines: LineToAdd[]): Promise<LineAdded[]> {
+  const cartId = (await lockCart(deps, tx, owner, true))!
+  return addLinesCapped(deps, tx, cartId, lines)
 }
 
 /**
