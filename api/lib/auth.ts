@@ -73,6 +73,22 @@ export function requireUser(deps: GuardDeps) {
 }
 
 /**
+ * Middleware for a route that also serves visitors: with a token, the user as requireUser sets it (401
+ * or 403 for a bad one); without, none. Read it with `signedInUser`.
+ */
+export function optionalUser(deps: GuardDeps) {
+  return createMiddleware<AuthEnv>(async (c, next) => {
+    if (hasAccessToken(c)) c.set('user', await authenticate(c, deps))
+    await next()
+  })
+}
+
+/** The user set by optionalUser (or another guard), undefined for a visitor. */
+export function signedInUser(c: Context): User | undefined {
+  return (c as Context<AuthEnv>).get('user')
+}
+
+/**
  * Middleware: as requireUser, then 403 unless the user's role is ADMIN (docs/product.md, "Roles and
  * permissions"; docs/api-contract.md, "Differences from the original contract").
  */

@@ -5,10 +5,11 @@
  * both mounts the handlers and enters the route in the OpenAPI 3.1 document served at
  * `GET /api/openapi.json` (@hono/zod-openapi's `createRoute` and registry).
  *
- * Bodies are NOT validated by a generated validator: every handler still reads its body through
- * api/lib/validate.ts `readBody` (or api/lib/multipart.ts for uploads) with the same schema, so the
- * streaming size cap (413), the content-type rule (415) and the `issues` of a 400 stay exactly as
- * docs/api-contract.md describes them. The schemas are declared here for the document only.
+ * The declared body schema is the one the handler receives: after the guards, `endpoint()` reads the
+ * body with api/lib/validate.ts `readBody` and passes the result as the handler's second argument, so
+ * the streaming size cap (413), the content-type rule (415) and the `issues` of a 400 stay as
+ * docs/api-contract.md, "Errors" describes them (not a generated validator). Uploads are read by the handler
+ * (api/lib/multipart.ts).
  *
  * The error answers a route can give follow from the declaration (a body: 400, 413, 415; a guard:
  * 401, 403) plus those it lists (404, 409, 422, 429 with `Retry-After`), each with the failure
@@ -20,6 +21,7 @@ import { matchedRoutes } from 'hono/route'
 import { z } from 'zod'
 import { FailureSchema, successOf } from '../../contract/envelope.ts'
 import { SAFE_TEXT_PATTERN } from '../../contract/fields.ts'
+import { readBody } from './validate.ts'
 
 /** Who may call an endpoint: anyone, a signed-in user, an ADMIN, an ADMIN or STAFF, or the owner of a cart (a user or a guest cart id). */
 export type Access = 'public' | 'user' | 'admin' | 'staff' | 'cart'
@@ -43,7 +45,7 @@ export interface Endpoint {
   summary: string
   description?: string
   access: Access
-  /** The JSON body's schema (read by the handler with `readBody`). */
+  /** The JSON body's schema: read with `readBody` after the guards and handed to the handler. */
   body?: z.ZodType
   /** The multipart field carrying an uploaded file (read by the handler with `readFileField`). */
   upload?: string
@@ -145,6 +147,12 @@ export function routeOf(endpoint: Endpoint, tag: string): RouteConfig {
 /** A guard or a handler of a route: what Hono's `on()` takes (the context of any env, so guards with their own env fit). */
 export type RouteStep = (c: Context, next: Next) => Response | void | Promise<Response | void>
 
+/** The handler of a route declaring a body: called with the body as read and parsed by the declared schema. */
+export type BodyHandler<B> = (c: Context, body: B) => Response | Promise<Response>
+
+/** The steps of a route: guards, then the handler, which takes the body when the declaration names one. */
+export type RouteSteps<B> = [...RouteStep[], B extends z.ZodType ? BodyHandler<z.output<B>> : RouteStep]
+
 /** A module's router: declare each endpoint with `endpoint()`, mount it with `app.route(prefix, router)`. */
 export function apiRouter(tag: string) {
   const router = new OpenAPIHono()
@@ -152,13 +160,20 @@ export function apiRouter(tag: string) {
     router,
     /**
      * Declares `endpoint` in the document and mounts `handlers` (guards first, the handler last) on
-     * its method and path. The handlers read the body themselves (see the module comment).
+     * its method and path. With a `body`, the last handler is called with it, read after the guards
+     * (so a 401, 403 or 429 of a guard comes before any body error).
      */
-    endpoint(endpoint: Endpoint, ...handlers: RouteStep[]) {
+    endpoint<B extends z.ZodType | undefined = undefined>(endpoint: Endpoint & { body?: B }, ...handlers: RouteSteps<B>) {
       router.openAPIRegistry.registerPath(routeOf(endpoint, tag))
       // The document writes a path parameter as `{id}` (OpenAPI 3.1, "Path Templating"), Hono as `:id`.
       const path = endpoint.path.replace(/\{(\w+)\}/g, ':$1')
-      router.on(endpoint.method.toUpperCase(), path, ...(handlers as [MiddlewareHandler]))
+      const body = endpoint.body
+      const steps = [...handlers] as RouteStep[]
+      if (body) {
+        const handler = steps.pop() as unknown as BodyHandler<unknown>
+        steps.push(async (c) => handler(c, await readBody(c, body)))
+      }
+      router.on(endpoint.method.toUpperCase(), path, ...(steps as [MiddlewareHandler]))
     },
   }
 }
@@ -225,7 +240,7 @@ export const DOCUMENT_INFO = {
     title: 'Grocery storefront API',
     version: '1.0.0',
     description:
-      'The upstream REST API of the grocery storefront (docs/api-contract.md, docs/commerce-api.md). Every answer is the envelope ' +
+      'The upstream REST API of the grocery storefront (docs/api-contract.md, "Endpoints"; docs/commerce-api.md, "Cart" and "Orders"). Every answer is the envelope ' +
       '`{ message, error, success, data }`; failures carry `issues` on a 400 and `Retry-After` on a 429 or 503.',
   },
 } as const

@@ -9,7 +9,6 @@ import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireUser } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
-import { readBody } from '../../lib/validate.ts'
 import { AddressIdSchema, AddressSchema, CreateAddressSchema, UpdateAddressSchema } from '../../../contract/address.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { createAddress, disableAddress, listAddresses, updateAddress } from './service.ts'
@@ -30,8 +29,7 @@ export function addressRoutes(deps: AppDeps) {
       errors: [409],
     },
     signedIn,
-    async (c) => {
-      const input = await readBody(c, CreateAddressSchema)
+    async (c, input) => {
       return ok(c, 'Address created successfully', await createAddress(deps, currentUser(c).id, input), {}, 201)
     },
   )
@@ -59,8 +57,7 @@ export function addressRoutes(deps: AppDeps) {
       errors: [404],
     },
     signedIn,
-    async (c) => {
-      const input = await readBody(c, UpdateAddressSchema)
+    async (c, input) => {
       return ok(c, 'Address updated', await updateAddress(deps, currentUser(c).id, input))
     },
   )
@@ -76,8 +73,7 @@ export function addressRoutes(deps: AppDeps) {
       errors: [404],
     },
     signedIn,
-    async (c) => {
-      const { _id } = await readBody(c, AddressIdSchema)
+    async (c, { _id }) => {
       await disableAddress(deps, currentUser(c).id, _id)
       return ok(c, 'Address removed', null)
     },

@@ -14,7 +14,7 @@
  * Every write spends the cart's write budget and, for a guest cart, its address's (IPv6 per /64);
  * a spent budget is a 429 with `Retry-After` (docs/security.md, "Carts").
  */
-import type { Context } from 'hono'
+import type { Context, Next } from 'hono'
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
 import { STORE_HEADER, requestStore } from '../store/service.ts'
@@ -23,7 +23,6 @@ import { addressGroup, clientIp } from '../../lib/client-ip.ts'
 import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
-import { readBody } from '../../lib/validate.ts'
 import { applyMinimal, prefersMinimal } from '../../lib/prefer.ts'
 import {
   AddToCartSchema,
@@ -78,6 +77,13 @@ async function answerWrite(c: Context, message: string, line: () => Promise<unkn
   return ok(c, message, null)
 }
 
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The cart a cart write names, found and charged by the write's guard (`cartRoutes`). */
+    cartOwner: CartOwner
+  }
+}
+
 /** Builds the /api/cart router. */
 export function cartRoutes(deps: AppDeps) {
   /** The cart a request names (see the module comment). */
@@ -91,6 +97,13 @@ export function cartRoutes(deps: AppDeps) {
   }
 
   const spendWrite = (c: Context, owner: CartOwner) => spendCartWrite(deps, c, owner)
+  /** Guard of a write: the cart it names (401, 404) and one write spent (429), before the body is read. */
+  const cartWrite = async (c: Context, next: Next) => {
+    const owner = await ownerOf(c)
+    await spendWrite(c, owner)
+    c.set('cartOwner', owner)
+    await next()
+  }
   // The cart's lines are capped by the stock of the store the request names (docs/stores.md).
   const storeDeps = async (c: Context) => ({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id })
 
@@ -135,10 +148,9 @@ export function cartRoutes(deps: AppDeps) {
       },
       errors: [404, 409, 429],
     },
-    async (c) => {
-      const owner = await ownerOf(c)
-      await spendWrite(c, owner)
-      const { productId } = await readBody(c, AddToCartSchema)
+    cartWrite,
+    async (c, { productId }) => {
+      const owner = c.get('cartOwner')
       const store = await storeDeps(c)
       const written = await addToCart(store, owner, productId)
       return answerWrite(c, 'Item added to cart', () => lineAnswer(store, written.owner, written.lineId!))
@@ -187,10 +199,9 @@ export function cartRoutes(deps: AppDeps) {
       answers: { 200: { description: 'The line, or null when removed or with `Prefer: return=minimal`', data: CartItemSchema.nullable() } },
       errors: [404, 409, 429],
     },
-    async (c) => {
-      const owner = await ownerOf(c)
-      await spendWrite(c, owner)
-      const { _id, qty } = await readBody(c, UpdateQtySchema)
+    cartWrite,
+    async (c, { _id, qty }) => {
+      const owner = c.get('cartOwner')
       const store = await storeDeps(c)
       const { lineId, owner: written } = await updateQuantity(store, owner, _id, qty)
       return answerWrite(c, lineId ? 'Cart updated' : 'Item removed from cart', async () =>
@@ -210,11 +221,9 @@ export function cartRoutes(deps: AppDeps) {
       answers: { 200: { description: '`data` is null' } },
       errors: [404, 429],
     },
-    async (c) => {
-      const owner = await ownerOf(c)
-      await spendWrite(c, owner)
-      const { _id } = await readBody(c, CartLineIdSchema)
-      await removeLine(await storeDeps(c), owner, _id)
+    cartWrite,
+    async (c, { _id }) => {
+      await removeLine(await storeDeps(c), c.get('cartOwner'), _id)
       return ok(c, 'Item removed from cart', null)
     },
   )
@@ -230,9 +239,11 @@ export function cartRoutes(deps: AppDeps) {
       errors: [404, 429],
     },
     requireUser(deps),
-    async (c) => {
+    async (c, next) => {
       await spendWrite(c, { kind: 'user', userId: currentUser(c).id })
-      const { guestCartId } = await readBody(c, MergeCartSchema)
+      await next()
+    },
+    async (c, { guestCartId }) => {
       const cart = await mergeGuestCart(await storeDeps(c), currentUser(c).id, guestCartId)
       return ok(c, 'Cart merged', cart.items, { bill: cart.bill, limits: cart.limits })
     },

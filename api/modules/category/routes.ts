@@ -4,7 +4,6 @@ import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin } from '../../lib/auth.ts'
 import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
-import { readBody } from '../../lib/validate.ts'
 import { AddCategorySchema, CategorySchema, DeleteByIdSchema, UpdateCategorySchema } from '../../../contract/category.ts'
 import { IdempotencyHeaderSchema } from '../../../contract/idempotency.ts'
 import { apiRouter } from '../../lib/openapi.ts'
@@ -53,8 +52,7 @@ export function categoryRoutes(deps: AppDeps) {
       errors: [409, 422],
     },
     requireAdmin(deps),
-    async (c) => {
-      const input = await readBody(c, AddCategorySchema)
+    async (c, input) => {
       const idempotency = idempotencyClaim(c, currentUser(c).id, 'category:add', input)
       return ok(c, CATEGORY_ADDED, await addCategory({ ...deps, actor: currentUser(c).id }, input, idempotency), {}, 201)
     },
@@ -71,8 +69,7 @@ export function categoryRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     requireAdmin(deps),
-    async (c) => {
-      const input = await readBody(c, UpdateCategorySchema)
+    async (c, input) => {
       return ok(c, CATEGORY_UPDATED, await updateCategory({ ...deps, actor: currentUser(c).id }, input))
     },
   )
@@ -88,8 +85,7 @@ export function categoryRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     requireAdmin(deps),
-    async (c) => {
-      const { _id } = await readBody(c, DeleteByIdSchema)
+    async (c, { _id }) => {
       await deleteCategory({ ...deps, actor: currentUser(c).id }, _id)
       return ok(c, CATEGORY_DELETED, null)
     },

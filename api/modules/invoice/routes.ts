@@ -7,7 +7,6 @@
 import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireUser } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
-import { readBody } from '../../lib/validate.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { OrderRefSchema } from '../../../contract/order.ts'
 import { InvoiceSchema } from '../../../contract/invoice.ts'
@@ -28,8 +27,7 @@ export function invoiceRoutes(deps: AppDeps) {
       errors: [404],
     },
     requireUser(deps),
-    async (c) => {
-      const { orderId } = await readBody(c, OrderRefSchema)
+    async (c, { orderId }) => {
       return ok(c, 'Invoice', await orderInvoice(deps, currentUser(c), orderId))
     },
   )

@@ -13,11 +13,10 @@
 import { z } from 'zod'
 import type { Context } from 'hono'
 import type { AppDeps } from '../../deps.ts'
-import { authenticate, currentUser, hasAccessToken, requireUser } from '../../lib/auth.ts'
+import { currentUser, optionalUser, requireUser, signedInUser } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { apiRouter } from '../../lib/openapi.ts'
-import { readBody } from '../../lib/validate.ts'
 import { GuestCartIdSchema } from '../../../contract/cart.ts'
 import {
   LatitudeSchema,
@@ -91,9 +90,9 @@ export function locationRoutes(deps: AppDeps) {
       answers: { 200: { description: 'The new location', data: LocationSchema, extra: LocationExtraShape } },
       errors: [404],
     },
-    async (c) => {
-      const user = hasAccessToken(c) ? await authenticate(c, deps) : undefined
-      const query = await readBody(c, LocationQuerySchema)
+    optionalUser(deps),
+    async (c, query) => {
+      const user = signedInUser(c)
       const location = await locate(deps, await placeOf(deps, query, user?.id))
       if (user) await saveUserLocation(deps.db, user.id, location.pincode)
       const owner = await cartOwner(c, user?.id)

@@ -25,7 +25,6 @@ import { currentUser, requireStaff, requireUser } from '../../lib/auth.ts'
 import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
-import { readBody } from '../../lib/validate.ts'
 import {
   AdminListSchema,
   AdminOrderFilterSchema,
@@ -92,8 +91,7 @@ export function orderRoutes(deps: AppDeps) {
       },
     },
     requireUser(deps),
-    async (c) => {
-      const body = await readBody(c, PlaceOrderSchema)
+    async (c, body) => {
       const user = currentUser(c)
       const sent = c.req.header('idempotency-key') ?? body.idempotencyKey
       let idempotencyKey: string
@@ -153,8 +151,7 @@ export function orderRoutes(deps: AppDeps) {
       errors: [404],
     },
     requireUser(deps),
-    async (c) => {
-      const { orderId } = await readBody(c, OrderRefSchema)
+    async (c, { orderId }) => {
       return ok(c, 'Order details', await orderDetails(deps, currentUser(c), orderId))
     },
   )
@@ -170,8 +167,7 @@ export function orderRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     requireUser(deps),
-    async (c) => {
-      const { orderId, reason } = await readBody(c, CancelOrderSchema)
+    async (c, { orderId, reason }) => {
       const user = currentUser(c)
       return ok(
         c,
@@ -195,8 +191,7 @@ export function orderRoutes(deps: AppDeps) {
       },
     },
     requireStaff(deps),
-    async (c) => {
-      const query = await readBody(c, AdminListSchema)
+    async (c, query) => {
       const page = await adminListOrders(deps, query)
       return ok(c, 'Orders', page.data, { totalCount: page.totalCount, totalNoPage: page.totalNoPage })
     },
@@ -249,8 +244,7 @@ export function orderRoutes(deps: AppDeps) {
       },
     },
     requireStaff(deps),
-    async (c) => {
-      const input = await readBody(c, BulkStatusSchema)
+    async (c, input) => {
       const outcomes = await bulkChangeStatus(deps, {
         orderIds: input.orderIds,
         to: input.status,
@@ -274,8 +268,7 @@ export function orderRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     requireStaff(deps),
-    async (c) => {
-      const input = await readBody(c, UpdateStatusSchema)
+    async (c, input) => {
       const order = await changeStatus(deps, {
         ref: input.orderId,
         to: input.status,
@@ -306,9 +299,8 @@ export function orderRoutes(deps: AppDeps) {
       errors: [404, 429],
     },
     requireUser(deps),
-    async (c) => {
+    async (c, { orderId }) => {
       const user = currentUser(c)
-      const { orderId } = await readBody(c, OrderRefSchema)
       await spendCartWrite(deps, c, { kind: 'user', userId: user.id })
       const outcome = await reorder({ ...deps, storeId: (await requestStore(deps, c.req.header(STORE_HEADER))).id }, user.id, orderId)
       const message =

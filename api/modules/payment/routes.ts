@@ -20,7 +20,6 @@ import { clientIp } from '../../lib/client-ip.ts'
 import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest, NotFound, PayloadTooLarge } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
-import { readBody } from '../../lib/validate.ts'
 import { readCappedStream } from '../../../server-shared/capped-body.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { IdempotencyKeySchema, idempotencyHeader } from '../../../contract/idempotency.ts'
@@ -76,8 +75,7 @@ export function paymentRoutes(deps: AppDeps) {
       },
     },
     requireUser(deps),
-    async (c) => {
-      const body = await readBody(c, StartPaymentSchema)
+    async (c, body) => {
       const user = currentUser(c)
       const sent = c.req.header('idempotency-key') ?? body.idempotencyKey
       const key = IdempotencyKeySchema.safeParse(sent ?? `pay-${randomBytes(16).toString('hex')}`)
@@ -117,8 +115,7 @@ export function paymentRoutes(deps: AppDeps) {
       errors: [404, 409, 503],
     },
     requireUser(deps),
-    async (c) => {
-      const body = await readBody(c, RetryPaymentSchema)
+    async (c, body) => {
       return ok(c, 'Checkout', await retryPayment(deps, currentUser(c), body))
     },
   )
@@ -134,8 +131,7 @@ export function paymentRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     requireUser(deps),
-    async (c) => {
-      const { orderId } = await readBody(c, PayOnDeliverySchema)
+    async (c, { orderId }) => {
       return ok(c, 'Order placed: pay on delivery', await payOnDelivery(deps, currentUser(c), orderId))
     },
   )
@@ -151,9 +147,11 @@ export function paymentRoutes(deps: AppDeps) {
       answers: { 200: { description: 'What the payment did', data: CallbackOutcomeSchema } },
       errors: [404, 429],
     },
-    async (c) => {
+    async (c, next) => {
       await consume(deps.rateLimits.paymentCallbackByIp, clientIp(c))
-      const body = await readBody(c, PaymentCallbackSchema)
+      await next()
+    },
+    async (c, body) => {
       const outcome = await handleCallback(deps, body)
       return ok(c, outcome.message, outcome)
     },
@@ -205,7 +203,7 @@ export function paymentRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     requireAdmin(deps),
-    async (c) => ok(c, 'Refund started', await refundLine(deps, { ...(await readBody(c, RefundLineSchema)), actor: currentUser(c).id })),
+    async (c, body) => ok(c, 'Refund started', await refundLine(deps, { ...body, actor: currentUser(c).id })),
   )
 
   const testProvider = deps.payments.testProvider

@@ -6,7 +6,6 @@ import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin } from '../../lib/auth.ts'
 import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
-import { readBody } from '../../lib/validate.ts'
 import { DeleteByIdSchema } from '../../../contract/category.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { pageCount, PagingExtraShape } from '../../../contract/paging.ts'
@@ -82,8 +81,7 @@ export function productRoutes(deps: AppDeps) {
       },
       errors: [429],
     },
-    async (c) => {
-      const input = await readBody(c, SearchRequestSchema)
+    async (c, input) => {
       const { data, totalCount, ...extra } = await searchProducts(
         await productReadDeps(deps, c.req.header(STORE_HEADER)),
         input,
@@ -107,21 +105,13 @@ export function productRoutes(deps: AppDeps) {
         },
       },
     },
-    async (c) => {
-      const { id, grouped } = await readBody(c, ProductsByCategorySchema)
+    async (c, { id, grouped }) => {
       if (grouped)
         return ok(c, 'category product list', await productsByCategoryGrouped(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
       return ok(c, 'category product list', await productsByCategory(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
     },
   )
 
-  const byCategoryAndSubCategory = async (c: Context) => {
-    const input = await readBody(c, ListingRequestSchema)
-    const { data, totalCount, ...extra } = await productListing(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, {
-      gate: deps.searchGate,
-    })
-    return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit, ...extra })
-  }
   const listing = {
     method: 'post',
     summary: "One page of a category's products, narrowed to sub categories when given",
@@ -135,12 +125,19 @@ export function productRoutes(deps: AppDeps) {
       },
     },
   } as const
-  endpoint({ ...listing, path: '/get-product-by-category-and-subcategory' }, byCategoryAndSubCategory)
-  // The original client's spelling (docs/api-contract.md, "Aliases").
-  endpoint(
-    { ...listing, path: '/get-pruduct-by-category-and-subcategory', summary: `${listing.summary} (the original client's spelling)` },
-    byCategoryAndSubCategory,
-  )
+  const listingPaths = [
+    { path: '/get-product-by-category-and-subcategory', summary: listing.summary },
+    // The original client's spelling (docs/api-contract.md, "Aliases").
+    { path: '/get-pruduct-by-category-and-subcategory', summary: `${listing.summary} (the original client's spelling)` },
+  ]
+  for (const { path, summary } of listingPaths) {
+    endpoint({ ...listing, path, summary }, async (c, input) => {
+      const { data, totalCount, ...extra } = await productListing(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, {
+        gate: deps.searchGate,
+      })
+      return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit, ...extra })
+    })
+  }
 
   endpoint(
     {
@@ -152,8 +149,7 @@ export function productRoutes(deps: AppDeps) {
       answers: { 200: { description: 'The product', ...product } },
       errors: [404],
     },
-    async (c) => {
-      const { productId } = await readBody(c, ProductDetailsSchema)
+    async (c, { productId }) => {
       return ok(c, 'product details', await productDetails(await productReadDeps(deps, c.req.header(STORE_HEADER)), productId))
     },
   )
@@ -168,8 +164,7 @@ export function productRoutes(deps: AppDeps) {
       answers: { 200: { description: 'Two rows, in stock in the store first', data: SimilarProductsSchema } },
       errors: [404],
     },
-    async (c) => {
-      const { productId } = await readBody(c, ProductDetailsSchema)
+    async (c, { productId }) => {
       return ok(c, 'similar products', await similarProducts(await productReadDeps(deps, c.req.header(STORE_HEADER)), productId))
     },
   )
@@ -190,8 +185,7 @@ export function productRoutes(deps: AppDeps) {
       },
       errors: [429],
     },
-    async (c) => {
-      const input = await readBody(c, SearchRequestSchema)
+    async (c, input) => {
       const { data, totalCount, ...extra } = await searchProducts(
         await productReadDeps(deps, c.req.header(STORE_HEADER)),
         input,
@@ -219,8 +213,7 @@ export function productRoutes(deps: AppDeps) {
       errors: [422],
     },
     requireAdmin(deps),
-    async (c) => {
-      const input = await readBody(c, CreateProductSchema)
+    async (c, input) => {
       const idempotency = idempotencyClaim(c, currentUser(c).id, 'product:create', input)
       return ok(
         c,
@@ -247,8 +240,7 @@ export function productRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     requireAdmin(deps),
-    async (c) => {
-      const input = await readBody(c, UpdateProductSchema)
+    async (c, input) => {
       return ok(
         c,
         PRODUCT_UPDATED,
@@ -271,8 +263,7 @@ export function productRoutes(deps: AppDeps) {
       errors: [404],
     },
     requireAdmin(deps),
-    async (c) => {
-      const { _id } = await readBody(c, DeleteByIdSchema)
+    async (c, { _id }) => {
       await deleteProduct({ ...deps, actor: currentUser(c).id }, _id)
       return ok(c, PRODUCT_DELETED, null)
     },
@@ -296,8 +287,7 @@ export function productRoutes(deps: AppDeps) {
       },
     },
     requireAdmin(deps),
-    async (c) => {
-      const input = await readBody(c, AdminProductListSchema)
+    async (c, input) => {
       const { data, totalCount, brands } = await adminListProducts(deps.db, input)
       return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit), brands })
     },
@@ -360,8 +350,7 @@ export function productRoutes(deps: AppDeps) {
       errors: [404],
     },
     requireAdmin(deps),
-    async (c) => {
-      const { upload } = await readBody(c, ImportApplySchema)
+    async (c, { upload }) => {
       return ok(c, IMPORT_APPLIED, await applyImport({ ...deps, actor: currentUser(c).id }, upload))
     },
   )
@@ -377,8 +366,7 @@ export function productRoutes(deps: AppDeps) {
       errors: [404],
     },
     requireAdmin(deps),
-    async (c) => {
-      const input = await readBody(c, BulkUpdateSchema)
+    async (c, input) => {
       return ok(c, BULK_UPDATED, await bulkUpdateProducts({ ...deps, actor: currentUser(c).id }, input))
     },
   )

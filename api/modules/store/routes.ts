@@ -15,7 +15,6 @@ import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin, requireStaff } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { apiRouter } from '../../lib/openapi.ts'
-import { readBody } from '../../lib/validate.ts'
 import { pageCount, PagingExtraShape } from '../../../contract/paging.ts'
 import {
   CreateStoreSchema,
@@ -57,8 +56,7 @@ export function storeRoutes(deps: AppDeps) {
       answers: { 201: { description: 'The new store', data: StoreSchema } },
     },
     admin,
-    async (c) =>
-      ok(c, 'Store added', await createStore({ ...deps, actor: currentUser(c).id }, await readBody(c, CreateStoreSchema)), {}, 201),
+    async (c, input) => ok(c, 'Store added', await createStore({ ...deps, actor: currentUser(c).id }, input), {}, 201),
   )
 
   endpoint(
@@ -72,7 +70,7 @@ export function storeRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     admin,
-    async (c) => ok(c, 'Store updated', await updateStore({ ...deps, actor: currentUser(c).id }, await readBody(c, UpdateStoreSchema))),
+    async (c, input) => ok(c, 'Store updated', await updateStore({ ...deps, actor: currentUser(c).id }, input)),
   )
 
   return router
@@ -100,8 +98,7 @@ export function inventoryRoutes(deps: AppDeps) {
       errors: [404],
     },
     staff,
-    async (c) => {
-      const input = await readBody(c, InventoryListSchema)
+    async (c, input) => {
       const page = await listInventory(deps, input)
       return ok(c, 'Stock', page.data, { totalCount: page.totalCount, totalNoPage: pageCount(page.totalCount, input.limit) })
     },
@@ -117,8 +114,8 @@ export function inventoryRoutes(deps: AppDeps) {
       answers: { 200: { description: 'Saved', data: z.null() } },
     },
     staff,
-    async (c) => {
-      await updateInventory({ ...deps, actor: currentUser(c).id }, await readBody(c, UpdateInventorySchema))
+    async (c, input) => {
+      await updateInventory({ ...deps, actor: currentUser(c).id }, input)
       return ok(c, 'Stock updated', null)
     },
   )
@@ -134,7 +131,7 @@ export function inventoryRoutes(deps: AppDeps) {
       errors: [404],
     },
     staff,
-    async (c) => ok(c, 'Stock', await productStocks(deps, (await readBody(c, ProductStockQuerySchema)).productId)),
+    async (c, { productId }) => ok(c, 'Stock', await productStocks(deps, productId)),
   )
 
   return router

@@ -4,7 +4,6 @@ import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin } from '../../lib/auth.ts'
 import { idempotencyClaim } from '../../lib/idempotency.ts'
 import { ok } from '../../lib/envelope.ts'
-import { readBody } from '../../lib/validate.ts'
 import { DeleteByIdSchema } from '../../../contract/category.ts'
 import { CreateSubCategorySchema, SubCategorySchema, UpdateSubCategorySchema } from '../../../contract/subcategory.ts'
 import { IdempotencyHeaderSchema } from '../../../contract/idempotency.ts'
@@ -56,8 +55,7 @@ export function subCategoryRoutes(deps: AppDeps) {
       errors: [422],
     },
     requireAdmin(deps),
-    async (c) => {
-      const input = await readBody(c, CreateSubCategorySchema)
+    async (c, input) => {
       const idempotency = idempotencyClaim(c, currentUser(c).id, 'subcategory:create', input)
       return ok(c, SUB_CATEGORY_CREATED, await createSubCategory({ ...deps, actor: currentUser(c).id }, input, idempotency), {}, 201)
     },
@@ -74,8 +72,7 @@ export function subCategoryRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     requireAdmin(deps),
-    async (c) => {
-      const input = await readBody(c, UpdateSubCategorySchema)
+    async (c, input) => {
       return ok(c, SUB_CATEGORY_UPDATED, await updateSubCategory({ ...deps, actor: currentUser(c).id }, input))
     },
   )
@@ -91,8 +88,7 @@ export function subCategoryRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     requireAdmin(deps),
-    async (c) => {
-      const { _id } = await readBody(c, DeleteByIdSchema)
+    async (c, { _id }) => {
       await deleteSubCategory({ ...deps, actor: currentUser(c).id }, _id)
       return ok(c, SUB_CATEGORY_DELETED, null)
     },

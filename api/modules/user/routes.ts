@@ -16,7 +16,6 @@ import { addressIds } from '../address/service.ts'
 import { cartLineIds } from '../cart/service.ts'
 import { orderIds } from '../order/service.ts'
 import { consume, protectLogin } from '../../lib/rate-limit.ts'
-import { readBody } from '../../lib/validate.ts'
 import { AVATAR_UPDATED, PROFILE_UPDATED, updateProfile, uploadAvatar } from './profile.ts'
 import { OTP_SENT, OTP_VERIFIED, PASSWORD_UPDATED, requestPasswordReset, resetPassword, verifyPasswordResetOtp } from './recovery.ts'
 import {
@@ -57,8 +56,7 @@ export function userRoutes(deps: AppDeps) {
       answers: { 201: { description: 'The new user', ...user } },
       errors: [409, 429],
     },
-    async (c) => {
-      const input = await readBody(c, RegisterSchema)
+    async (c, input) => {
       await consume(deps.rateLimits.registerByIp, clientIp(c))
       const user = await register(deps.db, input)
       return ok(c, 'User registered successfully', user, {}, 201)
@@ -77,8 +75,7 @@ export function userRoutes(deps: AppDeps) {
       answers: { 200: { description: 'The tokens (`accesstoken` too: the original client reads that spelling)', data: LoginAnswerSchema } },
       errors: [403, 429],
     },
-    async (c) => {
-      const input = await readBody(c, LoginSchema)
+    async (c, input) => {
       const tokens = await protectLogin(deps.rateLimits, input.email, clientIp(c), () => login(deps, input), isWrongCredentials)
       setTokenCookies(c, deps, tokens)
       // `accesstoken` is the spelling the original client reads (docs/api-contract.md, "Authentication").
@@ -108,12 +105,11 @@ export function userRoutes(deps: AppDeps) {
 
   // GET is the original client's call (docs/api-contract.md, "Aliases"); POST is what a form or the
   // BFF sends.
-  const logoutHandler = async (c: Context) => {
+  const logoutHandler = async (c: Context, body: { refreshToken?: string }) => {
     // A GET that ends a session: SameSite=Lax sends the cookie with a link or redirect from another
     // site, so a cookie-signed GET must come from a page of ours too (api/lib/csrf.ts); the original
     // client signs it with a Bearer token, which no other site can make a browser send.
     if (c.req.method === 'GET' && !bearerToken(c)) assertFromOwnPage(c, deps.allowedOrigins)
-    const body = c.req.method === 'POST' ? await readBody(c, LogoutSchema) : {}
     const refreshToken = body.refreshToken ?? c.req.header('x-refresh-token') ?? getCookie(c, REFRESH_COOKIE)
     await logout(deps, currentUser(c).id, refreshToken)
     clearTokenCookies(c, deps)
@@ -125,7 +121,7 @@ export function userRoutes(deps: AppDeps) {
     access: 'user',
     answers: { 200: { description: '`data` is null' } },
   } as const
-  endpoint({ ...logoutEndpoint, method: 'get' }, requireUser(deps), logoutHandler)
+  endpoint({ ...logoutEndpoint, method: 'get' }, requireUser(deps), (c) => logoutHandler(c, {}))
   endpoint({ ...logoutEndpoint, method: 'post', body: LogoutSchema }, requireUser(deps), logoutHandler)
 
   // user-details fills the user's cart lines, addresses and orders (ids; docs/api-contract.md, "Users").
@@ -160,8 +156,7 @@ export function userRoutes(deps: AppDeps) {
       errors: [409],
     },
     requireUser(deps),
-    async (c) => {
-      const input = await readBody(c, UpdateUserSchema)
+    async (c, input) => {
       return ok(c, PROFILE_UPDATED, await updateProfile(deps.db, currentUser(c), input))
     },
   )
@@ -196,8 +191,7 @@ export function userRoutes(deps: AppDeps) {
       answers: { 200: { description: '`data` is null' } },
       errors: [429],
     },
-    async (c) => {
-      const { email } = await readBody(c, ForgotPasswordSchema)
+    async (c, { email }) => {
       await consume(deps.rateLimits.otpByIp, clientIp(c))
       // A cool-down between codes for one email (a minute), so a stranger cannot block the owner's
       // own recovery for long.
@@ -217,8 +211,7 @@ export function userRoutes(deps: AppDeps) {
       answers: { 200: { description: 'The reset token', data: ResetTokenAnswerSchema } },
       errors: [429],
     },
-    async (c) => {
-      const input = await readBody(c, VerifyOtpSchema)
+    async (c, input) => {
       await consume(deps.rateLimits.otpVerifyByIp, clientIp(c))
       const { resetToken } = await verifyPasswordResetOtp(deps, input)
       setCookie(c, RESET_COOKIE, resetToken, { ...resetCookieOptions, maxAge: RESET_TOKEN_TTL_SECONDS })
@@ -236,8 +229,7 @@ export function userRoutes(deps: AppDeps) {
       answers: { 200: { description: '`data` is null' } },
       errors: [403],
     },
-    async (c) => {
-      const input = await readBody(c, ResetPasswordSchema)
+    async (c, input) => {
       const resetToken = input.resetToken || getCookie(c, RESET_COOKIE)
       if (!input.resetToken && resetToken) assertSameOrigin(c, deps.allowedOrigins)
       await resetPassword(deps, { ...input, resetToken })
