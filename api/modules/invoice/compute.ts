@@ -13,7 +13,7 @@ export interface InvoiceLineInput {
   unit: string
   quantity: number
   mrpPaise: number
-  unitPaise: number
+  sellingPaise: number
   lineTotalPaise: number
   rateBp: number
   subCategory: string | null
@@ -26,8 +26,8 @@ export interface InvoiceLine {
   unit: string
   quantity: number
   mrpPaise: number
-  unitPaise: number
-  /** (MRP − price) × quantity. */
+  sellingPaise: number
+  /** (MRP − selling price) × quantity. */
   discountPaise: number
   /** What the shopper pays for the line, GST included. */
   amountPaise: number
@@ -101,8 +101,8 @@ export function computeInvoice(
       unit: l.unit,
       quantity: l.quantity,
       mrpPaise: l.mrpPaise,
-      unitPaise: l.unitPaise,
-      discountPaise: Math.max(0, l.mrpPaise - l.unitPaise) * l.quantity,
+      sellingPaise: l.sellingPaise,
+      discountPaise: Math.max(0, l.mrpPaise - l.sellingPaise) * l.quantity,
       amountPaise: l.lineTotalPaise,
       rateBp: l.rateBp,
       subCategory: l.subCategory,
@@ -119,7 +119,7 @@ export function computeInvoice(
         unit: '',
         quantity: 1,
         mrpPaise: bill.deliveryChargePaise,
-        unitPaise: bill.deliveryChargePaise,
+        sellingPaise: bill.deliveryChargePaise,
         discountPaise: 0,
         amountPaise: bill.deliveryChargePaise,
         rateBp: deliveryRateBp,

@@ -48,14 +48,14 @@ describe('invoice arithmetic (paise)', () => {
         fc.constantFrom(...rates),
         (raw, delivery, deliveryRate) => {
           const lines = raw.map((l, i) => {
-            const unitPaise = Math.round((l.mrpPaise * (100 - l.off)) / 100)
+            const sellingPaise = Math.round((l.mrpPaise * (100 - l.off)) / 100)
             return {
               name: `p${i}`,
               unit: '1 pc',
               quantity: l.quantity,
               mrpPaise: l.mrpPaise,
-              unitPaise,
-              lineTotalPaise: unitPaise * l.quantity,
+              sellingPaise,
+              lineTotalPaise: sellingPaise * l.quantity,
               rateBp: l.rate,
               subCategory: null,
             }
@@ -80,7 +80,16 @@ describe('invoice arithmetic (paise)', () => {
   })
 
   it('refuses to invoice an order whose lines do not add up to its bill', () => {
-    const line = { name: 'x', unit: '', quantity: 2, mrpPaise: 1000, unitPaise: 900, lineTotalPaise: 1800, rateBp: 500, subCategory: null }
+    const line = {
+      name: 'x',
+      unit: '',
+      quantity: 2,
+      mrpPaise: 1000,
+      sellingPaise: 900,
+      lineTotalPaise: 1800,
+      rateBp: 500,
+      subCategory: null,
+    }
     expect(() =>
       computeInvoice([line], { itemsTotalPaise: 1801, deliveryChargePaise: 0, roundingPaise: 0, grandTotalPaise: 1801 }, 1800),
     ).toThrow(/add up/)

@@ -1,6 +1,6 @@
 /**
  * What the audit trail keeps of a product (docs/product.md, "Audit trail"): its name, SKU, unit,
- * prices in rupees (MRP `price`, `sellingPrice`, `discount` %), stock (of one store, or the default
+ * prices in rupees (the MRP, kept as `price`, its wire name; `sellingPrice`; `discount` %), stock (of one store, or the default
  * store's as the bulk paths read it, ./stock.ts), `publish`, category and sub category ids and the
  * description (cut by api/lib/audit.ts). Never the image list or the more-details table: an entry
  * stays small, and says which fields changed from what to what.
@@ -20,15 +20,16 @@ export async function productAuditValues(db: Pick<Db, 'execute'>, ids: string[],
   const stock: SQL = storeId
     ? sql`coalesce((select i.stock from inventory i where i.product_id = p.id and i.store_id = ${storeId}), 0)`
     : stockOf()
-  const rows = await queryRows<AuditValues & { id: string }>(
+  const rows = await queryRows<AuditValues & { id: string; mrp: number }>(
     db,
-    sql`select p.id, p.name, p.sku, p.unit, p.price::float8 as price, p.selling_price::float8 as "sellingPrice",
+    sql`select p.id, p.name, p.sku, p.unit, p.price::float8 as mrp, p.selling_price::float8 as "sellingPrice",
                p.discount::float8 as discount, ${stock} as stock, p.publish, p.description,
                coalesce((select array_agg(l.category_id order by l.position, l.category_id) from product_categories l where l.product_id = p.id), '{}') as category,
                coalesce((select array_agg(l.sub_category_id order by l.position, l.sub_category_id) from product_sub_categories l where l.product_id = p.id), '{}') as "subCategory"
         from products p where p.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
   )
-  return new Map(rows.map(({ id, ...values }) => [id, values]))
+  // An entry names the MRP `price`, as the API and the entries already stored do (docs/product.md, "Audit trail").
+  return new Map(rows.map(({ id, mrp, ...values }) => [id, { price: mrp, ...values }]))
 }
 
 /**
