@@ -1,5 +1,5 @@
 /**
- * The upstream REST API (docs/api-contract.md; its OpenAPI document at GET /api/openapi.json, read
+ * The upstream REST API (docs/api-contract.md, "Conventions" and "Endpoints"; its OpenAPI document at GET /api/openapi.json, read
  * with docs/api.md), as a Hono app built by a factory so that tests build it on a fresh database and
  * the server builds it once.
  *

@@ -134,7 +134,7 @@ export interface DeliveryTimeSettings {
 /** The delivery-time defaults (docs/stores.md, "Delivery time"). */
 export const DEFAULT_DELIVERY_TIME: DeliveryTimeSettings = { riderKmph: 20, minTravelMinutes: 3, pickMinutes: 3 }
 
-/** The defaults of docs/commerce-api.md (contract/cart-limits.ts), the amounts in paise. */
+/** The defaults of docs/commerce-api.md, "Cart" (contract/cart-limits.ts), the amounts in paise. */
 export const DEFAULT_COMMERCE: CommerceSettings = {
   maxQtyPerLine: DEFAULT_CART_LIMITS.maxQtyPerLine,
   deliveryChargePaise: toPaise(DEFAULT_CART_LIMITS.deliveryCharge),

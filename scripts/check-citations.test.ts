@@ -1,12 +1,21 @@
 /**
  * The citation check (scripts/check-citations.ts): it refuses every form that points outside the
  * repository, accepts a standard's numbered section, checks cited headings word for word (also when a
- * citation wraps over comment lines), refuses docs/product.md cited as a whole, holds every decision
- * record to docs/decisions/template.md, and passes on the repository as it is.
+ * citation wraps over comment lines), refuses docs/product.md (and, in code, any long document) cited
+ * as a whole, holds every decision record to docs/decisions/template.md, and passes on the repository
+ * as it is.
  */
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkRepository, decisionRecordProblems, findProblems, headingsOf, joinCommentLines } from './check-citations.ts'
+import {
+  checkRepository,
+  decisionRecordProblems,
+  findProblems,
+  headingRequiredInCode,
+  headingsOf,
+  joinCommentLines,
+  LONG_DOCUMENT_LINES,
+} from './check-citations.ts'
 
 const PRODUCT = headingsOf('# The product\n\n## Validation rules\n\n### Reset password\n\n```\n## Not a heading\n```\n')
 const DECISION = headingsOf('## Decision\n- **Guard first.** Every write route is guarded.\n')
@@ -93,6 +102,25 @@ describe('findProblems: docs/product.md names its heading', () => {
   it('accepts it with a heading, and other documents as a whole', () => {
     expect(problems('// (docs/product.md, "Validation rules")')).toEqual([])
     expect(problems('// see docs/decisions/0008-x.md and README.md')).toEqual([])
+  })
+})
+
+describe('headingRequiredInCode: long documents name their heading in code', () => {
+  it('requires a heading for docs/product.md and any docs/ document over the line bar, never a decision record', () => {
+    expect(headingRequiredInCode('docs/product.md', 10)).toBe(true)
+    expect(headingRequiredInCode('docs/commerce-api.md', LONG_DOCUMENT_LINES + 1)).toBe(true)
+    expect(headingRequiredInCode('docs/seo.md', LONG_DOCUMENT_LINES)).toBe(false)
+    expect(headingRequiredInCode('docs/decisions/0008-x.md', 10 * LONG_DOCUMENT_LINES)).toBe(false)
+    expect(headingRequiredInCode('README.md', 10 * LONG_DOCUMENT_LINES)).toBe(false)
+  })
+
+  it('refuses such a document cited as a whole and accepts it with a heading', () => {
+    const long = (doc: string) => headingRequiredInCode(doc, doc === 'README.md' ? 10 * LONG_DOCUMENT_LINES : LONG_DOCUMENT_LINES + 1)
+    const headings = (doc: string) => (doc === 'docs/commerce-api.md' ? new Set(['Cart']) : headingsFor(doc))
+    expect(findProblems('/** Limits (docs/commerce-api.md). */', headings, long)).toEqual([
+      'docs/commerce-api.md cited as a whole: cite the heading that states the rule, docs/commerce-api.md, "Heading"',
+    ])
+    expect(findProblems('/** Limits (docs/commerce-api.md, "Cart"); README.md. */', headings, long)).toEqual([])
   })
 })
 

@@ -12,7 +12,9 @@
  *   upstream contract ("contract, \"Defects\""), DEVELOPERS.md, the "stack notes" and paths outside
  *   the repository.
  * - docs/product.md is cited with the heading that states the rule, never as a whole: it holds every
- *   product rule, so the bare path tells a reader nothing;
+ *   product rule, so the bare path tells a reader nothing; in code (not in a Markdown document, which
+ *   may point to another as a whole) the same holds for every `docs/` document longer than
+ *   {@link LONG_DOCUMENT_LINES} lines (decision records excepted: each states one decision);
  * - every decision record `docs/decisions/NNNN-*.md` follows docs/decisions/template.md (title
  *   `# NNNN. Title`, `- Date:`, `- Status:`, sections Context, Decision and Consequences) and is
  *   listed in docs/decisions/README.md.
@@ -78,8 +80,16 @@ export const FORBIDDEN: ReadonlyArray<{ re: RegExp; why: string; unlessBefore?: 
   { re: /\bstyle\.md\b/g, why: 'style.md is not in the repository; cite docs/product.md, "Look and feel"' },
 ]
 
-/** Documents too long to cite as a whole: a citation must name the heading that states the rule. */
+/** Documents too long to cite as a whole anywhere: a citation must name the heading that states the rule. */
 export const HEADING_REQUIRED = new Set(['docs/product.md'])
+
+/** In code, a `docs/` document longer than this (about five screens) is cited with its heading. */
+export const LONG_DOCUMENT_LINES = 280
+
+/** True when `doc` (a repository path) with `lines` lines must be cited with a heading from code. */
+export function headingRequiredInCode(doc: string, lines: number): boolean {
+  return HEADING_REQUIRED.has(doc) || (doc.startsWith('docs/') && !doc.startsWith(`${DECISIONS_DIR}/`) && lines > LONG_DOCUMENT_LINES)
+}
 
 /** `docs/x.md, "A"` with optional `, "B"`, ` and "C"` after it; the path alone is group 1. */
 const CITATION = /\b((?:docs\/[\w./-]+|README)\.md)(?:, ("[^"\n]+"(?:(?:,| and|, and) "[^"\n]+")*))?/g
@@ -114,9 +124,14 @@ export function headingsOf(markdown: string): Set<string> {
  * Problems in one file's text.
  * @param text the file's content
  * @param headingsFor the headings of a repository document, or null when no such file exists
+ * @param headingRequired whether a document must be cited with a heading (default: HEADING_REQUIRED)
  * @returns one message per problem, `line N: …`
  */
-export function findProblems(text: string, headingsFor: (doc: string) => Set<string> | null): string[] {
+export function findProblems(
+  text: string,
+  headingsFor: (doc: string) => Set<string> | null,
+  headingRequired: (doc: string) => boolean = (doc) => HEADING_REQUIRED.has(doc),
+): string[] {
   const problems: string[] = []
   const lineOf = (index: number) => text.slice(0, index).split('\n').length
   for (const { re, why, unlessBefore } of FORBIDDEN) {
@@ -133,8 +148,7 @@ export function findProblems(text: string, headingsFor: (doc: string) => Set<str
       problems.push(`${doc}: no such file`)
       continue
     }
-    if (!m[2] && HEADING_REQUIRED.has(doc))
-      problems.push(`${doc} cited as a whole: cite the heading that states the rule, ${doc}, "Heading"`)
+    if (!m[2] && headingRequired(doc)) problems.push(`${doc} cited as a whole: cite the heading that states the rule, ${doc}, "Heading"`)
     for (const h of m[2]?.matchAll(/"([^"]+)"/g) ?? []) {
       if (!headings.has(h[1])) problems.push(`${doc}, "${h[1]}": no such heading in ${doc}`)
     }
@@ -223,17 +237,21 @@ export function scannedFiles(root: string): string[] {
  * Checks the repository at `root`; returns the problems, `file: line N: …`.
  */
 export function checkRepository(root: string): string[] {
-  const cache = new Map<string, Set<string> | null>()
-  const headingsFor = (doc: string): Set<string> | null => {
+  const cache = new Map<string, { headings: Set<string>; lines: number } | null>()
+  const read = (doc: string) => {
     if (!cache.has(doc)) {
       const abs = path.join(root, doc)
-      cache.set(doc, fs.existsSync(abs) ? headingsOf(fs.readFileSync(abs, 'utf8')) : null)
+      const text = fs.existsSync(abs) ? fs.readFileSync(abs, 'utf8') : null
+      cache.set(doc, text === null ? null : { headings: headingsOf(text), lines: text.split('\n').length })
     }
     return cache.get(doc) ?? null
   }
+  const headingsFor = (doc: string) => read(doc)?.headings ?? null
+  const inCode = (doc: string) => headingRequiredInCode(doc, read(doc)?.lines ?? 0)
   const problems: string[] = checkDecisionRecords(root)
   for (const file of scannedFiles(root)) {
-    for (const p of findProblems(fs.readFileSync(path.join(root, file), 'utf8'), headingsFor)) problems.push(`${file}: ${p}`)
+    const text = fs.readFileSync(path.join(root, file), 'utf8')
+    for (const p of findProblems(text, headingsFor, file.endsWith('.md') ? undefined : inCode)) problems.push(`${file}: ${p}`)
   }
   return problems
 }

@@ -1,5 +1,5 @@
 /**
- * Selling, end to end (docs/commerce-api.md), with JavaScript on and off: a visitor fills a cart from
+ * Selling, end to end (docs/commerce-api.md, "Cart" and "Orders"), with JavaScript on and off: a visitor fills a cart from
  * home, a listing and search, changes a quantity, signs in and finds the merged cart, adds an address,
  * places a cash-on-delivery order and sees it in My Orders; the admin delivers it and the shopper
  * sees the new status. Also: the phone's cart bar at 390 px, and a cancelled order giving its stock back.
