@@ -1,25 +1,12 @@
 /**
- * Orders (docs/commerce-api.md, "Orders"; docs/decisions/0011-commerce-orders-and-money.md).
- *
- * Placing an order is one transaction of named steps (./placement.ts, shared with online payment):
- * the user's row is locked (one placement per user at a time, so a retried idempotency key finds the
- * first order), the cart's products are locked in id order (no deadlock between two buyers), every
- * line is checked against today's price and stock, stock is decremented with a guard (`stock >=
- * quantity`), and the order, its lines (a snapshot of each product) and its first status are written
- * while the cart is emptied. Two buyers racing for the last unit: the second waits for the first's
- * lock, then sees stock 0 and gets its cart corrected. Amounts are integer paise; the wire has
- * rupees. The grand total is the cash to collect, rounded to the rupee (api/modules/cart/bill.ts),
- * and stored with its rounding so an order never changes. The stock update answers each product's
- * new stock, so the transaction knows which products moved and which crossed 0; after it commits,
- * the caches are told exactly those (`cache.stockChanged`), never cleared whole
- * (docs/decisions/0019-stock-changes-and-the-caches.md).
- *
- * Plain reads and writes of orders use Drizzle's query builder; the order's answer (`orderSelect`,
- * correlated `json_agg`s) and the admin's filtered list stay raw SQL.
- *
- * Every order belongs to a dark store (docs/stores.md): the one the request names, whose radius must
- * hold the address's PIN code, or (the original client names none) the store serving the address.
- * Stock is taken from that store only, and the order keeps the delivery time promised at placement.
+ * Orders (docs/commerce-api.md, "Orders"; docs/decisions/0011-commerce-orders-and-money.md): placing
+ * one from the cart (the steps, locks and stock guard are ./placement.ts's), reading, cancelling and
+ * moving statuses. Integer paise inside, rupees on the wire; the grand total is rounded to the rupee
+ * (api/modules/cart/bill.ts) and stored with its rounding, so an order never changes. After a commit
+ * the caches are told exactly the products whose stock moved, never cleared whole
+ * (docs/decisions/0019-stock-changes-and-the-caches.md). An order's store and promised delivery
+ * time: docs/stores.md, "Orders". Plain reads and writes use Drizzle's query builder; the order's
+ * answer (`orderSelect`, correlated `json_agg`s) and the admin's filtered list stay raw SQL.
  */
 import { createHash } from 'node:crypto'
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm'
