@@ -3,10 +3,12 @@
  * (the checkout opens in the page with JavaScript, the hosted test page without) and land on
  * /success paid; a failed payment offers "Try again" and "Pay on delivery instead"; an abandoned
  * payment holds the stock until the hold ends (PAYMENT_RESERVATION_SECONDS, 25 s on the e2e server)
- * and then the stock is back; a paid order cancelled by the shopper shows its refund.
+ * and then the stock is back; a paid order cancelled by the shopper shows its refund; an admin finds
+ * a paid order by its payment state and refunds a line that cannot be delivered.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import type { TestInfo } from '@playwright/test'
+import { signInAsAdmin } from './admin-fixtures.ts'
 import { api, isJs, newUser, registerViaApi, submitLogin, waitForHydration } from './helpers.ts'
 
 interface Stocked {
@@ -166,4 +168,68 @@ test('a paid order cancelled by the shopper is refunded', async ({ page, request
     )
     .toBe('Refunded')
   await expect(page.getByTestId('refund')).toContainText('Refunded')
+})
+
+test('an admin filters orders by payment state and refunds a line that cannot be delivered', async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000)
+  const js = isJs(testInfo)
+  const first = await stockedProduct(request)
+  const second = await stockedProduct(request, [first._id])
+  // A shopper's order of two lines, paid through the test provider (its webhooks are applied in process).
+  const user = newUser(testInfo, 'line-refund')
+  await registerViaApi(request, user)
+  const token = (await api<{ accessToken: string }>(request, '/user/login', { email: user.email, password: user.password })).data
+    .accessToken
+  const headers = { Authorization: `Bearer ${token}` }
+  for (const p of [first, second]) expect((await request.post('/api/cart/create', { data: { productId: p._id }, headers })).ok()).toBe(true)
+  const address = await request.post('/api/address/create', {
+    data: { address_line: '221, 12th Main, HAL 2nd Stage', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9820098200' },
+    headers,
+  })
+  const addressId = ((await address.json()) as { data: { _id: string } }).data._id
+  const base = new URL(testInfo.project.use.baseURL!).origin
+  const started = await request.post('/api/payment/start', {
+    data: { addressId, method: 'upi', callbackUrl: `${base}/checkout/payment/callback`, cancelUrl: `${base}/checkout` },
+    headers: { ...headers, 'Idempotency-Key': `e2e-line-refund-${testInfo.project.name}-${Date.now()}` },
+  })
+  expect(started.status()).toBe(201)
+  const { order, checkout } = (
+    (await started.json()) as { data: { order: { _id: string; orderId: string }; checkout: { providerOrderId: string } } }
+  ).data
+  const answer = await request.post('/api/payment/test-checkout/answer', { form: { order_id: checkout.providerOrderId, action: 'pay' } })
+  expect(answer.ok()).toBe(true)
+
+  await signInAsAdmin(page)
+  await page.goto('/dashboard/orders')
+  const filters = page.getByRole('search', { name: 'Search orders' })
+  const search = filters.getByRole('button', { name: 'Search', exact: true })
+  if (js) await waitForHydration(search)
+  await filters.getByRole('combobox', { name: 'Payment', exact: true }).selectOption({ label: 'Paid online' })
+  await search.click()
+  await expect(page).toHaveURL(/[?&]payment=paid(&|$)/)
+  const row = page.getByRole('row').filter({ hasText: order.orderId })
+  await expect(row.getByTestId('payment-state')).toHaveText('Paid online')
+  for (const state of await page.getByRole('table').getByTestId('payment-state').allTextContents()) expect(state).toBe('Paid online')
+  await row.getByRole('link', { name: order.orderId }).click()
+  await expect(page.getByRole('heading', { name: `Order ${order.orderId}` })).toBeVisible()
+  await expect(page.getByTestId('payment-state')).toHaveText('Paid online')
+  await fitsPhone(page, "the admin's order page")
+  const refund = page.getByRole('button', { name: 'Refund line' })
+  if (js) await waitForHydration(refund)
+  await page.getByRole('combobox', { name: /^Refund a line that cannot be delivered/ }).selectOption(second._id)
+  await refund.click()
+  // The action sends the refund to the provider before it answers: slower than a page on a busy machine.
+  await expect(page.getByTestId('refund')).toContainText(`Not delivered: ${second.name}`, { timeout: 30_000 })
+  // Settled by the provider's refund webhook a moment later.
+  await expect
+    .poll(
+      async () => {
+        await page.reload()
+        return page.getByTestId('payment-state').textContent()
+      },
+      { timeout: 20_000 },
+    )
+    .toBe('Partly refunded')
+  await page.goto('/dashboard/orders?payment=partially_refunded')
+  await expect(page.getByRole('row').filter({ hasText: order.orderId }).getByTestId('payment-state')).toHaveText('Partly refunded')
 })

@@ -63,12 +63,13 @@ const start = (who: Shopper, method = 'upi') =>
 const details = async (who: SignedIn, orderId: string) =>
   (await t.call('order/details', { method: 'POST', json: { orderId }, token: who.token })).body.data
 const callback = (fields: Record<string, string>) => t.call('payment/callback', { method: 'POST', json: fields })
-const webhook = (rawBody: string, signature: string | undefined, eventId?: string) =>
+const webhook = (rawBody: string, signature: string | undefined, eventId?: string, clientIp?: string) =>
   t.call('payment/webhook/razorpay', {
     method: 'POST',
     body: rawBody,
     headers: {
       'Content-Type': 'application/json',
+      ...(clientIp ? { 'X-Client-Ip': clientIp } : {}),
       ...(signature ? { 'X-Razorpay-Signature': signature } : {}),
       ...(eventId ? { 'x-razorpay-event-id': eventId } : {}),
     },
@@ -246,6 +247,53 @@ describe('webhooks', () => {
     const usd = capturedEvent(checkout.providerOrderId, 'pay_Usd00000000001', checkout.amount, 'USD')
     expect((await webhook(usd, signed(usd), 'evt_usd')).body.data.outcome).not.toBe('paid')
     expect((await details(who, order._id)).status).toBe('payment_pending')
+  })
+
+  it('a body over 64 KB is a 413 and a sender past its budget a 429, before anything is read or written', async () => {
+    const p = await insertProduct(t.db, { name: 'Fennel', stock: 2 })
+    const who = await shopper()
+    await add(who, p.id)
+    const { order, checkout } = (await start(who)).body.data
+    const before = await eventCount()
+    // Signed correctly, but padded past the cap (a note field, as Razorpay's notes are free text).
+    const big = JSON.stringify({
+      ...JSON.parse(capturedEvent(checkout.providerOrderId, 'pay_Big0000000001', checkout.amount)),
+      pad: 'x'.repeat(64 * 1024),
+    })
+    const tooBig = await webhook(big, signed(big), 'evt_big')
+    expect(tooBig.status).toBe(413)
+    expect(tooBig.body.message).toContain('64 KB')
+    // The rate limit counts per address: one address that spent its budget is refused, another is not.
+    const body = capturedEvent(checkout.providerOrderId, 'pay_Limit00000001', checkout.amount)
+    await t.deps.rateLimits.paymentWebhookByIp.penalty('203.0.113.50', 600)
+    const limited = await webhook(body, signed(body), 'evt_limited', '203.0.113.50')
+    expect(limited.status).toBe(429)
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+    expect(await eventCount()).toBe(before)
+    expect((await details(who, order._id)).status).toBe('payment_pending')
+    expect((await webhook(body, signed(body), 'evt_limited', '203.0.113.51')).body.data.outcome).toBe('paid')
+  })
+
+  it('events in any order: order.paid before payment.captured, and a late payment.failed of an earlier attempt never undoes a payment', async () => {
+    const p = await insertProduct(t.db, { name: 'Nutmeg', stock: 3 })
+    const who = await shopper()
+    await add(who, p.id)
+    const { order, checkout } = (await start(who)).body.data
+    // A first attempt that failed; its webhook is held back.
+    const { hooks: failedHooks } = await catchWebhooks(() => provider.complete(checkout.providerOrderId, 'failed'))
+    const { result: fields, hooks } = await catchWebhooks(() => provider.complete(checkout.providerOrderId, 'captured'))
+    const [captured, orderPaid] = hooks
+    expect(JSON.parse(orderPaid!.rawBody).event).toBe('order.paid')
+    expect((await webhook(orderPaid!.rawBody, orderPaid!.signature, orderPaid!.eventId)).body.data.outcome).toBe('paid')
+    expect((await webhook(captured!.rawBody, captured!.signature, captured!.eventId)).body.data.outcome).toBe('already')
+    const late = failedHooks[0]!
+    expect(JSON.parse(late.rawBody).event).toBe('payment.failed')
+    expect((await webhook(late.rawBody, late.signature, late.eventId)).body.data.outcome).toBe('ignored')
+    expect((await callback(fields)).body.data.outcome).toBe('paid')
+    const paid = await details(who, order._id)
+    expect(paid).toMatchObject({ status: 'placed', payment: { state: 'paid' } })
+    expect(paid.statusHistory.filter((h: { status: string }) => h.status === 'placed')).toHaveLength(1)
+    expect(await stockIn(t.db, p.id)).toBe(2)
   })
 
   it('payment.failed before anything keeps the order waiting: try again, or pay on delivery', async () => {

@@ -41,6 +41,8 @@ export interface ProviderRefund {
   amount: number
   currency?: string
   status: string
+  /** What we sent as `receipt` (our refund row's id). */
+  receipt?: string | null
 }
 
 /** A provider call that failed: timed out, refused (4xx) or broken (5xx). Never carries a secret. */
@@ -69,6 +71,11 @@ export interface PaymentProvider {
   fetchOrderPayments(providerOrderId: string): Promise<ProviderPayment[]>
   /** Refunds `amount` paise of a captured payment. @throws ProviderError */
   refund(paymentId: string, input: { amount: number; receipt: string; notes: Record<string, string> }): Promise<ProviderRefund>
+  /**
+   * The refunds made of one payment, newest first (at most 100): before sending a refund again after
+   * a send with no answer, so a refund the provider did make is found, not made twice. @throws ProviderError
+   */
+  fetchRefunds(paymentId: string): Promise<ProviderRefund[]>
   /** True when `signature` is the callback signature of `orderId|paymentId`. */
   verifyPaymentSignature(input: { orderId: string; paymentId: string; signature: string }): boolean
   /** True when `signature` is the webhook signature of exactly `rawBody`. */

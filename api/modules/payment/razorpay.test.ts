@@ -9,11 +9,16 @@
 import { delay, http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../../db/query.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { createShopper, type SignedIn } from '../../testing/auth.ts'
+import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct, stockIn } from '../../testing/fixtures.ts'
+import { captureLog } from '../../testing/log-capture.ts'
 import { hmacHex, paymentSignature, ProviderError } from './provider.ts'
 import { createRazorpayProvider, RAZORPAY_HOSTED_CHECKOUT_URL } from './razorpay.ts'
+import { sendPendingRefunds } from './refunds.ts'
+import { reconcilePendingPayments } from './service.ts'
 import { testPaymentSettings } from './settings.ts'
 
 const KEYS = { keyId: 'rzp_test_Key0000001', keySecret: 'key-secret-for-tests', webhookSecret: 'webhook-secret-for-tests' }
@@ -55,6 +60,15 @@ function razorpay(payments: Record<string, ReturnType<typeof paymentEntity>> = {
       return p
         ? HttpResponse.json(p)
         : HttpResponse.json({ error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } }, { status: 400 })
+    }),
+    http.get(`${API}/orders/:id/payments`, ({ params, request }) => {
+      seen.push({ method: 'GET', path: `/orders/${String(params.id)}/payments`, auth: request.headers.get('authorization'), body: null })
+      const items = Object.values(payments).filter((p) => p.order_id === params.id)
+      return HttpResponse.json({ entity: 'collection', count: items.length, items })
+    }),
+    http.get(`${API}/payments/:id/refunds`, ({ params, request }) => {
+      seen.push({ method: 'GET', path: `/payments/${String(params.id)}/refunds`, auth: request.headers.get('authorization'), body: null })
+      return HttpResponse.json({ entity: 'collection', count: 0, items: [] })
     }),
     http.post(`${API}/payments/:id/refund`, async ({ params, request }) => {
       const body = (await request.json()) as { amount: number }
@@ -147,11 +161,26 @@ describe('the Razorpay provider (SDK, REST mocked)', () => {
 
 describe('the API with Razorpay', () => {
   let t: TestApp
+  let admin: SignedIn
   const provider = createRazorpayProvider(KEYS, 300)
+  const log = captureLog()
+  /** Added to the real time by the app's clock: a test moves it past a retry's or a reconciliation's wait. */
+  let offset = 0
   beforeAll(async () => {
-    t = await createTestApp({ payments: { ...testPaymentSettings(), provider, testProvider: undefined } })
+    t = await createTestApp({
+      logger: log.logger,
+      clock: () => new Date(Date.now() + offset),
+      payments: { ...testPaymentSettings(), provider, testProvider: undefined, reconcileAfterMs: 60_000 },
+    })
+    admin = await createAdmin(t)
   })
   afterAll(() => t?.close())
+  afterEach(() => {
+    // Nothing the API wrote to its log names a secret or the Basic credentials made of them.
+    const written = log.lines.join('')
+    for (const secret of [KEYS.keySecret, KEYS.webhookSecret, Buffer.from(`${KEYS.keyId}:${KEYS.keySecret}`).toString('base64')])
+      expect(written).not.toContain(secret)
+  })
 
   const address = { address_line: '12, Old Airport Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560008', mobile: '9845012345' }
   const urls = { callbackUrl: 'https://shop.example/checkout/payment/callback', cancelUrl: 'https://shop.example/checkout' }
@@ -230,6 +259,188 @@ describe('the API with Razorpay', () => {
     expect(hook.body.data).toMatchObject({ duplicate: false, outcome: 'already' })
     const placed = (await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: who.token })).body.data
     expect(placed).toMatchObject({ status: 'placed', payment: { state: 'paid' } })
+  })
+
+  /** A shopper's cart started as an online payment with Razorpay (mocked): the order and its checkout. */
+  async function started(who: SignedIn & { addressId: string }, key: string) {
+    const res = await t.call('payment/start', {
+      method: 'POST',
+      json: { addressId: who.addressId, method: 'upi', ...urls },
+      token: who.token,
+      headers: { 'Idempotency-Key': key },
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    return res.body.data as { order: { _id: string; orderId: string }; checkout: { providerOrderId: string; amount: number } }
+  }
+  /** Pays `checkout` through the verified callback (Razorpay's payment fetched, mocked): the payment id. */
+  async function paid(checkout: { providerOrderId: string; amount: number }, paymentId: string) {
+    server.use(...razorpay({ [paymentId]: paymentEntity(paymentId, checkout.providerOrderId, checkout.amount) }))
+    const fields = {
+      razorpay_order_id: checkout.providerOrderId,
+      razorpay_payment_id: paymentId,
+      razorpay_signature: paymentSignature(KEYS.keySecret, checkout.providerOrderId, paymentId),
+    }
+    expect((await t.call('payment/callback', { method: 'POST', json: fields })).body.data.outcome).toBe('paid')
+  }
+  const orderOf = async (who: SignedIn, orderId: string) =>
+    (await t.call('order/details', { method: 'POST', json: { orderId }, token: who.token })).body.data
+  /** A refund webhook as Razorpay sends it, signed with the webhook secret. */
+  const refundWebhook = (
+    event: 'refund.processed' | 'refund.failed',
+    refund: { id: string; payment_id: string; amount: number },
+    eventId: string,
+  ) => {
+    const body = JSON.stringify({
+      entity: 'event',
+      event,
+      contains: ['refund'],
+      payload: {
+        refund: { entity: { ...refund, entity: 'refund', currency: 'INR', status: event === 'refund.processed' ? 'processed' : 'failed' } },
+      },
+    })
+    return t.call('payment/webhook/razorpay', {
+      method: 'POST',
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Razorpay-Signature': hmacHex(KEYS.webhookSecret, body),
+        'x-razorpay-event-id': eventId,
+      },
+    })
+  }
+
+  it('reconciles a payment whose callback and webhook were lost: a 5xx leaves it for the next run, a capture found places it', async () => {
+    const who = await shopperWithCart()
+    server.use(...razorpay())
+    const { order, checkout } = await started(who, 'rzp-start-3')
+    // Too fresh to ask about: Razorpay is not called.
+    expect(await reconcilePendingPayments(t.deps)).toBe(0)
+    expect(seen.some((s) => s.path.endsWith('/payments') && s.path.startsWith('/orders/'))).toBe(false)
+    offset = 2 * 60_000
+    try {
+      server.use(http.get(`${API}/orders/:id/payments`, () => HttpResponse.json({ error: { code: 'SERVER_ERROR' } }, { status: 503 })))
+      expect(await reconcilePendingPayments(t.deps)).toBe(0)
+      expect(await orderOf(who, order._id)).toMatchObject({ status: 'payment_pending', payment: { state: 'pending' } })
+      expect(log.lines.join('')).toContain('payment reconciliation: provider not answering')
+      server.resetHandlers()
+      server.use(...razorpay({ pay_Lost0000000001: paymentEntity('pay_Lost0000000001', checkout.providerOrderId, checkout.amount) }))
+      expect(await reconcilePendingPayments(t.deps)).toBe(1)
+      expect(seen.filter((s) => s.path === `/orders/${checkout.providerOrderId}/payments`)).toHaveLength(1)
+      expect(await orderOf(who, order._id)).toMatchObject({ status: 'placed', payment: { state: 'paid' } })
+      // Settled: not asked again.
+      expect(await reconcilePendingPayments(t.deps)).toBe(0)
+      expect(seen.filter((s) => s.path === `/orders/${checkout.providerOrderId}/payments`)).toHaveLength(1)
+    } finally {
+      offset = 0
+    }
+  })
+
+  it('an admin cancels a packed paid order: a refund Razorpay answers with a 5xx is sent again later, one that timed out is found there and never made twice', async () => {
+    const who = await shopperWithCart()
+    server.use(...razorpay())
+    const { order, checkout } = await started(who, 'rzp-start-4')
+    await paid(checkout, 'pay_Cancel00000001')
+    const packed = await t.call('order/update-status', {
+      method: 'PUT',
+      json: { orderId: order._id, status: 'packed' },
+      token: admin.token,
+    })
+    expect(packed.status).toBe(200)
+    const posts = () => seen.filter((s) => s.method === 'POST' && s.path === '/payments/pay_Cancel00000001/refund')
+    /** The refunds Razorpay made (answered or not). */
+    const made: { id: string; payment_id: string; amount: number; receipt: string; status: string }[] = []
+    const refundAt = (answer: 'error' | 'hang' | 'ok') =>
+      http.post(`${API}/payments/:id/refund`, async ({ params, request }) => {
+        const body = (await request.json()) as { amount: number; receipt: string }
+        seen.push({ method: 'POST', path: `/payments/${String(params.id)}/refund`, auth: request.headers.get('authorization'), body })
+        if (answer === 'error') return HttpResponse.json({ error: { code: 'SERVER_ERROR' } }, { status: 500 })
+        const refund = {
+          id: `rfnd_Made${String(made.length + 1).padStart(9, '0')}`,
+          payment_id: String(params.id),
+          amount: body.amount,
+          receipt: body.receipt,
+          status: 'pending',
+        }
+        made.push(refund)
+        // Made, but the answer comes after our time limit (300 ms here).
+        if (answer === 'hang') await delay(1500)
+        return HttpResponse.json({ ...refund, entity: 'refund', currency: 'INR' })
+      })
+    const listed = http.get(`${API}/payments/:id/refunds`, () =>
+      HttpResponse.json({ entity: 'collection', count: made.length, items: made.map((r) => ({ ...r, entity: 'refund' })) }),
+    )
+
+    server.use(refundAt('error'))
+    const cancelled = await t.call('order/update-status', {
+      method: 'PUT',
+      json: { orderId: order._id, status: 'cancelled' },
+      token: admin.token,
+    })
+    expect(cancelled.status).toBe(200)
+    expect(cancelled.body.data).toMatchObject({
+      status: 'cancelled',
+      payment: { state: 'refund_pending', refunds: [{ amount: 256, status: 'pending', reason: 'Order cancelled' }] },
+    })
+    expect(posts()).toHaveLength(1)
+    // Not due again before a minute.
+    expect(await sendPendingRefunds(t.deps)).toBe(0)
+    expect(posts()).toHaveLength(1)
+    try {
+      offset = 61_000
+      server.use(refundAt('hang'), listed)
+      expect(await sendPendingRefunds(t.deps)).toBe(0)
+      expect(posts()).toHaveLength(2)
+      expect(made).toHaveLength(1)
+      offset = 2 * 61_000
+      server.use(refundAt('ok'), listed)
+      expect(await sendPendingRefunds(t.deps)).toBe(1)
+      // The refund that timed out was found at Razorpay by its receipt: no second one.
+      expect(posts()).toHaveLength(2)
+      expect(made).toHaveLength(1)
+    } finally {
+      offset = 0
+    }
+    const [row] = await queryRows<{ provider_refund_id: string; attempts: number }>(
+      t.db,
+      sql`select provider_refund_id, attempts from refunds where order_id = ${order._id}`,
+    )
+    expect(row).toMatchObject({ provider_refund_id: made[0]!.id, attempts: 3 })
+    expect((await refundWebhook('refund.processed', made[0]!, 'evt_RzpRefund1')).status).toBe(200)
+    expect(await orderOf(who, order._id)).toMatchObject({
+      status: 'cancelled',
+      payment: { state: 'refunded', refunds: [{ status: 'processed' }] },
+    })
+    expect(log.lines.join('')).toContain('refund not sent: will retry')
+  })
+
+  it('refunds one line in part through Razorpay; its webhook may come before Razorpay answers the refund', async () => {
+    const who = await shopperWithCart()
+    const second = await insertProduct(t.db, { name: `Dal ${Math.random()}`, price: 120, sellingPrice: 99.5, stock: 3 })
+    await t.call('cart/create', { method: 'POST', json: { productId: second.id }, token: who.token })
+    server.use(...razorpay())
+    const { order, checkout } = await started(who, 'rzp-start-5')
+    await paid(checkout, 'pay_Line000000001')
+    server.use(
+      http.post(`${API}/payments/:id/refund`, async ({ params, request }) => {
+        const body = (await request.json()) as { amount: number }
+        seen.push({ method: 'POST', path: `/payments/${String(params.id)}/refund`, auth: request.headers.get('authorization'), body })
+        const refund = { id: 'rfnd_Early00000001', payment_id: String(params.id), amount: body.amount }
+        // Razorpay's refund.processed arrives first; its answer to our call after.
+        expect((await refundWebhook('refund.processed', refund, 'evt_RzpEarly1')).body.data.outcome).toBe('refund.processed')
+        return HttpResponse.json({ ...refund, entity: 'refund', currency: 'INR', status: 'pending' })
+      }),
+    )
+    const res = await t.call('payment/refund-line', {
+      method: 'POST',
+      json: { orderId: order._id, productId: second.id },
+      token: admin.token,
+    })
+    expect(res.status).toBe(200)
+    expect(seen.at(-1)).toMatchObject({ path: '/payments/pay_Line000000001/refund', body: { amount: 9950 } })
+    expect(await orderOf(who, order._id)).toMatchObject({
+      status: 'placed',
+      payment: { state: 'partially_refunded', refunds: [{ amount: 99.5, status: 'processed' }] },
+    })
   })
 
   it('the test provider page is not there with Razorpay', async () => {

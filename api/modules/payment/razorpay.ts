@@ -1,6 +1,6 @@
 /**
  * The Razorpay provider through its official Node SDK (`razorpay` 2.9.8; https://razorpay.com/docs/payments/server-integration/nodejs/):
- * orders.create, payments.fetch, orders.fetchPayments, payments.refund. Every call has a time limit
+ * orders.create, payments.fetch, orders.fetchPayments, payments.refund, payments.fetchMultipleRefund. Every call has a time limit
  * and fails as a ProviderError carrying only the status and Razorpay's error code: the SDK's own
  * errors may carry the request, and with it the Basic credentials, so they are never logged or answered.
  * Hosted checkout without JavaScript: a form POSTed to https://api.razorpay.com/v1/checkout/embedded
@@ -64,6 +64,8 @@ export function createRazorpayProvider(keys: RazorpayKeys, timeoutMs = PROVIDER_
     fetchOrderPayments: async (orderId) => (await call<{ items: ProviderPayment[] }>(() => sdk.orders.fetchPayments(orderId))).items,
     refund: (paymentId, input) =>
       call<ProviderRefund>(() => sdk.payments.refund(paymentId, { amount: input.amount, receipt: input.receipt, notes: input.notes })),
+    fetchRefunds: async (paymentId) =>
+      (await call<{ items: ProviderRefund[] }>(() => sdk.payments.fetchMultipleRefund(paymentId, { count: 100 }))).items,
     verifyPaymentSignature: ({ orderId, paymentId, signature }) =>
       sameSignature(paymentSignature(keys.keySecret, orderId, paymentId), signature),
     verifyWebhookSignature: (rawBody, signature) => sameSignature(hmacHex(keys.webhookSecret, rawBody), signature),

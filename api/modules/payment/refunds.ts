@@ -77,7 +77,10 @@ export async function recordRefund(
  * Sends the pending refunds the provider has not got yet (of one order, or all): each is claimed by
  * one update (attempts + 1, so two senders never send one refund twice), sent, and given the
  * provider's refund id and status. A provider failure leaves it pending for the next try after
- * REFUND_RETRY_AFTER_MS (logged with its code, never a secret). Idempotent; safe to run anywhere.
+ * REFUND_RETRY_AFTER_MS (logged with its code, never a secret). A send that got no answer (a
+ * timeout, a 5xx) may still have made the refund, so every later try first looks for it among the
+ * payment's refunds at the provider by its receipt (our refund id) and adopts it instead of sending
+ * a second one. Idempotent; safe to run anywhere.
  * @returns how many were sent
  */
 export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: string } = {}): Promise<number> {
@@ -101,20 +104,25 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
       payment_id: string
       provider_payment_id: string
       order_id: string
+      attempts: number
     }>(
       deps.db,
       sql`update refunds r set attempts = r.attempts + 1, updated_at = ${now.toISOString()}
         from payments p where r.id = ${id} and p.id = r.payment_id and r.status = 'pending' and r.provider_refund_id is null
           and (r.attempts = 0 or r.updated_at < ${retryBefore})
-        returning r.id, r.amount_paise, r.payment_id, p.provider_payment_id, r.order_id`,
+        returning r.id, r.amount_paise, r.payment_id, p.provider_payment_id, r.order_id, r.attempts`,
     )
     if (!claimed) continue
     try {
-      const answer = await provider.refund(claimed.provider_payment_id, {
-        amount: claimed.amount_paise,
-        receipt: claimed.id,
-        notes: { refund_id: claimed.id, order_id: claimed.order_id },
-      })
+      const made =
+        claimed.attempts > 1 ? (await provider.fetchRefunds(claimed.provider_payment_id)).find((r) => r.receipt === claimed.id) : undefined
+      const answer =
+        made ??
+        (await provider.refund(claimed.provider_payment_id, {
+          amount: claimed.amount_paise,
+          receipt: claimed.id,
+          notes: { refund_id: claimed.id, order_id: claimed.order_id },
+        }))
       await deps.db.transaction(async (tx) => {
         await lockOrderRow(tx, claimed.order_id)
         // A refund webhook may have settled it first: its status then stands.

@@ -75,6 +75,7 @@ function ownPath(url: string): string {
 export function createTestProvider(options: { keySecret: string; webhookSecret: string; keyId?: string }): TestProvider {
   const orders = new Map<string, TestOrder>()
   const payments = new Map<string, ProviderPayment>()
+  const refunds = new Map<string, ProviderRefund[]>()
   let sink: WebhookSink | undefined
 
   const sendWebhook = async (event: string, entities: Record<string, unknown>) => {
@@ -131,15 +132,22 @@ export function createTestProvider(options: { keySecret: string; webhookSecret: 
         amount: input.amount,
         currency: 'INR',
         status: 'pending',
+        receipt: input.receipt,
       }
+      refunds.set(paymentId, [refund, ...(refunds.get(paymentId) ?? [])])
       // Settled a moment later, as a webhook (never inside the caller's own request).
       setTimeout(() => {
+        refund.status = 'processed'
         void sendWebhook('refund.processed', {
           refund: { ...refund, entity: 'refund', status: 'processed', receipt: input.receipt, notes: input.notes },
           payment: { ...payment, entity: 'payment' },
         }).catch(() => undefined)
       }, 10)
-      return refund
+      return { ...refund }
+    },
+    async fetchRefunds(paymentId) {
+      if (!payments.has(paymentId)) throw new ProviderError('The id provided does not exist', 400, 'BAD_REQUEST_ERROR')
+      return (refunds.get(paymentId) ?? []).map((r) => ({ ...r }))
     },
     verifyPaymentSignature: ({ orderId, paymentId, signature }) =>
       sameSignature(paymentSignature(options.keySecret, orderId, paymentId), signature),
