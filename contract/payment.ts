@@ -18,9 +18,20 @@ export type PaymentChoice = (typeof PAYMENT_CHOICES)[number]
  * An order's payment state (docs/payments.md, "Payment states"): cod (cash on delivery), pending
  * (an online payment awaited, stock held), paid, expired (unpaid in time: cancelled, stock back),
  * mismatch (a captured amount or currency not the order's: recorded, never fulfilled),
- * refund_pending, refunded, partially_refunded.
+ * refund_pending, refunded, partially_refunded, refund_failed (the provider failed a refund as often
+ * as it is retried: settled by hand).
  */
-export const PAYMENT_STATES = ['cod', 'pending', 'paid', 'expired', 'mismatch', 'refund_pending', 'refunded', 'partially_refunded'] as const
+export const PAYMENT_STATES = [
+  'cod',
+  'pending',
+  'paid',
+  'expired',
+  'mismatch',
+  'refund_pending',
+  'refunded',
+  'partially_refunded',
+  'refund_failed',
+] as const
 export type PaymentState = (typeof PAYMENT_STATES)[number]
 
 /** A url the provider returns the shopper to: http(s) on a host, at most 2,000 characters. */

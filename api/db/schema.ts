@@ -421,7 +421,7 @@ export const orders = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     idempotencyKey: text('idempotency_key').notNull(),
     version: integer('version').notNull().default(1),
-    /** cod, pending, paid, expired, mismatch, refund_pending, refunded, partially_refunded (migration 0015; contract/payment.ts). */
+    /** cod, pending, paid, expired, mismatch, refund_pending, refunded, partially_refunded, refund_failed (migrations 0015, 0021; contract/payment.ts). */
     paymentState: text('payment_state').notNull().default('cod'),
     /** While `pending`: when the held stock goes back (docs/payments.md, "Reservation"). */
     reservationExpiresAt: timestamp('reservation_expires_at', { withTimezone: true }),

@@ -15,6 +15,7 @@ export const PAYMENT_STATE_LABELS: Record<PaymentState, string> = {
   refund_pending: 'Refund in progress',
   refunded: 'Refunded',
   partially_refunded: 'Partly refunded',
+  refund_failed: 'Refund failed: our team will contact you',
 }
 
 /** A payment state's label; an unknown state reads as itself. */
@@ -35,6 +36,5 @@ export function paymentMethodLabel(method: string): string {
   return METHOD_LABELS[method] ?? method
 }
 
-/** A refund's status in words. */
-export const refundStatusLabel = (status: string) =>
-  status === 'processed' ? 'Refunded' : status === 'failed' ? 'Failed: our team will retry' : 'In progress'
+/** A refund's status in words (a failed one is sent again as a new refund, listed after it, a few times: docs/payments.md, "Refunds"). */
+export const refundStatusLabel = (status: string) => (status === 'processed' ? 'Refunded' : status === 'failed' ? 'Failed' : 'In progress')

@@ -443,6 +443,56 @@ describe('the API with Razorpay', () => {
     })
   })
 
+  it('a refund Razorpay fails is sent again as a new refund, three times at most; then the order is refund_failed and an error is logged', async () => {
+    const who = await shopperWithCart()
+    server.use(...razorpay())
+    const { order, checkout } = await started(who, 'rzp-start-6')
+    await paid(checkout, 'pay_Failing0000001')
+    let n = 0
+    server.use(
+      http.post(`${API}/payments/:id/refund`, async ({ params, request }) => {
+        const body = (await request.json()) as { amount: number; receipt: string }
+        seen.push({ method: 'POST', path: `/payments/${String(params.id)}/refund`, auth: request.headers.get('authorization'), body })
+        n++
+        return HttpResponse.json({
+          id: `rfnd_Fail${String(n).padStart(9, '0')}`,
+          payment_id: String(params.id),
+          amount: body.amount,
+          entity: 'refund',
+          currency: 'INR',
+          status: 'pending',
+        })
+      }),
+    )
+    const cancelled = await t.call('order/cancel', { method: 'POST', json: { orderId: order._id }, token: who.token })
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200)
+    const sent = () => seen.filter((s) => s.method === 'POST' && s.path === '/payments/pay_Failing0000001/refund')
+    expect(sent()).toHaveLength(1)
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const refund = { id: `rfnd_Fail${String(attempt).padStart(9, '0')}`, payment_id: 'pay_Failing0000001', amount: 256 * 100 }
+      expect((await refundWebhook('refund.failed', refund, `evt_RzpFail${attempt}`)).status).toBe(200)
+      // The same event again changes nothing (processed once).
+      expect((await refundWebhook('refund.failed', refund, `evt_RzpFail${attempt}`)).status).toBe(200)
+      await sendPendingRefunds(t.deps)
+    }
+    // Three failures: the first two were sent again, the third is left for a person.
+    expect(sent()).toHaveLength(3)
+    const rows = await queryRows<{ status: string; amount_paise: number }>(
+      t.db,
+      sql`select status, amount_paise from refunds where order_id = ${order._id} order by created_at, id`,
+    )
+    expect(rows).toEqual([
+      { status: 'failed', amount_paise: 25600 },
+      { status: 'failed', amount_paise: 25600 },
+      { status: 'failed', amount_paise: 25600 },
+    ])
+    expect(await orderOf(who, order._id)).toMatchObject({ status: 'cancelled', payment: { state: 'refund_failed' } })
+    expect(log.lines.join('')).toContain('refund failed at the provider too often')
+    const listed = await t.call('order/admin-list', { method: 'POST', json: { payment: 'refund_failed', limit: 50 }, token: admin.token })
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+    expect(listed.body.data.map((o: { _id: string }) => o._id)).toContain(order._id)
+  })
+
   it('the test provider page is not there with Razorpay', async () => {
     const res = await t.app.request('/api/payment/test-checkout', {
       method: 'POST',

@@ -6,7 +6,7 @@
  * (`refreshPaymentState`). Amounts are integer paise. This module reads and writes payment rows
  * only, so the order service may use it without a cycle.
  */
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Db, Tx } from '../../db/db.ts'
 import { lockOrderRow } from '../../db/locks.ts'
@@ -22,17 +22,72 @@ type RefundDeps = Pick<AppDeps, 'db' | 'logger' | 'payments' | 'clock'>
 export const REFUND_RETRY_AFTER_MS = 60_000
 
 /**
+ * How many refunds of one amount of one line (or of the whole order) the provider may report as
+ * failed before nothing sends it again: each failure before that is recorded again as a new pending
+ * refund (docs/payments.md, "Refunds"); after it the order's payment state is refund_failed.
+ */
+export const REFUND_MAX_FAILURES = 3
+
+/**
  * Sets an order's payment state from its refunds, when it was paid: refund_pending while one is
- * pending, refunded when the processed ones cover the grand total, partially_refunded when some
- * did, else paid. Other states (cod, pending, expired, mismatch) are left alone.
+ * pending, refunded when the processed ones cover the grand total, refund_failed when a failed
+ * refund was not followed by another of the same payment, line and amount (REFUND_MAX_FAILURES
+ * reached), partially_refunded when some were processed, else paid. Other states (cod, pending,
+ * expired, mismatch) are left alone.
  */
 export async function refreshPaymentState(tx: Executor, orderId: string): Promise<void> {
   await tx.execute(sql`update orders o set payment_state = case
       when exists (select 1 from refunds r where r.order_id = o.id and r.status = 'pending') then 'refund_pending'
       when (select coalesce(sum(r.amount_paise), 0) from refunds r where r.order_id = o.id and r.status = 'processed') >= o.grand_total_paise then 'refunded'
+      when exists (select 1 from refunds f where f.order_id = o.id and f.status = 'failed'
+          and not exists (select 1 from refunds g where g.payment_id = f.payment_id and g.status <> 'failed'
+            and g.order_line_id is not distinct from f.order_line_id and g.amount_paise = f.amount_paise
+            and g.created_at >= f.created_at)) then 'refund_failed'
       when exists (select 1 from refunds r where r.order_id = o.id and r.status = 'processed') then 'partially_refunded'
       else 'paid' end
-    where o.id = ${orderId} and o.payment_state in ('paid', 'refund_pending', 'refunded', 'partially_refunded')`)
+    where o.id = ${orderId} and o.payment_state in ('paid', 'refund_pending', 'refunded', 'partially_refunded', 'refund_failed')`)
+}
+
+/**
+ * After the provider reported refund `refundId` as failed (inside the caller's transaction, the
+ * order row locked): records it again as a new pending refund of the same payment, line, amount and
+ * reason, for the sweep to send, unless REFUND_MAX_FAILURES of them have failed already; then the
+ * order's payment state becomes refund_failed (`refreshPaymentState`) and an error is logged for
+ * the operators.
+ * @returns true when a new refund was recorded
+ */
+async function retryFailedRefund(tx: Tx, logger: AppDeps['logger'], refundId: string, now: Date): Promise<boolean> {
+  const [row] = await queryRows<{
+    order_id: string
+    payment_id: string
+    order_line_id: string | null
+    amount_paise: number
+    reason: string
+    failures: number
+  }>(
+    tx,
+    sql`select r.order_id, r.payment_id, r.order_line_id, r.amount_paise, r.reason,
+        (select count(*)::int from refunds f where f.payment_id = r.payment_id and f.status = 'failed'
+          and f.order_line_id is not distinct from r.order_line_id and f.amount_paise = r.amount_paise) as failures
+      from refunds r where r.id = ${refundId}`,
+  )
+  if (!row) return false
+  if (row.failures >= REFUND_MAX_FAILURES) {
+    logger.error({ refundId, orderId: row.order_id, failures: row.failures }, 'refund failed at the provider too often: settle it by hand')
+    return false
+  }
+  await tx.insert(refunds).values({
+    id: newId(),
+    orderId: row.order_id,
+    paymentId: row.payment_id,
+    orderLineId: row.order_line_id,
+    amountPaise: row.amount_paise,
+    status: 'pending',
+    reason: row.reason,
+    createdAt: now,
+    updatedAt: now,
+  })
+  return true
 }
 
 /**
@@ -126,14 +181,16 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
       await deps.db.transaction(async (tx) => {
         await lockOrderRow(tx, claimed.order_id)
         // A refund webhook may have settled it first: its status then stands.
-        await tx
+        const [settled] = await tx
           .update(refunds)
           .set({
             providerRefundId: answer.id,
             status: sql`case when ${refunds.status} = 'pending' and ${answer.status} in ('processed', 'failed') then ${answer.status} else ${refunds.status} end`,
             updatedAt: deps.clock(),
           })
-          .where(eq(refunds.id, claimed.id))
+          .where(and(eq(refunds.id, claimed.id), eq(refunds.status, 'pending')))
+          .returning({ status: refunds.status })
+        if (settled?.status === 'failed') await retryFailedRefund(tx, deps.logger, claimed.id, deps.clock())
         await refreshPaymentState(tx, claimed.order_id)
       })
       sent++
@@ -148,6 +205,7 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
 /**
  * Settles a refund from the provider's refund webhook: found by the provider's refund id, or (when
  * the webhook came before the send's answer was saved) the pending refund of that payment and amount.
+ * A refund that turns failed here is recorded again (`retryFailedRefund`).
  * @returns the order id, or undefined when no refund of ours matches
  */
 export async function settleRefund(
@@ -159,11 +217,12 @@ export async function settleRefund(
     amountPaise: number
     status: 'processed' | 'failed'
     now: Date
+    logger: AppDeps['logger']
   },
 ): Promise<string | undefined> {
-  const [row] = await queryRows<{ id: string; order_id: string }>(
+  const [row] = await queryRows<{ id: string; order_id: string; status: string }>(
     tx,
-    sql`select r.id, r.order_id from refunds r join payments p on p.id = r.payment_id
+    sql`select r.id, r.order_id, r.status from refunds r join payments p on p.id = r.payment_id
       where p.provider = ${input.provider} and (r.provider_refund_id = ${input.providerRefundId}
         or (r.provider_refund_id is null and p.provider_payment_id = ${input.providerPaymentId} and r.amount_paise = ${input.amountPaise}
             and r.status = 'pending'))
@@ -175,6 +234,7 @@ export async function settleRefund(
     .update(refunds)
     .set({ providerRefundId: input.providerRefundId, status: input.status, updatedAt: input.now })
     .where(eq(refunds.id, row.id))
+  if (input.status === 'failed' && row.status !== 'failed') await retryFailedRefund(tx, input.logger, row.id, input.now)
   await refreshPaymentState(tx, row.order_id)
   return row.order_id
 }

@@ -566,6 +566,7 @@ async function applyEvent(deps: PaymentDeps, type: string, event: WebhookEvent):
           amountPaise: refund.amount!,
           status: type === 'refund.processed' ? 'processed' : 'failed',
           now: deps.clock(),
+          logger: deps.logger,
         }),
       )
       return orderId ? type : 'unknown'
@@ -671,7 +672,7 @@ export async function refundLine(deps: PaymentDeps, input: { orderId: string; pr
       .where(or(eq(orders.id, input.orderId), eq(orders.orderNumber, input.orderId.toUpperCase())))
       .for('update')
     if (!order) throw NotFound(ORDER_NOT_FOUND)
-    if (!['paid', 'partially_refunded', 'refund_pending'].includes(order.paymentState))
+    if (!['paid', 'partially_refunded', 'refund_pending', 'refund_failed'].includes(order.paymentState))
       throw Conflict('Only an order paid online can be refunded')
     if (order.status !== 'placed' && order.status !== 'packed')
       throw Conflict('A line can be refunded only while the order is placed or packed')

@@ -38,7 +38,7 @@ import { PLAUSIBLE_ID } from '../../../../../contract/ids.ts'
 const REFUND_LINE_INTENT = 'refund-line'
 
 /** Payment states in which a line of a placed or packed order can still be refunded. */
-const REFUNDABLE = new Set(['paid', 'partially_refunded', 'refund_pending'])
+const REFUNDABLE = new Set(['paid', 'partially_refunded', 'refund_pending', 'refund_failed'])
 
 export const meta: Route.MetaFunction = () => [{ title: `Order | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
