@@ -9,7 +9,8 @@
  *
  * and on every refusal nothing was written: every catalogue row, the images table, the upload
  * folder and the audit trail are unchanged; every admin change adds its audit entry (docs/product.md,
- * "Audit trail"). Runs on PGlite, or PostgreSQL with TEST_DATABASE_URL.
+ * "Audit trail"), in the change's own transaction: when the entry cannot be written, nothing is.
+ * Runs on PGlite, or PostgreSQL with TEST_DATABASE_URL.
  */
 import { decodeJwt } from 'jose'
 import { eq, sql } from 'drizzle-orm'
@@ -287,6 +288,23 @@ it('uses tokens that are otherwise valid: the shopper and the lying token are si
 })
 
 describe.each(ENDPOINTS.map((e) => [`${e.method} /api/${e.path}`, e] as const))('%s', (_route, endpoint) => {
+  it.runIf(endpoint.audited !== false)(
+    'is undone when its audit entry cannot be written: the change and its entry are one transaction',
+    async () => {
+      // First of the endpoint's cases: its request then still changes something (a fresh name, a new value).
+      const request = await endpoint.prepare()
+      const rowsBefore = await catalogSnapshot(t.db)
+      await t.db.execute(sql`alter table audit_log rename to audit_log_away`)
+      try {
+        const res = await send(endpoint, request, admin.token)
+        expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(500)
+      } finally {
+        await t.db.execute(sql`alter table audit_log_away rename to audit_log`)
+      }
+      expect(await catalogSnapshot(t.db)).toEqual(rowsBefore)
+    },
+  )
+
   it('refuses visitors, bad tokens and non-admins (401/403) writing nothing, and lets an admin through', async () => {
     const request = await endpoint.prepare()
     const rowsBefore = await catalogSnapshot(t.db)

@@ -1,7 +1,7 @@
 /**
  * Admin orders at volume (docs/commerce-api.md, "Admin orders at volume"), with JavaScript on and
  * off: the admin searches /dashboard/orders by the shopper's email and by order number (`?q=`, a GET
- * form), prints the packing slips of the ticked orders, downloads the filtered list as CSV, and cancels
+ * form), prints the packing slips of the ticked orders and one order's slip from its page, downloads the filtered list as CSV, and cancels
  * the ticked orders in bulk only after ticking the confirmation, with a reason; at 360 px nothing on
  * these pages scrolls sideways.
  */
@@ -85,6 +85,18 @@ test('the admin searches, prints packing slips and exports the filtered list', a
   await slips.setViewportSize({ width: 360, height: 800 })
   await expectNoSidewaysScroll(slips)
   await slips.close()
+
+  // One order's slip, from its own page.
+  await page.goto(`/dashboard/orders/${order._id}`)
+  const [single] = await Promise.all([
+    page.context().waitForEvent('page'),
+    page.getByRole('link', { name: `Packing slip of order ${order.orderId}` }).click(),
+  ])
+  await single.waitForLoadState()
+  await expect(single.getByRole('article', { name: `Packing slip ${order.orderId}` })).toContainText(product.name)
+  await expect(single.getByRole('article')).toHaveCount(1)
+  await single.close()
+  await page.goto(`/dashboard/orders?q=${order.orderId}`)
 
   // The export link carries the filters; the CSV downloads as an attachment.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()])

@@ -4,9 +4,10 @@
  *
  * - STAFF moves orders (one, in bulk, cancel), reads the desk and sets stock; refused (403) the
  *   catalogue, prices, store settings and the audit trail (api/authz.test.ts covers every catalogue write).
- * - each kind of change leaves one entry per row changed, with who, what, and the changed fields
- *   before and after; a refused or failed change leaves none, and an entry that cannot be written
- *   undoes its change (same transaction).
+ * - each kind of change (order status, stock, product edits, bulk edits, CSV imports, categories,
+ *   sub categories, stores, roles) leaves one entry per row changed, with who, what, and the changed
+ *   fields before and after; a refused or failed change leaves none, and an entry that cannot be
+ *   written undoes its change (same transaction; every catalogue and store write: api/authz.test.ts).
  * - GET /api/audit/list filters by actor, entity, action and IST dates, pages, and refuses bad filters.
  */
 import { sql } from 'drizzle-orm'
@@ -214,6 +215,108 @@ describe('the audit entries of admin changes', () => {
     expect(await entriesOf(shopper.user.id)).toHaveLength(1)
   })
 
+  it('record a store added, then deactivated, with its fields before and after', async () => {
+    const store = { name: 'Domlur', area: 'Domlur', city: 'Bengaluru', addressLine: '1, Domlur Layout', pincode: '560071' }
+    const added = await t.call('store/create', { method: 'POST', json: store, token: admin.token })
+    expect(added.status, JSON.stringify(added.body)).toBe(201)
+    const id = added.body.data._id
+    const off = await t.call('store/update', { method: 'PUT', json: { _id: id, active: false }, token: admin.token })
+    expect(off.status, JSON.stringify(off.body)).toBe(200)
+    const [create, deactivate, ...more] = await entriesOf(id)
+    expect(more).toEqual([])
+    expect(create).toMatchObject({
+      actor_id: admin.user.id,
+      action: 'create',
+      entity: 'store',
+      before: null,
+      after: { ...store, active: true },
+    })
+    expect(deactivate).toMatchObject({ action: 'update', entity: 'store', before: { active: true }, after: { active: false } })
+  })
+
+  it('record a sub category added, renamed and deleted, and a product added and deleted', async () => {
+    const image = await storeTestImage(t)
+    const category = await insertCategory(t.db, { name: 'Audit Shelf', image })
+    const sub = await t.call('subcategory/create', {
+      method: 'POST',
+      json: { name: 'Audit Chips', image, category: [{ _id: category.id, name: category.name }] },
+      token: admin.token,
+    })
+    expect(sub.status, JSON.stringify(sub.body)).toBe(201)
+    const subId = sub.body.data._id
+    await t.call('subcategory/update', {
+      method: 'PUT',
+      json: { _id: subId, name: 'Audit Nachos', image, category: [category.id] },
+      token: admin.token,
+    })
+    const product = await t.call('product/create', {
+      method: 'POST',
+      json: {
+        name: 'Audit Nachos Salted',
+        image: [image],
+        category: [category.id],
+        subCategory: [subId],
+        unit: '150 g',
+        stock: '12',
+        price: '60',
+        discount: '0',
+        description: 'Crisp.',
+        more_details: {},
+      },
+      token: admin.token,
+    })
+    expect(product.status, JSON.stringify(product.body)).toBe(201)
+    const productId = product.body.data._id
+    expect((await t.call('product/delete-product', { method: 'DELETE', json: { _id: productId }, token: admin.token })).status).toBe(200)
+    expect((await t.call('subcategory/delete', { method: 'DELETE', json: { _id: subId }, token: admin.token })).status).toBe(200)
+
+    expect((await entriesOf(subId)).map((e) => [e.action, e.before && e.before.name, e.after])).toEqual([
+      ['create', null, { name: 'Audit Chips', image, category: [category.id] }],
+      ['update', 'Audit Chips', { name: 'Audit Nachos' }],
+      ['delete', 'Audit Nachos', null],
+    ])
+    const [created, deleted, ...more] = await entriesOf(productId)
+    expect(more).toEqual([])
+    expect(created).toMatchObject({
+      action: 'create',
+      before: null,
+      after: { name: 'Audit Nachos Salted', price: 60, sellingPrice: 60, stock: 12, subCategory: [subId] },
+    })
+    expect(deleted).toMatchObject({ action: 'delete', before: { name: 'Audit Nachos Salted', stock: 12 }, after: null })
+  })
+
+  it('record a CSV import per product it creates or changes (changed fields only), none for an unchanged row', async () => {
+    const image = await storeTestImage(t)
+    const category = await insertCategory(t.db, { name: 'Audit Import Shelf', image })
+    const csv = (rows: string[]) => {
+      const form = new FormData()
+      const text = ['sku,name,unit,mrp,selling_price,stock,categories,images,description', ...rows].join('\r\n')
+      form.append('file', new File([text], 'products.csv', { type: 'text/csv' }))
+      return form
+    }
+    const importRows = async (rows: string[]) => {
+      const checked = await t.call('product/import', { method: 'POST', body: csv(rows), token: admin.token })
+      expect(checked.body.data?.errors, JSON.stringify(checked.body)).toEqual([])
+      const applied = await t.call('product/import/apply', {
+        method: 'POST',
+        json: { upload: checked.body.data.upload },
+        token: admin.token,
+      })
+      expect(applied.status, JSON.stringify(applied.body)).toBe(200)
+    }
+    const row = (sku: string, mrp: number, stock: number) =>
+      `${sku},Imported ${sku},1 kg,${mrp},${mrp},${stock},${category.name},${image},Plain.`
+    await importRows([row('AUD-1', 100, 5), row('AUD-2', 50, 2)])
+    await importRows([row('AUD-1', 110, 5), row('AUD-2', 50, 2)])
+    const idOf = async (sku: string) => (await queryRows<{ id: string }>(t.db, sql`select id from products where sku = ${sku}`))[0]!.id
+    expect((await entriesOf(await idOf('AUD-1'))).map((e) => [e.actor_id, e.action, e.before, e.after && e.after.price])).toEqual([
+      [admin.user.id, 'import', null, 100],
+      [admin.user.id, 'import', { price: 100, sellingPrice: 100 }, 110],
+    ])
+    expect((await entriesOf(await idOf('AUD-1')))[1]!.after).toEqual({ price: 110, sellingPrice: 110 })
+    expect((await entriesOf(await idOf('AUD-2'))).map((e) => e.action)).toEqual(['import'])
+  })
+
   it('leave no entry for a refused change (a taken name, a price above the MRP, an order that may not move)', async () => {
     const taken = await insertCategory(t.db, { name: 'Taken Name', image: await storeTestImage(t) })
     const other = await insertCategory(t.db, { name: 'Other Name', image: await storeTestImage(t) })
@@ -236,6 +339,7 @@ describe('the audit entries of admin changes', () => {
 
   it('are written in the change transaction: when the entry cannot be written, the change is undone', async () => {
     const product = await insertProduct(t.db, { name: 'Atomic Stock', stock: 4 })
+    const order = await placeOrder()
     await t.db.execute(sql`alter table audit_log rename to audit_log_away`)
     try {
       const res = await t.call('inventory/update', {
@@ -244,10 +348,24 @@ describe('the audit entries of admin changes', () => {
         token: admin.token,
       })
       expect(res.status).toBeGreaterThanOrEqual(500)
+      const moved = await t.call('order/update-status', {
+        method: 'PUT',
+        json: { orderId: order._id, status: 'packed' },
+        token: staff.token,
+      })
+      expect(moved.status).toBeGreaterThanOrEqual(500)
+      const bulk = await t.call('order/bulk-status', {
+        method: 'POST',
+        json: { orderIds: [order._id], status: 'cancelled' },
+        token: staff.token,
+      })
+      expect(bulk.status).toBeGreaterThanOrEqual(500)
     } finally {
       await t.db.execute(sql`alter table audit_log_away rename to audit_log`)
     }
     expect(await stockIn(t.db, product.id)).toBe(4)
+    const details = await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: admin.token })
+    expect(details.body.data).toMatchObject({ status: 'placed', version: order.version })
   })
 })
 

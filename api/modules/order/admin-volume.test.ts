@@ -1,7 +1,7 @@
 /**
  * Admin orders at volume (docs/commerce-api.md, "Admin orders at volume"), on a fresh database
  * (PGlite, or PostgreSQL with TEST_DATABASE_URL): the admin list's search (order number exact and
- * prefix, phone, email, name), status and IST-day filters and sorts; the CSV export (content, the
+ * prefix, phone, email, name), status, store, payment-state, late and IST-day filters and sorts; the CSV export (content, the
  * same filters, CSV-injection guard, admin only, keyset paging over page boundaries); and the bulk
  * status change (the allowed-moves rule per order, stock back on a cancellation, one outcome each).
  */
@@ -112,6 +112,50 @@ describe('the admin list', () => {
     const page = await list({ limit: 2, page: 2 })
     expect(page.body).toMatchObject({ totalCount: 3, totalNoPage: 2 })
     expect(numbers(page)).toEqual([placed.meera!.orderId])
+  })
+
+  it('filters by store, payment state and late delivery, in the list and the export alike', async () => {
+    // One order moved to another store, one paid online, one delivered after its promise; put back after.
+    const set = (tag: string, values: Partial<typeof orders.$inferInsert>) =>
+      t.db.update(orders).set(values).where(eq(orders.id, placed[tag]!._id))
+    const [was] = await t.db.select().from(orders).where(eq(orders.id, placed.meera!._id))
+    await set('evil', { storeId: 'storeMumAndheriEast' })
+    await set('ravi', { paymentState: 'paid' })
+    await set('meera', { promisedAt: new Date('2026-11-20T10:10:00+05:30'), deliveredAt: new Date('2026-11-20T10:25:00+05:30') })
+    try {
+      const exported = async (query: string) =>
+        (parse((await exportCsv(query)).text) as string[][])
+          .slice(1)
+          .map((r) => r[0])
+          .sort()
+      const cases: [Record<string, unknown>, string[]][] = [
+        [{ store: 'storeMumAndheriEast' }, [placed.evil!.orderId]],
+        [{ store: 'storeBlrIndiranagar' }, [placed.meera!.orderId, placed.ravi!.orderId]],
+        [{ payment: 'paid' }, [placed.ravi!.orderId]],
+        [{ payment: 'cod' }, [placed.meera!.orderId, placed.evil!.orderId]],
+        [{ payment: 'refunded' }, []],
+        [{ store: 'noSuchStore' }, []],
+        [{ late: true }, [placed.meera!.orderId]],
+        [{ store: 'storeBlrIndiranagar', payment: 'cod' }, [placed.meera!.orderId]],
+      ]
+      for (const [filter, expected] of cases) {
+        expect(numbers(await list(filter)).sort(), JSON.stringify(filter)).toEqual([...expected].sort())
+        const query = new URLSearchParams(Object.entries(filter).map(([k, v]) => [k, String(v)]))
+        expect(await exported(`?${query}`), query.toString()).toEqual([...expected].sort())
+      }
+      for (const [json, path] of [
+        [{ payment: 'free' }, 'payment'],
+        [{ store: 'x'.repeat(65) }, 'store'],
+      ] as const) {
+        const res = await list(json)
+        expect(res.status, JSON.stringify(json)).toBe(400)
+        expect(res.body.issues[0].path).toBe(path)
+      }
+    } finally {
+      await set('evil', { storeId: was!.storeId })
+      await set('ravi', { paymentState: 'cod' })
+      await set('meera', { promisedAt: was!.promisedAt, deliveredAt: null })
+    }
   })
 
   it('refuses bad filters with a 400 naming the field, never a 500', async () => {

@@ -5,7 +5,8 @@
  * order's `version` as the admin saw it, so two admins cannot both win: the later one gets the API's
  * 409 "This order was changed by someone else: reload" as an error toast. Cancelling asks first, in a
  * dialog at `?cancel=1` with an optional reason kept on the order (app/components/cancel-order-dialog.tsx).
- * "Invoice (PDF)" opens the order's tax invoice (routes/dashboard/orders/$orderId/invoice.ts).
+ * "Invoice (PDF)" opens the order's tax invoice (routes/dashboard/orders/$orderId/invoice.ts);
+ * "Packing slip" opens this order's printable slip in a new tab (routes/dashboard/orders/packing-slips.tsx).
  * The store, the promised time, and a "Late" badge once delivered late (docs/stores.md, "Shopper pages").
  * The payment and its refunds (docs/payments.md); a paid order that is placed or packed can have a
  * line that cannot be delivered refunded (a partial refund through the provider).
@@ -124,8 +125,16 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <OrderDelivery order={order} lateBadge />
           <StatusTimeline order={order} />
           <CancellationNote order={order} />
-          <div>
+          <div className="flex flex-wrap gap-2">
             <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} />
+            <a
+              href={`/dashboard/orders/packing-slips?${new URLSearchParams({ ids: order._id })}`}
+              target="_blank"
+              rel="noopener"
+              className={buttonClassName({ variant: 'secondary', size: 'sm' })}
+            >
+              Packing slip<span className="sr-only"> of order {order.orderId}</span>
+            </a>
           </div>
           {NEXT_STATUSES[order.status].length > 0 ? (
             <div className="flex flex-wrap gap-2">
