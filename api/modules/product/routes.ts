@@ -108,9 +108,13 @@ export function productRoutes(deps: AppDeps) {
       },
     },
     async (c) => {
-      const { id, grouped } = await readBody(c, ProductsByCategorySchema)
+      const { id, grouped, groupSizes } = await readBody(c, ProductsByCategorySchema)
       if (grouped)
-        return ok(c, 'category product list', await productsByCategoryGrouped(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
+        return ok(
+          c,
+          'category product list',
+          await productsByCategoryGrouped(await productReadDeps(deps, c.req.header(STORE_HEADER)), id, { groupSizes }),
+        )
       return ok(c, 'category product list', await productsByCategory(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
     },
   )
