@@ -41,12 +41,18 @@ export const ProductSearchSchema = z.object({ page: PageSchema, limit: LimitSche
 export type ProductSearchInput = z.output<typeof ProductSearchSchema>
 
 /**
- * POST /api/product/get-product-by-category: `{ id, grouped? }`. `id` is one category id or a list;
- * `grouped: true` answers one `{ categoryId, products }` entry per id (the BFF home page's rows).
+ * POST /api/product/get-product-by-category: `{ id, grouped?, groupSizes? }`. `id` is one category id
+ * or a list; `grouped: true` answers one `{ categoryId, products }` entry per id (the BFF home page's
+ * rows); `groupSizes: true` shows each pack group once, carrying its sizes (docs/product.md, "Pack
+ * sizes"), as a listing asked for it does. Both default to false (the original client's answer).
  */
 export const ProductsByCategorySchema = z.object({
   id: IdListSchema,
   grouped: z
+    .boolean({ error: 'Expected true or false' })
+    .nullish()
+    .transform((v) => v ?? false),
+  groupSizes: z
     .boolean({ error: 'Expected true or false' })
     .nullish()
     .transform((v) => v ?? false),

@@ -87,7 +87,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       categoryId: category._id,
       title: category.name,
       seeAllHref: categoryPath(category),
-      products: (productsByCategory.get(category._id) ?? []).slice(0, HOME_ROW_CARDS).map(toCardData),
+      // One card per pack group (the API's `groupSizes`), without the size picker: 66 pickers took the
+      // document from under 150 kB to 177 kB (docs/product.md, "Pack sizes"); the card's page lists them.
+      products: (productsByCategory.get(category._id) ?? [])
+        .slice(0, HOME_ROW_CARDS)
+        .map(({ packSizes: _sizes, ...product }) => toCardData(product)),
     }))
     .filter((row) => row.products.length > 0)
 

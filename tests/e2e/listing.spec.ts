@@ -77,3 +77,40 @@ test('a stale name in the listing slugs redirects to the canonical URL, keeping 
   const current = page.getByRole('navigation', { name: /sub ?categor/i }).getByRole('link', { name: SUB_CATEGORY, exact: true })
   await expect(current).toHaveAttribute('href', url.pathname)
 })
+
+/**
+ * The top, left and width of each of the first `count` product cards of the main content's
+ * "Products" list, in CSS px.
+ */
+async function cardBoxes(page: Page, count: number) {
+  const items = page.getByRole('main').getByRole('list', { name: 'Products' }).first().locator(':scope > li')
+  await expect(items.nth(count - 1)).toBeVisible()
+  return items.evaluateAll(
+    (els, n) =>
+      els.slice(0, n).map((el) => {
+        const r = el.getBoundingClientRect()
+        return { top: Math.round(r.top), left: Math.round(r.left), width: r.width }
+      }),
+    count,
+  )
+}
+
+test('on a 360 px phone a listing and a search show their cards in two columns', async ({ page, request }) => {
+  // docs/product.md, "Listings": two cards a row on a phone, like every quick-commerce app.
+  await page.setViewportSize({ width: 360, height: 800 })
+  const listing = await findListing(request, CATEGORY, SUB_CATEGORY)
+  for (const path of [listing.path, '/search?q=biscuits']) {
+    await page.goto(path)
+    const [a, b, c, d] = await cardBoxes(page, 4)
+    expect(a!.top, `${path}: cards 1 and 2 side by side`).toBe(b!.top)
+    expect(b!.left, path).toBeGreaterThan(a!.left + a!.width - 1)
+    expect(c!.top, `${path}: card 3 starts the second row`).toBeGreaterThan(a!.top)
+    expect(c!.left, path).toBe(a!.left)
+    expect(d!.top, path).toBe(c!.top)
+    // Each card takes about half the phone's width, never less than a third of it.
+    expect(a!.width, path).toBeGreaterThan(360 / 3)
+    expect(a!.width, path).toBeLessThanOrEqual(180)
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow, `${path}: nothing scrolls sideways`).toBeLessThanOrEqual(0)
+  }
+})

@@ -3,8 +3,8 @@
  * (PGlite, or PostgreSQL with TEST_DATABASE_URL): a search or a listing asked for `groupSizes`
  * lists and counts each pack group once, its in-stock size standing for it with every size in
  * `packSizes`; facets count groups; a product's details answer its sizes and its similar rows leave
- * them out; an admin's rename moves a product out of its group; without `groupSizes` the original
- * client's answers are as before.
+ * them out; the home rows asked for `groupSizes` show a group once; an admin's rename moves a product
+ * out of its group; without `groupSizes` the original client's answers are as before.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
@@ -181,6 +181,35 @@ describe('a listing asked for groupSizes', () => {
     expect(a.data.map(label)).toEqual(['Milky Mist Paneer - Premium Fresh 200 g'])
     expect(a.data[0]!.packSizes).toHaveLength(4)
     expect(a.totalCount).toBe(1)
+  })
+})
+
+describe('home rows asked for groupSizes', () => {
+  const rows = async (json: Record<string, unknown>) => {
+    const res = await t.call('product/get-product-by-category', { json: { id: [categoryId], grouped: true, ...json } })
+    expect(res.status).toBe(200)
+    return (res.body.data as Array<{ categoryId: string; products: Answered[] }>)[0]!.products
+  }
+
+  it('show a pack group as one card, an in-stock size standing for it with every size', async () => {
+    const row = await rows({ groupSizes: true })
+    expect(row.map((p) => p.more_details.brand).sort()).toEqual(['Amul', 'Fresho', 'Fresho', 'Milky Mist'])
+    const mm = row.find((p) => p.more_details.brand === 'Milky Mist')!
+    expect(mm.stock).toBeGreaterThan(0)
+    expect(mm.packSizes!.map((s) => s.unit)).toEqual(['200 g', '2x200 g', '500 g', '1 kg'])
+  })
+
+  it('answer every size, without packSizes, when not asked (the original client)', async () => {
+    const row = await rows({})
+    expect(
+      row
+        .filter((p) => p.more_details.brand === 'Milky Mist')
+        .map((p) => p.unit)
+        .sort(),
+    ).toEqual(['1 kg', '200 g', '2x200 g', '500 g'])
+    for (const p of row) expect(p).not.toHaveProperty('packSizes')
+    const res = await t.call('product/get-product-by-category', { json: { id: [categoryId], grouped: true, groupSizes: 'yes' } })
+    expect(res.status).toBe(400)
   })
 })
 

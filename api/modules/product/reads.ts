@@ -201,10 +201,17 @@ export async function newestPage(deps: ProductReadDeps, where: SQL, page: number
  * (docs/product.md, "Home"). One query: `row_number()` per brand, then per category, keeps the
  * first 15, and only those are expanded. (Measured on the 8,208-product catalogue, this
  * beat a LATERAL join with LIMIT 15, which walks the newest-first index probing each product's
- * categories.) Cached under `product:by-category:[ids]`.
+ * categories.) With `groupSizes` a pack group is one card, as in a listing (docs/product.md, "Pack
+ * sizes"): its in-stock, newest size stands for it, carrying every size (`packSizes`), before the
+ * brands are taken in turn. Cached under `product:by-category:[ids]` (`:sizes` when grouped).
  */
-export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: string[]): Promise<CategoryProducts[]> {
-  const key = `product:by-category:${JSON.stringify(categoryIds)}`
+export function productsByCategoryGrouped(
+  deps: ProductReadDeps,
+  categoryIds: string[],
+  options: { groupSizes?: boolean } = {},
+): Promise<CategoryProducts[]> {
+  const groupSizes = options.groupSizes ?? false
+  const key = `product:by-category:${JSON.stringify(categoryIds)}${groupSizes ? ':sizes' : ''}`
   // Ordered by availability: a product crossing 0 in this store may enter or leave a row.
   return storeCached(
     deps,
@@ -214,18 +221,32 @@ export function productsByCategoryGrouped(deps: ProductReadDeps, categoryIds: st
       const ids = textArray(categoryIds)
       const rows = await queryRows<ProductRow & { rowCategoryId: string }>(
         deps.db,
-        sql`select top.category_id as "rowCategoryId", ${productColumns(deps.storeId)}
+        sql`select top.category_id as "rowCategoryId", ${productColumns(deps.storeId)}${
+          groupSizes ? sql`, ${packSizesColumn(deps.storeId)} as "packSizes"` : sql``
+        }
           from (
             select b.category_id, b.id,
               row_number() over (partition by b.category_id order by b.in_stock desc, b.brand_rank, b.created_at desc nulls last, b.id) as rank
             from (
-              select pc.category_id, p.id, p.created_at, ${storeInStock(deps.storeId)} as in_stock,
+              select s.category_id, s.id, s.created_at, s.in_stock,
                 row_number() over (
-                  partition by pc.category_id, ${brandKey}
-                  order by ${availableNewestFirst(deps.storeId)}
+                  partition by s.category_id, s.brand
+                  order by s.in_stock desc, s.created_at desc nulls last, s.id
                 ) as brand_rank
-              from product_categories pc join products p on p.id = pc.product_id
-              where pc.category_id = any(${ids}) and p.publish
+              from (
+                select pc.category_id, p.id, p.created_at, ${storeInStock(deps.storeId)} as in_stock, ${brandKey} as brand,
+                  ${
+                    groupSizes
+                      ? sql`row_number() over (
+                          partition by pc.category_id, coalesce(p.pack_group, p.id)
+                          order by ${availableNewestFirst(deps.storeId)}
+                        )`
+                      : sql`1`
+                  } as size_rank
+                from product_categories pc join products p on p.id = pc.product_id
+                where pc.category_id = any(${ids}) and p.publish
+              ) s
+              where s.size_rank = 1
             ) b
           ) top
           join products p on p.id = top.id

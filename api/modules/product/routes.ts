@@ -105,9 +105,13 @@ export function productRoutes(deps: AppDeps) {
         },
       },
     },
-    async (c, { id, grouped }) => {
+    async (c, { id, grouped, groupSizes }) => {
       if (grouped)
-        return ok(c, 'category product list', await productsByCategoryGrouped(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
+        return ok(
+          c,
+          'category product list',
+          await productsByCategoryGrouped(await productReadDeps(deps, c.req.header(STORE_HEADER)), id, { groupSizes }),
+        )
       return ok(c, 'category product list', await productsByCategory(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
     },
   )

@@ -45,17 +45,26 @@ describe('ProductSearchSchema', () => {
 })
 
 describe('ProductsByCategorySchema', () => {
-  it('takes one id or a list, without duplicates, and grouped defaults to false', () => {
-    expect(ProductsByCategorySchema.parse({ id: 'a1' })).toEqual({ id: ['a1'], grouped: false })
-    expect(ProductsByCategorySchema.parse({ id: ['a1', 'b2', 'a1'], grouped: true })).toEqual({ id: ['a1', 'b2'], grouped: true })
+  it('takes one id or a list, without duplicates, and grouped and groupSizes default to false', () => {
+    expect(ProductsByCategorySchema.parse({ id: 'a1' })).toEqual({ id: ['a1'], grouped: false, groupSizes: false })
+    expect(ProductsByCategorySchema.parse({ id: ['a1', 'b2', 'a1'], grouped: true, groupSizes: true })).toEqual({
+      id: ['a1', 'b2'],
+      grouped: true,
+      groupSizes: true,
+    })
   })
 
-  it.each([[{}], [{ id: { $ne: null } }], [{ id: [{ $ne: null }] }], [{ id: 5 }], [{ id: '' }], [{ id: 'a1', grouped: 'yes' }]])(
-    'refuses %j',
-    (body) => {
-      expect(ProductsByCategorySchema.safeParse(body).success).toBe(false)
-    },
-  )
+  it.each([
+    [{}],
+    [{ id: { $ne: null } }],
+    [{ id: [{ $ne: null }] }],
+    [{ id: 5 }],
+    [{ id: '' }],
+    [{ id: 'a1', grouped: 'yes' }],
+    [{ id: 'a1', groupSizes: 'yes' }],
+  ])('refuses %j', (body) => {
+    expect(ProductsByCategorySchema.safeParse(body).success).toBe(false)
+  })
 })
 
 describe('ProductsByCategoryAndSubCategorySchema', () => {

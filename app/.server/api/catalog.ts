@@ -98,14 +98,19 @@ export async function listSubCategories(opts?: CatalogCallOptions): Promise<SubC
 
 /**
  * The home rows in ONE call (docs/decisions/0005-catalogue-cache.md: a constant number of upstream
- * calls per page): POST /api/product/get-product-by-category `{ id: [...], grouped: true }` answering
- * `[{ categoryId, products }]`. Rows come back in the order of `categoryIds`; a category without
+ * calls per page): POST /api/product/get-product-by-category `{ id: [...], grouped: true, groupSizes: true }`
+ * answering `[{ categoryId, products }]`, each pack group one card with its sizes (docs/product.md, "Pack sizes"). Rows come back in the order of `categoryIds`; a category without
  * products gets an empty row.
  */
 export async function productsByCategoryGrouped(categoryIds: string[], opts?: CatalogCallOptions): Promise<CategoryProducts[]> {
   if (categoryIds.length === 0) return []
   const rows = (
-    await read('product/get-product-by-category', { id: categoryIds, grouped: true }, opts, successOf(z.array(CategoryProductsSchema)))
+    await read(
+      'product/get-product-by-category',
+      { id: categoryIds, grouped: true, groupSizes: true },
+      opts,
+      successOf(z.array(CategoryProductsSchema)),
+    )
   ).data
   const byCategory = new Map(rows.map((row) => [row.categoryId, row.products]))
   return categoryIds.map((categoryId) => ({ categoryId, products: byCategory.get(categoryId) ?? [] }))
