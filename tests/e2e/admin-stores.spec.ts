@@ -4,7 +4,8 @@
  * for a bad pincode), edit its radius, see a stale edit refused (409), deactivate it after the
  * confirmation; set a product's stock in Koramangala to 0 from the product's edit dialog and see the
  * stock page list it as out of stock, then set it from the stock page itself; a shopper located in
- * Koramangala (560034) sees what the admin sets there ("Out of stock", "Only 2 left") while
+ * Koramangala (560034) sees what the admin sets there ("Out of stock", "Only 2 left", the stepper
+ * stopping at 2) while a shopper located in Indiranagar (560038) still sees it in stock and
  * Indiranagar's stock of the product stays; at 360 px the pages do
  * not scroll sideways; a shopper gets "Do not have permission" (403). Whatever a test changes is put
  * back through the API afterwards.
@@ -212,6 +213,8 @@ test.describe('store admin', () => {
     browser,
     request,
   }, testInfo) => {
+    // Two shoppers and the admin, a dozen page loads each way, on a loaded 2-core machine.
+    test.setTimeout(240_000)
     const js = isJs(testInfo)
     const headers = await adminHeaders(request)
     const list = await request.post('/api/inventory/list', { data: { storeId: KORAMANGALA, filter: 'all', page: 1, limit: 50 }, headers })
@@ -227,19 +230,33 @@ test.describe('store admin', () => {
     )[js ? 0 : 1]
     expect(product, 'a product in stock at Koramangala and Indiranagar').toBeTruthy()
     const { productId, name } = product!.row
+    // Two shoppers: one located in Koramangala, one in Indiranagar, each in their own browser.
     const shopperContext = await browser.newContext({ javaScriptEnabled: js })
     const shopper = await shopperContext.newPage()
-    try {
-      // The shopper picks Koramangala's pincode and sees the product in stock there.
-      await shopper.goto('/location')
-      const submit = shopper.getByRole('main').getByRole('button', { name: 'Check and save' })
+    const neighbourContext = await browser.newContext({ javaScriptEnabled: js })
+    const neighbour = await neighbourContext.newPage()
+    const locate = async (who: Page, pincode: string, place: string) => {
+      await who.goto('/location')
+      const submit = who.getByRole('main').getByRole('button', { name: 'Check and save' })
       if (js) await waitForHydration(submit)
-      await shopper.getByRole('main').getByLabel('Pincode').fill('560034')
+      await who.getByRole('main').getByLabel('Pincode').fill(pincode)
       await submit.click()
-      await expect(shopper.getByRole('banner').getByTestId('location-link')).toContainText('Koramangala, 560034')
-      const productPage = `/product/x-${productId}`
+      await expect(who.getByRole('banner').getByTestId('location-link')).toContainText(place)
+    }
+    const productPage = `/product/x-${productId}`
+    /** The Indiranagar shopper still sees the product in stock, with no stock note. */
+    const neighbourUnaffected = async () => {
+      await neighbour.goto(productPage)
+      await expect(productBuyBox(neighbour).getByRole('button', { name: /^Add .+ to cart$/ })).toBeVisible()
+      await expect(productBuyBox(neighbour).getByText(/Out of stock|Only \d+ left/)).toHaveCount(0)
+    }
+    try {
+      // The shoppers pick their pincodes and see the product in stock.
+      await locate(shopper, '560034', 'Koramangala, 560034')
+      await locate(neighbour, '560038', 'Indiranagar, 560038')
       await shopper.goto(productPage)
       await expect(productBuyBox(shopper).getByRole('button', { name: /^Add .+ to cart$/ })).toBeVisible()
+      await neighbourUnaffected()
 
       // The admin sets it to 0 on Koramangala's stock page.
       await signInAsAdmin(page)
@@ -256,16 +273,26 @@ test.describe('store admin', () => {
       await shopper.goto(productPage)
       await expect(productBuyBox(shopper).getByText('Out of stock')).toBeVisible()
       await expect(productBuyBox(shopper).getByRole('button', { name: /^Add .+ to cart$/ })).toHaveCount(0)
+      await neighbourUnaffected()
 
-      // Two units: "Only 2 left".
+      // Two units: "Only 2 left", and the stepper stops at two.
       await setFromStockPage(2)
       await shopper.goto(productPage)
       await expect(productBuyBox(shopper).getByText('Only 2 left')).toBeVisible()
+      const add = productBuyBox(shopper).getByRole('button', { name: /^Add .+ to cart$/ })
+      if (js) await waitForHydration(add)
+      await add.click()
+      const more = productBuyBox(shopper).getByRole('button', { name: /^Add one more / })
+      await more.click()
+      await expect(productBuyBox(shopper).locator('output')).toContainText('2')
+      await expect(more).toBeDisabled()
+      await neighbourUnaffected()
 
       // Indiranagar's stock of it did not move.
       expect(await inIndiranagar(productId)).toBe(product!.indiranagar)
     } finally {
       await shopperContext.close()
+      await neighbourContext.close()
       await setStock(request, headers, productId, product!.row.stock)
     }
   })

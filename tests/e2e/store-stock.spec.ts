@@ -4,7 +4,9 @@
  * after the available ones of its listing; a product with 1-5 units says "Only N left"; an address
  * the default store does not serve (110001, Connaught Place) is marked at checkout and its order is
  * refused with a link to change the delivery location; a placed order's page shows its store and
- * promised time (addresses that must be served use 560038 or 560008, both Indiranagar's).
+ * promised time (addresses that must be served use 560038 or 560008, both Indiranagar's); a location
+ * no store serves (799001) and a closed store (one made for the test in Chennai, opening in two hours)
+ * offer no "Place Order", the closed one saying when it opens.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import {
@@ -17,6 +19,7 @@ import {
   registerViaApi,
   slug,
   submitLogin,
+  uniqueName,
   waitForHydration,
 } from './helpers.ts'
 
@@ -130,6 +133,8 @@ test('an address outside the store\'s area is marked, and its order refused with
   page,
   request,
 }, testInfo) => {
+  // A sign-in, a product page and the checkout twice: more than the default 30 s on a loaded 2-core machine.
+  test.setTimeout(90_000)
   const js = isJs(testInfo)
   await shopperWithCart(page, request, js, 'far-away', 'basmati rice')
   await page.goto('/checkout')
@@ -171,4 +176,53 @@ test('an order from the store shows its store and promised time', async ({ page,
   // The countdown is JavaScript's; without it the promised time alone.
   if (js) await expect(delivery.getByTestId('countdown')).toHaveText(/\d+ minutes? left|Any moment now/)
   else await expect(delivery.getByTestId('countdown')).toHaveCount(0)
+})
+
+/** "HH:MM" of the hour `hoursFromNow` after now in India Standard Time (UTC+05:30), on the hour. */
+function istHourFromNow(hoursFromNow: number): string {
+  const istHour = new Date(Date.now() + 330 * 60_000).getUTCHours()
+  return `${String((istHour + hoursFromNow) % 24).padStart(2, '0')}:00`
+}
+
+test('no order where no store delivers, nor from a closed store, which says when it opens', async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000)
+  const js = isJs(testInfo)
+  const headers = await adminHeaders(request)
+  await shopperWithCart(page, request, js, 'no-store', 'toor dal')
+  const choose = async (pincode: string) => {
+    await page.goto('/location')
+    const submit = page.getByRole('main').getByRole('button', { name: 'Check and save' })
+    if (js) await waitForHydration(submit)
+    await page.getByRole('main').getByLabel('Pincode').fill(pincode)
+    await submit.click()
+    await expect(page).toHaveURL(/\/$/)
+  }
+  const placeOrder = page.getByRole('button', { name: /^Place Order/ })
+
+  // Agartala: browsing the default store, and no "Place Order".
+  await choose('799001')
+  await page.goto('/checkout')
+  await expect(page.getByTestId('checkout-refusal')).toContainText("We don't deliver to Agartala, 799001 yet.")
+  await expect(page.getByTestId('checkout-refusal').getByRole('link', { name: 'Change delivery location' })).toBeVisible()
+  await expect(placeOrder).toHaveCount(0)
+
+  // A store in Chennai (no seeded store is near) that opens in two hours and closes in three.
+  const name = uniqueName(testInfo, 'Closed store')
+  const [opensAt, closesAt] = [istHourFromNow(2), istHourFromNow(3)]
+  const created = await request.post('/api/store/create', {
+    data: { name, area: 'Park Town', city: 'Chennai', addressLine: '1, Poonamallee High Road', pincode: '600003', opensAt, closesAt },
+    headers,
+  })
+  expect(created.ok(), await created.text()).toBe(true)
+  const storeId = ((await created.json()) as { data: { _id: string } }).data._id
+  try {
+    await choose('600003')
+    await expect(page.getByRole('banner').getByTestId('location-link')).toContainText(`Closed now, opens at ${opensAt}`)
+    await page.goto('/checkout')
+    await expect(page.getByTestId('checkout-refusal')).toContainText(`${name} is closed now. It opens at ${opensAt}.`)
+    await expect(placeOrder).toHaveCount(0)
+  } finally {
+    const off = await request.put('/api/store/update', { data: { _id: storeId, active: false }, headers })
+    expect(off.ok(), await off.text()).toBe(true)
+  }
 })

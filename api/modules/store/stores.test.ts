@@ -2,8 +2,8 @@
  * Dark stores on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL): serviceability by
  * pincode and coordinates, per-store stock in every product answer, the order taken from the
  * store's own stock (a race in one store never touches another's), the out-of-area and closed-store
- * refusals, the promised time kept on the order, location change fitting a cart, and the admin
- * routes (docs/stores.md).
+ * refusals, the promised time kept on the order, location change fitting a cart, a saved address
+ * as the location, the admin's order list by store and late, and the admin routes (docs/stores.md).
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -120,6 +120,19 @@ describe('location', () => {
       [dal.id, 1, 1],
     ])
     await setStockIn(t.db, dal.id, 40, KORAMANGALA)
+  })
+
+  it("picks one of the signed-in shopper's saved addresses; never another's, nor a visitor's", async () => {
+    const who = await shopperAt('560034')
+    const res = await t.call('location', { method: 'PUT', json: { addressId: who.addressId }, token: who.token })
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ pincode: '560034', area: 'Koramangala', serviceable: true, store: { _id: KORAMANGALA } })
+    expect((await t.call('location', { token: who.token })).body.data.pincode).toBe('560034')
+    const other = await shopperAt('560038')
+    const theirs = await t.call('location', { method: 'PUT', json: { addressId: who.addressId }, token: other.token })
+    expect(theirs.status).toBe(404)
+    expect((await t.call('location', { token: other.token })).body.data).toBeNull()
+    expect((await t.call('location', { method: 'PUT', json: { addressId: who.addressId } })).status).toBe(404)
   })
 })
 
@@ -251,6 +264,51 @@ describe('orders from a store', () => {
     expect((await t.call('order/details', { method: 'POST', json: { orderId: second._id }, token: onTime.token })).body.data.late).toBe(
       false,
     )
+  })
+})
+
+describe("the admin's orders by store", () => {
+  it('lists one store’s orders, and only the late ones', async () => {
+    const tea = await insertProduct(t.db, { name: 'Assam Tea', price: 120, stock: 10, storeStock: { [KORAMANGALA]: 10 } })
+    const list = async (json: Record<string, unknown>) => {
+      const res = await t.call('order/admin-list', { method: 'POST', json: { limit: 50, ...json }, token: admin.token })
+      expect(res.status).toBe(200)
+      return res.body.data as { _id: string; store: { _id: string } }[]
+    }
+    const placeOne = async (pincode: string, storeId: string) => {
+      const who = await shopperAt(pincode)
+      expect((await add(who, tea.id, storeId)).status).toBe(200)
+      const res = await place(who, inStore(storeId))
+      expect(res.status, JSON.stringify(res.body)).toBe(201)
+      return res.body.data as { _id: string }
+    }
+    const fromKoramangala = await placeOne('560034', KORAMANGALA)
+    const fromIndiranagar = await placeOne('560038', SEEDED_DEFAULT_STORE)
+    const ids = (rows: { _id: string }[]) => rows.map((o) => o._id)
+    expect(ids(await list({}))).toEqual(expect.arrayContaining([fromKoramangala._id, fromIndiranagar._id]))
+    const ofKoramangala = await list({ store: KORAMANGALA })
+    expect(ids(ofKoramangala)).toContain(fromKoramangala._id)
+    expect(ids(ofKoramangala)).not.toContain(fromIndiranagar._id)
+    expect(new Set(ofKoramangala.map((o) => o.store._id))).toEqual(new Set([KORAMANGALA]))
+    expect(ids(await list({ store: SEEDED_DEFAULT_STORE }))).not.toContain(fromKoramangala._id)
+
+    // Late: Indiranagar's order is delivered an hour after its promise, Koramangala's is not delivered.
+    await t.db.execute(sql`update orders set promised_at = promised_at - interval '1 hour' where id = ${fromIndiranagar._id}`)
+    for (const status of ['packed', 'out_for_delivery', 'delivered']) {
+      const moved = await t.call('order/update-status', {
+        method: 'PUT',
+        json: { orderId: fromIndiranagar._id, status },
+        token: admin.token,
+      })
+      expect(moved.status).toBe(200)
+    }
+    const late = ids(await list({ late: true }))
+    expect(late).toContain(fromIndiranagar._id)
+    expect(late).not.toContain(fromKoramangala._id)
+    expect(ids(await list({ late: true, store: KORAMANGALA }))).not.toContain(fromIndiranagar._id)
+    // An id no store has matches no order; a blank one is refused.
+    expect(await list({ store: 'noSuchStore' })).toEqual([])
+    expect((await t.call('order/admin-list', { method: 'POST', json: { store: ' ' }, token: admin.token })).status).toBe(400)
   })
 })
 
