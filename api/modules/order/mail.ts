@@ -63,13 +63,22 @@ function placedMail(order: Order, customer: { name: string; email: string }): Ma
   return { to: customer.email, subject, text, html }
 }
 
-/** "Your order <number> is <status>", with a link to the order page. */
+/** "Your order <number> is <status>" (and a cancelled order's reason), with a link to the order page. */
 function statusMail(order: Order, customer: { name: string; email: string }, status: string, publicUrl: string | undefined): MailMessage {
   const words = statusWords(status)
   const link = orderPageLink(publicUrl, order._id)
-  const text = [`Hi ${customer.name},`, '', `Your order ${order.orderId} is ${words}.`, '', `See your order: ${link}`].join('\n')
+  const reason = status === 'cancelled' && order.cancelReason ? `Reason: ${order.cancelReason}` : null
+  const text = [
+    `Hi ${customer.name},`,
+    '',
+    `Your order ${order.orderId} is ${words}.`,
+    ...(reason ? [reason] : []),
+    '',
+    `See your order: ${link}`,
+  ].join('\n')
   const html =
     `<p>Hi ${escapeHtml(customer.name)},</p><p>Your order ${escapeHtml(order.orderId)} is ${escapeHtml(words)}.</p>` +
+    (reason ? `<p>${escapeHtml(reason)}</p>` : '') +
     `<p><a href="${escapeHtml(link)}">See your order</a></p>`
   return { to: customer.email, subject: `Your order ${order.orderId} is ${words}`, text, html }
 }

@@ -335,6 +335,12 @@ describe('the reservation', () => {
     }
     expect(await stockIn(t.db, p.id)).toBe(3)
     expect(await details(who, order._id)).toMatchObject({ status: 'cancelled', payment: { state: 'expired' } })
+    // The shopper is told, with the reason and a link (one mail, though the sweep ran twice).
+    await t.deps.jobs.drain()
+    const told = sent.filter((m) => m.subject === `Your order ${order.orderId} is cancelled`)
+    expect(told).toHaveLength(1)
+    expect(told[0]!.text).toContain('Reason: Not paid in time')
+    expect(told[0]!.text).toContain(`/dashboard/myorder/${order._id}`)
     expect((await t.call('payment/pay-on-delivery', { method: 'POST', json: { orderId: order._id }, token: who.token })).status).toBe(409)
   })
 

@@ -583,7 +583,7 @@ async function applyEvent(deps: PaymentDeps, type: string, event: WebhookEvent):
  * (`skip locked`) and seen again next time, so any number of runners may call it at once.
  * @returns how many holds ended
  */
-export async function expireReservations(deps: Pick<PaymentDeps, 'db' | 'cache' | 'clock' | 'orderEvents'>): Promise<number> {
+export async function expireReservations(deps: Pick<PaymentDeps, 'db' | 'cache' | 'clock' | 'orderEvents' | 'jobs'>): Promise<number> {
   const now = deps.clock()
   let ended = 0
   for (;;) {
@@ -608,6 +608,8 @@ export async function expireReservations(deps: Pick<PaymentDeps, 'db' | 'cache' 
         })
         .where(eq(orders.id, order.id))
       await recordStatus(tx, { orderId: order.id, status: 'cancelled', byUserId: null, at: now })
+      // The shopper hears of it like any other status change (docs/jobs.md, "Order emails").
+      await deps.jobs.send('order.mail', { kind: 'status', orderId: order.id, status: 'cancelled' }, { tx })
       return { stock, id: order.id, version: order.version + 1 }
     })
     if (!done) return ended
