@@ -155,6 +155,7 @@ export function PaymentSummary({ order }: { order: Pick<Order, 'payment'> }) {
         </span>
       </p>
       {payment.paidAt ? <p className="text-slate-600">Paid {formatOrderTime(payment.paidAt)}</p> : null}
+      {payment.state === 'refund_failed' ? <p className="text-slate-600">Our team will contact you about your refund.</p> : null}
       {payment.reservationExpiresAt ? (
         <p className="text-slate-600">Items held until {formatOrderTime(payment.reservationExpiresAt)}</p>
       ) : null}

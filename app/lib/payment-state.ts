@@ -15,7 +15,7 @@ export const PAYMENT_STATE_LABELS: Record<PaymentState, string> = {
   refund_pending: 'Refund in progress',
   refunded: 'Refunded',
   partially_refunded: 'Partly refunded',
-  refund_failed: 'Refund failed: our team will contact you',
+  refund_failed: 'Refund failed',
 }
 
 /** A payment state's label; an unknown state reads as itself. */
