@@ -124,26 +124,25 @@ test.describe('leaving a field', () => {
 })
 
 /**
- * The box of `target` once it has stopped moving (react-hot-toast slides a toast in from above):
- * read in the page until two readings 100 ms apart agree. The server-rendered toast of a page
- * without JavaScript does not move (and such a page runs no timers to wait with).
+ * Where the toast `target` rests: its layout box, which react-hot-toast's slide (a transform on the
+ * toast, inside the toaster's own positioned row for it) does not move. Read from the layout, not
+ * from a painted frame, so a renderer slowed by load is never caught mid-slide or already leaving
+ * (the flake this replaced). The server-rendered toast of a page without JavaScript does not move.
  */
 async function restingBox(target: Locator) {
   await expect(target).toBeVisible()
   if (!isJs(test.info())) return target.boundingBox()
-  return target.evaluate(async (el) => {
-    const read = () => {
+  return target.evaluate((el) => {
+    // The toaster (`[data-rht-toaster]`) holds one positioned row per toast, the toast bar inside it.
+    let row: HTMLElement = el as HTMLElement
+    while (row.parentElement && !row.parentElement.hasAttribute('data-rht-toaster')) row = row.parentElement
+    const bar = row.firstElementChild as HTMLElement | null
+    if (!row.parentElement || !bar) {
       const { x, y, width, height } = el.getBoundingClientRect()
       return { x, y, width, height }
     }
-    let last = read()
-    for (let i = 0; i < 20; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-      const now = read()
-      if (JSON.stringify(now) === JSON.stringify(last)) return now
-      last = now
-    }
-    return last
+    const rowBox = row.getBoundingClientRect()
+    return { x: rowBox.x + bar.offsetLeft, y: rowBox.y + bar.offsetTop, width: bar.offsetWidth, height: bar.offsetHeight }
   })
 }
 
