@@ -78,6 +78,19 @@ async function fitsPhone(page: Page, where: string) {
 }
 
 /** The test provider's answer page posts back by itself with JavaScript; without, "Return to the shop". */
+/** Reloads the order page until its payment state reads `label` (a provider webhook settles it a moment after the action). */
+async function expectPaymentStateAfterWebhook(page: Page, label: string) {
+  await expect
+    .poll(
+      async () => {
+        await page.reload()
+        return page.getByTestId('payment-state').textContent()
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(label)
+}
+
 async function returnToShop(page: Page, js: boolean) {
   if (!js) await page.getByRole('button', { name: 'Return to the shop' }).click()
 }
@@ -158,15 +171,7 @@ test('a paid order cancelled by the shopper is refunded', async ({ page, request
   await page.getByRole('dialog').getByRole('button', { name: 'Yes, cancel order' }).click()
   await expect(page.getByTestId('refund')).toContainText('Order cancelled')
   // The refund settles by the provider's webhook a moment later.
-  await expect
-    .poll(
-      async () => {
-        await page.reload()
-        return page.getByTestId('payment-state').textContent()
-      },
-      { timeout: 20_000 },
-    )
-    .toBe('Refunded')
+  await expectPaymentStateAfterWebhook(page, 'Refunded')
   await expect(page.getByTestId('refund')).toContainText('Refunded')
 })
 
@@ -221,15 +226,7 @@ test('an admin filters orders by payment state and refunds a line that cannot be
   // The action sends the refund to the provider before it answers: slower than a page on a busy machine.
   await expect(page.getByTestId('refund')).toContainText(`Not delivered: ${second.name}`, { timeout: 30_000 })
   // Settled by the provider's refund webhook a moment later.
-  await expect
-    .poll(
-      async () => {
-        await page.reload()
-        return page.getByTestId('payment-state').textContent()
-      },
-      { timeout: 20_000 },
-    )
-    .toBe('Partly refunded')
+  await expectPaymentStateAfterWebhook(page, 'Partly refunded')
   await page.goto('/dashboard/orders?payment=partially_refunded')
   await expect(page.getByRole('row').filter({ hasText: order.orderId }).getByTestId('payment-state')).toHaveText('Partly refunded')
 })
