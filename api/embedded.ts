@@ -23,6 +23,7 @@ import type { Logger } from '../server-shared/logger.ts'
 import { describeFault } from './lib/faults.ts'
 import { createGate } from './lib/gate.ts'
 import { startCacheBus } from './lib/cache-bus.ts'
+import { CART_CHANNEL, createCartNotices, readCartNotice, type CartNotices } from './lib/cart-notices.ts'
 import { ensureCatalog } from './db/seed/ensure.ts'
 import { ensureDemoAdmin } from './modules/user/admin-accounts.ts'
 
@@ -36,6 +37,8 @@ export interface EmbeddedApi {
   /** Draws and stores a product picture on its first request (api/lib/illustration-store.ts). */
   drawIllustration: IllustrationDrawer
   databaseKind: 'pglite' | 'postgres'
+  /** Whose cart summary may have changed, from the database's notices (api/lib/cart-notices.ts). */
+  cartNotices: CartNotices
   /** Resolves when the database answers a query; rejects otherwise. */
   ping(): Promise<void>
   /** Stops the background work and closes the database (after in-flight requests finished). */
@@ -106,10 +109,16 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
   // Several instances on one PostgreSQL: a catalogue write on one clears every instance's cache
   // (api/lib/cache-bus.ts), and an order's status change reaches its watchers on every instance
   // (api/lib/order-events.ts). PGlite is one process: nothing to tell.
+  // Cart-change notices: from the embedded database itself, or from the bus's connection.
+  const cartNotices = createCartNotices({ onError: (err) => logger.warn(describeFault(err), 'cart notice listener failed') })
   const cacheBus =
     database.kind === 'postgres' && database.pool && database.url
-      ? startCacheBus({ url: database.url, pool: database.pool, cache: deps.cache, logger, orderEvents: deps.orderEvents })
+      ? startCacheBus({ url: database.url, pool: database.pool, cache: deps.cache, logger, orderEvents: deps.orderEvents, cartNotices })
       : null
+  await database.listen?.(CART_CHANNEL, (payload) => {
+    const ownerKey = readCartNotice(payload)
+    if (ownerKey) cartNotices.deliver(ownerKey)
+  })
 
   return {
     api,
@@ -118,6 +127,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     diskStorage: !config.s3,
     drawIllustration: createIllustrationDrawer({ db: database.db, storage, logger }),
     databaseKind: database.kind,
+    cartNotices,
     async ping() {
       await database.db.execute(sql`select 1`)
     },

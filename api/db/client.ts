@@ -29,6 +29,12 @@ export interface Database {
   pool?: pg.Pool
   /** The connection URL (PostgreSQL only), for connections of their own (LISTEN). */
   url?: string
+  /**
+   * PGlite only: calls `onNotice` with the payload of each notice on `channel` (PGlite docs,
+   * "listen"), delivered before the committing statement's promise resolves. PostgreSQL listens on
+   * a connection of its own instead (api/lib/cache-bus.ts).
+   */
+  listen?(channel: string, onNotice: (payload: string) => void): Promise<void>
   close(): Promise<void>
 }
 
@@ -84,6 +90,9 @@ export async function openDatabase(opts: {
     return {
       db,
       kind: 'pglite',
+      listen: async (channel, onNotice) => {
+        await client.listen(channel, onNotice)
+      },
       close: async () => {
         try {
           await client.close()

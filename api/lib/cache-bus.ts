@@ -16,13 +16,16 @@
  * staleness should all of that fail.
  *
  * Given `orderEvents`, the same connection also listens on ORDER_CHANNEL (api/lib/order-events.ts),
- * so an instance holds one listening connection whatever the number of shoppers watching an order.
+ * so an instance holds one listening connection whatever the number of shoppers watching an order;
+ * given `cartNotices`, on CART_CHANNEL too (api/lib/cart-notices.ts), whose listeners hear `null`
+ * ("everything") on every (re)connect, as the cache is cleared.
  */
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import type { CatalogCache, CatalogChange } from './cache.ts'
 import type { Logger } from '../../server-shared/logger.ts'
 import { ORDER_CHANNEL, parseOrderEvent, type OrderEvents } from './order-events.ts'
+import { CART_CHANNEL, readCartNotice, type CartNotices } from './cart-notices.ts'
 
 /** The channel of catalogue-changed notices. */
 export const CATALOG_CHANNEL = 'catalog_changed'
@@ -79,9 +82,10 @@ export function startCacheBus(opts: {
   cache: CatalogCache
   logger: Logger
   orderEvents?: OrderEvents
+  cartNotices?: CartNotices
 }): CacheBus {
   const instanceId = randomUUID()
-  const { cache, logger, pool, orderEvents } = opts
+  const { cache, logger, pool, orderEvents, cartNotices } = opts
   // Every instance's watchers, this one's included, hear an order event from the notice.
   orderEvents?.useTransport(async (event) => {
     if (closed) return
@@ -133,11 +137,16 @@ export function startCacheBus(opts: {
         const event = parseOrderEvent(msg.payload)
         if (event) orderEvents.deliver(event)
       }
+      if (msg.channel === CART_CHANNEL && cartNotices) {
+        const ownerKey = readCartNotice(msg.payload)
+        if (ownerKey) cartNotices.deliver(ownerKey)
+      }
     })
     try {
       await next.connect()
       await next.query(`LISTEN ${CATALOG_CHANNEL}`)
       if (orderEvents) await next.query(`LISTEN ${ORDER_CHANNEL}`)
+      if (cartNotices) await next.query(`LISTEN ${CART_CHANNEL}`)
     } catch (err) {
       const e = err as Error & { code?: string }
       logger.warn({ errorClass: e.constructor.name, code: e.code }, 'cache bus could not listen yet')
@@ -155,6 +164,7 @@ export function startCacheBus(opts: {
     delay = 250
     // Notices sent while no connection listened are lost: start from a clean cache.
     cache.clearLocal()
+    cartNotices?.deliver(null)
     markReady()
   }
   void connect()

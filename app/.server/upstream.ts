@@ -16,6 +16,8 @@
  * Every call names the shopper's dark store in `X-Store-Id` (app/.server/store-scope.ts; docs/stores.md,
  * "Location (BFF)"): catalogue, cart, order and admin answers are that store's stock.
  */
+import { cartOwnerKey } from '../../server-shared/cart-owner-key.ts'
+import type { CartSummaryCache } from './cart-summaries.ts'
 import type { z } from 'zod'
 import type { FieldIssue } from '../../contract/envelope.ts'
 import { currentApi, type ApiWiring } from './api-context.ts'
@@ -105,7 +107,7 @@ function buildRequest(api: ApiWiring, path: string, opts: UpstreamOptions, token
     body = JSON.stringify(opts.json)
   }
   return new Request(`${apiUrl?.replace(/\/$/, '') ?? 'http://in-process'}/api/${path.replace(/^\//, '')}`, {
-    method: opts.method ?? (body ? 'POST' : 'GET'),
+    method: methodOf(opts),
     headers,
     body,
   })
@@ -164,10 +166,34 @@ export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Pro
   const api = currentApi()
   const session = opts.session
   const token = opts.bearer ?? session?.tokens?.accessToken
-  const first = await call<T>(api, buildRequest(api, path, opts, token))
-  if (first.ok || first.status !== 401 || !session?.tokens || opts.bearer) return first
-  if (!(await refreshOnce(api, session))) return first
-  return call<T>(api, buildRequest(api, path, opts, session.tokens?.accessToken))
+  try {
+    const first = await call<T>(api, buildRequest(api, path, opts, token))
+    if (first.ok || first.status !== 401 || !session?.tokens || opts.bearer) return first
+    if (!(await refreshOnce(api, session))) return first
+    return call<T>(api, buildRequest(api, path, opts, session.tokens?.accessToken))
+  } finally {
+    if (api.cartSummaries && methodOf(opts) !== 'GET' && CART_WRITING_PATH.test(path)) forgetOwnSummary(api.cartSummaries, opts)
+  }
+}
+
+/** The request's method: the one given, else POST with a body and GET without. */
+function methodOf(opts: UpstreamOptions): string {
+  return opts.method ?? (opts.formData || opts.json !== undefined ? 'POST' : 'GET')
+}
+
+/** The API paths whose writes may change the caller's cart summary or end their session. */
+const CART_WRITING_PATH = /^\/?(cart|order|payment|user)\//
+
+/**
+ * Drops the kept cart summary of a write's caller on this instance at once: on PostgreSQL the
+ * database's notice (app/.server/cart-summaries.ts) arrives a little later, and the caller's next
+ * page must show the write.
+ */
+function forgetOwnSummary(cache: CartSummaryCache, opts: UpstreamOptions): void {
+  const userId = opts.session?.user?._id
+  if (userId) cache.forget(cartOwnerKey({ userId }))
+  const guestCartId = opts.headers?.['X-Guest-Cart'] ?? opts.session?.guestCartId
+  if (guestCartId) cache.forget(cartOwnerKey({ guestCartId }))
 }
 
 /**

@@ -8,7 +8,7 @@
  * without storing them); the row is made with the first line added, and at most
  * `maxGuestCarts` guest rows are kept, the longest idle removed first (docs/security.md, "Carts").
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { and, eq, gte, sql, type SQL } from 'drizzle-orm'
 import { cartLines, carts, inventory, products } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
@@ -21,6 +21,7 @@ import type { CartSummaryAnswer } from '../../../contract/cart-summary.ts'
 import { productAnswersByIds } from '../product/service.ts'
 import { billToWire, computeBill } from './bill.ts'
 import type { Bill, CartItem, CartLimits } from '../../../contract/cart.ts'
+import { guestCartHash } from '../../../server-shared/cart-owner-key.ts'
 
 /** What the cart needs; `storeId` is the dark store whose stock caps the lines (docs/stores.md). */
 type CartDeps = CartBaseDeps & { storeId: string }
@@ -65,7 +66,7 @@ export function cartBudgetKey(owner: CartOwner): string {
   return owner.kind === 'user' ? `user:${owner.userId}` : `guest:${owner.tokenHash}`
 }
 
-const hashGuestId = (id: string) => createHash('sha256').update(id).digest('hex')
+const hashGuestId = guestCartHash
 
 /** Random bytes of a guest cart id, and bytes of its signature: 32 bytes, 43 base64url characters. */
 const GUEST_ID_RANDOM_BYTES = 24

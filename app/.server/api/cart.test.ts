@@ -4,7 +4,9 @@
  * summary is the one the API's own summary would give; any other page reads the summary alone.
  */
 import { describe, expect, it } from 'vitest'
-import { getCartForLoaders, getCartSummary } from './cart.ts'
+import { addToCart, getCartForLoaders, getCartSummary } from './cart.ts'
+import { createCartSummaryCache } from '../cart-summaries.ts'
+import { cartOwnerKey } from '../../../server-shared/cart-owner-key.ts'
 import { RequestSession, sessionStorage } from '../session.ts'
 import { inProcessWiring, runWithApi } from '../api-context.ts'
 import type { Product } from '../../../contract/product.ts'
@@ -107,5 +109,53 @@ describe('cart reads of one request', () => {
     expect(calls.filter((path) => path.endsWith('/cart/get'))).toHaveLength(1)
     await runWithApi(wiring, async () => getCartForLoaders(await guestSession()))
     expect(calls.filter((path) => path.endsWith('/cart/get'))).toHaveLength(2)
+  })
+})
+
+describe('cart summaries kept in memory (app/.server/cart-summaries.ts)', () => {
+  /** A notice source the test drives by hand, as the database's notices would. */
+  function handNotices() {
+    const listeners = new Set<(key: string | null) => void>()
+    return {
+      subscribe(listener: (key: string | null) => void) {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+      send: (key: string | null) => listeners.forEach((l) => l(key)),
+    }
+  }
+
+  it('a second page of the same guest reads no summary until a notice of that cart or a write of theirs', async () => {
+    const notices = handNotices()
+    const { wiring, calls } = fakeApi()
+    wiring.cartSummaries = createCartSummaryCache({ notices })
+    const session = await guestSession()
+    const summaries = () => calls.filter((path) => path.endsWith('/cart/summary')).length
+    const first = await runWithApi(wiring, () => getCartSummary(session))
+    expect(await runWithApi(wiring, () => getCartSummary(session))).toEqual(first)
+    expect(summaries()).toBe(1)
+    // Another cart's notice leaves this one kept; its own drops it.
+    notices.send(cartOwnerKey({ guestCartId: 'h'.repeat(43) }))
+    await runWithApi(wiring, () => getCartSummary(session))
+    expect(summaries()).toBe(1)
+    notices.send(cartOwnerKey({ guestCartId: session.guestCartId! }))
+    await runWithApi(wiring, () => getCartSummary(session))
+    expect(summaries()).toBe(2)
+    // The shopper's own write through this BFF drops it at once, before any notice.
+    await runWithApi(wiring, () => addToCart(session, 'p3'))
+    await runWithApi(wiring, () => getCartSummary(session))
+    expect(summaries()).toBe(3)
+    // A catalogue change (everything) too.
+    notices.send(null)
+    await runWithApi(wiring, () => getCartSummary(session))
+    expect(summaries()).toBe(4)
+  })
+
+  it('without the cache (the API apart) every page reads the summary', async () => {
+    const { wiring, calls } = fakeApi()
+    const session = await guestSession()
+    await runWithApi(wiring, () => getCartSummary(session))
+    await runWithApi(wiring, () => getCartSummary(session))
+    expect(calls.filter((path) => path.endsWith('/cart/summary'))).toHaveLength(2)
   })
 })

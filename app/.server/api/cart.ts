@@ -12,6 +12,7 @@ import { z } from 'zod'
 import { EMPTY_CART_SUMMARY, type CartSummary } from '../../lib/cart.ts'
 import { CartSummaryAnswerSchema, type CartSummaryAnswer } from '../../../contract/cart-summary.ts'
 import type { RequestSession } from '../session.ts'
+import { currentApi } from '../api-context.ts'
 import { parseAnswer, parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
 import {
   CartExtraShape,
@@ -146,10 +147,22 @@ export async function getCartSummary(session: RequestSession, opts: CartCallOpti
   }
   const who = owner(session)
   if (!who) return EMPTY_CART_SUMMARY
+  // Kept in memory until the database says this cart changed (app/.server/cart-summaries.ts).
+  const cache = currentApi().cartSummaries
+  const slot =
+    cache?.slotOf({ userId: session.user?._id, accessToken: session.tokens?.accessToken, guestCartId: session.guestCartId }) ?? null
+  const kept = slot && cache!.get(slot)
+  if (kept) return kept
+  const mark = cache?.begin() ?? 0
   const result = await upstream('cart/summary', { method: 'GET', clientIp: opts.clientIp, ...who })
   if (guestExpired(session, result)) return EMPTY_CART_SUMMARY
   const parsed = parseData(result, CartSummaryAnswerSchema)
-  return parsed.ok ? summaryOf(parsed.data) : EMPTY_CART_SUMMARY
+  if (!parsed.ok) return EMPTY_CART_SUMMARY
+  const summary = summaryOf(parsed.data)
+  // Kept only when read with the slot's own credentials: not after a refresh changed the token.
+  if (slot && (slot.token === '' ? !session.tokens && session.guestCartId !== null : session.tokens?.accessToken === slot.token))
+    cache!.set(slot, summary, mark)
+  return summary
 }
 
 /**

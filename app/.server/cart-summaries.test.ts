@@ -1,0 +1,98 @@
+/**
+ * The cart summaries kept in memory (app/.server/cart-summaries.ts): kept per owner and, for a user,
+ * per access token while it is unexpired; dropped by their owner's notice, by "everything" and by
+ * age; never kept from a read that began before a notice of its owner.
+ */
+import { describe, expect, it } from 'vitest'
+import { CART_SUMMARY_TTL_MS, createCartSummaryCache } from './cart-summaries.ts'
+import type { CartSummary } from '../lib/cart.ts'
+
+function handNotices() {
+  const listeners = new Set<(key: string | null) => void>()
+  return {
+    subscribe(listener: (key: string | null) => void) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    send: (key: string | null) => listeners.forEach((l) => l(key)),
+  }
+}
+
+const summary = (count: number): CartSummary => ({ count, total: count * 10, lines: {}, maxQtyPerLine: 12 })
+/** An unsigned JWT with `exp` (seconds): the cache reads `exp` only, the API checks the signature. */
+const jwt = (exp: number | undefined, salt = '') => `e30.${Buffer.from(JSON.stringify({ sub: 'u1', exp, salt })).toString('base64url')}.sig`
+
+describe('createCartSummaryCache', () => {
+  it("keeps a guest's summary until that cart's notice, and every one until a null notice", () => {
+    const notices = handNotices()
+    const cache = createCartSummaryCache({ notices })
+    const a = cache.slotOf({ guestCartId: 'guest-a' })!
+    const b = cache.slotOf({ guestCartId: 'guest-b' })!
+    cache.set(a, summary(1), cache.begin())
+    cache.set(b, summary(2), cache.begin())
+    expect(cache.get(a)).toEqual(summary(1))
+    notices.send(b.ownerKey)
+    expect(cache.get(a)).toEqual(summary(1))
+    expect(cache.get(b)).toBeUndefined()
+    notices.send(null)
+    expect(cache.get(a)).toBeUndefined()
+    expect(cache.stats).toMatchObject({ hits: 2, misses: 2, notices: 2 })
+  })
+
+  it('does not keep a read that began before a notice of its owner (or of everything)', () => {
+    const notices = handNotices()
+    const cache = createCartSummaryCache({ notices })
+    const a = cache.slotOf({ guestCartId: 'guest-a' })!
+    const mark = cache.begin()
+    notices.send(a.ownerKey)
+    cache.set(a, summary(1), mark)
+    expect(cache.get(a)).toBeUndefined()
+    const later = cache.begin()
+    notices.send(null)
+    cache.set(a, summary(1), later)
+    expect(cache.get(a)).toBeUndefined()
+    // Another owner's notice does not stop it.
+    const third = cache.begin()
+    notices.send(cache.slotOf({ guestCartId: 'guest-b' })!.ownerKey)
+    cache.set(a, summary(3), third)
+    expect(cache.get(a)).toEqual(summary(3))
+  })
+
+  it("keeps a user's summary per access token, only while the token is unexpired, and drops it on the user's notice", () => {
+    let clock = 1_800_000_000_000
+    const notices = handNotices()
+    const cache = createCartSummaryCache({ notices, now: () => clock })
+    const exp = clock / 1000 + 30
+    const one = cache.slotOf({ userId: 'u1', accessToken: jwt(exp, 'one') })!
+    const other = cache.slotOf({ userId: 'u1', accessToken: jwt(exp, 'other') })!
+    expect(one.ownerKey).toBe('user:u1')
+    cache.set(one, summary(4), cache.begin())
+    expect(cache.get(one)).toEqual(summary(4))
+    // Another session (token) of the same user reads its own.
+    expect(cache.get(other)).toBeUndefined()
+    clock += 31_000
+    expect(cache.get(one)).toBeUndefined()
+    clock -= 31_000
+    notices.send('user:u1')
+    expect(cache.get(one)).toBeUndefined()
+    // Nothing kept for a token without `exp`, nor for tokens without their user.
+    expect(cache.slotOf({ userId: 'u1', accessToken: jwt(undefined) })).toBeNull()
+    expect(cache.slotOf({ userId: 'u1', accessToken: 'not-a-jwt' })).toBeNull()
+    expect(cache.slotOf({ accessToken: jwt(exp), guestCartId: 'guest-a' })).toBeNull()
+    expect(cache.slotOf({})).toBeNull()
+  })
+
+  it(`drops a summary ${CART_SUMMARY_TTL_MS} ms after it was read, whatever the notices`, async () => {
+    const cache = createCartSummaryCache({ notices: handNotices() })
+    const a = cache.slotOf({ guestCartId: 'guest-a' })!
+    cache.set(a, summary(1), cache.begin())
+    const realNow = performance.now
+    try {
+      // lru-cache measures age with performance.now.
+      performance.now = () => realNow.call(performance) + CART_SUMMARY_TTL_MS + 1
+      expect(cache.get(a)).toBeUndefined()
+    } finally {
+      performance.now = realNow
+    }
+  })
+})
