@@ -7,6 +7,7 @@
  *
  * NODE_ENV=production serves build/; otherwise Vite runs in middleware mode for development.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import { EventEmitter } from 'node:events'
 import express from 'express'
@@ -169,7 +170,16 @@ if (isProduction) {
       serveStatic: { immutable: true, maxAge: '1y' },
     }),
   )
-  app.use(express.static(clientDir, { maxAge: '1h', index: false }))
+  // The build's other public files (favicon.ico, banner/…): a page's URL never names a file, so a
+  // request neither under one of the build's folders nor ending in a file name skips the file
+  // lookup (a stat per page request otherwise).
+  const serveClientFile = express.static(clientDir, { maxAge: '1h', index: false })
+  const clientFolders = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name))
+  app.use((req, res, next) => {
+    const first = req.path.split('/', 2)[1] ?? ''
+    if (clientFolders.has(first) || /\.[^/]+$/.test(req.path)) return serveClientFile(req, res, next)
+    next()
+  })
   app.all('/{*splat}', pageCache.fill, createRequestHandler({ build, getLoadContext }))
 } else {
   const vite = await import('vite')
