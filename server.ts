@@ -174,7 +174,12 @@ if (isProduction) {
   // request neither under one of the build's folders nor ending in a file name skips the file
   // lookup (a stat per page request otherwise).
   const serveClientFile = express.static(clientDir, { maxAge: '1h', index: false })
-  const clientFolders = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name))
+  const clientFolders = new Set(
+    fs
+      .readdirSync(clientDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name),
+  )
   app.use((req, res, next) => {
     const first = req.path.split('/', 2)[1] ?? ''
     if (clientFolders.has(first) || /\.[^/]+$/.test(req.path)) return serveClientFile(req, res, next)
