@@ -4,19 +4,9 @@
  * age; never kept from a read that began before a notice of its owner.
  */
 import { describe, expect, it } from 'vitest'
+import { handNotices } from './testing/hand-notices.ts'
 import { CART_SUMMARY_TTL_MS, createCartSummaryCache } from './cart-summaries.ts'
 import type { CartSummary } from '../lib/cart.ts'
-
-function handNotices() {
-  const listeners = new Set<(key: string | null) => void>()
-  return {
-    subscribe(listener: (key: string | null) => void) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    send: (key: string | null) => listeners.forEach((l) => l(key)),
-  }
-}
 
 const summary = (count: number): CartSummary => ({ count, total: count * 10, lines: {}, maxQtyPerLine: 12 })
 /** An unsigned JWT with `exp` (seconds): the cache reads `exp` only, the API checks the signature. */

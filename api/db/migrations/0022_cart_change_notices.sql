@@ -36,21 +36,16 @@ CREATE TRIGGER "carts_notify" AFTER DELETE OR UPDATE OF "user_id", "guest_token_
   FOR EACH ROW EXECUTE FUNCTION "notify_cart_owner_changed"();
 --> statement-breakpoint
 -- A user's sessions ending (signing out, a password reset, a reused refresh token) or the user's
--- role or status changing: a summary kept for one of their sessions must not outlive that session.
-CREATE OR REPLACE FUNCTION "notify_user_sessions_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- role, status or password changing: a summary kept for one of their sessions must not outlive that
+-- session. The trigger's argument names the row's user id column.
+CREATE OR REPLACE FUNCTION "notify_user_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('cart_changed', 'user:' || OLD."user_id");
+  PERFORM pg_notify('cart_changed', 'user:' || (to_jsonb(OLD) ->> TG_ARGV[0]));
   RETURN NULL;
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER "refresh_tokens_notify" AFTER UPDATE OF "revoked_at" OR DELETE ON "refresh_tokens"
-  FOR EACH ROW EXECUTE FUNCTION "notify_user_sessions_changed"();
---> statement-breakpoint
-CREATE OR REPLACE FUNCTION "notify_user_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_notify('cart_changed', 'user:' || OLD."id");
-  RETURN NULL;
-END $$;
+  FOR EACH ROW EXECUTE FUNCTION "notify_user_changed"('user_id');
 --> statement-breakpoint
 CREATE TRIGGER "users_notify" AFTER UPDATE OF "role", "status", "password_hash" OR DELETE ON "users"
-  FOR EACH ROW EXECUTE FUNCTION "notify_user_changed"();
+  FOR EACH ROW EXECUTE FUNCTION "notify_user_changed"('id');

@@ -4,6 +4,7 @@
  * summary is the one the API's own summary would give; any other page reads the summary alone.
  */
 import { describe, expect, it } from 'vitest'
+import { handNotices } from '../testing/hand-notices.ts'
 import { addToCart, getCartForLoaders, getCartSummary } from './cart.ts'
 import { createCartSummaryCache } from '../cart-summaries.ts'
 import { cartOwnerKey } from '../../../server-shared/cart-owner-key.ts'
@@ -113,18 +114,6 @@ describe('cart reads of one request', () => {
 })
 
 describe('cart summaries kept in memory (app/.server/cart-summaries.ts)', () => {
-  /** A notice source the test drives by hand, as the database's notices would. */
-  function handNotices() {
-    const listeners = new Set<(key: string | null) => void>()
-    return {
-      subscribe(listener: (key: string | null) => void) {
-        listeners.add(listener)
-        return () => listeners.delete(listener)
-      },
-      send: (key: string | null) => listeners.forEach((l) => l(key)),
-    }
-  }
-
   it('a second page of the same guest reads no summary until a notice of that cart or a write of theirs', async () => {
     const notices = handNotices()
     const { wiring, calls } = fakeApi()
