@@ -30,7 +30,8 @@ import { securityHeaders } from './app/.server/security-headers.ts'
 import { createPageCache, type PageCache, type RenderPersonalSlots } from './app/.server/page-cache.ts'
 import { env as bffEnv } from './app/.server/env.ts'
 import { apiLoadContext, inProcessWiring, networkWiring, type ApiWiring } from './app/.server/api-context.ts'
-import { createCartSummaryCache } from './app/.server/cart-summaries.ts'
+import { createCartCache } from './app/.server/cart-cache.ts'
+import { productOfStockKey } from './contract/availability.ts'
 
 const config = loadConfig()
 const isProduction = config.isProduction
@@ -42,17 +43,19 @@ const embedded = config.apiUrl ? null : await startEmbeddedApi(config, logger)
 // How the BFF reaches the API (app/.server/api-context.ts): the Hono app's fetch in this process,
 // or the network's with API_URL; with the BFF's configuration and, in process, the API's order event
 // hub for the live order page. Every request gets it in its router context through getLoadContext.
-// In process, cart summaries are kept in memory until the database's notice of a change to that
-// cart (app/.server/cart-summaries.ts); a catalogue change (a price) drops them all.
-const cartSummaries = embedded ? createCartSummaryCache({ notices: embedded.cartNotices }) : null
+// In process, carts are kept in memory until the database's notice of a change to that cart
+// (app/.server/cart-cache.ts); a catalogue change (a price) drops them all, a stock move the whole
+// carts holding that product.
+const cartCache = embedded ? createCartCache({ notices: embedded.cartNotices }) : null
 embedded?.deps.cache.onClear((change) => {
-  if (change.kind === 'all') cartSummaries?.forget(null)
+  if (change.kind === 'all') cartCache?.forget(null)
+  else cartCache?.productsMoved(change.moved.map(productOfStockKey))
 })
 const wiring: ApiWiring = embedded
   ? inProcessWiring(async (request) => embedded.api.fetch(request), {
       settings: bffEnv,
       orderHub: embedded.deps.orderEvents,
-      cartSummaries,
+      cartCache,
     })
   : networkWiring(bffEnv)
 const getLoadContext = () => apiLoadContext(wiring)
@@ -114,7 +117,7 @@ if (process.env.EXPOSE_METRICS === '1') {
       upstreamCalls: wiring.stats.upstreamCalls,
       cache: embedded?.deps.cache.stats ?? null,
       pageCache: pageCache?.stats ?? null,
-      cartSummaries: cartSummaries?.stats ?? null,
+      cartCache: cartCache?.stats ?? null,
     })
   })
 }

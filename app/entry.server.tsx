@@ -7,6 +7,7 @@
  * many visitors, so it carries no nonce; it is rendered whole, and its policy lists the hashes of
  * its inline scripts (app/.server/csp.ts, docs/decisions/0018-page-cache.md).
  */
+import { createHash } from 'node:crypto'
 import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
@@ -24,10 +25,12 @@ import {
 } from 'react-router'
 import { logger } from '../server-shared/logger.ts'
 import { contentSecurityPolicy, createNonce, hashedContentSecurityPolicy, inlineScriptHashes } from './.server/csp.ts'
-import { isPageCacheRender, PERSONAL_SLOTS_HEADER } from './.server/page-cache.ts'
+import { isPageCacheRender, PAGE_LOCATION_HEADER, PERSONAL_SLOTS_HEADER } from './.server/page-cache.ts'
 import { NonceProvider } from './components/nonce.tsx'
 import { CartControl } from './components/add-to-cart.tsx'
 import { CartBarContent } from './components/cart-panel.tsx'
+import { CartPageBody } from './components/cart-page-body.tsx'
+import { emptyCart } from './.server/api/cart.ts'
 import { HeaderAccount } from './components/header.tsx'
 import { PersonalOverride, type Personal } from './lib/personal.ts'
 import { SLOT_SEPARATOR, type PersonalSlotDescriptor } from './lib/personal-slots.ts'
@@ -59,7 +62,12 @@ function hasOnlyPersonalSlots(routerContext: EntryContext): boolean {
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
   const forCache = isPageCacheRender(request)
   // A page that differs between visitors only in its personal slots says so to the page cache.
-  if (forCache && hasOnlyPersonalSlots(routerContext)) responseHeaders.set(PERSONAL_SLOTS_HEADER, '1')
+  if (forCache && hasOnlyPersonalSlots(routerContext)) {
+    responseHeaders.set(PERSONAL_SLOTS_HEADER, '1')
+    // The page's location, for slots that read it when rendered for a visitor (`renderPersonalSlots`).
+    const location = (routerContext.staticHandlerContext.loaderData?.root as { location?: unknown } | undefined)?.location
+    if (location) responseHeaders.set(PAGE_LOCATION_HEADER, encodeURIComponent(JSON.stringify(location)))
+  }
   const nonce = forCache ? undefined : createNonce()
   if (nonce) responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce))
   // Who is signed in, the cart and flash messages all come from the cookie (RFC 9110 section 12.5.5).
@@ -115,6 +123,9 @@ function SlotContent({ slot }: { slot: PersonalSlotDescriptor }) {
       return <CartBarContent />
     case 'add':
       return <CartControl productId={slot.productId} name={slot.name} stock={slot.stock} size={slot.size} />
+    case 'cart-page':
+      // The visitor's whole cart comes from `personal.wholeCart`; the empty cart stands for none.
+      return <CartPageBody cart={emptyCart()} signedIn={false} />
   }
 }
 
@@ -135,8 +146,18 @@ function SlotsRoute() {
   )
 }
 
-// One route matching any path: the slots read the page's location (the cart bar hides on /cart).
-const slotsHandler = createStaticHandler([{ id: 'personal-slots', path: '*', Component: SlotsRoute }])
+// One route matching any path: the slots read the page's URL (the cart bar hides on /cart); under a
+// root whose data is the page's own root `location` (the cart page's stock notes name the store).
+const slotsHandler = createStaticHandler([
+  {
+    id: 'root',
+    loader: ({ request }) => {
+      const location = request.headers.get(PAGE_LOCATION_HEADER)
+      return { location: location ? (JSON.parse(decodeURIComponent(location)) as unknown) : undefined }
+    },
+    children: [{ id: 'personal-slots', path: '*', Component: SlotsRoute }],
+  },
+])
 
 /**
  * The HTML of each of `slots` as `personal` sees it on the page at `url` (docs/decisions/0032-personal-parts-spliced.md):
@@ -147,12 +168,17 @@ const slotsHandler = createStaticHandler([{ id: 'personal-slots', path: '*', Com
  * @param url the page's absolute URL
  * @returns one HTML string per slot, in order
  */
-export async function renderPersonalSlots(url: string, personal: Personal, slots: PersonalSlotDescriptor[]): Promise<string[]> {
+export async function renderPersonalSlots(
+  url: string,
+  personal: Personal,
+  slots: PersonalSlotDescriptor[],
+  pageLocation: string | null = null,
+): Promise<string[]> {
   const pathname = new URL(url).pathname
-  const keys = slots.map((slot) => slotKey(slot, personal, pathname))
+  const keys = slots.map((slot) => slotKey(slot, personal, pathname, pageLocation))
   const missing = slots.filter((_, i) => !renderedSlots.has(keys[i]!))
   if (missing.length > 0) {
-    const html = await renderSlots(url, personal, missing)
+    const html = await renderSlots(url, personal, missing, pageLocation)
     let at = 0
     slots.forEach((_, i) => {
       if (!renderedSlots.has(keys[i]!)) renderedSlots.set(keys[i]!, html[at++] ?? '')
@@ -167,7 +193,7 @@ export async function renderPersonalSlots(url: string, personal: Personal, slots
  * one it stays off). Equal keys render equal HTML, so a
  * slot already rendered for one key is reused (`renderedSlots`).
  */
-function slotKey(slot: PersonalSlotDescriptor, personal: Personal, pathname: string): string {
+function slotKey(slot: PersonalSlotDescriptor, personal: Personal, pathname: string, pageLocation: string | null): string {
   const { cart, user } = personal
   switch (slot.kind) {
     case 'add':
@@ -177,6 +203,11 @@ function slotKey(slot: PersonalSlotDescriptor, personal: Personal, pathname: str
     case 'cart-bar':
       // The bar is left out on the cart and checkout pages (app/components/cart-panel.tsx).
       return JSON.stringify([slot, cart.count, cart.total, pathname === '/cart' || pathname === '/checkout'])
+    case 'cart-page':
+      // A whole cart is long: its digest keeps the key short.
+      return `cart-page:${createHash('sha256')
+        .update(JSON.stringify([personal.wholeCart ?? null, user !== null, cart, pageLocation]))
+        .digest('base64url')}`
   }
 }
 
@@ -184,8 +215,13 @@ function slotKey(slot: PersonalSlotDescriptor, personal: Personal, pathname: str
 const renderedSlots = new LRUCache<string, string>({ max: 20_000 })
 
 /** Renders `slots` for `personal` in one pass (see `renderPersonalSlots`). */
-async function renderSlots(url: string, personal: Personal, slots: PersonalSlotDescriptor[]): Promise<string[]> {
-  const context = await slotsHandler.query(new Request(url))
+async function renderSlots(
+  url: string,
+  personal: Personal,
+  slots: PersonalSlotDescriptor[],
+  pageLocation: string | null,
+): Promise<string[]> {
+  const context = await slotsHandler.query(new Request(url, { headers: pageLocation ? { [PAGE_LOCATION_HEADER]: pageLocation } : {} }))
   if (context instanceof Response) throw new Error('personal slots: the slot route answered a response')
   const router = createStaticRouter(slotsHandler.dataRoutes, context)
   const html = renderToString(

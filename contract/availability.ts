@@ -34,6 +34,11 @@ export function storeOfStockKey(key: string): string {
   return key.slice(0, key.indexOf('/'))
 }
 
+/** The product of a `stockKey`. */
+export function productOfStockKey(key: string): string {
+  return key.slice(key.indexOf('/') + 1)
+}
+
 /** True when a stock change from `before` to `after` units changes what a page shows (it crossed 0). */
 export function shownAvailabilityChanged(before: number, after: number): boolean {
   return shownAvailability(before) !== shownAvailability(after)

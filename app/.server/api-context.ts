@@ -19,7 +19,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createContext, RouterContextProvider, type RouterContext } from 'react-router'
 import type { OrderEventHub } from './order-stream.ts'
-import type { CartSummaryCache } from './cart-summaries.ts'
+import type { CartCache } from './cart-cache.ts'
 
 /** Sends one request to the API; `init.signal` bounds a call over the network. */
 export type ApiFetch = (request: Request, init?: { signal?: AbortSignal }) => Promise<Response>
@@ -45,10 +45,10 @@ export interface ApiWiring {
   /** Upstream calls made, counted for `/metrics.json` (server.ts, `EXPOSE_METRICS`). */
   stats: { upstreamCalls: number }
   /**
-   * Cart summaries kept in memory (app/.server/cart-summaries.ts), with the API in this process;
+   * Cart summaries kept in memory (app/.server/cart-cache.ts), with the API in this process;
    * undefined or null: read each time.
    */
-  cartSummaries?: CartSummaryCache | null
+  cartCache?: CartCache | null
 }
 
 const CONTEXT_KEY = Symbol.for('grocery.api-context')

@@ -33,7 +33,7 @@ import {
 } from '../lib/personal-slots.ts'
 import { recordPageShows, showsStockKey, type PageShows } from './page-shows.ts'
 import { RequestSession, sessionStorage, type SessionLocation } from './session.ts'
-import { getCartSummary } from './api/cart.ts'
+import { getCartForLoaders, getCartSummary, summaryOfCart, WHOLE_CART_PAGES } from './api/cart.ts'
 import { runWithApi, type ApiWiring } from './api-context.ts'
 import { clientIp } from './request.ts'
 import { runInStoreScope } from './store-scope.ts'
@@ -52,6 +52,11 @@ export const CACHED_PAGE_CACHE_CONTROL = 'private, no-cache'
  * between visitors only in its personal slots (app/lib/personal-slots.ts); never sent to a visitor.
  */
 export const PERSONAL_SLOTS_HEADER = 'x-personal-slots'
+/**
+ * A spliceable render's root `location` (JSON, URI-encoded), which the page cache keeps with the
+ * page and hands to `renderPersonalSlots`: a slot that shows the store renders as the page does.
+ */
+export const PAGE_LOCATION_HEADER = 'x-page-location'
 /** The session keys a visitor may hold and still get a spliced page; anything else (a flash message, a password recovery) gets a full render. */
 const SPLICEABLE_SESSION_KEYS = new Set(['accessToken', 'refreshToken', 'user', 'guestCartId', 'location'])
 /** The session cookie's name (app/.server/session.ts). */
@@ -68,6 +73,7 @@ const DROPPED_HEADERS = new Set([
   'content-encoding',
   'etag',
   PERSONAL_SLOTS_HEADER,
+  PAGE_LOCATION_HEADER,
 ])
 
 // One token per process, shared through the global registry because server.ts (run by tsx) and the
@@ -195,7 +201,12 @@ function showsAny(shows: PageShows, crossed: Set<string>, restocked: Set<string>
 }
 
 /** Renders the HTML of personal slots for a visitor (app/entry.server.tsx `renderPersonalSlots`). */
-export type RenderPersonalSlots = (url: string, personal: Personal, slots: PersonalSlotDescriptor[]) => Promise<string[]>
+export type RenderPersonalSlots = (
+  url: string,
+  personal: Personal,
+  slots: PersonalSlotDescriptor[],
+  pageLocation?: string | null,
+) => Promise<string[]>
 
 /**
  * Raw deflate of `data` ending in a sync flush (RFC 1951 section 3.2.4: non-final blocks that any
@@ -258,13 +269,15 @@ interface Splice {
   heads: Buffer[]
   /** `rests[0]` is empty; `rests[i]` for i ≥ 1 as above. */
   rests: Buffer[]
+  /** The render's root `location` as PAGE_LOCATION_HEADER carried it, or null. */
+  location: string | null
 }
 
 /** The bytes of a part compressed again after a changed slot (its head). */
 const HEAD_BYTES = 4096
 
 /** The splice of a template, or null when its page has no `</body>` after its last slot. */
-function toSplice(template: SlotTemplate): Splice | null {
+function toSplice(template: SlotTemplate, location: string | null = null): Splice | null {
   const last = template.parts.at(-1)!
   const at = last.lastIndexOf('</body>')
   if (at === -1) return null
@@ -277,7 +290,7 @@ function toSplice(template: SlotTemplate): Splice | null {
     heads.push(deflatePiece(Buffer.concat([nobody[i - 1]!, head]), 9, [parts[i - 1]!]))
     rests.push(parts[i]!.length > HEAD_BYTES ? deflatePiece(parts[i]!.subarray(HEAD_BYTES), 9, [head]) : Buffer.alloc(0))
   }
-  return { slots: template.slots.map(({ slot }) => slot), parts, nobody, heads, rests }
+  return { slots: template.slots.map(({ slot }) => slot), parts, nobody, heads, rests, location }
 }
 
 /** The script element holding a visitor's `Personal` (app/lib/personal.ts reads it before hydrating). */
@@ -335,6 +348,8 @@ function slotChanges(slot: PersonalSlotDescriptor, personal: Personal): boolean 
       return personal.cart.count > 0
     case 'add':
       return personal.cart.lines[slot.productId] !== undefined
+    case 'cart-page':
+      return personal.wholeCart !== undefined
   }
 }
 
@@ -484,7 +499,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     const template = parseSlotTemplate(rendered.body.toString('utf8'))
     if (!template) return null
     const body = Buffer.from(fillSlotTemplate(template), 'utf8')
-    const splice = headers.get(PERSONAL_SLOTS_HEADER) === '1' ? toSplice(template) : null
+    const splice = headers.get(PERSONAL_SLOTS_HEADER) === '1' ? toSplice(template, headers.get(PAGE_LOCATION_HEADER)) : null
     const [gz, br] = await Promise.all([
       gzipAsync(body, { level: 9 }),
       brotliAsync(body, {
@@ -512,7 +527,14 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     }
     res.status(rendered.status)
     rendered.headers.forEach((value, name) => {
-      if (name === 'set-cookie' || name === 'content-length' || name === 'transfer-encoding' || name === PERSONAL_SLOTS_HEADER) return
+      if (
+        name === 'set-cookie' ||
+        name === 'content-length' ||
+        name === 'transfer-encoding' ||
+        name === PERSONAL_SLOTS_HEADER ||
+        name === PAGE_LOCATION_HEADER
+      )
+        return
       res.setHeader(name, value)
     })
     const cookies = rendered.headers.getSetCookie()
@@ -590,13 +612,21 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   const personalOf = async (req: ExpressRequest, wiring: ApiWiring): Promise<{ personal: Personal; setCookies: string[] } | null> => {
     const request = new Request(`${origin(req)}${req.originalUrl}`, { headers: internalRequestHeaders(req, () => false) })
     const session = await RequestSession.fromRequest(request)
-    const cart = await runWithApi(wiring, () =>
+    // The cart page lists the whole cart; its summary then comes from that read, as the root loader's does.
+    const wholeCartPage = WHOLE_CART_PAGES.has(req.path)
+    const read = await runWithApi(wiring, () =>
       runInStoreScope(
         () => session.location?.storeId ?? null,
-        () => getCartSummary(session, { clientIp: clientIp(request) }),
+        async () => {
+          if (!wholeCartPage) return { cart: await getCartSummary(session, { clientIp: clientIp(request) }) }
+          const whole = await getCartForLoaders(session, { clientIp: clientIp(request) })
+          return whole.ok ? { cart: summaryOfCart(whole.data), wholeCart: whole.data } : null
+        },
       ),
     )
-    const personal: Personal = { user: session.user, cart }
+    // A failed whole-cart read: the full render shows its error page.
+    if (!read) return null
+    const personal: Personal = { user: session.user, ...read }
     // spliceProfile let through shoppers only; a refresh never changes a role, but the check is cheap.
     if (personal.user && personal.user.role !== 'USER') return null
     return { personal, setCookies: session.dirty ? [await session.commit()] : [] }
@@ -622,6 +652,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         url,
         personal,
         changing.map((i) => splice.slots[i]!),
+        splice.location,
       )
       changing.forEach((slotIndex, i) => changed.set(slotIndex, html[i] ?? ''))
     }

@@ -17,7 +17,7 @@
  * "Location (BFF)"): catalogue, cart, order and admin answers are that store's stock.
  */
 import { cartOwnerKey } from '../../server-shared/cart-owner-key.ts'
-import type { CartSummaryCache } from './cart-summaries.ts'
+import type { CartCache } from './cart-cache.ts'
 import type { z } from 'zod'
 import type { FieldIssue } from '../../contract/envelope.ts'
 import { currentApi, type ApiWiring } from './api-context.ts'
@@ -172,7 +172,7 @@ export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Pro
     if (!(await refreshOnce(api, session))) return first
     return call<T>(api, buildRequest(api, path, opts, session.tokens?.accessToken))
   } finally {
-    if (api.cartSummaries && methodOf(opts) !== 'GET' && CART_WRITING_PATH.test(path)) forgetOwnSummary(api.cartSummaries, opts)
+    if (api.cartCache && methodOf(opts) !== 'GET' && CART_WRITING_PATH.test(path)) forgetOwnSummary(api.cartCache, opts)
   }
 }
 
@@ -186,10 +186,10 @@ const CART_WRITING_PATH = /^\/?(cart|order|payment|user)\//
 
 /**
  * Drops the kept cart summary of a write's caller on this instance at once: on PostgreSQL the
- * database's notice (app/.server/cart-summaries.ts) arrives a little later, and the caller's next
+ * database's notice (app/.server/cart-cache.ts) arrives a little later, and the caller's next
  * page must show the write.
  */
-function forgetOwnSummary(cache: CartSummaryCache, opts: UpstreamOptions): void {
+function forgetOwnSummary(cache: CartCache, opts: UpstreamOptions): void {
   const userId = opts.session?.user?._id
   if (userId) cache.forget(cartOwnerKey({ userId }))
   const guestCartId = opts.headers?.['X-Guest-Cart'] ?? opts.session?.guestCartId

@@ -27,6 +27,8 @@ export type PersonalSlotDescriptor =
   | { kind: 'cart-bar' }
   /** A product's ADD button or stepper; `size` "lg" on the product page. */
   | { kind: 'add'; productId: string; name: string; stock: number; size: 'sm' | 'lg' }
+  /** The cart page's heading and contents: the whole cart's lines, steppers and bill. */
+  | { kind: 'cart-page' }
 
 /** The text that opens `slot` in a page cache render. */
 export function slotOpenText(slot: PersonalSlotDescriptor): string {
@@ -95,7 +97,7 @@ export function fillSlotTemplate(template: SlotTemplate, htmlOf: (index: number)
 /**
  * A route's `handle` saying that its page differs between visitors only in personal slots (and the
  * root's): the page cache may then answer a shopper with a cart or an account from the shared page
- * with their slots spliced in. Routes whose page shows anything else of the visitor (the cart page,
- * checkout, the dashboard) must not declare it.
+ * with their slots spliced in. Routes whose page shows anything else of the visitor (checkout, the
+ * dashboard) must not declare it; the cart page declares it, its whole body being one slot.
  */
 export const PERSONAL_SLOTS_HANDLE = { personalSlots: true } as const

@@ -16,6 +16,7 @@
 import { createContext, useContext } from 'react'
 import { useRouteLoaderData } from 'react-router'
 import { EMPTY_CART_SUMMARY, type CartSummary } from './cart.ts'
+import type { Bill, CartItem, CartLimits } from '../../contract/cart.ts'
 
 /** The signed-in user as the header shows it (the session's user summary, app/.server/session.ts). */
 export interface PersonalUser {
@@ -27,10 +28,21 @@ export interface PersonalUser {
   role: 'ADMIN' | 'STAFF' | 'USER'
 }
 
-/** A visitor's own part of a page: who is signed in (or null) and their cart summary. */
+/** A whole cart as the cart page lists it: the lines with their products, the bill and the limits. */
+export interface WholeCart {
+  lines: CartItem[]
+  bill: Bill
+  limits: CartLimits
+}
+
+/**
+ * A visitor's own part of a page: who is signed in (or null), their cart summary and, on the cart
+ * page only, their whole cart.
+ */
 export interface Personal {
   user: PersonalUser | null
   cart: CartSummary
+  wholeCart?: WholeCart
 }
 
 /** What a visitor with nothing of their own sees: nobody signed in, an empty cart. */
@@ -65,7 +77,9 @@ export function parsePersonal(text: string): Personal | null {
   try {
     const value = JSON.parse(text) as Partial<Personal> | null
     if (!value || typeof value !== 'object' || !value.cart || typeof value.cart.count !== 'number') return null
-    return { user: value.user ?? null, cart: value.cart }
+    const whole = value.wholeCart
+    const wholeCart = whole && typeof whole === 'object' && Array.isArray(whole.lines) && whole.bill && whole.limits ? whole : undefined
+    return wholeCart ? { user: value.user ?? null, cart: value.cart, wholeCart } : { user: value.user ?? null, cart: value.cart }
   } catch {
     return null
   }

@@ -15,11 +15,13 @@ import { addToCart, getCartForLoaders, removeCartLine, updateCartQty } from '../
 import { readForm } from '../.server/form.ts'
 import { clientIp, safeRedirect, sameOriginReferer } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
-import { CartContents } from '../components/cart-contents.tsx'
+import { CartPageBody } from '../components/cart-page-body.tsx'
+import { PersonalSlot } from '../components/personal-slot.tsx'
 import type { CartActionData } from '../components/add-to-cart.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
-import { itemCountLabel, productAnchor } from '../lib/cart.ts'
+import { productAnchor } from '../lib/cart.ts'
+import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
 import type { LeftOutNotice } from '../lib/reorder.ts'
 import { CartActionSchema } from '../lib/schemas/cart.ts'
 import { PLAUSIBLE_ID } from '../../contract/ids.ts'
@@ -28,6 +30,10 @@ export const meta: Route.MetaFunction = () => [{ title: `My Cart | ${SHOP_NAME}`
 
 // Personal: no shared cache may keep it.
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
+
+// The page's heading and contents are one personal slot: a shopper's cart page is the shared page
+// with their cart spliced in (docs/decisions/0032-personal-parts-spliced.md).
+export const handle = PERSONAL_SLOTS_HANDLE
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const session = getSession(context)
@@ -73,14 +79,9 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { cart, signedIn, leftOut } = loaderData
   return (
     <div className="mx-auto max-w-2xl px-3 py-4 sm:px-4 md:py-6">
-      <h1 className="mb-3 text-xl font-bold text-slate-900">
-        My Cart
-        {cart.bill.itemCount > 0 ? (
-          <span className="ml-2 text-base font-normal text-slate-600">({itemCountLabel(cart.bill.itemCount)})</span>
-        ) : null}
-      </h1>
-      {leftOut ? <LeftOutList notice={leftOut} /> : null}
-      <CartContents lines={cart.lines} bill={cart.bill} signedIn={signedIn} />
+      <PersonalSlot slot={{ kind: 'cart-page' }}>
+        <CartPageBody cart={cart} signedIn={signedIn} notice={leftOut ? <LeftOutList notice={leftOut} /> : null} />
+      </PersonalSlot>
     </div>
   )
 }

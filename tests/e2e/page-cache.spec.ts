@@ -185,7 +185,8 @@ test('a spliced page is the page React renders for that shopper, hydrates withou
   await add.click()
   await expect(cartButton(page)).toContainText('1 item')
 
-  for (const path of pages) {
+  // The cart page too: its heading and contents are one slot (the whole cart).
+  for (const path of [...pages, `/cart?probe=${stamp}`]) {
     // The page spliced from the shared render, and the same page rendered whole for this shopper: a
     // URL longer than the cache keeps (2,048 characters) is rendered per request.
     const spliced = await page.request.get(path)
@@ -211,6 +212,15 @@ test('a spliced page is the page React renders for that shopper, hydrates withou
   await plus.click()
   await expect(cartButton(page)).toContainText('2 items')
   await expect(page.getByRole('main').getByText('2 in cart').first()).toBeAttached()
+
+  // The spliced cart page lists the line, hydrates without a mismatch, and its "−" takes one off.
+  const cart = await page.goto(`/cart?probe=${stamp}`)
+  expect(cart!.headers()['x-page-cache']).toBe('spliced')
+  await expect(page.getByRole('heading', { name: /My Cart/ })).toContainText('2 items')
+  const less = page.getByRole('main').getByRole('button', { name: `Remove one ${name}` })
+  if (js) await waitForHydration(less)
+  await less.click()
+  await expect(page.getByRole('heading', { name: /My Cart/ })).toContainText('1 item')
   expect(errors.filter((text) => !/favicon|Failed to load resource/.test(text))).toEqual([])
 })
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { handNotices } from '../testing/hand-notices.ts'
-import { addToCart, getCartForLoaders, getCartSummary } from './cart.ts'
-import { createCartSummaryCache } from '../cart-summaries.ts'
+import { addToCart, getCart, getCartForLoaders, getCartSummary } from './cart.ts'
+import { createCartCache } from '../cart-cache.ts'
 import { cartOwnerKey } from '../../../server-shared/cart-owner-key.ts'
 import { RequestSession, sessionStorage } from '../session.ts'
 import { inProcessWiring, runWithApi } from '../api-context.ts'
@@ -113,11 +113,11 @@ describe('cart reads of one request', () => {
   })
 })
 
-describe('cart summaries kept in memory (app/.server/cart-summaries.ts)', () => {
+describe('cart summaries kept in memory (app/.server/cart-cache.ts)', () => {
   it('a second page of the same guest reads no summary until a notice of that cart or a write of theirs', async () => {
     const notices = handNotices()
     const { wiring, calls } = fakeApi()
-    wiring.cartSummaries = createCartSummaryCache({ notices })
+    wiring.cartCache = createCartCache({ notices })
     const session = await guestSession()
     const summaries = () => calls.filter((path) => path.endsWith('/cart/summary')).length
     const first = await runWithApi(wiring, () => getCartSummary(session))
@@ -138,6 +138,32 @@ describe('cart summaries kept in memory (app/.server/cart-summaries.ts)', () => 
     notices.send(null)
     await runWithApi(wiring, () => getCartSummary(session))
     expect(summaries()).toBe(4)
+  })
+
+  it('the cart page and checkout read the whole cart once, until a notice of that cart or a stock move of its products', async () => {
+    const notices = handNotices()
+    const { wiring, calls } = fakeApi()
+    const cache = createCartCache({ notices })
+    wiring.cartCache = cache
+    const session = await guestSession()
+    const wholes = () => calls.filter((path) => path.endsWith('/cart/get')).length
+    const first = await runWithApi(wiring, () => getCart(session))
+    const again = await runWithApi(wiring, () => getCart(session))
+    expect(again).toEqual(first)
+    expect(wholes()).toBe(1)
+    // Shared by requests: nobody may change it.
+    expect(() => {
+      if (again.ok) (again.data.lines as unknown[]).push('x')
+    }).toThrow(TypeError)
+    cache.productsMoved(['p9'])
+    await runWithApi(wiring, () => getCart(session))
+    expect(wholes()).toBe(1)
+    cache.productsMoved(['p2'])
+    await runWithApi(wiring, () => getCart(session))
+    expect(wholes()).toBe(2)
+    notices.send(cartOwnerKey({ guestCartId: session.guestCartId! }))
+    await runWithApi(wiring, () => getCart(session))
+    expect(wholes()).toBe(3)
   })
 
   it('without the cache (the API apart) every page reads the summary', async () => {

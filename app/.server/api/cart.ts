@@ -13,6 +13,8 @@ import { EMPTY_CART_SUMMARY, type CartSummary } from '../../lib/cart.ts'
 import { CartSummaryAnswerSchema, type CartSummaryAnswer } from '../../../contract/cart-summary.ts'
 import type { RequestSession } from '../session.ts'
 import { currentApi } from '../api-context.ts'
+import type { CartCache, CartSlot } from '../cart-cache.ts'
+import { scopeStoreId } from '../store-scope.ts'
 import { parseAnswer, parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
 import {
   CartExtraShape,
@@ -106,9 +108,47 @@ function toCart(result: UpstreamResult<unknown>): UpstreamResult<Cart> {
 export async function getCart(session: RequestSession, opts: CartCallOptions = {}): Promise<UpstreamResult<Cart>> {
   const who = owner(session)
   if (!who) return { ok: true, status: 200, message: 'Cart', data: emptyCart(), extra: {} }
+  // Kept in memory, per store, until the database says this cart changed or one of its products'
+  // stock moved (app/.server/cart-cache.ts).
+  const { cache, slot } = cacheSlot(session)
+  const storeId = scopeStoreId()
+  const kept = slot && cache!.getWhole<UpstreamResult<Cart>>(slot, storeId)
+  if (kept) return kept
+  const mark = cache?.begin() ?? 0
   const result = await upstream('cart/get', { method: 'GET', clientIp: opts.clientIp, ...who })
   if (guestExpired(session, result)) return { ok: true, status: 200, message: 'Cart', data: emptyCart(), extra: {} }
-  return toCart(result)
+  const cart = toCart(result)
+  if (cart.ok && slot && readWithSlot(session, slot))
+    cache!.setWhole(
+      slot,
+      storeId,
+      deepFreeze(cart),
+      cart.data.lines.map((line) => line.productId._id),
+      mark,
+    )
+  return cart
+}
+
+/** The request's cart cache and its session's slot in it; both null with the API apart or no cart. */
+function cacheSlot(session: RequestSession): { cache: CartCache | null; slot: CartSlot | null } {
+  const cache = currentApi().cartCache ?? null
+  const slot =
+    cache?.slotOf({ userId: session.user?._id, accessToken: session.tokens?.accessToken, guestCartId: session.guestCartId }) ?? null
+  return { cache, slot }
+}
+
+/** True when the session still holds the slot's credentials after a read (a refresh changes the token). */
+function readWithSlot(session: RequestSession, slot: CartSlot): boolean {
+  return slot.token === '' ? !session.tokens && session.guestCartId !== null : session.tokens?.accessToken === slot.token
+}
+
+/** `value`, frozen all the way down: a kept read is shared by requests, and none may change it. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
 }
 
 /**
@@ -147,10 +187,8 @@ export async function getCartSummary(session: RequestSession, opts: CartCallOpti
   }
   const who = owner(session)
   if (!who) return EMPTY_CART_SUMMARY
-  // Kept in memory until the database says this cart changed (app/.server/cart-summaries.ts).
-  const cache = currentApi().cartSummaries
-  const slot =
-    cache?.slotOf({ userId: session.user?._id, accessToken: session.tokens?.accessToken, guestCartId: session.guestCartId }) ?? null
+  // Kept in memory until the database says this cart changed (app/.server/cart-cache.ts).
+  const { cache, slot } = cacheSlot(session)
   const kept = slot && cache!.get(slot)
   if (kept) return kept
   const mark = cache?.begin() ?? 0
@@ -160,8 +198,7 @@ export async function getCartSummary(session: RequestSession, opts: CartCallOpti
   if (!parsed.ok) return EMPTY_CART_SUMMARY
   const summary = summaryOf(parsed.data)
   // Kept only when read with the slot's own credentials: not after a refresh changed the token.
-  if (slot && (slot.token === '' ? !session.tokens && session.guestCartId !== null : session.tokens?.accessToken === slot.token))
-    cache!.set(slot, summary, mark)
+  if (slot && readWithSlot(session, slot)) cache!.set(slot, deepFreeze(summary), mark)
   return summary
 }
 

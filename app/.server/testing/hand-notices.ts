@@ -1,5 +1,5 @@
 /**
- * A cart-notice source for tests (app/.server/cart-summaries.ts `CartNoticeSource`) that the test
+ * A cart-notice source for tests (app/.server/cart-cache.ts `CartNoticeSource`) that the test
  * drives by hand with `send(ownerKey)`, or `send(null)` for "everything", as the database's notices
  * (api/lib/cart-notices.ts) would.
  */

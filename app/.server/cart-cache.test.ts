@@ -1,21 +1,21 @@
 /**
- * The cart summaries kept in memory (app/.server/cart-summaries.ts): kept per owner and, for a user,
+ * The cart summaries kept in memory (app/.server/cart-cache.ts): kept per owner and, for a user,
  * per access token while it is unexpired; dropped by their owner's notice, by "everything" and by
  * age; never kept from a read that began before a notice of its owner.
  */
 import { describe, expect, it } from 'vitest'
 import { handNotices } from './testing/hand-notices.ts'
-import { CART_SUMMARY_TTL_MS, createCartSummaryCache } from './cart-summaries.ts'
+import { CART_CACHE_TTL_MS, createCartCache } from './cart-cache.ts'
 import type { CartSummary } from '../lib/cart.ts'
 
 const summary = (count: number): CartSummary => ({ count, total: count * 10, lines: {}, maxQtyPerLine: 12 })
 /** An unsigned JWT with `exp` (seconds): the cache reads `exp` only, the API checks the signature. */
 const jwt = (exp: number | undefined, salt = '') => `e30.${Buffer.from(JSON.stringify({ sub: 'u1', exp, salt })).toString('base64url')}.sig`
 
-describe('createCartSummaryCache', () => {
+describe('createCartCache', () => {
   it("keeps a guest's summary until that cart's notice, and every one until a null notice", () => {
     const notices = handNotices()
-    const cache = createCartSummaryCache({ notices })
+    const cache = createCartCache({ notices })
     const a = cache.slotOf({ guestCartId: 'guest-a' })!
     const b = cache.slotOf({ guestCartId: 'guest-b' })!
     cache.set(a, summary(1), cache.begin())
@@ -31,7 +31,7 @@ describe('createCartSummaryCache', () => {
 
   it('does not keep a read that began before a notice of its owner (or of everything)', () => {
     const notices = handNotices()
-    const cache = createCartSummaryCache({ notices })
+    const cache = createCartCache({ notices })
     const a = cache.slotOf({ guestCartId: 'guest-a' })!
     const mark = cache.begin()
     notices.send(a.ownerKey)
@@ -51,7 +51,7 @@ describe('createCartSummaryCache', () => {
   it("keeps a user's summary per access token, only while the token is unexpired, and drops it on the user's notice", () => {
     let clock = 1_800_000_000_000
     const notices = handNotices()
-    const cache = createCartSummaryCache({ notices, now: () => clock })
+    const cache = createCartCache({ notices, now: () => clock })
     const exp = clock / 1000 + 30
     const one = cache.slotOf({ userId: 'u1', accessToken: jwt(exp, 'one') })!
     const other = cache.slotOf({ userId: 'u1', accessToken: jwt(exp, 'other') })!
@@ -72,17 +72,62 @@ describe('createCartSummaryCache', () => {
     expect(cache.slotOf({})).toBeNull()
   })
 
-  it(`drops a summary ${CART_SUMMARY_TTL_MS} ms after it was read, whatever the notices`, async () => {
-    const cache = createCartSummaryCache({ notices: handNotices() })
+  it(`drops a summary ${CART_CACHE_TTL_MS} ms after it was read, whatever the notices`, async () => {
+    const cache = createCartCache({ notices: handNotices() })
     const a = cache.slotOf({ guestCartId: 'guest-a' })!
     cache.set(a, summary(1), cache.begin())
     const realNow = performance.now
     try {
       // lru-cache measures age with performance.now.
-      performance.now = () => realNow.call(performance) + CART_SUMMARY_TTL_MS + 1
+      performance.now = () => realNow.call(performance) + CART_CACHE_TTL_MS + 1
       expect(cache.get(a)).toBeUndefined()
     } finally {
       performance.now = realNow
     }
+  })
+})
+
+describe('whole carts in createCartCache', () => {
+  it('keeps a whole cart per store, dropped by its owner, by everything, and by a stock move of one of its products', () => {
+    const notices = handNotices()
+    const cache = createCartCache({ notices })
+    const a = cache.slotOf({ guestCartId: 'guest-a' })!
+    const b = cache.slotOf({ guestCartId: 'guest-b' })!
+    cache.setWhole(a, 'store-1', { lines: ['p1', 'p2'] }, ['p1', 'p2'], cache.begin())
+    cache.setWhole(b, 'store-1', { lines: ['p3'] }, ['p3'], cache.begin())
+    cache.set(a, summary(2), cache.begin())
+    expect(cache.getWhole(a, 'store-1')).toEqual({ lines: ['p1', 'p2'] })
+    // Another store's is another read.
+    expect(cache.getWhole(a, 'store-2')).toBeUndefined()
+    expect(cache.getWhole(a, null)).toBeUndefined()
+    // A stock move of p2 drops a's whole cart, not b's, nor a's summary (which shows no stock).
+    cache.productsMoved(['p2'])
+    expect(cache.getWhole(a, 'store-1')).toBeUndefined()
+    expect(cache.getWhole(b, 'store-1')).toEqual({ lines: ['p3'] })
+    expect(cache.get(a)).toEqual(summary(2))
+    notices.send(b.ownerKey)
+    expect(cache.getWhole(b, 'store-1')).toBeUndefined()
+    cache.setWhole(a, null, { lines: [] }, [], cache.begin())
+    notices.send(null)
+    expect(cache.getWhole(a, null)).toBeUndefined()
+  })
+
+  it('does not keep a whole cart read before a stock move of one of its products or a notice of its owner', () => {
+    const notices = handNotices()
+    const cache = createCartCache({ notices })
+    const a = cache.slotOf({ guestCartId: 'guest-a' })!
+    let mark = cache.begin()
+    cache.productsMoved(['p1'])
+    cache.setWhole(a, 'store-1', { lines: ['p1'] }, ['p1'], mark)
+    expect(cache.getWhole(a, 'store-1')).toBeUndefined()
+    // A move of a product it does not hold does not stop it.
+    mark = cache.begin()
+    cache.productsMoved(['p9'])
+    cache.setWhole(a, 'store-1', { lines: ['p1'] }, ['p1'], mark)
+    expect(cache.getWhole(a, 'store-1')).toEqual({ lines: ['p1'] })
+    mark = cache.begin()
+    notices.send(a.ownerKey)
+    cache.setWhole(a, 'store-1', { lines: ['p1'] }, ['p1'], mark)
+    expect(cache.getWhole(a, 'store-1')).toBeUndefined()
   })
 })
