@@ -14,7 +14,8 @@ import type { Server } from 'node:http'
 import { gunzipSync } from 'node:zlib'
 import express from 'express'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createPageCache, PERSONAL_SLOTS_HEADER, type PageCache } from './page-cache.ts'
+import { createPageCache, PAGE_LOCATION_HEADER, PERSONAL_SLOTS_HEADER, type PageCache } from './page-cache.ts'
+import { WHOLE_CART_ANSWER } from './testing/cart-answers.ts'
 import { sessionStorage } from './session.ts'
 import { inProcessWiring } from './api-context.ts'
 import { PERSONAL_DATA_ID, type Personal } from '../lib/personal.ts'
@@ -56,9 +57,19 @@ function page(pathname: string): string {
 }
 
 /** The stand-in slot render: each slot's HTML names what it shows for the visitor. */
-async function renderSlots(_url: string, personal: Personal, slots: PersonalSlotDescriptor[]): Promise<string[]> {
+async function renderSlots(
+  _url: string,
+  personal: Personal,
+  slots: PersonalSlotDescriptor[],
+  pageLocation?: string | null,
+): Promise<string[]> {
   harness.slotRenders++
   return slots.map((slot) => {
+    if (slot.kind === 'cart-page') {
+      const store = (JSON.parse(decodeURIComponent(pageLocation ?? 'null')) as { store: { name: string } } | null)?.store.name
+      const lines = personal.wholeCart?.lines.map((line) => `<li>${line.quantity} of ${line.productId._id}</li>`).join('')
+      return `<ol>${lines}</ol><p>at ${store}</p>`
+    }
     if (slot.kind === 'account')
       return `<a href="/user">Account of ${personal.user?.name ?? 'guest'}</a><b>${personal.cart.count} items</b>`
     if (slot.kind === 'cart-bar') return `<div>${personal.cart.count} items · ₹${personal.cart.total}</div>`
@@ -73,6 +84,11 @@ async function renderSlots(_url: string, personal: Personal, slots: PersonalSlot
 function summaryApi(calls: string[]) {
   return inProcessWiring(async (request: Request) => {
     const guest = request.headers.get('x-guest-cart') ?? ''
+    // The cart page reads the whole cart: the same two lines for any guest.
+    if (new URL(request.url).pathname.endsWith('/cart/get')) {
+      calls.push(`whole:${guest}`)
+      return Response.json(WHOLE_CART_ANSWER)
+    }
     calls.push(guest)
     if (guest === 'g-expired') return Response.json({ success: false, error: true, message: 'Your cart has expired' }, { status: 401 })
     const lines = Object.entries(carts.get(guest) ?? {})
@@ -104,6 +120,12 @@ async function start(): Promise<Harness> {
       }
       // Only pages under /p/ declare that they differ between visitors in their slots alone.
       if (pathname.startsWith('/p/')) headers[PERSONAL_SLOTS_HEADER] = '1'
+      if (pathname === '/cart') {
+        headers[PERSONAL_SLOTS_HEADER] = '1'
+        headers[PAGE_LOCATION_HEADER] = encodeURIComponent(JSON.stringify({ store: { name: 'Indiranagar' } }))
+        const body = `<!DOCTYPE html><html><body><main>${marked({ kind: 'cart-page' }, '<p>Your cart is empty</p>')}</main></body></html>`
+        return new Response(body, { headers })
+      }
       return new Response(page(pathname), { headers })
     },
     renderPersonalSlots: renderSlots,
@@ -255,6 +277,27 @@ describe('a shopper with a cart or an account', () => {
   })
 })
 
+describe('the cart page', () => {
+  it("is the shared page with the shopper's whole cart in its slot and data, read once, at the page's store", async () => {
+    const cookie = await sessionCookie({ guestCartId: 'g-asha', user: shopper('Asha') })
+    const res = await get('/cart', cookie)
+    expect(res.headers.get('x-page-cache')).toBe('spliced')
+    expect(res.headers.get(PAGE_LOCATION_HEADER)).toBeNull()
+    expect(res.body).toContain('<main><ol><li>2 of p1</li><li>1 of p2</li></ol><p>at Indiranagar</p></main>')
+    expect(res.body).not.toContain('Your cart is empty')
+    // One whole-cart read gives the slot, the data script and the header's summary.
+    expect(harness.summaryCalls).toEqual(['whole:g-asha'])
+    const data = embedded(res.body)
+    expect(data?.wholeCart?.lines.map((line) => line._id)).toEqual(['line1', 'line2'])
+    expect(data?.cart).toMatchObject({ count: 3, total: 112 })
+    // Nobody's cart page: the empty cart, no data script.
+    const anonymous = await get('/cart')
+    expect(anonymous.body).toContain('<main><p>Your cart is empty</p></main>')
+    expect(embedded(anonymous.body)).toBeNull()
+    expect(harness.pageRenders).toEqual(['/cart'])
+  })
+})
+
 describe('a page rendered for the request instead', () => {
   it('for a pending flash message, which a full render shows and takes', async () => {
     const res = await get('/p/flash', await sessionCookie({ guestCartId: 'g-1' }, true))
@@ -269,9 +312,9 @@ describe('a page rendered for the request instead', () => {
 
   it('for a page that does not declare its slots, rendered shared only once to find out', async () => {
     const cookie = await sessionCookie({ guestCartId: 'g-1' })
-    expect((await get('/cart', cookie)).body).toBe('<p>rendered for this request</p>')
-    expect((await get('/cart', cookie)).body).toBe('<p>rendered for this request</p>')
-    expect(harness.pageRenders).toEqual(['/cart'])
+    expect((await get('/account', cookie)).body).toBe('<p>rendered for this request</p>')
+    expect((await get('/account', cookie)).body).toBe('<p>rendered for this request</p>')
+    expect(harness.pageRenders).toEqual(['/account'])
   })
 })
 

@@ -10,48 +10,7 @@ import { createCartCache } from '../cart-cache.ts'
 import { cartOwnerKey } from '../../../server-shared/cart-owner-key.ts'
 import { RequestSession, sessionStorage } from '../session.ts'
 import { inProcessWiring, runWithApi } from '../api-context.ts'
-import type { Product } from '../../../contract/product.ts'
-
-const product = (id: string, sellingPrice: number): Product => ({
-  _id: id,
-  name: `Product ${id}`,
-  image: [],
-  imageKind: 'photo',
-  category: [],
-  subCategory: [],
-  unit: '1 kg',
-  stock: 9,
-  price: sellingPrice + 5,
-  sellingPrice,
-  discount: 0,
-  description: '',
-  more_details: {},
-  publish: true,
-  createdAt: '2026-11-01T00:00:00.000Z',
-  updatedAt: '2026-11-01T00:00:00.000Z',
-})
-
-const wholeCart = {
-  success: true,
-  error: false,
-  message: 'Cart items',
-  data: [
-    { _id: 'line1', productId: product('p1', 28.5), quantity: 2, userId: null },
-    { _id: 'line2', productId: product('p2', 55), quantity: 1, userId: null },
-  ],
-  bill: {
-    itemCount: 3,
-    itemsTotalMrp: 127,
-    productDiscount: 15,
-    itemsTotal: 112,
-    deliveryCharge: 25,
-    freeDeliveryAbove: 199,
-    roundingOff: 0,
-    grandTotal: 137,
-    totalSavings: 15,
-  },
-  limits: { maxQtyPerLine: 12, deliveryCharge: 25, freeDeliveryAbove: 199 },
-}
+import { WHOLE_CART_ANSWER as wholeCart } from '../testing/cart-answers.ts'
 
 /** A fake API counting the calls per path; answers the cart above and its summary. */
 function fakeApi() {
