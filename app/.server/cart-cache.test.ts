@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { handNotices } from './testing/hand-notices.ts'
-import { CART_CACHE_TTL_MS, createCartCache } from './cart-cache.ts'
+import { CART_CACHE_TTL_MS, createCartCache, WHOLE_CARTS_MAX_BYTES } from './cart-cache.ts'
 import type { CartSummary } from '../lib/cart.ts'
 
 const summary = (count: number): CartSummary => ({ count, total: count * 10, lines: {}, maxQtyPerLine: 12 })
@@ -129,5 +129,27 @@ describe('whole carts in createCartCache', () => {
     notices.send(a.ownerKey)
     cache.setWhole(a, 'store-1', { lines: ['p1'] }, ['p1'], mark)
     expect(cache.getWhole(a, 'store-1')).toBeUndefined()
+  })
+})
+
+describe('the whole carts’ memory', () => {
+  it(`keeps at most ${WHOLE_CARTS_MAX_BYTES} bytes of whole carts, and counts back what goes`, () => {
+    const notices = handNotices()
+    const cache = createCartCache({ notices })
+    const big = { lines: 'x'.repeat(WHOLE_CARTS_MAX_BYTES / 4) }
+    const slots = Array.from({ length: 5 }, (_, i) => cache.slotOf({ guestCartId: `guest-${i}` })!)
+    slots.forEach((slot, i) => cache.setWhole(slot, null, big, [`p${i}`], cache.begin()))
+    // Three fit; the fourth and fifth would pass the budget.
+    expect(slots.map((slot) => cache.getWhole(slot, null) !== undefined)).toEqual([true, true, true, false, false])
+    const held = cache.stats.wholeCartBytes
+    expect(held).toBeGreaterThan((WHOLE_CARTS_MAX_BYTES * 3) / 4)
+    // A notice, a stock move and everything give their bytes back.
+    notices.send(slots[0]!.ownerKey)
+    cache.productsMoved(['p1'])
+    expect(cache.stats.wholeCartBytes).toBe(held / 3)
+    cache.setWhole(slots[3]!, null, big, ['p3'], cache.begin())
+    expect(cache.getWhole(slots[3]!, null)).toBeDefined()
+    notices.send(null)
+    expect(cache.stats.wholeCartBytes).toBe(0)
   })
 })

@@ -14,6 +14,8 @@
  *   `null` notice or a catalogue change (a price is part of the items total); a whole cart also when
  *   the stock of one of its products moves (`productsMoved`, an order or an admin's edit); and at
  *   most CART_CACHE_TTL_MS after it was read, which bounds a notice lost with a listening connection.
+ * - At most CART_CACHE_MAX_OWNERS owners and WHOLE_CARTS_MAX_BYTES of whole carts (as JSON); past
+ *   the latter a whole cart is read each time until kept ones go.
  * - A read that began before a notice of its owner (or a stock move of one of its products) is not
  *   kept (`begin` marks it), so a cart read before a write and answered after its notice cannot come
  *   back stale.
@@ -31,6 +33,8 @@ export const CART_CACHE_TTL_MS = 60_000
 export const CART_CACHE_MAX_OWNERS = 50_000
 /** Whole carts kept per owner at most (one per session and store; a user's tokens rotate). */
 const READS_PER_OWNER = 8
+/** Bytes of whole carts (as JSON) kept at most; past it a whole cart is read each time until some go. */
+export const WHOLE_CARTS_MAX_BYTES = 32 * 1024 * 1024
 
 /** Where notices come from: api/lib/cart-notices.ts `CartNotices` (the owner's key, or null for everything). */
 export interface CartNoticeSource {
@@ -70,7 +74,7 @@ export interface CartCache {
   /** Drops the whole carts holding any of `productIds`, whose stock moved. */
   productsMoved(productIds: Iterable<string>): void
   /** Counters for /metrics.json. */
-  readonly stats: { hits: number; misses: number; kept: number; notices: number; owners: number }
+  readonly stats: { hits: number; misses: number; kept: number; notices: number; owners: number; wholeCartBytes: number }
 }
 
 interface Read {
@@ -78,6 +82,8 @@ interface Read {
   usableUntil: number
   /** A whole cart's products; undefined for a summary. */
   productIds?: Set<string>
+  /** A whole cart's size as JSON (bytes, about): counted against WHOLE_CARTS_MAX_BYTES. */
+  bytes?: number
 }
 
 /** An owner's reads, by `<token>` for a summary and `<token> <store>` for a whole cart. */
@@ -103,11 +109,19 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
   // The owners holding a whole cart (few: those on the cart page or checkout lately), so that a
   // stock move looks at those only.
   const holdingWhole = new Set<string>()
+  let wholeBytes = 0
+  const dropRead = (reads: Kept, key: string) => {
+    wholeBytes -= reads.get(key)?.bytes ?? 0
+    reads.delete(key)
+  }
   const kept = new LRUCache<string, Kept>({
     max: CART_CACHE_MAX_OWNERS,
     ttl: CART_CACHE_TTL_MS,
     ttlAutopurge: false,
-    dispose: (_reads, ownerKey) => holdingWhole.delete(ownerKey),
+    dispose: (reads, ownerKey) => {
+      for (const read of reads.values()) wholeBytes -= read.bytes ?? 0
+      holdingWhole.delete(ownerKey)
+    },
   })
   // The sequence number of the last notice of each owner (or stock move of each product) recently
   // heard, and of the last "everything".
@@ -143,8 +157,10 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
     if (everythingAt > mark || (noticed.get(slot.ownerKey) ?? 0) > mark) return
     let reads = kept.get(slot.ownerKey)
     if (!reads) kept.set(slot.ownerKey, (reads = new Map()))
-    if (reads.size >= READS_PER_OWNER && !reads.has(key)) reads.clear()
+    if (reads.size >= READS_PER_OWNER && !reads.has(key)) for (const old of [...reads.keys()]) dropRead(reads, old)
+    dropRead(reads, key)
     reads.set(key, read)
+    wholeBytes += read.bytes ?? 0
     if (read.productIds) holdingWhole.add(slot.ownerKey)
     stats.kept++
   }
@@ -169,7 +185,11 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
     setWhole(slot, storeId, cart, productIds, mark) {
       const ids = new Set(productIds)
       for (const id of ids) if ((moved.get(id) ?? 0) > mark) return
-      keep(slot, wholeKey(slot, storeId), { value: cart, usableUntil: slot.usableUntil, productIds: ids }, mark)
+      const bytes = JSON.stringify(cart).length
+      // Reads past their age still count until something looks at them: sweep those first.
+      if (wholeBytes + bytes > WHOLE_CARTS_MAX_BYTES) kept.purgeStale()
+      if (wholeBytes + bytes > WHOLE_CARTS_MAX_BYTES) return
+      keep(slot, wholeKey(slot, storeId), { value: cart, usableUntil: slot.usableUntil, productIds: ids, bytes }, mark)
     },
     forget,
     productsMoved(productIds) {
@@ -183,11 +203,11 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
           holdingWhole.delete(ownerKey)
           continue
         }
-        for (const [key, read] of reads) if (read.productIds && ids.some((id) => read.productIds!.has(id))) reads.delete(key)
+        for (const [key, read] of reads) if (read.productIds && ids.some((id) => read.productIds!.has(id))) dropRead(reads, key)
       }
     },
     get stats() {
-      return { ...stats, owners: kept.size }
+      return { ...stats, owners: kept.size, wholeCartBytes: wholeBytes }
     },
   }
 }
