@@ -172,7 +172,7 @@ export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Pro
     if (!(await refreshOnce(api, session))) return first
     return call<T>(api, buildRequest(api, path, opts, session.tokens?.accessToken))
   } finally {
-    if (api.cartCache && methodOf(opts) !== 'GET' && CART_WRITING_PATH.test(path)) forgetOwnSummary(api.cartCache, opts)
+    if (api.cartCache && methodOf(opts) !== 'GET' && CART_WRITING_PATH.test(path)) forgetOwnCart(api.cartCache, opts)
   }
 }
 
@@ -181,15 +181,15 @@ function methodOf(opts: UpstreamOptions): string {
   return opts.method ?? (opts.formData || opts.json !== undefined ? 'POST' : 'GET')
 }
 
-/** The API paths whose writes may change the caller's cart summary or end their session. */
+/** The API paths whose writes may change the caller's cart or end their session. */
 const CART_WRITING_PATH = /^\/?(cart|order|payment|user)\//
 
 /**
- * Drops the kept cart summary of a write's caller on this instance at once: on PostgreSQL the
- * database's notice (app/.server/cart-cache.ts) arrives a little later, and the caller's next
- * page must show the write.
+ * Drops what this instance keeps of a write's caller's cart (its summary, its whole carts) at once:
+ * on PostgreSQL the database's notice (app/.server/cart-cache.ts) arrives a little later, and the
+ * caller's next page must show the write.
  */
-function forgetOwnSummary(cache: CartCache, opts: UpstreamOptions): void {
+function forgetOwnCart(cache: CartCache, opts: UpstreamOptions): void {
   const userId = opts.session?.user?._id
   if (userId) cache.forget(cartOwnerKey({ userId }))
   const guestCartId = opts.headers?.['X-Guest-Cart'] ?? opts.session?.guestCartId
