@@ -115,6 +115,8 @@ interface Row {
   errors: number
   /** Requests answered in all. */
   requests: number
+  /** Answers by status code, when any was not 2xx (what the errors were). */
+  statuses?: Record<string, number>
 }
 
 type MeasureOptions = {
@@ -136,6 +138,9 @@ async function measure(name: string, opts: MeasureOptions, seconds = duration): 
     p99: result.latency.p99,
     errors,
     requests: result.requests.total,
+    ...(result.non2xx
+      ? { statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0])) }
+      : {}),
   }
 }
 
@@ -487,8 +492,8 @@ try {
       const isPage = hits + renders > 0
       underOrders.push({ ...row, hitRate: isPage ? hits / row.requests : null, renders: isPage ? renders : null })
     }
-    // A product the orders leave alone (not on the measured pages), so every virtual shopper can add it.
-    const [spare] = await api<Array<{ _id: string }>>('product/get', { page: 20, limit: 1 })
+    // A product the orders leave alone (none of those they draw from), so every virtual shopper can add it.
+    const spare = (await api<Array<{ _id: string }>>('product/get', { page: 2, limit: 100 })).find((p) => !shown.has(p._id))
     const mixed = mixedSeconds > 0 ? await mixedLoad(pages, spare!._id) : null
     const seconds = (Date.now() - started) / 1000
     const { placed, refused } = await orders.stop()
@@ -518,6 +523,7 @@ try {
       console.log(
         `| ${row.requests} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p90} | ${row.p99} | ${row.errors} | ${(hitRate * 100).toFixed(1)} % | ${spliced} |`,
       )
+      if (row.statuses) console.log(`\nanswers by status: ${JSON.stringify(row.statuses)}`)
     }
   }
   // The rest measures pages without orders: not with BENCH_ONLY=orders.
