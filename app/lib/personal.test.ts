@@ -5,22 +5,10 @@
 import { describe, expect, it } from 'vitest'
 import { parsePersonal, personalScriptJson, type Personal } from './personal.ts'
 import { EMPTY_CART_SUMMARY } from './cart.ts'
+import type { Bill, CartLimits } from '../../contract/cart.ts'
 
-const wholeCart = {
-  lines: [],
-  bill: {
-    itemCount: 0,
-    itemsTotalMrp: 0,
-    productDiscount: 0,
-    itemsTotal: 0,
-    deliveryCharge: 0,
-    freeDeliveryAbove: 199,
-    roundingOff: 0,
-    grandTotal: 0,
-    totalSavings: 0,
-  },
-  limits: { maxQtyPerLine: 12, deliveryCharge: 25, freeDeliveryAbove: 199 },
-}
+/** A whole cart as far as `parsePersonal` looks: its lines, a bill and limits (their fields are the contract's). */
+const wholeCart = { lines: [], bill: { itemCount: 0 } as Bill, limits: { maxQtyPerLine: 12 } as CartLimits }
 
 describe('parsePersonal', () => {
   it('reads the user, the summary and, on the cart page, the whole cart', () => {
