@@ -7,7 +7,7 @@ import { parsePersonal, personalScriptJson, type Personal } from './personal.ts'
 import { EMPTY_CART_SUMMARY } from './cart.ts'
 import type { Bill, CartLimits } from '../../contract/cart.ts'
 
-/** A whole cart as far as `parsePersonal` looks: its lines, a bill and limits (their fields are the contract's). */
+/** A whole cart as far as `parsePersonal` looks: its lines, a bill and limits (their fields: contract/cart.ts). */
 const wholeCart = { lines: [], bill: { itemCount: 0 } as Bill, limits: { maxQtyPerLine: 12 } as CartLimits }
 
 describe('parsePersonal', () => {
