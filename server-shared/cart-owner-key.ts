@@ -12,7 +12,11 @@ export function guestCartHash(guestCartId: string): string {
   return createHash('sha256').update(guestCartId).digest('hex')
 }
 
-/** The owner key of a signed-in user's cart or of a guest cart (see the module comment). */
-export function cartOwnerKey(owner: { userId: string } | { guestCartId: string }): string {
-  return 'userId' in owner ? `user:${owner.userId}` : `guest:${guestCartHash(owner.guestCartId)}`
+/**
+ * The owner key of a signed-in user's cart or of a guest cart, named by its id or by the id's hash
+ * (see the module comment).
+ */
+export function cartOwnerKey(owner: { userId: string } | { guestCartId: string } | { guestCartHash: string }): string {
+  if ('userId' in owner) return `user:${owner.userId}`
+  return `guest:${'guestCartHash' in owner ? owner.guestCartHash : guestCartHash(owner.guestCartId)}`
 }

@@ -12,12 +12,16 @@ const summary = (count: number): CartSummary => ({ count, total: count * 10, lin
 /** An unsigned JWT with `exp` (seconds): the cache reads `exp` only, the API checks the signature. */
 const jwt = (exp: number | undefined, salt = '') => `e30.${Buffer.from(JSON.stringify({ sub: 'u1', exp, salt })).toString('base64url')}.sig`
 
+/** A cache listening to hand-sent notices, with the slots of two guest carts. */
+function twoGuests() {
+  const notices = handNotices()
+  const cache = createCartCache({ notices })
+  return { notices, cache, a: cache.slotOf({ guestCartId: 'guest-a' })!, b: cache.slotOf({ guestCartId: 'guest-b' })! }
+}
+
 describe('createCartCache', () => {
   it("keeps a guest's summary until that cart's notice, and every one until a null notice", () => {
-    const notices = handNotices()
-    const cache = createCartCache({ notices })
-    const a = cache.slotOf({ guestCartId: 'guest-a' })!
-    const b = cache.slotOf({ guestCartId: 'guest-b' })!
+    const { notices, cache, a, b } = twoGuests()
     cache.set(a, summary(1), cache.begin())
     cache.set(b, summary(2), cache.begin())
     expect(cache.get(a)).toEqual(summary(1))
@@ -89,10 +93,7 @@ describe('createCartCache', () => {
 
 describe('whole carts in createCartCache', () => {
   it('keeps a whole cart per store, dropped by its owner, by everything, and by a stock move of one of its products', () => {
-    const notices = handNotices()
-    const cache = createCartCache({ notices })
-    const a = cache.slotOf({ guestCartId: 'guest-a' })!
-    const b = cache.slotOf({ guestCartId: 'guest-b' })!
+    const { notices, cache, a, b } = twoGuests()
     cache.setWhole(a, 'store-1', { lines: ['p1', 'p2'] }, ['p1', 'p2'], cache.begin())
     cache.setWhole(b, 'store-1', { lines: ['p3'] }, ['p3'], cache.begin())
     cache.set(a, summary(2), cache.begin())

@@ -23,6 +23,7 @@
  * Only with the API in this process (server.ts): a BFF apart from its API hears no notices and reads
  * the cart each time.
  */
+import { decodeJwt } from 'jose'
 import { LRUCache } from 'lru-cache'
 import { cartOwnerKey } from '../../server-shared/cart-owner-key.ts'
 import type { CartSummary } from '../lib/cart.ts'
@@ -91,14 +92,21 @@ type Kept = Map<string, Read>
 
 /** The `exp` of a JWT (RFC 7519 §4.1.4) as epoch ms, read without verifying (the API verifies it), or 0. */
 function tokenExpiry(token: string): number {
-  const payload = token.split('.')[1]
-  if (!payload) return 0
   try {
-    const exp = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown }).exp
+    const { exp } = decodeJwt(token)
     return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : 0
   } catch {
     return 0
   }
+}
+
+/** `value`, frozen all the way down: a kept read is shared by the requests that find it, and none may change it. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
 }
 
 const wholeKey = (slot: CartSlot, storeId: string | null) => `${slot.token} ${storeId ?? ''}`
@@ -180,7 +188,7 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
     getWhole: <T>(slot: CartSlot, storeId: string | null) => lookUp(slot, wholeKey(slot, storeId)) as T | undefined,
     begin: () => seq,
     set(slot, summary, mark) {
-      keep(slot, slot.token, { value: summary, usableUntil: slot.usableUntil }, mark)
+      keep(slot, slot.token, { value: deepFreeze(summary), usableUntil: slot.usableUntil }, mark)
     },
     setWhole(slot, storeId, cart, productIds, mark) {
       const ids = new Set(productIds)
@@ -189,7 +197,7 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
       // Reads past their age still count until something looks at them: sweep those first.
       if (wholeBytes + bytes > WHOLE_CARTS_MAX_BYTES) kept.purgeStale()
       if (wholeBytes + bytes > WHOLE_CARTS_MAX_BYTES) return
-      keep(slot, wholeKey(slot, storeId), { value: cart, usableUntil: slot.usableUntil, productIds: ids, bytes }, mark)
+      keep(slot, wholeKey(slot, storeId), { value: deepFreeze(cart), usableUntil: slot.usableUntil, productIds: ids, bytes }, mark)
     },
     forget,
     productsMoved(productIds) {

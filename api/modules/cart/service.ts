@@ -21,7 +21,7 @@ import type { CartSummaryAnswer } from '../../../contract/cart-summary.ts'
 import { productAnswersByIds } from '../product/service.ts'
 import { billToWire, computeBill } from './bill.ts'
 import type { Bill, CartItem, CartLimits } from '../../../contract/cart.ts'
-import { guestCartHash } from '../../../server-shared/cart-owner-key.ts'
+import { cartOwnerKey, guestCartHash } from '../../../server-shared/cart-owner-key.ts'
 
 /** What the cart needs; `storeId` is the dark store whose stock caps the lines (docs/stores.md). */
 type CartDeps = CartBaseDeps & { storeId: string }
@@ -61,9 +61,12 @@ export const onlyLeftMessage = (stock: number) => (stock > 0 ? `Only ${stock} le
  */
 export type CartOwner = { kind: 'user'; userId: string } | { kind: 'guest'; tokenHash: string; cartId: string | null }
 
-/** The key a cart's own write budget is counted under (api/lib/rate-limit.ts `cartWriteByCart`). */
+/**
+ * The key a cart's own write budget is counted under (api/lib/rate-limit.ts `cartWriteByCart`): the
+ * owner's key of server-shared/cart-owner-key.ts.
+ */
 export function cartBudgetKey(owner: CartOwner): string {
-  return owner.kind === 'user' ? `user:${owner.userId}` : `guest:${owner.tokenHash}`
+  return cartOwnerKey(owner.kind === 'user' ? { userId: owner.userId } : { guestCartHash: owner.tokenHash })
 }
 
 const hashGuestId = guestCartHash

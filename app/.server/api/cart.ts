@@ -122,7 +122,7 @@ export async function getCart(session: RequestSession, opts: CartCallOptions = {
     cache!.setWhole(
       slot,
       storeId,
-      deepFreeze(cart),
+      cart,
       cart.data.lines.map((line) => line.productId._id),
       mark,
     )
@@ -140,15 +140,6 @@ function cacheSlot(session: RequestSession): { cache: CartCache | null; slot: Ca
 /** True when the session still holds the slot's credentials after a read (a refresh changes the token). */
 function readWithSlot(session: RequestSession, slot: CartSlot): boolean {
   return slot.token === '' ? !session.tokens && session.guestCartId !== null : session.tokens?.accessToken === slot.token
-}
-
-/** `value`, frozen all the way down: a kept read is shared by requests, and none may change it. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const child of Object.values(value)) deepFreeze(child)
-  }
-  return value
 }
 
 /**
@@ -198,7 +189,7 @@ export async function getCartSummary(session: RequestSession, opts: CartCallOpti
   if (!parsed.ok) return EMPTY_CART_SUMMARY
   const summary = summaryOf(parsed.data)
   // Kept only when read with the slot's own credentials: not after a refresh changed the token.
-  if (slot && readWithSlot(session, slot)) cache!.set(slot, deepFreeze(summary), mark)
+  if (slot && readWithSlot(session, slot)) cache!.set(slot, summary, mark)
   return summary
 }
 
