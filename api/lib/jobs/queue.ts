@@ -221,6 +221,8 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
   const handlers = new Map<JobName, JobHandler<JobName>>()
   const schedules = new Map<JobName, string>()
   const wakers = new Map<JobName, () => void>()
+  /** Names woken while their loop was not waiting (mid-fetch): the loop fetches again instead of sleeping. */
+  const woken = new Set<JobName>()
   const loops: Promise<void>[] = []
   const running = new Set<Promise<void>>()
   let prepared: Promise<void> | null = null
@@ -274,12 +276,15 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
   async function loop(name: JobName): Promise<void> {
     while (!stopping) {
       let took = false
+      // A wake from here on means "fetch again": a send that commits while this fetch is under way
+      // may be invisible to it, and its wake must not be lost until the next poll.
+      woken.delete(name)
       try {
         took = await runOne(name)
       } catch (err) {
         logger.warn({ ...describeFault(err), job: name }, 'job fetch failed')
       }
-      if (took || stopping) continue
+      if (took || stopping || woken.has(name)) continue
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, pollMs)
         function done() {
@@ -292,7 +297,10 @@ export function createJobQueue(opts: { db: Db; logger: Logger; runner?: boolean;
     }
   }
 
-  const wake = (name: JobName) => wakers.get(name)?.()
+  const wake = (name: JobName) => {
+    woken.add(name)
+    wakers.get(name)?.()
+  }
 
   const queue: JobQueue = {
     async send(name, data, sendOpts = {}) {
