@@ -1,17 +1,18 @@
 /**
  * Carts on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL): guest carts, a user's
- * cart, caps (per-line maximum, stock, out of stock), another cart's line, the bill, merging a guest
+ * cart, caps (per-line maximum, stock, out of stock, lines per cart), one writer per cart under
+ * concurrent writes (a real race on PostgreSQL's pool), another cart's line, the bill, merging a guest
  * cart at sign-in, and a deleted product leaving every cart.
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../db/query.ts'
 import type { Product } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
-import { insertProduct } from '../../testing/fixtures.ts'
-import { CART_EXPIRED, maxQtyMessage, OUT_OF_STOCK } from './service.ts'
+import { insertProduct, insertProducts } from '../../testing/fixtures.ts'
+import { CART_EXPIRED, CART_FULL, MAX_LINES_PER_CART, maxQtyMessage, OUT_OF_STOCK } from './service.ts'
 
 let t: TestApp
 let shopper: SignedIn
@@ -113,6 +114,26 @@ describe('adding and changing quantities', () => {
     expect(res.body.message).toBe(OUT_OF_STOCK)
     expect((await add(hidden.id, asUser(shopper))).status).toBe(404)
     expect((await add('f'.repeat(24), asUser(shopper))).status).toBe(404)
+  })
+
+  it('remembers the selling price in exact paise (₹450.50 is 45050) on add and on a quantity change', async () => {
+    const who = await createShopper(t)
+    const line = (await add(rare.id, asUser(who))).body.data
+    const paise = async () =>
+      (await queryRows<{ p: number }>(t.db, sql`select unit_price_paise as p from cart_lines where id = ${line._id}`))[0]?.p
+    expect(await paise()).toBe(45050)
+    await t.db.execute(sql`update cart_lines set unit_price_paise = 1 where id = ${line._id}`)
+    expect((await setQty(line._id, 2, asUser(who))).status).toBe(200)
+    expect(await paise()).toBe(45050)
+  })
+
+  it('a guest’s refused first line leaves no cart row behind', async () => {
+    const id = await newGuest()
+    expect((await add(hidden.id, asGuest(id))).status).toBe(404)
+    expect((await add(gone.id, asGuest(id))).status).toBe(409)
+    expect(await guestRows()).not.toContain(hashOf(id))
+    expect((await add(milk.id, asGuest(id))).status).toBe(200)
+    expect(await guestRows()).toContain(hashOf(id))
   })
 
   // No coercion of a quantity: only a whole number or a string of digits (docs/api-contract.md, "Conventions").
@@ -314,5 +335,56 @@ describe('Prefer: return=minimal (RFC 7240)', () => {
     const added = await add(bread.id, asUser(who))
     expect(added.body.data).toMatchObject({ quantity: 1, productId: { _id: bread.id, name: 'Brown Bread' } })
     expect(added.headers.get('preference-applied')).toBeNull()
+  })
+})
+
+describe('one writer per cart', () => {
+  // On PostgreSQL the calls run on different pooled connections at once; on PGlite they queue.
+  it('concurrent adds of one product count every unit up to the per-line maximum, for a user and a guest', async () => {
+    const who = await createShopper(t)
+    const guest = await newGuest()
+    expect((await add(bread.id, asGuest(guest))).status).toBe(200)
+    for (const auth of [asUser(who), asGuest(guest)]) {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => add(milk.id, auth)))
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(5)
+      expect(answers.filter((r) => r.status === 409).map((r) => r.body.message)).toEqual(Array(3).fill(maxQtyMessage(5)))
+      expect((await get(auth)).body.data.find((l: { productId: { _id: string } }) => l.productId._id === milk.id).quantity).toBe(5)
+    }
+  })
+
+  it(`holds at most ${MAX_LINES_PER_CART} lines, also when two new products race for the last place`, async () => {
+    const who = await createShopper(t)
+    const many = await insertProducts(
+      t.db,
+      Array.from({ length: MAX_LINES_PER_CART + 1 }, (_, i) => ({ name: `Line filler ${i}`, price: 10, stock: 20 })),
+    )
+    expect((await add(many[0]!.id, asUser(who))).status).toBe(200)
+    const [cart] = await queryRows<{ id: string }>(t.db, sql`select id from carts where user_id = ${who.user.id}`)
+    // Lines 2 to 99 written directly; the race is for the 100th.
+    for (const p of many.slice(1, MAX_LINES_PER_CART - 1)) {
+      await t.db.execute(sql`insert into cart_lines (id, cart_id, product_id, quantity, unit_price_paise)
+        values (${randomBytes(12).toString('hex')}, ${cart!.id}, ${p.id}, 1, 1000)`)
+    }
+    const racers = [many[MAX_LINES_PER_CART - 1]!, many[MAX_LINES_PER_CART]!]
+    const answers = await Promise.all(racers.map((p) => add(p.id, asUser(who))))
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409])
+    expect(answers.find((r) => r.status === 409)!.body.message).toBe(CART_FULL)
+    const lines = async () =>
+      (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from cart_lines where cart_id = ${cart!.id}`))[0]!.n
+    expect(await lines()).toBe(MAX_LINES_PER_CART)
+    // Full: a product already in the cart still goes up; a new one is refused.
+    expect((await add(many[0]!.id, asUser(who))).status).toBe(200)
+    const refused = await add(milk.id, asUser(who))
+    expect([refused.status, refused.body.message]).toEqual([409, CART_FULL])
+    expect(await lines()).toBe(MAX_LINES_PER_CART)
+  })
+
+  it('a quantity change racing an add ends at one of the two orders’ results, never a lost write', async () => {
+    const who = await createShopper(t)
+    const line = (await add(milk.id, asUser(who))).body.data
+    const [set] = await Promise.all([setQty(line._id, 3, asUser(who)), add(milk.id, asUser(who))])
+    expect(set.status).toBe(200)
+    // set then add: 4; add then set: 3.
+    expect([3, 4]).toContain((await get(asUser(who))).body.data[0].quantity)
   })
 })

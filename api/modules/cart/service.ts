@@ -9,8 +9,8 @@
  * `maxGuestCarts` guest rows are kept, the longest idle removed first (docs/security.md, "Carts").
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { and, eq, gte, sql, type SQL } from 'drizzle-orm'
-import { cartLines, carts, inventory, products } from '../../db/schema.ts'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { cartLines } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
@@ -324,45 +324,35 @@ function assertAllowed(deps: Pick<AppDeps, 'commerce'>, wanted: number, stock: n
 }
 
 /**
+ * The owner as the cart functions of api/db/migrations/0023_cart_writes_in_one_call.sql take it:
+ * user id, guest cart id hash, guest cart row id (one of the three), the oldest `updated_at` a guest
+ * cart may have (30 days, `GUEST_CART_TTL_MS`) and the moment of the write (`deps.clock()`).
+ */
+function ownerArgs(deps: CartBaseDeps, owner: CartOwner): SQL {
+  const now = deps.clock()
+  const cutoff = new Date(now.getTime() - GUEST_CART_TTL_MS)
+  const userId = owner.kind === 'user' ? owner.userId : null
+  const guestHash = owner.kind === 'guest' ? owner.tokenHash : null
+  const cartId = owner.kind === 'guest' ? owner.cartId : null
+  return sql`${userId}::text, ${guestHash}::text, ${cartId}::text, ${cutoff.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz`
+}
+
+/**
  * The owner's cart row, locked for the caller's transaction and marked used now (a guest cart's 30
- * days start again), in one statement: the UPDATE's row lock is what `select … for update` would take,
+ * days start again), by the SQL function `cart_lock` (the one home of that rule, also called by
+ * `cart_add_one` and `cart_set_qty`): its UPDATE's row lock is what `select … for update` would take,
  * so one writer per cart at a time and the line count and quantity checks that follow stay true. A
  * user's cart is made on first use; a guest's at its first line (`makeGuestCart`) when `create`.
  * @returns the cart id, or null when there is no cart (and `create` is false)
  * @throws 401 CART_EXPIRED when a guest cart's row went away since the request found it
  */
 async function lockCart(deps: CartBaseDeps, tx: Tx, owner: CartOwner, create: boolean): Promise<string | null> {
-  const now = deps.clock()
-  if (owner.kind === 'user') {
-    if (!create) {
-      const [row] = await tx.update(carts).set({ updatedAt: now }).where(eq(carts.userId, owner.userId)).returning({ id: carts.id })
-      return row?.id ?? null
-    }
-    const [row] = await tx
-      .insert(carts)
-      .values({ id: newId(), userId: owner.userId })
-      .onConflictDoUpdate({ target: carts.userId, set: { updatedAt: now } })
-      .returning({ id: carts.id })
-    return row!.id
-  }
-  if (!owner.cartId) {
-    // Found by the id's hash, as `findGuestCart`; none yet (or idle past 30 days): made at the first line.
-    const cutoff = new Date(now.getTime() - GUEST_CART_TTL_MS)
-    const [row] = await tx
-      .update(carts)
-      .set({ updatedAt: now })
-      .where(and(eq(carts.guestTokenHash, owner.tokenHash), gte(carts.updatedAt, cutoff)))
-      .returning({ id: carts.id })
-    if (row) return row.id
-    return create ? makeGuestCart(deps, tx, owner.tokenHash) : null
-  }
-  const [row] = await tx.update(carts).set({ updatedAt: now }).where(eq(carts.id, owner.cartId)).returning({ id: carts.id })
-  if (!row) throw Unauthorized(CART_EXPIRED)
-  return row.id
+  const newCartId = owner.kind === 'user' && create ? newId() : null
+  const [row] = await queryRows<{ id: string | null }>(tx, sql`select cart_lock(${ownerArgs(deps, owner)}, ${newCartId}::text) as id`)
+  if (row?.id) return row.id
+  if (owner.kind === 'guest' && owner.cartId) throw Unauthorized(CART_EXPIRED)
+  return owner.kind === 'guest' && create ? makeGuestCart(deps, tx, owner.tokenHash) : null
 }
-
-/** A product's stock in the store (0 without an inventory row), as one selected column. */
-const storeStock = sql<number>`coalesce(${inventory.stock}, 0)::int`
 
 /** What a cart write did: the line's id (null when it was removed) and the owner with its cart's row. */
 export interface CartWrite {
@@ -370,45 +360,65 @@ export interface CartWrite {
   owner: CartOwner
 }
 
+/** The answer of `cart_add_one` (api/db/migrations/0023_cart_writes_in_one_call.sql). */
+interface AddOneRow {
+  /** The cart, null when the owner has none (a guest before the first line). */
+  cart: string | null
+  /** Null when the product does not exist. */
+  publish: boolean | null
+  stock: number | null
+  lineId: string | null
+  /** The line's quantity: after the write when written, else before it (null: no line). */
+  quantity: number | null
+  lineCount: number | null
+  written: boolean
+}
+
+/** One call of `cart_add_one` on `db` (a transaction or the database). */
+async function addOne(deps: CartDeps, db: Executor, owner: CartOwner, productId: string): Promise<AddOneRow> {
+  const newCartId = owner.kind === 'user' ? newId() : null
+  const [row] = await queryRows<AddOneRow>(
+    db,
+    sql`select v_cart as cart, v_publish as publish, v_stock as stock, v_line as "lineId", v_quantity as quantity,
+          v_line_count as "lineCount", v_written as written
+        from cart_add_one(${ownerArgs(deps, owner)}, ${newCartId}::text, ${deps.storeId}::text, ${productId}::text,
+          ${newId()}::text, ${deps.commerce.maxQtyPerLine}::int, ${MAX_LINES_PER_CART}::int)`,
+  )
+  return row!
+}
+
 /**
  * Adds one of a product: a new line of 1, or an existing line up by one (atomic, so two quick clicks
- * add two). The line remembers today's selling price. Three statements in one transaction: lock the
- * cart, read the product's state with the cart's line of it and the line count, write the line.
- * @throws 404 unknown or unpublished product; 409 OUT_OF_STOCK, the per-line maximum, the stock, CART_FULL
+ * add two). The line remembers today's selling price. One call of the SQL function `cart_add_one`
+ * (its own transaction: lock the cart, read the product's state with the cart's line of it and the
+ * line count, write the line when allowed); a guest's first line makes the cart's row first
+ * (`makeGuestCart`), in one transaction with the call. The checks are the SQL function's; the reason
+ * of a refusal is named here from the facts it answers, by `assertAllowed`, the same rule.
+ * @throws 404 unknown or unpublished product; 409 OUT_OF_STOCK, the per-line maximum, the stock, CART_FULL;
+ *   401 CART_EXPIRED when a guest cart's row went away since the request found it
  */
 export async function addToCart(deps: CartDeps, owner: CartOwner, productId: string): Promise<CartWrite> {
-  return deps.db.transaction(async (tx) => {
-    const cartId = (await lockCart(deps, tx, owner, true))!
-    const [state] = await tx
-      .select({
-        publish: products.publish,
-        sellingPrice: products.sellingPrice,
-        stock: storeStock,
-        lineId: cartLines.id,
-        quantity: cartLines.quantity,
-        lineCount: sql<number>`(select count(*)::int from cart_lines where cart_id = ${cartId})`,
-      })
-      .from(products)
-      .leftJoin(inventory, and(eq(inventory.productId, products.id), eq(inventory.storeId, deps.storeId)))
-      .leftJoin(cartLines, and(eq(cartLines.cartId, cartId), eq(cartLines.productId, products.id)))
-      .where(eq(products.id, productId))
-    if (!state || !state.publish) throw NotFound('Product not found')
-    const wanted = (state.quantity ?? 0) + 1
-    assertAllowed(deps, wanted, state.stock)
-    const unitPricePaise = toPaise(state.sellingPrice)
-    const cartOwner: CartOwner = owner.kind === 'guest' ? { ...owner, cartId } : owner
-    if (state.lineId) {
-      await tx
-        .update(cartLines)
-        .set({ quantity: wanted, unitPricePaise, updatedAt: sql`now()` })
-        .where(eq(cartLines.id, state.lineId))
-      return { lineId: state.lineId, owner: cartOwner }
-    }
-    if (state.lineCount >= MAX_LINES_PER_CART) throw Conflict(CART_FULL)
-    const lineId = newId()
-    await tx.insert(cartLines).values({ id: lineId, cartId, productId, quantity: 1, unitPricePaise })
-    return { lineId, owner: cartOwner }
-  })
+  /** The row when written, else the refusal it explains (thrown inside a transaction, it rolls it back). */
+  const written = (row: AddOneRow): AddOneRow => {
+    if (row.written) return row
+    if (!row.publish) throw NotFound('Product not found')
+    assertAllowed(deps, (row.quantity ?? 0) + 1, row.stock ?? 0)
+    throw Conflict(CART_FULL)
+  }
+  let row = await addOne(deps, deps.db, owner, productId)
+  if (!row.cart) {
+    if (owner.kind !== 'guest' || owner.cartId) throw Unauthorized(CART_EXPIRED)
+    // A guest's first line: the row is made (bounded in number) and the line added in one
+    // transaction, so a refused first line leaves no empty cart behind.
+    const { tokenHash } = owner
+    row = await deps.db.transaction(async (tx) => {
+      await makeGuestCart(deps, tx, tokenHash)
+      return written(await addOne(deps, tx, owner, productId))
+    })
+  }
+  written(row)
+  const cartOwner: CartOwner = owner.kind === 'guest' ? { ...owner, cartId: row.cart } : owner
+  return { lineId: row.lineId!, owner: cartOwner }
 }
 
 /** One line of the owner's cart as the wire shows it (today's product), or null when it is gone. */
@@ -418,33 +428,26 @@ export async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: strin
 }
 
 /**
- * Sets a line's quantity; 0 removes it. The line remembers today's selling price. Three statements in
- * one transaction: lock the cart, read the line with its product's state, write the line.
+ * Sets a line's quantity; 0 removes it. The line remembers today's selling price. One call of the SQL
+ * function `cart_set_qty` (its own transaction: lock the cart, read the line with its product's
+ * state, write or remove the line when allowed); a refusal is named by `assertAllowed`.
  * @returns the line id, or null when removed
- * @throws 404 CART_ITEM_NOT_FOUND (another cart's line too); 409 over the per-line maximum or the stock (nothing changed)
+ * @throws 404 CART_ITEM_NOT_FOUND (another cart's line too); 409 over the per-line maximum or the stock
+ *   (nothing changed); 401 CART_EXPIRED when a guest cart's row went away since the request found it
  */
 export async function updateQuantity(deps: CartDeps, owner: CartOwner, lineId: string, qty: number): Promise<CartWrite> {
-  return deps.db.transaction(async (tx) => {
-    const cartId = await lockCart(deps, tx, owner, false)
-    if (!cartId) throw NotFound(CART_ITEM_NOT_FOUND)
-    const [line] = await tx
-      .select({ sellingPrice: products.sellingPrice, stock: storeStock })
-      .from(cartLines)
-      .innerJoin(products, eq(products.id, cartLines.productId))
-      .leftJoin(inventory, and(eq(inventory.productId, products.id), eq(inventory.storeId, deps.storeId)))
-      .where(and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId)))
-    if (!line) throw NotFound(CART_ITEM_NOT_FOUND)
-    if (qty === 0) {
-      await tx.delete(cartLines).where(eq(cartLines.id, lineId))
-      return { lineId: null, owner }
-    }
-    assertAllowed(deps, qty, line.stock)
-    await tx
-      .update(cartLines)
-      .set({ quantity: qty, unitPricePaise: toPaise(line.sellingPrice), updatedAt: sql`now()` })
-      .where(eq(cartLines.id, lineId))
-    return { lineId, owner }
-  })
+  const [row] = await queryRows<{ cart: string | null; found: boolean; stock: number | null; written: boolean }>(
+    deps.db,
+    sql`select v_cart as cart, v_found as found, v_stock as stock, v_written as written
+        from cart_set_qty(${ownerArgs(deps, owner)}, ${deps.storeId}::text, ${lineId}::text, ${qty}::int, ${deps.commerce.maxQtyPerLine}::int)`,
+  )
+  if (!row!.cart && owner.kind === 'guest' && owner.cartId) throw Unauthorized(CART_EXPIRED)
+  if (!row!.found) throw NotFound(CART_ITEM_NOT_FOUND)
+  if (!row!.written) {
+    assertAllowed(deps, qty, row!.stock ?? 0)
+    throw new Error('cart_set_qty refused a quantity the cart rules allow')
+  }
+  return { lineId: qty === 0 ? null : lineId, owner }
 }
 
 /** Removes a line (lock the cart, delete the line). @throws 404 CART_ITEM_NOT_FOUND */
