@@ -403,6 +403,8 @@ export async function addToCart(deps: CartDeps, owner: CartOwner, productId: str
     if (row.written) return row
     if (!row.publish) throw NotFound('Product not found')
     assertAllowed(deps, (row.quantity ?? 0) + 1, row.stock ?? 0)
+    // Allowed by quantity and stock: only a new line past the line cap is left.
+    if (row.lineId) throw new Error('cart_add_one refused a quantity the cart rules allow')
     throw Conflict(CART_FULL)
   }
   let row = await addOne(deps, deps.db, owner, productId)
