@@ -175,7 +175,8 @@ if (isProduction) {
   )
   // The build's other public files (favicon.ico, banner/…): a page's URL never names a file, so a
   // request neither under one of the build's folders nor ending in a file name skips the file
-  // lookup (a stat per page request otherwise).
+  // lookup (a stat per page request otherwise); nor does React Router's data request (`*.data`,
+  // single fetch: a fetcher's POST, a revalidation), which names a route, never a file.
   const serveClientFile = express.static(clientDir, { maxAge: '1h', index: false })
   const clientFolders = new Set(
     fs
@@ -183,11 +184,9 @@ if (isProduction) {
       .filter((e) => e.isDirectory())
       .map((e) => e.name),
   )
-  app.use((req, res, next) => {
-    const first = req.path.split('/', 2)[1] ?? ''
-    if (clientFolders.has(first) || /\.[^/]+$/.test(req.path)) return serveClientFile(req, res, next)
-    next()
-  })
+  const mayNameFile = (urlPath: string) =>
+    clientFolders.has(urlPath.split('/', 2)[1] ?? '') || (/\.[^/]+$/.test(urlPath) && !urlPath.endsWith('.data'))
+  app.use((req, res, next) => (mayNameFile(req.path) ? serveClientFile(req, res, next) : next()))
   app.all('/{*splat}', pageCache.fill, createRequestHandler({ build, getLoadContext }))
 } else {
   const vite = await import('vite')
