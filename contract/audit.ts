@@ -12,9 +12,22 @@ export type AuditEntity = (typeof AUDIT_ENTITIES)[number]
 /**
  * What was done: create/update/delete one row; `bulk_update` (the product grid's bulk edit),
  * `import` (a product CSV applied), `stock` (a store's stock set), `status` (an order moved, one or
- * in bulk), `cancel` (an order cancelled), `role` (an account's role granted).
+ * in bulk), `cancel` (an order cancelled), `role` (an account's role granted), `data_fix` (a one-off
+ * data fix run at start-up changed the row; its actor is `system`; api/db/seed/data-fixes.ts).
  */
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'bulk_update', 'import', 'stock', 'status', 'cancel', 'refund', 'role'] as const
+export const AUDIT_ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'bulk_update',
+  'import',
+  'stock',
+  'status',
+  'cancel',
+  'refund',
+  'role',
+  'data_fix',
+] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
 /** Labels the audit page shows for each entity and action. */
@@ -38,6 +51,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   cancel: 'Cancelled',
   refund: 'Line refunded',
   role: 'Role granted',
+  data_fix: 'Data fix',
 }
 
 /** Longest actor search (characters). */
@@ -67,7 +81,7 @@ export const AuditQuerySchema = z
   .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'The start date must not be after the end date', path: ['to'] })
 export type AuditQuery = z.output<typeof AuditQuerySchema>
 
-/** One entry as answered: `actor` is the author's email (null: the operator's command line). */
+/** One entry as answered: `actor` is the author's email (null: the operator's command line; `system`: a data fix). */
 export const AuditEntrySchema = z
   .object({
     _id: z.string(),

@@ -200,6 +200,14 @@ export const products = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * When a person last changed the row (an admin's or staff member's edit, the grid's bulk edit, a
+     * product CSV import; migration 0024_product_edited_marker) and who (user id; null: the command
+     * line). Null: as the catalogue import or a data fix left it, the only rows a one-off data fix may
+     * change (docs/decisions/0040-data-fixes-skip-edited-rows.md).
+     */
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+    editedBy: text('edited_by'),
     ...timestamps,
   },
   (t) => [

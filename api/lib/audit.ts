@@ -16,7 +16,16 @@ export type { AuditAction, AuditEntity }
 /** Field values an entry holds: JSON scalars (money in rupees as the API answers it), or short lists. */
 export type AuditValues = Record<string, unknown>
 
-/** One change. `actor` is the user id of who made it; null = the operator's command line (`npm run admin`). */
+/**
+ * The actor of a change no person made: a one-off data fix run at start-up (api/db/seed/data-fixes.ts).
+ * Its entries name `system` as their author (no user id is ever this word: ids are 24 hex digits, ./ids.ts).
+ */
+export const SYSTEM_ACTOR = 'system'
+
+/**
+ * One change. `actor` is the user id of who made it; null = the operator's command line (`npm run
+ * admin`); SYSTEM_ACTOR = a data fix.
+ */
 export interface AuditEntry {
   actor: string | null
   action: AuditAction
@@ -36,7 +45,7 @@ export const AUDIT_TEXT_MAX = 200
 
 /**
  * Writes one entry, or many in one statement (a bulk update, an import), with the actor's email as it
- * is now (so the trail still names an author whose account is later removed). `db` must be the
+ * is now (so the trail still names an author whose account is later removed; `system` for SYSTEM_ACTOR). `db` must be the
  * change's transaction. Entries whose before and after are both empty (nothing changed) are skipped.
  */
 export async function recordAudit(db: Pick<Db, 'execute'>, entry: AuditEntry | AuditEntry[]): Promise<void> {
@@ -53,7 +62,9 @@ export async function recordAudit(db: Pick<Db, 'execute'>, entry: AuditEntry | A
   }))
   await db.execute(
     sql`insert into audit_log (id, actor_id, actor_email, action, entity, entity_id, before, after)
-        select v.id, v.actor, (select u.email from users u where u.id = v.actor), v.action, v.entity, v.entity_id, v.before, v.after
+        select v.id, v.actor,
+               case when v.actor = ${SYSTEM_ACTOR} then ${SYSTEM_ACTOR} else (select u.email from users u where u.id = v.actor) end,
+               v.action, v.entity, v.entity_id, v.before, v.after
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           as v(id text, actor text, action text, entity text, entity_id text, before jsonb, after jsonb)`,
   )

@@ -6,8 +6,10 @@
  * - Catalogue present: checks one stored artwork url; when DATA_DIR/uploads was deleted but the
  *   database kept, the artwork is stored again (same bytes → same content-addressed urls), so the
  *   imported products' images work again.
- * - Catalogue present: runs the one-off data fixes of api/db/seed/data-fixes.ts (each once), among
- *   them giving products imported before drawn pictures existed their own picture.
+ * - Catalogue present: runs the one-off data fixes of api/db/seed/data-fixes.ts (each once, only on
+ *   rows no person changed, each changed row audited as `system`), among them giving products
+ *   imported before drawn pictures existed their own picture. A fresh import records every fix as
+ *   done (docs/decisions/0040-data-fixes-skip-edited-rows.md).
  * - `SEED_CATALOG=0`: does none of these.
  */
 import path from 'node:path'
@@ -20,7 +22,7 @@ import type { Logger } from '../../../server-shared/logger.ts'
 import { storedImageKeys } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
 import { ART_DIR } from './artwork.ts'
-import { fixCatalogPictures, fixCatalogSellingPrices } from './data-fixes.ts'
+import { runCatalogDataFixes } from './data-fixes.ts'
 import { importCatalog, readArtwork, storeArtwork, type ImportResult } from './import-catalog.ts'
 
 /** The catalogue shipped with the repository, api/db/seed/data/ (its source: README.md, "Credits"). */
@@ -89,10 +91,7 @@ export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureC
     )
     return { action: 'imported', result }
   }
-  const fixed = await fixCatalogSellingPrices(db, opts.csvPath ?? BUNDLED_CATALOG_CSV)
-  if (fixed) logger.info({ products: fixed }, "corrected selling prices to the catalogue's own (data fix, run once)")
-  const pictured = await fixCatalogPictures(db, opts.csvPath ?? BUNDLED_CATALOG_CSV, (key) => storage.urlFor(key))
-  if (pictured) logger.info({ products: pictured }, 'gave imported products their own drawn pictures (data fix, run once)')
+  await runCatalogDataFixes(db, opts.csvPath ?? BUNDLED_CATALOG_CSV, (key) => storage.urlFor(key), logger)
   if (await isArtworkStored(db, storage)) return { action: 'present', artworkRestored: 0 }
   const restored = await restoreArtwork(storage)
   logger.warn(

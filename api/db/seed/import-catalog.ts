@@ -114,11 +114,18 @@ function textArrayOf(values: string[]) {
   return sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (ch) => `\\${ch}`)}"`).join(',')}}`}::text[]`
 }
 
-/**
- * The name under which `data_fixes` records the drawn-pictures fix (api/db/seed/data-fixes.ts
- * `fixCatalogPictures`); the import records it too, as its products already have their pictures.
- */
+/** The name under which `data_fixes` records the selling-price fix (api/db/seed/data-fixes.ts `fixCatalogSellingPrices`). */
+export const SELLING_PRICE_FIX = 'catalog-selling-price-2026-11'
+/** The name under which `data_fixes` records the drawn-pictures fix (api/db/seed/data-fixes.ts `fixCatalogPictures`). */
 export const DRAWN_PICTURES_FIX = 'catalog-drawn-pictures-2026-11'
+/**
+ * Every one-off catalogue data fix (api/db/seed/data-fixes.ts `CATALOG_DATA_FIX_RUNS` has one run per
+ * name, checked by its type). A fresh import records them all as done in its own transaction: the
+ * rows it writes are already right, so no fix may ever run on them
+ * (docs/decisions/0040-data-fixes-skip-edited-rows.md). A new fix is added here.
+ */
+export const CATALOG_DATA_FIXES = [SELLING_PRICE_FIX, DRAWN_PICTURES_FIX] as const
+export type CatalogDataFix = (typeof CATALOG_DATA_FIXES)[number]
 
 /** The SKU kept for provenance: `BB-<ProductID>`. */
 export const skuFor = (productId: string) => `BB-${productId}`
@@ -317,8 +324,10 @@ export async function importCatalog(opts: ImportOptions): Promise<ImportResult> 
       for (const batch of chunks(subCategoryLinks, batchSize)) await tx.insert(subCategoryCategories).values(batch)
       for (const batch of chunks(productRows, batchSize)) await tx.insert(products).values(batch)
       for (const batch of chunks(pictures, batchSize * 2)) await tx.insert(illustrationsTable).values(batch).onConflictDoNothing()
-      // A catalogue imported with its pictures needs no picture data fix (api/db/seed/data-fixes.ts).
-      await tx.execute(sql`insert into data_fixes (name, rows) values (${DRAWN_PICTURES_FIX}, 0) on conflict do nothing`)
+      // The imported rows are already right: every data fix is done for them (api/db/seed/data-fixes.ts).
+      await tx.execute(sql`insert into data_fixes (name, rows)
+        select name, 0 from unnest(${textArrayOf([...CATALOG_DATA_FIXES])}) as f(name)
+        on conflict do nothing`)
       for (const batch of chunks(productCategoryLinks, batchSize * 2)) await tx.insert(productCategories).values(batch)
       for (const batch of chunks(productSubCategoryLinks, batchSize * 2)) await tx.insert(productSubCategories).values(batch)
       // Every store's own stock of every product, drawn from the demo stock by the SQL function

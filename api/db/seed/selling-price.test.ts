@@ -57,6 +57,8 @@ describe('selling price from the catalogue', () => {
     await database.db.update(products).set({ sku: 'BB-90029' }).where(eq(products.name, 'Fixture Red Label'))
     await database.db.update(products).set({ sku: 'BB-90028', sellingPrice: 130 }).where(eq(products.name, 'Fixture Red Label (edited)'))
     expect((await bySku('BB-90029')).sellingPrice).toBe(524.4)
+    // As a database imported before the fix: the import now records it as done (data-fixes.test.ts).
+    await database.db.execute(sql`delete from data_fixes where name = 'catalog-selling-price-2026-11'`)
 
     const csv = path.join(tmp, 'fix.csv')
     fs.writeFileSync(
@@ -76,7 +78,7 @@ describe('selling price from the catalogue', () => {
     await database.db.update(products).set({ sellingPrice: 524.4 }).where(eq(products.sku, 'BB-90029'))
     expect(await fixCatalogSellingPrices(database.db, csv)).toBeNull()
     const recorded = await database.db.execute(sql`select name, rows from data_fixes where name like 'catalog-%' order by name`)
-    // The import records the drawn-pictures fix as done: its products got their pictures.
+    // The import recorded the drawn-pictures fix as done: its products got their pictures.
     expect((recorded as unknown as { rows: unknown[] }).rows).toEqual([
       { name: 'catalog-drawn-pictures-2026-11', rows: 0 },
       { name: 'catalog-selling-price-2026-11', rows: 1 },

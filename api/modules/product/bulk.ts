@@ -57,7 +57,8 @@ export async function bulkUpdateProducts(deps: CatalogWriteDeps & ActorDeps, inp
     const before = await productAuditValues(tx, ids)
     if (prices.length > 0) {
       await tx.execute(
-        sql`update products p set price = v.mrp, selling_price = v."sellingPrice", discount = v.discount, updated_at = now()
+        sql`update products p set price = v.mrp, selling_price = v."sellingPrice", discount = v.discount, updated_at = now(),
+                   edited_at = now(), edited_by = ${deps.actor}
             from jsonb_to_recordset(${JSON.stringify(prices)}::jsonb) as v(id text, mrp numeric, "sellingPrice" numeric, discount numeric)
             where p.id = v.id`,
       )

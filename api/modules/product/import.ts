@@ -363,7 +363,8 @@ const chunk = <T>(items: T[], size: number) =>
 export const IMPORT_BATCH = 500
 const BATCH = IMPORT_BATCH
 
-async function insertProducts(tx: Tx, targets: Target[]): Promise<void> {
+/** `actor`: who applies the import (user id; null: the command line), kept as the rows' `edited_by`. */
+async function insertProducts(tx: Tx, targets: Target[], actor: string | null): Promise<void> {
   for (const batch of chunk(targets, BATCH)) {
     const rows = batch.map((t) => ({
       ...t,
@@ -375,10 +376,11 @@ async function insertProducts(tx: Tx, targets: Target[]): Promise<void> {
     }))
     await tx.execute(
       sql`insert into products (id, sku, name, unit, price, selling_price, discount, publish, image, description, more_details,
-                                search_category_ids, search_sub_category_ids)
+                                search_category_ids, search_sub_category_ids, edited_at, edited_by)
           select v.id, v.sku, v.name, v.unit, v.mrp, v."sellingPrice", v.discount, v.publish,
                  array(select jsonb_array_elements_text(v.image)), v.description, v."moreDetails",
-                 array(select jsonb_array_elements_text(v."searchCategoryIds")), array(select jsonb_array_elements_text(v."searchSubCategoryIds"))
+                 array(select jsonb_array_elements_text(v."searchCategoryIds")), array(select jsonb_array_elements_text(v."searchSubCategoryIds")),
+                 now(), ${actor}::text
           from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, sku text, name text, unit text, stock integer, mrp numeric,
                "sellingPrice" numeric, discount numeric, publish boolean, image jsonb, description text, "moreDetails" jsonb,
                "searchCategoryIds" jsonb, "searchSubCategoryIds" jsonb)`,
@@ -395,12 +397,14 @@ async function insertProducts(tx: Tx, targets: Target[]): Promise<void> {
   )
 }
 
-async function updateProducts(tx: Tx, targets: Target[]): Promise<void> {
+/** As insertProducts; the rows are marked changed by a person, so no data fix touches them (api/db/seed/data-fixes.ts). */
+async function updateProducts(tx: Tx, targets: Target[], actor: string | null): Promise<void> {
   for (const batch of chunk(targets, BATCH)) {
     await tx.execute(
       sql`update products p set sku = v.sku, name = v.name, unit = v.unit, price = v.mrp, selling_price = v."sellingPrice",
                  discount = v.discount, publish = v.publish, image = array(select jsonb_array_elements_text(v.image)),
-                 description = v.description, more_details = v."moreDetails", updated_at = now()
+                 description = v.description, more_details = v."moreDetails", updated_at = now(),
+                 edited_at = now(), edited_by = ${actor}::text
           from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as v(id text, sku text, name text, unit text, mrp numeric,
                "sellingPrice" numeric, discount numeric, publish boolean, image jsonb, description text, "moreDetails" jsonb)
           where p.id = v.id`,
@@ -457,10 +461,12 @@ export async function applyImport(deps: CatalogWriteDeps & ActorDeps, upload: st
     await insertProducts(
       tx,
       created.map((p) => p.target),
+      deps.actor,
     )
     await updateProducts(
       tx,
       changed.filter((p) => p.fieldsChanged).map((p) => p.target),
+      deps.actor,
     )
     await replaceLinks(
       tx,

@@ -190,6 +190,9 @@ export async function createProduct(
             description: input.description,
             moreDetails: input.more_details,
             publish: true,
+            // Made by a person: no data fix may change it (api/db/seed/data-fixes.ts).
+            editedAt: new Date(),
+            editedBy: deps.actor,
           })
           .returning({ id: products.id })
         await replaceLinks(tx, row!.id, 'categories', input.category)
@@ -268,6 +271,9 @@ export async function updateProduct(deps: CatalogWriteDeps & ActorDeps & { store
           moreDetails: input.more_details,
           // Also when only the links change: the product did change.
           updatedAt: new Date(),
+          // Changed by a person: no data fix may change it again (api/db/seed/data-fixes.ts).
+          editedAt: new Date(),
+          editedBy: deps.actor,
         })
         .where(eq(products.id, input._id))
       if (input.category) await replaceLinks(tx, input._id, 'categories', input.category)
