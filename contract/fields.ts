@@ -142,3 +142,22 @@ export const ImageUrlSchema = z
 
 /** `updatedAt`/`createdAt` of an answer: ISO 8601 text. */
 export const TimestampSchema = z.string().meta({ format: 'date-time' })
+
+/**
+ * Plain decimal notation: digits with an optional fraction and sign. No exponent, hex, `Infinity`,
+ * nor empty text: `Number()` reads `"0x10"` as 16, `"1e1"` as 10 and `""` or `" "` as 0, so text
+ * goes through this pattern before it becomes a number (OWASP Input Validation Cheat Sheet: allow
+ * lists of what is expected).
+ */
+export const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
+
+/**
+ * A number given as a JSON number or as its plain decimal text (form posts and query strings send
+ * text), as a number; anything else is refused with `notANumber` (`missing` when absent). Bounds
+ * and wholeness are the caller's `.pipe(z.number()…)`.
+ */
+export function decimalNumber(notANumber: string, missing = notANumber) {
+  return z.union([z.number(), z.string().trim().regex(DECIMAL_TEXT, notANumber).transform(Number)], {
+    error: (iss) => (iss.input === undefined ? missing : notANumber),
+  })
+}

@@ -9,7 +9,7 @@
  *   at midnight; a closing time before the opening time runs past midnight.
  */
 import { z } from 'zod'
-import { IdSchema, TargetIdSchema, lineText } from './fields.ts'
+import { decimalNumber, IdSchema, TargetIdSchema, lineText } from './fields.ts'
 import { CartChangeSchema } from './order.ts'
 
 /** A PIN code: 6 digits, the first 1-9 (India Post). */
@@ -23,11 +23,13 @@ export const PincodeSchema = z
   .regex(PINCODE_PATTERN, PINCODE_MESSAGE)
   .meta({ pattern: '^[1-9][0-9]{5}$' })
 
-/** A latitude or longitude in degrees, given as a number or as text (form posts send text). */
+/**
+ * A latitude or longitude in degrees, given as a number or as plain decimal text (form posts and the
+ * query of GET /api/location/resolve send text): `"0x10"`, `"1e1"` and `""` are refused, not read as
+ * 16, 10 and 0 (`decimalNumber`, ./fields.ts).
+ */
 function degrees(label: string, max: number) {
-  return z.coerce
-    .number({ error: `${label} must be a number` })
-    .refine(Number.isFinite, `${label} must be a number`)
+  return decimalNumber(`${label} must be a number`, `${label} is required`)
     .pipe(z.number().min(-max, `${label} is out of range`).max(max, `${label} is out of range`))
     .meta({ type: 'number', minimum: -max, maximum: max })
 }
@@ -53,6 +55,11 @@ export const LocationQuerySchema = z.union(
     error: (iss) => {
       const input = (iss.input ?? {}) as Record<string, unknown>
       if (input.pincode !== undefined) return PINCODE_MESSAGE
+      if (input.lat !== undefined && input.lng !== undefined) {
+        // Both given: say which one is wrong ("Latitude must be a number", "… is out of range").
+        const wrong = LatitudeSchema.safeParse(input.lat).error ?? LongitudeSchema.safeParse(input.lng).error
+        if (wrong) return wrong.issues[0]?.message
+      }
       if (input.lat !== undefined || input.lng !== undefined) return 'Give both latitude and longitude, in degrees'
       return 'Enter your pincode'
     },
@@ -117,8 +124,8 @@ export const STORE_RADIUS_MIN_KM = 0.5
 export const STORE_RADIUS_MAX_KM = 15
 export const STORE_PICKERS_MAX = 200
 
-const radius = z.coerce
-  .number({ error: 'Radius must be a number' })
+// Text through decimalNumber (./fields.ts): "" is not 0 nor "0x5" 5.
+const radius = decimalNumber('Radius must be a number')
   .pipe(
     z
       .number()
@@ -126,8 +133,7 @@ const radius = z.coerce
       .max(STORE_RADIUS_MAX_KM, `Radius must be at most ${STORE_RADIUS_MAX_KM} km`),
   )
   .meta({ type: 'number', minimum: STORE_RADIUS_MIN_KM, maximum: STORE_RADIUS_MAX_KM })
-const pickers = z.coerce
-  .number({ error: 'Pickers must be a whole number' })
+const pickers = decimalNumber('Pickers must be a whole number')
   .pipe(
     z
       .number()
@@ -207,8 +213,8 @@ export type Store = z.output<typeof StoreSchema>
 /** Largest stock a store can hold of one product, in units. */
 export const STOCK_MAX = 1_000_000
 
-export const StockSchema = z.coerce
-  .number({ error: 'Stock must be a whole number' })
+/** A store's stock of one product: a whole number of units, as a number or plain decimal text ("" is not 0; ./fields.ts `decimalNumber`). */
+export const StockSchema = decimalNumber('Stock must be a whole number')
   .pipe(
     z.number().int('Stock must be a whole number').min(0, 'Stock cannot be negative').max(STOCK_MAX, `Stock must be at most ${STOCK_MAX}`),
   )

@@ -12,6 +12,7 @@
  */
 import { z } from 'zod'
 import {
+  decimalNumber,
   IdSchema,
   ImageUrlSchema,
   lineText,
@@ -118,9 +119,6 @@ export const MORE_DETAILS_MAX = 20
 export const DETAIL_NAME_MAX_LENGTH = 50
 export const DETAIL_VALUE_MAX_LENGTH = 1000
 
-// Plain decimal notation: digits with an optional fraction and sign. No exponent, hex, Infinity.
-const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
-
 /**
  * Decimal places of a finite number as written in its shortest round-trip form (ECMAScript
  * Number::toString): `2.5` → 1, `1e-7` → 7, `99.9999999999` → 10, `1e21` → 0. Counting on the text
@@ -156,10 +154,7 @@ function numberField(label: string, opts: { min: number; minExclusive?: boolean;
     maximum: opts.max,
     ...(opts.decimals > 0 ? { multipleOf: 10 ** -opts.decimals } : {}),
   }
-  return z
-    .union([z.number(), z.string().trim().regex(DECIMAL_TEXT, notANumber).transform(Number)], {
-      error: (iss) => (iss.input === undefined ? `${label} is required` : notANumber),
-    })
+  return decimalNumber(notANumber, `${label} is required`)
     .meta({ anyOf: [number, { type: 'string', pattern: text }] })
     .pipe(
       check

@@ -97,6 +97,32 @@ describe('location', () => {
     expect((await resolve('pincode=999999')).body.message).toBe('We could not find this pincode')
   })
 
+  it('takes coordinates only as plain decimals: hex, exponents and empty values are a 400 naming the field', async () => {
+    // Number() reads "0x10" as 16, "1e1" as 10 and "" as 0: each would have been a place.
+    const refused = {
+      'lat=0x10&lng=77.6': 'Latitude must be a number',
+      'lat=1e1&lng=77.6': 'Latitude must be a number',
+      'lat=12.97&lng=': 'Longitude must be a number',
+      'lat=12.97&lng=%20': 'Longitude must be a number',
+      'lat=12.97&lng=0x4D': 'Longitude must be a number',
+      'lat=Infinity&lng=77.6': 'Latitude must be a number',
+      'lat=100&lng=77.6': 'Latitude is out of range',
+    }
+    for (const [query, message] of Object.entries(refused)) {
+      const res = await resolve(query)
+      expect(res.status, query).toBe(400)
+      expect(res.body.message, query).toBe(message)
+    }
+    expect((await resolve('lat=%2B12.9784&lng=77.6408')).body.data).toMatchObject({ pincode: '560038' })
+    // The same rule for a body's numbers given as text: an empty stock is not 0.
+    const row = { storeId: SEEDED_DEFAULT_STORE, productId: rice.id }
+    for (const stock of ['', ' ', '0x10', '1e1']) {
+      const res = await t.call('inventory/update', { method: 'PUT', json: { rows: [{ ...row, stock }] }, token: admin.token })
+      expect(res.status, JSON.stringify(stock)).toBe(400)
+      expect(res.body.message, JSON.stringify(stock)).toBe('rows.0.stock: Stock must be a whole number')
+    }
+  })
+
   it("saves a signed-in shopper's choice and fits the cart to the new store's stock", async () => {
     const who = await shopperAt('560038')
     expect((await add(who, rice.id)).status).toBe(200)
