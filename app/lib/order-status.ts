@@ -3,7 +3,7 @@
  * timeline draws. The statuses and the arrows an admin may choose are contract/order-status.ts's
  * (the API decides; the pages only pick the buttons to show).
  */
-import type { OrderStatus } from '../../contract/order-status.ts'
+import { NEXT_STATUSES, type OrderStatus } from '../../contract/order-status.ts'
 
 /** The label of each status. */
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
@@ -13,6 +13,21 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   out_for_delivery: 'Out for delivery',
   delivered: 'Delivered',
   cancelled: 'Cancelled',
+}
+
+/**
+ * Payment states of an order that holds captured money not all refunded: cancelling it refunds the
+ * rest (docs/payments.md, "Refunds"), and a line of it can be refunded.
+ */
+export const REFUNDABLE_PAYMENT_STATES: ReadonlySet<string> = new Set(['paid', 'partially_refunded', 'refund_pending', 'refund_failed'])
+
+/**
+ * True when the order desk offers "Cancel order": the order may move to cancelled and, when that
+ * would refund a payment, the viewer is an admin (docs/product.md, "Roles and permissions": staff
+ * cancel cash-on-delivery and unpaid orders only). The API decides; this only picks the button.
+ */
+export function offersCancel(order: { status: OrderStatus; payment: { state: string } }, isAdmin: boolean): boolean {
+  return NEXT_STATUSES[order.status].includes('cancelled') && (isAdmin || !REFUNDABLE_PAYMENT_STATES.has(order.payment.state))
 }
 
 /** The happy path, in order. */

@@ -13,7 +13,8 @@
  *   `totalNoPage` (docs/commerce-api.md, "Admin orders at volume")
  * - GET /admin/export `?q&status&from&to&sort` (admin or staff) → text/csv of every order the filters select, streamed
  * - POST /bulk-status `{ orderIds, status, reason? }` (admin or staff) → one outcome per order, each moved on its own
- * - PUT /update-status `{ orderId, status, version?, reason? }` (admin or staff)
+ * - PUT /update-status `{ orderId, status, version?, reason? }` (admin or staff; cancelling a paid order,
+ *   which refunds it, admin only: 403 for staff, a refused outcome in the bulk move)
  * - POST /reorder `{ orderId }` → the cart with `added` and `leftOut` beside it: the user's own
  *   order's lines added to the cart, capped (docs/commerce-api.md, "Order again"); spends a cart write
  */
@@ -172,7 +173,8 @@ export function orderRoutes(deps: AppDeps) {
       return ok(
         c,
         'Order cancelled',
-        await changeStatus(deps, { ref: orderId, to: 'cancelled', byUserId: user.id, onlyUserId: user.id, reason }),
+        // The shopper's own money: their cancellation of a placed order refunds it.
+        await changeStatus(deps, { ref: orderId, to: 'cancelled', byUserId: user.id, mayRefund: true, onlyUserId: user.id, reason }),
       )
     },
   )
@@ -232,7 +234,7 @@ export function orderRoutes(deps: AppDeps) {
       path: '/bulk-status',
       summary: 'Move several orders to one status (ADMIN or STAFF), each on its own with its outcome',
       description:
-        'Each order is moved as PUT /update-status moves one (the same allowed moves, stock back on a cancellation, `reason` kept for a cancellation), in its own transaction: an order that may not move is reported and the others still move.',
+        'Each order is moved as PUT /update-status moves one (the same allowed moves, stock back on a cancellation, `reason` kept for a cancellation, a paid order cancelled by an admin only), in its own transaction: an order that may not move is reported and the others still move.',
       access: 'staff',
       body: BulkStatusSchema,
       answers: {
@@ -249,6 +251,8 @@ export function orderRoutes(deps: AppDeps) {
         orderIds: input.orderIds,
         to: input.status,
         byUserId: currentUser(c).id,
+        // Cancelling a paid order refunds it: an admin's only (docs/product.md, "Roles and permissions").
+        mayRefund: currentUser(c).role === 'ADMIN',
         reason: input.reason,
       })
       const moved = outcomes.filter((o) => o.ok).length
@@ -261,7 +265,7 @@ export function orderRoutes(deps: AppDeps) {
       method: 'put',
       path: '/update-status',
       summary:
-        'Move an order along its life cycle (ADMIN or STAFF); `version` as read makes a stale change a 409; `reason` is kept for a cancellation',
+        'Move an order along its life cycle (ADMIN or STAFF); `version` as read makes a stale change a 409; `reason` is kept for a cancellation; cancelling a paid order refunds it and is ADMIN only (403 for STAFF)',
       access: 'staff',
       body: UpdateStatusSchema,
       answers: { 200: { description: 'The updated order', ...order } },
@@ -273,6 +277,8 @@ export function orderRoutes(deps: AppDeps) {
         ref: input.orderId,
         to: input.status,
         byUserId: currentUser(c).id,
+        // Cancelling a paid order refunds it: an admin's only (docs/product.md, "Roles and permissions").
+        mayRefund: currentUser(c).role === 'ADMIN',
         version: input.version,
         reason: input.reason,
       })

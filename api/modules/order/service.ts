@@ -18,7 +18,7 @@ import { orderLines, orders } from '../../db/schema.ts'
 import { canMove, type OrderStatus } from '../../../contract/order-status.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
-import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
+import { BadRequest, Conflict, Forbidden, HttpError, NotFound } from '../../lib/errors.ts'
 import { lookupPincode } from '../../lib/pincodes.ts'
 import { activeStores, deliveryRefusal, nearestServing, type StoreInfo } from '../store/service.ts'
 import { fromPaise } from '../../lib/money.ts'
@@ -392,16 +392,26 @@ export async function placeFromCart(
 }
 
 /**
+ * The refusal of a staff member's cancellation of a paid order: cancelling refunds the payment, and
+ * refunds are an admin's (docs/product.md, "Roles and permissions"). COD and unpaid orders staff may cancel.
+ */
+export const PAID_CANCEL_ADMIN_ONLY = 'Only an admin can cancel a paid order: cancelling it refunds the payment'
+
+/**
  * Moves an order to `to` in one transaction (the order row locked): checks the arrow, an optional
  * expected `version` (optimistic concurrency: two admins cannot both win), restores stock on
  * cancellation (keeping the optional `reason`), bumps the version and records the history. The
  * products whose stock came back are told to the caches after the commit, as a placement's are.
  * @param onlyUserId a shopper's own order only (others are 404)
- * @throws 404 ORDER_NOT_FOUND; 409 STALE_ORDER or "Cannot change an order from X to Y"
+ * @param mayRefund false for STAFF: a cancellation that would refund a payment is refused, as a line
+ *   refund is admin-only (docs/product.md, "Roles and permissions"); a shopper cancelling their own
+ *   placed order and an admin pass true
+ * @throws 404 ORDER_NOT_FOUND; 409 STALE_ORDER or "Cannot change an order from X to Y"; 403
+ *   PAID_CANCEL_ADMIN_ONLY (nothing written)
  */
 export async function changeStatus(
   deps: OrderDeps,
-  input: { ref: string; to: OrderStatus; byUserId: string; onlyUserId?: string; version?: number; reason?: string },
+  input: { ref: string; to: OrderStatus; byUserId: string; mayRefund: boolean; onlyUserId?: string; version?: number; reason?: string },
 ): Promise<Order> {
   if (!PLAUSIBLE_ID.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
   const { id, stock } = await deps.db.transaction(async (tx) => {
@@ -419,7 +429,9 @@ export async function changeStatus(
     if (input.to === 'cancelled') {
       stock = await releaseStock(tx, order.storeId, order.id)
       // A paid order's money goes back: the rest not refunded yet, sent to the provider after the commit.
-      await recordRefund(tx, { orderId: order.id, reason: 'Order cancelled', now: deps.clock() })
+      const refunded = await recordRefund(tx, { orderId: order.id, reason: 'Order cancelled', now: deps.clock() })
+      // Refunding is an admin's (docs/product.md, "Roles and permissions"); the throw rolls the refund back.
+      if (refunded > 0 && !input.mayRefund) throw Forbidden(PAID_CANCEL_ADMIN_ONLY)
     }
     const now = deps.clock()
     // Only a cancellation keeps a reason; an empty one is none.
@@ -552,7 +564,7 @@ export async function reorder(deps: OrderDeps & { storeId: string }, userId: str
  */
 export async function bulkChangeStatus(
   deps: OrderDeps,
-  input: { orderIds: string[]; to: OrderStatus; byUserId: string; reason?: string },
+  input: { orderIds: string[]; to: OrderStatus; byUserId: string; mayRefund: boolean; reason?: string },
 ): Promise<BulkStatusOutcome[]> {
   const outcomes: BulkStatusOutcome[] = []
   const refs = input.orderIds.filter((ref) => PLAUSIBLE_ID.test(ref))
@@ -573,7 +585,13 @@ export async function bulkChangeStatus(
   const numberOf = (ref: string) => known.find((o) => o.id === ref || o.orderNumber === ref.toUpperCase())?.orderNumber ?? null
   for (const ref of input.orderIds) {
     try {
-      const order = await changeStatus(deps, { ref, to: input.to, byUserId: input.byUserId, reason: input.reason })
+      const order = await changeStatus(deps, {
+        ref,
+        to: input.to,
+        byUserId: input.byUserId,
+        mayRefund: input.mayRefund,
+        reason: input.reason,
+      })
       outcomes.push({
         orderId: order._id,
         orderNumber: order.orderId,
@@ -582,7 +600,8 @@ export async function bulkChangeStatus(
         message: `Marked ${statusWords(order.status)}`,
       })
     } catch (err) {
-      if (!(err instanceof HttpError) || (err.status !== 404 && err.status !== 409)) throw err
+      // A paid order staff may not cancel (403) is reported like one that may not move; the others still move.
+      if (!(err instanceof HttpError) || (err.status !== 403 && err.status !== 404 && err.status !== 409)) throw err
       outcomes.push({ orderId: ref, orderNumber: numberOf(ref), ok: false, status: null, message: err.message })
     }
   }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../db/query.ts'
 import type { MailMessage } from '../../lib/mail.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
+import { createAdmin, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct, setStockIn, stockIn } from '../../testing/fixtures.ts'
 import { hmacHex, paymentSignature } from './provider.ts'
 import { applyCapture, expireReservations } from './service.ts'
@@ -444,6 +444,60 @@ describe('refunds', () => {
     expect(['refund_pending', 'refunded']).toContain(res.body.data.payment.state)
     expect(res.body.data.payment.refunds).toMatchObject([{ amount: 450, reason: 'Order cancelled' }])
     expect(await stockIn(t.db, p.id)).toBe(3)
+    await waitFor(async () => (await details(who, order._id)).payment.state === 'refunded')
+  })
+
+  it('staff may not cancel a paid order (it refunds it: 403, nothing written), alone or in a bulk move; COD they may, an admin both', async () => {
+    const staff = await createStaff(t)
+    const p = await insertProduct(t.db, { name: 'Pistachios', price: 600, sellingPrice: 550, stock: 5 })
+    const who = await shopper()
+    await add(who, p.id)
+    const { order, checkout } = (await start(who)).body.data
+    await callback(await provider.complete(checkout.providerOrderId, 'captured'))
+    const paid = await details(who, order._id)
+    expect(paid).toMatchObject({ status: 'placed', payment: { state: 'paid' } })
+    const entries = async () =>
+      (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from audit_log where entity_id = ${order._id}`))[0]!.n
+    const entriesBefore = await entries()
+
+    const cancel = (token: string) =>
+      t.call('order/update-status', { method: 'PUT', json: { orderId: order._id, status: 'cancelled' }, token })
+    const refused = await cancel(staff.token)
+    expect(refused.status).toBe(403)
+    expect(refused.body.message).toBe('Only an admin can cancel a paid order: cancelling it refunds the payment')
+    expect(await details(who, order._id)).toMatchObject({
+      status: 'placed',
+      version: paid.version,
+      payment: { state: 'paid', refunds: [] },
+    })
+    expect(await stockIn(t.db, p.id)).toBe(4)
+    expect(await entries()).toBe(entriesBefore)
+
+    // A cash order beside it in one bulk move: that one is cancelled, the paid one reported refused.
+    await add(who, p.id)
+    const cod = await t.call('order/cash-on-delivery', {
+      method: 'POST',
+      json: { addressId: who.addressId },
+      token: who.token,
+      headers: { 'Idempotency-Key': `cod-key-${process.pid}-${++keySeq}` },
+    })
+    expect(cod.status).toBe(201)
+    const bulk = await t.call('order/bulk-status', {
+      method: 'POST',
+      json: { orderIds: [order._id, cod.body.data._id], status: 'cancelled' },
+      token: staff.token,
+    })
+    expect(bulk.status).toBe(200)
+    expect(bulk.body).toMatchObject({ moved: 1, refused: 1 })
+    expect(bulk.body.data).toMatchObject([
+      { orderId: order._id, ok: false, message: 'Only an admin can cancel a paid order: cancelling it refunds the payment' },
+      { orderId: cod.body.data._id, ok: true, status: 'cancelled' },
+    ])
+    expect(await details(who, order._id)).toMatchObject({ status: 'placed', payment: { state: 'paid', refunds: [] } })
+
+    const byAdmin = await cancel(admin.token)
+    expect(byAdmin.status).toBe(200)
+    expect(byAdmin.body.data.payment.refunds).toMatchObject([{ amount: 550, reason: 'Order cancelled' }])
     await waitFor(async () => (await details(who, order._id)).payment.state === 'refunded')
   })
 

@@ -9,7 +9,8 @@
  * each; cancelling asks for a tick to confirm and takes an optional reason). "Export CSV" downloads
  * the filtered list (/dashboard/orders/export). An order delivered after its promised time has a
  * "Late" badge (docs/stores.md, "Shopper pages"). A non-admin sees the red "Do not have permission" box
- * (403); the API enforces the role.
+ * (403); the API enforces the role. Staff are told that paid orders only an admin cancels (it refunds
+ * them; docs/product.md, "Roles and permissions"): the API reports each such order refused.
  */
 import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
@@ -49,7 +50,7 @@ const SORT_LABELS: Record<AdminOrderSort, string> = {
 }
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { isStaff } = await requireStaff(context, url)
+  const { isStaff, isAdmin } = await requireStaff(context, url)
   const { filter, errors } = readOrderFilters(url.searchParams)
   const page = Math.min(10_000, Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1))
   const empty = {
@@ -62,7 +63,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     totalPages: 0,
     exportQuery: orderFilterQuery(filter),
   }
-  if (!isStaff) return data({ isStaff: false, ...empty }, { status: 403 })
+  if (!isStaff) return data({ isStaff: false, isAdmin: false, ...empty }, { status: 403 })
   const [result, stores] = await Promise.all([
     adminListOrders(getSession(context), { ...filter, page, limit: PAGE_SIZE }),
     listStores(getSession(context)),
@@ -71,6 +72,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return {
     ...empty,
     isStaff: true,
+    isAdmin,
     stores: stores.ok ? stores.data.map((st) => ({ id: st._id, name: st.name })) : [],
     orders: result.data.orders.map((o) => ({
       _id: o._id,
@@ -136,7 +138,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 const fieldClass = 'w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm'
 
 export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentProps) {
-  const { isStaff, orders, stores, filter, errors, page, totalCount, totalPages, exportQuery } = loaderData
+  const { isStaff, isAdmin, orders, stores, filter, errors, page, totalCount, totalPages, exportQuery } = loaderData
   const link = (next: { status?: string; page?: number }) => {
     const params = new URLSearchParams(orderFilterQuery({ ...filter, status: next.status as OrderStatus | undefined }))
     if (next.page && next.page > 1) params.set('page', String(next.page))
@@ -343,7 +345,10 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
               </div>
               <label className="flex items-start gap-2 text-sm text-slate-700">
                 <input type="checkbox" name="confirm" value="yes" className="mt-0.5 size-4" />
-                <span>Yes, cancel: needed to cancel orders (their stock goes back)</span>
+                <span>
+                  Yes, cancel: needed to cancel orders (their stock goes back)
+                  {isAdmin ? '' : '. A paid order only an admin can cancel: cancelling it refunds the payment'}
+                </span>
               </label>
               <button type="submit" className={`${buttonClassName({ variant: 'primary', size: 'sm' })} self-start`}>
                 Change status

@@ -9,7 +9,10 @@
  * "Packing slip" opens this order's printable slip in a new tab (routes/dashboard/orders/packing-slips.tsx).
  * The store, the promised time, and a "Late" badge once delivered late (docs/stores.md, "Shopper pages").
  * The payment and its refunds (docs/payments.md); a paid order that is placed or packed can have a
- * line that cannot be delivered refunded (a partial refund through the provider).
+ * line that cannot be delivered refunded (a partial refund through the provider). Money goes back
+ * by an admin's hand only (docs/product.md, "Roles and permissions"): staff are offered neither the
+ * line refund nor the cancel of a paid order (which refunds it), and see why; a forced post gets
+ * the API's 403 message as an error toast.
  */
 import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
@@ -29,7 +32,7 @@ import { useIsPending } from '../../../../components/forms.tsx'
 import { SHOP_NAME } from '../../../../components/header.tsx'
 import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline } from '../../../../components/order-view.tsx'
 import { buttonClassName } from '../../../../components/ui/button.tsx'
-import { formatOrderTime, statusLabel } from '../../../../lib/order-status.ts'
+import { formatOrderTime, offersCancel, REFUNDABLE_PAYMENT_STATES, statusLabel } from '../../../../lib/order-status.ts'
 import { NEXT_STATUSES, ORDER_STATUSES } from '../../../../../contract/order-status.ts'
 import { CancelReasonSchema } from '../../../../../contract/order.ts'
 import { formatRupees } from '../../../../lib/money.ts'
@@ -37,9 +40,6 @@ import { PLAUSIBLE_ID } from '../../../../../contract/ids.ts'
 
 /** The form intent of "Refund a line that cannot be delivered". */
 const REFUND_LINE_INTENT = 'refund-line'
-
-/** Payment states in which a line of a placed or packed order can still be refunded. */
-const REFUNDABLE = new Set(['paid', 'partially_refunded', 'refund_pending', 'refund_failed'])
 
 export const meta: Route.MetaFunction = () => [{ title: `Order | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -51,15 +51,16 @@ const StatusChangeSchema = z.object({
 })
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
-  const { isStaff } = await requireStaff(context, url)
-  if (!isStaff) return data({ isStaff: false as const, order: null, confirming: false }, { status: 403 })
+  const { isStaff, isAdmin } = await requireStaff(context, url)
+  if (!isStaff) return data({ isStaff: false as const, isAdmin: false, order: null, confirming: false }, { status: 403 })
   const result = await orderDetails(getSession(context), params.orderId)
   if (!result.ok) throwFailure(result)
   const order = result.data
   return {
     isStaff: true as const,
+    isAdmin,
     order,
-    confirming: NEXT_STATUSES[order.status].includes('cancelled') && isCancelDialogOpen(url.searchParams),
+    confirming: offersCancel(order, isAdmin) && isCancelDialogOpen(url.searchParams),
   }
 }
 
@@ -99,7 +100,7 @@ export async function action({ context, params, request, url }: Route.ActionArgs
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { isStaff, order, confirming } = loaderData
+  const { isStaff, isAdmin, order, confirming } = loaderData
   const orderPath = order ? `/dashboard/orders/${order._id}` : ''
   const isCancelling = useIsPending({ formAction: cancelDialogHref(orderPath) })
   return (
@@ -140,7 +141,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             <div className="flex flex-wrap gap-2">
               {NEXT_STATUSES[order.status].map((status) =>
                 status === 'cancelled' ? (
-                  <CancelOrderLink key={status} orderPath={orderPath} />
+                  offersCancel(order, isAdmin) ? (
+                    <CancelOrderLink key={status} orderPath={orderPath} />
+                  ) : (
+                    <p key={status} data-testid="cancel-admin-only" className="self-center text-sm text-slate-600">
+                      Only an admin can cancel a paid order: cancelling it refunds the payment.
+                    </p>
+                  )
                 ) : (
                   <Form method="post" key={status}>
                     <input type="hidden" name="status" value={status} />
@@ -162,7 +169,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               isPending={isCancelling}
             />
           ) : null}
-          {REFUNDABLE.has(order.payment.state) && (order.status === 'placed' || order.status === 'packed') ? (
+          {isAdmin && REFUNDABLE_PAYMENT_STATES.has(order.payment.state) && (order.status === 'placed' || order.status === 'packed') ? (
             <Form
               method="post"
               data-card="refund line"
