@@ -13,6 +13,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../query.ts'
+import { insertProducts } from '../../testing/fixtures.ts'
 import { products } from '../schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, type SignedIn } from '../../testing/auth.ts'
@@ -126,5 +127,25 @@ describe('data fixes never overwrite a person’s change', () => {
     // And once only.
     expect((await start()).action).toBe('present')
     expect((await t.call('audit/list?action=data_fix', { token: admin.token })).body.data).toHaveLength(2)
+  })
+
+  it('migration 0024 marks the rows the audit trail says a person changed (not a stock-only edit)', async () => {
+    const [edited, stocked, untouched] = await insertProducts(t.db, [
+      { name: 'Backfill Edited', price: 100 },
+      { name: 'Backfill Stocked', price: 100 },
+      { name: 'Backfill Untouched', price: 100 },
+    ])
+    const entry = (id: string, action: string, after: object) =>
+      sql`insert into audit_log (id, actor_id, actor_email, action, entity, entity_id, before, after)
+          values (${`${id}-${action}`}, ${admin.user.id}, ${admin.user.email}, ${action}, 'product', ${id}, '{}'::jsonb, ${JSON.stringify(after)}::jsonb)`
+    await t.db.execute(entry(edited!.id, 'bulk_update', { sellingPrice: 90 }))
+    await t.db.execute(entry(stocked!.id, 'bulk_update', { stock: 3 }))
+    // The migration's last statement, as written (each file runs once per database; this runs it again).
+    const migration = fs.readFileSync(path.join(path.dirname(FIXTURE), '../../migrations/0024_product_edited_marker.sql'), 'utf8')
+    await t.db.execute(sql.raw(migration.split('--> statement-breakpoint').at(-1)!))
+    const marked = async (id: string) => (await t.db.select().from(products).where(eq(products.id, id)))[0]!
+    expect(await marked(edited!.id)).toMatchObject({ editedBy: admin.user.id, editedAt: expect.any(Date) })
+    expect(await marked(stocked!.id)).toMatchObject({ editedBy: null, editedAt: null })
+    expect(await marked(untouched!.id)).toMatchObject({ editedBy: null, editedAt: null })
   })
 })

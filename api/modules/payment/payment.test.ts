@@ -13,6 +13,7 @@ import type { MailMessage } from '../../lib/mail.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct, setStockIn, stockIn } from '../../testing/fixtures.ts'
+import { placeTestOrder } from '../../testing/orders.ts'
 import { hmacHex, paymentSignature } from './provider.ts'
 import { applyCapture, expireReservations } from './service.ts'
 import { testPaymentSettings } from './settings.ts'
@@ -474,24 +475,17 @@ describe('refunds', () => {
     expect(await entries()).toBe(entriesBefore)
 
     // A cash order beside it in one bulk move: that one is cancelled, the paid one reported refused.
-    await add(who, p.id)
-    const cod = await t.call('order/cash-on-delivery', {
-      method: 'POST',
-      json: { addressId: who.addressId },
-      token: who.token,
-      headers: { 'Idempotency-Key': `cod-key-${process.pid}-${++keySeq}` },
-    })
-    expect(cod.status).toBe(201)
+    const { order: cod } = await placeTestOrder(t)
     const bulk = await t.call('order/bulk-status', {
       method: 'POST',
-      json: { orderIds: [order._id, cod.body.data._id], status: 'cancelled' },
+      json: { orderIds: [order._id, cod._id], status: 'cancelled' },
       token: staff.token,
     })
     expect(bulk.status).toBe(200)
     expect(bulk.body).toMatchObject({ moved: 1, refused: 1 })
     expect(bulk.body.data).toMatchObject([
       { orderId: order._id, ok: false, message: 'Only an admin can cancel a paid order: cancelling it refunds the payment' },
-      { orderId: cod.body.data._id, ok: true, status: 'cancelled' },
+      { orderId: cod._id, ok: true, status: 'cancelled' },
     ])
     expect(await details(who, order._id)).toMatchObject({ status: 'placed', payment: { state: 'paid', refunds: [] } })
 
