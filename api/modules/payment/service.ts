@@ -282,16 +282,76 @@ async function afterCapture(deps: PaymentDeps, applied: CaptureApplied): Promise
 }
 
 /**
- * Applies a capture inside `tx` (see applyCapture): the order row, then the provider order's payment
- * rows, are locked before anything is read, so captures of one order apply one at a time and each
- * sees what the one before did.
+ * Applies a capture inside `tx` (see applyCapture), step by step: lock, then compare the amount,
+ * then the one case that fits the order: mark it paid, convert a cash order, re-reserve an expired
+ * hold, or refund a surplus capture.
  */
 async function applyCaptureIn(tx: Tx, deps: PaymentDeps, payment: CapturedPayment): Promise<CaptureApplied> {
+  const now = deps.clock()
+  const locked = await lockCapture(tx, payment)
+  if (!locked) return { result: 'unknown' }
+  const { order, rows } = locked
+  const done = { orderId: order.id }
+  if (rows.some((r) => r.providerPaymentId === payment.paymentId && r.status !== 'created')) return { ...done, result: 'already' }
+  const row = await paymentRowOf(tx, deps, order, rows, payment, now)
+
+  if (payment.amount !== row.amountPaise || payment.amount !== order.grandTotalPaise || payment.currency !== 'INR') {
+    await recordMismatch(tx, deps, order, row, payment, now)
+    return { ...done, result: 'mismatch' }
+  }
+  await tx
+    .update(payments)
+    .set({ status: 'captured', providerPaymentId: payment.paymentId, method: payment.method ?? asIs(payments.method), updatedAt: now })
+    .where(eq(payments.id, row.id))
+
+  if (order.status === 'payment_pending') {
+    await markPaid(tx, deps, order, now)
+    return { ...done, result: 'paid' }
+  }
+  if (order.status === 'placed' && order.paymentState === 'cod') {
+    await convertCashOrder(tx, order, payment, now)
+    return { ...done, result: 'paid' }
+  }
+  if (order.status === 'cancelled' && order.paymentState === 'expired') {
+    const stock = await reReserveExpiredHold(tx, order)
+    if (stock) {
+      await markPaid(tx, deps, order, now)
+      return { ...done, result: 'paid', stock }
+    }
+  }
+  await refundSurplusCapture(tx, order, row, now)
+  return { ...done, result: 'refunded', refund: true }
+}
+
+/** The order a capture is for, as applyCaptureIn reads it (locked). */
+interface CaptureOrder {
+  id: string
+  userId: string
+  status: string
+  paymentState: string
+  storeId: string
+  grandTotalPaise: number
+}
+
+/** A payment row of the captured provider order (locked); `amountPaise` is what it expects. */
+interface CaptureRow {
+  id: string
+  status: string
+  providerPaymentId: string | null
+  amountPaise: number
+  method: string
+}
+
+/**
+ * Lock: the order row, then its provider order's payment rows (`for update`, in that order, as every
+ * writer of an order takes them: api/db/locks.ts), before any of their state is read, so captures of
+ * one order apply one at a time and each sees what the one before did.
+ * @returns undefined for a provider order that is not ours
+ */
+async function lockCapture(tx: Tx, payment: CapturedPayment): Promise<{ order: CaptureOrder; rows: CaptureRow[] } | undefined> {
   const ofProviderOrder = and(eq(payments.provider, payment.provider), eq(payments.providerOrderId, payment.providerOrderId))
   const [link] = await tx.select({ orderId: payments.orderId }).from(payments).where(ofProviderOrder).limit(1)
-  if (!link) return { result: 'unknown' }
-  const now = deps.clock()
-  const at = now.toISOString()
+  if (!link) return undefined
   const [order] = await tx
     .select({
       id: orders.id,
@@ -316,106 +376,136 @@ async function applyCaptureIn(tx: Tx, deps: PaymentDeps, payment: CapturedPaymen
     .where(ofProviderOrder)
     .orderBy(asc(payments.createdAt), asc(payments.id))
     .for('update')
-  if (!order || rows.length === 0) return { result: 'unknown' }
-  const done = { orderId: order.id }
-  if (rows.some((r) => r.providerPaymentId === payment.paymentId && r.status !== 'created')) return { ...done, result: 'already' }
-  // The row still waiting for this provider order's capture, else (a further capture of it) a row of its own.
-  let row = rows.find((r) => r.providerPaymentId === null || r.providerPaymentId === payment.paymentId)
-  if (!row) {
-    deps.logger.warn({ orderId: order.id }, 'another capture on one provider order')
-    const first = rows[0]!
-    row = { id: newId(), status: 'created', providerPaymentId: payment.paymentId, amountPaise: first.amountPaise, method: first.method }
-    await tx.insert(payments).values({
-      id: row.id,
-      orderId: order.id,
-      provider: payment.provider,
-      providerOrderId: payment.providerOrderId,
-      providerPaymentId: payment.paymentId,
-      method: payment.method ?? first.method,
-      amountPaise: payment.amount,
-      currency: payment.currency.slice(0, 8),
-      status: 'created',
-      createdAt: now,
-      updatedAt: now,
-    })
+  return order && rows.length > 0 ? { order, rows } : undefined
+}
+
+/**
+ * The payment row a capture is recorded on: the provider order's row still waiting for its capture,
+ * else (a further capture of one provider order: after a mismatched one, or a surplus) a new row of
+ * its own expecting the same amount, so its refund names it (migration 0025; docs/payments.md,
+ * "Exactly once").
+ */
+async function paymentRowOf(
+  tx: Tx,
+  deps: PaymentDeps,
+  order: CaptureOrder,
+  rows: CaptureRow[],
+  payment: CapturedPayment,
+  now: Date,
+): Promise<CaptureRow> {
+  const waiting = rows.find((r) => r.providerPaymentId === null || r.providerPaymentId === payment.paymentId)
+  if (waiting) return waiting
+  deps.logger.warn({ orderId: order.id }, 'another capture on one provider order')
+  const first = rows[0]!
+  const row: CaptureRow = {
+    id: newId(),
+    status: 'created',
+    providerPaymentId: payment.paymentId,
+    amountPaise: first.amountPaise,
+    method: first.method,
   }
-  if (payment.amount !== row.amountPaise || payment.amount !== order.grandTotalPaise || payment.currency !== 'INR') {
-    await tx
-      .update(payments)
-      .set({
-        status: 'mismatch',
-        providerPaymentId: payment.paymentId,
-        failureReason: `captured ${payment.amount} ${payment.currency}, expected ${order.grandTotalPaise} INR`,
-        updatedAt: now,
-      })
-      .where(eq(payments.id, row.id))
-    if (order.status === 'payment_pending')
-      await tx
-        .update(orders)
-        .set({ paymentState: 'mismatch', updatedAt: asIs(orders.updatedAt) })
-        .where(eq(orders.id, order.id))
-    deps.logger.warn({ orderId: order.id }, 'captured amount or currency does not match the order: not fulfilled')
-    return { ...done, result: 'mismatch' }
-  }
+  await tx.insert(payments).values({
+    id: row.id,
+    orderId: order.id,
+    provider: payment.provider,
+    providerOrderId: payment.providerOrderId,
+    providerPaymentId: payment.paymentId,
+    method: payment.method ?? first.method,
+    amountPaise: payment.amount,
+    currency: payment.currency.slice(0, 8),
+    status: 'created',
+    createdAt: now,
+    updatedAt: now,
+  })
+  return row
+}
+
+/**
+ * Compare amount, when it fails: a captured amount or currency that is not the order's is recorded
+ * on its payment row as `mismatch` and, while the order waits, as its payment state; never fulfilled
+ * (docs/payments.md, "Webhooks"). A correct capture after it is still applied.
+ */
+async function recordMismatch(tx: Tx, deps: PaymentDeps, order: CaptureOrder, row: CaptureRow, payment: CapturedPayment, now: Date) {
   await tx
     .update(payments)
-    .set({ status: 'captured', providerPaymentId: payment.paymentId, method: payment.method ?? asIs(payments.method), updatedAt: now })
+    .set({
+      status: 'mismatch',
+      providerPaymentId: payment.paymentId,
+      failureReason: `captured ${payment.amount} ${payment.currency}, expected ${order.grandTotalPaise} INR`,
+      updatedAt: now,
+    })
     .where(eq(payments.id, row.id))
-  const markPaid = async () => {
+  if (order.status === 'payment_pending')
     await tx
       .update(orders)
-      .set({
-        status: 'placed',
-        paymentState: 'paid',
-        paidAt: now,
-        reservationExpiresAt: null,
-        cancelReason: null,
-        // The promise runs from the payment: the order is placed now.
-        promisedAt: sql`${at}::timestamptz + make_interval(mins => coalesce(${orders.promisedMinutes}, 0))`,
-        version: sql`${orders.version} + 1`,
-        updatedAt: now,
-      })
+      .set({ paymentState: 'mismatch', updatedAt: asIs(orders.updatedAt) })
       .where(eq(orders.id, order.id))
-    await recordStatus(tx, { orderId: order.id, status: 'placed', byUserId: order.userId, at: now })
-    // The cart emptied and the "paid" confirmation written as a job with the payment (docs/jobs.md, "Order emails").
-    await confirmOrder(tx, deps.jobs, { orderId: order.id, userId: order.userId })
-  }
-  if (order.status === 'payment_pending') {
-    await markPaid()
-    return { ...done, result: 'paid' }
-  }
-  if (order.status === 'placed' && order.paymentState === 'cod') {
-    await tx
-      .update(orders)
-      .set({
-        paymentState: 'paid',
-        paymentMethod: payment.method ?? 'online',
-        paidAt: now,
-        version: sql`${orders.version} + 1`,
-        updatedAt: now,
-      })
-      .where(eq(orders.id, order.id))
-    return { ...done, result: 'paid' }
-  }
-  if (order.status === 'cancelled' && order.paymentState === 'expired') {
-    // Paid after the hold ran out: sold if every line's stock is still there, else refunded. The
-    // savepoint gives back what was taken before a line found its stock gone.
-    const stock = await tx
-      .transaction(async (inner) => {
-        const reserved = await reserveStock(inner, order.storeId, await orderUnitsByProduct(inner, order.id))
-        if (reserved.short) throw new StockGone()
-        return reserved.stock
-      })
-      .catch((err) => {
-        if (err instanceof StockGone) return undefined
-        throw err
-      })
-    if (stock) {
-      await markPaid()
-      return { ...done, result: 'paid', stock }
-    }
-  }
-  // Nothing to sell it for: already paid by another capture, or cancelled. It goes back in full.
+  deps.logger.warn({ orderId: order.id }, 'captured amount or currency does not match the order: not fulfilled')
+}
+
+/**
+ * Mark paid: an order awaiting payment (or whose expired hold was just taken again) is paid and
+ * placed, its promise counted from now, the cart emptied and the "paid" confirmation written as a job
+ * with the payment (docs/jobs.md, "Order emails").
+ */
+async function markPaid(tx: Tx, deps: PaymentDeps, order: CaptureOrder, now: Date) {
+  await tx
+    .update(orders)
+    .set({
+      status: 'placed',
+      paymentState: 'paid',
+      paidAt: now,
+      reservationExpiresAt: null,
+      cancelReason: null,
+      // The promise runs from the payment: the order is placed now.
+      promisedAt: sql`${now.toISOString()}::timestamptz + make_interval(mins => coalesce(${orders.promisedMinutes}, 0))`,
+      version: sql`${orders.version} + 1`,
+      updatedAt: now,
+    })
+    .where(eq(orders.id, order.id))
+  await recordStatus(tx, { orderId: order.id, status: 'placed', byUserId: order.userId, at: now })
+  await confirmOrder(tx, deps.jobs, { orderId: order.id, userId: order.userId })
+}
+
+/** Cash conversion: an order switched to cash on delivery while the payment went through is now paid online. */
+async function convertCashOrder(tx: Tx, order: CaptureOrder, payment: CapturedPayment, now: Date) {
+  await tx
+    .update(orders)
+    .set({
+      paymentState: 'paid',
+      paymentMethod: payment.method ?? 'online',
+      paidAt: now,
+      version: sql`${orders.version} + 1`,
+      updatedAt: now,
+    })
+    .where(eq(orders.id, order.id))
+}
+
+/**
+ * Re-reserve an expired hold: paid after the hold ran out, the order's stock is taken again if every
+ * line's stock is still there. The savepoint gives back what was taken before a line found its stock gone.
+ * @returns the stock taken, or undefined when some is gone (the capture is then refunded)
+ */
+async function reReserveExpiredHold(tx: Tx, order: CaptureOrder): Promise<StockChange | undefined> {
+  return tx
+    .transaction(async (inner) => {
+      const reserved = await reserveStock(inner, order.storeId, await orderUnitsByProduct(inner, order.id))
+      if (reserved.short) throw new StockGone()
+      return reserved.stock
+    })
+    .catch((err) => {
+      if (err instanceof StockGone) return undefined
+      throw err
+    })
+}
+
+/**
+ * Refund a surplus capture: a capture the order no longer needs (already paid by another capture,
+ * cancelled, an expired hold whose stock is gone) is refunded in full as a pending refund of that
+ * payment, sent after the commit (docs/payments.md, "Exactly once"). A cancelled order's payment state
+ * follows its refunds; an order that stands keeps `paid`, its surplus payment row marked `refunded`.
+ */
+async function refundSurplusCapture(tx: Tx, order: CaptureOrder, row: CaptureRow, now: Date) {
   await tx
     .update(orders)
     .set({
@@ -431,7 +521,6 @@ async function applyCaptureIn(tx: Tx, deps: PaymentDeps, payment: CapturedPaymen
       .update(payments)
       .set({ status: 'refunded', updatedAt: asIs(payments.updatedAt) })
       .where(eq(payments.id, row.id))
-  return { ...done, result: 'refunded', refund: true }
 }
 
 class StockGone extends Error {}
