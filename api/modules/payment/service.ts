@@ -13,9 +13,11 @@
  * `order_id|payment_id`, a webhook the signature of its raw body; the captured amount and currency
  * are then checked against the order. `applyCapture` is the one place a capture is applied, in one
  * transaction with the order row locked, so a callback and a webhook of the same payment, in any
- * order or at once, apply it once; a second payment of a paid order, and a payment captured after
- * the reservation expired when the stock is gone, are refunded. Expiry, reconciliation and refund
- * retries are plain idempotent functions that any number of runners may call at once.
+ * order or at once, apply it once; a capture the order no longer needs (a second payment of a paid
+ * order, a payment captured after a cancellation or after the reservation expired when the stock is
+ * gone) is refunded in full. A webhook's event id is claimed in the transaction that applies it
+ * (docs/payments.md, "Exactly once"). Expiry, reconciliation and refund retries are plain idempotent
+ * functions that any number of runners may call at once.
  */
 import { recordAudit } from '../../lib/audit.ts'
 import { createHash } from 'node:crypto'
@@ -833,7 +835,8 @@ export async function reconcilePendingPayments(deps: PaymentDeps): Promise<numbe
 
 /**
  * Refunds a line that cannot be delivered (admin; docs/payments.md, "Refunds"): the line's total of
- * a paid order that is placed or packed, once per line.
+ * a paid order that is placed or packed, once per line (one live refund: a failed one is replaced by
+ * refunds.ts up to REFUND_MAX_FAILURES times, and after that the admin may start it again).
  * @throws 404 ORDER_NOT_FOUND or no such line; 409 not paid online, not placed or packed, or refunded already
  */
 export async function refundLine(deps: PaymentDeps, input: { orderId: string; productId: string; actor: string | null }): Promise<Order> {
