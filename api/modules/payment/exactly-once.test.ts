@@ -187,6 +187,20 @@ describe('copies of one webhook at once', () => {
     expect((await details(s)).payment).toMatchObject({ state: 'refund_pending', refunded: s.checkout.amount / 100 })
   })
 
+  it(`${COPIES} deliveries of one refund's failure under different event ids: still one replacement (the refund row is locked before it is read)`, async () => {
+    const s = await started([145])
+    const payment = fake.capture(s.checkout.providerOrderId, `pay_Ids${++seq}`)
+    expect((await signedCallback(payment)).body.data.outcome).toBe('paid')
+    expect((await t.call('order/cancel', { method: 'POST', json: { orderId: s.order._id }, token: s.who.token })).status).toBe(200)
+    const answers = await Promise.all(
+      Array.from({ length: COPIES }, (_, i) => refundFailed(callsFor(payment.id)[0]!, `evt_Ids${seq}_${i}`)),
+    )
+    expect(answers.map((a) => a.status)).toEqual(Array(COPIES).fill(200))
+    expect((await refundRows(s.order._id)).map((r) => r.status)).toEqual(['failed', 'pending'])
+    await sendPendingRefunds(t.deps)
+    expect(callsFor(payment.id)).toHaveLength(2)
+  })
+
   it(`${COPIES} copies of a capture and the callback at once: paid once`, async () => {
     const s = await started([120])
     const payment = fake.capture(s.checkout.providerOrderId, `pay_Once${++seq}`)
