@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../db/query.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
-import { insertProduct } from '../../testing/fixtures.ts'
+import { insertProduct, stockIn } from '../../testing/fixtures.ts'
 import { captureLog } from '../../testing/log-capture.ts'
 import {
   hmacHex,
@@ -27,6 +27,7 @@ import {
   type ProviderRefund,
 } from './provider.ts'
 import { REFUND_MAX_FAILURES, sendPendingRefunds } from './refunds.ts'
+import { expireReservations } from './service.ts'
 import { testPaymentSettings } from './settings.ts'
 
 const KEY_SECRET = 'fake-key-secret-0123456789'
@@ -94,10 +95,13 @@ const fake = fakeProvider()
 const log = captureLog()
 let t: TestApp
 let admin: SignedIn
+/** Added to the real time by the app's clock: a test moves it past a hold's end. */
+let offset = 0
 
 beforeAll(async () => {
   t = await createTestApp({
     logger: log.logger,
+    clock: () => new Date(Date.now() + offset),
     payments: { ...testPaymentSettings(), provider: fake.provider, testProvider: undefined },
   })
   admin = await createAdmin(t)
@@ -311,6 +315,25 @@ describe('a capture the order no longer needs', () => {
     expect((await refundRows(s.order._id)).map((r) => [r.provider_payment_id, r.amount_paise])).toEqual([[extra.id, s.checkout.amount]])
     expect(await details(s)).toMatchObject({ status: 'placed', payment: { state: 'refund_pending' } })
     expect(await placedCount(s)).toBe(1)
+  })
+
+  it('a correct capture after a mismatched one and the hold’s end: the stock is taken again, as after any expiry', async () => {
+    const s = await started([64])
+    const short = fake.capture(s.checkout.providerOrderId, `pay_ShortExp${++seq}`, s.checkout.amount - 100)
+    expect((await webhook('payment.captured', { payment: short }, `evt_ShortExp${seq}`)).body.data.outcome).toBe('mismatch')
+    offset = 60 * 60_000
+    try {
+      expect(await expireReservations(t.deps)).toBeGreaterThanOrEqual(1)
+    } finally {
+      offset = 0
+    }
+    expect(await details(s)).toMatchObject({ status: 'cancelled', payment: { state: 'mismatch' } })
+    expect(await stockIn(t.db, s.products[0]!)).toBe(5)
+    const right = fake.capture(s.checkout.providerOrderId, `pay_RightExp${seq}`)
+    expect((await webhook('payment.captured', { payment: right }, `evt_RightExp${seq}`)).body.data.outcome).toBe('paid')
+    expect(await details(s)).toMatchObject({ status: 'placed', payment: { state: 'paid' } })
+    expect(await stockIn(t.db, s.products[0]!)).toBe(4)
+    expect(callsFor(right.id)).toEqual([])
   })
 
   it('a capture of a cancelled order is refunded in full, once', async () => {

@@ -314,7 +314,9 @@ async function applyCaptureIn(tx: Tx, deps: PaymentDeps, payment: CapturedPaymen
     await convertCashOrder(tx, order, payment, now)
     return { ...done, result: 'paid' }
   }
-  if (order.status === 'cancelled' && order.paymentState === 'expired') {
+  // A cancelled order awaiting payment is one whose hold ran out: `expired`, or `mismatch` when a
+  // mismatched capture came first (expireReservations keeps it; no person cancels such an order).
+  if (order.status === 'cancelled' && (order.paymentState === 'expired' || order.paymentState === 'mismatch')) {
     const stock = await reReserveExpiredHold(tx, order)
     if (stock) {
       await markPaid(tx, deps, order, now)
