@@ -260,8 +260,8 @@ interface CaptureApplied {
  * - amount or currency not the order's: recorded as `mismatch`, never fulfilled;
  * - the order awaiting payment (also after a mismatched capture): paid, placed, its held stock now
  *   sold, the cart emptied, email sent;
- * - the order cancelled by an expired hold: the stock is taken again if all of it is there (paid),
- *   else the payment is refunded;
+ * - the order cancelled by an expired hold (also after a mismatched capture): the stock is taken
+ *   again if all of it is there (paid), else the payment is refunded;
  * - the order switched to cash on delivery meanwhile: it is now paid online;
  * - any other capture the order no longer needs (already paid by another capture, of this provider
  *   order or another; cancelled): refunded in full.
