@@ -110,8 +110,12 @@ export type Checkout = z.output<typeof CheckoutSchema>
 
 /** What a callback decided: paid, failed (try again or pay on delivery), pending (the provider is still confirming), or refunded (paid too late, stock gone). */
 export const CALLBACK_OUTCOMES = ['paid', 'failed', 'pending', 'mismatch', 'refunded'] as const
+/**
+ * The callback's answer. `orderId` (our id) only after a verified payment; the failure answer, which
+ * needs no signature, names the order by the number the shopper already has (docs/payments.md, "Callback").
+ */
 export const CallbackOutcomeSchema = z
-  .object({ outcome: z.enum(CALLBACK_OUTCOMES), orderId: z.string(), orderNumber: z.string(), message: z.string() })
+  .object({ outcome: z.enum(CALLBACK_OUTCOMES), orderId: z.string().optional(), orderNumber: z.string(), message: z.string() })
   .meta({ id: 'PaymentCallbackOutcome' })
 export type CallbackOutcome = z.output<typeof CallbackOutcomeSchema>
 

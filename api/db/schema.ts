@@ -470,7 +470,9 @@ export const orderLines = pgTable(
 /**
  * One provider order per attempt to pay one of our orders (migration 0015; docs/payments.md): its
  * receipt is our order number, `amountPaise` the order's grand total. `status`: created, captured,
- * failed, mismatch, refunded.
+ * failed, mismatch, refunded. A further capture of the same provider order is a row of its own
+ * (migration 0025; docs/payments.md, "Exactly once"): only the row still waiting for a capture is
+ * unique per provider order.
  */
 export const payments = pgTable(
   'payments',
@@ -490,7 +492,10 @@ export const payments = pgTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex('payments_provider_order_key').on(t.provider, t.providerOrderId),
+    uniqueIndex('payments_provider_order_open_key')
+      .on(t.provider, t.providerOrderId)
+      .where(sql`${t.providerPaymentId} is null`),
+    index('payments_provider_order_idx').on(t.provider, t.providerOrderId),
     uniqueIndex('payments_provider_payment_key').on(t.provider, t.providerPaymentId),
     index('payments_order_idx').on(t.orderId),
   ],
@@ -532,7 +537,10 @@ export const refunds = pgTable(
   (t) => [
     uniqueIndex('refunds_provider_refund_key').on(t.providerRefundId),
     index('refunds_order_idx').on(t.orderId),
-    uniqueIndex('refunds_order_line_key').on(t.orderLineId),
+    // A line has at most one live refund; failed ones are replaced (migration 0025).
+    uniqueIndex('refunds_order_line_live_key')
+      .on(t.orderLineId)
+      .where(sql`${t.status} <> 'failed'`),
   ],
 )
 

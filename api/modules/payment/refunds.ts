@@ -32,18 +32,22 @@ export const REFUND_MAX_FAILURES = 3
  * Sets an order's payment state from its refunds, when it was paid: refund_pending while one is
  * pending, refunded when the processed ones cover the grand total, refund_failed when a failed
  * refund was not followed by another of the same payment, line and amount (REFUND_MAX_FAILURES
- * reached), partially_refunded when some were processed, else paid. Other states (cod, pending,
- * expired, mismatch) are left alone.
+ * reached), partially_refunded when some were processed, else paid. The refund of a surplus capture
+ * of an order that stands (its payment row `refunded`: docs/payments.md, "Exactly once") gives back
+ * money the order never kept, so it counts as pending or failed but never makes the order refunded.
+ * Other states (cod, pending, expired, mismatch) are left alone.
  */
 export async function refreshPaymentState(tx: Executor, orderId: string): Promise<void> {
   await tx.execute(sql`update orders o set payment_state = case
       when exists (select 1 from refunds r where r.order_id = o.id and r.status = 'pending') then 'refund_pending'
-      when (select coalesce(sum(r.amount_paise), 0) from refunds r where r.order_id = o.id and r.status = 'processed') >= o.grand_total_paise then 'refunded'
+      when (select coalesce(sum(r.amount_paise), 0) from refunds r join payments p on p.id = r.payment_id
+          where r.order_id = o.id and r.status = 'processed' and p.status <> 'refunded') >= o.grand_total_paise then 'refunded'
       when exists (select 1 from refunds f where f.order_id = o.id and f.status = 'failed'
           and not exists (select 1 from refunds g where g.payment_id = f.payment_id and g.status <> 'failed'
             and g.order_line_id is not distinct from f.order_line_id and g.amount_paise = f.amount_paise
             and g.created_at >= f.created_at)) then 'refund_failed'
-      when exists (select 1 from refunds r where r.order_id = o.id and r.status = 'processed') then 'partially_refunded'
+      when exists (select 1 from refunds r join payments p on p.id = r.payment_id
+          where r.order_id = o.id and r.status = 'processed' and p.status <> 'refunded') then 'partially_refunded'
       else 'paid' end
     where o.id = ${orderId} and o.payment_state in ('paid', 'refund_pending', 'refunded', 'partially_refunded', 'refund_failed')`)
 }
@@ -203,9 +207,12 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
 }
 
 /**
- * Settles a refund from the provider's refund webhook: found by the provider's refund id, or (when
- * the webhook came before the send's answer was saved) the pending refund of that payment and amount.
- * A refund that turns failed here is recorded again (`retryFailedRefund`).
+ * Settles a refund from the provider's refund webhook (inside the caller's transaction, which also
+ * holds the webhook's claim: docs/payments.md, "Exactly once"): found by the provider's refund id, or
+ * (when the webhook came before the send's answer was saved) the pending refund of that payment and
+ * amount. The order row, then the refund row, are locked before the refund's state is read, so two
+ * deliveries of one outcome (copies with other event ids, or the send's own answer) settle it once:
+ * only the one that turns it failed records it again (`retryFailedRefund`).
  * @returns the order id, or undefined when no refund of ours matches
  */
 export async function settleRefund(
@@ -220,16 +227,22 @@ export async function settleRefund(
     logger: AppDeps['logger']
   },
 ): Promise<string | undefined> {
-  const [row] = await queryRows<{ id: string; order_id: string; status: string }>(
-    tx,
-    sql`select r.id, r.order_id, r.status from refunds r join payments p on p.id = r.payment_id
-      where p.provider = ${input.provider} and (r.provider_refund_id = ${input.providerRefundId}
-        or (r.provider_refund_id is null and p.provider_payment_id = ${input.providerPaymentId} and r.amount_paise = ${input.amountPaise}
-            and r.status = 'pending'))
-      order by (r.provider_refund_id = ${input.providerRefundId}) desc nulls last, r.created_at limit 1`,
-  )
+  const find = (lock: boolean) =>
+    queryRows<{ id: string; order_id: string; status: string }>(
+      tx,
+      sql`select r.id, r.order_id, r.status from refunds r join payments p on p.id = r.payment_id
+        where p.provider = ${input.provider} and (r.provider_refund_id = ${input.providerRefundId}
+          or (r.provider_refund_id is null and p.provider_payment_id = ${input.providerPaymentId} and r.amount_paise = ${input.amountPaise}
+              and r.status = 'pending'))
+        order by (r.provider_refund_id = ${input.providerRefundId}) desc nulls last, r.created_at limit 1
+        ${lock ? sql`for update of r` : sql``}`,
+    )
+  const [seen] = await find(false)
+  if (!seen) return undefined
+  await lockOrderRow(tx, seen.order_id)
+  // Read again under the locks: another delivery may have settled it meanwhile.
+  const [row] = await find(true)
   if (!row) return undefined
-  await lockOrderRow(tx, row.order_id)
   await tx
     .update(refunds)
     .set({ providerRefundId: input.providerRefundId, status: input.status, updatedAt: input.now })

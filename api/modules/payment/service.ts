@@ -13,15 +13,18 @@
  * `order_id|payment_id`, a webhook the signature of its raw body; the captured amount and currency
  * are then checked against the order. `applyCapture` is the one place a capture is applied, in one
  * transaction with the order row locked, so a callback and a webhook of the same payment, in any
- * order or at once, apply it once; a second payment of a paid order, and a payment captured after
- * the reservation expired when the stock is gone, are refunded. Expiry, reconciliation and refund
- * retries are plain idempotent functions that any number of runners may call at once.
+ * order or at once, apply it once; a capture the order no longer needs (a second payment of a paid
+ * order, a payment captured after a cancellation or after the reservation expired when the stock is
+ * gone) is refunded in full. A webhook's event id is claimed in the transaction that applies it
+ * (docs/payments.md, "Exactly once"). Expiry, reconciliation and refund retries are plain idempotent
+ * functions that any number of runners may call at once.
  */
 import { recordAudit } from '../../lib/audit.ts'
 import { createHash } from 'node:crypto'
 import { and, asc, desc, eq, lte, or, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { AppDeps } from '../../deps.ts'
+import type { Tx } from '../../db/db.ts'
 import { queryRows } from '../../db/query.ts'
 import { orders, paymentEvents, payments, users } from '../../db/schema.ts'
 import type { StockChange } from '../../lib/cache.ts'
@@ -231,164 +234,312 @@ const asIs = (column: AnyPgColumn) => sql`${column}`
 /** What applying a capture did. */
 export type CaptureResult = 'paid' | 'already' | 'mismatch' | 'refunded' | 'unknown'
 
+/** A captured payment as the provider reports it (amount in paise). */
+export interface CapturedPayment {
+  provider: string
+  providerOrderId: string
+  paymentId: string
+  amount: number
+  currency: string
+  method?: string
+}
+
+/** What a capture applied inside a transaction leaves to do after the commit. */
+interface CaptureApplied {
+  result: CaptureResult
+  orderId?: string
+  stock?: StockChange
+  refund?: boolean
+}
+
 /**
- * Applies a captured payment (from a verified callback, a verified webhook, or reconciliation), in
- * one transaction with the order row, then the payment row, locked:
+ * Applies a captured payment (from a verified callback, a verified webhook, or reconciliation) in
+ * one transaction (docs/payments.md, "Exactly once"), then does what waits for the commit (the
+ * stock caches, sending a refund, the order's live status):
  * - a payment already applied: nothing (`already`);
  * - amount or currency not the order's: recorded as `mismatch`, never fulfilled;
- * - the order awaiting payment: paid, placed, its held stock now sold, the cart emptied, email sent;
- * - the order cancelled by an expired hold: the stock is taken again if all of it is there (paid),
- *   else the payment is refunded;
- * - the order already paid by another payment (two tabs), or cancelled otherwise: refunded;
- * - the order switched to cash on delivery meanwhile: it is now paid online.
+ * - the order awaiting payment (also after a mismatched capture): paid, placed, its held stock now
+ *   sold, the cart emptied, email sent;
+ * - the order cancelled by an expired hold (also after a mismatched capture): the stock is taken
+ *   again if all of it is there (paid), else the payment is refunded;
+ * - the order switched to cash on delivery meanwhile: it is now paid online;
+ * - any other capture the order no longer needs (already paid by another capture, of this provider
+ *   order or another; cancelled): refunded in full.
  */
-export async function applyCapture(
-  deps: PaymentDeps,
-  payment: { provider: string; providerOrderId: string; paymentId: string; amount: number; currency: string; method?: string },
-): Promise<CaptureResult> {
-  const ofProviderOrder = and(eq(payments.provider, payment.provider), eq(payments.providerOrderId, payment.providerOrderId))
-  const [link] = await deps.db.select({ orderId: payments.orderId }).from(payments).where(ofProviderOrder)
-  if (!link) return 'unknown'
-  const now = deps.clock()
-  const at = now.toISOString()
-  const result = await deps.db.transaction(async (tx): Promise<{ result: CaptureResult; stock?: StockChange; refund?: boolean }> => {
-    const [order] = await tx
-      .select({
-        id: orders.id,
-        userId: orders.userId,
-        status: orders.status,
-        paymentState: orders.paymentState,
-        storeId: orders.storeId,
-        grandTotalPaise: orders.grandTotalPaise,
-      })
-      .from(orders)
-      .where(eq(orders.id, link.orderId))
-      .for('update')
-    const [row] = await tx
-      .select({
-        id: payments.id,
-        status: payments.status,
-        providerPaymentId: payments.providerPaymentId,
-        amountPaise: payments.amountPaise,
-      })
-      .from(payments)
-      .where(ofProviderOrder)
-      .for('update')
-    if (!order || !row) return { result: 'unknown' }
-    if (row.providerPaymentId === payment.paymentId && row.status !== 'created') return { result: 'already' }
-    if (row.providerPaymentId && row.providerPaymentId !== payment.paymentId && row.status !== 'created') {
-      // A second capture on one provider order: the first stands, this one goes back.
-      deps.logger.warn({ orderId: order.id }, 'second capture on one provider order')
-      return { result: 'already' }
-    }
-    if (payment.amount !== row.amountPaise || payment.amount !== order.grandTotalPaise || payment.currency !== 'INR') {
-      await tx
-        .update(payments)
-        .set({
-          status: 'mismatch',
-          providerPaymentId: payment.paymentId,
-          failureReason: `captured ${payment.amount} ${payment.currency}, expected ${order.grandTotalPaise} INR`,
-          updatedAt: now,
-        })
-        .where(eq(payments.id, row.id))
-      if (order.status === 'payment_pending')
-        await tx
-          .update(orders)
-          .set({ paymentState: 'mismatch', updatedAt: asIs(orders.updatedAt) })
-          .where(eq(orders.id, order.id))
-      deps.logger.warn({ orderId: order.id }, 'captured amount or currency does not match the order: not fulfilled')
-      return { result: 'mismatch' }
-    }
-    await tx
-      .update(payments)
-      .set({ status: 'captured', providerPaymentId: payment.paymentId, method: payment.method ?? asIs(payments.method), updatedAt: now })
-      .where(eq(payments.id, row.id))
-    const markPaid = async () => {
-      await tx
-        .update(orders)
-        .set({
-          status: 'placed',
-          paymentState: 'paid',
-          paidAt: now,
-          reservationExpiresAt: null,
-          cancelReason: null,
-          // The promise runs from the payment: the order is placed now.
-          promisedAt: sql`${at}::timestamptz + make_interval(mins => coalesce(${orders.promisedMinutes}, 0))`,
-          version: sql`${orders.version} + 1`,
-          updatedAt: now,
-        })
-        .where(eq(orders.id, order.id))
-      await recordStatus(tx, { orderId: order.id, status: 'placed', byUserId: order.userId, at: now })
-      // The cart emptied and the "paid" confirmation written as a job with the payment (docs/jobs.md, "Order emails").
-      await confirmOrder(tx, deps.jobs, { orderId: order.id, userId: order.userId })
-    }
-    if (order.status === 'payment_pending') {
-      await markPaid()
-      return { result: 'paid' }
-    }
-    if (order.status === 'placed' && order.paymentState === 'cod') {
-      await tx
-        .update(orders)
-        .set({
-          paymentState: 'paid',
-          paymentMethod: payment.method ?? 'online',
-          paidAt: now,
-          version: sql`${orders.version} + 1`,
-          updatedAt: now,
-        })
-        .where(eq(orders.id, order.id))
-      return { result: 'paid' }
-    }
-    if (order.status === 'cancelled' && order.paymentState === 'expired') {
-      // Paid after the hold ran out: sold if every line's stock is still there, else refunded. The
-      // savepoint gives back what was taken before a line found its stock gone.
-      const stock = await tx
-        .transaction(async (inner) => {
-          const reserved = await reserveStock(inner, order.storeId, await orderUnitsByProduct(inner, order.id))
-          if (reserved.short) throw new StockGone()
-          return reserved.stock
-        })
-        .catch((err) => {
-          if (err instanceof StockGone) return undefined
-          throw err
-        })
-      if (stock) {
-        await markPaid()
-        return { result: 'paid', stock }
-      }
-    }
-    // Nothing to sell it for: already paid by another payment, or cancelled with its stock gone.
-    await tx
-      .update(orders)
-      .set({
-        paymentState: sql`case when ${orders.paymentState} in ('expired', 'pending', 'mismatch') then 'paid' else ${orders.paymentState} end`,
-        updatedAt: asIs(orders.updatedAt),
-      })
-      .where(and(eq(orders.id, order.id), eq(orders.status, 'cancelled')))
-    const reason =
-      order.status === 'cancelled' ? 'Paid after the order was cancelled or the time to pay ran out' : 'A second payment of a paid order'
-    await recordRefund(tx, { orderId: order.id, reason, now, paymentId: row.id })
-    if (order.status !== 'cancelled')
-      await tx
-        .update(payments)
-        .set({ status: 'refunded', updatedAt: asIs(payments.updatedAt) })
-        .where(eq(payments.id, row.id))
-    return { result: 'refunded', refund: true }
-  })
-  if (result.stock) deps.cache.stockChanged(result.stock)
-  if (result.refund) await sendPendingRefunds(deps, { orderId: link.orderId })
-  if (result.result === 'paid') {
-    const answer = toOrderAnswer(deps, (await findOrder(deps.db, link.orderId))!, false)
+export async function applyCapture(deps: PaymentDeps, payment: CapturedPayment): Promise<CaptureResult> {
+  const applied = await deps.db.transaction((tx) => applyCaptureIn(tx, deps, payment))
+  await afterCapture(deps, applied)
+  return applied.result
+}
+
+/** What waits for the commit of a capture: the stock caches told, the refund sent, the order's change published. */
+async function afterCapture(deps: PaymentDeps, applied: CaptureApplied): Promise<void> {
+  if (!applied.orderId) return
+  if (applied.stock) deps.cache.stockChanged(applied.stock)
+  if (applied.refund) await sendPendingRefunds(deps, { orderId: applied.orderId })
+  if (applied.result === 'paid') {
+    const answer = toOrderAnswer(deps, (await findOrder(deps.db, applied.orderId))!, false)
     deps.orderEvents?.publish({ orderId: answer._id, status: answer.status, version: answer.version })
   }
-  return result.result
+}
+
+/**
+ * Applies a capture inside `tx` (see applyCapture), step by step: lock, then compare the amount,
+ * then the one case that fits the order: mark it paid, convert a cash order, re-reserve an expired
+ * hold, or refund a surplus capture.
+ */
+async function applyCaptureIn(tx: Tx, deps: PaymentDeps, payment: CapturedPayment): Promise<CaptureApplied> {
+  const now = deps.clock()
+  const locked = await lockCapture(tx, payment)
+  if (!locked) return { result: 'unknown' }
+  const { order, rows } = locked
+  const done = { orderId: order.id }
+  if (rows.some((r) => r.providerPaymentId === payment.paymentId && r.status !== 'created')) return { ...done, result: 'already' }
+  const row = await paymentRowOf(tx, deps, order, rows, payment, now)
+
+  if (payment.amount !== row.amountPaise || payment.amount !== order.grandTotalPaise || payment.currency !== 'INR') {
+    await recordMismatch(tx, deps, order, row, payment, now)
+    return { ...done, result: 'mismatch' }
+  }
+  await tx
+    .update(payments)
+    .set({ status: 'captured', providerPaymentId: payment.paymentId, method: payment.method ?? asIs(payments.method), updatedAt: now })
+    .where(eq(payments.id, row.id))
+
+  if (order.status === 'payment_pending') {
+    await markPaid(tx, deps, order, now)
+    return { ...done, result: 'paid' }
+  }
+  if (order.status === 'placed' && order.paymentState === 'cod') {
+    await convertCashOrder(tx, order, payment, now)
+    return { ...done, result: 'paid' }
+  }
+  // A cancelled order awaiting payment is one whose hold ran out: `expired`, or `mismatch` when a
+  // mismatched capture came first (expireReservations keeps it; no person cancels such an order).
+  if (order.status === 'cancelled' && (order.paymentState === 'expired' || order.paymentState === 'mismatch')) {
+    const stock = await reReserveExpiredHold(tx, order)
+    if (stock) {
+      await markPaid(tx, deps, order, now)
+      return { ...done, result: 'paid', stock }
+    }
+  }
+  await refundSurplusCapture(tx, order, row, now)
+  return { ...done, result: 'refunded', refund: true }
+}
+
+/** The order a capture is for, as applyCaptureIn reads it (locked). */
+interface CaptureOrder {
+  id: string
+  userId: string
+  status: string
+  paymentState: string
+  storeId: string
+  grandTotalPaise: number
+}
+
+/** A payment row of the captured provider order (locked); `amountPaise` is what it expects. */
+interface CaptureRow {
+  id: string
+  status: string
+  providerPaymentId: string | null
+  amountPaise: number
+  method: string
+}
+
+/**
+ * Lock: the order row, then its provider order's payment rows (`for update`, in that order, as every
+ * writer of an order takes them: api/db/locks.ts), before any of their state is read, so captures of
+ * one order apply one at a time and each sees what the one before did.
+ * @returns undefined for a provider order that is not ours
+ */
+async function lockCapture(tx: Tx, payment: CapturedPayment): Promise<{ order: CaptureOrder; rows: CaptureRow[] } | undefined> {
+  const ofProviderOrder = and(eq(payments.provider, payment.provider), eq(payments.providerOrderId, payment.providerOrderId))
+  const [link] = await tx.select({ orderId: payments.orderId }).from(payments).where(ofProviderOrder).limit(1)
+  if (!link) return undefined
+  const [order] = await tx
+    .select({
+      id: orders.id,
+      userId: orders.userId,
+      status: orders.status,
+      paymentState: orders.paymentState,
+      storeId: orders.storeId,
+      grandTotalPaise: orders.grandTotalPaise,
+    })
+    .from(orders)
+    .where(eq(orders.id, link.orderId))
+    .for('update')
+  const rows = await tx
+    .select({
+      id: payments.id,
+      status: payments.status,
+      providerPaymentId: payments.providerPaymentId,
+      amountPaise: payments.amountPaise,
+      method: payments.method,
+    })
+    .from(payments)
+    .where(ofProviderOrder)
+    .orderBy(asc(payments.createdAt), asc(payments.id))
+    .for('update')
+  return order && rows.length > 0 ? { order, rows } : undefined
+}
+
+/**
+ * The payment row a capture is recorded on: the provider order's row still waiting for its capture,
+ * else (a further capture of one provider order: after a mismatched one, or a surplus) a new row of
+ * its own expecting the same amount, so its refund names it (migration 0025; docs/payments.md,
+ * "Exactly once").
+ */
+async function paymentRowOf(
+  tx: Tx,
+  deps: PaymentDeps,
+  order: CaptureOrder,
+  rows: CaptureRow[],
+  payment: CapturedPayment,
+  now: Date,
+): Promise<CaptureRow> {
+  const waiting = rows.find((r) => r.providerPaymentId === null || r.providerPaymentId === payment.paymentId)
+  if (waiting) return waiting
+  deps.logger.warn({ orderId: order.id }, 'another capture on one provider order')
+  const first = rows[0]!
+  const row: CaptureRow = {
+    id: newId(),
+    status: 'created',
+    providerPaymentId: payment.paymentId,
+    amountPaise: first.amountPaise,
+    method: first.method,
+  }
+  await tx.insert(payments).values({
+    id: row.id,
+    orderId: order.id,
+    provider: payment.provider,
+    providerOrderId: payment.providerOrderId,
+    providerPaymentId: payment.paymentId,
+    method: payment.method ?? first.method,
+    amountPaise: payment.amount,
+    currency: payment.currency.slice(0, 8),
+    status: 'created',
+    createdAt: now,
+    updatedAt: now,
+  })
+  return row
+}
+
+/**
+ * Compare amount, when it fails: a captured amount or currency that is not the order's is recorded
+ * on its payment row as `mismatch` and, while the order waits, as its payment state; never fulfilled
+ * (docs/payments.md, "Webhooks"). A correct capture after it is still applied.
+ */
+async function recordMismatch(tx: Tx, deps: PaymentDeps, order: CaptureOrder, row: CaptureRow, payment: CapturedPayment, now: Date) {
+  await tx
+    .update(payments)
+    .set({
+      status: 'mismatch',
+      providerPaymentId: payment.paymentId,
+      failureReason: `captured ${payment.amount} ${payment.currency}, expected ${order.grandTotalPaise} INR`,
+      updatedAt: now,
+    })
+    .where(eq(payments.id, row.id))
+  if (order.status === 'payment_pending')
+    await tx
+      .update(orders)
+      .set({ paymentState: 'mismatch', updatedAt: asIs(orders.updatedAt) })
+      .where(eq(orders.id, order.id))
+  deps.logger.warn({ orderId: order.id }, 'captured amount or currency does not match the order: not fulfilled')
+}
+
+/**
+ * Mark paid: an order awaiting payment (or whose expired hold was just taken again) is paid and
+ * placed, its promise counted from now, the cart emptied and the "paid" confirmation written as a job
+ * with the payment (docs/jobs.md, "Order emails").
+ */
+async function markPaid(tx: Tx, deps: PaymentDeps, order: CaptureOrder, now: Date) {
+  await tx
+    .update(orders)
+    .set({
+      status: 'placed',
+      paymentState: 'paid',
+      paidAt: now,
+      reservationExpiresAt: null,
+      cancelReason: null,
+      // The promise runs from the payment: the order is placed now.
+      promisedAt: sql`${now.toISOString()}::timestamptz + make_interval(mins => coalesce(${orders.promisedMinutes}, 0))`,
+      version: sql`${orders.version} + 1`,
+      updatedAt: now,
+    })
+    .where(eq(orders.id, order.id))
+  await recordStatus(tx, { orderId: order.id, status: 'placed', byUserId: order.userId, at: now })
+  await confirmOrder(tx, deps.jobs, { orderId: order.id, userId: order.userId })
+}
+
+/** Cash conversion: an order switched to cash on delivery while the payment went through is now paid online. */
+async function convertCashOrder(tx: Tx, order: CaptureOrder, payment: CapturedPayment, now: Date) {
+  await tx
+    .update(orders)
+    .set({
+      paymentState: 'paid',
+      paymentMethod: payment.method ?? 'online',
+      paidAt: now,
+      version: sql`${orders.version} + 1`,
+      updatedAt: now,
+    })
+    .where(eq(orders.id, order.id))
+}
+
+/**
+ * Re-reserve an expired hold: paid after the hold ran out, the order's stock is taken again if every
+ * line's stock is still there. The savepoint gives back what was taken before a line found its stock gone.
+ * @returns the stock taken, or undefined when some is gone (the capture is then refunded)
+ */
+async function reReserveExpiredHold(tx: Tx, order: CaptureOrder): Promise<StockChange | undefined> {
+  return tx
+    .transaction(async (inner) => {
+      const reserved = await reserveStock(inner, order.storeId, await orderUnitsByProduct(inner, order.id))
+      if (reserved.short) throw new StockGone()
+      return reserved.stock
+    })
+    .catch((err) => {
+      if (err instanceof StockGone) return undefined
+      throw err
+    })
+}
+
+/**
+ * Refund a surplus capture: a capture the order no longer needs (already paid by another capture,
+ * cancelled, an expired hold whose stock is gone) is refunded in full as a pending refund of that
+ * payment, sent after the commit (docs/payments.md, "Exactly once"). A cancelled order's payment state
+ * follows its refunds; an order that stands keeps `paid`, its surplus payment row marked `refunded`.
+ */
+async function refundSurplusCapture(tx: Tx, order: CaptureOrder, row: CaptureRow, now: Date) {
+  await tx
+    .update(orders)
+    .set({
+      paymentState: sql`case when ${orders.paymentState} in ('expired', 'pending', 'mismatch', 'cod') then 'paid' else ${orders.paymentState} end`,
+      updatedAt: asIs(orders.updatedAt),
+    })
+    .where(and(eq(orders.id, order.id), eq(orders.status, 'cancelled')))
+  const reason =
+    order.status === 'cancelled' ? 'Paid after the order was cancelled or the time to pay ran out' : 'A second payment of a paid order'
+  await recordRefund(tx, { orderId: order.id, reason, now, paymentId: row.id })
+  if (order.status !== 'cancelled')
+    await tx
+      .update(payments)
+      .set({ status: 'refunded', updatedAt: asIs(payments.updatedAt) })
+      .where(eq(payments.id, row.id))
 }
 
 class StockGone extends Error {}
 
-/** Records a failed attempt (the order keeps waiting: the shopper may try again until the hold ends). */
-async function recordFailure(deps: PaymentDeps, input: { provider: string; providerOrderId: string; reason: string }): Promise<boolean> {
-  const rows = await deps.db
+/**
+ * Records a failed attempt on the provider order's row still waiting for a capture (the order keeps
+ * waiting: the shopper may try again until the hold ends); `db` is the caller's transaction or the pool.
+ * @returns true when a row waited for it
+ */
+async function recordFailure(
+  db: Tx | PaymentDeps['db'],
+  deps: Pick<PaymentDeps, 'clock'>,
+  input: { provider: string; providerOrderId: string; reason: string },
+): Promise<boolean> {
+  const rows = await db
     .update(payments)
     .set({ failureReason: input.reason.slice(0, 500), updatedAt: deps.clock() })
     .where(and(eq(payments.provider, input.provider), eq(payments.providerOrderId, input.providerOrderId), eq(payments.status, 'created')))
@@ -439,14 +590,21 @@ export async function handleCallback(
     message: CALLBACK_MESSAGES[outcome],
   })
   if (!input.razorpay_payment_id || !input.razorpay_signature) {
-    await recordFailure(deps, {
+    // Anyone may post a failure (it needs no signature): its answer names the order only by the
+    // number the shopper already has, never our ids (OWASP API Security Top 10 2023, API3: excessive data exposure).
+    const unsigned = (outcome: CallbackOutcome['outcome']): CallbackOutcome => ({
+      outcome,
+      orderNumber: order.orderNumber,
+      message: CALLBACK_MESSAGES[outcome],
+    })
+    await recordFailure(deps.db, deps, {
       provider: provider.name,
       providerOrderId: input.razorpay_order_id,
       reason: input.error?.description ?? 'Payment failed',
     })
     // A webhook may have settled it already (the shopper pressed back after paying).
     const now = await orderOfProviderOrder(deps, provider.name, input.razorpay_order_id)
-    return answer(now?.paymentState === 'paid' ? 'paid' : 'failed')
+    return unsigned(now?.paymentState === 'paid' ? 'paid' : 'failed')
   }
   if (
     !provider.verifyPaymentSignature({
@@ -494,11 +652,15 @@ interface WebhookEvent {
 }
 
 /**
- * A provider webhook (docs/payments.md, "Webhooks"): the signature of the raw body is checked
- * before anything is parsed (400, nothing written, when it does not match); each event is applied
- * once by its id (`x-razorpay-event-id`, else the body's digest); every step is idempotent, so
- * events may come in any order, before or after the callback.
- * @returns what was done (for the log and tests)
+ * A provider webhook (docs/payments.md, "Webhooks" and "Exactly once"): the signature of the raw
+ * body is checked before anything is parsed (400, nothing written, when it does not match). Then, in
+ * one transaction, the event is claimed by its id (`x-razorpay-event-id`, else the body's digest):
+ * `insert ... on conflict do nothing returning` into payment_events, which waits for a concurrent
+ * copy's transaction and finds its row once it commits. A copy that claims nothing does nothing else
+ * (answered as a duplicate with the first one's outcome); the one that claims it applies it in the
+ * same transaction, so an apply that fails rolls its claim back and the provider's retry applies it.
+ * What waits for the commit (sending a refund, the caches) runs after it.
+ * @returns whether it was a copy, and what was done (for the log and tests)
  * @throws 400 BAD_SIGNATURE or a body that is not JSON
  */
 export async function handleWebhook(
@@ -515,28 +677,42 @@ export async function handleWebhook(
   }
   const type = typeof event.event === 'string' ? event.event.slice(0, 64) : 'unknown'
   const eventId = (input.eventId?.slice(0, 100) || `sha256:${createHash('sha256').update(input.rawBody).digest('hex')}`).trim()
-  const [seen] = await deps.db
-    .select({ outcome: paymentEvents.outcome })
-    .from(paymentEvents)
-    .where(and(eq(paymentEvents.provider, provider.name), eq(paymentEvents.eventId, eventId)))
-  if (seen) return { duplicate: true, outcome: seen.outcome }
-  const outcome = await applyEvent(deps, type, event)
-  await deps.db
-    .insert(paymentEvents)
-    .values({ provider: provider.name, eventId, type, outcome, receivedAt: deps.clock() })
-    .onConflictDoNothing()
-  return { duplicate: false, outcome }
+  const thisEvent = and(eq(paymentEvents.provider, provider.name), eq(paymentEvents.eventId, eventId))
+  const applied = await deps.db.transaction(async (tx): Promise<EventApplied | undefined> => {
+    const [claimed] = await tx
+      .insert(paymentEvents)
+      .values({ provider: provider.name, eventId, type, outcome: 'applying', receivedAt: deps.clock() })
+      .onConflictDoNothing()
+      .returning({ eventId: paymentEvents.eventId })
+    if (!claimed) return undefined
+    const done = await applyEvent(tx, deps, type, event)
+    await tx.update(paymentEvents).set({ outcome: done.outcome }).where(thisEvent)
+    return done
+  })
+  if (!applied) {
+    const [seen] = await deps.db.select({ outcome: paymentEvents.outcome }).from(paymentEvents).where(thisEvent)
+    return { duplicate: true, outcome: seen?.outcome ?? 'applying' }
+  }
+  if (applied.capture) await afterCapture(deps, applied.capture)
+  return { duplicate: false, outcome: applied.outcome }
 }
 
-async function applyEvent(deps: PaymentDeps, type: string, event: WebhookEvent): Promise<string> {
+/** What applying one event did: its outcome, and a capture's work left for after the commit. */
+interface EventApplied {
+  outcome: string
+  capture?: CaptureApplied
+}
+
+/** Applies one claimed webhook event inside `tx` (see handleWebhook). */
+async function applyEvent(tx: Tx, deps: PaymentDeps, type: string, event: WebhookEvent): Promise<EventApplied> {
   const { provider } = deps.payments
   const payment = event.payload?.payment?.entity
   switch (type) {
     case 'payment.captured':
     case 'order.paid': {
-      if (!payment?.id || !payment.order_id || typeof payment.amount !== 'number') return 'ignored: no payment'
-      if (payment.status !== 'captured') return 'ignored: not captured'
-      return applyCapture(deps, {
+      if (!payment?.id || !payment.order_id || typeof payment.amount !== 'number') return { outcome: 'ignored: no payment' }
+      if (payment.status !== 'captured') return { outcome: 'ignored: not captured' }
+      const capture = await applyCaptureIn(tx, deps, {
         provider: provider.name,
         providerOrderId: payment.order_id,
         paymentId: payment.id,
@@ -544,35 +720,34 @@ async function applyEvent(deps: PaymentDeps, type: string, event: WebhookEvent):
         currency: String(payment.currency),
         method: payment.method,
       })
+      return { outcome: capture.result, capture }
     }
     case 'payment.failed': {
-      if (!payment?.order_id) return 'ignored: no payment'
-      const recorded = await recordFailure(deps, {
+      if (!payment?.order_id) return { outcome: 'ignored: no payment' }
+      const recorded = await recordFailure(tx, deps, {
         provider: provider.name,
         providerOrderId: payment.order_id,
         reason: payment.error_description ?? 'Payment failed',
       })
-      return recorded ? 'failed' : 'ignored'
+      return { outcome: recorded ? 'failed' : 'ignored' }
     }
     case 'refund.processed':
     case 'refund.failed': {
       const refund = event.payload?.refund?.entity
-      if (!refund?.id || !refund.payment_id || typeof refund.amount !== 'number') return 'ignored: no refund'
-      const orderId = await deps.db.transaction((tx) =>
-        settleRefund(tx, {
-          provider: provider.name,
-          providerRefundId: refund.id!,
-          providerPaymentId: refund.payment_id!,
-          amountPaise: refund.amount!,
-          status: type === 'refund.processed' ? 'processed' : 'failed',
-          now: deps.clock(),
-          logger: deps.logger,
-        }),
-      )
-      return orderId ? type : 'unknown'
+      if (!refund?.id || !refund.payment_id || typeof refund.amount !== 'number') return { outcome: 'ignored: no refund' }
+      const orderId = await settleRefund(tx, {
+        provider: provider.name,
+        providerRefundId: refund.id,
+        providerPaymentId: refund.payment_id,
+        amountPaise: refund.amount,
+        status: type === 'refund.processed' ? 'processed' : 'failed',
+        now: deps.clock(),
+        logger: deps.logger,
+      })
+      return { outcome: orderId ? type : 'unknown' }
     }
     default:
-      return 'ignored'
+      return { outcome: 'ignored' }
   }
 }
 
@@ -662,7 +837,8 @@ export async function reconcilePendingPayments(deps: PaymentDeps): Promise<numbe
 
 /**
  * Refunds a line that cannot be delivered (admin; docs/payments.md, "Refunds"): the line's total of
- * a paid order that is placed or packed, once per line.
+ * a paid order that is placed or packed, once per line (one live refund: a failed one is replaced by
+ * refunds.ts up to REFUND_MAX_FAILURES times, and after that the admin may start it again).
  * @throws 404 ORDER_NOT_FOUND or no such line; 409 not paid online, not placed or packed, or refunded already
  */
 export async function refundLine(deps: PaymentDeps, input: { orderId: string; productId: string; actor: string | null }): Promise<Order> {

@@ -47,7 +47,8 @@ export async function action({ request }: Route.ActionArgs) {
     })
   }
   const outcome = result.data
-  const payPage = (flag: string) => `/checkout/pay/${encodeURIComponent(outcome.orderId)}?${flag}=1`
+  // The pay page by the order number the shopper already has: a failure's answer carries no id of ours.
+  const payPage = (flag: string) => `/checkout/pay/${encodeURIComponent(outcome.orderNumber)}?${flag}=1`
   switch (outcome.outcome) {
     case 'paid':
       throw redirect(`/success?${new URLSearchParams({ order: outcome.orderNumber })}`, 303)
@@ -56,6 +57,6 @@ export async function action({ request }: Route.ActionArgs) {
     case 'pending':
       throw redirect(payPage('pending'), 303)
     default:
-      throw redirect(`/dashboard/myorder/${encodeURIComponent(outcome.orderId)}`, 303)
+      throw redirect(`/dashboard/myorder/${encodeURIComponent(outcome.orderId ?? outcome.orderNumber)}`, 303)
   }
 }
