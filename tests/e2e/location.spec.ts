@@ -247,3 +247,67 @@ test('changing location with a cart says what the new store lacks and caps what 
     await setKoramangalaStock(request, headers, few!.productId, few!.stock)
   }
 })
+
+test('after a switch to a store lacking a product, the cart bills only what it delivers, as checkout does', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000)
+  const js = isJs(testInfo)
+  const headers = await adminHeaders(request)
+  const listed = await request.post('/api/inventory/list', { data: { storeId: KORAMANGALA, filter: 'all', page: 3, limit: 50 }, headers })
+  expect(listed.ok()).toBe(true)
+  const rows = ((await listed.json()) as { data: StockRow[] }).data.filter((row) => row.stock > 5)
+  const inIndiranagar = async (productId: string) =>
+    (await api<{ stock: number }>(request, '/product/get-product-details', { productId })).data.stock
+  const both: StockRow[] = []
+  for (const row of rows) {
+    if ((await inIndiranagar(row.productId)) > 5) both.push(row)
+    if (both.length === 4) break
+  }
+  const [gone, kept] = js ? [both[0], both[1]] : [both[2], both[3]]
+  expect(kept, 'two products in stock in both stores').toBeTruthy()
+  const user = newUser(testInfo, 'switch-bill')
+  await registerViaApi(request, user)
+  await signIn(page, user)
+  try {
+    await setKoramangalaStock(request, headers, gone!.productId, 0)
+    // Filled from Indiranagar's stock (the default store), then moved to Koramangala, which lacks one.
+    await addFromProductPage(page, js, gone!.productId, gone!.name, 1)
+    await addFromProductPage(page, js, kept!.productId, kept!.name, 1)
+    await page.setViewportSize({ width: 360, height: 780 })
+    await page.goto('/location?redirectTo=%2Fcart')
+    await choosePincode(page, '560034', js)
+    await expect(page).toHaveURL(/\/cart$/)
+    await expect(locationLink(page)).toContainText('Koramangala')
+
+    const lines = page.getByRole('list', { name: 'Cart items' }).getByRole('listitem')
+    const unavailable = lines.filter({ hasText: 'Unavailable at Koramangala' })
+    await expect(unavailable).toHaveCount(1)
+    await expect(unavailable).toHaveAttribute('data-stock', 'unavailable')
+    await expect(unavailable.locator('[data-greyed]')).toHaveCount(1)
+    await expect(unavailable.getByRole('button', { name: /^Remove / })).toBeVisible()
+    await expect(unavailable.getByRole('link', { name: /^See similar/ })).toHaveAttribute('href', /#similar-products$/)
+    // The header, the cart's bill and checkout's bill count the one line Koramangala delivers.
+    await expect(page.getByTestId('cart-button')).toContainText('1 item')
+    const cartTotal = (await page.locator('[data-card="proceed"]').locator('span.text-lg').textContent())!.trim()
+    expect(await fitsWidth(page)).toBe(true)
+    await page.goto('/checkout')
+    const place = page.getByRole('button', { name: /^Place Order/ })
+    await expect(place).toHaveText(`Place Order · ${cartTotal}`)
+    await expect(page.getByRole('heading', { name: '1 item' })).toBeVisible()
+    await expect(page.getByRole('list', { name: 'Items to order' }).getByRole('listitem')).toHaveCount(1)
+
+    // Remove takes the line out; the bill stays what it was.
+    await page.goto('/cart')
+    const remove = unavailable.getByRole('button', { name: /^Remove / })
+    if (js) await waitForHydration(remove)
+    await remove.click()
+    await expect(page).toHaveURL(/\/cart/)
+    await expect(lines).toHaveCount(1)
+    await expect(page.locator('[data-card="proceed"]').locator('span.text-lg')).toHaveText(cartTotal)
+    expect(await fitsWidth(page)).toBe(true)
+  } finally {
+    await setKoramangalaStock(request, headers, gone!.productId, gone!.stock)
+  }
+})
