@@ -128,6 +128,24 @@ async function setKoramangalaStock(request: APIRequestContext, headers: Record<s
   expect(response.ok(), await response.text()).toBe(true)
 }
 
+/**
+ * Products with more than 5 units in Indiranagar (the default store: the public API's answer) and in
+ * Koramangala, from page `listPage` (50 rows) of Koramangala's inventory list.
+ */
+async function inBothStores(request: APIRequestContext, headers: Record<string, string>, listPage: number): Promise<StockRow[]> {
+  const listed = await request.post('/api/inventory/list', {
+    data: { storeId: KORAMANGALA, filter: 'all', page: listPage, limit: 50 },
+    headers,
+  })
+  expect(listed.ok()).toBe(true)
+  const rows = ((await listed.json()) as { data: StockRow[] }).data.filter((row) => row.stock > 5)
+  const inIndiranagar = async (productId: string) =>
+    (await api<{ stock: number }>(request, '/product/get-product-details', { productId })).data.stock
+  const both: StockRow[] = []
+  for (const row of rows) if ((await inIndiranagar(row.productId)) > 5) both.push(row)
+  return both
+}
+
 /** Puts `count` units of a product in the cart from its page (the buy box's ADD, then "Add one more"). */
 async function addFromProductPage(page: Page, js: boolean, productId: string, name: string, count: number) {
   await page.goto(`/product/x-${productId}`)
@@ -208,15 +226,8 @@ test('changing location with a cart says what the new store lacks and caps what 
   test.setTimeout(120_000)
   const js = isJs(testInfo)
   const headers = await adminHeaders(request)
-  // Products in stock in Indiranagar (the default store: the public API's answer) and in Koramangala;
-  // two per project, apart from the ones tests/e2e/admin-stores.spec.ts takes from the same list.
-  const listed = await request.post('/api/inventory/list', { data: { storeId: KORAMANGALA, filter: 'all', page: 2, limit: 50 }, headers })
-  expect(listed.ok()).toBe(true)
-  const rows = ((await listed.json()) as { data: StockRow[] }).data.filter((row) => row.stock > 5)
-  const inIndiranagar = async (productId: string) =>
-    (await api<{ stock: number }>(request, '/product/get-product-details', { productId })).data.stock
-  const both: StockRow[] = []
-  for (const row of rows) if ((await inIndiranagar(row.productId)) > 5) both.push(row)
+  // Two per project, apart from the ones tests/e2e/admin-stores.spec.ts takes from the same list.
+  const both = await inBothStores(request, headers, 2)
   const [gone, few] = js ? [both[0], both[1]] : [both[2], both[3]]
   expect(few, 'two products in stock in both stores').toBeTruthy()
   try {
@@ -255,16 +266,8 @@ test('after a switch to a store lacking a product, the cart bills only what it d
   test.setTimeout(120_000)
   const js = isJs(testInfo)
   const headers = await adminHeaders(request)
-  const listed = await request.post('/api/inventory/list', { data: { storeId: KORAMANGALA, filter: 'all', page: 3, limit: 50 }, headers })
-  expect(listed.ok()).toBe(true)
-  const rows = ((await listed.json()) as { data: StockRow[] }).data.filter((row) => row.stock > 5)
-  const inIndiranagar = async (productId: string) =>
-    (await api<{ stock: number }>(request, '/product/get-product-details', { productId })).data.stock
-  const both: StockRow[] = []
-  for (const row of rows) {
-    if ((await inIndiranagar(row.productId)) > 5) both.push(row)
-    if (both.length === 4) break
-  }
+  // Two per project, apart from the ones the test above takes (page 2 of the same list).
+  const both = await inBothStores(request, headers, 3)
   const [gone, kept] = js ? [both[0], both[1]] : [both[2], both[3]]
   expect(kept, 'two products in stock in both stores').toBeTruthy()
   const user = newUser(testInfo, 'switch-bill')
