@@ -301,8 +301,17 @@ test('after a switch to a store lacking a product, the cart bills only what it d
     await expect(page.getByRole('heading', { name: '1 item' })).toBeVisible()
     await expect(page.getByRole('list', { name: 'Items to order' }).getByRole('listitem')).toHaveCount(1)
 
+    // That first cart page was a full render (its one-time notice of what changed); now it is the
+    // stored page with the shopper's cart spliced in (docs/decisions/0038-cart-summaries-in-memory.md),
+    // and says the same.
+    const again = await page.goto('/cart')
+    expect(again!.headers()['x-page-cache']).toBe('spliced')
+    await expect(unavailable.locator('[data-greyed]')).toHaveCount(1)
+    await expect(unavailable.getByRole('link', { name: /^See similar/ })).toHaveAttribute('href', /#similar-products$/)
+    await expect(page.getByTestId('cart-button')).toContainText('1 item')
+    await expect(page.locator('[data-card="proceed"]').locator('span.text-lg')).toHaveText(cartTotal)
+
     // Remove takes the line out; the bill stays what it was.
-    await page.goto('/cart')
     const remove = unavailable.getByRole('button', { name: /^Remove / })
     if (js) await waitForHydration(remove)
     await remove.click()
