@@ -33,6 +33,29 @@ describe('createCartCache', () => {
     expect(cache.stats).toMatchObject({ hits: 2, misses: 2, notices: 2 })
   })
 
+  it('keeps a summary per store (its count and total are what that store delivers), dropped by a stock move of one of its products', () => {
+    const { cache, a } = twoGuests()
+    const withLines = (count: number): CartSummary => ({
+      ...summary(count),
+      lines: { ghee: { lineId: 'l1', qty: 1 }, dal: { lineId: 'l2', qty: 1 } },
+    })
+    cache.set(a, withLines(2), cache.begin(), 'store-1')
+    cache.set(a, withLines(1), cache.begin(), 'store-2')
+    expect(cache.get(a, 'store-1')).toEqual(withLines(2))
+    expect(cache.get(a, 'store-2')).toEqual(withLines(1))
+    expect(cache.get(a)).toBeUndefined()
+    cache.productsMoved(['rice'])
+    expect(cache.get(a, 'store-1')).toEqual(withLines(2))
+    cache.productsMoved(['ghee'])
+    expect(cache.get(a, 'store-1')).toBeUndefined()
+    expect(cache.get(a, 'store-2')).toBeUndefined()
+    // A read that began before the move is not kept.
+    const mark = cache.begin()
+    cache.productsMoved(['dal'])
+    cache.set(a, withLines(2), mark, 'store-1')
+    expect(cache.get(a, 'store-1')).toBeUndefined()
+  })
+
   it('does not keep a read that began before a notice of its owner (or of everything)', () => {
     const notices = handNotices()
     const cache = createCartCache({ notices })

@@ -57,14 +57,18 @@ export interface CartCache {
    * cart's; null when there is nothing to keep (no cart, a token without a readable `exp`).
    */
   slotOf(who: { userId?: string; accessToken?: string; guestCartId?: string | null }): CartSlot | null
-  /** The kept summary of `slot`, or undefined. */
-  get(slot: CartSlot): CartSummary | undefined
+  /** The kept summary of `slot` in `storeId` (null: the default store), or undefined. */
+  get(slot: CartSlot, storeId?: string | null): CartSummary | undefined
   /** The kept whole cart of `slot` in `storeId` (null: the default store), or undefined. */
   getWhole<T>(slot: CartSlot, storeId: string | null): T | undefined
   /** Marks the start of a read: pass the mark to `set` or `setWhole`. */
   begin(): number
-  /** Keeps a summary read since `mark`, unless a notice of its owner (or of everything) came since. */
-  set(slot: CartSlot, summary: CartSummary, mark: number): void
+  /**
+   * Keeps a summary read since `mark` in `storeId`, unless a notice of its owner (or of everything),
+   * or a stock move of one of its products, came since: its count and total are of the lines the
+   * store can deliver (api/modules/cart/service.ts `getCartSummary`), so a stock move drops it too.
+   */
+  set(slot: CartSlot, summary: CartSummary, mark: number, storeId?: string | null): void
   /**
    * Keeps a whole cart read since `mark` in `storeId`, unless a notice of its owner, of everything,
    * or a stock move of one of `productIds` (its products) came since.
@@ -110,6 +114,8 @@ function deepFreeze<T>(value: T): T {
 }
 
 const wholeKey = (slot: CartSlot, storeId: string | null) => `${slot.token} ${storeId ?? ''}`
+/** A summary's key among its owner's reads: its token and store (never a whole cart's: those hold one space). */
+const summaryKey = (slot: CartSlot, storeId: string | null) => `summary ${slot.token} ${storeId ?? ''}`
 
 /** Creates the cache, listening to `notices` (see the module comment); `now` is the clock in epoch ms. */
 export function createCartCache(opts: { notices: CartNoticeSource; now?: () => number }): CartCache {
@@ -184,11 +190,13 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
       if (who.guestCartId) return { ownerKey: cartOwnerKey({ guestCartId: who.guestCartId }), token: '', usableUntil: Infinity }
       return null
     },
-    get: (slot) => lookUp(slot, slot.token) as CartSummary | undefined,
+    get: (slot, storeId = null) => lookUp(slot, summaryKey(slot, storeId)) as CartSummary | undefined,
     getWhole: <T>(slot: CartSlot, storeId: string | null) => lookUp(slot, wholeKey(slot, storeId)) as T | undefined,
     begin: () => seq,
-    set(slot, summary, mark) {
-      keep(slot, slot.token, { value: deepFreeze(summary), usableUntil: slot.usableUntil }, mark)
+    set(slot, summary, mark, storeId = null) {
+      const ids = new Set(Object.keys(summary.lines))
+      for (const id of ids) if ((moved.get(id) ?? 0) > mark) return
+      keep(slot, summaryKey(slot, storeId), { value: deepFreeze(summary), usableUntil: slot.usableUntil, productIds: ids }, mark)
     },
     setWhole(slot, storeId, cart, productIds, mark) {
       const ids = new Set(productIds)

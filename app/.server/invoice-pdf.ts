@@ -2,11 +2,14 @@
  * Renders an order's tax invoice as a PDF with pdfkit (pdfkit docs, "Getting Started"; docs/commerce-api.md,
  * "Tax invoice"). Everything printed comes from the API's invoice (app/.server/api/invoice.ts): this
  * module lays it out and adds nothing up except the per-rate summary, summed in integer paise. A4,
- * the standard Helvetica font (its WinAnsi encoding has no rupee sign, so amounts say "Rs").
+ * the standard Helvetica font (its WinAnsi encoding has no rupee sign, so amounts say "Rs"); what a
+ * shopper or an operator typed (names, addresses, product names) goes through app/.server/pdf-fonts.ts,
+ * which prints every Indian script in its Noto font.
  * `compress: false` leaves the text readable in the file (tests look for it).
  */
 import PDFDocument from 'pdfkit'
 import type { Invoice } from './api/invoice.ts'
+import { drawText, heightOfText } from './pdf-fonts.ts'
 
 const MARGIN = 36
 const MONEY = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
@@ -88,14 +91,8 @@ export function renderInvoicePdf(invoice: Invoice, opts: { compress?: boolean } 
 
   // Header: the seller, then the invoice's number and date.
   doc.font('Helvetica-Bold').fontSize(16).text('TAX INVOICE', left, MARGIN, { width, align: 'right' })
-  doc
-    .moveUp()
-    .fontSize(13)
-    .text(invoice.seller.name, left, MARGIN, { width: width * 0.6 })
-  doc
-    .font('Helvetica')
-    .fontSize(9)
-    .text(invoice.seller.address, { width: width * 0.6 })
+  drawText(doc.moveUp().fontSize(13), invoice.seller.name, left, MARGIN, { width: width * 0.6, bold: true })
+  drawText(doc.fontSize(9), invoice.seller.address, undefined, undefined, { width: width * 0.6 })
   doc.font('Helvetica-Bold').text(`GSTIN: ${invoice.seller.gstin}`, { width: width * 0.6 })
   const afterSeller = doc.y
   const [y, m, d] = invoice.invoiceDate.split('-').map(Number)
@@ -118,21 +115,22 @@ export function renderInvoicePdf(invoice: Invoice, opts: { compress?: boolean } 
   // The buyer and the place of supply.
   const a = invoice.buyer.address
   doc.font('Helvetica-Bold').text('Bill to / Ship to', left, doc.y, { width })
-  doc
-    .font('Helvetica')
-    .text(
-      [invoice.buyer.name, a.address_line, `${a.city}, ${a.state} ${a.pincode}`, a.country, a.mobile ? `Mobile: ${a.mobile}` : '']
-        .filter(Boolean)
-        .join('\n'),
-      { width },
-    )
-  doc.text(`Place of supply: ${a.state}`, { width })
+  for (const text of [
+    invoice.buyer.name,
+    a.address_line,
+    `${a.city}, ${a.state} ${a.pincode}`,
+    a.country,
+    a.mobile ? `Mobile: ${a.mobile}` : '',
+  ]) {
+    if (text) drawText(doc, text, left, undefined, { width })
+  }
+  drawText(doc, `Place of supply: ${a.state}`, left, undefined, { width })
   doc.moveDown(0.8)
 
   // The lines.
   const drawRow = (cells: string[], bold: boolean) => {
     doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(7.5)
-    const heights = cells.map((cell, i) => doc.heightOfString(cell, { width: COLUMNS[i]!.width - GAP }))
+    const heights = cells.map((cell, i) => heightOfText(doc, cell, { width: COLUMNS[i]!.width - GAP, bold }))
     const height = Math.max(...heights) + 4
     if (doc.y + height > bottom()) {
       doc.addPage()
@@ -146,7 +144,7 @@ export function renderInvoicePdf(invoice: Invoice, opts: { compress?: boolean } 
     let x = left
     cells.forEach((cell, i) => {
       const col = COLUMNS[i]!
-      doc.text(cell, x, top + 2, { width: col.width - GAP, align: col.align })
+      drawText(doc, cell, x, top + 2, { width: col.width - GAP, align: col.align, bold })
       x += col.width
     })
     doc

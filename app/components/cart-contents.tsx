@@ -4,18 +4,20 @@
  * with "Shop Now".
  *
  * Against the serving store's stock (docs/stores.md, "Shopper pages"): a line the store has none of
- * says "Unavailable at <store>", a line above its stock says how many are left. The API's bill still
- * counts such lines (api/modules/cart/service.ts `getCart`) and checkout removes or cuts them, so the
- * bill is left as the API gives it and a note under the lines says what checkout will do.
+ * is greyed, says "Unavailable at <store>" and offers "Remove" and "See similar" instead of the
+ * stepper; a line above its stock says how many are left. The API's bill counts only what the store
+ * can deliver (api/modules/cart/bill.ts `deliverableQuantity`), as checkout does, so the bill is shown
+ * as the API gives it and a note under the lines says what checkout will do.
  */
 import { Link } from 'react-router'
+import { CART_ACTION_PATH } from '../lib/cart.ts'
 import type { Bill, CartLine } from '../.server/api/cart.ts'
 import { brandOf } from '../lib/catalog-cards.ts'
 import { cartLineStock, DEFAULT_DELIVERY_MINUTES, unavailableAtLabel, type CartLineStock } from '../lib/delivery.ts'
 import { countLabel } from '../lib/plural.ts'
 import { formatRupees } from '../lib/money.ts'
 import { productPath } from '../lib/slug.ts'
-import { AddToCart } from './add-to-cart.tsx'
+import { AddToCart, useCartFetcher } from './add-to-cart.tsx'
 import { BillSummary } from './bill-summary.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
 import { buttonClassName } from './ui/button.tsx'
@@ -62,6 +64,33 @@ function LineStockNote({ stock, storeName }: { stock: CartLineStock; storeName: 
   )
 }
 
+/**
+ * What an unavailable line offers instead of the stepper: "Remove" (a POST form to the cart action,
+ * sent by the product's cart fetcher with JavaScript) and "See similar" (the product page's similar
+ * products; a search by name for a product no longer sold, whose page is gone).
+ */
+function UnavailableLineActions({ line, label }: { line: CartLine; label: string }) {
+  const product = line.productId
+  const { fetcher, onSubmit } = useCartFetcher(product._id)
+  const similarHref =
+    product.publish === false ? `/search?${new URLSearchParams({ q: product.name })}` : `${productPath(product)}#similar-products`
+  return (
+    <div className="flex shrink-0 flex-col items-end gap-1.5">
+      <form method="post" action={CART_ACTION_PATH} onSubmit={onSubmit}>
+        <input type="hidden" name="intent" value="remove" />
+        <input type="hidden" name="lineId" value={line._id} />
+        <input type="hidden" name="redirectTo" value={CART_ACTION_PATH} />
+        <button type="submit" disabled={fetcher.state !== 'idle'} className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
+          Remove<span className="sr-only"> {label}</span>
+        </button>
+      </form>
+      <Link to={similarHref} className="text-accent-dark text-xs font-semibold underline">
+        See similar<span className="sr-only"> to {label}</span>
+      </Link>
+    </div>
+  )
+}
+
 /** One cart line: image, brand, name, unit, stepper, line price with the MRP struck, and what the store lacks. */
 function CartLineRow({ line, storeName }: { line: CartLine; storeName: string | undefined }) {
   const product = line.productId
@@ -69,6 +98,8 @@ function CartLineRow({ line, storeName }: { line: CartLine; storeName: string | 
   const stock = cartLineStock(line.quantity, stockOf(line))
   const lineTotal = Math.round(product.sellingPrice * 100 * line.quantity) / 100
   const lineMrp = Math.round(Math.max(product.price, product.sellingPrice) * 100 * line.quantity) / 100
+  const unavailable = stock.kind === 'unavailable'
+  const label = brand ? `${brand} ${product.name}` : product.name
   return (
     <li className="flex items-center gap-3 py-3" data-stock={stock.kind}>
       <ResponsiveImage
@@ -77,17 +108,28 @@ function CartLineRow({ line, storeName }: { line: CartLine; storeName: string | 
         width={64}
         height={64}
         sizes="64px"
-        className="size-16 shrink-0 rounded-lg border border-slate-100 object-contain p-1"
+        className={`size-16 shrink-0 rounded-lg border border-slate-100 object-contain p-1${unavailable ? ' opacity-50 grayscale' : ''}`}
       />
-      <div className="min-w-0 flex-1">
+      {/* Greyed (picture faded, name in grey: still readable, WCAG 1.4.3) and its price struck: the bill does not count it. */}
+      <div className="min-w-0 flex-1" data-greyed={unavailable || undefined}>
         {brand ? <p className="truncate text-xs font-medium text-slate-600">{brand}</p> : null}
-        <Link to={productPath(product)} className="line-clamp-2 text-sm font-semibold break-words text-slate-800 hover:underline">
+        <Link
+          to={productPath(product)}
+          className={`line-clamp-2 text-sm font-semibold break-words hover:underline ${unavailable ? 'text-slate-500' : 'text-slate-800'}`}
+        >
           {product.name}
         </Link>
         <p className="text-xs text-slate-500">{product.unit}</p>
         <p className="price mt-0.5">
-          <span className="text-sm font-bold">{formatRupees(lineTotal)}</span>
-          {lineMrp > lineTotal ? (
+          {unavailable ? (
+            <s className="text-sm font-bold text-slate-500">
+              <span className="sr-only">Not billed: </span>
+              {formatRupees(lineTotal)}
+            </s>
+          ) : (
+            <span className="text-sm font-bold">{formatRupees(lineTotal)}</span>
+          )}
+          {lineMrp > lineTotal && !unavailable ? (
             <s className="text-xs text-slate-500">
               <span className="sr-only">MRP </span>
               {formatRupees(lineMrp)}
@@ -96,9 +138,13 @@ function CartLineRow({ line, storeName }: { line: CartLine; storeName: string | 
         </p>
         <LineStockNote stock={stock} storeName={storeName} />
       </div>
-      <div className="shrink-0">
-        <AddToCart productId={product._id} name={brand ? `${brand} ${product.name}` : product.name} stock={stockOf(line)} />
-      </div>
+      {unavailable ? (
+        <UnavailableLineActions line={line} label={label} />
+      ) : (
+        <div className="shrink-0">
+          <AddToCart productId={product._id} name={label} stock={stockOf(line)} />
+        </div>
+      )}
     </li>
   )
 }
@@ -131,10 +177,10 @@ export function CartContents({ lines, bill, signedIn }: { lines: CartLine[]; bil
           className="rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm break-words text-amber-900"
         >
           {unavailable > 0
-            ? `${unavailable === 1 ? 'An item is' : `${unavailable} items are`} unavailable${storeName ? ` at ${storeName}` : ''}: the bill below still counts ${unavailable === 1 ? 'it' : 'them'}, and checkout removes ${unavailable === 1 ? 'it' : 'them'}. `
+            ? `${unavailable === 1 ? 'An item is' : `${unavailable} items are`} unavailable${storeName ? ` at ${storeName}` : ''}: the bill below leaves ${unavailable === 1 ? 'it' : 'them'} out, and checkout removes ${unavailable === 1 ? 'it' : 'them'}. `
             : ''}
           {over > 0
-            ? `${over === 1 ? 'A quantity is' : `${over} quantities are`} above what is left: checkout brings ${over === 1 ? 'it' : 'them'} down.`
+            ? `${over === 1 ? 'A quantity is' : `${over} quantities are`} above what is left: the bill counts what is left, and checkout brings ${over === 1 ? 'it' : 'them'} down.`
             : ''}
         </p>
       ) : null}

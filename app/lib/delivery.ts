@@ -79,6 +79,14 @@ export function cartLineStock(quantity: number, stock: number): CartLineStock {
   return quantity > stock ? { kind: 'over', left: stock } : { kind: 'ok' }
 }
 
+/**
+ * True when the serving store can deliver some of a cart line: its product is still sold and in
+ * stock there. The bill counts only such lines (api/modules/cart/bill.ts `deliverableQuantity`).
+ */
+export function isDeliverable(line: { productId: { publish?: boolean; stock: number } }): boolean {
+  return line.productId.publish !== false && line.productId.stock > 0
+}
+
 /** "Unavailable at Indiranagar", or "Unavailable here" when the store is not known. */
 export function unavailableAtLabel(storeName: string | null | undefined): string {
   return storeName ? `Unavailable at ${storeName}` : 'Unavailable here'

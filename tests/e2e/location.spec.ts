@@ -128,6 +128,24 @@ async function setKoramangalaStock(request: APIRequestContext, headers: Record<s
   expect(response.ok(), await response.text()).toBe(true)
 }
 
+/**
+ * Products with more than 5 units in Indiranagar (the default store: the public API's answer) and in
+ * Koramangala, from page `listPage` (50 rows) of Koramangala's inventory list.
+ */
+async function inBothStores(request: APIRequestContext, headers: Record<string, string>, listPage: number): Promise<StockRow[]> {
+  const listed = await request.post('/api/inventory/list', {
+    data: { storeId: KORAMANGALA, filter: 'all', page: listPage, limit: 50 },
+    headers,
+  })
+  expect(listed.ok()).toBe(true)
+  const rows = ((await listed.json()) as { data: StockRow[] }).data.filter((row) => row.stock > 5)
+  const inIndiranagar = async (productId: string) =>
+    (await api<{ stock: number }>(request, '/product/get-product-details', { productId })).data.stock
+  const both: StockRow[] = []
+  for (const row of rows) if ((await inIndiranagar(row.productId)) > 5) both.push(row)
+  return both
+}
+
 /** Puts `count` units of a product in the cart from its page (the buy box's ADD, then "Add one more"). */
 async function addFromProductPage(page: Page, js: boolean, productId: string, name: string, count: number) {
   await page.goto(`/product/x-${productId}`)
@@ -208,15 +226,8 @@ test('changing location with a cart says what the new store lacks and caps what 
   test.setTimeout(120_000)
   const js = isJs(testInfo)
   const headers = await adminHeaders(request)
-  // Products in stock in Indiranagar (the default store: the public API's answer) and in Koramangala;
-  // two per project, apart from the ones tests/e2e/admin-stores.spec.ts takes from the same list.
-  const listed = await request.post('/api/inventory/list', { data: { storeId: KORAMANGALA, filter: 'all', page: 2, limit: 50 }, headers })
-  expect(listed.ok()).toBe(true)
-  const rows = ((await listed.json()) as { data: StockRow[] }).data.filter((row) => row.stock > 5)
-  const inIndiranagar = async (productId: string) =>
-    (await api<{ stock: number }>(request, '/product/get-product-details', { productId })).data.stock
-  const both: StockRow[] = []
-  for (const row of rows) if ((await inIndiranagar(row.productId)) > 5) both.push(row)
+  // Two per project, apart from the ones tests/e2e/admin-stores.spec.ts takes from the same list.
+  const both = await inBothStores(request, headers, 2)
   const [gone, few] = js ? [both[0], both[1]] : [both[2], both[3]]
   expect(few, 'two products in stock in both stores').toBeTruthy()
   try {
@@ -245,5 +256,70 @@ test('changing location with a cart says what the new store lacks and caps what 
   } finally {
     await setKoramangalaStock(request, headers, gone!.productId, gone!.stock)
     await setKoramangalaStock(request, headers, few!.productId, few!.stock)
+  }
+})
+
+test('after a switch to a store lacking a product, the cart bills only what it delivers, as checkout does', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000)
+  const js = isJs(testInfo)
+  const headers = await adminHeaders(request)
+  // Two per project, apart from the ones the test above takes (page 2 of the same list).
+  const both = await inBothStores(request, headers, 3)
+  const [gone, kept] = js ? [both[0], both[1]] : [both[2], both[3]]
+  expect(kept, 'two products in stock in both stores').toBeTruthy()
+  const user = newUser(testInfo, 'switch-bill')
+  await registerViaApi(request, user)
+  await signIn(page, user)
+  try {
+    await setKoramangalaStock(request, headers, gone!.productId, 0)
+    // Filled from Indiranagar's stock (the default store), then moved to Koramangala, which lacks one.
+    await addFromProductPage(page, js, gone!.productId, gone!.name, 1)
+    await addFromProductPage(page, js, kept!.productId, kept!.name, 1)
+    await page.setViewportSize({ width: 360, height: 780 })
+    await page.goto('/location?redirectTo=%2Fcart')
+    await choosePincode(page, '560034', js)
+    await expect(page).toHaveURL(/\/cart$/)
+    await expect(locationLink(page)).toContainText('Koramangala')
+
+    const lines = page.getByRole('list', { name: 'Cart items' }).getByRole('listitem')
+    const unavailable = lines.filter({ hasText: 'Unavailable at Koramangala' })
+    await expect(unavailable).toHaveCount(1)
+    await expect(unavailable).toHaveAttribute('data-stock', 'unavailable')
+    await expect(unavailable.locator('[data-greyed]')).toHaveCount(1)
+    await expect(unavailable.getByRole('button', { name: /^Remove / })).toBeVisible()
+    await expect(unavailable.getByRole('link', { name: /^See similar/ })).toHaveAttribute('href', /#similar-products$/)
+    // The header, the cart's bill and checkout's bill count the one line Koramangala delivers.
+    await expect(page.getByTestId('cart-button')).toContainText('1 item')
+    const cartTotal = (await page.locator('[data-card="proceed"]').locator('span.text-lg').textContent())!.trim()
+    expect(await fitsWidth(page)).toBe(true)
+    await page.goto('/checkout')
+    const place = page.getByRole('button', { name: /^Place Order/ })
+    await expect(place).toHaveText(`Place Order · ${cartTotal}`)
+    await expect(page.getByRole('heading', { name: '1 item' })).toBeVisible()
+    await expect(page.getByRole('list', { name: 'Items to order' }).getByRole('listitem')).toHaveCount(1)
+
+    // That first cart page was a full render (its one-time notice of what changed); now it is the
+    // stored page with the shopper's cart spliced in (docs/decisions/0038-cart-summaries-in-memory.md),
+    // and says the same.
+    const again = await page.goto('/cart')
+    expect(again!.headers()['x-page-cache']).toBe('spliced')
+    await expect(unavailable.locator('[data-greyed]')).toHaveCount(1)
+    await expect(unavailable.getByRole('link', { name: /^See similar/ })).toHaveAttribute('href', /#similar-products$/)
+    await expect(page.getByTestId('cart-button')).toContainText('1 item')
+    await expect(page.locator('[data-card="proceed"]').locator('span.text-lg')).toHaveText(cartTotal)
+
+    // Remove takes the line out; the bill stays what it was.
+    const remove = unavailable.getByRole('button', { name: /^Remove / })
+    if (js) await waitForHydration(remove)
+    await remove.click()
+    await expect(page).toHaveURL(/\/cart/)
+    await expect(lines).toHaveCount(1)
+    await expect(page.locator('[data-card="proceed"]').locator('span.text-lg')).toHaveText(cartTotal)
+    expect(await fitsWidth(page)).toBe(true)
+  } finally {
+    await setKoramangalaStock(request, headers, gone!.productId, gone!.stock)
   }
 })

@@ -15,6 +15,16 @@ export interface BillLine {
   mrpPaise: number
 }
 
+/**
+ * The units of a cart line the serving store can deliver, which are the units the bill counts: none
+ * of an unpublished product or one the store has none of, at most the store's stock otherwise
+ * (checkout removes such lines or cuts them to the stock: docs/stores.md, "Changing location with a
+ * cart"), so the cart's bill is the bill checkout shows.
+ */
+export function deliverableQuantity(quantity: number, stock: number, published: boolean): number {
+  return published ? Math.max(0, Math.min(quantity, stock)) : 0
+}
+
 /** A bill in paise. */
 export interface BillPaise {
   itemCount: number

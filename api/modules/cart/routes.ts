@@ -184,7 +184,7 @@ export function cartRoutes(deps: AppDeps) {
       },
     },
     async (c) => {
-      return ok(c, 'Cart summary', await getCartSummary(deps, await ownerOf(c)))
+      return ok(c, 'Cart summary', await getCartSummary(await storeDeps(c), await ownerOf(c)))
     },
   )
 

@@ -19,7 +19,7 @@ import { newId } from '../../lib/ids.ts'
 import { fromPaise, toPaise } from '../../lib/money.ts'
 import type { CartSummaryAnswer } from '../../../contract/cart-summary.ts'
 import { productAnswersByIds } from '../product/service.ts'
-import { billToWire, computeBill } from './bill.ts'
+import { billToWire, computeBill, deliverableQuantity } from './bill.ts'
 import type { Bill, CartItem, CartLimits } from '../../../contract/cart.ts'
 import { cartOwnerKey, guestCartHash } from '../../../server-shared/cart-owner-key.ts'
 
@@ -248,8 +248,9 @@ function ownerCart(deps: CartBaseDeps, owner: CartOwner): SQL {
 
 /**
  * The owner's cart: lines oldest first with today's product, the bill at today's prices. Lines of
- * unpublished products stay listed (the shopper sees them) but checkout removes them. Two
- * statements: the lines, then their products.
+ * unpublished products, or of products the store has none of, stay listed (the shopper sees them)
+ * but checkout removes them, so the bill leaves them out, and counts a line above the store's stock
+ * at the stock (`deliverableQuantity`). Two statements: the lines, then their products.
  */
 export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = deps.db): Promise<CartAnswer> {
   const rows = await queryRows<LineRow>(
@@ -268,7 +269,11 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
     if (product) items.push({ _id: row.id, productId: product, quantity: row.quantity, userId: row.user_id })
   }
   const bill = computeBill(
-    items.map((i) => ({ quantity: i.quantity, sellingPaise: toPaise(i.productId.sellingPrice), mrpPaise: toPaise(i.productId.price) })),
+    items.map((i) => ({
+      quantity: deliverableQuantity(i.quantity, i.productId.stock, i.productId.publish !== false),
+      sellingPaise: toPaise(i.productId.sellingPrice),
+      mrpPaise: toPaise(i.productId.price),
+    })),
     deps.commerce,
   )
   return { items, bill: billToWire(bill, deps.commerce), limits: limitsOf(deps) }
@@ -276,20 +281,35 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
 
 /**
  * The owner's cart in brief (docs/commerce-api.md, "Cart summary"): one statement reading the lines
- * with their products' prices, and the same bill arithmetic as `getCart` (`computeBill`), so the
- * count and items total are those of the whole cart to the paisa.
+ * with their products' prices and the serving store's stock, and the same bill arithmetic as
+ * `getCart` (`computeBill` of `deliverableQuantity`), so the count and items total are those of the
+ * whole cart's bill to the paisa: only what the store can deliver.
  */
-export async function getCartSummary(deps: CartBaseDeps, owner: CartOwner): Promise<CartSummaryAnswer> {
+export async function getCartSummary(deps: CartDeps, owner: CartOwner): Promise<CartSummaryAnswer> {
   const whose = ownerCart(deps, owner)
-  const rows = await queryRows<{ id: string; product_id: string; quantity: number; selling_price: string; mrp: string }>(
+  const rows = await queryRows<{
+    id: string
+    product_id: string
+    quantity: number
+    selling_price: string
+    mrp: string
+    stock: number
+    publish: boolean
+  }>(
     deps.db,
-    sql`select l.id, l.product_id, l.quantity, p.selling_price::text as selling_price, p.price::text as mrp
+    sql`select l.id, l.product_id, l.quantity, p.selling_price::text as selling_price, p.price::text as mrp,
+          coalesce(i.stock, 0)::int as stock, p.publish
         from cart_lines l join carts c on c.id = l.cart_id join products p on p.id = l.product_id
+        left join inventory i on i.product_id = p.id and i.store_id = ${deps.storeId}
         where ${whose}
         order by l.created_at, l.id`,
   )
   const bill = computeBill(
-    rows.map((r) => ({ quantity: r.quantity, sellingPaise: toPaise(r.selling_price), mrpPaise: toPaise(r.mrp) })),
+    rows.map((r) => ({
+      quantity: deliverableQuantity(r.quantity, r.stock, r.publish),
+      sellingPaise: toPaise(r.selling_price),
+      mrpPaise: toPaise(r.mrp),
+    })),
     deps.commerce,
   )
   return {

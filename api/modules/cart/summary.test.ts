@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Product } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createShopper, type SignedIn } from '../../testing/auth.ts'
-import { insertProduct } from '../../testing/fixtures.ts'
+import { insertProduct, setStockIn } from '../../testing/fixtures.ts'
 import { CART_EXPIRED } from './service.ts'
 
 let t: TestApp
@@ -64,7 +64,7 @@ describe('the cart summary', () => {
     }
   })
 
-  it("follows today's prices and keeps an unpublished product's line, as the whole cart does", async () => {
+  it("follows today's prices and lists an unpublished product's line without counting it, as the whole cart does", async () => {
     const auth = asGuest(await newGuest())
     await add(milk.id, auth)
     await add(draft.id, auth)
@@ -73,7 +73,29 @@ describe('the cart summary', () => {
     t.deps.cache.invalidate()
     const summary = (await t.call('cart/summary', auth)).body.data
     expect(summary).toEqual(await expectedOf(auth))
-    expect(summary).toMatchObject({ itemCount: 2, itemsTotal: 117.5 })
+    expect(summary.lines).toHaveLength(2)
+    expect(summary).toMatchObject({ itemCount: 1, itemsTotal: 27.5 })
+  })
+
+  it('counts only what the store can deliver: a line it has none of is listed but not billed, one above its stock at the stock', async () => {
+    const auth = asGuest(await newGuest())
+    const ghee = await insertProduct(t.db, { name: 'Cow Ghee', price: 600, sellingPrice: 515, stock: 5 })
+    const dal = await insertProduct(t.db, { name: 'Toor Dal', price: 120, sellingPrice: 110.5, stock: 5 })
+    await add(ghee.id, auth)
+    await add(dal.id, auth)
+    await add(dal.id, auth)
+    await add(dal.id, auth)
+    // The shopper's store now has no ghee and one packet of dal (as after a switch to another store).
+    await setStockIn(t.db, ghee.id, 0)
+    await setStockIn(t.db, dal.id, 1)
+    t.deps.cache.invalidate()
+    const whole = (await t.call('cart/get', auth)).body
+    expect(whole.data).toHaveLength(2)
+    // ₹110.50 + ₹25 delivery: the ghee and two of the dal are not billed.
+    expect(whole.bill).toMatchObject({ itemCount: 1, itemsTotal: 110.5, deliveryCharge: 25, grandTotal: 136 })
+    const summary = (await t.call('cart/summary', auth)).body.data
+    expect(summary).toEqual(await expectedOf(auth))
+    expect(summary.lines).toHaveLength(2)
   })
 
   it('reads a guest cart idle past 30 days as empty, as the whole cart does', async () => {

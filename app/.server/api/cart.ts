@@ -178,9 +178,11 @@ export async function getCartSummary(session: RequestSession, opts: CartCallOpti
   }
   const who = owner(session)
   if (!who) return EMPTY_CART_SUMMARY
-  // Kept in memory until the database says this cart changed (app/.server/cart-cache.ts).
+  // Kept in memory, per store, until the database says this cart changed or one of its products' stock
+  // moved (app/.server/cart-cache.ts).
   const { cache, slot } = cacheSlot(session)
-  const kept = slot && cache!.get(slot)
+  const storeId = scopeStoreId()
+  const kept = slot && cache!.get(slot, storeId)
   if (kept) return kept
   const mark = cache?.begin() ?? 0
   const result = await upstream('cart/summary', { method: 'GET', clientIp: opts.clientIp, ...who })
@@ -189,13 +191,14 @@ export async function getCartSummary(session: RequestSession, opts: CartCallOpti
   if (!parsed.ok) return EMPTY_CART_SUMMARY
   const summary = summaryOf(parsed.data)
   // Kept only when read with the slot's own credentials: not after a refresh changed the token.
-  if (slot && readWithSlot(session, slot)) cache!.set(slot, summary, mark)
+  if (slot && readWithSlot(session, slot)) cache!.set(slot, summary, mark, storeId)
   return summary
 }
 
 /**
  * The summary of a whole cart: the same count, items total and lines as the API's summary, which
- * computes them with the same bill arithmetic (docs/commerce-api.md, "Cart summary").
+ * computes them with the same bill arithmetic, of the lines the store can deliver
+ * (docs/commerce-api.md, "Cart summary").
  */
 export function summaryOfCart(cart: Cart): CartSummary {
   const lines: CartSummary['lines'] = {}

@@ -44,7 +44,7 @@ import { SHOP_NAME } from '../../components/header.tsx'
 import { useIsStale } from '../../components/use-stale-reply.ts'
 import { ToastNotice } from '../../components/toasts.tsx'
 import { useShopperLocation } from '../../components/use-shopper-location.ts'
-import { addressVerdict, changeLocationHref, deliveryInLabel } from '../../lib/delivery.ts'
+import { addressVerdict, changeLocationHref, deliveryInLabel, isDeliverable } from '../../lib/delivery.ts'
 import type { ShopperLocation } from '../../lib/location.ts'
 import { itemCountLabel } from '../../lib/cart.ts'
 import { brandOf } from '../../lib/catalog-cards.ts'
@@ -290,9 +290,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             {itemCountLabel(cart.bill.itemCount)}
           </h2>
           {/* The cart's own order (oldest line first), each line "brand" over "qty × name" (two lines at
-              most), its amount kept whole at the right. */}
+              most), its amount kept whole at the right. Lines the store cannot deliver are left out, as
+              the bill leaves them out (api/modules/cart/bill.ts `deliverableQuantity`). */}
           <ul aria-label="Items to order" className="grid gap-2 text-sm">
-            {cart.lines.map((line) => {
+            {cart.lines.filter(isDeliverable).map((line) => {
               const brand = brandOf(line.productId)
               return (
                 <li key={line._id} className="flex items-start justify-between gap-3">
