@@ -16,6 +16,7 @@ import {
   positiveNumber,
   readEnvironment,
   readSecrets,
+  readTestPaymentSecret,
   text,
   variable,
   wholeNumber,
@@ -227,9 +228,13 @@ export const ApiEnvSchema = z.object({
 /**
  * Reads the configuration from `env`. Throws one `EnvError` (server-shared/env.ts) naming every bad
  * variable and why. Missing JWT_SECRET / SESSION_SECRET are generated once and kept in
- * DATA_DIR/secrets.json (server-shared/env.ts `readSecrets`).
+ * DATA_DIR/secrets.json (server-shared/env.ts `readSecrets`), and so is TEST_PAYMENT_SECRET with the
+ * test provider (`readTestPaymentSecret`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  // The test provider's secret when TEST_PAYMENT_SECRET is unset: kept beside the other generated
+  // ones (read only when the test provider is the one configured).
+  const generatedTestSecret = () => readTestPaymentSecret(env, path.resolve(env.DATA_DIR || './data'), env.NODE_ENV === 'production')
   const { values: e, groups } = readEnvironment(env, ApiEnvSchema, {
     commerce: {
       variables: [
@@ -245,8 +250,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     invoice: { variables: ['SELLER_NAME', 'SELLER_ADDRESS', 'SELLER_GSTIN', 'GST_RATES'], parse: parseInvoiceSettings },
     payments: {
-      variables: ['PAYMENT_PROVIDER', 'RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET', 'PAYMENT_RESERVATION_SECONDS'],
-      parse: parsePaymentSettings,
+      variables: [
+        'PAYMENT_PROVIDER',
+        'RAZORPAY_KEY_ID',
+        'RAZORPAY_KEY_SECRET',
+        'RAZORPAY_WEBHOOK_SECRET',
+        'TEST_PAYMENT_SECRET',
+        'PAYMENT_RESERVATION_SECONDS',
+      ],
+      parse: (vars) => parsePaymentSettings(vars, generatedTestSecret),
     },
     s3: {
       variables: ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL', 'S3_PREFIX'],
