@@ -32,8 +32,10 @@ export interface EnsureCatalogOptions {
   logger: Logger
   /** True on the embedded PGlite default (only changes the log line). */
   isEmbedded: boolean
-  /** DATA_DIR (logged, so an operator knows where the images went). */
+  /** DATA_DIR: its `uploads/` is where the images go on local disk. */
   dataDir: string
+  /** Where the images are stored, as logged (api/config.ts `localPaths`: an `s3://` url with S3_BUCKET); default DATA_DIR/uploads. */
+  uploadsAt?: string
   /** Defaults to the bundled CSV; tests pass a small one. */
   csvPath?: string
   /** False skips seeding (`SEED_CATALOG=0`, read by api/config.ts); default true. */
@@ -69,6 +71,7 @@ export async function restoreArtwork(storage: Storage): Promise<number> {
 /** See the module comment. Never throws for "already seeded"; throws when the import itself fails. */
 export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureCatalogResult> {
   const { db, storage, logger, isEmbedded, dataDir } = opts
+  const uploads = opts.uploadsAt ?? path.join(dataDir, 'uploads')
   if (opts.seed === false) {
     logger.info('SEED_CATALOG=0: catalogue seeding skipped')
     return { action: 'skipped' }
@@ -78,7 +81,7 @@ export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureC
     logger.info(
       {
         database: isEmbedded ? 'embedded PGlite' : 'PostgreSQL',
-        uploads: path.join(dataDir, 'uploads'),
+        uploads,
         categories: result.categories,
         subCategories: result.subCategories,
         products: result.products,
@@ -95,9 +98,6 @@ export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureC
   if (pictured) logger.info({ products: pictured }, 'gave imported products their own drawn pictures (data fix, run once)')
   if (await isArtworkStored(db, storage)) return { action: 'present', artworkRestored: 0 }
   const restored = await restoreArtwork(storage)
-  logger.warn(
-    { files: restored, uploads: path.join(dataDir, 'uploads') },
-    'catalogue artwork was missing from the upload folder: stored it again',
-  )
+  logger.warn({ files: restored, uploads }, 'catalogue artwork was missing from the upload folder: stored it again')
   return { action: 'present', artworkRestored: restored }
 }
