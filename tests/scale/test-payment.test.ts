@@ -1,5 +1,5 @@
 /**
- * The test payment provider across instances (docs/scale-out.md, "The test payment provider";
+ * The test payment provider across instances (docs/scale-out.md, "Shared settings (the same value on every instance)";
  * docs/decisions/0044-test-provider-state-in-the-database.md): two production instances of server.ts
  * on one PostgreSQL database, each with its own DATA_DIR, sharing `TEST_PAYMENT_SECRET`. An order's
  * payment started on A is served its test checkout page by B, paid through B's page, its callback
