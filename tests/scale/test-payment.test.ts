@@ -9,7 +9,6 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../api/db/client.ts'
 import { createUser } from '../../api/modules/user/service.ts'
@@ -17,7 +16,7 @@ import { newId } from '../../api/lib/ids.ts'
 import { insertProduct } from '../../api/testing/fixtures.ts'
 import { hmacHex } from '../../api/modules/payment/provider.ts'
 import { testProviderSecrets } from '../../api/modules/payment/settings.ts'
-import { startInstance, waitReady, type Instance } from './cluster.ts'
+import { createDatabase, startInstance, waitReady, type Instance } from './cluster.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
 const dbName = `testpay_${newId()}`
@@ -26,6 +25,7 @@ const basePort = Number(process.env.TESTPAY_PORT ?? 3490)
 const TEST_PAYMENT_SECRET = 'scale-test-payment-secret-0123456789abcdef'
 const SHOPPER = { name: 'Scale Shopper', email: 'scale-shopper@example.com', password: 'Scale-Shopper-Pass-1' }
 let databaseUrl = ''
+let database: Awaited<ReturnType<typeof createDatabase>> | undefined
 let a: Instance
 let b: Instance
 
@@ -52,13 +52,8 @@ const hiddenFields = (html: string) =>
 
 describe.skipIf(!serverUrl)('the test payment provider on two instances (PostgreSQL)', () => {
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${dbName}`)
-    await admin.end()
-    const url = new URL(serverUrl!)
-    url.pathname = `/${dbName}`
-    databaseUrl = url.toString()
+    database = await createDatabase(serverUrl!, dbName)
+    databaseUrl = database.url
     const env = {
       DATABASE_URL: databaseUrl,
       JWT_SECRET: 'testpay-jwt-secret-0123456789abcdef0123',
@@ -77,21 +72,18 @@ describe.skipIf(!serverUrl)('the test payment provider on two instances (Postgre
   afterAll(async () => {
     for (const i of [a, b]) i?.process.kill('SIGKILL')
     await Promise.all([a, b].map((i) => i?.exited))
-    const admin = new pg.Client({ connectionString: serverUrl })
-    await admin.connect()
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-    await admin.end()
+    await database?.drop()
     fs.rmSync(dataDir, { recursive: true, force: true })
   })
 
   it('a payment started on A is served, paid and called back on B, and B verifies a webhook', async () => {
-    const database = await openDatabase({ url: databaseUrl })
+    const direct = await openDatabase({ url: databaseUrl })
     let productId: string
     try {
-      await createUser(database.db, { ...SHOPPER, role: 'USER' })
-      productId = (await insertProduct(database.db, { name: 'Scale Jaggery', price: 120, sellingPrice: 120, stock: 5 })).id
+      await createUser(direct.db, { ...SHOPPER, role: 'USER' })
+      productId = (await insertProduct(direct.db, { name: 'Scale Jaggery', price: 120, sellingPrice: 120, stock: 5 })).id
     } finally {
-      await database.close()
+      await direct.close()
     }
     const login = await call(a.url, 'user/login', { email: SHOPPER.email, password: SHOPPER.password })
     expect(login.status).toBe(200)
