@@ -204,8 +204,14 @@ if (isProduction) {
 }
 
 const server = app.listen(config.port, () => {
+  // The local paths as the embedded API opened them (api/config.ts `localPaths`); a BFF alone
+  // keeps only its secrets under DATA_DIR.
   logger.info(
-    { port: config.port, database: embedded?.databaseKind ?? 'remote API', dataDir: config.dataDir },
+    {
+      port: config.port,
+      database: embedded?.databaseKind ?? 'remote API',
+      ...(embedded?.paths ?? { dataDir: config.dataDir, ...(config.secretsFile ? { secrets: config.secretsFile } : {}) }),
+    },
     `storefront on http://localhost:${config.port}`,
   )
 })

@@ -7,7 +7,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { loadConfig, parseS3 } from './config.ts'
+import { loadConfig, localPaths, parseS3 } from './config.ts'
+import { hmacHex } from './modules/payment/provider.ts'
+import { testProviderSecrets } from './modules/payment/settings.ts'
 import { EnvError } from '../server-shared/env.ts'
 import { parsePublicUrl } from '../server-shared/env.ts'
 
@@ -137,7 +139,7 @@ describe('loadConfig', () => {
       'TRUST_PROXY',
       'SEED_CATALOG',
       'CART_MAX_QTY_PER_LINE',
-      'PAYMENT_PROVIDER, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET, PAYMENT_RESERVATION_SECONDS',
+      'PAYMENT_PROVIDER, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET, TEST_PAYMENT_SECRET, PAYMENT_RESERVATION_SECONDS',
       'S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL, S3_PREFIX',
     ])
     const message = (error as Error).message
@@ -145,5 +147,70 @@ describe('loadConfig', () => {
     expect(message).toContain('  - CART_MAX_QTY_PER_LINE: must be a whole number from 1 to 999, got "0"')
     expect(message).toContain('needs RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET and RAZORPAY_WEBHOOK_SECRET')
     expect(message).toContain('Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY')
+  })
+})
+
+describe('TEST_PAYMENT_SECRET', () => {
+  const SECRETS = { SESSION_SECRET: 's'.repeat(32), JWT_SECRET: 'j'.repeat(32) }
+  const signature = (config: ReturnType<typeof loadConfig>) => config.payments.provider.verifyWebhookSignature('{}', hmacHex('x', '{}'))
+
+  it('signs alike on every instance given one value, and differently with another', () => {
+    const dirs = [1, 2, 3].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-config-')))
+    try {
+      const secret = 't'.repeat(40)
+      const [a, b, c] = dirs.map((dir, i) =>
+        loadConfig({ ...SECRETS, DATA_DIR: dir, TEST_PAYMENT_SECRET: i < 2 ? secret : 'u'.repeat(40) }),
+      )
+      const body = '{"event":"payment.captured"}'
+      const { webhookSecret, keySecret } = testProviderSecrets(secret)
+      expect(webhookSecret).not.toBe(keySecret)
+      for (const config of [a!, b!]) expect(config.payments.provider.verifyWebhookSignature(body, hmacHex(webhookSecret, body))).toBe(true)
+      expect(c!.payments.provider.verifyWebhookSignature(body, hmacHex(webhookSecret, body))).toBe(false)
+      expect(signature(a!)).toBe(false)
+      // Set explicitly with the other two secrets: nothing is read from DATA_DIR.
+      expect(a!.secretsFile).toBeUndefined()
+    } finally {
+      for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('unset: generated once into DATA_DIR/secrets.json, added to an older file without replacing its secrets', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-config-'))
+    try {
+      fs.writeFileSync(path.join(dir, 'secrets.json'), JSON.stringify({ jwtSecret: 'old-jwt', sessionSecret: 'old-session' }))
+      const first = loadConfig({ DATA_DIR: dir })
+      const stored = JSON.parse(fs.readFileSync(path.join(dir, 'secrets.json'), 'utf8'))
+      expect(stored).toMatchObject({ jwtSecret: 'old-jwt', sessionSecret: 'old-session' })
+      expect(stored.testPaymentSecret).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(first.secretsFile).toBe(path.join(dir, 'secrets.json'))
+      const again = loadConfig({ ...SECRETS, DATA_DIR: dir })
+      const { webhookSecret } = testProviderSecrets(stored.testPaymentSecret)
+      for (const config of [first, again])
+        expect(config.payments.provider.verifyWebhookSignature('{}', hmacHex(webhookSecret, '{}'))).toBe(true)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses one shorter than 32 characters', () => {
+    expect(() => loadConfig({ ...SECRETS, TEST_PAYMENT_SECRET: 'short' })).toThrow(/TEST_PAYMENT_SECRET.*at least 32 characters/)
+  })
+})
+
+describe('localPaths', () => {
+  it('names DATA_DIR’s folders on the embedded default, the bucket with S3, and leaves out what is not local', () => {
+    const base = { dataDir: '/srv/grocery', databaseUrl: undefined, s3: null, smtpUrl: undefined, secretsFile: '/srv/grocery/secrets.json' }
+    expect(localPaths(base)).toEqual({
+      dataDir: '/srv/grocery',
+      secrets: '/srv/grocery/secrets.json',
+      pglite: '/srv/grocery/pglite',
+      uploads: '/srv/grocery/uploads',
+      outbox: '/srv/grocery/outbox',
+    })
+    const s3 = parseS3({ S3_BUCKET: 'shop-images', S3_PREFIX: 'prod/' })
+    expect(localPaths({ ...base, secretsFile: undefined, databaseUrl: 'postgres://db/grocery', s3, smtpUrl: 'smtp://mail:25' })).toEqual({
+      dataDir: '/srv/grocery',
+      uploads: 's3://shop-images/prod/',
+    })
   })
 })

@@ -16,6 +16,7 @@ import {
   positiveNumber,
   readEnvironment,
   readSecrets,
+  readTestPaymentSecret,
   text,
   variable,
   wholeNumber,
@@ -68,6 +69,37 @@ export interface ServerConfig {
   payments: PaymentSettings
   /** `SHUTDOWN_DELAY_MS` (0) of serving with /readyz at 503, and `SHUTDOWN_GRACE_MS` (25000) of waiting for requests, on SIGTERM. */
   shutdown: { delayMs: number; graceMs: number }
+  /** DATA_DIR/secrets.json when a secret is read from it (one of JWT_SECRET, SESSION_SECRET, TEST_PAYMENT_SECRET unset). */
+  secretsFile?: string
+}
+
+/** The local files and folders one server uses (absolute), as the start-up log names them. */
+export interface LocalPaths {
+  dataDir: string
+  /** The generated secrets, when any is read from there. */
+  secrets?: string
+  /** The embedded database's folder (PGlite), absent with DATABASE_URL. */
+  pglite?: string
+  /** Where images are stored: DATA_DIR/uploads, or `s3://bucket/prefix` with S3_BUCKET. */
+  uploads: string
+  /** The dev mail outbox (`*.eml`), absent with SMTP_URL. */
+  outbox?: string
+}
+
+/**
+ * Where `config` keeps its local state (README.md, "Configuration": `DATA_DIR`): the one source of
+ * these paths for the server that opens them (api/embedded.ts) and for the start-up log that names
+ * them, so the log cannot name another folder than the one used.
+ */
+export function localPaths(config: Pick<ServerConfig, 'dataDir' | 'databaseUrl' | 's3' | 'smtpUrl' | 'secretsFile'>): LocalPaths {
+  const { dataDir, s3 } = config
+  return {
+    dataDir,
+    ...(config.secretsFile ? { secrets: config.secretsFile } : {}),
+    ...(config.databaseUrl ? {} : { pglite: path.join(dataDir, 'pglite') }),
+    uploads: s3 ? `s3://${s3.bucket}/${s3.prefix ?? ''}` : path.join(dataDir, 'uploads'),
+    ...(config.smtpUrl ? {} : { outbox: path.join(dataDir, 'outbox') }),
+  }
 }
 
 /**
@@ -227,9 +259,13 @@ export const ApiEnvSchema = z.object({
 /**
  * Reads the configuration from `env`. Throws one `EnvError` (server-shared/env.ts) naming every bad
  * variable and why. Missing JWT_SECRET / SESSION_SECRET are generated once and kept in
- * DATA_DIR/secrets.json (server-shared/env.ts `readSecrets`).
+ * DATA_DIR/secrets.json (server-shared/env.ts `readSecrets`), and so is TEST_PAYMENT_SECRET with the
+ * test provider (`readTestPaymentSecret`).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  // The test provider's secret when TEST_PAYMENT_SECRET is unset: kept beside the other generated
+  // ones (read only when the test provider is the one configured).
+  const generatedTestSecret = () => readTestPaymentSecret(env, path.resolve(env.DATA_DIR || './data'), env.NODE_ENV === 'production')
   const { values: e, groups } = readEnvironment(env, ApiEnvSchema, {
     commerce: {
       variables: [
@@ -245,8 +281,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     invoice: { variables: ['SELLER_NAME', 'SELLER_ADDRESS', 'SELLER_GSTIN', 'GST_RATES'], parse: parseInvoiceSettings },
     payments: {
-      variables: ['PAYMENT_PROVIDER', 'RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET', 'PAYMENT_RESERVATION_SECONDS'],
-      parse: parsePaymentSettings,
+      variables: [
+        'PAYMENT_PROVIDER',
+        'RAZORPAY_KEY_ID',
+        'RAZORPAY_KEY_SECRET',
+        'RAZORPAY_WEBHOOK_SECRET',
+        'TEST_PAYMENT_SECRET',
+        'PAYMENT_RESERVATION_SECONDS',
+      ],
+      parse: (vars) => parsePaymentSettings(vars, generatedTestSecret),
     },
     s3: {
       variables: ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL', 'S3_PREFIX'],
@@ -256,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = path.resolve(e.DATA_DIR ?? './data')
   const isProduction = e.NODE_ENV === 'production'
   const secrets = readSecrets(env, dataDir, isProduction)
+  const secretsFromFile = !(env.JWT_SECRET && env.SESSION_SECRET) || (groups.payments.testProvider && !env.TEST_PAYMENT_SECRET?.trim())
   return {
     port: e.PORT ?? 3000,
     dataDir,
@@ -282,5 +326,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databasePool: { max: e.DATABASE_POOL_MAX ?? 10, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS ?? 5000 },
     seedCatalog: e.SEED_CATALOG !== false,
     shutdown: { delayMs: e.SHUTDOWN_DELAY_MS ?? 0, graceMs: e.SHUTDOWN_GRACE_MS ?? 25_000 },
+    ...(secretsFromFile ? { secretsFile: path.join(dataDir, 'secrets.json') } : {}),
   }
 }

@@ -10,7 +10,7 @@
  */
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
-import type { ServerConfig } from './config.ts'
+import { localPaths, type LocalPaths, type ServerConfig } from './config.ts'
 import { openDatabaseOrExit, migrateDb, withStartupLock } from './db/client.ts'
 import { createApp } from './app.ts'
 import { createDiskStorage, type Storage } from './lib/storage.ts'
@@ -37,6 +37,8 @@ export interface EmbeddedApi {
   /** Draws and stores a product picture on its first request (api/lib/illustration-store.ts). */
   drawIllustration: IllustrationDrawer
   databaseKind: 'pglite' | 'postgres'
+  /** The local paths it opened (api/config.ts `localPaths`), for the start-up log. */
+  paths: LocalPaths
   /** Whose cart summary may have changed, from the database's notices (api/lib/cart-notices.ts). */
   cartNotices: CartNotices
   /** Resolves when the database answers a query; rejects otherwise. */
@@ -47,12 +49,10 @@ export interface EmbeddedApi {
 
 /** Opens, prepares and builds the API for `config` (see the module comment). */
 export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Promise<EmbeddedApi> {
-  const database = await openDatabaseOrExit({
-    url: config.databaseUrl,
-    dataDir: path.join(config.dataDir, 'pglite'),
-    pool: config.databasePool,
-  })
-  const storage = config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'uploads'))
+  // Every local path from one place: what is opened here is what the start-up log names.
+  const paths = localPaths(config)
+  const database = await openDatabaseOrExit({ url: config.databaseUrl, dataDir: paths.pglite, pool: config.databasePool })
+  const storage = config.s3 ? createS3Storage(config.s3) : createDiskStorage(paths.uploads)
   // One runner per process; on PostgreSQL each job is taken by one process only (docs/jobs.md).
   const jobs = createJobQueue({ db: database.db, logger })
   // N instances may start at once on one empty database: one migrates and imports, the others wait.
@@ -66,6 +66,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
       logger,
       isEmbedded: !config.databaseUrl,
       dataDir: config.dataDir,
+      uploadsAt: paths.uploads,
       seed: config.seedCatalog,
     })
     return ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: config.adminPassword })
@@ -84,7 +85,12 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     db: database.db,
     jwtSecret: config.jwtSecret,
     storage,
-    mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, logger }),
+    mailer: createMailer({
+      smtpUrl: config.smtpUrl,
+      outboxDir: paths.outbox ?? path.join(config.dataDir, 'outbox'),
+      from: config.mailFrom,
+      logger,
+    }),
     jobs,
     logger,
     secureCookies: config.secureCookies,
@@ -127,6 +133,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     diskStorage: !config.s3,
     drawIllustration: createIllustrationDrawer({ db: database.db, storage, logger }),
     databaseKind: database.kind,
+    paths,
     cartNotices,
     async ping() {
       await database.db.execute(sql`select 1`)

@@ -16,6 +16,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
+// A relative DATA_DIR means the folder under the directory the operator started from, not under the
+// repository this script moves to: resolved before the move, so the server opens (and its start-up
+// log names) that folder.
+if (process.env.DATA_DIR) process.env.DATA_DIR = path.resolve(process.env.DATA_DIR)
 process.chdir(root)
 
 function newestMtime(dir) {

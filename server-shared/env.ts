@@ -186,16 +186,58 @@ export function readEnvironment<S extends z.ZodType, G extends Record<string, En
  */
 const SECRETS_NOTICE = Symbol.for('grocery.config.secretsNotice')
 
-function persistedSecrets(dataDir: string): { jwtSecret: string; sessionSecret: string } {
+/** The secrets DATA_DIR/secrets.json keeps (a file written before `testPaymentSecret` existed lacks it). */
+interface PersistedSecrets {
+  jwtSecret: string
+  sessionSecret: string
+  testPaymentSecret: string
+}
+
+const newSecret = () => randomBytes(32).toString('base64url')
+
+/**
+ * DATA_DIR/secrets.json, made (mode 0600) or completed when missing or lacking a secret: a secret
+ * already there is never replaced (sessions and signed payments outlive restarts).
+ */
+function persistedSecrets(dataDir: string): PersistedSecrets {
   const file = path.join(dataDir, 'secrets.json')
+  let stored: Partial<PersistedSecrets> = {}
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'))
+    stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<PersistedSecrets>
   } catch {
-    const secrets = { jwtSecret: randomBytes(32).toString('base64url'), sessionSecret: randomBytes(32).toString('base64url') }
-    fs.mkdirSync(dataDir, { recursive: true })
-    fs.writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 })
-    return secrets
+    // Missing or unreadable: made below.
   }
+  if (stored.jwtSecret && stored.sessionSecret && stored.testPaymentSecret) return stored as PersistedSecrets
+  const secrets: PersistedSecrets = {
+    jwtSecret: stored.jwtSecret || newSecret(),
+    sessionSecret: stored.sessionSecret || newSecret(),
+    testPaymentSecret: stored.testPaymentSecret || newSecret(),
+  }
+  fs.mkdirSync(dataDir, { recursive: true })
+  fs.writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 })
+  return secrets
+}
+
+/** Whether the generated test-payment-secret notice was printed in this process (see SECRETS_NOTICE). */
+const TEST_PAYMENT_NOTICE = Symbol.for('grocery.config.testPaymentSecretNotice')
+
+/**
+ * `TEST_PAYMENT_SECRET` (the test payment provider's, api/modules/payment/settings.ts); when unset,
+ * the one generated once and kept in DATA_DIR/secrets.json. In production that is announced on
+ * stderr, once per process: instances behind a load balancer must share one value, or a payment
+ * started on one cannot be verified on another (docs/scale-out.md).
+ */
+export function readTestPaymentSecret(env: NodeJS.ProcessEnv, dataDir: string, isProduction: boolean): string {
+  const set = env.TEST_PAYMENT_SECRET?.trim()
+  if (set) return set
+  const g = globalThis as Record<symbol, unknown>
+  if (isProduction && !g[TEST_PAYMENT_NOTICE]) {
+    g[TEST_PAYMENT_NOTICE] = true
+    console.warn(
+      `TEST_PAYMENT_SECRET not set: using the generated one in ${path.join(dataDir, 'secrets.json')}. Set it when running more than one instance.`,
+    )
+  }
+  return persistedSecrets(dataDir).testPaymentSecret
 }
 
 /**

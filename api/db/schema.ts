@@ -680,3 +680,69 @@ export const auditLog = pgTable(
     index('audit_log_entity_idx').on(t.entity, t.at),
   ],
 )
+
+/**
+ * The test payment provider's orders (migration 0027; docs/payments.md, "The test provider"): what
+ * Razorpay keeps on its side, in the database so that every instance serves the hosted page.
+ * `status`: created, paid. `callbackUrl`/`cancelUrl`: paths of this site only.
+ */
+export const testPaymentOrders = pgTable('test_payment_orders', {
+  id: text('id').primaryKey(),
+  amountPaise: integer('amount_paise').notNull(),
+  currency: text('currency').notNull(),
+  receipt: text('receipt').notNull(),
+  status: text('status').notNull().default('created'),
+  method: text('method').notNull().default('upi'),
+  callbackUrl: text('callback_url').notNull().default('/'),
+  cancelUrl: text('cancel_url').notNull().default('/'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** The test provider's payments (migration 0027); `status`: captured, failed. */
+export const testPaymentPayments = pgTable(
+  'test_payment_payments',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => testPaymentOrders.id, { onDelete: 'cascade' }),
+    amountPaise: integer('amount_paise').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    method: text('method').notNull(),
+    errorDescription: text('error_description'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('test_payment_payments_order_idx').on(t.orderId, t.createdAt)],
+)
+
+/** The test provider's refunds (migration 0027); `status`: pending, processed. */
+export const testPaymentRefunds = pgTable(
+  'test_payment_refunds',
+  {
+    id: text('id').primaryKey(),
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => testPaymentPayments.id, { onDelete: 'cascade' }),
+    amountPaise: integer('amount_paise').notNull(),
+    currency: text('currency').notNull().default('INR'),
+    status: text('status').notNull().default('pending'),
+    receipt: text('receipt'),
+    notes: jsonb('notes').$type<Record<string, string>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('test_payment_refunds_payment_idx').on(t.paymentId, t.createdAt.desc())],
+)
+
+/**
+ * Emails the job runner sent, by Message-ID (migration 0027; RFC 5322 §3.6.4; docs/jobs.md, "Order
+ * emails"): recorded before the job is acknowledged, so a job run again skips a mail already sent.
+ */
+export const sentMails = pgTable(
+  'sent_mails',
+  {
+    messageId: text('message_id').primaryKey(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sent_mails_sent_at_idx').on(t.sentAt)],
+)

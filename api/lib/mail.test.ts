@@ -74,4 +74,16 @@ describe('createMailer', () => {
     expect(raw).toContain('123456')
     fs.rmSync(outboxDir, { recursive: true, force: true })
   })
+
+  it('sends the given Message-ID (RFC 5322 §3.6.4), over SMTP and into the outbox alike', async () => {
+    const messageId = '<order.abc.placed.v1@shop.example>'
+    received.length = 0
+    await createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: os.tmpdir() }).send({ ...message, messageId })
+    expect(received[0]!.raw).toMatch(/^Message-ID: <order\.abc\.placed\.v1@shop\.example>\r?$/m)
+    const outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-'))
+    await createMailer({ outboxDir }).send({ ...message, messageId })
+    const raw = fs.readFileSync(path.join(outboxDir, fs.readdirSync(outboxDir)[0]!), 'utf8')
+    expect(raw).toMatch(/^Message-ID: <order\.abc\.placed\.v1@shop\.example>$/m)
+    fs.rmSync(outboxDir, { recursive: true, force: true })
+  })
 })

@@ -13,6 +13,11 @@ export interface MailMessage {
   subject: string
   text: string
   html: string
+  /**
+   * The `Message-ID` header, `<left@right>` (RFC 5322 §3.6.4): a stable one makes a repeat of the
+   * same mail one message to mail clients, which fold duplicates by it. Unset: nodemailer makes one.
+   */
+  messageId?: string
 }
 
 export interface Mailer {

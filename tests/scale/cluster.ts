@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import { onServer, urlOfDatabase } from '../../api/testing/pglite-template.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -263,4 +264,14 @@ export function startLoad(url: string, requests: LoadRequest[], workers = 8) {
       return statuses
     },
   }
+}
+
+/**
+ * A fresh database `name` on the PostgreSQL server of `serverUrl` (instances started together on it
+ * migrate it under their start-up lock). Answers its URL and `drop()`, which removes it even while
+ * connections remain (PostgreSQL docs, "DROP DATABASE": `WITH (FORCE)`).
+ */
+export async function createDatabase(serverUrl: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  await onServer(serverUrl, `CREATE DATABASE ${name}`)
+  return { url: urlOfDatabase(serverUrl, name), drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }

@@ -10,19 +10,21 @@ import path from 'node:path'
 import { migrateDb, openDatabaseOrExit, withStartupLock } from '../client.ts'
 import { createDiskStorage } from '../../lib/storage.ts'
 import { createS3Storage } from '../../lib/storage-s3.ts'
-import { loadConfig } from '../../config.ts'
+import { loadConfig, localPaths } from '../../config.ts'
 import { logger } from '../../../server-shared/logger.ts'
 import { BUNDLED_CATALOG_CSV, ensureCatalog } from './ensure.ts'
 
-const { dataDir, databaseUrl, s3 } = loadConfig()
+const config = loadConfig()
+const { dataDir, databaseUrl, s3 } = config
+const paths = localPaths(config)
 const csvPath = path.resolve(process.argv[2] ?? BUNDLED_CATALOG_CSV)
 
-const database = await openDatabaseOrExit({ url: databaseUrl, dataDir: path.join(dataDir, 'pglite') })
+const database = await openDatabaseOrExit({ url: databaseUrl, dataDir: paths.pglite })
 let exitCode = 0
 try {
   await withStartupLock(database, () => migrateDb(database))
   // The same store as the server: S3_BUCKET, else DATA_DIR/uploads.
-  const storage = s3 ? createS3Storage(s3) : createDiskStorage(path.join(dataDir, 'uploads'))
+  const storage = s3 ? createS3Storage(s3) : createDiskStorage(paths.uploads)
   // An explicit run imports even when SEED_CATALOG=0 is set for the server.
   const outcome = await ensureCatalog({
     db: database.db,
@@ -30,6 +32,7 @@ try {
     logger,
     isEmbedded: !databaseUrl,
     dataDir,
+    uploadsAt: paths.uploads,
     csvPath,
     seed: true,
   })

@@ -34,8 +34,10 @@ export interface EnsureCatalogOptions {
   logger: Logger
   /** True on the embedded PGlite default (only changes the log line). */
   isEmbedded: boolean
-  /** DATA_DIR (logged, so an operator knows where the images went). */
+  /** DATA_DIR: its `uploads/` is where the images go on local disk. */
   dataDir: string
+  /** Where the images are stored, as logged (api/config.ts `localPaths`: an `s3://` url with S3_BUCKET); default DATA_DIR/uploads. */
+  uploadsAt?: string
   /** Defaults to the bundled CSV; tests pass a small one. */
   csvPath?: string
   /** False skips seeding (`SEED_CATALOG=0`, read by api/config.ts); default true. */
@@ -71,6 +73,7 @@ export async function restoreArtwork(storage: Storage): Promise<number> {
 /** See the module comment. Never throws for "already seeded"; throws when the import itself fails. */
 export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureCatalogResult> {
   const { db, storage, logger, isEmbedded, dataDir } = opts
+  const uploads = opts.uploadsAt ?? path.join(dataDir, 'uploads')
   if (opts.seed === false) {
     logger.info('SEED_CATALOG=0: catalogue seeding skipped')
     return { action: 'skipped' }
@@ -80,7 +83,7 @@ export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureC
     logger.info(
       {
         database: isEmbedded ? 'embedded PGlite' : 'PostgreSQL',
-        uploads: path.join(dataDir, 'uploads'),
+        uploads,
         categories: result.categories,
         subCategories: result.subCategories,
         products: result.products,
@@ -94,9 +97,6 @@ export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureC
   await runCatalogDataFixes(db, opts.csvPath ?? BUNDLED_CATALOG_CSV, (key) => storage.urlFor(key), logger)
   if (await isArtworkStored(db, storage)) return { action: 'present', artworkRestored: 0 }
   const restored = await restoreArtwork(storage)
-  logger.warn(
-    { files: restored, uploads: path.join(dataDir, 'uploads') },
-    'catalogue artwork was missing from the upload folder: stored it again',
-  )
+  logger.warn({ files: restored, uploads }, 'catalogue artwork was missing from the upload folder: stored it again')
   return { action: 'present', artworkRestored: restored }
 }

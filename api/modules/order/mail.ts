@@ -6,8 +6,14 @@
  *
  * A mail server that refuses or times out makes `sendOrderMail` throw: the job is retried with backoff
  * (api/lib/jobs/definitions.ts, `order.mail`). The order itself never waits for mail.
+ *
+ * Jobs run at least once (docs/jobs.md, "Order emails"): each mail carries a stable `Message-ID` of
+ * its order, event and version (RFC 5322 §3.6.4), recorded in `sent_mails` right after the send and
+ * before the job is acknowledged; a job run again finds it there and sends nothing.
  */
+import { and, desc, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
+import { orderStatusHistory, sentMails } from '../../db/schema.ts'
 import type { MailMessage } from '../../lib/mail.ts'
 import type { OrderMailJob } from '../../lib/jobs/definitions.ts'
 import { orderWithCustomer } from './service.ts'
@@ -83,10 +89,43 @@ function statusMail(order: Order, customer: { name: string; email: string }, sta
   return { to: customer.email, subject: `Your order ${order.orderId} is ${words}`, text, html }
 }
 
+/** The host part of the order mails' Message-IDs: PUBLIC_URL's host, else `grocery.localhost`. */
+function messageIdHost(publicUrl: string | undefined): string {
+  try {
+    return publicUrl ? new URL(publicUrl).hostname : 'grocery.localhost'
+  } catch {
+    return 'grocery.localhost'
+  }
+}
+
 /**
- * The handler of an `order.mail` job: writes the email of `job` from the stored order and sends it.
- * An order gone since (nothing deletes orders today) sends nothing.
- * @throws whatever the mailer throws (the job is then retried)
+ * The `Message-ID` of an order mail (RFC 5322 §3.6.4, `<left@right>`): the order, the event
+ * (`placed`, `paid`, or `status-<status>`) and its version (when the order reached that status, ms
+ * since 1970; 0 when no such step is recorded), so every run of one job writes the same id and two
+ * different events never share one.
+ */
+export function orderMailMessageId(input: { orderId: string; event: string; version: number; publicUrl?: string }): string {
+  return `<order.${input.orderId}.${input.event}.v${input.version}@${messageIdHost(input.publicUrl)}>`
+}
+
+/** When `orderId` last reached `status` (ms), from its status history; 0 when it never did. */
+async function reachedAt(deps: Pick<AppDeps, 'db'>, orderId: string, status: string): Promise<number> {
+  const [step] = await deps.db
+    .select({ at: orderStatusHistory.at })
+    .from(orderStatusHistory)
+    .where(and(eq(orderStatusHistory.orderId, orderId), eq(orderStatusHistory.status, status)))
+    .orderBy(desc(orderStatusHistory.at))
+    .limit(1)
+  return step?.at.getTime() ?? 0
+}
+
+/**
+ * The handler of an `order.mail` job: writes the email of `job` from the stored order and sends it
+ * with its stable Message-ID, then records that id in `sent_mails`; a Message-ID already recorded
+ * (the job ran before and was not acknowledged) sends nothing. An order gone since (nothing deletes
+ * orders today) sends nothing.
+ * @throws whatever the mailer throws (the job is then retried), or a database error recording the
+ *   send (the job is retried and the mail sent again with the same Message-ID: docs/jobs.md)
  */
 export async function sendOrderMail(deps: OrderMailDeps, job: OrderMailJob): Promise<void> {
   const order = await orderWithCustomer(deps, job.orderId)
@@ -94,6 +133,20 @@ export async function sendOrderMail(deps: OrderMailDeps, job: OrderMailJob): Pro
     deps.logger.warn({ orderId: job.orderId, kind: job.kind }, 'order email skipped: the order is gone')
     return
   }
+  const status = job.kind === 'placed' ? 'placed' : job.status
+  const event = job.kind === 'placed' ? (order.payment.state === 'cod' ? 'placed' : 'paid') : `status-${job.status}`
+  const messageId = orderMailMessageId({
+    orderId: order._id,
+    event,
+    version: await reachedAt(deps, order._id, status),
+    publicUrl: deps.publicUrl,
+  })
+  const [done] = await deps.db.select({ id: sentMails.messageId }).from(sentMails).where(eq(sentMails.messageId, messageId))
+  if (done) {
+    deps.logger.info({ orderId: order._id, kind: job.kind }, 'order email already sent: not sent again')
+    return
+  }
   const message = job.kind === 'placed' ? placedMail(order, order.customer) : statusMail(order, order.customer, job.status, deps.publicUrl)
-  await deps.mailer.send(message)
+  await deps.mailer.send({ ...message, messageId })
+  await deps.db.insert(sentMails).values({ messageId }).onConflictDoNothing()
 }

@@ -120,7 +120,7 @@ describe('starting an online payment', () => {
     const held = new Date(checkout.expiresAt).getTime() - Date.now()
     expect(held).toBeGreaterThan(RESERVATION_MS - 60_000)
     expect(held).toBeLessThanOrEqual(RESERVATION_MS)
-    expect(provider.order(checkout.providerOrderId)).toMatchObject({ amount: 50100, receipt: order.orderId })
+    expect(await provider.order(checkout.providerOrderId)).toMatchObject({ amount: 50100, receipt: order.orderId })
     expect(checkout.hosted).toMatchObject({ url: '/api/payment/test-checkout', fields: { order_id: checkout.providerOrderId } })
     expect(await stockIn(t.db, p.id)).toBe(3)
     expect((await t.call('cart/get', { token: who.token })).body.data.length).toBe(1)

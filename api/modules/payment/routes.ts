@@ -221,7 +221,7 @@ export function paymentRoutes(deps: AppDeps) {
     async (c) => {
       if (!testProvider) return notTest(c)
       const form = await readForm(c.req.raw.body)
-      const page = testCheckoutPage(testProvider, form.get('order_id') ?? '')
+      const page = await testCheckoutPage(testProvider, form.get('order_id') ?? '')
       if (!page) return c.json(failure('No such test payment'), 404)
       c.header('Content-Security-Policy', testCheckoutPolicy(randomBytes(16).toString('base64')))
       c.header('Cache-Control', 'no-store')
@@ -242,7 +242,7 @@ export function paymentRoutes(deps: AppDeps) {
       const form = await readForm(c.req.raw.body)
       const id = form.get('order_id') ?? ''
       const action = form.get('action')
-      const order = testProvider.order(id)
+      const order = await testProvider.order(id)
       if (!order || (action !== 'pay' && action !== 'fail' && action !== 'abandon')) throw NotFound('No such test payment')
       if (action === 'abandon') return c.redirect(order.cancelUrl, 303)
       const fields = await testProvider.complete(id, action === 'pay' ? 'captured' : 'failed')
@@ -254,7 +254,9 @@ export function paymentRoutes(deps: AppDeps) {
     },
   )
 
-  // The test provider delivers its webhooks to this same handler, signed, in process.
+  // The test provider keeps its orders, payments and refunds in this app's database (any instance
+  // serves its page), and delivers its webhooks to this same handler, signed, in process.
+  testProvider?.useDatabase(deps.db)
   testProvider?.setSink(async (webhook) => {
     try {
       await handleWebhook(deps, { rawBody: webhook.rawBody, signature: webhook.signature, eventId: webhook.eventId })

@@ -170,7 +170,7 @@ async function openCheckout(
     .where(and(eq(orders.id, order._id), eq(orders.status, 'payment_pending')))
   const [contact] = await deps.db.select({ mobile: users.mobile }).from(users).where(eq(users.id, user.id))
   const prefill = { name: user.name, email: user.email, contact: order.delivery_address.mobile ?? contact?.mobile ?? '' }
-  deps.payments.testProvider?.open(providerOrderId, urls.callbackUrl, urls.cancelUrl, method)
+  await deps.payments.testProvider?.open(providerOrderId, urls.callbackUrl, urls.cancelUrl, method)
   return {
     orderId: order._id,
     orderNumber: order.orderId,

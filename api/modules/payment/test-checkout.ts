@@ -42,9 +42,9 @@ button.pay{background:#15803d;color:#fff;border-color:#15803d}h1{font-size:1.25r
   }</body></html>`
 }
 
-/** The page offering Pay, Fail and Abandon for one test provider order; undefined when there is no such order. */
-export function testCheckoutPage(provider: TestProvider, providerOrderId: string): string | undefined {
-  const order = provider.order(providerOrderId)
+/** The page offering Pay, Fail and Abandon for one test provider order (read from the database); undefined when there is no such order. */
+export async function testCheckoutPage(provider: TestProvider, providerOrderId: string): Promise<string | undefined> {
+  const order = await provider.order(providerOrderId)
   if (!order) return undefined
   const rupees = (order.amount / 100).toFixed(2).replace(/\.00$/, '')
   const method = METHOD_WORDS[order.method] ?? 'UPI'
