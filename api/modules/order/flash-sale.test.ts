@@ -1,0 +1,76 @@
+/**
+ * A flash sale: many shoppers placing the same product of one store at once
+ * (docs/decisions/0043-flash-sale-and-busy-pool.md). On PostgreSQL (TEST_DATABASE_URL) the
+ * placements run on separate pooled connections and really queue on the product's row lock, with
+ * the order budget counted in PostgreSQL as the server counts it (api/embedded.ts); on PGlite they
+ * run one at a time. Either way: as many orders as units, every other buyer a 409 with the cart's
+ * `changes`, never a 5xx, and every 201 an order that exists.
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { orderLines, orders } from '../../db/schema.ts'
+import { createRateLimits } from '../../lib/rate-limit.ts'
+import { createTestApp, type TestApp } from '../../testing/app.ts'
+import { createShopper, type SignedIn } from '../../testing/auth.ts'
+import { insertProduct, stockIn } from '../../testing/fixtures.ts'
+import { queryRows } from '../../db/query.ts'
+
+let t: TestApp
+
+beforeAll(async () => {
+  t = await createTestApp()
+  // As the server builds them: on PostgreSQL the order budget is a row in `rate_limits`.
+  t.deps.rateLimits = createRateLimits({}, 1, t.database.counterPool)
+})
+afterAll(() => t?.close())
+
+const address = { address_line: '7, 100 Feet Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9830054321' }
+
+async function shopperWithLine(productId: string): Promise<SignedIn & { addressId: string }> {
+  const who = await createShopper(t)
+  const res = await t.call('address/create', { method: 'POST', json: address, token: who.token })
+  expect(res.status).toBe(201)
+  expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
+  return { ...who, addressId: res.body.data._id }
+}
+
+describe('a flash sale', () => {
+  it('40 buyers of 3 units: exactly 3 orders (201) and 37 answers 409 with the cart changes, no 5xx', async () => {
+    const product = await insertProduct(t.db, { name: 'Alphonso Mango Box', unit: '1 dozen', price: 1200, sellingPrice: 999, stock: 3 })
+    const buyers: (SignedIn & { addressId: string })[] = []
+    for (let i = 0; i < 40; i++) buyers.push(await shopperWithLine(product.id))
+
+    const answers = await Promise.all(
+      buyers.map((who, i) =>
+        t.call('order/cash-on-delivery', {
+          method: 'POST',
+          json: { addressId: who.addressId },
+          token: who.token,
+          headers: { 'Idempotency-Key': `flash-sale-${process.pid}-${i}` },
+        }),
+      ),
+    )
+    const statuses = answers.map((a) => a.status)
+    const count = (status: number) => statuses.filter((s) => s === status).length
+    expect({ 201: count(201), 409: count(409), other: statuses.filter((s) => s !== 201 && s !== 409) }).toEqual({
+      201: 3,
+      409: 37,
+      other: [],
+    })
+    for (const loser of answers.filter((a) => a.status === 409)) {
+      expect(loser.body.changes).toEqual([{ productId: product.id, name: 'Alphonso Mango Box', kind: 'stock', before: 1, after: 0 }])
+    }
+    // Every 201 is an order in the database, and there is no other.
+    const placed = answers.filter((a) => a.status === 201).map((a) => a.body.data._id as string)
+    const inDb = await t.db
+      .select({ id: orders.id })
+      .from(orders)
+      .innerJoin(orderLines, eq(orderLines.orderId, orders.id))
+      .where(and(eq(orderLines.productId, product.id)))
+    expect(inDb.map((r) => r.id).sort()).toEqual([...placed].sort())
+    expect(await stockIn(t.db, product.id)).toBe(0)
+    // The losers' carts were corrected (the line removed), the winners' emptied.
+    const [left] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from cart_lines where product_id = ${product.id}`)
+    expect(left!.n).toBe(0)
+  }, 120_000)
+})
