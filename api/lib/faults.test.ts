@@ -1,6 +1,6 @@
 /** api/lib/faults.ts: what is logged of an error, and which SQLSTATEs are the client's fault. */
 import { describe, expect, it } from 'vitest'
-import { describeFault, isConnectionFault, statusForSqlState } from './faults.ts'
+import { describeFault, isConnectionFault, isPoolBusy, statusForSqlState } from './faults.ts'
 
 describe('describeFault', () => {
   it('keeps the class and the SQLSTATE, never the message', () => {
@@ -42,5 +42,19 @@ describe('isConnectionFault', () => {
     expect(isConnectionFault(new Error('Failed query', { cause: new Error('Connection terminated') }))).toBe(true)
     expect(isConnectionFault(new Error('syntax error at or near "selec"'))).toBe(false)
     expect(isConnectionFault(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false)
+  })
+})
+
+describe('isPoolBusy', () => {
+  it("knows pg-pool's wait for a free connection running out, and tells it apart from a connection that failed", () => {
+    const waited = new Error('timeout exceeded when trying to connect')
+    expect(isPoolBusy(waited)).toBe(true)
+    expect(isPoolBusy(new Error('Failed query', { cause: waited }))).toBe(true)
+    expect(isConnectionFault(waited)).toBe(false)
+    // A new connection the server did not accept in time is the database, not the pool.
+    const notAccepted = new Error('Connection terminated due to connection timeout')
+    expect(isPoolBusy(notAccepted)).toBe(false)
+    expect(isConnectionFault(notAccepted)).toBe(true)
+    expect(isPoolBusy(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(false)
   })
 })
