@@ -30,6 +30,9 @@ describe('statusForSqlState', () => {
     expect(statusForSqlState('42P01')).toBeNull()
     expect(statusForSqlState('42601')).toBeNull()
   })
+  it('answers a lock wait that ran out (55P03) with 409: the database is up', () => {
+    expect(statusForSqlState('55P03')?.status).toBe(409)
+  })
   it('answers a lost or refused connection, a server shutting down and a deadlock with 503 (try again)', () => {
     for (const code of ['08006', '08001', '57P01', '57P03', '53300', '40001', '40P01']) expect(statusForSqlState(code)?.status).toBe(503)
   })

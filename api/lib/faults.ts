@@ -49,6 +49,9 @@ export function statusForSqlState(sqlState: string | undefined): { status: 400 |
   if (sqlState === '23505') return { status: 409, message: 'This conflicts with an existing record' }
   if (sqlState === '23503') return { status: 409, message: 'This refers to a record that does not exist or is still in use' }
   if (sqlState === '57014') return { status: 503, message: 'The request took too long, try again' }
+  // 55P03 lock_not_available: a `lock_timeout` ran out while someone else held the rows (an order
+  // placement handles its own, api/modules/order/service.ts); the database is up.
+  if (sqlState === '55P03') return { status: 409, message: 'Someone else is changing the same records right now, try again' }
   // Class 08 connection exception, 57P01-57P03 the server shutting down or starting, 53300 too many
   // connections, 40001/40P01 serialization failure or deadlock: nothing the request did wrong, and
   // the next attempt may well succeed.

@@ -12,7 +12,8 @@ import { orderLines, orders } from '../../db/schema.ts'
 import { createRateLimits } from '../../lib/rate-limit.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createShopper, type SignedIn } from '../../testing/auth.ts'
-import { insertProduct, stockIn } from '../../testing/fixtures.ts'
+import { insertProduct, setStockIn, stockIn } from '../../testing/fixtures.ts'
+import { ORDER_BUSY } from './service.ts'
 import { queryRows } from '../../db/query.ts'
 
 let t: TestApp
@@ -73,4 +74,59 @@ describe('a flash sale', () => {
     const [left] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from cart_lines where product_id = ${product.id}`)
     expect(left!.n).toBe(0)
   }, 120_000)
+})
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a placement that waits too long for a product lock (PostgreSQL)', () => {
+  /** Holds `productId`'s row lock from a connection of its own, as a long placement would; `end()` lets it go. */
+  async function holdProductLock(productId: string) {
+    const client = await t.database.pool!.connect()
+    await client.query('begin')
+    await client.query('select id from products where id = $1 for update', [productId])
+    return {
+      async end() {
+        await client.query('rollback')
+        client.release()
+      },
+    }
+  }
+  const place = (who: SignedIn & { addressId: string }, key: string) =>
+    t.call('order/cash-on-delivery', {
+      method: 'POST',
+      json: { addressId: who.addressId },
+      token: who.token,
+      headers: { 'Idempotency-Key': key },
+    })
+
+  it('answers 409 busy with Retry-After when the product is still in stock, and orders nothing', async () => {
+    const product = await insertProduct(t.db, { name: 'Kesar Pista Kulfi', unit: '4 pcs', price: 200, stock: 5 })
+    const who = await shopperWithLine(product.id)
+    const lock = await holdProductLock(product.id)
+    try {
+      const res = await place(who, `lock-wait-${process.pid}-1`)
+      expect(res.status).toBe(409)
+      expect(res.body.message).toBe(ORDER_BUSY)
+      expect(res.headers.get('retry-after')).toBe('1')
+    } finally {
+      await lock.end()
+    }
+    expect(await stockIn(t.db, product.id)).toBe(5)
+    // The cart is as it was: the same placement goes through once the lock is gone.
+    expect((await place(who, `lock-wait-${process.pid}-2`)).status).toBe(201)
+  }, 30_000)
+
+  it('answers 409 with the cart changes when the product ran out meanwhile', async () => {
+    const product = await insertProduct(t.db, { name: 'Mango Lassi', unit: '200 ml', price: 40, stock: 2 })
+    const who = await shopperWithLine(product.id)
+    const lock = await holdProductLock(product.id)
+    try {
+      await setStockIn(t.db, product.id, 0)
+      const res = await place(who, `lock-wait-${process.pid}-3`)
+      expect(res.status).toBe(409)
+      expect(res.body.changes).toEqual([{ productId: product.id, name: 'Mango Lassi', kind: 'stock', before: 1, after: 0 }])
+    } finally {
+      await lock.end()
+    }
+    const [left] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from cart_lines where product_id = ${product.id}`)
+    expect(left!.n).toBe(0)
+  }, 30_000)
 })
