@@ -43,6 +43,8 @@ describe('isConnectionFault', () => {
     expect(isConnectionFault(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true)
     expect(isConnectionFault(new Error('Connection terminated unexpectedly'))).toBe(true)
     expect(isConnectionFault(new Error('Failed query', { cause: new Error('Connection terminated') }))).toBe(true)
+    // A request still running while the process shuts its pool down.
+    expect(isConnectionFault(new Error('Failed query', { cause: new Error('Cannot use a pool after calling end on the pool') }))).toBe(true)
     expect(isConnectionFault(new Error('syntax error at or near "selec"'))).toBe(false)
     expect(isConnectionFault(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false)
   })

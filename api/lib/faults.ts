@@ -69,9 +69,11 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
 /**
  * node-postgres's own messages for a connection that ended under a query or could not be made in
  * time (they carry no code): "Connection terminated due to connection timeout" is a new connection
- * the server did not accept within `connectionTimeoutMillis`.
+ * the server did not accept within `connectionTimeoutMillis`; "Cannot use a pool after calling end"
+ * and "Client was closed" are a request still running while the process shuts its pool down.
  */
-const LOST_CONNECTION = /^(Connection terminated|Client has encountered a connection error)/
+const LOST_CONNECTION =
+  /^(Connection terminated|Client has encountered a connection error|Cannot use a pool after calling end|Client was closed and is not queryable)/
 
 /**
  * pg-pool's message when every connection of the pool stayed in use for its whole
