@@ -15,6 +15,7 @@ import { createShopper, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct, setStockIn, stockIn } from '../../testing/fixtures.ts'
 import { ORDER_BUSY } from './service.ts'
 import { queryRows } from '../../db/query.ts'
+import { placeWithKey } from '../../testing/orders.ts'
 
 let t: TestApp
 
@@ -41,16 +42,7 @@ describe('a flash sale', () => {
     const buyers: (SignedIn & { addressId: string })[] = []
     for (let i = 0; i < 40; i++) buyers.push(await shopperWithLine(product.id))
 
-    const answers = await Promise.all(
-      buyers.map((who, i) =>
-        t.call('order/cash-on-delivery', {
-          method: 'POST',
-          json: { addressId: who.addressId },
-          token: who.token,
-          headers: { 'Idempotency-Key': `flash-sale-${process.pid}-${i}` },
-        }),
-      ),
-    )
+    const answers = await Promise.all(buyers.map((who, i) => placeWithKey(t, who, `flash-sale-${process.pid}-${i}`)))
     const statuses = answers.map((a) => a.status)
     const count = (status: number) => statuses.filter((s) => s === status).length
     expect({ 201: count(201), 409: count(409), other: statuses.filter((s) => s !== 201 && s !== 409) }).toEqual({
@@ -89,13 +81,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a placement that waits too long
       },
     }
   }
-  const place = (who: SignedIn & { addressId: string }, key: string) =>
-    t.call('order/cash-on-delivery', {
-      method: 'POST',
-      json: { addressId: who.addressId },
-      token: who.token,
-      headers: { 'Idempotency-Key': key },
-    })
+  const place = (who: SignedIn & { addressId: string }, key: string) => placeWithKey(t, who, key)
 
   it('answers 409 busy with Retry-After when the product is still in stock, and orders nothing', async () => {
     const product = await insertProduct(t.db, { name: 'Kesar Pista Kulfi', unit: '4 pcs', price: 200, stock: 5 })
