@@ -306,8 +306,9 @@ export async function cartIdempotencyKey(db: Executor, userId: string, addressId
  * @returns `placed` (with `created` false when `idempotencyKey` named an earlier order) or `changed`
  *   (prices or stock moved since the shopper saw them: the cart was corrected, nothing was ordered)
  * @throws 404 ADDRESS_NOT_FOUND (unknown, removed or another user's); 400 CART_EMPTY; 409 a line
- *   short of stock after all; 422 no open store delivers to the address; whatever `spendBudget`
- *   throws (429)
+ *   short of stock after all; 409 ORDER_BUSY (`Retry-After: 1`) when its products stayed locked by
+ *   other placements for PLACEMENT_LOCK_TIMEOUT_MS and the cart is still orderable as it is; 422 no
+ *   open store delivers to the address; whatever `spendBudget` throws (429)
  */
 export async function placeCashOnDelivery(
   deps: OrderDeps,
