@@ -10,7 +10,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { AppDeps, AppOptions } from './deps.ts'
 import { failure } from './lib/envelope.ts'
 import { HttpError } from './lib/errors.ts'
-import { DATABASE_UNAVAILABLE, describeFault, isConnectionFault, statusForSqlState } from './lib/faults.ts'
+import { DATABASE_UNAVAILABLE, describeFault, isConnectionFault, isPoolBusy, POOL_BUSY, statusForSqlState } from './lib/faults.ts'
 import { DEFAULT_JSON_BODY_MAX_BYTES } from './lib/validate.ts'
 import { createGate } from './lib/gate.ts'
 import { createCatalogCache } from './lib/cache.ts'
@@ -103,9 +103,22 @@ export function createApp(opts: AppOptions) {
     // parameter (password hashes, emails, tokens). The class, the SQLSTATE and the route suffice to
     // find the fault (OWASP Logging Cheat Sheet, "Data to exclude").
     const fault = describeFault(err)
-    const mapped = isConnectionFault(err) ? { status: 503 as const, message: DATABASE_UNAVAILABLE } : statusForSqlState(fault.sqlState)
+    const where = { ...fault, method: c.req.method, route: c.req.routePath }
+    // A pool whose connections are all in use is not a database that is down: 429 with a wait, and
+    // a log line that says which (docs/decisions/0043-flash-sale-and-busy-pool.md).
+    if (isPoolBusy(err)) {
+      deps.logger.warn(where, 'database pool busy: no free connection in time')
+      c.header('Retry-After', '1')
+      return c.json(failure(POOL_BUSY), 429)
+    }
+    if (isConnectionFault(err)) {
+      deps.logger.warn(where, 'database unavailable: connection lost or refused')
+      c.header('Retry-After', '1')
+      return c.json(failure(DATABASE_UNAVAILABLE), 503)
+    }
+    const mapped = statusForSqlState(fault.sqlState)
     if (mapped) {
-      deps.logger.warn({ ...fault, method: c.req.method, route: c.req.routePath }, 'API request refused by the database')
+      deps.logger.warn(where, 'API request refused by the database')
       if (mapped.status === 503) c.header('Retry-After', '1')
       return c.json(failure(mapped.message), mapped.status)
     }

@@ -61,7 +61,11 @@ export interface ServerConfig {
   adminPassword?: string
   /** `RATE_LIMIT_IP_MULTIPLIER`: scales every per-address limit (a load test from one address), default 1. */
   rateLimitIpMultiplier: number
-  /** PostgreSQL pool: `DATABASE_POOL_MAX` connections (10), `DATABASE_CONNECT_TIMEOUT_MS` to get one (5000). */
+  /**
+   * PostgreSQL request pool: `DATABASE_POOL_MAX` connections per process (10; plus 2 for the rate-limit
+   * counters and 1 for LISTEN, docs/scale-out.md "Pool sizing"), `DATABASE_CONNECT_TIMEOUT_MS` to get
+   * one (5000 ms; then 429 busy or 503 unavailable, docs/decisions/0043-flash-sale-and-busy-pool.md).
+   */
   databasePool: { max: number; connectTimeoutMs: number }
   /** `SEED_CATALOG=0` skips seeding the catalogue at start. */
   seedCatalog: boolean

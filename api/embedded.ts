@@ -103,7 +103,8 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     payments: config.payments,
     // PGlite runs one query at a time: one search at a time keeps room for everything else.
     searchGate: createGate(database.kind === 'pglite' ? 1 : 4, 64),
-    rateLimits: createRateLimits({}, config.rateLimitIpMultiplier, database.pool),
+    // Counted on a pool of their own: the order budget is spent inside a transaction (api/db/client.ts).
+    rateLimits: createRateLimits({}, config.rateLimitIpMultiplier, database.counterPool),
   })
 
   // Emails, the image sweep and the guest-cart purge run as jobs (api/jobs.ts). Abandoned uploads

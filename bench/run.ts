@@ -239,6 +239,8 @@ function placeOrders(shoppers: OrderingShopper[], productIds: string[], perSecon
   let placed = 0
   let refused = 0
   let n = 0
+  // The placements' answers by status: 409 stock or price moved (or busy), 429 order budget or a busy pool.
+  const statuses: Record<number, number> = {}
   const running = new Set<Promise<void>>()
   const one = async () => {
     const shopper = shoppers[n++ % shoppers.length]!
@@ -252,6 +254,7 @@ function placeOrders(shoppers: OrderingShopper[], productIds: string[], perSecon
       { addressId: shopper.addressId },
       { 'Idempotency-Key': `bench-${n}-${Date.now()}` },
     )
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1
     if (res.status === 201) placed++
     else refused++
   }
@@ -266,7 +269,7 @@ function placeOrders(shoppers: OrderingShopper[], productIds: string[], perSecon
     async stop() {
       clearInterval(timer)
       await Promise.all(running)
-      return { placed, refused }
+      return { placed, refused, statuses }
     },
   }
 }
@@ -496,10 +499,10 @@ try {
     const spare = (await api<Array<{ _id: string }>>('product/get', { page: 2, limit: 100 })).find((p) => !shown.has(p._id))
     const mixed = mixedSeconds > 0 ? await mixedLoad(pages, spare!._id) : null
     const seconds = (Date.now() - started) / 1000
-    const { placed, refused } = await orders.stop()
+    const { placed, refused, statuses: orderStatuses } = await orders.stop()
     const after = await pageCacheStats()
     console.log(
-      `\nAnonymous pages while orders are placed at ${rate}/s (${placed} placed, ${refused} refused, ${(placed / seconds).toFixed(1)}/s):\n`,
+      `\nAnonymous pages while orders are placed at ${rate}/s (${placed} placed, ${refused} refused, ${(placed / seconds).toFixed(1)}/s; placements by status ${JSON.stringify(orderStatuses)}):\n`,
     )
     console.log('| target | req/s | p50 ms | p99 ms | vs static file | page cache hits | renders | errors |')
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|')

@@ -25,8 +25,15 @@ export type { Db, Schema } from './db.ts'
 export interface Database {
   db: Db
   kind: 'pglite' | 'postgres'
-  /** The node-postgres pool (PostgreSQL only): shared stores such as the rate limits use it. */
+  /** The node-postgres pool (PostgreSQL only) every request's queries and transactions use. */
   pool?: pg.Pool
+  /**
+   * A pool of its own (PostgreSQL only, COUNTER_POOL_MAX connections) for the rate-limit counters
+   * (api/lib/rate-limit.ts). The order budget is spent inside the placement's transaction: from
+   * `pool`, that query waited for a second connection while the transaction held its first, and a
+   * burst of placements held every connection so (docs/decisions/0043-flash-sale-and-busy-pool.md).
+   */
+  counterPool?: pg.Pool
   /** The connection URL (PostgreSQL only), for connections of their own (LISTEN). */
   url?: string
   /**
@@ -57,26 +64,33 @@ export async function openDatabase(opts: {
   pool?: { max: number; connectTimeoutMs: number }
 }): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({
-      connectionString: opts.url,
-      max: opts.pool?.max ?? 10,
-      // A request waits at most this long for a connection (then 503), instead of hanging while the
-      // server is down; a dead connection is noticed by TCP keep-alive, not only by the next query.
-      connectionTimeoutMillis: opts.pool?.connectTimeoutMs ?? 5000,
-      keepAlive: true,
-    })
-    // An idle client dropped by the server (restart, failover, a test dropping its database) emits
-    // 'error' on the pool; without a listener that would crash the process. The pool replaces it.
-    pool.on('error', (err) => logger.warn(describeConnectionError(err), 'idle PostgreSQL client error'))
-    // A client checked out by a request emits 'error' itself when its connection is cut between two
-    // queries (a restart under load): without a listener Node would crash the process. The query in
-    // flight fails (the request answers 503) and the pool discards the client (node-postgres docs,
-    // "Pooling": "error" on a checked-out client).
-    pool.on('connect', (client) => {
-      client.on('error', (err) => logger.warn(describeConnectionError(err), 'PostgreSQL connection lost'))
-    })
+    const url = opts.url
+    const makePool = (max: number) => {
+      const made = new pg.Pool({
+        connectionString: url,
+        max,
+        // A request waits at most this long for a connection (then 429 "busy" when every connection
+        // is in use, 503 when none can be made: api/lib/faults.ts), instead of hanging while the
+        // server is down; a dead connection is noticed by TCP keep-alive, not only by the next query.
+        connectionTimeoutMillis: opts.pool?.connectTimeoutMs ?? 5000,
+        keepAlive: true,
+      })
+      watchPool(made)
+      return made
+    }
+    const pool = makePool(opts.pool?.max ?? 10)
+    const counterPool = makePool(COUNTER_POOL_MAX)
     const db = drizzlePg(pool, { schema }) as unknown as Db
-    return { db, kind: 'postgres', pool, url: opts.url, close: () => endPool(pool) }
+    return {
+      db,
+      kind: 'postgres',
+      pool,
+      counterPool,
+      url,
+      close: async () => {
+        await Promise.all([endPool(pool), endPool(counterPool)])
+      },
+    }
   }
   // One process per folder (db/folder-lock.ts): taken before PGlite touches the files.
   const lock = opts.dataDir ? lockFolder(opts.dataDir) : null
@@ -105,6 +119,27 @@ export async function openDatabase(opts: {
     lock?.release()
     throw err
   }
+}
+
+/**
+ * Connections of the rate-limit counters' own pool (`Database.counterPool`), per instance: each
+ * counter is one short upsert, so two serve thousands a second. Count them against PostgreSQL's
+ * `max_connections` (docs/scale-out.md, "Pool sizing").
+ */
+export const COUNTER_POOL_MAX = 2
+
+/**
+ * Keeps a connection error from crashing the process. An idle client dropped by the server (restart,
+ * failover, a test dropping its database) emits 'error' on the pool, which replaces it. A client
+ * checked out by a request emits 'error' itself when its connection is cut between two queries (a
+ * restart under load): the query in flight fails (the request answers 503) and the pool discards the
+ * client (node-postgres docs, "Pooling": "error" on a checked-out client).
+ */
+function watchPool(pool: pg.Pool): void {
+  pool.on('error', (err) => logger.warn(describeConnectionError(err), 'idle PostgreSQL client error'))
+  pool.on('connect', (client) => {
+    client.on('error', (err) => logger.warn(describeConnectionError(err), 'PostgreSQL connection lost'))
+  })
 }
 
 /** Longest wait for the pool to close (ms): a connection the server cut may never report its end. */

@@ -49,6 +49,9 @@ export function statusForSqlState(sqlState: string | undefined): { status: 400 |
   if (sqlState === '23505') return { status: 409, message: 'This conflicts with an existing record' }
   if (sqlState === '23503') return { status: 409, message: 'This refers to a record that does not exist or is still in use' }
   if (sqlState === '57014') return { status: 503, message: 'The request took too long, try again' }
+  // 55P03 lock_not_available: a `lock_timeout` ran out while someone else held the rows (an order
+  // placement handles its own, api/modules/order/service.ts); the database is up.
+  if (sqlState === '55P03') return { status: 409, message: 'Someone else is changing the same records right now, try again' }
   // Class 08 connection exception, 57P01-57P03 the server shutting down or starting, 53300 too many
   // connections, 40001/40P01 serialization failure or deadlock: nothing the request did wrong, and
   // the next attempt may well succeed.
@@ -63,9 +66,39 @@ export const DATABASE_UNAVAILABLE = 'The database is unavailable for a moment, t
 
 /** Node's socket error codes of a connection that could not be made or was cut. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
-/** node-postgres's own messages for a connection that ended under a query (they carry no code). */
+/**
+ * node-postgres's own messages for a connection that ended under a query or could not be made in
+ * time (they carry no code): "Connection terminated due to connection timeout" is a new connection
+ * the server did not accept within `connectionTimeoutMillis`; "Cannot use a pool after calling end"
+ * and "Client was closed" are a request still running while the process shuts its pool down.
+ */
 const LOST_CONNECTION =
-  /^(Connection terminated|Client has encountered a connection error|Connection terminated unexpectedly|timeout exceeded when trying to connect)/
+  /^(Connection terminated|Client has encountered a connection error|Cannot use a pool after calling end|Client was closed and is not queryable)/
+
+/**
+ * pg-pool's message when every connection of the pool stayed in use for its whole
+ * `connectionTimeoutMillis` (DATABASE_CONNECT_TIMEOUT_MS): the request never reached the server.
+ */
+const POOL_WAIT_TIMED_OUT = 'timeout exceeded when trying to connect'
+
+/** The 429 message of a request that found every connection of the pool in use (`Retry-After: 1`). */
+export const POOL_BUSY = 'The store is busy right now, try again in a moment'
+
+/**
+ * True when `err` (or a `cause` up to three deep) is pg-pool's wait for a free connection running
+ * out: the database answers, this instance's connections are all in use (slow transactions, a
+ * burst). Answered 429 "busy", never 503 "database unavailable"
+ * (docs/decisions/0043-flash-sale-and-busy-pool.md). A server that accepts no connection at all
+ * fails the connection attempts themselves (`isConnectionFault`).
+ */
+export function isPoolBusy(err: unknown): boolean {
+  let current: unknown = err
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    if ((current as { message?: unknown }).message === POOL_WAIT_TIMED_OUT) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
+}
 
 /**
  * True when `err` (or a `cause` up to three deep) is a lost or refused database connection: a socket

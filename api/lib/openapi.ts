@@ -72,7 +72,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   413: 'The body is larger than the cap (JSON_BODY_MAX_BYTES, or UPLOAD_MAX_BYTES for a file)',
   415: 'Wrong content type: JSON bodies must be application/json; an upload must be an image',
   422: 'The Idempotency-Key was used before with another body',
-  429: 'Too many requests: wait the `Retry-After` seconds',
+  429: 'Too many requests, or the store busy (every database connection in use): wait the `Retry-After` seconds',
   503: 'The database is unavailable: retry after `Retry-After` seconds',
 }
 
@@ -81,8 +81,12 @@ const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retr
 /** The error statuses of an endpoint: those following from its body, its guard and the database, and those it lists. */
 export function errorStatuses(endpoint: Pick<Endpoint, 'access' | 'body' | 'upload' | 'query' | 'errors' | 'answers'>): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(endpoint.errors ?? [])
-  // Every envelope route reads the database, which may be unreachable for a moment (api/app.ts).
-  if (Object.values(endpoint.answers).some((answer) => answer && !answer.raw)) statuses.add(503)
+  // Every envelope route reads the database, which may be unreachable for a moment (503) or have
+  // every pooled connection in use (429 "busy", api/app.ts).
+  if (Object.values(endpoint.answers).some((answer) => answer && !answer.raw)) {
+    statuses.add(429)
+    statuses.add(503)
+  }
   if (endpoint.body || endpoint.upload || endpoint.query) statuses.add(400)
   if (endpoint.body || endpoint.upload) {
     statuses.add(413)

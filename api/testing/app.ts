@@ -23,9 +23,12 @@ export interface CallOptions {
 /** The JWT secret of every test API: tests sign and check their tokens with it, and nothing else does. */
 export const TEST_JWT_SECRET = 'test-secret-not-for-production-0123456789'
 
-/** A fresh API: `{ app, deps, db, tmpDir, call, close }`. Close it in afterAll. */
-export async function createTestApp(overrides: Partial<AppOptions> = {}) {
-  const database = await createTestDatabase()
+/**
+ * A fresh API: `{ app, deps, db, tmpDir, call, close }`. Close it in afterAll.
+ * @param dbOptions.pool PostgreSQL only: the pool's size and wait for a connection (the pool tests)
+ */
+export async function createTestApp(overrides: Partial<AppOptions> = {}, dbOptions: Parameters<typeof createTestDatabase>[0] = {}) {
+  const database = await createTestDatabase(dbOptions)
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-test-'))
   const { app, deps } = createApp({
     db: database.db,

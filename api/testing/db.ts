@@ -10,7 +10,8 @@ import { migrateDb, openDatabase, type Database } from '../db/client.ts'
 import { newId } from '../lib/ids.ts'
 import { onServer, openPgliteFromTemplate, PG_TEMPLATE_ENV, PGLITE_TEMPLATE_ENV, urlOfDatabase } from './pglite-template.ts'
 
-export async function createTestDatabase(): Promise<Database> {
+/** @param opts.pool PostgreSQL only: the pool's size and wait for a connection (default: as the server's defaults) */
+export async function createTestDatabase(opts: { pool?: { max: number; connectTimeoutMs: number } } = {}): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL
   if (!serverUrl) {
     const template = process.env[PGLITE_TEMPLATE_ENV]
@@ -23,7 +24,7 @@ export async function createTestDatabase(): Promise<Database> {
   const name = `test_${newId()}`
   const template = process.env[PG_TEMPLATE_ENV]
   await onServer(serverUrl, template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`)
-  const database = await openDatabase({ url: urlOfDatabase(serverUrl, name) })
+  const database = await openDatabase({ url: urlOfDatabase(serverUrl, name), pool: opts.pool })
   await migrateDb(database)
   return {
     ...database,

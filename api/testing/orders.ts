@@ -34,3 +34,12 @@ export async function placeTestOrder(t: TestApp): Promise<{ who: SignedIn; order
   expect(res.status).toBe(201)
   return { who, order: res.body.data }
 }
+
+/** Posts a cash-on-delivery placement of `who`'s cart to their address with `Idempotency-Key: key`; answers as `t.call` does. */
+export const placeWithKey = (t: TestApp, who: { token: string; addressId: string }, key: string) =>
+  t.call('order/cash-on-delivery', {
+    method: 'POST',
+    json: { addressId: who.addressId },
+    token: who.token,
+    headers: { 'Idempotency-Key': key },
+  })

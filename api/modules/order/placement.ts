@@ -6,8 +6,10 @@
  * 1. `lockUserRow` (api/db/locks.ts), then `earlierOrderOfKey`: one placement per user at a time, so a retried
  *    idempotency key finds the first order;
  * 2. `deliveryAddress`: one of the user's live addresses, as the order's snapshot;
- * 3. `lockCartLines`: the cart's lines with their products locked in id order (two buyers of the
- *    same products queue instead of deadlocking) and their stock in the order's store;
+ * 3. `boundLockWaits`, then `lockCartLines`: the cart's lines with their products locked in id order
+ *    (two buyers of the same products queue instead of deadlocking, for at most
+ *    PLACEMENT_LOCK_TIMEOUT_MS: docs/decisions/0043-flash-sale-and-busy-pool.md) and their stock in
+ *    the order's store, read once the locks are held;
  * 4. `checkPricesAndStock`: every line against today's selling price and stock; what moved is
  *    corrected in the cart and answered as changes (nothing is ordered then);
  * 5. `reserveStock`: the stock taken with the guard `stock >= quantity`;
@@ -112,25 +114,78 @@ export interface CartLineToOrder {
 }
 
 /**
- * The lines of the user's cart, in the order they were added (the order lists them so), each with
- * its product locked (`for update`, in product id order: two buyers of the same products queue
- * instead of deadlocking) and its stock in `storeId`. Raw SQL: a join locking only the products,
- * and the brand read from the product's jsonb details. No cart, or an empty one: [].
+ * Longest wait (ms) of a placement for another placement's lock on one of its products (PostgreSQL
+ * `lock_timeout`, docs "Client Connection Defaults"), set with `SET LOCAL` so it ends with the
+ * transaction. In a flash sale every buyer of a product queues on its row: a bounded wait gives the
+ * pooled connection back instead of holding it while the queue drains, so other requests are not
+ * starved of connections (docs/decisions/0043-flash-sale-and-busy-pool.md). Below the pool's
+ * default wait for a connection (`DATABASE_CONNECT_TIMEOUT_MS`, 5000), and far above one
+ * placement's time holding the lock (a few ms).
  */
-export async function lockCartLines(tx: Tx, userId: string, storeId: string): Promise<CartLineToOrder[]> {
-  const locked = await queryRows<CartLineToOrder & { added: string }>(
-    tx,
-    sql`select l.id as "lineId", l.created_at::text as added, l.product_id as "productId", l.quantity,
+export const PLACEMENT_LOCK_TIMEOUT_MS = 2000
+
+/** SQLSTATE 55P03 lock_not_available: `lock_timeout` ran out (PostgreSQL, "Appendix A. Error Codes"). */
+export const LOCK_NOT_AVAILABLE = '55P03'
+
+/** Bounds this transaction's lock waits to PLACEMENT_LOCK_TIMEOUT_MS; a wait past it throws LOCK_NOT_AVAILABLE. */
+export async function boundLockWaits(tx: Tx): Promise<void> {
+  // SET takes no bind parameter: the value is this module's own constant.
+  await tx.execute(sql.raw(`set local lock_timeout = ${PLACEMENT_LOCK_TIMEOUT_MS}`))
+}
+
+/** The query of the cart's lines with their products (locked in product id order with `lock`) and their stock in `storeId`. */
+function cartLinesQuery(userId: string, storeId: string, lock: boolean) {
+  return sql`select l.id as "lineId", l.created_at::text as added, l.product_id as "productId", l.quantity,
         l.unit_price_paise as "seenSellingPaise", p.name, p.image, p.unit, p.more_details->>'brand' as brand,
         coalesce(i.stock, 0)::int as stock, p.publish, p.price as mrp, p.selling_price as "sellingPrice"
       from carts c join cart_lines l on l.cart_id = c.id join products p on p.id = l.product_id
       left join inventory i on i.product_id = p.id and i.store_id = ${storeId}
-      where c.user_id = ${userId} order by p.id for update of p`,
-  )
-  // The timestamp as text keeps its microseconds: two lines added in one millisecond keep their order.
-  return locked
+      where c.user_id = ${userId} order by p.id ${lock ? sql`for update of p` : sql``}`
+}
+
+/** Lines in the order they were added; the timestamp as text keeps its microseconds, so two lines added in one millisecond keep their order. */
+function inAddedOrder(rows: (CartLineToOrder & { added: string })[]): CartLineToOrder[] {
+  return rows
     .sort((a, b) => (a.added === b.added ? a.lineId.localeCompare(b.lineId) : a.added < b.added ? -1 : 1))
     .map(({ added: _added, ...line }) => line)
+}
+
+/**
+ * The lines of the user's cart, in the order they were added (the order lists them so), each with
+ * its product locked (`for update`, in product id order: two buyers of the same products queue
+ * instead of deadlocking) and its stock in `storeId` read after the locks are held. Raw SQL: a join
+ * locking only the products, and the brand read from the product's jsonb details. No cart, or an
+ * empty one: [].
+ * @throws LOCK_NOT_AVAILABLE (55P03) when a product stays locked longer than the transaction's
+ *   `lock_timeout` (`boundLockWaits`)
+ */
+export async function lockCartLines(tx: Tx, userId: string, storeId: string): Promise<CartLineToOrder[]> {
+  const locked = await queryRows<CartLineToOrder & { added: string }>(tx, cartLinesQuery(userId, storeId, true))
+  if (locked.length === 0) return []
+  // Read again once the locks are held. A statement that waited for a row lock re-reads the locked
+  // rows only: the joined inventory row keeps the version from before the wait (PostgreSQL,
+  // "Transaction Isolation", Read Committed: the updated version of the row is locked and the
+  // query's other rows are not re-read), so a buyer behind the one that took the last unit saw
+  // that unit still there. A new statement sees every commit made before it.
+  const stock = await queryRows<{ productId: string; stock: number }>(
+    tx,
+    sql`select product_id as "productId", stock from inventory
+      where store_id = ${storeId} and product_id in (${sql.join(
+        locked.map((l) => sql`${l.productId}`),
+        sql`, `,
+      )})`,
+  )
+  const byProduct = new Map(stock.map((row) => [row.productId, row.stock]))
+  return inAddedOrder(locked.map((line) => ({ ...line, stock: byProduct.get(line.productId) ?? 0 })))
+}
+
+/**
+ * The lines of the user's cart as `lockCartLines` answers them, without taking any product lock:
+ * what a placement that could not get its locks in time (`LOCK_NOT_AVAILABLE`) checks the cart
+ * against, so its shopper is told a line that ran out or moved at once instead of waiting.
+ */
+export async function readCartLines(tx: Tx, userId: string, storeId: string): Promise<CartLineToOrder[]> {
+  return inAddedOrder(await queryRows<CartLineToOrder & { added: string }>(tx, cartLinesQuery(userId, storeId, false)))
 }
 
 /**

@@ -19,6 +19,7 @@ import { canMove, type OrderStatus } from '../../../contract/order-status.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound } from '../../lib/errors.ts'
+import { hasSqlState } from '../../lib/faults.ts'
 import { lookupPincode } from '../../lib/pincodes.ts'
 import { activeStores, deliveryRefusal, nearestServing, type StoreInfo } from '../store/service.ts'
 import { fromPaise } from '../../lib/money.ts'
@@ -29,12 +30,15 @@ import type { PaymentState } from '../../../contract/payment.ts'
 import { recordRefund, sendPendingRefunds } from '../payment/refunds.ts'
 import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
 import {
+  boundLockWaits,
   checkPricesAndStock,
   confirmOrder,
   deliveryAddress,
   earlierOrderOfKey,
   lockCartLines,
+  LOCK_NOT_AVAILABLE,
   noStockChange,
+  readCartLines,
   releaseStock,
   recordStatus,
   reserveStock,
@@ -302,8 +306,9 @@ export async function cartIdempotencyKey(db: Executor, userId: string, addressId
  * @returns `placed` (with `created` false when `idempotencyKey` named an earlier order) or `changed`
  *   (prices or stock moved since the shopper saw them: the cart was corrected, nothing was ordered)
  * @throws 404 ADDRESS_NOT_FOUND (unknown, removed or another user's); 400 CART_EMPTY; 409 a line
- *   short of stock after all; 422 no open store delivers to the address; whatever `spendBudget`
- *   throws (429)
+ *   short of stock after all; 409 ORDER_BUSY (`Retry-After: 1`) when its products stayed locked by
+ *   other placements for PLACEMENT_LOCK_TIMEOUT_MS and the cart is still orderable as it is; 422 no
+ *   open store delivers to the address; whatever `spendBudget` throws (429)
  */
 export async function placeCashOnDelivery(
   deps: OrderDeps,
@@ -336,13 +341,25 @@ export const CASH_ON_DELIVERY: PlacementPayment = {
   finish: (tx, deps, order) => confirmOrder(tx, deps.jobs, order),
 }
 
+/** 409 message of a placement that waited too long for a product other shoppers were ordering (`Retry-After: 1`). */
+export const ORDER_BUSY = 'Many shoppers are ordering the same items right now: try again in a moment'
+
 /**
  * Places an order for the user's whole cart: the steps of ./placement.ts in one transaction, shared
  * by cash on delivery (`placeCashOnDelivery`) and online payment (api/modules/payment/service.ts
  * `startOnlinePayment`, docs/payments.md, "Reservation"), which differ only in `payment`. After the
  * commit the caches are told the products whose stock moved (`cache.stockChanged`), never cleared
- * whole (docs/decisions/0019-stock-changes-and-the-caches.md). Answers and errors as
- * placeCashOnDelivery.
+ * whole (docs/decisions/0019-stock-changes-and-the-caches.md).
+ *
+ * A flash sale (docs/decisions/0043-flash-sale-and-busy-pool.md): a placement waits at most
+ * PLACEMENT_LOCK_TIMEOUT_MS for its products' locks. Past that its transaction is rolled back and a
+ * second one checks the cart against the stock as it stands, without the product locks: a line
+ * that ran out (or moved) is corrected and answered as `changed`, exactly as when the locks were
+ * had; a cart still orderable as it is answers 409 ORDER_BUSY with `Retry-After: 1`. The order's
+ * answer is read inside the placement's transaction: nothing after the COMMIT needs a connection,
+ * so an order that committed is never answered with an error (a busy pool used to time out the
+ * read after it: a 503 for a placed order).
+ * Answers and errors as placeCashOnDelivery, and 409 ORDER_BUSY.
  */
 export async function placeFromCart(
   deps: OrderDeps,
@@ -353,18 +370,27 @@ export async function placeFromCart(
   // Read before the transaction (PGlite runs one statement at a time; the list is usually cached).
   const stores = await activeStores(deps)
   const named = input.storeId ? stores.find((s) => s.id === input.storeId) : undefined
-  const outcome = await deps.db.transaction(
-    async (
-      tx,
-    ): Promise<{ kind: 'placed'; id: string; created: boolean; stock?: StockChange } | { kind: 'changed'; changes: CartChange[] }> => {
+  type Attempt = { kind: 'placed'; row: OrderRow; created: boolean; stock?: StockChange } | { kind: 'changed'; changes: CartChange[] }
+  /** One try in one transaction; `contended`: the first one's lock wait ran out, check the cart without locks. */
+  const attempt = (contended: boolean) =>
+    deps.db.transaction(async (tx): Promise<Attempt> => {
       await lockUserRow(tx, user.id)
       const earlier = await earlierOrderOfKey(tx, user.id, input.idempotencyKey)
-      if (earlier) return { kind: 'placed', id: earlier, created: false }
-      await input.spendBudget?.()
+      if (earlier) return { kind: 'placed', row: (await findOrder(tx, earlier))!, created: false }
+      // The first try spent it already (its rollback does not give back the limiter's point).
+      if (!contended) await input.spendBudget?.()
 
       const address = await deliveryAddress(tx, user.id, input.addressId)
       const now = deps.clock()
       const store = orderStore(stores, named, address.snapshot.pincode, now)
+      if (contended) {
+        const lines = await readCartLines(tx, user.id, store.id)
+        if (lines.length === 0) throw BadRequest(CART_EMPTY)
+        const changes = await checkPricesAndStock(tx, lines)
+        if (changes.length > 0) return { kind: 'changed', changes }
+        throw new HttpError(409, ORDER_BUSY, { retryAfterSeconds: 1 })
+      }
+      await boundLockWaits(tx)
       const lines = await lockCartLines(tx, user.id, store.id)
       if (lines.length === 0) throw BadRequest(CART_EMPTY)
       const changes = await checkPricesAndStock(tx, lines)
@@ -382,13 +408,18 @@ export async function placeFromCart(
         now,
       })
       await payment.finish(tx, deps, { orderId: id, userId: user.id, now })
-      return { kind: 'placed', id, created: true, stock: reserved.stock }
-    },
-  )
+      return { kind: 'placed', row: (await findOrder(tx, id))!, created: true, stock: reserved.stock }
+    })
+  let outcome: Attempt
+  try {
+    outcome = await attempt(false)
+  } catch (err) {
+    if (!hasSqlState(err, LOCK_NOT_AVAILABLE)) throw err
+    outcome = await attempt(true)
+  }
   if (outcome.kind === 'changed') return outcome
-  const order = toOrderAnswer(deps, (await findOrder(deps.db, outcome.id))!, false)
   if (outcome.stock) deps.cache.stockChanged(outcome.stock)
-  return { kind: 'placed', order, created: outcome.created }
+  return { kind: 'placed', order: toOrderAnswer(deps, outcome.row, false), created: outcome.created }
 }
 
 /**
