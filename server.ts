@@ -31,6 +31,7 @@ import { createPageCache, type PageCache, type RenderPersonalSlots } from './app
 import { env as bffEnv } from './app/.server/env.ts'
 import { apiLoadContext, inProcessWiring, networkWiring, type ApiWiring } from './app/.server/api-context.ts'
 import { createCartCache } from './app/.server/cart-cache.ts'
+import { endOrderStreams } from './app/.server/order-stream.ts'
 import { productOfStockKey } from './contract/availability.ts'
 
 const config = loadConfig()
@@ -219,6 +220,12 @@ const shutdown = createShutdown({
   logger,
   delayMs: config.shutdown.delayMs,
   graceMs: config.shutdown.graceMs,
+  // Open live order streams never end by themselves: end them now, their browsers reconnect through
+  // the balancer (app/.server/order-stream.ts, "Shutdown").
+  onDraining: () => {
+    const ended = endOrderStreams()
+    if (ended > 0) logger.info({ streams: ended }, 'ended the open order status streams')
+  },
   onDrained: async () => {
     await embedded?.stop()
   },
