@@ -47,19 +47,23 @@ export interface EmbeddedApi {
 
 /** Opens, prepares and builds the API for `config` (see the module comment). */
 export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Promise<EmbeddedApi> {
+  const phases = startupPhases()
   const database = await openDatabaseOrExit({
     url: config.databaseUrl,
     dataDir: path.join(config.dataDir, 'pglite'),
     pool: config.databasePool,
   })
+  phases.done('open database')
   const storage = config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'uploads'))
   // One runner per process; on PostgreSQL each job is taken by one process only (docs/jobs.md).
   const jobs = createJobQueue({ db: database.db, logger })
   // N instances may start at once on one empty database: one migrates and imports, the others wait.
   const demoAdmin = await withStartupLock(database, async () => {
     await migrateDb(database)
+    phases.done('migrations and search vocabulary')
     // The job tables and queues: two processes creating queues at once could deadlock.
     await jobs.prepare()
+    phases.done('job tables')
     await ensureCatalog({
       db: database.db,
       storage,
@@ -68,8 +72,10 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
       dataDir: config.dataDir,
       seed: config.seedCatalog,
     })
+    phases.done('catalogue checks and data fixes')
     return ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: config.adminPassword })
   })
+  phases.done('demo admin')
   if (demoAdmin) {
     // Printed once to the operator's console, never through the logger (which may be shipped elsewhere).
     console.log(
@@ -100,6 +106,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     rateLimits: createRateLimits({}, config.rateLimitIpMultiplier, database.pool),
   })
 
+  phases.done('build the app')
   // Emails, the image sweep and the guest-cart purge run as jobs (api/jobs.ts). Abandoned uploads
   // are also swept once at start: one sweep for N processes starting together (singleton key).
   await deps.jobs.start()
@@ -120,6 +127,9 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     if (ownerKey) cartNotices.deliver(ownerKey)
   })
 
+  phases.done('job runner, cache bus')
+  logger.info({ phasesMs: phases.ms, sinceProcessStartMs: Math.round(performance.now()) }, 'API started')
+
   return {
     api,
     deps,
@@ -135,6 +145,20 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
       await deps.jobs.stop()
       await cacheBus?.close()
       await database.close()
+    },
+  }
+}
+
+/** Milliseconds spent in each named start-up phase, in order (logged once as "API started"). */
+function startupPhases(): { ms: Record<string, number>; done(name: string): void } {
+  const ms: Record<string, number> = {}
+  let last = performance.now()
+  return {
+    ms,
+    done(name) {
+      const now = performance.now()
+      ms[name] = Math.round(now - last)
+      last = now
     },
   }
 }
