@@ -48,9 +48,15 @@ export const MAX_STREAM_MS = 10 * 60_000
 export const MAX_STREAMS_PER_USER = 5
 
 const openByUser = new Map<string, number>()
-/** The `end` of every open stream of this process, and whether a shutdown began (`endOrderStreams`). */
-const openStreamEnds = new Set<() => void>()
-let shuttingDown = false
+/**
+ * The `end` of every open stream of this process, and whether a shutdown began (`endOrderStreams`).
+ * Kept in the global registry: server.ts (run by tsx) and the built server bundle each load their own
+ * copy of this module, and server.ts's shutdown must reach the streams the bundle's route opened.
+ */
+const STREAMS_KEY = Symbol.for('grocery.order-streams')
+const registry = globalThis as Record<symbol, { ends: Set<() => void>; shuttingDown: boolean } | undefined>
+const streams = (registry[STREAMS_KEY] ??= { ends: new Set(), shuttingDown: false })
+const openStreamEnds = streams.ends
 
 /**
  * Ends every open stream of this process now, and every stream opened from now on right after its
@@ -58,7 +64,7 @@ let shuttingDown = false
  * @returns how many streams were open
  */
 export function endOrderStreams(): number {
-  shuttingDown = true
+  streams.shuttingDown = true
   const ends = [...openStreamEnds]
   for (const end of ends) end()
   return ends.length
@@ -149,7 +155,7 @@ export function orderEventStream(opts: {
     openStreamEnds.add(end)
     // Catch-up first: the status as the loader read it, unless the browser holds it already.
     sendStatus({ orderId: order._id, status: order.status, version: order.version })
-    if (shuttingDown) {
+    if (streams.shuttingDown) {
       // Told where the order stands; the browser reconnects to an instance that is not stopping.
       queueMicrotask(end)
       return stop
