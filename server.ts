@@ -151,6 +151,9 @@ if (isProduction) {
     render: createFetchHandler(build, 'production'),
     maxBytes: bffEnv.pageCacheMaxBytes,
     ttlMs: bffEnv.pageCacheTtlMs ?? (embedded ? 60_000 : 5_000),
+    // A page past its TTL whose new render fails for want of the API is sent as it was, for this long
+    // (RFC 5861 stale-if-error): an API restart leaves the kept pages up.
+    staleIfErrorMs: bffEnv.pageCacheStaleIfErrorMs,
     publicUrl: bffEnv.publicUrl ?? null,
     // A shopper with a cart or an account gets the shared page with their own slots spliced in
     // (docs/decisions/0032-personal-parts-spliced.md); app/entry.server.tsx renders those slots.
