@@ -212,6 +212,8 @@ const server = app.listen(config.port, () => {
     { port: config.port, database: embedded?.databaseKind ?? 'remote API', dataDir: config.dataDir },
     `storefront on http://localhost:${config.port}`,
   )
+  // Ready: now the start-up work that serving does not wait for (api/embedded.ts `afterReady`).
+  void embedded?.afterReady()
 })
 tuneKeepAlive(server)
 

@@ -14,7 +14,6 @@ import type { ServerConfig } from './config.ts'
 import { openDatabaseOrExit, migrateDb, withStartupLock } from './db/client.ts'
 import { createApp } from './app.ts'
 import { createDiskStorage, type Storage } from './lib/storage.ts'
-import { createS3Storage } from './lib/storage-s3.ts'
 import { createIllustrationDrawer, type IllustrationDrawer } from './lib/illustration-store.ts'
 import { createMailer } from './lib/mail.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
@@ -24,7 +23,7 @@ import { describeFault } from './lib/faults.ts'
 import { createGate } from './lib/gate.ts'
 import { startCacheBus } from './lib/cache-bus.ts'
 import { CART_CHANNEL, createCartNotices, readCartNotice, type CartNotices } from './lib/cart-notices.ts'
-import { ensureCatalog } from './db/seed/ensure.ts'
+import { ensureCatalog, maintainCatalog } from './db/seed/ensure.ts'
 import { ensureDemoAdmin } from './modules/user/admin-accounts.ts'
 
 /** The running API: the Hono app, its dependencies, and its readiness and stop hooks. */
@@ -39,6 +38,11 @@ export interface EmbeddedApi {
   databaseKind: 'pglite' | 'postgres'
   /** Whose cart summary may have changed, from the database's notices (api/lib/cart-notices.ts). */
   cartNotices: CartNotices
+  /**
+   * The start-up work not needed to serve, run once the server listens (never throws; logged): the
+   * catalogue's data fixes and artwork probe (api/db/seed/ensure.ts `maintainCatalog`).
+   */
+  afterReady(): Promise<void>
   /** Resolves when the database answers a query; rejects otherwise. */
   ping(): Promise<void>
   /** Stops the background work and closes the database (after in-flight requests finished). */
@@ -54,25 +58,32 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     pool: config.databasePool,
   })
   phases.done('open database')
-  const storage = config.s3 ? createS3Storage(config.s3) : createDiskStorage(path.join(config.dataDir, 'uploads'))
+  // The S3 client is loaded only when a bucket is configured (half a second of start-up otherwise).
+  const storage = config.s3
+    ? (await import('./lib/storage-s3.ts')).createS3Storage(config.s3)
+    : createDiskStorage(path.join(config.dataDir, 'uploads'))
   // One runner per process; on PostgreSQL each job is taken by one process only (docs/jobs.md).
   const jobs = createJobQueue({ db: database.db, logger })
   // N instances may start at once on one empty database: one migrates and imports, the others wait.
+  let catalogPresent = false
   const demoAdmin = await withStartupLock(database, async () => {
     await migrateDb(database)
     phases.done('migrations and search vocabulary')
     // The job tables and queues: two processes creating queues at once could deadlock.
     await jobs.prepare()
     phases.done('job tables')
-    await ensureCatalog({
+    const catalog = await ensureCatalog({
       db: database.db,
       storage,
       logger,
       isEmbedded: !config.databaseUrl,
       dataDir: config.dataDir,
       seed: config.seedCatalog,
+      // Data fixes and the artwork probe wait until the server is ready (`afterReady`).
+      deferMaintenance: true,
     })
-    phases.done('catalogue checks and data fixes')
+    catalogPresent = catalog.action === 'present'
+    phases.done('catalogue check (the import on an empty database)')
     return ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: config.adminPassword })
   })
   phases.done('demo admin')
@@ -138,6 +149,18 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     drawIllustration: createIllustrationDrawer({ db: database.db, storage, logger }),
     databaseKind: database.kind,
     cartNotices,
+    async afterReady() {
+      if (!catalogPresent) return
+      const started = performance.now()
+      try {
+        const done = await maintainCatalog({ db: database.db, storage, logger, dataDir: config.dataDir })
+        // A fix changed prices or pictures: cached answers and pages of them are dropped everywhere.
+        if (done.fixedRows > 0) deps.cache.invalidate()
+        logger.info({ ...done, ms: Math.round(performance.now() - started) }, 'catalogue maintenance after start-up done')
+      } catch (err) {
+        logger.warn(describeFault(err), 'catalogue maintenance after start-up failed (runs again at the next start)')
+      }
+    },
     async ping() {
       await database.db.execute(sql`select 1`)
     },
