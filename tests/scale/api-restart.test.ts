@@ -17,12 +17,11 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../api/db/client.ts'
 import { insertProduct } from '../../api/testing/fixtures.ts'
 import { newId } from '../../api/lib/ids.ts'
-import { startInstance, startProxy, waitReady, type Instance } from './cluster.ts'
+import { createDatabase, startInstance, startProxy, tearDown, waitReady, type Instance } from './cluster.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
 const dbName = `restart_${newId()}`
@@ -55,12 +54,7 @@ async function visit(url: string) {
 
 describe.skipIf(!serverUrl)('a BFF alone whose API restarts (PostgreSQL)', () => {
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${dbName}`)
-    await admin.end()
-    const url = new URL(serverUrl!)
-    url.pathname = `/${dbName}`
+    const databaseUrl = await createDatabase(serverUrl!, dbName)
     const shared = {
       JWT_SECRET: 'restart-test-jwt-secret-0123456789abcdef',
       SESSION_SECRET: 'restart-test-session-secret-0123456789ab',
@@ -70,7 +64,7 @@ describe.skipIf(!serverUrl)('a BFF alone whose API restarts (PostgreSQL)', () =>
     }
     apiEnv = {
       ...shared,
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: databaseUrl,
       SEED_CATALOG: '0',
       DATABASE_POOL_MAX: '4',
       // Longer than the proxy's probe (every 100 ms, 500 ms timeout): it stops sending first.
@@ -91,15 +85,7 @@ describe.skipIf(!serverUrl)('a BFF alone whose API restarts (PostgreSQL)', () =>
   })
 
   afterAll(async () => {
-    for (const i of instances) i.process.kill('SIGKILL')
-    await Promise.all(instances.map((i) => i.exited))
-    if (serverUrl) {
-      const admin = new pg.Client({ connectionString: serverUrl })
-      await admin.connect()
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-      await admin.end()
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    await tearDown({ instances, serverUrl, database: dbName, dir: dataDir })
     console.log(`api-restart figures: ${JSON.stringify(report)}`)
   })
 

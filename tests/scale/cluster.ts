@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import pg from 'pg'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -263,4 +264,31 @@ export function startLoad(url: string, requests: LoadRequest[], workers = 8) {
       return statuses
     },
   }
+}
+
+/**
+ * Creates database `name` on the PostgreSQL server of `serverUrl` (TEST_DATABASE_URL); answers its
+ * URL. `name` is the test's own (letters, digits, `_`: it is not quoted).
+ */
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+/** Kills `instances` (SIGKILL, waiting for each exit), drops database `name`, removes `dir`: a test file's clean-up. */
+export async function tearDown(opts: { instances: Instance[]; serverUrl?: string; database: string; dir: string }): Promise<void> {
+  for (const i of opts.instances) i.process.kill('SIGKILL')
+  await Promise.all(opts.instances.map((i) => i.exited))
+  if (opts.serverUrl) {
+    const admin = new pg.Client({ connectionString: opts.serverUrl })
+    await admin.connect()
+    await admin.query(`DROP DATABASE IF EXISTS ${opts.database} WITH (FORCE)`)
+    await admin.end()
+  }
+  fs.rmSync(opts.dir, { recursive: true, force: true })
 }

@@ -16,13 +16,12 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../api/db/client.ts'
 import { createUser } from '../../api/modules/user/service.ts'
 import { insertProduct } from '../../api/testing/fixtures.ts'
 import { newId } from '../../api/lib/ids.ts'
-import { startInstance, waitReady, type Instance } from './cluster.ts'
+import { createDatabase, startInstance, tearDown, waitReady, type Instance } from './cluster.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
 const dbName = `live_${newId()}`
@@ -41,7 +40,11 @@ let b: Instance
 let adminToken = ''
 let order: { _id: string; version: number }
 
-async function api(url: string, route: string, init: { method?: string; token?: string; json?: unknown; headers?: Record<string, string> } = {}) {
+async function api(
+  url: string,
+  route: string,
+  init: { method?: string; token?: string; json?: unknown; headers?: Record<string, string> } = {},
+) {
   const res = await fetch(`${url}/api/${route}`, {
     method: init.method ?? 'POST',
     headers: {
@@ -128,14 +131,9 @@ function start(name: string, port: number): Instance {
 
 describe.skipIf(!serverUrl)('live order status across instances and shutdowns (PostgreSQL)', () => {
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${dbName}`)
-    await admin.end()
-    const url = new URL(serverUrl!)
-    url.pathname = `/${dbName}`
+    const databaseUrl = await createDatabase(serverUrl!, dbName)
     env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: databaseUrl,
       JWT_SECRET: 'live-test-jwt-secret-0123456789abcdef',
       SESSION_SECRET: 'live-test-session-secret-0123456789ab',
       INSECURE_COOKIES: '1',
@@ -176,15 +174,7 @@ describe.skipIf(!serverUrl)('live order status across instances and shutdowns (P
   })
 
   afterAll(async () => {
-    for (const i of instances) i.process.kill('SIGKILL')
-    await Promise.all(instances.map((i) => i.exited))
-    if (serverUrl) {
-      const admin = new pg.Client({ connectionString: serverUrl })
-      await admin.connect()
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-      await admin.end()
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    await tearDown({ instances, serverUrl, database: dbName, dir: dataDir })
   })
 
   it('a change made through B while the stream was away is the first thing the reconnected stream says, on A or B', async () => {
@@ -194,7 +184,11 @@ describe.skipIf(!serverUrl)('live order status across instances and shutdowns (P
     expect(statusEvents(opened.text)).toEqual([{ id: order.version, status: 'placed', version: order.version }])
     first.close()
 
-    const changed = await api(b.url, 'order/update-status', { method: 'PUT', token: adminToken, json: { orderId: order._id, status: 'packed' } })
+    const changed = await api(b.url, 'order/update-status', {
+      method: 'PUT',
+      token: adminToken,
+      json: { orderId: order._id, status: 'packed' },
+    })
     expect(changed.status).toBe(200)
     const packed = { id: order.version + 1, status: 'packed', version: order.version + 1 }
 
