@@ -56,7 +56,8 @@ export default defineConfig({
   ],
   webServer: {
     command: 'node scripts/e2e-server.mjs',
-    url: `${baseURL}/healthz`,
+    // Ready, not only live: /readyz answers 200 after the start's warm-up renders (docs/scale-out.md, "Start-up").
+    url: `${baseURL}/readyz`,
     // The first start imports the full catalogue (8,208 products with their artwork).
     timeout: 180_000,
     reuseExistingServer: !process.env.CI,

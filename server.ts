@@ -31,6 +31,7 @@ import { createPageCache, type PageCache, type RenderPersonalSlots } from './app
 import { env as bffEnv } from './app/.server/env.ts'
 import { apiLoadContext, inProcessWiring, networkWiring, type ApiWiring } from './app/.server/api-context.ts'
 import { createCartCache } from './app/.server/cart-cache.ts'
+import { endOrderStreams } from './app/.server/order-stream.ts'
 import { productOfStockKey } from './contract/availability.ts'
 
 const config = loadConfig()
@@ -66,6 +67,10 @@ const createFetchHandler = (build: ServerBuild, mode: string) => {
 }
 
 const lifecycle: Lifecycle = { draining: false }
+/** True once the warm-up renders are done (`warmUp`), or at once without them (development). */
+let warmedUp = false
+/** Renders a page in this process without the network (set in production, where the build is loaded). */
+let renderPage: ((request: Request) => Promise<Response>) | null = null
 const app = express()
 app.disable('x-powered-by')
 // The client address, decided once (api/lib/client-ip.ts): TRUST_PROXY hops from the right of
@@ -100,6 +105,11 @@ app.get('/healthz', (_req, res) => {
 app.get('/readyz', async (_req, res) => {
   if (lifecycle.draining) {
     res.status(503).json({ status: 'draining' })
+    return
+  }
+  // Not before the warm-up renders (below): a balancer would send a cold process work it answers slowly.
+  if (!warmedUp) {
+    res.status(503).json({ status: 'warming up' })
     return
   }
   try {
@@ -141,6 +151,7 @@ if (embedded) {
 if (isProduction) {
   const clientDir = path.resolve('build/client')
   const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
+  renderPage = createFetchHandler(build, 'production')
   // Pages of visitors without session state, rendered once per URL (app/.server/page-cache.ts); a
   // catalogue write anywhere clears them (the catalogue cache's clear, which LISTEN/NOTIFY spreads),
   // and an order drops only the pages showing a product that ran out or came back
@@ -150,6 +161,9 @@ if (isProduction) {
     render: createFetchHandler(build, 'production'),
     maxBytes: bffEnv.pageCacheMaxBytes,
     ttlMs: bffEnv.pageCacheTtlMs ?? (embedded ? 60_000 : 5_000),
+    // A page past its TTL whose new render fails for want of the API is sent as it was, for this long
+    // (RFC 5861 stale-if-error): an API restart leaves the kept pages up.
+    staleIfErrorMs: bffEnv.pageCacheStaleIfErrorMs,
     publicUrl: bffEnv.publicUrl ?? null,
     // A shopper with a cart or an account gets the shared page with their own slots spliced in
     // (docs/decisions/0032-personal-parts-spliced.md); app/entry.server.tsx renders those slots.
@@ -214,7 +228,37 @@ const server = app.listen(config.port, () => {
     },
     `storefront on http://localhost:${config.port}`,
   )
+  // Warm up, then ready; then the start-up work that serving does not wait for (api/embedded.ts `afterReady`).
+  void warmUp().then(() => {
+    warmedUp = true
+    void embedded?.afterReady()
+  })
 })
+
+/**
+ * Pages rendered once before `/readyz` says ready (docs/scale-out.md, "Start-up"): a new process
+ * loads and compiles most of its code on first use, and its first renders took over 5 s under load,
+ * past a BFF's `API_TIMEOUT_MS`, when a balancer sent them to a freshly restarted API at once.
+ * Rendered in this process (with the API in process, or through `API_URL`), anonymous, one at a
+ * time; a failure (the API away) only ends the warm-up. Each render waits `WARM_UP_TIMEOUT_MS` at most.
+ */
+const WARM_UP_PAGES = ['/', '/search?q=milk']
+const WARM_UP_TIMEOUT_MS = 10_000
+async function warmUp(): Promise<void> {
+  if (!renderPage) return
+  const started = performance.now()
+  for (const page of WARM_UP_PAGES) {
+    try {
+      const response = await renderPage(
+        new Request(`http://127.0.0.1:${config.port}${page}`, { signal: AbortSignal.timeout(WARM_UP_TIMEOUT_MS) }),
+      )
+      await response.arrayBuffer()
+    } catch {
+      break
+    }
+  }
+  logger.info({ ms: Math.round(performance.now() - started), pages: WARM_UP_PAGES.length }, 'warmed up: ready')
+}
 tuneKeepAlive(server)
 
 // SIGTERM (a rolling deploy): not ready at once, stop accepting after SHUTDOWN_DELAY_MS, let
@@ -225,6 +269,12 @@ const shutdown = createShutdown({
   logger,
   delayMs: config.shutdown.delayMs,
   graceMs: config.shutdown.graceMs,
+  // Open live order streams never end by themselves: end them now, their browsers reconnect through
+  // the balancer (app/.server/order-stream.ts, "Shutdown").
+  onDraining: () => {
+    const ended = endOrderStreams()
+    if (ended > 0) logger.info({ streams: ended }, 'ended the open order status streams')
+  },
   onDrained: async () => {
     await embedded?.stop()
   },

@@ -14,7 +14,6 @@ import { localPaths, type LocalPaths, type ServerConfig } from './config.ts'
 import { openDatabaseOrExit, migrateDb, withStartupLock } from './db/client.ts'
 import { createApp } from './app.ts'
 import { createDiskStorage, type Storage } from './lib/storage.ts'
-import { createS3Storage } from './lib/storage-s3.ts'
 import { createIllustrationDrawer, type IllustrationDrawer } from './lib/illustration-store.ts'
 import { createMailer } from './lib/mail.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
@@ -24,7 +23,7 @@ import { describeFault } from './lib/faults.ts'
 import { createGate } from './lib/gate.ts'
 import { startCacheBus } from './lib/cache-bus.ts'
 import { CART_CHANNEL, createCartNotices, readCartNotice, type CartNotices } from './lib/cart-notices.ts'
-import { ensureCatalog } from './db/seed/ensure.ts'
+import { ensureCatalog, maintainCatalog } from './db/seed/ensure.ts'
 import { ensureDemoAdmin } from './modules/user/admin-accounts.ts'
 
 /** The running API: the Hono app, its dependencies, and its readiness and stop hooks. */
@@ -41,6 +40,11 @@ export interface EmbeddedApi {
   paths: LocalPaths
   /** Whose cart summary may have changed, from the database's notices (api/lib/cart-notices.ts). */
   cartNotices: CartNotices
+  /**
+   * The start-up work not needed to serve, run once the server listens (never throws; logged): the
+   * catalogue's data fixes and artwork probe (api/db/seed/ensure.ts `maintainCatalog`).
+   */
+  afterReady(): Promise<void>
   /** Resolves when the database answers a query; rejects otherwise. */
   ping(): Promise<void>
   /** Stops the background work and closes the database (after in-flight requests finished). */
@@ -49,18 +53,24 @@ export interface EmbeddedApi {
 
 /** Opens, prepares and builds the API for `config` (see the module comment). */
 export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Promise<EmbeddedApi> {
+  const phases = startupPhases()
   // Every local path from one place: what is opened here is what the start-up log names.
   const paths = localPaths(config)
   const database = await openDatabaseOrExit({ url: config.databaseUrl, dataDir: paths.pglite, pool: config.databasePool })
-  const storage = config.s3 ? createS3Storage(config.s3) : createDiskStorage(paths.uploads)
+  phases.done('open database')
+  // The S3 client is loaded only when a bucket is configured (half a second of start-up otherwise).
+  const storage = config.s3 ? (await import('./lib/storage-s3.ts')).createS3Storage(config.s3) : createDiskStorage(paths.uploads)
   // One runner per process; on PostgreSQL each job is taken by one process only (docs/jobs.md).
   const jobs = createJobQueue({ db: database.db, logger })
   // N instances may start at once on one empty database: one migrates and imports, the others wait.
+  let catalogPresent = false
   const demoAdmin = await withStartupLock(database, async () => {
     await migrateDb(database)
+    phases.done('migrations and search vocabulary')
     // The job tables and queues: two processes creating queues at once could deadlock.
     await jobs.prepare()
-    await ensureCatalog({
+    phases.done('job tables')
+    const catalog = await ensureCatalog({
       db: database.db,
       storage,
       logger,
@@ -68,9 +78,14 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
       dataDir: config.dataDir,
       uploadsAt: paths.uploads,
       seed: config.seedCatalog,
+      // Data fixes and the artwork probe wait until the server is ready (`afterReady`).
+      deferMaintenance: true,
     })
+    catalogPresent = catalog.action === 'present'
+    phases.done('catalogue check (the import on an empty database)')
     return ensureDemoAdmin(database.db, { isEmbedded: !config.databaseUrl, password: config.adminPassword })
   })
+  phases.done('demo admin')
   if (demoAdmin) {
     // Printed once to the operator's console, never through the logger (which may be shipped elsewhere).
     console.log(
@@ -107,6 +122,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     rateLimits: createRateLimits({}, config.rateLimitIpMultiplier, database.counterPool),
   })
 
+  phases.done('build the app')
   // Emails, the image sweep and the guest-cart purge run as jobs (api/jobs.ts). Abandoned uploads
   // are also swept once at start: one sweep for N processes starting together (singleton key).
   await deps.jobs.start()
@@ -127,6 +143,9 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     if (ownerKey) cartNotices.deliver(ownerKey)
   })
 
+  phases.done('job runner, cache bus')
+  logger.info({ phasesMs: phases.ms, sinceProcessStartMs: Math.round(performance.now()) }, 'API started')
+
   return {
     api,
     deps,
@@ -136,6 +155,18 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     databaseKind: database.kind,
     paths,
     cartNotices,
+    async afterReady() {
+      if (!catalogPresent) return
+      const started = performance.now()
+      try {
+        const done = await maintainCatalog({ db: database.db, storage, logger, dataDir: config.dataDir, uploadsAt: paths.uploads })
+        // A fix changed prices or pictures: cached answers and pages of them are dropped everywhere.
+        if (done.fixedRows > 0) deps.cache.invalidate()
+        logger.info({ ...done, ms: Math.round(performance.now() - started) }, 'catalogue maintenance after start-up done')
+      } catch (err) {
+        logger.warn(describeFault(err), 'catalogue maintenance after start-up failed (runs again at the next start)')
+      }
+    },
     async ping() {
       await database.db.execute(sql`select 1`)
     },
@@ -143,6 +174,20 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
       await deps.jobs.stop()
       await cacheBus?.close()
       await database.close()
+    },
+  }
+}
+
+/** Milliseconds spent in each named start-up phase, in order (logged once as "API started"). */
+function startupPhases(): { ms: Record<string, number>; done(name: string): void } {
+  const ms: Record<string, number> = {}
+  let last = performance.now()
+  return {
+    ms,
+    done(name) {
+      const now = performance.now()
+      ms[name] = Math.round(now - last)
+      last = now
     },
   }
 }

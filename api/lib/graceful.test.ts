@@ -68,4 +68,25 @@ describe('graceful shutdown', () => {
     expect(await inFlight).toBe('cut')
     expect(lines.some((l) => l.includes('grace period'))).toBe(true)
   })
+
+  it('runs onDraining as the shutdown begins, once, before the delay, so long-lived answers end at once', async () => {
+    const lifecycle = { draining: false }
+    const { server } = await startServer(lifecycle)
+    const { logger } = captureLog()
+    const seen: boolean[] = []
+    const shutdown = createShutdown({
+      server,
+      lifecycle,
+      logger,
+      delayMs: 200,
+      onDraining: () => seen.push(lifecycle.draining),
+      onDrained: async () => undefined,
+    })
+    const done = shutdown('SIGTERM')
+    void shutdown('SIGINT')
+    // Called synchronously at the start: already draining, the delay not yet run.
+    expect(seen).toEqual([true])
+    await done
+    expect(seen).toEqual([true])
+  })
 })

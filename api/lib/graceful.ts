@@ -2,7 +2,10 @@
  * Graceful shutdown of the HTTP server (docs/scale-out.md, "Rolling restarts"), the sequence container
  * orchestrators and load balancers expect:
  *
- * 1. readiness turns false at once (`/readyz` answers 503, so a balancer stops sending new work);
+ * 1. readiness turns false at once (`/readyz` answers 503, so a balancer stops sending new work) and
+ *    `onDraining` runs: it ends the long-lived responses (the live order page's event streams,
+ *    app/.server/order-stream.ts), which would otherwise hold step 3 for the whole grace period; their
+ *    browsers reconnect through the balancer;
  * 2. after `delayMs` (time for the balancer to notice), the listener closes: no new connections;
  *    requests on open connections are answered with `Connection: close` (ending them), and
  *    connections left idle are closed once a second;
@@ -49,12 +52,15 @@ export function closeConnectionsWhileDraining(lifecycle: Lifecycle) {
  * Runs the shutdown sequence once (a second signal is ignored); resolves when `onDrained` is done.
  * @param opts.delayMs wait between "not ready" and closing the listener (SHUTDOWN_DELAY_MS)
  * @param opts.graceMs longest wait for in-flight requests (SHUTDOWN_GRACE_MS, default 25 s)
+ * @param opts.onDraining run at the start (see step 1 of the module comment)
  */
 export function createShutdown(opts: {
   server: Server
   lifecycle: Lifecycle
   logger: Logger
   onDrained: () => Promise<void>
+  /** Runs as the shutdown begins (ends long-lived streams; never awaited, must not throw). */
+  onDraining?: () => void
   delayMs?: number
   graceMs?: number
 }): (signal: string) => Promise<void> {
@@ -64,6 +70,7 @@ export function createShutdown(opts: {
       const { server, lifecycle, logger } = opts
       lifecycle.draining = true
       logger.info({ signal, delayMs: opts.delayMs ?? 0 }, 'shutting down: not ready')
+      opts.onDraining?.()
       if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs))
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       // Open connections still carry requests after the listener closed, each answered with

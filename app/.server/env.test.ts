@@ -24,6 +24,7 @@ describe('readBffEnv', () => {
       secureCookies: false,
       pageCacheMaxBytes: 64 * 1024 * 1024,
       pageCacheTtlMs: null,
+      pageCacheStaleIfErrorMs: 300_000,
     })
   })
 
@@ -38,6 +39,7 @@ describe('readBffEnv', () => {
       S3_PUBLIC_URL: 'https://cdn.example/img',
       PAGE_CACHE_MAX_MB: '0',
       PAGE_CACHE_TTL_MS: '5000',
+      PAGE_CACHE_STALE_IF_ERROR_MS: '0',
       RAZORPAY_KEY_ID: 'rzp_test',
     })
     expect(env).toMatchObject({
@@ -50,6 +52,7 @@ describe('readBffEnv', () => {
       imageOrigins: ['https://cdn.example', 'https://shop.example'],
       pageCacheMaxBytes: 0,
       pageCacheTtlMs: 5000,
+      pageCacheStaleIfErrorMs: 0,
     })
   })
 

@@ -34,6 +34,7 @@ export const BffEnvSchema = z.object({
   INSECURE_COOKIES: flag,
   PAGE_CACHE_MAX_MB: wholeNumber(0),
   PAGE_CACHE_TTL_MS: wholeNumber(0),
+  PAGE_CACHE_STALE_IF_ERROR_MS: wholeNumber(0),
 })
 
 /** What the BFF knows of its configuration. */
@@ -71,7 +72,15 @@ export interface BffEnv {
   pageCacheMaxBytes: number
   /** `PAGE_CACHE_TTL_MS`: longest life of a cached page in ms; null = server.ts's default (60 s, or 5 s with `API_URL`). */
   pageCacheTtlMs: number | null
+  /**
+   * `PAGE_CACHE_STALE_IF_ERROR_MS`: how long past its freshness a cached page is still sent when its
+   * new render fails for want of the API (RFC 5861 `stale-if-error`), default 300000 (5 minutes); 0 never.
+   */
+  pageCacheStaleIfErrorMs: number
 }
+
+/** How long past its freshness a kept page may stand in for one the API cannot help render (ms). */
+export const DEFAULT_STALE_IF_ERROR_MS = 5 * 60_000
 
 /** Reads the BFF's configuration from `source`; throws one `EnvError` naming every bad variable. */
 export function readBffEnv(source: NodeJS.ProcessEnv = process.env): BffEnv {
@@ -94,6 +103,7 @@ export function readBffEnv(source: NodeJS.ProcessEnv = process.env): BffEnv {
     secureCookies: isProduction && e.INSECURE_COOKIES !== true,
     pageCacheMaxBytes: (e.PAGE_CACHE_MAX_MB ?? 64) * 1024 * 1024,
     pageCacheTtlMs: e.PAGE_CACHE_TTL_MS ?? null,
+    pageCacheStaleIfErrorMs: e.PAGE_CACHE_STALE_IF_ERROR_MS ?? DEFAULT_STALE_IF_ERROR_MS,
   }
 }
 

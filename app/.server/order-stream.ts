@@ -12,6 +12,18 @@
  *   not reach the browser's cookie from inside a stream). A 401 or 404 ends the stream; the browser's
  *   EventSource reconnects through the loader, which refreshes as any page load does.
  *
+ * Catching up (WHATWG HTML, "Server-sent events", the `id` field and `Last-Event-ID`): every status
+ * event carries the order's version as its `id`, and a stream opens with the order's current status
+ * (as the loader just read it), unless the browser's `Last-Event-ID` says it has that version
+ * already. So a page whose stream was away (a network drop, an instance that shut down) while the
+ * status changed is told at once when it reconnects, to whichever instance; a version at or below the
+ * one the browser holds is never sent.
+ *
+ * Shutdown (docs/scale-out.md, "Rolling restarts"): `endOrderStreams` ends every open stream of this
+ * process at once when a shutdown begins, and a stream opened after that sends its catch-up event and
+ * ends, so open streams never hold a shutdown; the browser reconnects, through the balancer, to an
+ * instance that stays.
+ *
  * Bounds: at most MAX_STREAMS_PER_USER open streams per user on an instance (429 beyond), a heartbeat
  * every HEARTBEAT_MS so proxies keep the connection, and a stream lives MAX_STREAM_MS at most before
  * the browser reconnects (which checks the session again).
@@ -36,6 +48,41 @@ export const MAX_STREAM_MS = 10 * 60_000
 export const MAX_STREAMS_PER_USER = 5
 
 const openByUser = new Map<string, number>()
+/**
+ * The `end` of every open stream of this process, and whether a shutdown began (`endOrderStreams`).
+ * Kept in the global registry: server.ts (run by tsx) and the built server bundle each load their own
+ * copy of this module, and server.ts's shutdown must reach the streams the bundle's route opened.
+ */
+const STREAMS_KEY = Symbol.for('grocery.order-streams')
+const registry = globalThis as Record<symbol, { ends: Set<() => void>; shuttingDown: boolean } | undefined>
+const streams = (registry[STREAMS_KEY] ??= { ends: new Set(), shuttingDown: false })
+const openStreamEnds = streams.ends
+
+/**
+ * Ends every open stream of this process now, and every stream opened from now on right after its
+ * catch-up event (a shutdown began: server.ts calls it from the shutdown's start, api/lib/graceful.ts).
+ * @returns how many streams were open
+ */
+export function endOrderStreams(): number {
+  streams.shuttingDown = true
+  const ends = [...openStreamEnds]
+  for (const end of ends) end()
+  return ends.length
+}
+
+/** How many streams are open in this process (all users). */
+export function openStreamCount(): number {
+  return openStreamEnds.size
+}
+
+/**
+ * The version a reconnecting browser holds: its `Last-Event-ID` header (the `id` of the last event
+ * it received, WHATWG HTML, "Server-sent events"), when that is a whole number; otherwise null.
+ */
+export function lastEventVersion(request: Request): number | null {
+  const value = request.headers.get('Last-Event-ID')?.trim() ?? ''
+  return /^\d{1,15}$/.test(value) ? Number(value) : null
+}
 
 /** How many streams `userId` holds open on this instance. */
 export function openStreams(userId: string): number {
@@ -44,7 +91,9 @@ export function openStreams(userId: string): number {
 
 /**
  * The event-stream response for one order already checked to be the user's.
- * @param opts.order the order as loaded (its `_id` and `version`: a poll sends only a newer version)
+ * @param opts.order the order as loaded just now: its status is sent first (id = its version) unless
+ *   `opts.lastEventVersion` is that version or later; after it only newer versions are sent
+ * @param opts.lastEventVersion the version the browser holds (`lastEventVersion(request)`), or null
  * @param opts.hub the in-process hub, or null to poll with `opts.poll`
  * @param opts.poll the order's current status, or null when the API refuses (the stream then ends)
  * @returns a `text/event-stream` response, or a 429 when the user holds MAX_STREAMS_PER_USER already
@@ -53,6 +102,7 @@ export function orderEventStream(opts: {
   signal: AbortSignal
   userId: string
   order: { _id: string; status: string; version: number }
+  lastEventVersion?: number | null
   hub: OrderEventHub | null
   poll: () => Promise<OrderStatusEvent | null>
   timing?: { heartbeatMs?: number; pollMs?: number; maxMs?: number }
@@ -63,7 +113,8 @@ export function orderEventStream(opts: {
   }
   openByUser.set(userId, openStreams(userId) + 1)
   const response = eventStream(opts.signal, (send, close) => {
-    let version = order.version
+    // The newest version the browser has been sent (or says it holds).
+    let version = opts.lastEventVersion ?? -1
     const timers: NodeJS.Timeout[] = []
     let unsubscribe = () => {}
     let ended = false
@@ -71,6 +122,7 @@ export function orderEventStream(opts: {
     const stop = () => {
       if (ended) return
       ended = true
+      openStreamEnds.delete(end)
       unsubscribe()
       for (const t of timers) clearTimeout(t)
       const left = openStreams(userId) - 1
@@ -80,7 +132,7 @@ export function orderEventStream(opts: {
     // The response body can be cancelled without the request's signal aborting (a client gone
     // mid-write): the controller then throws on the next write, from a timer, where an uncaught
     // error would end the process. Such a write, or a close of a cancelled stream, stops the stream.
-    const emit = (message: { event: string; data: string }) => {
+    const emit = (message: { id?: string; event: string; data: string }) => {
       if (ended) return
       try {
         send(message)
@@ -98,10 +150,24 @@ export function orderEventStream(opts: {
     const sendStatus = (event: OrderStatusEvent) => {
       if (event.version <= version) return
       version = event.version
-      emit({ event: 'status', data: JSON.stringify(event) })
+      emit({ id: String(event.version), event: 'status', data: JSON.stringify(event) })
+    }
+    openStreamEnds.add(end)
+    // Catch-up first: the status as the loader read it, unless the browser holds it already.
+    sendStatus({ orderId: order._id, status: order.status, version: order.version })
+    if (streams.shuttingDown) {
+      // Told where the order stands; the browser reconnects to an instance that is not stopping.
+      queueMicrotask(end)
+      return stop
     }
     if (opts.hub) {
       unsubscribe = opts.hub.subscribe(order._id, sendStatus)
+      // A change committed between the loader's read and this subscription reached no one here:
+      // one read now closes that window (a newer version is sent, anything else is dropped).
+      opts
+        .poll()
+        .then((event) => event && sendStatus(event))
+        .catch(() => undefined)
     } else {
       let busy = false
       timers.push(

@@ -26,6 +26,8 @@ interface Harness {
   renders: Request[]
   /** Makes the next renders wait until `release()` is called. */
   hold(): { release(): void }
+  /** How the next renders fail, as a render fails when the API is away: a 503 page, a throw, or not at all. */
+  apiAway: false | 503 | 'throw'
   close(): Promise<void>
 }
 
@@ -43,12 +45,15 @@ function respond(request: Request, n: number): Response {
   return new Response(`<html><body>render ${n} of ${pathname}${'.'.repeat(2000)}</body></html>`, { headers })
 }
 
-async function start(options: { maxBytes?: number; ttlMs?: number } = {}): Promise<Harness> {
+async function start(options: { maxBytes?: number; ttlMs?: number; staleIfErrorMs?: number } = {}): Promise<Harness> {
   const renders: Request[] = []
   let gate: Promise<void> | null = null
   const cache = createPageCache({
     render: async (request) => {
       renders.push(request)
+      if (harness.apiAway === 'throw') throw new Error('API away')
+      if (harness.apiAway === 503)
+        return new Response('<p>Back in a moment</p>', { status: 503, headers: { 'Content-Type': 'text/html', 'Retry-After': '5' } })
       const n = renders.length
       // What a loader's upstream answers would note: products as the API answers them.
       const { pathname } = new URL(request.url)
@@ -68,6 +73,7 @@ async function start(options: { maxBytes?: number; ttlMs?: number } = {}): Promi
     },
     maxBytes: options.maxBytes ?? 1024 * 1024,
     ttlMs: options.ttlMs ?? 0,
+    staleIfErrorMs: options.staleIfErrorMs,
     publicUrl: null,
   })
   const app = express()
@@ -84,6 +90,7 @@ async function start(options: { maxBytes?: number; ttlMs?: number } = {}): Promi
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     cache,
     renders,
+    apiAway: false,
     hold() {
       let release = () => {}
       gate = new Promise<void>((resolve) => (release = resolve))
@@ -349,6 +356,46 @@ describe('limits', () => {
     expect((await get('/i')).headers.get('x-page-cache')).toBe('hit')
     await new Promise((r) => setTimeout(r, 150))
     expect((await get('/i')).headers.get('x-page-cache')).toBe('miss')
+  })
+
+  it('past ttlMs, sends the kept page (200, stale, with its Age) while renders fail for want of the API, up to staleIfErrorMs', async () => {
+    await harness.close()
+    harness = await start({ ttlMs: 100, staleIfErrorMs: 400 })
+    const first = await get('/home')
+    const page = await first.text()
+    await new Promise((r) => setTimeout(r, 150))
+    for (const away of [503, 'throw'] as const) {
+      harness.apiAway = away
+      const res = await get('/home')
+      expect(res.status).toBe(200)
+      expect(res.headers.get('x-page-cache')).toBe('stale')
+      expect(res.headers.get('age')).toMatch(/^\d+$/)
+      expect(await res.text()).toBe(page)
+    }
+    expect(harness.cache.stats.staleServed).toBe(2)
+    // A page never kept has nothing to fall back on: the failure is answered as rendered.
+    harness.apiAway = 503
+    const never = await get('/never-kept')
+    expect(never.status).toBe(503)
+    expect(never.headers.get('retry-after')).toBe('5')
+    // The API back: rendered and kept again.
+    harness.apiAway = false
+    const back = await get('/home')
+    expect(back.headers.get('x-page-cache')).toBe('miss')
+    expect(await back.text()).not.toBe(page)
+    // Past ttlMs + staleIfErrorMs nothing old is sent: the failure is answered.
+    await new Promise((r) => setTimeout(r, 550))
+    harness.apiAway = 503
+    expect((await get('/home')).status).toBe(503)
+  })
+
+  it('never sends a stale page without staleIfErrorMs', async () => {
+    await harness.close()
+    harness = await start({ ttlMs: 100 })
+    await get('/plain')
+    await new Promise((r) => setTimeout(r, 150))
+    harness.apiAway = 503
+    expect((await get('/plain')).status).toBe(503)
   })
 
   it('stays under maxBytes, dropping the least recently used pages; 0 turns it off', async () => {

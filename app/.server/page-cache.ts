@@ -15,6 +15,12 @@
  * ordered by availability (a search) (docs/decisions/0019-stock-changes-and-the-caches.md). A render that began before a clear or such
  * a change is not stored, and `ttlMs` bounds the rest (the only freshness bound of a BFF whose API
  * runs elsewhere, `API_URL`, which sees no writes).
+ *
+ * Stale if error (RFC 5861, section 4, `stale-if-error`, applied by this server-side cache): a page
+ * past `ttlMs` is rendered again, and when that render fails for want of the API (a 502, 503 or 504
+ * answer, or a throw), the page kept is sent instead, with `X-Page-Cache: stale` and its `Age`, for
+ * up to `staleIfErrorMs` past its freshness. So an API restart behind a BFF apart (`API_URL`) leaves
+ * the pages already kept answering 200 (docs/scale-out.md, "While PostgreSQL or the API is away").
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'
@@ -61,6 +67,8 @@ export const PAGE_LOCATION_HEADER = 'x-page-location'
 const SPLICEABLE_SESSION_KEYS = new Set(['accessToken', 'refreshToken', 'user', 'guestCartId', 'location'])
 /** The session cookie's name (app/.server/session.ts). */
 const SESSION_COOKIE = '__session'
+/** Answers of a render that failed for want of the API (app/.server/failure.ts), after which a stale page may be sent. */
+const UNAVAILABLE_STATUSES = new Set([502, 503, 504])
 /** Longest URL (path and query) kept; longer ones are rendered per request. */
 const MAX_KEY_LENGTH = 2048
 /** Response headers not stored with a page: per-connection, or set again when it is sent. */
@@ -184,6 +192,8 @@ interface Entry {
   shows: PageShows
   /** The page cut at its personal slots, when it differs between visitors only there; else null. */
   splice: Splice | null
+  /** When it was rendered (`Date.now()`, ms): its freshness and `Age` count from here. */
+  storedAt: number
 }
 
 /** A finished render: what the React Router handler answered, with the whole body read, and what it showed. */
@@ -365,6 +375,11 @@ export interface PageCacheOptions {
   maxBytes: number
   /** Longest life of a page in ms; 0 = until the next clear. */
   ttlMs: number
+  /**
+   * How long past `ttlMs` a page may still be sent when its new render fails for want of the API
+   * (RFC 5861 `stale-if-error`), ms; 0 or unset = never. Only with `ttlMs` > 0.
+   */
+  staleIfErrorMs?: number
   /** The fixed public origin (`PUBLIC_URL`), or null when pages name the origin each request came to. */
   publicUrl: string | null
   /**
@@ -397,6 +412,8 @@ export interface PageCache {
     clears: number
     /** Pages answered to a visitor with a cart or an account by splicing their slots into a stored page. */
     spliced: number
+    /** Pages sent past their freshness because the new render failed for want of the API (stale-if-error). */
+    staleServed: number
     /** Calls of `availabilityChanged`, and the pages they dropped. */
     availabilityChanges: number
     availabilityDropped: number
@@ -419,6 +436,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 /** Creates the cache (see the module comment). */
 export function createPageCache(options: PageCacheOptions): PageCache {
   const enabled = options.maxBytes > 0
+  const staleIfErrorMs = options.ttlMs > 0 ? Math.max(0, options.staleIfErrorMs ?? 0) : 0
   // How many stored pages each URL has (under any profile), so `serve` reads no cookie for a URL
   // that has none. Counted on set and dispose (which LRUCache calls on delete, eviction, overwrite and clear).
   const storedUrls = new Map<string, number>()
@@ -439,8 +457,10 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       entry.br.length +
       key.length +
       512,
-    ...(options.ttlMs > 0 ? { ttl: options.ttlMs } : {}),
+    // Kept past freshness for the stale-if-error window; `isFresh` tells the two apart.
+    ...(options.ttlMs > 0 ? { ttl: options.ttlMs + staleIfErrorMs } : {}),
   })
+  const isFresh = (entry: Entry) => options.ttlMs <= 0 || Date.now() - entry.storedAt < options.ttlMs
   const pending = new Map<string, Promise<Entry | null>>()
   // Keys whose page was not stored or cannot be spliced (a redirect, the cart page): a visitor with a
   // cart gets those rendered for them at once, without a shared render first.
@@ -448,7 +468,16 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   // The renders under way, each with the products that changed availability since it began.
   const rendering = new Set<Set<string>>()
   let generation = 0
-  const counters = { hits: 0, misses: 0, stored: 0, clears: 0, spliced: 0, availabilityChanges: 0, availabilityDropped: 0 }
+  const counters = {
+    hits: 0,
+    misses: 0,
+    stored: 0,
+    clears: 0,
+    spliced: 0,
+    staleServed: 0,
+    availabilityChanges: 0,
+    availabilityDropped: 0,
+  }
 
   const keyOf = (req: ExpressRequest, profile: CacheProfile): string | null => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return null
@@ -458,13 +487,15 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return `${profileKey(profile)}${options.publicUrl ? url : `${origin(req)}${url}`}`
   }
 
-  const send = (req: ExpressRequest, res: ExpressResponse, entry: Entry, status: 'hit' | 'miss') => {
+  const send = (req: ExpressRequest, res: ExpressResponse, entry: Entry, status: 'hit' | 'miss' | 'stale') => {
     res.status(200)
     for (const [name, value] of entry.headers) res.setHeader(name, value)
     res.setHeader('Cache-Control', CACHED_PAGE_CACHE_CONTROL)
     res.setHeader('Vary', 'Cookie, Accept-Encoding')
     res.setHeader('ETag', entry.etag)
     res.setHeader(PAGE_CACHE_STATUS_HEADER, status)
+    // A page sent past its freshness says how old it is (RFC 9111 section 5.1).
+    if (status === 'stale') res.setHeader('Age', String(Math.floor((Date.now() - entry.storedAt) / 1000)))
     if (matchesEtag(req.get('if-none-match'), entry.etag)) {
       res.status(304).end()
       return
@@ -515,7 +546,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (!DROPPED_HEADERS.has(name)) kept.push([name, value])
     })
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
-    return { headers: kept, identity: body, gzip: gz, br, etag, shows, splice }
+    return { headers: kept, identity: body, gzip: gz, br, etag, shows, splice, storedAt: Date.now() }
   }
 
   const sendRendered = (res: ExpressResponse, rendered: Rendered, isHead: boolean) => {
@@ -552,7 +583,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     cacheProfile(req.headers.cookie).then((profile) => {
       const key = profile === null ? null : keyOf(req, profile)
       const entry = key === null ? undefined : lru.get(key)
-      if (!entry) return next()
+      // Past its freshness: rendered again (`fill`), this copy sent only if that render fails.
+      if (!entry || !isFresh(entry)) return next()
       counters.hits++
       send(req, res, entry, 'hit')
     }, next)
@@ -566,12 +598,21 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     req: ExpressRequest,
     key: string,
     profile: CacheProfile,
-  ): Promise<{ entry: Entry | null; rendered?: Rendered; fresh: boolean; waited?: boolean }> => {
+  ): Promise<{ entry: Entry | null; rendered?: Rendered; fresh: boolean; waited?: boolean; stale?: boolean }> => {
     const stored = lru.get(key)
-    if (stored) return { entry: stored, fresh: false }
+    if (stored && isFresh(stored)) return { entry: stored, fresh: false }
+    // Past freshness but within the stale-if-error window: the fallback if the new render fails.
+    const fallback = stored ?? null
+    const staleAnswer = () => {
+      counters.staleServed++
+      return { entry: fallback, fresh: false, stale: true }
+    }
     // Visitors asking for the same page at once share one render.
     const shared = pending.get(key)
-    if (shared) return { entry: await shared, fresh: false, waited: true }
+    if (shared) {
+      const entry = await shared
+      return entry === fallback && fallback ? staleAnswer() : { entry, fresh: false, waited: true }
+    }
     counters.misses++
     const startedAt = generation
     const changedSince = new Set<string>()
@@ -580,7 +621,18 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     const mine = new Promise<Entry | null>((resolve) => (settle = resolve))
     pending.set(key, mine)
     try {
-      const rendered = await renderFresh(req, profile)
+      let rendered: Rendered
+      try {
+        rendered = await renderFresh(req, profile)
+      } catch (err) {
+        if (!fallback) throw err
+        settle(fallback)
+        return staleAnswer()
+      }
+      if (fallback && UNAVAILABLE_STATUSES.has(rendered.status)) {
+        settle(fallback)
+        return staleAnswer()
+      }
       const entry = await toEntry(rendered)
       settle(entry)
       // A catalogue write, or a change of availability of a product it shows, landed while
@@ -677,8 +729,9 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (profile === null) return fillSpliced(req, res, next)
       const key = keyOf(req, profile)
       if (key === null) return next()
-      const { entry, rendered, fresh, waited } = await obtain(req, key, profile)
+      const { entry, rendered, fresh, waited, stale } = await obtain(req, key, profile)
       if (entry) {
+        if (stale) return send(req, res, entry, 'stale')
         // A visitor who waited for another's render was not answered from a stored page.
         if (!fresh && !waited) counters.hits++
         return send(req, res, entry, fresh ? 'miss' : 'hit')

@@ -267,6 +267,7 @@ export function startLoad(url: string, requests: LoadRequest[], workers = 8) {
 }
 
 /**
+/**
  * A fresh database `name` on the PostgreSQL server of `serverUrl` (instances started together on it
  * migrate it under their start-up lock). Answers its URL and `drop()`, which removes it even while
  * connections remain (PostgreSQL docs, "DROP DATABASE": `WITH (FORCE)`).
@@ -274,4 +275,12 @@ export function startLoad(url: string, requests: LoadRequest[], workers = 8) {
 export async function createDatabase(serverUrl: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
   await onServer(serverUrl, `CREATE DATABASE ${name}`)
   return { url: urlOfDatabase(serverUrl, name), drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}
+
+/** Kills `instances` (SIGKILL, waiting for each exit), drops database `name`, removes `dir`: a test file's clean-up. */
+export async function tearDown(opts: { instances: Instance[]; serverUrl?: string; database: string; dir: string }): Promise<void> {
+  for (const i of opts.instances) i.process.kill('SIGKILL')
+  await Promise.all(opts.instances.map((i) => i.exited))
+  if (opts.serverUrl) await onServer(opts.serverUrl, `DROP DATABASE IF EXISTS ${opts.database} WITH (FORCE)`)
+  fs.rmSync(opts.dir, { recursive: true, force: true })
 }

@@ -31,7 +31,7 @@ import { logger } from '../../../server-shared/logger.ts'
 import { deleteImageIfUnused, isImageInUse, processImage, storedImageKeys } from '../../lib/images.ts'
 import { importCatalog, parseCatalogCsv, stockFor } from './import-catalog.ts'
 import { createIllustrationDrawer } from '../../lib/illustration-store.ts'
-import { ensureCatalog, isArtworkStored } from './ensure.ts'
+import { ensureCatalog, isArtworkStored, maintainCatalog } from './ensure.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const FIXTURE = path.join(here, 'testdata', 'catalog-50.csv')
@@ -294,6 +294,19 @@ describe('ensureCatalog', () => {
     })
     expect(outcome).toEqual({ action: 'present', artworkRestored: 0 })
     expect(await allCounts()).toEqual(before)
+  })
+
+  it('with deferMaintenance leaves a deleted upload folder to maintainCatalog, which stores the artwork again', async () => {
+    fs.rmSync(uploads, { recursive: true, force: true })
+    const options = { db: database.db, storage, logger, isEmbedded: true, dataDir: tmp, csvPath: FIXTURE }
+    // The start-up path a server waits for: nothing re-stored yet.
+    expect(await ensureCatalog({ ...options, deferMaintenance: true })).toEqual({ action: 'present', artworkRestored: 0 })
+    expect(await isArtworkStored(database.db, storage)).toBe(false)
+    // Run once the server is ready (api/embedded.ts `afterReady`); the data fixes ran before, so none changes a row.
+    const done = await maintainCatalog(options)
+    expect(done.fixedRows).toBe(0)
+    expect(done.artworkRestored).toBeGreaterThan(100)
+    expect(await isArtworkStored(database.db, storage)).toBe(true)
   })
 
   it('stores the artwork again when the upload folder was deleted but the database kept', async () => {

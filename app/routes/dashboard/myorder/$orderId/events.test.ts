@@ -58,7 +58,7 @@ async function placeOrder(who: SignedIn): Promise<{ _id: string; version: number
 }
 
 /** Calls the route's loader as React Router would (with server.ts's load context), for `who`, with `signal`. */
-async function open(who: SignedIn, orderId: string, signal: AbortSignal): Promise<Response> {
+async function open(who: SignedIn, orderId: string, signal: AbortSignal, headers: Record<string, string> = {}): Promise<Response> {
   const { RouterContextProvider } = await import('react-router')
   const session = await sessionModule.RequestSession.fromRequest(new Request('http://shop.test/'))
   session.setTokens({ accessToken: who.token, refreshToken: 'not-used-here' })
@@ -67,7 +67,7 @@ async function open(who: SignedIn, orderId: string, signal: AbortSignal): Promis
   const context = new RouterContextProvider()
   context.set(contextModule.sessionContext, session)
   context.set(apiContext, wiring)
-  const request = new Request(`http://shop.test/dashboard/myorder/${orderId}/events`, { signal })
+  const request = new Request(`http://shop.test/dashboard/myorder/${orderId}/events`, { signal, headers })
   try {
     // Inside the upstream scope the session middleware opens (app/.server/context.ts).
     return (await runWithApi(wiring, () => route.loader({ context, params: { orderId }, request } as never))) as Response
@@ -79,12 +79,12 @@ async function open(who: SignedIn, orderId: string, signal: AbortSignal): Promis
   }
 }
 
-/** Reads the stream until `until` matches its text so far (or 5 s pass). */
-async function readUntil(res: Response, until: (text: string) => boolean): Promise<{ text: string; done: boolean }> {
+/** Reads the stream until `until` matches its text so far (or `ms`, default 5 s, pass). */
+async function readUntil(res: Response, until: (text: string) => boolean, ms = 5000): Promise<{ text: string; done: boolean }> {
   const reader = res.body!.getReader()
   const decoder = new TextDecoder()
   let text = ''
-  const deadline = Date.now() + 5000
+  const deadline = Date.now() + ms
   while (!until(text) && Date.now() < deadline) {
     const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 100))])
     if (chunk === null) continue
@@ -111,8 +111,12 @@ describe('GET /dashboard/myorder/:orderId/events', () => {
 
     expect((await changeStatus(order._id, 'packed')).status).toBe(200)
     const first = await readUntil(res, (s) => s.includes('packed'))
-    expect(first.text).toContain('event: status\n')
-    expect(first.text).toContain(`data: {"orderId":"${order._id}","status":"packed","version":${order.version + 1}}\n\n`)
+    expect(first.text).toContain(
+      `id: ${order.version}\nevent: status\ndata: {"orderId":"${order._id}","status":"placed","version":${order.version}}\n\n`,
+    )
+    expect(first.text).toContain(
+      `id: ${order.version + 1}\nevent: status\ndata: {"orderId":"${order._id}","status":"packed","version":${order.version + 1}}\n\n`,
+    )
 
     abort.abort()
     const rest = await readUntil(res, () => false)
@@ -156,8 +160,10 @@ describe('orderEventStream without a hub (API apart: polling)', () => {
     })
     const { text, done } = await readUntil(res, () => false)
     expect(done).toBe(true)
-    expect(text.match(/event: status/g)).toHaveLength(1)
-    expect(text).toContain('"status":"packed","version":2')
+    // The catch-up event (the status as loaded), then the newer version the poll found; never twice.
+    expect(text.match(/event: status/g)).toHaveLength(2)
+    expect(text).toContain('id: 1\nevent: status\ndata: {"orderId":"o1","status":"placed","version":1}\n\n')
+    expect(text).toContain('id: 2\nevent: status\ndata: {"orderId":"o1","status":"packed","version":2}\n\n')
     expect(stream.openStreams('poller')).toBe(0)
   })
 })
@@ -178,5 +184,87 @@ describe('orderEventStream when the client goes away mid-stream', () => {
     // ("Controller is already closed"), an uncaught error that ended the server.
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(stream.openStreams('leaver')).toBe(0)
+  })
+})
+
+/** The status events in a stream's text, in order: `{id, status, version}`. */
+const statusEvents = (text: string) =>
+  [...text.matchAll(/id: (\d+)\nevent: status\ndata: (.*)\n\n/g)].map((m) => {
+    const data = JSON.parse(m[2]!) as { status: string; version: number }
+    return { id: Number(m[1]), status: data.status, version: data.version }
+  })
+
+describe('catching up after a disconnect (Last-Event-ID)', () => {
+  it('a reconnect after a change it missed gets the current status first; an up-to-date one gets nothing again', async () => {
+    const who = await createShopper(t)
+    const order = await placeOrder(who)
+    const subscribersBefore = t.deps.orderEvents.subscriberCount()
+    // Connected: the current status first, its version as the event id.
+    const away = new AbortController()
+    const first = await open(who, order._id, away.signal)
+    const seen = await readUntil(first, (s) => s.includes('\n\n'))
+    expect(statusEvents(seen.text)).toEqual([{ id: order.version, status: 'placed', version: order.version }])
+    away.abort()
+    await readUntil(first, () => false, 500)
+
+    // Changed while the page's stream was away: the reconnect (the browser sends the last id) says so at once.
+    expect((await changeStatus(order._id, 'packed')).status).toBe(200)
+    const back = new AbortController()
+    const again = await open(who, order._id, back.signal, { 'Last-Event-ID': String(order.version) })
+    const caughtUp = await readUntil(again, (s) => s.includes('packed'))
+    expect(statusEvents(caughtUp.text)).toEqual([{ id: order.version + 1, status: 'packed', version: order.version + 1 }])
+    back.abort()
+
+    // Up to date (its last id is the current version), or ahead of what this read found: nothing re-sent.
+    for (const lastId of [order.version + 1, order.version + 5]) {
+      const current = new AbortController()
+      const res = await open(who, order._id, current.signal, { 'Last-Event-ID': String(lastId) })
+      expect(res.status).toBe(200)
+      expect(statusEvents((await readUntil(res, () => false, 300)).text)).toEqual([])
+      current.abort()
+    }
+    // A stream that sent nothing at first still carries the next change.
+    const live = new AbortController()
+    const res = await open(who, order._id, live.signal, { 'Last-Event-ID': String(order.version + 1) })
+    expect((await changeStatus(order._id, 'out_for_delivery')).status).toBe(200)
+    const next = await readUntil(res, (s) => s.includes('out_for_delivery'))
+    expect(statusEvents(next.text)).toEqual([{ id: order.version + 2, status: 'out_for_delivery', version: order.version + 2 }])
+    live.abort()
+    expect(t.deps.orderEvents.subscriberCount()).toBe(subscribersBefore)
+  })
+
+  it('an unreadable Last-Event-ID counts as none: the current status is sent', async () => {
+    const who = await createShopper(t)
+    const order = await placeOrder(who)
+    const abort = new AbortController()
+    const res = await open(who, order._id, abort.signal, { 'Last-Event-ID': 'abc' })
+    expect(statusEvents((await readUntil(res, (s) => s.includes('\n\n'))).text)).toEqual([
+      { id: order.version, status: 'placed', version: order.version },
+    ])
+    abort.abort()
+  })
+})
+
+// Last: a shutdown's start is for the rest of the process (this file's module instance).
+describe('endOrderStreams (a shutdown began)', () => {
+  it('ends every open stream at once; a stream opened after it sends the current status and ends', async () => {
+    const who = await createShopper(t)
+    const order = await placeOrder(who)
+    // Earlier tests left one stream open (the one opened after the cap's); it is ended too.
+    const before = stream.openStreamCount()
+    const open1 = await open(who, order._id, new AbortController().signal)
+    const open2 = await open(who, order._id, new AbortController().signal)
+    expect(stream.openStreamCount()).toBe(before + 2)
+    expect(stream.endOrderStreams()).toBe(before + 2)
+    for (const res of [open1, open2]) expect((await readUntil(res, () => false, 2000)).done).toBe(true)
+    expect(stream.openStreamCount()).toBe(0)
+    expect(stream.openStreams(who.user.id)).toBe(0)
+    expect(t.deps.orderEvents.subscriberCount()).toBe(0)
+
+    const late = await open(who, order._id, new AbortController().signal)
+    const { text, done } = await readUntil(late, () => false, 2000)
+    expect(done).toBe(true)
+    expect(statusEvents(text)).toEqual([{ id: order.version, status: 'placed', version: order.version }])
+    expect(stream.openStreamCount()).toBe(0)
   })
 })

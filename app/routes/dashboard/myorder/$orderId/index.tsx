@@ -66,19 +66,31 @@ const FINAL_STATUSES = new Set(['delivered', 'cancelled'])
  * change the stream also reports) waits until it is done: a reload racing the submission's redirect
  * could read the flash toast's cookie first, and the "Order cancelled" toast would be lost.
  */
-function useLiveStatus(orderPath: string, enabled: boolean) {
+function useLiveStatus(orderPath: string, shownVersion: number, enabled: boolean) {
   const event = useEventSource(`${orderPath}/events`, { event: 'status', enabled })
   const { revalidate } = useRevalidator()
   const busy = useNavigation().state !== 'idle'
   const pending = useRef<string | null>(null)
   useEffect(() => {
-    if (event) pending.current = event
-  }, [event])
+    // Each stream opens with the current status (its catch-up event): only a version newer than the
+    // one shown needs a reload.
+    if (event && eventVersion(event) > shownVersion) pending.current = event
+  }, [event, shownVersion])
   useEffect(() => {
     if (pending.current === null || busy) return
     pending.current = null
     void revalidate()
   }, [event, busy, revalidate])
+}
+
+/** The `version` of a status event's data (`{orderId, status, version}`); Infinity when unreadable, so it reloads. */
+function eventVersion(data: string): number {
+  try {
+    const version = (JSON.parse(data) as { version?: unknown }).version
+    return typeof version === 'number' ? version : Infinity
+  } catch {
+    return Infinity
+  }
 }
 
 /**
@@ -103,7 +115,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
   const { order, confirming, loadedAt } = loaderData
   const orderPath = `/dashboard/myorder/${order._id}`
-  useLiveStatus(orderPath, !FINAL_STATUSES.has(order.status))
+  useLiveStatus(orderPath, order.version, !FINAL_STATUSES.has(order.status))
   const isPending = useIsPending({ formAction: cancelDialogHref(orderPath) })
   return (
     <section className="flex flex-col gap-4 p-4 md:p-6">
