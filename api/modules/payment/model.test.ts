@@ -8,7 +8,7 @@
  * PostgreSQL with TEST_DATABASE_URL), and checks every invariant (./model/invariants.ts) after every
  * step by reading the database.
  *
- * Budgets: PostgreSQL stops after 50 s, PGlite after 12 s (both at most `numRuns` runs); `npm run
+ * Budgets: PostgreSQL stops after 50 s, PGlite after 15 s (both at most `numRuns` runs); `npm run
  * fuzz:payments` runs PAYMENT_FUZZ_RUNS runs with no time limit. On failure fast-check prints the
  * seed, the path and the shrunk commands; replay one with PAYMENT_FUZZ_SEED, PAYMENT_FUZZ_PATH and
  * PAYMENT_FUZZ_REPLAY (the `replayPath` printed in the counterexample).
@@ -21,7 +21,7 @@ import { createHarness, newWorld, type Harness } from './model/world.ts'
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 const fuzzRuns = process.env.PAYMENT_FUZZ_RUNS ? Number(process.env.PAYMENT_FUZZ_RUNS) : undefined
 /** The time budget (ms) of the normal test run; none for a fuzz run. */
-const budgetMs = fuzzRuns ? undefined : onPostgres ? 50_000 : 12_000
+const budgetMs = fuzzRuns ? undefined : onPostgres ? 50_000 : 15_000
 const seed = process.env.PAYMENT_FUZZ_SEED ? Number(process.env.PAYMENT_FUZZ_SEED) : undefined
 const path = process.env.PAYMENT_FUZZ_PATH || undefined
 const replayPath = process.env.PAYMENT_FUZZ_REPLAY || undefined

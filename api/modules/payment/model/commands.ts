@@ -386,7 +386,7 @@ const index = fc.nat({ max: 7 })
 
 const start = fc.tuple(index, fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 })).map(([s, a, b]) => new StartPayment(s, a, b))
 const pay = fc
-  .tuple(index, fc.constantFrom('captured' as const, 'captured' as const, 'failed' as const), fc.boolean())
+  .tuple(index, fc.constantFrom('captured' as const, 'captured' as const, 'failed' as const), fc.constantFrom(true, true, false))
   .map(([o, outcome, cb]) => new Pay(o, outcome, cb))
 
 /**
@@ -396,32 +396,33 @@ const pay = fc
  * SettleRefund(failed) and Sweep steps.
  */
 export function paymentCommands(maxCommands: number, replayPath?: string) {
-  return fc.commands(
+  const weighted: [number, fc.Arbitrary<ModelCommand>][] = [
+    [2, start],
+    [3, pay],
+    [1, fc.tuple(index, fc.constantFrom('short' as const, 'over' as const, 'usd' as const)).map(([o, k]) => new MismatchedCapture(o, k))],
+    [4, fc.tuple(index, copies).map(([p, n]) => new Deliver(p, n))],
+    [1, fc.tuple(index, copies).map(([p, n]) => new Replay(p, n))],
     [
-      start,
-      start,
-      pay,
-      pay,
-      pay,
-      fc.tuple(index, fc.constantFrom('short' as const, 'over' as const, 'usd' as const)).map(([o, k]) => new MismatchedCapture(o, k)),
-      fc.tuple(index, copies).map(([p, n]) => new Deliver(p, n)),
-      fc.tuple(index, copies).map(([p, n]) => new Deliver(p, n)),
-      fc.tuple(index, copies).map(([p, n]) => new Deliver(p, n)),
-      fc.tuple(index, copies).map(([p, n]) => new Replay(p, n)),
-      fc.tuple(index, fc.constantFrom('processed' as const, 'failed' as const)).map(([p, o]) => new SettleRefund(p, o)),
+      4,
       fc.tuple(index, fc.constantFrom('processed' as const, 'failed' as const, 'failed' as const)).map(([p, o]) => new SettleRefund(p, o)),
-      fc.integer({ min: 1, max: REFUND_MAX_FAILURES }).map((n) => new RefundOutage(n)),
-      fc.constantFrom(1, 2, 6, MODEL_RESERVATION_MS / 60_000 + 1).map((m) => new Advance(m)),
+    ],
+    [1, fc.integer({ min: 1, max: REFUND_MAX_FAILURES }).map((n) => new RefundOutage(n))],
+    [1, fc.constantFrom(1, 2, 6, MODEL_RESERVATION_MS / 60_000 + 1).map((m) => new Advance(m))],
+    [
+      1,
       fc
         .tuple(
           fc.constantFrom('all' as const, 'all' as const, 'expiry' as const, 'reconcile' as const, 'refunds' as const),
           fc.integer({ min: 1, max: 3 }),
         )
         .map(([w, n]) => new Sweep(w, n)),
-      index.map((o) => new ShopperCancel(o)),
-      fc.tuple(index, fc.constantFrom('cancelled' as const, 'packed' as const)).map(([o, to]) => new AdminStatus(o, to)),
-      fc.tuple(index, fc.nat({ max: 1 }), copies).map(([o, p, n]) => new RefundLine(o, p, n)),
     ],
+    [2, index.map((o) => new ShopperCancel(o))],
+    [1, fc.tuple(index, fc.constantFrom('cancelled' as const, 'packed' as const)).map(([o, to]) => new AdminStatus(o, to))],
+    [2, fc.tuple(index, fc.nat({ max: 1 }), copies).map(([o, p, n]) => new RefundLine(o, p, n))],
+  ]
+  return fc.commands(
+    weighted.flatMap(([n, arb]) => Array.from({ length: n }, () => arb)),
     { maxCommands, size: 'medium', replayPath },
   )
 }

@@ -11,13 +11,31 @@ import type { Harness, World } from './world.ts'
 /** Payment states of an order whose payment was captured and applied (contract/payment.ts `PAYMENT_STATES`). */
 const PAID_FAMILY = ['paid', 'refund_pending', 'refunded', 'partially_refunded', 'refund_failed']
 
-/** A broken invariant: its name and what was seen. */
+/** The invariants by key (docs/payments.md, "The payment model test"). */
+export const INVARIANTS = {
+  answers: 'every request is answered without a server error, every signed webhook 200, every sweep step runs',
+  'event-once': 'each webhook event id is applied at most once',
+  'refund-le-capture': 'refunded ≤ captured, per payment (our rows and the provider)',
+  stock: 'stock is conserved per store and product: available + held + sold = start',
+  'status-state': "the order's status agrees with its payment state",
+  'refund-call': 'no refund row without a provider refund call or a recorded failure; no provider refund without a row',
+  'capture-accounted': 'every correct capture the shop was told of is applied or refunded, never ignored',
+} as const
+export type InvariantKey = keyof typeof INVARIANTS
+
+/**
+ * Keys of invariants not checked (comma-separated in PAYMENT_MODEL_IGNORE): only to explore past a
+ * known bug with a fuzz run; the normal run checks all of them.
+ */
+const IGNORED = new Set((process.env.PAYMENT_MODEL_IGNORE ?? '').split(',').filter(Boolean))
+
+/** A broken invariant: its key, its rule and what was seen. */
 export class InvariantBroken extends Error {
   constructor(
-    readonly invariant: string,
+    readonly invariant: InvariantKey,
     detail: string,
   ) {
-    super(`invariant "${invariant}" broken: ${detail}`)
+    super(`invariant ${invariant} (${INVARIANTS[invariant]}) broken: ${detail}`)
     this.name = 'InvariantBroken'
   }
 }
@@ -50,15 +68,13 @@ interface OrderRow {
 
 /** Checks every invariant of `world` against the database; throws InvariantBroken on the first broken one. */
 export async function checkInvariants(h: Harness, world: World): Promise<void> {
-  const fail = (invariant: string, detail: string) => {
-    throw new InvariantBroken(invariant, detail)
+  const fail = (invariant: InvariantKey, detail: string) => {
+    if (!IGNORED.has(invariant)) throw new InvariantBroken(invariant, detail)
   }
-  if (world.violations.length > 0)
-    fail('every request is answered without a server error, every signed webhook 200', world.violations.join('; '))
+  if (world.violations.length > 0) fail('answers', world.violations.join('; '))
 
   // Each webhook event id is applied at most once, however many copies arrive and whenever.
-  for (const [eventId, n] of world.applied)
-    if (n > 1) fail('each webhook event id applied at most once', `${eventId} was answered as applied ${n} times`)
+  for (const [eventId, n] of world.applied) if (n > 1) fail('event-once', `${eventId} was answered as applied ${n} times`)
 
   const orderIds = world.orders.map((o) => o.id)
   const orderRows = await queryRows<OrderRow>(
@@ -80,20 +96,14 @@ export async function checkInvariants(h: Harness, world: World): Promise<void> {
     const captured = p.status === 'captured' || p.status === 'refunded' ? p.amount_paise : 0
     const refunded = refundRows.filter((r) => r.payment_id === p.id && r.status !== 'failed').reduce((s, r) => s + r.amount_paise, 0)
     if (refunded > captured)
-      fail(
-        'refunded ≤ captured per payment',
-        `payment ${p.id} (${p.status}) captured ${captured} paise, refunds not failed ${refunded} paise`,
-      )
+      fail('refund-le-capture', `payment ${p.id} (${p.status}) captured ${captured} paise, refunds not failed ${refunded} paise`)
   }
   for (const c of world.captures.filter((c) => c.correct)) {
     const atProvider = h.providerRefunds
       .filter((r) => r.payment_id === c.paymentId && r.status !== 'failed')
       .reduce((s, r) => s + r.amount, 0)
     if (atProvider > c.amount)
-      fail(
-        'refunded ≤ captured per payment',
-        `the provider was asked to refund ${atProvider} paise of ${c.paymentId}, captured ${c.amount}`,
-      )
+      fail('refund-le-capture', `the provider was asked to refund ${atProvider} paise of ${c.paymentId}, captured ${c.amount}`)
   }
 
   // Stock is conserved per store and product: available + held + sold = start.
@@ -105,7 +115,7 @@ export async function checkInvariants(h: Harness, world: World): Promise<void> {
           where l.product_id = ${p.id} and o.status <> 'cancelled') as taken`,
     )
     if (row!.available + row!.taken !== p.start)
-      fail('stock conserved', `product ${p.id}: available ${row!.available} + held or sold ${row!.taken} ≠ start ${p.start}`)
+      fail('stock', `product ${p.id}: available ${row!.available} + held or sold ${row!.taken} ≠ start ${p.start}`)
   }
 
   // The order's status agrees with its payment state (docs/payments.md, "The payment model test").
@@ -117,7 +127,7 @@ export async function checkInvariants(h: Harness, world: World): Promise<void> {
     const processed = refs.filter((r) => r.status === 'processed').reduce((s, r) => s + r.amount_paise, 0)
     const bad = (why: string) =>
       fail(
-        'order status agrees with payment state',
+        'status-state',
         `order ${o.id} is ${o.status}/${o.payment_state}: ${why} (payments ${JSON.stringify(pays.map((p) => p.status))}, refunds ${JSON.stringify(refs.map((r) => `${r.status}:${r.amount_paise}`))})`,
       )
     if (o.status === 'payment_pending') {
@@ -146,39 +156,25 @@ export async function checkInvariants(h: Harness, world: World): Promise<void> {
   const runRefunds = h.providerRefunds.filter((r) => world.captures.some((c) => c.paymentId === r.payment_id))
   for (const r of refundRows) {
     const made = runRefunds.filter((p) => p.receipt === r.id)
-    if (made.length > 1) fail('a refund sent at most once', `refund ${r.id} was made ${made.length} times at the provider`)
+    if (made.length > 1) fail('refund-call', `refund ${r.id} was made ${made.length} times at the provider`)
     if (r.provider_refund_id) {
       const at = made.find((p) => p.id === r.provider_refund_id)
-      if (!at)
-        fail(
-          'no refund row without a provider refund call',
-          `refund ${r.id} names ${r.provider_refund_id}, which the provider never made for it`,
-        )
+      if (!at) fail('refund-call', `refund ${r.id} names ${r.provider_refund_id}, which the provider never made for it`)
       else if (r.status !== 'pending' && r.status !== at.status)
-        fail('no refund row without a provider refund call', `refund ${r.id} is ${r.status}, the provider says ${at.status}`)
+        fail('refund-call', `refund ${r.id} is ${r.status}, the provider says ${at.status}`)
     } else {
-      if (r.status !== 'pending') fail('no refund row without a provider refund call', `refund ${r.id} is ${r.status} but was never sent`)
-      if (made.length > 0)
-        fail(
-          'no refund row without a provider refund call',
-          `the provider made refund ${made[0]!.id} for ${r.id}, which does not record it`,
-        )
+      if (r.status !== 'pending') fail('refund-call', `refund ${r.id} is ${r.status} but was never sent`)
+      if (made.length > 0) fail('refund-call', `the provider made refund ${made[0]!.id} for ${r.id}, which does not record it`)
       if (r.attempts > 0 && !world.failedSends.has(r.id))
-        fail(
-          'no refund row without a provider refund call',
-          `refund ${r.id} was tried ${r.attempts} times with no call or failure recorded`,
-        )
+        fail('refund-call', `refund ${r.id} was tried ${r.attempts} times with no call or failure recorded`)
     }
   }
   for (const p of runRefunds)
     if (!refundRows.some((r) => r.id === p.receipt))
-      fail('no refund row without a provider refund call', `the provider refunded ${p.amount} paise (${p.id}) for no refund row`)
+      fail('refund-call', `the provider refunded ${p.amount} paise (${p.id}) for no refund row`)
 
   // Every correct capture the shop was told of is recorded: applied, or refunded (never ignored).
   for (const c of world.captures.filter((c) => c.correct && c.delivered))
     if (!paymentRows.some((p) => p.provider_payment_id === c.paymentId))
-      fail(
-        'every delivered capture is applied or refunded',
-        `capture ${c.paymentId} of ${c.providerOrderId} (${c.amount} paise) is in no payment row`,
-      )
+      fail('capture-accounted', `capture ${c.paymentId} of ${c.providerOrderId} (${c.amount} paise) is in no payment row`)
 }
