@@ -25,7 +25,7 @@ const budgetMs = fuzzRuns ? undefined : onPostgres ? 50_000 : 15_000
 const seed = process.env.PAYMENT_FUZZ_SEED ? Number(process.env.PAYMENT_FUZZ_SEED) : undefined
 const path = process.env.PAYMENT_FUZZ_PATH || undefined
 const replayPath = process.env.PAYMENT_FUZZ_REPLAY || undefined
-const MAX_COMMANDS = 40
+const MAX_COMMANDS = 50
 
 let h: Harness
 beforeAll(async () => {

@@ -10,6 +10,9 @@ import fc from 'fast-check'
 import { REFUND_MAX_FAILURES } from '../refunds.ts'
 import { runPaymentSweeps, expireReservations, reconcilePendingPayments } from '../service.ts'
 import { sendPendingRefunds } from '../refunds.ts'
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../../../db/query.ts'
+import { newId } from '../../../lib/ids.ts'
 import { checkInvariants } from './invariants.ts'
 import {
   deliverWebhook,
@@ -332,6 +335,34 @@ export class ShopperCancel extends ModelCommand {
   }
 }
 
+/**
+ * A second tab: the same order gets a second provider order (as api/modules/payment/payment.test.ts
+ * "two payments for one order" makes one: the API reuses the open one, but two tabs, or a provider
+ * order made again after a lost answer, can leave two), which the model may then pay as well.
+ */
+export class SecondTab extends ModelCommand {
+  constructor(readonly order: number) {
+    super()
+  }
+  protected applies(world: Readonly<World>) {
+    return hasOrders(world)
+  }
+  protected async act(world: World, h: Harness) {
+    const o = orderAt(world, this.order)
+    const [row] = await queryRows<{ status: string }>(h.t.db, sql`select status from orders where id = ${o.id}`)
+    if (row?.status !== 'payment_pending') return
+    const other = await h.provider.createOrder({ amount: o.amount, currency: 'INR', receipt: o.orderNumber, notes: {} })
+    await h.t.db.execute(
+      sql`insert into payments (id, order_id, provider, provider_order_id, method, amount_paise)
+        values (${newId()}, ${o.id}, ${h.provider.name}, ${other.id}, 'card', ${o.amount})`,
+    )
+    world.orders.push({ ...o, providerOrderId: other.id, providerStatus: 'created' })
+  }
+  toString() {
+    return `SecondTab(order ${this.order})`
+  }
+}
+
 /** An admin moves the order: cancel (placed or packed: refunded) or pack. */
 export class AdminStatus extends ModelCommand {
   constructor(
@@ -418,6 +449,7 @@ export function paymentCommands(maxCommands: number, replayPath?: string) {
         .map(([w, n]) => new Sweep(w, n)),
     ],
     [2, index.map((o) => new ShopperCancel(o))],
+    [1, index.map((o) => new SecondTab(o))],
     [1, fc.tuple(index, fc.constantFrom('cancelled' as const, 'packed' as const)).map(([o, to]) => new AdminStatus(o, to))],
     [2, fc.tuple(index, fc.nat({ max: 1 }), copies).map(([o, p, n]) => new RefundLine(o, p, n))],
   ]
