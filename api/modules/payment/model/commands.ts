@@ -53,6 +53,16 @@ function expectStatus(world: World, what: string, res: Answer, allowed: number[]
   if (!allowed.includes(res.status)) world.violations.push(`${what} answered ${res.status} ${res.body?.message ?? ''}`.trim())
 }
 
+/** A command on one of the run's orders (picked by index modulo the orders there are). */
+abstract class OrderCommand extends ModelCommand {
+  constructor(readonly order: number) {
+    super()
+  }
+  protected applies(world: Readonly<World>) {
+    return hasOrders(world)
+  }
+}
+
 const orderAt = (world: Readonly<World>, i: number): ModelOrder => world.orders[i % world.orders.length]!
 const hasOrders = (world: Readonly<World>) => world.orders.length > 0
 
@@ -186,43 +196,30 @@ async function deliverCopies(world: World, h: Harness, hook: QueuedWebhook, copi
   }
 }
 
-/** The provider delivers one queued webhook (any of them: out of order), in `copies` copies at once. */
+/**
+ * The provider delivers one queued webhook (any of them: out of order), or with `replay` one it
+ * delivered before again (a retry after a lost answer), in `copies` copies at once.
+ */
 export class Deliver extends ModelCommand {
   constructor(
     readonly pick: number,
     readonly copies: number,
+    readonly replay = false,
   ) {
     super()
   }
   protected applies(world: Readonly<World>) {
-    return world.outbox.length > 0
+    return (this.replay ? world.delivered : world.outbox).length > 0
   }
   protected async act(world: World, h: Harness) {
-    const [hook] = world.outbox.splice(this.pick % world.outbox.length, 1)
-    world.delivered.push(hook!)
-    await deliverCopies(world, h, hook!, this.copies)
+    const hook = this.replay
+      ? world.delivered[this.pick % world.delivered.length]!
+      : world.outbox.splice(this.pick % world.outbox.length, 1)[0]!
+    if (!this.replay) world.delivered.push(hook)
+    await deliverCopies(world, h, hook, this.copies)
   }
   toString() {
-    return `Deliver(#${this.pick}, ×${this.copies})`
-  }
-}
-
-/** The provider sends again a webhook it delivered before (a retry after a lost answer, or a replay). */
-export class Replay extends ModelCommand {
-  constructor(
-    readonly pick: number,
-    readonly copies: number,
-  ) {
-    super()
-  }
-  protected applies(world: Readonly<World>) {
-    return world.delivered.length > 0
-  }
-  protected async act(world: World, h: Harness) {
-    await deliverCopies(world, h, world.delivered[this.pick % world.delivered.length]!, this.copies)
-  }
-  toString() {
-    return `Replay(#${this.pick}, ×${this.copies})`
+    return `${this.replay ? 'Replay' : 'Deliver'}(#${this.pick}, ×${this.copies})`
   }
 }
 
@@ -318,13 +315,7 @@ export class Sweep extends ModelCommand {
 }
 
 /** The shopper cancels the order (allowed while placed: a paid order is refunded). */
-export class ShopperCancel extends ModelCommand {
-  constructor(readonly order: number) {
-    super()
-  }
-  protected applies(world: Readonly<World>) {
-    return hasOrders(world)
-  }
+export class ShopperCancel extends OrderCommand {
   protected async act(world: World, h: Harness) {
     const o = orderAt(world, this.order)
     const res = await h.t.call('order/cancel', { method: 'POST', json: { orderId: o.id }, token: h.shoppers[o.shopper]!.token })
@@ -340,13 +331,7 @@ export class ShopperCancel extends ModelCommand {
  * "two payments for one order" makes one: the API reuses the open one, but two tabs, or a provider
  * order made again after a lost answer, can leave two), which the model may then pay as well.
  */
-export class SecondTab extends ModelCommand {
-  constructor(readonly order: number) {
-    super()
-  }
-  protected applies(world: Readonly<World>) {
-    return hasOrders(world)
-  }
+export class SecondTab extends OrderCommand {
   protected async act(world: World, h: Harness) {
     const o = orderAt(world, this.order)
     const [row] = await queryRows<{ status: string }>(h.t.db, sql`select status from orders where id = ${o.id}`)
@@ -432,7 +417,7 @@ export function paymentCommands(maxCommands: number, replayPath?: string) {
     [3, pay],
     [1, fc.tuple(index, fc.constantFrom('short' as const, 'over' as const, 'usd' as const)).map(([o, k]) => new MismatchedCapture(o, k))],
     [4, fc.tuple(index, copies).map(([p, n]) => new Deliver(p, n))],
-    [1, fc.tuple(index, copies).map(([p, n]) => new Replay(p, n))],
+    [1, fc.tuple(index, copies).map(([p, n]) => new Deliver(p, n, true))],
     [
       4,
       fc.tuple(index, fc.constantFrom('processed' as const, 'failed' as const, 'failed' as const)).map(([p, o]) => new SettleRefund(p, o)),
