@@ -112,7 +112,8 @@ export const signWebhook = (rawBody: string) => hmacHex(WEBHOOK_SECRET, rawBody)
  * Builds the app with the test provider whose refunds the model plays: a refund is answered
  * `pending` and settled only when a command says processed or failed (the test provider settles by
  * itself after 10 ms, which would make a run depend on timing); during an outage a send is refused
- * with a 503 before anything is made. The provider's own webhooks go to the current run's outbox.
+ * with a 503 before anything is made, and one past what is left of the payment with a 400, as
+ * Razorpay refuses it. The provider's own webhooks go to the current run's outbox.
  */
 export async function createHarness(): Promise<Harness> {
   const base = createTestProvider({ keySecret: KEY_SECRET, webhookSecret: WEBHOOK_SECRET })
@@ -133,6 +134,12 @@ export async function createHarness(): Promise<Harness> {
       if (!payment || payment.status !== 'captured') {
         world?.failedSends.add(input.receipt)
         throw new ProviderError('The payment cannot be refunded', 400, 'BAD_REQUEST_ERROR')
+      }
+      // Razorpay refuses a refund past what is left of the payment (https://razorpay.com/docs/api/refunds/).
+      const done = providerRefunds.filter((r) => r.payment_id === paymentId && r.status !== 'failed').reduce((s, r) => s + r.amount, 0)
+      if (input.amount > payment.amount - done) {
+        world?.failedSends.add(input.receipt)
+        throw new ProviderError('The total refund amount is greater than the refund payment amount', 400, 'BAD_REQUEST_ERROR')
       }
       const refund: ProviderRefundRecord = {
         id: `rfnd_M${String(++refundSeq).padStart(13, '0')}`,
