@@ -63,7 +63,7 @@ export interface ServerConfig {
   rateLimitIpMultiplier: number
   /**
    * PostgreSQL request pool: `DATABASE_POOL_MAX` connections per process (10; plus 2 for the rate-limit
-   * counters and 1 for LISTEN, docs/scale-out.md "Pool sizing"), `DATABASE_CONNECT_TIMEOUT_MS` to get
+   * counters and 1 for LISTEN, docs/scale-out.md, "Pool sizing"), `DATABASE_CONNECT_TIMEOUT_MS` to get
    * one (5000 ms; then 429 busy or 503 unavailable, docs/decisions/0043-flash-sale-and-busy-pool.md).
    */
   databasePool: { max: number; connectTimeoutMs: number }

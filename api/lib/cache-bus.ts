@@ -1,6 +1,6 @@
 /**
  * Catalogue cache invalidation across instances through PostgreSQL LISTEN/NOTIFY (no new service;
- * PostgreSQL docs, "NOTIFY"; docs/scale-out.md). Every instance listens on one channel on a
+ * PostgreSQL docs, "NOTIFY"; docs/scale-out.md, "Shared settings (the same value on every instance)"). Every instance listens on one channel on a
  * connection of its own (a pooled connection cannot hold a LISTEN). A catalogue write on any
  * instance (`cache.invalidate()`) sends a notice whose payload is the sender's id; every other
  * instance clears its cache on receipt, within milliseconds. A stock change (`cache.stockChanged()`,

@@ -1,5 +1,5 @@
 /**
- * A small cluster for the scale-out test (docs/scale-out.md): N production server processes
+ * A small cluster for the scale-out test (docs/scale-out.md, "Running more than one instance"): N production server processes
  * (server.ts) on one PostgreSQL database, and a round-robin proxy in front of them that behaves like
  * nginx's default upstream handling: each request goes to the next instance; when an instance
  * refuses the connection, closes a kept-alive connection as a request goes out on it, or drops an
@@ -60,7 +60,7 @@ export async function waitReady(url: string, ms = 120_000): Promise<number> {
  * A round-robin proxy over `targets()` (read on every request, so instances can be swapped). Like a
  * load balancer's health check, it asks every instance's `/readyz` each 100 ms and sends new
  * requests only to the ready ones (all of them when none is), so an instance that starts draining
- * stops getting work before it closes its listener (docs/scale-out.md: SHUTDOWN_DELAY_MS at least
+ * stops getting work before it closes its listener (docs/scale-out.md, "Rolling restarts": SHUTDOWN_DELAY_MS at least
  * the health-check interval).
  */
 export async function startProxy(targets: () => string[]): Promise<{ url: string; close(): Promise<void> }> {

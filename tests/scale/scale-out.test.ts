@@ -1,5 +1,5 @@
 /**
- * Scale-out, for real (docs/scale-out.md): two production instances of server.ts on one PostgreSQL
+ * Scale-out, for real (docs/scale-out.md, "Running more than one instance"): two production instances of server.ts on one PostgreSQL
  * database and one S3-compatible bucket (s3rver), each with its own DATA_DIR, behind a round-robin
  * proxy (tests/scale/cluster.ts). Started
  * together on an empty database, both come up; a sign-in on A works on B; an image uploaded through A
