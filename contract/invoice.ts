@@ -34,6 +34,95 @@ export function isValidGstin(gstin: string): boolean {
   return GSTIN_PATTERN.test(gstin) && gstinCheckChar(gstin.slice(0, 14)) === gstin[14]
 }
 
+/** Messages of a GSTIN field. */
+export const GSTIN_SHAPE_MESSAGE =
+  'GSTIN must be 15 characters: state code, PAN, entity number, Z and a check character (e.g. 29AAAAA0000A1ZY)'
+export const GSTIN_CHECK_MESSAGE = "This GSTIN's last character does not match the others: check it for a typing mistake"
+
+/** A GSTIN as typed (spaces trimmed, upper-cased): the standard shape and a matching check character. */
+export const GstinSchema = z
+  .string({ error: 'GSTIN must be text' })
+  .trim()
+  .toUpperCase()
+  .regex(GSTIN_PATTERN, GSTIN_SHAPE_MESSAGE)
+  .refine((gstin) => !GSTIN_PATTERN.test(gstin) || isValidGstin(gstin), GSTIN_CHECK_MESSAGE)
+  .meta({ pattern: '^[0-9]{2}[A-Za-z]{5}[0-9]{4}[A-Za-z][1-9A-Za-z][Zz][0-9A-Za-z]$' })
+
+/**
+ * GST state codes (the first two digits of a GSTIN and the "place of supply" code): the list of
+ * the GST portal's state code master, as CBIC publishes it. 25 (Daman and Diu) merged into 26 in
+ * 2020; 28 was Andhra Pradesh before 2014 and is not given now.
+ */
+export const GST_STATE_CODES: Readonly<Record<string, string>> = {
+  '01': 'Jammu and Kashmir',
+  '02': 'Himachal Pradesh',
+  '03': 'Punjab',
+  '04': 'Chandigarh',
+  '05': 'Uttarakhand',
+  '06': 'Haryana',
+  '07': 'Delhi',
+  '08': 'Rajasthan',
+  '09': 'Uttar Pradesh',
+  '10': 'Bihar',
+  '11': 'Sikkim',
+  '12': 'Arunachal Pradesh',
+  '13': 'Nagaland',
+  '14': 'Manipur',
+  '15': 'Mizoram',
+  '16': 'Tripura',
+  '17': 'Meghalaya',
+  '18': 'Assam',
+  '19': 'West Bengal',
+  '20': 'Jharkhand',
+  '21': 'Odisha',
+  '22': 'Chhattisgarh',
+  '23': 'Madhya Pradesh',
+  '24': 'Gujarat',
+  '26': 'Dadra and Nagar Haveli and Daman and Diu',
+  '27': 'Maharashtra',
+  '29': 'Karnataka',
+  '30': 'Goa',
+  '31': 'Lakshadweep',
+  '32': 'Kerala',
+  '33': 'Tamil Nadu',
+  '34': 'Puducherry',
+  '35': 'Andaman and Nicobar Islands',
+  '36': 'Telangana',
+  '37': 'Andhra Pradesh',
+  '38': 'Ladakh',
+}
+
+/** Other spellings of state names (India Post's data among them) → the GST state code. */
+const STATE_ALIASES: Readonly<Record<string, string>> = {
+  'nct of delhi': '07',
+  'new delhi': '07',
+  'jammu kashmir': '01',
+  orissa: '21',
+  chattisgarh: '22',
+  pondicherry: '34',
+  'andaman and nicobar': '35',
+  'dadra and nagar haveli': '26',
+  'daman and diu': '26',
+}
+
+const normalState = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z ]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+
+const CODE_BY_STATE = new Map<string, string>([
+  ...Object.entries(GST_STATE_CODES).map(([code, name]) => [normalState(name), code] as [string, string]),
+  ...Object.entries(STATE_ALIASES),
+])
+
+/** The GST state code of a state's name in any usual spelling ("Karnataka", "Jammu & Kashmir"), or null. */
+export function gstStateCode(stateName: string): string | null {
+  return CODE_BY_STATE.get(normalState(stateName)) ?? null
+}
+
 /** One line of the invoice (rupees); `kind` `delivery` is the delivery charge. */
 export const InvoiceLineSchema = z
   .object({
