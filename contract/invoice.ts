@@ -138,7 +138,11 @@ export const InvoiceLineSchema = z
     taxable: z.number(),
     cgst: z.number(),
     sgst: z.number(),
+    /** All the line's tax when the supply is inter-State (then `cgst` and `sgst` are 0). */
+    igst: z.number(),
     subCategory: z.string().nullable(),
+    /** HSN code of the goods (SAC 9968 for the delivery charge); null when the product has none. */
+    hsn: z.string().nullable(),
   })
   .meta({ id: 'InvoiceLine' })
 
@@ -150,6 +154,7 @@ export const InvoiceTotalsSchema = z
     taxable: z.number(),
     cgst: z.number(),
     sgst: z.number(),
+    igst: z.number(),
     tax: z.number(),
     itemsTotal: z.number(),
     deliveryCharge: z.number(),
@@ -159,9 +164,40 @@ export const InvoiceTotalsSchema = z
   })
   .meta({ id: 'InvoiceTotals' })
 
+/** Why a credit note was issued: the order was cancelled, or one line was refunded (not delivered). */
+export const CREDIT_NOTE_REASONS = ['cancelled', 'line_refund'] as const
+
+/** A credit note as an invoice names it: number, date in India (YYYY-MM-DD) and reason. */
+export const CreditNoteRefSchema = z
+  .object({ number: z.string(), date: z.string(), reason: z.enum(CREDIT_NOTE_REASONS) })
+  .meta({ id: 'CreditNoteRef' })
+
+/** A State as an invoice names it: its GST state code and name. */
+export const GstStateSchema = z.object({ code: z.string(), name: z.string() }).meta({ id: 'GstState' })
+
 /**
- * An order's tax invoice: number `INV-<order number>`, date the order's day in India (YYYY-MM-DD),
- * the seller from the server's settings, the buyer and the address as at order time.
+ * The supplier on an invoice: the legal name (`SELLER_NAME`), the store that delivered the order
+ * (its name, GSTIN and registered address as they were when the invoice was issued; a store without
+ * a GSTIN: `SELLER_GSTIN` and `SELLER_ADDRESS`), and the State of its GSTIN.
+ */
+export const InvoiceSellerSchema = z
+  .object({
+    name: z.string(),
+    storeName: z.string(),
+    address: z.string(),
+    gstin: z.string(),
+    state: GstStateSchema,
+  })
+  .meta({ id: 'InvoiceSeller' })
+
+/**
+ * An order's tax invoice (CGST Rules 2017, rule 46): number in the delivering store's series
+ * (`BLR1/26-27/00123`, at most 16 characters, consecutive per store and financial year), the date
+ * it was issued in India (YYYY-MM-DD: the placement of a cash-on-delivery order, the payment of an
+ * online one), the supplier, the buyer and the address as at order time, the place of supply (the
+ * State of the delivery address) and whether the supply is inter-State (IGST) or not (CGST + SGST),
+ * the lines with HSN codes, the totals and the total in words. `creditNotes` are the credit notes
+ * issued against it, oldest first (a cancelled order's invoice names the one that cancels it).
  */
 export const InvoiceSchema = z
   .object({
@@ -171,10 +207,42 @@ export const InvoiceSchema = z
     orderRef: z.string(),
     status: z.enum(ORDER_STATUSES),
     paymentMethod: z.string(),
-    seller: z.object({ name: z.string(), address: z.string(), gstin: z.string() }),
+    seller: InvoiceSellerSchema,
     buyer: z.object({ name: z.string(), address: OrderAddressSchema }),
+    placeOfSupply: GstStateSchema,
+    interState: z.boolean(),
     lines: z.array(InvoiceLineSchema),
     totals: InvoiceTotalsSchema,
+    amountInWords: z.string(),
+    creditNotes: z.array(CreditNoteRefSchema),
   })
   .meta({ id: 'Invoice' })
 export type Invoice = z.output<typeof InvoiceSchema>
+
+/**
+ * A credit note (CGST Rules 2017, rule 53): its number in the store's credit-note series
+ * (`BLR1C/26-27/0001`, at most 16 characters), its date in India, the invoice it reverses (number and
+ * date), the supplier, buyer and place of supply as on that invoice, the reversed lines with their
+ * taxable value, rate and tax split as the invoice's (CGST + SGST or IGST), the totals and the total
+ * in words. A cancel reverses every line not credited before, the delivery charge and the rounding;
+ * a line refund reverses that line.
+ */
+export const CreditNoteSchema = z
+  .object({
+    creditNoteNumber: z.string(),
+    creditNoteDate: z.string(),
+    reason: z.enum(CREDIT_NOTE_REASONS),
+    invoiceNumber: z.string(),
+    invoiceDate: z.string(),
+    orderId: z.string(),
+    orderRef: z.string(),
+    seller: InvoiceSellerSchema,
+    buyer: z.object({ name: z.string(), address: OrderAddressSchema }),
+    placeOfSupply: GstStateSchema,
+    interState: z.boolean(),
+    lines: z.array(InvoiceLineSchema),
+    totals: InvoiceTotalsSchema,
+    amountInWords: z.string(),
+  })
+  .meta({ id: 'CreditNote' })
+export type CreditNote = z.output<typeof CreditNoteSchema>
