@@ -189,6 +189,7 @@ export async function createProduct(
             ...consistentPrices({ mrp: input.price, discount: input.discount, sellingPrice: input.sellingPrice }),
             description: input.description,
             moreDetails: input.more_details,
+            hsn: input.hsn ?? null,
             publish: true,
           })
           .returning({ id: products.id })
@@ -266,6 +267,7 @@ export async function updateProduct(deps: CatalogWriteDeps & ActorDeps & { store
           ...prices,
           description: input.description,
           moreDetails: input.more_details,
+          hsn: input.hsn,
           // Also when only the links change: the product did change.
           updatedAt: new Date(),
         })
