@@ -191,6 +191,23 @@ export const InvoiceSellerSchema = z
   .meta({ id: 'InvoiceSeller' })
 
 /**
+ * What an invoice and a credit note both state: the order (number and `_id`), the supplier, the
+ * buyer and the address as at order time, the place of supply, whether the supply is inter-State,
+ * the lines, the totals and the total in words.
+ */
+const taxDocumentShape = {
+  orderId: z.string(),
+  orderRef: z.string(),
+  seller: InvoiceSellerSchema,
+  buyer: z.object({ name: z.string(), address: OrderAddressSchema }),
+  placeOfSupply: GstStateSchema,
+  interState: z.boolean(),
+  lines: z.array(InvoiceLineSchema),
+  totals: InvoiceTotalsSchema,
+  amountInWords: z.string(),
+}
+
+/**
  * An order's tax invoice (CGST Rules 2017, rule 46): number in the delivering store's series
  * (`BLR1/26-27/00123`, at most 16 characters, consecutive per store and financial year), the date
  * it was issued in India (YYYY-MM-DD: the placement of a cash-on-delivery order, the payment of an
@@ -203,17 +220,9 @@ export const InvoiceSchema = z
   .object({
     invoiceNumber: z.string(),
     invoiceDate: z.string(),
-    orderId: z.string(),
-    orderRef: z.string(),
     status: z.enum(ORDER_STATUSES),
     paymentMethod: z.string(),
-    seller: InvoiceSellerSchema,
-    buyer: z.object({ name: z.string(), address: OrderAddressSchema }),
-    placeOfSupply: GstStateSchema,
-    interState: z.boolean(),
-    lines: z.array(InvoiceLineSchema),
-    totals: InvoiceTotalsSchema,
-    amountInWords: z.string(),
+    ...taxDocumentShape,
     creditNotes: z.array(CreditNoteRefSchema),
   })
   .meta({ id: 'Invoice' })
@@ -234,15 +243,7 @@ export const CreditNoteSchema = z
     reason: z.enum(CREDIT_NOTE_REASONS),
     invoiceNumber: z.string(),
     invoiceDate: z.string(),
-    orderId: z.string(),
-    orderRef: z.string(),
-    seller: InvoiceSellerSchema,
-    buyer: z.object({ name: z.string(), address: OrderAddressSchema }),
-    placeOfSupply: GstStateSchema,
-    interState: z.boolean(),
-    lines: z.array(InvoiceLineSchema),
-    totals: InvoiceTotalsSchema,
-    amountInWords: z.string(),
+    ...taxDocumentShape,
   })
   .meta({ id: 'CreditNote' })
 export type CreditNote = z.output<typeof CreditNoteSchema>
