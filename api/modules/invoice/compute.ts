@@ -5,8 +5,9 @@
  * into CGST and SGST halves that add up to it (the odd paisa goes to SGST); taxable value = amount −
  * tax. Within one State (the supplier's State is the place of supply) the tax is CGST + SGST; between
  * States it is IGST, all of it (IGST Act 2017 ss. 7(1), 8(1); the place of supply of goods delivered
- * to the buyer is where the delivery ends, s. 10(1)(a)). The delivery charge is a line of its own at the delivery rate. The totals add the lines, so
- * the invoice's total is the order's bill to the paisa: items total + delivery + rounding = grand total.
+ * to the buyer is where the delivery ends, s. 10(1)(a)). The delivery charge is a line of its own at
+ * the delivery rate. The totals add the lines, so the invoice's total is the order's bill to the
+ * paisa: items total + delivery + rounding = grand total.
  */
 
 import { DELIVERY_SAC } from './gst-rates.ts'
