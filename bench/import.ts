@@ -54,6 +54,7 @@ try {
         images: image,
         description: `A product for the import bench, number ${i}, with a description of ordinary length.`,
         more_details: '{"Shelf Life":"6 months"}',
+        hsn: '',
       }
       return CSV_COLUMNS.map((c) => cells[c])
     })

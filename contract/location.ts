@@ -11,6 +11,7 @@
 import { z } from 'zod'
 import { decimalNumber, IdSchema, TargetIdSchema, lineText } from './fields.ts'
 import { CartChangeSchema } from './order.ts'
+import { GstinSchema } from './invoice.ts'
 
 /** A PIN code: 6 digits, the first 1-9 (India Post). */
 export const PINCODE_PATTERN = /^[1-9][0-9]{5}$/
@@ -146,6 +147,28 @@ const flag = z
   .union([z.boolean(), z.enum(['true', 'false', 'on', '1', '0']).transform((v) => v === 'true' || v === 'on' || v === '1')])
   .meta({ anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false', 'on', '1', '0'] }] })
 
+/** A store's invoice series code: 1-4 capitals or digits, the head of its invoice numbers (`BLR1/26-27/00001`). */
+export const INVOICE_CODE_PATTERN = /^[A-Z0-9]{1,4}$/
+export const INVOICE_CODE_MESSAGE = 'Invoice code must be 1 to 4 letters or digits (e.g. BLR1)'
+export const InvoiceCodeSchema = z
+  .string({ error: 'Invoice code must be text' })
+  .trim()
+  .toUpperCase()
+  .regex(INVOICE_CODE_PATTERN, INVOICE_CODE_MESSAGE)
+  .meta({ pattern: '^[A-Za-z0-9]{1,4}$' })
+
+/**
+ * A store's tax identity (docs/decisions/0042-invoice-and-credit-note-numbering.md): its GSTIN (its
+ * first two digits must be the state code of the store's PIN code), the registered address printed on
+ * its invoices, and its invoice series code. Null GSTIN or address: the seller's settings and the
+ * store's own address line are printed instead.
+ */
+const storeTaxShape = {
+  gstin: GstinSchema.nullish(),
+  registeredAddress: lineText('Registered address', STORE_ADDRESS_MAX).nullish(),
+  invoiceCode: InvoiceCodeSchema.optional(),
+}
+
 /** POST /api/store/create: a new dark store. Coordinates default to the PIN code's centre. */
 export const CreateStoreSchema = z.object({
   name: lineText('Name', STORE_NAME_MAX),
@@ -160,6 +183,7 @@ export const CreateStoreSchema = z.object({
   closesAt: TimeOfDaySchema.default('24:00'),
   pickers: pickers.default(4),
   active: flag.default(true),
+  ...storeTaxShape,
 })
 export type CreateStoreInput = z.output<typeof CreateStoreSchema>
 
@@ -179,6 +203,7 @@ export const UpdateStoreSchema = z.object({
   closesAt: TimeOfDaySchema.optional(),
   pickers: pickers.optional(),
   active: flag.optional(),
+  ...storeTaxShape,
 })
 export type UpdateStoreInput = z.output<typeof UpdateStoreSchema>
 
@@ -203,6 +228,12 @@ export const StoreSchema = z
     position: z.number().int(),
     /** Orders placed or packed, not yet out for delivery (the queue of the delivery time). */
     openOrders: z.number().int(),
+    /** The GSTIN on its invoices; null: the seller's (SELLER_GSTIN). */
+    gstin: z.string().nullable(),
+    /** The registered address on its invoices; null: its address line, city and PIN code. */
+    registeredAddress: z.string().nullable(),
+    /** The head of its invoice and credit-note numbers. */
+    invoiceCode: z.string(),
     version: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),

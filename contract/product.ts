@@ -245,6 +245,16 @@ const DescriptionSchema = z
  *   (ignored when `sellingPrice` is given);
  * - more_details: see MoreDetailsSchema; absent or null means no extra field.
  */
+/**
+ * A product's HSN code (Customs Tariff heading, 4 digits, or sub-heading, 6 or 8 digits; CGST Rules
+ * 2017, rule 46(g)): printed on its invoice lines instead of its shelf's heading
+ * (api/modules/invoice/gst-rates.ts). Null or absent: the shelf's.
+ */
+export const HsnSchema = z
+  .string({ error: 'HSN code must be text' })
+  .trim()
+  .regex(/^[0-9]{4}([0-9]{2}){0,2}$/, 'HSN code must be 4, 6 or 8 digits (e.g. 0401 or 04012000)')
+
 export const CreateProductSchema = z.object({
   name: lineText('Name', PRODUCT_NAME_MAX_LENGTH),
   image: listOf(ImageUrlSchema, {
@@ -272,6 +282,8 @@ export const CreateProductSchema = z.object({
   sellingPrice: numberField('Selling price', { min: 0, max: PRICE_MAX, decimals: 2 }).optional(),
   description: DescriptionSchema,
   more_details: MoreDetailsSchema.nullish().transform((details) => details ?? {}),
+  /** The product's own HSN code; null clears it (the shelf's heading is printed). */
+  hsn: HsnSchema.nullish(),
 })
 export type CreateProductInput = z.output<typeof CreateProductSchema>
 
@@ -343,6 +355,8 @@ export const ProductSchema = z
     publish: z.boolean(),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
+    /** The HSN code an admin gave it (HsnSchema), only when one was given: its invoice lines print it. */
+    hsn: z.string().optional(),
     /**
      * Only when the product has other pack sizes (docs/product.md, "Pack sizes"): every size of its
      * group, this one included, smallest first; answered by the product's details, and by a search

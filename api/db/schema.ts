@@ -162,6 +162,8 @@ export const products = pgTable(
     moreDetails: jsonb('more_details').$type<Record<string, string>>().notNull().default({}),
     publish: boolean('publish').notNull().default(true),
     sku: text('sku'),
+    /** The HSN code an admin gave (4, 6 or 8 digits); null: its shelf's heading (api/modules/invoice/gst-rates.ts). */
+    hsn: text('hsn'),
     /**
      * The product's number in the stores' availability bits (`store_stock_bits`, migration
      * 0020_store_stock_bits): a dense identity, never written here.
@@ -434,14 +436,49 @@ export const orders = pgTable(
     /** While `pending`: when the held stock goes back (docs/payments.md, "Reservation"). */
     reservationExpiresAt: timestamp('reservation_expires_at', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /**
+     * The tax invoice's number and issue moment, given once by a trigger when the order becomes a
+     * placed cash-on-delivery order or a paid one, and the supplier then (migration 0026_tax_invoices).
+     * Never written here.
+     */
+    invoiceNumber: text('invoice_number'),
+    invoiceIssuedAt: timestamp('invoice_issued_at', { withTimezone: true }),
+    invoiceSupplier: jsonb('invoice_supplier').$type<InvoiceSupplierSnapshot>(),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('orders_number_key').on(t.orderNumber),
+    uniqueIndex('orders_invoice_number_key').on(t.invoiceNumber),
     uniqueIndex('orders_user_idempotency_key').on(t.userId, t.idempotencyKey),
     index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('orders_status_created_idx').on(t.status, t.createdAt.desc()),
   ],
+)
+
+/** The supplier of an invoice as the store was when it was issued (migration 0026_tax_invoices). */
+export interface InvoiceSupplierSnapshot {
+  storeId: string
+  storeName: string
+  gstin: string | null
+  address: string
+}
+
+/**
+ * A credit note (CGST Rules 2017, rule 53), issued by triggers (migration 0026_tax_invoices) when an
+ * invoiced order is cancelled (`orderLineId` null) or one of its lines is refunded. Never written here.
+ */
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    number: text('number').primaryKey(),
+    orderId: text('order_id').notNull(),
+    orderLineId: text('order_line_id'),
+    reason: text('reason', { enum: ['cancelled', 'line_refund'] }).notNull(),
+    invoiceNumber: text('invoice_number').notNull(),
+    invoiceIssuedAt: timestamp('invoice_issued_at', { withTimezone: true }).notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('credit_notes_order_idx').on(t.orderId, t.issuedAt)],
 )
 
 /** One line of an order: a snapshot of the product as sold (never changed by catalogue edits). */
@@ -602,9 +639,21 @@ export const stores = pgTable(
     active: boolean('active').notNull().default(true),
     position: integer('position').notNull().default(0),
     version: integer('version').notNull().default(1),
+    /**
+     * The store's GSTIN, the supplier's on the invoices of the orders it delivers (migration
+     * 0026_tax_invoices; docs/decisions/0042-invoice-and-credit-note-numbering.md); null: the
+     * seller's `SELLER_GSTIN`.
+     */
+    gstin: text('gstin'),
+    /** The registered address as printed on its invoices, lines separated by `\n`; null: address line, city, PIN code. */
+    registeredAddress: text('registered_address'),
+    /** The head of its invoice and credit-note numbers (1-4 capitals or digits, unique): `BLR1`. */
+    invoiceCode: text('invoice_code')
+      .notNull()
+      .default(sql`('S' || nextval('store_invoice_code_seq')::text)`),
     ...timestamps,
   },
-  (t) => [index('stores_active_position_idx').on(t.active, t.position)],
+  (t) => [index('stores_active_position_idx').on(t.active, t.position), uniqueIndex('stores_invoice_code_key').on(t.invoiceCode)],
 )
 
 /** One product's stock in one store (units, never negative); a missing row is stock 0. */

@@ -1,11 +1,13 @@
 /**
- * The invoice PDF (app/.server/invoice-pdf.ts): a real PDF, its text (uncompressed) holding the
- * invoice number, the seller's GSTIN, every line and the bill as the API computed it, the per-rate
- * summary adding up to the totals to the paisa, and long orders running onto more pages.
+ * The invoice and credit-note PDFs (app/.server/invoice-pdf.ts): a real PDF, its text (uncompressed)
+ * holding the invoice number, the seller's GSTIN, every line with its HSN code and the bill as the
+ * API computed it, the place of supply and the amount in words, the per-rate summary adding up to the
+ * totals to the paisa, IGST alone between States, CANCELLED with the credit note on a cancelled
+ * order's invoice, the credit note naming its invoice, and long orders running onto more pages.
  */
 import { describe, expect, it } from 'vitest'
-import type { Invoice } from './api/invoice.ts'
-import { formatRupees, invoiceFileName, renderInvoicePdf, taxByRate } from './invoice-pdf.ts'
+import type { CreditNote, Invoice } from './api/invoice.ts'
+import { creditNoteFileName, formatRupees, invoiceFileName, renderCreditNotePdf, renderInvoicePdf, taxByRate } from './invoice-pdf.ts'
 
 const line = (name: string, quantity: number, price: number, gstRate: number, taxable: number, cgst: number, sgst: number) => ({
   kind: 'goods' as const,
@@ -20,18 +22,30 @@ const line = (name: string, quantity: number, price: number, gstRate: number, ta
   taxable,
   cgst,
   sgst,
+  igst: 0,
   subCategory: 'Shelf',
+  hsn: '0713' as string | null,
 })
 
 /** ₹52 at 0 %, 3 × ₹173.13 at 5 % (tax ₹24.73), ₹25 delivery at 18 % (tax ₹3.81); grand total ₹596 after −₹0.39 rounding. */
 const invoice: Invoice = {
-  invoiceNumber: 'INV-OD000042',
+  invoiceNumber: 'BLR1/26-27/00042',
   invoiceDate: '2026-11-26',
   orderId: 'OD000042',
   orderRef: 'abc',
   status: 'placed',
   paymentMethod: 'CASH ON DELIVERY',
-  seller: { name: 'Grocery Retail Pvt Ltd', address: '12, MG Road\nBengaluru, Karnataka 560001', gstin: '29AAAAA0000A1ZY' },
+  seller: {
+    name: 'Grocery Retail Pvt Ltd',
+    storeName: 'Indiranagar',
+    address: '12, MG Road\nBengaluru, Karnataka 560001',
+    gstin: '29AAAAA0000A1ZY',
+    state: { code: '29', name: 'Karnataka' },
+  },
+  placeOfSupply: { code: '29', name: 'Karnataka' },
+  interState: false,
+  amountInWords: 'Rupees Five Hundred Ninety-Six Only',
+  creditNotes: [],
   buyer: {
     name: 'Asha',
     address: {
@@ -46,7 +60,7 @@ const invoice: Invoice = {
   lines: [
     line('Onion', 1, 52, 0, 52, 0, 0),
     line('Shampoo', 3, 173.13, 5, 494.66, 12.36, 12.37),
-    { ...line('Delivery charge', 1, 25, 18, 21.19, 1.9, 1.91), kind: 'delivery', unit: '', subCategory: null },
+    { ...line('Delivery charge', 1, 25, 18, 21.19, 1.9, 1.91), kind: 'delivery', unit: '', subCategory: null, hsn: '9968' },
   ],
   totals: {
     mrp: 596.39,
@@ -54,6 +68,7 @@ const invoice: Invoice = {
     taxable: 567.85,
     cgst: 14.26,
     sgst: 14.28,
+    igst: 0,
     tax: 28.54,
     itemsTotal: 571.39,
     deliveryCharge: 25,
@@ -76,11 +91,17 @@ describe('renderInvoicePdf', () => {
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
     const texts = pdfTexts(pdf)
     expect(texts).toContain('TAX INVOICE')
-    expect(texts).toContain('Invoice no: INV-OD000042')
+    expect(texts).toContain('Invoice no: BLR1/26-27/00042')
     expect(texts).toContain('Invoice date: 26 Nov 2026')
     expect(texts).toContain('GSTIN: 29AAAAA0000A1ZY')
     expect(texts).toContain('Payment: CASH ON DELIVERY')
-    expect(texts).toContain('Place of supply: Karnataka')
+    expect(texts).toContain('Place of supply: Karnataka (29)')
+    expect(texts).toContain('Intra-State supply: CGST + SGST')
+    expect(texts).toContain('Amount in words: Rupees Five Hundred Ninety-Six Only')
+    expect(texts).toContain('0713')
+    expect(texts).toContain('9968')
+    expect(texts).not.toContain('IGST')
+    expect(texts.some((s) => s.startsWith('CANCELLED'))).toBe(false)
     for (const name of ['Onion', 'Shampoo', 'Delivery charge']) expect(texts).toContain(name)
     const after = (label: string) => texts[texts.indexOf(label) + 1]
     expect(after('Grand total (Rs)')).toBe('596.00')
@@ -89,7 +110,7 @@ describe('renderInvoicePdf', () => {
     expect(texts[texts.lastIndexOf('SGST') + 1]).toBe('14.28')
     expect(after('Rounding')).toBe('- 0.39')
     expect(after('Total (incl. GST)')).toBe('596.39')
-    expect(pdf.toString('latin1')).toContain('(Tax invoice INV-OD000042)')
+    expect(pdf.toString('latin1')).toContain('(Tax invoice BLR1/26-27/00042)')
   })
 
   it('sums GST by rate in paise: the summary adds up to the totals', () => {
@@ -110,6 +131,52 @@ describe('renderInvoicePdf', () => {
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
     const pages = Number(/\/Count (\d+)/.exec(pdf.toString('latin1'))?.[1])
     expect(pages).toBeGreaterThan(1)
+  })
+
+  it('an inter-State invoice prints IGST alone; a cancelled one says CANCELLED and names its credit note', async () => {
+    const inter: Invoice = {
+      ...invoice,
+      status: 'cancelled',
+      placeOfSupply: { code: '07', name: 'Delhi' },
+      interState: true,
+      lines: invoice.lines.map((l) => ({ ...l, igst: Math.round((l.cgst + l.sgst) * 100) / 100, cgst: 0, sgst: 0 })),
+      totals: { ...invoice.totals, cgst: 0, sgst: 0, igst: 28.54 },
+      creditNotes: [{ number: 'BLR1C/26-27/0007', date: '2026-11-27', reason: 'cancelled' }],
+    }
+    const texts = pdfTexts(await renderInvoicePdf(inter, { compress: false }))
+    expect(texts).toContain('CANCELLED: reversed by credit note BLR1C/26-27/0007 of 27 Nov 2026')
+    expect(texts).toContain('Inter-State supply: IGST')
+    expect(texts[texts.lastIndexOf('IGST') + 1]).toBe('28.54')
+    expect(texts).not.toContain('CGST')
+  })
+
+  it('a credit note names itself, the invoice it reverses and its date, with the reversed lines', async () => {
+    const note: CreditNote = {
+      creditNoteNumber: 'BLR1C/26-27/0007',
+      creditNoteDate: '2026-11-27',
+      reason: 'line_refund',
+      invoiceNumber: invoice.invoiceNumber,
+      invoiceDate: invoice.invoiceDate,
+      orderId: invoice.orderId,
+      orderRef: invoice.orderRef,
+      seller: invoice.seller,
+      buyer: invoice.buyer,
+      placeOfSupply: invoice.placeOfSupply,
+      interState: false,
+      lines: [invoice.lines[1]!],
+      totals: { ...invoice.totals, grandTotal: 519.39 },
+      amountInWords: 'Rupees Five Hundred Nineteen and Thirty-Nine Paise Only',
+    }
+    const pdf = await renderCreditNotePdf(note, { compress: false })
+    const texts = pdfTexts(pdf)
+    expect(texts).toContain('CREDIT NOTE')
+    expect(texts).toContain('Credit note no: BLR1C/26-27/0007')
+    expect(texts).toContain('Against invoice: BLR1/26-27/00042')
+    expect(texts).toContain('Invoice date: 26 Nov 2026')
+    expect(texts).toContain('Shampoo')
+    expect(texts).not.toContain('Onion')
+    expect(texts).toContain('Amount in words: Rupees Five Hundred Nineteen and Thirty-Nine Paise Only')
+    expect(creditNoteFileName(note)).toBe('credit-note-BLR1C-26-27-0007.pdf')
   })
 
   it('formats rupees the Indian way and names the file after the order', () => {

@@ -65,7 +65,7 @@ const EXTRA_ENTRY = /^more_details\[(\d+)\]\.(key|value)$/
 const CONTROL_NAMES = new Set(['intent', IMAGE_FILES_FIELD, REMOVE_IMAGE_FIELD, FIELD_NAME_FIELD, '__intent__', '__state__'])
 
 /** The product form's fields sent as plain name=value pairs (images and extra fields are indexed). */
-const PLAIN_FIELDS = new Set(['name', 'description', 'category', 'subCategory', 'unit', 'stock', 'price', 'sellingPrice'])
+const PLAIN_FIELDS = new Set(['name', 'description', 'category', 'subCategory', 'unit', 'stock', 'price', 'sellingPrice', 'hsn'])
 
 interface ExtraField {
   key: string

@@ -47,6 +47,7 @@ interface ProductFormShape extends Record<string, unknown> {
   price: string
   sellingPrice: string
   more_details: Array<{ key: string; value: string }>
+  hsn: string
 }
 
 /** What the server answered to the last submission of this form (app/.server/product-form.ts `ProductFormReply`). */
@@ -170,6 +171,17 @@ export function ProductForm({
             'aria-required': true,
           }}
           errors={fields.unit.errors}
+        />
+        <Field
+          labelProps={{ children: PRODUCT_FIELD_LABELS.hsn }}
+          inputProps={{
+            ...getInputProps(fields.hsn, { type: 'text' }),
+            placeholder: 'e.g. 0401; empty: the shelf’s heading',
+            inputMode: 'numeric',
+            maxLength: 8,
+            autoComplete: 'off',
+          }}
+          errors={fields.hsn.errors}
         />
         <div className="grid gap-5 sm:grid-cols-3">
           <Field

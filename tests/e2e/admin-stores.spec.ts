@@ -297,6 +297,43 @@ test.describe('store admin', () => {
     }
   })
 
+  test("edits a store's GSTIN and invoice code, with the messages of a typo and of another state's GSTIN", async ({
+    page,
+    request,
+  }, testInfo) => {
+    // One store per project, so the two runs never edit the same one; put back afterwards.
+    const store = isJs(testInfo)
+      ? { id: 'storeMumAndheriEast', name: 'Andheri East', gstin: '27AAAAA0000A1Z2', code: 'MUM2', typo: '27AAAAA0000A1Z3' }
+      : { id: 'storeDelHauzKhas', name: 'Hauz Khas', gstin: '07AAAAA0000A1Z4', code: 'DEL2', typo: '07AAAAA0000A1Z5' }
+    const headers = await adminHeaders(request)
+    try {
+      await signInAsAdmin(page)
+      await page.goto(`/dashboard/stores?edit=${store.id}`)
+      const edit = page.getByRole('dialog', { name: 'Edit Store' })
+      await expect(edit.getByLabel('GSTIN (optional)')).toHaveValue(store.gstin)
+      await expect(edit.getByLabel('Invoice code')).toHaveValue(store.code)
+      if (isJs(testInfo)) await waitForHydration(edit.getByRole('button', { name: 'Save' }))
+      // A typing mistake: the check character does not match (in the browser with JavaScript, else by the BFF).
+      await edit.getByLabel('GSTIN (optional)').fill(store.typo)
+      await edit.getByRole('button', { name: 'Save' }).click()
+      await expect(edit.getByText(/check it for a typing mistake/)).toBeVisible()
+      // A valid GSTIN of Karnataka for a store elsewhere: the API's message, on the field.
+      await edit.getByLabel('GSTIN (optional)').fill('29AAAAA0000A1ZY')
+      await edit.getByRole('button', { name: 'Save' }).click()
+      await expect(edit.getByText(/This GSTIN is registered in Karnataka/).first()).toBeVisible()
+      await edit.getByLabel('GSTIN (optional)').fill(store.gstin.toLowerCase())
+      await edit.getByLabel('Invoice code').fill(`${store.code.slice(0, 3)}9`)
+      await edit.getByRole('button', { name: 'Save' }).click()
+      await expect(toast(page, `${store.name} saved`)).toBeVisible()
+      const card = page.locator(`[data-store-id="${store.id}"]`)
+      await expect(card.locator('[data-field="gstin"]')).toHaveText(store.gstin)
+      await expect(card.locator('[data-field="invoice-code"]')).toHaveText(`${store.code.slice(0, 3)}9`)
+    } finally {
+      const back = await request.put('/api/store/update', { data: { _id: store.id, gstin: store.gstin, invoiceCode: store.code }, headers })
+      expect(back.ok(), await back.text()).toBe(true)
+    }
+  })
+
   test('at 360 px nothing scrolls sideways', async ({ page, request }) => {
     const headers = await adminHeaders(request)
     const list = await request.post('/api/inventory/list', { data: { storeId: KORAMANGALA, page: 1, limit: 1 }, headers })

@@ -2,7 +2,8 @@
  * The tax invoice (docs/commerce-api.md, "Tax invoice"), with JavaScript on and off: a shopper's
  * order page has an "Invoice (PDF)" link, on a 360 px phone inside the screen; the link answers
  * the PDF inline (`application/pdf`, a file name with the order number) to the shopper, a 404 to
- * another shopper, and the admin's order page links to the same invoice.
+ * another shopper, and the admin's order page links to the same invoice; a cancelled order's page
+ * links its credit note, which answers its PDF.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { ADMIN, api, newUser, registerViaApi, submitLogin } from './helpers.ts'
@@ -85,4 +86,29 @@ test('the shopper opens the invoice from the order page; another shopper cannot;
   // A shopper on the admin path: refused.
   expect((await page.request.get(admin.href)).status()).toBe(403)
   await adminContext.close()
+})
+
+test('a cancelled order’s page links its credit note, which answers its PDF', async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000)
+  const user = newUser(testInfo, 'credit-note')
+  const order = await shopperWithOrder(request, user)
+  const token = (await api<{ accessToken: string }>(request, '/user/login', { email: user.email, password: user.password })).data
+    .accessToken
+  const headers = { Authorization: `Bearer ${token}` }
+  expect((await request.post('/api/order/cancel', { data: { orderId: order._id }, headers })).ok()).toBe(true)
+  const notes = (await (await request.post('/api/invoice/credit-notes', { data: { orderId: order._id }, headers })).json()).data as {
+    creditNoteNumber: string
+  }[]
+  expect(notes).toHaveLength(1)
+  const number = notes[0]!.creditNoteNumber
+  await submitLogin(page, user.email, user.password)
+  await expect(page).toHaveURL(/\/$/)
+  await page.goto(`/dashboard/myorder/${order._id}`)
+  const link = page.getByRole('link', { name: new RegExp(`Credit note ${number.replace(/\//g, '\\/')} \\(PDF\\)`) })
+  await expect(link).toBeVisible()
+  const res = await page.request.get((await link.getAttribute('href'))!)
+  expect(res.status()).toBe(200)
+  expect(res.headers()['content-type']).toBe('application/pdf')
+  expect(res.headers()['content-disposition']).toBe(`inline; filename="credit-note-${number.replace(/\//g, '-')}.pdf"`)
+  expect((await res.body()).subarray(0, 5).toString()).toBe('%PDF-')
 })

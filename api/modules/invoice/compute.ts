@@ -3,9 +3,14 @@
  * docs/decisions/0021-tax-invoice.md). Prices in India include GST, so each line's tax is taken out
  * of what the shopper paid: tax = amount × rate / (100 + rate), rounded half up to the paisa, split
  * into CGST and SGST halves that add up to it (the odd paisa goes to SGST); taxable value = amount −
- * tax. The delivery charge is a line of its own at the delivery rate. The totals add the lines, so
- * the invoice's total is the order's bill to the paisa: items total + delivery + rounding = grand total.
+ * tax. Within one State (the supplier's State is the place of supply) the tax is CGST + SGST; between
+ * States it is IGST, all of it (IGST Act 2017 ss. 7(1), 8(1); the place of supply of goods delivered
+ * to the buyer is where the delivery ends, s. 10(1)(a)). The delivery charge is a line of its own at
+ * the delivery rate. The totals add the lines, so the invoice's total is the order's bill to the
+ * paisa: items total + delivery + rounding = grand total.
  */
+
+import { DELIVERY_SAC } from './gst-rates.ts'
 
 /** One line as sold (integer paise) with its rate in basis points (5 % = 500). */
 export interface InvoiceLineInput {
@@ -17,6 +22,8 @@ export interface InvoiceLineInput {
   lineTotalPaise: number
   rateBp: number
   subCategory: string | null
+  /** HSN code (goods) or SAC (the delivery charge); null when unknown. */
+  hsn: string | null
 }
 
 /** A computed invoice line (paise); `kind` is `goods` or `delivery`. */
@@ -35,7 +42,10 @@ export interface InvoiceLine {
   taxablePaise: number
   cgstPaise: number
   sgstPaise: number
+  /** All the tax of an inter-State supply (then CGST and SGST are 0). */
+  igstPaise: number
   subCategory: string | null
+  hsn: string | null
 }
 
 /** The bill of the order as stored (paise). */
@@ -53,6 +63,7 @@ export interface InvoiceTotals {
   taxablePaise: number
   cgstPaise: number
   sgstPaise: number
+  igstPaise: number
   taxPaise: number
   itemsTotalPaise: number
   deliveryChargePaise: number
@@ -79,52 +90,62 @@ export function splitTax(taxPaise: number): { cgstPaise: number; sgstPaise: numb
   return { cgstPaise, sgstPaise: taxPaise - cgstPaise }
 }
 
-function taxed(line: Omit<InvoiceLine, 'taxablePaise' | 'cgstPaise' | 'sgstPaise'>): InvoiceLine {
+function taxed(line: Omit<InvoiceLine, 'taxablePaise' | 'cgstPaise' | 'sgstPaise' | 'igstPaise'>, interState: boolean): InvoiceLine {
   const tax = includedTax(line.amountPaise, line.rateBp)
-  return { ...line, taxablePaise: line.amountPaise - tax, ...splitTax(tax) }
+  const split = interState ? { cgstPaise: 0, sgstPaise: 0, igstPaise: tax } : { ...splitTax(tax), igstPaise: 0 }
+  return { ...line, taxablePaise: line.amountPaise - tax, ...split }
 }
 
 /**
- * The invoice of an order: its lines with their tax, a delivery line when the order paid for delivery
- * (at `deliveryRateBp`), and the totals. Throws an Error when the lines do not add up to the stored
+ * The invoice of an order: its lines with their tax (IGST when `interState`, else CGST + SGST), a
+ * delivery line when the order paid for delivery (at `deliveryRateBp`, SAC 9968), and the totals. Throws an Error when the lines do not add up to the stored
  * items total or the bill does not add up (a corrupt order must not be invoiced).
  */
 export function computeInvoice(
   lines: readonly InvoiceLineInput[],
   bill: OrderBillPaise,
   deliveryRateBp: number,
+  interState = false,
 ): { lines: InvoiceLine[]; totals: InvoiceTotals } {
   const out: InvoiceLine[] = lines.map((l) =>
-    taxed({
-      kind: 'goods',
-      name: l.name,
-      unit: l.unit,
-      quantity: l.quantity,
-      mrpPaise: l.mrpPaise,
-      sellingPaise: l.sellingPaise,
-      discountPaise: Math.max(0, l.mrpPaise - l.sellingPaise) * l.quantity,
-      amountPaise: l.lineTotalPaise,
-      rateBp: l.rateBp,
-      subCategory: l.subCategory,
-    }),
+    taxed(
+      {
+        kind: 'goods',
+        name: l.name,
+        unit: l.unit,
+        quantity: l.quantity,
+        mrpPaise: l.mrpPaise,
+        sellingPaise: l.sellingPaise,
+        discountPaise: Math.max(0, l.mrpPaise - l.sellingPaise) * l.quantity,
+        amountPaise: l.lineTotalPaise,
+        rateBp: l.rateBp,
+        subCategory: l.subCategory,
+        hsn: l.hsn,
+      },
+      interState,
+    ),
   )
   const itemsTotalPaise = out.reduce((n, l) => n + l.amountPaise, 0)
   if (itemsTotalPaise !== bill.itemsTotalPaise)
     throw new Error(`Invoice lines add up to ${itemsTotalPaise} paise, the order's items total is ${bill.itemsTotalPaise}`)
   if (bill.deliveryChargePaise > 0)
     out.push(
-      taxed({
-        kind: 'delivery',
-        name: 'Delivery charge',
-        unit: '',
-        quantity: 1,
-        mrpPaise: bill.deliveryChargePaise,
-        sellingPaise: bill.deliveryChargePaise,
-        discountPaise: 0,
-        amountPaise: bill.deliveryChargePaise,
-        rateBp: deliveryRateBp,
-        subCategory: null,
-      }),
+      taxed(
+        {
+          kind: 'delivery',
+          name: 'Delivery charge',
+          unit: '',
+          quantity: 1,
+          mrpPaise: bill.deliveryChargePaise,
+          sellingPaise: bill.deliveryChargePaise,
+          discountPaise: 0,
+          amountPaise: bill.deliveryChargePaise,
+          rateBp: deliveryRateBp,
+          subCategory: null,
+          hsn: DELIVERY_SAC,
+        },
+        interState,
+      ),
     )
   const sum = (pick: (l: InvoiceLine) => number) => out.reduce((n, l) => n + pick(l), 0)
   const amountPaise = sum((l) => l.amountPaise)
@@ -132,6 +153,7 @@ export function computeInvoice(
     throw new Error(`Invoice total ${amountPaise} + rounding ${bill.roundingPaise} paise is not the grand total ${bill.grandTotalPaise}`)
   const cgstPaise = sum((l) => l.cgstPaise)
   const sgstPaise = sum((l) => l.sgstPaise)
+  const igstPaise = sum((l) => l.igstPaise)
   return {
     lines: out,
     totals: {
@@ -140,7 +162,8 @@ export function computeInvoice(
       taxablePaise: sum((l) => l.taxablePaise),
       cgstPaise,
       sgstPaise,
-      taxPaise: cgstPaise + sgstPaise,
+      igstPaise,
+      taxPaise: cgstPaise + sgstPaise + igstPaise,
       itemsTotalPaise,
       deliveryChargePaise: bill.deliveryChargePaise,
       amountPaise,

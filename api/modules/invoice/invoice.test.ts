@@ -7,13 +7,14 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { gstinCheckChar, isValidGstin } from '../../../contract/invoice.ts'
+import { gstinCheckChar, gstStateCode, isValidGstin } from '../../../contract/invoice.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
 import { insertCategory, insertProduct, insertSubCategory } from '../../testing/fixtures.ts'
 import { computeInvoice, includedTax, splitTax } from './compute.ts'
-import { buildGstRates, gstRateFor, parseGstRates } from './gst-rates.ts'
-import { indiaDate, invoiceNumber } from './service.ts'
+import { amountInWords, numberInWords } from './amount-in-words.ts'
+import { buildGstRates, gstRateFor, gstTaxFor, parseGstRates } from './gst-rates.ts'
+import { indiaDate, placeOfSupply } from './service.ts'
 import { parseInvoiceSettings } from './settings.ts'
 
 describe('invoice arithmetic (paise)', () => {
@@ -58,6 +59,7 @@ describe('invoice arithmetic (paise)', () => {
               lineTotalPaise: sellingPaise * l.quantity,
               rateBp: l.rate,
               subCategory: null,
+              hsn: null,
             }
           })
           const itemsTotalPaise = lines.reduce((n, l) => n + l.lineTotalPaise, 0)
@@ -89,6 +91,7 @@ describe('invoice arithmetic (paise)', () => {
       lineTotalPaise: 1800,
       rateBp: 500,
       subCategory: null,
+      hsn: null,
     }
     expect(() =>
       computeInvoice([line], { itemsTotalPaise: 1801, deliveryChargePaise: 0, roundingPaise: 0, grandTotalPaise: 1801 }, 1800),
@@ -142,8 +145,7 @@ describe('GST rates and the seller', () => {
     expect(parseInvoiceSettings({}).sellerGstin).toBe('29AAAAA0000A1ZY')
   })
 
-  it('numbers and dates the invoice from the order: the day in India', () => {
-    expect(invoiceNumber('OD000123')).toBe('INV-OD000123')
+  it('dates the invoice by the day in India', () => {
     expect(indiaDate('2026-03-31T18:29:59.000Z')).toBe('2026-03-31')
     expect(indiaDate('2026-03-31T18:30:00.000Z')).toBe('2026-04-01')
   })
@@ -208,10 +210,16 @@ describe('POST /api/invoice/details', () => {
     const res = await t.call('invoice/details', { method: 'POST', json: { orderId: shopper.orderNumber }, token: shopper.token })
     expect(res.status).toBe(200)
     const inv = res.body.data
-    expect(inv.invoiceNumber).toBe(`INV-${order.orderId}`)
+    expect(inv.invoiceNumber).toMatch(/^BLR1\/[0-9]{2}-[0-9]{2}\/[0-9]{5}$/)
     expect(inv.invoiceDate).toBe(indiaDate(order.createdAt))
     expect(inv.paymentMethod).toBe('CASH ON DELIVERY')
-    expect(inv.seller.gstin).toBe('29AAAAA0000A1ZY')
+    expect(inv.seller).toMatchObject({ gstin: '29AAAAA0000A1ZY', storeName: 'Indiranagar', state: { code: '29', name: 'Karnataka' } })
+    expect(inv.placeOfSupply).toEqual({ code: '29', name: 'Karnataka' })
+    expect(inv.interState).toBe(false)
+    const goods = inv.lines.filter((l: { kind: string }) => l.kind === 'goods')
+    expect(goods.map((l: { hsn: string | null }) => l.hsn)).toEqual(['0709', '3305', '3304'])
+    expect(inv.totals.igst).toBe(0)
+    expect(inv.amountInWords).toMatch(/^Rupees .* Only$/)
     expect(inv.buyer.address.pincode).toBe('560008')
     const paise = (r: number) => Math.round(r * 100)
     expect(inv.lines.filter((l: { kind: string }) => l.kind === 'goods').map((l: { gstRate: number }) => l.gstRate)).toEqual([0, 5, 18])
@@ -233,11 +241,83 @@ describe('POST /api/invoice/details', () => {
     const admin = await createAdmin(t)
     const res = await t.call('invoice/details', { method: 'POST', json: { orderId: shopper.orderId }, token: admin.token })
     expect(res.status).toBe(200)
-    expect(res.body.data.invoiceNumber).toBe(`INV-${shopper.orderNumber}`)
+    expect(res.body.data.invoiceNumber).toMatch(/^BLR1\//)
     expect((await t.call('invoice/details', { method: 'POST', json: { orderId: shopper.orderId } })).status).toBe(401)
     expect((await t.call('invoice/details', { method: 'POST', json: { orderId: '' }, token: shopper.token })).status).toBe(400)
     expect(
       (await t.call('invoice/details', { method: 'POST', json: { orderId: 'x'.repeat(65) }, token: shopper.token })).status,
     ).toBeLessThan(500)
+  })
+})
+
+describe('place of supply, HSN and amount in words', () => {
+  const line = (rateBp: number, lineTotalPaise: number) => ({
+    name: 'x',
+    unit: '',
+    quantity: 1,
+    mrpPaise: lineTotalPaise,
+    sellingPaise: lineTotalPaise,
+    lineTotalPaise,
+    rateBp,
+    subCategory: null,
+    hsn: '3305',
+  })
+
+  it('an inter-State supply is all IGST; within a State it is CGST + SGST of the same tax', () => {
+    const bill = { itemsTotalPaise: 10500 + 11800, deliveryChargePaise: 2500, roundingPaise: 0, grandTotalPaise: 24800 }
+    const intra = computeInvoice([line(500, 10500), line(1800, 11800)], bill, 1800, false)
+    const inter = computeInvoice([line(500, 10500), line(1800, 11800)], bill, 1800, true)
+    expect(inter.lines.map((l) => [l.cgstPaise, l.sgstPaise, l.igstPaise])).toEqual([
+      [0, 0, 500],
+      [0, 0, 1800],
+      [0, 0, 381],
+    ])
+    expect(intra.lines.map((l) => [l.cgstPaise, l.sgstPaise, l.igstPaise])).toEqual([
+      [250, 250, 0],
+      [900, 900, 0],
+      [190, 191, 0],
+    ])
+    expect(inter.totals.taxPaise).toBe(intra.totals.taxPaise)
+    expect(inter.totals).toMatchObject({ igstPaise: 2681, cgstPaise: 0, sgstPaise: 0 })
+    expect(inter.lines.at(-1)).toMatchObject({ kind: 'delivery', hsn: '9968' })
+  })
+
+  it('names the place of supply by the delivery PIN code’s State', () => {
+    expect(placeOfSupply({ pincode: '110016', state: 'anything' })).toEqual({ code: '07', name: 'Delhi' })
+    expect(placeOfSupply({ pincode: '400050', state: '' })).toEqual({ code: '27', name: 'Maharashtra' })
+    expect(gstStateCode('Jammu & Kashmir')).toBe('01')
+    expect(gstStateCode('Pondicherry')).toBe('34')
+    expect(gstStateCode('Atlantis')).toBeNull()
+  })
+
+  it('looks the HSN code up: the product’s own, else its sub category’s, else its category’s', () => {
+    const table = buildGstRates()
+    expect(gstTaxFor(table, { hsn: null, subCategory: 'Milk', category: 'Bakery, Cakes & Dairy' })).toEqual({ hsn: '0401', rateBp: 0 })
+    expect(gstTaxFor(table, { hsn: null, subCategory: 'Cold Drinks', category: 'Beverages' })).toEqual({ hsn: '2202', rateBp: 4000 })
+    expect(gstTaxFor(table, { hsn: null, subCategory: 'Curd', category: 'Bakery, Cakes & Dairy' })).toEqual({ hsn: '1905', rateBp: 500 })
+    expect(gstTaxFor(table, { hsn: null, subCategory: null, category: null })).toEqual({ hsn: null, rateBp: 1800 })
+    // An admin's code: its heading's rate (2202 aerated drinks at 40 % although the shelf says 5 %).
+    expect(gstTaxFor(table, { hsn: '22021010', subCategory: 'Juices', category: 'Beverages' })).toEqual({ hsn: '22021010', rateBp: 4000 })
+    // A heading rated differently by sub-heading (3304) or unknown keeps the shelf's rate.
+    expect(gstTaxFor(table, { hsn: '330491', subCategory: 'Talc', category: 'Beauty & Hygiene' })).toEqual({ hsn: '330491', rateBp: 500 })
+    expect(gstTaxFor(table, { hsn: '9999', subCategory: 'Face Care', category: null })).toEqual({ hsn: '9999', rateBp: 1800 })
+  })
+
+  it('writes amounts in words in the Indian system, with paise', () => {
+    expect(amountInWords(25600)).toBe('Rupees Two Hundred Fifty-Six Only')
+    expect(amountInWords(1050)).toBe('Rupees Ten and Fifty Paise Only')
+    expect(amountInWords(0)).toBe('Rupees Zero Only')
+    expect(amountInWords(5)).toBe('Five Paise Only')
+    expect(amountInWords(100)).toBe('Rupees One Only')
+    expect(amountInWords(11_900)).toBe('Rupees One Hundred Nineteen Only')
+    expect(amountInWords(100_000_00)).toBe('Rupees One Lakh Only')
+    expect(amountInWords(1_23_45_678_99)).toBe(
+      'Rupees One Crore Twenty-Three Lakh Forty-Five Thousand Six Hundred Seventy-Eight and Ninety-Nine Paise Only',
+    )
+    expect(amountInWords(1_00_00_00_000_00)).toBe('Rupees One Hundred Crore Only')
+    expect(numberInWords(90_000)).toBe('Ninety Thousand')
+    expect(numberInWords(1_000_001)).toBe('Ten Lakh One')
+    expect(() => amountInWords(-1)).toThrow(RangeError)
+    expect(() => amountInWords(1.5)).toThrow(RangeError)
   })
 })

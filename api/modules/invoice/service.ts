@@ -1,58 +1,171 @@
 /**
- * An order's tax invoice (docs/commerce-api.md, "Tax invoice"; docs/decisions/0021-tax-invoice.md):
- * the order as `orderDetails` answers it to this viewer (the shopper's own, any for an admin; 404
- * otherwise), each line's GST rate from its product's first sub category and category today
- * (api/modules/invoice/gst-rates.ts), the seller from the settings, and the arithmetic of
+ * An order's tax invoice (docs/commerce-api.md, "Tax invoice"; docs/decisions/0021-tax-invoice.md,
+ * docs/decisions/0042-invoice-and-credit-note-numbering.md): the order as `orderDetails` answers it
+ * to this viewer (the shopper's own, any for an admin; 404 otherwise), its number, date and supplier
+ * as the database gave them when the order became a placed cash-on-delivery order or a paid one
+ * (migration 0026_tax_invoices; 409 before that), each line's HSN code and GST rate from the product's
+ * own HSN code or its first sub category and category today (api/modules/invoice/gst-rates.ts), the
+ * place of supply from the delivery address's PIN code, and the arithmetic of
  * api/modules/invoice/compute.ts. Amounts are computed in paise and answered in rupees.
  */
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
-import { fromPaise, toPaise } from '../../lib/money.ts'
+import type { InvoiceSupplierSnapshot } from '../../db/schema.ts'
+import { HttpError } from '../../lib/errors.ts'
+import { fromPaise } from '../../lib/money.ts'
+import { lookupPincode } from '../../lib/pincodes.ts'
 import { orderDetails } from '../order/service.ts'
-import type { Invoice } from '../../../contract/invoice.ts'
-import { computeInvoice, type InvoiceLine, type InvoiceLineInput } from './compute.ts'
-import { gstRateFor } from './gst-rates.ts'
+import { GST_STATE_CODES, gstStateCode, type Invoice } from '../../../contract/invoice.ts'
+import type { Order } from '../../../contract/order.ts'
+import { amountInWords } from './amount-in-words.ts'
+import { creditNoteRefs } from './credit-notes.ts'
+import { computeInvoice, type InvoiceLine, type InvoiceLineInput, type InvoiceTotals } from './compute.ts'
+import { gstTaxFor } from './gst-rates.ts'
 
-type InvoiceDeps = Parameters<typeof orderDetails>[0] & Pick<AppDeps, 'invoice'>
-
-/** `INV-<order number>`: one invoice per order, so the number is the order's (deterministic, never reused). */
-export function invoiceNumber(orderNumber: string): string {
-  return `INV-${orderNumber}`
-}
+export type InvoiceDeps = Parameters<typeof orderDetails>[0] & Pick<AppDeps, 'invoice'>
 
 const INDIA_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit', day: '2-digit' })
 
-/** The day in India (UTC+5:30) of an ISO timestamp, as YYYY-MM-DD: the invoice date of an order placed then. */
-export function indiaDate(iso: string): string {
+/** The day in India (UTC+5:30) of an ISO timestamp, as YYYY-MM-DD: the date of an invoice issued then. */
+export function indiaDate(iso: string | Date): string {
   return INDIA_DAY.format(new Date(iso))
 }
 
-interface Shelf {
+/** Why an order has no invoice (409): it awaits payment, or its online payment never completed. */
+export const NOT_INVOICED_PENDING = 'This order has no tax invoice yet: it is issued once the payment is received'
+export const NOT_INVOICED_UNPAID = 'This order has no tax invoice: its online payment never completed'
+
+/** One order line as stored (paise), with its product's HSN code and shelves. */
+export interface StoredLine extends InvoiceLineInput {
   id: string
+}
+
+/** What an invoice and its credit notes are computed from. */
+export interface InvoiceBasis {
+  order: Order
+  invoiceNumber: string
+  invoiceIssuedAt: Date
+  seller: Invoice['seller']
+  placeOfSupply: Invoice['placeOfSupply']
+  interState: boolean
+  buyerName: string
+  lines: StoredLine[]
+  bill: { itemsTotalPaise: number; deliveryChargePaise: number; roundingPaise: number; grandTotalPaise: number }
+}
+
+interface OrderTaxRow {
+  invoice_number: string | null
+  invoice_issued_at: Date | string | null
+  invoice_supplier: InvoiceSupplierSnapshot | null
+  payment_state: string
+  items_total_paise: number
+  delivery_charge_paise: number
+  rounding_paise: number
+  grand_total_paise: number
+  buyer: string | null
+}
+
+interface LineRow {
+  id: string
+  name: string
+  unit: string
+  quantity: number
+  unit_price_paise: number
+  mrp_paise: number
+  line_total_paise: number
+  hsn: string | null
   sub_category: string | null
   category: string | null
 }
 
-/** Each product's first sub category and first category by the admin's order (names), for the given ids. */
-async function shelvesOf(db: AppDeps['db'], productIds: string[]): Promise<Map<string, Shelf>> {
-  if (productIds.length === 0) return new Map()
-  const rows = await queryRows<Shelf>(
-    db,
-    sql`select p.id,
+/** A State by GST code, or by name when the code is unknown. */
+function stateOf(code: string | null, fallbackName: string): Invoice['placeOfSupply'] {
+  return code ? { code, name: GST_STATE_CODES[code] ?? fallbackName } : { code: '', name: fallbackName }
+}
+
+/**
+ * The place of supply of goods delivered to `address` (IGST Act 2017 s. 10(1)(a): where the movement
+ * ends): the State of its PIN code in India Post's data, else the State the address names.
+ */
+export function placeOfSupply(address: { pincode: string; state: string }): Invoice['placeOfSupply'] {
+  const byPincode = lookupPincode(address.pincode)?.state
+  const name = byPincode ?? address.state
+  return stateOf(gstStateCode(name), name)
+}
+
+/**
+ * Everything the invoice of order `ref` (`_id` or order number) is made of, for `viewer`.
+ * @throws 404 ORDER_NOT_FOUND for an unknown order or another shopper's; 409 when the order has no
+ *   invoice (awaiting payment, or its online payment never completed)
+ */
+export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role: string }, ref: string): Promise<InvoiceBasis> {
+  const order = await orderDetails(deps, viewer, ref)
+  const [row] = await queryRows<OrderTaxRow>(
+    deps.db,
+    sql`select o.invoice_number, o.invoice_issued_at, o.invoice_supplier, o.payment_state, o.items_total_paise,
+        o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, u.name as buyer
+      from orders o left join users u on u.id = o.user_id where o.id = ${order._id}`,
+  )
+  if (!row?.invoice_number || !row.invoice_issued_at)
+    throw new HttpError(409, row?.payment_state === 'pending' ? NOT_INVOICED_PENDING : NOT_INVOICED_UNPAID)
+  const lineRows = await queryRows<LineRow>(
+    deps.db,
+    sql`select l.id, l.name, l.unit, l.quantity, l.unit_price_paise, l.mrp_paise, l.line_total_paise, p.hsn,
         (select s.name from product_sub_categories ps join sub_categories s on s.id = ps.sub_category_id
           where ps.product_id = p.id order by ps.position, s.name limit 1) as sub_category,
         (select c.name from product_categories pc join categories c on c.id = pc.category_id
           where pc.product_id = p.id order by pc.position, c.name limit 1) as category
-      from products p where p.id in (${sql.join(
-        productIds.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
+      from order_lines l left join products p on p.id = l.product_id
+      where l.order_id = ${order._id} order by l.position, l.id`,
   )
-  return new Map(rows.map((r) => [r.id, r]))
+  const lines: StoredLine[] = lineRows.map((l) => {
+    const tax = gstTaxFor(deps.invoice.gstRates, { hsn: l.hsn, subCategory: l.sub_category, category: l.category })
+    return {
+      id: l.id,
+      name: l.name,
+      unit: l.unit,
+      quantity: l.quantity,
+      mrpPaise: l.mrp_paise,
+      sellingPaise: l.unit_price_paise,
+      lineTotalPaise: l.line_total_paise,
+      rateBp: tax.rateBp,
+      subCategory: l.sub_category,
+      hsn: tax.hsn,
+    }
+  })
+  // The store's GSTIN and address as issued; a store without a GSTIN: the seller's registration.
+  const snap = row.invoice_supplier
+  const gstin = snap?.gstin ?? deps.invoice.sellerGstin
+  const supplierState = stateOf(gstin.slice(0, 2), '')
+  const place = placeOfSupply(order.delivery_address)
+  return {
+    order,
+    invoiceNumber: row.invoice_number,
+    invoiceIssuedAt: new Date(row.invoice_issued_at),
+    seller: {
+      name: deps.invoice.sellerName,
+      storeName: snap?.storeName ?? '',
+      address: snap?.gstin ? snap.address : deps.invoice.sellerAddress,
+      gstin,
+      state: supplierState,
+    },
+    placeOfSupply: place,
+    // An unknown place (no State code) is taken as within the supplier's State.
+    interState: place.code !== '' && place.code !== supplierState.code,
+    buyerName: row.buyer ?? '',
+    lines,
+    bill: {
+      itemsTotalPaise: row.items_total_paise,
+      deliveryChargePaise: row.delivery_charge_paise,
+      roundingPaise: row.rounding_paise,
+      grandTotalPaise: row.grand_total_paise,
+    },
+  }
 }
 
-function lineToWire(l: InvoiceLine): Invoice['lines'][number] {
+/** A computed line on the wire (rupees, rate in percent). */
+export function lineToWire(l: InvoiceLine): Invoice['lines'][number] {
   return {
     kind: l.kind,
     name: l.name,
@@ -66,65 +179,53 @@ function lineToWire(l: InvoiceLine): Invoice['lines'][number] {
     taxable: fromPaise(l.taxablePaise),
     cgst: fromPaise(l.cgstPaise),
     sgst: fromPaise(l.sgstPaise),
+    igst: fromPaise(l.igstPaise),
     subCategory: l.subCategory,
+    hsn: l.hsn,
+  }
+}
+
+/** Computed totals on the wire (rupees). */
+export function totalsToWire(totals: InvoiceTotals): Invoice['totals'] {
+  return {
+    mrp: fromPaise(totals.mrpPaise),
+    discount: fromPaise(totals.discountPaise),
+    taxable: fromPaise(totals.taxablePaise),
+    cgst: fromPaise(totals.cgstPaise),
+    sgst: fromPaise(totals.sgstPaise),
+    igst: fromPaise(totals.igstPaise),
+    tax: fromPaise(totals.taxPaise),
+    itemsTotal: fromPaise(totals.itemsTotalPaise),
+    deliveryCharge: fromPaise(totals.deliveryChargePaise),
+    amount: fromPaise(totals.amountPaise),
+    rounding: fromPaise(totals.roundingPaise),
+    grandTotal: fromPaise(totals.grandTotalPaise),
   }
 }
 
 /**
  * The invoice of order `ref` (`_id` or order number) for `viewer`.
- * @throws 404 ORDER_NOT_FOUND for an unknown order or another shopper's
+ * @throws 404 ORDER_NOT_FOUND for an unknown order or another shopper's; 409 for an order without an
+ *   invoice (awaiting payment, or never paid)
  */
 export async function orderInvoice(deps: InvoiceDeps, viewer: { id: string; role: string }, ref: string): Promise<Invoice> {
-  const order = await orderDetails(deps, viewer, ref)
-  const { gstRates } = deps.invoice
-  const shelves = await shelvesOf(deps.db, [...new Set(order.items.flatMap((l) => (l.productId ? [l.productId] : [])))])
-  const inputs: InvoiceLineInput[] = order.items.map((l) => {
-    const shelf = l.productId ? shelves.get(l.productId) : undefined
-    const subCategory = shelf?.sub_category ?? null
-    return {
-      name: l.name,
-      unit: l.unit,
-      quantity: l.quantity,
-      mrpPaise: toPaise(l.mrp),
-      sellingPaise: toPaise(l.price),
-      lineTotalPaise: toPaise(l.lineTotal),
-      rateBp: gstRateFor(gstRates, subCategory, shelf?.category ?? null),
-      subCategory,
-    }
-  })
-  const { lines, totals } = computeInvoice(
-    inputs,
-    {
-      itemsTotalPaise: toPaise(order.bill.itemsTotal),
-      deliveryChargePaise: toPaise(order.bill.deliveryCharge),
-      roundingPaise: toPaise(order.bill.roundingOff),
-      grandTotalPaise: toPaise(order.bill.grandTotal),
-    },
-    gstRates.deliveryBp,
-  )
-  const [buyer] = await queryRows<{ name: string }>(deps.db, sql`select name from users where id = ${order.userId}`)
+  const basis = await invoiceBasis(deps, viewer, ref)
+  const { lines, totals } = computeInvoice(basis.lines, basis.bill, deps.invoice.gstRates.deliveryBp, basis.interState)
+  const { order } = basis
   return {
-    invoiceNumber: invoiceNumber(order.orderId),
-    invoiceDate: indiaDate(order.createdAt),
+    invoiceNumber: basis.invoiceNumber,
+    invoiceDate: indiaDate(basis.invoiceIssuedAt),
     orderId: order.orderId,
     orderRef: order._id,
     status: order.status,
     paymentMethod: order.payment_status,
-    seller: { name: deps.invoice.sellerName, address: deps.invoice.sellerAddress, gstin: deps.invoice.sellerGstin },
-    buyer: { name: buyer?.name ?? '', address: order.delivery_address },
+    seller: basis.seller,
+    buyer: { name: basis.buyerName, address: order.delivery_address },
+    placeOfSupply: basis.placeOfSupply,
+    interState: basis.interState,
     lines: lines.map(lineToWire),
-    totals: {
-      mrp: fromPaise(totals.mrpPaise),
-      discount: fromPaise(totals.discountPaise),
-      taxable: fromPaise(totals.taxablePaise),
-      cgst: fromPaise(totals.cgstPaise),
-      sgst: fromPaise(totals.sgstPaise),
-      tax: fromPaise(totals.taxPaise),
-      itemsTotal: fromPaise(totals.itemsTotalPaise),
-      deliveryCharge: fromPaise(totals.deliveryChargePaise),
-      amount: fromPaise(totals.amountPaise),
-      rounding: fromPaise(totals.roundingPaise),
-      grandTotal: fromPaise(totals.grandTotalPaise),
-    },
+    totals: totalsToWire(totals),
+    amountInWords: amountInWords(totals.grandTotalPaise),
+    creditNotes: await creditNoteRefs(deps.db, order._id),
   }
 }

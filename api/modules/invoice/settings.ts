@@ -1,7 +1,8 @@
 /**
  * The seller on the tax invoice and the GST rate table, from the environment (README.md,
- * "Configuration"; docs/commerce-api.md, "Tax invoice"): `SELLER_NAME`, `SELLER_ADDRESS`,
- * `SELLER_GSTIN` and `GST_RATES`.
+ * "Configuration"; docs/commerce-api.md, "Tax invoice"): `SELLER_NAME` (the legal name on every
+ * invoice), `SELLER_ADDRESS` and `SELLER_GSTIN` (printed for a store without a GSTIN of its own:
+ * docs/decisions/0042-invoice-and-credit-note-numbering.md, "Supplier") and `GST_RATES`.
  */
 import { isValidGstin } from '../../../contract/invoice.ts'
 import { buildGstRates, parseGstRates, type GstRateTable } from './gst-rates.ts'

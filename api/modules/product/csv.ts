@@ -18,7 +18,7 @@ import { parse } from 'csv-parse/sync'
 import { stringify } from 'csv-stringify/sync'
 import { z } from 'zod'
 import type { ImportError } from '../../../contract/product-import.ts'
-import { CreateProductSchema, PRODUCT_IMAGES_MAX, PRODUCT_REFS_MAX } from '../../../contract/product.ts'
+import { CreateProductSchema, HsnSchema, PRODUCT_IMAGES_MAX, PRODUCT_REFS_MAX } from '../../../contract/product.ts'
 import { ImageUrlSchema } from '../../../contract/fields.ts'
 
 /** The columns in the order the export writes them (docs/product-csv.md, "Columns"). */
@@ -37,6 +37,7 @@ export const CSV_COLUMNS = [
   'images',
   'description',
   'more_details',
+  'hsn',
 ] as const
 export type CsvColumn = (typeof CSV_COLUMNS)[number]
 
@@ -81,6 +82,7 @@ export interface ExportProduct {
   image: string[]
   description: string
   moreDetails: Record<string, string>
+  hsn: string | null
 }
 
 /** Rupees as the file writes them: two decimals (`95.50`), read back to the same paise. */
@@ -112,6 +114,7 @@ export function productCells(p: ExportProduct): string[] {
     images: join(p.image),
     description: p.description,
     more_details: otherDetails(p.moreDetails),
+    hsn: p.hsn ?? '',
   }
   return CSV_COLUMNS.map((c) => guardCell(cells[c]))
 }
@@ -141,6 +144,8 @@ export interface RowFields {
   description?: string
   /** The more_details entries other than brand. */
   otherDetails?: Record<string, string>
+  /** The HSN code; null: an empty cell (the shelf's heading). */
+  hsn?: string | null
 }
 
 /** One data row read: its first line in the file and its fields, or the errors of its cells. */
@@ -212,6 +217,13 @@ const CELL_RULES: { [C in CsvColumn]: { field: keyof RowFields; schema: z.ZodTyp
   images: { field: 'image', schema: ImagesSchema },
   description: { field: 'description', schema: shape.description },
   more_details: { field: 'otherDetails', schema: OtherDetailsSchema },
+  hsn: {
+    field: 'hsn',
+    schema: z
+      .string()
+      .transform((v) => v.trim())
+      .pipe(z.union([z.literal('').transform(() => null), HsnSchema])),
+  },
 }
 
 /**

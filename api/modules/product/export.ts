@@ -24,7 +24,7 @@ async function exportPage(db: Db, afterId: string, where: SQL): Promise<ExportPr
   return queryRows<ExportProduct>(
     db,
     sql`select p.id, p.sku, p.name, p.unit, p.price as mrp, p.selling_price as "sellingPrice", ${stockOf()} as stock, p.publish,
-               p.image, p.description, p.more_details as "moreDetails",
+               p.image, p.description, p.more_details as "moreDetails", p.hsn,
                coalesce((select array_agg(c.name order by l.position, l.category_id) from product_categories l
                          join categories c on c.id = l.category_id where l.product_id = p.id), '{}') as categories,
                coalesce((select array_agg(s.name order by l.position, l.sub_category_id) from product_sub_categories l

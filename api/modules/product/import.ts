@@ -49,6 +49,7 @@ interface Current {
   image: string[]
   description: string
   moreDetails: Record<string, string>
+  hsn: string | null
   categoryIds: string[]
   subCategoryIds: string[]
 }
@@ -67,6 +68,7 @@ interface Target {
   image: string[]
   description: string
   moreDetails: Record<string, string>
+  hsn: string | null
   categoryIds: string[]
   subCategoryIds: string[]
 }
@@ -95,7 +97,7 @@ async function currentProducts(db: Tx, skus: string[], ids: string[]): Promise<C
   return queryRows<Current>(
     db,
     sql`select p.id, p.sku, p.name, p.unit, p.price as mrp, p.selling_price as "sellingPrice", ${stockOf()} as stock, p.publish,
-               p.image, p.description, p.more_details as "moreDetails",
+               p.image, p.description, p.more_details as "moreDetails", p.hsn,
                coalesce((select array_agg(l.category_id order by l.position, l.category_id) from product_categories l where l.product_id = p.id), '{}') as "categoryIds",
                coalesce((select array_agg(l.sub_category_id order by l.position, l.sub_category_id) from product_sub_categories l where l.product_id = p.id), '{}') as "subCategoryIds"
         from products p
@@ -286,6 +288,7 @@ export async function planImport(deps: Pick<CatalogWriteDeps, 'storage'>, db: Tx
       image: f.image ? withoutIllustrationsBesidePhotos(f.image) : match!.image,
       description: f.description ?? match!.description,
       moreDetails,
+      hsn: f.hsn !== undefined ? f.hsn : (match?.hsn ?? null),
       categoryIds: f.categories ? categoryIds : match!.categoryIds,
       subCategoryIds: f.subCategories ? subCategoryIds : (match?.subCategoryIds ?? []),
     }
@@ -302,7 +305,8 @@ export async function planImport(deps: Pick<CatalogWriteDeps, 'storage'>, db: Tx
       target.publish !== match.publish ||
       !sameList(target.image, match.image) ||
       target.description !== match.description ||
-      sortedJson(target.moreDetails) !== sortedJson(match.moreDetails)
+      sortedJson(target.moreDetails) !== sortedJson(match.moreDetails) ||
+      target.hsn !== match.hsn
     const linksChanged = !sameList(target.categoryIds, match.categoryIds) || !sameList(target.subCategoryIds, match.subCategoryIds)
     const stockChanged = target.stock !== match.stock
     const kind = fieldsChanged || linksChanged || stockChanged ? 'updated' : 'unchanged'
@@ -375,14 +379,14 @@ async function insertProducts(tx: Tx, targets: Target[], actor: string | null): 
       searchSubCategoryIds: [...new Set(t.subCategoryIds)].sort(),
     }))
     await tx.execute(
-      sql`insert into products (id, sku, name, unit, price, selling_price, discount, publish, image, description, more_details,
+      sql`insert into products (id, sku, name, unit, price, selling_price, discount, publish, image, description, more_details, hsn,
                                 search_category_ids, search_sub_category_ids, edited_at, edited_by)
           select v.id, v.sku, v.name, v.unit, v.mrp, v."sellingPrice", v.discount, v.publish,
-                 array(select jsonb_array_elements_text(v.image)), v.description, v."moreDetails",
+                 array(select jsonb_array_elements_text(v.image)), v.description, v."moreDetails", v.hsn,
                  array(select jsonb_array_elements_text(v."searchCategoryIds")), array(select jsonb_array_elements_text(v."searchSubCategoryIds")),
                  now(), ${actor}::text
           from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, sku text, name text, unit text, stock integer, mrp numeric,
-               "sellingPrice" numeric, discount numeric, publish boolean, image jsonb, description text, "moreDetails" jsonb,
+               "sellingPrice" numeric, discount numeric, publish boolean, image jsonb, description text, "moreDetails" jsonb, hsn text,
                "searchCategoryIds" jsonb, "searchSubCategoryIds" jsonb)`,
     )
   }
@@ -403,10 +407,10 @@ async function updateProducts(tx: Tx, targets: Target[], actor: string | null): 
     await tx.execute(
       sql`update products p set sku = v.sku, name = v.name, unit = v.unit, price = v.mrp, selling_price = v."sellingPrice",
                  discount = v.discount, publish = v.publish, image = array(select jsonb_array_elements_text(v.image)),
-                 description = v.description, more_details = v."moreDetails", updated_at = now(),
+                 description = v.description, more_details = v."moreDetails", hsn = v.hsn, updated_at = now(),
                  edited_at = now(), edited_by = ${actor}::text
           from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as v(id text, sku text, name text, unit text, mrp numeric,
-               "sellingPrice" numeric, discount numeric, publish boolean, image jsonb, description text, "moreDetails" jsonb)
+               "sellingPrice" numeric, discount numeric, publish boolean, image jsonb, description text, "moreDetails" jsonb, hsn text)
           where p.id = v.id`,
     )
   }

@@ -56,7 +56,8 @@ export interface PackSizeRow {
 }
 
 /** A product as `productColumns` reads it: the MRP as `mrp`, prices and the stored discount possibly text. */
-export type ProductRow = Omit<Product, 'price' | 'discount' | 'sellingPrice' | 'imageKind' | 'packSizes'> & {
+export type ProductRow = Omit<Product, 'price' | 'discount' | 'sellingPrice' | 'imageKind' | 'packSizes' | 'hsn'> & {
+  hsn?: string | null
   mrp: string | number
   discount: string | number
   sellingPrice: string | number
@@ -100,7 +101,7 @@ export function storeCached<T>(deps: ProductReadDeps, key: string, compute: () =
 export const productColumns = (storeId: string) => sql`p.id as "_id", p.name, p.image,
   ${expandedCategories('product_categories', 'product_id', sql`p.id`)} as category,
   ${expandedSubCategories(sql`p.id`)} as "subCategory",
-  p.unit, ${storeStock(storeId)}::int as stock, p.price as mrp, p.selling_price as "sellingPrice", p.discount, p.description, p.more_details, p.publish,
+  p.unit, ${storeStock(storeId)}::int as stock, p.price as mrp, p.selling_price as "sellingPrice", p.discount, p.description, p.more_details, p.publish, p.hsn,
   ${isoTimestamp(sql`p.created_at`)} as "createdAt", ${isoTimestamp(sql`p.updated_at`)} as "updatedAt"`
 
 /** Newest first, ties by id (the index `products_created_idx`). */
@@ -137,6 +138,8 @@ export function toProductAnswer(row: ProductRow): Product {
     updatedAt: row.updatedAt,
     imageKind: imageKindOf(row.image),
   }
+  // Only when an admin gave one (docs/decisions/0042-invoice-and-credit-note-numbering.md, "HSN").
+  if (row.hsn) answer.hsn = row.hsn
   // A group of one size is no choice: the key is answered only when there are others.
   if (row.packSizes && row.packSizes.length > 1) answer.packSizes = row.packSizes.map(toPackSize)
   return answer

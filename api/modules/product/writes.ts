@@ -189,6 +189,7 @@ export async function createProduct(
             ...consistentPrices({ mrp: input.price, discount: input.discount, sellingPrice: input.sellingPrice }),
             description: input.description,
             moreDetails: input.more_details,
+            hsn: input.hsn ?? null,
             publish: true,
             // Made by a person: no data fix may change it (api/db/seed/data-fixes.ts).
             editedAt: new Date(),
@@ -269,6 +270,7 @@ export async function updateProduct(deps: CatalogWriteDeps & ActorDeps & { store
           ...prices,
           description: input.description,
           moreDetails: input.more_details,
+          hsn: input.hsn,
           // Also when only the links change: the product did change.
           updatedAt: new Date(),
           // Changed by a person: no data fix may change it again (api/db/seed/data-fixes.ts).

@@ -16,6 +16,7 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { DEFAULT_DELIVERY_TIME, type CommerceSettings } from '../../config.ts'
 import type { Db } from '../../db/client.ts'
+import type { Tx } from '../../db/db.ts'
 import { queryRows } from '../../db/query.ts'
 import { addresses, stores, users, type StoreRow } from '../../db/schema.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
@@ -23,6 +24,7 @@ import { distanceKm, lookupPincode, nearestPincode, type PincodePlace } from '..
 import { newId } from '../../lib/ids.ts'
 import type { CreateStoreInput, Location, LocationQuery, Store, StoreSummary, UpdateStoreInput } from '../../../contract/location.ts'
 import { changedFields, recordAudit, type ActorDeps } from '../../lib/audit.ts'
+import { gstStateCode, GST_STATE_CODES } from '../../../contract/invoice.ts'
 
 type StoreDeps = Pick<AppDeps, 'db' | 'cache' | 'clock' | 'commerce'>
 
@@ -292,6 +294,9 @@ export function toStoreAnswer(store: StoreInfo, openOrders: number): Store {
     active: store.active,
     position: store.position,
     openOrders,
+    gstin: store.gstin,
+    registeredAddress: store.registeredAddress,
+    invoiceCode: store.invoiceCode,
     version: store.version,
     createdAt: store.createdAt.toISOString(),
     updatedAt: store.updatedAt.toISOString(),
@@ -320,12 +325,41 @@ function checkCoordinates(input: { lat?: number | null; lng?: number | null }): 
 }
 
 /**
+ * A store's tax identity must fit its place: the GSTIN's state code is the state of its PIN code (a
+ * GSTIN is a registration in one State, CGST Act 2017 s. 25(1)); the invoice code is no other
+ * store's. `excludeId`: the store being edited.
+ * @throws 400 with the issue on `gstin`; 409 with the issue on `invoiceCode`
+ */
+async function checkTaxIdentity(
+  db: Db | Tx,
+  input: { gstin?: string | null; pincode: string; invoiceCode?: string },
+  excludeId: string | null,
+): Promise<void> {
+  if (input.gstin) {
+    const place = lookupPincode(input.pincode)
+    const code = place ? gstStateCode(place.state) : null
+    if (code && input.gstin.slice(0, 2) !== code) {
+      const message = `This GSTIN is registered in ${GST_STATE_CODES[input.gstin.slice(0, 2)] ?? `state ${input.gstin.slice(0, 2)}`}; a store in ${place!.state} needs a GSTIN starting with ${code}`
+      throw BadRequest(message, [{ path: 'gstin', message }])
+    }
+  }
+  if (input.invoiceCode) {
+    const [other] = await db.select({ id: stores.id, name: stores.name }).from(stores).where(eq(stores.invoiceCode, input.invoiceCode))
+    if (other && other.id !== excludeId) {
+      const message = `Invoice code ${input.invoiceCode} is ${other.name}'s: choose another`
+      throw new HttpError(409, message, { issues: [{ path: 'invoiceCode', message }] })
+    }
+  }
+}
+
+/**
  * Creates a store (at the end of the order). Its stock starts empty (0 of every product).
  * @throws 400 unknown PIN code or half coordinates
  */
 export async function createStore(deps: Pick<AppDeps, 'db' | 'cache'> & ActorDeps, input: CreateStoreInput): Promise<Store> {
   placeOfPincode(input.pincode)
   checkCoordinates(input)
+  await checkTaxIdentity(deps.db, input, null)
   const id = newId()
   const values = {
     name: input.name,
@@ -340,9 +374,13 @@ export async function createStore(deps: Pick<AppDeps, 'db' | 'cache'> & ActorDep
     closesAt: input.closesAt,
     pickers: input.pickers,
     active: input.active,
+    gstin: input.gstin ?? null,
+    registeredAddress: input.registeredAddress ?? null,
   }
+  // No code given: the column's default (S1, S2, …; migration 0026_tax_invoices).
+  const code = input.invoiceCode ? { invoiceCode: input.invoiceCode } : {}
   await deps.db.transaction(async (tx) => {
-    await tx.insert(stores).values({ id, ...values, position: sql`(select coalesce(max(position), 0) + 1 from stores)` })
+    await tx.insert(stores).values({ id, ...values, ...code, position: sql`(select coalesce(max(position), 0) + 1 from stores)` })
     await recordAudit(tx, { actor: deps.actor, action: 'create', entity: 'store', entityId: id, before: null, after: values })
   })
   deps.cache.invalidate()
@@ -366,6 +404,9 @@ export async function updateStore(deps: Pick<AppDeps, 'db' | 'cache'> & ActorDep
     if (!current) throw NotFound(STORE_NOT_FOUND)
     if (version !== undefined && current.version !== version)
       throw Conflict('This store was changed by someone else. Reload it and try again.')
+    const gstinAfter = input.gstin === undefined ? current.gstin : input.gstin
+    if (input.gstin !== undefined || input.pincode !== undefined || input.invoiceCode !== undefined)
+      await checkTaxIdentity(tx, { gstin: gstinAfter, pincode: input.pincode ?? current.pincode, invoiceCode: input.invoiceCode }, _id)
     await tx
       .update(stores)
       .set({ ...set, version: sql`${stores.version} + 1`, updatedAt: sql`now()` })

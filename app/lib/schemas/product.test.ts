@@ -76,7 +76,31 @@ describe('ProductFormSchema: a valid form', () => {
       price: 27,
       sellingPrice: 27,
       more_details: { Brand: 'Amul', 'Shelf Life': '2 days' },
+      hsn: null,
     })
+  })
+
+  it('reads an HSN code of 4, 6 or 8 digits; empty is none (the shelf’s heading)', () => {
+    const ok = parse(validWith({ hsn: ' 04012000 ' }))
+    expect(ok.status === 'success' && ok.value.hsn).toBe('04012000')
+    expect(errorsOf(validWith({ hsn: '401' }))).toEqual({ hsn: ['HSN code must be 4, 6 or 8 digits (e.g. 0401 or 04012000)'] })
+    expect(
+      ProductFormSchema.safeParse({
+        ...productFormDefaults({
+          name: 'Milk',
+          description: 'Milk',
+          image: ['/uploads/0123456789abcdef01234567.webp'],
+          category: ['c1'],
+          subCategory: [],
+          unit: '1 l',
+          stock: 1,
+          price: 30,
+          discount: 0,
+          more_details: {},
+          hsn: '0401',
+        }),
+      }).data?.hsn,
+    ).toBe('0401')
   })
 
   it('accepts no sub category and no extra field', () => {

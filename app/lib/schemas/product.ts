@@ -30,6 +30,7 @@ import { asList, idList, ImageUrlSchema, requiredMessage, requiredText } from '.
 import { discountLabel, discountPercentOf, sellingPrice } from '../money.ts'
 import {
   DETAIL_NAME_MAX_LENGTH,
+  HsnSchema,
   DETAIL_VALUE_MAX_LENGTH,
   MORE_DETAILS_MAX,
   PRICE_MAX,
@@ -66,6 +67,7 @@ export const PRODUCT_FIELD_LABELS = {
   sellingPrice: 'Selling Price',
   /** Shown, not typed: derived from MRP and Selling Price. */
   discount: 'Discount',
+  hsn: 'HSN code (optional)',
 } as const
 
 // Plain decimal notation only: digits with an optional fraction and sign.
@@ -177,6 +179,14 @@ export const ProductFormSchema = z
     price: numberField(PRODUCT_FIELD_LABELS.price, { max: PRICE_MAX, decimals: 2, isZeroAllowed: false }),
     sellingPrice: numberField(PRODUCT_FIELD_LABELS.sellingPrice, { max: PRICE_MAX, decimals: 2 }),
     more_details: MoreDetailsSchema,
+    // Empty: null, so an edit clears it and the invoice prints the shelf's heading (contract/product.ts `HsnSchema`).
+    hsn: z
+      .string()
+      .trim()
+      .optional()
+      .transform((text) => text || undefined)
+      .pipe(HsnSchema.optional())
+      .transform((hsn) => hsn ?? null),
   })
   // Compared in paise (both have at most two decimals), once both amounts are valid, whatever the
   // other fields hold, so the message shows beside the other errors.
@@ -217,6 +227,8 @@ export function productFormDefaults(product: {
   sellingPrice?: number | null
   discount: number
   more_details: Record<string, string> | null | undefined
+  /** The admin's HSN code, when the product has one. */
+  hsn?: string | null
 }) {
   const id = (ref: { _id: string } | string) => (typeof ref === 'string' ? ref : ref._id)
   return {
@@ -231,6 +243,7 @@ export function productFormDefaults(product: {
     // An older answer without `sellingPrice`: the MRP less the discount, as the API derives it.
     sellingPrice: String(product.sellingPrice ?? sellingPrice(product.price, product.discount)),
     more_details: Object.entries(product.more_details ?? {}).map(([key, value]) => ({ key, value: String(value) })),
+    hsn: product.hsn ?? '',
   }
 }
 

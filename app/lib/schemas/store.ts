@@ -21,7 +21,9 @@ export const STORE_FORM_FIELDS = Object.keys(StoreFormSchema.shape)
 /**
  * The body of PUT /api/store/update for an edit of store `_id` read at `version`: every field of the
  * form; empty coordinates are sent as null, so the store goes back to its PIN code's centre
- * (contract/location.ts `UpdateStoreSchema`: "null go back to the PIN code's centre").
+ * (contract/location.ts `UpdateStoreSchema`: "null go back to the PIN code's centre"), and an empty
+ * GSTIN or registered address as null (the seller's GSTIN, the store's address line). An empty
+ * invoice code is left as it is.
  */
 export function storeUpdateInput(value: StoreFormValue, _id: string, version: number | undefined): UpdateStoreInput {
   return {
@@ -30,13 +32,23 @@ export function storeUpdateInput(value: StoreFormValue, _id: string, version: nu
     ...(version !== undefined ? { version } : {}),
     lat: value.lat ?? null,
     lng: value.lng ?? null,
+    // Emptied: back to the seller's GSTIN and the store's own address (contract/location.ts `StoreSchema`).
+    gstin: value.gstin ?? null,
+    registeredAddress: value.registeredAddress ?? null,
   }
 }
 
 /** The body of POST /api/store/create: the form's fields, coordinates only when given, active. */
 export function storeCreateInput(value: StoreFormValue): CreateStoreInput {
-  const { lat, lng, ...rest } = value
-  return { ...rest, ...(lat != null && lng != null ? { lat, lng } : {}), active: true }
+  const { lat, lng, gstin, registeredAddress, invoiceCode, ...rest } = value
+  return {
+    ...rest,
+    ...(lat != null && lng != null ? { lat, lng } : {}),
+    ...(gstin ? { gstin } : {}),
+    ...(registeredAddress ? { registeredAddress } : {}),
+    ...(invoiceCode ? { invoiceCode } : {}),
+    active: true,
+  }
 }
 
 /** The stock page's filters: every product, low stock (1..LOW_STOCK units) or out of stock (0). */

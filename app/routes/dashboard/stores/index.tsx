@@ -174,6 +174,12 @@ function StoresAdmin({ stores, canEdit, actionData }: { stores: StoreItem[]; can
               <dd>{store.pickers}</dd>
               <dt className="text-slate-500">Open orders</dt>
               <dd>{store.openOrders}</dd>
+              <dt className="text-slate-500">GSTIN</dt>
+              <dd data-field="gstin" className="break-words">
+                {store.gstin ?? <span className="text-slate-500">The seller&apos;s</span>}
+              </dd>
+              <dt className="text-slate-500">Invoice code</dt>
+              <dd data-field="invoice-code">{store.invoiceCode}</dd>
               <dt className="text-slate-500">Location</dt>
               <dd className="break-words">
                 {store.lat.toFixed(4)}, {store.lng.toFixed(4)}
@@ -289,8 +295,9 @@ function StoreField({
 
 /**
  * Add or edit a store: name, area, city, address line, PIN code, optional latitude and longitude
- * (empty: the PIN code's centre, shown as a hint when editing), radius, opening and closing time and
- * pickers. A stale version (409) is said above the button with a link that loads the store again.
+ * (empty: the PIN code's centre, shown as a hint when editing), radius, opening and closing time,
+ * pickers, and its tax identity: GSTIN, invoice code and registered address
+ * (docs/decisions/0042-invoice-and-credit-note-numbering.md). A stale version (409) is said above the button with a link that loads the store again.
  */
 function StoreFormDialog({
   mode,
@@ -321,6 +328,9 @@ function StoreFormDialog({
           opensAt: store.opensAt,
           closesAt: store.closesAt,
           pickers: String(store.pickers),
+          gstin: store.gstin ?? '',
+          registeredAddress: store.registeredAddress ?? '',
+          invoiceCode: store.invoiceCode,
         }
       : { radiusKm: '3', opensAt: '06:00', closesAt: '24:00', pickers: '4' },
   )
@@ -354,6 +364,33 @@ function StoreFormDialog({
           <StoreField meta={fields.opensAt} label="Opens at" placeholder="06:00" inputMode="numeric" maxLength={5} />
           <StoreField meta={fields.closesAt} label="Closes at" placeholder="24:00" inputMode="numeric" maxLength={5} />
         </div>
+        <fieldset className="grid gap-4 rounded-md border border-slate-200 p-3">
+          <legend className="px-1 text-sm font-semibold text-slate-800">Tax invoices</legend>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <StoreField
+              meta={fields.gstin}
+              label="GSTIN (optional)"
+              autoComplete="off"
+              maxLength={15}
+              placeholder="29AAAAA0000A1ZY"
+              hint="Its first two digits are the state of the store's pincode. Empty: the seller's GSTIN."
+            />
+            <StoreField
+              meta={fields.invoiceCode}
+              label="Invoice code"
+              autoComplete="off"
+              maxLength={4}
+              placeholder="BLR1"
+              hint="Starts its invoice numbers, e.g. BLR1/26-27/00001. Empty on a new store: S and a number."
+            />
+          </div>
+          <StoreField
+            meta={fields.registeredAddress}
+            label="Registered address (optional)"
+            autoComplete="off"
+            hint="Printed on its invoices. Empty: the address, city and pincode above."
+          />
+        </fieldset>
         <FormAlert form={form} reply={reply as Parameters<typeof FormAlert>[0]['reply']} />
         {stale && store ? (
           <p className="text-sm">

@@ -33,6 +33,7 @@ import {
 } from '../../../../components/cancel-order-dialog.tsx'
 import { GeneralErrorBoundary } from '../../../../components/error-boundary.tsx'
 import { InvoiceLink } from '../../../../components/invoice-link.tsx'
+import { creditNoteNumbers } from '../../../../.server/invoice-download.ts'
 import { useIsPending } from '../../../../components/forms.tsx'
 import { SHOP_NAME } from '../../../../components/header.tsx'
 import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline } from '../../../../components/order-view.tsx'
@@ -47,11 +48,13 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ]
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
-  const result = await orderDetails(getSession(context), params.orderId)
+  const session = getSession(context)
+  const result = await orderDetails(session, params.orderId)
   if (!result.ok) throwFailure(result)
   // The confirmation only while the shopper may still cancel.
   return {
     order: result.data,
+    creditNotes: await creditNoteNumbers(session, result.data),
     confirming: result.data.status === 'placed' && isCancelDialogOpen(url.searchParams),
     loadedAt: new Date().toISOString(),
   }
@@ -140,7 +143,9 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
       <CancellationNote order={order} />
       <div className="flex flex-wrap items-center gap-3">
         <ReorderButton orderId={order._id} orderNumber={order.orderId} action={orderPath} />
-        <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} />
+        {order.status !== 'payment_pending' ? (
+          <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} creditNotes={loaderData.creditNotes} />
+        ) : null}
         {order.status === 'placed' ? <CancelOrderLink orderPath={orderPath} /> : null}
         {order.status === 'payment_pending' ? (
           <Link to={`/checkout/pay/${order._id}`} className="text-sm font-semibold text-accent hover:underline">

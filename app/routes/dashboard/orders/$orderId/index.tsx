@@ -28,6 +28,7 @@ import { RoleGuard } from '../../../../components/admin-guard.tsx'
 import { CancelOrderDialog, CancelOrderLink, cancelDialogHref, isCancelDialogOpen } from '../../../../components/cancel-order-dialog.tsx'
 import { GeneralErrorBoundary } from '../../../../components/error-boundary.tsx'
 import { InvoiceLink } from '../../../../components/invoice-link.tsx'
+import { creditNoteNumbers } from '../../../../.server/invoice-download.ts'
 import { useIsPending } from '../../../../components/forms.tsx'
 import { SHOP_NAME } from '../../../../components/header.tsx'
 import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline } from '../../../../components/order-view.tsx'
@@ -52,14 +53,17 @@ const StatusChangeSchema = z.object({
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { isStaff, isAdmin } = await requireStaff(context, url)
-  if (!isStaff) return data({ isStaff: false as const, isAdmin: false, order: null, confirming: false }, { status: 403 })
-  const result = await orderDetails(getSession(context), params.orderId)
+  if (!isStaff)
+    return data({ isStaff: false as const, isAdmin: false, order: null, confirming: false, creditNotes: [] as string[] }, { status: 403 })
+  const session = getSession(context)
+  const result = await orderDetails(session, params.orderId)
   if (!result.ok) throwFailure(result)
   const order = result.data
   return {
     isStaff: true as const,
     isAdmin,
     order,
+    creditNotes: await creditNoteNumbers(session, order),
     confirming: offersCancel(order, isAdmin) && isCancelDialogOpen(url.searchParams),
   }
 }
@@ -127,7 +131,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <StatusTimeline order={order} />
           <CancellationNote order={order} />
           <div className="flex flex-wrap gap-2">
-            <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} />
+            {order.status !== 'payment_pending' ? (
+              <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} creditNotes={loaderData.creditNotes ?? []} />
+            ) : null}
             <a
               href={`/dashboard/orders/packing-slips?${new URLSearchParams({ ids: order._id })}`}
               target="_blank"

@@ -1,0 +1,88 @@
+/**
+ * Credit notes (CGST Rules 2017, rule 53; docs/decisions/0042-invoice-and-credit-note-numbering.md):
+ * issued by the database in the transaction of an invoiced order's cancel or of a line's refund row
+ * (migration 0026_tax_invoices), read here. A credit note's lines are computed as the invoice's
+ * (api/modules/invoice/compute.ts), so each reversed line carries the very taxable value and tax it
+ * had on the invoice, split the same way (CGST + SGST, or IGST):
+ *
+ * - a line refund reverses that line;
+ * - a cancel reverses every line no earlier credit note reversed, the delivery charge and the
+ *   rounding, so the credit notes of an order add up to its invoice.
+ */
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../../db/query.ts'
+import type { CreditNote, Invoice } from '../../../contract/invoice.ts'
+import { amountInWords } from './amount-in-words.ts'
+import { computeInvoice } from './compute.ts'
+import { indiaDate, invoiceBasis, lineToWire, totalsToWire, type InvoiceBasis, type InvoiceDeps } from './service.ts'
+
+interface CreditNoteRow {
+  number: string
+  order_line_id: string | null
+  reason: CreditNote['reason']
+  issued_at: Date | string
+}
+
+/** The credit notes of an order (oldest first), as stored. */
+async function creditNoteRows(db: InvoiceDeps['db'], orderId: string): Promise<CreditNoteRow[]> {
+  return queryRows<CreditNoteRow>(
+    db,
+    sql`select number, order_line_id, reason, issued_at from credit_notes where order_id = ${orderId} order by issued_at, number`,
+  )
+}
+
+/** The credit notes of an order as its invoice names them (number, date in India, reason), oldest first. */
+export async function creditNoteRefs(db: InvoiceDeps['db'], orderId: string): Promise<Invoice['creditNotes']> {
+  return (await creditNoteRows(db, orderId)).map((r) => ({ number: r.number, date: indiaDate(r.issued_at), reason: r.reason }))
+}
+
+/** One credit note computed from the invoice's basis: the lines it reverses, their tax, the totals. */
+function toCreditNote(basis: InvoiceBasis, row: CreditNoteRow, all: CreditNoteRow[], deliveryBp: number): CreditNote {
+  let chosen
+  let bill
+  if (row.order_line_id !== null) {
+    chosen = basis.lines.filter((l) => l.id === row.order_line_id)
+    const items = chosen.reduce((n, l) => n + l.lineTotalPaise, 0)
+    bill = { itemsTotalPaise: items, deliveryChargePaise: 0, roundingPaise: 0, grandTotalPaise: items }
+  } else {
+    // The cancel: what the line refunds before it did not reverse, with the delivery and the rounding.
+    const credited = new Set(
+      all
+        .filter((r) => r.order_line_id !== null && new Date(r.issued_at).getTime() <= new Date(row.issued_at).getTime())
+        .map((r) => r.order_line_id),
+    )
+    chosen = basis.lines.filter((l) => !credited.has(l.id))
+    const items = chosen.reduce((n, l) => n + l.lineTotalPaise, 0)
+    const { deliveryChargePaise, roundingPaise } = basis.bill
+    bill = { itemsTotalPaise: items, deliveryChargePaise, roundingPaise, grandTotalPaise: items + deliveryChargePaise + roundingPaise }
+  }
+  const { lines, totals } = computeInvoice(chosen, bill, deliveryBp, basis.interState)
+  return {
+    creditNoteNumber: row.number,
+    creditNoteDate: indiaDate(row.issued_at),
+    reason: row.reason,
+    invoiceNumber: basis.invoiceNumber,
+    invoiceDate: indiaDate(basis.invoiceIssuedAt),
+    orderId: basis.order.orderId,
+    orderRef: basis.order._id,
+    seller: basis.seller,
+    buyer: { name: basis.buyerName, address: basis.order.delivery_address },
+    placeOfSupply: basis.placeOfSupply,
+    interState: basis.interState,
+    lines: lines.map(lineToWire),
+    totals: totalsToWire(totals),
+    amountInWords: amountInWords(Math.max(0, totals.grandTotalPaise)),
+  }
+}
+
+/**
+ * The credit notes of order `ref` (`_id` or order number) for `viewer`, oldest first; an empty list
+ * for an invoiced order never cancelled nor refunded.
+ * @throws 404 ORDER_NOT_FOUND for an unknown order or another shopper's; 409 for an order without an
+ *   invoice (nothing to credit)
+ */
+export async function orderCreditNotes(deps: InvoiceDeps, viewer: { id: string; role: string }, ref: string): Promise<CreditNote[]> {
+  const basis = await invoiceBasis(deps, viewer, ref)
+  const rows = await creditNoteRows(deps.db, basis.order._id)
+  return rows.map((row) => toCreditNote(basis, row, rows, deps.invoice.gstRates.deliveryBp))
+}
