@@ -9,32 +9,11 @@
  * - a cancel reverses every line no earlier credit note reversed, the delivery charge and the
  *   rounding, so the credit notes of an order add up to its invoice.
  */
-import { sql } from 'drizzle-orm'
-import { queryRows } from '../../db/query.ts'
-import type { CreditNote, Invoice } from '../../../contract/invoice.ts'
+import type { CreditNote } from '../../../contract/invoice.ts'
 import { amountInWords } from './amount-in-words.ts'
 import { computeInvoice } from './compute.ts'
+import { creditNoteRows, type CreditNoteRow } from './credit-note-rows.ts'
 import { indiaDate, invoiceBasis, lineToWire, totalsToWire, type InvoiceBasis, type InvoiceDeps } from './service.ts'
-
-interface CreditNoteRow {
-  number: string
-  order_line_id: string | null
-  reason: CreditNote['reason']
-  issued_at: Date | string
-}
-
-/** The credit notes of an order (oldest first), as stored. */
-async function creditNoteRows(db: InvoiceDeps['db'], orderId: string): Promise<CreditNoteRow[]> {
-  return queryRows<CreditNoteRow>(
-    db,
-    sql`select number, order_line_id, reason, issued_at from credit_notes where order_id = ${orderId} order by issued_at, number`,
-  )
-}
-
-/** The credit notes of an order as its invoice names them (number, date in India, reason), oldest first. */
-export async function creditNoteRefs(db: InvoiceDeps['db'], orderId: string): Promise<Invoice['creditNotes']> {
-  return (await creditNoteRows(db, orderId)).map((r) => ({ number: r.number, date: indiaDate(r.issued_at), reason: r.reason }))
-}
 
 /** One credit note computed from the invoice's basis: the lines it reverses, their tax, the totals. */
 function toCreditNote(basis: InvoiceBasis, row: CreditNoteRow, all: CreditNoteRow[], deliveryBp: number): CreditNote {

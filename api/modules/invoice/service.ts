@@ -19,7 +19,7 @@ import { orderDetails } from '../order/service.ts'
 import { GST_STATE_CODES, gstStateCode, type Invoice } from '../../../contract/invoice.ts'
 import type { Order } from '../../../contract/order.ts'
 import { amountInWords } from './amount-in-words.ts'
-import { creditNoteRefs } from './credit-notes.ts'
+import { creditNoteRows } from './credit-note-rows.ts'
 import { computeInvoice, type InvoiceLine, type InvoiceLineInput, type InvoiceTotals } from './compute.ts'
 import { gstTaxFor } from './gst-rates.ts'
 
@@ -226,6 +226,10 @@ export async function orderInvoice(deps: InvoiceDeps, viewer: { id: string; role
     lines: lines.map(lineToWire),
     totals: totalsToWire(totals),
     amountInWords: amountInWords(totals.grandTotalPaise),
-    creditNotes: await creditNoteRefs(deps.db, order._id),
+    creditNotes: (await creditNoteRows(deps.db, order._id)).map((r) => ({
+      number: r.number,
+      date: indiaDate(r.issued_at),
+      reason: r.reason,
+    })),
   }
 }
