@@ -87,6 +87,7 @@ describe('checkProductForm and productSaveRefused: save', () => {
         price: 90,
         sellingPrice: 85.5,
         more_details: { Brand: 'Amul' },
+        hsn: null,
       },
     ])
     expect(result).toBeInstanceOf(Response)
