@@ -3,7 +3,10 @@
  * by the default store) orders one new product ("Toor Dal", 1 kg, MRP ₹180, selling ₹150, 10 in
  * stock) by cash on delivery, with an idempotency key of its own.
  */
+import { eq } from 'drizzle-orm'
 import { expect } from 'vitest'
+import type { Db } from '../db/client.ts'
+import { orderLines, orders } from '../db/schema.ts'
 import type { TestApp } from './app.ts'
 import { createShopper, type SignedIn } from './auth.ts'
 import { insertProduct } from './fixtures.ts'
@@ -43,3 +46,13 @@ export const placeWithKey = (t: TestApp, who: { token: string; addressId: string
     token: who.token,
     headers: { 'Idempotency-Key': key },
   })
+
+/** The ids of every order with a line of `productId`, sorted: what a placement test compares its 201 answers with. */
+export async function orderIdsWithProduct(db: Db, productId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .innerJoin(orderLines, eq(orderLines.orderId, orders.id))
+    .where(eq(orderLines.productId, productId))
+  return rows.map((r) => r.id).sort()
+}

@@ -6,16 +6,15 @@
  * run one at a time. Either way: as many orders as units, every other buyer a 409 with the cart's
  * `changes`, never a 5xx, and every 201 an order that exists.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { orderLines, orders } from '../../db/schema.ts'
 import { createRateLimits } from '../../lib/rate-limit.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createShopper, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct, setStockIn, stockIn } from '../../testing/fixtures.ts'
 import { ORDER_BUSY } from './service.ts'
 import { queryRows } from '../../db/query.ts'
-import { placeWithKey } from '../../testing/orders.ts'
+import { orderIdsWithProduct, placeWithKey } from '../../testing/orders.ts'
 
 let t: TestApp
 
@@ -55,12 +54,7 @@ describe('a flash sale', () => {
     }
     // Every 201 is an order in the database, and there is no other.
     const placed = answers.filter((a) => a.status === 201).map((a) => a.body.data._id as string)
-    const inDb = await t.db
-      .select({ id: orders.id })
-      .from(orders)
-      .innerJoin(orderLines, eq(orderLines.orderId, orders.id))
-      .where(and(eq(orderLines.productId, product.id)))
-    expect(inDb.map((r) => r.id).sort()).toEqual([...placed].sort())
+    expect(await orderIdsWithProduct(t.db, product.id)).toEqual([...placed].sort())
     expect(await stockIn(t.db, product.id)).toBe(0)
     // The losers' carts were corrected (the line removed), the winners' emptied.
     const [left] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from cart_lines where product_id = ${product.id}`)
