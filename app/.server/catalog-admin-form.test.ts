@@ -50,7 +50,7 @@ async function categoryAction(request: Request) {
 }
 
 /** The body and status of a `data()` answer. */
-const answer = (value: unknown) => {
+const answer = (value: unknown): Record<string, any> => {
   const { data, init } = value as { data: Record<string, any>; init: ResponseInit | null }
   return { ...data, status: init?.status }
 }

@@ -15,7 +15,7 @@ const formOf = (entries: Record<string, string>) => {
 }
 const submissionOf = (entries: Record<string, string>) => parseWithZod(formOf(entries), { schema: Schema })
 /** The body and status of a `data()` answer. */
-const answer = (value: unknown) => {
+const answer = (value: unknown): Record<string, any> => {
   const { data, init } = value as { data: Record<string, any>; init: ResponseInit | null }
   return { ...data, status: init?.status }
 }

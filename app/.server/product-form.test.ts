@@ -61,7 +61,7 @@ async function run(formData: FormData, answer?: unknown) {
 }
 
 /** The reply body and status of a data() answer. */
-function body(result: unknown) {
+function body(result: unknown): Record<string, any> {
   const value = result as { data: Record<string, any>; init: { status?: number } | null }
   return { ...value.data, status: value.init?.status }
 }
