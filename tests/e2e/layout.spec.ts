@@ -228,7 +228,7 @@ async function visit(page: Page, path: string, view = path) {
 }
 
 for (const width of WIDTHS) {
-  test(`no page scrolls sideways and no card's content leaves its card at ${width} px`, async ({ browser }, testInfo) => {
+  test(`no page scrolls sideways and no card's content leaves its card at ${width} px`, async ({ browser, request }, testInfo) => {
     test.setTimeout(150_000)
     const js = isJs(testInfo)
     const longest = fixture.products[0]!
@@ -317,6 +317,26 @@ for (const width of WIDTHS) {
     await visit(page, '/dashboard/orders', 'admin orders')
     await visit(page, fixture.adminOrderPath, 'admin order page')
     await visit(page, '/dashboard/audit', 'audit trail')
+    // The stores with their tax identity (GSTIN, registered address, invoice code): the list and the edit form.
+    await visit(page, '/dashboard/stores', 'admin stores')
+    const storeEdit = await page.getByRole('main').locator('a[href*="?edit="]').first().getAttribute('href')
+    await visit(page, storeEdit!, 'admin store edit')
+
+    // The order cancelled (by the first width; later ones find it so): both order pages list its credit
+    // note beside the invoice, with the longest product names in its lines.
+    const token = (await api<{ accessToken: string }>(request, '/user/login', ADMIN)).data.accessToken
+    const cancelled = await request.put('/api/order/update-status', {
+      data: { orderId: fixture.orderPath.split('/').at(-1), status: 'cancelled' },
+      headers: { Authorization: `Bearer ${token}` },
+    })
+    expect([200, 409]).toContain(cancelled.status())
+    await visit(page, fixture.adminOrderPath, 'admin order page, cancelled')
+    await expect(page.getByRole('link', { name: /^Credit note / })).toBeVisible()
     await admin.close()
+    const shopperAgain = await newContext(browser, testInfo, width, fixture.shopperState)
+    page = await shopperAgain.newPage()
+    await visit(page, fixture.orderPath, 'order page, cancelled')
+    await expect(page.getByRole('link', { name: /^Credit note / })).toBeVisible()
+    await shopperAgain.close()
   })
 }
