@@ -22,15 +22,21 @@ export const TEST_ADDRESS = {
 
 let keySeq = 0
 
+/** A fresh shopper with TEST_ADDRESS saved through the API: the signed-in shopper and the address's `_id`. */
+export async function createShopperWithAddress(t: TestApp): Promise<SignedIn & { addressId: string }> {
+  const who = await createShopper(t)
+  const res = await t.call('address/create', { method: 'POST', json: TEST_ADDRESS, token: who.token })
+  return { ...who, addressId: res.body.data._id as string }
+}
+
 /** Places the order through the API (201 expected); answers the shopper and the order as answered. */
 export async function placeTestOrder(t: TestApp): Promise<{ who: SignedIn; order: { _id: string; orderId: string; version: number } }> {
-  const who = await createShopper(t)
-  const addr = await t.call('address/create', { method: 'POST', json: TEST_ADDRESS, token: who.token })
+  const who = await createShopperWithAddress(t)
   const product = await insertProduct(t.db, { name: 'Toor Dal', unit: '1 kg', price: 180, sellingPrice: 150, stock: 10 })
   expect((await t.call('cart/create', { method: 'POST', json: { productId: product.id }, token: who.token })).status).toBe(200)
   const res = await t.call('order/cash-on-delivery', {
     method: 'POST',
-    json: { addressId: addr.body.data._id },
+    json: { addressId: who.addressId },
     token: who.token,
     headers: { 'Idempotency-Key': `test-order-${process.pid}-${++keySeq}` },
   })

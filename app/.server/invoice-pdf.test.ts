@@ -8,75 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CreditNote, Invoice } from './api/invoice.ts'
 import { creditNoteFileName, formatRupees, invoiceFileName, renderCreditNotePdf, renderInvoicePdf, taxByRate } from './invoice-pdf.ts'
-
-const line = (name: string, quantity: number, price: number, gstRate: number, taxable: number, cgst: number, sgst: number) => ({
-  kind: 'goods' as const,
-  name,
-  unit: '1 pc',
-  quantity,
-  mrp: price,
-  price,
-  discount: 0,
-  amount: Math.round(price * quantity * 100) / 100,
-  gstRate,
-  taxable,
-  cgst,
-  sgst,
-  igst: 0,
-  subCategory: 'Shelf',
-  hsn: '0713' as string | null,
-})
-
-/** ₹52 at 0 %, 3 × ₹173.13 at 5 % (tax ₹24.73), ₹25 delivery at 18 % (tax ₹3.81); grand total ₹596 after −₹0.39 rounding. */
-const invoice: Invoice = {
-  invoiceNumber: 'BLR1/26-27/00042',
-  invoiceDate: '2026-11-26',
-  orderId: 'OD000042',
-  orderRef: 'abc',
-  status: 'placed',
-  paymentMethod: 'CASH ON DELIVERY',
-  seller: {
-    name: 'Grocery Retail Pvt Ltd',
-    storeName: 'Indiranagar',
-    address: '12, MG Road\nBengaluru, Karnataka 560001',
-    gstin: '29AAAAA0000A1ZY',
-    state: { code: '29', name: 'Karnataka' },
-  },
-  placeOfSupply: { code: '29', name: 'Karnataka' },
-  interState: false,
-  amountInWords: 'Rupees Five Hundred Ninety-Six Only',
-  creditNotes: [],
-  buyer: {
-    name: 'Asha',
-    address: {
-      address_line: '1 Park St',
-      city: 'Bengaluru',
-      state: 'Karnataka',
-      pincode: '560001',
-      country: 'India',
-      mobile: '9845012345',
-    },
-  },
-  lines: [
-    line('Onion', 1, 52, 0, 52, 0, 0),
-    line('Shampoo', 3, 173.13, 5, 494.66, 12.36, 12.37),
-    { ...line('Delivery charge', 1, 25, 18, 21.19, 1.9, 1.91), kind: 'delivery', unit: '', subCategory: null, hsn: '9968' },
-  ],
-  totals: {
-    mrp: 596.39,
-    discount: 0,
-    taxable: 567.85,
-    cgst: 14.26,
-    sgst: 14.28,
-    igst: 0,
-    tax: 28.54,
-    itemsTotal: 571.39,
-    deliveryCharge: 25,
-    amount: 596.39,
-    rounding: -0.39,
-    grandTotal: 596,
-  },
-}
+import { invoiceLine as line, testInvoice as invoice } from './testing/invoice.ts'
 
 /** The text of every text operation of an uncompressed pdfkit file (its `[<hex> kern <hex>] TJ` arrays), one string each. */
 function pdfTexts(pdf: Buffer): string[] {

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { Invoice } from './api/invoice.ts'
 import { renderInvoicePdf } from './invoice-pdf.ts'
 import { drawText, textRuns } from './pdf-fonts.ts'
+import { invoiceLine, testInvoice } from './testing/invoice.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'pdf-fonts-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -41,54 +42,30 @@ const CITY = 'दिल्ली'
 const TAMIL = 'கத்திரிக்காய்'
 const BENGALI = 'আলু পোস্ত'
 
-const line = (name: string) => ({
-  kind: 'goods' as const,
-  name,
-  unit: '1 kg',
-  quantity: 1,
-  mrp: 40,
-  price: 40,
-  discount: 0,
-  amount: 40,
-  gstRate: 0,
-  taxable: 40,
-  cgst: 0,
-  sgst: 0,
-  igst: 0,
-  subCategory: null,
-  hsn: '0701' as string | null,
-})
-
+/** A Delhi store's invoice to a Devanagari-writing buyer, its two ₹40 lines at 0 % named in Tamil and Bengali. */
 const invoice: Invoice = {
+  ...testInvoice,
   invoiceNumber: 'DEL1/26-27/00077',
-  invoiceDate: '2026-11-28',
-  orderId: 'OD000077',
-  orderRef: 'ref',
-  status: 'placed',
-  paymentMethod: 'CASH ON DELIVERY',
   seller: {
-    name: 'Grocery Retail Pvt Ltd',
+    ...testInvoice.seller,
     storeName: 'Rohini',
     address: '12, MG Road\nDelhi 110035',
     gstin: '07AAAAA0000A1Z4',
     state: { code: '07', name: 'Delhi' },
   },
   placeOfSupply: { code: '07', name: 'Delhi' },
-  interState: false,
   amountInWords: 'Rupees Eighty Only',
-  creditNotes: [],
   buyer: {
     name: NAME,
     address: { address_line: ADDRESS, city: CITY, state: 'Delhi', pincode: '110035', country: 'India', mobile: '9845012345' },
   },
-  lines: [line(TAMIL), line(BENGALI)],
+  lines: [invoiceLine(TAMIL, 1, 40, 0, 40, 0, 0), invoiceLine(BENGALI, 1, 40, 0, 40, 0, 0)],
   totals: {
+    ...testInvoice.totals,
     mrp: 80,
-    discount: 0,
     taxable: 80,
     cgst: 0,
     sgst: 0,
-    igst: 0,
     tax: 0,
     itemsTotal: 80,
     deliveryCharge: 0,

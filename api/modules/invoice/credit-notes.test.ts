@@ -14,6 +14,7 @@ import { queryRows } from '../../db/query.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct } from '../../testing/fixtures.ts'
+import { createShopperWithAddress } from '../../testing/orders.ts'
 import { expireReservations } from '../payment/service.ts'
 import { testPaymentSettings } from '../payment/settings.ts'
 import { createTestProvider } from '../payment/test-provider.ts'
@@ -38,15 +39,7 @@ beforeAll(async () => {
 afterAll(() => t?.close())
 
 type Shopper = SignedIn & { addressId: string }
-async function shopper(): Promise<Shopper> {
-  const who = await createShopper(t)
-  const res = await t.call('address/create', {
-    method: 'POST',
-    json: { address_line: '12, Old Airport Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560008', mobile: '9845012345' },
-    token: who.token,
-  })
-  return { ...who, addressId: res.body.data._id }
-}
+const shopper = () => createShopperWithAddress(t)
 const add = async (who: SignedIn, productId: string) =>
   expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
 const startOnline = async (who: Shopper) =>

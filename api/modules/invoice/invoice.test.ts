@@ -11,6 +11,7 @@ import { gstinCheckChar, gstStateCode, isValidGstin } from '../../../contract/in
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
 import { insertCategory, insertProduct, insertSubCategory } from '../../testing/fixtures.ts'
+import { createShopperWithAddress } from '../../testing/orders.ts'
 import { computeInvoice, includedTax, splitTax } from './compute.ts'
 import { amountInWords, numberInWords } from './amount-in-words.ts'
 import { buildGstRates, gstRateFor, gstTaxFor, parseGstRates } from './gst-rates.ts'
@@ -183,14 +184,7 @@ describe('POST /api/invoice/details', () => {
       categoryIds: [beauty.id],
       subCategoryIds: [face.id],
     })
-    const who = await createShopper(t)
-    const addressId = (
-      await t.call('address/create', {
-        method: 'POST',
-        json: { address_line: '12, Old Airport Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560008', mobile: '9845012345' },
-        token: who.token,
-      })
-    ).body.data._id
+    const { addressId, ...who } = await createShopperWithAddress(t)
     for (const [product, qty] of [
       [a, 1],
       [b, 3],

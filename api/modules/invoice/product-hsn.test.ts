@@ -9,8 +9,9 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { products } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
+import { createAdmin, type SignedIn } from '../../testing/auth.ts'
 import { insertCategory, insertSubCategory, storeTestImage } from '../../testing/fixtures.ts'
+import { createShopperWithAddress } from '../../testing/orders.ts'
 import { CSV_COLUMNS } from '../product/csv.ts'
 
 let t: TestApp
@@ -84,14 +85,7 @@ describe('product HSN code', () => {
 
     // On the invoice: the admin's code at its heading's rate (0401 milk, nil).
     await t.call('product/update-product-details', { method: 'PUT', json: { _id: id, hsn: '0401' }, token: admin.token })
-    const who = await createShopper(t)
-    const addressId = (
-      await t.call('address/create', {
-        method: 'POST',
-        json: { address_line: '1 Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560008', mobile: '9845012345' },
-        token: who.token,
-      })
-    ).body.data._id
+    const { addressId, ...who } = await createShopperWithAddress(t)
     await t.call('cart/create', { method: 'POST', json: { productId: id }, token: who.token })
     const placed = await t.call('order/cash-on-delivery', { method: 'POST', json: { addressId }, token: who.token })
     expect(placed.status, JSON.stringify(placed.body)).toBe(201)
