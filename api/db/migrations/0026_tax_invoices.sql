@@ -164,7 +164,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS "credit_notes_line_key" ON "credit_notes" ("or
 --> statement-breakpoint
 CREATE UNIQUE INDEX IF NOT EXISTS "credit_notes_cancel_key" ON "credit_notes" ("order_id") WHERE "order_line_id" IS NULL;
 --> statement-breakpoint
--- The series of an invoice number: what comes before its first "/".
+-- A credit note of an invoiced order (CGST Rules 2017, rule 53): once per refunded line and once per cancel, numbered in the store's credit-note series for the year; nothing for an order with no invoice.
 CREATE OR REPLACE FUNCTION "issue_credit_note"(p_order_id text, p_line_id text, p_reason text, p_at timestamptz) RETURNS void
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
