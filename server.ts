@@ -151,14 +151,16 @@ if (embedded) {
 if (isProduction) {
   const clientDir = path.resolve('build/client')
   const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
-  renderPage = createFetchHandler(build, 'production')
+  // One handler for the warm-up's renders and the page cache's.
+  const render = createFetchHandler(build, 'production')
+  renderPage = render
   // Pages of visitors without session state, rendered once per URL (app/.server/page-cache.ts); a
   // catalogue write anywhere clears them (the catalogue cache's clear, which LISTEN/NOTIFY spreads),
   // and an order drops only the pages showing a product that ran out or came back
   // (docs/decisions/0019-stock-changes-and-the-caches.md). A BFF apart from its API (API_URL) sees
   // no writes: the TTL alone bounds staleness there.
   pageCache = createPageCache({
-    render: createFetchHandler(build, 'production'),
+    render,
     maxBytes: bffEnv.pageCacheMaxBytes,
     ttlMs: bffEnv.pageCacheTtlMs ?? (embedded ? 60_000 : 5_000),
     // A page past its TTL whose new render fails for want of the API is sent as it was, for this long

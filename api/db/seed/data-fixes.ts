@@ -169,7 +169,11 @@ export async function runCatalogDataFixes(
   logger: Pick<Logger, 'info'>,
 ): Promise<Partial<Record<CatalogDataFix, number>>> {
   const ran: Partial<Record<CatalogDataFix, number>> = {}
+  // The fixes already recorded, in one read: on every start after the first none is left to run, and
+  // none then reads the catalogue CSV (each fix checks again under its lock, `runOnce`).
+  const recorded = new Set((await queryRows<{ name: string }>(db, sql`select name from data_fixes`)).map((r) => r.name))
   for (const [name, fix] of Object.entries(CATALOG_DATA_FIX_RUNS) as [CatalogDataFix, (typeof CATALOG_DATA_FIX_RUNS)[CatalogDataFix]][]) {
+    if (recorded.has(name)) continue
     const rows = await fix.run(db, csvPath, urlFor)
     if (rows === null) continue
     ran[name] = rows

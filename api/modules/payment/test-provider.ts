@@ -254,21 +254,25 @@ export function createTestProvider(options: { keySecret: string; webhookSecret: 
     async complete(providerOrderId, outcome): Promise<Record<string, string>> {
       const order = await findOrder(providerOrderId)
       if (!order) throw unknownId()
-      const [row] = await db()
-        .insert(testPaymentPayments)
-        .values({
-          id: razorpayId('pay'),
-          orderId: order.id,
-          amountPaise: order.amountPaise,
-          currency: order.currency,
-          status: outcome,
-          method: order.method,
-          errorDescription: outcome === 'failed' ? 'Payment declined by the test bank' : null,
-        })
-        .returning()
-      const payment = paymentEntity(row!)
+      // The payment and its order's `paid` in one transaction: never a captured payment of an unpaid order.
+      const row = await db().transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(testPaymentPayments)
+          .values({
+            id: razorpayId('pay'),
+            orderId: order.id,
+            amountPaise: order.amountPaise,
+            currency: order.currency,
+            status: outcome,
+            method: order.method,
+            errorDescription: outcome === 'failed' ? 'Payment declined by the test bank' : null,
+          })
+          .returning()
+        if (outcome === 'captured') await tx.update(testPaymentOrders).set({ status: 'paid' }).where(eq(testPaymentOrders.id, order.id))
+        return inserted!
+      })
+      const payment = paymentEntity(row)
       if (outcome === 'captured') {
-        await db().update(testPaymentOrders).set({ status: 'paid' }).where(eq(testPaymentOrders.id, order.id))
         await sendWebhook('payment.captured', { payment })
         await sendWebhook('order.paid', {
           payment,

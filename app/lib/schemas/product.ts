@@ -41,6 +41,7 @@ import {
   PRODUCT_UNIT_MAX_LENGTH,
   STOCK_MAX,
 } from '../../../contract/product.ts'
+import { DECIMAL_TEXT } from '../../../contract/fields.ts'
 
 export const IMAGE_REQUIRED_MESSAGE = 'Upload at least one image'
 export const CATEGORY_REQUIRED_MESSAGE = 'Select at least one category'
@@ -70,9 +71,6 @@ export const PRODUCT_FIELD_LABELS = {
   hsn: 'HSN code (optional)',
 } as const
 
-// Plain decimal notation only: digits with an optional fraction and sign.
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
-
 /**
  * A numeric form field (docs/product.md, "Validation rules": stock, price, discount are numeric and
  * required). Input is the text of the input; output a number in [0, max] with at most `decimals` decimals.
@@ -92,7 +90,7 @@ function numberField(
   return z
     .string({ error: required })
     .transform((text) => text.replace(/[\s,]/g, ''))
-    .pipe(z.string({ error: required }).min(1, required).regex(DECIMAL, `${label} must be a number`))
+    .pipe(z.string({ error: required }).min(1, required).regex(DECIMAL_TEXT, `${label} must be a number`))
     .transform(Number)
     .pipe(
       lowest
@@ -205,7 +203,7 @@ export type ProductFormValue = z.output<typeof ProductFormSchema>
 export function derivedDiscountText(mrpText: unknown, sellingText: unknown): string | null {
   const amount = (text: unknown) => {
     const clean = typeof text === 'string' ? text.replace(/[\s,]/g, '') : ''
-    return DECIMAL.test(clean) ? Number(clean) : Number.NaN
+    return DECIMAL_TEXT.test(clean) ? Number(clean) : Number.NaN
   }
   const mrp = amount(mrpText)
   const selling = amount(sellingText)
