@@ -13,6 +13,8 @@ import { captureLog } from '../testing/log-capture.ts'
 import { createShopper } from '../testing/auth.ts'
 import { insertProduct } from '../testing/fixtures.ts'
 import { DATABASE_UNAVAILABLE, POOL_BUSY } from '../lib/faults.ts'
+import { queryRows } from './query.ts'
+import { placeWithKey } from '../testing/orders.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
 const log = captureLog()
@@ -65,19 +67,10 @@ describe.skipIf(!serverUrl)('a pool with every connection in use (PostgreSQL)', 
       if (args[0] === 'order.mail') queued = Promise.all([slow(), slow()])
       return send(...args)
     }) as typeof send
-    const res = await t.call('order/cash-on-delivery', {
-      method: 'POST',
-      json: { addressId },
-      token: who.token,
-      headers: { 'Idempotency-Key': `pool-busy-${process.pid}` },
-    })
+    const res = await placeWithKey(t, { token: who.token, addressId }, `pool-busy-${process.pid}`)
     t.deps.jobs.send = send
     await queued
-    const [row] = (
-      (await t.db.execute(sql`select count(*)::int as n from orders where user_id = ${who.user.id}`)) as unknown as {
-        rows: { n: number }[]
-      }
-    ).rows
+    const [row] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from orders where user_id = ${who.user.id}`)
     expect(row!.n).toBe(1)
     expect(res.status).toBe(201)
   })
