@@ -10,9 +10,10 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../testing/app.ts'
 import { captureLog } from '../testing/log-capture.ts'
-import { createShopper } from '../testing/auth.ts'
 import { insertProduct } from '../testing/fixtures.ts'
 import { DATABASE_UNAVAILABLE, POOL_BUSY } from '../lib/faults.ts'
+import { queryRows } from './query.ts'
+import { placeWithKey, shopperWithLine } from '../testing/orders.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
 const log = captureLog()
@@ -49,11 +50,8 @@ describe.skipIf(!serverUrl)('a pool with every connection in use (PostgreSQL)', 
   })
 
   it('a placement whose order committed answers 201 although the pool is busy right after its COMMIT', async () => {
-    const who = await createShopper(t)
-    const address = { address_line: '3, CMH Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9830011111' }
-    const addressId = (await t.call('address/create', { method: 'POST', json: address, token: who.token })).body.data._id
     const product = await insertProduct(t.db, { name: 'Filter Coffee Powder', unit: '500 g', price: 320, stock: 5 })
-    expect((await t.call('cart/create', { method: 'POST', json: { productId: product.id }, token: who.token })).status).toBe(200)
+    const who = await shopperWithLine(t, product.id)
     // Just before the COMMIT (the confirmation job is written in the placement's transaction), two
     // slow transactions ask for the pool's two connections: one takes the idle one, the other queues
     // and takes the one the COMMIT frees. Whatever the placement still asked the database after its
@@ -65,19 +63,10 @@ describe.skipIf(!serverUrl)('a pool with every connection in use (PostgreSQL)', 
       if (args[0] === 'order.mail') queued = Promise.all([slow(), slow()])
       return send(...args)
     }) as typeof send
-    const res = await t.call('order/cash-on-delivery', {
-      method: 'POST',
-      json: { addressId },
-      token: who.token,
-      headers: { 'Idempotency-Key': `pool-busy-${process.pid}` },
-    })
+    const res = await placeWithKey(t, who, `pool-busy-${process.pid}`)
     t.deps.jobs.send = send
     await queued
-    const [row] = (
-      (await t.db.execute(sql`select count(*)::int as n from orders where user_id = ${who.user.id}`)) as unknown as {
-        rows: { n: number }[]
-      }
-    ).rows
+    const [row] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from orders where user_id = ${who.user.id}`)
     expect(row!.n).toBe(1)
     expect(res.status).toBe(201)
   })

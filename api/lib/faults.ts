@@ -22,13 +22,27 @@ const SQLSTATE = /^[0-9A-Z]{5}$/
 /** The class and SQLSTATE of `err` (looked for on the error and up to three `cause`s deep). */
 export function describeFault(err: unknown): Fault {
   const errorClass = err instanceof Error ? err.constructor.name : typeof err
+  let sqlState: string | undefined
+  someCause(err, ({ code }) => {
+    if (typeof code !== 'string' || !SQLSTATE.test(code)) return false
+    sqlState = code
+    return true
+  })
+  return sqlState ? { errorClass, sqlState } : { errorClass }
+}
+
+/**
+ * True when `test` holds for `err` or one of the errors it wraps, up to three `cause`s deep (Drizzle
+ * wraps the driver's error; node-postgres and PGlite may wrap theirs): the one walk of the chain that
+ * every check of this module shares.
+ */
+function someCause(err: unknown, test: (error: { code?: unknown; message?: unknown }) => boolean): boolean {
   let current: unknown = err
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === 'string' && SQLSTATE.test(code)) return { errorClass, sqlState: code }
+    if (test(current as { code?: unknown; message?: unknown })) return true
     current = (current as { cause?: unknown }).cause
   }
-  return { errorClass }
+  return false
 }
 
 /**
@@ -92,12 +106,7 @@ export const POOL_BUSY = 'The store is busy right now, try again in a moment'
  * fails the connection attempts themselves (`isConnectionFault`).
  */
 export function isPoolBusy(err: unknown): boolean {
-  let current: unknown = err
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-    if ((current as { message?: unknown }).message === POOL_WAIT_TIMED_OUT) return true
-    current = (current as { cause?: unknown }).cause
-  }
-  return false
+  return someCause(err, ({ message }) => message === POOL_WAIT_TIMED_OUT)
 }
 
 /**
@@ -107,12 +116,9 @@ export function isPoolBusy(err: unknown): boolean {
  * errored is removed from the pool).
  */
 export function isConnectionFault(err: unknown): boolean {
-  let current: unknown = err
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown }
-    if (typeof code === 'string' && SOCKET_CODES.has(code)) return true
-    if (typeof message === 'string' && LOST_CONNECTION.test(message)) return true
-    current = (current as { cause?: unknown }).cause
-  }
-  return false
+  return someCause(
+    err,
+    ({ code, message }) =>
+      (typeof code === 'string' && SOCKET_CODES.has(code)) || (typeof message === 'string' && LOST_CONNECTION.test(message)),
+  )
 }

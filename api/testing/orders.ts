@@ -26,20 +26,22 @@ let keySeq = 0
 export async function createShopperWithAddress(t: TestApp): Promise<SignedIn & { addressId: string }> {
   const who = await createShopper(t)
   const res = await t.call('address/create', { method: 'POST', json: TEST_ADDRESS, token: who.token })
+  expect(res.status).toBe(201)
   return { ...who, addressId: res.body.data._id as string }
+}
+
+/** A fresh shopper with TEST_ADDRESS saved and one unit of `productId` in the cart (the placement tests' buyer). */
+export async function shopperWithLine(t: TestApp, productId: string): Promise<SignedIn & { addressId: string }> {
+  const who = await createShopperWithAddress(t)
+  expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
+  return who
 }
 
 /** Places the order through the API (201 expected); answers the shopper and the order as answered. */
 export async function placeTestOrder(t: TestApp): Promise<{ who: SignedIn; order: { _id: string; orderId: string; version: number } }> {
-  const who = await createShopperWithAddress(t)
   const product = await insertProduct(t.db, { name: 'Toor Dal', unit: '1 kg', price: 180, sellingPrice: 150, stock: 10 })
-  expect((await t.call('cart/create', { method: 'POST', json: { productId: product.id }, token: who.token })).status).toBe(200)
-  const res = await t.call('order/cash-on-delivery', {
-    method: 'POST',
-    json: { addressId: who.addressId },
-    token: who.token,
-    headers: { 'Idempotency-Key': `test-order-${process.pid}-${++keySeq}` },
-  })
+  const { addressId, ...who } = await shopperWithLine(t, product.id)
+  const res = await placeWithKey(t, { token: who.token, addressId }, `test-order-${process.pid}-${++keySeq}`)
   expect(res.status).toBe(201)
   return { who, order: res.body.data }
 }

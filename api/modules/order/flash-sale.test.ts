@@ -10,11 +10,11 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRateLimits } from '../../lib/rate-limit.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { createShopper, type SignedIn } from '../../testing/auth.ts'
+import type { SignedIn } from '../../testing/auth.ts'
 import { insertProduct, setStockIn, stockIn } from '../../testing/fixtures.ts'
 import { ORDER_BUSY } from './service.ts'
 import { queryRows } from '../../db/query.ts'
-import { orderIdsWithProduct, placeWithKey } from '../../testing/orders.ts'
+import { orderIdsWithProduct, placeWithKey, shopperWithLine } from '../../testing/orders.ts'
 
 let t: TestApp
 
@@ -25,21 +25,11 @@ beforeAll(async () => {
 })
 afterAll(() => t?.close())
 
-const address = { address_line: '7, 100 Feet Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9830054321' }
-
-async function shopperWithLine(productId: string): Promise<SignedIn & { addressId: string }> {
-  const who = await createShopper(t)
-  const res = await t.call('address/create', { method: 'POST', json: address, token: who.token })
-  expect(res.status).toBe(201)
-  expect((await t.call('cart/create', { method: 'POST', json: { productId }, token: who.token })).status).toBe(200)
-  return { ...who, addressId: res.body.data._id }
-}
-
 describe('a flash sale', () => {
   it('40 buyers of 3 units: exactly 3 orders (201) and 37 answers 409 with the cart changes, no 5xx', async () => {
     const product = await insertProduct(t.db, { name: 'Alphonso Mango Box', unit: '1 dozen', price: 1200, sellingPrice: 999, stock: 3 })
     const buyers: (SignedIn & { addressId: string })[] = []
-    for (let i = 0; i < 40; i++) buyers.push(await shopperWithLine(product.id))
+    for (let i = 0; i < 40; i++) buyers.push(await shopperWithLine(t, product.id))
 
     const answers = await Promise.all(buyers.map((who, i) => placeWithKey(t, who, `flash-sale-${process.pid}-${i}`)))
     const statuses = answers.map((a) => a.status)
@@ -79,7 +69,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a placement that waits too long
 
   it('answers 409 busy with Retry-After when the product is still in stock, and orders nothing', async () => {
     const product = await insertProduct(t.db, { name: 'Kesar Pista Kulfi', unit: '4 pcs', price: 200, stock: 5 })
-    const who = await shopperWithLine(product.id)
+    const who = await shopperWithLine(t, product.id)
     const lock = await holdProductLock(product.id)
     try {
       const res = await place(who, `lock-wait-${process.pid}-1`)
@@ -96,7 +86,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a placement that waits too long
 
   it('answers 409 with the cart changes when the product ran out meanwhile', async () => {
     const product = await insertProduct(t.db, { name: 'Mango Lassi', unit: '200 ml', price: 40, stock: 2 })
-    const who = await shopperWithLine(product.id)
+    const who = await shopperWithLine(t, product.id)
     const lock = await holdProductLock(product.id)
     try {
       await setStockIn(t.db, product.id, 0)

@@ -592,11 +592,10 @@ export async function handleCallback(
   if (!input.razorpay_payment_id || !input.razorpay_signature) {
     // Anyone may post a failure (it needs no signature): its answer names the order only by the
     // number the shopper already has, never our ids (OWASP API Security Top 10 2023, API3: excessive data exposure).
-    const unsigned = (outcome: CallbackOutcome['outcome']): CallbackOutcome => ({
-      outcome,
-      orderNumber: order.orderNumber,
-      message: CALLBACK_MESSAGES[outcome],
-    })
+    const unsigned = (outcome: CallbackOutcome['outcome']): CallbackOutcome => {
+      const { orderId: _ours, ...byNumber } = answer(outcome)
+      return byNumber
+    }
     await recordFailure(deps.db, deps, {
       provider: provider.name,
       providerOrderId: input.razorpay_order_id,
