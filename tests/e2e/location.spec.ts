@@ -129,6 +129,16 @@ async function setKoramangalaStock(request: APIRequestContext, headers: Record<s
 }
 
 /**
+ * Sets Koramangala's hours (India Standard Time, "HH:MM") through the admin API. It opens at 06:00,
+ * so a test that reaches checkout there opens it around the clock first and puts the hours back
+ * after: otherwise it would fail between midnight and 06:00 IST (checkout refuses a closed store).
+ */
+async function setKoramangalaHours(request: APIRequestContext, headers: Record<string, string>, opensAt: string, closesAt: string) {
+  const response = await request.put('/api/store/update', { data: { _id: KORAMANGALA, opensAt, closesAt }, headers })
+  expect(response.ok(), await response.text()).toBe(true)
+}
+
+/**
  * Products with more than 5 units in Indiranagar (the default store: the public API's answer) and in
  * Koramangala, from page `listPage` (50 rows) of Koramangala's inventory list.
  */
@@ -274,6 +284,7 @@ test('after a switch to a store lacking a product, the cart bills only what it d
   await registerViaApi(request, user)
   await signIn(page, user)
   try {
+    await setKoramangalaHours(request, headers, '00:00', '24:00')
     await setKoramangalaStock(request, headers, gone!.productId, 0)
     // Filled from Indiranagar's stock (the default store), then moved to Koramangala, which lacks one.
     await addFromProductPage(page, js, gone!.productId, gone!.name, 1)
@@ -321,5 +332,6 @@ test('after a switch to a store lacking a product, the cart bills only what it d
     expect(await fitsWidth(page)).toBe(true)
   } finally {
     await setKoramangalaStock(request, headers, gone!.productId, gone!.stock)
+    await setKoramangalaHours(request, headers, '06:00', '24:00')
   }
 })
