@@ -11,8 +11,9 @@
  *   (migration 0022_cart_change_notices.sql). A whole cart is kept per store as well: it carries
  *   each product's stock in the shopper's store.
  * - Dropped on each notice of its owner (`forget`, from api/lib/cart-notices.ts), everything on a
- *   `null` notice or a catalogue change (a price is part of the items total); a whole cart also when
- *   the stock of one of its products moves (`productsMoved`, an order or an admin's edit); and at
+ *   `null` notice or a catalogue change (a price is part of the items total); a whole cart or a
+ *   summary also when the stock of one of its products moves (`productsMoved`, an order or an
+ *   admin's edit: a summary counts only what the store can deliver); and at
  *   most CART_CACHE_TTL_MS after it was read, which bounds a notice lost with a listening connection.
  * - At most CART_CACHE_MAX_OWNERS owners and WHOLE_CARTS_MAX_BYTES of whole carts (as JSON); past
  *   the latter a whole cart is read each time until kept ones go.
@@ -120,9 +121,9 @@ const summaryKey = (slot: CartSlot, storeId: string | null) => `summary ${slot.t
 /** Creates the cache, listening to `notices` (see the module comment); `now` is the clock in epoch ms. */
 export function createCartCache(opts: { notices: CartNoticeSource; now?: () => number }): CartCache {
   const now = opts.now ?? Date.now
-  // The owners holding a whole cart (few: those on the cart page or checkout lately), so that a
-  // stock move looks at those only.
-  const holdingWhole = new Set<string>()
+  // The owners holding a read with products (a whole cart, or a summary: its count and total are of
+  // what the store can deliver), so that a stock move looks at those only.
+  const holdingProducts = new Set<string>()
   let wholeBytes = 0
   const dropRead = (reads: Kept, key: string) => {
     wholeBytes -= reads.get(key)?.bytes ?? 0
@@ -134,7 +135,7 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
     ttlAutopurge: false,
     dispose: (reads, ownerKey) => {
       for (const read of reads.values()) wholeBytes -= read.bytes ?? 0
-      holdingWhole.delete(ownerKey)
+      holdingProducts.delete(ownerKey)
     },
   })
   // The sequence number of the last notice of each owner (or stock move of each product) recently
@@ -167,15 +168,18 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
     else stats.misses++
     return found?.value
   }
+  // A read is not kept when a notice of its owner, of everything, or a stock move of one of its
+  // products came since `mark`.
   const keep = (slot: CartSlot, key: string, read: Read, mark: number) => {
     if (everythingAt > mark || (noticed.get(slot.ownerKey) ?? 0) > mark) return
+    if (read.productIds) for (const id of read.productIds) if ((moved.get(id) ?? 0) > mark) return
     let reads = kept.get(slot.ownerKey)
     if (!reads) kept.set(slot.ownerKey, (reads = new Map()))
     if (reads.size >= READS_PER_OWNER && !reads.has(key)) for (const old of [...reads.keys()]) dropRead(reads, old)
     dropRead(reads, key)
     reads.set(key, read)
     wholeBytes += read.bytes ?? 0
-    if (read.productIds) holdingWhole.add(slot.ownerKey)
+    if (read.productIds) holdingProducts.add(slot.ownerKey)
     stats.kept++
   }
 
@@ -195,12 +199,10 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
     begin: () => seq,
     set(slot, summary, mark, storeId = null) {
       const ids = new Set(Object.keys(summary.lines))
-      for (const id of ids) if ((moved.get(id) ?? 0) > mark) return
       keep(slot, summaryKey(slot, storeId), { value: deepFreeze(summary), usableUntil: slot.usableUntil, productIds: ids }, mark)
     },
     setWhole(slot, storeId, cart, productIds, mark) {
       const ids = new Set(productIds)
-      for (const id of ids) if ((moved.get(id) ?? 0) > mark) return
       const bytes = JSON.stringify(cart).length
       // Reads past their age still count until something looks at them: sweep those first.
       if (wholeBytes + bytes > WHOLE_CARTS_MAX_BYTES) kept.purgeStale()
@@ -213,10 +215,10 @@ export function createCartCache(opts: { notices: CartNoticeSource; now?: () => n
       if (ids.length === 0) return
       seq++
       for (const id of ids) moved.set(id, seq)
-      for (const ownerKey of [...holdingWhole]) {
+      for (const ownerKey of [...holdingProducts]) {
         const reads = kept.peek(ownerKey)
         if (!reads) {
-          holdingWhole.delete(ownerKey)
+          holdingProducts.delete(ownerKey)
           continue
         }
         for (const [key, read] of reads) if (read.productIds && ids.some((id) => read.productIds!.has(id))) dropRead(reads, key)
