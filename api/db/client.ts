@@ -18,6 +18,7 @@ import pg from 'pg'
 import * as schema from './schema.ts'
 import { logger } from '../../server-shared/logger.ts'
 import { FolderLockedError, lockFolder } from './folder-lock.ts'
+import { applyFunctionFiles } from './function-files.ts'
 
 export type { Db, Schema } from './db.ts'
 
@@ -181,9 +182,10 @@ export async function openDatabaseOrExit(opts: Parameters<typeof openDatabase>[0
 }
 
 /**
- * Applies every pending SQL migration, then seeds the reference data a migration cannot read from
- * the repository (the search synonyms, api/db/seed/synonyms.ts: once per database); idempotent.
- * Throws if a migration fails.
+ * Applies every pending SQL migration, then every SQL function file that is new or changed since it
+ * was last applied (api/db/function-files.ts), then seeds the reference data a migration cannot read
+ * from the repository (the search synonyms, api/db/seed/synonyms.ts: once per database); idempotent.
+ * Throws if a migration or a function file fails.
  */
 export async function migrateDb(database: Database): Promise<void> {
   if (database.kind === 'postgres') {
@@ -191,6 +193,7 @@ export async function migrateDb(database: Database): Promise<void> {
   } else {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR })
   }
+  await applyFunctionFiles(database.db)
   await seedSynonyms(database.db)
 }
 

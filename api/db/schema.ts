@@ -795,3 +795,13 @@ export const sentMails = pgTable(
   },
   (t) => [index('sent_mails_sent_at_idx').on(t.sentAt)],
 )
+
+/**
+ * The SQL function files applied to this database (api/db/function-files.ts; migration
+ * 0028_sql_function_files): a file's name without `.sql` and the SHA-256 (hex) of the text applied.
+ */
+export const sqlFunctionFiles = pgTable('sql_function_files', {
+  name: text('name').primaryKey(),
+  checksum: text('checksum').notNull(),
+  appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+})

@@ -9,12 +9,12 @@
  * `maxGuestCarts` guest rows are kept, the longest idle removed first (docs/security.md, "Carts").
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { and, eq, sql, type SQL } from 'drizzle-orm'
-import { cartLines } from '../../db/schema.ts'
+import { and, asc, count, eq, gte, inArray, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm'
+import { cartLines, carts } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
-import { Conflict, NotFound, Unauthorized } from '../../lib/errors.ts'
+import { NotFound, Unauthorized } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { fromPaise, toPaise } from '../../lib/money.ts'
 import type { CartSummaryAnswer } from '../../../contract/cart-summary.ts'
@@ -22,6 +22,7 @@ import { productAnswersByIds } from '../product/service.ts'
 import { billToWire, computeBill, deliverableQuantity } from './bill.ts'
 import type { Bill, CartItem, CartLimits } from '../../../contract/cart.ts'
 import { cartOwnerKey, guestCartHash } from '../../../server-shared/cart-owner-key.ts'
+import { CART_EXPIRED, CART_ITEM_NOT_FOUND, cartReason, type LimitReason, MAX_LINES_PER_CART, refusal } from './limits.ts'
 
 /** What the cart needs; `storeId` is the dark store whose stock caps the lines (docs/stores.md). */
 type CartDeps = CartBaseDeps & { storeId: string }
@@ -29,7 +30,7 @@ type CartDeps = CartBaseDeps & { storeId: string }
 type CartBaseDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock'>
 type GuestDeps = Pick<AppDeps, 'jwtSecret'>
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
-type Executor = Pick<Db, 'execute'>
+type Executor = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>
 
 /** A whole cart on the wire: lines oldest first, the bill and the limits (rupees; contract/cart.ts). */
 export interface CartAnswer {
@@ -38,21 +39,13 @@ export interface CartAnswer {
   limits: CartLimits
 }
 
-/** Different products one cart may hold. */
-export const MAX_LINES_PER_CART = 100
 /** A guest cart idle this long is gone (ms). */
 export const GUEST_CART_TTL_MS = 30 * 24 * 60 * 60 * 1000
 /** Guest cart rows kept at most by default (`GUEST_CART_MAX`); the longest idle go first. */
 export const DEFAULT_MAX_GUEST_CARTS = 100_000
 
-export const CART_EXPIRED = 'Your cart has expired'
-export const CART_ITEM_NOT_FOUND = 'Cart item not found'
-export const OUT_OF_STOCK = 'Out of stock'
-export const CART_FULL = `Your cart is full: at most ${MAX_LINES_PER_CART} different products`
-/** 409 message when a line would pass the per-line maximum. */
-export const maxQtyMessage = (max: number) => `You can add at most ${max} of this item`
-/** 409 message when a line would pass the stock. */
-export const onlyLeftMessage = (stock: number) => (stock > 0 ? `Only ${stock} left in stock` : OUT_OF_STOCK)
+export { CART_EXPIRED, CART_FULL, CART_ITEM_NOT_FOUND, MAX_LINES_PER_CART, maxQtyMessage, onlyLeftMessage, OUT_OF_STOCK } from './limits.ts'
+export type { LimitReason } from './limits.ts'
 
 /**
  * Whose cart a request names: a signed-in user, or a guest cart id already checked: its hash and its
@@ -101,10 +94,10 @@ export function issueGuestCartId(deps: GuestDeps): string {
 /** The cart id of a guest cart id, or null when it has no row or was idle past 30 days. */
 export async function findGuestCart(deps: CartBaseDeps, guestCartId: string): Promise<string | null> {
   const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
-  const [row] = await queryRows<{ id: string }>(
-    deps.db,
-    sql`select id from carts where guest_token_hash = ${hashGuestId(guestCartId)} and updated_at >= ${cutoff.toISOString()}`,
-  )
+  const [row] = await deps.db
+    .select({ id: carts.id })
+    .from(carts)
+    .where(and(eq(carts.guestTokenHash, hashGuestId(guestCartId)), gte(carts.updatedAt, cutoff)))
   return row?.id ?? null
 }
 
@@ -148,29 +141,34 @@ const maxGuestCartsOf = (deps: Pick<AppDeps, 'commerce'>) => deps.commerce.maxGu
 async function makeGuestCart(deps: CartBaseDeps, tx: Executor, tokenHash: string): Promise<string> {
   await tx.execute(sql`select pg_advisory_xact_lock(${GUEST_CART_LOCK})`)
   const id = newId()
-  const made = await queryRows<{ id: string }>(
-    tx,
-    sql`insert into carts (id, guest_token_hash, created_at, updated_at)
-        values (${id}, ${tokenHash}, ${deps.clock().toISOString()}, ${deps.clock().toISOString()})
-        on conflict (guest_token_hash) do nothing returning id`,
-  )
+  const now = deps.clock()
+  const made = await tx
+    .insert(carts)
+    .values({ id, guestTokenHash: tokenHash, createdAt: now, updatedAt: now })
+    .onConflictDoNothing({ target: carts.guestTokenHash })
+    .returning({ id: carts.id })
   if (made.length === 0) {
     // The row exists: made by a concurrent first line, or idle past 30 days and not yet purged. An
     // idle cart is gone (its lines do not come back); either way it is used again from now.
-    const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS).toISOString()
-    await tx.execute(sql`delete from cart_lines where cart_id in (
-      select id from carts where guest_token_hash = ${tokenHash} and updated_at < ${cutoff})`)
-    const [row] = await queryRows<{ id: string }>(
-      tx,
-      sql`update carts set updated_at = ${deps.clock().toISOString()} where guest_token_hash = ${tokenHash} returning id`,
-    )
+    const cutoff = new Date(now.getTime() - GUEST_CART_TTL_MS)
+    const idle = tx
+      .select({ id: carts.id })
+      .from(carts)
+      .where(and(eq(carts.guestTokenHash, tokenHash), lt(carts.updatedAt, cutoff)))
+    await tx.delete(cartLines).where(inArray(cartLines.cartId, idle))
+    const [row] = await tx.update(carts).set({ updatedAt: now }).where(eq(carts.guestTokenHash, tokenHash)).returning({ id: carts.id })
     return row!.id
   }
-  const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from carts where guest_token_hash is not null`)
-  const excess = (count?.n ?? 0) - maxGuestCartsOf(deps)
+  const [guests] = await tx.select({ n: count() }).from(carts).where(isNotNull(carts.guestTokenHash))
+  const excess = (guests?.n ?? 0) - maxGuestCartsOf(deps)
   if (excess > 0) {
-    await tx.execute(sql`delete from carts where id in (
-      select id from carts where guest_token_hash is not null and id <> ${id} order by updated_at, id limit ${excess})`)
+    const longestIdle = tx
+      .select({ id: carts.id })
+      .from(carts)
+      .where(and(isNotNull(carts.guestTokenHash), ne(carts.id, id)))
+      .orderBy(asc(carts.updatedAt), asc(carts.id))
+      .limit(excess)
+    await tx.delete(carts).where(inArray(carts.id, longestIdle))
   }
   return id
 }
@@ -185,14 +183,15 @@ const PURGE_BATCH = 1000
  * @returns how many carts were removed
  */
 export async function purgeIdleGuestCarts(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<number> {
-  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS).toISOString()
+  const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
   let removed = 0
   for (;;) {
-    const rows = await queryRows<{ id: string }>(
-      deps.db,
-      sql`delete from carts where id in (
-        select id from carts where guest_token_hash is not null and updated_at < ${cutoff} limit ${PURGE_BATCH}) returning id`,
-    )
+    const batch = deps.db
+      .select({ id: carts.id })
+      .from(carts)
+      .where(and(isNotNull(carts.guestTokenHash), lt(carts.updatedAt, cutoff)))
+      .limit(PURGE_BATCH)
+    const rows = await deps.db.delete(carts).where(inArray(carts.id, batch)).returning({ id: carts.id })
     removed += rows.length
     if (rows.length < PURGE_BATCH) return removed
   }
@@ -204,21 +203,22 @@ export async function purgeIdleGuestCarts(deps: Pick<AppDeps, 'db' | 'clock'>): 
  */
 async function cartIdOf(deps: CartBaseDeps, db: Executor, owner: CartOwner): Promise<string> {
   if (owner.kind === 'guest') return owner.cartId ?? (await makeGuestCart(deps, db, owner.tokenHash))
-  await db.execute(sql`insert into carts (id, user_id) values (${newId()}, ${owner.userId}) on conflict (user_id) do nothing`)
-  const [row] = await queryRows<{ id: string }>(db, sql`select id from carts where user_id = ${owner.userId}`)
+  await db.insert(carts).values({ id: newId(), userId: owner.userId }).onConflictDoNothing({ target: carts.userId })
+  const [row] = await db.select({ id: carts.id }).from(carts).where(eq(carts.userId, owner.userId))
   return row!.id
 }
 
 /** The existing cart id of an owner without making one (reads), or null. */
 async function existingCartId(deps: CartBaseDeps, db: Executor, owner: CartOwner): Promise<string | null> {
   if (owner.kind === 'guest' && owner.cartId) return owner.cartId
+  // Raw: the owner's condition `ownerCart` is shared with the joined reads below (alias `c`).
   const [row] = await queryRows<{ id: string }>(db, sql`select c.id from carts c where ${ownerCart(deps, owner)}`)
   return row?.id ?? null
 }
 
 /** Marks a cart as used now (a guest cart's 30 days start again). */
 async function touch(db: Executor, cartId: string, now: Date): Promise<void> {
-  await db.execute(sql`update carts set updated_at = ${now.toISOString()} where id = ${cartId}`)
+  await db.update(carts).set({ updatedAt: now }).where(eq(carts.id, cartId))
 }
 
 interface LineRow {
@@ -320,31 +320,8 @@ export async function getCartSummary(deps: CartDeps, owner: CartOwner): Promise<
   }
 }
 
-interface ProductState {
-  stock: number
-  publish: boolean
-  selling_price: string
-}
-
-/** A product's stock in `storeId`, publish flag and selling price (rupees, as text), or undefined. */
-async function productState(tx: Executor, storeId: string, productId: string): Promise<ProductState | undefined> {
-  const [row] = await queryRows<ProductState>(
-    tx,
-    sql`select coalesce(i.stock, 0)::int as stock, p.publish, p.selling_price
-        from products p left join inventory i on i.product_id = p.id and i.store_id = ${storeId} where p.id = ${productId}`,
-  )
-  return row
-}
-
-/** The quantity `wanted` allowed for a product with `stock`, or the 409 that refuses it. */
-function assertAllowed(deps: Pick<AppDeps, 'commerce'>, wanted: number, stock: number): void {
-  if (stock <= 0) throw Conflict(OUT_OF_STOCK)
-  if (wanted > deps.commerce.maxQtyPerLine) throw Conflict(maxQtyMessage(deps.commerce.maxQtyPerLine))
-  if (wanted > stock) throw Conflict(onlyLeftMessage(stock))
-}
-
 /**
- * The owner as the cart functions of api/db/migrations/0023_cart_writes_in_one_call.sql take it:
+ * The owner as the cart functions of api/db/functions (cart_lock.sql and its callers) take it:
  * user id, guest cart id hash, guest cart row id (one of the three), the oldest `updated_at` a guest
  * cart may have (30 days, `GUEST_CART_TTL_MS`) and the moment of the write (`deps.clock()`).
  */
@@ -380,18 +357,14 @@ export interface CartWrite {
   owner: CartOwner
 }
 
-/** The answer of `cart_add_one` (api/db/migrations/0023_cart_writes_in_one_call.sql). */
+/** The answer of `cart_add_one` (api/db/functions/cart_add_one.sql). */
 interface AddOneRow {
   /** The cart, null when the owner has none (a guest before the first line). */
   cart: string | null
-  /** Null when the product does not exist. */
-  publish: boolean | null
-  stock: number | null
+  reason: string
+  /** The number of a refusal's message (stock, per-line maximum or line cap). */
+  limit: number | null
   lineId: string | null
-  /** The line's quantity: after the write when written, else before it (null: no line). */
-  quantity: number | null
-  lineCount: number | null
-  written: boolean
 }
 
 /** One call of `cart_add_one` on `db` (a transaction or the database). */
@@ -399,8 +372,8 @@ async function addOne(deps: CartDeps, db: Executor, owner: CartOwner, productId:
   const newCartId = owner.kind === 'user' ? newId() : null
   const [row] = await queryRows<AddOneRow>(
     db,
-    sql`select v_cart as cart, v_publish as publish, v_stock as stock, v_line as "lineId", v_quantity as quantity,
-          v_line_count as "lineCount", v_written as written
+    // Raw: a function call (one round trip per add, docs/decisions/0039-cart-writes-in-one-call.md).
+    sql`select v_cart as cart, v_reason as reason, v_limit as "limit", v_line as "lineId"
         from cart_add_one(${ownerArgs(deps, owner)}, ${newCartId}::text, ${deps.storeId}::text, ${productId}::text,
           ${newId()}::text, ${deps.commerce.maxQtyPerLine}::int, ${MAX_LINES_PER_CART}::int)`,
   )
@@ -410,26 +383,21 @@ async function addOne(deps: CartDeps, db: Executor, owner: CartOwner, productId:
 /**
  * Adds one of a product: a new line of 1, or an existing line up by one (atomic, so two quick clicks
  * add two). The line remembers today's selling price. One call of the SQL function `cart_add_one`
- * (its own transaction: lock the cart, read the product's state with the cart's line of it and the
- * line count, write the line when allowed); a guest's first line makes the cart's row first
- * (`makeGuestCart`), in one transaction with the call. The checks are the SQL function's; the reason
- * of a refusal is named here from the facts it answers, by `assertAllowed`, the same rule.
+ * (its own transaction: lock the cart, then the cart's one rule, `cart_line_add`); a guest's first
+ * line makes the cart's row first (`makeGuestCart`), in one transaction with the call. The rule and
+ * its reason are the SQL function's; the message is `refusal`'s (api/modules/cart/limits.ts).
  * @throws 404 unknown or unpublished product; 409 OUT_OF_STOCK, the per-line maximum, the stock, CART_FULL;
  *   401 CART_EXPIRED when a guest cart's row went away since the request found it
  */
 export async function addToCart(deps: CartDeps, owner: CartOwner, productId: string): Promise<CartWrite> {
-  /** The row when written, else the refusal it explains (thrown inside a transaction, it rolls it back). */
+  /** The row when written, else its refusal (thrown inside a transaction, it rolls it back). */
   const written = (row: AddOneRow): AddOneRow => {
-    if (row.written) return row
-    if (!row.publish) throw NotFound('Product not found')
-    assertAllowed(deps, (row.quantity ?? 0) + 1, row.stock ?? 0)
-    // Allowed by quantity and stock: only a new line past the line cap is left.
-    if (row.lineId) throw new Error('cart_add_one refused a quantity the cart rules allow')
-    throw Conflict(CART_FULL)
+    const reason = cartReason(row.reason)
+    if (reason === 'ok') return row
+    throw refusal(reason, row.limit)
   }
   let row = await addOne(deps, deps.db, owner, productId)
-  if (!row.cart) {
-    if (owner.kind !== 'guest' || owner.cartId) throw Unauthorized(CART_EXPIRED)
+  if (!row.cart && owner.kind === 'guest' && !owner.cartId) {
     // A guest's first line: the row is made (bounded in number) and the line added in one
     // transaction, so a refused first line leaves no empty cart behind.
     const { tokenHash } = owner
@@ -452,23 +420,22 @@ export async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: strin
 /**
  * Sets a line's quantity; 0 removes it. The line remembers today's selling price. One call of the SQL
  * function `cart_set_qty` (its own transaction: lock the cart, read the line with its product's
- * state, write or remove the line when allowed); a refusal is named by `assertAllowed`.
+ * state, write or remove the line when `cart_limit` allows); a refusal's message is `refusal`'s.
  * @returns the line id, or null when removed
  * @throws 404 CART_ITEM_NOT_FOUND (another cart's line too); 409 over the per-line maximum or the stock
  *   (nothing changed); 401 CART_EXPIRED when a guest cart's row went away since the request found it
  */
 export async function updateQuantity(deps: CartDeps, owner: CartOwner, lineId: string, qty: number): Promise<CartWrite> {
-  const [row] = await queryRows<{ cart: string | null; found: boolean; stock: number | null; written: boolean }>(
+  const [row] = await queryRows<{ reason: string; limit: number | null }>(
     deps.db,
-    sql`select v_cart as cart, v_found as found, v_stock as stock, v_written as written
+    // Raw: a function call (one round trip per change, docs/decisions/0039-cart-writes-in-one-call.md).
+    sql`select v_reason as reason, v_limit as "limit"
         from cart_set_qty(${ownerArgs(deps, owner)}, ${deps.storeId}::text, ${lineId}::text, ${qty}::int, ${deps.commerce.maxQtyPerLine}::int)`,
   )
-  if (!row!.cart && owner.kind === 'guest' && owner.cartId) throw Unauthorized(CART_EXPIRED)
-  if (!row!.found) throw NotFound(CART_ITEM_NOT_FOUND)
-  if (!row!.written) {
-    assertAllowed(deps, qty, row!.stock ?? 0)
-    throw new Error('cart_set_qty refused a quantity the cart rules allow')
-  }
+  const reason = cartReason(row!.reason)
+  // No cart at all: a guest whose row went away since the request found it, else simply no such line.
+  if (reason === 'no_cart') throw owner.kind === 'guest' && owner.cartId ? refusal('no_cart', null) : refusal('no_line', null)
+  if (reason !== 'ok') throw refusal(reason, row!.limit)
   return { lineId: qty === 0 ? null : lineId, owner }
 }
 
@@ -498,13 +465,6 @@ export interface LineToAdd {
   createdAt?: string
 }
 
-/**
- * Why a line was added in part or not at all: `unavailable` (unpublished or deleted),
- * `out_of_stock`, `stock` (capped by the stock), `max_per_line` (capped by `CART_MAX_QTY_PER_LINE`),
- * `cart_full` (a new line past `MAX_LINES_PER_CART`); null when all of it was added.
- */
-export type LimitReason = 'unavailable' | 'out_of_stock' | 'stock' | 'max_per_line' | 'cart_full'
-
 /** What became of one `LineToAdd`: units added (0 or more) and why not all, or null. */
 export interface LineAdded {
   added: number
@@ -513,52 +473,27 @@ export interface LineAdded {
 
 /**
  * Adds `lines` to the cart `cartId` with the merge rule, in the caller's transaction (the caller
- * holds the cart row's lock): each quantity is added to the line already there, and the sum is
- * capped by the per-line maximum and the stock; a product unpublished, deleted or out of stock adds
- * nothing, nor does a new line once the cart holds `MAX_LINES_PER_CART`. A line already above a cap
- * (the stock fell) is brought down to it, as checkout would.
+ * holds the cart row's lock): one call of the cart's one rule per line, `cart_line_add` without
+ * `p_whole` (api/db/functions/cart_line_add.sql): each quantity is added to the line already there,
+ * the sum capped by the per-line maximum and the stock; a product unpublished, deleted or out of
+ * stock adds nothing, nor does a new line once the cart holds `MAX_LINES_PER_CART`; a line already
+ * above a cap (the stock fell) is brought down to it, as checkout would.
  * @returns one `LineAdded` per line, in the order given
  */
 async function addLinesCapped(deps: CartDeps, tx: Executor, cartId: string, lines: LineToAdd[]): Promise<LineAdded[]> {
   const outcomes: LineAdded[] = []
-  const { maxQtyPerLine } = deps.commerce
   for (const line of lines) {
-    const product = line.productId ? await productState(tx, deps.storeId, line.productId) : undefined
-    if (!line.productId || !product?.publish) {
-      outcomes.push({ added: 0, limitedBy: 'unavailable' })
-      continue
-    }
-    if (product.stock <= 0) {
-      outcomes.push({ added: 0, limitedBy: 'out_of_stock' })
-      continue
-    }
-    const [mine] = await queryRows<{ id: string; quantity: number }>(
+    const [row] = await queryRows<{ reason: string; added: number }>(
       tx,
-      sql`select id, quantity from cart_lines where cart_id = ${cartId} and product_id = ${line.productId}`,
+      // Raw: a function call, the same rule as the add button's.
+      sql`select v_reason as reason, v_added as added
+          from cart_line_add(${cartId}::text, ${deps.storeId}::text, ${line.productId}::text, ${line.quantity}::int, false,
+            ${newId()}::text, ${line.unitPricePaise ?? null}::int, ${line.createdAt ?? null}::timestamptz,
+            ${deps.commerce.maxQtyPerLine}::int, ${MAX_LINES_PER_CART}::int)`,
     )
-    const held = mine?.quantity ?? 0
-    const cap = Math.min(maxQtyPerLine, product.stock)
-    const quantity = Math.min(cap, held + line.quantity)
-    // The cap that bit: the stock when it is the lower one, else the per-line maximum.
-    const capReason: LimitReason = product.stock < maxQtyPerLine ? 'stock' : 'max_per_line'
-    const limitedBy = quantity < held + line.quantity ? capReason : null
-    if (mine) {
-      if (quantity !== held) await tx.execute(sql`update cart_lines set quantity = ${quantity}, updated_at = now() where id = ${mine.id}`)
-    } else {
-      const [count] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from cart_lines where cart_id = ${cartId}`)
-      if ((count?.n ?? 0) >= MAX_LINES_PER_CART) {
-        outcomes.push({ added: 0, limitedBy: 'cart_full' })
-        continue
-      }
-      const price = line.unitPricePaise ?? toPaise(product.selling_price)
-      // Lines are listed oldest first (docs/commerce-api.md, "Cart"): a line keeps when it was added,
-      // and lines added together get the moment of each insert (clock_timestamp), not the
-      // transaction's single now(), so they keep the order given.
-      const createdAt = line.createdAt ? sql`${line.createdAt}::timestamptz` : sql`clock_timestamp()`
-      await tx.execute(sql`insert into cart_lines (id, cart_id, product_id, quantity, unit_price_paise, created_at)
-        values (${newId()}, ${cartId}, ${line.productId}, ${quantity}, ${price}, ${createdAt})`)
-    }
-    outcomes.push({ added: Math.max(0, quantity - held), limitedBy })
+    const reason = cartReason(row!.reason)
+    if (reason === 'no_cart' || reason === 'no_line') throw new Error(`cart_line_add answered ${reason}`)
+    outcomes.push({ added: row!.added, limitedBy: reason === 'ok' ? null : reason })
   }
   return outcomes
 }
@@ -585,24 +520,26 @@ export async function mergeGuestCart(deps: CartDeps, userId: string, guestCartId
   if (guestCart) {
     await deps.db.transaction(async (tx) => {
       const cartId = await cartIdOf(deps, tx, owner)
-      await tx.execute(sql`select id from carts where id in (${cartId}, ${guestCart}) order by id for update`)
-      const guestLines = await queryRows<{ product_id: string; quantity: number; unit_price_paise: number; created_at: string }>(
-        tx,
-        sql`select product_id, quantity, unit_price_paise, created_at::text as created_at from cart_lines
-            where cart_id = ${guestCart} order by created_at, id`,
-      )
-      await addLinesCapped(
-        deps,
-        tx,
-        cartId,
-        guestLines.map((l) => ({
-          productId: l.product_id,
-          quantity: l.quantity,
-          unitPricePaise: l.unit_price_paise,
-          createdAt: l.created_at,
-        })),
-      )
-      await tx.execute(sql`delete from carts where id = ${guestCart}`)
+      // Both rows locked in id order, so two merges into one cart never wait on each other in a cycle.
+      await tx
+        .select({ id: carts.id })
+        .from(carts)
+        .where(inArray(carts.id, [cartId, guestCart]))
+        .orderBy(asc(carts.id))
+        .for('update')
+      const guestLines = await tx
+        .select({
+          productId: cartLines.productId,
+          quantity: cartLines.quantity,
+          unitPricePaise: cartLines.unitPricePaise,
+          // As text: a JavaScript Date would drop the microseconds that order lines added together.
+          createdAt: sql<string>`${cartLines.createdAt}::text`,
+        })
+        .from(cartLines)
+        .where(eq(cartLines.cartId, guestCart))
+        .orderBy(asc(cartLines.createdAt), asc(cartLines.id))
+      await addLinesCapped(deps, tx, cartId, guestLines)
+      await tx.delete(carts).where(eq(carts.id, guestCart))
       await touch(tx, cartId, deps.clock())
     })
   }
@@ -643,7 +580,11 @@ export async function fitCartToStore(deps: CartDeps, owner: CartOwner): Promise<
       const available = line.publish ? line.stock : 0
       if (line.quantity <= available) continue
       changes.push({ productId: line.product_id, name: line.name, kind: 'stock', before: line.quantity, after: available })
-      if (available > 0) await tx.execute(sql`update cart_lines set quantity = ${available}, updated_at = now() where id = ${line.id}`)
+      if (available > 0)
+        await tx
+          .update(cartLines)
+          .set({ quantity: available, updatedAt: sql`now()` })
+          .where(eq(cartLines.id, line.id))
     }
     return changes
   })
