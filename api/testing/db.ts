@@ -17,7 +17,8 @@ export async function createTestDatabase(opts: { pool?: { max: number; connectTi
     const template = process.env[PGLITE_TEMPLATE_ENV]
     const database = template ? await openPgliteFromTemplate(template) : await openDatabase({})
     // On a copy this applies nothing (about 40 ms): it keeps a template built before a migration
-    // was added (vitest's watch mode keeps its global setup) from serving an old schema.
+    // was added or a SQL function file edited (vitest's watch mode keeps its global setup) from
+    // serving an old schema or an old function (api/db/function-files.ts compares checksums).
     await migrateDb(database)
     return database
   }

@@ -139,6 +139,7 @@ const maxGuestCartsOf = (deps: Pick<AppDeps, 'commerce'>) => deps.commerce.maxGu
  * @returns the cart id (the existing one when a concurrent request made it first)
  */
 async function makeGuestCart(deps: CartBaseDeps, tx: Executor, tokenHash: string): Promise<string> {
+  // Raw: an advisory lock function.
   await tx.execute(sql`select pg_advisory_xact_lock(${GUEST_CART_LOCK})`)
   const id = newId()
   const now = deps.clock()
@@ -253,6 +254,7 @@ function ownerCart(deps: CartBaseDeps, owner: CartOwner): SQL {
  * at the stock (`deliverableQuantity`). Two statements: the lines, then their products.
  */
 export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = deps.db): Promise<CartAnswer> {
+  // Raw: a join with the owner's condition `ownerCart`.
   const rows = await queryRows<LineRow>(
     db,
     sql`select l.id, l.product_id, l.quantity, c.user_id from cart_lines l join carts c on c.id = l.cart_id
@@ -287,6 +289,7 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
  */
 export async function getCartSummary(deps: CartDeps, owner: CartOwner): Promise<CartSummaryAnswer> {
   const whose = ownerCart(deps, owner)
+  // Raw: one statement joining lines, carts, products and the store's stock (the summary's one read).
   const rows = await queryRows<{
     id: string
     product_id: string
@@ -345,6 +348,7 @@ function ownerArgs(deps: CartBaseDeps, owner: CartOwner): SQL {
  */
 async function lockCart(deps: CartBaseDeps, tx: Tx, owner: CartOwner, create: boolean): Promise<string | null> {
   const newCartId = owner.kind === 'user' && create ? newId() : null
+  // Raw: a function call.
   const [row] = await queryRows<{ id: string | null }>(tx, sql`select cart_lock(${ownerArgs(deps, owner)}, ${newCartId}::text) as id`)
   if (row?.id) return row.id
   if (owner.kind === 'guest' && owner.cartId) throw Unauthorized(CART_EXPIRED)
@@ -548,6 +552,7 @@ export async function mergeGuestCart(deps: CartDeps, userId: string, guestCartId
 
 /** The ids of a user's cart lines (GET /api/user/user-details `shopping_cart`). */
 export async function cartLineIds(db: Executor, userId: string): Promise<string[]> {
+  // Raw: a join of lines and carts.
   const rows = await queryRows<{ id: string }>(
     db,
     sql`select l.id from cart_lines l join carts c on c.id = l.cart_id where c.user_id = ${userId} order by l.created_at, l.id`,
@@ -568,6 +573,7 @@ export async function fitCartToStore(deps: CartDeps, owner: CartOwner): Promise<
   return deps.db.transaction(async (tx) => {
     const cartId = await existingCartId(deps, tx, owner)
     if (!cartId) return []
+    // Raw: a join of lines, products and the store's stock.
     const lines = await queryRows<{ id: string; product_id: string; quantity: number; name: string; stock: number; publish: boolean }>(
       tx,
       sql`select l.id, l.product_id, l.quantity, p.name, coalesce(i.stock, 0)::int as stock, p.publish
