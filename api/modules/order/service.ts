@@ -207,6 +207,7 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
 
 export async function findOrder(db: Executor, ref: string): Promise<OrderRow | undefined> {
   if (!PLAUSIBLE_ID.test(ref)) return undefined
+  // Raw SQL: the order's answer (`orderSelect`) gathers its lines, history and refunds with correlated `json_agg`s.
   const [row] = await queryRows<OrderRow>(db, sql`${orderSelect} where o.id = ${ref} or o.order_number = ${ref.toUpperCase()}`)
   return row
 }
@@ -236,6 +237,7 @@ export const ORDER_LIST_MAX = 200
 
 /** A user's orders, newest first (at most ORDER_LIST_MAX). */
 export async function listOrders(deps: OrderDeps, userId: string): Promise<Order[]> {
+  // Raw SQL: `orderSelect` (see findOrder).
   const rows = await queryRows<OrderRow>(
     deps.db,
     sql`${orderSelect} where o.user_id = ${userId} order by o.created_at desc, o.id desc limit ${ORDER_LIST_MAX}`,
@@ -251,6 +253,7 @@ export async function adminListOrders(
   deps: OrderDeps,
   query: Partial<AdminOrderFilter> & { page: number; limit: number },
 ): Promise<{ data: Order[] } & PagingExtra> {
+  // Raw SQL: `orderSelect` (see findOrder) under the admin filter's own SQL (./admin-filter.ts), which the count shares.
   const where = adminOrderWhere(query)
   const rows = await queryRows<OrderRow>(
     deps.db,
