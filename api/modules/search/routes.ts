@@ -26,37 +26,31 @@ import { productListing, searchProducts } from './service.ts'
 export function searchRoutes(deps: AppDeps) {
   // The document's tag stays the product's: these are product endpoints to a client.
   const { router, endpoint } = apiRouter('Product')
-  // Searches the cache cannot answer are limited per client address (api/lib/rate-limit.ts).
-  // and bounded in number at once for the whole process (deps.searchGate).
-  const searchLimit = (c: Context) => ({ beforeSearch: () => consume(deps.rateLimits.searchByIp, clientIp(c)), gate: deps.searchGate })
+  // A search of the request's store. Searches the cache cannot answer are limited per client address
+  // (api/lib/rate-limit.ts) and bounded in number at once for the whole process (deps.searchGate).
+  const search = async (c: Context, input: z.output<typeof SearchRequestSchema>) =>
+    searchProducts(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, {
+      beforeSearch: () => consume(deps.rateLimits.searchByIp, clientIp(c)),
+      gate: deps.searchGate,
+    })
   const products = z.array(ProductSchema)
   const listExtras = { facets: FacetsSchema.optional(), understood: UnderstoodSchema.optional() }
 
-  endpoint(
-    {
-      method: 'post',
-      path: '/get',
-      summary: 'Products, newest first or matching `search`, one page',
-      access: 'public',
-      body: SearchRequestSchema,
-      answers: {
-        200: {
-          description: 'One page of products',
-          data: products,
-          extra: { ...PagingExtraShape, ...listExtras },
-        },
-      },
-      errors: [429],
-    },
-    async (c, input) => {
-      const { data, totalCount, ...extra } = await searchProducts(
-        await productReadDeps(deps, c.req.header(STORE_HEADER)),
-        input,
-        searchLimit(c),
-      )
-      return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit), ...extra })
-    },
-  )
+  /** A searched list's declaration: one page of products with `extra` beside it; 429 past the search limit. */
+  const searchList = <E extends z.ZodRawShape>(path: string, summary: string, extra: E) => ({
+    method: 'post' as const,
+    path,
+    summary,
+    access: 'public' as const,
+    body: SearchRequestSchema,
+    answers: { 200: { description: 'One page of products', data: products, extra: { ...extra, ...listExtras } } },
+    errors: [429 as const],
+  })
+
+  endpoint(searchList('/get', 'Products, newest first or matching `search`, one page', PagingExtraShape), async (c, input) => {
+    const { data, totalCount, ...extra } = await search(c, input)
+    return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit), ...extra })
+  })
 
   const listing = {
     method: 'post',
@@ -86,27 +80,14 @@ export function searchRoutes(deps: AppDeps) {
   }
 
   endpoint(
-    {
-      method: 'post',
-      path: '/search-product',
-      summary: 'Products matching `search` (typos, synonyms, ranking: docs/search.md), one page',
-      access: 'public',
-      body: SearchRequestSchema,
-      answers: {
-        200: {
-          description: 'One page of products',
-          data: products,
-          extra: { totalCount: z.number(), totalPage: z.number(), page: z.number(), limit: z.number(), ...listExtras },
-        },
-      },
-      errors: [429],
-    },
+    searchList('/search-product', 'Products matching `search` (typos, synonyms, ranking: docs/search.md), one page', {
+      totalCount: z.number(),
+      totalPage: z.number(),
+      page: z.number(),
+      limit: z.number(),
+    }),
     async (c, input) => {
-      const { data, totalCount, ...extra } = await searchProducts(
-        await productReadDeps(deps, c.req.header(STORE_HEADER)),
-        input,
-        searchLimit(c),
-      )
+      const { data, totalCount, ...extra } = await search(c, input)
       return ok(c, 'Product data', data, {
         totalCount,
         totalPage: pageCount(totalCount, input.limit),
