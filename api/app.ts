@@ -24,6 +24,7 @@ import { userRoutes } from './modules/user/routes.ts'
 import { categoryRoutes } from './modules/category/routes.ts'
 import { subCategoryRoutes } from './modules/subcategory/routes.ts'
 import { productRoutes } from './modules/product/routes.ts'
+import { searchRoutes } from './modules/search/routes.ts'
 import { fileRoutes } from './modules/file/routes.ts'
 import { sitemapRoutes } from './modules/sitemap/routes.ts'
 import { cartRoutes } from './modules/cart/routes.ts'
@@ -38,6 +39,7 @@ import { DEFAULT_COMMERCE } from './config.ts'
 import { testPaymentSettings } from './modules/payment/settings.ts'
 import { paymentRoutes } from './modules/payment/routes.ts'
 import { accountLookup } from './modules/user/service.ts'
+import { recordRefund, sendPendingRefunds } from './modules/payment/refunds.ts'
 import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes, withBodyTextRule } from './lib/openapi.ts'
 import { referenceRoutes } from './modules/reference/routes.ts'
 import { corsForListedOrigins } from './lib/cors.ts'
@@ -56,6 +58,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
   if (!opts.jwtSecret) throw new Error('createApp needs a jwtSecret: no secret is safe to default')
   return {
     accounts: accountLookup(opts.db),
+    refunds: { record: recordRefund, send: sendPendingRefunds },
     storage: createDiskStorage(path.join(os.tmpdir(), 'grocery-uploads')),
     cache: createCatalogCache(),
     rateLimits: createRateLimits(),
@@ -151,6 +154,7 @@ export function createApp(opts: AppOptions) {
   api.route('/category', categoryRoutes(deps))
   api.route('/subcategory', subCategoryRoutes(deps))
   api.route('/product', productRoutes(deps))
+  api.route('/product', searchRoutes(deps))
   api.route('/file', fileRoutes(deps))
   api.route('/sitemap', sitemapRoutes(deps))
   api.route('/cart', cartRoutes(deps))

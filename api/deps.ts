@@ -16,6 +16,7 @@ import type { CommerceSettings } from './config.ts'
 import type { InvoiceSettings } from './modules/invoice/settings.ts'
 import type { User } from './db/schema.ts'
 import type { PaymentSettings } from './modules/payment/settings.ts'
+import type { Tx } from './db/db.ts'
 
 /**
  * How the guards find a token's user and session: given by the app (api/app.ts, from the user
@@ -27,6 +28,22 @@ export interface AccountLookup {
    * token at `now` (not revoked, not expired), read together; undefined when there is no such user.
    */
   findSessionUser(userId: string, sessionId: string, now: Date): Promise<{ user: User; live: boolean } | undefined>
+}
+
+/**
+ * How a cancellation gives an order's money back: given by the app (api/app.ts, from the payment
+ * module's refunds, api/modules/payment/refunds.ts), so the order module, which the payment module
+ * builds on, never imports the payment module (docs/decisions/0048-module-layering.md).
+ */
+export interface OrderRefunds {
+  /**
+   * Inside the cancellation's transaction, the order row locked by it: records a pending refund of
+   * what the order's captured payment has not had back yet.
+   * @returns the paise recorded; 0 for none (cash on delivery, never paid, refunded already)
+   */
+  record(tx: Tx, input: { orderId: string; reason: string; now: Date }): Promise<number>
+  /** After the commit: sends the order's pending refunds to the provider (a failure is left for the sweep). @returns how many were sent */
+  send(deps: Pick<AppDeps, 'db' | 'logger' | 'payments' | 'clock'>, scope: { orderId: string }): Promise<number>
 }
 
 /** Everything the API's modules need; tests pass their own. */
@@ -71,6 +88,8 @@ export interface AppDeps {
   publicUrl: string | undefined
   /** The payment provider and the stock hold of online orders (docs/payments.md). */
   payments: PaymentSettings
+  /** How a cancellation refunds a paid order (api/modules/payment/refunds.ts). */
+  refunds: OrderRefunds
   /** Check every answer against the route's declared schema, a mismatch becoming a 500 (tests; api/lib/openapi.ts). */
   checkAnswers: boolean
 }

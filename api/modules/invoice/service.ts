@@ -8,10 +8,10 @@
  * place of supply from the delivery address's PIN code, and the arithmetic of
  * api/modules/invoice/compute.ts. Amounts are computed in paise and answered in rupees.
  */
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
-import type { InvoiceSupplierSnapshot } from '../../db/schema.ts'
+import { orders, users } from '../../db/schema.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { fromPaise } from '../../lib/money.ts'
 import { lookupPincode } from '../../lib/pincodes.ts'
@@ -54,18 +54,6 @@ export interface InvoiceBasis {
   bill: { itemsTotalPaise: number; deliveryChargePaise: number; roundingPaise: number; grandTotalPaise: number }
 }
 
-interface OrderTaxRow {
-  invoice_number: string | null
-  invoice_issued_at: Date | string | null
-  invoice_supplier: InvoiceSupplierSnapshot | null
-  payment_state: string
-  items_total_paise: number
-  delivery_charge_paise: number
-  rounding_paise: number
-  grand_total_paise: number
-  buyer: string | null
-}
-
 interface LineRow {
   id: string
   name: string
@@ -101,14 +89,24 @@ export function placeOfSupply(address: { pincode: string; state: string }): Invo
  */
 export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role: string }, ref: string): Promise<InvoiceBasis> {
   const order = await orderDetails(deps, viewer, ref)
-  const [row] = await queryRows<OrderTaxRow>(
-    deps.db,
-    sql`select o.invoice_number, o.invoice_issued_at, o.invoice_supplier, o.payment_state, o.items_total_paise,
-        o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, u.name as buyer
-      from orders o left join users u on u.id = o.user_id where o.id = ${order._id}`,
-  )
-  if (!row?.invoice_number || !row.invoice_issued_at)
-    throw new HttpError(409, row?.payment_state === 'pending' ? NOT_INVOICED_PENDING : NOT_INVOICED_UNPAID)
+  const [row] = await deps.db
+    .select({
+      invoiceNumber: orders.invoiceNumber,
+      invoiceIssuedAt: orders.invoiceIssuedAt,
+      invoiceSupplier: orders.invoiceSupplier,
+      paymentState: orders.paymentState,
+      itemsTotalPaise: orders.itemsTotalPaise,
+      deliveryChargePaise: orders.deliveryChargePaise,
+      roundingPaise: orders.roundingPaise,
+      grandTotalPaise: orders.grandTotalPaise,
+      buyer: users.name,
+    })
+    .from(orders)
+    .leftJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, order._id))
+  if (!row?.invoiceNumber || !row.invoiceIssuedAt)
+    throw new HttpError(409, row?.paymentState === 'pending' ? NOT_INVOICED_PENDING : NOT_INVOICED_UNPAID)
+  // Raw SQL: each line's first sub category and category are correlated subqueries.
   const lineRows = await queryRows<LineRow>(
     deps.db,
     sql`select l.id, l.name, l.unit, l.quantity, l.unit_price_paise, l.mrp_paise, l.line_total_paise, p.hsn,
@@ -135,14 +133,14 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
     }
   })
   // The store's GSTIN and address as issued; a store without a GSTIN: the seller's registration.
-  const snap = row.invoice_supplier
+  const snap = row.invoiceSupplier
   const gstin = snap?.gstin ?? deps.invoice.sellerGstin
   const supplierState = stateOf(gstin.slice(0, 2), '')
   const place = placeOfSupply(order.delivery_address)
   return {
     order,
-    invoiceNumber: row.invoice_number,
-    invoiceIssuedAt: new Date(row.invoice_issued_at),
+    invoiceNumber: row.invoiceNumber,
+    invoiceIssuedAt: new Date(row.invoiceIssuedAt),
     seller: {
       name: deps.invoice.sellerName,
       storeName: snap?.storeName ?? '',
@@ -156,10 +154,10 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
     buyerName: row.buyer ?? '',
     lines,
     bill: {
-      itemsTotalPaise: row.items_total_paise,
-      deliveryChargePaise: row.delivery_charge_paise,
-      roundingPaise: row.rounding_paise,
-      grandTotalPaise: row.grand_total_paise,
+      itemsTotalPaise: row.itemsTotalPaise,
+      deliveryChargePaise: row.deliveryChargePaise,
+      roundingPaise: row.roundingPaise,
+      grandTotalPaise: row.grandTotalPaise,
     },
   }
 }

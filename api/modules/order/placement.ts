@@ -27,7 +27,7 @@ import { eq, and, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Tx } from '../../db/db.ts'
 import { queryRows } from '../../db/query.ts'
-import { addresses, cartLines, carts, orderLines, orders, orderStatusHistory } from '../../db/schema.ts'
+import { addresses, cartLines, carts, inventory, orderLines, orders, orderStatusHistory } from '../../db/schema.ts'
 import { shownAvailabilityChanged, stockKey } from '../../../contract/availability.ts'
 import type { OrderStatus } from '../../../contract/order-status.ts'
 import type { CartChange, Order } from '../../../contract/order.ts'
@@ -167,14 +167,18 @@ export async function lockCartLines(tx: Tx, userId: string, storeId: string): Pr
   // "Transaction Isolation", Read Committed: the updated version of the row is locked and the
   // query's other rows are not re-read), so a buyer behind the one that took the last unit saw
   // that unit still there. A new statement sees every commit made before it.
-  const stock = await queryRows<{ productId: string; stock: number }>(
-    tx,
-    sql`select product_id as "productId", stock from inventory
-      where store_id = ${storeId} and product_id in (${sql.join(
-        locked.map((l) => sql`${l.productId}`),
-        sql`, `,
-      )})`,
-  )
+  const stock = await tx
+    .select({ productId: inventory.productId, stock: inventory.stock })
+    .from(inventory)
+    .where(
+      and(
+        eq(inventory.storeId, storeId),
+        inArray(
+          inventory.productId,
+          locked.map((l) => l.productId),
+        ),
+      ),
+    )
   const byProduct = new Map(stock.map((row) => [row.productId, row.stock]))
   return inAddedOrder(locked.map((line) => ({ ...line, stock: byProduct.get(line.productId) ?? 0 })))
 }

@@ -27,7 +27,6 @@ import { billToWire } from '../cart/bill.ts'
 import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../cart/service.ts'
 import type { AdminOrderFilter, BulkStatusOutcome, CartChange, Order, ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
 import type { PaymentState } from '../../../contract/payment.ts'
-import { recordRefund, sendPendingRefunds } from '../payment/refunds.ts'
 import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
 import {
   boundLockWaits,
@@ -208,6 +207,7 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
 
 export async function findOrder(db: Executor, ref: string): Promise<OrderRow | undefined> {
   if (!PLAUSIBLE_ID.test(ref)) return undefined
+  // Raw SQL: the order's answer (`orderSelect`) gathers its lines, history and refunds with correlated `json_agg`s.
   const [row] = await queryRows<OrderRow>(db, sql`${orderSelect} where o.id = ${ref} or o.order_number = ${ref.toUpperCase()}`)
   return row
 }
@@ -237,6 +237,7 @@ export const ORDER_LIST_MAX = 200
 
 /** A user's orders, newest first (at most ORDER_LIST_MAX). */
 export async function listOrders(deps: OrderDeps, userId: string): Promise<Order[]> {
+  // Raw SQL: `orderSelect` (see findOrder).
   const rows = await queryRows<OrderRow>(
     deps.db,
     sql`${orderSelect} where o.user_id = ${userId} order by o.created_at desc, o.id desc limit ${ORDER_LIST_MAX}`,
@@ -252,6 +253,7 @@ export async function adminListOrders(
   deps: OrderDeps,
   query: Partial<AdminOrderFilter> & { page: number; limit: number },
 ): Promise<{ data: Order[] } & PagingExtra> {
+  // Raw SQL: `orderSelect` (see findOrder) under the admin filter's own SQL (./admin-filter.ts), which the count shares.
   const where = adminOrderWhere(query)
   const rows = await queryRows<OrderRow>(
     deps.db,
@@ -432,7 +434,9 @@ export const PAID_CANCEL_ADMIN_ONLY = 'Only an admin can cancel a paid order: ca
  * Moves an order to `to` in one transaction (the order row locked): checks the arrow, an optional
  * expected `version` (optimistic concurrency: two admins cannot both win), restores stock on
  * cancellation (keeping the optional `reason`), bumps the version and records the history. The
- * products whose stock came back are told to the caches after the commit, as a placement's are.
+ * products whose stock came back are told to the caches after the commit, as a placement's are. A
+ * cancellation refunds what was paid through `deps.refunds` (the payment module's refunds, handed in
+ * by api/app.ts: the payment module builds on this one, docs/decisions/0048-module-layering.md).
  * @param onlyUserId a shopper's own order only (others are 404)
  * @param mayRefund false for STAFF: a cancellation that would refund a payment is refused, as a line
  *   refund is admin-only (docs/product.md, "Roles and permissions"); a shopper cancelling their own
@@ -441,7 +445,7 @@ export const PAID_CANCEL_ADMIN_ONLY = 'Only an admin can cancel a paid order: ca
  *   PAID_CANCEL_ADMIN_ONLY (nothing written)
  */
 export async function changeStatus(
-  deps: OrderDeps,
+  deps: OrderDeps & Pick<AppDeps, 'refunds'>,
   input: { ref: string; to: OrderStatus; byUserId: string; mayRefund: boolean; onlyUserId?: string; version?: number; reason?: string },
 ): Promise<Order> {
   if (!PLAUSIBLE_ID.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
@@ -460,7 +464,7 @@ export async function changeStatus(
     if (input.to === 'cancelled') {
       stock = await releaseStock(tx, order.storeId, order.id)
       // A paid order's money goes back: the rest not refunded yet, sent to the provider after the commit.
-      const refunded = await recordRefund(tx, { orderId: order.id, reason: 'Order cancelled', now: deps.clock() })
+      const refunded = await deps.refunds.record(tx, { orderId: order.id, reason: 'Order cancelled', now: deps.clock() })
       // Refunding is an admin's (docs/product.md, "Roles and permissions"); the throw rolls the refund back.
       if (refunded > 0 && !input.mayRefund) throw Forbidden(PAID_CANCEL_ADMIN_ONLY)
     }
@@ -491,7 +495,7 @@ export async function changeStatus(
     return { id: order.id, stock }
   })
   deps.cache.stockChanged(stock)
-  if (input.to === 'cancelled') await sendPendingRefunds(deps, { orderId: id })
+  if (input.to === 'cancelled') await deps.refunds.send(deps, { orderId: id })
   const answer = await toOrderAnswer(deps, (await findOrder(deps.db, id))!, !input.onlyUserId)
   // After the commit only: a watcher that reloads must find the new status.
   deps.orderEvents?.publish({ orderId: answer._id, status: answer.status, version: answer.version })
@@ -594,7 +598,7 @@ export async function reorder(deps: OrderDeps & { storeId: string }, userId: str
  * not move (already delivered, unknown) does not stop the others: each gets its outcome.
  */
 export async function bulkChangeStatus(
-  deps: OrderDeps,
+  deps: OrderDeps & Pick<AppDeps, 'refunds'>,
   input: { orderIds: string[]; to: OrderStatus; byUserId: string; mayRefund: boolean; reason?: string },
 ): Promise<BulkStatusOutcome[]> {
   const outcomes: BulkStatusOutcome[] = []

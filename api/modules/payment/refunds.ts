@@ -6,12 +6,12 @@
  * (`refreshPaymentState`). Amounts are integer paise. This module reads and writes payment rows
  * only, so the order service may use it without a cycle.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Db, Tx } from '../../db/db.ts'
 import { lockOrderRow } from '../../db/locks.ts'
 import { queryRows } from '../../db/query.ts'
-import { refunds } from '../../db/schema.ts'
+import { payments, refunds } from '../../db/schema.ts'
 import { newId } from '../../lib/ids.ts'
 import { ProviderError } from './provider.ts'
 
@@ -38,6 +38,7 @@ export const REFUND_MAX_FAILURES = 3
  * Other states (cod, pending, expired, mismatch) are left alone.
  */
 export async function refreshPaymentState(tx: Executor, orderId: string): Promise<void> {
+  // Raw SQL: one update whose `case` reads the order's refunds and payments (correlated subqueries).
   await tx.execute(sql`update orders o set payment_state = case
       when exists (select 1 from refunds r where r.order_id = o.id and r.status = 'pending') then 'refund_pending'
       when (select coalesce(sum(r.amount_paise), 0) from refunds r join payments p on p.id = r.payment_id
@@ -61,6 +62,7 @@ export async function refreshPaymentState(tx: Executor, orderId: string): Promis
  * @returns true when a new refund was recorded
  */
 async function retryFailedRefund(tx: Tx, logger: AppDeps['logger'], refundId: string, now: Date): Promise<boolean> {
+  // Raw SQL: the failures of the same payment, line and amount are a correlated count.
   const [row] = await queryRows<{
     order_id: string
     payment_id: string
@@ -105,6 +107,7 @@ export async function recordRefund(
   tx: Tx,
   input: { orderId: string; reason: string; now: Date; amountPaise?: number; orderLineId?: string; paymentId?: string },
 ): Promise<number> {
+  // Raw SQL: what the payment has had back is a correlated sum.
   const [payment] = await queryRows<{ id: string; amount_paise: number; refunded: number }>(
     tx,
     sql`select p.id, p.amount_paise,
@@ -146,17 +149,26 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
   const provider = deps.payments?.provider
   if (!provider) return 0
   const now = deps.clock()
-  const retryBefore = new Date(now.getTime() - REFUND_RETRY_AFTER_MS).toISOString()
-  const due = await queryRows<{ id: string }>(
-    deps.db,
-    sql`select r.id from refunds r join payments p on p.id = r.payment_id
-      where r.status = 'pending' and r.provider_refund_id is null and p.provider = ${provider.name}
-        and (r.attempts = 0 or r.updated_at < ${retryBefore})
-        ${scope.orderId ? sql`and r.order_id = ${scope.orderId}` : sql``}
-      order by r.created_at limit 100`,
-  )
+  // A refund whose last try was before this is due again.
+  const triedBefore = new Date(now.getTime() - REFUND_RETRY_AFTER_MS)
+  const due = await deps.db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(
+      and(
+        eq(refunds.status, 'pending'),
+        isNull(refunds.providerRefundId),
+        eq(payments.provider, provider.name),
+        or(eq(refunds.attempts, 0), lt(refunds.updatedAt, triedBefore)),
+        scope.orderId ? eq(refunds.orderId, scope.orderId) : undefined,
+      ),
+    )
+    .orderBy(asc(refunds.createdAt))
+    .limit(100)
   let sent = 0
   for (const { id } of due) {
+    // Raw SQL: `update … from payments` claims the refund and answers its payment's provider id in one statement.
     const [claimed] = await queryRows<{
       id: string
       amount_paise: number
@@ -168,7 +180,7 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
       deps.db,
       sql`update refunds r set attempts = r.attempts + 1, updated_at = ${now.toISOString()}
         from payments p where r.id = ${id} and p.id = r.payment_id and r.status = 'pending' and r.provider_refund_id is null
-          and (r.attempts = 0 or r.updated_at < ${retryBefore})
+          and (r.attempts = 0 or r.updated_at < ${triedBefore.toISOString()})
         returning r.id, r.amount_paise, r.payment_id, p.provider_payment_id, r.order_id, r.attempts`,
     )
     if (!claimed) continue
@@ -227,6 +239,7 @@ export async function settleRefund(
     logger: AppDeps['logger']
   },
 ): Promise<string | undefined> {
+  // Raw SQL: a join locked `for update of r`, the refund row only.
   const find = (lock: boolean) =>
     queryRows<{ id: string; order_id: string; status: string }>(
       tx,

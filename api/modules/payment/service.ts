@@ -21,7 +21,7 @@
  */
 import { recordAudit } from '../../lib/audit.ts'
 import { createHash } from 'node:crypto'
-import { and, asc, desc, eq, lte, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, lte, or, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { AppDeps } from '../../deps.ts'
 import type { Tx } from '../../db/db.ts'
@@ -285,46 +285,41 @@ async function afterCapture(deps: PaymentDeps, applied: CaptureApplied): Promise
 
 /**
  * Applies a capture inside `tx` (see applyCapture), step by step: lock, then compare the amount,
- * then the one case that fits the order: mark it paid, convert a cash order, re-reserve an expired
- * hold, or refund a surplus capture.
+ * then the one case that fits the order (`captureCase`): mark it paid, convert a cash order,
+ * re-reserve an expired hold, or refund a surplus capture.
  */
 async function applyCaptureIn(tx: Tx, deps: PaymentDeps, payment: CapturedPayment): Promise<CaptureApplied> {
   const now = deps.clock()
   const locked = await lockCapture(tx, payment)
   if (!locked) return { result: 'unknown' }
   const { order, rows } = locked
-  const done = { orderId: order.id }
-  if (rows.some((r) => r.providerPaymentId === payment.paymentId && r.status !== 'created')) return { ...done, result: 'already' }
+  const applied = { orderId: order.id }
+  if (alreadyApplied(rows, payment)) return { ...applied, result: 'already' }
   const row = await paymentRowOf(tx, deps, order, rows, payment, now)
-
-  if (payment.amount !== row.amountPaise || payment.amount !== order.grandTotalPaise || payment.currency !== 'INR') {
+  if (!amountMatches(order, row, payment)) {
     await recordMismatch(tx, deps, order, row, payment, now)
-    return { ...done, result: 'mismatch' }
+    return { ...applied, result: 'mismatch' }
   }
-  await tx
-    .update(payments)
-    .set({ status: 'captured', providerPaymentId: payment.paymentId, method: payment.method ?? asIs(payments.method), updatedAt: now })
-    .where(eq(payments.id, row.id))
-
-  if (order.status === 'payment_pending') {
-    await markPaid(tx, deps, order, now)
-    return { ...done, result: 'paid' }
-  }
-  if (order.status === 'placed' && order.paymentState === 'cod') {
-    await convertCashOrder(tx, order, payment, now)
-    return { ...done, result: 'paid' }
-  }
-  // A cancelled order awaiting payment is one whose hold ran out: `expired`, or `mismatch` when a
-  // mismatched capture came first (expireReservations keeps it; no person cancels such an order).
-  if (order.status === 'cancelled' && (order.paymentState === 'expired' || order.paymentState === 'mismatch')) {
-    const stock = await reReserveExpiredHold(tx, order)
-    if (stock) {
+  await recordCapture(tx, row, payment, now)
+  switch (captureCase(order)) {
+    case 'awaiting payment':
       await markPaid(tx, deps, order, now)
-      return { ...done, result: 'paid', stock }
+      return { ...applied, result: 'paid' }
+    case 'switched to cash':
+      await convertCashOrder(tx, order, payment, now)
+      return { ...applied, result: 'paid' }
+    case 'hold expired': {
+      const stock = await reReserveExpiredHold(tx, order)
+      // Some stock is gone: the capture is refunded like any the order does not need.
+      if (!stock) break
+      await markPaid(tx, deps, order, now)
+      return { ...applied, result: 'paid', stock }
     }
+    case 'not needed':
+      break
   }
   await refundSurplusCapture(tx, order, row, now)
-  return { ...done, result: 'refunded', refund: true }
+  return { ...applied, result: 'refunded', refund: true }
 }
 
 /** The order a capture is for, as applyCaptureIn reads it (locked). */
@@ -344,6 +339,41 @@ interface CaptureRow {
   providerPaymentId: string | null
   amountPaise: number
   method: string
+}
+
+/** Which case of applyCapture an order is in, read under the lock (see `captureCase`). */
+type CaptureCase = 'awaiting payment' | 'switched to cash' | 'hold expired' | 'not needed'
+
+/**
+ * The case a correct capture meets: the order still `awaiting payment`; `switched to cash` ("Pay on
+ * delivery instead" while the payment went through); its `hold expired` (cancelled by
+ * expireReservations, `expired`, or `mismatch` when a mismatched capture came first: it keeps that
+ * state, and no person cancels an order awaiting payment); else the capture is `not needed` (the
+ * order paid by another capture, or cancelled).
+ */
+function captureCase(order: CaptureOrder): CaptureCase {
+  if (order.status === 'payment_pending') return 'awaiting payment'
+  if (order.status === 'placed' && order.paymentState === 'cod') return 'switched to cash'
+  if (order.status === 'cancelled' && (order.paymentState === 'expired' || order.paymentState === 'mismatch')) return 'hold expired'
+  return 'not needed'
+}
+
+/** Whether this payment id was applied already (its row no longer waits): a repeated callback, webhook or reconciliation. */
+function alreadyApplied(rows: CaptureRow[], payment: CapturedPayment): boolean {
+  return rows.some((r) => r.providerPaymentId === payment.paymentId && r.status !== 'created')
+}
+
+/** Compare amount: the capture is for exactly what its payment row and the order expect, in INR (paise). */
+function amountMatches(order: CaptureOrder, row: CaptureRow, payment: CapturedPayment): boolean {
+  return payment.amount === row.amountPaise && payment.amount === order.grandTotalPaise && payment.currency === 'INR'
+}
+
+/** Records a correct capture on its payment row (`captured`, the provider's payment id and method). */
+async function recordCapture(tx: Tx, row: CaptureRow, payment: CapturedPayment, now: Date) {
+  await tx
+    .update(payments)
+    .set({ status: 'captured', providerPaymentId: payment.paymentId, method: payment.method ?? asIs(payments.method), updatedAt: now })
+    .where(eq(payments.id, row.id))
 }
 
 /**
@@ -803,21 +833,28 @@ export async function expireReservations(deps: Pick<PaymentDeps, 'db' | 'cache' 
 export async function reconcilePendingPayments(deps: PaymentDeps): Promise<number> {
   const { provider, reconcileAfterMs } = deps.payments
   const now = deps.clock().getTime()
-  const rows = await queryRows<{ provider_order_id: string }>(
-    deps.db,
-    sql`select p.provider_order_id from payments p join orders o on o.id = p.order_id
-      where p.provider = ${provider.name} and p.status = 'created' and p.created_at <= ${new Date(now - reconcileAfterMs).toISOString()}
-        and (o.status = 'payment_pending' or (o.payment_state = 'expired' and o.updated_at > ${new Date(now - 86_400_000).toISOString()}))
-      order by p.created_at limit 50`,
-  )
+  const rows = await deps.db
+    .select({ providerOrderId: payments.providerOrderId })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(
+      and(
+        eq(payments.provider, provider.name),
+        eq(payments.status, 'created'),
+        lte(payments.createdAt, new Date(now - reconcileAfterMs)),
+        or(eq(orders.status, 'payment_pending'), and(eq(orders.paymentState, 'expired'), gt(orders.updatedAt, new Date(now - 86_400_000)))),
+      ),
+    )
+    .orderBy(asc(payments.createdAt))
+    .limit(50)
   let found = 0
   for (const row of rows) {
     try {
-      const captured = (await provider.fetchOrderPayments(row.provider_order_id)).find((p) => p.status === 'captured')
+      const captured = (await provider.fetchOrderPayments(row.providerOrderId)).find((p) => p.status === 'captured')
       if (!captured) continue
       const result = await applyCapture(deps, {
         provider: provider.name,
-        providerOrderId: row.provider_order_id,
+        providerOrderId: row.providerOrderId,
         paymentId: captured.id,
         amount: captured.amount,
         currency: captured.currency,
@@ -853,6 +890,7 @@ export async function refundLine(deps: PaymentDeps, input: { orderId: string; pr
       throw Conflict('Only an order paid online can be refunded')
     if (order.status !== 'placed' && order.status !== 'packed')
       throw Conflict('A line can be refunded only while the order is placed or packed')
+    // Raw SQL: whether the line has a live refund is a correlated `exists`.
     const [line] = await queryRows<{ id: string; name: string; line_total_paise: number; refunded: boolean }>(
       tx,
       sql`select l.id, l.name, l.line_total_paise, exists (select 1 from refunds r where r.order_line_id = l.id and r.status <> 'failed') as refunded

@@ -1,6 +1,6 @@
 /**
  * Pack groups (api/modules/product/pack-groups.ts; docs/product.md, "Pack sizes"): which products
- * are pack sizes of one, the sizes a name mentions taken out (api/modules/search/sizes.ts
+ * are pack sizes of one, the sizes a name mentions taken out (api/modules/product/sizes.ts
  * `withoutSizes`), the order of a picker, and the SQL function `pack_group_key` (migration
  * 0019_pack_groups) agreeing with `packGroupKey` on every product of the bundled catalogue
  * (PGlite, or PostgreSQL with TEST_DATABASE_URL).
@@ -12,7 +12,7 @@ import { BUNDLED_CATALOG_CSV } from '../../db/seed/ensure.ts'
 import { parseCatalogCsv } from '../../db/seed/import-catalog.ts'
 import { queryRows } from '../../db/query.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { withoutSizes } from '../search/sizes.ts'
+import { withoutSizes } from './sizes.ts'
 import { byPackSize, packGroupKey } from './pack-groups.ts'
 
 describe('withoutSizes', () => {

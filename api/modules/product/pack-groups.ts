@@ -10,7 +10,7 @@
  * the same rule in TypeScript, for the tests and for anyone reading it; a test holds the two to the
  * same key for every product of the bundled catalogue (pack-groups.test.ts). Pure: no database.
  */
-import { packSize, withoutSizes } from '../search/sizes.ts'
+import { packSize, withoutSizes } from './sizes.ts'
 
 /** Letters a-z and digits kept, everything else one space, trimmed: "Paneer - Premium Fresh" → "paneer premium fresh". */
 function words(text: string): string {
@@ -22,7 +22,7 @@ function words(text: string): string {
 
 /**
  * The pack group of a product: `brand|name`, both lower case, letters and digits only, with every
- * size the name mentions taken out (api/modules/search/sizes.ts `withoutSizes`; "Colgate Strong
+ * size the name mentions taken out (api/modules/product/sizes.ts `withoutSizes`; "Colgate Strong
  * Teeth, 150 gm, …" and "…, 500 gm, …" are one group). Null, a group of its own, when the unit has
  * no size (`packSize`: a combo, "1 unit" — a bundle of different things is not a pack size of
  * anything) or the name is nothing but a size.

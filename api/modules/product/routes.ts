@@ -1,7 +1,4 @@
-import type { Context } from 'hono'
 import { z } from 'zod'
-import { clientIp } from '../../lib/client-ip.ts'
-import { consume } from '../../lib/rate-limit.ts'
 import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireAdmin } from '../../lib/auth.ts'
 import { idempotencyClaim } from '../../lib/idempotency.ts'
@@ -9,7 +6,6 @@ import { ok } from '../../lib/envelope.ts'
 import { DeleteByIdSchema } from '../../../contract/category.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { pageCount, PagingExtraShape } from '../../../contract/paging.ts'
-import { FacetsSchema, UnderstoodSchema } from '../../../contract/search-answers.ts'
 import { IdempotencyHeaderSchema } from '../../../contract/idempotency.ts'
 import {
   CategoryProductsSchema,
@@ -29,8 +25,6 @@ import { BadRequest } from '../../lib/errors.ts'
 import { applyImport, dryRunImport, IMPORT_APPLIED, IMPORT_CHECKED } from './import.ts'
 import { CSV_MAX_BYTES } from './csv.ts'
 import { BULK_UPDATED, bulkUpdateProducts } from './bulk.ts'
-import { ListingRequestSchema, SearchRequestSchema } from '../search/schemas.ts'
-import { productListing } from '../search/service.ts'
 import { STORE_HEADER, productReadDeps, requestStore } from '../store/service.ts'
 import {
   createProduct,
@@ -41,16 +35,14 @@ import {
   productDetails,
   productsByCategory,
   productsByCategoryGrouped,
-  searchProducts,
   similarProducts,
   updateProduct,
 } from './service.ts'
 
 /**
- * Routes of /api/product; each endpoint's body and answer: docs/api-contract.md, "Endpoints",
- * "Catalogue" and "Aliases" (the original client's misspelt /get-pruduct-by-category-and-subcategory);
- * the lists' optional `brand`, `price`, `discount`, `sort` and `facets`: docs/search.md, "Facets and
- * sorting". Every body is validated (400 with `issues` on wrong types). Writes need an ADMIN token
+ * Routes of /api/product but its searched and paged lists (those are the search module's,
+ * api/modules/search/routes.ts, mounted on the same prefix); each endpoint's body and answer:
+ * docs/api-contract.md, "Endpoints" and "Catalogue". Every body is validated (400 with `issues` on wrong types). Writes need an ADMIN token
  * (401 without a valid one, 403 for anyone else), checked before the body is read
  * (docs/decisions/0008-catalogue-writes.md, "Guard first"); a create may carry an `Idempotency-Key`
  * (api/lib/idempotency.ts). The CSV export, import (dry run, then apply) and the grid's bulk edit:
@@ -58,38 +50,8 @@ import {
  */
 export function productRoutes(deps: AppDeps) {
   const { router, endpoint } = apiRouter('Product')
-  // Searches the cache cannot answer are limited per client address (api/lib/rate-limit.ts).
-  // and bounded in number at once for the whole process (deps.searchGate).
-  const searchLimit = (c: Context) => ({ beforeSearch: () => consume(deps.rateLimits.searchByIp, clientIp(c)), gate: deps.searchGate })
   const product = { data: ProductSchema }
   const products = z.array(ProductSchema)
-  const listExtras = { facets: FacetsSchema.optional(), understood: UnderstoodSchema.optional() }
-
-  endpoint(
-    {
-      method: 'post',
-      path: '/get',
-      summary: 'Products, newest first or matching `search`, one page',
-      access: 'public',
-      body: SearchRequestSchema,
-      answers: {
-        200: {
-          description: 'One page of products',
-          data: products,
-          extra: { ...PagingExtraShape, ...listExtras },
-        },
-      },
-      errors: [429],
-    },
-    async (c, input) => {
-      const { data, totalCount, ...extra } = await searchProducts(
-        await productReadDeps(deps, c.req.header(STORE_HEADER)),
-        input,
-        searchLimit(c),
-      )
-      return ok(c, 'Product data', data, { totalCount, totalNoPage: pageCount(totalCount, input.limit), ...extra })
-    },
-  )
 
   endpoint(
     {
@@ -115,33 +77,6 @@ export function productRoutes(deps: AppDeps) {
       return ok(c, 'category product list', await productsByCategory(await productReadDeps(deps, c.req.header(STORE_HEADER)), id))
     },
   )
-
-  const listing = {
-    method: 'post',
-    summary: "One page of a category's products, narrowed to sub categories when given",
-    access: 'public',
-    body: ListingRequestSchema,
-    answers: {
-      200: {
-        description: 'One page of products',
-        data: products,
-        extra: { totalCount: z.number(), page: z.number(), limit: z.number(), ...listExtras },
-      },
-    },
-  } as const
-  const listingPaths = [
-    { path: '/get-product-by-category-and-subcategory', summary: listing.summary },
-    // The original client's spelling (docs/api-contract.md, "Aliases").
-    { path: '/get-pruduct-by-category-and-subcategory', summary: `${listing.summary} (the original client's spelling)` },
-  ]
-  for (const { path, summary } of listingPaths) {
-    endpoint({ ...listing, path, summary }, async (c, input) => {
-      const { data, totalCount, ...extra } = await productListing(await productReadDeps(deps, c.req.header(STORE_HEADER)), input, {
-        gate: deps.searchGate,
-      })
-      return ok(c, 'Product list', data, { totalCount, page: input.page, limit: input.limit, ...extra })
-    })
-  }
 
   endpoint(
     {
@@ -170,38 +105,6 @@ export function productRoutes(deps: AppDeps) {
     },
     async (c, { productId }) => {
       return ok(c, 'similar products', await similarProducts(await productReadDeps(deps, c.req.header(STORE_HEADER)), productId))
-    },
-  )
-
-  endpoint(
-    {
-      method: 'post',
-      path: '/search-product',
-      summary: 'Products matching `search` (typos, synonyms, ranking: docs/search.md), one page',
-      access: 'public',
-      body: SearchRequestSchema,
-      answers: {
-        200: {
-          description: 'One page of products',
-          data: products,
-          extra: { totalCount: z.number(), totalPage: z.number(), page: z.number(), limit: z.number(), ...listExtras },
-        },
-      },
-      errors: [429],
-    },
-    async (c, input) => {
-      const { data, totalCount, ...extra } = await searchProducts(
-        await productReadDeps(deps, c.req.header(STORE_HEADER)),
-        input,
-        searchLimit(c),
-      )
-      return ok(c, 'Product data', data, {
-        totalCount,
-        totalPage: pageCount(totalCount, input.limit),
-        page: input.page,
-        limit: input.limit,
-        ...extra,
-      })
     },
   )
 

@@ -41,7 +41,7 @@ export interface Ranking {
   strongScore?: number
   /**
    * The search names a pack size: `columns` has `r_size`, how well the product's size answers it
-   * (3 the same, 2 near, 1 the same kind of unit, 0 none; api/modules/search/sizes.ts, `sizeTier`).
+   * (3 the same, 2 near, 1 the same kind of unit, 0 none; api/modules/product/sizes.ts, `sizeTier`).
    * It orders products after their stock, and narrows the list to the same size when that keeps
    * a product the words agree with (docs/search.md, "Pack sizes").
    */

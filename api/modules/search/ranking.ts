@@ -14,7 +14,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { ListQuery } from './list-query.ts'
 import { shelfHoldsPhrase, shelvesNaming, ShelfTier, type Shelf } from './shelves.ts'
 import { phraseQuery, wordForms } from './terms.ts'
-import type { QuerySize } from './sizes.ts'
+import type { QuerySize } from '../product/sizes.ts'
 import type { Alternative, Group } from './understand.ts'
 
 /** Points per signal (docs/search.md, "Ranking"). */
@@ -43,7 +43,7 @@ const SIZE_KINDS = { g: 1, ml: 2, pc: 3 } as const
 
 /**
  * `r_size`: how well the product's pack size answers `size`, the tiers of `sizeTier`
- * (api/modules/search/sizes.ts) over the product's stored `search_pack` (`pack_size` of its unit,
+ * (api/modules/product/sizes.ts) over the product's stored `search_pack` (`pack_size` of its unit,
  * migration 0009_pack_size).
  */
 function sizeColumn(size: QuerySize): SQL {
@@ -78,7 +78,7 @@ function textArray(values: string[]): SQL {
 /**
  * The condition and ranking of a search understood as `groups` (at least one), over the store's
  * `shelves`; `typed` is the search as typed (words joined by spaces, its size left out); `size` the pack
- * size it names, if any (api/modules/search/sizes.ts, `takeSize`), ranked and filtered by
+ * size it names, if any (api/modules/product/sizes.ts, `takeSize`), ranked and filtered by
  * (docs/search.md, "Pack sizes"). Every part reads the product
  * row alone (no subquery): the condition is answered by the GIN indexes on `search_doc` and
  * `search_sub_category_ids` in one bitmap scan, and the ranking columns are a few comparisons.

@@ -7,7 +7,7 @@
  * alternative accepts it when every field it sets holds: `shelf` = the sub category name and
  * `category` = the category name (exact), `brand` (ignoring case), `name` (a case-insensitive regular
  * expression on the product name), `size` (a pack size as a shopper types it, "500 g", "2 x 200 g":
- * the product's unit holds the same size by the rules of the search, api/modules/search/sizes.ts,
+ * the product's unit holds the same size by the rules of the search, api/modules/product/sizes.ts,
  * `sizeTier` 3; a product judged without its unit never matches it).
  */
 import fs from 'node:fs'
@@ -15,7 +15,7 @@ import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
-import { packSize, sizeTier, takeSize } from './sizes.ts'
+import { packSize, sizeTier, takeSize } from '../product/sizes.ts'
 
 /** One alternative of a judgment: every field it sets must hold. */
 export interface Alternative {

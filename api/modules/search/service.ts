@@ -34,7 +34,7 @@ import type { Facets, Understood } from '../../../contract/search.ts'
 import { loadShelves, shelvesNaming, type Shelf } from './shelves.ts'
 import { CANDIDATE_SIMILARITY } from './spelling.ts'
 import { loadSynonyms } from './synonyms.ts'
-import { takeSize, type QuerySize } from './sizes.ts'
+import { takeSize, type QuerySize } from '../product/sizes.ts'
 import { searchTerms } from './terms.ts'
 import { understand, type Group } from './understand.ts'
 

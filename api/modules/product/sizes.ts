@@ -8,7 +8,9 @@
  * "200 g Pouch", "6 pcs", "Combo" → none); the SQL function `pack_size` (migration
  * 0009_pack_size) reads them by the same rules for the search, and a test holds the two to the
  * same answers over the whole bundled catalogue. The search side (`takeSize`) also reads what
- * shoppers type: "500g", "1 ltr", "half kg", "1/2 kg", "a dozen".
+ * shoppers type: "500g", "1 ltr", "half kg", "1/2 kg", "a dozen". The file sits in the product
+ * module, the lower of the two that read it (the search builds on the product's reads:
+ * docs/decisions/0048-module-layering.md); migration 0009's comment names its old place under search.
  */
 
 /** Base units: grams, millilitres, pieces. Mass, volume and count never compare with each other. */

@@ -1,5 +1,5 @@
 /**
- * Pack sizes (api/modules/search/sizes.ts; docs/search.md, "Pack sizes"): the search's size words,
+ * Pack sizes (api/modules/product/sizes.ts; docs/search.md, "Pack sizes"): the search's size words,
  * the catalogue's units, the tiers, and the SQL function `pack_size` (migration 0009_pack_size)
  * agreeing with `packSize` on every unit of the bundled catalogue (PGlite, or PostgreSQL with
  * TEST_DATABASE_URL).
