@@ -47,7 +47,7 @@ export async function listAudit(deps: Pick<AppDeps, 'db'>, query: AuditQuery): P
     .offset((page - 1) * AUDIT_PAGE_SIZE)
   const totalCount = await deps.db.$count(auditLog, where)
   return {
-    // `action`, `entity`, `before`, `after` hold what recordAudit (api/lib/audit.ts) wrote: the contract's values.
+    // `action`, `entity`, `before`, `after` hold what recordAudit (api/lib/audit.ts) wrote, the values contract/audit.ts lists.
     data: rows.map((row) => ({ ...row, at: row.at.toISOString() }) as AuditEntryAnswer),
     totalCount,
     totalNoPage: Math.ceil(totalCount / AUDIT_PAGE_SIZE),
