@@ -8,8 +8,7 @@
  */
 import { asc, eq, sql, type SQL } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
-import { queryRows } from '../../db/query.ts'
-import { categories, products } from '../../db/schema.ts'
+import { categories, products, subCategories, subCategoryCategories } from '../../db/schema.ts'
 import type { PagingExtra } from '../../../contract/paging.ts'
 import type { SitemapProduct, SitemapShelves } from '../../../contract/sitemap.ts'
 
@@ -35,16 +34,19 @@ export function sitemapShelves(deps: Deps): Promise<SitemapShelves> {
       .select({ _id: categories.id, name: categories.name, updatedAt: lastmod(sql`${categories.updatedAt}`) })
       .from(categories)
       .orderBy(asc(categories.name), asc(categories.id))
-    // raw SQL: a three-table join whose newest of two timestamps is the shelf's lastmod
-    const rows = await queryRows<{ cid: string; cname: string; sid: string; sname: string; updatedAt: string }>(
-      deps.db,
-      sql`select c.id as cid, c.name as cname, s.id as sid, s.name as sname,
-                 to_char(greatest(c.updated_at, s.updated_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "updatedAt"
-          from sub_category_categories scc
-          join categories c on c.id = scc.category_id
-          join sub_categories s on s.id = scc.sub_category_id
-          order by c.name, c.id, s.name, s.id`,
-    )
+    // A shelf changed when its category or its sub category last did.
+    const rows = await deps.db
+      .select({
+        cid: categories.id,
+        cname: categories.name,
+        sid: subCategories.id,
+        sname: subCategories.name,
+        updatedAt: lastmod(sql`greatest(${categories.updatedAt}, ${subCategories.updatedAt})`),
+      })
+      .from(subCategoryCategories)
+      .innerJoin(categories, eq(categories.id, subCategoryCategories.categoryId))
+      .innerJoin(subCategories, eq(subCategories.id, subCategoryCategories.subCategoryId))
+      .orderBy(asc(categories.name), asc(categories.id), asc(subCategories.name), asc(subCategories.id))
     return {
       categories: categoryRows,
       shelves: rows.map((r) => ({
