@@ -57,6 +57,7 @@ export async function unknownIds(db: Pick<Db, 'execute'>, table: 'categories' | 
     ids.map((id) => sql`${id}`),
     sql`, `,
   )}]::text[]`
+  // raw SQL: unnest … with ordinality keeps the order the ids were given in
   const rows = await queryRows<{ id: string }>(
     db,
     sql`select wanted.id from unnest(${list}) with ordinality as wanted(id, n)

@@ -11,11 +11,11 @@
  * then replays. Keys are per user and per endpoint (`scope`) and kept for IDEMPOTENCY_KEY_TTL_HOURS.
  */
 import { createHash } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Context } from 'hono'
 import { IdempotencyKeySchema } from '../../contract/idempotency.ts'
 import type { Db } from '../db/client.ts'
-import { queryRows } from '../db/query.ts'
+import { idempotencyKeys } from '../db/schema.ts'
 import { BadRequest, Conflict, HttpError } from './errors.ts'
 
 /** The request header carrying the key. */
@@ -69,7 +69,7 @@ export function idempotencyClaim(c: Context, userId: string, scope: string, inpu
   }
 }
 
-type Executor = Pick<Db, 'execute'>
+type Executor = Pick<Db, 'execute' | 'insert' | 'select'>
 
 /**
  * Runs `create` at most once per claim. Call it inside the create's transaction `tx`, before any
@@ -84,16 +84,16 @@ export async function runOnce<T>(tx: Executor, claim: IdempotencyClaim | undefin
   const thisKey = sql`user_id = ${userId} and scope = ${scope} and key = ${key}`
   const expired = sql`created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_TTL_HOURS})`
   await tx.execute(sql`delete from idempotency_keys where ${thisKey} and ${expired}`)
-  const claimed = await queryRows<{ claimed: number }>(
-    tx,
-    sql`insert into idempotency_keys (user_id, scope, key, request_hash) values (${userId}, ${scope}, ${key}, ${requestHash})
-        on conflict do nothing returning 1 as claimed`,
-  )
+  const claimed = await tx
+    .insert(idempotencyKeys)
+    .values({ userId, scope, key, requestHash })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key })
   if (claimed.length === 0) {
-    const [earlier] = await queryRows<{ requestHash: string; response: T | null }>(
-      tx,
-      sql`select request_hash as "requestHash", response from idempotency_keys where ${thisKey}`,
-    )
+    const [earlier] = await tx
+      .select({ requestHash: idempotencyKeys.requestHash, response: sql<T | null>`${idempotencyKeys.response}` })
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)))
     // Gone between the insert and the select: only an expiry sweep racing this request can do that.
     if (!earlier || earlier.response === null) throw Conflict('This request is being processed: try again in a moment')
     if (earlier.requestHash !== requestHash) throw new HttpError(422, KEY_REUSED)

@@ -20,6 +20,7 @@ export const SWEEP_GRACE_MS = 24 * 60 * 60 * 1000
  * @returns the number of images removed
  */
 export async function sweepUnusedImages(opts: { db: Db; storage: Storage; olderThan: Date; logger?: Logger }): Promise<number> {
+  // raw SQL: the "image in use" rule (imageIsUsed, ./images.ts), an EXISTS over four tables
   const rows = await queryRows<{ url: string }>(
     opts.db,
     sql`select i.url from images i

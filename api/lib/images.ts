@@ -203,6 +203,7 @@ export async function deleteImage(storage: Storage, url: string): Promise<boolea
  * query per table would be ideal; these tables are small enough for a scan on delete).
  */
 export async function isImageInUse(db: Db, url: string): Promise<boolean> {
+  // raw SQL: the one "image in use" rule (imageIsUsed), an EXISTS over four tables shared with the sweep
   const [row] = await queryRows<{ used: boolean }>(db, sql`select ${imageIsUsed(sql`${url}`)} as used`)
   return Boolean(row?.used)
 }

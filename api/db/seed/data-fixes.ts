@@ -22,9 +22,10 @@
  * `catalog-drawn-pictures-2026-11`: see `fixCatalogPictures`.
  */
 import fs from 'node:fs/promises'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { queryRows } from '../query.ts'
+import { dataFixes } from '../schema.ts'
 import { DRAWN_PICTURES_FIX, SELLING_PRICE_FIX, parseCatalogCsv, readArtwork, skuFor, type CatalogDataFix } from './import-catalog.ts'
 import { artworkForProduct } from './artwork.ts'
 import { mainImageKey } from '../../lib/images.ts'
@@ -54,7 +55,7 @@ interface FixedRow {
 async function runOnce(db: Db, name: CatalogDataFix, fix: (tx: Tx) => Promise<FixedRow[]>): Promise<number | null> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${FIX_LOCK_KEY})`)
-    const done = await queryRows(tx, sql`select 1 from data_fixes where name = ${name}`)
+    const done = await tx.select({ name: dataFixes.name }).from(dataFixes).where(eq(dataFixes.name, name))
     if (done.length > 0) return null
     const rows = await fix(tx)
     await recordAudit(
@@ -83,6 +84,7 @@ export async function fixCatalogSellingPrices(db: Db, csvPath: string): Promise<
   const source = JSON.stringify(rows.map((r) => ({ sku: skuFor(r.productId), mrp: r.mrp, selling: r.sellingPrice })))
   return runOnce(db, SELLING_PRICE_FIX, async (tx) => {
     // Read and locked first: an UPDATE's RETURNING gives only the new values, the audit wants both.
+    // raw SQL: joins the source prices, given as one JSON recordset, and locks the rows it changes
     const found = await queryRows<{ id: string; was: number; now: number }>(
       tx,
       sql`
@@ -117,7 +119,7 @@ export async function fixCatalogSellingPrices(db: Db, csvPath: string): Promise<
  * @returns the number of products given a drawn picture, or null when the fix had already run
  */
 export async function fixCatalogPictures(db: Db, csvPath: string, urlFor: (key: string) => string): Promise<number | null> {
-  const [done] = await queryRows(db, sql`select 1 from data_fixes where name = ${DRAWN_PICTURES_FIX}`)
+  const [done] = await db.select({ name: dataFixes.name }).from(dataFixes).where(eq(dataFixes.name, DRAWN_PICTURES_FIX))
   if (done) return null
   const rows = parseCatalogCsv(await fs.readFile(csvPath))
   const choices = rows.map((r) => artworkForProduct({ name: r.name, subCategory: r.subCategory, category: r.category }))
@@ -129,6 +131,7 @@ export async function fixCatalogPictures(db: Db, csvPath: string, urlFor: (key: 
   })
   return runOnce(db, DRAWN_PICTURES_FIX, async (tx) => {
     const json = JSON.stringify(source)
+    // raw SQL: UPDATE … FROM one JSON recordset, returning the source's old and new urls beside each row
     const updated = await queryRows<{ id: string; old: string; url: string }>(
       tx,
       sql`
@@ -171,7 +174,7 @@ export async function runCatalogDataFixes(
   const ran: Partial<Record<CatalogDataFix, number>> = {}
   // The fixes already recorded, in one read: on every start after the first none is left to run, and
   // none then reads the catalogue CSV (each fix checks again under its lock, `runOnce`).
-  const recorded = new Set((await queryRows<{ name: string }>(db, sql`select name from data_fixes`)).map((r) => r.name))
+  const recorded = new Set((await db.select({ name: dataFixes.name }).from(dataFixes)).map((r) => r.name))
   for (const [name, fix] of Object.entries(CATALOG_DATA_FIX_RUNS) as [CatalogDataFix, (typeof CATALOG_DATA_FIX_RUNS)[CatalogDataFix]][]) {
     if (recorded.has(name)) continue
     const rows = await fix.run(db, csvPath, urlFor)

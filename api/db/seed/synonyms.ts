@@ -12,9 +12,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'csv-parse/sync'
-import { sql } from 'drizzle-orm'
+import { inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db.ts'
 import { queryRows } from '../query.ts'
+import { dataFixes } from '../schema.ts'
 
 export const SYNONYMS_CSV = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'synonyms.csv')
 /**
@@ -86,15 +87,7 @@ export async function seedSynonyms(db: Db, csvPath = SYNONYMS_CSV): Promise<numb
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`)
     const names = Object.values(SYNONYM_SEEDS)
     const done = new Set(
-      (
-        await queryRows<{ name: string }>(
-          tx,
-          sql`select name from data_fixes where name = any(${sql`array[${sql.join(
-            names.map((n) => sql`${n}`),
-            sql`, `,
-          )}]::text[]`})`,
-        )
-      ).map((r) => r.name),
+      (await tx.select({ name: dataFixes.name }).from(dataFixes).where(inArray(dataFixes.name, names))).map((r) => r.name),
     )
     const batches = (Object.keys(SYNONYM_SEEDS) as Array<keyof typeof SYNONYM_SEEDS>).filter((seed) => !done.has(SYNONYM_SEEDS[seed]))
     if (batches.length === 0) return null
@@ -104,6 +97,7 @@ export async function seedSynonyms(db: Db, csvPath = SYNONYMS_CSV): Promise<numb
       const json = JSON.stringify(
         batch.map((r) => ({ word: r.word, means: r.means, both_ways: r.bothWays, kind: r.kind, source: r.source })),
       )
+      // raw SQL: INSERT … SELECT from one JSON recordset, one statement per batch however long
       const written = await queryRows<{ word: string }>(
         tx,
         sql`insert into search_synonyms (word, means, both_ways, kind, source)

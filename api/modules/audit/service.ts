@@ -2,9 +2,9 @@
  * Reading the audit trail (docs/product.md, "Audit trail"): one page of entries, newest first, that
  * the filters select. Entries are written by api/lib/audit.ts `recordAudit`, never here.
  */
-import { sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, gte, like, lt, type SQL } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
-import { queryRows } from '../../db/query.ts'
+import { auditLog } from '../../db/schema.ts'
 import { AUDIT_PAGE_SIZE, type AuditEntryAnswer, type AuditQuery } from '../../../contract/audit.ts'
 import { escapeLike, istDayEnd, istDayStart } from '../order/admin-filter.ts'
 import type { PagingExtra } from '../../../contract/paging.ts'
@@ -23,25 +23,32 @@ export async function listAudit(deps: Pick<AppDeps, 'db'>, query: AuditQuery): P
   const page = Number(query.page ?? 1)
   const clauses: SQL[] = []
   const actor = query.actor?.trim().toLowerCase()
-  if (actor) clauses.push(sql`a.actor_email like ${`%${escapeLike(actor)}%`}`)
-  if (query.entity) clauses.push(sql`a.entity = ${query.entity}`)
-  if (query.action) clauses.push(sql`a.action = ${query.action}`)
-  if (query.from) clauses.push(sql`a.at >= ${istDayStart(query.from)}`)
-  if (query.to) clauses.push(sql`a.at < ${istDayEnd(query.to)}`)
-  const where = clauses.length > 0 ? sql`where ${sql.join(clauses, sql` and `)}` : sql``
-  const [rows, [count]] = [
-    await queryRows<AuditEntryAnswer & { at: string | Date }>(
-      deps.db,
-      sql`select a.id as "_id", a.at, a.actor_email as actor, a.action, a.entity, a.entity_id as "entityId", a.before, a.after
-          from audit_log a ${where}
-          order by a.at desc, a.id desc
-          limit ${AUDIT_PAGE_SIZE} offset ${(page - 1) * AUDIT_PAGE_SIZE}`,
-    ),
-    await queryRows<{ n: number | string }>(deps.db, sql`select count(*) as n from audit_log a ${where}`),
-  ]
-  const totalCount = Number(count?.n ?? 0)
+  if (actor) clauses.push(like(auditLog.actorEmail, `%${escapeLike(actor)}%`))
+  if (query.entity) clauses.push(eq(auditLog.entity, query.entity))
+  if (query.action) clauses.push(eq(auditLog.action, query.action))
+  if (query.from) clauses.push(gte(auditLog.at, new Date(istDayStart(query.from))))
+  if (query.to) clauses.push(lt(auditLog.at, new Date(istDayEnd(query.to))))
+  const where = and(...clauses)
+  const rows = await deps.db
+    .select({
+      _id: auditLog.id,
+      at: auditLog.at,
+      actor: auditLog.actorEmail,
+      action: auditLog.action,
+      entity: auditLog.entity,
+      entityId: auditLog.entityId,
+      before: auditLog.before,
+      after: auditLog.after,
+    })
+    .from(auditLog)
+    .where(where)
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(AUDIT_PAGE_SIZE)
+    .offset((page - 1) * AUDIT_PAGE_SIZE)
+  const totalCount = await deps.db.$count(auditLog, where)
   return {
-    data: rows.map((row) => ({ ...row, at: new Date(row.at).toISOString() })),
+    // `action`, `entity`, `before`, `after` hold what recordAudit (api/lib/audit.ts) wrote, the values contract/audit.ts lists.
+    data: rows.map((row) => ({ ...row, at: row.at.toISOString() }) as AuditEntryAnswer),
     totalCount,
     totalNoPage: Math.ceil(totalCount / AUDIT_PAGE_SIZE),
     page,

@@ -14,14 +14,13 @@
  * - the files of a replaced or deleted image are removed once nothing else uses them.
  */
 import type { Category } from '../../../contract/category.ts'
-import { eq, sql } from 'drizzle-orm'
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
-import { categories } from '../../db/schema.ts'
+import { categories, productCategories, subCategoryCategories } from '../../db/schema.ts'
 import { Conflict, NotFound } from '../../lib/errors.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import { counted, isForeignKeyViolation, isoTimestamp } from '../../lib/catalog-sql.ts'
-import { queryRows } from '../../db/query.ts'
 import type { AddCategoryInput, UpdateCategoryInput } from '../../../contract/category.ts'
 import { assertReadVersion } from './catalog-schemas.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
@@ -57,23 +56,30 @@ const CATEGORY_NAME_LOCK_KEY = 7_264_110_301
 /** A category as answered (contract/category.ts). */
 export type CategoryAnswer = Category
 
-/** The answer columns of a category aliased `c`. */
-const categoryColumns = sql`c.id as "_id", c.name, c.image,
-  ${isoTimestamp(sql`c.created_at`)} as "createdAt", ${isoTimestamp(sql`c.updated_at`)} as "updatedAt"`
+/** The answer columns of a category (timestamps as ISO 8601 text, milliseconds, UTC). */
+const categoryColumns = {
+  _id: categories.id,
+  name: categories.name,
+  image: categories.image,
+  createdAt: sql<string>`${isoTimestamp(sql`${categories.createdAt}`)}`,
+  updatedAt: sql<string>`${isoTimestamp(sql`${categories.updatedAt}`)}`,
+}
 
 /**
  * Every category, sorted by name (ties by id so the order never changes between calls).
  * Cached under `category:list`.
  */
 export function listCategories(deps: CatalogDeps): Promise<CategoryAnswer[]> {
-  return deps.cache.get('category:list', () =>
-    queryRows<CategoryAnswer>(deps.db, sql`select ${categoryColumns} from categories c order by c.name, c.id`),
+  // Awaited inside: a builder query is a thenable that runs again on every await, so the cache must hold its rows.
+  return deps.cache.get(
+    'category:list',
+    async () => await deps.db.select(categoryColumns).from(categories).orderBy(asc(categories.name), asc(categories.id)),
   )
 }
 
 /** One category as answered, or undefined. `db` may be a transaction (it then sees its own writes). */
-async function categoryById(db: Pick<Db, 'execute'>, id: string): Promise<CategoryAnswer | undefined> {
-  const [row] = await queryRows<CategoryAnswer>(db, sql`select ${categoryColumns} from categories c where c.id = ${id}`)
+async function categoryById(db: Pick<Db, 'select'>, id: string): Promise<CategoryAnswer | undefined> {
+  const [row] = await db.select(categoryColumns).from(categories).where(eq(categories.id, id))
   return row
 }
 
@@ -82,13 +88,13 @@ async function categoryById(db: Pick<Db, 'execute'>, id: string): Promise<Catego
  * `exceptId` already has it, compared case-insensitively.
  * @throws 409 categoryNameTaken
  */
-async function assertCategoryNameFree(tx: Pick<Db, 'execute'>, name: string, exceptId?: string): Promise<void> {
+async function assertCategoryNameFree(tx: Pick<Db, 'execute' | 'select'>, name: string, exceptId?: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${CATEGORY_NAME_LOCK_KEY})`)
-  const [taken] = await queryRows<{ name: string }>(
-    tx,
-    sql`select name from categories where lower(name) = lower(${name})
-        ${exceptId ? sql`and id <> ${exceptId}` : sql``} limit 1`,
-  )
+  const [taken] = await tx
+    .select({ name: categories.name })
+    .from(categories)
+    .where(and(sql`lower(${categories.name}) = lower(${name})`, exceptId ? ne(categories.id, exceptId) : undefined))
+    .limit(1)
   if (taken) throw Conflict(categoryNameTaken(taken.name))
 }
 
@@ -164,12 +170,11 @@ export async function deleteCategory(deps: CatalogWriteDeps & ActorDeps, id: str
         .where(eq(categories.id, id))
         .for('update')
       if (!current) throw NotFound(CATEGORY_NOT_FOUND)
-      const [uses] = await queryRows<{ subCategories: number; products: number }>(
-        tx,
-        sql`select (select count(*)::int from sub_category_categories where category_id = ${id}) as "subCategories",
-                   (select count(*)::int from product_categories where category_id = ${id}) as products`,
-      )
-      if (uses && (uses.subCategories > 0 || uses.products > 0)) throw Conflict(categoryInUse(uses.subCategories, uses.products))
+      const uses = {
+        subCategories: await tx.$count(subCategoryCategories, eq(subCategoryCategories.categoryId, id)),
+        products: await tx.$count(productCategories, eq(productCategories.categoryId, id)),
+      }
+      if (uses.subCategories > 0 || uses.products > 0) throw Conflict(categoryInUse(uses.subCategories, uses.products))
       await tx.delete(categories).where(eq(categories.id, id))
       await recordAudit(tx, { actor: deps.actor, action: 'delete', entity: 'category', entityId: id, before: current, after: null })
       return current.image

@@ -20,8 +20,8 @@ import { deleteImageIfUnused, processImage, recordImage } from '../../lib/images
 import type { Storage } from '../../lib/storage.ts'
 import { illustrationStemOfKey } from '../../lib/illustration-store.ts'
 import type { Db } from '../../db/client.ts'
-import { queryRows } from '../../db/query.ts'
-import { sql } from 'drizzle-orm'
+import { illustrations } from '../../db/schema.ts'
+import { eq } from 'drizzle-orm'
 
 export const UPLOAD_DONE = 'Upload done'
 export { IMAGE_URL_MAX_LENGTH, ImageUrlSchema, NOT_OUR_IMAGE }
@@ -54,12 +54,12 @@ export async function uploadCatalogImage(deps: Pick<AppDeps, 'db' | 'storage' | 
  * product picture recorded in `illustrations` (its files are drawn on first request, so they may not
  * be there yet; api/lib/illustration-store.ts).
  */
-export async function isStoredImage(storage: Storage, url: string, db?: Pick<Db, 'execute'>): Promise<boolean> {
+export async function isStoredImage(storage: Storage, url: string, db?: Pick<Db, 'select'>): Promise<boolean> {
   const key = storage.keyFor(url)
   if (!key || !isStoredImageKey(key)) return false
   const stem = db ? illustrationStemOfKey(key) : null
   if (stem) {
-    const rows = await queryRows<{ id: string }>(db!, sql`select id from illustrations where id = ${stem}`)
+    const rows = await db!.select({ id: illustrations.id }).from(illustrations).where(eq(illustrations.id, stem))
     return rows.length > 0
   }
   return storage.exists(key)
@@ -73,7 +73,7 @@ export async function isStoredImage(storage: Storage, url: string, db?: Pick<Db,
 export async function assertStoredImages(
   storage: Storage,
   images: { path: string; url: string }[],
-  db?: Pick<Db, 'execute'>,
+  db?: Pick<Db, 'select'>,
 ): Promise<void> {
   const checked = await Promise.all(images.map(async (i) => ((await isStoredImage(storage, i.url, db)) ? null : i.path)))
   const issues: FieldIssue[] = checked.filter((p): p is string => p !== null).map((path) => ({ path, message: NOT_OUR_IMAGE }))

@@ -4,10 +4,11 @@
  * only, so a race in one store never touches another's stock. Admin edits set a number and then
  * invalidate the caches like any catalogue write.
  */
-import { sql } from 'drizzle-orm'
+import { and, asc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
+import { inventory, orderLines, products, stores } from '../../db/schema.ts'
 import { BadRequest, NotFound } from '../../lib/errors.ts'
 import {
   LOW_STOCK,
@@ -21,26 +22,23 @@ import { changedFields, recordAudit, type ActorDeps } from '../../lib/audit.ts'
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /** Sets one product's stock in one store (units ≥ 0). `db` may be a transaction. */
-export async function setStock(db: Pick<Db, 'execute'>, storeId: string, productId: string, stock: number): Promise<void> {
-  await db.execute(sql`insert into inventory (store_id, product_id, stock) values (${storeId}, ${productId}, ${stock})
-    on conflict (store_id, product_id) do update set stock = excluded.stock, updated_at = now()`)
+export async function setStock(db: Pick<Db, 'insert'>, storeId: string, productId: string, stock: number): Promise<void> {
+  await db
+    .insert(inventory)
+    .values({ storeId, productId, stock })
+    .onConflictDoUpdate({ target: [inventory.storeId, inventory.productId], set: { stock, updatedAt: sql`now()` } })
 }
 
 /**
  * Takes `quantity` units of a product from a store's stock, only if that many are there.
  * @returns the stock after, or undefined when there were fewer (nothing taken)
  */
-export async function takeStock(
-  tx: Pick<Db, 'execute'>,
-  storeId: string,
-  productId: string,
-  quantity: number,
-): Promise<number | undefined> {
-  const [row] = await queryRows<{ stock: number }>(
-    tx,
-    sql`update inventory set stock = stock - ${quantity}, updated_at = now()
-        where store_id = ${storeId} and product_id = ${productId} and stock >= ${quantity} returning stock`,
-  )
+export async function takeStock(tx: Pick<Db, 'update'>, storeId: string, productId: string, quantity: number): Promise<number | undefined> {
+  const [row] = await tx
+    .update(inventory)
+    .set({ stock: sql`${inventory.stock} - ${quantity}`, updatedAt: sql`now()` })
+    .where(and(eq(inventory.storeId, storeId), eq(inventory.productId, productId), gte(inventory.stock, quantity)))
+    .returning({ stock: inventory.stock })
   return row?.stock
 }
 
@@ -55,12 +53,14 @@ export async function returnOrderStock(
 ): Promise<Array<{ id: string; stock: number; quantity: number }>> {
   const restored: Array<{ id: string; stock: number; quantity: number }> = []
   for (const line of await orderUnitsByProduct(tx, orderId)) {
-    const [row] = await queryRows<{ stock: number }>(
-      tx,
-      sql`insert into inventory (store_id, product_id, stock) values (${storeId}, ${line.productId}, ${line.quantity})
-          on conflict (store_id, product_id) do update set stock = inventory.stock + excluded.stock, updated_at = now()
-          returning stock`,
-    )
+    const [row] = await tx
+      .insert(inventory)
+      .values({ storeId, productId: line.productId, stock: line.quantity })
+      .onConflictDoUpdate({
+        target: [inventory.storeId, inventory.productId],
+        set: { stock: sql`${inventory.stock} + excluded.stock`, updatedAt: sql`now()` },
+      })
+      .returning({ stock: inventory.stock })
     restored.push({ id: line.productId, stock: row!.stock, quantity: line.quantity })
   }
   return restored
@@ -71,14 +71,17 @@ export async function returnOrderStock(
  * out), in product id order: the order stock is taken back or returned in.
  */
 export async function orderUnitsByProduct(
-  tx: Pick<Db, 'execute'>,
+  tx: Pick<Db, 'select'>,
   orderId: string,
 ): Promise<Array<{ productId: string; quantity: number }>> {
-  return queryRows<{ productId: string; quantity: number }>(
-    tx,
-    sql`select product_id as "productId", sum(quantity)::int as quantity from order_lines
-        where order_id = ${orderId} and product_id is not null group by product_id order by product_id`,
-  )
+  const rows = await tx
+    .select({ productId: orderLines.productId, quantity: sql<number>`sum(${orderLines.quantity})::int` })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, orderId), isNotNull(orderLines.productId)))
+    .groupBy(orderLines.productId)
+    .orderBy(asc(orderLines.productId))
+  // `isNotNull` above: every productId is a string.
+  return rows as Array<{ productId: string; quantity: number }>
 }
 
 /**
@@ -90,7 +93,7 @@ export async function listInventory(
   deps: Pick<AppDeps, 'db'>,
   input: InventoryListInput,
 ): Promise<{ data: InventoryRow[]; totalCount: number }> {
-  const [store] = await queryRows<{ id: string }>(deps.db, sql`select id from stores where id = ${input.storeId}`)
+  const [store] = await deps.db.select({ id: stores.id }).from(stores).where(eq(stores.id, input.storeId))
   if (!store) throw NotFound('Store not found')
   const stock = sql`coalesce(i.stock, 0)`
   const search = input.search?.trim()
@@ -100,6 +103,7 @@ export async function listInventory(
     ${input.filter === 'low' ? sql`and ${stock} between 1 and ${LOW_STOCK}` : input.filter === 'out' ? sql`and ${stock} = 0` : sql``}`
   const from = sql`products p left join inventory i on i.product_id = p.id and i.store_id = ${input.storeId}`
   const [rows, [count]] = await Promise.all([
+    // raw SQL: the admin's stock page at 50 stores (a left join filtered on computed columns, page and count sharing one WHERE)
     queryRows<InventoryRow>(
       deps.db,
       sql`select ${input.storeId} as "storeId", p.id as "productId", p.name, p.unit,
@@ -108,6 +112,7 @@ export async function listInventory(
           from ${from} where ${where}
           order by p.name, p.id limit ${input.limit} offset ${(input.page - 1) * input.limit}`,
     ),
+    // raw SQL: the count of the page query above, over the same FROM and WHERE
     queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from ${from} where ${where}`),
   ])
   return { data: rows, totalCount: count?.n ?? 0 }
@@ -122,27 +127,9 @@ export async function updateInventory(deps: Pick<AppDeps, 'db' | 'cache'> & Acto
   await deps.db.transaction(async (tx) => {
     const storeIds = [...new Set(input.rows.map((r) => r.storeId))]
     const productIds = [...new Set(input.rows.map((r) => r.productId))]
-    const knownStores = new Set(
-      (
-        await queryRows<{ id: string }>(
-          tx,
-          sql`select id from stores where id in (${sql.join(
-            storeIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})`,
-        )
-      ).map((r) => r.id),
-    )
+    const knownStores = new Set((await tx.select({ id: stores.id }).from(stores).where(inArray(stores.id, storeIds))).map((r) => r.id))
     const knownProducts = new Set(
-      (
-        await queryRows<{ id: string }>(
-          tx,
-          sql`select id from products where id in (${sql.join(
-            productIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})`,
-        )
-      ).map((r) => r.id),
+      (await tx.select({ id: products.id }).from(products).where(inArray(products.id, productIds))).map((r) => r.id),
     )
     const issues = input.rows.flatMap((row, i) => [
       ...(knownStores.has(row.storeId) ? [] : [{ path: `rows.${i}.storeId`, message: 'Store not found' }]),
@@ -150,6 +137,7 @@ export async function updateInventory(deps: Pick<AppDeps, 'db' | 'cache'> & Acto
     ])
     if (issues.length > 0) throw BadRequest('Some rows name no store or product', issues)
     const pairs = JSON.stringify(input.rows.map((r) => ({ s: r.storeId, p: r.productId })))
+    // raw SQL: locks the edited (store, product) pairs, given as one JSON recordset, in key order
     const current = await queryRows<{ storeId: string; productId: string; stock: number }>(
       tx,
       sql`select i.store_id as "storeId", i.product_id as "productId", i.stock from inventory i
@@ -176,12 +164,16 @@ export async function updateInventory(deps: Pick<AppDeps, 'db' | 'cache'> & Acto
 
 /** The product's stock in every store (0 where none), stores by position. @throws 404 unknown product */
 export async function productStocks(deps: Pick<AppDeps, 'db'>, productId: string): Promise<ProductStock[]> {
-  const [product] = await queryRows<{ id: string }>(deps.db, sql`select id from products where id = ${productId}`)
+  const [product] = await deps.db.select({ id: products.id }).from(products).where(eq(products.id, productId))
   if (!product) throw NotFound('Product not found')
-  return queryRows<ProductStock>(
-    deps.db,
-    sql`select s.id as "storeId", s.name as "storeName", s.active, coalesce(i.stock, 0)::int as stock
-        from stores s left join inventory i on i.store_id = s.id and i.product_id = ${productId}
-        order by s.position, s.created_at, s.id`,
-  )
+  return deps.db
+    .select({
+      storeId: stores.id,
+      storeName: stores.name,
+      active: stores.active,
+      stock: sql<number>`coalesce(${inventory.stock}, 0)::int`,
+    })
+    .from(stores)
+    .leftJoin(inventory, and(eq(inventory.storeId, stores.id), eq(inventory.productId, productId)))
+    .orderBy(asc(stores.position), asc(stores.createdAt), asc(stores.id))
 }

@@ -65,6 +65,7 @@ export async function adminListProducts(
 ): Promise<{ data: AdminProductRow[]; totalCount: number; brands: string[] }> {
   const where = adminProductWhere(input)
   const [rows, [count], brands] = await Promise.all([
+    // raw SQL: the admin grid: a WHERE built as SQL on alias p (adminProductWhere) and sort keys over computed columns
     queryRows<Omit<AdminProductRow, 'price'> & { mrp: number }>(
       db,
       sql`select * from (
@@ -74,7 +75,9 @@ export async function adminListProducts(
             from products p where ${where}) p
           order by ${ORDER_BY[input.sort]} limit ${input.limit} offset ${(input.page - 1) * input.limit}`,
     ),
+    // raw SQL: the count of the grid query above, over the same WHERE fragment
     queryRows<{ n: number }>(db, sql`select count(*)::int as n from products p where ${where}`),
+    // raw SQL: distinct JSON field values sorted byte-wise (collate "C") without regard to case
     queryRows<{ brand: string }>(
       db,
       sql`select brand from (select distinct p.more_details->>'brand' as brand from products p

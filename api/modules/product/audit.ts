@@ -20,6 +20,7 @@ export async function productAuditValues(db: Pick<Db, 'execute'>, ids: string[],
   const stock: SQL = storeId
     ? sql`coalesce((select i.stock from inventory i where i.product_id = p.id and i.store_id = ${storeId}), 0)`
     : stockOf()
+  // raw SQL: audited values with ordered link ids (correlated array_agg) and a store stock subquery
   const rows = await queryRows<AuditValues & { id: string; mrp: number }>(
     db,
     sql`select p.id, p.name, p.sku, p.unit, p.price::float8 as mrp, p.selling_price::float8 as "sellingPrice",

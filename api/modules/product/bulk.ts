@@ -4,8 +4,8 @@
  * Prices keep the rules of a single update (./writes.ts, `consistentPrices`: the selling price at most
  * the MRP, the discount derived from the two); stock goes through ./stock.ts like the import's.
  */
-import { sql } from 'drizzle-orm'
-import { queryRows } from '../../db/query.ts'
+import { asc, inArray, sql } from 'drizzle-orm'
+import { products } from '../../db/schema.ts'
 import { BadRequest, HttpError } from '../../lib/errors.ts'
 import type { FieldIssue } from '../../../contract/envelope.ts'
 import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
@@ -28,11 +28,13 @@ export const BULK_UPDATED = 'Products updated'
 export async function bulkUpdateProducts(deps: CatalogWriteDeps & ActorDeps, input: BulkUpdateInput): Promise<{ updated: number }> {
   const ids = [...new Set(input.items.map((i) => i._id))]
   const updated = await deps.db.transaction(async (tx) => {
-    const current = await queryRows<{ id: string; mrp: string; sellingPrice: string }>(
-      tx,
-      sql`select id, price as mrp, selling_price as "sellingPrice" from products
-          where id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)) order by id for update`,
-    )
+    // The prices as the database's decimal text, not the column's float mapping: paise are exact.
+    const current = await tx
+      .select({ id: products.id, mrp: sql<string>`${products.price}`, sellingPrice: sql<string>`${products.sellingPrice}` })
+      .from(products)
+      .where(inArray(products.id, ids))
+      .orderBy(asc(products.id))
+      .for('update')
     const byId = new Map(current.map((c) => [c.id, c]))
     const issues: FieldIssue[] = []
     const prices: { id: string; mrp: number; sellingPrice: number; discount: number }[] = []

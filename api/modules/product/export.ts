@@ -21,6 +21,7 @@ export const EXPORT_PAGE = 1000
  * category names in the admin's order.
  */
 async function exportPage(db: Db, afterId: string, where: SQL): Promise<ExportProduct[]> {
+  // raw SQL: each product with its ordered category and sub category names (correlated array_agg), keyset paged
   return queryRows<ExportProduct>(
     db,
     sql`select p.id, p.sku, p.name, p.unit, p.price as mrp, p.selling_price as "sellingPrice", ${stockOf()} as stock, p.publish,

@@ -12,9 +12,10 @@
  * 10,000 rows within seconds (bench/import.ts).
  */
 import { createHash } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
+import { categories, productImports } from '../../db/schema.ts'
 import { BadRequest, NotFound } from '../../lib/errors.ts'
 import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { newId } from '../../lib/ids.ts'
@@ -34,7 +35,7 @@ export const IMPORT_NOT_FOUND = 'This upload is not waiting to be applied (appli
 /** How long a checked upload waits for its apply: one day. */
 export const IMPORT_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000
 
-type Tx = Pick<Db, 'execute'>
+type Tx = Pick<Db, 'execute' | 'select'>
 
 /** A product as stored, with its links in the admin's order. Prices in rupees as numeric text or numbers. */
 interface Current {
@@ -94,6 +95,7 @@ const jsonList = (items: string[]) => sql`(select jsonb_array_elements_text(${JS
 
 async function currentProducts(db: Tx, skus: string[], ids: string[]): Promise<Current[]> {
   if (skus.length === 0 && ids.length === 0) return []
+  // raw SQL: each product with its ordered category and sub category ids (correlated array_agg), matched by SKU or id
   return queryRows<Current>(
     db,
     sql`select p.id, p.sku, p.name, p.unit, p.price as mrp, p.selling_price as "sellingPrice", ${stockOf()} as stock, p.publish,
@@ -107,7 +109,7 @@ async function currentProducts(db: Tx, skus: string[], ids: string[]): Promise<C
 
 /** Category names → id (exact first, then without regard to case when that is unambiguous). */
 async function categoryLookup(db: Tx): Promise<(name: string) => string | undefined> {
-  const rows = await queryRows<{ id: string; name: string }>(db, sql`select id, name from categories`)
+  const rows = await db.select({ id: categories.id, name: categories.name }).from(categories)
   return nameLookup(rows)
 }
 
@@ -123,6 +125,7 @@ function nameLookup(rows: { id: string; name: string }[]): (name: string) => str
 
 /** Sub categories by name, each with the categories it is listed under. */
 async function subCategoryLookup(db: Tx): Promise<Map<string, { id: string; name: string; categoryIds: string[] }[]>> {
+  // raw SQL: a grouped left join with array_agg … filter, one row per sub category
   const rows = await queryRows<{ id: string; name: string; categoryIds: string[] }>(
     db,
     sql`select s.id, s.name, coalesce(array_agg(l.category_id) filter (where l.category_id is not null), '{}') as "categoryIds"
@@ -449,7 +452,11 @@ async function replaceLinks(tx: Tx, targets: Target[]): Promise<void> {
  */
 export async function applyImport(deps: CatalogWriteDeps & ActorDeps, upload: string): Promise<ImportAnswer> {
   const { plan, dropped } = await deps.db.transaction(async (tx) => {
-    const [stored] = await queryRows<{ content: string }>(tx, sql`select content from product_imports where id = ${upload} for update`)
+    const [stored] = await tx
+      .select({ content: productImports.content })
+      .from(productImports)
+      .where(eq(productImports.id, upload))
+      .for('update')
     if (!stored) throw NotFound(IMPORT_NOT_FOUND)
     const plan = await planImport(deps, tx, stored.content)
     if (plan.errors.length > 0) {

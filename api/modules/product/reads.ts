@@ -180,6 +180,7 @@ export const offsetOf = (page: number, limit: number) => (page - 1) * limit
  */
 export async function newestPage(deps: ProductReadDeps, where: SQL, page: number, limit: number): Promise<ProductPage> {
   const [rows, [count]] = await Promise.all([
+    // raw SQL: the page query newestPage: ids paged first, then expanded (productColumns, stock bit); measured, docs/search.md "Performance"
     queryRows<ProductRow>(
       deps.db,
       // The page's order is applied again outside on its own columns, not kept as a row_number():
@@ -192,6 +193,7 @@ export async function newestPage(deps: ProductReadDeps, where: SQL, page: number
           join products p on p.id = page.id
           order by page.in_stock desc, page.created_at desc nulls last, page.id`,
     ),
+    // raw SQL: the count of newestPage's WHERE, an SQL fragment on alias p built by its callers
     queryRows<{ total: number }>(deps.db, sql`select count(*)::int as total from products p where ${where}`),
   ])
   return { data: rows.map(toProductAnswer), totalCount: count?.total ?? 0 }
@@ -222,6 +224,7 @@ export function productsByCategoryGrouped(
     async () => {
       if (categoryIds.length === 0) return []
       const ids = textArray(categoryIds)
+      // raw SQL: a window (row_number per category, brands in turn) over the in-stock bit of the store
       const rows = await queryRows<ProductRow & { rowCategoryId: string }>(
         deps.db,
         sql`select top.category_id as "rowCategoryId", ${productColumns(deps.storeId)}${
@@ -328,6 +331,7 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
     deps,
     `product:similar:${productId}`,
     async () => {
+      // raw SQL: reads the brand key expression (brandKey) and search columns the two similar-product queries below compare
       const [self] = await queryRows<{ brand: string; selling: number; subs: string[]; packGroup: string | null }>(
         deps.db,
         sql`select ${brandKey} as brand, p.selling_price::float8 as selling, p.search_sub_category_ids as subs, p.pack_group as "packGroup"
@@ -337,6 +341,7 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
       const inStock = storeInStock(deps.storeId)
       // Its other pack sizes are listed apart on its page ("Other pack sizes"), not as similar products.
       const otherGroup = self.packGroup === null ? sql`true` : sql`p.pack_group is distinct from ${self.packGroup}`
+      // raw SQL: ranked by price distance (ln) over an array overlap, then expanded through productColumns
       const shelf = await queryRows<ProductRow>(
         deps.db,
         sql`select ${productColumns(deps.storeId)}
@@ -350,7 +355,8 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
       )
       const taken = [productId, ...shelf.map((p) => p._id)]
       const brand = self.brand
-        ? await queryRows<ProductRow>(
+        ? // raw SQL: top-N by stock bit and age, then expanded through productColumns
+          await queryRows<ProductRow>(
             deps.db,
             sql`select ${productColumns(deps.storeId)}
                 from (select p.id, ${inStock} as in_stock, p.created_at from products p
@@ -375,6 +381,7 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
 export async function productDetails(deps: ProductReadDeps, productId: string): Promise<Product> {
   if (!PLAUSIBLE_ID.test(productId)) throw NotFound('Product not found')
   return storeCached(deps, `product:details:${productId}`, async () => {
+    // raw SQL: the answered product projection (productColumns) with its pack sizes column
     const [row] = await queryRows<ProductRow>(
       deps.db,
       sql`select ${productColumns(deps.storeId)}, ${packSizesColumn(deps.storeId)} as "packSizes" from products p where p.id = ${productId} and p.publish`,
@@ -390,6 +397,7 @@ export async function productDetails(deps: ProductReadDeps, productId: string): 
  */
 export async function productAnswersByIds(db: Pick<Db, 'execute'>, storeId: string, ids: string[]): Promise<Map<string, Product>> {
   if (ids.length === 0) return new Map()
+  // raw SQL: the answered product projection (productColumns: stock bit, expanded categories)
   const rows = await queryRows<ProductRow>(db, sql`select ${productColumns(storeId)} from products p where p.id = any(${textArray(ids)})`)
   return new Map(rows.map((row) => [row._id, toProductAnswer(row)]))
 }

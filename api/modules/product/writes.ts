@@ -5,9 +5,9 @@
  * the change on its next request. The search vocabulary follows every write by itself (triggers of
  * migration 0006_search, docs/search.md).
  */
-import { eq, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
-import { productCategories, products, productSubCategories } from '../../db/schema.ts'
+import { productCategories, products, productSubCategories, subCategories, subCategoryCategories } from '../../db/schema.ts'
 import { BadRequest, NotFound } from '../../lib/errors.ts'
 import type { FieldIssue } from '../../../contract/envelope.ts'
 import { assertReadVersion, distinctIds } from '../category/catalog-schemas.ts'
@@ -18,7 +18,7 @@ import type { CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import { withoutIllustrationsBesidePhotos } from '../../../contract/images.ts'
 import { runOnce, type IdempotencyClaim } from '../../lib/idempotency.ts'
-import { productColumns, textArray, toProductAnswer, type ProductRow } from './reads.ts'
+import { productColumns, toProductAnswer, type ProductRow } from './reads.ts'
 import type { CreateProductInput, Product, UpdateProductInput } from '../../../contract/product.ts'
 import { setStock } from '../inventory/service.ts'
 import { recordAudit, type ActorDeps } from '../../lib/audit.ts'
@@ -33,17 +33,25 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /** One product as answered (stock of `storeId`) whether published or not, or undefined. `db` may be a transaction. */
 async function productById(db: Pick<Db, 'execute'>, storeId: string, id: string): Promise<Product | undefined> {
+  // raw SQL: the answered product's projection (productColumns, ./reads.ts), shared with every product read
   const [row] = await queryRows<ProductRow>(db, sql`select ${productColumns(storeId)} from products p where p.id = ${id}`)
   return row ? toProductAnswer(row) : undefined
 }
 
 /** The ids a product is linked to through `table` (its categories or sub categories), in the admin's order. */
 async function linkedIds(tx: Tx, table: 'product_categories' | 'product_sub_categories', productId: string): Promise<string[]> {
-  const column = table === 'product_categories' ? 'category_id' : 'sub_category_id'
-  const rows = await queryRows<{ id: string }>(
-    tx,
-    sql`select ${sql.identifier(column)} as id from ${sql.identifier(table)} where product_id = ${productId} order by position`,
-  )
+  const rows =
+    table === 'product_categories'
+      ? await tx
+          .select({ id: productCategories.categoryId })
+          .from(productCategories)
+          .where(eq(productCategories.productId, productId))
+          .orderBy(asc(productCategories.position))
+      : await tx
+          .select({ id: productSubCategories.subCategoryId })
+          .from(productSubCategories)
+          .where(eq(productSubCategories.productId, productId))
+          .orderBy(asc(productSubCategories.position))
   return rows.map((r) => r.id)
 }
 
@@ -68,13 +76,22 @@ async function assertLinksValid(
   ]
   if (issues.length === 0 && subCategoryIds.length > 0) {
     const distinct = distinctIds(subCategoryIds)
-    const outside = await queryRows<{ id: string; name: string }>(
-      tx,
-      sql`select s.id, s.name from sub_categories s
-          where s.id = any(${textArray(distinct.map((d) => d.id))})
-            and not exists (select 1 from sub_category_categories l
-                            where l.sub_category_id = s.id and l.category_id = any(${textArray(categoryIds)}))`,
-    )
+    const under = tx
+      .select({ one: sql`1` })
+      .from(subCategoryCategories)
+      .where(and(eq(subCategoryCategories.subCategoryId, subCategories.id), inArray(subCategoryCategories.categoryId, categoryIds)))
+    const outside = await tx
+      .select({ id: subCategories.id, name: subCategories.name })
+      .from(subCategories)
+      .where(
+        and(
+          inArray(
+            subCategories.id,
+            distinct.map((d) => d.id),
+          ),
+          notExists(under),
+        ),
+      )
     const names = new Map(outside.map((o) => [o.id, o.name]))
     for (const { id, index } of distinct) {
       if (!names.has(id)) continue

@@ -246,6 +246,7 @@ export async function listPage(db: Pick<Db, 'execute'>, query: ListQuery): Promi
   const facets = options.facets ? facetsColumn(options.brand, options.groupSizes) : sql`null::json`
   // The count rides on the page (a window over every filtered row, computed before the page is cut),
   // so the filtered rows are read once.
+  // raw SQL: a CTE of the matches with the count window and facets in one statement; measured, docs/search.md "Performance"
   const rows = await queryRows<ProductRow & { total: number; facets: Parameters<typeof labelled>[0] | null }>(
     db,
     sql`with ${matchedProducts(query)}
@@ -261,6 +262,7 @@ export async function listPage(db: Pick<Db, 'execute'>, query: ListQuery): Promi
   // facet counts under the other filters, which may leave products).
   if (!head && query.page === 1 && !options.facets) head = { total: 0, facets: null }
   if (!head) {
+    // raw SQL: the CTE of the page query, counted and faceted alone when the page is empty
     const [summary] = await queryRows<{ total: number; facets: Parameters<typeof labelled>[0] | null }>(
       db,
       sql`with ${matchedProducts(query)} select (select count(*)::int from ${filteredProducts(query)}) as total, ${facets} as facets`,

@@ -12,9 +12,9 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
-import { queryRows } from '../../db/query.ts'
+import { categories, productCategories, products, productSubCategories, subCategories } from '../../db/schema.ts'
 import { packSize, sizeTier, takeSize } from '../product/sizes.ts'
 
 /** One alternative of a judgment: every field it sets must hold. */
@@ -80,12 +80,19 @@ function hasSize(unit: string | undefined, wanted: string): boolean {
  * Every product of the database with its shelves and categories, one row per (product, sub category,
  * category) link: the catalogue a judgment's relevant count (the "R" of precision@5) is taken over.
  */
-export function judgingCatalogue(db: Pick<Db, 'execute'>): Promise<CatalogProduct[]> {
-  return queryRows<CatalogProduct>(
-    db,
-    sql`select p.id, p.name, coalesce(p.more_details->>'brand', '') as brand, s.name as shelf, c.name as category, p.unit
-        from products p
-        join product_sub_categories psc on psc.product_id = p.id join sub_categories s on s.id = psc.sub_category_id
-        join product_categories pc on pc.product_id = p.id join categories c on c.id = pc.category_id`,
-  )
+export async function judgingCatalogue(db: Pick<Db, 'select'>): Promise<CatalogProduct[]> {
+  return await db
+    .select({
+      id: products.id,
+      name: products.name,
+      brand: sql<string>`coalesce(${products.moreDetails}->>'brand', '')`,
+      shelf: subCategories.name,
+      category: categories.name,
+      unit: products.unit,
+    })
+    .from(products)
+    .innerJoin(productSubCategories, eq(productSubCategories.productId, products.id))
+    .innerJoin(subCategories, eq(subCategories.id, productSubCategories.subCategoryId))
+    .innerJoin(productCategories, eq(productCategories.productId, products.id))
+    .innerJoin(categories, eq(categories.id, productCategories.categoryId))
 }

@@ -117,6 +117,7 @@ export function shelvesNaming(shelves: Shelf[], phrase: string[]): Array<{ shelf
 /** Every category and sub category, cached until the next catalogue write. */
 export function loadShelves(deps: CatalogDeps): Promise<Shelf[]> {
   return deps.cache.get('search:shelves', async () => {
+    // raw SQL: a UNION of two tables with an ordered array subquery, one read for the shelf index
     const rows = await queryRows<{ id: string; kind: Shelf['kind']; name: string; categoryIds: string[] }>(
       deps.db,
       sql`select id, 'category' as kind, name, array[]::text[] as "categoryIds" from categories

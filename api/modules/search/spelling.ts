@@ -58,6 +58,7 @@ export interface WordFacts {
  */
 export async function lookUpWords(db: Pick<Db, 'execute'>, terms: string[], settings?: SQL): Promise<Map<string, WordFacts>> {
   const input = JSON.stringify([...new Set(terms)].map((term) => ({ term, forms: wordForms(term) })))
+  // raw SQL: a JSON recordset with lateral look-ups per term and set_config calls; measured (see above)
   const rows = await queryRows<{ term: string; known: number; completions: number }>(
     db,
     sql`select t.term, k.known, c.completions${settings ? sql`, ${settings}` : sql``}
@@ -83,6 +84,7 @@ export async function lookUpWords(db: Pick<Db, 'execute'>, terms: string[], sett
     })
     .slice(0, MAX_CORRECTED_TERMS)
   if (needing.length > 0) {
+    // raw SQL: pg_trgm candidates per term through unnest and a lateral join on the trigram index
     const found = await queryRows<{ term: string; candidates: WordFacts['candidates'] }>(
       db,
       sql`select t.term, coalesce(s.candidates, '[]'::json) as candidates

@@ -8,8 +8,8 @@
  * Read once into memory through the catalogue cache (`search:synonyms`), so a search costs no query
  * for it; a catalogue write clears it with everything else (api/lib/cache.ts).
  */
-import { sql } from 'drizzle-orm'
-import { queryRows } from '../../db/query.ts'
+import { asc } from 'drizzle-orm'
+import { searchSynonyms } from '../../db/schema.ts'
 import type { CatalogDeps } from '../category/service.ts'
 import { words } from './terms.ts'
 
@@ -54,10 +54,10 @@ export interface Vocabulary {
 /** The store's vocabulary (`Vocabulary`), cached until the next catalogue write. */
 export function loadSynonyms(deps: CatalogDeps): Promise<Vocabulary> {
   return deps.cache.get('search:synonyms', async () => {
-    const rows = await queryRows<{ word: string; means: string; bothWays: boolean; kind: string }>(
-      deps.db,
-      sql`select word, means, both_ways as "bothWays", kind from search_synonyms order by word, means`,
-    )
+    const rows = await deps.db
+      .select({ word: searchSynonyms.word, means: searchSynonyms.means, bothWays: searchSynonyms.bothWays, kind: searchSynonyms.kind })
+      .from(searchSynonyms)
+      .orderBy(asc(searchSynonyms.word), asc(searchSynonyms.means))
     return {
       words: synonymMap(rows.filter((r) => r.kind !== 'brand')),
       brands: synonymMap(rows.filter((r) => r.kind === 'brand').map((r) => ({ ...r, bothWays: false }))),

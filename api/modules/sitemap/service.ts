@@ -6,9 +6,9 @@
  * Reads go through `deps.cache` (keys `sitemap:`), which every catalogue write clears, so the sitemap
  * never lists a deleted product or misses a new one for longer than the cache takes to clear.
  */
-import { sql } from 'drizzle-orm'
+import { asc, eq, sql, type SQL } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
-import { queryRows } from '../../db/query.ts'
+import { categories, products, subCategories, subCategoryCategories } from '../../db/schema.ts'
 import type { PagingExtra } from '../../../contract/paging.ts'
 import type { SitemapProduct, SitemapShelves } from '../../../contract/sitemap.ts'
 
@@ -24,25 +24,31 @@ export interface SitemapProducts extends PagingExtra {
 
 type Deps = Pick<AppDeps, 'db' | 'cache'>
 
+/** A timestamp as the sitemaps.org `lastmod` text: ISO 8601 in UTC, to the second. */
+const lastmod = (column: SQL) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
+
 /** Every category and shelf, ordered by name. */
 export function sitemapShelves(deps: Deps): Promise<SitemapShelves> {
   return deps.cache.get('sitemap:shelves', async () => {
-    const categories = await queryRows<{ _id: string; name: string; updatedAt: string }>(
-      deps.db,
-      sql`select id as "_id", name, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "updatedAt"
-          from categories order by name, id`,
-    )
-    const rows = await queryRows<{ cid: string; cname: string; sid: string; sname: string; updatedAt: string }>(
-      deps.db,
-      sql`select c.id as cid, c.name as cname, s.id as sid, s.name as sname,
-                 to_char(greatest(c.updated_at, s.updated_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "updatedAt"
-          from sub_category_categories scc
-          join categories c on c.id = scc.category_id
-          join sub_categories s on s.id = scc.sub_category_id
-          order by c.name, c.id, s.name, s.id`,
-    )
+    const categoryRows = await deps.db
+      .select({ _id: categories.id, name: categories.name, updatedAt: lastmod(sql`${categories.updatedAt}`) })
+      .from(categories)
+      .orderBy(asc(categories.name), asc(categories.id))
+    // A shelf changed when its category or its sub category last did.
+    const rows = await deps.db
+      .select({
+        cid: categories.id,
+        cname: categories.name,
+        sid: subCategories.id,
+        sname: subCategories.name,
+        updatedAt: lastmod(sql`greatest(${categories.updatedAt}, ${subCategories.updatedAt})`),
+      })
+      .from(subCategoryCategories)
+      .innerJoin(categories, eq(categories.id, subCategoryCategories.categoryId))
+      .innerJoin(subCategories, eq(subCategories.id, subCategoryCategories.subCategoryId))
+      .orderBy(asc(categories.name), asc(categories.id), asc(subCategories.name), asc(subCategories.id))
     return {
-      categories,
+      categories: categoryRows,
       shelves: rows.map((r) => ({
         category: { _id: r.cid, name: r.cname },
         subCategory: { _id: r.sid, name: r.sname },
@@ -59,12 +65,14 @@ export function sitemapShelves(deps: Deps): Promise<SitemapShelves> {
 export function sitemapProducts(deps: Deps, page: number): Promise<SitemapProducts> {
   const limit = SITEMAP_PRODUCTS_PER_PAGE
   return deps.cache.get(`sitemap:products:${page}`, async () => {
-    const [{ count }] = await queryRows<{ count: number }>(deps.db, sql`select count(*)::int as count from products where publish`)
-    const products = await queryRows<{ _id: string; name: string; updatedAt: string }>(
-      deps.db,
-      sql`select id as "_id", name, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "updatedAt"
-          from products where publish order by id limit ${limit} offset ${(page - 1) * limit}`,
-    )
-    return { products, totalCount: count, page, limit, totalNoPage: Math.max(1, Math.ceil(count / limit)) }
+    const count = await deps.db.$count(products, eq(products.publish, true))
+    const rows = await deps.db
+      .select({ _id: products.id, name: products.name, updatedAt: lastmod(sql`${products.updatedAt}`) })
+      .from(products)
+      .where(eq(products.publish, true))
+      .orderBy(asc(products.id))
+      .limit(limit)
+      .offset((page - 1) * limit)
+    return { products: rows, totalCount: count, page, limit, totalNoPage: Math.max(1, Math.ceil(count / limit)) }
   })
 }

@@ -12,13 +12,12 @@
  *   (every store write invalidates it, as catalogue writes do, on every instance); kept apart from
  *   its entries so its hit counts stay those of the catalogue's answers.
  */
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { DEFAULT_DELIVERY_TIME, type CommerceSettings } from '../../config.ts'
 import type { Db } from '../../db/client.ts'
 import type { Tx } from '../../db/db.ts'
-import { queryRows } from '../../db/query.ts'
-import { addresses, stores, users, type StoreRow } from '../../db/schema.ts'
+import { addresses, orders, stores, users, type StoreRow } from '../../db/schema.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { distanceKm, lookupPincode, nearestPincode, type PincodePlace } from '../../lib/pincodes.ts'
 import { newId } from '../../lib/ids.ts'
@@ -159,13 +158,12 @@ export async function servingStore(
   return nearestServing(await activeStores(deps), point)
 }
 
+/** The statuses of an order still in its store's queue (not yet out for delivery). */
+const OPEN_ORDER_STATUSES = ['placed', 'packed'] as const
+
 /** Orders placed or packed (not yet out for delivery) of one store: the queue of the delivery time. */
-export async function openOrderCount(db: Db, storeId: string): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from orders where store_id = ${storeId} and status in ('placed', 'packed')`,
-  )
-  return row?.n ?? 0
+export async function openOrderCount(db: Pick<Db, '$count'>, storeId: string): Promise<number> {
+  return db.$count(orders, and(eq(orders.storeId, storeId), inArray(orders.status, OPEN_ORDER_STATUSES)))
 }
 
 /** A store as a shopper sees it, open or not at `now`. */
@@ -307,12 +305,13 @@ export function toStoreAnswer(store: StoreInfo, openOrders: number): Store {
 export async function listStoresForAdmin(deps: Pick<AppDeps, 'db'>): Promise<Store[]> {
   const [list, counts] = await Promise.all([
     allStores(deps.db),
-    queryRows<{ store_id: string; n: number }>(
-      deps.db,
-      sql`select store_id, count(*)::int as n from orders where status in ('placed', 'packed') group by store_id`,
-    ),
+    deps.db
+      .select({ storeId: orders.storeId, n: sql<number>`count(*)::int` })
+      .from(orders)
+      .where(inArray(orders.status, OPEN_ORDER_STATUSES))
+      .groupBy(orders.storeId),
   ])
-  const open = new Map(counts.map((c) => [c.store_id, c.n]))
+  const open = new Map(counts.map((c) => [c.storeId, c.n]))
   return list.map((s) => toStoreAnswer(s, open.get(s.id) ?? 0))
 }
 

@@ -10,13 +10,12 @@
  * replaced or deleted image removed once nothing else uses them.
  */
 import type { SubCategory } from '../../../contract/subcategory.ts'
-import { eq, sql } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
-import { subCategories, subCategoryCategories } from '../../db/schema.ts'
+import { productSubCategories, subCategories, subCategoryCategories } from '../../db/schema.ts'
 import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
 import { assertReadVersion, distinctIds } from '../category/catalog-schemas.ts'
 import { counted, expandedCategories, isForeignKeyViolation, isoTimestamp, unknownRefIssues } from '../../lib/catalog-sql.ts'
-import { queryRows } from '../../db/query.ts'
 import type { CatalogDeps, CatalogWriteDeps } from '../category/service.ts'
 import { assertStoredImages, releaseImages } from '../file/service.ts'
 import type { CreateSubCategoryInput, UpdateSubCategoryInput } from '../../../contract/subcategory.ts'
@@ -34,10 +33,17 @@ export const subCategoryInUse = (products: number) =>
 /** A sub category as answered (contract/subcategory.ts). */
 export type SubCategoryAnswer = SubCategory
 
-/** The answer columns of a sub category aliased `s`, its categories expanded. */
-const subCategoryColumns = sql`s.id as "_id", s.name, s.image,
-  ${expandedCategories('sub_category_categories', 'sub_category_id', sql`s.id`)} as category,
-  ${isoTimestamp(sql`s.created_at`)} as "createdAt", ${isoTimestamp(sql`s.updated_at`)} as "updatedAt"`
+/** The answer columns of a sub category, its categories expanded (timestamps as ISO 8601 text, UTC). */
+const subCategoryColumns = {
+  _id: subCategories.id,
+  name: subCategories.name,
+  image: subCategories.image,
+  category: sql<
+    SubCategoryAnswer['category']
+  >`${expandedCategories('sub_category_categories', 'sub_category_id', sql`${subCategories.id}`)}`,
+  createdAt: sql<string>`${isoTimestamp(sql`${subCategories.createdAt}`)}`,
+  updatedAt: sql<string>`${isoTimestamp(sql`${subCategories.updatedAt}`)}`,
+}
 
 /**
  * Every sub category, sorted by name (ties by id), each with its categories in the admin's order.
@@ -45,14 +51,16 @@ const subCategoryColumns = sql`s.id as "_id", s.name, s.image,
  * Cached under `subcategory:list`.
  */
 export function listSubCategories(deps: CatalogDeps): Promise<SubCategoryAnswer[]> {
-  return deps.cache.get('subcategory:list', () =>
-    queryRows<SubCategoryAnswer>(deps.db, sql`select ${subCategoryColumns} from sub_categories s order by s.name, s.id`),
+  // Awaited inside: a builder query is a thenable that runs again on every await, so the cache must hold its rows.
+  return deps.cache.get(
+    'subcategory:list',
+    async () => await deps.db.select(subCategoryColumns).from(subCategories).orderBy(asc(subCategories.name), asc(subCategories.id)),
   )
 }
 
 /** One sub category as answered, or undefined. `db` may be a transaction (it then sees its own writes). */
-async function subCategoryById(db: Pick<Db, 'execute'>, id: string): Promise<SubCategoryAnswer | undefined> {
-  const [row] = await queryRows<SubCategoryAnswer>(db, sql`select ${subCategoryColumns} from sub_categories s where s.id = ${id}`)
+async function subCategoryById(db: Pick<Db, 'select'>, id: string): Promise<SubCategoryAnswer | undefined> {
+  const [row] = await db.select(subCategoryColumns).from(subCategories).where(eq(subCategories.id, id))
   return row
 }
 
@@ -174,11 +182,8 @@ export async function deleteSubCategory(deps: CatalogWriteDeps & ActorDeps, id: 
         .where(eq(subCategories.id, id))
         .for('update')
       if (!current) throw NotFound(SUB_CATEGORY_NOT_FOUND)
-      const [uses] = await queryRows<{ products: number }>(
-        tx,
-        sql`select count(*)::int as products from product_sub_categories where sub_category_id = ${id}`,
-      )
-      if (uses && uses.products > 0) throw Conflict(subCategoryInUse(uses.products))
+      const products = await tx.$count(productSubCategories, eq(productSubCategories.subCategoryId, id))
+      if (products > 0) throw Conflict(subCategoryInUse(products))
       const before = { ...current, category: await linkedCategoryIds(tx, id) }
       await tx.delete(subCategories).where(eq(subCategories.id, id))
       await recordAudit(tx, { actor: deps.actor, action: 'delete', entity: 'sub_category', entityId: id, before, after: null })
