@@ -25,8 +25,8 @@ describe('pack sizes of a card', () => {
   it("keeps the sizes of a product that has others, with each size's discount from its two prices", () => {
     const card = toCardData({ _id: 'a', name: 'Paneer', price: 100, packSizes: [size('a', '200 g', 90, 100), size('b', '1 kg', 440)] })
     expect(card.packSizes).toEqual([
-      { _id: 'a', unit: '200 g', price: 100, sellingPrice: 90, discount: 10, stock: 3 },
-      { _id: 'b', unit: '1 kg', price: 440, sellingPrice: 440, discount: 0, stock: 3 },
+      { _id: 'a', unit: '200 g', mrp: 100, sellingPrice: 90, discount: 10, stock: 3 },
+      { _id: 'b', unit: '1 kg', mrp: 440, sellingPrice: 440, discount: 0, stock: 3 },
     ])
   })
 
