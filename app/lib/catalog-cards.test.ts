@@ -19,6 +19,16 @@ describe('brandOf', () => {
   })
 })
 
+describe('the price a card shows', () => {
+  it("names the wire's price the MRP and keeps no wire `price` (app/lib/money.ts PriceView)", () => {
+    const card = toCardData({ _id: 'p1', name: 'Butter', price: 69.75, sellingPrice: 52, discount: 26 })
+    expect(card).toMatchObject({ mrp: 69.75, sellingPrice: 52 })
+    expect(card).not.toHaveProperty('price')
+    // The badge's percentage comes from the two prices, not the wire's discount.
+    expect(card.discount).toBeCloseTo(25.448, 3)
+  })
+})
+
 describe('pack sizes of a card', () => {
   const size = (_id: string, unit: string, sellingPrice: number, price = sellingPrice) => ({ _id, unit, price, sellingPrice, stock: 3 })
 
