@@ -6,7 +6,7 @@
  * nothing is added up here (the server's bill is the only one).
  */
 import type { Bill } from '../.server/api/cart.ts'
-import { formatRupees } from '../lib/money.ts'
+import { formatRupees, subtractRupees } from '../lib/money.ts'
 
 /** A signed amount of the rounding off: "+₹0.19", "−₹0.31" (a true minus sign). */
 function signedRupees(amount: number): string {
@@ -30,7 +30,7 @@ export function BillSummary({
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const freeDelivery = bill.itemCount > 0 && bill.deliveryCharge === 0
-  const toFree = bill.freeDeliveryAbove - bill.itemsTotal
+  const toFree = subtractRupees(bill.freeDeliveryAbove, bill.itemsTotal)
   return (
     <section aria-label={title} data-card="bill" className="rounded-xl border border-slate-200 bg-white p-4">
       <Heading className="mb-2 text-base font-bold text-slate-900">{title}</Heading>

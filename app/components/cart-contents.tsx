@@ -15,7 +15,7 @@ import type { Bill, CartLine } from '../.server/api/cart.ts'
 import { brandOf } from '../lib/catalog-cards.ts'
 import { cartLineStock, DEFAULT_DELIVERY_MINUTES, unavailableAtLabel, type CartLineStock } from '../lib/delivery.ts'
 import { countLabel } from '../lib/plural.ts'
-import { formatRupees } from '../lib/money.ts'
+import { formatRupees, isDiscounted, priceTimes, productPrice } from '../lib/money.ts'
 import { productPath } from '../lib/slug.ts'
 import { AddToCart, useCartFetcher } from './add-to-cart.tsx'
 import { BillSummary } from './bill-summary.tsx'
@@ -96,8 +96,8 @@ function CartLineRow({ line, storeName }: { line: CartLine; storeName: string | 
   const product = line.productId
   const brand = brandOf(product)
   const stock = cartLineStock(line.quantity, stockOf(line))
-  const lineTotal = Math.round(product.sellingPrice * 100 * line.quantity) / 100
-  const lineMrp = Math.round(Math.max(product.price, product.sellingPrice) * 100 * line.quantity) / 100
+  // The line's selling and MRP totals, in paise (app/lib/money.ts): never rupee arithmetic here.
+  const linePrice = priceTimes(productPrice(product), line.quantity)
   const unavailable = stock.kind === 'unavailable'
   const label = brand ? `${brand} ${product.name}` : product.name
   return (
@@ -124,15 +124,15 @@ function CartLineRow({ line, storeName }: { line: CartLine; storeName: string | 
           {unavailable ? (
             <s className="text-sm font-bold text-slate-500">
               <span className="sr-only">Not billed: </span>
-              {formatRupees(lineTotal)}
+              {formatRupees(linePrice.sellingPrice)}
             </s>
           ) : (
-            <span className="text-sm font-bold">{formatRupees(lineTotal)}</span>
+            <span className="text-sm font-bold">{formatRupees(linePrice.sellingPrice)}</span>
           )}
-          {lineMrp > lineTotal && !unavailable ? (
+          {isDiscounted(linePrice) && !unavailable ? (
             <s className="text-xs text-slate-500">
               <span className="sr-only">MRP </span>
-              {formatRupees(lineMrp)}
+              {formatRupees(linePrice.mrp)}
             </s>
           ) : null}
         </p>

@@ -12,7 +12,7 @@
 import { useSyncExternalStore } from 'react'
 import type { Order } from '../.server/api/order.ts'
 import { arrivingByLabel, countdownLabel, deliveryVerdict, formatClock, minutesLeft } from '../lib/delivery.ts'
-import { formatRupees } from '../lib/money.ts'
+import { formatRupees, isDiscounted, orderLinePrice } from '../lib/money.ts'
 import { formatOrderTime, ORDER_PROGRESS, statusLabel } from '../lib/order-status.ts'
 import type { OrderStatus } from '../../contract/order-status.ts'
 import { addressLine } from '../lib/schemas/address.ts'
@@ -181,37 +181,41 @@ export function OrderBody({ order }: { order: Order }) {
     <div className="grid gap-4 lg:grid-cols-[1fr_20rem]">
       <section aria-label="Items" data-card="order items" className="rounded-xl border border-slate-200 bg-white px-3">
         <ul className="divide-y divide-slate-100">
-          {order.items.map((line, i) => (
-            <li key={`${line.productId ?? 'gone'}-${i}`} className="flex items-center gap-3 py-3">
-              <ResponsiveImage
-                src={line.image}
-                alt=""
-                width={64}
-                height={64}
-                sizes="64px"
-                className="size-16 shrink-0 rounded-lg border border-slate-100 object-contain p-1"
-              />
-              <div className="min-w-0 flex-1">
-                <p className="text-sm font-semibold text-slate-800">
-                  {line.brand ? <span className="text-slate-600">{line.brand} </span> : null}
-                  {line.name}
-                </p>
-                <p className="text-xs text-slate-500">
-                  {line.unit} · Qty {line.quantity} × {formatRupees(line.price)}
-                  {line.mrp > line.price ? (
-                    <>
-                      {' '}
-                      <s>
-                        <span className="sr-only">MRP </span>
-                        {formatRupees(line.mrp)}
-                      </s>
-                    </>
-                  ) : null}
-                </p>
-              </div>
-              <p className="text-sm font-bold">{formatRupees(line.lineTotal)}</p>
-            </li>
-          ))}
+          {order.items.map((line, i) => {
+            // An order line's wire `price` is the selling price paid: read through the view type.
+            const price = orderLinePrice(line)
+            return (
+              <li key={`${line.productId ?? 'gone'}-${i}`} className="flex items-center gap-3 py-3">
+                <ResponsiveImage
+                  src={line.image}
+                  alt=""
+                  width={64}
+                  height={64}
+                  sizes="64px"
+                  className="size-16 shrink-0 rounded-lg border border-slate-100 object-contain p-1"
+                />
+                <div className="min-w-0 flex-1">
+                  <p className="text-sm font-semibold text-slate-800">
+                    {line.brand ? <span className="text-slate-600">{line.brand} </span> : null}
+                    {line.name}
+                  </p>
+                  <p className="text-xs text-slate-500">
+                    {line.unit} · Qty {line.quantity} × {formatRupees(price.sellingPrice)}
+                    {isDiscounted(price) ? (
+                      <>
+                        {' '}
+                        <s>
+                          <span className="sr-only">MRP </span>
+                          {formatRupees(price.mrp)}
+                        </s>
+                      </>
+                    ) : null}
+                  </p>
+                </div>
+                <p className="text-sm font-bold">{formatRupees(line.lineTotal)}</p>
+              </li>
+            )
+          })}
         </ul>
       </section>
       <div className="flex flex-col gap-4">

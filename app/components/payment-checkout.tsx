@@ -8,6 +8,7 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import type { Checkout } from '../../contract/payment.ts'
+import { formatPaise } from '../lib/money.ts'
 import { buttonClassName } from './ui/button.tsx'
 
 const RAZORPAY_SCRIPT = 'https://checkout.razorpay.com/v1/checkout.js'
@@ -130,7 +131,7 @@ export function PaymentCheckout({ checkout, label, autoOpen }: { checkout: Check
           >
             <p className="rounded-lg bg-amber-100 px-3 py-2 text-sm font-semibold text-amber-900">Test payment: no money moves</p>
             <h2 id="test-payment-title" className="mt-3 text-lg font-bold">
-              Pay ₹{(checkout.amount / 100).toFixed(2).replace(/\.00$/, '')}
+              Pay {formatPaise(checkout.amount)}
             </h2>
             <p className="text-sm text-slate-600">Order {checkout.orderNumber}</p>
             {testAnswer('pay', `Pay by ${METHOD_WORDS[checkout.method] ?? 'UPI'}`, 'primary')}

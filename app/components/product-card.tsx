@@ -19,7 +19,7 @@ import { Link } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { productAnchor } from '../lib/cart.ts'
 import { packSizeLabels, type PackSizeCardData, type ProductCardData } from '../lib/catalog-cards.ts'
-import { discountLabel, formatRupees } from '../lib/money.ts'
+import { discountLabel, formatRupees, isDiscounted, type PriceView } from '../lib/money.ts'
 import { AddToCart } from './add-to-cart.tsx'
 import { productPath } from '../lib/slug.ts'
 import { deliveryBadgeLabel, lowStockLabel } from '../lib/delivery.ts'
@@ -59,16 +59,18 @@ export function DiscountBadge({ discount, className = '' }: { discount: number; 
   return <span className={className ? `badge-off ${className}` : 'badge-off'}>{label}</span>
 }
 
-/** Selling price with the MRP struck through when higher (en-IN rupees, whole rupees when whole; app/lib/money.ts). */
-export function PriceTag({ price, sellingPrice: selling, size = 'sm' }: { price: number; sellingPrice: number; size?: 'sm' | 'lg' }) {
-  const isDiscounted = selling < price
+/**
+ * Selling price with the MRP struck through when higher (rupees of the view type `PriceView`, en-IN,
+ * whole rupees when whole; app/lib/money.ts).
+ */
+export function PriceTag({ mrp, sellingPrice, size = 'sm' }: Pick<PriceView, 'mrp' | 'sellingPrice'> & { size?: 'sm' | 'lg' }) {
   return (
     <p className="price">
-      <span className={size === 'lg' ? 'text-2xl font-bold' : 'text-sm font-bold'}>{formatRupees(selling)}</span>
-      {isDiscounted ? (
+      <span className={size === 'lg' ? 'text-2xl font-bold' : 'text-sm font-bold'}>{formatRupees(sellingPrice)}</span>
+      {isDiscounted({ mrp, sellingPrice }) ? (
         <s className={size === 'lg' ? 'text-base text-slate-500' : 'text-xs text-slate-500'}>
           <span className="sr-only">MRP </span>
-          {formatRupees(price)}
+          {formatRupees(mrp)}
         </s>
       ) : null}
     </p>
@@ -186,7 +188,7 @@ export function ProductCard({
         {/* Price and ADD share a line while both fit; in a narrow card (a phone's home row, a listing
             beside its sub category list) ADD moves under the price instead of out of the card. */}
         <div className="pc-buy">
-          <PriceTag price={shown.price} sellingPrice={shown.sellingPrice} />
+          <PriceTag mrp={shown.mrp} sellingPrice={shown.sellingPrice} />
           <div className="pc-cart">
             <AddToCart key={shown._id} productId={shown._id} name={cartName} stock={shown.stock} />
           </div>

@@ -14,13 +14,14 @@ import { Form, Link } from 'react-router'
 import { ResponsiveImage } from './responsive-image.tsx'
 import { buttonClassName } from './ui/button.tsx'
 import { cn } from './ui/cn.ts'
-import { formatRupees } from '../lib/money.ts'
+import { formatRupees, productPrice, type PriceView } from '../lib/money.ts'
 import {
   ADMIN_PRODUCT_BRAND_MAX,
   ADMIN_PRODUCT_SORTS,
   LOW_STOCK,
   type AdminProductFilter,
   type AdminProductSort,
+  type AdminProductRow,
 } from '../../contract/product-admin.ts'
 
 /** The sorts in words, for the sort menu. */
@@ -33,18 +34,26 @@ export const PRODUCT_SORT_LABELS: Record<AdminProductSort, string> = {
   stock_desc: 'Stock: high to low',
 }
 
-/** One row as the grid shows it (contract/product-admin.ts `AdminProductRow`). */
-export interface ProductGridRow {
+/**
+ * One row as the grid shows it: contract/product-admin.ts `AdminProductRow` with its prices under
+ * the view type's names (`mrp`, `sellingPrice` in rupees: app/lib/money.ts `PriceView`; the wire's
+ * `price` is the MRP), cut by `productGridRow`.
+ */
+export interface ProductGridRow extends Pick<PriceView, 'mrp' | 'sellingPrice'> {
   _id: string
   sku: string | null
   name: string
   brand: string
   unit: string
   image: string
-  price: number
-  sellingPrice: number
   stock: number
   publish: boolean
+}
+
+/** The grid's row of an admin product row (its wire `price` is the MRP; `updatedAt` is not shown). */
+export function productGridRow({ _id, sku, name, brand, unit, image, stock, publish, ...wire }: AdminProductRow): ProductGridRow {
+  const { mrp, sellingPrice } = productPrice(wire)
+  return { _id, sku, name, brand, unit, image, mrp, sellingPrice, stock, publish }
 }
 
 const fieldClass = 'w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm'
@@ -231,7 +240,7 @@ export function ProductGridItem({
       <dl className="col-span-3 grid grid-cols-4 gap-2 text-sm xl:col-span-1 xl:text-right">
         <div className="min-w-0">
           <dt className="text-xs text-slate-500 xl:sr-only">MRP</dt>
-          <dd className="break-words">{formatRupees(row.price)}</dd>
+          <dd className="break-words">{formatRupees(row.mrp)}</dd>
         </div>
         <div className="min-w-0">
           <dt className="text-xs text-slate-500 xl:sr-only">Selling price</dt>

@@ -19,14 +19,24 @@ describe('brandOf', () => {
   })
 })
 
+describe('the price a card shows', () => {
+  it("names the wire's price the MRP and keeps no wire `price` (app/lib/money.ts PriceView)", () => {
+    const card = toCardData({ _id: 'p1', name: 'Butter', price: 69.75, sellingPrice: 52, discount: 26 })
+    expect(card).toMatchObject({ mrp: 69.75, sellingPrice: 52 })
+    expect(card).not.toHaveProperty('price')
+    // The badge's percentage comes from the two prices, not the wire's discount.
+    expect(card.discount).toBeCloseTo(25.448, 3)
+  })
+})
+
 describe('pack sizes of a card', () => {
   const size = (_id: string, unit: string, sellingPrice: number, price = sellingPrice) => ({ _id, unit, price, sellingPrice, stock: 3 })
 
   it("keeps the sizes of a product that has others, with each size's discount from its two prices", () => {
     const card = toCardData({ _id: 'a', name: 'Paneer', price: 100, packSizes: [size('a', '200 g', 90, 100), size('b', '1 kg', 440)] })
     expect(card.packSizes).toEqual([
-      { _id: 'a', unit: '200 g', price: 100, sellingPrice: 90, discount: 10, stock: 3 },
-      { _id: 'b', unit: '1 kg', price: 440, sellingPrice: 440, discount: 0, stock: 3 },
+      { _id: 'a', unit: '200 g', mrp: 100, sellingPrice: 90, discount: 10, stock: 3 },
+      { _id: 'b', unit: '1 kg', mrp: 440, sellingPrice: 440, discount: 0, stock: 3 },
     ])
   })
 

@@ -4,21 +4,19 @@
  * (app/components/product-card.tsx, category-grid.tsx).
  */
 
-import { discountPercentOf } from './money.ts'
+import { productPrice, type PriceView } from './money.ts'
 
-/** What a product card shows: a trimmed product. Prices in rupees. */
-export interface ProductCardData {
+/**
+ * What a product card shows: a trimmed product. Its price is the view `PriceView` of
+ * app/lib/money.ts (`mrp`, `sellingPrice` in rupees, `discount` in percent from the two, for the
+ * badge), never the wire's `price`.
+ */
+export interface ProductCardData extends PriceView {
   _id: string
   name: string
   /** The first image url ('' when the product has none). */
   image: string
   unit: string
-  /** MRP in rupees. */
-  price: number
-  /** Selling price in rupees, as the catalogue gives it. */
-  sellingPrice: number
-  /** Discount in percent (0-100) of the selling price off the MRP, for the badge. */
-  discount: number
   /** Units in stock (0 = "Out of stock", no ADD button). */
   stock: number
   /** The brand ('' when unknown): four cards reading just "Tea" must be told apart. */
@@ -30,14 +28,10 @@ export interface ProductCardData {
   packSizes?: PackSizeCardData[]
 }
 
-/** One size of a card's size picker: what the card shows and adds when that size is chosen. Prices in rupees. */
-export interface PackSizeCardData {
+/** One size of a card's size picker: what the card shows and adds when that size is chosen (prices as `ProductCardData`). */
+export interface PackSizeCardData extends PriceView {
   _id: string
   unit: string
-  price: number
-  sellingPrice: number
-  /** Percent off the MRP, from the two prices (as `ProductCardData.discount`). */
-  discount: number
   stock: number
 }
 
@@ -67,33 +61,24 @@ export function brandOf(product: Pick<CardSource, 'more_details'>): string {
 
 /** The card fields of an API product (its first image only). */
 export function toCardData(product: CardSource): ProductCardData {
-  const price = Number(product.price) || 0
-  const sellingPrice = Number(product.sellingPrice ?? product.price) || 0
   return {
     _id: product._id,
     name: product.name,
     image: product.image?.[0] ?? '',
     unit: product.unit ?? '',
-    price,
-    sellingPrice,
-    // From the two prices, not the API's `discount` (docs/commerce-api.md, "The discount on the wire").
-    discount: product.sellingPrice == null ? Number(product.discount) || 0 : discountPercentOf(price, sellingPrice),
+    ...productPrice(product),
     stock: Number(product.stock) || 0,
     brand: brandOf(product),
     ...(product.packSizes && product.packSizes.length > 1 ? { packSizes: product.packSizes.map(toPackSizeCard) } : {}),
   }
 }
 
-/** A pack size as a card's picker shows it (the discount from the two prices, as `toCardData`). */
+/** A pack size as a card's picker shows it (its price view as `toCardData`'s). */
 function toPackSizeCard(size: { _id: string; unit: string; price: number; sellingPrice: number; stock: number }): PackSizeCardData {
-  const price = Number(size.price) || 0
-  const sellingPrice = Number(size.sellingPrice) || 0
   return {
     _id: size._id,
     unit: size.unit,
-    price,
-    sellingPrice,
-    discount: discountPercentOf(price, sellingPrice),
+    ...productPrice(size),
     stock: Number(size.stock) || 0,
   }
 }

@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { discountLabel, discountPercentOf, formatRupees, sellingPrice } from './money.ts'
+import {
+  decimalRupees,
+  discountLabel,
+  discountPercentOf,
+  discountToTwoPlaces,
+  formatPaise,
+  formatRupees,
+  fromPaise,
+  isDiscounted,
+  lineAmount,
+  orderLinePrice,
+  priceTimes,
+  productPrice,
+  sellingPrice,
+  subtractRupees,
+  sumRupees,
+  toPaise,
+} from './money.ts'
 
 describe('formatRupees (en-IN, Indian rupee)', () => {
   it('groups digits the Indian way and drops .00 for whole rupees', () => {
@@ -88,5 +105,99 @@ describe('discountPercentOf (the badge reads the two prices, not the API discoun
     expect(discountPercentOf(100, 100)).toBe(0)
     expect(discountPercentOf(100, 120)).toBe(0)
     expect(discountPercentOf(100, 0)).toBe(100)
+  })
+})
+
+describe('paise: the exact unit every computation works in', () => {
+  it('turns rupees into whole paise, half away from zero, and back', () => {
+    expect(toPaise(52.5)).toBe(5250)
+    expect(toPaise(0.29)).toBe(29) // 0.29 × 100 = 28.999… in binary floating point
+    expect(toPaise(1.005)).toBe(101)
+    expect(toPaise(-1.005)).toBe(-101)
+    expect(fromPaise(5250)).toBe(52.5)
+    expect(() => fromPaise(52.5)).toThrow(RangeError)
+  })
+
+  it('formats a payment amount in paise as the pages format rupees (en-IN)', () => {
+    expect(formatPaise(5250)).toBe('₹52.50')
+    expect(formatPaise(123456700)).toBe('₹12,34,567')
+    expect(formatPaise(100001)).toBe('₹1,000.01')
+    expect(formatPaise(0)).toBe('₹0')
+  })
+
+  it('writes the plain decimal of schema.org price, exact to the paisa', () => {
+    expect(decimalRupees(52.5)).toBe('52.50')
+    expect(decimalRupees(1234)).toBe('1234.00')
+    expect(decimalRupees(0.07)).toBe('0.07')
+    expect(decimalRupees(1.005)).toBe('1.01')
+    expect(decimalRupees(0)).toBe('0.00')
+    expect(() => decimalRupees(Number.NaN)).toThrow(RangeError)
+  })
+})
+
+describe('totals of lines', () => {
+  it('multiplies a unit price by a whole quantity in paise', () => {
+    expect(lineAmount(0.1, 3)).toBe(0.3) // 0.1 × 3 = 0.30000000000000004 in floating point
+    expect(lineAmount(19.99, 7)).toBe(139.93)
+    expect(lineAmount(52.5, 0)).toBe(0)
+    expect(() => lineAmount(10, 1.5)).toThrow(RangeError)
+  })
+
+  it('adds many lines exactly', () => {
+    expect(sumRupees(Array.from({ length: 100 }, () => 0.1))).toBe(10)
+    expect(sumRupees(Array.from({ length: 1000 }, () => 19.99))).toBe(19990)
+    expect(sumRupees([0.1, 0.2])).toBe(0.3)
+    expect(sumRupees([])).toBe(0)
+    // A float loop drifts where the paise sum does not.
+    expect(Array.from({ length: 100 }, () => 0.1).reduce((a, b) => a + b, 0)).not.toBe(10)
+  })
+
+  it('subtracts in paise', () => {
+    expect(199 - 150.3).not.toBe(48.7)
+    expect(subtractRupees(199, 150.3)).toBe(48.7)
+    expect(subtractRupees(0.3, 0.1)).toBe(0.2)
+    expect(subtractRupees(10, 12.5)).toBe(-2.5)
+  })
+
+  it("gives a line's selling and MRP totals, the MRP never below the selling total", () => {
+    expect(priceTimes({ mrp: 69.75, sellingPrice: 52.33 }, 3)).toEqual({
+      mrp: 209.25,
+      sellingPrice: 156.99,
+      discount: expect.closeTo(24.97, 2),
+    })
+    expect(priceTimes({ mrp: 40, sellingPrice: 45 }, 2)).toMatchObject({ mrp: 90, sellingPrice: 90, discount: 0 })
+  })
+})
+
+describe('the price view: wire names in, mrp and sellingPrice out', () => {
+  it("reads a product's price as the MRP and sellingPrice as the selling price", () => {
+    expect(productPrice({ price: 100, sellingPrice: 90, discount: 12 })).toEqual({ mrp: 100, sellingPrice: 90, discount: 10 })
+    expect(isDiscounted(productPrice({ price: 100, sellingPrice: 90 }))).toBe(true)
+    expect(isDiscounted(productPrice({ price: 100, sellingPrice: 100 }))).toBe(false)
+  })
+
+  it('falls back to the MRP less the wire discount only without a selling price', () => {
+    expect(productPrice({ price: 99, discount: 33 })).toEqual({ mrp: 99, sellingPrice: 66.33, discount: expect.closeTo(33, 9) })
+    expect(productPrice({ price: 50 })).toEqual({ mrp: 50, sellingPrice: 50, discount: 0 })
+  })
+
+  it("reads an order line's price as the selling price paid and mrp as the MRP", () => {
+    expect(orderLinePrice({ price: 45, mrp: 50 })).toEqual({ mrp: 50, sellingPrice: 45, discount: 10 })
+  })
+})
+
+describe('discountToTwoPlaces (the discount an admin write sends)', () => {
+  it('rounds half up to two decimals, computed in paise', () => {
+    expect(discountToTwoPlaces(100, 90)).toBe(10)
+    expect(discountToTwoPlaces(255, 251)).toBe(1.57) // 1.5686… %
+    expect(discountToTwoPlaces(69.75, 52)).toBe(25.45) // 25.448… %
+    expect(discountToTwoPlaces(3, 2)).toBe(33.33)
+    expect(discountToTwoPlaces(8, 7.99)).toBe(0.13) // 0.125 % exactly: half up
+  })
+
+  it('is 0 without an MRP or a discount', () => {
+    expect(discountToTwoPlaces(0, 0)).toBe(0)
+    expect(discountToTwoPlaces(100, 100)).toBe(0)
+    expect(discountToTwoPlaces(100, 120)).toBe(0)
   })
 })

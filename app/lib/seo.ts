@@ -8,6 +8,7 @@
  *   from stock) and `BreadcrumbList`.
  * - Sitemaps follow the sitemaps.org protocol: at most 50,000 URLs per file, a sitemap index above.
  */
+import { decimalRupees } from './money.ts'
 
 /** The sitemaps.org limit of URLs in one sitemap file (and of sitemaps in one index). */
 export const SITEMAP_MAX_URLS = 50_000
@@ -123,7 +124,7 @@ export function productJsonLd(origin: string, product: ProductFacts): MetaDescri
         '@type': 'Offer',
         url,
         priceCurrency: 'INR',
-        price: product.sellingPrice.toFixed(2),
+        price: decimalRupees(product.sellingPrice),
         availability: product.stock > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
         itemCondition: 'https://schema.org/NewCondition',
       },

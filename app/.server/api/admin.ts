@@ -14,6 +14,7 @@ import type { RequestSession } from '../session.ts'
 import { failureStatus } from '../failure.ts'
 import { env } from '../env.ts'
 import { imageTooLargeMessage } from '../../lib/uploads.ts'
+import { discountToTwoPlaces } from '../../lib/money.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { UploadAnswerSchema, type UploadAnswer } from '../../../contract/file.ts'
 import {
@@ -166,10 +167,7 @@ export type ProductInput = Omit<z.input<typeof CreateProductSchema>, 'discount' 
  * that does not change the prices leaves them to the paisa.
  */
 export function productBody<T extends ProductInput>(input: T): T & { discount: number } {
-  const mrpPaise = Math.round(input.price * 100)
-  const sellingPaise = Math.round(input.sellingPrice * 100)
-  const discount = mrpPaise > 0 && sellingPaise < mrpPaise ? Math.round(((mrpPaise - sellingPaise) * 10_000) / mrpPaise) / 100 : 0
-  return { ...input, discount }
+  return { ...input, discount: discountToTwoPlaces(input.price, input.sellingPrice) }
 }
 
 /**

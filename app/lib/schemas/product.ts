@@ -27,7 +27,7 @@
  */
 import { z } from 'zod'
 import { asList, idList, ImageUrlSchema, requiredMessage, requiredText } from './fields.ts'
-import { discountLabel, discountPercentOf, sellingPrice } from '../money.ts'
+import { discountLabel, discountPercentOf, sellingPrice, toPaise } from '../money.ts'
 import {
   DETAIL_NAME_MAX_LENGTH,
   HsnSchema,
@@ -188,7 +188,7 @@ export const ProductFormSchema = z
   })
   // Compared in paise (both have at most two decimals), once both amounts are valid, whatever the
   // other fields hold, so the message shows beside the other errors.
-  .refine((value) => Math.round(value.sellingPrice * 100) <= Math.round(value.price * 100), {
+  .refine((value) => toPaise(value.sellingPrice) <= toPaise(value.price), {
     message: SELLING_ABOVE_MRP_MESSAGE,
     path: ['sellingPrice'],
     when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'price' || issue.path?.[0] === 'sellingPrice'),
@@ -207,7 +207,7 @@ export function derivedDiscountText(mrpText: unknown, sellingText: unknown): str
   }
   const mrp = amount(mrpText)
   const selling = amount(sellingText)
-  if (!(mrp > 0) || !(selling >= 0) || Math.round(selling * 100) > Math.round(mrp * 100)) return null
+  if (!(mrp > 0) || !(selling >= 0) || toPaise(selling) > toPaise(mrp)) return null
   return discountLabel(discountPercentOf(mrp, selling)) ?? 'No discount'
 }
 

@@ -48,7 +48,7 @@ import { addressVerdict, changeLocationHref, deliveryInLabel, isDeliverable } fr
 import type { ShopperLocation } from '../../lib/location.ts'
 import { itemCountLabel } from '../../lib/cart.ts'
 import { brandOf } from '../../lib/catalog-cards.ts'
-import { formatRupees } from '../../lib/money.ts'
+import { formatRupees, lineAmount } from '../../lib/money.ts'
 import { addressLine } from '../../lib/schemas/address.ts'
 import { PlaceOrderFormSchema } from '../../lib/schemas/checkout.ts'
 
@@ -303,9 +303,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                       {line.quantity} × {line.productId.name}
                     </span>
                   </span>
-                  <span className="shrink-0 font-semibold">
-                    {formatRupees(Math.round(line.productId.sellingPrice * 100 * line.quantity) / 100)}
-                  </span>
+                  <span className="shrink-0 font-semibold">{formatRupees(lineAmount(line.productId.sellingPrice, line.quantity))}</span>
                 </li>
               )
             })}

@@ -27,7 +27,7 @@ import { getSession } from '../../.server/context.ts'
 import { clientIp } from '../../.server/request.ts'
 import { productDetailRows } from '../../lib/product-details.ts'
 import { isAdminRole } from '../../lib/roles.ts'
-import { discountLabel, discountPercentOf, formatRupees, sellingPrice } from '../../lib/money.ts'
+import { discountLabel, formatRupees, isDiscounted, productPrice } from '../../lib/money.ts'
 import { categoryPath, idFromSlug, isCanonicalSlug, listingPath, productPath } from '../../lib/slug.ts'
 import { DeliveryBadge, LowStockNote } from '../../components/product-card.tsx'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
@@ -60,11 +60,6 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
   const category = named(product.category?.[0])
   const subCategory = named(product.subCategory?.[0])
-  const price = Number(product.price) || 0
-  const selling = Number(product.sellingPrice ?? sellingPrice(price, Number(product.discount) || 0))
-  // The percentage shown comes from the two prices, not the API's `discount` (docs/commerce-api.md,
-  // "The discount on the wire").
-  const discount = discountPercentOf(price, selling)
   return {
     product: {
       _id: product._id,
@@ -72,9 +67,8 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       images: (product.image ?? []).filter(Boolean),
       unit: product.unit ?? '',
       stock: Number(product.stock) || 0,
-      price,
-      discount,
-      sellingPrice: selling,
+      // `mrp`, `sellingPrice` and the percentage from the two (app/lib/money.ts `productPrice`).
+      ...productPrice(product),
       description: product.description ?? '',
       brand: typeof product.more_details?.brand === 'string' ? product.more_details.brand.trim() : '',
       // The SKU is internal: admins only (app/lib/product-details.ts).
@@ -153,7 +147,6 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const requested = Number.parseInt(searchParams.get('image') ?? '1', 10)
   const current = Number.isFinite(requested) && requested >= 1 && requested <= product.images.length ? requested - 1 : 0
   const label = discountLabel(product.discount)
-  const isDiscounted = product.sellingPrice < product.price
 
   return (
     <div className="mx-auto max-w-7xl px-3 py-4 sm:px-4 md:py-6">
@@ -252,9 +245,9 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <div data-testid="product-buy" className="rounded-2xl border border-slate-200 bg-white p-4">
             <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
               <span className="text-3xl font-bold text-slate-900">{formatRupees(product.sellingPrice)}</span>
-              {isDiscounted ? (
+              {isDiscounted(product) ? (
                 <span className="text-base text-slate-500">
-                  MRP <s>{formatRupees(product.price)}</s>
+                  MRP <s>{formatRupees(product.mrp)}</s>
                 </span>
               ) : null}
               {label ? <span className="rounded-md bg-blue-600 px-2 py-0.5 text-sm font-bold text-white">{label}</span> : null}

@@ -42,7 +42,7 @@ import { SHOP_NAME } from '../../../components/header.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, SearchIcon } from '../../../components/icons.tsx'
 import { NoData } from '../../../components/no-data.tsx'
 import { ProductForm } from '../../../components/product-form.tsx'
-import { ProductGridFilters, ProductGridHeader, ProductGridItem } from '../../../components/product-grid.tsx'
+import { ProductGridFilters, ProductGridHeader, ProductGridItem, productGridRow } from '../../../components/product-grid.tsx'
 import { ProductStoreStock, type StoreStockReply } from '../../../components/product-store-stock.tsx'
 import { ToastNotice } from '../../../components/toasts.tsx'
 import { buttonClassName } from '../../../components/ui/button.tsx'
@@ -111,7 +111,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     deleting = found ? { _id: found._id, name: found.name } : null
   }
   return data({
-    rows: list.data.rows,
+    rows: list.data.rows.map(productGridRow),
     brands: list.data.brands,
     categories: categories.map((c) => ({ _id: c._id, name: c.name })),
     subCategories: subCategories.map((s) => ({ _id: s._id, name: s.name, categoryIds: s.category.map((c) => c._id) })),
