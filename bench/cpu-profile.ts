@@ -38,6 +38,25 @@ function frameName({ functionName, url, lineNumber }: ProfileNode['callFrame']):
 }
 
 /**
+ * Where a frame's code lives, for the by-package totals: the npm package (`pg`, `drizzle-orm`,
+ * `@hono/node-server`), `node:` (Node's own JavaScript), `wasm`, the repository's folder (`api`,
+ * `app`, `build` for the built BFF, `server.ts`), or the frame's name for V8's own entries
+ * (`(garbage collector)`, `(program)`) and native calls (`writev`, `read`), kept apart as `native`.
+ */
+function packageOf({ functionName, url }: ProfileNode['callFrame']): string {
+  if (!url) return functionName.startsWith('(') ? functionName : 'native'
+  if (url.startsWith('node:')) return 'node:'
+  if (url.startsWith('wasm:')) return 'wasm'
+  const file = url.replace(/^file:\/\//, '')
+  const modules = file.lastIndexOf('node_modules/')
+  if (modules >= 0) {
+    const parts = file.slice(modules + 'node_modules/'.length).split('/')
+    return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!
+  }
+  return path.relative(process.cwd(), file).split('/')[0]!
+}
+
+/**
  * The `top` frames by self time among the samples stamped in [fromUs, toUs) (the whole profile
  * without a window), and the window's busy time in ms. Idle time is left out of the shares.
  */
@@ -45,10 +64,11 @@ export function topSelfTime(
   file: string,
   window: { fromUs: number; toUs: number } | null,
   top = 15,
-): { busyMs: number; frames: SelfTime[] } {
+): { busyMs: number; frames: SelfTime[]; packages: SelfTime[] } {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
   const byFrame = new Map<string, number>()
+  const byPackage = new Map<string, number>()
   let at = profile.startTime
   for (let i = 0; i < profile.samples.length; i++) {
     at += profile.timeDeltas[i] ?? 0
@@ -59,19 +79,22 @@ export function topSelfTime(
     if (!node || node.callFrame.functionName === '(idle)') continue
     const name = frameName(node.callFrame)
     byFrame.set(name, (byFrame.get(name) ?? 0) + us)
+    const where = packageOf(node.callFrame)
+    byPackage.set(where, (byPackage.get(where) ?? 0) + us)
   }
   const busyUs = [...byFrame.values()].reduce((a, b) => a + b, 0)
-  const frames = [...byFrame.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([frame, us]) => ({ frame, ms: us / 1000, share: us / Math.max(1, busyUs) }))
-  return { busyMs: busyUs / 1000, frames }
+  const ranked = (totals: Map<string, number>, n: number) =>
+    [...totals.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([frame, us]) => ({ frame, ms: us / 1000, share: us / Math.max(1, busyUs) }))
+  return { busyMs: busyUs / 1000, frames: ranked(byFrame, top), packages: ranked(byPackage, 12) }
 }
 
 /** The table of `topSelfTime` as Markdown lines. */
-export function selfTimeTable(result: { busyMs: number; frames: SelfTime[] }): string[] {
+export function selfTimeTable(result: { busyMs: number; frames: SelfTime[]; packages: SelfTime[] }): string[] {
   return [
-    `busy ${result.busyMs.toFixed(0)} ms`,
+    `busy ${result.busyMs.toFixed(0)} ms; by package: ${result.packages.map((p) => `${p.frame} ${(p.share * 100).toFixed(0)} %`).join(', ')}`,
     '',
     '| self ms | share | frame |',
     '|---:|---:|---|',
