@@ -19,9 +19,13 @@
  * the same orders, and the page cache's hit rate per page (an order drops only the pages showing a
  * product that ran out, docs/decisions/0019-stock-changes-and-the-caches.md).
  *
+ * Last, the add-to-cart POST with the BFF and the API apart, CPU time per request of each process
+ * (and of PostgreSQL's backends with BENCH_DATABASE_URL or TEST_DATABASE_URL): bench/cart.ts.
+ *
  * Options (env): BENCH_DURATION seconds per target (default 10), BENCH_CONNECTIONS (default 32),
  * BENCH_PORT (default 3400), BENCH_LIGHTHOUSE=0 skips Lighthouse, BENCH_ONLY=pages measures the
- * page targets alone, BENCH_ONLY=orders the run under orders alone, BENCH_ORDERS=0 skips that run. Search latency and the store under a search attack: `npm run bench:search`
+ * page targets alone, BENCH_ONLY=orders the run under orders alone, BENCH_ONLY=cart the add-to-cart
+ * part alone (BENCH_CPU_PROF=<dir> profiles it), BENCH_ORDERS=0 skips the run under orders. Search latency and the store under a search attack: `npm run bench:search`
  * (bench/search.ts).
  */
 import { spawn } from 'node:child_process'
@@ -31,16 +35,25 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import autocannon from 'autocannon'
+import { benchCart } from './cart.ts'
+import { FORM, guestCart as guestCartAt, measure as measureRow, type MeasureOptions, type Row } from './measure.ts'
 
 const port = Number(process.env.BENCH_PORT ?? 3400)
 const duration = Number(process.env.BENCH_DURATION ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const base = `http://127.0.0.1:${port}`
 const root = path.resolve(import.meta.dirname, '..')
+const guestCart = (productIds: string[]) => guestCartAt(base, productIds)
 
 if (!fs.existsSync(path.join(root, 'build/server/index.js'))) {
   console.error('No build found: run `npm run build` first.')
   process.exit(1)
+}
+
+// The add-to-cart POST with the BFF and the API apart (bench/cart.ts): alone, before this run's own server starts.
+if (process.env.BENCH_ONLY === 'cart') {
+  await benchCart({ port, seconds: duration, connections })
+  process.exit(0)
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-bench-'))
@@ -106,73 +119,8 @@ async function upstreamCalls(url: string, headers: Record<string, string>): Prom
   return after - before
 }
 
-interface Row {
-  name: string
-  rps: number
-  p50: number
-  p90: number
-  p99: number
-  errors: number
-  /** Requests answered in all. */
-  requests: number
-  /** Answers by status code, when any was not 2xx (what the errors were). */
-  statuses?: Record<string, number>
-}
-
-type MeasureOptions = {
-  url: string
-  method?: 'GET' | 'POST'
-  body?: string
-  headers?: Record<string, string>
-  setupClient?: (client: autocannon.Client) => void
-}
-
-async function measure(name: string, opts: MeasureOptions, seconds = duration): Promise<Row> {
-  const result = await autocannon({ ...opts, connections, duration: seconds })
-  const errors = result.errors + result.timeouts + (result.non2xx ?? 0)
-  return {
-    name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p90: result.latency.p90,
-    p99: result.latency.p99,
-    errors,
-    requests: result.requests.total,
-    ...(result.non2xx
-      ? { statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0])) }
-      : {}),
-  }
-}
-
-// A form post as a browser sends it from one of the site's pages: the BFF refuses a write that no
-// header places on this site (app/.server/csrf.ts).
-const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }
-
-/**
- * A visitor's guest cart made the way a browser without JavaScript makes one (POST /cart forms):
- * answers the session cookie and the line id of the first product.
- */
-async function guestCart(productIds: string[]): Promise<{ cookie: string; lineId: string }> {
-  let cookie = ''
-  for (const productId of productIds) {
-    const res = await fetch(`${base}/cart`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { ...FORM, ...(cookie ? { cookie } : {}) },
-      body: new URLSearchParams({ intent: 'add', productId, redirectTo: '/' }),
-    })
-    const setCookie = res.headers.get('set-cookie')
-    if (setCookie) cookie = setCookie.split(';')[0]!
-    await res.arrayBuffer()
-  }
-  // The cart page shows the last add's toast and answers the cookie without it, as a browser keeps it.
-  const page = await fetch(`${base}/cart`, { headers: { cookie } })
-  const html = await page.text()
-  cookie = page.headers.get('set-cookie')?.split(';')[0] ?? cookie
-  const lineId = /name="lineId" value="([a-f0-9]+)"/.exec(html)?.[1]
-  if (!lineId) throw new Error('bench: the guest cart has no line')
-  return { cookie, lineId }
-}
+/** One measurement with this run's connections, `duration` seconds unless told (bench/measure.ts). */
+const measure = (name: string, opts: MeasureOptions, seconds = duration): Promise<Row> => measureRow(name, opts, { seconds, connections })
 
 /** A shopper signed in through the /login form, as a browser without JavaScript does it: answers the session cookie. */
 async function signedInShopper(): Promise<string> {
@@ -569,3 +517,6 @@ try {
 } finally {
   await cleanup()
 }
+
+// Then the add-to-cart POST with the BFF and the API apart (bench/cart.ts), once this run's server is gone.
+if (!process.env.BENCH_ONLY) await benchCart({ port, seconds: duration, connections })

@@ -9,7 +9,8 @@
  * loader and action of that request shares it, and the middleware commits it once if it changed.
  */
 import { LRUCache } from 'lru-cache'
-import { createCookieSessionStorage, createSession, type SessionStorage } from 'react-router'
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto'
+import { createCookie, createCookieSessionStorage, createSession, type Cookie, type SessionStorage } from 'react-router'
 import { env } from './env.ts'
 import type { ToastMessage } from '../lib/toast.ts'
 import type { LeftOutNotice } from '../lib/reorder.ts'
@@ -71,21 +72,81 @@ interface FlashData {
   cartChanges: CartChange[]
 }
 
-const cookieSessions = createCookieSessionStorage<SessionData, FlashData>({
-  cookie: {
-    name: '__session',
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    secure: env.secureCookies,
-    secrets: [env.sessionSecret],
-    maxAge: 60 * 60 * 24 * 30,
-  },
+const SESSION_COOKIE = '__session'
+/** The session cookie's value in a Cookie header (the first, as the `cookie` package's parse keeps it). */
+const SESSION_COOKIE_VALUE = /(?:^|;\s*)__session=([^;]*)/
+
+/**
+ * React Router's cookie for the session's attributes alone (unsigned: its value is never used), so
+ * the Set-Cookie header keeps React Router's format: `HttpOnly; SameSite=Lax; Path=/; Max-Age` of 30
+ * days, `Secure` in production.
+ */
+const cookieAttributes = createCookie(SESSION_COOKIE, {
+  httpOnly: true,
+  sameSite: 'lax',
+  path: '/',
+  secure: env.secureCookies,
+  maxAge: 60 * 60 * 24 * 30,
 })
+/** The HMAC keys: the first signs, any verifies (React Router's `secrets`, rotation order). */
+const sessionKeys = [createSecretKey(Buffer.from(env.sessionSecret, 'utf8'))]
+
+/** The HMAC-SHA256 of `value` under `key` (32 bytes). */
+const hmac = (key: KeyObject, value: string) => createHmac('sha256', key).update(value).digest()
+
+/**
+ * The session cookie, signed as React Router's `createCookie` with `secrets` signs it (the value is
+ * the base64 of the data's JSON, a dot, and the unpadded base64 of its HMAC-SHA256; React Router's
+ * docs, "Sessions and Cookies", "Signing cookies"), so cookies of either implementation verify in the
+ * other: with node:crypto's synchronous HMAC and a key made once, instead of WebCrypto's
+ * `importKey` and `sign` (two promises and a new CryptoKey on every commit and every verification).
+ */
+const signedSessionCookie: Cookie = {
+  name: SESSION_COOKIE,
+  isSigned: true,
+  get expires() {
+    return cookieAttributes.expires
+  },
+  async parse(cookieHeader) {
+    let raw = cookieHeader ? SESSION_COOKIE_VALUE.exec(cookieHeader)?.[1] : undefined
+    if (raw === undefined) return null
+    if (raw.startsWith('"') && raw.endsWith('"') && raw.length > 1) raw = raw.slice(1, -1)
+    if (raw === '') return ''
+    let signed: string
+    try {
+      signed = raw.includes('%') ? decodeURIComponent(raw) : raw
+    } catch {
+      return null
+    }
+    const dot = signed.lastIndexOf('.')
+    if (dot < 0) return null
+    const value = signed.slice(0, dot)
+    const given = Buffer.from(signed.slice(dot + 1), 'base64')
+    const valid = sessionKeys.some((key) => {
+      const expected = hmac(key, value)
+      return given.length === expected.length && timingSafeEqual(given, expected)
+    })
+    if (!valid) return null
+    try {
+      return JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as unknown
+    } catch {
+      return {}
+    }
+  },
+  async serialize(value, options) {
+    // The attributes as React Router writes them for these options, after an empty value.
+    const empty = await cookieAttributes.serialize('', options)
+    if (value === '') return empty
+    const data = Buffer.from(JSON.stringify(value), 'utf8').toString('base64')
+    const signed = `${data}.${hmac(sessionKeys[0]!, data).toString('base64').replace(/=+$/, '')}`
+    return `${SESSION_COOKIE}=${encodeURIComponent(signed)}${empty.slice(SESSION_COOKIE.length + 1)}`
+  },
+}
+
+const cookieSessions = createCookieSessionStorage<SessionData, FlashData>({ cookie: signedSessionCookie })
 
 /** Signed cookie values already verified, with their data: at most this many kept. */
 const VERIFIED_MAX = 10_000
-const SESSION_COOKIE_VALUE = /(?:^|;\s*)__session=([^;]*)/
 const verifiedSessions = new LRUCache<string, Record<string, unknown>>({ max: VERIFIED_MAX })
 
 /**
