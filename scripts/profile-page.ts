@@ -13,7 +13,7 @@
  *
  * `npx tsx scripts/profile-page.ts http://localhost:3000 / /search?q=milk` (RUNS=n loads per page, default 1).
  */
-import { chromium, type Page } from '@playwright/test'
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { launchOptions } from '../playwright.config.ts'
 
 /** One load's figures (ms unless said). */
@@ -118,8 +118,21 @@ export async function profileLoad(page: Page, url: string, { trace = true } = {}
   }
 }
 
-/** The init script that records long tasks and LCP (for tests that measure the same way). */
-export const PERF_OBSERVERS = OBSERVERS
+/**
+ * A fresh browser context the size of a phone (360×640 CSS px, 2 device pixels each, touch) with the
+ * long-task and LCP observers installed; `javaScriptEnabled` false to see the document's own cost.
+ */
+export async function phoneContext(browser: Browser, { javaScriptEnabled = true } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: 360, height: 640 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    javaScriptEnabled,
+  })
+  await context.addInitScript(OBSERVERS)
+  return context
+}
 
 const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href
 if (isMain) {
@@ -133,14 +146,7 @@ if (isMain) {
   try {
     for (const path of paths.length ? paths : ['/']) {
       for (let i = 0; i < runs; i++) {
-        const context = await browser.newContext({
-          viewport: { width: 360, height: 640 },
-          deviceScaleFactor: 2,
-          isMobile: true,
-          hasTouch: true,
-          javaScriptEnabled: process.env.NOJS !== '1',
-        })
-        await context.addInitScript(OBSERVERS)
+        const context = await phoneContext(browser, { javaScriptEnabled: process.env.NOJS !== '1' })
         const page = await context.newPage()
         // A first load warms the server's page cache and the HTTP cache is per context, so this one is cold.
         const p = await profileLoad(page, new URL(path, base).href)

@@ -12,7 +12,7 @@
  * observer that counts them is a script.
  */
 import { expect, test } from '@playwright/test'
-import { profileLoad, PERF_OBSERVERS } from '../../scripts/profile-page.ts'
+import { phoneContext, profileLoad } from '../../scripts/profile-page.ts'
 import { isJs } from './helpers.ts'
 
 /**
@@ -37,13 +37,7 @@ test('home under 4x CPU throttling: long tasks add up to at most the budget', as
 
   const sums: Array<{ sum: number; tasks: number[]; lcp: string | null }> = []
   for (let i = 0; i < LOADS; i++) {
-    const context = await browser.newContext({
-      viewport: { width: 360, height: 640 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-    })
-    await context.addInitScript(PERF_OBSERVERS)
+    const context = await phoneContext(browser)
     const profile = await profileLoad(await context.newPage(), new URL('/', base).href, { trace: false })
     await context.close()
     sums.push({ sum: profile.longTaskSumMs, tasks: profile.longTasks, lcp: profile.lcpElement })
