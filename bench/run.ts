@@ -11,7 +11,8 @@
  * latency (ms) and each target's ratio to the baseline, then the upstream calls one render of each
  * page makes (from /metrics.json, EXPOSE_METRICS=1), the first-load JavaScript of each page (the
  * modules its HTML preloads and imports, gzip bytes as the server sends them), and Lighthouse on a phone
- * (scripts/lighthouse.ts: median of three runs per page). Needs a build (`npm run build`).
+ * (scripts/lighthouse.ts: home, a listing, a product page, search, cart, checkout and /login, median
+ * of three runs per page). Needs a build (`npm run build`).
  *
  * Then the anonymous pages again while shoppers place orders through the API at BENCH_ORDER_RATE a
  * second (default 6: about one in ten is refused for stock, so at least 5 a second are placed), each order one or two units of a product the measured pages show (a tenth of
@@ -496,22 +497,20 @@ try {
     }
 
     if (process.env.BENCH_LIGHTHOUSE !== '0') {
-      const { runLighthouse } = await import('../scripts/lighthouse.ts')
-      const lighthousePages: Array<[string, string]> = [...pages.slice(0, 3), ['/login', `${base}/login`]]
+      // The six shopper pages of the performance targets (docs/decisions/0046-cheap-product-cards.md) and /login.
+      const { lighthouseTable, runLighthouse, shopperPages } = await import('../scripts/lighthouse.ts')
+      const lighthousePages: Array<[string, string]> = [...(await shopperPages(base)), ['/login', `${base}/login`]]
       const results = await runLighthouse(
         lighthousePages.map(([, url]) => url),
         { runs: 3 },
       )
       console.log('\nLighthouse, phone (mobile preset, simulated throttling), median of 3 runs:\n')
-      console.log('| page | performance | accessibility | best practices | SEO | LCP ms | FCP ms | TBT ms | CLS |')
-      console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|')
-      results.forEach((r, i) => {
-        const ms = (v: number | null) => (v === null ? 'none' : v.toFixed(0))
-        console.log(
-          `| ${lighthousePages[i]![0]} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${ms(r.lcpMs)} | ${ms(r.fcpMs)} | ${ms(r.tbtMs)} | ${r.cls?.toFixed(3) ?? 'none'} |`,
-        )
-        for (const f of r.failing) console.log(`  ${lighthousePages[i]![0]}: ${f.category} audit "${f.id}" not passed (${f.title})`)
-      })
+      console.log(
+        lighthouseTable(
+          lighthousePages.map(([name]) => name),
+          results,
+        ),
+      )
     }
   }
 } finally {

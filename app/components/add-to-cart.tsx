@@ -12,8 +12,15 @@
  * the focus moves to its "+", and back to ADD when "−" takes the last one out. The count is an
  * `<output>` (a polite live region) whose text is "1 in cart", the words visually hidden, so a screen
  * reader says what changed.
+ *
+ * Cheap until used (docs/decisions/0046-cheap-product-cards.md): a product card's control (`lazy`)
+ * holds no fetcher and runs no effect while the shopper has not used it. A home page shows 66 cards,
+ * and a fetcher per card re-rendered every card at each change of the router's state. The first
+ * submit mounts the card's `CartFetcherBridge` (the fetcher, its error toast and the focus that
+ * follows a swap), which sends that first form; the markup is the same before and after, so nothing
+ * is re-created and the focus stays put.
  */
-import { useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react'
 import { useFetcher } from 'react-router'
 import { CART_ACTION_PATH } from '../lib/cart.ts'
 import { useCartSummary } from '../lib/personal.ts'
@@ -50,14 +57,20 @@ export function useCartFetcher(productId: string) {
     if (fetcher.state === 'idle' && fetcher.data && !fetcher.data.ok)
       void showToast({ type: 'error', message: fetcher.data.message, id: `cart-${productId}` })
   }, [fetcher.state, fetcher.data, productId])
+  const send = (formData: FormData) => void fetcher.submit(formData, { method: 'post', action: CART_ACTION_PATH })
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    const formData = new FormData(event.currentTarget)
-    formData.set('productId', productId)
-    formData.set('js', '1')
-    void fetcher.submit(formData, { method: 'post', action: CART_ACTION_PATH })
+    send(cartFormData(event.currentTarget, productId))
   }
-  return { fetcher, onSubmit }
+  return { fetcher, onSubmit, send }
+}
+
+/** A cart form's fields as a fetcher sends them: the product and `js=1` (the action then answers data). */
+function cartFormData(form: HTMLFormElement, productId: string): FormData {
+  const formData = new FormData(form)
+  formData.set('productId', productId)
+  formData.set('js', '1')
+  return formData
 }
 
 /**
@@ -100,100 +113,211 @@ function CartSubmit({
  * Keeps the keyboard focus on the product's controls while ADD and the stepper replace each other
  * (the focused button leaves the page, which would drop the focus to the document's start: WCAG 2.2
  * SC 2.4.3 Focus Order). `inCart` is whether the stepper shows, `isIdle` whether the cart fetcher is
- * done. Answers the refs of the two buttons that take the focus (ADD and the stepper's "+") and the
- * hook to call as a form is sent: only a form holding the focus then moves it afterwards, so a mouse
- * or a change elsewhere (the drawer, another tab) never takes the focus.
+ * done, `focus` the refs of the two buttons that take the focus (ADD and the stepper's "+") and
+ * `followRef` whether the form just sent held the focus (set as a form is sent: only then does the
+ * focus move afterwards, so a mouse or a change elsewhere, the drawer or another tab, never takes it).
  */
-function useFocusAcrossSwap(inCart: boolean, isIdle: boolean) {
-  const addRef = useRef<HTMLButtonElement>(null)
-  const plusRef = useRef<HTMLButtonElement>(null)
-  const follow = useRef(false)
+function useFocusAcrossSwap(inCart: boolean, isIdle: boolean, { addRef, plusRef, followRef }: FocusRefs) {
   useEffect(() => {
-    if (!follow.current) return
+    if (!followRef.current) return
     const target = inCart ? plusRef.current : addRef.current
     if (target && (document.activeElement === document.body || document.activeElement === null)) target.focus()
-  }, [inCart])
+  }, [inCart, addRef, plusRef, followRef])
   // Kept until the answer is in: a refused ADD turns the stepper back into ADD, and the focus follows.
+  const wasBusy = useRef(false)
   useEffect(() => {
-    if (isIdle) follow.current = false
-  }, [isIdle])
-  const onSend = (form: HTMLFormElement) => {
-    follow.current = form.contains(document.activeElement)
-  }
-  return { addRef, plusRef, onSend }
+    if (isIdle && wasBusy.current) followRef.current = false
+    wasBusy.current = !isIdle
+  }, [isIdle, followRef])
+}
+
+/** The buttons that take the focus across a swap, and whether the form just sent held it. */
+interface FocusRefs {
+  addRef: RefObject<HTMLButtonElement | null>
+  plusRef: RefObject<HTMLButtonElement | null>
+  followRef: RefObject<boolean>
+}
+
+/** What a control shows of its fetcher: the form under way (optimistic count) and whether it is done. */
+interface FetcherView {
+  formData: FormData | undefined
+  idle: boolean
+}
+
+/**
+ * The live part of a lazy control (see the module comment), mounted by its first submit: the
+ * product's fetcher (`useCartFetcher`: the error toast), the focus across swaps, and `sendRef`, set
+ * to the fetcher's sender. Sends `firstRef` once mounted, and reports the fetcher's form and state to
+ * the control through `onView` before the browser paints. Renders nothing.
+ */
+function CartFetcherBridge({
+  productId,
+  inCart,
+  firstRef,
+  sendRef,
+  onView,
+  focus,
+}: {
+  productId: string
+  inCart: boolean
+  firstRef: RefObject<FormData | null>
+  sendRef: RefObject<((formData: FormData) => void) | null>
+  onView: (view: FetcherView) => void
+  focus: FocusRefs
+}) {
+  const { fetcher, send } = useCartFetcher(productId)
+  const idle = fetcher.state === 'idle'
+  useLayoutEffect(() => {
+    sendRef.current = send
+  })
+  useLayoutEffect(() => onView({ formData: fetcher.formData, idle }), [fetcher.formData, idle, onView])
+  useFocusAcrossSwap(inCart, idle, focus)
+  useEffect(() => {
+    const formData = firstRef.current
+    firstRef.current = null
+    if (formData) send(formData)
+    // Once, at mount: the form whose submit mounted this bridge.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+  return null
 }
 
 /**
  * ADD / stepper for one product. `name` labels the controls for screen readers ("Add Toned Milk to
- * cart"); `size` "lg" is the product page's. A personal slot (app/lib/personal-slots.ts): the page
- * cache splices in each visitor's own stepper.
+ * cart"); `size` "lg" is the product page's; `lazy` (a product card's) holds no fetcher until first
+ * used (see the module comment). A personal slot (app/lib/personal-slots.ts): the page cache splices
+ * in each visitor's own stepper (the same markup, lazy or not).
  */
-export function AddToCart({ productId, name, stock, size = 'sm' }: { productId: string; name: string; stock: number; size?: 'sm' | 'lg' }) {
+export function AddToCart({
+  productId,
+  name,
+  stock,
+  size = 'sm',
+  lazy = false,
+}: {
+  productId: string
+  name: string
+  stock: number
+  size?: 'sm' | 'lg'
+  lazy?: boolean
+}) {
   return (
     <PersonalSlot slot={{ kind: 'add', productId, name, stock, size }}>
-      <CartControl productId={productId} name={name} stock={stock} size={size} />
+      <CartControl productId={productId} name={name} stock={stock} size={size} lazy={lazy} />
     </PersonalSlot>
   )
 }
 
-/** The ADD button or stepper itself (what a personal slot of kind `add` holds). */
-export function CartControl({ productId, name, stock, size }: { productId: string; name: string; stock: number; size: 'sm' | 'lg' }) {
+/** A lazy control's fetcher before it is mounted: nothing under way. */
+const NO_FETCHER: FetcherView = { formData: undefined, idle: true }
+
+/**
+ * The ADD button or stepper itself (what a personal slot of kind `add` holds). Not `lazy`, its
+ * fetcher is live from the start (the product page, the cart), as the bridge of a lazy one is after
+ * its first submit.
+ */
+export function CartControl({
+  productId,
+  name,
+  stock,
+  size,
+  lazy = false,
+}: {
+  productId: string
+  name: string
+  stock: number
+  size: 'sm' | 'lg'
+  lazy?: boolean
+}) {
   const summary = useCartSummary()
   const line = summary.lines[productId]
-  const { fetcher, onSubmit } = useCartFetcher(productId)
-  const qty = optimisticQty(line?.qty ?? 0, fetcher.formData)
+  const [live, setLive] = useState(!lazy)
+  const [view, setView] = useState(NO_FETCHER)
+  const addRef = useRef<HTMLButtonElement>(null)
+  const plusRef = useRef<HTMLButtonElement>(null)
+  const followRef = useRef(false)
+  const sendRef = useRef<((formData: FormData) => void) | null>(null)
+  const firstRef = useRef<FormData | null>(null)
+  const qty = optimisticQty(line?.qty ?? 0, view.formData)
   const box = size === 'lg' ? 'cart-box cart-box-lg' : 'cart-box'
-  const { addRef, plusRef, onSend } = useFocusAcrossSwap(qty > 0, fetcher.state === 'idle')
   const send = (event: FormEvent<HTMLFormElement>) => {
-    onSend(event.currentTarget)
-    onSubmit(event)
+    event.preventDefault()
+    followRef.current = event.currentTarget.contains(document.activeElement)
+    const formData = cartFormData(event.currentTarget, productId)
+    if (sendRef.current) sendRef.current(formData)
+    else {
+      firstRef.current = formData
+      setLive(true)
+    }
   }
+  const bridge = live ? (
+    <CartFetcherBridge
+      productId={productId}
+      inCart={qty > 0}
+      firstRef={firstRef}
+      sendRef={sendRef}
+      onView={setView}
+      focus={{ addRef, plusRef, followRef }}
+    />
+  ) : null
 
+  // The bridge keeps its place (first child) in every branch, so a swap does not remount it.
   if (qty === 0 && stock <= 0) {
-    return <p className={`${box} cart-none`}>Out of stock</p>
+    return (
+      <>
+        {bridge}
+        <p className={`${box} cart-none`}>Out of stock</p>
+      </>
+    )
   }
   if (qty === 0) {
     return (
-      <form method="post" action="/cart" onSubmit={send} className="cart-form">
-        <input type="hidden" name="intent" value="add" />
-        <CartSubmit productId={productId} label={`Add ${name} to cart`} className={`${box} cart-add`} buttonRef={addRef}>
-          ADD
-        </CartSubmit>
-      </form>
+      <>
+        {bridge}
+        <form method="post" action="/cart" onSubmit={send} className="cart-form">
+          <input type="hidden" name="intent" value="add" />
+          <CartSubmit productId={productId} label={`Add ${name} to cart`} className={`${box} cart-add`} buttonRef={addRef}>
+            ADD
+          </CartSubmit>
+        </form>
+      </>
     )
   }
   const atMax = qty >= summary.maxQtyPerLine || qty >= stock
   return (
-    <div className={`${box} cart-stepper`}>
-      {line ? (
+    <>
+      {bridge}
+      <div className={`${box} cart-stepper`}>
+        {line ? (
+          <form method="post" action="/cart" onSubmit={send} className="h-full">
+            <input type="hidden" name="intent" value="set" />
+            <input type="hidden" name="lineId" value={line.lineId} />
+            <input type="hidden" name="qty" value={qty - 1} />
+            <CartSubmit productId={productId} label={`Remove one ${name}`} className="cart-step rounded-l-lg">
+              <MinusIcon size={16} strokeWidth={3} />
+            </CartSubmit>
+          </form>
+        ) : (
+          <span className="w-8" />
+        )}
+        {/* `<output>` is a status live region (HTML-AAM): the new count is said when it changes. */}
+        <output aria-live="polite">
+          <span>{qty}</span>
+          <span className="sr-only"> in cart</span>
+        </output>
         <form method="post" action="/cart" onSubmit={send} className="h-full">
-          <input type="hidden" name="intent" value="set" />
-          <input type="hidden" name="lineId" value={line.lineId} />
-          <input type="hidden" name="qty" value={qty - 1} />
-          <CartSubmit productId={productId} label={`Remove one ${name}`} className="cart-step rounded-l-lg">
-            <MinusIcon size={16} strokeWidth={3} />
+          <input type="hidden" name="intent" value="add" />
+          <CartSubmit
+            productId={productId}
+            label={`Add one more ${name}`}
+            className="cart-step rounded-r-lg"
+            disabled={atMax}
+            buttonRef={plusRef}
+          >
+            <PlusIcon size={16} strokeWidth={3} />
           </CartSubmit>
         </form>
-      ) : (
-        <span className="w-8" />
-      )}
-      {/* `<output>` is a status live region (HTML-AAM): the new count is said when it changes. */}
-      <output aria-live="polite">
-        <span>{qty}</span>
-        <span className="sr-only"> in cart</span>
-      </output>
-      <form method="post" action="/cart" onSubmit={send} className="h-full">
-        <input type="hidden" name="intent" value="add" />
-        <CartSubmit
-          productId={productId}
-          label={`Add one more ${name}`}
-          className="cart-step rounded-r-lg"
-          disabled={atMax}
-          buttonRef={plusRef}
-        >
-          <PlusIcon size={16} strokeWidth={3} />
-        </CartSubmit>
-      </form>
-    </div>
+      </div>
+    </>
   )
 }

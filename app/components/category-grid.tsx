@@ -27,6 +27,9 @@ export function CategoryGrid({ tiles }: { tiles: CategoryLinkData[] }) {
                 height={128}
                 sizes="(min-width: 1024px) 110px, (min-width: 768px) 84px, 18vw"
                 loading={i < 10 ? 'eager' : 'lazy'}
+                // Low: the banner above is the phone's largest paint; the tiles must not take its bandwidth
+                // (docs/decisions/0046-cheap-product-cards.md).
+                priority="low"
                 className="h-4/5 w-4/5 object-contain transition-transform duration-200 group-hover:scale-110"
               />
             </span>

@@ -190,7 +190,7 @@ export function ProductCard({
         <div className="pc-buy">
           <PriceTag mrp={shown.mrp} sellingPrice={shown.sellingPrice} />
           <div className="pc-cart">
-            <AddToCart key={shown._id} productId={shown._id} name={cartName} stock={shown.stock} />
+            <AddToCart key={shown._id} productId={shown._id} name={cartName} stock={shown.stock} lazy />
           </div>
         </div>
       </div>

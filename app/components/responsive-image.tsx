@@ -10,8 +10,9 @@ import { srcSetFor } from '../../contract/images.ts'
 /**
  * Props: `src` (a stored image url; '' shows the placeholder), `alt`, the intrinsic `width` and
  * `height` in CSS pixels (for the aspect ratio), `sizes` (the rendered width, for srcset), `loading`
- * (lazy by default; eager for images above the fold), `priority` (a high fetch priority, for the
- * one image that is the page's largest paint) and `widths` (the only srcset widths to offer, for an
+ * (lazy by default; eager for images above the fold), `priority` (true: a high fetch priority, for
+ * the one image that is the page's largest paint; 'low': a low one, for eager images that must not
+ * compete with it, which React then does not preload in the head either) and `widths` (the only srcset widths to offer, for an
  * image whose rendered size is known: contract/images.ts `srcSetFor`).
  */
 export function ResponsiveImage({
@@ -31,7 +32,7 @@ export function ResponsiveImage({
   height: number
   sizes?: string
   loading?: 'lazy' | 'eager'
-  priority?: boolean
+  priority?: boolean | 'low'
   className?: string
   widths?: readonly number[]
 }) {
@@ -62,7 +63,7 @@ export function ResponsiveImage({
       height={height}
       loading={loading}
       decoding="async"
-      fetchPriority={priority ? 'high' : undefined}
+      fetchPriority={priority === 'low' ? 'low' : priority ? 'high' : undefined}
       className={className}
     />
   )

@@ -1,0 +1,170 @@
+/**
+ * Where a page's main-thread time and its Largest Contentful Paint go on a phone-like browser:
+ * Debian's chromium (the flags of playwright.config.ts) at 360×640, the CPU slowed 4× through the
+ * Chrome DevTools Protocol (`Emulation.setCPUThrottlingRate`), a performance trace recorded with
+ * `Tracing.start` (the "devtools.timeline" categories DevTools' Performance panel records).
+ *
+ * Prints, for one load of each page: the long tasks (PerformanceObserver "longtask", W3C Long Tasks
+ * API: tasks over 50 ms) and their sum, the LCP element and time (PerformanceObserver
+ * "largest-contentful-paint"), the inline router data's size (React Router's
+ * `window.__reactRouterContext` script) and the document's size, and the main thread's self time per
+ * trace event (ms: script evaluation, function calls, parse, style, layout, paint, GC). Network is
+ * not throttled (the trace separates CPU cost; Lighthouse's simulated 4G is scripts/lighthouse.ts).
+ *
+ * `npx tsx scripts/profile-page.ts http://localhost:3000 / /search?q=milk` (RUNS=n loads per page, default 1).
+ */
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test'
+import { launchOptions } from '../playwright.config.ts'
+
+/** One load's figures (ms unless said). */
+export interface PageProfile {
+  url: string
+  longTasks: number[]
+  longTaskSumMs: number
+  lcpMs: number | null
+  lcpElement: string | null
+  documentBytes: number
+  routerDataBytes: number
+  /** Main-thread self time per trace event name, largest first. */
+  selfTime: Array<[string, number]>
+}
+
+/** Installs the observers before any script of the page runs; the answers are read by `readObserved`. */
+const OBSERVERS = `
+  window.__perf = { longTasks: [], lcp: null }
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__perf.longTasks.push(e.duration) })
+    .observe({ type: 'longtask', buffered: true })
+  new PerformanceObserver((list) => {
+    const e = list.getEntries().at(-1)
+    const el = e.element
+    window.__perf.lcp = { time: e.startTime, element: el ? el.tagName + (el.className ? '.' + String(el.className).split(' ').join('.') : '') + (el.currentSrc ? ' ' + el.currentSrc : '') : e.url || null }
+  }).observe({ type: 'largest-contentful-paint', buffered: true })
+`
+
+interface TraceEvent {
+  name: string
+  ph: string
+  ts: number
+  dur?: number
+  pid: number
+  tid: number
+  args?: { name?: string }
+}
+
+/** Self time (ms) per event name on the renderer's main thread, from complete ('X') events. */
+function selfTimes(events: TraceEvent[]): Array<[string, number]> {
+  // The busiest renderer main thread (the page's; an about:blank renderer may have one too).
+  const mains = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+  const busy = (m: TraceEvent) =>
+    events.reduce((sum, e) => sum + (e.ph === 'X' && e.pid === m.pid && e.tid === m.tid ? (e.dur ?? 0) : 0), 0)
+  const main = mains.sort((a, b) => busy(b) - busy(a))[0]
+  const onMain = events
+    .filter((e) => e.ph === 'X' && e.dur !== undefined && main && e.pid === main.pid && e.tid === main.tid)
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!)
+  const totals = new Map<string, number>()
+  // Self time = own duration minus the direct children's durations.
+  const own = new Map<TraceEvent, number>()
+  const open: TraceEvent[] = []
+  for (const e of onMain) {
+    while (open.length && open.at(-1)!.ts + open.at(-1)!.dur! <= e.ts) open.pop()
+    const parent = open.at(-1)
+    if (parent) own.set(parent, (own.get(parent) ?? parent.dur!) - e.dur!)
+    own.set(e, e.dur!)
+    open.push(e)
+  }
+  for (const [e, self] of own) {
+    if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') continue
+    totals.set(e.name, (totals.get(e.name) ?? 0) + Math.max(0, self) / 1000)
+  }
+  return [...totals].sort((a, b) => b[1] - a[1])
+}
+
+/** Loads `url` once in `page` under 4× CPU throttling and answers its profile. */
+export async function profileLoad(page: Page, url: string, { trace = true } = {}): Promise<PageProfile> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+  const events: TraceEvent[] = []
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])))
+  if (trace) {
+    await cdp.send('Tracing.start', {
+      categories: 'devtools.timeline,v8.execute,disabled-by-default-devtools.timeline,blink.user_timing,loading',
+      transferMode: 'ReportEvents',
+    })
+  }
+  const response = await page.goto(url, { waitUntil: 'load' })
+  const html = (await response?.text()) ?? ''
+  // Idle time after load for the hydration and the effects to run (throttled).
+  await page.waitForTimeout(3000)
+  const observed = await page.evaluate(
+    () => (window as unknown as { __perf: { longTasks: number[]; lcp: { time: number; element: string | null } | null } }).__perf,
+  )
+  if (trace) {
+    const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()))
+    await cdp.send('Tracing.end')
+    await done
+  }
+  await cdp.detach()
+  const routerData = /<script[^>]*>window\.__reactRouterContext[\s\S]*?<\/script>/.exec(html)?.[0] ?? ''
+  const streamed = [...html.matchAll(/<script[^>]*>window\.__reactRouterContext\.streamController[\s\S]*?<\/script>/g)]
+  return {
+    url,
+    longTasks: observed.longTasks.map((d) => Math.round(d)),
+    longTaskSumMs: Math.round(observed.longTasks.reduce((s, d) => s + d, 0)),
+    lcpMs: observed.lcp ? Math.round(observed.lcp.time) : null,
+    lcpElement: observed.lcp?.element ?? null,
+    documentBytes: Buffer.byteLength(html),
+    routerDataBytes: Buffer.byteLength(routerData) + streamed.reduce((s, m) => s + Buffer.byteLength(m[0]), 0),
+    selfTime: trace ? selfTimes(events) : [],
+  }
+}
+
+/**
+ * A fresh browser context the size of a phone (360×640 CSS px, 2 device pixels each, touch) with the
+ * long-task and LCP observers installed; `javaScriptEnabled` false to see the document's own cost.
+ */
+export async function phoneContext(browser: Browser, { javaScriptEnabled = true } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: 360, height: 640 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    javaScriptEnabled,
+  })
+  await context.addInitScript(OBSERVERS)
+  return context
+}
+
+const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href
+if (isMain) {
+  const [base, ...paths] = process.argv.slice(2)
+  if (!base) {
+    console.error('usage: npx tsx scripts/profile-page.ts <base URL> <path>...')
+    process.exit(2)
+  }
+  const runs = Number(process.env.RUNS ?? 1)
+  const browser = await chromium.launch(launchOptions)
+  try {
+    for (const path of paths.length ? paths : ['/']) {
+      for (let i = 0; i < runs; i++) {
+        const context = await phoneContext(browser, { javaScriptEnabled: process.env.NOJS !== '1' })
+        const page = await context.newPage()
+        // A first load warms the server's page cache and the HTTP cache is per context, so this one is cold.
+        const p = await profileLoad(page, new URL(path, base).href)
+        await context.close()
+        console.log(
+          `${p.url}: long tasks ${p.longTaskSumMs} ms [${p.longTasks.join(', ')}], LCP ${p.lcpMs} ms (${p.lcpElement}), ` +
+            `document ${p.documentBytes} B, router data ${p.routerDataBytes} B`,
+        )
+        console.log(
+          '  main-thread self time (ms): ' +
+            p.selfTime
+              .slice(0, 14)
+              .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
+              .join(', '),
+        )
+      }
+    }
+  } finally {
+    await browser.close()
+  }
+}
