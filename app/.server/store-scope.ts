@@ -11,8 +11,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 
-/** The request header naming the shopper's store (the API's `STORE_HEADER`, docs/stores.md). */
-export const STORE_HEADER = 'X-Store-Id'
+export { STORE_HEADER } from '../../contract/store-header.ts'
 
 /** Reads the store id of the request under way, or null for the default store. */
 type StoreOf = () => string | null
