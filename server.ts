@@ -35,6 +35,7 @@ import { endOrderStreams } from './app/.server/order-stream.ts'
 import { productOfStockKey } from './contract/availability.ts'
 
 const config = loadConfig()
+logger.level = config.logLevel
 const isProduction = config.isProduction
 
 // With API_URL the API runs elsewhere and this process is only the BFF: no database, no migrations
@@ -121,7 +122,7 @@ app.get('/readyz', async (_req, res) => {
   }
 })
 let pageCache: PageCache | null = null
-if (process.env.EXPOSE_METRICS === '1') {
+if (config.exposeMetrics) {
   app.get('/metrics.json', (_req, res) => {
     res.json({
       upstreamCalls: wiring.stats.upstreamCalls,

@@ -60,6 +60,15 @@ describe('parseS3', () => {
     expect(() => parseS3({ S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/)
     expect(() => parseS3({ S3_BUCKET: 'b', S3_PUBLIC_URL: 'ftp://cdn' })).toThrow(/S3_PUBLIC_URL/)
   })
+
+  it('takes S3_FORCE_PATH_STYLE as a flag over the endpoint default, and refuses anything else', () => {
+    const minio = { S3_BUCKET: 'b', S3_ENDPOINT: 'http://minio:9000' }
+    expect(parseS3({ ...minio, S3_FORCE_PATH_STYLE: '0' })?.forcePathStyle).toBe(false)
+    expect(parseS3({ ...minio, S3_FORCE_PATH_STYLE: 'false' })?.forcePathStyle).toBe(false)
+    expect(parseS3({ S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: '1' })?.forcePathStyle).toBe(true)
+    expect(parseS3({ S3_BUCKET: 'b' })?.forcePathStyle).toBe(false)
+    expect(() => parseS3({ ...minio, S3_FORCE_PATH_STYLE: 'yes' })).toThrow('S3_FORCE_PATH_STYLE must be 1 or 0, got "yes"')
+  })
 })
 
 describe('the generated-secrets notice', () => {
@@ -111,8 +120,25 @@ describe('loadConfig', () => {
       seedCatalog: true,
       shutdown: { delayMs: 0, graceMs: 25_000 },
       commerce: { maxQtyPerLine: 12, deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 },
+      logLevel: 'info',
+      exposeMetrics: false,
     })
     expect(config.payments.provider.name).toBe('test')
+  })
+
+  it('reads LOG_LEVEL, EXPOSE_METRICS and MAIL_FROM through the schema; silent logs under a test runner', () => {
+    expect(loadConfig({ ...SECRETS, LOG_LEVEL: 'debug', EXPOSE_METRICS: '1', MAIL_FROM: 'Shop <shop@example.com>' })).toMatchObject({
+      logLevel: 'debug',
+      exposeMetrics: true,
+      mailFrom: 'Shop <shop@example.com>',
+    })
+    // Empty is unset, as for every variable: the default sender, not an empty one.
+    expect(loadConfig({ ...SECRETS, MAIL_FROM: '' }).mailFrom).toBe('Grocery Store <no-reply@localhost>')
+    expect(loadConfig({ ...SECRETS, VITEST: 'true' }).logLevel).toBe('silent')
+    expect(loadConfig({ ...SECRETS, NODE_ENV: 'test', LOG_LEVEL: 'warn' }).logLevel).toBe('warn')
+    expect(() => loadConfig({ ...SECRETS, LOG_LEVEL: 'verbose', EXPOSE_METRICS: 'yes' })).toThrow(
+      /LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"[\s\S]*EXPOSE_METRICS: must be 1 or 0/,
+    )
   })
 
   it('fails with one message naming each bad variable and why, the grouped rules included', () => {
@@ -140,7 +166,7 @@ describe('loadConfig', () => {
       'SEED_CATALOG',
       'CART_MAX_QTY_PER_LINE',
       'PAYMENT_PROVIDER, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET, TEST_PAYMENT_SECRET, PAYMENT_RESERVATION_SECONDS',
-      'S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL, S3_PREFIX',
+      'S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE, S3_PUBLIC_URL, S3_PREFIX',
     ])
     const message = (error as Error).message
     expect(message).toContain('  - PORT: must be a whole number from 0 to 65535, got "eighty"')

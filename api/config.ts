@@ -12,6 +12,8 @@ import { parseOrigin } from './lib/cors.ts'
 import {
   flag,
   httpUrl,
+  logLevel,
+  logLevelOf,
   parsePublicUrl,
   positiveNumber,
   readEnvironment,
@@ -20,6 +22,7 @@ import {
   text,
   variable,
   wholeNumber,
+  type LogLevel,
 } from '../server-shared/env.ts'
 import { parseUploadMaxBytes } from '../contract/file.ts'
 import { DEFAULT_CART_LIMITS } from '../contract/cart-limits.ts'
@@ -69,6 +72,10 @@ export interface ServerConfig {
   databasePool: { max: number; connectTimeoutMs: number }
   /** `SEED_CATALOG=0` skips seeding the catalogue at start. */
   seedCatalog: boolean
+  /** `LOG_LEVEL`: the process logger's level (server-shared/logger.ts), default `info` (`silent` under a test runner). */
+  logLevel: LogLevel
+  /** `EXPOSE_METRICS=1`: server.ts serves `/metrics.json` (upstream calls, cache hits) for `npm run bench`. */
+  exposeMetrics: boolean
   /** The payment provider and the stock hold of online orders (`PAYMENT_*`, `RAZORPAY_*`; api/modules/payment/settings.ts). */
   payments: PaymentSettings
   /** `SHUTDOWN_DELAY_MS` (0) of serving with /readyz at 503, and `SHUTDOWN_GRACE_MS` (25000) of waiting for requests, on SIGTERM. */
@@ -108,7 +115,8 @@ export function localPaths(config: Pick<ServerConfig, 'dataDir' | 'databaseUrl' 
 
 /**
  * The object storage settings of `S3_*` (docs/decisions/0012-object-storage.md), or null without
- * `S3_BUCKET`. Throws at start on a malformed endpoint or public url, or on only one of the two keys.
+ * `S3_BUCKET`. Throws at start on a malformed endpoint or public url, on only one of the two keys, or
+ * on an `S3_FORCE_PATH_STYLE` other than 1/true/0/false.
  */
 export function parseS3(env: NodeJS.ProcessEnv): S3Settings | null {
   const bucket = env.S3_BUCKET?.trim()
@@ -130,6 +138,8 @@ export function parseS3(env: NodeJS.ProcessEnv): S3Settings | null {
   if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
     throw new Error('Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS default credential chain)')
   const endpoint = url('S3_ENDPOINT')
+  const forcePathStyle = flag.safeParse(env.S3_FORCE_PATH_STYLE)
+  if (!forcePathStyle.success) throw new Error(`S3_FORCE_PATH_STYLE ${forcePathStyle.error.issues[0]?.message}`)
   return {
     bucket,
     endpoint,
@@ -137,7 +147,7 @@ export function parseS3(env: NodeJS.ProcessEnv): S3Settings | null {
     accessKeyId,
     secretAccessKey,
     // A custom endpoint (MinIO, most self-hosted servers) usually needs path-style urls.
-    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true' : Boolean(endpoint),
+    forcePathStyle: forcePathStyle.data ?? Boolean(endpoint),
     publicUrl: url('S3_PUBLIC_URL'),
     prefix: env.S3_PREFIX?.trim() || undefined,
   }
@@ -253,11 +263,8 @@ export const ApiEnvSchema = z.object({
   SEED_CATALOG: flag,
   SHUTDOWN_DELAY_MS: wholeNumber(0),
   SHUTDOWN_GRACE_MS: wholeNumber(0),
-  LOG_LEVEL: variable((raw) => {
-    const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
-    if (!levels.includes(raw)) throw new Error(`must be one of ${levels.join(', ')}, got "${raw}"`)
-    return raw
-  }),
+  LOG_LEVEL: logLevel,
+  EXPOSE_METRICS: flag,
 })
 
 /**
@@ -296,7 +303,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       parse: (vars) => parsePaymentSettings(vars, generatedTestSecret),
     },
     s3: {
-      variables: ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL', 'S3_PREFIX'],
+      variables: [
+        'S3_BUCKET',
+        'S3_ENDPOINT',
+        'S3_REGION',
+        'S3_ACCESS_KEY_ID',
+        'S3_SECRET_ACCESS_KEY',
+        'S3_FORCE_PATH_STYLE',
+        'S3_PUBLIC_URL',
+        'S3_PREFIX',
+      ],
       parse: parseS3,
     },
   })
@@ -312,7 +328,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jwtSecret: secrets.jwtSecret,
     sessionSecret: secrets.sessionSecret,
     smtpUrl: e.SMTP_URL,
-    mailFrom: env.MAIL_FROM ?? 'Grocery Store <no-reply@localhost>',
+    mailFrom: e.MAIL_FROM ?? 'Grocery Store <no-reply@localhost>',
     isProduction,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES ?? parseUploadMaxBytes(undefined),
     jsonBodyMaxBytes: e.JSON_BODY_MAX_BYTES ?? 1024 * 1024,
@@ -329,6 +345,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimitIpMultiplier: e.RATE_LIMIT_IP_MULTIPLIER ?? 1,
     databasePool: { max: e.DATABASE_POOL_MAX ?? 10, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS ?? 5000 },
     seedCatalog: e.SEED_CATALOG !== false,
+    logLevel: logLevelOf(e.LOG_LEVEL, e.NODE_ENV, env),
+    exposeMetrics: e.EXPOSE_METRICS === true,
     shutdown: { delayMs: e.SHUTDOWN_DELAY_MS ?? 0, graceMs: e.SHUTDOWN_GRACE_MS ?? 25_000 },
     ...(secretsFromFile ? { secretsFile: path.join(dataDir, 'secrets.json') } : {}),
   }

@@ -13,6 +13,7 @@ import { createAdmin, type SignedIn, TEST_PASSWORD } from './testing/auth.ts'
 import { insertCategory, storeTestImage } from './testing/fixtures.ts'
 import { absolutizeImagePaths, relativizeImageUrls } from './lib/public-urls.ts'
 import { pathPattern } from './lib/allow.ts'
+import { STORE_HEADER } from '../contract/store-header.ts'
 
 const CLIENT = 'https://client.example'
 const PUBLIC = 'https://shop.example'
@@ -48,6 +49,17 @@ describe('CORS for API_ALLOWED_ORIGINS', () => {
     )
     expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0)
     expect(res.headers.get('vary')).toMatch(/origin/i)
+  })
+
+  it('lets a listed origin send X-Store-Id and Prefer (a cart write in a chosen store, answered minimal)', async () => {
+    // The browser's preflight for such a write asks for both headers by name (Fetch standard, "CORS-preflight fetch").
+    const preflight = await t.app.request('/api/cart/update-qty', {
+      method: 'OPTIONS',
+      headers: { Origin: CLIENT, 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': `prefer,${STORE_HEADER}` },
+    })
+    expect(preflight.status).toBe(204)
+    const allowHeaders = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',')
+    expect(allowHeaders).toEqual(expect.arrayContaining(['prefer', 'x-store-id']))
   })
 
   it('echoes a listed origin on answers, failures included, and lets a Bearer token sign in without cookies', async () => {

@@ -24,6 +24,7 @@ import {
   type HandleErrorFunction,
 } from 'react-router'
 import { logger } from '../server-shared/logger.ts'
+import { env } from './.server/env.ts'
 import { contentSecurityPolicy, createNonce, hashedContentSecurityPolicy, inlineScriptHashes } from './.server/csp.ts'
 import { isPageCacheRender, PAGE_LOCATION_HEADER, PERSONAL_SLOTS_HEADER } from './.server/page-cache.ts'
 import { NonceProvider } from './components/nonce.tsx'
@@ -36,6 +37,9 @@ import { PersonalOverride, type Personal } from './lib/personal.ts'
 import { SLOT_SEPARATOR, type PersonalSlotDescriptor } from './lib/personal-slots.ts'
 
 export const streamTimeout = 5_000
+
+// The bundle's own copy of the logger (server-shared/logger.ts) takes the BFF's configured level.
+logger.level = env.logLevel
 
 /**
  * Errors React Router reports while answering. A client's mistake (a 4xx such as a POST to a page

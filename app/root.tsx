@@ -26,7 +26,7 @@ import { clientIp, publicOrigin } from './.server/request.ts'
 import { env } from './.server/env.ts'
 import { isPageCacheRender } from './.server/page-cache.ts'
 import { getCartSummary, WHOLE_CART_PAGES } from './.server/api/cart.ts'
-import { shopperLocation, storeScopeMiddleware } from './.server/location.server.ts'
+import { apiMiddleware, shopperLocation } from './.server/location.server.ts'
 import { CART_BUTTON_ID, CartBar } from './components/cart-panel.tsx'
 import { Header, SHOP_NAME } from './components/header.tsx'
 import { CartChangesNotice } from './components/location-bar.tsx'
@@ -36,11 +36,12 @@ import { GeneralErrorBoundary } from './components/error-boundary.tsx'
 import { useNonce } from './components/nonce.tsx'
 import { markHydrated } from './components/hydrate-when-visible.tsx'
 import './app.css'
+import { apiOf } from './.server/api-context.ts'
 
 // Outermost, 503 answers get their Retry-After (app/.server/failure.ts); then cross-site writes are
 // refused before the session is even opened (app/.server/csrf.ts); inside the session, every upstream
 // call names the shopper's store (app/.server/location.server.ts).
-export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, sameSiteWrites, sessionMiddleware, storeScopeMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [retryAfterMiddleware, sameSiteWrites, sessionMiddleware, apiMiddleware]
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.ico' }]
 
@@ -60,13 +61,14 @@ export const meta: Route.MetaFunction = () => [
  * `cartChanges`: what a change of location just changed in the cart (shown once), or null.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
   const toast = session.takeToast()
   const cartChanges = session.takeCartChanges()
   // A visitor without a guest cart costs no API call; a failed read shows an empty cart, not an error page.
   const [cart, location] = await Promise.all([
-    getCartSummary(session, { clientIp: clientIp(request) }, WHOLE_CART_PAGES.has(new URL(request.url).pathname)),
-    shopperLocation(session, { clientIp: clientIp(request) }),
+    getCartSummary(api, session, { clientIp: clientIp(request) }, WHOLE_CART_PAGES.has(new URL(request.url).pathname)),
+    shopperLocation(api, session, { clientIp: clientIp(request) }),
   ])
   return data({
     // A render for the page cache (app/.server/page-cache.ts) is shared by visitors: the personal

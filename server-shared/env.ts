@@ -82,6 +82,24 @@ export const httpUrl = variable((raw) => {
 /** Any text; unset or empty is `undefined`. */
 export const text = variable((raw) => raw)
 
+/** pino's levels (getpino.io, "API: logger.level"), `silent` for none. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+/** `LOG_LEVEL`: one of pino's levels. */
+export const logLevel = variable((raw): LogLevel => {
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new Error(`must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`)
+  return raw as LogLevel
+})
+
+/**
+ * The log level of a configuration: `LOG_LEVEL` when set, else `silent` under a test runner
+ * (`NODE_ENV=test`, or `VITEST`, which Vitest sets in its workers and the servers they start), else `info`.
+ */
+export function logLevelOf(set: LogLevel | undefined, nodeEnv: string | undefined, source: NodeJS.ProcessEnv): LogLevel {
+  return set ?? (nodeEnv === 'test' || source.VITEST ? 'silent' : 'info')
+}
+
 /** `1` (or `true`) is on, `0` (or `false`) off; anything else is refused. */
 export const flag = variable((raw) => {
   if (raw === '1' || raw === 'true') return true

@@ -2,11 +2,16 @@
  * Structured logging with pino. Secrets never reach the log: tokens, passwords, cookies and
  * authorization headers are redacted wherever they appear (OWASP Logging Cheat Sheet). One logger for
  * the process: the API, the BFF's server entry and server.ts write through it.
+ *
+ * Its level is the configuration's `LOG_LEVEL` (api/config.ts, app/.server/env.ts; this module reads
+ * no environment): each entry point sets `logger.level` once its configuration is read (server.ts, the
+ * seed CLI, and app/entry.server.tsx for the server bundle's own copy of this module). Until then, and
+ * in tests, which configure none, it is silent.
  */
 import pino from 'pino'
 
 export const logger = pino({
-  level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' || process.env.VITEST ? 'silent' : 'info'),
+  level: 'silent',
   redact: {
     paths: [
       'password',

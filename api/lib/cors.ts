@@ -3,8 +3,8 @@
  * "Cross-origin clients"), with Hono's own `cors` middleware (hono.dev, "CORS Middleware"). A
  * request whose `Origin` is one of the listed origins gets the Fetch standard's CORS answer: a
  * preflight `OPTIONS` is a 204 naming the methods, the request headers the API reads
- * (`Authorization`, `Content-Type`, `Idempotency-Key`, `X-Guest-Cart`, `X-Refresh-Token`) and how long
- * to keep it; every answer echoes the origin and allows credentials (the API's cookies, for a client
+ * (`Authorization`, `Content-Type`, `Idempotency-Key`, `Prefer`, `X-Guest-Cart`, `X-Refresh-Token`,
+ * `X-Store-Id`) and how long to keep it; every answer echoes the origin and allows credentials (the API's cookies, for a client
  * that prefers them to Bearer tokens). Any other origin, or none, gets no `Access-Control-*` header at
  * all: the browser then keeps the answer from the calling page (Fetch standard, "CORS check").
  *
@@ -14,9 +14,21 @@
 import type { MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { isBareOrigin } from '../../server-shared/env.ts'
+import { STORE_HEADER } from '../../contract/store-header.ts'
 
-/** Request headers a cross-origin client may send (what the API reads besides the CORS-safelisted ones). */
-export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Guest-Cart', 'X-Refresh-Token'] as const
+/**
+ * Request headers a cross-origin client may send: every one the API reads besides the CORS-safelisted
+ * ones (`Prefer: return=minimal` of the cart writes, api/lib/prefer.ts; the store of contract/store-header.ts).
+ */
+export const CORS_ALLOW_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'Prefer',
+  'X-Guest-Cart',
+  'X-Refresh-Token',
+  STORE_HEADER,
+] as const
 /** Answer headers a cross-origin page may read besides the safelisted ones. */
 export const CORS_EXPOSE_HEADERS = ['Retry-After', 'Idempotent-Replayed', 'Allow'] as const
 /** Methods the API's routes use (api/lib/openapi.ts `Endpoint`), HEAD with GET. */

@@ -12,6 +12,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { migrateDb, openDatabaseOrExit } from '../db/client.ts'
 import { loadConfig } from '../config.ts'
+import { logger } from '../../server-shared/logger.ts'
 import { grantRole } from '../modules/user/admin-accounts.ts'
 import { ROLES, type Role } from '../../contract/user.ts'
 
@@ -26,6 +27,7 @@ if (!values.email || !ROLES.includes(role)) {
   process.exit(1)
 }
 const config = loadConfig()
+logger.level = config.logLevel
 const database = await openDatabaseOrExit({
   url: config.databaseUrl,
   dataDir: path.join(config.dataDir, 'pglite'),

@@ -5,6 +5,7 @@
  */
 import { parseWithZod } from '@conform-to/zod/v4'
 import * as addressApi from './api/address.ts'
+import type { Api } from './api-context.ts'
 import type { RequestSession } from './session.ts'
 import { failedFormReply, invalidFormReply } from './form.ts'
 import { AddressSchema } from '../lib/schemas/address.ts'
@@ -17,11 +18,11 @@ export type SaveAddressOutcome =
   | { ok: false; response: ReturnType<typeof invalidFormReply> | ReturnType<typeof failedFormReply> }
 
 /** Creates (no `_id`) or updates (with `_id`) the shopper's address from `formData`. */
-export async function saveAddressFromForm(session: RequestSession, formData: FormData): Promise<SaveAddressOutcome> {
+export async function saveAddressFromForm(api: Api, session: RequestSession, formData: FormData): Promise<SaveAddressOutcome> {
   const submission = parseWithZod(formData, { schema: AddressSchema })
   if (submission.status !== 'success') return { ok: false, response: invalidFormReply(submission) }
   const { _id, ...fields } = submission.value
-  const result = _id ? await addressApi.updateAddress(session, _id, fields) : await addressApi.createAddress(session, fields)
+  const result = _id ? await addressApi.updateAddress(api, session, _id, fields) : await addressApi.createAddress(api, session, fields)
   if (!result.ok) return { ok: false, response: failedFormReply(submission, result, { fields: ADDRESS_FIELDS }) }
   return { ok: true, address: result.data, message: result.message }
 }

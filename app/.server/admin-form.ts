@@ -11,6 +11,7 @@
  */
 import { data } from 'react-router'
 import * as adminApi from './api/admin.ts'
+import type { Api } from './api-context.ts'
 import { tryReadForm, type FormLimits } from './form.ts'
 import type { RequestSession } from './session.ts'
 import { isAdminRole, isStaffRole, NO_PERMISSION_MESSAGE } from '../lib/roles.ts'
@@ -55,20 +56,21 @@ export async function readAdminForm(
  * the API refuses (415). Answers its url, or the status and message to show.
  */
 export async function storeImage(
+  api: Api,
   session: RequestSession,
   file: File,
 ): Promise<{ ok: true; url: string } | { ok: false; status: number; message: string }> {
   const problem = checkImageFile(file, env.uploadMaxBytes)
   if (problem) return { ok: false, status: file.size > env.uploadMaxBytes ? 413 : 415, message: problem }
-  return adminApi.uploadFormImage(session, file)
+  return adminApi.uploadFormImage(api, session, file)
 }
 
 /** The `upload` intent: stores the file of field `image`; answers its url, or the reason with the API's status. */
-export async function uploadIntentReply(session: RequestSession, formData: FormData) {
+export async function uploadIntentReply(api: Api, session: RequestSession, formData: FormData) {
   const reply = (url: string | null, error: string | null, status: number) =>
     data<AdminUploadReply>({ intent: 'upload', url, error, toast: null }, { status })
   const file = readImageFile(formData, 'image')
   if (!file) return reply(null, CHOOSE_IMAGE_MESSAGE, 400)
-  const stored = await storeImage(session, file)
+  const stored = await storeImage(api, session, file)
   return stored.ok ? reply(stored.url, null, 200) : reply(null, stored.message, stored.status)
 }

@@ -6,20 +6,21 @@
  * (React Router docs, "Middleware": `createContext`, `getLoadContext`). A loader reads it with
  * `context.get(apiContext)`.
  *
- * The typed calls of app/.server/api/* do not take the context: the session middleware
- * (app/.server/context.ts) runs each request inside `runWithApi(context.get(apiContext), …)`, and
- * app/.server/upstream.ts reads `currentApi()`. So the value always comes from getLoadContext, and
- * a call outside a request (or a test that did not wire one) fails loudly instead of reaching a
- * default.
+ * The typed calls of app/.server/api/* take the request's `Api` as their first argument: the wiring
+ * and the dark store the calls speak for. The root middleware (app/.server/location.server.ts
+ * `apiMiddleware`) builds it from `apiContext` and the session and puts it under `apiClientContext`;
+ * a loader or action reads it with `apiOf(context)` and hands it to each call. So a reader follows a
+ * request from the route to the API by its arguments alone, and a call can only be made with an `Api`
+ * in hand (a test builds one with `apiFor`).
  *
- * The context key and the AsyncLocalStorage sit in the global registry, as app/.server/store-scope.ts
- * does: server.ts (run by tsx) and the built server bundle (or Vite's runner) each load their own
- * copy of this module, and both copies must name the same key. Only the key is global, never the value.
+ * The `apiContext` key sits in the global registry: server.ts (run by tsx) and the built server
+ * bundle (or Vite's runner) each load their own copy of this module, and server.ts's getLoadContext
+ * must set the key the bundle's middleware reads. Only the key is global, never the value.
  */
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { createContext, RouterContextProvider, type RouterContext } from 'react-router'
 import type { OrderEventHub } from './order-stream.ts'
 import type { CartCache } from './cart-cache.ts'
+import type { RequestSession } from './session.ts'
 
 /** Sends one request to the API; `init.signal` bounds a call over the network. */
 export type ApiFetch = (request: Request, init?: { signal?: AbortSignal }) => Promise<Response>
@@ -51,16 +52,50 @@ export interface ApiWiring {
   cartCache?: CartCache | null
 }
 
+/**
+ * The API as the typed calls of one request reach it (the first argument of every app/.server/api/*
+ * call): through `wiring`, naming the store `storeId()` answers in `X-Store-Id` (contract/store-header.ts;
+ * docs/stores.md, "Location (BFF)").
+ */
+export interface Api {
+  wiring: ApiWiring
+  /**
+   * The shopper's dark store, read at each call (an action that changes the location applies to the
+   * calls after it); null names none, and the API serves its default store.
+   */
+  storeId: () => string | null
+}
+
 const CONTEXT_KEY = Symbol.for('grocery.api-context')
-const STORAGE_KEY = Symbol.for('grocery.api-context.storage')
+const CLIENT_CONTEXT_KEY = Symbol.for('grocery.api-client-context')
 const registry = globalThis as Record<symbol, unknown>
 
-/** The router context key of the request's `ApiWiring`. */
+/** The router context key of the request's `ApiWiring` (set by server.ts's getLoadContext). */
 export const apiContext = (registry[CONTEXT_KEY] ??= createContext<ApiWiring>()) as RouterContext<ApiWiring>
 
-function storage(): AsyncLocalStorage<ApiWiring> {
-  registry[STORAGE_KEY] ??= new AsyncLocalStorage<ApiWiring>()
-  return registry[STORAGE_KEY] as AsyncLocalStorage<ApiWiring>
+/**
+ * The router context key of the request's `Api` (set by the root middleware), in the global registry
+ * as `apiContext` is: a test that reloads modules, or Vite's runner, may hold another copy of this module.
+ */
+export const apiClientContext = (registry[CLIENT_CONTEXT_KEY] ??= createContext<Api>()) as RouterContext<Api>
+
+/** The request's `Api`, for a loader or action to hand to its typed calls; throws before the root middleware ran. */
+export function apiOf(context: Readonly<RouterContextProvider>): Api {
+  return context.get(apiClientContext)
+}
+
+/** An `Api` through `wiring` speaking for the store `storeId()` answers (none by default: the API's default store). */
+export function apiFor(wiring: ApiWiring, storeId: () => string | null = () => null): Api {
+  return { wiring, storeId }
+}
+
+/**
+ * The `Api` of a request with `session` (the root middleware's, and the page cache's for a spliced
+ * page): through `wiring`, speaking for the session's store (docs/stores.md, "Location (BFF)"), read at
+ * each call so a location changed by an action applies to the calls after it.
+ */
+export function sessionApi(wiring: ApiWiring, session: RequestSession): Api {
+  return apiFor(wiring, () => session.location?.storeId ?? null)
 }
 
 /** The load context server.ts's `getLoadContext` answers: a fresh provider holding `wiring`. */
@@ -70,18 +105,6 @@ export function apiLoadContext(wiring: ApiWiring): RouterContextProvider {
   return context
 }
 
-/** Runs `fn` with the upstream calls inside it (and everything they start) going through `wiring`. */
-export function runWithApi<T>(wiring: ApiWiring, fn: () => T): T {
-  return storage().run(wiring, fn)
-}
-
-/** The wiring of the request under way. Throws outside `runWithApi`: an unwired call is a bug, not an outage. */
-export function currentApi(): ApiWiring {
-  const wiring = storage().getStore()
-  if (!wiring) throw new Error('No API wiring: upstream called outside a request (server.ts getLoadContext, app/.server/context.ts)')
-  return wiring
-}
-
 /** A wiring to a separately deployed API (`API_URL`) over the network's `fetch`. */
 export function networkWiring(settings: UpstreamSettings): ApiWiring {
   return { fetch: (request, init) => fetch(request, init), settings, orderHub: null, stats: { upstreamCalls: 0 } }
@@ -89,7 +112,7 @@ export function networkWiring(settings: UpstreamSettings): ApiWiring {
 
 /**
  * A wiring to the API in this process through `fetch` (a Hono app's `app.fetch`): no `API_URL`,
- * no order hub unless given. Tests use it with `runWithApi`; server.ts builds its own from the configuration.
+ * no order hub unless given. Tests use it with `apiFor`; server.ts builds its own from the configuration.
  */
 export function inProcessWiring(fetch: ApiFetch, extra: Partial<Omit<ApiWiring, 'fetch'>> = {}): ApiWiring {
   return {

@@ -12,6 +12,7 @@ import type { RequestSession, SessionUser, Tokens } from './session.ts'
 import { toSessionUser, userDetails, type User } from './api/user.ts'
 import { throwFailure, type UpstreamFailure } from './failure.ts'
 import { isStaffRole, NO_PERMISSION_MESSAGE } from '../lib/roles.ts'
+import { type Api, apiOf } from './api-context.ts'
 
 type Context = Readonly<RouterContextProvider>
 
@@ -56,9 +57,13 @@ export function requireAnonymous(context: Context): void {
  * with the account's.
  * If the details cannot be loaded the session is signed out again, so no half-signed-in state stays.
  */
-export async function signIn(session: RequestSession, tokens: Tokens): Promise<{ ok: true; user: SessionUser } | UpstreamFailure> {
+export async function signIn(
+  api: Api,
+  session: RequestSession,
+  tokens: Tokens,
+): Promise<{ ok: true; user: SessionUser } | UpstreamFailure> {
   session.setTokens(tokens)
-  const details = await userDetails(session)
+  const details = await userDetails(api, session)
   if (!details.ok) {
     session.signOut()
     return details
@@ -66,10 +71,10 @@ export async function signIn(session: RequestSession, tokens: Tokens): Promise<{
   const user = toSessionUser(details.data)
   session.setUser(user)
   // The visitor's guest cart joins the account's cart (docs/commerce-api.md, "Guest carts").
-  await mergeGuestCart(session)
+  await mergeGuestCart(api, session)
   // The account's saved location comes back, or the one chosen as a visitor is saved to the account
   // (docs/stores.md, "Location (BFF)"); after the merge, so the merged cart is fitted to that store.
-  await syncLocationAtSignIn(session)
+  await syncLocationAtSignIn(api, session)
   return { ok: true, user }
 }
 
@@ -82,9 +87,10 @@ export async function signIn(session: RequestSession, tokens: Tokens): Promise<{
  * the menu's admin links follow the account.
  */
 export async function requireFreshUser(context: Context, page: Request | URL): Promise<User> {
+  const api = apiOf(context)
   requireUser(context, page)
   const session = getSession(context)
-  const details = await userDetails(session)
+  const details = await userDetails(api, session)
   if (!details.ok) {
     requireUser(context, page)
     throwFailure(details)

@@ -5,14 +5,18 @@
  * both with JavaScript (`intent=upload`) and without (the file travels with the add form), and only
  * a file over 10 MB is refused, with the 10 MB message. The API calls are faked.
  */
+import { apiFor, inProcessWiring } from './api-context.ts'
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 
 const TEN_MB = 10 * 1024 * 1024
 const SIX_MB = 6 * 1024 * 1024
 
 const stored: Array<{ name: string; size: number }> = []
+// The API module is mocked below: this `Api` is never called.
+const api = apiFor(inProcessWiring(() => Promise.reject(new Error('not wired in this test'))))
+
 vi.mock('./api/admin.ts', () => ({
-  uploadFormImage: vi.fn(async (_session: unknown, file: File) => {
+  uploadFormImage: vi.fn(async (_api: unknown, _session: unknown, file: File) => {
     stored.push({ name: file.name, size: file.size })
     return { ok: true, url: '/uploads/0123456789abcdef01234567.webp' }
   }),
@@ -41,7 +45,7 @@ function post(entries: Array<[string, string | File]>) {
 /** The category page's action as app/routes/dashboard/category.server.ts composes it; the API's add is faked. */
 async function categoryAction(request: Request) {
   const page = { listHref: '/dashboard/category', schema: CategoryFormSchema, messages: catalogActionMessages('category', 'Category') }
-  const submitted = await readCatalogSubmission(request, session, page)
+  const submitted = await readCatalogSubmission(api, request, session, page)
   if (submitted.intent === 'answered') return submitted.response
   if (submitted.intent !== 'add') throw new Error(`not faked: ${submitted.intent}`)
   added.push(submitted.value)

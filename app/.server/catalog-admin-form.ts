@@ -24,6 +24,7 @@ import { formIdempotencyKey } from './idempotency.ts'
 import { redirectWithToast } from './toast.ts'
 import type { UpstreamResult } from './upstream.ts'
 import { IMAGE_FILE_FIELD, readImageFile } from '../lib/uploads.ts'
+import type { Api } from './api-context.ts'
 
 /** The reply of a failed add or edit: Conform's reply and an error toast, for the dialog of `intent` (and `_id`). */
 export type CatalogFormReply = FormReply & { intent: 'add' | 'edit'; _id: string | null }
@@ -78,14 +79,19 @@ interface CheckedCatalogForm {
  *   (app/.server/idempotency.ts, so a repeated submit makes one entity); `edit` of `value`, which
  *   carries the `_id` and the `updatedAt` the admin read (the API refuses a stale one with 409).
  */
-export async function readCatalogSubmission<S extends z.ZodObject>(request: Request, session: RequestSession, page: CatalogAdminPage<S>) {
+export async function readCatalogSubmission<S extends z.ZodObject>(
+  api: Api,
+  request: Request,
+  session: RequestSession,
+  page: CatalogAdminPage<S>,
+) {
   const answered = <R>(response: R) => ({ intent: 'answered' as const, response })
   const form = await readAdminForm(request, session, {})
   if (!form.ok) return answered(form.response)
   const { formData } = form
   const intent = readText(formData, 'intent')
 
-  if (intent === 'upload') return answered(await uploadIntentReply(session, formData))
+  if (intent === 'upload') return answered(await uploadIntentReply(api, session, formData))
 
   if (intent === 'delete') {
     const _id = readText(formData, '_id')
@@ -100,7 +106,7 @@ export async function readCatalogSubmission<S extends z.ZodObject>(request: Requ
 
   // Without JavaScript the picked file arrives with the form: store it first, then check its url.
   const file = readImageFile(formData, IMAGE_FILE_FIELD)
-  const stored = file ? await storeImage(session, file) : null
+  const stored = file ? await storeImage(api, session, file) : null
   if (stored?.ok) formData.set('image', stored.url)
   const submission = parseWithZod(formData, { schema: page.schema })
   // A failed upload's reason replaces "Image is required" on the image field.

@@ -3,13 +3,8 @@
  * `sessionContext` holds the request's `RequestSession`; `sessionMiddleware` creates it before the
  * loaders run and, after they finish, appends one Set-Cookie if anything changed it (rotated
  * tokens, sign-in, sign-out, a flash toast), so no route can forget to commit a rotated token.
- *
- * It also opens the request's upstream scope: everything after it (the session's own refresh, every
- * loader and action) calls the API through the wiring server.ts put into the router context with
- * `getLoadContext` (app/.server/api-context.ts).
  */
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
-import { apiContext, runWithApi } from './api-context.ts'
 import { RequestSession } from './session.ts'
 
 export const sessionContext = createContext<RequestSession>()
@@ -19,11 +14,8 @@ export function getSession(context: Readonly<RouterContextProvider>): RequestSes
   return context.get(sessionContext)
 }
 
-/** Opens the session and the upstream scope, runs the request, commits the session once. */
-export const sessionMiddleware: MiddlewareFunction<Response> = ({ request, context }, next) =>
-  runWithApi(context.get(apiContext), () => withSession(request, context, next))
-
-async function withSession(request: Request, context: Readonly<RouterContextProvider>, next: () => Promise<Response>): Promise<Response> {
+/** Opens the session, runs the request, commits the session once. */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const session = await RequestSession.fromRequest(request)
   context.set(sessionContext, session)
   let response = await next()

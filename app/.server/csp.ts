@@ -25,7 +25,7 @@ export function createNonce(): string {
  */
 export function contentSecurityPolicy(
   nonce: string,
-  isProduction = process.env.NODE_ENV === 'production',
+  isProduction = env.isProduction,
   imageOrigins: string[] = env.imageOrigins,
   paymentProvider: string = env.paymentProvider,
 ): string {
@@ -54,7 +54,7 @@ export const RAZORPAY_ORIGINS = {
  */
 export function hashedContentSecurityPolicy(
   hashes: string[],
-  isProduction = process.env.NODE_ENV === 'production',
+  isProduction = env.isProduction,
   imageOrigins: string[] = env.imageOrigins,
 ): string {
   return policy(["script-src 'self'", ...hashes.map((h) => `'${h}'`)].join(' '), isProduction, imageOrigins)

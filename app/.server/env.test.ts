@@ -25,7 +25,14 @@ describe('readBffEnv', () => {
       pageCacheMaxBytes: 64 * 1024 * 1024,
       pageCacheTtlMs: null,
       pageCacheStaleIfErrorMs: 300_000,
+      logLevel: 'info',
     })
+  })
+
+  it("reads LOG_LEVEL for the server bundle's logger, silent under a test runner, and refuses an unknown level", () => {
+    expect(readBffEnv({ ...SECRETS, LOG_LEVEL: 'warn' }).logLevel).toBe('warn')
+    expect(readBffEnv({ ...SECRETS, VITEST: 'true' }).logLevel).toBe('silent')
+    expect(() => readBffEnv({ ...SECRETS, LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL: must be one of')
   })
 
   it('reads the set variables', () => {

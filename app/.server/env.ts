@@ -11,6 +11,8 @@ import { parseUploadMaxBytes } from '../../contract/file.ts'
 import {
   flag,
   httpUrl,
+  logLevel,
+  logLevelOf,
   paymentProviderName,
   parsePublicUrl,
   readEnvironment,
@@ -18,6 +20,7 @@ import {
   text,
   variable,
   wholeNumber,
+  type LogLevel,
 } from '../../server-shared/env.ts'
 
 /** The variables the BFF reads one by one; unset or empty is the default of `readBffEnv`. */
@@ -35,6 +38,7 @@ export const BffEnvSchema = z.object({
   PAGE_CACHE_MAX_MB: wholeNumber(0),
   PAGE_CACHE_TTL_MS: wholeNumber(0),
   PAGE_CACHE_STALE_IF_ERROR_MS: wholeNumber(0),
+  LOG_LEVEL: logLevel,
 })
 
 /** What the BFF knows of its configuration. */
@@ -77,6 +81,11 @@ export interface BffEnv {
    * new render fails for want of the API (RFC 5861 `stale-if-error`), default 300000 (5 minutes); 0 never.
    */
   pageCacheStaleIfErrorMs: number
+  /**
+   * `LOG_LEVEL`: the level of the server bundle's logger (app/entry.server.tsx sets it; the bundle has
+   * its own copy of server-shared/logger.ts), default `info` (`silent` under a test runner).
+   */
+  logLevel: LogLevel
 }
 
 /** How long past its freshness a kept page may stand in for one the API cannot help render (ms). */
@@ -104,6 +113,7 @@ export function readBffEnv(source: NodeJS.ProcessEnv = process.env): BffEnv {
     pageCacheMaxBytes: (e.PAGE_CACHE_MAX_MB ?? 64) * 1024 * 1024,
     pageCacheTtlMs: e.PAGE_CACHE_TTL_MS ?? null,
     pageCacheStaleIfErrorMs: e.PAGE_CACHE_STALE_IF_ERROR_MS ?? DEFAULT_STALE_IF_ERROR_MS,
+    logLevel: logLevelOf(e.LOG_LEVEL, e.NODE_ENV, source),
   }
 }
 

@@ -10,6 +10,7 @@ import { failureInit, failureMessage } from './failure.ts'
 import { creditNoteFileName, invoiceFileName, renderCreditNotePdf, renderInvoicePdf } from './invoice-pdf.ts'
 import type { RequestSession } from './session.ts'
 import type { UpstreamResult } from './upstream.ts'
+import type { Api } from './api-context.ts'
 
 /** A refusal as plain text with its status (a 409 for an order without an invoice says why). */
 function refusal(result: Extract<UpstreamResult<unknown>, { ok: false }>): Response {
@@ -32,8 +33,8 @@ function pdfResponse(pdf: Buffer, fileName: string): Response {
 }
 
 /** The PDF of order `orderId` as the session's user may read it, or the API's refusal as text. */
-export async function invoicePdfResponse(session: RequestSession, orderId: string): Promise<Response> {
-  const result = await orderInvoice(session, orderId)
+export async function invoicePdfResponse(api: Api, session: RequestSession, orderId: string): Promise<Response> {
+  const result = await orderInvoice(api, session, orderId)
   if (!result.ok) return refusal(result)
   return pdfResponse(await renderInvoicePdf(result.data), invoiceFileName(result.data))
 }
@@ -42,8 +43,8 @@ export async function invoicePdfResponse(session: RequestSession, orderId: strin
  * The PDF of one credit note of order `orderId`: the one numbered `n` (`?n=`), else the latest; 404
  * as text when the order has none or none of that number.
  */
-export async function creditNotePdfResponse(session: RequestSession, orderId: string, n: string | null): Promise<Response> {
-  const result = await orderCreditNotes(session, orderId)
+export async function creditNotePdfResponse(api: Api, session: RequestSession, orderId: string, n: string | null): Promise<Response> {
+  const result = await orderCreditNotes(api, session, orderId)
   if (!result.ok) return refusal(result)
   const note = n ? result.data.find((c) => c.creditNoteNumber === n) : result.data.at(-1)
   if (!note)
@@ -58,8 +59,8 @@ export async function creditNotePdfResponse(session: RequestSession, orderId: st
  * The numbers of an order's credit notes for its page's links, oldest first: none for an order that
  * has no invoice (awaiting payment) or when the API refuses (the page still shows).
  */
-export async function creditNoteNumbers(session: RequestSession, order: { _id: string; status: string }): Promise<string[]> {
+export async function creditNoteNumbers(api: Api, session: RequestSession, order: { _id: string; status: string }): Promise<string[]> {
   if (order.status === 'payment_pending') return []
-  const result = await orderCreditNotes(session, order._id)
+  const result = await orderCreditNotes(api, session, order._id)
   return result.ok ? result.data.map((c) => c.creditNoteNumber) : []
 }

@@ -19,6 +19,7 @@ import { toCardData, type CategoryLinkData, type ProductCardData } from '../lib/
 import { pageRange, readPageRequest, type PageWindow } from '../lib/paging.ts'
 import { listingPath } from '../lib/slug.ts'
 import { filtersBody, filtersKey, readListFilters } from '../lib/list-filters.ts'
+import type { Api } from './api-context.ts'
 
 /** The 404 a listing page throws for an unknown id or a sub category outside its category. */
 export const notFound = () => data(null, { status: 404, statusText: 'Not Found' })
@@ -32,7 +33,7 @@ export const notFound = () => data(null, { status: 404, statusText: 'Not Found' 
  * An id the API rejects must still end as the page's 404, so a failure of the product call is only
  * raised by `finish`, after the page has checked its ids. Lookup failures throw (502, api/catalog.ts).
  */
-export async function startListing(request: Request, filter: { categoryId: string; subCategoryId?: string }, pageSize: number) {
+export async function startListing(api: Api, request: Request, filter: { categoryId: string; subCategoryId?: string }, pageSize: number) {
   const url = new URL(request.url)
   const { page, isSingle } = readPageRequest(url)
   const { start, end } = pageRange(page, pageSize, isSingle)
@@ -41,12 +42,12 @@ export async function startListing(request: Request, filter: { categoryId: strin
   const options = filtersBody(filters)
 
   const productsPromise = fetchRange(
-    (p, limit) => productsByCategoryAndSubCategory({ ...filter, page: p, limit, options }, call),
+    (p, limit) => productsByCategoryAndSubCategory(api, { ...filter, page: p, limit, options }, call),
     start,
     end,
   )
   productsPromise.catch(() => {})
-  const [categories, subCategories] = await Promise.all([listCategories(call), listSubCategories(call)])
+  const [categories, subCategories] = await Promise.all([listCategories(api, call), listSubCategories(api, call)])
 
   /**
    * Waits for the products and answers the sidebar (the sub categories of `category`, each a link to

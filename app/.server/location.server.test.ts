@@ -5,7 +5,9 @@
  * to every upstream call from the request's store scope (app/.server/store-scope.ts).
  */
 import { describe, expect, it } from 'vitest'
+import { RouterContextProvider } from 'react-router'
 import {
+  apiMiddleware,
   CART_CHANGES_SHOWN,
   defaultShopperLocation,
   locationToastMessage,
@@ -14,9 +16,9 @@ import {
   trimCartChanges,
 } from './location.server.ts'
 import { RequestSession, sessionStorage } from './session.ts'
-import { runInStoreScope, scopeStoreId } from './store-scope.ts'
 import { upstream } from './upstream.ts'
-import { inProcessWiring, runWithApi } from './api-context.ts'
+import { apiClientContext, apiContext, apiOf, inProcessWiring } from './api-context.ts'
+import { sessionContext } from './context.ts'
 import { changeLocationHref, locationLabel } from '../lib/location-labels.ts'
 import type { Location, StoreSummary } from '../../contract/location.ts'
 
@@ -169,25 +171,28 @@ describe('the session location', () => {
 })
 
 describe('X-Store-Id', () => {
-  it('is sent on every upstream call inside a store scope, read at each call, and not outside one', async () => {
+  it("is sent on every call of the request's Api from the session's store, read at each call, and not without one", async () => {
     const seen: Array<string | null> = []
     const wiring = inProcessWiring(async (request: Request) => {
       seen.push(request.headers.get('x-store-id'))
       return Response.json({ success: true, error: false, message: '', data: null })
     })
-    await runWithApi(wiring, async () => {
-      await upstream('category/get')
-      let store: string | null = 'storeBlrKoramangala'
-      await runInStoreScope(
-        () => store,
-        async () => {
-          expect(scopeStoreId()).toBe('storeBlrKoramangala')
-          await upstream('product/search-product', { json: {} })
-          store = null
-          await upstream('cart/get')
-        },
-      )
+    // The root middleware's Api, as a loader reads it from its router context.
+    const session = await RequestSession.fromRequest(new Request('http://shop.test/'))
+    const context = new RouterContextProvider()
+    context.set(apiContext, wiring)
+    context.set(sessionContext, session)
+    await apiMiddleware({ context } as never, async () => {
+      const api = apiOf(context)
+      await upstream(api, 'category/get')
+      session.setLocation({ pincode: '560034', storeId: 'storeBlrKoramangala' })
+      expect(api.storeId()).toBe('storeBlrKoramangala')
+      await upstream(api, 'product/search-product', { json: {} })
+      session.setLocation({ pincode: '999999', storeId: null })
+      await upstream(api, 'cart/get')
+      return new Response()
     })
     expect(seen).toEqual([null, 'storeBlrKoramangala', null])
+    expect(context.get(apiClientContext)).toBeDefined()
   })
 })

@@ -2,7 +2,7 @@
  * The shopper's delivery location in the BFF (docs/stores.md, "Location (BFF)"): kept in the cookie
  * session for visitors and signed-in shoppers alike (`SessionLocation`: the PIN code and the store
  * serving it), answered to every page by the root loader as a `ShopperLocation` (app/lib/location.ts),
- * and named to the API on every upstream call as `X-Store-Id` (app/.server/store-scope.ts).
+ * and named to the API on every upstream call as `X-Store-Id` (the request's `Api`, app/.server/api-context.ts).
  *
  * - No location chosen: the default store (GET /api/location/default-store), `isDefault`.
  * - A PIN code no store reaches: browsing the default store, `serviceable` false, with the nearest
@@ -15,19 +15,20 @@ import { getSession } from './context.ts'
 import { throwFailure } from './failure.ts'
 import { notePageStore } from './page-shows.ts'
 import type { RequestSession, SessionLocation } from './session.ts'
-import { runInStoreScope } from './store-scope.ts'
+import { apiClientContext, apiContext, sessionApi, type Api } from './api-context.ts'
 import { getDefaultStore, resolvePincode, savedLocation, setLocation, type LocationCallOptions } from './api/location.ts'
 import type { ShopperLocation } from '../lib/location.ts'
 import type { Location, StoreSummary } from '../../contract/location.ts'
 import type { CartChange } from '../../contract/order.ts'
 
 /**
- * Root middleware: the request's upstream calls speak for the session's store, read at each call
- * (app/.server/store-scope.ts). Runs after the session middleware (app/.server/context.ts).
+ * Root middleware: puts the request's `Api` into the router context (app/.server/api-context.ts
+ * `apiOf`): server.ts's wiring, speaking for the session's store. Runs after the session middleware
+ * (app/.server/context.ts).
  */
-export const storeScopeMiddleware: MiddlewareFunction<Response> = ({ context }, next) => {
-  const session = getSession(context)
-  return runInStoreScope(() => session.location?.storeId ?? null, next)
+export const apiMiddleware: MiddlewareFunction<Response> = ({ context }, next) => {
+  context.set(apiClientContext, sessionApi(context.get(apiContext), getSession(context)))
+  return next()
 }
 
 /** What the session keeps of an API location: its PIN code and serving store (null: none serves it). */
@@ -78,25 +79,25 @@ export function toShopperLocation(location: Location, defaultStore: StoreSummary
  * store is noted for the page cache (app/.server/page-shows.ts).
  * @throws the API's failure as an error response when it cannot answer (app/.server/failure.ts)
  */
-export async function shopperLocation(session: RequestSession, opts: LocationCallOptions = {}): Promise<ShopperLocation> {
+export async function shopperLocation(api: Api, session: RequestSession, opts: LocationCallOptions = {}): Promise<ShopperLocation> {
   const chosen = session.location
   let shown: ShopperLocation | null = null
   if (chosen) {
-    const resolved = await resolvePincode(chosen.pincode, opts)
+    const resolved = await resolvePincode(api, chosen.pincode, opts)
     if (resolved.ok) {
-      const fallback = resolved.data.serviceable && resolved.data.store ? null : await requireDefaultStore(opts)
+      const fallback = resolved.data.serviceable && resolved.data.store ? null : await requireDefaultStore(api, opts)
       shown = toShopperLocation(resolved.data, fallback)
       session.setLocation(toSessionLocation(resolved.data))
     } else if (resolved.status === 400) session.setLocation(null)
     else throwFailure(resolved)
   }
-  shown ??= defaultShopperLocation(await requireDefaultStore(opts))
+  shown ??= defaultShopperLocation(await requireDefaultStore(api, opts))
   notePageStore(shown.store.id)
   return shown
 }
 
-async function requireDefaultStore(opts: LocationCallOptions): Promise<StoreSummary> {
-  const store = await getDefaultStore(opts)
+async function requireDefaultStore(api: Api, opts: LocationCallOptions): Promise<StoreSummary> {
+  const store = await getDefaultStore(api, opts)
   if (!store.ok) throwFailure(store)
   return store.data
 }
@@ -130,14 +131,14 @@ export function trimCartChanges(changes: CartChange[]): CartChange[] {
  * also fits the account's cart to that store: its changes are flashed). Failures are ignored: the
  * sign-in stands, and the location can be chosen again.
  */
-export async function syncLocationAtSignIn(session: RequestSession, opts: LocationCallOptions = {}): Promise<void> {
+export async function syncLocationAtSignIn(api: Api, session: RequestSession, opts: LocationCallOptions = {}): Promise<void> {
   const chosen = session.location
   if (!chosen) {
-    const saved = await savedLocation(session, opts)
+    const saved = await savedLocation(api, session, opts)
     if (saved.ok && saved.data) session.setLocation(toSessionLocation(saved.data))
     return
   }
-  const result = await setLocation(session, { pincode: chosen.pincode }, opts)
+  const result = await setLocation(api, session, { pincode: chosen.pincode }, opts)
   if (!result.ok) return
   session.setLocation(toSessionLocation(result.data.location))
   if (result.data.cartChanges.length > 0) session.flashCartChanges(trimCartChanges(result.data.cartChanges))

@@ -18,7 +18,7 @@ import { notePageAvailabilityOrdered, notePageProducts, notePageStore, recordPag
 import { stockKey } from '../../contract/availability.ts'
 import { sessionStorage } from './session.ts'
 import { upstream } from './upstream.ts'
-import { inProcessWiring, runWithApi } from './api-context.ts'
+import { apiFor, inProcessWiring } from './api-context.ts'
 
 interface Harness {
   base: string
@@ -286,17 +286,16 @@ describe('the page cache', () => {
         data: [{ categoryId: 'c1', products: [{ _id: 'p7', stock: 0, category: [{ _id: 'c1', name: 'Dairy' }] }] }],
       }),
     )
-    await runWithApi(wiring, async () => {
-      // Outside a render nothing is recorded, and nothing fails.
-      expect((await upstream('product/get-product-by-category')).ok).toBe(true)
-      const { shows } = await recordPageShows(async () => {
-        await new Promise((r) => setTimeout(r, 5))
-        return upstream('product/get-product-by-category')
-      })
-      // Products only: the category inside has no stock.
-      expect([...shows.products]).toEqual(['p7'])
-      expect(shows.availabilityOrdered).toBe(false)
+    const api = apiFor(wiring)
+    // Outside a render nothing is recorded, and nothing fails.
+    expect((await upstream(api, 'product/get-product-by-category')).ok).toBe(true)
+    const { shows } = await recordPageShows(async () => {
+      await new Promise((r) => setTimeout(r, 5))
+      return upstream(api, 'product/get-product-by-category')
     })
+    // Products only: the category inside has no stock.
+    expect([...shows.products]).toEqual(['p7'])
+    expect(shows.availabilityOrdered).toBe(false)
   })
 
   it('shares one render among visitors asking for the same page at once', async () => {

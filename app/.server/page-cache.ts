@@ -40,9 +40,8 @@ import {
 import { recordPageShows, showsStockKey, type PageShows } from './page-shows.ts'
 import { RequestSession, sessionStorage, type SessionLocation } from './session.ts'
 import { getCartForLoaders, getCartSummary, summaryOfCart, WHOLE_CART_PAGES } from './api/cart.ts'
-import { runWithApi, type ApiWiring } from './api-context.ts'
+import { sessionApi, type ApiWiring } from './api-context.ts'
 import { clientIp } from './request.ts'
-import { runInStoreScope } from './store-scope.ts'
 
 const gzipAsync = promisify(gzip)
 const brotliAsync = promisify(brotliCompress)
@@ -656,7 +655,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
   /**
    * A visitor's `Personal`: the one call the root loader makes for it (`getCartSummary`, through the
-   * API wiring, in the session's store scope, refreshing an expired access token as any upstream
+   * API wiring, speaking for the session's store, refreshing an expired access token as any upstream
    * call does) without a React Router request around it, and the session committed as the session
    * middleware would (app/.server/context.ts: a Set-Cookie only when the read changed it: a rotated
    * token, an expired guest cart dropped). Null for a user who is no shopper.
@@ -666,16 +665,12 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     const session = await RequestSession.fromRequest(request)
     // The cart page lists the whole cart; its summary then comes from that read, as the root loader's does.
     const wholeCartPage = WHOLE_CART_PAGES.has(req.path)
-    const read = await runWithApi(wiring, () =>
-      runInStoreScope(
-        () => session.location?.storeId ?? null,
-        async () => {
-          if (!wholeCartPage) return { cart: await getCartSummary(session, { clientIp: clientIp(request) }) }
-          const whole = await getCartForLoaders(session, { clientIp: clientIp(request) })
-          return whole.ok ? { cart: summaryOfCart(whole.data), wholeCart: whole.data } : null
-        },
-      ),
-    )
+    const api = sessionApi(wiring, session)
+    const read = await (async () => {
+      if (!wholeCartPage) return { cart: await getCartSummary(api, session, { clientIp: clientIp(request) }) }
+      const whole = await getCartForLoaders(api, session, { clientIp: clientIp(request) })
+      return whole.ok ? { cart: summaryOfCart(whole.data), wholeCart: whole.data } : null
+    })()
     // A failed whole-cart read: the full render shows its error page.
     if (!read) return null
     const personal: Personal = { user: session.user, ...read }

@@ -3,12 +3,16 @@
  * what reaches the API, what the form gets back with JavaScript off (add and remove an extra field,
  * upload and remove images), and how API refusals land on the fields.
  */
+import { apiFor, inProcessWiring } from './api-context.ts'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ProductFormValue } from '../lib/schemas/product.ts'
 
 const uploads: string[] = []
+// The API module is mocked below: this `Api` is never called.
+const api = apiFor(inProcessWiring(() => Promise.reject(new Error('not wired in this test'))))
+
 vi.mock('./api/admin.ts', () => ({
-  uploadFormImage: vi.fn(async (_session: unknown, file: File) => {
+  uploadFormImage: vi.fn(async (_api: unknown, _session: unknown, file: File) => {
     if (file.name.endsWith('.txt')) return { ok: false, status: 415, message: 'Only images can be uploaded: JPEG, PNG, WebP, AVIF or GIF' }
     uploads.push(file.name)
     return { ok: true, url: `/uploads/${String(uploads.length).padStart(24, '0')}.webp` }
@@ -48,7 +52,7 @@ const png = (name: string) => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])
  */
 async function run(formData: FormData, answer?: unknown) {
   const saved: ProductFormValue[] = []
-  const checked = await checkProductForm(session, formData)
+  const checked = await checkProductForm(api, session, formData)
   if (!checked.ok) return { result: checked.response as unknown, saved }
   saved.push(checked.value)
   const result = (answer ?? { ok: true, status: 200, message: 'Product Created Successfully', data: { _id: 'p1' }, extra: {} }) as
@@ -267,14 +271,18 @@ describe('checkProductForm: JavaScript-off helpers', () => {
 
 describe('the upload intent and the body limits', () => {
   it('stores one picked image and answers its url, or the reason', async () => {
-    expect(body(await uploadIntentReply(session, form([['image', png('d.png')]])))).toMatchObject({
+    expect(body(await uploadIntentReply(api, session, form([['image', png('d.png')]])))).toMatchObject({
       intent: 'upload',
       url: '/uploads/000000000000000000000001.webp',
       error: null,
       status: 200,
     })
-    expect(body(await uploadIntentReply(session, form([])))).toMatchObject({ url: null, error: 'Choose an image to upload', status: 400 })
-    expect(body(await uploadIntentReply(session, form([['image', png('e.txt')]])))).toMatchObject({ url: null, status: 415 })
+    expect(body(await uploadIntentReply(api, session, form([])))).toMatchObject({
+      url: null,
+      error: 'Choose an image to upload',
+      status: 400,
+    })
+    expect(body(await uploadIntentReply(api, session, form([['image', png('e.txt')]])))).toMatchObject({ url: null, status: 415 })
   })
 
   it('refuses a body declared over the cap before reading it', async () => {

@@ -39,6 +39,7 @@ import {
   fieldNameError,
 } from '../lib/schemas/product.ts'
 import { PRODUCT_IMAGES_MAX } from '../../contract/product.ts'
+import type { Api } from './api-context.ts'
 
 /** The product form's body limits: five images of the upload cap sent at once without JavaScript, plus the fields. */
 export const PRODUCT_FORM_LIMITS = {
@@ -116,7 +117,7 @@ function joinForm(others: Array<[string, string]>, images: string[], extras: Ext
  * Uploads the files of the multiple file input (without JavaScript), in order, up to PRODUCT_IMAGES_MAX
  * images in all. Answers the new urls and one message per file that could not be stored.
  */
-async function uploadPickedFiles(session: RequestSession, formData: FormData, keptCount: number) {
+async function uploadPickedFiles(api: Api, session: RequestSession, formData: FormData, keptCount: number) {
   const files = formData.getAll(IMAGE_FILES_FIELD).filter((value): value is File => value instanceof File && value.size > 0)
   const urls: string[] = []
   const errors: string[] = []
@@ -126,7 +127,7 @@ async function uploadPickedFiles(session: RequestSession, formData: FormData, ke
       errors.push(`At most ${PRODUCT_IMAGES_MAX} images: ${file.name} was not uploaded`)
       continue
     }
-    const uploaded = await storeImage(session, file)
+    const uploaded = await storeImage(api, session, file)
     if (uploaded.ok) urls.push(uploaded.url)
     else {
       errors.push(`${file.name}: ${uploaded.message}`)
@@ -145,13 +146,13 @@ async function uploadPickedFiles(session: RequestSession, formData: FormData, ke
  * - `ok: true`: `value` is the checked payload for the route's API call (create or update); answer a
  *   refusal with productSaveRefused(`submission`, …).
  */
-export async function checkProductForm(session: RequestSession, formData: FormData) {
+export async function checkProductForm(api: Api, session: RequestSession, formData: FormData) {
   const intent = String(formData.get('intent') ?? PRODUCT_INTENT.save)
   const { images, extras, others } = splitForm(formData)
 
   const removed = new Set(formData.getAll(REMOVE_IMAGE_FIELD).filter((v): v is string => typeof v === 'string'))
   const kept = [...new Set(images.filter((url) => !removed.has(url)))]
-  const uploads = await uploadPickedFiles(session, formData, kept.length)
+  const uploads = await uploadPickedFiles(api, session, formData, kept.length)
   const allImages = [...kept, ...uploads.urls]
   const uploadToast: ToastMessage | null = uploads.errors.length ? { type: 'error', message: uploads.errors[0]! } : null
 

@@ -10,10 +10,11 @@ import { clientIp } from './request.ts'
 import type { RequestSession } from './session.ts'
 import { redirectWithToast } from './toast.ts'
 import { leftOutNotice, reorderToast } from '../lib/reorder.ts'
+import type { Api } from './api-context.ts'
 
 /** Runs "Order again" for `orderId` and answers the redirect: to /cart, or to `back` when it failed. */
-export async function orderAgain(session: RequestSession, request: Request, orderId: string, back: string): Promise<Response> {
-  const result = await reorder(session, orderId, { clientIp: clientIp(request) })
+export async function orderAgain(api: Api, session: RequestSession, request: Request, orderId: string, back: string): Promise<Response> {
+  const result = await reorder(api, session, orderId, { clientIp: clientIp(request) })
   if (!result.ok) return redirectWithToast(session, back, { type: 'error', message: failureMessage(result) })
   const notice = leftOutNotice(result.data.leftOut)
   if (notice) session.flashLeftOut(notice)

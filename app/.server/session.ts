@@ -44,7 +44,7 @@ export interface Recovery {
 /**
  * The shopper's chosen delivery location (docs/stores.md, "Location (BFF)"), guests too: the PIN code
  * and the store that serves it, null when no store does (the default store is browsed then). The
- * store id is what every upstream call sends as `X-Store-Id` (app/.server/store-scope.ts).
+ * store id is what every upstream call sends as `X-Store-Id` (app/.server/api-context.ts `sessionApi`).
  */
 export interface SessionLocation {
   pincode: string

@@ -3,11 +3,11 @@
  * in process as server.ts wires it): which URLs are listed, their form (absolute, canonical slugs),
  * the index above the URL limit, and 404 for files that do not exist.
  */
-import { afterAll, aroundEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../api/testing/app.ts'
 import { insertCategory, insertProduct, insertSubCategory } from '../../api/testing/fixtures.ts'
 import { rootSitemap, sitemapFile } from './sitemap.ts'
-import { inProcessWiring, runWithApi } from './api-context.ts'
+import { inProcessWiring, apiFor } from './api-context.ts'
 
 const ORIGIN = 'https://shop.example'
 let t: TestApp
@@ -26,18 +26,13 @@ afterAll(async () => {
 })
 
 // The BFF calls the API in process, as server.ts wires it (app/.server/api-context.ts).
-aroundEach((runTest) =>
-  runWithApi(
-    inProcessWiring(async (request) => t.app.fetch(request)),
-    runTest,
-  ),
-)
+const api = apiFor(inProcessWiring(async (request) => t.app.fetch(request)))
 
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])
 
 describe('sitemap.xml', () => {
   it('lists home, categories, shelves and published products with absolute canonical URLs', async () => {
-    const xml = await rootSitemap(ORIGIN)
+    const xml = await rootSitemap(api, ORIGIN)
     expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
     expect(locs(xml)).toEqual([
       'https://shop.example/',
@@ -50,19 +45,19 @@ describe('sitemap.xml', () => {
   })
 
   it('becomes a sitemap index over shelves and product files above the URL limit', async () => {
-    const xml = await rootSitemap(ORIGIN, undefined, 3)
+    const xml = await rootSitemap(api, ORIGIN, undefined, 3)
     expect(xml).toContain('<sitemapindex')
     expect(locs(xml)).toEqual(['https://shop.example/sitemaps/shelves.xml', 'https://shop.example/sitemaps/products-1.xml'])
-    expect(locs((await sitemapFile(ORIGIN, 'shelves.xml'))!)).toHaveLength(3)
-    expect(locs((await sitemapFile(ORIGIN, 'products-1.xml'))!)).toEqual([
+    expect(locs((await sitemapFile(api, ORIGIN, 'shelves.xml'))!)).toHaveLength(3)
+    expect(locs((await sitemapFile(api, ORIGIN, 'products-1.xml'))!)).toEqual([
       `https://shop.example/product/Amul-Taaza-Toned-Milk-${ids.toned}`,
     ])
   })
 
   it('has no file for unknown names or pages past the end', async () => {
-    expect(await sitemapFile(ORIGIN, 'products-2.xml')).toBeNull()
-    expect(await sitemapFile(ORIGIN, 'products-0.xml')).toBeNull()
-    expect(await sitemapFile(ORIGIN, 'secrets.xml')).toBeNull()
-    expect(await sitemapFile(ORIGIN, 'products-1.xml.gz')).toBeNull()
+    expect(await sitemapFile(api, ORIGIN, 'products-2.xml')).toBeNull()
+    expect(await sitemapFile(api, ORIGIN, 'products-0.xml')).toBeNull()
+    expect(await sitemapFile(api, ORIGIN, 'secrets.xml')).toBeNull()
+    expect(await sitemapFile(api, ORIGIN, 'products-1.xml.gz')).toBeNull()
   })
 })

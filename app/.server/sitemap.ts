@@ -8,6 +8,7 @@ import { data } from 'react-router'
 import { categoryPath, listingPath, productPath } from '../lib/slug.ts'
 import { absoluteUrl, SITEMAP_MAX_URLS, sitemapIndexXml, urlsetXml, type SitemapEntry } from '../lib/seo.ts'
 import { sitemapProducts, sitemapShelves, type SitemapProducts, type SitemapShelves } from './api/sitemap.ts'
+import type { Api } from './api-context.ts'
 
 function shelfEntries(origin: string, s: SitemapShelves): SitemapEntry[] {
   return [
@@ -25,8 +26,8 @@ function productEntries(origin: string, p: SitemapProducts): SitemapEntry[] {
  * `/sitemap.xml`: one urlset when everything fits in `maxUrls` (the protocol's 50,000; tests pass a
  * smaller one), else a sitemap index.
  */
-export async function rootSitemap(origin: string, clientIp?: string, maxUrls = SITEMAP_MAX_URLS): Promise<string> {
-  const [shelves, first] = await Promise.all([sitemapShelves(clientIp), sitemapProducts(1, clientIp)])
+export async function rootSitemap(api: Api, origin: string, clientIp?: string, maxUrls = SITEMAP_MAX_URLS): Promise<string> {
+  const [shelves, first] = await Promise.all([sitemapShelves(api, clientIp), sitemapProducts(api, 1, clientIp)])
   const shelfList = shelfEntries(origin, shelves)
   if (first.totalNoPage === 1 && shelfList.length + first.products.length <= maxUrls) {
     return urlsetXml([...shelfList, ...productEntries(origin, first)])
@@ -39,11 +40,11 @@ export async function rootSitemap(origin: string, clientIp?: string, maxUrls = S
  * One file of a sitemap index: `shelves.xml` or `products-N.xml`. Returns null for any other name
  * or a page past the end (the route answers 404).
  */
-export async function sitemapFile(origin: string, file: string, clientIp?: string): Promise<string | null> {
-  if (file === 'shelves.xml') return urlsetXml(shelfEntries(origin, await sitemapShelves(clientIp)).slice(0, SITEMAP_MAX_URLS))
+export async function sitemapFile(api: Api, origin: string, file: string, clientIp?: string): Promise<string | null> {
+  if (file === 'shelves.xml') return urlsetXml(shelfEntries(origin, await sitemapShelves(api, clientIp)).slice(0, SITEMAP_MAX_URLS))
   const match = /^products-([1-9][0-9]{0,3})\.xml$/.exec(file)
   if (!match) return null
-  const page = await sitemapProducts(Number(match[1]), clientIp)
+  const page = await sitemapProducts(api, Number(match[1]), clientIp)
   if (page.products.length === 0) return null
   return urlsetXml(productEntries(origin, page))
 }

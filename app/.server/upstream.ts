@@ -6,24 +6,25 @@
  * cleanly. This is the behaviour the original app intended but never ran (docs/product.md,
  * "Differences from the original app").
  *
- * How the API is reached comes from the request's router context (app/.server/api-context.ts): by
- * default the API runs in this same process and server.ts hands its `fetch` in through
- * `getLoadContext`, so calls skip the network. With `API_URL` set, calls go over HTTP to that base
+ * How the API is reached comes with each call, as its first argument: the request's `Api`
+ * (app/.server/api-context.ts), which a loader or action takes from its router context. By default
+ * the API runs in this same process and server.ts hands its `fetch` in through `getLoadContext`, so
+ * calls skip the network. With `API_URL` set, calls go over HTTP to that base
  * URL, each bounded by `API_TIMEOUT_MS` (the answer read in full).
  * An API that cannot be reached or does not answer in time is a failure like any other: status 503
  * with `Retry-After` (UNAVAILABLE), which pages show as "back in a moment" (app/.server/failure.ts).
  *
- * Every call names the shopper's dark store in `X-Store-Id` (app/.server/store-scope.ts; docs/stores.md,
+ * Every call names the shopper's dark store in `X-Store-Id` (the `Api`'s `storeId()`; docs/stores.md,
  * "Location (BFF)"): catalogue, cart, order and admin answers are that store's stock.
  */
 import { cartOwnerKey } from '../../server-shared/cart-owner-key.ts'
 import type { CartCache } from './cart-cache.ts'
 import type { z } from 'zod'
 import type { FieldIssue } from '../../contract/envelope.ts'
-import { currentApi, type ApiWiring } from './api-context.ts'
+import type { Api, ApiWiring } from './api-context.ts'
 import { notePageProducts } from './page-shows.ts'
 import type { RequestSession, Tokens } from './session.ts'
-import { STORE_HEADER, scopeStoreId } from './store-scope.ts'
+import { STORE_HEADER } from '../../contract/store-header.ts'
 
 /**
  * Sends one upstream request through the request's wiring, counting it (server.ts serves the count
@@ -89,13 +90,13 @@ export interface UpstreamOptions {
   headers?: Record<string, string>
 }
 
-function buildRequest(api: ApiWiring, path: string, opts: UpstreamOptions, token: string | undefined): Request {
-  const { apiUrl, apiInternalToken } = api.settings
+function buildRequest(api: Api, path: string, opts: UpstreamOptions, token: string | undefined): Request {
+  const { apiUrl, apiInternalToken } = api.wiring.settings
   const headers = new Headers({ Accept: 'application/json' })
   if (token) headers.set('Authorization', `Bearer ${token}`)
   if (opts.clientIp) headers.set('X-Client-Ip', opts.clientIp)
   // The one place the shopper's store is named: every call of the request speaks for it.
-  const storeId = scopeStoreId()
+  const storeId = api.storeId()
   if (storeId) headers.set(STORE_HEADER, storeId)
   for (const [name, value] of Object.entries(opts.headers ?? {})) headers.set(name, value)
   // A separate API host trusts the forwarded address only with the shared secret (api/lib/client-ip.ts).
@@ -138,11 +139,11 @@ async function parse<T>(response: Response): Promise<UpstreamResult<T>> {
 }
 
 /** Calls the refresh endpoint once per request; true when new tokens were stored. */
-async function refreshOnce(api: ApiWiring, session: RequestSession): Promise<boolean> {
+async function refreshOnce(api: Api, session: RequestSession): Promise<boolean> {
   session.refreshing ??= (async () => {
     const tokens = session.tokens
     if (!tokens) return false
-    const result = await call<Tokens>(api, buildRequest(api, 'user/refresh-token', { method: 'POST' }, tokens.refreshToken))
+    const result = await call<Tokens>(api.wiring, buildRequest(api, 'user/refresh-token', { method: 'POST' }, tokens.refreshToken))
     if (result.ok && result.data?.accessToken && result.data?.refreshToken) {
       session.setTokens({ accessToken: result.data.accessToken, refreshToken: result.data.refreshToken })
       return true
@@ -157,22 +158,21 @@ async function refreshOnce(api: ApiWiring, session: RequestSession): Promise<boo
 }
 
 /**
- * Calls `path` (relative to `/api/`) and parses the envelope. Never throws inside a wired request:
- * HTTP failures come back as `{ ok: false }` with the API's status, and an API that cannot be
- * reached or does not answer in time as UNAVAILABLE (503). Outside one (no `runWithApi`,
- * app/.server/api-context.ts) it throws, as that is a wiring bug.
+ * Calls `path` (relative to `/api/`) through the request's `api` and parses the envelope. Never
+ * throws: HTTP failures come back as `{ ok: false }` with the API's status, and an API that cannot be
+ * reached or does not answer in time as UNAVAILABLE (503).
  */
-export async function upstream<T>(path: string, opts: UpstreamOptions = {}): Promise<UpstreamResult<T>> {
-  const api = currentApi()
+export async function upstream<T>(api: Api, path: string, opts: UpstreamOptions = {}): Promise<UpstreamResult<T>> {
+  const { wiring } = api
   const session = opts.session
   const token = opts.bearer ?? session?.tokens?.accessToken
   try {
-    const first = await call<T>(api, buildRequest(api, path, opts, token))
+    const first = await call<T>(wiring, buildRequest(api, path, opts, token))
     if (first.ok || first.status !== 401 || !session?.tokens || opts.bearer) return first
     if (!(await refreshOnce(api, session))) return first
-    return call<T>(api, buildRequest(api, path, opts, session.tokens?.accessToken))
+    return call<T>(wiring, buildRequest(api, path, opts, session.tokens?.accessToken))
   } finally {
-    if (api.cartCache && methodOf(opts) !== 'GET' && CART_WRITING_PATH.test(path)) forgetOwnCart(api.cartCache, opts)
+    if (wiring.cartCache && methodOf(opts) !== 'GET' && CART_WRITING_PATH.test(path)) forgetOwnCart(wiring.cartCache, opts)
   }
 }
 
@@ -201,19 +201,19 @@ function forgetOwnCart(cache: CartCache, opts: UpstreamOptions): void {
  * body that is not the JSON envelope and may be long (the orders CSV export, streamed). Refreshes
  * and retries once on a 401 as `upstream` does. With `API_URL` only the wait for the answer's
  * headers is bounded by `API_TIMEOUT_MS`, not the reading of a long body. Never throws: an API that
- * cannot be reached answers null; outside a wired request it throws, as `upstream` does.
+ * cannot be reached answers null.
  */
-export async function upstreamResponse(path: string, opts: UpstreamOptions = {}): Promise<Response | null> {
-  const api = currentApi()
+export async function upstreamResponse(api: Api, path: string, opts: UpstreamOptions = {}): Promise<Response | null> {
+  const { wiring } = api
   const session = opts.session
   const sendBounded = async (request: Request): Promise<Response | null> => {
-    api.stats.upstreamCalls++
+    wiring.stats.upstreamCalls++
     try {
-      if (!api.settings.apiUrl) return await api.fetch(request)
+      if (!wiring.settings.apiUrl) return await wiring.fetch(request)
       const abort = new AbortController()
-      const timer = setTimeout(() => abort.abort(), api.settings.apiTimeoutMs)
+      const timer = setTimeout(() => abort.abort(), wiring.settings.apiTimeoutMs)
       try {
-        return await api.fetch(request, { signal: abort.signal })
+        return await wiring.fetch(request, { signal: abort.signal })
       } finally {
         clearTimeout(timer)
       }

@@ -25,6 +25,7 @@ import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
 import type { LeftOutNotice } from '../lib/reorder.ts'
 import { CartActionSchema } from '../lib/schemas/cart.ts'
 import { PLAUSIBLE_ID } from '../../contract/ids.ts'
+import { apiOf } from '../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `My Cart | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -36,13 +37,15 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private
 export const handle = PERSONAL_SLOTS_HANDLE
 
 export async function loader({ context, request }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
-  const cart = await getCartForLoaders(session, { clientIp: clientIp(request) })
+  const cart = await getCartForLoaders(api, session, { clientIp: clientIp(request) })
   if (!cart.ok) throwFailure(cart)
   return { cart: cart.data, signedIn: Boolean(session.user), leftOut: session.takeLeftOut() }
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
   const formData = await readForm(request)
   const viaFetcher = formData.get('js') === '1'
@@ -67,10 +70,10 @@ export async function action({ context, request }: Route.ActionArgs) {
   const opts = { clientIp: clientIp(request) }
   const result =
     input.intent === 'add'
-      ? await addToCart(session, input.productId, opts)
+      ? await addToCart(api, session, input.productId, opts)
       : input.intent === 'set'
-        ? await updateCartQty(session, input.lineId, input.qty, opts)
-        : await removeCartLine(session, input.lineId, opts)
+        ? await updateCartQty(api, session, input.lineId, input.qty, opts)
+        : await removeCartLine(api, session, input.lineId, opts)
   if (!result.ok) return answer(false, failureMessage(result), failureInit(result))
   return answer(true, result.message)
 }

@@ -19,6 +19,7 @@ import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { ForgotPasswordSchema } from '../lib/schemas/account.ts'
+import { apiOf } from '../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Forgot Password | ${SHOP_NAME}` },
@@ -32,12 +33,13 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
   const submission = parseWithZod(await readForm(request), { schema: ForgotPasswordSchema })
   if (submission.status !== 'success') return invalidFormReply(submission)
 
   const { email } = submission.value
-  const result = await userApi.forgotPassword({ email }, { clientIp: clientIp(request) })
+  const result = await userApi.forgotPassword(api, { email }, { clientIp: clientIp(request) })
   if (!result.ok) return failedFormReply(submission, result)
   // A new code replaces any earlier one (the API keeps one live code per account), so a verified
   // state from before is dropped too.

@@ -30,6 +30,7 @@ import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { originFromMatches, pageMeta } from '../lib/seo.ts'
 import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
+import { apiOf } from '../.server/api-context.ts'
 
 /** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
 export const handle = PERSONAL_SLOTS_HANDLE
@@ -60,10 +61,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 // Catalogue pages are personal (the header shows the shopper), so no shared cache may keep them.
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, max-age=0' })
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const call = { clientIp: clientIp(request) }
-  const [categories, subCategories] = await Promise.all([listCategories(call), listSubCategories(call)])
+  const [categories, subCategories] = await Promise.all([listCategories(api, call), listSubCategories(api, call)])
   const grouped = await productsByCategoryGrouped(
+    api,
     categories.map((category) => category._id),
     call,
   )

@@ -30,6 +30,7 @@ import { locationLabel } from '../lib/location-labels.ts'
 import { AddressPickSchema, CoordinatesFormSchema, PincodeFormSchema } from '../lib/schemas/location.ts'
 import type { LocationQuery } from '../../contract/location.ts'
 import { useRootData } from '../root.tsx'
+import { apiOf } from '../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Delivery location | ${SHOP_NAME}` },
@@ -39,17 +40,19 @@ export const meta: Route.MetaFunction = () => [
 
 /** The page to go back to, and a signed-in shopper's saved addresses (none when the list cannot be read). */
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '/')
   let addresses: Address[] = []
   if (session.tokens) {
-    const listed = await listAddresses(session)
+    const listed = await listAddresses(api, session)
     if (listed.ok) addresses = listed.data.filter((a) => a.status)
   }
   return { redirectTo, addresses, pincode: session.location?.pincode ?? '' }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
   const formData = await readForm(request)
   const intent = readText(formData, 'intent')
@@ -70,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       : value.intent === 'address'
         ? { addressId: value.addressId }
         : { pincode: value.pincode }
-  const result = await setLocation(session, query, { clientIp: clientIp(request) })
+  const result = await setLocation(api, session, query, { clientIp: clientIp(request) })
   if (!result.ok) {
     if (value.intent === 'pincode') return failedFormReply(submission, result, { fields: ['pincode'] })
     return data({ result: null, toast: { type: 'error' as const, message: failureMessage(result) } }, failureInit(result))

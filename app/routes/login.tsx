@@ -23,6 +23,7 @@ import { SHOP_NAME } from '../components/header.tsx'
 import { originFromMatches, pageMeta } from '../lib/seo.ts'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { LoginSchema } from '../lib/schemas/auth.ts'
+import { apiOf } from '../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta({
@@ -51,15 +52,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireAnonymous(context)
   const session = getSession(context)
   const formData = await readForm(request)
   const submission = parseWithZod(formData, { schema: LoginSchema })
   if (submission.status !== 'success') return invalidFormReply(submission, { hideFields: SECRET_FIELDS })
 
-  const login = await userApi.login(submission.value, { clientIp: clientIp(request) })
+  const login = await userApi.login(api, submission.value, { clientIp: clientIp(request) })
   if (!login.ok) return failedFormReply(submission, login, { hideFields: SECRET_FIELDS })
-  const signedIn = await signIn(session, login.data)
+  const signedIn = await signIn(api, session, login.data)
   if (!signedIn.ok) return failedFormReply(submission, signedIn, { hideFields: SECRET_FIELDS })
 
   const redirectTo = safeRedirect(formData.get('redirectTo') || new URL(request.url).searchParams.get('redirectTo'))

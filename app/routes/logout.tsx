@@ -15,6 +15,7 @@ import { redirectWithToast } from '../.server/toast.ts'
 import { SubmitButton } from '../components/forms.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
+import { apiOf } from '../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Log Out | ${SHOP_NAME}` },
@@ -27,6 +28,7 @@ export function loader() {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
+  const api = apiOf(context)
   // The body carries nothing, but it passes the same guard as every form (app/.server/form.ts).
   await readForm(request)
   const session = getSession(context)
@@ -36,7 +38,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   let message = 'Logout successfully'
   try {
-    const result = await userApi.logout(session)
+    const result = await userApi.logout(api, session)
     if (result.ok && result.message) message = result.message
   } catch {
     // The API is unreachable: the shopper is still signed out here; the refresh token simply expires.

@@ -21,6 +21,7 @@ import { SHOP_NAME } from '../components/header.tsx'
 import { originFromMatches, pageMeta } from '../lib/seo.ts'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { RegisterSchema } from '../lib/schemas/auth.ts'
+import { apiOf } from '../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta({
@@ -43,13 +44,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireAnonymous(context)
   const session = getSession(context)
   const formData = await readForm(request)
   const submission = parseWithZod(formData, { schema: RegisterSchema })
   if (submission.status !== 'success') return invalidFormReply(submission, { hideFields: SECRET_FIELDS })
 
-  const result = await userApi.register(submission.value, { clientIp: clientIp(request) })
+  const result = await userApi.register(api, submission.value, { clientIp: clientIp(request) })
   if (!result.ok) {
     // A field issue from the API (say, a stricter password rule) goes under its field.
     return failedFormReply(submission, result, { fields: FIELD_NAMES, hideFields: SECRET_FIELDS })

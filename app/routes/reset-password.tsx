@@ -24,6 +24,7 @@ import { SHOP_NAME } from '../components/header.tsx'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { inputClassName } from '../components/ui/input.tsx'
 import { RESET_PASSWORD_MISMATCH_MESSAGE, ResetPasswordSchema } from '../lib/schemas/account.ts'
+import { apiOf } from '../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Reset Password | ${SHOP_NAME}` },
@@ -46,12 +47,14 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const api = apiOf(context)
   const recovery = verifiedRecovery(context)
   const session = getSession(context)
   const submission = parseWithZod(await readForm(request), { schema: ResetPasswordSchema })
   if (submission.status !== 'success') return invalidFormReply(submission, { hideFields: SECRET_FIELDS })
 
   const result = await userApi.resetPassword(
+    api,
     { email: recovery.email, resetToken: recovery.resetToken, ...submission.value },
     { clientIp: clientIp(request) },
   )

@@ -38,6 +38,7 @@ import { SEARCH_PLACEHOLDER } from '../components/search-bar.tsx'
 import { SearchIcon } from '../components/icons.tsx'
 import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
 import { revalidateExceptAfterCartWrite } from '../lib/cart.ts'
+import { apiOf } from '../.server/api-context.ts'
 
 /** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
 export const handle = PERSONAL_SLOTS_HANDLE
@@ -52,7 +53,8 @@ const MAX_QUERY_LENGTH = 200
 /** What the empty page suggests (the header prompt's words, docs/product.md, "Search bar", spelt correctly). */
 const SUGGESTIONS = ['milk', 'bread', 'sugar', 'paneer', 'chocolate', 'curd', 'egg', 'chips', 'rice', 'atta', 'dal']
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const url = new URL(request.url)
   const q = (url.searchParams.get('q') ?? '').trim().slice(0, MAX_QUERY_LENGTH)
   const filters = readListFilters(url)
@@ -62,7 +64,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const call = { clientIp: clientIp(request) }
   const options = filtersBody(filters)
   const { products, totalCount, facets, understood } = await fetchRange(
-    (p, limit) => searchProducts({ search: q, page: p, limit, options }, call),
+    (p, limit) => searchProducts(api, { search: q, page: p, limit, options }, call),
     start,
     end,
   )

@@ -7,7 +7,9 @@
 import type { Route } from './+types/sitemap.xml'
 import { clientIp, publicOrigin } from '../.server/request.ts'
 import { rootSitemap, sitemapResponse } from '../.server/sitemap.ts'
+import { apiOf } from '../.server/api-context.ts'
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return sitemapResponse(await rootSitemap(publicOrigin(request), clientIp(request)))
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const api = apiOf(context)
+  return sitemapResponse(await rootSitemap(api, publicOrigin(request), clientIp(request)))
 }

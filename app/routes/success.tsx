@@ -18,15 +18,17 @@ import { formatRupees } from '../lib/money.ts'
 import { DEFAULT_DELIVERY_MINUTES } from '../lib/delivery.ts'
 import { countLabel } from '../lib/plural.ts'
 import { PLAUSIBLE_ID } from '../../contract/ids.ts'
+import { apiOf } from '../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Order placed | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
 
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const ref = url.searchParams.get('order') ?? ''
   if (!PLAUSIBLE_ID.test(ref)) throw data('Order not found', { status: 404 })
-  const result = await orderDetails(getSession(context), ref)
+  const result = await orderDetails(api, getSession(context), ref)
   if (!result.ok) throwFailure(result)
   const order = result.data
   return {

@@ -24,6 +24,7 @@ import { SHOP_NAME } from '../components/header.tsx'
 import { OtpInput } from '../components/otp-input.tsx'
 import { useSchemaForm } from '../components/use-schema-form.ts'
 import { OTP_FIELD_NAMES, OTP_LENGTH, OtpSchema } from '../lib/schemas/account.ts'
+import { apiOf } from '../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Verify Code | ${SHOP_NAME}` },
@@ -47,13 +48,14 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const api = apiOf(context)
   const email = recoveryEmail(context)
   const session = getSession(context)
   const formData = await readForm(request)
 
   const submission = parseWithZod(formData, { schema: OtpSchema })
   if (formData.get('intent') === INTENT_RESEND) {
-    const result = await userApi.forgotPassword({ email }, { clientIp: clientIp(request) })
+    const result = await userApi.forgotPassword(api, { email }, { clientIp: clientIp(request) })
     // The code form is not what failed: its state stays, the toast says why.
     if (!result.ok)
       return data({ result: undefined, toast: { type: 'error' as const, message: failureMessage(result) } }, failureInit(result))
@@ -64,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (submission.status !== 'success') return invalidFormReply(submission, { hideFields: HIDDEN_FIELDS })
-  const result = await userApi.verifyForgotPasswordOtp({ email, otp: submission.value.otp }, { clientIp: clientIp(request) })
+  const result = await userApi.verifyForgotPasswordOtp(api, { email, otp: submission.value.otp }, { clientIp: clientIp(request) })
   if (!result.ok) return failedFormReply(submission, result, { hideFields: HIDDEN_FIELDS })
   session.setRecovery({ email, verified: true, resetToken: result.data.resetToken })
   return redirectWithToast(session, '/reset-password', { type: 'success', message: result.message || 'Code verified' })

@@ -10,6 +10,9 @@
  * (a proxy's retry on the other instance); when PostgreSQL cuts every connection under load (what a restart
  * does to its clients) both recover by themselves within 5 s; a rolling restart under load loses no
  * request. Needs TEST_DATABASE_URL and a build (`npm test` runs it after the build).
+ *
+ * Each test stands alone (vitest `-t` runs any one): what they all need, both instances ready and
+ * the admin they sign in as, is set up before them.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -103,6 +106,16 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
     b = startInstance('B', basePort + 1, { ...env, DATA_DIR: path.join(dataDir, 'b') })
     instances = [a, b]
     proxy = await startProxy(() => instances.map((i) => i.url))
+    // What every test needs, set up here so each stands alone (vitest `-t` runs any one of them):
+    // both instances ready, and the admin the tests sign in as.
+    const [readyA, readyB] = await Promise.all([waitReady(a.url), waitReady(b.url)])
+    report.startTogetherMs = Math.max(readyA, readyB)
+    const database = await openDatabase({ url: databaseUrl })
+    try {
+      await createUser(database.db, { ...ADMIN, role: 'ADMIN' })
+    } finally {
+      await database.close()
+    }
   })
 
   afterAll(async () => {
@@ -120,10 +133,28 @@ describe.skipIf(!serverUrl)('two instances behind a round-robin proxy (PostgreSQ
   })
 
   it('two instances started together on an empty database both come up', async () => {
-    await Promise.all([waitReady(a.url), waitReady(b.url)])
-    const database = await openDatabase({ url: databaseUrl })
-    await createUser(database.db, { ...ADMIN, role: 'ADMIN' })
-    await database.close()
+    // Each answers ready on the shared PostgreSQL database (not a PGlite of its own DATA_DIR).
+    for (const instance of [a, b]) {
+      const res = await fetch(`${instance.url}/readyz`)
+      expect(res.status, instance.name).toBe(200)
+      expect(await res.json(), instance.name).toEqual({ status: 'ready', database: 'postgres' })
+    }
+    // Started at once on the empty database, one migrated while the other waited (api/db/client.ts
+    // `withStartupLock`): every migration of the journal is recorded exactly once.
+    const journal = JSON.parse(fs.readFileSync('api/db/migrations/meta/_journal.json', 'utf8')) as { entries: unknown[] }
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    try {
+      const { rows } = await client.query<{ hash: string; n: number }>(
+        'select hash, count(*)::int as n from drizzle.__drizzle_migrations group by hash',
+      )
+      expect(rows).toHaveLength(journal.entries.length)
+      expect(rows.filter((r) => r.n !== 1)).toEqual([])
+    } finally {
+      await client.end()
+    }
+    // And both serve the API: the admin set up before the tests signs in on each.
+    for (const instance of [a, b]) expect(await login(instance.url)).toBeTruthy()
   })
 
   it('behind deploy/nginx.conf on a port that is not 80, a form post from that host:port passes', async () => {

@@ -15,6 +15,7 @@ import { logger } from '../../../server-shared/logger.ts'
 import { BUNDLED_CATALOG_CSV, ensureCatalog } from './ensure.ts'
 
 const config = loadConfig()
+logger.level = config.logLevel
 const { dataDir, databaseUrl, s3 } = config
 const paths = localPaths(config)
 const csvPath = path.resolve(process.argv[2] ?? BUNDLED_CATALOG_CSV)

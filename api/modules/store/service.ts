@@ -34,8 +34,8 @@ export interface StoreInfo extends Omit<StoreRow, 'lat' | 'lng'> {
   coordinatesFromPincode: boolean
 }
 
-/** The header a client names its delivery store with (the BFF sets it from the shopper's location). */
-export const STORE_HEADER = 'x-store-id'
+/** The header a client names its delivery store with, declared once for the API and the BFF (contract/store-header.ts). */
+export { STORE_HEADER } from '../../../contract/store-header.ts'
 
 export const STORE_NOT_FOUND = 'Store not found'
 /** Message for a PIN code the bundled data does not know. */

@@ -3,10 +3,10 @@
  * (app/.server/auth.ts) against a fake upstream (msw): the request each call sends (method, path,
  * Bearer token, body shape of docs/api-contract.md, "Catalogue") and how answers and failures come back.
  */
-import { afterAll, afterEach, aroundEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { networkWiring, runWithApi, type UpstreamSettings } from '../api-context.ts'
+import { apiClientContext, networkWiring, apiFor, type Api, type UpstreamSettings } from '../api-context.ts'
 
 import type { Category } from '../../../contract/category.ts'
 import type { SubCategory } from '../../../contract/subcategory.ts'
@@ -85,7 +85,7 @@ const server = setupServer(
 
 // The BFF of these tests runs apart from its API (API_URL), as server.ts wires one (app/.server/api-context.ts).
 let settings: UpstreamSettings
-aroundEach((runTest) => runWithApi(networkWiring(settings), runTest))
+let api: Api
 
 beforeAll(async () => {
   process.env.API_URL = API
@@ -93,6 +93,7 @@ beforeAll(async () => {
   process.env.JWT_SECRET = 'test-jwt-secret-0123456789abcdef'
   vi.resetModules()
   settings = (await import('../env.ts')).env
+  api = apiFor(networkWiring(settings))
   adminApi = await import('./admin.ts')
   sessionModule = await import('../session.ts')
   auth = await import('../auth.ts')
@@ -145,7 +146,7 @@ async function recorded() {
 describe('admin calls', () => {
   it('uploadImage sends the file as multipart field `image` with the Bearer token and answers the url', async () => {
     const file = new File([new Uint8Array([0x89, 0x50])], 'a.png', { type: 'image/png' })
-    const result = await adminApi.uploadImage(await session(), file)
+    const result = await adminApi.uploadImage(api, await session(), file)
     expect(result).toMatchObject({ ok: true, data: { url: '/uploads/0123456789abcdef01234567.webp', width: 512 } })
     const [call] = await recorded()
     expect(call).toMatchObject({ method: 'POST', path: '/api/file/upload', authorization: 'Bearer access-1' })
@@ -154,10 +155,10 @@ describe('admin calls', () => {
 
   it('uploadFormImage refuses a file over 5 MB without calling the API, and passes on a 415', async () => {
     const big = new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' })
-    expect(await adminApi.uploadFormImage(await session(), big)).toMatchObject({ ok: false, status: 413 })
+    expect(await adminApi.uploadFormImage(api, await session(), big)).toMatchObject({ ok: false, status: 413 })
     expect(await recorded()).toHaveLength(0)
     const svg = new File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' })
-    expect(await adminApi.uploadFormImage(await session(), svg)).toEqual({
+    expect(await adminApi.uploadFormImage(api, await session(), svg)).toEqual({
       ok: false,
       status: 415,
       message: 'Only images can be uploaded: JPEG, PNG, WebP, AVIF or GIF',
@@ -166,11 +167,11 @@ describe('admin calls', () => {
 
   it('addCategory and updateCategory send the documented bodies', async () => {
     const s = await session()
-    expect(await adminApi.addCategory(s, { name: 'Dairy', image: '/uploads/a.webp' })).toMatchObject({
+    expect(await adminApi.addCategory(api, s, { name: 'Dairy', image: '/uploads/a.webp' })).toMatchObject({
       ok: true,
       message: 'Category added successfully',
     })
-    expect(await adminApi.updateCategory(s, { _id: 'c1', name: 'Milk', image: '/uploads/a.webp' })).toMatchObject({
+    expect(await adminApi.updateCategory(api, s, { _id: 'c1', name: 'Milk', image: '/uploads/a.webp' })).toMatchObject({
       ok: true,
       data: { name: 'Milk' },
     })
@@ -182,7 +183,7 @@ describe('admin calls', () => {
   })
 
   it('deleteCategory sends DELETE with a JSON `_id` and passes on the 409 message', async () => {
-    const result = await adminApi.deleteCategory(await session(), { _id: 'c1' })
+    const result = await adminApi.deleteCategory(api, await session(), { _id: 'c1' })
     expect(result).toMatchObject({
       ok: false,
       status: 409,
@@ -193,16 +194,19 @@ describe('admin calls', () => {
   })
 
   it('createSubCategory sends category ids and answers the sub category with its categories expanded', async () => {
-    const result = await adminApi.createSubCategory(await session(), { name: 'Milk', image: '/uploads/b.webp', category: ['c1'] })
+    const result = await adminApi.createSubCategory(api, await session(), { name: 'Milk', image: '/uploads/b.webp', category: ['c1'] })
     expect(result).toMatchObject({ ok: true, data: { category: [{ _id: 'c1', name: 'Dairy' }] } })
     expect((await recorded())[0]!.body).toEqual({ name: 'Milk', image: '/uploads/b.webp', category: ['c1'] })
   })
 
   it('updateSubCategory passes on 400 issues; deleteSubCategory succeeds', async () => {
     const s = await session()
-    const updated = await adminApi.updateSubCategory(s, { _id: 's1', name: 'Milk', image: 'u', category: ['zz'] })
+    const updated = await adminApi.updateSubCategory(api, s, { _id: 's1', name: 'Milk', image: 'u', category: ['zz'] })
     expect(updated).toMatchObject({ ok: false, status: 400, issues: [{ path: 'category.0', message: 'Unknown category: zz' }] })
-    expect(await adminApi.deleteSubCategory(s, { _id: 's1' })).toMatchObject({ ok: true, message: 'Sub Category deleted successfully' })
+    expect(await adminApi.deleteSubCategory(api, s, { _id: 's1' })).toMatchObject({
+      ok: true,
+      message: 'Sub Category deleted successfully',
+    })
   })
 })
 
@@ -211,6 +215,8 @@ describe('requireAdmin (docs/product.md, "Roles and permissions")', () => {
     const { RouterContextProvider } = await import('react-router')
     const context = new RouterContextProvider()
     context.set(contextModule.sessionContext, s)
+    // The request's Api, as the root middleware sets it (app/.server/location.server.ts `apiMiddleware`).
+    context.set(apiClientContext, api)
     return context
   }
 

@@ -32,6 +32,7 @@ import {
 } from '../../../contract/subcategory.ts'
 import { ProductSchema, type CreateProductSchema, type Product, type UpdateProductSchema } from '../../../contract/product.ts'
 import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
+import type { Api } from '../api-context.ts'
 
 // ---------------------------------------------------------------------------------------------
 // File upload (POST /api/file/upload)
@@ -42,10 +43,10 @@ import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
  * "Endpoints"). Answers the stored image (`url`, width and height in px, `format`, size in `bytes`);
  * failures: 400 no file, 413 larger than the API's cap, 415 not an image (checked by content, SVG refused).
  */
-export async function uploadImage(session: RequestSession, file: File): Promise<UpstreamResult<UploadAnswer>> {
+export async function uploadImage(api: Api, session: RequestSession, file: File): Promise<UpstreamResult<UploadAnswer>> {
   const formData = new FormData()
   formData.append('image', file, file.name || 'image')
-  const result = await upstream<unknown>('file/upload', { method: 'POST', formData, session })
+  const result = await upstream<unknown>(api, 'file/upload', { method: 'POST', formData, session })
   return parseData(result, UploadAnswerSchema)
 }
 
@@ -55,11 +56,12 @@ export async function uploadImage(session: RequestSession, file: File): Promise<
  * (the API's 4xx: 400, 401, 403, 413, 415; 502 for an API fault) and the message to show.
  */
 export async function uploadFormImage(
+  api: Api,
   session: RequestSession,
   file: File,
 ): Promise<{ ok: true; url: string } | { ok: false; status: number; message: string }> {
   if (file.size > env.uploadMaxBytes) return { ok: false, status: 413, message: imageTooLargeMessage(env.uploadMaxBytes) }
-  const result = await uploadImage(session, file)
+  const result = await uploadImage(api, session, file)
   if (!result.ok) return { ok: false, status: failureStatus(result), message: result.message }
   return { ok: true, url: result.data.url }
 }
@@ -82,11 +84,12 @@ const idempotencyHeaders = (opts: CreateOptions) => (opts.idempotencyKey ? { 'Id
  * idempotency key answers the first one); 400 bad body, 409 duplicate name.
  */
 export async function addCategory(
+  api: Api,
   session: RequestSession,
   input: CategoryInput,
   opts: CreateOptions = {},
 ): Promise<UpstreamResult<Category>> {
-  const result = await upstream<unknown>('category/add-category', {
+  const result = await upstream<unknown>(api, 'category/add-category', {
     method: 'POST',
     json: input,
     session,
@@ -97,10 +100,11 @@ export async function addCategory(
 
 /** `PUT /api/category/update` `{ _id, name, image, updatedAt? }`. Answers the updated category; 404 unknown id; 409 when `updatedAt` (the version read) is stale. */
 export async function updateCategory(
+  api: Api,
   session: RequestSession,
   input: z.input<typeof UpdateCategorySchema>,
 ): Promise<UpstreamResult<Category>> {
-  const result = await upstream<unknown>('category/update', { method: 'PUT', json: input, session })
+  const result = await upstream<unknown>(api, 'category/update', { method: 'PUT', json: input, session })
   return parseData(result, CategorySchema)
 }
 
@@ -108,8 +112,12 @@ export async function updateCategory(
  * `DELETE /api/category/delete` `{ _id }` (JSON body, contract). Failures: 404 unknown id, 409 while a
  * sub category or product still uses it (the API's message says so; the page shows it as a toast).
  */
-export function deleteCategory(session: RequestSession, input: z.input<typeof DeleteByIdSchema>): Promise<UpstreamResult<unknown>> {
-  return upstream<unknown>('category/delete', { method: 'DELETE', json: input, session })
+export function deleteCategory(
+  api: Api,
+  session: RequestSession,
+  input: z.input<typeof DeleteByIdSchema>,
+): Promise<UpstreamResult<unknown>> {
+  return upstream<unknown>(api, 'category/delete', { method: 'DELETE', json: input, session })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -124,26 +132,37 @@ export type SubCategoryInput = z.input<typeof CreateSubCategorySchema>
  * retry with the same idempotency key answers the first one); 400 unknown category ids.
  */
 export async function createSubCategory(
+  api: Api,
   session: RequestSession,
   input: SubCategoryInput,
   opts: CreateOptions = {},
 ): Promise<UpstreamResult<SubCategory>> {
-  const result = await upstream<unknown>('subcategory/create', { method: 'POST', json: input, session, headers: idempotencyHeaders(opts) })
+  const result = await upstream<unknown>(api, 'subcategory/create', {
+    method: 'POST',
+    json: input,
+    session,
+    headers: idempotencyHeaders(opts),
+  })
   return parseData(result, SubCategorySchema)
 }
 
 /** `PUT /api/subcategory/update` `{ _id, name, image, category }`. Answers the updated sub category; 404 unknown id. */
 export async function updateSubCategory(
+  api: Api,
   session: RequestSession,
   input: z.input<typeof UpdateSubCategorySchema>,
 ): Promise<UpstreamResult<SubCategory>> {
-  const result = await upstream<unknown>('subcategory/update', { method: 'PUT', json: input, session })
+  const result = await upstream<unknown>(api, 'subcategory/update', { method: 'PUT', json: input, session })
   return parseData(result, SubCategorySchema)
 }
 
 /** `DELETE /api/subcategory/delete` `{ _id }`. Failures: 404 unknown id, 409 while a product still uses it. */
-export function deleteSubCategory(session: RequestSession, input: z.input<typeof DeleteByIdSchema>): Promise<UpstreamResult<unknown>> {
-  return upstream<unknown>('subcategory/delete', { method: 'DELETE', json: input, session })
+export function deleteSubCategory(
+  api: Api,
+  session: RequestSession,
+  input: z.input<typeof DeleteByIdSchema>,
+): Promise<UpstreamResult<unknown>> {
+  return upstream<unknown>(api, 'subcategory/delete', { method: 'DELETE', json: input, session })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,11 +194,12 @@ export function productBody<T extends ProductInput>(input: T): T & { discount: n
  * idempotency key answers the first one); 400 with issues (unknown ids, bad fields).
  */
 export async function createProduct(
+  api: Api,
   session: RequestSession,
   input: ProductInput,
   opts: CreateOptions = {},
 ): Promise<UpstreamResult<Product>> {
-  const result = await upstream<unknown>('product/create', {
+  const result = await upstream<unknown>(api, 'product/create', {
     method: 'POST',
     json: productBody(input),
     session,
@@ -190,16 +210,21 @@ export async function createProduct(
 
 /** `PUT /api/product/update-product-details` `{ _id, ...create fields }`. Answers the updated product; 404 unknown id. */
 export async function updateProduct(
+  api: Api,
   session: RequestSession,
   input: ProductInput & Pick<z.input<typeof UpdateProductSchema>, '_id' | 'updatedAt'>,
 ): Promise<UpstreamResult<Product>> {
-  const result = await upstream<unknown>('product/update-product-details', { method: 'PUT', json: productBody(input), session })
+  const result = await upstream<unknown>(api, 'product/update-product-details', { method: 'PUT', json: productBody(input), session })
   return parseData(result, ProductSchema)
 }
 
 /** `DELETE /api/product/delete-product` `{ _id }` (JSON body, contract). Failures: 404 unknown id. */
-export function deleteProduct(session: RequestSession, input: z.input<typeof DeleteByIdSchema>): Promise<UpstreamResult<unknown>> {
-  return upstream<unknown>('product/delete-product', { method: 'DELETE', json: input, session })
+export function deleteProduct(
+  api: Api,
+  session: RequestSession,
+  input: z.input<typeof DeleteByIdSchema>,
+): Promise<UpstreamResult<unknown>> {
+  return upstream<unknown>(api, 'product/delete-product', { method: 'DELETE', json: input, session })
 }
 
 /** One page of the admin product list: the products, the total match count and the page count. */
@@ -216,10 +241,11 @@ const ProductListAnswerSchema = successOf(z.array(ProductSchema), PagingExtraSha
  * may do so.
  */
 export async function listProducts(
+  api: Api,
   session: RequestSession,
   query: { page: number; limit: number; search: string },
 ): Promise<UpstreamResult<AdminProductPage>> {
-  const result = parseAnswer(await upstream<unknown>('product/get', { method: 'POST', json: query, session }), ProductListAnswerSchema)
+  const result = parseAnswer(await upstream<unknown>(api, 'product/get', { method: 'POST', json: query, session }), ProductListAnswerSchema)
   if (!result.ok) return result
   return { ...result, data: { products: result.data.data, totalCount: result.data.totalCount, totalNoPage: result.data.totalNoPage } }
 }

@@ -10,6 +10,7 @@ import { successOf } from '../../../contract/envelope.ts'
 import { AuditEntrySchema, type AuditEntryAnswer, type AuditQuery } from '../../../contract/audit.ts'
 import { auditFilterQuery } from '../../lib/audit-filters.ts'
 import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
+import type { Api } from '../api-context.ts'
 
 export type { AuditEntryAnswer }
 
@@ -22,9 +23,9 @@ export interface AuditPage extends PagingExtra {
 }
 
 /** One page of the entries `query` selects, newest first. 400 for a filter the API refuses. */
-export async function listAudit(session: RequestSession, query: AuditQuery): Promise<UpstreamResult<AuditPage>> {
+export async function listAudit(api: Api, session: RequestSession, query: AuditQuery): Promise<UpstreamResult<AuditPage>> {
   const search = auditFilterQuery(query, Number(query.page ?? 1))
-  const result = parseAnswer(await upstream(`audit/list${search ? `?${search}` : ''}`, { session }), AuditPageSchema)
+  const result = parseAnswer(await upstream(api, `audit/list${search ? `?${search}` : ''}`, { session }), AuditPageSchema)
   if (!result.ok) return result
   const { data, totalCount, totalNoPage, page } = result.data
   return { ...result, data: { entries: data, totalCount, totalNoPage, page } }

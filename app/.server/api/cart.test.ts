@@ -9,7 +9,7 @@ import { addToCart, getCart, getCartForLoaders, getCartSummary } from './cart.ts
 import { createCartCache } from '../cart-cache.ts'
 import { cartOwnerKey } from '../../../server-shared/cart-owner-key.ts'
 import { RequestSession, sessionStorage } from '../session.ts'
-import { inProcessWiring, runWithApi } from '../api-context.ts'
+import { apiFor, inProcessWiring, type Api, type ApiWiring } from '../api-context.ts'
 import { WHOLE_CART_ANSWER as wholeCart } from '../testing/cart-answers.ts'
 
 /** A fake API counting the calls per path; answers the cart above and its summary. */
@@ -43,14 +43,19 @@ async function guestSession(): Promise<RequestSession> {
   return session
 }
 
+/** Runs `fn` with an `Api` through `wiring` (no store named). */
+const withApi = <T>(wiring: ApiWiring, fn: (api: Api) => T): T => fn(apiFor(wiring))
+
 describe('cart reads of one request', () => {
   it('the cart page: the root summary and the page share one cart call, and the summary is the API’s', async () => {
     const { wiring, calls } = fakeApi()
     const session = await guestSession()
-    const [fromCart, cart] = await runWithApi(wiring, () => Promise.all([getCartSummary(session, {}, true), getCartForLoaders(session)]))
+    const [fromCart, cart] = await withApi(wiring, (api) =>
+      Promise.all([getCartSummary(api, session, {}, true), getCartForLoaders(api, session)]),
+    )
     expect(calls).toEqual(['/api/cart/get'])
     expect(cart.ok && cart.data.lines.map((line) => line._id)).toEqual(['line1', 'line2'])
-    const fromSummary = await runWithApi(fakeApi().wiring, () => getCartSummary(session))
+    const fromSummary = await withApi(fakeApi().wiring, (api) => getCartSummary(api, session))
     expect(fromCart).toEqual(fromSummary)
     expect(fromCart).toEqual({
       count: 3,
@@ -63,11 +68,11 @@ describe('cart reads of one request', () => {
   it('another page reads the summary alone; each request reads the whole cart once', async () => {
     const { wiring, calls } = fakeApi()
     const first = await guestSession()
-    await runWithApi(wiring, () => getCartSummary(first))
+    await withApi(wiring, (api) => getCartSummary(api, first))
     expect(calls).toEqual(['/api/cart/summary'])
-    await runWithApi(wiring, () => Promise.all([getCartForLoaders(first), getCartForLoaders(first)]))
+    await withApi(wiring, (api) => Promise.all([getCartForLoaders(api, first), getCartForLoaders(api, first)]))
     expect(calls.filter((path) => path.endsWith('/cart/get'))).toHaveLength(1)
-    await runWithApi(wiring, async () => getCartForLoaders(await guestSession()))
+    await withApi(wiring, async (api) => getCartForLoaders(api, await guestSession()))
     expect(calls.filter((path) => path.endsWith('/cart/get'))).toHaveLength(2)
   })
 })
@@ -79,23 +84,23 @@ describe('cart summaries kept in memory (app/.server/cart-cache.ts)', () => {
     wiring.cartCache = createCartCache({ notices })
     const session = await guestSession()
     const summaries = () => calls.filter((path) => path.endsWith('/cart/summary')).length
-    const first = await runWithApi(wiring, () => getCartSummary(session))
-    expect(await runWithApi(wiring, () => getCartSummary(session))).toEqual(first)
+    const first = await withApi(wiring, (api) => getCartSummary(api, session))
+    expect(await withApi(wiring, (api) => getCartSummary(api, session))).toEqual(first)
     expect(summaries()).toBe(1)
     // Another cart's notice leaves this one kept; its own drops it.
     notices.send(cartOwnerKey({ guestCartId: 'h'.repeat(43) }))
-    await runWithApi(wiring, () => getCartSummary(session))
+    await withApi(wiring, (api) => getCartSummary(api, session))
     expect(summaries()).toBe(1)
     notices.send(cartOwnerKey({ guestCartId: session.guestCartId! }))
-    await runWithApi(wiring, () => getCartSummary(session))
+    await withApi(wiring, (api) => getCartSummary(api, session))
     expect(summaries()).toBe(2)
     // The shopper's own write through this BFF drops it at once, before any notice.
-    await runWithApi(wiring, () => addToCart(session, 'p3'))
-    await runWithApi(wiring, () => getCartSummary(session))
+    await withApi(wiring, (api) => addToCart(api, session, 'p3'))
+    await withApi(wiring, (api) => getCartSummary(api, session))
     expect(summaries()).toBe(3)
     // A catalogue change (everything) too.
     notices.send(null)
-    await runWithApi(wiring, () => getCartSummary(session))
+    await withApi(wiring, (api) => getCartSummary(api, session))
     expect(summaries()).toBe(4)
   })
 
@@ -106,8 +111,8 @@ describe('cart summaries kept in memory (app/.server/cart-cache.ts)', () => {
     wiring.cartCache = cache
     const session = await guestSession()
     const wholes = () => calls.filter((path) => path.endsWith('/cart/get')).length
-    const first = await runWithApi(wiring, () => getCart(session))
-    const again = await runWithApi(wiring, () => getCart(session))
+    const first = await withApi(wiring, (api) => getCart(api, session))
+    const again = await withApi(wiring, (api) => getCart(api, session))
     expect(again).toEqual(first)
     expect(wholes()).toBe(1)
     // Shared by requests: nobody may change it.
@@ -115,21 +120,21 @@ describe('cart summaries kept in memory (app/.server/cart-cache.ts)', () => {
       if (again.ok) (again.data.lines as unknown[]).push('x')
     }).toThrow(TypeError)
     cache.productsMoved(['p9'])
-    await runWithApi(wiring, () => getCart(session))
+    await withApi(wiring, (api) => getCart(api, session))
     expect(wholes()).toBe(1)
     cache.productsMoved(['p2'])
-    await runWithApi(wiring, () => getCart(session))
+    await withApi(wiring, (api) => getCart(api, session))
     expect(wholes()).toBe(2)
     notices.send(cartOwnerKey({ guestCartId: session.guestCartId! }))
-    await runWithApi(wiring, () => getCart(session))
+    await withApi(wiring, (api) => getCart(api, session))
     expect(wholes()).toBe(3)
   })
 
   it('without the cache (the API apart) every page reads the summary', async () => {
     const { wiring, calls } = fakeApi()
     const session = await guestSession()
-    await runWithApi(wiring, () => getCartSummary(session))
-    await runWithApi(wiring, () => getCartSummary(session))
+    await withApi(wiring, (api) => getCartSummary(api, session))
+    await withApi(wiring, (api) => getCartSummary(api, session))
     expect(calls.filter((path) => path.endsWith('/cart/summary'))).toHaveLength(2)
   })
 })

@@ -12,9 +12,7 @@ import { z } from 'zod'
 import { EMPTY_CART_SUMMARY, type CartSummary } from '../../lib/cart.ts'
 import { CartSummaryAnswerSchema, type CartSummaryAnswer } from '../../../contract/cart-summary.ts'
 import type { RequestSession } from '../session.ts'
-import { currentApi } from '../api-context.ts'
 import type { CartCache, CartSlot } from '../cart-cache.ts'
-import { scopeStoreId } from '../store-scope.ts'
 import { parseAnswer, parseData, upstream, type UpstreamOptions, type UpstreamResult } from '../upstream.ts'
 import {
   CartExtraShape,
@@ -30,6 +28,7 @@ import {
 } from '../../../contract/cart.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { DEFAULT_CART_LIMITS } from '../../../contract/cart-limits.ts'
+import type { Api } from '../api-context.ts'
 
 export type { Bill, CartLimits } from '../../../contract/cart.ts'
 /** One cart line: its id, today's product, the quantity. */
@@ -105,17 +104,17 @@ function toCart(result: UpstreamResult<unknown>): UpstreamResult<Cart> {
  * The shopper's or visitor's cart (GET /api/cart/get). A visitor without a guest cart, or whose guest
  * cart expired, gets an empty cart without an error.
  */
-export async function getCart(session: RequestSession, opts: CartCallOptions = {}): Promise<UpstreamResult<Cart>> {
+export async function getCart(api: Api, session: RequestSession, opts: CartCallOptions = {}): Promise<UpstreamResult<Cart>> {
   const who = owner(session)
   if (!who) return { ok: true, status: 200, message: 'Cart', data: emptyCart(), extra: {} }
   // Kept in memory, per store, until the database says this cart changed or one of its products'
   // stock moved (app/.server/cart-cache.ts).
-  const { cache, slot } = cacheSlot(session)
-  const storeId = scopeStoreId()
+  const { cache, slot } = cacheSlot(api, session)
+  const storeId = api.storeId()
   const kept = slot && cache!.getWhole<UpstreamResult<Cart>>(slot, storeId)
   if (kept) return kept
   const mark = cache?.begin() ?? 0
-  const result = await upstream('cart/get', { method: 'GET', clientIp: opts.clientIp, ...who })
+  const result = await upstream(api, 'cart/get', { method: 'GET', clientIp: opts.clientIp, ...who })
   if (guestExpired(session, result)) return { ok: true, status: 200, message: 'Cart', data: emptyCart(), extra: {} }
   const cart = toCart(result)
   if (cart.ok && slot && readWithSlot(session, slot))
@@ -130,8 +129,8 @@ export async function getCart(session: RequestSession, opts: CartCallOptions = {
 }
 
 /** The request's cart cache and its session's slot in it; both null with the API apart or no cart. */
-function cacheSlot(session: RequestSession): { cache: CartCache | null; slot: CartSlot | null } {
-  const cache = currentApi().cartCache ?? null
+function cacheSlot(api: Api, session: RequestSession): { cache: CartCache | null; slot: CartSlot | null } {
+  const cache = api.wiring.cartCache ?? null
   const slot =
     cache?.slotOf({ userId: session.user?._id, accessToken: session.tokens?.accessToken, guestCartId: session.guestCartId }) ?? null
   return { cache, slot }
@@ -156,10 +155,10 @@ const loaderCartReads = new WeakMap<RequestSession, Promise<UpstreamResult<Cart>
  * page that lists the whole cart (the cart page, checkout) costs one cart call, not a summary and a
  * cart. Loaders only: an action that changes the cart must not see a read made before it.
  */
-export function getCartForLoaders(session: RequestSession, opts: CartCallOptions = {}): Promise<UpstreamResult<Cart>> {
+export function getCartForLoaders(api: Api, session: RequestSession, opts: CartCallOptions = {}): Promise<UpstreamResult<Cart>> {
   let read = loaderCartReads.get(session)
   if (!read) {
-    read = getCart(session, opts)
+    read = getCart(api, session, opts)
     loaderCartReads.set(session, read)
   }
   return read
@@ -171,21 +170,26 @@ export function getCartForLoaders(session: RequestSession, opts: CartCallOptions
  * guest cart or a failed read: the empty summary, never an error page. With `fromWholeCart` (a page
  * whose loader reads the whole cart, `getCartForLoaders`) it is taken from that same read.
  */
-export async function getCartSummary(session: RequestSession, opts: CartCallOptions = {}, fromWholeCart = false): Promise<CartSummary> {
+export async function getCartSummary(
+  api: Api,
+  session: RequestSession,
+  opts: CartCallOptions = {},
+  fromWholeCart = false,
+): Promise<CartSummary> {
   if (fromWholeCart) {
-    const cart = await getCartForLoaders(session, opts)
+    const cart = await getCartForLoaders(api, session, opts)
     return cart.ok ? summaryOfCart(cart.data) : EMPTY_CART_SUMMARY
   }
   const who = owner(session)
   if (!who) return EMPTY_CART_SUMMARY
   // Kept in memory, per store, until the database says this cart changed or one of its products' stock
   // moved (app/.server/cart-cache.ts).
-  const { cache, slot } = cacheSlot(session)
-  const storeId = scopeStoreId()
+  const { cache, slot } = cacheSlot(api, session)
+  const storeId = api.storeId()
   const kept = slot && cache!.get(slot, storeId)
   if (kept) return kept
   const mark = cache?.begin() ?? 0
-  const result = await upstream('cart/summary', { method: 'GET', clientIp: opts.clientIp, ...who })
+  const result = await upstream(api, 'cart/summary', { method: 'GET', clientIp: opts.clientIp, ...who })
   if (guestExpired(session, result)) return EMPTY_CART_SUMMARY
   const parsed = parseData(result, CartSummaryAnswerSchema)
   if (!parsed.ok) return EMPTY_CART_SUMMARY
@@ -214,8 +218,8 @@ export function summaryOf(answer: CartSummaryAnswer): CartSummary {
 }
 
 /** Asks the API for a new guest cart and keeps its id in the session. */
-async function startGuestCart(session: RequestSession, opts: CartCallOptions): Promise<UpstreamResult<unknown>> {
-  const result = await upstream<unknown>('cart/guest', { method: 'POST', json: {}, clientIp: opts.clientIp })
+async function startGuestCart(api: Api, session: RequestSession, opts: CartCallOptions): Promise<UpstreamResult<unknown>> {
+  const result = await upstream<unknown>(api, 'cart/guest', { method: 'POST', json: {}, clientIp: opts.clientIp })
   const parsed = parseData(result, GuestCartAnswerSchema)
   if (parsed.ok) session.setGuestCartId(parsed.data.guestCartId)
   return parsed
@@ -223,19 +227,20 @@ async function startGuestCart(session: RequestSession, opts: CartCallOptions): P
 
 /** Runs a cart write; for a visitor it first makes a guest cart, and once more if the old one expired. */
 async function write(
+  api: Api,
   session: RequestSession,
   opts: CartCallOptions,
   call: (who: Pick<UpstreamOptions, 'session' | 'headers'>) => Promise<UpstreamResult<unknown>>,
 ): Promise<UpstreamResult<unknown>> {
   let who = owner(session)
   if (!who) {
-    const started = await startGuestCart(session, opts)
+    const started = await startGuestCart(api, session, opts)
     if (!started.ok) return started
     who = owner(session)!
   }
   const result = await call(who)
   if (!guestExpired(session, result)) return result
-  const started = await startGuestCart(session, opts)
+  const started = await startGuestCart(api, session, opts)
   if (!started.ok) return started
   return call(owner(session)!)
 }
@@ -245,9 +250,14 @@ async function write(
  * Failures: 404 unknown product; 409 "Out of stock", "Only N left in stock" or "You can add at most
  * 12 of this item".
  */
-export function addToCart(session: RequestSession, productId: string, opts: CartCallOptions = {}): Promise<UpstreamResult<unknown>> {
-  return write(session, opts, (who) =>
-    upstream('cart/create', {
+export function addToCart(
+  api: Api,
+  session: RequestSession,
+  productId: string,
+  opts: CartCallOptions = {},
+): Promise<UpstreamResult<unknown>> {
+  return write(api, session, opts, (who) =>
+    upstream(api, 'cart/create', {
       method: 'POST',
       json: { productId } satisfies z.input<typeof AddToCartSchema>,
       clientIp: opts.clientIp,
@@ -258,13 +268,14 @@ export function addToCart(session: RequestSession, productId: string, opts: Cart
 
 /** Sets a line's quantity (PUT /api/cart/update-qty); 0 removes it. 409 above the cap or the stock. */
 export function updateCartQty(
+  api: Api,
   session: RequestSession,
   lineId: string,
   qty: number,
   opts: CartCallOptions = {},
 ): Promise<UpstreamResult<unknown>> {
-  return write(session, opts, (who) =>
-    upstream('cart/update-qty', {
+  return write(api, session, opts, (who) =>
+    upstream(api, 'cart/update-qty', {
       method: 'PUT',
       json: { _id: lineId, qty } satisfies z.input<typeof UpdateQtySchema>,
       clientIp: opts.clientIp,
@@ -274,9 +285,14 @@ export function updateCartQty(
 }
 
 /** Removes a line (DELETE /api/cart/delete-cart-item). */
-export function removeCartLine(session: RequestSession, lineId: string, opts: CartCallOptions = {}): Promise<UpstreamResult<unknown>> {
-  return write(session, opts, (who) =>
-    upstream('cart/delete-cart-item', {
+export function removeCartLine(
+  api: Api,
+  session: RequestSession,
+  lineId: string,
+  opts: CartCallOptions = {},
+): Promise<UpstreamResult<unknown>> {
+  return write(api, session, opts, (who) =>
+    upstream(api, 'cart/delete-cart-item', {
       method: 'DELETE',
       json: { _id: lineId } satisfies z.input<typeof CartLineIdSchema>,
       clientIp: opts.clientIp,
@@ -290,10 +306,10 @@ export function removeCartLine(session: RequestSession, lineId: string, opts: Ca
  * (POST /api/cart/merge; quantities added, capped) and forgets the guest id. Does nothing without a
  * guest cart. A failed merge keeps the id, so the next sign-in can try again.
  */
-export async function mergeGuestCart(session: RequestSession, opts: CartCallOptions = {}): Promise<void> {
+export async function mergeGuestCart(api: Api, session: RequestSession, opts: CartCallOptions = {}): Promise<void> {
   const guestCartId = session.guestCartId
   if (!guestCartId || !session.tokens) return
-  const result = await upstream('cart/merge', {
+  const result = await upstream(api, 'cart/merge', {
     method: 'POST',
     json: { guestCartId } satisfies z.input<typeof MergeCartSchema>,
     session,

@@ -28,6 +28,7 @@ import {
   type SimilarProducts,
 } from '../../../contract/product.ts'
 import type { Category } from '../../../contract/category.ts'
+import type { Api } from '../api-context.ts'
 
 export type { Facets, FacetValue, Understood } from '../../../contract/search.ts'
 
@@ -60,13 +61,17 @@ export interface CatalogCallOptions {
  * endpoint). Throws the API's failure (app/.server/failure.ts); an answer off contract/ is a 502.
  */
 async function read<S extends z.ZodType>(
+  api: Api,
   path: string,
   json: unknown,
   opts: CatalogCallOptions | undefined,
   schema: S,
   method: 'GET' | 'POST' = 'POST',
 ): Promise<z.output<S>> {
-  const result = parseAnswer(await upstream(path, { method, json: method === 'GET' ? undefined : json, clientIp: opts?.clientIp }), schema)
+  const result = parseAnswer(
+    await upstream(api, path, { method, json: method === 'GET' ? undefined : json, clientIp: opts?.clientIp }),
+    schema,
+  )
   if (!result.ok) throwFailure(result)
   return result.data
 }
@@ -87,13 +92,13 @@ export function refId(ref: CatalogRef | string): string {
 }
 
 /** All categories (GET /api/category/get), in the API's order. Throws 502 when the API fails. */
-export async function listCategories(opts?: CatalogCallOptions): Promise<Category[]> {
-  return (await read('category/get', undefined, opts, successOf(z.array(CategorySchema)), 'GET')).data
+export async function listCategories(api: Api, opts?: CatalogCallOptions): Promise<Category[]> {
+  return (await read(api, 'category/get', undefined, opts, successOf(z.array(CategorySchema)), 'GET')).data
 }
 
 /** All sub categories with their categories expanded (POST /api/subcategory/get). Throws 502 on failure. */
-export async function listSubCategories(opts?: CatalogCallOptions): Promise<SubCategory[]> {
-  return (await read('subcategory/get', {}, opts, successOf(z.array(SubCategorySchema)))).data
+export async function listSubCategories(api: Api, opts?: CatalogCallOptions): Promise<SubCategory[]> {
+  return (await read(api, 'subcategory/get', {}, opts, successOf(z.array(SubCategorySchema)))).data
 }
 
 /**
@@ -102,10 +107,11 @@ export async function listSubCategories(opts?: CatalogCallOptions): Promise<SubC
  * answering `[{ categoryId, products }]`, each pack group one card with its sizes (docs/product.md, "Pack sizes"). Rows come back in the order of `categoryIds`; a category without
  * products gets an empty row.
  */
-export async function productsByCategoryGrouped(categoryIds: string[], opts?: CatalogCallOptions): Promise<CategoryProducts[]> {
+export async function productsByCategoryGrouped(api: Api, categoryIds: string[], opts?: CatalogCallOptions): Promise<CategoryProducts[]> {
   if (categoryIds.length === 0) return []
   const rows = (
     await read(
+      api,
       'product/get-product-by-category',
       { id: categoryIds, grouped: true, groupSizes: true },
       opts,
@@ -122,20 +128,24 @@ export async function productsByCategoryGrouped(categoryIds: string[], opts?: Ca
  * size (the API caps it). Throws 502 on an API fault and the API's 4xx otherwise.
  */
 export async function productsByCategoryAndSubCategory(
+  api: Api,
   query: { categoryId: string; subCategoryId?: string; page: number; limit: number; options?: Record<string, unknown> },
   opts?: CatalogCallOptions,
 ): Promise<ProductPage> {
   const body: Record<string, unknown> = { categoryId: query.categoryId, page: query.page, limit: query.limit, ...query.options }
   if (query.subCategoryId) body.subCategoryId = query.subCategoryId
-  return toPage(await read('product/get-product-by-category-and-subcategory', body, opts, PageAnswerSchema))
+  return toPage(await read(api, 'product/get-product-by-category-and-subcategory', body, opts, PageAnswerSchema))
 }
 
 /**
  * One product (POST /api/product/get-product-details), or null when the API answers 404 or rejects
  * the id as malformed (400): both mean "no such product" to a shopper. Other failures throw.
  */
-export async function productDetails(productId: string, opts?: CatalogCallOptions): Promise<Product | null> {
-  const result = parseData(await upstream('product/get-product-details', { json: { productId }, clientIp: opts?.clientIp }), ProductSchema)
+export async function productDetails(api: Api, productId: string, opts?: CatalogCallOptions): Promise<Product | null> {
+  const result = parseData(
+    await upstream(api, 'product/get-product-details', { json: { productId }, clientIp: opts?.clientIp }),
+    ProductSchema,
+  )
   if (!result.ok) {
     if (result.status === 404 || result.status === 400) return null
     throwFailure(result)
@@ -148,10 +158,10 @@ export async function productDetails(productId: string, opts?: CatalogCallOption
  * page"): its shelf's nearest in price and more of its brand. Empty rows for an id the API does not
  * know (the page itself answers 404 then); throws 502 on an API fault.
  */
-export async function similarProducts(productId: string, opts?: CatalogCallOptions): Promise<SimilarProducts> {
+export async function similarProducts(api: Api, productId: string, opts?: CatalogCallOptions): Promise<SimilarProducts> {
   // Both rows put the store's in-stock products first: the page changes when any of them crosses 0.
   notePageAvailabilityOrdered()
-  const result = parseData(await upstream('product/similar', { json: { productId }, clientIp: opts?.clientIp }), SimilarProductsSchema)
+  const result = parseData(await upstream(api, 'product/similar', { json: { productId }, clientIp: opts?.clientIp }), SimilarProductsSchema)
   if (!result.ok) {
     if (result.status === 404 || result.status === 400) return { sameShelf: [], sameBrand: [] }
     throwFailure(result)
@@ -165,13 +175,14 @@ export async function similarProducts(productId: string, opts?: CatalogCallOptio
  * sort, `facets`: app/lib/list-filters.ts `filtersBody`). Throws 502 on an API fault.
  */
 export async function searchProducts(
+  api: Api,
   query: { search: string; page: number; limit: number; options?: Record<string, unknown> },
   opts?: CatalogCallOptions,
 ): Promise<ProductPage> {
   const { options, ...fields } = query
   // The API ranks a search's in-stock products first: a page of results changes when any crosses 0.
   if (query.search.trim() !== '') notePageAvailabilityOrdered()
-  return toPage(await read('product/search-product', { ...fields, ...options }, opts, PageAnswerSchema))
+  return toPage(await read(api, 'product/search-product', { ...fields, ...options }, opts, PageAnswerSchema))
 }
 
 function toPage({ data, totalCount, page, limit, facets, understood }: z.output<typeof PageAnswerSchema>): ProductPage {

@@ -6,14 +6,15 @@
  */
 import { LocationSchema, PINCODE_PATTERN, type Location } from '../../../contract/location.ts'
 import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
+import type { Api } from '../api-context.ts'
 
 export type { Location } from '../../../contract/location.ts'
 
 /** The location of `pincode` (6 digits, first 1-9); a malformed one is a 400 without an API call. */
-export async function resolvePincode(pincode: string, opts: { clientIp?: string } = {}): Promise<UpstreamResult<Location>> {
+export async function resolvePincode(api: Api, pincode: string, opts: { clientIp?: string } = {}): Promise<UpstreamResult<Location>> {
   if (!PINCODE_PATTERN.test(pincode)) return { ok: false, status: 400, message: 'Enter a valid 6-digit pincode', issues: [] }
   const query = new URLSearchParams({ pincode })
-  return parseData(await upstream(`location/resolve?${query}`, { method: 'GET', clientIp: opts.clientIp }), LocationSchema)
+  return parseData(await upstream(api, `location/resolve?${query}`, { method: 'GET', clientIp: opts.clientIp }), LocationSchema)
 }
 
 /** What the checkout knows of an address's PIN code: the store serving it (null: none), its minutes and whether it is open. */
@@ -29,9 +30,13 @@ export interface PincodeService {
  * The service of each PIN code in `pincodes` (each asked once, all at once). A PIN code whose answer
  * failed is left out: the page then says nothing about it and the API decides at placement.
  */
-export async function resolvePincodes(pincodes: Iterable<string>, opts: { clientIp?: string } = {}): Promise<Map<string, PincodeService>> {
+export async function resolvePincodes(
+  api: Api,
+  pincodes: Iterable<string>,
+  opts: { clientIp?: string } = {},
+): Promise<Map<string, PincodeService>> {
   const unique = [...new Set(pincodes)]
-  const answers = await Promise.all(unique.map((pincode) => resolvePincode(pincode, opts)))
+  const answers = await Promise.all(unique.map((pincode) => resolvePincode(api, pincode, opts)))
   const services = new Map<string, PincodeService>()
   unique.forEach((pincode, i) => {
     const answer = answers[i]!

@@ -15,6 +15,7 @@ import {
   type StoreSummary,
 } from '../../../contract/location.ts'
 import type { CartChange } from '../../../contract/order.ts'
+import type { Api } from '../api-context.ts'
 
 export type { Location, LocationQuery, StoreSummary } from '../../../contract/location.ts'
 
@@ -27,14 +28,14 @@ export interface LocationCallOptions {
  * Where a PIN code is and which store serves it (GET /api/location/resolve?pincode=); public, saves
  * nothing. 400 for a PIN code the API's data does not know.
  */
-export async function resolvePincode(pincode: string, opts: LocationCallOptions = {}): Promise<UpstreamResult<Location>> {
+export async function resolvePincode(api: Api, pincode: string, opts: LocationCallOptions = {}): Promise<UpstreamResult<Location>> {
   const query = new URLSearchParams({ pincode })
-  return parseData(await upstream(`location/resolve?${query}`, { method: 'GET', clientIp: opts.clientIp }), LocationSchema)
+  return parseData(await upstream(api, `location/resolve?${query}`, { method: 'GET', clientIp: opts.clientIp }), LocationSchema)
 }
 
 /** The store a shopper without a location browses (GET /api/location/default-store); 503 when no store exists. */
-export async function getDefaultStore(opts: LocationCallOptions = {}): Promise<UpstreamResult<StoreSummary>> {
-  return parseData(await upstream('location/default-store', { method: 'GET', clientIp: opts.clientIp }), StoreSummarySchema)
+export async function getDefaultStore(api: Api, opts: LocationCallOptions = {}): Promise<UpstreamResult<StoreSummary>> {
+  return parseData(await upstream(api, 'location/default-store', { method: 'GET', clientIp: opts.clientIp }), StoreSummarySchema)
 }
 
 /** PUT /api/location's answer: the location in `data`, the cart's changes beside it. */
@@ -47,6 +48,7 @@ const SetLocationAnswerSchema = successOf(LocationSchema, LocationExtraShape)
  * changes. Failures: 400 unknown PIN code or bad fields, 404 an address that is not the shopper's.
  */
 export async function setLocation(
+  api: Api,
   session: RequestSession,
   query: LocationQuery,
   opts: LocationCallOptions = {},
@@ -57,7 +59,7 @@ export async function setLocation(
       ? { headers: { 'X-Guest-Cart': session.guestCartId } }
       : {}
   const result = parseAnswer(
-    await upstream('location', { method: 'PUT', json: query, clientIp: opts.clientIp, ...who }),
+    await upstream(api, 'location', { method: 'PUT', json: query, clientIp: opts.clientIp, ...who }),
     SetLocationAnswerSchema,
   )
   if (!result.ok) return result
@@ -65,6 +67,10 @@ export async function setLocation(
 }
 
 /** The signed-in user's saved location, or null when none was saved (GET /api/location). */
-export async function savedLocation(session: RequestSession, opts: LocationCallOptions = {}): Promise<UpstreamResult<Location | null>> {
-  return parseData(await upstream('location', { method: 'GET', session, clientIp: opts.clientIp }), LocationSchema.nullable())
+export async function savedLocation(
+  api: Api,
+  session: RequestSession,
+  opts: LocationCallOptions = {},
+): Promise<UpstreamResult<Location | null>> {
+  return parseData(await upstream(api, 'location', { method: 'GET', session, clientIp: opts.clientIp }), LocationSchema.nullable())
 }

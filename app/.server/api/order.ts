@@ -40,9 +40,10 @@ export {
   type Order,
   type ReorderLeftOut,
 } from '../../../contract/order.ts'
-import { STORE_HEADER, scopeStoreId } from '../store-scope.ts'
+import { STORE_HEADER } from '../../../contract/store-header.ts'
 import { getDefaultStore } from './location.ts'
 import { PagingExtraSchema, type PagingExtra } from '../../../contract/paging.ts'
+import type { Api } from '../api-context.ts'
 /** One line of an order: the product as sold (a snapshot; `productId` null once the product was deleted). */
 export type OrderLine = Order['items'][number]
 
@@ -56,10 +57,10 @@ export type PlaceOrderResult =
  * The store header of a placement (cash on delivery or online): the shopper's store, else the
  * default store the pages showed; empty when neither is known (the API then picks the store serving the address).
  */
-export async function placementStoreHeader(): Promise<Record<string, string>> {
-  let storeId = scopeStoreId()
+export async function placementStoreHeader(api: Api): Promise<Record<string, string>> {
+  let storeId = api.storeId()
   if (!storeId) {
-    const fallback = await getDefaultStore()
+    const fallback = await getDefaultStore(api)
     if (fallback.ok) storeId = fallback.data._id
   }
   return storeId ? { [STORE_HEADER]: storeId } : {}
@@ -73,15 +74,16 @@ export async function placementStoreHeader(): Promise<Record<string, string>> {
  * than picking another store (docs/stores.md, "Orders").
  */
 export async function placeCashOnDeliveryOrder(
+  api: Api,
   session: RequestSession,
   addressId: string,
   idempotencyKey: string,
   opts: { clientIp?: string } = {},
 ): Promise<PlaceOrderResult> {
-  const result = await upstream('order/cash-on-delivery', {
+  const result = await upstream(api, 'order/cash-on-delivery', {
     method: 'POST',
     json: { addressId } satisfies z.input<typeof PlaceOrderSchema>,
-    headers: { 'Idempotency-Key': idempotencyKey, ...(await placementStoreHeader()) },
+    headers: { 'Idempotency-Key': idempotencyKey, ...(await placementStoreHeader(api)) },
     session,
     clientIp: opts.clientIp,
   })
@@ -96,14 +98,14 @@ export async function placeCashOnDeliveryOrder(
 }
 
 /** The shopper's orders, newest first (GET /api/order/order-list). */
-export async function listOrders(session: RequestSession): Promise<UpstreamResult<Order[]>> {
-  return parseData(await upstream('order/order-list', { method: 'GET', session }), z.array(OrderSchema))
+export async function listOrders(api: Api, session: RequestSession): Promise<UpstreamResult<Order[]>> {
+  return parseData(await upstream(api, 'order/order-list', { method: 'GET', session }), z.array(OrderSchema))
 }
 
 /** One order by `_id` or order number (POST /api/order/details); own orders, any for an admin. 404 otherwise. */
-export async function orderDetails(session: RequestSession, orderId: string): Promise<UpstreamResult<Order>> {
+export async function orderDetails(api: Api, session: RequestSession, orderId: string): Promise<UpstreamResult<Order>> {
   return parseData(
-    await upstream('order/details', { method: 'POST', json: { orderId } satisfies z.input<typeof OrderRefSchema>, session }),
+    await upstream(api, 'order/details', { method: 'POST', json: { orderId } satisfies z.input<typeof OrderRefSchema>, session }),
     OrderSchema,
   )
 }
@@ -112,9 +114,9 @@ export async function orderDetails(session: RequestSession, orderId: string): Pr
  * Cancels the shopper's own order while it is "placed" (POST /api/order/cancel), keeping the optional
  * `reason` (an empty one is none); 409 otherwise, 400 for a reason the API refuses.
  */
-export async function cancelOrder(session: RequestSession, orderId: string, reason = ''): Promise<UpstreamResult<Order>> {
+export async function cancelOrder(api: Api, session: RequestSession, orderId: string, reason = ''): Promise<UpstreamResult<Order>> {
   const json = reason ? { orderId, reason } : { orderId }
-  return parseData(await upstream('order/cancel', { method: 'POST', json, session }), OrderSchema)
+  return parseData(await upstream(api, 'order/cancel', { method: 'POST', json, session }), OrderSchema)
 }
 
 /** One page of all orders for the admin (POST /api/order/admin-list), newest first. */
@@ -128,10 +130,11 @@ export interface OrderPage extends PagingExtra {
  * 403 for a non-admin; 400 for a filter the API refuses.
  */
 export async function adminListOrders(
+  api: Api,
   session: RequestSession,
   query: Partial<AdminOrderFilter> & { page: number; limit: number },
 ): Promise<UpstreamResult<OrderPage>> {
-  const result = parseData(await upstream('order/admin-list', { method: 'POST', json: query, session }), z.array(OrderSchema))
+  const result = parseData(await upstream(api, 'order/admin-list', { method: 'POST', json: query, session }), z.array(OrderSchema))
   if (!result.ok) return result
   const paging = PagingExtraSchema.safeParse(result.extra)
   if (!paging.success) return { ...UNEXPECTED_ANSWER, issues: [] }
@@ -146,9 +149,9 @@ export async function adminListOrders(
  * Response with its body unread (streamed on to the browser). Null when the API cannot be reached;
  * a non-admin's answer is the API's 403 (its JSON envelope).
  */
-export async function exportOrdersCsv(session: RequestSession, filter: Partial<AdminOrderFilter>): Promise<Response | null> {
+export async function exportOrdersCsv(api: Api, session: RequestSession, filter: Partial<AdminOrderFilter>): Promise<Response | null> {
   const query = orderFilterQuery(filter)
-  return upstreamResponse(`order/admin/export${query ? `?${query}` : ''}`, { method: 'GET', session })
+  return upstreamResponse(api, `order/admin/export${query ? `?${query}` : ''}`, { method: 'GET', session })
 }
 
 /** A bulk status change's answer: one outcome per order, and how many moved and were refused. */
@@ -159,10 +162,11 @@ const BulkAnswerSchema = successOf(z.array(BulkStatusOutcomeSchema), { moved: z.
  * allowed-moves rule; answers one outcome per order. `reason` is kept for a cancellation.
  */
 export async function bulkUpdateOrderStatus(
+  api: Api,
   session: RequestSession,
   input: z.input<typeof BulkStatusSchema>,
 ): Promise<UpstreamResult<{ outcomes: BulkStatusOutcome[]; moved: number; refused: number }>> {
-  const result = parseAnswer(await upstream('order/bulk-status', { method: 'POST', json: input, session }), BulkAnswerSchema)
+  const result = parseAnswer(await upstream(api, 'order/bulk-status', { method: 'POST', json: input, session }), BulkAnswerSchema)
   if (!result.ok) return result
   return { ...result, data: { outcomes: result.data.data, moved: result.data.moved, refused: result.data.refused } }
 }
@@ -173,10 +177,11 @@ export async function bulkUpdateOrderStatus(
  * that is not allowed a 409 "Cannot change an order from X to Y". `reason` is kept for a cancellation.
  */
 export async function updateOrderStatus(
+  api: Api,
   session: RequestSession,
   input: z.input<typeof UpdateStatusSchema>,
 ): Promise<UpstreamResult<Order>> {
-  return parseData(await upstream('order/update-status', { method: 'PUT', json: input, session }), OrderSchema)
+  return parseData(await upstream(api, 'order/update-status', { method: 'PUT', json: input, session }), OrderSchema)
 }
 
 /**
@@ -184,10 +189,11 @@ export async function updateOrderStatus(
  * stream's poll, app/.server/order-stream.ts); null when the API refuses or answers off contract.
  */
 export async function orderStatusNow(
+  api: Api,
   accessToken: string,
   orderId: string,
 ): Promise<{ orderId: string; status: OrderStatus; version: number } | null> {
-  const parsed = parseData(await upstream('order/details', { method: 'POST', json: { orderId }, bearer: accessToken }), OrderSchema)
+  const parsed = parseData(await upstream(api, 'order/details', { method: 'POST', json: { orderId }, bearer: accessToken }), OrderSchema)
   return parsed.ok ? { orderId: parsed.data._id, status: parsed.data.status, version: parsed.data.version } : null
 }
 
@@ -206,12 +212,13 @@ export interface ReorderResult {
  * Failures: 404 unknown or another's order; 429 (the cart write budget) with `retryAfter`.
  */
 export async function reorder(
+  api: Api,
   session: RequestSession,
   orderId: string,
   opts: { clientIp?: string } = {},
 ): Promise<UpstreamResult<ReorderResult>> {
   const result = parseAnswer(
-    await upstream('order/reorder', {
+    await upstream(api, 'order/reorder', {
       method: 'POST',
       json: { orderId } satisfies z.input<typeof OrderRefSchema>,
       session,

@@ -18,6 +18,7 @@ import {
   type Checkout,
 } from '../../../contract/payment.ts'
 import { placementStoreHeader } from './order.ts'
+import type { Api } from '../api-context.ts'
 
 export type { Checkout, CallbackOutcome }
 
@@ -37,14 +38,15 @@ export type StartPaymentResult =
  * open; the store named as for cash on delivery (app/.server/api/order.ts `placeCashOnDeliveryOrder`).
  */
 export async function startPayment(
+  api: Api,
   session: RequestSession,
   input: z.input<typeof StartPaymentSchema> & { idempotencyKey: string },
   opts: { clientIp?: string } = {},
 ): Promise<StartPaymentResult> {
-  const result = await upstream('payment/start', {
+  const result = await upstream(api, 'payment/start', {
     method: 'POST',
     json: { addressId: input.addressId, method: input.method, callbackUrl: input.callbackUrl, cancelUrl: input.cancelUrl },
-    headers: { 'Idempotency-Key': input.idempotencyKey, ...(await placementStoreHeader()) },
+    headers: { 'Idempotency-Key': input.idempotencyKey, ...(await placementStoreHeader(api)) },
     session,
     clientIp: opts.clientIp,
   })
@@ -59,32 +61,41 @@ export async function startPayment(
 
 /** POST /api/payment/retry: the checkout of an order still awaiting payment. */
 export async function retryPayment(
+  api: Api,
   session: RequestSession,
   input: z.input<typeof RetryPaymentSchema>,
 ): Promise<UpstreamResult<{ order: Order; checkout: Checkout }>> {
-  return parseData(await upstream('payment/retry', { method: 'POST', json: input, session }), OrderCheckoutSchema)
+  return parseData(await upstream(api, 'payment/retry', { method: 'POST', json: input, session }), OrderCheckoutSchema)
 }
 
 /** POST /api/payment/pay-on-delivery: the order as cash on delivery (its held stock kept). */
-export async function payOnDelivery(session: RequestSession, orderId: string): Promise<UpstreamResult<Order>> {
+export async function payOnDelivery(api: Api, session: RequestSession, orderId: string): Promise<UpstreamResult<Order>> {
   return parseData(
-    await upstream('payment/pay-on-delivery', { method: 'POST', json: { orderId } satisfies z.input<typeof PayOnDeliverySchema>, session }),
+    await upstream(api, 'payment/pay-on-delivery', {
+      method: 'POST',
+      json: { orderId } satisfies z.input<typeof PayOnDeliverySchema>,
+      session,
+    }),
     OrderSchema,
   )
 }
 
 /** POST /api/payment/callback: the provider's answer, verified by the API (no session needed). */
 export async function paymentCallback(
+  api: Api,
   fields: z.input<typeof PaymentCallbackSchema>,
   opts: { clientIp?: string } = {},
 ): Promise<UpstreamResult<CallbackOutcome>> {
-  return parseData(await upstream('payment/callback', { method: 'POST', json: fields, clientIp: opts.clientIp }), CallbackOutcomeSchema)
+  return parseData(
+    await upstream(api, 'payment/callback', { method: 'POST', json: fields, clientIp: opts.clientIp }),
+    CallbackOutcomeSchema,
+  )
 }
 
 /** POST /api/payment/refund-line (admin): refund one line that cannot be delivered. */
-export async function refundLine(session: RequestSession, orderId: string, productId: string): Promise<UpstreamResult<Order>> {
+export async function refundLine(api: Api, session: RequestSession, orderId: string, productId: string): Promise<UpstreamResult<Order>> {
   return parseData(
-    await upstream('payment/refund-line', {
+    await upstream(api, 'payment/refund-line', {
       method: 'POST',
       json: { orderId, productId } satisfies z.input<typeof RefundLineSchema>,
       session,

@@ -19,6 +19,7 @@ import {
 import { ImportAnswerSchema, type BulkUpdateInput, type ImportAnswer } from '../../../contract/product-import.ts'
 import { productGridQuery } from '../../lib/product-grid.ts'
 import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
+import type { Api } from '../api-context.ts'
 
 export type { AdminProductRow, ImportAnswer }
 
@@ -35,10 +36,11 @@ const GridAnswerSchema = successOf(z.array(AdminProductRowSchema), {
 
 /** `POST /api/product/admin-list` with the grid's filters, sort, `page` (1-based) and `limit`; 400 names a refused filter. */
 export async function listProductGrid(
+  api: Api,
   session: RequestSession,
   input: Partial<AdminProductListInput> & { page: number; limit: number },
 ): Promise<UpstreamResult<AdminProductGridPage>> {
-  const result = parseAnswer(await upstream<unknown>('product/admin-list', { method: 'POST', json: input, session }), GridAnswerSchema)
+  const result = parseAnswer(await upstream<unknown>(api, 'product/admin-list', { method: 'POST', json: input, session }), GridAnswerSchema)
   if (!result.ok) return result
   const { data, totalCount, totalNoPage, brands } = result.data
   return { ...result, data: { rows: data, totalCount, totalNoPage, brands } }
@@ -48,9 +50,9 @@ export async function listProductGrid(
  * `GET /api/product/export?<filters>`: the API's own response (its body the CSV stream, never read
  * here), or null when the API cannot be reached.
  */
-export function exportProductsCsv(session: RequestSession, filter: Partial<AdminProductFilter>): Promise<Response | null> {
+export function exportProductsCsv(api: Api, session: RequestSession, filter: Partial<AdminProductFilter>): Promise<Response | null> {
   const query = productGridQuery(filter)
-  return upstreamResponse(`product/export${query ? `?${query}` : ''}`, { method: 'GET', session })
+  return upstreamResponse(api, `product/export${query ? `?${query}` : ''}`, { method: 'GET', session })
 }
 
 /**
@@ -58,10 +60,10 @@ export function exportProductsCsv(session: RequestSession, filter: Partial<Admin
  * (line, column, message; at most 1,000, `errorCount` the total) and the upload id the apply names
  * when there is no error. 400 a file that is not UTF-8, 413 over the cap.
  */
-export async function checkProductImport(session: RequestSession, file: File): Promise<UpstreamResult<ImportAnswer>> {
+export async function checkProductImport(api: Api, session: RequestSession, file: File): Promise<UpstreamResult<ImportAnswer>> {
   const formData = new FormData()
   formData.append('file', file, file.name || 'products.csv')
-  return parseData(await upstream<unknown>('product/import', { method: 'POST', formData, session }), ImportAnswerSchema)
+  return parseData(await upstream<unknown>(api, 'product/import', { method: 'POST', formData, session }), ImportAnswerSchema)
 }
 
 /**
@@ -69,8 +71,8 @@ export async function checkProductImport(session: RequestSession, file: File): P
  * no such upload waits (applied already, or older than a day); 400 with one issue per row that no
  * longer applies (nothing written).
  */
-export async function applyProductImport(session: RequestSession, upload: string): Promise<UpstreamResult<ImportAnswer>> {
-  return parseData(await upstream<unknown>('product/import/apply', { method: 'POST', json: { upload }, session }), ImportAnswerSchema)
+export async function applyProductImport(api: Api, session: RequestSession, upload: string): Promise<UpstreamResult<ImportAnswer>> {
+  return parseData(await upstream<unknown>(api, 'product/import/apply', { method: 'POST', json: { upload }, session }), ImportAnswerSchema)
 }
 
 /**
@@ -79,11 +81,12 @@ export async function applyProductImport(session: RequestSession, upload: string
  * price above its MRP, each with the item's path (`items.3.sellingPrice`); nothing written then.
  */
 export async function bulkUpdateProducts(
+  api: Api,
   session: RequestSession,
   items: BulkUpdateInput['items'],
 ): Promise<UpstreamResult<{ updated: number }>> {
   return parseData(
-    await upstream<unknown>('product/bulk-update', { method: 'POST', json: { items }, session }),
+    await upstream<unknown>(api, 'product/bulk-update', { method: 'POST', json: { items }, session }),
     z.object({ updated: z.number().int() }),
   )
 }

@@ -9,6 +9,7 @@ import { parseAnswer, upstream } from '../upstream.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { SitemapProductSchema, SitemapShelvesSchema, type SitemapProduct, type SitemapShelves } from '../../../contract/sitemap.ts'
 import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
+import type { Api } from '../api-context.ts'
 
 export type { SitemapShelves } from '../../../contract/sitemap.ts'
 
@@ -20,8 +21,8 @@ export interface SitemapProducts extends Pick<PagingExtra, 'totalNoPage'> {
 const ProductsAnswerSchema = successOf(z.array(SitemapProductSchema), PagingExtraShape)
 
 /** Reads `path` and parses the answer with `schema`; a 400 or 404 becomes a 404 response, anything else a 502. */
-async function get<S extends z.ZodType>(path: string, clientIp: string | undefined, schema: S): Promise<z.output<S>> {
-  const result = parseAnswer(await upstream(path, { method: 'GET', clientIp }), schema)
+async function get<S extends z.ZodType>(api: Api, path: string, clientIp: string | undefined, schema: S): Promise<z.output<S>> {
+  const result = parseAnswer(await upstream(api, path, { method: 'GET', clientIp }), schema)
   if (!result.ok) {
     const status = result.status === 400 || result.status === 404 ? 404 : 502
     throw data(result.message, { status })
@@ -30,12 +31,12 @@ async function get<S extends z.ZodType>(path: string, clientIp: string | undefin
 }
 
 /** Every category and shelf. Throws a 502 response when the API fails. */
-export async function sitemapShelves(clientIp?: string): Promise<SitemapShelves> {
-  return (await get('sitemap/shelves', clientIp, successOf(SitemapShelvesSchema))).data
+export async function sitemapShelves(api: Api, clientIp?: string): Promise<SitemapShelves> {
+  return (await get(api, 'sitemap/shelves', clientIp, successOf(SitemapShelvesSchema))).data
 }
 
 /** Page `page` (1-based) of published products. Throws a 404 response for a page the API refuses. */
-export async function sitemapProducts(page: number, clientIp?: string): Promise<SitemapProducts> {
-  const answer = await get(`sitemap/products?page=${page}`, clientIp, ProductsAnswerSchema)
+export async function sitemapProducts(api: Api, page: number, clientIp?: string): Promise<SitemapProducts> {
+  const answer = await get(api, `sitemap/products?page=${page}`, clientIp, ProductsAnswerSchema)
   return { products: answer.data, totalNoPage: Math.max(1, answer.totalNoPage) }
 }

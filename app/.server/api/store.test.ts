@@ -4,10 +4,10 @@
  * the schemas of contract/location.ts (off-contract answers become 502), paging read from beside
  * `data`, and the API's 409 passed on with its message.
  */
-import { afterAll, afterEach, aroundEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { networkWiring, runWithApi, type UpstreamSettings } from '../api-context.ts'
+import { networkWiring, apiFor, type Api, type UpstreamSettings } from '../api-context.ts'
 import type { InventoryRow, Store } from '../../../contract/location.ts'
 
 const API = 'http://upstream.test'
@@ -72,7 +72,7 @@ const server = setupServer(
 
 // The BFF of these tests runs apart from its API (API_URL), as server.ts wires one (app/.server/api-context.ts).
 let settings: UpstreamSettings
-aroundEach((runTest) => runWithApi(networkWiring(settings), runTest))
+let api: Api
 
 beforeAll(async () => {
   process.env.API_URL = API
@@ -80,6 +80,7 @@ beforeAll(async () => {
   process.env.JWT_SECRET = 'test-jwt-secret-0123456789abcdef'
   vi.resetModules()
   settings = (await import('../env.ts')).env
+  api = apiFor(networkWiring(settings))
   storeApi = await import('./store.ts')
   sessionModule = await import('../session.ts')
   server.listen({ onUnhandledRequest: 'error' })
@@ -120,25 +121,25 @@ async function session() {
 
 describe('store admin calls', () => {
   it('lists the stores with the Bearer token', async () => {
-    const result = await storeApi.listStores(await session())
+    const result = await storeApi.listStores(api, await session())
     expect(result).toMatchObject({ ok: true, data: [{ _id: store._id, radiusKm: 3 }] })
     expect(seen[0]).toMatchObject({ method: 'GET', path: '/api/store/list', authorization: 'Bearer access-1' })
   })
 
   it('an answer off contract is a 502', async () => {
     listAnswer = [{ ...store, radiusKm: 'three' }]
-    expect(await storeApi.listStores(await session())).toMatchObject({ ok: false, status: 502 })
+    expect(await storeApi.listStores(api, await session())).toMatchObject({ ok: false, status: 502 })
   })
 
   it("passes a stale edit's 409 on with the API's message", async () => {
-    const result = await storeApi.updateStore(await session(), { _id: store._id, version: 2, radiusKm: 4.5 })
+    const result = await storeApi.updateStore(api, await session(), { _id: store._id, version: 2, radiusKm: 4.5 })
     expect(result).toMatchObject({ ok: false, status: 409, message: 'This store was changed by someone else. Reload it and try again.' })
     await Promise.all(pending)
     expect(seen[0]).toMatchObject({ method: 'PUT', path: '/api/store/update', body: { _id: store._id, version: 2, radiusKm: 4.5 } })
   })
 
   it('reads a page of stock and its totals', async () => {
-    const result = await storeApi.listInventory(await session(), { storeId: store._id, filter: 'out', page: 2, limit: 20 })
+    const result = await storeApi.listInventory(api, await session(), { storeId: store._id, filter: 'out', page: 2, limit: 20 })
     expect(result).toMatchObject({ ok: true, data: { rows: [{ productId: 'p1', stock: 0 }], totalCount: 41, totalNoPage: 3 } })
     await Promise.all(pending)
     expect(seen[0]).toMatchObject({
@@ -150,8 +151,8 @@ describe('store admin calls', () => {
 
   it('sets stock as one update and reads a product across stores', async () => {
     const s = await session()
-    expect(await storeApi.updateInventory(s, [{ storeId: store._id, productId: 'p1', stock: 0 }])).toMatchObject({ ok: true })
-    expect(await storeApi.productStocks(s, 'p1')).toMatchObject({ ok: true, data: [{ storeName: 'Koramangala', stock: 7 }] })
+    expect(await storeApi.updateInventory(api, s, [{ storeId: store._id, productId: 'p1', stock: 0 }])).toMatchObject({ ok: true })
+    expect(await storeApi.productStocks(api, s, 'p1')).toMatchObject({ ok: true, data: [{ storeName: 'Koramangala', stock: 7 }] })
     await Promise.all(pending)
     expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /api/inventory/update', 'POST /api/inventory/product'])
     expect(seen[0]?.body).toEqual({ rows: [{ storeId: store._id, productId: 'p1', stock: 0 }] })

@@ -4,10 +4,10 @@
  * and transitions"): on a 401 refresh once, retry once, keep the rotated tokens in the session; when
  * the refresh fails, sign the session out.
  */
-import { afterAll, afterEach, aroundEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { delay, http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { networkWiring, runWithApi, type UpstreamSettings } from '../api-context.ts'
+import { networkWiring, apiFor, type Api, type UpstreamSettings } from '../api-context.ts'
 import { failureInit, failureMessage } from '../failure.ts'
 import type { User } from '../../../contract/user.ts'
 
@@ -91,7 +91,7 @@ const server = setupServer(
 
 // The BFF of these tests runs apart from its API (API_URL), as server.ts wires one (app/.server/api-context.ts).
 let settings: UpstreamSettings
-aroundEach((runTest) => runWithApi(networkWiring(settings), runTest))
+let api: Api
 
 beforeAll(async () => {
   // env.ts reads the configuration when first imported: set it, then load fresh modules.
@@ -102,6 +102,7 @@ beforeAll(async () => {
   process.env.API_TIMEOUT_MS = '1000'
   vi.resetModules()
   settings = (await import('../env.ts')).env
+  api = apiFor(networkWiring(settings))
   userApi = await import('./user.ts')
   sessionModule = await import('../session.ts')
   auth = await import('../auth.ts')
@@ -160,7 +161,7 @@ async function reopen(session: InstanceType<SessionModule['RequestSession']>) {
 describe('upstream refresh rule, through userDetails', () => {
   it('sends the access token as Bearer and does not refresh when it is accepted', async () => {
     const session = await signedInSession('access-1')
-    const result = await userApi.userDetails(session)
+    const result = await userApi.userDetails(api, session)
     expect(result.ok).toBe(true)
     expect(seen.map((r) => [r.path, r.authorization])).toEqual([['/api/user/user-details', 'Bearer access-1']])
     expect(session.dirty).toBe(false)
@@ -168,7 +169,7 @@ describe('upstream refresh rule, through userDetails', () => {
 
   it('on 401 refreshes once with the refresh token, retries once with the new access token and keeps the rotated tokens', async () => {
     const session = await signedInSession('access-expired')
-    const result = await userApi.userDetails(session)
+    const result = await userApi.userDetails(api, session)
 
     expect(result.ok && result.data.name).toBe('Asha Rao')
     expect(seen.map((r) => [r.path, r.authorization])).toEqual([
@@ -184,7 +185,7 @@ describe('upstream refresh rule, through userDetails', () => {
 
   it('shares one refresh between concurrent calls of the same request (a refresh token is single-use)', async () => {
     const session = await signedInSession('access-expired')
-    const [a, b] = await Promise.all([userApi.userDetails(session), userApi.userDetails(session)])
+    const [a, b] = await Promise.all([userApi.userDetails(api, session), userApi.userDetails(api, session)])
     expect(a.ok && b.ok).toBe(true)
     expect(seen.filter((r) => r.path === '/api/user/refresh-token')).toHaveLength(1)
     expect(session.tokens?.refreshToken).toBe('refresh-2')
@@ -193,7 +194,7 @@ describe('upstream refresh rule, through userDetails', () => {
   it('retries only once: a second 401 is returned, with no second refresh', async () => {
     server.use(http.get(`${API}/api/user/user-details`, () => fail(401, 'Provide a valid access token')))
     const session = await signedInSession('access-expired')
-    const result = await userApi.userDetails(session)
+    const result = await userApi.userDetails(api, session)
     expect(result).toMatchObject({ ok: false, status: 401 })
     expect(seen.map((r) => r.path)).toEqual(['/api/user/user-details', '/api/user/refresh-token', '/api/user/user-details'])
   })
@@ -202,7 +203,7 @@ describe('upstream refresh rule, through userDetails', () => {
     refreshBehaviour = 'reject'
     const session = await signedInSession('access-expired')
     session.flashToast({ type: 'success', message: 'kept' })
-    const result = await userApi.userDetails(session)
+    const result = await userApi.userDetails(api, session)
 
     expect(result).toMatchObject({ ok: false, status: 401 })
     expect(seen.map((r) => r.path)).toEqual(['/api/user/user-details', '/api/user/refresh-token'])
@@ -217,7 +218,7 @@ describe('upstream refresh rule, through userDetails', () => {
   it('keeps the session untouched when another request of the browser won the refresh race (409)', async () => {
     refreshBehaviour = 'race'
     const session = await signedInSession('access-expired')
-    const result = await userApi.userDetails(session)
+    const result = await userApi.userDetails(api, session)
 
     expect(result).toMatchObject({ ok: false, status: 401 })
     expect(seen.map((r) => r.path)).toEqual(['/api/user/user-details', '/api/user/refresh-token'])
@@ -228,7 +229,7 @@ describe('upstream refresh rule, through userDetails', () => {
 
   it('does not try to refresh a signed-out session', async () => {
     const session = await sessionModule.RequestSession.fromRequest(new Request('http://shop.test/'))
-    const result = await userApi.userDetails(session)
+    const result = await userApi.userDetails(api, session)
     expect(result).toMatchObject({ ok: false, status: 401 })
     expect(seen.map((r) => [r.path, r.authorization])).toEqual([['/api/user/user-details', null]])
   })
@@ -236,7 +237,7 @@ describe('upstream refresh rule, through userDetails', () => {
 
 describe('user calls', () => {
   it('login posts the credentials with the client address and keeps the token pair', async () => {
-    const result = await userApi.login({ email: 'asha@example.com', password: 'right-password' }, { clientIp: '203.0.113.7' })
+    const result = await userApi.login(api, { email: 'asha@example.com', password: 'right-password' }, { clientIp: '203.0.113.7' })
     expect(result).toMatchObject({ ok: true, message: 'Login successfully', data: { accessToken: 'access-9', refreshToken: 'refresh-9' } })
     expect((await recorded())[0]).toMatchObject({
       path: '/api/user/login',
@@ -247,11 +248,11 @@ describe('user calls', () => {
   })
 
   it('login failures keep the API message; 429 names the wait from Retry-After', async () => {
-    const wrong = await userApi.login({ email: 'asha@example.com', password: 'wrong' })
+    const wrong = await userApi.login(api, { email: 'asha@example.com', password: 'wrong' })
     expect(wrong).toMatchObject({ ok: false, status: 400, message: 'Check your email or password' })
     expect(!wrong.ok && failureMessage(wrong)).toBe('Check your email or password')
 
-    const limited = await userApi.login({ email: 'asha@example.com', password: 'slow-down' })
+    const limited = await userApi.login(api, { email: 'asha@example.com', password: 'slow-down' })
     expect(limited).toMatchObject({ ok: false, status: 429, retryAfter: 90 })
     expect(!limited.ok && failureMessage(limited)).toBe('Too many attempts, try again later. Please wait 2 minutes.')
     expect(failureMessage({ ok: false, status: 429, message: 'Slow down', issues: [], retryAfter: 1 })).toBe(
@@ -269,13 +270,13 @@ describe('user calls', () => {
 
   it('an API that refuses the connection, or does not answer within API_TIMEOUT_MS, is a 503 with Retry-After', async () => {
     server.use(http.post(`${API}/api/user/login`, () => HttpResponse.error()))
-    const refused = await userApi.login({ email: 'asha@example.com', password: 'x' })
+    const refused = await userApi.login(api, { email: 'asha@example.com', password: 'x' })
     expect(refused).toMatchObject({ ok: false, status: 503, retryAfter: 5 })
     expect(!refused.ok && failureInit(refused).status).toBe(503)
 
     server.use(http.post(`${API}/api/user/login`, () => delay('infinite')))
     const started = Date.now()
-    const silent = await userApi.login({ email: 'asha@example.com', password: 'x' })
+    const silent = await userApi.login(api, { email: 'asha@example.com', password: 'x' })
     expect(silent).toMatchObject({ ok: false, status: 503 })
     expect(Date.now() - started).toBeGreaterThanOrEqual(900)
     expect(Date.now() - started).toBeLessThan(5000)
@@ -283,23 +284,23 @@ describe('user calls', () => {
 
   it('a login answer without tokens is a failure, not a crash', async () => {
     server.use(http.post(`${API}/api/user/login`, () => ok('Login successfully', { refreshToken: 'r' })))
-    const result = await userApi.login({ email: 'asha@example.com', password: 'x' })
+    const result = await userApi.login(api, { email: 'asha@example.com', password: 'x' })
     expect(result).toMatchObject({ ok: false, status: 502 })
   })
 
   it('register sends the four fields and reports a duplicate email with the API message', async () => {
     const input = { name: 'Asha Rao', email: 'new@example.com', password: 'secret-pass-1', confirmPassword: 'secret-pass-1' }
-    const created = await userApi.register(input, { clientIp: '203.0.113.7' })
+    const created = await userApi.register(api, input, { clientIp: '203.0.113.7' })
     expect(created).toMatchObject({ ok: true, status: 201, message: 'User registered successfully', data: { email: 'new@example.com' } })
     expect((await recorded())[0]).toMatchObject({ path: '/api/user/register', clientIp: '203.0.113.7', body: input })
 
-    const duplicate = await userApi.register({ ...input, email: 'taken@example.com' })
+    const duplicate = await userApi.register(api, { ...input, email: 'taken@example.com' })
     expect(duplicate).toMatchObject({ ok: false, status: 409, message: 'Email already registered' })
   })
 
   it('logout calls the API with the Bearer token and names the refresh token to revoke', async () => {
     const session = await signedInSession('access-1')
-    const result = await userApi.logout(session)
+    const result = await userApi.logout(api, session)
     expect(result).toMatchObject({ ok: true, message: 'Logout successfully' })
     expect((await recorded()).map((r) => [r.path, r.authorization, r.body])).toEqual([
       ['/api/user/logout', 'Bearer access-1', { refreshToken: 'refresh-1' }],
@@ -331,7 +332,7 @@ describe('auth.ts', () => {
   it('signIn stores the tokens and the user summary loaded with them', async () => {
     validAccess.add('access-9')
     const session = await sessionModule.RequestSession.fromRequest(new Request('http://shop.test/'))
-    const result = await auth.signIn(session, { accessToken: 'access-9', refreshToken: 'refresh-9' })
+    const result = await auth.signIn(api, session, { accessToken: 'access-9', refreshToken: 'refresh-9' })
     expect(result).toMatchObject({ ok: true, user: { name: 'Asha Rao', role: 'ADMIN', mobile: '9876543210' } })
     const reopened = await reopen(session)
     expect(reopened.tokens).toEqual({ accessToken: 'access-9', refreshToken: 'refresh-9' })
@@ -341,7 +342,7 @@ describe('auth.ts', () => {
   it('signIn leaves the session signed out when user-details fails', async () => {
     refreshBehaviour = 'reject'
     const session = await sessionModule.RequestSession.fromRequest(new Request('http://shop.test/'))
-    const result = await auth.signIn(session, { accessToken: 'not-accepted', refreshToken: 'refresh-x' })
+    const result = await auth.signIn(api, session, { accessToken: 'not-accepted', refreshToken: 'refresh-x' })
     expect(result).toMatchObject({ ok: false, status: 401 })
     expect(session.tokens).toBeNull()
     expect(session.user).toBeNull()

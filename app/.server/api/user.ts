@@ -22,6 +22,7 @@ import {
   type VerifyOtpSchema,
 } from '../../../contract/user.ts'
 import type { RequestSession, SessionUser } from '../session.ts'
+import type { Api } from '../api-context.ts'
 
 export { UserSchema, type User } from '../../../contract/user.ts'
 
@@ -35,8 +36,12 @@ export function toSessionUser(user: User): SessionUser {
  * new user; failures: 400 (with issues), 409 duplicate email, 429 rate limited. `clientIp` feeds the
  * API's per-IP limit.
  */
-export async function register(input: z.input<typeof RegisterSchema>, opts: { clientIp?: string } = {}): Promise<UpstreamResult<User>> {
-  const result = await upstream<unknown>('user/register', { method: 'POST', json: input, clientIp: opts.clientIp })
+export async function register(
+  api: Api,
+  input: z.input<typeof RegisterSchema>,
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<User>> {
+  const result = await upstream<unknown>(api, 'user/register', { method: 'POST', json: input, clientIp: opts.clientIp })
   return parseData(result, UserSchema)
 }
 
@@ -44,9 +49,13 @@ export async function register(input: z.input<typeof RegisterSchema>, opts: { cl
  * `POST /api/user/login`. Answers the access and refresh tokens (the caller stores them in the
  * session); failures: 400 bad input or wrong credentials, 429 rate limited (with `retryAfter`, s).
  */
-export async function login(input: z.input<typeof LoginSchema>, opts: { clientIp?: string } = {}): Promise<UpstreamResult<Tokens>> {
+export async function login(
+  api: Api,
+  input: z.input<typeof LoginSchema>,
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<Tokens>> {
   const result = parseData(
-    await upstream<unknown>('user/login', { method: 'POST', json: input, clientIp: opts.clientIp }),
+    await upstream<unknown>(api, 'user/login', { method: 'POST', json: input, clientIp: opts.clientIp }),
     LoginAnswerSchema,
   )
   if (!result.ok) return result
@@ -58,14 +67,14 @@ export async function login(input: z.input<typeof LoginSchema>, opts: { clientIp
  * token and its refresh token in the body, so the API revokes this session's refresh-token family
  * only; without one it would end every session of the user.
  */
-export function logout(session: RequestSession): Promise<UpstreamResult<unknown>> {
+export function logout(api: Api, session: RequestSession): Promise<UpstreamResult<unknown>> {
   const refreshToken = session.tokens?.refreshToken
-  return upstream<unknown>('user/logout', { method: 'POST', json: refreshToken ? { refreshToken } : {}, session })
+  return upstream<unknown>(api, 'user/logout', { method: 'POST', json: refreshToken ? { refreshToken } : {}, session })
 }
 
 /** `GET /api/user/user-details`: the signed-in user (401 after a failed refresh signs the session out). */
-export async function userDetails(session: RequestSession): Promise<UpstreamResult<User>> {
-  const result = await upstream<unknown>('user/user-details', { method: 'GET', session })
+export async function userDetails(api: Api, session: RequestSession): Promise<UpstreamResult<User>> {
+  const result = await upstream<unknown>(api, 'user/user-details', { method: 'GET', session })
   return parseData(result, UserSchema)
 }
 
@@ -79,10 +88,11 @@ export async function userDetails(session: RequestSession): Promise<UpstreamResu
  * Forgot Password cheat sheet); failures: 400 bad email, 429 rate limited (with `retryAfter`, s).
  */
 export function forgotPassword(
+  api: Api,
   input: z.input<typeof ForgotPasswordSchema>,
   opts: { clientIp?: string } = {},
 ): Promise<UpstreamResult<unknown>> {
-  return upstream<unknown>('user/forgot-password', { method: 'PUT', json: input, clientIp: opts.clientIp })
+  return upstream<unknown>(api, 'user/forgot-password', { method: 'PUT', json: input, clientIp: opts.clientIp })
 }
 
 /**
@@ -91,10 +101,11 @@ export function forgotPassword(
  * it in the session); failures: 400 "Invalid OTP" or an expired or used-up code, 429 rate limited.
  */
 export async function verifyForgotPasswordOtp(
+  api: Api,
   input: z.input<typeof VerifyOtpSchema>,
   opts: { clientIp?: string } = {},
 ): Promise<UpstreamResult<{ resetToken: string }>> {
-  const result = await upstream<unknown>('user/verify-forgot-password-otp', { method: 'PUT', json: input, clientIp: opts.clientIp })
+  const result = await upstream<unknown>(api, 'user/verify-forgot-password-otp', { method: 'PUT', json: input, clientIp: opts.clientIp })
   return parseData(result, ResetTokenAnswerSchema)
 }
 
@@ -104,11 +115,12 @@ export async function verifyForgotPasswordOtp(
  * "New password and confirm password must be same. ", a weak password, or an invalid or used token.
  */
 export function resetPassword(
+  api: Api,
   // The BFF has no reset cookie: it always sends the token from the session.
   input: z.input<typeof ResetPasswordSchema> & { resetToken: string },
   opts: { clientIp?: string } = {},
 ): Promise<UpstreamResult<unknown>> {
-  return upstream<unknown>('user/reset-password', { method: 'PUT', json: input, clientIp: opts.clientIp })
+  return upstream<unknown>(api, 'user/reset-password', { method: 'PUT', json: input, clientIp: opts.clientIp })
 }
 
 // Profile (docs/product.md, "Profile" and "Validation rules"; docs/api-contract.md, "Users").
@@ -117,8 +129,12 @@ export function resetPassword(
  * `PUT /api/user/update-user` with `{ name, email, mobile }` (mobile as a string of digits) for the
  * session's user. Answers the updated user; failures: 400 (with issues), 409 email already taken.
  */
-export async function updateUser(session: RequestSession, input: z.input<typeof UpdateUserSchema>): Promise<UpstreamResult<User>> {
-  const result = await upstream<unknown>('user/update-user', { method: 'PUT', json: input, session })
+export async function updateUser(
+  api: Api,
+  session: RequestSession,
+  input: z.input<typeof UpdateUserSchema>,
+): Promise<UpstreamResult<User>> {
+  const result = await upstream<unknown>(api, 'user/update-user', { method: 'PUT', json: input, session })
   return parseData(result, UserSchema)
 }
 
@@ -127,9 +143,13 @@ export async function updateUser(session: RequestSession, input: z.input<typeof 
  * `{ _id, avatar }` (the stored url); failures: 400 no file, 413 larger than the cap (5 MB), 415 not
  * an image (the API checks the bytes, not the name or the declared type).
  */
-export async function uploadAvatar(session: RequestSession, file: File): Promise<UpstreamResult<{ _id: string; avatar: string }>> {
+export async function uploadAvatar(
+  api: Api,
+  session: RequestSession,
+  file: File,
+): Promise<UpstreamResult<{ _id: string; avatar: string }>> {
   const formData = new FormData()
   formData.append('avatar', file, file.name || 'avatar')
-  const result = await upstream<unknown>('user/upload-avatar', { method: 'PUT', formData, session })
+  const result = await upstream<unknown>(api, 'user/upload-avatar', { method: 'PUT', formData, session })
   return parseData(result, AvatarAnswerSchema)
 }

@@ -24,6 +24,7 @@ import { breadcrumbJsonLd, originFromMatches, pageMeta } from '../../lib/seo.ts'
 import { countLabel } from '../../lib/plural.ts'
 import { PERSONAL_SLOTS_HANDLE } from '../../lib/personal-slots.ts'
 import { revalidateExceptAfterCartWrite } from '../../lib/cart.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 /** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
 export const handle = PERSONAL_SLOTS_HANDLE
@@ -34,11 +35,12 @@ export const shouldRevalidate = revalidateExceptAfterCartWrite
 /** Products per page on the category product page (docs/product.md, "Constants"). */
 const LISTING_PAGE_SIZE = 8
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const categoryId = idFromSlug(params.category)
   if (!categoryId) throw notFound()
 
-  const listing = await startListing(request, { categoryId }, LISTING_PAGE_SIZE)
+  const listing = await startListing(api, request, { categoryId }, LISTING_PAGE_SIZE)
   const category = listing.categories.find((c) => c._id === categoryId)
   if (!category) throw notFound()
   if (!isCanonicalSlug(params.category, category)) throw redirect(`${categoryPath(category)}${listing.url.search}`, 301)

@@ -51,6 +51,7 @@ import { brandOf } from '../../lib/catalog-cards.ts'
 import { formatRupees, lineAmount } from '../../lib/money.ts'
 import { addressLine } from '../../lib/schemas/address.ts'
 import { PlaceOrderFormSchema } from '../../lib/schemas/checkout.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Checkout | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
@@ -68,11 +69,12 @@ const PAYMENT_OPTIONS = [
 const PLACE_ORDER_FORM_ID = 'place-order'
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
   const [cart, addresses] = await Promise.all([
-    getCartForLoaders(session, { clientIp: clientIp(request) }),
-    addressApi.listAddresses(session),
+    getCartForLoaders(api, session, { clientIp: clientIp(request) }),
+    addressApi.listAddresses(api, session),
   ])
   if (!cart.ok) throwFailure(cart)
   if (!addresses.ok) throwFailure(addresses)
@@ -82,6 +84,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const selected = addresses.data.find((a) => a._id === wanted)?._id ?? addresses.data[0]?._id ?? null
   // Which store serves each address's PIN code; the page compares it with the shopper's store.
   const services = await resolvePincodes(
+    api,
     addresses.data.map((a) => a.pincode),
     { clientIp: clientIp(request) },
   )
@@ -97,12 +100,13 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request, url }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
   const formData = await readForm(request)
 
   if (formData.get('intent') === 'address') {
-    const saved = await saveAddressFromForm(session, formData)
+    const saved = await saveAddressFromForm(api, session, formData)
     if (!saved.ok) return saved.response
     return redirectWithToast(session, `${CHECKOUT_PATH}?address=${saved.address._id}`, { type: 'success', message: saved.message })
   }
@@ -111,8 +115,9 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   if (!parsed.success) return data({ placeError: parsed.error.issues[0]!.message, changes: null, changeLocation: false }, { status: 400 })
   const outcome =
     parsed.data.payment === 'cod'
-      ? await placeCashOnDeliveryOrder(session, parsed.data.addressId, parsed.data.idempotencyKey, { clientIp: clientIp(request) })
+      ? await placeCashOnDeliveryOrder(api, session, parsed.data.addressId, parsed.data.idempotencyKey, { clientIp: clientIp(request) })
       : await startPayment(
+          api,
           session,
           {
             addressId: parsed.data.addressId,

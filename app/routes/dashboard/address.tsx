@@ -18,14 +18,16 @@ import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { addressLine } from '../../lib/schemas/address.ts'
 import { buttonClassName } from '../../components/ui/button.tsx'
+import { apiOf } from '../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `My Addresses | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
 const ADDRESS_PATH = '/dashboard/address'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
-  const result = await addressApi.listAddresses(session)
+  const result = await addressApi.listAddresses(api, session)
   if (!result.ok) throwFailure(result)
   const editId = url.searchParams.get('edit')
   const editing = editId ? (result.data.find((a) => a._id === editId) ?? null) : null
@@ -33,14 +35,15 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
   const formData = await readForm(request)
   if (formData.get('intent') === 'remove') {
     const id = String(formData.get('_id') ?? '')
-    const result = await addressApi.disableAddress(session, id)
+    const result = await addressApi.disableAddress(api, session, id)
     return redirectWithToast(session, ADDRESS_PATH, { type: result.ok ? 'success' : 'error', message: result.message })
   }
-  const saved = await saveAddressFromForm(session, formData)
+  const saved = await saveAddressFromForm(api, session, formData)
   if (!saved.ok) return saved.response
   return redirectWithToast(session, ADDRESS_PATH, { type: 'success', message: saved.message })
 }

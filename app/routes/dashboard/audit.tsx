@@ -32,6 +32,7 @@ import {
   type AuditQuery,
 } from '../../../contract/audit.ts'
 import type { PagingExtra } from '../../../contract/paging.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Audit trail | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -39,10 +40,11 @@ const AUDIT_PATH = '/dashboard/audit'
 
 /** For an admin, the filters of the address, their messages and one page of entries; anyone else gets the thrown 403 of `requireAdmin`. */
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   await requireAdmin(context, url)
   const { query, errors } = readAuditFilters(url.searchParams)
   const empty = { query, errors, entries: [] as AuditEntryAnswer[], totalCount: 0, totalNoPage: 0, page: 1 }
-  const result = await listAudit(getSession(context), query)
+  const result = await listAudit(api, getSession(context), query)
   if (!result.ok) throwFailure(result)
   return data({ ...empty, ...result.data })
 }

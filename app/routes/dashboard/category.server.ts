@@ -11,6 +11,7 @@ import { catalogActionMessages, catalogDeleteAnswer, catalogSaveAnswer, readCata
 import { getSession } from '../../.server/context.ts'
 import { CATEGORY_PATH } from '../../lib/admin-urls.ts'
 import { CategoryFormSchema } from '../../lib/schemas/catalog.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 const CATEGORY_PAGE = { listHref: CATEGORY_PATH, schema: CategoryFormSchema, messages: catalogActionMessages('category', 'Category') }
 
@@ -19,16 +20,17 @@ const CATEGORY_PAGE = { listHref: CATEGORY_PATH, schema: CategoryFormSchema, mes
  * messages, else a redirect with the API's message as a toast), delete (always a redirect with a toast).
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
-  const submitted = await readCatalogSubmission(request, session, CATEGORY_PAGE)
+  const submitted = await readCatalogSubmission(api, request, session, CATEGORY_PAGE)
   if (submitted.intent === 'answered') return submitted.response
   // A 409 here means the category is still used; it comes back as the error toast.
   if (submitted.intent === 'delete')
-    return catalogDeleteAnswer(session, CATEGORY_PAGE, await adminApi.deleteCategory(session, { _id: submitted._id }))
+    return catalogDeleteAnswer(session, CATEGORY_PAGE, await adminApi.deleteCategory(api, session, { _id: submitted._id }))
   const result =
     submitted.intent === 'add'
-      ? await adminApi.addCategory(session, submitted.value, { idempotencyKey: submitted.idempotencyKey })
-      : await adminApi.updateCategory(session, submitted.value)
+      ? await adminApi.addCategory(api, session, submitted.value, { idempotencyKey: submitted.idempotencyKey })
+      : await adminApi.updateCategory(api, session, submitted.value)
   return catalogSaveAnswer(session, CATEGORY_PAGE, submitted, result)
 }

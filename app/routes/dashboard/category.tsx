@@ -36,6 +36,7 @@ import { ToastNotice } from '../../components/toasts.tsx'
 import { useSchemaForm } from '../../components/use-schema-form.ts'
 import { adminHref, CATEGORY_PATH, readDialog, shouldRevalidateAdminPage } from '../../lib/admin-urls.ts'
 import { CategoryFormSchema } from '../../lib/schemas/catalog.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Category | ${SHOP_NAME}` },
@@ -45,8 +46,9 @@ export const meta: Route.MetaFunction = () => [
 
 /** For an admin, every category (GET category/get); anyone else gets the thrown 403 of `requireAdmin`. */
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   await requireAdmin(context, url)
-  const categories = await catalogApi.listCategories()
+  const categories = await catalogApi.listCategories(api)
   return data({ categories, idempotencyKey: newIdempotencyKey() })
 }
 

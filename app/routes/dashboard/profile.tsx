@@ -42,6 +42,7 @@ import {
   MULTIPART_OVERHEAD_BYTES,
   useUploadMaxBytes,
 } from '../../lib/uploads.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `My Profile | ${SHOP_NAME}` },
@@ -64,6 +65,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
+  const api = apiOf(context)
   const user = requireUser(context, url)
   const session = getSession(context)
 
@@ -96,7 +98,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     const file = formData.get('avatar')
     if (!(file instanceof File) || file.size === 0) return avatarFailure({ status: 400, message: CHOOSE_IMAGE_MESSAGE })
     if (file.size > env.uploadMaxBytes) return avatarFailure({ status: 413, message: imageTooLargeMessage(env.uploadMaxBytes) })
-    const result = await userApi.uploadAvatar(session, file)
+    const result = await userApi.uploadAvatar(api, session, file)
     if (!result.ok) return avatarFailure(result)
     session.setUser({ ...(session.user ?? user), avatar: result.data.avatar })
     return redirectWithToast(session, PROFILE_PATH, { type: 'success', message: result.message || 'Avatar updated' })
@@ -105,7 +107,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const extra = { intent: INTENT_PROFILE, avatarError: null }
   const submission = parseWithZod(formData, { schema: ProfileSchema })
   if (submission.status !== 'success') return invalidFormReply(submission, { extra })
-  const result = await userApi.updateUser(session, submission.value)
+  const result = await userApi.updateUser(api, session, submission.value)
   // 409: the email belongs to another account; said on the email field.
   if (!result.ok) return failedFormReply(submission, result, { fields: Object.keys(ProfileSchema.shape), conflictField: 'email', extra })
   session.setUser(userApi.toSessionUser(result.data))

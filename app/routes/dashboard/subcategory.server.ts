@@ -12,6 +12,7 @@ import { catalogActionMessages, catalogDeleteAnswer, catalogSaveAnswer, readCata
 import { getSession } from '../../.server/context.ts'
 import { SUBCATEGORY_FILTER_PARAMS, SUBCATEGORY_PATH, adminHref } from '../../lib/admin-urls.ts'
 import { SubCategoryFormSchema } from '../../lib/schemas/catalog.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 const MESSAGES = catalogActionMessages('sub category', 'Sub Category')
 
@@ -21,6 +22,7 @@ const MESSAGES = catalogActionMessages('sub category', 'Sub Category')
  * (always a redirect with a toast).
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
   const page = {
@@ -29,13 +31,13 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     schema: SubCategoryFormSchema,
     messages: MESSAGES,
   }
-  const submitted = await readCatalogSubmission(request, session, page)
+  const submitted = await readCatalogSubmission(api, request, session, page)
   if (submitted.intent === 'answered') return submitted.response
   if (submitted.intent === 'delete')
-    return catalogDeleteAnswer(session, page, await adminApi.deleteSubCategory(session, { _id: submitted._id }))
+    return catalogDeleteAnswer(session, page, await adminApi.deleteSubCategory(api, session, { _id: submitted._id }))
   const result =
     submitted.intent === 'add'
-      ? await adminApi.createSubCategory(session, submitted.value, { idempotencyKey: submitted.idempotencyKey })
-      : await adminApi.updateSubCategory(session, submitted.value)
+      ? await adminApi.createSubCategory(api, session, submitted.value, { idempotencyKey: submitted.idempotencyKey })
+      : await adminApi.updateSubCategory(api, session, submitted.value)
   return catalogSaveAnswer(session, page, submitted, result)
 }

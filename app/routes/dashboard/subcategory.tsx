@@ -54,6 +54,7 @@ import {
 } from '../../lib/admin-urls.ts'
 import { paginate } from '../../lib/paging.ts'
 import { SubCategoryFormSchema } from '../../lib/schemas/catalog.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Sub Category | ${SHOP_NAME}` },
@@ -71,8 +72,9 @@ function readSubCategoryFilter(search: URLSearchParams): { q: string; category: 
 
 /** For an admin, every sub category and category; anyone else gets the thrown 403 of `requireAdmin`. */
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   await requireAdmin(context, url)
-  const [all, categories] = await Promise.all([catalogApi.listSubCategories(), catalogApi.listCategories()])
+  const [all, categories] = await Promise.all([catalogApi.listSubCategories(api), catalogApi.listCategories(api)])
   const { q, category } = readSubCategoryFilter(url.searchParams)
   const needle = q.toLowerCase()
   const subCategories = all.filter(

@@ -15,6 +15,7 @@ import { readAdminForm, uploadIntentReply } from '../../.server/admin-form.ts'
 import { checkProductForm, PRODUCT_FORM_LIMITS, productSaveRefused } from '../../.server/product-form.ts'
 import { UPLOAD_PRODUCT_PATH } from '../../lib/admin-urls.ts'
 import { PRODUCT_INTENT } from '../../lib/schemas/product.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 /** The success dialog's text when the API's answer carries no message. */
 export const CREATED_FALLBACK_MESSAGE = 'Product Created Successfully'
@@ -24,15 +25,16 @@ export const CREATED_FALLBACK_MESSAGE = 'Product Created Successfully'
  * redirects to `?created=<id>`, so the form starts empty and a reload does not post again.
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
   const form = await readAdminForm(request, session, PRODUCT_FORM_LIMITS)
   if (!form.ok) return form.response
   const { formData } = form
-  if (formData.get('intent') === PRODUCT_INTENT.upload) return uploadIntentReply(session, formData)
-  const checked = await checkProductForm(session, formData)
+  if (formData.get('intent') === PRODUCT_INTENT.upload) return uploadIntentReply(api, session, formData)
+  const checked = await checkProductForm(api, session, formData)
   if (!checked.ok) return checked.response
-  const saved = await adminApi.createProduct(session, checked.value, { idempotencyKey: formIdempotencyKey(formData) })
+  const saved = await adminApi.createProduct(api, session, checked.value, { idempotencyKey: formIdempotencyKey(formData) })
   if (!saved.ok) return productSaveRefused(checked.submission, saved)
   // The server's message travels in the session flash, not the address, so no link can put
   // arbitrary text into the dialog.

@@ -29,6 +29,7 @@ import { ButtonLink } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
 import { shouldRevalidateAdminPage, UPLOAD_PRODUCT_PATH, withAddField } from '../../lib/admin-urls.ts'
 import { ADD_FIELD_PARAM, productFormOptions } from '../../lib/schemas/product.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Upload Product | ${SHOP_NAME}` },
@@ -39,8 +40,9 @@ export const meta: Route.MetaFunction = () => [
 const FORM_ID = 'upload-product'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   await requireAdmin(context, url)
-  const [categories, subCategories] = await Promise.all([catalogApi.listCategories(), catalogApi.listSubCategories()])
+  const [categories, subCategories] = await Promise.all([catalogApi.listCategories(api), catalogApi.listSubCategories(api)])
   const createdId = url.searchParams.get('created')?.trim()
   const created = createdId ? { _id: createdId, message: getSession(context).takeNotice() || CREATED_FALLBACK_MESSAGE } : null
   return data({ ...productFormOptions(categories, subCategories), created, idempotencyKey: newIdempotencyKey() })

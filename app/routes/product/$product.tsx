@@ -36,6 +36,7 @@ import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { breadcrumbJsonLd, originFromMatches, pageMeta, productJsonLd, type Crumb } from '../../lib/seo.ts'
 import { PERSONAL_SLOTS_HANDLE } from '../../lib/personal-slots.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 /** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
 export const handle = PERSONAL_SLOTS_HANDLE
@@ -48,11 +49,12 @@ function named(ref: CatalogRef | string | undefined): { _id: string; name: strin
 }
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const productId = idFromSlug(params.product)
   if (!productId) throw notFound()
   const [product, similar] = await Promise.all([
-    productDetails(productId, { clientIp: clientIp(request) }),
-    similarProducts(productId, { clientIp: clientIp(request) }),
+    productDetails(api, productId, { clientIp: clientIp(request) }),
+    similarProducts(api, productId, { clientIp: clientIp(request) }),
   ])
   if (!product) throw notFound()
   const url = new URL(request.url)

@@ -5,7 +5,9 @@
 import type { Route } from './+types/$file'
 import { clientIp, publicOrigin } from '../../.server/request.ts'
 import { sitemapFile, sitemapResponse } from '../../.server/sitemap.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  return sitemapResponse(await sitemapFile(publicOrigin(request), params.file, clientIp(request)))
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const api = apiOf(context)
+  return sitemapResponse(await sitemapFile(api, publicOrigin(request), params.file, clientIp(request)))
 }

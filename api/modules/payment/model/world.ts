@@ -100,6 +100,11 @@ export interface Harness {
   log: string[]
   /** The run the provider's webhooks and refunds belong to now. */
   world?: World
+  /**
+   * Keys of invariants not checked (api/modules/payment/model.test.ts reads them from
+   * PAYMENT_MODEL_IGNORE): only to explore past a known bug with a fuzz run; the normal run checks all.
+   */
+  ignoredInvariants?: ReadonlySet<string>
   /** Moves the app's clock forward (ms; it never goes back) and signs the actors in again (their tokens expire). */
   advance(ms: number): Promise<void>
   close(): Promise<void>

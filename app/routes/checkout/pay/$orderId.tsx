@@ -25,6 +25,7 @@ import { buttonClassName } from '../../../components/ui/button.tsx'
 import { formatRupees } from '../../../lib/money.ts'
 import { formatOrderTime } from '../../../lib/order-status.ts'
 import { PLAUSIBLE_ID } from '../../../../contract/ids.ts'
+import { type Api, apiOf } from '../../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Payment | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private, no-store' })
@@ -32,6 +33,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private
 const successHref = (orderNumber: string) => `/success?${new URLSearchParams({ order: orderNumber })}`
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
   const orderId = params.orderId
@@ -42,7 +44,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     cancelled: url.searchParams.has('cancelled'),
     pending: url.searchParams.has('pending'),
   }
-  const result = await retryPayment(session, {
+  const result = await retryPayment(api, session, {
     orderId,
     callbackUrl: `${origin}${PAYMENT_CALLBACK_PATH}`,
     cancelUrl: `${origin}/checkout/pay/${encodeURIComponent(orderId)}?cancelled=1`,
@@ -52,7 +54,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     return { kind: 'pay' as const, checkout, total: order.totalAmt, orderId: order._id, ...flags }
   }
   if (result.status === 409) {
-    const order = await orderDetails(session, orderId)
+    const order = await orderDetails(api, session, orderId)
     if (!order.ok) throwFailure(order)
     if (order.data.status !== 'cancelled' && order.data.status !== 'payment_pending') throw redirect(successHref(order.data.orderId))
     return {
@@ -67,13 +69,14 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
 }
 
 export async function action({ context, url, params }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
-  return payInstead(session, params.orderId)
+  return payInstead(api, session, params.orderId)
 }
 
-async function payInstead(session: ReturnType<typeof getSession>, orderId: string) {
-  const result = await payOnDelivery(session, orderId)
+async function payInstead(api: Api, session: ReturnType<typeof getSession>, orderId: string) {
+  const result = await payOnDelivery(api, session, orderId)
   if (result.ok) throw redirect(successHref(result.data.orderId))
   throw redirectWithToast(session, `/checkout/pay/${encodeURIComponent(orderId)}`, { type: 'error', message: result.message })
 }

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../../../../api/testing/app.ts'
 import { createShopper } from '../../../../api/testing/auth.ts'
 import { insertProduct } from '../../../../api/testing/fixtures.ts'
-import { inProcessWiring, runWithApi } from '../../../.server/api-context.ts'
+import { RouterContextProvider } from 'react-router'
+import { apiClientContext, apiFor, inProcessWiring } from '../../../.server/api-context.ts'
 
 const envBefore = { ...process.env }
 let t: TestApp
@@ -31,7 +32,10 @@ async function post(fields: Record<string, string>): Promise<Response> {
   const request = new Request('http://shop.test/checkout/payment/callback', { method: 'POST', body: new URLSearchParams(fields) })
   const wiring = inProcessWiring(async (r) => t.app.fetch(r))
   try {
-    await runWithApi(wiring, () => route.action({ request } as Parameters<typeof route.action>[0]))
+    // The request's Api as the root middleware puts it in the router context (app/.server/location.server.ts).
+    const context = new RouterContextProvider()
+    context.set(apiClientContext, apiFor(wiring))
+    await route.action({ request, context } as never)
   } catch (thrown) {
     if (thrown instanceof Response) return thrown
     // React Router's `data()` error: its status is all a test needs.

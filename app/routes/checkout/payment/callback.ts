@@ -12,6 +12,7 @@ import type { Route } from './+types/callback'
 import { paymentCallback } from '../../../.server/api/payment.ts'
 import { readForm, readText } from '../../../.server/form.ts'
 import { clientIp } from '../../../.server/request.ts'
+import { apiOf } from '../../../.server/api-context.ts'
 
 export function loader() {
   throw redirect('/checkout')
@@ -27,13 +28,15 @@ function failedOrderId(formData: FormData): string {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ context, request }: Route.ActionArgs) {
+  const api = apiOf(context)
   const formData = await readForm(request)
   const providerOrderId = readText(formData, 'razorpay_order_id') || failedOrderId(formData)
   const paymentId = readText(formData, 'razorpay_payment_id')
   const signature = readText(formData, 'razorpay_signature')
   const description = readText(formData, 'error[description]').slice(0, 500)
   const result = await paymentCallback(
+    api,
     {
       razorpay_order_id: providerOrderId,
       ...(paymentId && signature ? { razorpay_payment_id: paymentId, razorpay_signature: signature } : {}),

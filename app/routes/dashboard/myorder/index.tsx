@@ -21,13 +21,15 @@ import { itemCountLabel } from '../../../lib/cart.ts'
 import { formatRupees } from '../../../lib/money.ts'
 import { formatOrderTime } from '../../../lib/order-status.ts'
 import { REORDER_INTENT } from '../../../lib/reorder.ts'
+import { apiOf } from '../../../.server/api-context.ts'
 
 const MY_ORDERS_PATH = '/dashboard/myorder'
 
 export const meta: Route.MetaFunction = () => [{ title: `My Orders | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const result = await listOrders(getSession(context))
+  const api = apiOf(context)
+  const result = await listOrders(api, getSession(context))
   if (!result.ok) throwFailure(result)
   return {
     orders: result.data.map((o) => ({
@@ -43,13 +45,14 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** "Order again" from a row (`intent=reorder`, `orderId`): to the cart with a toast; a post it does not understand comes back here. */
 export async function action({ context, request }: Route.ActionArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
   const formData = await readForm(request)
   const orderId = readText(formData, 'orderId')
   if (formData.get('intent') !== REORDER_INTENT || !orderId) {
     return redirectWithToast(session, MY_ORDERS_PATH, { type: 'error', message: 'That request was not understood: please try again' })
   }
-  return orderAgain(session, request, orderId, MY_ORDERS_PATH)
+  return orderAgain(api, session, request, orderId, MY_ORDERS_PATH)
 }
 
 export default function MyOrder({ loaderData }: Route.ComponentProps) {

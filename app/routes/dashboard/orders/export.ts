@@ -11,13 +11,15 @@ import { AdminOrderFilterSchema, exportOrdersCsv } from '../../../.server/api/or
 import { requireStaff } from '../../../.server/auth.ts'
 import { getSession } from '../../../.server/context.ts'
 import { csvDownload } from '../../../.server/csv-download.ts'
+import { apiOf } from '../../../.server/api-context.ts'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const { isStaff } = await requireStaff(context, url)
   if (!isStaff) throw data('Do not have permission', { status: 403 })
   const raw = Object.fromEntries([...url.searchParams].filter(([key, value]) => key !== 'page' && value.trim() !== ''))
   const filter = AdminOrderFilterSchema.safeParse(raw)
   if (!filter.success) throw data(filter.error.issues[0]!.message, { status: 400 })
-  const answer = await exportOrdersCsv(getSession(context), filter.data)
+  const answer = await exportOrdersCsv(api, getSession(context), filter.data)
   return csvDownload(answer, 'orders.csv')
 }

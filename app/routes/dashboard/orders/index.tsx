@@ -35,6 +35,7 @@ import { ORDER_STATUSES, type OrderStatus } from '../../../../contract/order-sta
 import { PAYMENT_STATES, paymentStateLabel } from '../../../lib/payment-state.ts'
 import { orderFilterQuery, readOrderFilters } from '../../../lib/order-filters.ts'
 import { ADMIN_ORDER_SORTS, BULK_ORDERS_MAX, CancelReasonSchema, type AdminOrderSort } from '../../../../contract/order.ts'
+import { apiOf } from '../../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Orders | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -50,6 +51,7 @@ const SORT_LABELS: Record<AdminOrderSort, string> = {
 }
 
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const { isStaff, isAdmin } = await requireStaff(context, url)
   const { filter, errors } = readOrderFilters(url.searchParams)
   const page = Math.min(10_000, Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1))
@@ -65,8 +67,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   }
   if (!isStaff) return data({ isStaff: false, isAdmin: false, ...empty }, { status: 403 })
   const [result, stores] = await Promise.all([
-    adminListOrders(getSession(context), { ...filter, page, limit: PAGE_SIZE }),
-    listStores(getSession(context)),
+    adminListOrders(api, getSession(context), { ...filter, page, limit: PAGE_SIZE }),
+    listStores(api, getSession(context)),
   ])
   if (!result.ok) throwFailure(result)
   return {
@@ -101,6 +103,7 @@ const BulkChangeSchema = z.object({
 })
 
 export async function action({ context, request, url }: Route.ActionArgs) {
+  const api = apiOf(context)
   const { isStaff } = await requireStaff(context, url)
   if (!isStaff) throw data('Do not have permission', { status: 403 })
   const form = await readForm(request)
@@ -121,7 +124,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
       { status: 400 },
     )
   }
-  const result = await bulkUpdateOrderStatus(getSession(context), {
+  const result = await bulkUpdateOrderStatus(api, getSession(context), {
     orderIds: ids,
     status,
     ...(status === 'cancelled' && reason ? { reason } : {}),

@@ -18,6 +18,7 @@ import { SHOP_NAME } from '../../../components/header.tsx'
 import { formatRupees } from '../../../lib/money.ts'
 import { formatOrderTime, statusLabel } from '../../../lib/order-status.ts'
 import { addressLine } from '../../../lib/schemas/address.ts'
+import { apiOf } from '../../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Packing slips | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -32,13 +33,14 @@ export function slipIds(search: URLSearchParams): string[] {
 }
 
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const { isStaff } = await requireStaff(context, url)
   if (!isStaff) return data({ isStaff: false, orders: [] as Order[], missing: [] as string[] }, { status: 403 })
   const ids = slipIds(url.searchParams)
   if (ids.length === 0) throw data('Tick at least one order to print its packing slip', { status: 400 })
   if (ids.length > BULK_ORDERS_MAX) throw data(`Print at most ${BULK_ORDERS_MAX} packing slips at a time`, { status: 400 })
   const session = getSession(context)
-  const results = await Promise.all(ids.map((id) => orderDetails(session, id)))
+  const results = await Promise.all(ids.map((id) => orderDetails(api, session, id)))
   const orders: Order[] = []
   const missing: string[] = []
   results.forEach((result, i) => {

@@ -13,11 +13,13 @@ import { requireAdmin } from '../../../.server/auth.ts'
 import { getSession } from '../../../.server/context.ts'
 import { csvDownload } from '../../../.server/csv-download.ts'
 import { readProductGrid } from '../../../lib/product-grid.ts'
+import { apiOf } from '../../../.server/api-context.ts'
 
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   await requireAdmin(context, url)
   const { filter, errors } = readProductGrid(url.searchParams)
   if (errors.length > 0) throw data(errors[0]!, { status: 400 })
-  const answer = await exportProductsCsv(getSession(context), filter)
+  const answer = await exportProductsCsv(api, getSession(context), filter)
   return csvDownload(answer, 'products.csv')
 }

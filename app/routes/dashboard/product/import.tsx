@@ -32,6 +32,7 @@ import { useSchemaForm } from '../../../components/use-schema-form.ts'
 import { countLabel } from '../../../lib/plural.ts'
 import { CSV_MAX_BYTES, IMPORT_TOO_LARGE, ImportApplyFormSchema, ImportCheckFormSchema } from '../../../lib/schemas/product-grid.ts'
 import { formatByteSize, MULTIPART_OVERHEAD_BYTES } from '../../../../contract/file.ts'
+import { apiOf } from '../../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Import products | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -56,6 +57,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export type ImportReply = FormReply & { intent: 'check' | 'apply'; fileName: string; answer: ImportAnswer | null }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
   const form = await readAdminForm(request, session, {
@@ -71,7 +73,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     const extra = { intent, fileName: '', answer: null }
     if (submission.status !== 'success') return invalidFormReply(submission, { extra, hideFields: ['file'] })
     const { file } = submission.value
-    const result = await checkProductImport(session, file)
+    const result = await checkProductImport(api, session, file)
     if (!result.ok)
       return failedFormReply(submission, result, { fields: ['file'], extra: { ...extra, fileName: file.name }, hideFields: ['file'] })
     const reply: ImportReply = {
@@ -88,7 +90,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const fileName = readText(formData, 'fileName').slice(0, 200)
   const extra = { intent, fileName, answer: null }
   if (submission.status !== 'success') return invalidFormReply(submission, { extra })
-  const result = await applyProductImport(session, submission.value.upload)
+  const result = await applyProductImport(api, session, submission.value.upload)
   if (!result.ok) {
     // A row that no longer applies comes back as an issue "line 7, mrp": shown as the check's table.
     const errors = result.issues.flatMap((issue) => {

@@ -24,6 +24,7 @@ import { productListHref, readProductGrid } from '../../../lib/product-grid.ts'
 import { BulkEditFormSchema } from '../../../lib/schemas/product-grid.ts'
 import { readStoreStockForm } from '../../../lib/schemas/store.ts'
 import { PRODUCT_INTENT } from '../../../lib/schemas/product.ts'
+import { type Api, apiOf } from '../../../.server/api-context.ts'
 
 /** The bulk edit's answer when refused: Conform's reply, the toast, and each refused product's message by id. */
 export type BulkEditReply = FormReply & { intent: 'bulk'; rowErrors: Record<string, string> }
@@ -33,12 +34,13 @@ export type BulkEditReply = FormReply & { intent: 'bulk'; rowErrors: Record<stri
  * stock for all of them, sent as one `product/bulk-update` (one transaction). The API's issues
  * (`items.<i>.<field>`) are said under product i's row; a success redirects back with a toast.
  */
-async function bulkEditAction(session: ReturnType<typeof getSession>, formData: FormData, listHref: string) {
+async function bulkEditAction(api: Api, session: ReturnType<typeof getSession>, formData: FormData, listHref: string) {
   const submission = parseWithZod(formData, { schema: BulkEditFormSchema })
   const extra = { intent: 'bulk' as const, rowErrors: {} as Record<string, string> }
   if (submission.status !== 'success') return invalidFormReply(submission, { extra })
   const { ids, price, sellingPrice, stock } = submission.value
   const result = await gridApi.bulkUpdateProducts(
+    api,
     session,
     ids.map((_id) => ({ _id, price, sellingPrice, stock })),
   )
@@ -62,6 +64,7 @@ async function bulkEditAction(session: ReturnType<typeof getSession>, formData: 
  * dialog's product form (app/.server/product-form.ts): a save redirects back with a toast.
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
   const grid = readProductGrid(url.searchParams)
@@ -73,12 +76,12 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const intent = readText(formData, 'intent')
   const _id = readText(formData, '_id')
 
-  if (intent === PRODUCT_INTENT.upload) return uploadIntentReply(session, formData)
-  if (intent === 'bulk') return bulkEditAction(session, formData, listHref)
+  if (intent === PRODUCT_INTENT.upload) return uploadIntentReply(api, session, formData)
+  if (intent === 'bulk') return bulkEditAction(api, session, formData, listHref)
 
   if (intent === PRODUCT_INTENT.delete) {
     if (!_id) return redirectWithToast(session, listHref, { type: 'error', message: 'Choose a product to delete' })
-    const result = await adminApi.deleteProduct(session, { _id })
+    const result = await adminApi.deleteProduct(api, session, { _id })
     // Either way the dialog closes and the list is loaded again (docs/product.md, "States and
     // transitions").
     if (!result.ok) return redirectWithToast(session, listHref, { type: 'error', message: result.message })
@@ -93,18 +96,18 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       // A StoreStockReply (app/components/product-store-stock.tsx).
       data({ intent: 'store-stock' as const, errors, toast: { type: 'error' as const, message } }, { status })
     if (!read.ok) return refuse(read.errors, Object.values(read.errors)[0] ?? 'Check the stock', 400)
-    const result = await storeApi.updateInventory(session, read.rows)
+    const result = await storeApi.updateInventory(api, session, read.rows)
     if (!result.ok) {
       const errors = Object.fromEntries(result.issues.map((issue) => ['', issue.message]))
       return refuse(errors, result.message, result.status)
     }
     return redirectWithToast(session, editHref, { type: 'success', message: 'Stock per store saved' })
   }
-  const checked = await checkProductForm(session, formData)
+  const checked = await checkProductForm(api, session, formData)
   if (!checked.ok) return checked.response
   // The version the admin read: the API refuses the save with 409 if the product changed since.
   const version = readText(formData, 'updatedAt')
-  const saved = await adminApi.updateProduct(session, { _id, ...(version ? { updatedAt: version } : {}), ...checked.value })
+  const saved = await adminApi.updateProduct(api, session, { _id, ...(version ? { updatedAt: version } : {}), ...checked.value })
   if (!saved.ok) return productSaveRefused(checked.submission, saved)
   return redirectWithToast(session, listHref, { type: 'success', message: saved.message || 'Product updated' })
 }

@@ -58,6 +58,7 @@ import { PRODUCT_LIST_PATH, productGridQuery, productListHref, readProductGrid }
 import { BULK_EDIT_MAX, BulkEditFormSchema } from '../../../lib/schemas/product-grid.ts'
 import { ADD_FIELD_PARAM, productFormDefaults, productFormOptions } from '../../../lib/schemas/product.ts'
 import { ADMIN_PRODUCT_QUERY_MAX, type AdminProductFilter } from '../../../../contract/product-admin.ts'
+import { type Api, apiOf } from '../../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Product | ${SHOP_NAME}` },
@@ -85,16 +86,17 @@ function readDialog(search: URLSearchParams): { kind: 'edit' | 'delete'; id: str
 }
 
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   await requireAdmin(context, url)
   const { filter, page, errors } = readProductGrid(url.searchParams)
 
   const session = getSession(context)
   const dialog = readDialog(url.searchParams)
   const [list, categories, subCategories, edit] = await Promise.all([
-    gridApi.listProductGrid(session, { ...filter, page, limit: PRODUCT_LIST_PAGE_SIZE }),
-    catalogApi.listCategories(),
-    catalogApi.listSubCategories(),
-    dialog?.kind === 'edit' ? loadEdit(session, dialog.id) : null,
+    gridApi.listProductGrid(api, session, { ...filter, page, limit: PRODUCT_LIST_PAGE_SIZE }),
+    catalogApi.listCategories(api),
+    catalogApi.listSubCategories(api),
+    dialog?.kind === 'edit' ? loadEdit(api, session, dialog.id) : null,
   ])
   if (!list.ok) throwFailure(list)
 
@@ -107,7 +109,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   let deleting: { _id: string; name: string } | null = null
   if (dialog?.kind === 'delete') {
     const onPage = list.data.rows.find((product) => product._id === dialog.id)
-    const found = onPage ?? (await catalogApi.productDetails(dialog.id))
+    const found = onPage ?? (await catalogApi.productDetails(api, dialog.id))
     deleting = found ? { _id: found._id, name: found.name } : null
   }
   return data({
@@ -129,12 +131,12 @@ export async function loader({ context, url }: Route.LoaderArgs) {
  * The edit dialog's data: the product as form values, the category choices and its stock in every
  * store (empty when the API cannot say: the section is then left out); product null when it is gone.
  */
-async function loadEdit(session: ReturnType<typeof getSession>, productId: string) {
+async function loadEdit(api: Api, session: ReturnType<typeof getSession>, productId: string) {
   const [product, categories, subCategories, stocks] = await Promise.all([
-    catalogApi.productDetails(productId),
-    catalogApi.listCategories(),
-    catalogApi.listSubCategories(),
-    storeApi.productStocks(session, productId),
+    catalogApi.productDetails(api, productId),
+    catalogApi.listCategories(api),
+    catalogApi.listSubCategories(api),
+    storeApi.productStocks(api, session, productId),
   ])
   if (!product) return { product: null, stocks: [] as storeApi.ProductStock[], ...productFormOptions(categories, subCategories) }
   return {

@@ -36,6 +36,7 @@ import { Input, Label } from '../../../components/ui/input.tsx'
 import { useSchemaForm } from '../../../components/use-schema-form.ts'
 import { countLabel } from '../../../lib/plural.ts'
 import { STORE_FORM_FIELDS, StoreFormSchema, storeCreateInput, storeUpdateInput, stockHref } from '../../../lib/schemas/store.ts'
+import { apiOf } from '../../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Stores | ${SHOP_NAME}` },
@@ -50,9 +51,10 @@ const STORES_PATH = '/dashboard/stores'
  * admin only. Anyone else: 403, no list.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const { isStaff, isAdmin } = await requireStaff(context, url)
   if (!isStaff) return data({ isStaff: false, canEdit: false, stores: [] as storeApi.Store[] }, { status: 403 })
-  const result = await storeApi.listStores(getSession(context))
+  const result = await storeApi.listStores(api, getSession(context))
   if (!result.ok) throwFailure(result)
   return data({ isStaff: true, canEdit: isAdmin, stores: result.data })
 }
@@ -66,6 +68,7 @@ type StoreReplyExtra = { intent: 'add' | 'edit'; _id: string | null; stale: bool
  * a refusal, such as a stale version, is the error toast).
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
   const form = await readAdminForm(request, session, {})
@@ -79,7 +82,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   if (intent === 'toggle') {
     if (!_id) return redirectWithToast(session, STORES_PATH, { type: 'error', message: 'Choose a store' })
     const active = readText(formData, 'active') === 'true'
-    const result = await storeApi.updateStore(session, { _id, ...(version ? { version } : {}), active })
+    const result = await storeApi.updateStore(api, session, { _id, ...(version ? { version } : {}), active })
     if (!result.ok) return redirectWithToast(session, STORES_PATH, { type: 'error', message: result.message })
     const message = active ? `${result.data.name} is active again` : `${result.data.name} is deactivated`
     return redirectWithToast(session, STORES_PATH, { type: 'success', message })
@@ -92,8 +95,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   if (submission.status !== 'success') return invalidFormReply(submission, { extra })
   const result =
     intent === 'edit'
-      ? await storeApi.updateStore(session, storeUpdateInput(submission.value, _id, version))
-      : await storeApi.createStore(session, storeCreateInput(submission.value))
+      ? await storeApi.updateStore(api, session, storeUpdateInput(submission.value, _id, version))
+      : await storeApi.createStore(api, session, storeCreateInput(submission.value))
   if (!result.ok) {
     return failedFormReply(submission, result, { fields: STORE_FORM_FIELDS, extra: { ...extra, stale: result.status === 409 } })
   }

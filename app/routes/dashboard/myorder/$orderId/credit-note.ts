@@ -7,7 +7,9 @@
 import type { Route } from './+types/credit-note'
 import { getSession } from '../../../../.server/context.ts'
 import { creditNotePdfResponse } from '../../../../.server/invoice-download.ts'
+import { apiOf } from '../../../../.server/api-context.ts'
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  return creditNotePdfResponse(getSession(context), params.orderId, new URL(request.url).searchParams.get('n'))
+  const api = apiOf(context)
+  return creditNotePdfResponse(api, getSession(context), params.orderId, new URL(request.url).searchParams.get('n'))
 }

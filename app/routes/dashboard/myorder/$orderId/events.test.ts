@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../../../../../api/testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../../../../api/testing/auth.ts'
 import { insertProduct } from '../../../../../api/testing/fixtures.ts'
-import { apiContext, inProcessWiring, runWithApi, type ApiWiring } from '../../../../.server/api-context.ts'
+import { apiClientContext, apiContext, inProcessWiring, sessionApi, type ApiWiring } from '../../../../.server/api-context.ts'
 
 const envBefore = { ...process.env }
 
@@ -67,10 +67,11 @@ async function open(who: SignedIn, orderId: string, signal: AbortSignal, headers
   const context = new RouterContextProvider()
   context.set(contextModule.sessionContext, session)
   context.set(apiContext, wiring)
+  // The request's Api, as the root middleware sets it (app/.server/location.server.ts `apiMiddleware`).
+  context.set(apiClientContext, sessionApi(wiring, session))
   const request = new Request(`http://shop.test/dashboard/myorder/${orderId}/events`, { signal, headers })
   try {
-    // Inside the upstream scope the session middleware opens (app/.server/context.ts).
-    return (await runWithApi(wiring, () => route.loader({ context, params: { orderId }, request } as never))) as Response
+    return (await route.loader({ context, params: { orderId }, request } as never)) as Response
   } catch (thrown) {
     // data() thrown by the loader: its status is what React Router answers.
     const init = (thrown as { init?: { status?: number } }).init

@@ -11,11 +11,13 @@ import { getSession } from '../../../../.server/context.ts'
 import { orderDetails, orderStatusNow } from '../../../../.server/api/order.ts'
 import { apiContext } from '../../../../.server/api-context.ts'
 import { lastEventVersion, orderEventStream } from '../../../../.server/order-stream.ts'
+import { apiOf } from '../../../../.server/api-context.ts'
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
   const user = session.user
-  const result = await orderDetails(session, params.orderId)
+  const result = await orderDetails(api, session, params.orderId)
   // An admin may read any order, but this stream is the shopper's page: someone else's order is a 404.
   if (!user || !result.ok || result.data.userId !== user._id) {
     throw data('Order not found', { status: result.ok || result.status === 404 ? 404 : result.status })
@@ -30,6 +32,6 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     lastEventVersion: lastEventVersion(request),
     // The in-process API's hub, handed in by server.ts's getLoadContext; null with the API apart.
     hub: context.get(apiContext).orderHub,
-    poll: () => (accessToken ? orderStatusNow(accessToken, order._id) : Promise.resolve(null)),
+    poll: () => (accessToken ? orderStatusNow(api, accessToken, order._id) : Promise.resolve(null)),
   })
 }

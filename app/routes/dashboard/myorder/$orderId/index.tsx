@@ -41,6 +41,7 @@ import { ReorderButton } from '../../../../components/reorder-button.tsx'
 import { REORDER_INTENT } from '../../../../lib/reorder.ts'
 import { formatOrderTime } from '../../../../lib/order-status.ts'
 import { CancelReasonSchema } from '../../../../../contract/order.ts'
+import { apiOf } from '../../../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData ? `Order ${loaderData.order.orderId}` : 'Order'} | ${SHOP_NAME}` },
@@ -48,13 +49,14 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ]
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
-  const result = await orderDetails(session, params.orderId)
+  const result = await orderDetails(api, session, params.orderId)
   if (!result.ok) throwFailure(result)
   // The confirmation only while the shopper may still cancel.
   return {
     order: result.data,
-    creditNotes: await creditNoteNumbers(session, result.data),
+    creditNotes: await creditNoteNumbers(api, session, result.data),
     confirming: result.data.status === 'placed' && isCancelDialogOpen(url.searchParams),
     loadedAt: new Date().toISOString(),
   }
@@ -101,13 +103,14 @@ function eventVersion(data: string): number {
  * reason; a refused reason comes back to the dialog, anything else to the page with a toast.
  */
 export async function action({ context, params, request }: Route.ActionArgs) {
+  const api = apiOf(context)
   const session = getSession(context)
   const formData = await readForm(request)
   const orderPath = `/dashboard/myorder/${params.orderId}`
-  if (formData.get('intent') === REORDER_INTENT) return orderAgain(session, request, params.orderId, orderPath)
+  if (formData.get('intent') === REORDER_INTENT) return orderAgain(api, session, request, params.orderId, orderPath)
   const reason = CancelReasonSchema.safeParse(readText(formData, CANCEL_REASON_FIELD))
   if (!reason.success) return data({ reasonError: reason.error.issues[0]!.message }, { status: 400 })
-  const result = await cancelOrder(session, params.orderId, reason.data)
+  const result = await cancelOrder(api, session, params.orderId, reason.data)
   if (!result.ok && result.status === 400) return data({ reasonError: result.issues[0]?.message ?? result.message }, { status: 400 })
   return redirectWithToast(session, orderPath, {
     type: result.ok ? 'success' : 'error',

@@ -9,7 +9,9 @@
 import type { Route } from './+types/invoice'
 import { getSession } from '../../../../.server/context.ts'
 import { invoicePdfResponse } from '../../../../.server/invoice-download.ts'
+import { apiOf } from '../../../../.server/api-context.ts'
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  return invoicePdfResponse(getSession(context), params.orderId)
+  const api = apiOf(context)
+  return invoicePdfResponse(api, getSession(context), params.orderId)
 }

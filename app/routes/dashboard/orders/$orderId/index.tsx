@@ -38,6 +38,7 @@ import { NEXT_STATUSES, ORDER_STATUSES } from '../../../../../contract/order-sta
 import { CancelReasonSchema } from '../../../../../contract/order.ts'
 import { formatRupees } from '../../../../lib/money.ts'
 import { PLAUSIBLE_ID } from '../../../../../contract/ids.ts'
+import { apiOf } from '../../../../.server/api-context.ts'
 
 /** The form intent of "Refund a line that cannot be delivered". */
 const REFUND_LINE_INTENT = 'refund-line'
@@ -52,23 +53,25 @@ const StatusChangeSchema = z.object({
 })
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const { isStaff, isAdmin } = await requireStaff(context, url)
   if (!isStaff)
     return data({ isStaff: false as const, isAdmin: false, order: null, confirming: false, creditNotes: [] as string[] }, { status: 403 })
   const session = getSession(context)
-  const result = await orderDetails(session, params.orderId)
+  const result = await orderDetails(api, session, params.orderId)
   if (!result.ok) throwFailure(result)
   const order = result.data
   return {
     isStaff: true as const,
     isAdmin,
     order,
-    creditNotes: await creditNoteNumbers(session, order),
+    creditNotes: await creditNoteNumbers(api, session, order),
     confirming: offersCancel(order, isAdmin) && isCancelDialogOpen(url.searchParams),
   }
 }
 
 export async function action({ context, params, request, url }: Route.ActionArgs) {
+  const api = apiOf(context)
   const { isStaff } = await requireStaff(context, url)
   if (!isStaff) throw data('Do not have permission', { status: 403 })
   const session = getSession(context)
@@ -77,7 +80,7 @@ export async function action({ context, params, request, url }: Route.ActionArgs
   if (formData.get('intent') === REFUND_LINE_INTENT) {
     const productId = readText(formData, 'productId')
     if (!PLAUSIBLE_ID.test(productId)) return redirectWithToast(session, back, { type: 'error', message: 'Choose the line to refund' })
-    const refunded = await refundLine(session, params.orderId, productId)
+    const refunded = await refundLine(api, session, params.orderId, productId)
     return redirectWithToast(session, back, {
       type: refunded.ok ? 'success' : 'error',
       message: refunded.ok ? 'Refund started' : refunded.message,
@@ -90,7 +93,7 @@ export async function action({ context, params, request, url }: Route.ActionArgs
     return redirectWithToast(session, back, { type: 'error', message: 'Choose a status' })
   }
   const { status, version, reason } = parsed.data
-  const result = await updateOrderStatus(session, {
+  const result = await updateOrderStatus(api, session, {
     orderId: params.orderId,
     status,
     version,

@@ -9,9 +9,11 @@ import type { Route } from './+types/invoice'
 import { requireStaff } from '../../../../.server/auth.ts'
 import { getSession } from '../../../../.server/context.ts'
 import { invoicePdfResponse } from '../../../../.server/invoice-download.ts'
+import { apiOf } from '../../../../.server/api-context.ts'
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const { isStaff } = await requireStaff(context, url)
   if (!isStaff) return new Response('Do not have permission', { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
-  return invoicePdfResponse(getSession(context), params.orderId)
+  return invoicePdfResponse(api, getSession(context), params.orderId)
 }

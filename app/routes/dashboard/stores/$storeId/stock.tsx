@@ -41,6 +41,7 @@ import {
   stockHref,
   stockLevel,
 } from '../../../../lib/schemas/store.ts'
+import { apiOf } from '../../../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `Stock${loaderData?.store ? ` of ${loaderData.store.name}` : ''} | ${SHOP_NAME}` },
@@ -52,16 +53,17 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
  * one page of its stock.
  */
 export async function loader({ context, url, params }: Route.LoaderArgs) {
+  const api = apiOf(context)
   const { isStaff } = await requireStaff(context, url)
   const query = readStockQuery(url.searchParams)
   const empty = { rows: [] as storeApi.InventoryRow[], totalCount: 0, totalNoPage: 0 }
   if (!isStaff) return data({ isStaff: false, store: null, query, ...empty }, { status: 403 })
   const session = getSession(context)
-  const stores = await storeApi.listStores(session)
+  const stores = await storeApi.listStores(api, session)
   if (!stores.ok) throwFailure(stores)
   const store = stores.data.find((s) => s._id === params.storeId)
   if (!store) throw data('Store not found', { status: 404, statusText: 'Store not found' })
-  const page = await storeApi.listInventory(session, {
+  const page = await storeApi.listInventory(api, session, {
     storeId: store._id,
     ...(query.search ? { search: query.search } : {}),
     filter: query.filter,
@@ -86,6 +88,7 @@ export type StockReply = { intent: 'stock'; productId: string; stock: number | n
  * the page it came from with a toast, or answers the StockReply with 400 to show under the row.
  */
 export async function action({ request, context, url, params }: Route.ActionArgs) {
+  const api = apiOf(context)
   requireUser(context, url)
   const session = getSession(context)
   const form = await readAdminForm(request, session, { staff: true })
@@ -101,7 +104,7 @@ export async function action({ request, context, url, params }: Route.ActionArgs
     return data<StockReply>({ intent: 'stock', productId, stock: null, error: message, toast: null }, { status: 400 })
   }
   const { stock } = submission.value
-  const result = await storeApi.updateInventory(session, [{ storeId: params.storeId, productId, stock }])
+  const result = await storeApi.updateInventory(api, session, [{ storeId: params.storeId, productId, stock }])
   if (!result.ok) {
     const message = result.issues[0]?.message ?? result.message
     return data<StockReply>({ intent: 'stock', productId, stock: null, error: message, toast: null }, { status: result.status })
