@@ -13,14 +13,14 @@ import { describe, expect, it } from 'vitest'
  * The most `queryRows` calls allowed in api/ outside the tests. Lower it whenever a raw query is
  * converted; never raise it without the reason comment and a line in the decision record.
  */
-const RAW_QUERY_CEILING = 60
+const RAW_QUERY_CEILING = 54
 
 /**
  * Folders whose raw queries do not carry their reason comment yet (converted and annotated by work
  * under way on the cart, payment, order and invoice modules). Counted against the ceiling all the
  * same; remove each folder once its calls say why they are raw.
  */
-const REASONS_PENDING = ['api/modules/cart/', 'api/modules/payment/', 'api/modules/order/', 'api/modules/invoice/']
+const REASONS_PENDING: string[] = []
 
 /** The comment every raw query carries, on one of the REASON_LINES lines above its call. */
 const REASON = /\/\/ raw SQL: \S/
@@ -55,7 +55,8 @@ function rawQueriesIn(file: string, text: string): RawQuery[] {
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) return entry.name === 'testing' || entry.name === 'migrations' ? [] : sources(full)
+    // testing/ and payment/model/ are test harnesses (the latter the model-based payment test's world and commands).
+    if (entry.isDirectory()) return ['testing', 'migrations', 'model'].includes(entry.name) ? [] : sources(full)
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path.relative(path.dirname(apiRoot), full)] : []
   })
 }

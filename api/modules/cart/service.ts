@@ -139,7 +139,7 @@ const maxGuestCartsOf = (deps: Pick<AppDeps, 'commerce'>) => deps.commerce.maxGu
  * @returns the cart id (the existing one when a concurrent request made it first)
  */
 async function makeGuestCart(deps: CartBaseDeps, tx: Executor, tokenHash: string): Promise<string> {
-  // Raw: an advisory lock function.
+  // raw SQL: an advisory lock function.
   await tx.execute(sql`select pg_advisory_xact_lock(${GUEST_CART_LOCK})`)
   const id = newId()
   const now = deps.clock()
@@ -212,7 +212,7 @@ async function cartIdOf(deps: CartBaseDeps, db: Executor, owner: CartOwner): Pro
 /** The existing cart id of an owner without making one (reads), or null. */
 async function existingCartId(deps: CartBaseDeps, db: Executor, owner: CartOwner): Promise<string | null> {
   if (owner.kind === 'guest' && owner.cartId) return owner.cartId
-  // Raw: the owner's condition `ownerCart` is shared with the joined reads below (alias `c`).
+  // raw SQL: the owner's condition `ownerCart` is shared with the joined reads below (alias `c`).
   const [row] = await queryRows<{ id: string }>(db, sql`select c.id from carts c where ${ownerCart(deps, owner)}`)
   return row?.id ?? null
 }
@@ -254,7 +254,7 @@ function ownerCart(deps: CartBaseDeps, owner: CartOwner): SQL {
  * at the stock (`deliverableQuantity`). Two statements: the lines, then their products.
  */
 export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = deps.db): Promise<CartAnswer> {
-  // Raw: a join with the owner's condition `ownerCart`.
+  // raw SQL: a join with the owner's condition `ownerCart`.
   const rows = await queryRows<LineRow>(
     db,
     sql`select l.id, l.product_id, l.quantity, c.user_id from cart_lines l join carts c on c.id = l.cart_id
@@ -289,7 +289,7 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
  */
 export async function getCartSummary(deps: CartDeps, owner: CartOwner): Promise<CartSummaryAnswer> {
   const whose = ownerCart(deps, owner)
-  // Raw: one statement joining lines, carts, products and the store's stock (the summary's one read).
+  // raw SQL: one statement joining lines, carts, products and the store's stock (the summary's one read).
   const rows = await queryRows<{
     id: string
     product_id: string
@@ -348,7 +348,7 @@ function ownerArgs(deps: CartBaseDeps, owner: CartOwner): SQL {
  */
 async function lockCart(deps: CartBaseDeps, tx: Tx, owner: CartOwner, create: boolean): Promise<string | null> {
   const newCartId = owner.kind === 'user' && create ? newId() : null
-  // Raw: a function call.
+  // raw SQL: a function call.
   const [row] = await queryRows<{ id: string | null }>(tx, sql`select cart_lock(${ownerArgs(deps, owner)}, ${newCartId}::text) as id`)
   if (row?.id) return row.id
   if (owner.kind === 'guest' && owner.cartId) throw Unauthorized(CART_EXPIRED)
@@ -374,9 +374,10 @@ interface AddOneRow {
 /** One call of `cart_add_one` on `db` (a transaction or the database). */
 async function addOne(deps: CartDeps, db: Executor, owner: CartOwner, productId: string): Promise<AddOneRow> {
   const newCartId = owner.kind === 'user' ? newId() : null
+  // raw SQL: a call of the SQL function `cart_add_one` (api/db/functions/cart_add_one.sql), one round trip per add.
   const [row] = await queryRows<AddOneRow>(
     db,
-    // Raw: a function call (one round trip per add, docs/decisions/0039-cart-writes-in-one-call.md).
+    // raw SQL: a function call (one round trip per add, docs/decisions/0039-cart-writes-in-one-call.md).
     sql`select v_cart as cart, v_reason as reason, v_limit as "limit", v_line as "lineId"
         from cart_add_one(${ownerArgs(deps, owner)}, ${newCartId}::text, ${deps.storeId}::text, ${productId}::text,
           ${newId()}::text, ${deps.commerce.maxQtyPerLine}::int, ${MAX_LINES_PER_CART}::int)`,
@@ -430,9 +431,10 @@ export async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: strin
  *   (nothing changed); 401 CART_EXPIRED when a guest cart's row went away since the request found it
  */
 export async function updateQuantity(deps: CartDeps, owner: CartOwner, lineId: string, qty: number): Promise<CartWrite> {
+  // raw SQL: a call of the SQL function `cart_set_qty` (api/db/functions/cart_set_qty.sql).
   const [row] = await queryRows<{ reason: string; limit: number | null }>(
     deps.db,
-    // Raw: a function call (one round trip per change, docs/decisions/0039-cart-writes-in-one-call.md).
+    // raw SQL: a function call (one round trip per change, docs/decisions/0039-cart-writes-in-one-call.md).
     sql`select v_reason as reason, v_limit as "limit"
         from cart_set_qty(${ownerArgs(deps, owner)}, ${deps.storeId}::text, ${lineId}::text, ${qty}::int, ${deps.commerce.maxQtyPerLine}::int)`,
   )
@@ -487,9 +489,10 @@ export interface LineAdded {
 async function addLinesCapped(deps: CartDeps, tx: Executor, cartId: string, lines: LineToAdd[]): Promise<LineAdded[]> {
   const outcomes: LineAdded[] = []
   for (const line of lines) {
+    // raw SQL: a call of the SQL function `cart_line_add` (api/db/functions/cart_line_add.sql), the one cart rule.
     const [row] = await queryRows<{ reason: string; added: number }>(
       tx,
-      // Raw: a function call, the same rule as the add button's.
+      // raw SQL: a function call, the same rule as the add button's.
       sql`select v_reason as reason, v_added as added
           from cart_line_add(${cartId}::text, ${deps.storeId}::text, ${line.productId}::text, ${line.quantity}::int, false,
             ${newId()}::text, ${line.unitPricePaise ?? null}::int, ${line.createdAt ?? null}::timestamptz,
@@ -552,7 +555,7 @@ export async function mergeGuestCart(deps: CartDeps, userId: string, guestCartId
 
 /** The ids of a user's cart lines (GET /api/user/user-details `shopping_cart`). */
 export async function cartLineIds(db: Executor, userId: string): Promise<string[]> {
-  // Raw: a join of lines and carts.
+  // raw SQL: a join of lines and carts.
   const rows = await queryRows<{ id: string }>(
     db,
     sql`select l.id from cart_lines l join carts c on c.id = l.cart_id where c.user_id = ${userId} order by l.created_at, l.id`,
@@ -573,7 +576,7 @@ export async function fitCartToStore(deps: CartDeps, owner: CartOwner): Promise<
   return deps.db.transaction(async (tx) => {
     const cartId = await existingCartId(deps, tx, owner)
     if (!cartId) return []
-    // Raw: a join of lines, products and the store's stock.
+    // raw SQL: a join of lines, products and the store's stock.
     const lines = await queryRows<{ id: string; product_id: string; quantity: number; name: string; stock: number; publish: boolean }>(
       tx,
       sql`select l.id, l.product_id, l.quantity, p.name, coalesce(i.stock, 0)::int as stock, p.publish

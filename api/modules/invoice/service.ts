@@ -106,7 +106,7 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
     .where(eq(orders.id, order._id))
   if (!row?.invoiceNumber || !row.invoiceIssuedAt)
     throw new HttpError(409, row?.paymentState === 'pending' ? NOT_INVOICED_PENDING : NOT_INVOICED_UNPAID)
-  // Raw SQL: each line's first sub category and category are correlated subqueries.
+  // raw SQL: each line's first sub category and category are correlated subqueries.
   const lineRows = await queryRows<LineRow>(
     deps.db,
     sql`select l.id, l.name, l.unit, l.quantity, l.unit_price_paise, l.mrp_paise, l.line_total_paise, p.hsn,

@@ -114,7 +114,7 @@ async function exportPage(
     keyset.push(desc ? sql`(${column}, o.id) < (${key}, ${after.id})` : sql`(${column}, o.id) > (${key}, ${after.id})`)
   }
   const where = adminOrderWhere(filter, keyset)
-  // Raw SQL: a row-value keyset, the IST date by `to_char` and the item count as a correlated sum.
+  // raw SQL: a row-value keyset, the IST date by `to_char` and the item count as a correlated sum.
   return queryRows<ExportRow>(
     db,
     sql`select o.id, (${column})::text as sort_key, o.order_number,

@@ -160,6 +160,7 @@ function inAddedOrder(rows: (CartLineToOrder & { added: string })[]): CartLineTo
  *   `lock_timeout` (`boundLockWaits`)
  */
 export async function lockCartLines(tx: Tx, userId: string, storeId: string): Promise<CartLineToOrder[]> {
+  // raw SQL: `cartLinesQuery` joins cart, lines, products and store stock and locks the products (FOR UPDATE).
   const locked = await queryRows<CartLineToOrder & { added: string }>(tx, cartLinesQuery(userId, storeId, true))
   if (locked.length === 0) return []
   // Read again once the locks are held. A statement that waited for a row lock re-reads the locked
@@ -189,6 +190,7 @@ export async function lockCartLines(tx: Tx, userId: string, storeId: string): Pr
  * against, so its shopper is told a line that ran out or moved at once instead of waiting.
  */
 export async function readCartLines(tx: Tx, userId: string, storeId: string): Promise<CartLineToOrder[]> {
+  // raw SQL: `cartLinesQuery`'s join, without its locks.
   return inAddedOrder(await queryRows<CartLineToOrder & { added: string }>(tx, cartLinesQuery(userId, storeId, false)))
 }
 
@@ -279,6 +281,7 @@ function orderNumber(now: Date, n: number): string {
 
 /** The next order number of `now`'s day (raw SQL: a sequence). */
 async function nextOrderNumber(tx: Tx, now: Date): Promise<string> {
+  // raw SQL: a sequence (`nextval`).
   const [seq] = await queryRows<{ n: string }>(tx, sql`select nextval('order_number_seq')::text as n`)
   return orderNumber(now, Number(seq!.n))
 }

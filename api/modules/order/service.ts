@@ -207,7 +207,7 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
 
 export async function findOrder(db: Executor, ref: string): Promise<OrderRow | undefined> {
   if (!PLAUSIBLE_ID.test(ref)) return undefined
-  // Raw SQL: the order's answer (`orderSelect`) gathers its lines, history and refunds with correlated `json_agg`s.
+  // raw SQL: the order's answer (`orderSelect`) gathers its lines, history and refunds with correlated `json_agg`s.
   const [row] = await queryRows<OrderRow>(db, sql`${orderSelect} where o.id = ${ref} or o.order_number = ${ref.toUpperCase()}`)
   return row
 }
@@ -237,7 +237,7 @@ export const ORDER_LIST_MAX = 200
 
 /** A user's orders, newest first (at most ORDER_LIST_MAX). */
 export async function listOrders(deps: OrderDeps, userId: string): Promise<Order[]> {
-  // Raw SQL: `orderSelect` (see findOrder).
+  // raw SQL: `orderSelect` (see findOrder).
   const rows = await queryRows<OrderRow>(
     deps.db,
     sql`${orderSelect} where o.user_id = ${userId} order by o.created_at desc, o.id desc limit ${ORDER_LIST_MAX}`,
@@ -253,12 +253,13 @@ export async function adminListOrders(
   deps: OrderDeps,
   query: Partial<AdminOrderFilter> & { page: number; limit: number },
 ): Promise<{ data: Order[] } & PagingExtra> {
-  // Raw SQL: `orderSelect` (see findOrder) under the admin filter's own SQL (./admin-filter.ts), which the count shares.
+  // raw SQL: `orderSelect` (see findOrder) under the admin filter's own SQL (./admin-filter.ts), which the count shares.
   const where = adminOrderWhere(query)
   const rows = await queryRows<OrderRow>(
     deps.db,
     sql`${orderSelect} ${where} ${adminOrderBy(query.sort)} limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
   )
+  // raw SQL: the count under the same raw admin filter as the page above.
   const [count] = await queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from orders o ${where}`)
   const totalCount = count?.n ?? 0
   return { data: rows.map((row) => toOrderAnswer(deps, row, true)), totalCount, totalNoPage: Math.ceil(totalCount / query.limit) }
@@ -285,7 +286,7 @@ const byIdOrNumber = (ref: string) => or(eq(orders.id, ref), eq(orders.orderNumb
  * @returns "cart-" + 43 base64url characters (SHA-256), within the key rule of contract/idempotency.ts
  */
 export async function cartIdempotencyKey(db: Executor, userId: string, addressId: string): Promise<string> {
-  // Raw SQL: the last change as the database's text, to the microsecond (a JS Date keeps
+  // raw SQL: the last change as the database's text, to the microsecond (a JS Date keeps
   // milliseconds), and these exact keys, so a retry derives the key its first try did.
   const lines = await queryRows<{ id: string; product_id: string; quantity: number; unit_price_paise: number; updated: string }>(
     db,

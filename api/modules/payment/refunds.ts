@@ -38,7 +38,7 @@ export const REFUND_MAX_FAILURES = 3
  * Other states (cod, pending, expired, mismatch) are left alone.
  */
 export async function refreshPaymentState(tx: Executor, orderId: string): Promise<void> {
-  // Raw SQL: one update whose `case` reads the order's refunds and payments (correlated subqueries).
+  // raw SQL: one update whose `case` reads the order's refunds and payments (correlated subqueries).
   await tx.execute(sql`update orders o set payment_state = case
       when exists (select 1 from refunds r where r.order_id = o.id and r.status = 'pending') then 'refund_pending'
       when (select coalesce(sum(r.amount_paise), 0) from refunds r join payments p on p.id = r.payment_id
@@ -62,7 +62,7 @@ export async function refreshPaymentState(tx: Executor, orderId: string): Promis
  * @returns true when a new refund was recorded
  */
 async function retryFailedRefund(tx: Tx, logger: AppDeps['logger'], refundId: string, now: Date): Promise<boolean> {
-  // Raw SQL: the failures of the same payment, line and amount are a correlated count.
+  // raw SQL: the failures of the same payment, line and amount are a correlated count.
   const [row] = await queryRows<{
     order_id: string
     payment_id: string
@@ -107,7 +107,7 @@ export async function recordRefund(
   tx: Tx,
   input: { orderId: string; reason: string; now: Date; amountPaise?: number; orderLineId?: string; paymentId?: string },
 ): Promise<number> {
-  // Raw SQL: what the payment has had back is a correlated sum.
+  // raw SQL: what the payment has had back is a correlated sum.
   const [payment] = await queryRows<{ id: string; amount_paise: number; refunded: number }>(
     tx,
     sql`select p.id, p.amount_paise,
@@ -168,7 +168,7 @@ export async function sendPendingRefunds(deps: RefundDeps, scope: { orderId?: st
     .limit(100)
   let sent = 0
   for (const { id } of due) {
-    // Raw SQL: `update … from payments` claims the refund and answers its payment's provider id in one statement.
+    // raw SQL: `update … from payments` claims the refund and answers its payment's provider id in one statement.
     const [claimed] = await queryRows<{
       id: string
       amount_paise: number
@@ -239,7 +239,7 @@ export async function settleRefund(
     logger: AppDeps['logger']
   },
 ): Promise<string | undefined> {
-  // Raw SQL: a join locked `for update of r`, the refund row only.
+  // raw SQL: a join locked `for update of r`, the refund row only.
   const find = (lock: boolean) =>
     queryRows<{ id: string; order_id: string; status: string }>(
       tx,

@@ -890,7 +890,7 @@ export async function refundLine(deps: PaymentDeps, input: { orderId: string; pr
       throw Conflict('Only an order paid online can be refunded')
     if (order.status !== 'placed' && order.status !== 'packed')
       throw Conflict('A line can be refunded only while the order is placed or packed')
-    // Raw SQL: whether the line has a live refund is a correlated `exists`.
+    // raw SQL: whether the line has a live refund is a correlated `exists`.
     const [line] = await queryRows<{ id: string; name: string; line_total_paise: number; refunded: boolean }>(
       tx,
       sql`select l.id, l.name, l.line_total_paise, exists (select 1 from refunds r where r.order_line_id = l.id and r.status <> 'failed') as refunded
