@@ -374,10 +374,9 @@ interface AddOneRow {
 /** One call of `cart_add_one` on `db` (a transaction or the database). */
 async function addOne(deps: CartDeps, db: Executor, owner: CartOwner, productId: string): Promise<AddOneRow> {
   const newCartId = owner.kind === 'user' ? newId() : null
-  // raw SQL: a call of the SQL function `cart_add_one` (api/db/functions/cart_add_one.sql), one round trip per add.
+  // raw SQL: a call of `cart_add_one` (one round trip per add, docs/decisions/0039-cart-writes-in-one-call.md).
   const [row] = await queryRows<AddOneRow>(
     db,
-    // raw SQL: a function call (one round trip per add, docs/decisions/0039-cart-writes-in-one-call.md).
     sql`select v_cart as cart, v_reason as reason, v_limit as "limit", v_line as "lineId"
         from cart_add_one(${ownerArgs(deps, owner)}, ${newCartId}::text, ${deps.storeId}::text, ${productId}::text,
           ${newId()}::text, ${deps.commerce.maxQtyPerLine}::int, ${MAX_LINES_PER_CART}::int)`,
@@ -431,10 +430,9 @@ export async function lineAnswer(deps: CartDeps, owner: CartOwner, lineId: strin
  *   (nothing changed); 401 CART_EXPIRED when a guest cart's row went away since the request found it
  */
 export async function updateQuantity(deps: CartDeps, owner: CartOwner, lineId: string, qty: number): Promise<CartWrite> {
-  // raw SQL: a call of the SQL function `cart_set_qty` (api/db/functions/cart_set_qty.sql).
+  // raw SQL: a call of `cart_set_qty` (one round trip per change, docs/decisions/0039-cart-writes-in-one-call.md).
   const [row] = await queryRows<{ reason: string; limit: number | null }>(
     deps.db,
-    // raw SQL: a function call (one round trip per change, docs/decisions/0039-cart-writes-in-one-call.md).
     sql`select v_reason as reason, v_limit as "limit"
         from cart_set_qty(${ownerArgs(deps, owner)}, ${deps.storeId}::text, ${lineId}::text, ${qty}::int, ${deps.commerce.maxQtyPerLine}::int)`,
   )
@@ -489,10 +487,9 @@ export interface LineAdded {
 async function addLinesCapped(deps: CartDeps, tx: Executor, cartId: string, lines: LineToAdd[]): Promise<LineAdded[]> {
   const outcomes: LineAdded[] = []
   for (const line of lines) {
-    // raw SQL: a call of the SQL function `cart_line_add` (api/db/functions/cart_line_add.sql), the one cart rule.
+    // raw SQL: a call of `cart_line_add`, the same rule as the add button's.
     const [row] = await queryRows<{ reason: string; added: number }>(
       tx,
-      // raw SQL: a function call, the same rule as the add button's.
       sql`select v_reason as reason, v_added as added
           from cart_line_add(${cartId}::text, ${deps.storeId}::text, ${line.productId}::text, ${line.quantity}::int, false,
             ${newId()}::text, ${line.unitPricePaise ?? null}::int, ${line.createdAt ?? null}::timestamptz,
