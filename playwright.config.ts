@@ -41,7 +41,9 @@ export default defineConfig({
   use: {
     baseURL,
     locale: 'en-IN',
-    trace: 'retain-on-failure',
+    // A trace records every action's DOM snapshot and screenshots, and costs about a fifth of the
+    // suite's time (docs/stack.md, "Playwright and Chromium"): kept for a failure only with E2E_TRACE=1.
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     screenshot: 'only-on-failure',
   },
   projects: [

@@ -18,6 +18,7 @@ import { createDiskStorage } from './lib/storage.ts'
 import { logger as defaultLogger } from '../server-shared/logger.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { createMailer } from './lib/mail.ts'
+import { createSmsOutbox } from './lib/sms.ts'
 import { createJobQueue } from './lib/jobs/queue.ts'
 import { registerJobs } from './jobs.ts'
 import { userRoutes } from './modules/user/routes.ts'
@@ -34,6 +35,7 @@ import { inventoryRoutes, storeRoutes } from './modules/store/routes.ts'
 import { orderRoutes } from './modules/order/routes.ts'
 import { invoiceRoutes } from './modules/invoice/routes.ts'
 import { auditRoutes } from './modules/audit/routes.ts'
+import { staffRoutes } from './modules/staff/routes.ts'
 import { DEFAULT_INVOICE } from './modules/invoice/settings.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
 import { testPaymentSettings } from './modules/payment/settings.ts'
@@ -63,6 +65,8 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     cache: createCatalogCache(),
     rateLimits: createRateLimits(),
     mailer: createMailer({ outboxDir: path.join(os.tmpdir(), 'grocery-outbox') }),
+    sms: createSmsOutbox({ dir: path.join(os.tmpdir(), 'grocery-outbox', 'sms'), logger: opts.logger ?? defaultLogger }),
+    smsStoreName: 'Grocery Store',
     // Not started: the server starts its own (api/embedded.ts); tests start it and `drain()` it.
     jobs: createJobQueue({ db: opts.db, logger: opts.logger ?? defaultLogger, runner: false }),
     logger: defaultLogger,
@@ -166,6 +170,7 @@ export function createApp(opts: AppOptions) {
   api.route('/invoice', invoiceRoutes(deps))
   api.route('/payment', paymentRoutes(deps))
   api.route('/audit', auditRoutes(deps))
+  api.route('/staff', staffRoutes(deps))
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null

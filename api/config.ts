@@ -28,6 +28,7 @@ import { parseUploadMaxBytes } from '../contract/file.ts'
 import { DEFAULT_CART_LIMITS } from '../contract/cart-limits.ts'
 import { toPaise } from './lib/money.ts'
 import type { S3Settings } from './lib/storage-s3.ts'
+import type { SmsSettings } from './lib/sms.ts'
 import { parseInvoiceSettings, type InvoiceSettings } from './modules/invoice/settings.ts'
 import { parsePaymentSettings, type PaymentSettings } from './modules/payment/settings.ts'
 
@@ -80,6 +81,10 @@ export interface ServerConfig {
   payments: PaymentSettings
   /** `SHUTDOWN_DELAY_MS` (0) of serving with /readyz at 503, and `SHUTDOWN_GRACE_MS` (25000) of waiting for requests, on SIGTERM. */
   shutdown: { delayMs: number; graceMs: number }
+  /** How SMS go out (`SMS_PROVIDER`: the dev outbox or Amazon SNS; api/lib/sms.ts). */
+  sms: SmsSettings
+  /** `SMS_STORE_NAME`: the store's name in SMS texts (default `Grocery Store`). */
+  smsStoreName: string
   /** DATA_DIR/secrets.json when a secret is read from it (one of JWT_SECRET, SESSION_SECRET, TEST_PAYMENT_SECRET unset). */
   secretsFile?: string
 }
@@ -150,6 +155,62 @@ export function parseS3(env: NodeJS.ProcessEnv): S3Settings | null {
     forcePathStyle: forcePathStyle.data ?? Boolean(endpoint),
     publicUrl: url('S3_PUBLIC_URL'),
     prefix: env.S3_PREFIX?.trim() || undefined,
+  }
+}
+
+/** The SMS settings' variables (README.md, "Configuration"). */
+export const SMS_VARIABLES = [
+  'SMS_PROVIDER',
+  'SMS_SNS_REGION',
+  'SMS_SNS_ENDPOINT',
+  'SMS_SNS_ACCESS_KEY_ID',
+  'SMS_SNS_SECRET_ACCESS_KEY',
+  'SMS_SENDER_ID',
+  'SMS_DLT_ENTITY_ID',
+  'SMS_DLT_TEMPLATE_ID',
+  'SMS_DLT_ORDER_TEMPLATE_ID',
+] as const
+
+/**
+ * The SMS provider of `SMS_PROVIDER` (docs/decisions/0053-sms-providers.md): `outbox` (default) or
+ * `sns`, which needs `SMS_SENDER_ID` (the DLT header: 6 letters), `SMS_DLT_ENTITY_ID` and
+ * `SMS_DLT_TEMPLATE_ID` (digits, as the DLT portals issue them) and takes `SMS_SNS_REGION`
+ * (default `ap-south-1`, Mumbai), an optional `SMS_DLT_ORDER_TEMPLATE_ID` (the order status SMS'
+ * template), an optional `SMS_SNS_ENDPOINT` and both or neither of the keys
+ * (neither: the AWS default credential chain).
+ * @throws naming the first bad variable
+ */
+export function parseSmsSettings(env: NodeJS.ProcessEnv): SmsSettings {
+  const get = (name: (typeof SMS_VARIABLES)[number]) => env[name]?.trim() || undefined
+  const provider = get('SMS_PROVIDER') ?? 'outbox'
+  if (provider === 'outbox') return { provider }
+  if (provider !== 'sns') throw new Error(`SMS_PROVIDER must be outbox or sns, got "${provider}"`)
+  const senderId = get('SMS_SENDER_ID')
+  if (!senderId || !/^[A-Za-z]{6}$/.test(senderId)) throw new Error('SMS_SENDER_ID must be the 6-letter DLT header with SMS_PROVIDER=sns')
+  const entityId = get('SMS_DLT_ENTITY_ID')
+  if (!entityId || !/^[0-9]{10,30}$/.test(entityId))
+    throw new Error('SMS_DLT_ENTITY_ID must be the DLT entity id (digits) with SMS_PROVIDER=sns')
+  const templateId = get('SMS_DLT_TEMPLATE_ID')
+  if (!templateId || !/^[0-9]{10,30}$/.test(templateId))
+    throw new Error('SMS_DLT_TEMPLATE_ID must be the DLT template id (digits) with SMS_PROVIDER=sns')
+  const orderTemplateId = get('SMS_DLT_ORDER_TEMPLATE_ID')
+  if (orderTemplateId && !/^[0-9]{10,30}$/.test(orderTemplateId))
+    throw new Error('SMS_DLT_ORDER_TEMPLATE_ID must be a DLT template id (digits)')
+  const accessKeyId = get('SMS_SNS_ACCESS_KEY_ID')
+  const secretAccessKey = get('SMS_SNS_SECRET_ACCESS_KEY')
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
+    throw new Error('SMS_SNS_ACCESS_KEY_ID and SMS_SNS_SECRET_ACCESS_KEY: set both, or neither (the AWS default credential chain)')
+  const endpoint = get('SMS_SNS_ENDPOINT')
+  if (endpoint && !/^https?:\/\//.test(endpoint)) throw new Error('SMS_SNS_ENDPOINT must be an http(s) URL')
+  return {
+    provider,
+    region: get('SMS_SNS_REGION') ?? 'ap-south-1',
+    ...(endpoint ? { endpoint } : {}),
+    ...(accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : {}),
+    senderId,
+    entityId,
+    templateId,
+    ...(orderTemplateId ? { orderTemplateId } : {}),
   }
 }
 
@@ -265,6 +326,7 @@ export const ApiEnvSchema = z.object({
   SHUTDOWN_GRACE_MS: wholeNumber(0),
   LOG_LEVEL: logLevel,
   EXPOSE_METRICS: flag,
+  SMS_STORE_NAME: text,
 })
 
 /**
@@ -302,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ],
       parse: (vars) => parsePaymentSettings(vars, generatedTestSecret),
     },
+    sms: { variables: SMS_VARIABLES, parse: parseSmsSettings },
     s3: {
       variables: [
         'S3_BUCKET',
@@ -340,6 +403,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     invoice: groups.invoice,
     payments: groups.payments,
     s3: groups.s3,
+    sms: groups.sms,
+    smsStoreName: e.SMS_STORE_NAME ?? 'Grocery Store',
     secureCookies: isProduction && e.INSECURE_COOKIES !== true,
     adminPassword: e.ADMIN_PASSWORD,
     rateLimitIpMultiplier: e.RATE_LIMIT_IP_MULTIPLIER ?? 1,

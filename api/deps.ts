@@ -10,6 +10,7 @@ import type { Storage } from './lib/storage.ts'
 import type { Logger } from '../server-shared/logger.ts'
 import type { RateLimits } from './lib/rate-limit.ts'
 import type { Mailer } from './lib/mail.ts'
+import type { SmsSender } from './lib/sms.ts'
 import type { JobQueue } from './lib/jobs/queue.ts'
 import type { OrderEvents } from './lib/order-events.ts'
 import type { CommerceSettings } from './config.ts'
@@ -55,6 +56,10 @@ export interface AppDeps {
   cache: CatalogCache
   rateLimits: RateLimits
   mailer: Mailer
+  /** Outgoing SMS: sign-in codes and order updates (api/lib/sms.ts). */
+  sms: SmsSender
+  /** The store's name in SMS texts (`SMS_STORE_NAME`). */
+  smsStoreName: string
   /** Background jobs (api/lib/jobs/queue.ts; docs/jobs.md): emails, housekeeping. */
   jobs: JobQueue
   /** Order status events for the live order page (api/lib/order-events.ts). */

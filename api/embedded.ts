@@ -16,6 +16,7 @@ import { createApp } from './app.ts'
 import { createDiskStorage, type Storage } from './lib/storage.ts'
 import { createIllustrationDrawer, type IllustrationDrawer } from './lib/illustration-store.ts'
 import { createMailer } from './lib/mail.ts'
+import { createSmsSender } from './lib/sms.ts'
 import { createRateLimits } from './lib/rate-limit.ts'
 import { createJobQueue } from './lib/jobs/queue.ts'
 import type { Logger } from '../server-shared/logger.ts'
@@ -106,6 +107,9 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
       from: config.mailFrom,
       logger,
     }),
+    // The dev SMS outbox sits beside the mail outbox: DATA_DIR/outbox/sms (README.md, "Configuration").
+    sms: createSmsSender(config.sms, { outboxDir: path.join(config.dataDir, 'outbox', 'sms'), logger }),
+    smsStoreName: config.smsStoreName,
     jobs,
     logger,
     secureCookies: config.secureCookies,

@@ -5,6 +5,7 @@
  * drawn from the document's own JSON Schemas (api/testing/schema-samples.ts), as an OpenAPI fuzzer
  * draws them; a seeded, bounded run. A body the server needs is marked required.
  */
+import { StockCsvQuerySchema } from '../contract/stock-csv.ts'
 import { AdminProductFilterShape } from '../contract/product-admin.ts'
 import fc from 'fast-check'
 import type { RouteConfig } from '@hono/zod-openapi'
@@ -52,6 +53,8 @@ const SERVER_READS: Record<string, z.ZodType> = {
   pincode: PincodeSchema,
   lat: LatitudeSchema,
   lng: LongitudeSchema,
+  // The stock CSV's store (contract/stock-csv.ts): GET /api/inventory/export, POST /api/inventory/import(/apply).
+  storeid: StockCsvQuerySchema.shape.storeId,
   // POST /api/payment/webhook/razorpay (contract/payment.ts).
   'x-razorpay-signature': WebhookSignatureSchema,
   'x-razorpay-event-id': WebhookEventIdSchema,

@@ -47,8 +47,8 @@ export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.
 
 /** Default title and description; a route's own `meta` replaces them. */
 export const meta: Route.MetaFunction = () => [
-  { title: `${SHOP_NAME} | Groceries delivered in 10 minutes` },
-  { name: 'description', content: 'Fresh fruits, vegetables, dairy, staples and snacks, delivered to your door in 10 minutes.' },
+  { title: `${SHOP_NAME} | Groceries delivered in minutes` },
+  { name: 'description', content: 'Fresh fruits, vegetables, dairy, staples and snacks, delivered to your door in minutes.' },
 ]
 
 /**

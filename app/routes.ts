@@ -21,7 +21,8 @@ import { type RouteConfig, index, route } from '@react-router/dev/routes'
 export default [
   index('routes/index.tsx'),
   route('search', 'routes/search.tsx'),
-  route('login', 'routes/login.tsx'),
+  route('login', 'routes/login/index.tsx'),
+  route('login/phone', 'routes/login/phone.tsx'),
   route('register', 'routes/register.tsx'),
   route('logout', 'routes/logout.tsx'),
   route('forgot-password', 'routes/forgot-password.tsx'),
@@ -50,7 +51,10 @@ export default [
     route('orders/:orderId/invoice', 'routes/dashboard/orders/$orderId/invoice.ts', { id: 'admin-order-invoice' }),
     route('orders/:orderId/credit-note', 'routes/dashboard/orders/$orderId/credit-note.ts', { id: 'admin-order-credit-note' }),
     route('stores', 'routes/dashboard/stores/index.tsx'),
-    route('stores/:storeId/stock', 'routes/dashboard/stores/$storeId/stock.tsx'),
+    route('stores/:storeId/stock', 'routes/dashboard/stores/$storeId/stock/index.tsx'),
+    route('stores/:storeId/stock/export', 'routes/dashboard/stores/$storeId/stock/export.ts'),
+    route('stores/:storeId/stock/import', 'routes/dashboard/stores/$storeId/stock/import.tsx'),
+    route('staff', 'routes/dashboard/staff.tsx'),
     route('audit', 'routes/dashboard/audit.tsx'),
     route('address', 'routes/dashboard/address.tsx'),
     route('category', 'routes/dashboard/category.tsx'),
@@ -61,6 +65,8 @@ export default [
     route('product/import', 'routes/dashboard/product/import.tsx'),
   ]),
   route('product/:product', 'routes/product/$product.tsx'),
+  // The rest of a home row, asked for when the row is scrolled (a resource route: JSON, no page).
+  route('home-row/:categoryId', 'routes/home-row/$categoryId.ts'),
   // Crawlers' files (docs/seo.md): resource routes, no page around them.
   route('robots.txt', 'routes/robots.txt.ts'),
   route('sitemap.xml', 'routes/sitemap.xml.ts', { id: 'sitemap-index' }),

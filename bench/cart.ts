@@ -17,7 +17,7 @@
  *
  * Databases: PostgreSQL when `BENCH_DATABASE_URL` or `TEST_DATABASE_URL` names a server (a database
  * made for the run and dropped after), then PGlite (a fresh DATA_DIR). Each imports the bundled
- * catalogue at start. `BENCH_CPU_PROF=<dir>` runs both processes under `node --cpu-prof` and prints
+ * catalogue at start; `BENCH_CART_PGLITE=0` leaves PGlite out when a server is named. `BENCH_CPU_PROF=<dir>` runs both processes under `node --cpu-prof` and prints
  * the top self-time frames of each over the add-to-cart POST's window (bench/cpu-profile.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -274,8 +274,11 @@ export async function benchCart(opts: CartBenchOptions): Promise<void> {
       await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     }
   }
-  rows.push({ label: 'PGlite', rows: await onDatabase('PGlite', opts, null, profileDir) })
-  printTable(opts, rows)
+  // BENCH_CART_PGLITE=0 measures PostgreSQL alone (comparing changes to the server's figures, run after run).
+  if (!serverUrl || process.env.BENCH_CART_PGLITE !== '0') {
+    rows.push({ label: 'PGlite', rows: await onDatabase('PGlite', opts, null, profileDir) })
+    printTable(opts, rows)
+  }
   if (profileDir) printProfiles(profileDir, rows)
 }
 

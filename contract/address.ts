@@ -63,6 +63,19 @@ export const CITY_MESSAGE = 'Enter the city'
 export const STATE_MESSAGE = 'Choose a state or union territory'
 export const PINCODE_MESSAGE = 'Enter a 6-digit pincode (it cannot start with 0)'
 export const ADDRESS_MOBILE_MESSAGE = 'Enter a 10-digit mobile number starting with 6, 7, 8 or 9'
+export const ADDRESS_LABEL_MESSAGE = 'Choose Home, Work or Other'
+
+/**
+ * What a shopper calls an address (docs/commerce-api.md, "Addresses"), as quick-commerce apps offer
+ * it: Home, Work or Other. Optional on the wire (the original client never sends it): a new address
+ * without one is `Home` (ADDRESS_LABEL_DEFAULT); an update without one keeps the stored label.
+ */
+export const ADDRESS_LABELS = ['Home', 'Work', 'Other'] as const
+export type AddressLabel = (typeof ADDRESS_LABELS)[number]
+export const ADDRESS_LABEL_DEFAULT: AddressLabel = 'Home'
+/** Longest floor ("3rd floor, flat 302") and landmark ("Opposite the metro station"), in characters. */
+export const FLOOR_MAX_LENGTH = 40
+export const LANDMARK_MAX_LENGTH = 120
 export const COUNTRY_MESSAGE = 'We deliver in India only'
 
 const requiredText = (message: string, max: number) =>
@@ -106,12 +119,28 @@ export const AddressFieldsSchema = z.object({
 })
 export type AddressFields = z.output<typeof AddressFieldsSchema>
 
+/** An optional free-text field: trimmed, blank is '' (no value), at most `max` characters. */
+const optionalText = (max: number) => z.string().trim().max(max, `Use at most ${max} characters`).optional()
+
+/**
+ * The optional extras of an address (migration 0031): its label, floor and landmark. All three may be
+ * left out, so the original client's bodies stay valid (docs/commerce-api.md, "Addresses"); on create a
+ * missing label is ADDRESS_LABEL_DEFAULT and a missing floor or landmark is ''; on update a missing
+ * field keeps its stored value.
+ */
+export const AddressExtrasSchema = z.object({
+  label: z.enum(ADDRESS_LABELS, { error: ADDRESS_LABEL_MESSAGE }).optional(),
+  floor: optionalText(FLOOR_MAX_LENGTH),
+  landmark: optionalText(LANDMARK_MAX_LENGTH),
+})
+export type AddressExtras = z.output<typeof AddressExtrasSchema>
+
 /** POST /api/address/create: the address fields. */
-export const CreateAddressSchema = AddressFieldsSchema
+export const CreateAddressSchema = AddressFieldsSchema.extend(AddressExtrasSchema.shape)
 export type CreateAddressInput = z.output<typeof CreateAddressSchema>
 
-/** PUT /api/address/update: `_id` and every field (a whole address replaces the old one). */
-export const UpdateAddressSchema = AddressFieldsSchema.extend({ _id: TargetIdSchema })
+/** PUT /api/address/update: `_id` and every field (a whole address replaces the old one; an extra left out keeps its value). */
+export const UpdateAddressSchema = CreateAddressSchema.extend({ _id: TargetIdSchema })
 export type UpdateAddressInput = z.output<typeof UpdateAddressSchema>
 
 /** DELETE /api/address/disable: `{ _id }`. */
@@ -127,6 +156,10 @@ export const AddressSchema = z
     pincode: z.string(),
     country: z.string(),
     mobile: z.string(),
+    label: z.enum(ADDRESS_LABELS),
+    /** '' when none was given. */
+    floor: z.string(),
+    landmark: z.string(),
     status: z.boolean(),
     userId: z.string(),
     createdAt: TimestampSchema,
@@ -134,3 +167,31 @@ export const AddressSchema = z
   })
   .meta({ id: 'Address' })
 export type Address = z.output<typeof AddressSchema>
+
+/** What `addressOneLine` reads of an address or an order's snapshot (extras absent on old orders). */
+export interface PrintableAddress {
+  address_line: string
+  city: string
+  state: string
+  pincode: string
+  floor?: string
+  landmark?: string
+}
+
+/** A floor as printed: "Floor 3" for a bare number, else as typed ("3rd floor, flat 302"); '' for none. */
+export function floorText(floor: string | undefined): string {
+  const text = floor?.trim() ?? ''
+  return /^\d+$/.test(text) ? `Floor ${text}` : text
+}
+
+/**
+ * An address on one line, as the pages, the packing slip, the invoice and the confirmation mail
+ * print it: "Floor 3, 12, MG Road, Bengaluru, Karnataka 560038 (Landmark: Near the metro)". The floor
+ * is printed as typed, prefixed "Floor " only when it is a bare number; no floor or landmark, no part.
+ */
+export function addressOneLine(a: PrintableAddress): string {
+  const floor = floorText(a.floor)
+  const landmark = a.landmark?.trim() ?? ''
+  const floorPart = floor ? `${floor}, ` : ''
+  return `${floorPart}${a.address_line}, ${a.city}, ${a.state} ${a.pincode}${landmark ? ` (Landmark: ${landmark})` : ''}`
+}

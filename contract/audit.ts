@@ -12,7 +12,8 @@ export type AuditEntity = (typeof AUDIT_ENTITIES)[number]
 /**
  * What was done: create/update/delete one row; `bulk_update` (the product grid's bulk edit),
  * `import` (a product CSV applied), `stock` (a store's stock set), `status` (an order moved, one or
- * in bulk), `cancel` (an order cancelled), `role` (an account's role granted), `data_fix` (a one-off
+ * in bulk; an account activated or deactivated), `cancel` (an order cancelled), `role` (an account's role
+ * granted), `invite` (an account made for the team at /dashboard/staff), `data_fix` (a one-off
  * data fix run at start-up changed the row; its actor is `system`; api/db/seed/data-fixes.ts).
  */
 export const AUDIT_ACTIONS = [
@@ -26,6 +27,7 @@ export const AUDIT_ACTIONS = [
   'cancel',
   'refund',
   'role',
+  'invite',
   'data_fix',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -51,6 +53,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   cancel: 'Cancelled',
   refund: 'Line refunded',
   role: 'Role granted',
+  invite: 'Invited to the team',
   data_fix: 'Data fix',
 }
 

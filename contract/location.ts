@@ -84,8 +84,10 @@ export const StoreSummarySchema = z
     pincode: z.string(),
     opensAt: z.string(),
     closesAt: z.string(),
-    /** Open at the time of the answer. */
+    /** Open at the time of the answer: within its hours and not paused. */
     open: z.boolean(),
+    /** Why it is closed besides its hours: the admin's pause note ("Closed for stock-taking"); null otherwise. */
+    closedNote: z.string().nullable(),
   })
   .meta({ id: 'StoreSummary' })
 export type StoreSummary = z.output<typeof StoreSummarySchema>
@@ -184,8 +186,13 @@ export const CreateStoreSchema = z.object({
   pickers: pickers.default(4),
   active: flag.default(true),
   ...storeTaxShape,
+  /** An existing store whose stock the new store starts with (every product's units copied); none: it starts empty. */
+  copyStockFrom: IdSchema.optional(),
 })
 export type CreateStoreInput = z.output<typeof CreateStoreSchema>
+
+/** Longest pause note (characters): it stands in the header and on cards in place of the opening time. */
+export const STORE_PAUSE_NOTE_MAX = 60
 
 /** PUT /api/store/update: `_id`, the read `version` (optimistic concurrency) and the fields to change. */
 export const UpdateStoreSchema = z.object({
@@ -203,6 +210,8 @@ export const UpdateStoreSchema = z.object({
   closesAt: TimeOfDaySchema.optional(),
   pickers: pickers.optional(),
   active: flag.optional(),
+  /** Pause the store with this note ("Closed for stock-taking"); null reopens it (docs/stores.md, "Pausing a store"). */
+  pausedNote: lineText('Pause note', STORE_PAUSE_NOTE_MAX).nullable().optional(),
   ...storeTaxShape,
 })
 export type UpdateStoreInput = z.output<typeof UpdateStoreSchema>
@@ -234,6 +243,8 @@ export const StoreSchema = z
     registeredAddress: z.string().nullable(),
     /** The head of its invoice and credit-note numbers. */
     invoiceCode: z.string(),
+    /** The admin's pause note: no orders while set; null: not paused. */
+    pausedNote: z.string().nullable(),
     version: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -69,6 +69,12 @@ export const IST_DAY_PATTERN =
 /** A day in India (IST) as `YYYY-MM-DD` ({@link IST_DAY_PATTERN}). */
 export const IstDaySchema = z.string().regex(IST_DAY_PATTERN, 'A date must be a real day of 2000–2099 like 2026-11-26')
 
+/** A yes/no filter from JSON (a boolean) or a query string (`1`, `true`, `on` or `0`, `false`). */
+const FilterFlagSchema = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on']).transform((v) => v === 'true' || v === '1' || v === 'on')])
+  .optional()
+  .meta({ anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false', '1', '0', 'on'] }] })
+
 /**
  * The admin list's filters, shared by the list and the CSV export: `q` (order number exact or
  * prefix, the shopper's phone, email or name, case-insensitive), `status`, `from`/`to` (IST days,
@@ -87,10 +93,9 @@ export const AdminOrderFilterShape = {
   /** Orders in one payment state (docs/payments.md, "Payment states"). */
   payment: z.enum(PAYMENT_STATES).optional(),
   /** Only orders delivered after their promised time. */
-  late: z
-    .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on']).transform((v) => v === 'true' || v === '1' || v === 'on')])
-    .optional()
-    .meta({ anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false', '1', '0', 'on'] }] }),
+  late: FilterFlagSchema,
+  /** Only open orders (placed, packed, out for delivery) whose promised time has passed: the late-orders view. */
+  overdue: FilterFlagSchema,
   from: IstDaySchema.optional(),
   to: IstDaySchema.optional(),
   sort: z.enum(ADMIN_ORDER_SORTS).default('newest'),
@@ -151,9 +156,22 @@ export const OrderLineSchema = z
   })
   .meta({ id: 'OrderLine' })
 
-/** The delivery address as it was when the order was placed (a snapshot). */
+/**
+ * The delivery address as it was when the order was placed (a snapshot). `label`, `floor` and
+ * `landmark` (migration 0031) are absent from orders placed before them.
+ */
 export const OrderAddressSchema = z
-  .object({ address_line: z.string(), city: z.string(), state: z.string(), pincode: z.string(), country: z.string(), mobile: z.string() })
+  .object({
+    address_line: z.string(),
+    city: z.string(),
+    state: z.string(),
+    pincode: z.string(),
+    country: z.string(),
+    mobile: z.string(),
+    label: z.string().optional(),
+    floor: z.string().optional(),
+    landmark: z.string().optional(),
+  })
   .meta({ id: 'OrderAddress' })
 
 /**

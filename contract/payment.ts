@@ -34,6 +34,24 @@ export const PAYMENT_STATES = [
 ] as const
 export type PaymentState = (typeof PAYMENT_STATES)[number]
 
+/** Each payment state in words, for the pages and the orders export (docs/payments.md, "Payment states"). */
+export const PAYMENT_STATE_LABELS: Record<PaymentState, string> = {
+  cod: 'Cash on delivery',
+  pending: 'Awaiting payment',
+  paid: 'Paid online',
+  expired: 'Not paid in time',
+  mismatch: 'Amount mismatch',
+  refund_pending: 'Refund in progress',
+  refunded: 'Refunded',
+  partially_refunded: 'Partly refunded',
+  refund_failed: 'Refund failed',
+}
+
+/** A payment state's label; an unknown state reads as itself. */
+export function paymentStateLabel(state: string): string {
+  return PAYMENT_STATE_LABELS[state as PaymentState] ?? state
+}
+
 /** A url the provider returns the shopper to: http(s) on a host, at most 2,000 characters. */
 const ReturnUrlSchema = z
   .string()

@@ -20,11 +20,18 @@ export type PriceBandId = (typeof PRICE_BANDS)[number]['id']
 /** Least discounts (percent) a list may be narrowed to. */
 export const DISCOUNT_STEPS = [10, 25, 40] as const
 
-/** Orders of a list, with the label a shopper reads. `relevance` is a listing's newest-first order. */
-export const SORTS = ['relevance', 'price_asc', 'price_desc', 'discount'] as const
+/**
+ * Orders of a list, with the label a shopper reads (docs/search.md, "Facets and sorting").
+ * `relevance` is a search's best match and, for the original client, a listing's newest-first order
+ * (the API's default, unchanged); `popular` puts the most ordered products first (order lines per
+ * product), `newest` the latest added. The storefront's listings default to `popular`.
+ */
+export const SORTS = ['relevance', 'popular', 'newest', 'price_asc', 'price_desc', 'discount'] as const
 export type Sort = (typeof SORTS)[number]
 export const SORT_LABELS: Record<Sort, string> = {
   relevance: 'Relevance',
+  popular: 'Popular',
+  newest: 'Newest',
   price_asc: 'Price: low to high',
   price_desc: 'Price: high to low',
   discount: 'Discount',

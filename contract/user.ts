@@ -102,12 +102,13 @@ export const ResetPasswordSchema = z.object({
 export type ResetPasswordInput = z.output<typeof ResetPasswordSchema>
 
 /**
- * Mobile number: 7 to 15 digits (ITU-T E.164 allows at most 15), given as a string of digits or as a
- * JSON number (the original app's form had a numeric input). Stored as the string of digits. Looser
- * than a delivery address's mobile (10 digits starting 6-9, contract/address.ts) on purpose: an
- * account's number may be from any country, a delivery is in India.
+ * The profile's typed mobile number (update-user): 7 to 15 digits (ITU-T E.164 allows at most 15),
+ * given as a string of digits or as a JSON number (the original app's form had a numeric input).
+ * Stored as the string of digits. Looser than a delivery address's mobile (10 digits starting 6-9,
+ * contract/address.ts) on purpose: an account's number may be from any country, a delivery is in
+ * India. A number proven by an SMS code follows contract/phone.ts `MobileSchema` instead.
  */
-export const MobileSchema = z
+export const AccountMobileSchema = z
   // A fraction, a sign or an exponent fails the digit check below once the number is a string.
   .union([z.string(), z.number()], {
     error: (iss) => (iss.input === undefined || iss.input === null ? 'Mobile is required' : MOBILE_RULE),
@@ -121,8 +122,18 @@ export const MobileSchema = z
     ],
   })
 
-/** PUT /api/user/update-user (docs/product.md, "Profile": name, email, mobile required). */
-export const UpdateUserSchema = z.object({ name: NameSchema, email: EmailSchema, mobile: MobileSchema })
+/**
+ * PUT /api/user/update-user (docs/product.md, "Profile": name, email, mobile required). The service
+ * requires the email of an account that has one and the mobile of an account without a verified
+ * one (api/modules/user/profile.ts), so an account made by phone sign-in can set its name alone.
+ * `sms_order_updates` switches order updates by SMS (needs a verified mobile).
+ */
+export const UpdateUserSchema = z.object({
+  name: NameSchema,
+  email: EmailSchema.optional(),
+  mobile: AccountMobileSchema.optional(),
+  sms_order_updates: z.boolean({ error: 'sms_order_updates must be true or false' }).optional(),
+})
 export type UpdateUserInput = z.output<typeof UpdateUserSchema>
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +151,8 @@ export const USER_STATUSES = ['Active', 'Inactive', 'Suspended'] as const
 
 /**
  * A user as the API answers it (docs/api-contract.md, "Endpoints": register, user-details,
- * update-user). Never a password hash or a token. `address_details`, `shopping_cart` and
+ * update-user). Never a password hash or a token. `email` is '' for an account made by phone
+ * sign-in that has not added one (the original client reads a string). `address_details`, `shopping_cart` and
  * `orderHistory` are ids (filled by user-details only).
  */
 export const UserSchema = z
@@ -150,6 +162,10 @@ export const UserSchema = z
     email: z.string(),
     avatar: z.string(),
     mobile: z.string().nullable(),
+    /** The mobile was proven by an SMS code (phone sign-in or the profile's verification). */
+    mobile_verified: z.boolean(),
+    /** Order status updates also go by SMS to the verified mobile. */
+    sms_order_updates: z.boolean(),
     verify_email: z.boolean(),
     last_login_date: z.string().nullable(),
     status: z.enum(USER_STATUSES),

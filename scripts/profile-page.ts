@@ -46,18 +46,63 @@ interface TraceEvent {
   ph: string
   ts: number
   dur?: number
+  /** Thread (CPU) time of a complete event, µs: Chrome records it with the "toplevel" category. */
+  tdur?: number
   pid: number
   tid: number
   args?: { name?: string }
 }
 
-/** Self time (ms) per event name on the renderer's main thread, from complete ('X') events. */
-function selfTimes(events: TraceEvent[]): Array<[string, number]> {
-  // The busiest renderer main thread (the page's; an about:blank renderer may have one too).
+/** The page's renderer main thread: the busiest `CrRendererMain` (an about:blank renderer may have one too). */
+function mainThread(events: TraceEvent[]): TraceEvent | undefined {
   const mains = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
   const busy = (m: TraceEvent) =>
     events.reduce((sum, e) => sum + (e.ph === 'X' && e.pid === m.pid && e.tid === m.tid ? (e.dur ?? 0) : 0), 0)
-  const main = mains.sort((a, b) => busy(b) - busy(a))[0]
+  return mains.sort((a, b) => busy(b) - busy(a))[0]
+}
+
+/** The slowdown the CPU-time model applies: Lighthouse's mobile preset and DevTools' "4× slowdown". */
+export const CPU_SLOWDOWN = 4
+
+/**
+ * The long tasks a phone `CPU_SLOWDOWN` times slower would run, modelled from the trace's thread
+ * time: each top-level task of the main thread (`RunTask`, not nested in another) costs its CPU time
+ * (`tdur`) × CPU_SLOWDOWN, and is long over 50 ms (W3C Long Tasks API). Answers the modelled
+ * durations, ms, in order.
+ *
+ * Why a model and not `Emulation.setCPUThrottlingRate`: the throttled wall time counts every other
+ * process on the machine (a quiet 2-core machine gave 276-582 ms for the same build), and the thread
+ * time under Chrome's throttler is inflated too (measured 5-9× the unthrottled time), while a
+ * thread's own CPU time stays close to constant as the machine gets busier. React's scheduler yields
+ * by wall time (every 5 ms), so its slices stay short either way; what the model makes long is what
+ * a slower phone makes long: module evaluation, parsing, style, layout and an unsliced hydration.
+ */
+export function modelledLongTasks(events: TraceEvent[]): number[] {
+  return topLevelTasks(events)
+    .map((t) => ((t.tdur ?? t.dur!) / 1000) * CPU_SLOWDOWN)
+    .filter((ms) => ms > 50)
+}
+
+/** The main thread's top-level tasks (`RunTask` events not nested in another), in time order. */
+function topLevelTasks(events: TraceEvent[]): TraceEvent[] {
+  const main = mainThread(events)
+  if (!main) return []
+  const tasks = events
+    .filter((e) => e.ph === 'X' && e.pid === main.pid && e.tid === main.tid && e.dur !== undefined)
+    .filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask')
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!)
+  const topLevel: TraceEvent[] = []
+  for (const t of tasks) {
+    const last = topLevel.at(-1)
+    if (last && t.ts < last.ts + last.dur!) continue
+    topLevel.push(t)
+  }
+  return topLevel
+}
+
+/** Self time (ms) per event name on the renderer's main thread, from complete ('X') events. */
+function selfTimes(events: TraceEvent[]): Array<[string, number]> {
+  const main = mainThread(events)
   const onMain = events
     .filter((e) => e.ph === 'X' && e.dur !== undefined && main && e.pid === main.pid && e.tid === main.tid)
     .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!)
@@ -119,6 +164,28 @@ export async function profileLoad(page: Page, url: string, { trace = true } = {}
 }
 
 /**
+ * Loads `url` once in `page` at full speed with only the "toplevel" trace category (cheap) and
+ * answers the long tasks a 4× slower phone would run (`modelledLongTasks`), ms, their sum, and the
+ * main thread's CPU time over the load, ms (unscaled).
+ * Waits 3 s after `load` for hydration and effects.
+ */
+export async function modelledLoad(page: Page, url: string): Promise<{ longTasks: number[]; sumMs: number; cpuMs: number }> {
+  const cdp = await page.context().newCDPSession(page)
+  const events: TraceEvent[] = []
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])))
+  await cdp.send('Tracing.start', { categories: 'toplevel', transferMode: 'ReportEvents' })
+  await page.goto(url, { waitUntil: 'load' })
+  await page.waitForTimeout(3000)
+  const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()))
+  await cdp.send('Tracing.end')
+  await done
+  await cdp.detach()
+  const longTasks = modelledLongTasks(events).map((ms) => Math.round(ms))
+  const cpuMs = topLevelTasks(events).reduce((sum, t) => sum + (t.tdur ?? 0) / 1000, 0)
+  return { longTasks, sumMs: longTasks.reduce((a, b) => a + b, 0), cpuMs: Math.round(cpuMs) }
+}
+
+/**
  * A fresh browser context the size of a phone (360×640 CSS px, 2 device pixels each, touch) with the
  * long-task and LCP observers installed; `javaScriptEnabled` false to see the document's own cost.
  */
@@ -155,6 +222,10 @@ if (isMain) {
           `${p.url}: long tasks ${p.longTaskSumMs} ms [${p.longTasks.join(', ')}], LCP ${p.lcpMs} ms (${p.lcpElement}), ` +
             `document ${p.documentBytes} B, router data ${p.routerDataBytes} B`,
         )
+        const modelContext = await phoneContext(browser)
+        const model = await modelledLoad(await modelContext.newPage(), new URL(path, base).href)
+        await modelContext.close()
+        console.log(`  modelled at ${CPU_SLOWDOWN}× from CPU time: long tasks ${model.sumMs} ms [${model.longTasks.join(', ')}]`)
         console.log(
           '  main-thread self time (ms): ' +
             p.selfTime

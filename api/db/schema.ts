@@ -5,7 +5,9 @@
  */
 import { sql } from 'drizzle-orm'
 import { ORDER_STATUSES } from '../../contract/order-status.ts'
+import { ADDRESS_LABELS } from '../../contract/address.ts'
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   customType,
@@ -46,10 +48,16 @@ export const users = pgTable(
   {
     id: id(),
     name: text('name').notNull(),
-    email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    /** Null for an account made by phone sign-in that has not added one (migration 0029). */
+    email: text('email'),
+    /** Argon2id hash; null for an account made by phone sign-in (it signs in by SMS code only). */
+    passwordHash: text('password_hash'),
     avatar: text('avatar').notNull().default(''),
     mobile: text('mobile'),
+    /** `mobile` was proven by an SMS code; unique among verified numbers (users_verified_mobile_key). */
+    mobileVerified: boolean('mobile_verified').notNull().default(false),
+    /** The shopper's switch for order status updates by SMS (docs/api-contract.md, "Phone sign-in"). */
+    smsOrderUpdates: boolean('sms_order_updates').notNull().default(false),
     verifyEmail: boolean('verify_email').notNull().default(false),
     lastLoginDate: timestamp('last_login_date', { withTimezone: true }),
     status: text('status', { enum: ['Active', 'Inactive', 'Suspended'] })
@@ -60,9 +68,41 @@ export const users = pgTable(
       .default('USER'),
     /** The shopper's chosen delivery PIN code (docs/stores.md, "Location"); null until chosen. */
     locationPincode: text('location_pincode'),
+    /** A STAFF account's dark store (migration 0032; docs/product.md, "Staff"); null for everyone else. */
+    storeId: text('store_id').references((): AnyPgColumn => stores.id, { onDelete: 'set null' }),
     ...timestamps,
   },
-  (t) => [uniqueIndex('users_email_key').on(t.email)],
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_verified_mobile_key')
+      .on(t.mobile)
+      .where(sql`${t.mobileVerified}`),
+    index('users_store_idx')
+      .on(t.storeId)
+      .where(sql`${t.storeId} is not null`),
+    index('users_team_idx')
+      .on(t.role)
+      .where(sql`${t.role} <> 'USER'`),
+  ],
+)
+
+/**
+ * The live SMS code of one purpose and subject (migration 0029; api/modules/user/phone.ts): `signin`
+ * codes keyed by the 10-digit number, `link` codes by the user id verifying a number. One row each:
+ * a new code replaces the old one.
+ */
+export const smsCodes = pgTable(
+  'sms_codes',
+  {
+    purpose: text('purpose', { enum: ['signin', 'link'] }).notNull(),
+    subject: text('subject').notNull(),
+    mobile: text('mobile').notNull(),
+    otpHash: text('otp_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.purpose, t.subject] }), index('sms_codes_expires_idx').on(t.expiresAt)],
 )
 
 /**
@@ -388,6 +428,11 @@ export const addresses = pgTable(
     pincode: text('pincode').notNull(),
     country: text('country').notNull().default('India'),
     mobile: text('mobile').notNull(),
+    /** Home, Work or Other (contract/address.ts ADDRESS_LABELS; a CHECK in migration 0031). */
+    label: text('label', { enum: ADDRESS_LABELS }).notNull().default('Home'),
+    /** Floor and landmark, '' when none (migration 0031). */
+    floor: text('floor').notNull().default(''),
+    landmark: text('landmark').notNull().default(''),
     status: boolean('status').notNull().default(true),
     ...timestamps,
   },
@@ -651,6 +696,8 @@ export const stores = pgTable(
     invoiceCode: text('invoice_code')
       .notNull()
       .default(sql`('S' || nextval('store_invoice_code_seq')::text)`),
+    /** An admin's pause ("Closed for stock-taking", migration 0034): no orders while set, whatever the hours. */
+    pausedNote: text('paused_note'),
     ...timestamps,
   },
   (t) => [index('stores_active_position_idx').on(t.active, t.position), uniqueIndex('stores_invoice_code_key').on(t.invoiceCode)],

@@ -45,7 +45,8 @@ export const AUDIT_TEXT_MAX = 200
 
 /**
  * Writes one entry, or many in one statement (a bulk update, an import), with the actor's email as it
- * is now (so the trail still names an author whose account is later removed; `system` for SYSTEM_ACTOR). `db` must be the
+ * is now (so the trail still names an author whose account is later removed; `system` for SYSTEM_ACTOR;
+ * `user:<id>` for an account without an email, made by phone sign-in, since null means the command line). `db` must be the
  * change's transaction. Entries whose before and after are both empty (nothing changed) are skipped.
  */
 export async function recordAudit(db: Pick<Db, 'execute'>, entry: AuditEntry | AuditEntry[]): Promise<void> {
@@ -63,7 +64,7 @@ export async function recordAudit(db: Pick<Db, 'execute'>, entry: AuditEntry | A
   await db.execute(
     sql`insert into audit_log (id, actor_id, actor_email, action, entity, entity_id, before, after)
         select v.id, v.actor,
-               case when v.actor = ${SYSTEM_ACTOR} then ${SYSTEM_ACTOR} else (select u.email from users u where u.id = v.actor) end,
+               case when v.actor = ${SYSTEM_ACTOR} then ${SYSTEM_ACTOR} else (select coalesce(u.email, 'user:' || u.id) from users u where u.id = v.actor) end,
                v.action, v.entity, v.entity_id, v.before, v.after
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           as v(id text, actor text, action text, entity text, entity_id text, before jsonb, after jsonb)`,

@@ -15,6 +15,7 @@ import type { User } from '../db/schema.ts'
 import type { Tokens } from '../../contract/user.ts'
 import { Forbidden, Unauthorized } from './errors.ts'
 import { assertSameOrigin } from './csrf.ts'
+import { apiCookieSameSite } from './cookie-policy.ts'
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, verifyAccessToken } from './tokens.ts'
 
 export const ACCESS_COOKIE = 'accessToken'
@@ -127,17 +128,29 @@ export function currentUser(c: Context): User {
   return user
 }
 
-const cookieOptions = (deps: Pick<AppDeps, 'secureCookies'>) =>
-  ({ httpOnly: true, sameSite: 'Lax', path: '/', secure: deps.secureCookies }) as const
+/** The deps the API's cookie attributes depend on. */
+export type CookieDeps = Pick<AppDeps, 'secureCookies' | 'allowedOrigins'>
 
-/** Sets both token cookies: httpOnly, SameSite=Lax, Path=/, Secure in production; lifetimes match the tokens. */
-export function setTokenCookies(c: Context, deps: Pick<AppDeps, 'secureCookies'>, tokens: Tokens): void {
-  setCookie(c, ACCESS_COOKIE, tokens.accessToken, { ...cookieOptions(deps), maxAge: ACCESS_TOKEN_TTL_SECONDS })
-  setCookie(c, REFRESH_COOKIE, tokens.refreshToken, { ...cookieOptions(deps), maxAge: REFRESH_TOKEN_TTL_SECONDS })
+/**
+ * The attributes of an API cookie on `path`: httpOnly, Secure in production, SameSite from
+ * api/lib/cookie-policy.ts (Lax, or None for a listed client on another site).
+ */
+export function apiCookieOptions(c: Context, deps: CookieDeps, path = '/') {
+  const host = c.req.header('host') ?? new URL(c.req.url).host
+  const sameSite = apiCookieSameSite(deps, host)
+  // A cross-site cookie is Partitioned (CHIPS): kept per top-level site, so browsers that block
+  // third-party cookies (Chromium's default here, Firefox, Safari) still keep it for the client's pages.
+  return { httpOnly: true, sameSite, path, secure: deps.secureCookies, partitioned: sameSite === 'None' } as const
+}
+
+/** Sets both token cookies: httpOnly, Path=/, Secure in production, SameSite per `apiCookieOptions`; lifetimes match the tokens. */
+export function setTokenCookies(c: Context, deps: CookieDeps, tokens: Tokens): void {
+  setCookie(c, ACCESS_COOKIE, tokens.accessToken, { ...apiCookieOptions(c, deps), maxAge: ACCESS_TOKEN_TTL_SECONDS })
+  setCookie(c, REFRESH_COOKIE, tokens.refreshToken, { ...apiCookieOptions(c, deps), maxAge: REFRESH_TOKEN_TTL_SECONDS })
 }
 
 /** Expires both token cookies (logout). */
-export function clearTokenCookies(c: Context, deps: Pick<AppDeps, 'secureCookies'>): void {
-  deleteCookie(c, ACCESS_COOKIE, cookieOptions(deps))
-  deleteCookie(c, REFRESH_COOKIE, cookieOptions(deps))
+export function clearTokenCookies(c: Context, deps: CookieDeps): void {
+  deleteCookie(c, ACCESS_COOKIE, apiCookieOptions(c, deps))
+  deleteCookie(c, REFRESH_COOKIE, apiCookieOptions(c, deps))
 }

@@ -20,6 +20,13 @@ export interface MailMessage {
   messageId?: string
 }
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/** `value` safe inside a mail's HTML text or attribute (OWASP XSS Prevention Cheat Sheet, "Output Encoding"). */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!)
+}
+
 export interface Mailer {
   /** Sends one message; rejects when the SMTP server refuses it. */
   send(message: MailMessage): Promise<void>

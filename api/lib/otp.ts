@@ -40,15 +40,17 @@ export function generateOtp(): string {
 
 /**
  * HMAC-SHA256 (hex) of `otp` for `userId`, keyed with `secret` (deps.jwtSecret). Binding the user id
- * means one user's stored hash never matches another user's code.
+ * means one user's stored hash never matches another user's code; `purpose` separates the kinds of
+ * code (a password-reset code is never an SMS sign-in code; api/modules/user/phone.ts passes
+ * `sms-signin` or `sms-link` and the number as part of `userId`).
  */
-export function hashOtp(otp: string, userId: string, secret: string): string {
-  return createHmac('sha256', secret).update(`password-reset-otp\0${userId}\0${otp}`).digest('hex')
+export function hashOtp(otp: string, userId: string, secret: string, purpose = 'password-reset-otp'): string {
+  return createHmac('sha256', secret).update(`${purpose}\0${userId}\0${otp}`).digest('hex')
 }
 
 /** True when `otp` is the code whose hash is `otpHash` (constant-time). An empty hash never matches. */
-export function isSameOtp(otpHash: string, otp: string, userId: string, secret: string): boolean {
-  return sameHash(otpHash, hashOtp(otp, userId, secret))
+export function isSameOtp(otpHash: string, otp: string, userId: string, secret: string, purpose?: string): boolean {
+  return sameHash(otpHash, hashOtp(otp, userId, secret, purpose))
 }
 
 /** A new reset token: hand out `token`, store `tokenHash` (SHA-256 hex). */

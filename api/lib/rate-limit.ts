@@ -21,6 +21,12 @@ export interface RateLimits {
   otpCooldownByEmail: RateLimiterAbstract
   /** Code checks per client IP (verify-forgot-password-otp), apart from the code requests above. */
   otpVerifyByIp: RateLimiterAbstract
+  /** SMS codes sent per client address group (phone sign-in and mobile verification together). */
+  smsSendByIp: RateLimiterAbstract
+  /** SMS codes sent to one mobile number, whoever asks (SMS pumping; OWASP Authentication Cheat Sheet). */
+  smsSendByMobile: RateLimiterAbstract
+  /** SMS code checks per client address group. */
+  smsVerifyByIp: RateLimiterAbstract
   /** Searches per client IP that the catalogue cache could not answer (each costs database time). */
   searchByIp: RateLimiterAbstract
   /**
@@ -41,9 +47,14 @@ export interface RateLimits {
   paymentCallbackByIp: RateLimiterAbstract
   /** Waits `ms` milliseconds (the sign-in slow-down); tests replace it to record the delays. */
   sleep: (ms: number) => Promise<void>
+  /**
+   * The PostgreSQL pool the counters live in (table `rate_limits`), when shared: `consumeEach` spends
+   * several of them in one statement. Undefined when they are in this process's memory.
+   */
+  sharedStore?: pg.Pool
 }
 
-type LimiterName = Exclude<keyof RateLimits, 'sleep'>
+type LimiterName = Exclude<keyof RateLimits, 'sleep' | 'sharedStore'>
 
 /** Cart writes one cart may make a minute: a quick shopper makes a few dozen, a script thousands. */
 export const CART_WRITES_PER_CART = 120
@@ -98,6 +109,9 @@ export function createRateLimits(
     otpByIp: make('otpByIp', 20, 60 * 60),
     otpCooldownByEmail: make('otpCooldownByEmail', 1, 60),
     otpVerifyByIp: make('otpVerifyByIp', 50, 60 * 60),
+    smsSendByIp: make('smsSendByIp', 20, 60 * 60),
+    smsSendByMobile: make('smsSendByMobile', 5, 60 * 60),
+    smsVerifyByIp: make('smsVerifyByIp', 60, 60 * 60),
     searchByIp: make('searchByIp', 120, 60),
     cartWriteByCart: make('cartWriteByCart', CART_WRITES_PER_CART, 60),
     cartWriteByIp: make('cartWriteByIp', GUEST_CART_WRITES_PER_ADDRESS, 60),
@@ -105,6 +119,7 @@ export function createRateLimits(
     paymentWebhookByIp: make('paymentWebhookByIp', 600, 60),
     paymentCallbackByIp: make('paymentCallbackByIp', 60, 60),
     sleep: overrides.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    sharedStore,
   }
 }
 
@@ -172,4 +187,65 @@ export async function consume(limiter: RateLimiterAbstract, key: string, message
     if (err instanceof RateLimiterRes) throw TooManyRequests(err.msBeforeNext / 1000, message)
     throw err
   }
+}
+
+/** One point to spend: a limiter of `RateLimits` and the key it is counted under. */
+export interface Spend {
+  limiter: RateLimiterAbstract
+  key: string
+}
+
+/**
+ * The statement of `consumeEach` on PostgreSQL: rate-limiter-flexible's own upsert of
+ * RateLimiterPostgres (one point, a window of the limiter's duration that starts again once expired),
+ * for two keys in one statement. `$5` is now in ms since the epoch; the answer is each key's points
+ * and expiry.
+ */
+const CONSUME_TWO = `
+  INSERT INTO rate_limits (key, points, expire) VALUES ($1, 1, $2), ($3, 1, $4)
+    ON CONFLICT (key) DO UPDATE SET
+      points = CASE WHEN rate_limits.expire <= $5 THEN 1 ELSE rate_limits.points + 1 END,
+      expire = CASE WHEN rate_limits.expire <= $5 THEN excluded.expire ELSE rate_limits.expire END
+  RETURNING key, points, expire`
+
+/**
+ * Spends one point of each of `spends` (at most two, under different keys): with counters in
+ * PostgreSQL (`limits.sharedStore`) in ONE statement, one round trip for a cart write's two budgets
+ * instead of one each (docs/decisions/0055-what-an-add-to-cart-costs.md); in memory one after the
+ * other. The counting is rate-limiter-flexible's (RateLimiterPostgres `_upsert`): the same rows, so
+ * `get`, `consume` and this agree. Every point is spent even when another budget refuses (each budget
+ * counts its own requests). Should the statement fail, each limiter is spent on its own (with its
+ * in-memory insurance, as `consume`).
+ * @throws 429 HttpError with Retry-After (and `message`) when any of the budgets is spent: the longest wait
+ */
+export async function consumeEach(limits: Pick<RateLimits, 'sharedStore'>, spends: Spend[], message?: string): Promise<void> {
+  const pool = limits.sharedStore
+  if (!pool || spends.length !== 2) {
+    for (const { limiter, key } of spends) await consume(limiter, key, message)
+    return
+  }
+  const now = Date.now()
+  const keys = spends.map(({ limiter, key }) => limiter.getKey(key))
+  // A duration of 0 never expires (rate-limiter-flexible's rule): no expiry stored.
+  const expiry = (limiter: RateLimiterAbstract) => (limiter.duration > 0 ? now + limiter.duration * 1000 : null)
+  let rows: Array<{ key: string; points: number; expire: string | number | null }>
+  try {
+    // raw SQL: the counters' table of rate-limiter-flexible, on the counter pool (no Drizzle there); a named prepared statement.
+    const result = await pool.query({
+      name: 'rate-limits-consume-two',
+      text: CONSUME_TWO,
+      values: [keys[0], expiry(spends[0]!.limiter), keys[1], expiry(spends[1]!.limiter), now],
+    })
+    rows = result.rows
+  } catch {
+    for (const { limiter, key } of spends) await consume(limiter, key, message)
+    return
+  }
+  let waitMs = -1
+  for (const row of rows) {
+    const spend = spends[keys.indexOf(row.key)]
+    if (!spend || row.points <= spend.limiter.points) continue
+    waitMs = Math.max(waitMs, row.expire === null ? 0 : Math.max(Number(row.expire) - now, 0))
+  }
+  if (waitMs >= 0) throw TooManyRequests(waitMs / 1000, message)
 }

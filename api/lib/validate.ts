@@ -41,7 +41,14 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S): Prom
   const cap = c.get('jsonBodyMaxBytes') ?? DEFAULT_JSON_BODY_MAX_BYTES
   const declared = Number(c.req.header('content-length'))
   if (Number.isFinite(declared) && declared > cap) throw PayloadTooLarge(bodyTooLargeMessage(cap))
-  const bytes = await readCappedStream(c.req.raw.body, cap, () => PayloadTooLarge(bodyTooLargeMessage(cap)))
+  // Off a socket, a declared length within the cap is the body's length (Node's HTTP parser reads no
+  // more, RFC 9112 §6.3): read it whole, without the web stream a capped read needs. A chunked body
+  // has no length, and a Request made in this process (the BFF's) may declare anything.
+  const fromSocket = Boolean((c.env as { incoming?: unknown } | undefined)?.incoming)
+  const bytes =
+    fromSocket && Number.isFinite(declared) && !c.req.header('transfer-encoding')
+      ? new Uint8Array(await c.req.raw.arrayBuffer())
+      : await readCappedStream(c.req.raw.body, cap, () => PayloadTooLarge(bodyTooLargeMessage(cap)))
   let text: string
   try {
     text = utf8.decode(bytes)

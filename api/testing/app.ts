@@ -10,6 +10,7 @@ import path from 'node:path'
 import { createApp, type AppOptions } from '../app.ts'
 import { createDiskStorage } from '../lib/storage.ts'
 import { createMailer } from '../lib/mail.ts'
+import { createSmsOutbox } from '../lib/sms.ts'
 import { createTestDatabase } from './db.ts'
 
 export interface CallOptions {
@@ -35,6 +36,7 @@ export async function createTestApp(overrides: Partial<AppOptions> = {}, dbOptio
     jwtSecret: TEST_JWT_SECRET,
     storage: createDiskStorage(path.join(tmpDir, 'uploads')),
     mailer: createMailer({ outboxDir: path.join(tmpDir, 'outbox') }),
+    sms: createSmsOutbox({ dir: path.join(tmpDir, 'outbox', 'sms') }),
     // Every answer of every API test is checked against contract/ (api/lib/openapi.ts).
     checkAnswers: true,
     ...overrides,

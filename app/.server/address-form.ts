@@ -21,7 +21,9 @@ export type SaveAddressOutcome =
 export async function saveAddressFromForm(api: Api, session: RequestSession, formData: FormData): Promise<SaveAddressOutcome> {
   const submission = parseWithZod(formData, { schema: AddressSchema })
   if (submission.status !== 'success') return { ok: false, response: invalidFormReply(submission) }
-  const { _id, ...fields } = submission.value
+  // The form always shows the floor and landmark: a blank one (Conform reads '' as undefined) clears it.
+  const { _id, ...rest } = submission.value
+  const fields = { ...rest, floor: rest.floor ?? '', landmark: rest.landmark ?? '' }
   const result = _id ? await addressApi.updateAddress(api, session, _id, fields) : await addressApi.createAddress(api, session, fields)
   if (!result.ok) return { ok: false, response: failedFormReply(submission, result, { fields: ADDRESS_FIELDS }) }
   return { ok: true, address: result.data, message: result.message }

@@ -21,6 +21,7 @@ import { createContext, RouterContextProvider, type RouterContext } from 'react-
 import type { OrderEventHub } from './order-stream.ts'
 import type { CartCache } from './cart-cache.ts'
 import type { RequestSession } from './session.ts'
+import { httpFetch } from './http-fetch.ts'
 
 /** Sends one request to the API; `init.signal` bounds a call over the network. */
 export type ApiFetch = (request: Request, init?: { signal?: AbortSignal }) => Promise<Response>
@@ -39,6 +40,12 @@ export interface UpstreamSettings {
 export interface ApiWiring {
   /** The in-process Hono app's `fetch` (`app.fetch`), or the global `fetch` with `apiUrl`. */
   fetch: ApiFetch
+  /**
+   * With `apiUrl`: a call by URL and init, no Request built first (WHATWG Fetch: `fetch(request, init)`
+   * builds a second Request from the first), over Node's HTTP client (app/.server/http-fetch.ts).
+   * Undefined: calls go through `fetch` with a Request.
+   */
+  fetchUrl?: (url: string, init: RequestInit) => Promise<Response>
   /** The BFF configuration the upstream calls read (app/.server/env.ts). */
   settings: UpstreamSettings
   /** The in-process API's order event hub (api/lib/order-events.ts), or null with the API apart. */
@@ -107,7 +114,13 @@ export function apiLoadContext(wiring: ApiWiring): RouterContextProvider {
 
 /** A wiring to a separately deployed API (`API_URL`) over the network's `fetch`. */
 export function networkWiring(settings: UpstreamSettings): ApiWiring {
-  return { fetch: (request, init) => fetch(request, init), settings, orderHub: null, stats: { upstreamCalls: 0 } }
+  return {
+    fetch: (request, init) => fetch(request, init),
+    fetchUrl: httpFetch,
+    settings,
+    orderHub: null,
+    stats: { upstreamCalls: 0 },
+  }
 }
 
 /**

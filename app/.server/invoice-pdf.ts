@@ -11,6 +11,7 @@
 import PDFDocument from 'pdfkit'
 import type { CreditNote, Invoice } from './api/invoice.ts'
 import { drawText, heightOfText } from './pdf-fonts.ts'
+import { floorText } from '../../contract/address.ts'
 
 /** The two weights the documents use. */
 type Weight = 'regular' | 'bold'
@@ -226,7 +227,10 @@ function renderTaxDocument(invoice: TaxDocument, opts: { compress?: boolean }): 
   setFont(doc, 'regular')
   for (const text of [
     invoice.buyer.name,
+    // Floor and landmark (migration 0031) when the order's address has them.
+    floorText(a.floor),
     a.address_line,
+    a.landmark ? `Landmark: ${a.landmark}` : '',
     `${a.city}, ${a.state} ${a.pincode}`,
     a.country,
     a.mobile ? `Mobile: ${a.mobile}` : '',

@@ -38,7 +38,7 @@ export async function startListing(api: Api, request: Request, filter: { categor
   const { page, isSingle } = readPageRequest(url)
   const { start, end } = pageRange(page, pageSize, isSingle)
   const call = { clientIp: clientIp(request) }
-  const filters = readListFilters(url)
+  const filters = readListFilters(url, 'listing')
   const options = filtersBody(filters)
 
   const productsPromise = fetchRange(

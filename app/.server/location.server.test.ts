@@ -31,6 +31,7 @@ const indiranagar: StoreSummary = {
   opensAt: '00:00',
   closesAt: '24:00',
   open: true,
+  closedNote: null,
 }
 const koramangala: StoreSummary = {
   ...indiranagar,
@@ -108,7 +109,7 @@ describe('the shopper location', () => {
     })
     expect(locationLabel(defaultShopperLocation(indiranagar))).toEqual({
       headline: 'Choose your location',
-      detail: 'Showing Indiranagar store',
+      detail: 'to see delivery time',
       browsing: false,
     })
     expect(locationLabel(toShopperLocation(agartala, indiranagar))).toEqual({
@@ -118,6 +119,8 @@ describe('the shopper location', () => {
     })
     const closed = toShopperLocation({ ...served, store: { ...koramangala, open: false, opensAt: '06:00' } }, null)
     expect(locationLabel(closed).headline).toBe('Closed now, opens at 06:00')
+    const paused = toShopperLocation({ ...served, store: { ...koramangala, open: false, closedNote: 'Closed for stock-taking' } }, null)
+    expect(locationLabel(paused)).toMatchObject({ headline: 'Closed for stock-taking', browsing: false })
   })
 
   it('links to /location coming back to the page', () => {

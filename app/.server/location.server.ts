@@ -46,6 +46,7 @@ function shownStore(store: StoreSummary): ShopperLocation['store'] {
     open: store.open,
     opensAt: store.opensAt,
     closesAt: store.closesAt,
+    closedNote: store.closedNote ?? null,
   }
 }
 

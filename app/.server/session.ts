@@ -51,6 +51,22 @@ export interface SessionLocation {
   storeId: string | null
 }
 
+/**
+ * A one-time code sent by SMS and not yet used (docs/decisions/0054-phone-sign-in-pages.md): the
+ * 10-digit number it went to and from when the API allows another (ms since the epoch, this server's
+ * clock; the API's `resendAfterSeconds` after the send), so the code step can show the number and
+ * count down to "Resend OTP" (the API decides either way).
+ * Kept in this signed, httpOnly cookie, never in the URL, where a full number would reach logs and
+ * Referer headers (OWASP Logging Cheat Sheet).
+ */
+export interface PendingCode {
+  mobile: string
+  resendAt: number
+}
+
+/** What a pending code is for: signing in at /login/phone, or linking a number on the profile. */
+export type CodePurpose = 'phoneLogin' | 'mobileLink'
+
 interface SessionData {
   accessToken: string
   refreshToken: string
@@ -59,6 +75,10 @@ interface SessionData {
   /** A visitor's guest cart id (docs/commerce-api.md, "Guest carts"); the cart itself lives in the database. */
   guestCartId: string
   location: SessionLocation
+  phoneLogin: PendingCode
+  mobileLink: PendingCode
+  /** The shopper closed the "Add your name" prompt (an account without a name; asked again after the next sign-in). */
+  namePromptDismissed: boolean
 }
 interface FlashData {
   toast: Toast
@@ -214,6 +234,8 @@ export class RequestSession {
     this.raw.unset('accessToken')
     this.raw.unset('refreshToken')
     this.raw.unset('user')
+    this.raw.unset('namePromptDismissed')
+    this.raw.unset('mobileLink')
     this.dirty = true
   }
 
@@ -273,6 +295,35 @@ export class RequestSession {
   clearRecovery() {
     if (!this.raw.has('recovery')) return
     this.raw.unset('recovery')
+    this.dirty = true
+  }
+
+  /** The code sent for `purpose` and not yet used, or null. */
+  pendingCode(purpose: CodePurpose): PendingCode | null {
+    return this.raw.get(purpose) ?? null
+  }
+
+  /** Records that a code for `purpose` went to `code.mobile`, another allowed from `code.resendAt` (replaces any earlier one). */
+  setPendingCode(purpose: CodePurpose, code: PendingCode) {
+    this.raw.set(purpose, { mobile: code.mobile, resendAt: code.resendAt })
+    this.dirty = true
+  }
+
+  /** Forgets the code for `purpose` (used, or the shopper starts over with another number). */
+  clearPendingCode(purpose: CodePurpose) {
+    if (!this.raw.has(purpose)) return
+    this.raw.unset(purpose)
+    this.dirty = true
+  }
+
+  /** True once the shopper closed the "Add your name" prompt in this session. */
+  get namePromptDismissed(): boolean {
+    return this.raw.get('namePromptDismissed') === true
+  }
+
+  /** Closes the "Add your name" prompt until the next sign-in. */
+  dismissNamePrompt() {
+    this.raw.set('namePromptDismissed', true)
     this.dirty = true
   }
 

@@ -30,12 +30,14 @@ import { STORE_HEADER } from '../../contract/store-header.ts'
  * Sends one upstream request through the request's wiring, counting it (server.ts serves the count
  * at `/metrics.json` for `npm run bench`): to the in-process API, or over HTTP with `API_URL`.
  */
-function send(api: ApiWiring, request: Request): Promise<Response> {
+function send(api: ApiWiring, request: UpstreamCall): Promise<Response> {
   api.stats.upstreamCalls++
-  if (!api.settings.apiUrl) return api.fetch(request)
+  if (!api.settings.apiUrl) return api.fetch(new Request(request.url, request.init))
   // The signal also bounds reading the body (WHATWG Fetch: an aborted fetch errors its body stream),
   // so an API that sends headers and then stalls cannot hold a page either.
-  return api.fetch(request, { signal: AbortSignal.timeout(api.settings.apiTimeoutMs) })
+  const signal = AbortSignal.timeout(api.settings.apiTimeoutMs)
+  if (api.fetchUrl) return api.fetchUrl(request.url, { ...request.init, signal })
+  return api.fetch(new Request(request.url, request.init), { signal })
 }
 
 /** Seconds a client is asked to wait (`Retry-After`) when the API is away or overloaded. */
@@ -58,7 +60,7 @@ export const UNAVAILABLE = {
  * `send(request)` then `parse`, with an unreachable or silent API as the UNAVAILABLE failure. The
  * products of a success are noted for the page cache when a render for it is under way.
  */
-async function call<T>(api: ApiWiring, request: Request): Promise<UpstreamResult<T>> {
+async function call<T>(api: ApiWiring, request: UpstreamCall): Promise<UpstreamResult<T>> {
   try {
     const result = await parse<T>(await send(api, request))
     // A render for the page cache records the products it read (app/.server/page-shows.ts).
@@ -90,7 +92,13 @@ export interface UpstreamOptions {
   headers?: Record<string, string>
 }
 
-function buildRequest(api: Api, path: string, opts: UpstreamOptions, token: string | undefined): Request {
+/** One upstream request before it is sent: its URL and init, made into a Request once, where it is sent (`send`). */
+interface UpstreamCall {
+  url: string
+  init: RequestInit
+}
+
+function buildRequest(api: Api, path: string, opts: UpstreamOptions, token: string | undefined): UpstreamCall {
   const { apiUrl, apiInternalToken } = api.wiring.settings
   const headers = new Headers({ Accept: 'application/json' })
   if (token) headers.set('Authorization', `Bearer ${token}`)
@@ -107,11 +115,10 @@ function buildRequest(api: Api, path: string, opts: UpstreamOptions, token: stri
     headers.set('Content-Type', 'application/json')
     body = JSON.stringify(opts.json)
   }
-  return new Request(`${apiUrl?.replace(/\/$/, '') ?? 'http://in-process'}/api/${path.replace(/^\//, '')}`, {
-    method: methodOf(opts),
-    headers,
-    body,
-  })
+  return {
+    url: `${apiUrl?.replace(/\/$/, '') ?? 'http://in-process'}/api/${path.replace(/^\//, '')}`,
+    init: { method: methodOf(opts), headers, body },
+  }
 }
 
 async function parse<T>(response: Response): Promise<UpstreamResult<T>> {
@@ -206,8 +213,9 @@ function forgetOwnCart(cache: CartCache, opts: UpstreamOptions): void {
 export async function upstreamResponse(api: Api, path: string, opts: UpstreamOptions = {}): Promise<Response | null> {
   const { wiring } = api
   const session = opts.session
-  const sendBounded = async (request: Request): Promise<Response | null> => {
+  const sendBounded = async ({ url, init }: UpstreamCall): Promise<Response | null> => {
     wiring.stats.upstreamCalls++
+    const request = new Request(url, init)
     try {
       if (!wiring.settings.apiUrl) return await wiring.fetch(request)
       const abort = new AbortController()

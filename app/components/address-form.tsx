@@ -1,5 +1,6 @@
 /**
- * The delivery-address form (docs/commerce-api.md, "Addresses"): address line, city, state (a select
+ * The delivery-address form (docs/commerce-api.md, "Addresses"): its label (Home, Work or Other, as
+ * radio buttons), address line, floor and landmark (optional), city, state (a select
  * of India's 28 states and 8 union territories), pincode, country (India, fixed) and mobile, checked
  * as you type by `AddressSchema` (app/lib/schemas/address.ts), the same rules the BFF action and the
  * API apply. Used by /dashboard/address (add, edit) and /checkout (add inline). Works without
@@ -7,13 +8,16 @@
  */
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
 import { Form } from 'react-router'
-import { ADDRESS_COUNTRY, AddressSchema, INDIAN_STATES } from '../lib/schemas/address.ts'
+import { ADDRESS_COUNTRY, ADDRESS_LABELS, AddressSchema, INDIAN_STATES } from '../lib/schemas/address.ts'
 import { ErrorList, Field, FormAlert, SubmitButton, type FormReplyData } from './forms.tsx'
 import { useSchemaForm } from './use-schema-form.ts'
 
-/** An address's form values (all text). */
+/** An address's form values (all text); a new address's may be partly filled (the checkout's location). */
 export interface AddressValues {
   _id?: string
+  label?: string
+  floor?: string
+  landmark?: string
   address_line: string
   city: string
   state: string
@@ -48,15 +52,57 @@ export function AddressForm({
 }) {
   const [form, fields] = useSchemaForm(id, AddressSchema, reply?.result, defaultValue)
   const stateErrorId = fields.state.errors?.length ? `${fields.state.id}-error` : undefined
+  const labelErrorId = fields.label.errors?.length ? `${fields.label.id}-error` : undefined
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="grid gap-4">
       <input type="hidden" name="intent" value={intent} />
       {defaultValue?._id ? <input type="hidden" name="_id" value={defaultValue._id} /> : null}
+      <fieldset aria-describedby={labelErrorId}>
+        <legend className="mb-1 block text-sm font-medium text-slate-700">Save as</legend>
+        <div className="flex flex-wrap gap-2">
+          {ADDRESS_LABELS.map((label) => (
+            <label
+              key={label}
+              className="flex min-h-11 cursor-pointer items-center gap-2 rounded-full border border-slate-300 bg-white px-4 text-sm font-semibold text-slate-700 has-[:checked]:border-accent has-[:checked]:bg-emerald-50 has-[:checked]:text-accent"
+            >
+              <input
+                type="radio"
+                name={fields.label.name}
+                value={label}
+                defaultChecked={(fields.label.initialValue ?? 'Home') === label}
+                className="size-4 accent-[var(--color-accent)]"
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+        <ErrorList id={labelErrorId} errors={fields.label.errors} />
+      </fieldset>
       <Field
         labelProps={{ children: 'Address (house, street, area)' }}
         inputProps={{ ...getInputProps(fields.address_line, { type: 'text' }), autoComplete: 'street-address' }}
         errors={fields.address_line.errors}
       />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          labelProps={{ children: 'Floor (optional)' }}
+          inputProps={{
+            ...getInputProps(fields.floor, { type: 'text' }),
+            autoComplete: 'address-line2',
+            placeholder: 'e.g. 3rd floor, flat 302',
+          }}
+          errors={fields.floor.errors}
+        />
+        <Field
+          labelProps={{ children: 'Landmark (optional)' }}
+          inputProps={{
+            ...getInputProps(fields.landmark, { type: 'text' }),
+            autoComplete: 'off',
+            placeholder: 'e.g. Opposite the metro station',
+          }}
+          errors={fields.landmark.errors}
+        />
+      </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           labelProps={{ children: 'City' }}

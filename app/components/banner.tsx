@@ -14,7 +14,7 @@
 import { preload } from 'react-dom'
 
 /** Text of the banner artwork, for screen readers and when images are off. */
-export const BANNER_ALT = 'Groceries at your door in 10 minutes: fresh fruits, vegetables, dairy, atta, dal and more.'
+export const BANNER_ALT = 'Groceries at your door in minutes: fresh fruits, vegetables, dairy, atta, dal and more.'
 
 /** The artwork's URLs (public/banner/) and the width from which the desktop one shows (CSS px). */
 const BANNER_MOBILE = '/banner/banner-mobile.svg'

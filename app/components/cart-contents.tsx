@@ -8,12 +8,25 @@
  * stepper; a line above its stock says how many are left. The API's bill counts only what the store
  * can deliver (api/modules/cart/bill.ts `deliverableQuantity`), as checkout does, so the bill is shown
  * as the API gives it and a note under the lines says what checkout will do.
+ *
+ * The delivery promise (docs/stores.md, "Shopper pages"; app/lib/delivery.ts `deliveryPromise`):
+ * above the lines, the chosen store's computed minutes; without a chosen location "Choose your
+ * location to see delivery time"; for a PIN code no store serves "Delivery not available at
+ * <pincode>" (the cart action refuses adds there, app/routes/cart.tsx). Each links the location picker.
  */
-import { Link } from 'react-router'
+import { Link, useLocation } from 'react-router'
 import { CART_ACTION_PATH } from '../lib/cart.ts'
 import type { Bill, CartLine } from '../.server/api/cart.ts'
 import { brandOf } from '../lib/catalog-cards.ts'
-import { cartLineStock, DEFAULT_DELIVERY_MINUTES, unavailableAtLabel, type CartLineStock } from '../lib/delivery.ts'
+import {
+  cartLineStock,
+  changeLocationHref,
+  CHOOSE_LOCATION_TEXT,
+  deliveryInLabel,
+  notDeliverableLabel,
+  unavailableAtLabel,
+  type CartLineStock,
+} from '../lib/delivery.ts'
 import { countLabel } from '../lib/plural.ts'
 import { formatRupees, isDiscounted, priceTimes, productPrice } from '../lib/money.ts'
 import { productPath } from '../lib/slug.ts'
@@ -21,7 +34,7 @@ import { AddToCart, useCartFetcher } from './add-to-cart.tsx'
 import { BillSummary } from './bill-summary.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
 import { buttonClassName } from './ui/button.tsx'
-import { useShopperLocation } from './use-shopper-location.ts'
+import { useDeliveryPromise, useShopperLocation } from './use-shopper-location.ts'
 
 /** The store's stock of a line's product: 0 when the product is no longer sold. */
 const stockOf = (line: CartLine) => (line.productId.publish === false ? 0 : line.productId.stock)
@@ -37,14 +50,53 @@ function EmptyBasket() {
   )
 }
 
+/**
+ * The cart's delivery line (see the module comment): the store's minutes, or what stops a promise,
+ * with a link to the location picker that comes back here. `empty`: the empty cart's wording.
+ */
+export function CartDelivery({ empty = false }: { empty?: boolean }) {
+  const promise = useDeliveryPromise()
+  const { pathname, search } = useLocation()
+  const change = changeLocationHref(`${pathname}${search}`)
+  if (promise.kind === 'minutes')
+    return (
+      <p data-testid="cart-delivery" className={empty ? 'mt-1 text-sm text-slate-500' : 'text-sm font-semibold text-accent'}>
+        {empty ? `Add groceries and they reach you in ${countLabel(promise.minutes, 'minute')}.` : deliveryInLabel(promise.minutes)}
+      </p>
+    )
+  if (promise.kind === 'not-served')
+    return (
+      <p role="status" data-testid="cart-delivery" className="mt-1 rounded-lg bg-red-50 p-2 text-sm font-semibold break-words text-red-800">
+        {notDeliverableLabel(promise.pincode)}.{' '}
+        <Link to={change} className="underline">
+          Change location
+        </Link>
+      </p>
+    )
+  if (promise.kind === 'choose')
+    return (
+      <p data-testid="cart-delivery" className="mt-1 text-sm">
+        <Link to={change} className="font-semibold text-accent underline">
+          {CHOOSE_LOCATION_TEXT}
+        </Link>
+      </p>
+    )
+  if (promise.kind === 'closed')
+    return (
+      <p data-testid="cart-delivery" className="mt-1 text-sm font-semibold text-amber-800">
+        {promise.note ?? `Closed now, opens at ${promise.opensAt}`}
+      </p>
+    )
+  return null
+}
+
 /** The empty cart: a picture, a line of text and "Shop Now". */
 export function EmptyCart() {
-  const minutes = useShopperLocation()?.deliveryMinutes ?? DEFAULT_DELIVERY_MINUTES
   return (
     <div className="py-10 text-center">
       <EmptyBasket />
       <p className="mt-4 font-semibold text-slate-700">Your cart is empty</p>
-      <p className="mt-1 text-sm text-slate-500">Add groceries and they reach you in {countLabel(minutes, 'minute')}.</p>
+      <CartDelivery empty />
       <Link to="/" className={`${buttonClassName({ variant: 'primary' })} mt-4`}>
         Shop Now
       </Link>
@@ -161,6 +213,7 @@ export function CartContents({ lines, bill, signedIn }: { lines: CartLine[]; bil
   const proceedTo = signedIn ? '/checkout' : `/login?${new URLSearchParams({ redirectTo: '/checkout' })}`
   return (
     <div className="flex flex-col gap-4">
+      <CartDelivery />
       <ul
         aria-label="Cart items"
         data-card="cart lines"

@@ -10,9 +10,10 @@ import { Form, Link, useLocation, useSubmit } from 'react-router'
 import {
   filtersKey,
   hasFilters,
+  isSorted,
   PRICE_BANDS,
   SORT_LABELS,
-  SORTS,
+  sortChoices,
   withoutFilter,
   withoutFilters,
   type Facets,
@@ -24,25 +25,23 @@ import {
 const VISIBLE_BRANDS = 8
 
 /**
- * The filter form and chips of one list. `hidden` are extra GET fields to keep (the search's `q`);
- * `relevanceLabel` names the default order ("Relevance" for a search, "Newest" for a listing).
+ * The filter form and chips of one list. `hidden` are extra GET fields to keep (the search's `q`).
+ * The orders offered are the list's (`filters.kind`: app/lib/list-filters.ts `sortChoices`).
  */
 export function ListFacets({
   filters,
   facets,
   hidden = {},
-  relevanceLabel = SORT_LABELS.relevance,
 }: {
   filters: ListFilters
   facets: Facets | undefined
   hidden?: Record<string, string>
-  relevanceLabel?: string
 }) {
   const location = useLocation()
   const submit = useSubmit()
   const active = filters.brand.length + (filters.price ? 1 : 0) + (filters.discount !== null ? 1 : 0)
   const brands = facets?.brand ?? []
-  const labelOf = (sort: (typeof SORTS)[number]) => (sort === 'relevance' ? relevanceLabel : SORT_LABELS[sort])
+  const labelOf = (sort: ListFilters['sort']) => SORT_LABELS[sort]
   return (
     <div className="mb-3 flex flex-col gap-2">
       <details data-card="filters" className="rounded-xl border border-slate-200 bg-white">
@@ -67,7 +66,7 @@ export function ListFacets({
           ))}
           <fieldset>
             <legend className="mb-1 text-sm font-semibold text-slate-800">Sort by</legend>
-            {SORTS.map((sort) => (
+            {sortChoices(filters.kind).map((sort) => (
               <Choice key={sort} type="radio" name="sort" value={sort} label={labelOf(sort)} checked={filters.sort === sort} />
             ))}
           </fieldset>
@@ -125,7 +124,7 @@ export function ListFacets({
             >
               Apply
             </button>
-            {active > 0 || filters.sort !== 'relevance' ? (
+            {active > 0 || isSorted(filters) ? (
               <Link to={`${location.pathname}${withoutFilters(location.search)}`} className="text-sm font-medium text-accent underline">
                 Clear all
               </Link>

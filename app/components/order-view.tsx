@@ -16,6 +16,7 @@ import { formatRupees, isDiscounted, orderLinePrice } from '../lib/money.ts'
 import { formatOrderTime, ORDER_PROGRESS, statusLabel } from '../lib/order-status.ts'
 import type { OrderStatus } from '../../contract/order-status.ts'
 import { addressLine } from '../lib/schemas/address.ts'
+import { AddressLabelTag } from './address-label.tsx'
 import { paymentMethodLabel, paymentStateLabel, refundStatusLabel } from '../lib/payment-state.ts'
 import { BillSummary } from './bill-summary.tsx'
 import { ResponsiveImage } from './responsive-image.tsx'
@@ -223,7 +224,10 @@ export function OrderBody({ order }: { order: Order }) {
           <h2 id="order-address" className="mb-1 text-base font-bold">
             Delivery address
           </h2>
-          <p className="text-sm text-slate-700">{addressLine(order.delivery_address)}</p>
+          <p className="text-sm text-slate-700">
+            <AddressLabelTag label={order.delivery_address.label} />
+            {addressLine(order.delivery_address)}
+          </p>
           <p className="text-sm text-slate-600">Mobile {order.delivery_address.mobile}</p>
         </section>
         <PaymentSummary order={order} />

@@ -1,8 +1,9 @@
 /**
  * The product card of the home rows, listings and search (docs/product.md, "Home": cards link to
- * /product/{productName}-{productId}; docs/product.md, "Constants": the "10 min" delivery badge,
- * which shows the serving store's minutes once a location is chosen, docs/stores.md, "Shopper
- * pages"; "Only N left" under the unit when 1-5 are left), and the grid
+ * /product/{productName}-{productId}; the delivery badge shows the serving store's computed minutes
+ * once a location is chosen, nothing before, and "Delivery not available at <pincode>" with a
+ * disabled ADD where no store delivers, docs/stores.md, "Shopper pages"; "Only N left" under the
+ * unit when 1-5 are left), and the grid
  * that holds cards (docs/product.md, "Listings": 2, 3 or 4 columns by width).
  *
  * Look and feel (docs/product.md, "Look and feel"): a white card with a soft border, a fixed square
@@ -22,9 +23,9 @@ import { packSizeLabels, type PackSizeCardData, type ProductCardData } from '../
 import { discountLabel, formatRupees, isDiscounted, type PriceView } from '../lib/money.ts'
 import { AddToCart } from './add-to-cart.tsx'
 import { productPath } from '../lib/slug.ts'
-import { deliveryBadgeLabel, lowStockLabel } from '../lib/delivery.ts'
+import { deliveryBadgeLabel, lowStockLabel, type DeliveryPromise } from '../lib/delivery.ts'
 import { ResponsiveImage } from './responsive-image.tsx'
-import { useShopperLocation } from './use-shopper-location.ts'
+import { useDeliveryPromise } from './use-shopper-location.ts'
 
 /**
  * The image widths a home-row card offers: it is drawn 144 or 176 CSS pixels wide, so 256w covers one
@@ -33,16 +34,30 @@ import { useShopperLocation } from './use-shopper-location.ts'
 const ROW_CARD_IMAGE_WIDTHS = [256, 512] as const
 
 /**
- * The delivery badge: the serving store's minutes to the shopper's PIN code ("9 min"), or the
- * "10 min" of docs/product.md, "Constants" when no location is chosen or none serves it
- * (docs/stores.md, "Shopper pages").
+ * The delivery badge (docs/stores.md, "Shopper pages"): the serving store's computed minutes to the
+ * shopper's PIN code ("9 min"), "Opens at 06:00" while it is closed, "Delivery not available at
+ * 799001" where no store delivers, and nothing when no location is chosen (the header asks for one).
  */
-export function DeliveryBadge({ className = '' }: { className?: string }) {
-  const location = useShopperLocation()
+export function DeliveryBadge({ promise, className = '' }: { promise: DeliveryPromise; className?: string }) {
+  const label = deliveryBadgeLabel(promise)
+  if (!label) return null
+  const kind = promise.kind === 'not-served' ? 'badge-time badge-none' : 'badge-time'
   return (
     // The clock is drawn by the stylesheet (`.badge-time::before`), not an inline <svg>: a home page
     // shows this badge on every card, and 300 bytes of markup per card added up.
-    <span className={className ? `badge-time ${className}` : 'badge-time'}>{deliveryBadgeLabel(location?.deliveryMinutes)}</span>
+    <span className={className ? `${kind} ${className}` : kind}>{label}</span>
+  )
+}
+
+/**
+ * The ADD of a product no store delivers to the shopper's PIN code: disabled, with or without
+ * JavaScript (the cart action refuses the add too: app/routes/cart.tsx). Same box as ADD.
+ */
+export function NotDeliverableAdd({ name, size = 'sm' }: { name: string; size?: 'sm' | 'lg' }) {
+  return (
+    <button type="button" disabled aria-label={`Add ${name} to cart`} className={`cart-box${size === 'lg' ? ' cart-box-lg' : ''} cart-off`}>
+      ADD
+    </button>
   )
 }
 
@@ -155,6 +170,7 @@ export function ProductCard({
   // The size the card shows and adds: the one chosen in its picker, else the product itself.
   const shown = product.packSizes?.find((s) => s._id === selectedId) ?? product
   const cartName = [product.brand, product.name, product.packSizes ? shown.unit : ''].filter(Boolean).join(' ')
+  const promise = useDeliveryPromise()
   return (
     // Class names are the component classes of app/app.css (.pc …): one short name per element
     // instead of a long utility list repeated in every card.
@@ -173,7 +189,7 @@ export function ProductCard({
         <DiscountBadge discount={shown.discount} className="pc-off" />
       </div>
       <div className="pc-body">
-        <DeliveryBadge />
+        <DeliveryBadge promise={promise} />
         <h3 className="pc-name">
           <Link to={productPath({ _id: shown._id, name: product.name })} className="pc-link">
             {product.name}
@@ -190,7 +206,11 @@ export function ProductCard({
         <div className="pc-buy">
           <PriceTag mrp={shown.mrp} sellingPrice={shown.sellingPrice} />
           <div className="pc-cart">
-            <AddToCart key={shown._id} productId={shown._id} name={cartName} stock={shown.stock} lazy />
+            {promise.kind === 'not-served' ? (
+              <NotDeliverableAdd name={cartName} />
+            ) : (
+              <AddToCart key={shown._id} productId={shown._id} name={cartName} stock={shown.stock} lazy />
+            )}
           </div>
         </div>
       </div>

@@ -4,6 +4,7 @@
  * of the component it stands in for, so nothing jumps when the data arrives. Hidden from screen
  * readers; the region that holds them sets aria-busy.
  */
+import { CATEGORY_GRID_CLASS } from './category-grid.tsx'
 
 /** Number of category tiles while the home page loads (docs/product.md, "Constants"). */
 export const CATEGORY_TILE_SKELETONS = 12
@@ -22,10 +23,10 @@ export function CategoryTileSkeleton() {
   )
 }
 
-/** The category grid: 12 tiles in the same 5/8/10 columns as CategoryGrid. */
+/** The category grid: 12 tiles in the same layout as CategoryGrid (`CATEGORY_GRID_CLASS`). */
 export function CategoryGridSkeleton() {
   return (
-    <div className="grid grid-cols-5 gap-2 sm:gap-3 md:grid-cols-8 lg:grid-cols-10" aria-hidden="true">
+    <div className={CATEGORY_GRID_CLASS} aria-hidden="true">
       {Array.from({ length: CATEGORY_TILE_SKELETONS }, (_, i) => (
         <CategoryTileSkeleton key={i} />
       ))}

@@ -36,7 +36,7 @@ export interface PackSizeCardData extends PriceView {
 }
 
 /** The fields of an API product a card is cut from (app/.server/api/catalog.ts `Product`). */
-interface CardSource {
+export interface CardSource {
   _id: string
   name: string
   image?: readonly string[] | null

@@ -7,20 +7,59 @@ import {
   countdownLabel,
   deliveryBadgeLabel,
   deliveryInLabel,
+  deliveryPromise,
   deliveryVerdict,
   formatClock,
   lowStockLabel,
   minutesLeft,
   unavailableAtLabel,
 } from './delivery.ts'
+import type { ShopperLocation } from './location.ts'
 
 describe('delivery labels', () => {
-  it("badge: the store's minutes, else the default 10", () => {
-    expect(deliveryBadgeLabel(9)).toBe('9 min')
-    expect(deliveryBadgeLabel(null)).toBe('10 min')
-    expect(deliveryBadgeLabel(undefined)).toBe('10 min')
-    expect(deliveryBadgeLabel(0)).toBe('10 min')
-    expect(deliveryBadgeLabel(2.5)).toBe('10 min')
+  const store = {
+    id: 's',
+    name: 'Indiranagar',
+    area: 'Indiranagar',
+    city: 'Bengaluru',
+    open: true,
+    opensAt: '06:00',
+    closesAt: '02:00',
+    closedNote: null,
+  }
+  const served: ShopperLocation = {
+    pincode: '560038',
+    area: 'Indiranagar',
+    serviceable: true,
+    store,
+    deliveryMinutes: 9,
+    isDefault: false,
+    nearest: null,
+  }
+
+  it("promise and badge: the chosen store's computed minutes, never a default", () => {
+    expect(deliveryPromise(served)).toEqual({ kind: 'minutes', minutes: 9 })
+    expect(deliveryBadgeLabel(deliveryPromise(served))).toBe('9 min')
+    expect(deliveryBadgeLabel(deliveryPromise({ ...served, deliveryMinutes: 14 }))).toBe('14 min')
+    for (const minutes of [null, 0, 2.5]) {
+      expect(deliveryPromise({ ...served, deliveryMinutes: minutes })).toEqual({ kind: 'unknown' })
+      expect(deliveryBadgeLabel(deliveryPromise({ ...served, deliveryMinutes: minutes }))).toBeNull()
+    }
+  })
+
+  it('promises nothing without a chosen location, and refuses a PIN code no store serves', () => {
+    expect(deliveryPromise(undefined)).toEqual({ kind: 'choose' })
+    expect(deliveryPromise({ ...served, pincode: null, area: null, isDefault: true, deliveryMinutes: null })).toEqual({ kind: 'choose' })
+    expect(deliveryBadgeLabel({ kind: 'choose' })).toBeNull()
+    const agartala = { ...served, pincode: '799001', area: 'Agartala', serviceable: false, deliveryMinutes: null }
+    expect(deliveryPromise(agartala)).toEqual({ kind: 'not-served', pincode: '799001' })
+    expect(deliveryBadgeLabel(deliveryPromise(agartala))).toBe('Delivery not available at 799001')
+    const closed = { ...served, store: { ...store, open: false } }
+    expect(deliveryBadgeLabel(deliveryPromise(closed))).toBe('Opens at 06:00')
+    // Paused by an admin: no opening time to promise, the note says why.
+    const paused = { ...served, store: { ...store, open: false, closedNote: 'Closed for stock-taking' } }
+    expect(deliveryPromise(paused)).toEqual({ kind: 'closed', opensAt: '06:00', note: 'Closed for stock-taking' })
+    expect(deliveryBadgeLabel(deliveryPromise(paused))).toBe('Closed now')
   })
 
   it('"Only N left" from 1 to 5 units, nothing otherwise', () => {

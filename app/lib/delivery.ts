@@ -6,17 +6,65 @@
  */
 import { shownAvailability } from '../../contract/availability.ts'
 import { countLabel } from './plural.ts'
-
-/** The badge's minutes when the store's are not known (no location chosen, or none serves it). */
-export const DEFAULT_DELIVERY_MINUTES = 10
+import type { ShopperLocation } from './location.ts'
 
 /**
- * The delivery badge's text: the store's minutes to the shopper's PIN code ("9 min"), or the
- * default "10 min" when `minutes` is null or not a positive whole number.
+ * The minutes the success page shows for an order placed before orders kept their promise
+ * (`promisedMinutes` absent). Never shown as a promise of a page: those are the store's computed
+ * minutes (`deliveryPromise`).
  */
-export function deliveryBadgeLabel(minutes: number | null | undefined): string {
-  const shown = typeof minutes === 'number' && Number.isInteger(minutes) && minutes > 0 ? minutes : DEFAULT_DELIVERY_MINUTES
-  return `${shown} min`
+export const DEFAULT_DELIVERY_MINUTES = 10
+
+/** What a page without a chosen location says instead of a delivery time (it links the location picker). */
+export const CHOOSE_LOCATION_TEXT = 'Choose your location to see delivery time'
+
+/**
+ * The one delivery promise every shopper page shows (docs/stores.md, "Shopper pages"), from the
+ * root loader's location (app/lib/location.ts `ShopperLocation`):
+ * - `minutes`: the chosen store's computed minutes to the chosen PIN code (docs/stores.md,
+ *   "Delivery time");
+ * - `choose`: no location chosen (or none known): no time is promised;
+ * - `not-served`: no store delivers to the chosen PIN code: nothing can be added to the cart;
+ * - `closed`: the store is closed now and says when it opens, or, paused by an admin, why (`note`);
+ * - `unknown`: served and open, but the API answered no minutes: nothing is promised.
+ */
+export type DeliveryPromise =
+  | { kind: 'minutes'; minutes: number }
+  | { kind: 'choose' }
+  | { kind: 'not-served'; pincode: string }
+  | { kind: 'closed'; opensAt: string; note: string | null }
+  | { kind: 'unknown' }
+
+/** The delivery promise of `location` (see `DeliveryPromise`). */
+export function deliveryPromise(location: ShopperLocation | undefined): DeliveryPromise {
+  if (!location || location.isDefault || location.pincode === null) return { kind: 'choose' }
+  if (!location.serviceable) return { kind: 'not-served', pincode: location.pincode }
+  if (!location.store.open) return { kind: 'closed', opensAt: location.store.opensAt, note: location.store.closedNote }
+  const minutes = location.deliveryMinutes
+  return typeof minutes === 'number' && Number.isInteger(minutes) && minutes > 0 ? { kind: 'minutes', minutes } : { kind: 'unknown' }
+}
+
+/** "Delivery not available at 799001": a card, the product page and the cart for a PIN code no store serves. */
+export function notDeliverableLabel(pincode: string): string {
+  return `Delivery not available at ${pincode}`
+}
+
+/**
+ * The delivery badge's text for `promise`: "9 min", "Opens at 06:00" ("Closed now" when paused), "Delivery not available at
+ * 799001"; null when nothing is promised (no location chosen, or no minutes known).
+ */
+export function deliveryBadgeLabel(promise: DeliveryPromise): string | null {
+  switch (promise.kind) {
+    case 'minutes':
+      return `${promise.minutes} min`
+    case 'not-served':
+      return notDeliverableLabel(promise.pincode)
+    case 'closed':
+      // A pause has no opening time: the card says only that it is closed (the header says why).
+      return promise.note ? 'Closed now' : `Opens at ${promise.opensAt}`
+    default:
+      return null
+  }
 }
 
 /**

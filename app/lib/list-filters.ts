@@ -3,14 +3,31 @@
  * a filtered list works without JavaScript and can be shared as a link: `?brand=Amul&brand=Nandini`
  * (any of them), `?price=100-200` (a selling-price band), `?discount=25` (25 % off or more),
  * `?sort=price_asc`. Values the API does not offer are dropped rather than refused: a hand-edited
- * link still shows the list. Shared by the loaders and the facet form (app/components/list-facets.tsx).
+ * link still shows the list. Without `?sort=` a search is sorted by relevance and a category listing
+ * by popularity (docs/search.md, "Default order on the pages"). Shared by the loaders and the facet form (app/components/list-facets.tsx).
  */
 import { DISCOUNT_STEPS, MAX_BRAND_LENGTH, MAX_BRANDS, PRICE_BANDS, SORTS, type PriceBandId, type Sort } from '../../contract/search.ts'
 
 export { DISCOUNT_STEPS, PRICE_BANDS, SORT_LABELS, SORTS, type Facets, type FacetValue, type Sort } from '../../contract/search.ts'
 
+/** Which list the filters belong to: a search (`/search`) or a category or sub category listing. */
+export type ListKind = 'search' | 'listing'
+
+/** The order of a list whose URL names none (docs/search.md, "Default order on the pages"). */
+export const DEFAULT_SORT: Record<ListKind, Sort> = { search: 'relevance', listing: 'popular' }
+
+/**
+ * The orders a list offers, the default first. A listing's `relevance` is its newest-first order,
+ * offered as "Newest", so a listing leaves it out.
+ */
+export function sortChoices(kind: ListKind): Sort[] {
+  const rest = SORTS.filter((sort) => sort !== DEFAULT_SORT[kind] && !(kind === 'listing' && sort === 'relevance'))
+  return [DEFAULT_SORT[kind], ...rest]
+}
+
 /** The filters and sort read from a URL. */
 export interface ListFilters {
+  kind: ListKind
   brand: string[]
   price: PriceBandId | null
   discount: number | null
@@ -23,8 +40,8 @@ export const FILTER_PARAMS = ['brand', 'price', 'discount', 'sort'] as const
 // Control characters never belong in a brand name (the API refuses them).
 const CONTROL = /\p{Cc}/u
 
-/** Reads the filters of `url` (see the module comment). */
-export function readListFilters(url: URL): ListFilters {
+/** Reads the filters of `url`, a list of `kind` (see the module comment). */
+export function readListFilters(url: URL, kind: ListKind = 'search'): ListFilters {
   const brand = [
     ...new Set(
       url.searchParams
@@ -38,8 +55,13 @@ export function readListFilters(url: URL): ListFilters {
   const discountParam = Number(url.searchParams.get('discount'))
   const discount = (DISCOUNT_STEPS as readonly number[]).includes(discountParam) ? discountParam : null
   const sortParam = url.searchParams.get('sort')
-  const sort = (SORTS as readonly string[]).includes(sortParam ?? '') ? (sortParam as Sort) : 'relevance'
-  return { brand, price, discount, sort }
+  const sort = (sortChoices(kind) as string[]).includes(sortParam ?? '') ? (sortParam as Sort) : DEFAULT_SORT[kind]
+  return { kind, brand, price, discount, sort }
+}
+
+/** Whether the list is in another order than its default. */
+export function isSorted(filters: ListFilters): boolean {
+  return filters.sort !== DEFAULT_SORT[filters.kind]
 }
 
 /** Whether any filter is set (the sort does not count). */
@@ -62,7 +84,7 @@ export function filtersBody(filters: ListFilters): Record<string, unknown> {
 
 /** A stable text of the filters, to tell one filtered list from another (paging scopes). */
 export function filtersKey(filters: ListFilters): string {
-  return JSON.stringify([filters.brand, filters.price, filters.discount, filters.sort])
+  return JSON.stringify([filters.kind, filters.brand, filters.price, filters.discount, filters.sort])
 }
 
 /**

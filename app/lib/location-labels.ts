@@ -3,7 +3,8 @@
  * loader's `ShopperLocation` (app/lib/location.ts): a headline and a detail line.
  *
  * - Served: "Delivery in 9 minutes" / "Indiranagar, 560038" (store closed: "Closed now, opens at 06:00").
- * - None chosen: "Choose your location" / "Showing Indiranagar store".
+ * - None chosen: "Choose your location" / "to see delivery time" (one sentence over two lines: no
+ *   time is promised before a location is chosen, docs/stores.md, "Shopper pages").
  * - Not served: "We don't deliver to Agartala yet" / "Browsing Indiranagar store".
  */
 import type { ShopperLocation } from './location.ts'
@@ -20,7 +21,7 @@ export interface LocationLabel {
 /** The header's words for `location` (see the module comment). */
 export function locationLabel(location: ShopperLocation): LocationLabel {
   if (location.isDefault || location.pincode === null)
-    return { headline: 'Choose your location', detail: `Showing ${location.store.area} store`, browsing: false }
+    return { headline: 'Choose your location', detail: 'to see delivery time', browsing: false }
   if (!location.serviceable)
     return {
       headline: `We don't deliver to ${location.area ?? location.pincode} yet`,
@@ -28,7 +29,10 @@ export function locationLabel(location: ShopperLocation): LocationLabel {
       browsing: true,
     }
   const place = `${location.area ?? location.store.area}, ${location.pincode}`
-  if (!location.store.open) return { headline: `Closed now, opens at ${location.store.opensAt}`, detail: place, browsing: false }
+  if (!location.store.open) {
+    const headline = location.store.closedNote ?? `Closed now, opens at ${location.store.opensAt}`
+    return { headline, detail: place, browsing: false }
+  }
   const minutes = location.deliveryMinutes
   return {
     headline: minutes === null ? `Delivery from ${location.store.area}` : `Delivery in ${countLabel(minutes, 'minute')}`,

@@ -12,7 +12,17 @@ export interface ShopperLocation {
   /** False when no store reaches the chosen PIN code: browsing the default store, no checkout. */
   serviceable: boolean
   /** The store whose catalogue and stock the pages show. */
-  store: { id: string; name: string; area: string; city: string; open: boolean; opensAt: string; closesAt: string }
+  store: {
+    id: string
+    name: string
+    area: string
+    city: string
+    open: boolean
+    opensAt: string
+    closesAt: string
+    /** The admin's pause note when the store is paused ("Closed for stock-taking"); null otherwise. */
+    closedNote: string | null
+  }
   /** Delivery minutes from that store to the chosen PIN code now; null when unserviceable or none chosen. */
   deliveryMinutes: number | null
   /** True when no location was chosen: the default store is shown. */

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import {
   decimalRupees,
   discountLabel,
+  preciseDiscountLabel,
+  wholeDiscountPercent,
   discountPercentOf,
   discountToTwoPlaces,
   formatPaise,
@@ -68,22 +70,22 @@ describe('sellingPrice (MRP less discount, in rupees rounded to paise)', () => {
   })
 })
 
-describe('discountLabel', () => {
-  it('reads "N% OFF"', () => {
+describe('discountLabel (whole percents, rounded down)', () => {
+  it('reads "N% OFF" with a whole percent', () => {
     expect(discountLabel(23)).toBe('23% OFF')
-    expect(discountLabel(12.5)).toBe('12.5% OFF')
+    expect(discountLabel(12.5)).toBe('12% OFF')
     expect(discountLabel(100)).toBe('100% OFF')
   })
 
   it('never rounds a discount up', () => {
-    expect(discountLabel(33.339)).toBe('33.33% OFF')
-    // 12.55 × 100 is 1254.9999… in binary floating point: still 12.55
-    expect(discountLabel(12.55)).toBe('12.55% OFF')
-    expect(discountLabel(33.33)).toBe('33.33% OFF')
+    expect(discountLabel(57.39)).toBe('57% OFF')
+    expect(discountLabel(33.999)).toBe('33% OFF')
+    expect(discountLabel(12.55)).toBe('12% OFF')
   })
 
-  it('is null when there is no discount', () => {
+  it('is null when less than a whole percent is off', () => {
     expect(discountLabel(0)).toBeNull()
+    expect(discountLabel(0.99)).toBeNull()
     expect(discountLabel(-5)).toBeNull()
     expect(discountLabel(Number.NaN)).toBeNull()
   })
@@ -93,11 +95,42 @@ describe('discountLabel', () => {
   })
 })
 
+describe('wholeDiscountPercent (integer paise)', () => {
+  it('floors the exact percentage: MRP ₹100, selling ₹42.61 is 57 (57.39 %)', () => {
+    expect(wholeDiscountPercent(100, 42.61)).toBe(57)
+    expect(discountLabel(discountPercentOf(100, 42.61))).toBe('57% OFF')
+  })
+
+  it('keeps a whole percent whole and a hair below it below', () => {
+    expect(wholeDiscountPercent(300, 129)).toBe(57) // exactly 57 %
+    expect(discountLabel(discountPercentOf(300, 129))).toBe('57% OFF')
+    expect(wholeDiscountPercent(100000.01, 43000.01)).toBe(56) // 56.99999… %
+    expect(discountLabel(discountPercentOf(100000.01, 43000.01))).toBe('56% OFF')
+    expect(wholeDiscountPercent(255, 251)).toBe(1) // 1.5686… %
+  })
+
+  it('is 0 without an MRP or a discount', () => {
+    expect(wholeDiscountPercent(0, 0)).toBe(0)
+    expect(wholeDiscountPercent(100, 100)).toBe(0)
+    expect(wholeDiscountPercent(100, 120)).toBe(0)
+    expect(wholeDiscountPercent(100, 99.5)).toBe(0)
+  })
+})
+
+describe('preciseDiscountLabel (the admin preview)', () => {
+  it('floors to two decimals', () => {
+    expect(preciseDiscountLabel(33.339)).toBe('33.33% OFF')
+    // 12.55 × 100 is 1254.9999… in binary floating point: still 12.55
+    expect(preciseDiscountLabel(12.55)).toBe('12.55% OFF')
+    expect(preciseDiscountLabel(0)).toBeNull()
+  })
+})
+
 describe('discountPercentOf (the badge reads the two prices, not the API discount)', () => {
   it('is the exact percentage of the selling price off the MRP', () => {
     expect(discountPercentOf(100, 90)).toBe(10)
-    expect(discountLabel(discountPercentOf(255, 251))).toBe('1.56% OFF') // 1.5686… %, never rounded up
-    expect(discountLabel(discountPercentOf(69.75, 52))).toBe('25.44% OFF')
+    expect(preciseDiscountLabel(discountPercentOf(255, 251))).toBe('1.56% OFF') // 1.5686… %, never rounded up
+    expect(discountLabel(discountPercentOf(69.75, 52))).toBe('25% OFF') // 25.44 %
   })
 
   it('is 0 without an MRP or when the selling price is not below it', () => {

@@ -75,11 +75,37 @@ export function discountPercentOf(mrp: number, selling: number): number {
 }
 
 /**
- * The badge text for a discount of `discount` %: "23% OFF", "12.5% OFF" (up to two decimals, never
- * rounded up to claim more than the real discount), or null when there is no discount (0, negative
- * or not a number). Values above 100 read as 100.
+ * The whole percent, rounded down, that a selling price of `selling` rupees is off an MRP of `mrp`
+ * rupees, in integer paise arithmetic: ⌊(MRP − selling) × 100 ÷ MRP⌋, so MRP ₹100 and ₹42.61 give
+ * 57 (57.39 % off), never 58. 0 when the MRP is not above 0 or the selling price is not below it.
+ */
+export function wholeDiscountPercent(mrp: number, selling: number): number {
+  const mrpPaise = toPaise(mrp)
+  const sellingPaise = Math.max(0, toPaise(selling))
+  if (!(mrpPaise > 0) || !(sellingPaise < mrpPaise)) return 0
+  return Math.floor(((mrpPaise - sellingPaise) * 100) / mrpPaise)
+}
+
+/**
+ * The shopper pages' badge for a discount of `discount` % (`PriceView.discount`, unrounded): a whole
+ * percent rounded down, "57% OFF" for 57.39 % (a badge never claims more than the real discount,
+ * and "57.39% OFF" is noise on a card: docs/product.md, "Constants"), or null when less than 1 %
+ * is off (0, negative or not a number). Values above 100 read as 100. The wire's `discount` is not
+ * this (docs/commerce-api.md, "The discount on the wire").
  */
 export function discountLabel(discount: number): string | null {
+  // The percent is an exact ratio of whole paise divided once (discountPercentOf): a whole percent
+  // comes out exact, and a ratio below a whole percent stays below it, so floor needs no fudge.
+  const whole = Math.floor(clampDiscount(discount))
+  return whole >= 1 ? `${whole}% OFF` : null
+}
+
+/**
+ * The admin product form's preview of a discount (app/lib/schemas/product.ts
+ * `derivedDiscountText`): up to two decimals, rounded down ("1.56% OFF"), so an admin sees the exact
+ * effect of a price; null when there is no discount. Shopper pages use `discountLabel`.
+ */
+export function preciseDiscountLabel(discount: number): string | null {
   const percent = clampDiscount(discount)
   if (percent <= 0) return null
   return `${PERCENT.format(Math.floor(percent * 100 + 1e-9) / 100)}% OFF`

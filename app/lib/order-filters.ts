@@ -1,6 +1,6 @@
 /**
  * The admin order list's filters in the address bar (docs/commerce-api.md, "Admin orders at volume"):
- * read from `?q=&status=&store=&payment=&late=&from=&to=&sort=` with contract/order.ts `AdminOrderFilterSchema`, and written back as a query
+ * read from `?q=&status=&store=&payment=&late=&overdue=&from=&to=&sort=` with contract/order.ts `AdminOrderFilterSchema`, and written back as a query
  * string for the paging links and the CSV export link. Shared by the page and the export route.
  */
 import { AdminOrderFilterSchema, type AdminOrderFilter } from '../../contract/order.ts'
@@ -11,6 +11,7 @@ const FIELD_NAMES: Record<string, string> = {
   store: 'Store',
   payment: 'Payment',
   late: 'Late',
+  overdue: 'Past promise',
   from: 'From',
   to: 'To',
   sort: 'Sort',
@@ -22,7 +23,7 @@ const FIELD_NAMES: Record<string, string> = {
  */
 export function readOrderFilters(search: URLSearchParams): { filter: AdminOrderFilter; errors: string[] } {
   const raw: Record<string, string> = {}
-  for (const key of ['q', 'status', 'store', 'payment', 'late', 'from', 'to', 'sort'] as const) {
+  for (const key of ['q', 'status', 'store', 'payment', 'late', 'overdue', 'from', 'to', 'sort'] as const) {
     const value = search.get(key)?.trim()
     if (value) raw[key] = value
   }
@@ -46,5 +47,9 @@ export function orderFilterQuery(filter: Partial<AdminOrderFilter>): string {
     if (value && !(key === 'sort' && value === 'newest')) params.set(key, value)
   }
   if (filter.late) params.set('late', '1')
+  if (filter.overdue) params.set('overdue', '1')
   return params.toString()
 }
+
+/** The orders export's query key for one row per order line (`?rows=lines`) instead of one per order. */
+export const ORDER_EXPORT_ROWS_PARAM = 'rows'

@@ -1,27 +1,10 @@
 /**
  * An order's payment state and method in words for the pages (docs/payments.md, "Payment states").
  */
-import { PAYMENT_STATES, type PaymentState } from '../../contract/payment.ts'
+import { PAYMENT_STATE_LABELS, PAYMENT_STATES, paymentStateLabel, type PaymentState } from '../../contract/payment.ts'
 
-export { PAYMENT_STATES, type PaymentState }
-
-/** The label of each payment state. */
-export const PAYMENT_STATE_LABELS: Record<PaymentState, string> = {
-  cod: 'Cash on delivery',
-  pending: 'Awaiting payment',
-  paid: 'Paid online',
-  expired: 'Not paid in time',
-  mismatch: 'Amount mismatch',
-  refund_pending: 'Refund in progress',
-  refunded: 'Refunded',
-  partially_refunded: 'Partly refunded',
-  refund_failed: 'Refund failed',
-}
-
-/** A payment state's label; an unknown state reads as itself. */
-export function paymentStateLabel(state: string): string {
-  return PAYMENT_STATE_LABELS[state as PaymentState] ?? state
-}
+// The states' labels live in contract/payment.ts: the API's orders export writes them too.
+export { PAYMENT_STATE_LABELS, PAYMENT_STATES, paymentStateLabel, type PaymentState }
 
 const METHOD_LABELS: Record<string, string> = {
   cod: 'Cash on delivery',

@@ -5,6 +5,7 @@
  * phones. The action reads `CartActionSchema` (app/lib/schemas/cart.ts): without JavaScript it
  * answers a redirect back to the page the button was on, at the product's card (`#p-<id>`), with a
  * flash toast; a fetcher (JavaScript, `js=1`) gets `{ ok, message }` instead, so the page stays put.
+ * An add is refused (422, "Delivery not available at <pincode>") while the chosen PIN code has no store.
  * After "Order again" the page lists what was left out and why (docs/product.md, "Order again").
  */
 import { data } from 'react-router'
@@ -21,6 +22,7 @@ import type { CartActionData } from '../components/add-to-cart.tsx'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { productAnchor } from '../lib/cart.ts'
+import { notDeliverableLabel } from '../lib/delivery.ts'
 import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
 import type { LeftOutNotice } from '../lib/reorder.ts'
 import { CartActionSchema } from '../lib/schemas/cart.ts'
@@ -67,6 +69,11 @@ export async function action({ context, request }: Route.ActionArgs) {
 
   if (!parsed.success) return answer(false, 'That cart request was not understood: please try again')
   const input = parsed.data
+  // A PIN code no store serves (docs/stores.md, "Shopper pages"): nothing is added before a cart
+  // fills, whatever the page showed (a stale page, a hand-made form). Taking out stays possible.
+  const chosen = session.location
+  if (input.intent === 'add' && chosen && chosen.storeId === null)
+    return answer(false, notDeliverableLabel(chosen.pincode), { status: 422 })
   const opts = { clientIp: clientIp(request) }
   const result =
     input.intent === 'add'

@@ -23,9 +23,9 @@ import { clientIp } from '../.server/request.ts'
 import { categoryPath, listingPath } from '../lib/slug.ts'
 import { Banner } from '../components/banner.tsx'
 import { CategoryGrid } from '../components/category-grid.tsx'
-import { HOME_ROW_CARDS, ProductRow } from '../components/product-row.tsx'
+import { HOME_ROW_CARDS, homeRowCards, ProductRow } from '../components/product-row.tsx'
 import { HydrateWhenVisible } from '../components/hydrate-when-visible.tsx'
-import { toCardData, type CategoryLinkData, type ProductCardData } from '../lib/catalog-cards.ts'
+import type { CategoryLinkData, ProductCardData } from '../lib/catalog-cards.ts'
 import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
 import { SHOP_NAME } from '../components/header.tsx'
 import { originFromMatches, pageMeta } from '../lib/seo.ts'
@@ -53,8 +53,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta({
     origin: originFromMatches(matches),
     path: '/',
-    title: `${SHOP_NAME} | Groceries delivered in 10 minutes`,
-    description: 'Fresh fruits, vegetables, dairy, atta, dal, snacks and more, delivered to your door in 10 minutes.',
+    title: `${SHOP_NAME} | Groceries delivered in minutes`,
+    description: 'Fresh fruits, vegetables, dairy, atta, dal, snacks and more, delivered to your door in minutes.',
     siteName: SHOP_NAME,
   })
 
@@ -92,9 +92,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       seeAllHref: categoryPath(category),
       // One card per pack group (the API's `groupSizes`), without the size picker: 66 pickers took the
       // document from under 150 kB to 177 kB (docs/product.md, "Pack sizes"); the card's page lists them.
-      products: (productsByCategory.get(category._id) ?? [])
-        .slice(0, HOME_ROW_CARDS)
-        .map(({ packSizes: _sizes, ...product }) => toCardData(product)),
+      products: homeRowCards(productsByCategory.get(category._id) ?? [], 0, HOME_ROW_CARDS),
     }))
     .filter((row) => row.products.length > 0)
 
@@ -120,7 +118,7 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-5 px-3 py-4 sm:px-4">
-      <h1 className="sr-only">Groceries delivered in 10 minutes</h1>
+      <h1 className="sr-only">Groceries delivered in minutes</h1>
       <Banner />
       {'pending' in loaderData ? (
         <Suspense
@@ -160,7 +158,13 @@ function HomeContent({ data }: { data: HomeData }) {
       <div className="flex flex-col gap-1">
         {data.rows.map((row, i) => {
           const content = (
-            <ProductRow headingId={`row-${row.categoryId}`} title={row.title} seeAllHref={row.seeAllHref} products={row.products} />
+            <ProductRow
+              headingId={`row-${row.categoryId}`}
+              title={row.title}
+              seeAllHref={row.seeAllHref}
+              products={row.products}
+              moreHref={`/home-row/${row.categoryId}`}
+            />
           )
           // The first row hydrates with the page; the others when they come near the screen, and
           // the browser skips their layout and paint until then (content-visibility, CSS Containment

@@ -1,6 +1,6 @@
 /**
- * /register (docs/product.md, "Auth screens"; rules: docs/product.md, "Validation rules"; success goes
- * to /login, keeping `redirectTo`, with the email filled in: docs/product.md, "States and transitions";
+ * /register (docs/product.md, "Auth screens"; rules: docs/product.md, "Validation rules"; success signs
+ * the new account in and goes to `redirectTo` or `/`: docs/product.md, "States and transitions";
  * messages: docs/product.md, "Toasts"). Name,
  * email, password and confirmPassword, both passwords with show/hide toggles; a mismatch is "password
  * and confirm password must be same".
@@ -11,7 +11,7 @@ import { Form, Link } from 'react-router'
 import type { Route } from './+types/register'
 import { failedFormReply, invalidFormReply, readForm } from '../.server/form.ts'
 import * as userApi from '../.server/api/user.ts'
-import { requireAnonymous } from '../.server/auth.ts'
+import { requireAnonymous, signIn } from '../.server/auth.ts'
 import { getSession } from '../.server/context.ts'
 import { clientIp, safeRedirect } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
@@ -38,7 +38,7 @@ const FIELD_NAMES = ['name', 'email', 'password', 'confirmPassword']
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAnonymous(context)
-  // Carried through to /login so a shopper sent here from a guarded page still ends up there.
+  // Where to land once registered (and signed in): a shopper sent here from a guarded page ends up there.
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '')
   return { redirectTo }
 }
@@ -57,9 +57,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     return failedFormReply(submission, result, { fields: FIELD_NAMES, hideFields: SECRET_FIELDS })
   }
 
-  // On to /login with the email filled in and the destination kept (a shopper who came from the
-  // cart's "Proceed" signs in and lands on /checkout with the guest cart merged).
+  // Registering signs the new account in (docs/product.md, "States and transitions": register
+  // success): the same login call and sign-in step as /login, so the guest cart is merged and a
+  // shopper who came from the cart's "Proceed" lands on /checkout with it.
   const redirectTo = safeRedirect(formData.get('redirectTo'), '')
+  const login = await userApi.login(
+    api,
+    { email: submission.value.email, password: submission.value.password },
+    { clientIp: clientIp(request) },
+  )
+  const signedIn = login.ok ? await signIn(api, session, login.data) : login
+  if (signedIn.ok) return redirectWithToast(session, redirectTo || '/', { type: 'success', message: result.message })
+
+  // The account exists but the sign-in was refused (say, the login rate limit): on to /login with the
+  // email filled in and the destination kept, as before registering signed in.
   const loginPath = redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : '/login'
   session.flashRegisteredEmail(submission.value.email)
   return redirectWithToast(session, loginPath, { type: 'success', message: result.message })

@@ -21,7 +21,7 @@ import { useEffect, useEffectEvent, useRef } from 'react'
 import { Form, Link, useLocation, useNavigation, useSubmit } from 'react-router'
 import type { Route } from './+types/search'
 import { fetchRange, searchProducts, type Understood } from '../.server/api/catalog.ts'
-import { filtersBody, filtersKey, readListFilters } from '../lib/list-filters.ts'
+import { filtersBody, filtersKey, isSorted, readListFilters } from '../lib/list-filters.ts'
 import { ListFacets } from '../components/list-facets.tsx'
 import { clientIp } from '../.server/request.ts'
 import { useDebouncedCallback, SEARCH_DEBOUNCE_MS } from '../lib/use-debounce.ts'
@@ -93,6 +93,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private
  * Debounced search-as-you-type for every `q` input of a form that submits to /search (this page's
  * and the header's). Each pause of SEARCH_DEBOUNCE_MS submits the form as a GET navigation that
  * replaces the current history entry, so Back leaves the search instead of stepping through letters.
+ * Emptying the box searches for nothing until a new word is typed.
  */
 function useSearchAsYouType() {
   const submit = useSubmit()
@@ -107,6 +108,13 @@ function useSearchAsYouType() {
       if (!(input instanceof HTMLInputElement) || input.name !== 'q' || !input.form) return
       if (new URL(input.form.action, window.location.href).pathname !== '/search') return
       lastTypedRef.current = input.value
+      // An emptied box is a shopper about to type a new word: keep the results (and this input,
+      // with the focus) until they do. Searching for nothing would swap in the empty page and its
+      // header bar mid-word. Enter on an empty box still opens it (a plain GET).
+      if (!input.value.trim()) {
+        search.cancel()
+        return
+      }
       search(input.form)
     }
     document.addEventListener('input', onInput)
@@ -219,7 +227,7 @@ function SearchForm({ q, isSearching, lastTypedRef }: { q: string; isSearching: 
 
 /** Whether the shopper chose a filter or sort (the facet form stays to undo it even with no result). */
 function hasChosen(filters: ReturnType<typeof readListFilters>): boolean {
-  return filters.brand.length > 0 || filters.price !== null || filters.discount !== null || filters.sort !== 'relevance'
+  return filters.brand.length > 0 || filters.price !== null || filters.discount !== null || isSorted(filters)
 }
 
 /**

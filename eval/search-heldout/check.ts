@@ -1,10 +1,12 @@
 /**
- * Checks every judgment in queries.json against the catalogue CSV and writes counts.json:
- * how many catalogue products each query's judgment accepts. Fails when an answerable query accepts
+ * Checks every judgment of a held-out set against the catalogue CSV and writes its counts file:
+ * how many catalogue products each query's judgment accepts. The first set is queries.json →
+ * counts.json (the default); `--set 2` checks the second set, queries-2.json → counts-2.json
+ * (eval/search-heldout/README.md, "The second set (n001–n100)"). Fails when an answerable query accepts
  * nothing, an unanswerable one accepts anything, or a judgment names a category, sub category or
  * nearest shelf that the catalogue does not have.
  *
- *   npx tsx eval/search-heldout/check.ts [path/to/bigbasket-products.csv] [--show]
+ *   npx tsx eval/search-heldout/check.ts [path/to/bigbasket-products.csv] [--set 1|2] [--show]
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -24,7 +26,14 @@ interface Query {
 const here = import.meta.dirname
 const args = process.argv.slice(2)
 const show = args.includes('--show')
-const csvPath = args.find((a) => !a.startsWith('--')) ?? process.env.CATALOG_CSV ?? '/work/shared/catalog/bigbasket-products.csv'
+const setAt = args.indexOf('--set')
+const set = setAt >= 0 ? args[setAt + 1] : '1'
+if (set !== '1' && set !== '2') throw new Error(`--set takes 1 or 2, not "${set}"`)
+const suffix = set === '1' ? '' : `-${set}`
+const csvPath =
+  args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--set') ??
+  process.env.CATALOG_CSV ??
+  '/work/shared/catalog/bigbasket-products.csv'
 
 const rows: Record<string, string>[] = parse(fs.readFileSync(csvPath), { columns: true, skip_empty_lines: true })
 const products: (Product & { id: string })[] = rows.map((r) => ({
@@ -38,7 +47,7 @@ const products: (Product & { id: string })[] = rows.map((r) => ({
 const categories = new Set(products.map((p) => p.category))
 const subCategories = new Set(products.map((p) => p.subCategory))
 
-const queries: Query[] = JSON.parse(fs.readFileSync(path.join(here, 'queries.json'), 'utf8'))
+const queries: Query[] = JSON.parse(fs.readFileSync(path.join(here, `queries${suffix}.json`), 'utf8'))
 const problems: string[] = []
 const counts: Record<string, { query: string; relevant: number; unanswerable?: true }> = {}
 
@@ -61,7 +70,7 @@ for (const q of queries) {
   }
 }
 
-fs.writeFileSync(path.join(here, 'counts.json'), JSON.stringify(counts, null, 2) + '\n')
+fs.writeFileSync(path.join(here, `counts${suffix}.json`), JSON.stringify(counts, null, 2) + '\n')
 const answerable = queries.filter((q) => !q.unanswerable)
 const fewer = answerable.filter((q) => counts[q.id].relevant < 5).map((q) => `${q.id} ${q.query} (${counts[q.id].relevant})`)
 console.log(`${queries.length} queries, ${answerable.length} answerable; ${fewer.length} answerable with fewer than 5 relevant products.`)

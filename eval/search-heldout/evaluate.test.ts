@@ -4,14 +4,24 @@
  * and the held-out set meets its targets (docs/search.md, "Relevance"; decision
  * docs/decisions/0028-search-held-out-ranking.md): first result relevant for at least 85 % of the
  * queries and mean P@5 at least 0.8, over all of them and over the multi-word and the sized ones
- * alike. One store (one PGlite with the real catalogue) serves the whole file: a new instance costs
- * seconds (docs/stack.md, "PGlite").
+ * alike. The second held-out set (./queries-2.json, n001–n100, written blind later) is scored in the
+ * same run over its answerable queries against the floor of its first run (78 %, P@5 0.79), below its
+ * targets of 90 % and 0.8 (eval/search-heldout/README.md, "The second set (n001–n100)"). One store (one
+ * PGlite with the real catalogue) serves the whole file: a new instance costs seconds
+ * (docs/stack.md, "PGlite").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /** Held-out targets (docs/search.md, "Relevance"): first result relevant, mean precision@5. */
 const FIRST_RELEVANT_TARGET = 0.85
 const PRECISION_TARGET = 0.8
+/**
+ * Second-set floors over its answerable queries: the figures of its first run, 78.9 % and P@5 0.80, below the
+ * targets of 90 % and 0.80 it is to reach (eval/search-heldout/README.md, "The second set (n001–n100)").
+ * Raise them as the search improves; never lower them to pass.
+ */
+const SECOND_FIRST_RELEVANT_FLOOR = 0.78
+const SECOND_PRECISION_FLOOR = 0.79
 import { loadRelevanceSet } from '../../api/modules/search/relevance-judge.ts'
 import {
   evaluate,
@@ -19,11 +29,13 @@ import {
   loadHeldOut,
   noMatchMessage,
   openStore,
+  parseSets,
   toJudgeProducts,
   unanswerableHit,
   type AnswerProduct,
   type Evaluation,
   type SearchAnswer,
+  type SetEvaluation,
   type Store,
 } from './evaluate.ts'
 
@@ -81,43 +93,75 @@ describe('the unanswerable rule (README, "Metrics")', () => {
   })
 })
 
+describe('the --set option', () => {
+  it('scores the first set by default, the second with --set 2, both with --set all, and refuses anything else', () => {
+    expect(parseSets([])).toEqual(['1'])
+    expect(parseSets(['--set', '1'])).toEqual(['1'])
+    expect(parseSets(['--set', '2'])).toEqual(['2'])
+    expect(parseSets(['--set', 'all'])).toEqual(['1', '2'])
+    expect(() => parseSets(['--set', '3'])).toThrow(/--set takes 1, 2 or all/)
+    expect(() => parseSets(['--set'])).toThrow(/--set takes/)
+  })
+})
+
+/** A scored set that must be there (the run below scores both). */
+function scored(set: SetEvaluation | undefined, name: string): SetEvaluation {
+  if (!set) throw new Error(`${name} was not scored`)
+  return set
+}
+
 describe('the search evaluation on the real catalogue', () => {
   let store: Store
   let result: Evaluation
+  let first: SetEvaluation
+  let second: SetEvaluation
 
   beforeAll(async () => {
     store = await openStore()
-    result = await evaluate(store)
+    result = await evaluate(store, ['1', '2'])
+    first = scored(result.heldOut, 'queries.json')
+    second = scored(result.heldOut2, 'queries-2.json')
     console.log(figures(result))
-  }, 150_000)
+  }, 200_000)
   afterAll(() => store?.close())
 
-  it('scores every query of both sets, each figure in [0, 1]', () => {
-    expect(result.heldOut.scores.map((s) => s.id)).toEqual(loadHeldOut().map((q) => q.id))
+  it('scores every query of every set, each figure in [0, 1]', () => {
+    expect(first.scores.map((s) => s.id)).toEqual(loadHeldOut().map((q) => q.id))
+    expect(second.scores.map((s) => s.id)).toEqual(loadHeldOut('2').map((q) => q.id))
     expect(result.tuning.scores.map((s) => s.query)).toEqual(loadRelevanceSet().map((q) => q.q))
-    expect(result.heldOut.overall.queries).toBe(loadHeldOut().length)
-    const all = [result.heldOut, result.tuning].flatMap((set) => [set.overall, ...set.byKind])
+    expect(first.overall.queries).toBe(loadHeldOut().length)
+    expect(second.overall.queries).toBe(100)
+    const all = [first, second, result.tuning].flatMap((set) => [set.overall, ...set.byKind])
     for (const s of all) {
       expect(s.firstRelevant, s.label).toBeGreaterThanOrEqual(0)
       expect(s.firstRelevant, s.label).toBeLessThanOrEqual(1)
       expect(s.precision, s.label).toBeGreaterThanOrEqual(0)
       expect(s.precision, s.label).toBeLessThanOrEqual(1)
     }
-    for (const s of [...result.heldOut.scores, ...result.tuning.scores]) {
+    for (const s of [...first.scores, ...second.scores, ...result.tuning.scores]) {
       expect([0, 1]).toContain(s.first)
       expect(s.precision).toBeGreaterThanOrEqual(0)
       expect(s.precision).toBeLessThanOrEqual(1)
     }
     // Every kind of the README has queries (a kind with none would print a meaningless 0).
-    expect(result.heldOut.byKind.filter((s) => s.queries === 0).map((s) => s.label)).toEqual([])
+    for (const set of [first, second]) expect(set.byKind.filter((s) => s.queries === 0).map((s) => s.label)).toEqual([])
   })
 
   it('meets the held-out targets, over all queries and over the multi-word and the sized ones', () => {
-    const groups = [result.heldOut.overall, ...result.heldOut.byKind.filter((s) => s.label === 'multi-word' || s.label === 'sized')]
+    const groups = [first.overall, ...first.byKind.filter((s) => s.label === 'multi-word' || s.label === 'sized')]
     expect(groups.map((s) => s.label)).toEqual(['all', 'multi-word', 'sized'])
     for (const s of groups) {
       expect(s.firstRelevant, `${s.label}: first result relevant`).toBeGreaterThanOrEqual(FIRST_RELEVANT_TARGET)
       expect(s.precision, `${s.label}: P@5`).toBeGreaterThanOrEqual(PRECISION_TARGET)
     }
+  })
+
+  describe('the second held-out set (n001–n100)', () => {
+    it('holds its first run over its answerable queries: first result relevant ≥ 78 %, P@5 ≥ 0.79', () => {
+      const answerable = second.byKind.find((s) => s.label === 'answerable')
+      expect(answerable?.queries).toBe(loadHeldOut('2').filter((q) => !q.unanswerable).length)
+      expect(answerable?.firstRelevant, 'answerable: first result relevant').toBeGreaterThanOrEqual(SECOND_FIRST_RELEVANT_FLOOR)
+      expect(answerable?.precision, 'answerable: P@5').toBeGreaterThanOrEqual(SECOND_PRECISION_FLOOR)
+    })
   })
 })

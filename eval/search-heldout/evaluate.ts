@@ -1,9 +1,14 @@
 /**
  * The search evaluation (eval/search-heldout/README.md, "Metrics"): every query of the frozen, blind
- * held-out set (./queries.json) and of the tuning set (api/modules/search/relevance-set.json) through
- * the search the storefront's /search page runs, on a fresh database with the real catalogue.
+ * held-out sets (./queries.json, h001–h254; ./queries-2.json, n001–n100, README "The second set
+ * (n001–n100)") and of the tuning set (api/modules/search/relevance-set.json) through the search the
+ * storefront's /search page runs, on a fresh database with the real catalogue.
  *
- *   npm run eval:search          (PGlite; with TEST_DATABASE_URL set, a fresh PostgreSQL database)
+ *   npm run eval:search                 (the first held-out set and the tuning set, as before)
+ *   npm run eval:search -- --set 2      (the second held-out set and the tuning set)
+ *   npm run eval:search -- --set all    (both held-out sets and the tuning set)
+ *
+ * PGlite; with TEST_DATABASE_URL set, a fresh PostgreSQL database.
  *
  * The store: the API built by the tests' own builder (api/testing/app.ts `createTestApp`) with the
  * bundled catalogue imported by the store's importer (api/db/seed/import-catalog.ts), and a search rate
@@ -72,7 +77,7 @@ export interface HeldOutQuery {
   nearestShelf?: string
 }
 
-/** The held-out kinds in the README's order; a query counts in each of its kinds. */
+/** The held-out kinds of the first set in the README's order; a query counts in each of its kinds. */
 export const HELD_OUT_KINDS = [
   'single-word',
   'multi-word',
@@ -84,6 +89,29 @@ export const HELD_OUT_KINDS = [
   'misspelled',
   'unanswerable',
 ] as const
+
+/** The second set's kinds: the first set's plus `attribute` and `multi-intent` (README, "The second set (n001–n100)"). */
+export const HELD_OUT_2_KINDS = [...HELD_OUT_KINDS, 'attribute', 'multi-intent'] as const
+
+/** The held-out sets: "1" is queries.json / counts.json (h001–h254), "2" is queries-2.json / counts-2.json (n001–n100). */
+export const HELD_OUT_SETS = {
+  '1': { queries: 'queries.json', counts: 'counts.json', kinds: HELD_OUT_KINDS },
+  '2': { queries: 'queries-2.json', counts: 'counts-2.json', kinds: HELD_OUT_2_KINDS },
+} as const
+
+export type HeldOutSetId = keyof typeof HELD_OUT_SETS
+
+/**
+ * Reads the CLI's `--set` option: "1" (the default, the first set only), "2", or "all" (both).
+ * Throws on anything else, so a typo does not silently score the wrong set.
+ */
+export function parseSets(args: string[]): HeldOutSetId[] {
+  const at = args.indexOf('--set')
+  const value = at >= 0 ? args[at + 1] : '1'
+  if (value === 'all') return ['1', '2']
+  if (value === '1' || value === '2') return [value]
+  throw new Error(`--set takes 1, 2 or all, not "${value ?? ''}"`)
+}
 
 /** A product as the search answers it (contract/product.ts `ProductSchema`), the fields judged. */
 export interface AnswerProduct {
@@ -132,22 +160,25 @@ export interface SetEvaluation {
 }
 
 export interface Evaluation {
-  heldOut: SetEvaluation
+  /** The first held-out set (queries.json), when it was scored. */
+  heldOut?: SetEvaluation
+  /** The second held-out set (queries-2.json), when it was scored. */
+  heldOut2?: SetEvaluation
   tuning: SetEvaluation
-  /** Held-out queries whose R counted over the imported catalogue differs from counts.json (the data drifted). */
+  /** Held-out queries (of the sets scored) whose R counted over the imported catalogue differs from their counts file (the data drifted). */
   countDrift: string[]
   /** Wall time of the searches and judging, in seconds. */
   seconds: number
 }
 
-/** The held-out queries (./queries.json, frozen). */
-export function loadHeldOut(): HeldOutQuery[] {
-  return JSON.parse(fs.readFileSync(path.join(HERE, 'queries.json'), 'utf8')) as HeldOutQuery[]
+/** The held-out queries of one set (./queries.json by default, or ./queries-2.json; frozen). */
+export function loadHeldOut(set: HeldOutSetId = '1'): HeldOutQuery[] {
+  return JSON.parse(fs.readFileSync(path.join(HERE, HELD_OUT_SETS[set].queries), 'utf8')) as HeldOutQuery[]
 }
 
-/** R per held-out query id (./counts.json, written by ./check.ts from the catalogue CSV). */
-export function loadCounts(): Record<string, { relevant: number }> {
-  return JSON.parse(fs.readFileSync(path.join(HERE, 'counts.json'), 'utf8')) as Record<string, { relevant: number }>
+/** R per held-out query id of one set (./counts.json or ./counts-2.json, written by ./check.ts from the catalogue CSV). */
+export function loadCounts(set: HeldOutSetId = '1'): Record<string, { relevant: number }> {
+  return JSON.parse(fs.readFileSync(path.join(HERE, HELD_OUT_SETS[set].counts), 'utf8')) as Record<string, { relevant: number }>
 }
 
 /**
@@ -340,30 +371,44 @@ function countDrift(store: Store, queries: HeldOutQuery[], counts: Record<string
   return drift
 }
 
-/** Runs both sets through `store`'s search and scores them. */
-export async function evaluate(store: Store): Promise<Evaluation> {
-  const started = performance.now()
-  const heldOutQueries = loadHeldOut()
-  const counts = loadCounts()
-  const held = await scoreHeldOut(store, heldOutQueries, counts)
-  const tuned = await scoreTuning(store, loadRelevanceSet())
+/** One held-out set's scores, overall and by kind (with "answerable" first and "hindi or regional" last). */
+function heldOutEvaluation(held: QueryScore[], kinds: readonly string[]): SetEvaluation {
   const answerable = held.filter((s) => !s.unanswerable)
   const hindiOrRegional = held.filter((s) => s.kinds.includes('hindi') || s.kinds.includes('regional'))
   return {
-    heldOut: {
-      scores: held,
-      overall: summarize('all', held),
-      byKind: [
-        summarize('answerable', answerable),
-        ...HELD_OUT_KINDS.map((kind) =>
-          summarize(
-            kind,
-            held.filter((s) => s.kinds.includes(kind)),
-          ),
+    scores: held,
+    overall: summarize('all', held),
+    byKind: [
+      summarize('answerable', answerable),
+      ...kinds.map((kind) =>
+        summarize(
+          kind,
+          held.filter((s) => s.kinds.includes(kind)),
         ),
-        summarize('hindi or regional', hindiOrRegional),
-      ],
-    },
+      ),
+      summarize('hindi or regional', hindiOrRegional),
+    ],
+  }
+}
+
+/**
+ * Runs the held-out `sets` (default: the first only, as before the second set existed) and the
+ * tuning set through `store`'s search and scores them.
+ */
+export async function evaluate(store: Store, sets: HeldOutSetId[] = ['1']): Promise<Evaluation> {
+  const started = performance.now()
+  const scored: Partial<Record<HeldOutSetId, SetEvaluation>> = {}
+  const drift: string[] = []
+  for (const set of sets) {
+    const queries = loadHeldOut(set)
+    const counts = loadCounts(set)
+    scored[set] = heldOutEvaluation(await scoreHeldOut(store, queries, counts), HELD_OUT_SETS[set].kinds)
+    drift.push(...countDrift(store, queries, counts))
+  }
+  const tuned = await scoreTuning(store, loadRelevanceSet())
+  return {
+    heldOut: scored['1'],
+    heldOut2: scored['2'],
     tuning: {
       scores: tuned,
       overall: summarize('all', tuned),
@@ -374,7 +419,7 @@ export async function evaluate(store: Store): Promise<Evaluation> {
         ),
       ),
     },
-    countDrift: countDrift(store, heldOutQueries, counts),
+    countDrift: drift,
     seconds: (performance.now() - started) / 1000,
   }
 }
@@ -386,14 +431,24 @@ const header = `  ${'queries'.padEnd(20)} ${'n'.padStart(4)}   first result rele
 const productLine = (p: AnswerProduct) =>
   `${p.name} (${p.more_details.brand ?? ''}, ${p.unit}) [${p.subCategory.map((s) => s.name).join(', ')}]`
 
-/** The figures of both sets as text. */
+/** The held-out sets that were scored, with the file each came from. */
+function scoredSets(e: Evaluation): { file: string; set: SetEvaluation }[] {
+  return [
+    ...(e.heldOut ? [{ file: HELD_OUT_SETS['1'].queries, set: e.heldOut }] : []),
+    ...(e.heldOut2 ? [{ file: HELD_OUT_SETS['2'].queries, set: e.heldOut2 }] : []),
+  ]
+}
+
+/** The figures of every scored set as text. */
 export function figures(e: Evaluation): string {
   return [
-    'held-out set (eval/search-heldout/queries.json: frozen, written blind); P@5 = relevant in the first 5 ÷ min(5, R)',
-    header,
-    row(e.heldOut.overall),
-    ...e.heldOut.byKind.map(row),
-    '',
+    ...scoredSets(e).flatMap(({ file, set }) => [
+      `held-out set (eval/search-heldout/${file}: frozen, written blind); P@5 = relevant in the first 5 ÷ min(5, R)`,
+      header,
+      row(set.overall),
+      ...set.byKind.map(row),
+      '',
+    ]),
     'tuning set (api/modules/search/relevance-set.json), scored the same way',
     header,
     row(e.tuning.overall),
@@ -401,10 +456,15 @@ export function figures(e: Evaluation): string {
   ].join('\n')
 }
 
+/** Every scored held-out query, of all the sets scored. */
+function heldOutScores(e: Evaluation): QueryScore[] {
+  return scoredSets(e).flatMap(({ set }) => set.scores)
+}
+
 /** The held-out misses: each query that did not score 1 on both metrics, with its first three products. */
 export function misses(e: Evaluation): string {
   const lines: string[] = []
-  for (const s of e.heldOut.scores.filter((s) => s.first < 1 || s.precision < 1)) {
+  for (const s of heldOutScores(e).filter((s) => s.first < 1 || s.precision < 1)) {
     const tag = s.unanswerable ? 'UNANSWERABLE MISS' : `${s.first < 1 ? 'FIRST-MISS ' : ''}p@5 ${s.precision.toFixed(2)} (R ${s.available})`
     lines.push(`${s.id} "${s.query}" [${s.kinds.join(', ')}] ${tag}`)
     if (s.unanswerable) lines.push(`    says: ${s.message ?? '(nothing: shown as if it matched)'}`)
@@ -426,18 +486,19 @@ function commit(): string {
 }
 
 async function main() {
+  const sets = parseSets(process.argv.slice(2))
   const started = performance.now()
   const store = await openStore()
   try {
-    const e = await evaluate(store)
+    const e = await evaluate(store, sets)
     const total = (performance.now() - started) / 1000
     const heading =
       `search evaluation, commit ${commit()}, ${new Date().toISOString()}, ${store.kind}: ` +
-      `catalogue import ${store.importSeconds.toFixed(1)} s, ${e.heldOut.scores.length + e.tuning.scores.length} searches ` +
+      `catalogue import ${store.importSeconds.toFixed(1)} s, ${heldOutScores(e).length + e.tuning.scores.length} searches ` +
       `${e.seconds.toFixed(1)} s, total ${total.toFixed(1)} s`
-    const drift = e.countDrift.length > 0 ? ['', 'R drift (counts.json vs the imported catalogue):', ...e.countDrift] : []
+    const drift = e.countDrift.length > 0 ? ['', 'R drift (counts file vs the imported catalogue):', ...e.countDrift] : []
     console.log([heading, '', figures(e), ...drift].join('\n'))
-    const missed = e.heldOut.scores.filter((s) => s.first < 1 || s.precision < 1).length
+    const missed = heldOutScores(e).filter((s) => s.first < 1 || s.precision < 1).length
     fs.writeFileSync(
       LAST_RUN_FILE,
       [heading, '', figures(e), ...drift, '', `held-out misses (${missed}: first result not relevant or P@5 below 1)`, misses(e), ''].join(

@@ -108,6 +108,17 @@ test('the admin searches, prints packing slips and exports the filtered list', a
   expect(lines).toHaveLength(2)
   expect(lines[1]).toContain(order.orderId)
   expect(lines[1]).toContain(email)
+  // "Export lines (CSV)" keeps the filters and gives one row per order line.
+  const linesLink = page.getByRole('link', { name: 'Export lines (CSV)' })
+  const linesHref = (await linesLink.getAttribute('href'))!
+  expect(linesHref).toContain(`q=${order.orderId}`)
+  expect(linesHref).toContain('rows=lines')
+  const lineCsv = await page.request.get(linesHref)
+  expect(lineCsv.headers()['content-disposition']).toMatch(/filename="order-lines-/)
+  const lineRows = (await lineCsv.text()).trim().split(/\r?\n/)
+  expect(lineRows[0]).toMatch(/^\uFEFF?Order number,Placed at \(IST\),Status,Store,Line,SKU,Product,/)
+  expect(lineRows.length).toBeGreaterThanOrEqual(2)
+  for (const row of lineRows.slice(1)) expect(row).toContain(order.orderId)
 })
 
 test('bulk cancel asks for the confirmation tick and keeps the reason; the export is for admins only', async ({

@@ -297,6 +297,49 @@ test.describe('store admin', () => {
     }
   })
 
+  test('pauses Koramangala with a note its shopper sees at once, and resumes it', async ({ page, browser, request }, testInfo) => {
+    const js = isJs(testInfo)
+    const headers = await adminHeaders(request)
+    const shopperContext = await browser.newContext({ javaScriptEnabled: js })
+    const shopper = await shopperContext.newPage()
+    const headline = shopper.getByRole('banner').getByTestId('location-link')
+    try {
+      await shopper.goto('/location')
+      const submit = shopper.getByRole('main').getByRole('button', { name: 'Check and save' })
+      if (js) await waitForHydration(submit)
+      await shopper.getByRole('main').getByLabel('Pincode').fill('560034')
+      await submit.click()
+      await expect(headline).toContainText('Koramangala, 560034')
+      await expect(headline).toContainText('Delivery in')
+
+      await signInAsAdmin(page)
+      await page.goto('/dashboard/stores')
+      const card = page.locator(`[data-store-id="${KORAMANGALA}"]`)
+      await card.getByRole('link', { name: 'Pause Koramangala' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Pause Koramangala?' })
+      await expect(dialog.getByLabel('Note shown to shoppers')).toHaveValue('Closed for stock-taking')
+      await dialog.getByRole('button', { name: 'Pause' }).click()
+      await expect(toast(page, 'Koramangala is paused')).toBeVisible()
+      await expect(card.locator('[data-field="paused"]')).toHaveText('Paused: Closed for stock-taking')
+
+      // The shopper's next page says why, with no delivery time; the checkout refuses.
+      await shopper.goto('/')
+      await expect(headline).toContainText('Closed for stock-taking')
+      await expect(headline).not.toContainText('Delivery in')
+
+      await card.getByRole('link', { name: 'Resume Koramangala' }).click()
+      await page.getByRole('dialog', { name: 'Resume Koramangala?' }).getByRole('button', { name: 'Resume' }).click()
+      await expect(toast(page, 'Koramangala takes orders again')).toBeVisible()
+      await expect(card.locator('[data-field="paused"]')).toHaveCount(0)
+      await shopper.goto('/')
+      await expect(headline).toContainText('Delivery in')
+    } finally {
+      // A failed run must not leave Koramangala paused for the shopper journeys after it.
+      await request.put('/api/store/update', { data: { _id: KORAMANGALA, pausedNote: null }, headers })
+      await shopperContext.close()
+    }
+  })
+
   test("edits a store's GSTIN and invoice code, with the messages of a typo and of another state's GSTIN", async ({
     page,
     request,

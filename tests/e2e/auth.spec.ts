@@ -1,13 +1,14 @@
 /**
  * Register, sign in, sign out (docs/product.md, "Auth screens", "States and transitions",
- * "Validation rules" and "Error catalogue": register goes to /login with a success toast, the
- * account menu shows the name, logout is a POST that toasts and goes to /).
+ * "Validation rules" and "Error catalogue": registering signs the new account in with a success toast
+ * and goes to redirectTo or /, the account menu shows the name, logout is a POST that toasts and goes to /).
  *
  * Toast texts are the API's messages (docs/product.md, "Toasts").
  */
 import { test, expect, type Page } from '@playwright/test'
 import {
   expectSignedInAs,
+  guestCartToSignIn,
   isJs,
   loginLink,
   newUser,
@@ -16,7 +17,6 @@ import {
   signIn,
   submitLogin,
   toast,
-  waitForHydration,
 } from './helpers.ts'
 
 async function submitRegister(page: Page, user: { name: string; email: string; password: string }, confirmPassword: string) {
@@ -29,17 +29,15 @@ async function submitRegister(page: Page, user: { name: string; email: string; p
   await form.getByRole('button', { name: 'Register', exact: true }).click()
 }
 
-test('register, then sign in, then sign out', async ({ page }, testInfo) => {
+test('registering signs in; then sign out, and sign in again', async ({ page }, testInfo) => {
   // Seven page loads and three password hashes (argon2id): more than the default 30 s on a busy 2-core machine.
   test.slow()
   const user = newUser(testInfo, 'journey')
 
   await submitRegister(page, user, user.password)
-  await expect(page).toHaveURL(/\/login$/)
+  await expect(page).toHaveURL(/\/$/)
   await expect(toast(page, /registered successfully/i)).toBeVisible()
-
-  await signIn(page, user)
-  await expect(loginLink(page)).toHaveCount(0)
+  await expectSignedInAs(page, user.name)
 
   const menu = await openAccountMenu(page)
   await menu.getByRole('button', { name: 'Log Out', exact: true }).click()
@@ -51,26 +49,17 @@ test('register, then sign in, then sign out', async ({ page }, testInfo) => {
   // The session is really over: the next page load is still signed out.
   await page.reload()
   await expect(loginLink(page)).toBeVisible()
+
+  // The account is real: it signs in with the password it was registered with.
+  await signIn(page, user)
+  await expect(loginLink(page)).toHaveCount(0)
 })
 
-test('a visitor who registers from "Proceed" signs in with the email filled in and lands on /checkout with the cart', async ({
-  page,
-}, testInfo) => {
+test('a visitor who registers from "Proceed" is signed in and lands on /checkout with the cart', async ({ page }, testInfo) => {
   test.slow()
   const js = isJs(testInfo)
   const user = newUser(testInfo, 'proceed')
-  await page.goto('/search?q=basmati rice')
-  const add = page
-    .getByRole('main')
-    .getByRole('button', { name: /^Add .+ to cart$/ })
-    .first()
-  if (js) await waitForHydration(add)
-  await add.click()
-  await expect(page.getByTestId('cart-button')).toContainText('1 item')
-
-  await page.goto('/cart')
-  await page.getByRole('link', { name: /Proceed/ }).click()
-  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckout$/)
+  await guestCartToSignIn(page, js)
   // Enter on the link: this test is about where registering leads; whether a click lands while the
   // focused email field validates on blur is the login form's own test.
   await page.getByRole('main').getByRole('link', { name: 'Register', exact: true }).press('Enter')
@@ -82,24 +71,14 @@ test('a visitor who registers from "Proceed" signs in with the email filled in a
   await form.getByLabel('Confirm Password', { exact: true }).fill(user.password)
   await form.getByRole('button', { name: 'Register', exact: true }).click()
 
-  // Back on /login, still bound for /checkout, with the email filled in and a note saying what to do.
-  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckout$/)
-  await expect(form.getByRole('status').filter({ hasText: 'Account created: sign in' })).toBeVisible()
-  await expect(form.getByLabel('Email', { exact: true })).toHaveValue(user.email)
-  await expect(form.getByLabel('Password', { exact: true })).toHaveValue('')
-  await form.getByLabel('Password', { exact: true }).fill(user.password)
-  await form.getByRole('button', { name: 'Login', exact: true }).click()
-
-  // Signed in, on the checkout, with the cart filled as a visitor (merged into the new account).
+  // Signed in at once, on the checkout, with the cart filled as a visitor (merged into the new account).
   await expect(page).toHaveURL(/\/checkout$/)
+  await expect(toast(page, /registered successfully/i)).toBeVisible()
   await expect(page.getByTestId('cart-button')).toContainText('1 item')
   // The account is new: its one line can only be the visitor's, merged at sign-in.
   await expect(page.getByRole('main')).toContainText('1 item')
   await expect(page.getByRole('main')).toContainText(/Basmati Rice/i)
   await expectSignedInAs(page, user.name)
-  // The note was for that one visit.
-  await page.goto('/dashboard/profile')
-  await expect(page.getByText('Account created: sign in')).toHaveCount(0)
 })
 
 test('register with mismatched passwords shows the mismatch message', async ({ page }, testInfo) => {

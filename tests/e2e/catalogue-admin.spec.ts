@@ -160,6 +160,8 @@ test('the filtered export imports back unchanged: the dry run finds 0 errors, th
   const file = testInfo.outputPath('export.csv')
   await download.saveAs(file)
   const text = fs.readFileSync(file, 'utf8')
+  // The byte order mark Excel needs for ₹ comes through the BFF's download as it left the API.
+  expect(text.charCodeAt(0), 'a UTF-8 byte order mark first').toBe(0xfeff)
   const lines = text.trim().split('\r\n')
   expect(lines).toHaveLength(3)
   expect(lines[0]).toMatch(/^sku,id,name,brand,/)
@@ -263,11 +265,13 @@ test('the sub category admin searches by name and filters by category', async ({
   await signInAsAdmin(page)
   await page.goto('/dashboard/subcategory')
   const search = page.getByRole('search', { name: 'Search sub categories' })
-  await search.getByLabel('Search').fill('oil')
+  // Typed after hydration: a value typed into the server's HTML may be lost when React takes the form over.
   if (isJs(testInfo)) await waitForHydration(search.getByRole('button', { name: 'Search' }))
+  await search.getByLabel('Search').fill('oil')
   await search.getByRole('button', { name: 'Search' }).click()
   await expect(page).toHaveURL(/\/dashboard\/subcategory\?q=oil/)
   const names = page.getByRole('main').getByRole('table').locator('tbody tr')
   await expect(names.first()).toBeVisible()
-  for (const text of await names.allTextContents()) expect(text.toLowerCase()).toContain('oil')
+  // Retried: with JavaScript the address changes a moment before React draws the new rows.
+  await expect(names.filter({ hasNotText: /oil/i })).toHaveCount(0)
 })

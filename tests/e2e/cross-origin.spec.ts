@@ -10,7 +10,7 @@
  * Access refuses calls to localhost). JavaScript only: the client is a script.
  */
 import { test, expect } from '@playwright/test'
-import { newUser } from './helpers.ts'
+import { newUser, waitForOtp } from './helpers.ts'
 
 test('a page on another origin signs in, fills a cart and places an order through the API', async ({ page, baseURL }, testInfo) => {
   test.skip(testInfo.project.name === 'no-js', 'a cross-origin client is a script calling the API with fetch')
@@ -96,4 +96,50 @@ test('a page on another origin signs in, fills a cart and places an order throug
   expect(result.orderId).toBeTruthy()
   expect(result.listed).toBe(1)
   expect(result.imageLoaded).toBe(true)
+})
+
+test('the original client on another site keeps its cookie session and resets a password through the reset cookie', async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  test.skip(testInfo.project.name === 'no-js', 'a cross-origin client is a script calling the API with fetch')
+  test.setTimeout(60_000)
+  const api = new URL(baseURL!)
+  // 127.0.0.1 and localhost are two sites to the browser: only SameSite=None cookies travel between
+  // them, and Chromium, which blocks third-party cookies, keeps them because they are Partitioned.
+  await page.goto(`http://127.0.0.1:${api.port}/healthz`)
+  const user = newUser(testInfo, 'xsite')
+  const call = (path: string, method: string, body?: unknown) =>
+    page.evaluate(
+      async ({ url, method, body }) => {
+        // `include` and no Authorization header: the session is the API's cookies alone, as the
+        // original client has it once it has cleared its storage.
+        const res = await fetch(url, {
+          method,
+          headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          credentials: 'include',
+        })
+        return { status: res.status, body: await res.json() }
+      },
+      { url: `${api.origin}/api${path}`, method, body },
+    )
+  expect((await call('/user/register', 'POST', { ...user, confirmPassword: user.password })).status).toBe(201)
+  expect((await call('/user/login', 'POST', { email: user.email, password: user.password })).status).toBe(200)
+  const details = await call('/user/user-details', 'GET')
+  expect(details.status, JSON.stringify(details.body)).toBe(200)
+  expect(details.body.data.email).toBe(user.email)
+  // A cookie-signed write from the listed origin passes the cross-site check.
+  const updated = await call('/user/update-user', 'PUT', { name: `${user.name} X`, email: user.email, mobile: '9876543210' })
+  expect(updated.status, JSON.stringify(updated.body)).toBe(200)
+
+  // Password reset: the code by mail, then the reset token rides in its own cookie from verify to reset.
+  const since = Date.now()
+  expect((await call('/user/forgot-password', 'PUT', { email: user.email })).status).toBe(200)
+  const otp = await waitForOtp(user.email, since)
+  expect((await call('/user/verify-forgot-password-otp', 'PUT', { email: user.email, otp })).status).toBe(200)
+  const newPassword = `${user.password}-2`
+  const reset = await call('/user/reset-password', 'PUT', { email: user.email, newPassword, confirmPassword: newPassword })
+  expect(reset.status, JSON.stringify(reset.body)).toBe(200)
+  expect((await call('/user/login', 'POST', { email: user.email, password: newPassword })).status).toBe(200)
 })

@@ -91,10 +91,13 @@ test('a category listing sorts by price and filters by price band', async ({ pag
   await openFilters(page)
   await choose(page, /^Price: low to high$/, isJs(testInfo))
   await expect(page).toHaveURL(/[?&]sort=price_asc(&|$)/)
-  await expect(productCardItems(page).first()).toBeVisible()
-  const prices = await cardPrices(page)
-  expect(prices.length).toBeGreaterThan(1)
-  expect(prices).toEqual([...prices].sort((a, b) => a - b))
+  // With JavaScript the address changes a moment before React draws the sorted rows: poll.
+  await expect
+    .poll(async () => {
+      const prices = await cardPrices(page)
+      return prices.length > 1 && prices.every((p, i) => i === 0 || prices[i - 1]! <= p)
+    })
+    .toBe(true)
 
   await openFilters(page)
   await choose(page, /^Under ₹50 \(\d+\)$/, isJs(testInfo))
@@ -102,8 +105,44 @@ test('a category listing sorts by price and filters by price band', async ({ pag
   await expect(page).toHaveURL(/[?&]sort=price_asc(&|$)/)
   // The address changes before the new page is drawn (without JavaScript, a form submission).
   await expect(page.getByRole('list', { name: 'Chosen filters' }).getByRole('link', { name: /Under ₹50/ })).toBeVisible()
-  const cheap = await cardPrices(page)
-  expect(cheap.length).toBeGreaterThan(0)
-  for (const price of cheap) expect(price).toBeLessThan(50)
+  await expect
+    .poll(async () => {
+      const cheap = await cardPrices(page)
+      return cheap.length > 0 && cheap.every((price) => price < 50)
+    })
+    .toBe(true)
   await expect(page.getByRole('list', { name: 'Chosen filters' }).getByRole('link', { name: /Under ₹50/ })).toBeVisible()
+})
+
+test.describe('default order at 360 px', () => {
+  test.use({ viewport: { width: 360, height: 780 } })
+
+  test('a listing without ?sort= is sorted by popularity, Newest stays a choice; a search by relevance', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const listing = await findListing(request, 'Foodgrains, Oil & Masala', 'Whole Spices')
+    await page.goto(listing.path)
+    const filters = page.getByRole('main').locator('details').filter({ hasText: 'Filter and sort' }).first()
+    await expect(filters.locator('summary').first()).toContainText('Sort: Popular')
+    await openFilters(page)
+    const sorts = page.getByRole('group', { name: 'Sort by' })
+    await expect(sorts.getByLabel('Popular', { exact: true })).toBeChecked()
+    await expect(sorts.getByLabel('Relevance', { exact: true })).toHaveCount(0)
+    // The canonical URL never carries the sort (docs/search.md, "Default order on the pages").
+    const canonical = new URL((await page.locator('link[rel="canonical"]').getAttribute('href'))!)
+    expect(canonical.pathname).toBe(new URL(page.url()).pathname)
+    expect(canonical.search).toBe('')
+    await choose(page, /^Newest$/, isJs(testInfo))
+    await expect(page).toHaveURL(/[?&]sort=newest(&|$)/)
+    await expect(filters.locator('summary').first()).toContainText('Sort: Newest')
+    // In the form, shown once the disclosure is open (hidden from the accessibility tree until then).
+    await expect(page.getByRole('main').locator('a', { hasText: 'Clear all' })).toHaveCount(1)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+
+    await page.goto('/search?q=milk')
+    await expect(
+      page.getByRole('main').locator('details').filter({ hasText: 'Filter and sort' }).first().locator('summary').first(),
+    ).toContainText('Sort: Relevance')
+  })
 })

@@ -195,6 +195,13 @@ export async function expectSignedInAs(page: Page, name: string) {
   await expect(page.getByRole('banner').getByText(name, { exact: true })).toBeVisible()
 }
 
+/** Signs `who` in through /login with email and password and waits for the home page (no menu check: staff and admins too). */
+export async function signInWithPassword(page: Page, who: { email: string; password: string }) {
+  await page.goto('/login')
+  await fillLogin(page, who.email, who.password)
+  await expect(page).toHaveURL(/\/$/)
+}
+
 /** The header's visible Login link, shown when signed out (docs/product.md, "Header"). */
 export function loginLink(page: Page): Locator {
   return page
@@ -374,4 +381,33 @@ export async function createProductViaApi(
   })
   expect(created.status(), await created.text()).toBe(201)
   return { productId: ((await created.json()) as { data: { _id: string } }).data._id, headers }
+}
+
+/**
+ * Presses the first ADD in the open page's main content (once hydrated, with JavaScript; the form's
+ * own POST without it) and waits until the header's cart button counts one item: the page's cart
+ * was empty. Answers the product's name, as the button's label gives it ("Add <name> to cart").
+ */
+export async function addFirstOnPage(page: Page, js: boolean): Promise<string> {
+  const add = page
+    .getByRole('main')
+    .getByRole('button', { name: /^Add .+ to cart$/ })
+    .first()
+  const name = (await add.getAttribute('aria-label'))!.replace(/^Add (.+) to cart$/, '$1')
+  if (js) await waitForHydration(add)
+  await add.click()
+  await expect(page.getByTestId('cart-button')).toContainText('1 item')
+  return name
+}
+
+/**
+ * A visitor adds the first basmati rice of a search to the cart, then takes the cart's "Proceed",
+ * which signs nobody in: it lands on `/login?redirectTo=/checkout`.
+ */
+export async function guestCartToSignIn(page: Page, js: boolean) {
+  await page.goto('/search?q=basmati rice')
+  await addFirstOnPage(page, js)
+  await page.goto('/cart')
+  await page.getByRole('link', { name: /Proceed/ }).click()
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckout$/)
 }

@@ -38,12 +38,22 @@ test.describe('location at 360 px', () => {
   test.use({ viewport: { width: 360, height: 780 } })
 
   test('the default store until chosen; a served pincode, a refused one and one not served', async ({ page }, testInfo) => {
-    test.setTimeout(90_000)
+    test.setTimeout(180_000)
     const js = isJs(testInfo)
     await page.goto('/')
     await expect(locationLink(page)).toContainText('Choose your location')
-    await expect(locationLink(page)).toContainText('Showing Indiranagar store')
+    await expect(locationLink(page)).toContainText('to see delivery time')
+    // No location, no promise (docs/stores.md, "Shopper pages"): no card names minutes.
+    await expect(page.getByRole('main').locator('[data-card="product"]').first()).toBeVisible()
+    await expect(page.getByRole('main').locator('.badge-time')).toHaveCount(0)
     expect(await fitsWidth(page)).toBe(true)
+    await page.goto('/cart')
+    await expect(page.getByRole('main').getByRole('link', { name: 'Choose your location to see delivery time' })).toHaveAttribute(
+      'href',
+      '/location?redirectTo=%2Fcart',
+    )
+    expect(await fitsWidth(page)).toBe(true)
+    await page.goto('/')
 
     await locationLink(page).click()
     await expect(page).toHaveURL(/\/location$/)
@@ -62,12 +72,42 @@ test.describe('location at 360 px', () => {
     const minutes = /Delivery in (\d+) minutes?/.exec((await locationLink(page).textContent()) ?? '')![1]
     await expect(page.getByRole('main').locator('.badge-time').first()).toHaveText(`${minutes} min`)
     expect(await fitsWidth(page)).toBe(true)
+    // The same minutes on a product page and in the cart: one promise everywhere.
+    const productHref = (await page.getByRole('main').locator('[data-card="product"] a.pc-link').first().getAttribute('href'))!
+    await page.goto(productHref)
+    // The product's own badge first; its similar products' cards say the same.
+    await expect(page.getByRole('main').locator('.badge-time').first()).toHaveText(`${minutes} min`)
+    await page.goto('/cart')
+    await expect(page.getByTestId('cart-delivery')).toHaveText(new RegExp(`reach you in ${minutes} minutes?\\.`))
 
     await page.goto('/location')
     await choosePincode(page, '799001', js)
     await expect(toast(page, "We don't deliver to Agartala yet. Nearest:")).toBeVisible()
     await expect(page).toHaveURL(/\/$/)
     await expect(locationLink(page)).toContainText("We don't deliver to Agartala yet")
+    expect(await fitsWidth(page)).toBe(true)
+    // Not served: every card says so and its ADD is disabled, before anything is in the cart.
+    const main = page.getByRole('main')
+    await expect(main.locator('[data-card="product"]').first()).toBeVisible()
+    const cards = await main.locator('[data-card="product"]').count()
+    await expect(main.locator('.badge-none')).toHaveCount(cards)
+    await expect(main.locator('.badge-none').first()).toHaveText('Delivery not available at 799001')
+    await expect(main.locator('[data-card="product"] button.cart-add')).toHaveCount(0)
+    await expect(main.getByRole('button', { name: /^Add .+ to cart$/ }).first()).toBeDisabled()
+    await page.goto(productHref)
+    await expect(productBuyBox(page).getByRole('button', { name: /^Add .+ to cart$/ })).toBeDisabled()
+    await expect(page.getByRole('main').locator('.badge-none').first()).toHaveText('Delivery not available at 799001')
+    // A form posted anyway (a stale page) is refused with the same words, and the cart stays empty.
+    const productId = /-([0-9a-f]{24})$/.exec(productHref)![1]!
+    const refused = await page.request.post('/cart', {
+      form: { intent: 'add', productId, js: '1' },
+      headers: { Origin: new URL(page.url()).origin },
+    })
+    expect(refused.status()).toBe(422)
+    expect(await refused.text()).toContain('Delivery not available at 799001')
+    await page.goto('/cart')
+    await expect(page.getByTestId('cart-delivery')).toContainText('Delivery not available at 799001')
+    await expect(page.getByRole('main').getByText('Your cart is empty')).toBeVisible()
     expect(await fitsWidth(page)).toBe(true)
     await page.goto('/location')
     expect(await fitsWidth(page)).toBe(true)
@@ -164,6 +204,8 @@ async function addFromProductPage(page: Page, js: boolean, productId: string, na
   const add = productBuyBox(page).getByRole('button', { name: /^Add .+ to cart$/ })
   if (js) await waitForHydration(add)
   await add.click()
+  // The add has landed (the stepper shows it) before the next step: a navigation would cancel it.
+  await expect(productBuyBox(page).locator('output')).toContainText('1')
   for (let n = 2; n <= count; n++) {
     const more = productBuyBox(page).getByRole('button', { name: /^Add one more / })
     await more.click()
@@ -334,4 +376,60 @@ test('after a switch to a store lacking a product, the cart bills only what it d
     await setKoramangalaStock(request, headers, gone!.productId, gone!.stock)
     await setKoramangalaHours(request, headers, '06:00', '24:00')
   }
+})
+
+test('at 360 px the new address starts from the location; its label, floor and landmark show with the store that delivers it', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000)
+  const js = isJs(testInfo)
+  const shopper = newUser(testInfo, 'address-extras')
+  await registerViaApi(request, shopper)
+  // Signed in at the default width (signIn checks the desktop account menu), then a phone's.
+  await signIn(page, shopper)
+  await page.setViewportSize({ width: 360, height: 640 })
+  await page.goto('/location')
+  await choosePincode(page, '560038', js)
+  await expect(locationLink(page)).toContainText('560038')
+
+  // Something in the cart, so the checkout opens (a product with stock in the location's store).
+  await page.goto('/')
+  const href = await page.getByRole('main').locator('a[href^="/product/"]').first().getAttribute('href')
+  await page.goto(href!)
+  const add = productBuyBox(page).getByRole('button', { name: /^Add .+ to cart$/ })
+  if (js) await waitForHydration(add)
+  await add.click()
+  await expect(productBuyBox(page).locator('output')).toContainText('1')
+
+  // No address yet: the form starts with the chosen location's pincode, city and state, all editable.
+  await page.goto('/checkout')
+  const main = page.getByRole('main')
+  await expect(main.getByLabel('Pincode')).toHaveValue('560038')
+  await expect(main.getByLabel('State')).toHaveValue('Karnataka')
+  await expect(main.getByLabel('City')).not.toHaveValue('')
+  await main.getByLabel('City').fill('Bengaluru')
+  await main.getByRole('radio', { name: 'Work' }).check()
+  await main.getByLabel('Address (house, street, area)').fill('7, 100 Feet Road, Indiranagar')
+  await main.getByLabel('Floor (optional)').fill('3')
+  await main.getByLabel('Landmark (optional)').fill('Opposite the park')
+  await main.getByLabel('Mobile').fill('9845012345')
+  const save = main.getByRole('button', { name: 'Save address' })
+  if (js) await waitForHydration(save)
+  await save.click()
+
+  const saved = main.getByRole('radio', {
+    name: /Floor 3, 7, 100 Feet Road, Indiranagar, Bengaluru, Karnataka 560038 \(Landmark: Opposite the park\)/,
+  })
+  await expect(saved).toBeChecked()
+  // Its label first, and the store placement would pick for it with its minutes (the radio's name is its whole card).
+  await expect(saved).toHaveAccessibleName(/^Work Floor 3, .* Delivery in \d+ minutes? from \S+/)
+  expect(await fitsWidth(page)).toBe(true)
+
+  // My Addresses lists it the same way.
+  await page.goto('/dashboard/address')
+  const card = page.getByRole('list', { name: 'Saved addresses' }).getByRole('listitem').first()
+  await expect(card).toContainText('Work')
+  await expect(card).toContainText('Floor 3, 7, 100 Feet Road')
+  await expect(card).toContainText('Landmark: Opposite the park')
 })

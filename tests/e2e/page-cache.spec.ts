@@ -10,7 +10,7 @@
  * Each test uses URLs of its own (an unused query parameter), so no other test filled them before.
  */
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test'
-import { ADMIN, api, findListing, isJs, newUser, registerViaApi, slug, waitForHydration } from './helpers.ts'
+import { ADMIN, addFirstOnPage, api, findListing, isJs, newUser, registerViaApi, slug, waitForHydration } from './helpers.ts'
 
 /** A query value no other test or run uses. */
 const stampOf = (testInfo: TestInfo) => `${testInfo.project.name}${Date.now()}${Math.floor(Math.random() * 1e6)}`
@@ -58,13 +58,7 @@ test('what a signed-in shopper saw is never served to another visitor, and the o
   await form.getByLabel('Password', { exact: true }).fill(user.password)
   await form.getByRole('button', { name: 'Login', exact: true }).click()
   await expect(page.getByRole('status').or(page.getByRole('alert')).filter({ hasText: 'Login successfully' }).first()).toBeVisible()
-  const add = page
-    .getByRole('main')
-    .getByRole('button', { name: /^Add .+ to cart$/ })
-    .first()
-  if (js) await waitForHydration(add)
-  await add.click()
-  await expect(cartButton(page)).toContainText('1 item')
+  await addFirstOnPage(page, js)
   // Every probe page as the shopper: the shared page with their own slots spliced in
   // (docs/decisions/0032-personal-parts-spliced.md): their name in the header, their cart count.
   for (const path of pages) {
@@ -130,13 +124,7 @@ test('a cached page has no nonce, a hash policy, private revalidation, and works
   expect(again.status()).toBe(304)
 
   // The page works from the cache: ADD puts the product in the cart, hydrated or by the form.
-  const add = page
-    .getByRole('main')
-    .getByRole('button', { name: /^Add .+ to cart$/ })
-    .first()
-  if (js) await waitForHydration(add)
-  await add.click()
-  await expect(cartButton(page)).toContainText('1 item')
+  await addFirstOnPage(page, js)
   expect(violations).toEqual([])
 
   // Now with a cart: the same shared page with this visitor's slots spliced in, under the same
@@ -176,14 +164,7 @@ test('a spliced page is the page React renders for that shopper, hydrates withou
 
   // A visitor puts the first product of the home page in a guest cart.
   await page.goto(pages[0]!)
-  const add = page
-    .getByRole('main')
-    .getByRole('button', { name: /^Add .+ to cart$/ })
-    .first()
-  const name = (await add.getAttribute('aria-label'))!.replace(/^Add (.+) to cart$/, '$1')
-  if (js) await waitForHydration(add)
-  await add.click()
-  await expect(cartButton(page)).toContainText('1 item')
+  const name = await addFirstOnPage(page, js)
 
   // The cart page too: its heading and contents are one slot (the whole cart).
   for (const path of [...pages, `/cart?probe=${stamp}`]) {

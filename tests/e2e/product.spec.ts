@@ -1,10 +1,10 @@
 /**
  * The product page (docs/product.md, "Product page": name, unit, selling price, MRP struck through
- * and discount %, the "10 min" badge; unknown id answers a 404 page; a stale name in the slug
+ * and discount % (a whole percent), no delivery time before a location is chosen; unknown id answers a 404 page; a stale name in the slug
  * redirects to the canonical URL). docs/product.md, "Slugs": the id is the last dash-separated piece.
  */
 import { test, expect, type Page } from '@playwright/test'
-import { api, findListing, productCards } from './helpers.ts'
+import { api, findListing, productBuyBox, productCards } from './helpers.ts'
 
 // CSV row 1661: Fresho "Lettuce - Iceberg", 1 pc, MRP 81.82, selling price 44 → round(46.2) = 46 % off.
 // The only product of Fruits & Vegetables / Exotic Vegetables.
@@ -27,13 +27,19 @@ async function openProductFromCard(page: Page, request: Parameters<typeof findLi
   await expect(page).toHaveURL(/\/product\/[^/]+-[0-9a-f]{24}$/)
 }
 
-test('a product page shows name, selling price, MRP struck through, discount, unit and badge', async ({ page, request }) => {
+test('a product page shows name, selling price, MRP struck through, discount, unit and no time before a location', async ({
+  page,
+  request,
+}) => {
   await openProductFromCard(page, request)
   const main = page.getByRole('main')
   await expect(main.getByRole('heading', { level: 1 })).toContainText(PRODUCT.name)
   await expect(main.getByText(PRODUCT.unit, { exact: true }).first()).toBeVisible()
-  await expect(main.getByText('10 min', { exact: true }).first()).toBeVisible()
+  // No location chosen: no delivery time is promised (docs/stores.md, "Shopper pages").
+  await expect(main.locator('.badge-time')).toHaveCount(0)
   await expect(main.getByText(PRODUCT.discount).first()).toBeVisible()
+  // The badge is a whole percent, rounded down (app/lib/money.ts `discountLabel`): "45% OFF", never "45.5% OFF".
+  await expect(productBuyBox(page).getByText(/^\d+% OFF$/)).toBeVisible()
 
   // The MRP is struck through: a <del>/<s> element or text drawn with line-through.
   const mrp = main.getByText(PRODUCT.mrp).first()
@@ -105,3 +111,39 @@ test('below the product: "Similar products" from its shelf and "More from" its b
   await expect(page).toHaveURL(/\/[^/]+-[0-9a-f]{24}\/[^/]+-[0-9a-f]{24}$/)
   await expect(page.getByRole('main').locator('[data-card="product"]').first()).toBeVisible()
 })
+
+for (const viewport of [
+  { width: 360, height: 640 },
+  { width: 390, height: 844 },
+]) {
+  test(`at ${viewport.width} × ${viewport.height} the first screen holds name, pack size, price, MRP, discount and ADD`, async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000)
+    // docs/product.md, "Product page": a phone sees what it buys and the button without scrolling.
+    await page.setViewportSize(viewport)
+    await openProductFromCard(page, request)
+    const main = page.getByRole('main')
+    await expect(main.getByRole('heading', { level: 1 })).toContainText(PRODUCT.name)
+    const parts = [
+      main.getByRole('heading', { level: 1 }),
+      main.getByTestId('product-unit'),
+      main.getByTestId('product-price'),
+      main.getByTestId('product-mrp'),
+      main.getByTestId('product-discount'),
+      main.getByTestId('product-buy').getByRole('button', { name: /^Add .+ to cart$/ }),
+      // The picture stays in the first screen too (the page's Largest Contentful Paint).
+      main.getByRole('img', { name: PRODUCT.name }).first(),
+    ]
+    expect(await page.evaluate(() => window.scrollY)).toBe(0)
+    for (const part of parts) {
+      const box = (await part.boundingBox())!
+      expect(box, `${part}`).not.toBeNull()
+      expect(box.y, `${part} top`).toBeGreaterThanOrEqual(0)
+      expect(box.y + box.height, `${part} bottom`).toBeLessThanOrEqual(viewport.height)
+      expect(box.x + box.width, `${part} right`).toBeLessThanOrEqual(viewport.width)
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+  })
+}

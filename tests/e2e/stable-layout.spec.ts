@@ -31,7 +31,8 @@ function typedFields(form: Locator): Locator {
 /** The form's height and the top of what follows it (`after`), in CSS pixels. */
 async function layoutOf(form: Locator, after: Locator) {
   const [formBox, afterBox] = await Promise.all([form.boundingBox(), after.boundingBox()])
-  return { height: Math.round(formBox!.height), next: Math.round(afterBox!.y) }
+  // `after`'s offset from the form's top: Tab into a field below the fold scrolls the page, which is not a move.
+  return { height: Math.round(formBox!.height), next: Math.round(afterBox!.y - formBox!.y) }
 }
 
 /**

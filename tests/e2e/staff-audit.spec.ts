@@ -8,22 +8,26 @@
  * - an admin changes a product's selling price in the product list's edit dialog and finds the change
  *   on /dashboard/audit, filtered to product updates, with the price before and after.
  */
-import { expect, test, type Page } from '@playwright/test'
-import { ADMIN, createProductViaApi, fillLogin, isJs, openAccountMenu, STAFF, toast, uniqueName, waitForHydration } from './helpers.ts'
-
-async function signInAs(page: Page, who: { email: string; password: string }) {
-  await page.goto('/login')
-  await fillLogin(page, who.email, who.password)
-  await expect(page).toHaveURL(/\/$/)
-}
+import { expect, test } from '@playwright/test'
+import {
+  ADMIN,
+  createProductViaApi,
+  isJs,
+  openAccountMenu,
+  signInWithPassword,
+  STAFF,
+  toast,
+  uniqueName,
+  waitForHydration,
+} from './helpers.ts'
 
 test('a staff member sees only Orders and Stock, reaches them, and is refused the catalogue and the audit trail', async ({ page }) => {
-  await signInAs(page, STAFF)
+  await signInWithPassword(page, STAFF)
   const menu = await openAccountMenu(page)
   await expect(page.getByRole('banner').getByText(`${STAFF.name} (Staff)`, { exact: true })).toBeVisible()
   await expect(menu.getByRole('link', { name: 'Orders', exact: true })).toBeVisible()
   await expect(menu.getByRole('link', { name: 'Stock', exact: true })).toBeVisible()
-  for (const name of ['Category', 'Sub Category', 'Upload Product', 'Product', 'Stores', 'Audit']) {
+  for (const name of ['Category', 'Sub Category', 'Upload Product', 'Product', 'Stores', 'Staff', 'Audit']) {
     await expect(menu.getByRole('link', { name, exact: true })).toHaveCount(0)
   }
 
@@ -45,7 +49,7 @@ test('a staff member sees only Orders and Stock, reaches them, and is refused th
   await expect(page).toHaveURL(/\/dashboard\/stores\/[^/]+\/stock/)
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Stock')
 
-  for (const path of ['/dashboard/product', '/dashboard/category', '/dashboard/audit']) {
+  for (const path of ['/dashboard/product', '/dashboard/category', '/dashboard/audit', '/dashboard/staff']) {
     const response = await page.goto(path)
     expect(response?.status(), path).toBe(403)
     await expect(page.getByRole('alert').filter({ hasText: 'Do not have permission' })).toBeVisible()
@@ -56,7 +60,7 @@ test('an admin changes a product price and sees the audit entry with the price b
   const name = uniqueName(testInfo, 'Audited Ghee')
   const { productId, headers } = await createProductViaApi(request, { name, unit: '1 l', stock: 5, price: 650, sellingPrice: 610 })
   try {
-    await signInAs(page, ADMIN)
+    await signInWithPassword(page, ADMIN)
     await page.goto(`/dashboard/product?${new URLSearchParams({ q: name, edit: productId })}`)
     const dialog = page.getByRole('dialog', { name: 'Edit Product' })
     const update = dialog.getByRole('button', { name: 'Update', exact: true })

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../api/db/client.ts'
 import { insertProduct } from '../../api/testing/fixtures.ts'
 import { newId } from '../../api/lib/ids.ts'
-import { createDatabase, startInstance, startProxy, tearDown, waitReady, type Instance } from './cluster.ts'
+import { createDatabase, startInstance, startProxy, tearDown, waitInstanceReady, waitReady, type Instance } from './cluster.ts'
 
 const serverUrl = process.env.TEST_DATABASE_URL
 const dbName = `restart_${newId()}`
@@ -128,7 +128,7 @@ describe.skipIf(!serverUrl)('a BFF alone whose API restarts (PostgreSQL)', () =>
   it('two APIs restarted one after the other under page loads: no page load fails', async () => {
     const ports = [basePort + 3, basePort + 4]
     const apis = ports.map((port, i) => start(`api-${i}`, port, apiEnv))
-    await Promise.all(apis.map((a) => waitReady(a.url)))
+    await Promise.all(apis.map((a) => waitInstanceReady(a)))
     const proxy = await startProxy(() => apis.map((a) => a.url))
     const bff = start('bff-two', basePort + 5, { ...bffEnv, API_URL: proxy.url })
     try {
@@ -162,7 +162,7 @@ describe.skipIf(!serverUrl)('a BFF alone whose API restarts (PostgreSQL)', () =>
         await stop(apis[i]!)
         failures.push(`api-${i} exited at +${Date.now() - t0} ms`)
         apis[i] = start(`api-${i}-again`, ports[i]!, apiEnv)
-        await waitReady(apis[i]!.url)
+        await waitInstanceReady(apis[i]!)
         failures.push(`api-${i} ready at +${Date.now() - t0} ms`)
         report[`api${i}RestartMs`] = Date.now() - restarted
         // The proxy's probe sees it ready before the other one goes.

@@ -40,20 +40,43 @@ export function startInstance(name: string, port: number, env: Record<string, st
   return { name, port, url: `http://127.0.0.1:${port}`, process: child, exited, log }
 }
 
-/** Waits until `${url}/readyz` answers 200; answers the milliseconds it took. Throws after `ms`. */
+/**
+ * Waits until `${url}/readyz` answers 200; answers the milliseconds it took. Throws after `ms`, saying
+ * what /readyz answered last (its status and the start of its body, or that nothing listened).
+ */
 export async function waitReady(url: string, ms = 120_000): Promise<number> {
   const started = Date.now()
+  let last = 'nothing listening'
   while (Date.now() - started < ms) {
     try {
       const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) })
-      await res.arrayBuffer()
+      const body = await res.text()
       if (res.ok) return Date.now() - started
-    } catch {
-      // not listening yet
+      last = `${res.status} ${body.slice(0, 300)}`
+    } catch (err) {
+      last = `no answer (${(err as Error).name})`
     }
     await new Promise((r) => setTimeout(r, 50))
   }
-  throw new Error(`${url} not ready within ${ms} ms`)
+  throw new Error(`${url} not ready within ${ms} ms; /readyz last: ${last}`)
+}
+
+/**
+ * `waitReady` for a started instance: when it fails, the error also says whether the process has
+ * exited (and with what code) and the end of its output, so a CI log shows why it never came up.
+ */
+export async function waitInstanceReady(instance: Instance, ms = 120_000): Promise<number> {
+  let exitCode: number | null | undefined
+  void instance.exited.then((code) => (exitCode = code))
+  try {
+    return await waitReady(instance.url, ms)
+  } catch (err) {
+    const state = exitCode === undefined ? 'still running' : `exited with ${exitCode}`
+    throw new Error(
+      `${instance.name}: ${(err as Error).message}; process ${state}; its output ends:\n${instance.log.join('').slice(-3000)}`,
+      { cause: err },
+    )
+  }
 }
 
 /**

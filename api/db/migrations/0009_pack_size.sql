@@ -2,7 +2,7 @@
 -- it ("500 g", "2x200 g", "1 kg", "200 g Pouch", "6 pcs", "Combo") read as
 -- {kind, total, count, each}: kind 1 grams, 2 millilitres, 3 pieces; total = count x each in that
 -- base unit (kg and mg to grams, l/ltr/litre to millilitres); null for a combo or a unit without a
--- size. The same rules as `packSize` in api/modules/search/sizes.ts, which a test holds it to over
+-- size. The same rules as `packSize` in api/modules/product/sizes.ts, which a test holds it to over
 -- the whole bundled catalogue. Stored on the row (`search_pack`), computed when the unit is
 -- written: read per match of a search, the function cost half a millisecond a match on PGlite
 -- ("oil 1 l": 1.6 s), the stored array a comparison. PL/pgSQL, not SQL: a SQL function with a

@@ -23,7 +23,11 @@ export const SYNONYMS_CSV = path.join(path.dirname(fileURLToPath(import.meta.url
  * a later batch of rows gets that batch once (and only it, so a row of an earlier batch that the
  * store removed stays removed).
  */
-export const SYNONYM_SEEDS = { '2026-11': 'search-synonyms-2026-11', '2026-12': 'search-synonyms-2026-12' } as const
+export const SYNONYM_SEEDS = {
+  '2026-11': 'search-synonyms-2026-11',
+  '2026-12': 'search-synonyms-2026-12',
+  '2027-01': 'search-synonyms-2027-01',
+} as const
 /** The first seeding's name (kept for databases seeded before the batches). */
 export const SYNONYMS_SEED = SYNONYM_SEEDS['2026-11']
 /** Advisory-lock key of the seeding (arbitrary, distinct from the import's and the data fixes'). */

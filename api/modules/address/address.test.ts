@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../db/query.ts'
 import { insertProduct } from '../../testing/fixtures.ts'
-import { PINCODE_MESSAGE, STATE_MESSAGE } from '../../../contract/address.ts'
+import { ADDRESS_LABEL_MESSAGE, PINCODE_MESSAGE, STATE_MESSAGE } from '../../../contract/address.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createShopper, type SignedIn } from '../../testing/auth.ts'
 
@@ -71,6 +71,46 @@ describe('addresses', () => {
     expect(details.body.data.address_details).toEqual((await list(asha)).map((a) => a._id))
   })
 
+  it('a label, floor and landmark are optional: defaults on create, kept on an update that leaves them out', async () => {
+    // The original client's body (no extras) still works: Home, no floor, no landmark.
+    const plain = await create(asha, home)
+    expect(plain.status).toBe(201)
+    expect(plain.body.data).toMatchObject({ label: 'Home', floor: '', landmark: '' })
+
+    const work = await create(asha, { ...home, label: 'Work', floor: ' 3rd floor, flat 302 ', landmark: 'Opposite the metro station' })
+    expect(work.status).toBe(201)
+    expect(work.body.data).toMatchObject({ label: 'Work', floor: '3rd floor, flat 302', landmark: 'Opposite the metro station' })
+
+    // An update without the extras (the original client's) keeps them; one with them replaces them.
+    const kept = await t.call('address/update', {
+      method: 'PUT',
+      json: { ...home, _id: work.body.data._id, city: 'Pune' },
+      token: asha.token,
+    })
+    expect(kept.status).toBe(200)
+    expect(kept.body.data).toMatchObject({
+      city: 'Pune',
+      label: 'Work',
+      floor: '3rd floor, flat 302',
+      landmark: 'Opposite the metro station',
+    })
+    const cleared = await t.call('address/update', {
+      method: 'PUT',
+      json: { ...home, _id: work.body.data._id, label: 'Other', floor: '', landmark: '' },
+      token: asha.token,
+    })
+    expect(cleared.body.data).toMatchObject({ label: 'Other', floor: '', landmark: '' })
+    expect((await list(asha)).find((a) => a._id === work.body.data._id)).toMatchObject({ label: 'Other', floor: '', landmark: '' })
+  })
+
+  it('refuses an unknown label and an over-long floor or landmark (400 with the field named)', async () => {
+    const res = await create(asha, { ...home, label: 'Office', floor: 'x'.repeat(41), landmark: 'y'.repeat(121) })
+    expect(res.status).toBe(400)
+    const byPath = Object.fromEntries(res.body.issues.map((i: { path: string; message: string }) => [i.path, i.message]))
+    expect(byPath.label).toBe(ADDRESS_LABEL_MESSAGE)
+    expect(Object.keys(byPath).sort()).toEqual(['floor', 'label', 'landmark'])
+  })
+
   it('keeps at most 20 live addresses', async () => {
     const who = await createShopper(t)
     for (let i = 0; i < 20; i++) expect((await create(who, home)).status).toBe(201)
@@ -91,7 +131,8 @@ describe('addresses', () => {
 
   it('an address an order names is kept hidden after removal; the order still shows it', async () => {
     const who = await createShopper(t)
-    const used = (await create(who, { ...home, city: 'Mysuru' })).body.data._id as string
+    const used = (await create(who, { ...home, city: 'Mysuru', label: 'Work', floor: '2', landmark: 'Near the temple' })).body.data
+      ._id as string
     const spare = (await create(who, home)).body.data._id as string
     const rice = await insertProduct(t.db, { name: 'Sona Masoori Rice', price: 80, stock: 10 })
     expect((await t.call('cart/create', { method: 'POST', json: { productId: rice.id }, token: who.token })).status).toBe(200)
@@ -108,7 +149,8 @@ describe('addresses', () => {
     expect(await rowsOf(who)).toEqual([{ id: used, status: false }])
     expect(await list(who)).toEqual([])
     const mine = (await t.call('order/order-list', { token: who.token })).body.data
-    expect(mine[0].delivery_address).toMatchObject({ city: 'Mysuru' })
+    // The snapshot keeps the label, floor and landmark too.
+    expect(mine[0].delivery_address).toMatchObject({ city: 'Mysuru', label: 'Work', floor: '2', landmark: 'Near the temple' })
   })
 })
 

@@ -29,6 +29,9 @@ export function toAddressAnswer(row: AddressRow): Address {
     pincode: row.pincode,
     country: row.country,
     mobile: row.mobile,
+    label: row.label,
+    floor: row.floor,
+    landmark: row.landmark,
     status: row.status,
     userId: row.userId,
     createdAt: row.createdAt.toISOString(),
@@ -36,6 +39,11 @@ export function toAddressAnswer(row: AddressRow): Address {
   }
 }
 
+/**
+ * The columns `input` sets. The extras (label, floor, landmark) only when sent: a create without
+ * them takes the columns' defaults (Home, '', ''), an update without them keeps the stored values
+ * (docs/commerce-api.md, "Addresses").
+ */
 const columnsOf = (input: CreateAddressInput) => ({
   addressLine: input.address_line,
   city: input.city,
@@ -43,6 +51,9 @@ const columnsOf = (input: CreateAddressInput) => ({
   pincode: input.pincode,
   country: input.country,
   mobile: input.mobile,
+  ...(input.label === undefined ? {} : { label: input.label }),
+  ...(input.floor === undefined ? {} : { floor: input.floor }),
+  ...(input.landmark === undefined ? {} : { landmark: input.landmark }),
 })
 
 /** A user's live addresses, newest first. */

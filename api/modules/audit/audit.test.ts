@@ -199,7 +199,7 @@ describe('the audit entries of admin changes', () => {
     })
 
     const shopper = await createShopper(t)
-    expect(await grantRole(t.db, { email: shopper.user.email, role: 'STAFF' })).toMatchObject({ action: 'granted', previousRole: 'USER' })
+    expect(await grantRole(t.db, { email: shopper.user.email!, role: 'STAFF' })).toMatchObject({ action: 'granted', previousRole: 'USER' })
     expect(await entriesOf(shopper.user.id)).toEqual([
       {
         actor_id: null,
@@ -211,7 +211,7 @@ describe('the audit entries of admin changes', () => {
         after: { role: 'STAFF' },
       },
     ])
-    expect((await grantRole(t.db, { email: shopper.user.email, role: 'STAFF' })).action).toBe('unchanged')
+    expect((await grantRole(t.db, { email: shopper.user.email!, role: 'STAFF' })).action).toBe('unchanged')
     expect(await entriesOf(shopper.user.id)).toHaveLength(1)
   })
 

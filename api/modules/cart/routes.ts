@@ -22,7 +22,7 @@ import { authenticate, currentUser, hasAccessToken, requireUser } from '../../li
 import { addressGroup, clientIp } from '../../lib/client-ip.ts'
 import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
-import { consume } from '../../lib/rate-limit.ts'
+import { consumeEach } from '../../lib/rate-limit.ts'
 import { applyMinimal, prefersMinimal } from '../../lib/prefer.ts'
 import {
   AddToCartSchema,
@@ -62,8 +62,11 @@ export const CART_TOO_FAST = 'Too many cart changes: please wait a moment'
  * @throws 429 CART_TOO_FAST with Retry-After
  */
 export async function spendCartWrite(deps: Pick<AppDeps, 'rateLimits'>, c: Context, owner: CartOwner): Promise<void> {
-  if (owner.kind === 'guest') await consume(deps.rateLimits.cartWriteByIp, addressGroup(clientIp(c)), CART_TOO_FAST)
-  await consume(deps.rateLimits.cartWriteByCart, cartBudgetKey(owner), CART_TOO_FAST)
+  const limits = deps.rateLimits
+  const byCart = { limiter: limits.cartWriteByCart, key: cartBudgetKey(owner) }
+  // A guest write's two budgets in one statement (api/lib/rate-limit.ts `consumeEach`).
+  const spends = owner.kind === 'guest' ? [{ limiter: limits.cartWriteByIp, key: addressGroup(clientIp(c)) }, byCart] : [byCart]
+  await consumeEach(limits, spends, CART_TOO_FAST)
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { and, asc, count, eq, gte, inArray, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm'
-import { cartLines, carts } from '../../db/schema.ts'
+import { cartLines, carts, inventory, products } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
@@ -68,9 +68,19 @@ const hashGuestId = guestCartHash
 const GUEST_ID_RANDOM_BYTES = 24
 const GUEST_ID_MAC_BYTES = 8
 
+/**
+ * The guest cart ids' signing key of each JWT secret seen, derived once (an HMAC of the secret) rather
+ * than on every cart request: the derivation cost as much as the signature itself.
+ */
+const guestIdKeys = new Map<string, Buffer>()
+
 /** The signature of a guest cart id's random part, with a key of its own derived from the JWT secret. */
 function guestIdMac(deps: GuestDeps, random: Buffer): Buffer {
-  const key = createHmac('sha256', deps.jwtSecret).update('guest-cart-id').digest()
+  let key = guestIdKeys.get(deps.jwtSecret)
+  if (!key) {
+    key = createHmac('sha256', deps.jwtSecret).update('guest-cart-id').digest()
+    guestIdKeys.set(deps.jwtSecret, key)
+  }
   return createHmac('sha256', key).update(random).digest().subarray(0, GUEST_ID_MAC_BYTES)
 }
 
@@ -212,8 +222,7 @@ async function cartIdOf(deps: CartBaseDeps, db: Executor, owner: CartOwner): Pro
 /** The existing cart id of an owner without making one (reads), or null. */
 async function existingCartId(deps: CartBaseDeps, db: Executor, owner: CartOwner): Promise<string | null> {
   if (owner.kind === 'guest' && owner.cartId) return owner.cartId
-  // raw SQL: the owner's condition `ownerCart` is shared with the joined reads below (alias `c`).
-  const [row] = await queryRows<{ id: string }>(db, sql`select c.id from carts c where ${ownerCart(deps, owner)}`)
+  const [row] = await db.select({ id: carts.id }).from(carts).where(ownerCart(deps, owner))
   return row?.id ?? null
 }
 
@@ -222,12 +231,8 @@ async function touch(db: Executor, cartId: string, now: Date): Promise<void> {
   await db.update(carts).set({ updatedAt: now }).where(eq(carts.id, cartId))
 }
 
-interface LineRow {
-  id: string
-  product_id: string
-  quantity: number
-  user_id: string | null
-}
+/** The units of a line's product in the store's stock (no inventory row: 0), over a left join of `inventory` on the product and store. */
+const storeStock = sql<number>`coalesce(${inventory.stock}, 0)::int`
 
 /** The limits on the wire (rupees). */
 export function limitsOf(deps: Pick<AppDeps, 'commerce'>): CartLimits {
@@ -236,15 +241,15 @@ export function limitsOf(deps: Pick<AppDeps, 'commerce'>): CartLimits {
 }
 
 /**
- * The condition on `carts c` that picks the owner's cart: a user's by user id, a guest's by its row
+ * The condition on `carts` that picks the owner's cart: a user's by user id, a guest's by its row
  * id when known, else by the guest id's hash among the rows used in the last 30 days (no row reads
  * as an empty cart).
  */
-function ownerCart(deps: CartBaseDeps, owner: CartOwner): SQL {
-  if (owner.kind === 'user') return sql`c.user_id = ${owner.userId}`
-  if (owner.cartId) return sql`c.id = ${owner.cartId}`
+function ownerCart(deps: CartBaseDeps, owner: CartOwner): SQL | undefined {
+  if (owner.kind === 'user') return eq(carts.userId, owner.userId)
+  if (owner.cartId) return eq(carts.id, owner.cartId)
   const cutoff = new Date(deps.clock().getTime() - GUEST_CART_TTL_MS)
-  return sql`c.guest_token_hash = ${owner.tokenHash} and c.updated_at >= ${cutoff.toISOString()}`
+  return and(eq(carts.guestTokenHash, owner.tokenHash), gte(carts.updatedAt, cutoff))
 }
 
 /**
@@ -254,12 +259,12 @@ function ownerCart(deps: CartBaseDeps, owner: CartOwner): SQL {
  * at the stock (`deliverableQuantity`). Two statements: the lines, then their products.
  */
 export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = deps.db): Promise<CartAnswer> {
-  // raw SQL: a join with the owner's condition `ownerCart`.
-  const rows = await queryRows<LineRow>(
-    db,
-    sql`select l.id, l.product_id, l.quantity, c.user_id from cart_lines l join carts c on c.id = l.cart_id
-        where ${ownerCart(deps, owner)} order by l.created_at, l.id`,
-  )
+  const rows = await db
+    .select({ id: cartLines.id, product_id: cartLines.productId, quantity: cartLines.quantity, user_id: carts.userId })
+    .from(cartLines)
+    .innerJoin(carts, eq(carts.id, cartLines.cartId))
+    .where(ownerCart(deps, owner))
+    .orderBy(asc(cartLines.createdAt), asc(cartLines.id))
   const products = await productAnswersByIds(
     db,
     deps.storeId,
@@ -288,25 +293,23 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
  * whole cart's bill to the paisa: only what the store can deliver.
  */
 export async function getCartSummary(deps: CartDeps, owner: CartOwner): Promise<CartSummaryAnswer> {
-  const whose = ownerCart(deps, owner)
-  // raw SQL: one statement joining lines, carts, products and the store's stock (the summary's one read).
-  const rows = await queryRows<{
-    id: string
-    product_id: string
-    quantity: number
-    selling_price: string
-    mrp: string
-    stock: number
-    publish: boolean
-  }>(
-    deps.db,
-    sql`select l.id, l.product_id, l.quantity, p.selling_price::text as selling_price, p.price::text as mrp,
-          coalesce(i.stock, 0)::int as stock, p.publish
-        from cart_lines l join carts c on c.id = l.cart_id join products p on p.id = l.product_id
-        left join inventory i on i.product_id = p.id and i.store_id = ${deps.storeId}
-        where ${whose}
-        order by l.created_at, l.id`,
-  )
+  // One statement: lines, carts, products and the store's stock joined on their keys (prices as numeric text, exact).
+  const rows = await deps.db
+    .select({
+      id: cartLines.id,
+      product_id: cartLines.productId,
+      quantity: cartLines.quantity,
+      selling_price: sql<string>`${products.sellingPrice}::text`,
+      mrp: sql<string>`${products.price}::text`,
+      stock: storeStock,
+      publish: products.publish,
+    })
+    .from(cartLines)
+    .innerJoin(carts, eq(carts.id, cartLines.cartId))
+    .innerJoin(products, eq(products.id, cartLines.productId))
+    .leftJoin(inventory, and(eq(inventory.productId, products.id), eq(inventory.storeId, deps.storeId)))
+    .where(ownerCart(deps, owner))
+    .orderBy(asc(cartLines.createdAt), asc(cartLines.id))
   const bill = computeBill(
     rows.map((r) => ({
       quantity: deliverableQuantity(r.quantity, r.stock, r.publish),
@@ -552,11 +555,12 @@ export async function mergeGuestCart(deps: CartDeps, userId: string, guestCartId
 
 /** The ids of a user's cart lines (GET /api/user/user-details `shopping_cart`). */
 export async function cartLineIds(db: Executor, userId: string): Promise<string[]> {
-  // raw SQL: a join of lines and carts.
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`select l.id from cart_lines l join carts c on c.id = l.cart_id where c.user_id = ${userId} order by l.created_at, l.id`,
-  )
+  const rows = await db
+    .select({ id: cartLines.id })
+    .from(cartLines)
+    .innerJoin(carts, eq(carts.id, cartLines.cartId))
+    .where(eq(carts.userId, userId))
+    .orderBy(asc(cartLines.createdAt), asc(cartLines.id))
   return rows.map((r) => r.id)
 }
 
@@ -573,14 +577,20 @@ export async function fitCartToStore(deps: CartDeps, owner: CartOwner): Promise<
   return deps.db.transaction(async (tx) => {
     const cartId = await existingCartId(deps, tx, owner)
     if (!cartId) return []
-    // raw SQL: a join of lines, products and the store's stock.
-    const lines = await queryRows<{ id: string; product_id: string; quantity: number; name: string; stock: number; publish: boolean }>(
-      tx,
-      sql`select l.id, l.product_id, l.quantity, p.name, coalesce(i.stock, 0)::int as stock, p.publish
-          from cart_lines l join products p on p.id = l.product_id
-          left join inventory i on i.product_id = p.id and i.store_id = ${deps.storeId}
-          where l.cart_id = ${cartId} order by l.created_at, l.id`,
-    )
+    const lines = await tx
+      .select({
+        id: cartLines.id,
+        product_id: cartLines.productId,
+        quantity: cartLines.quantity,
+        name: products.name,
+        stock: storeStock,
+        publish: products.publish,
+      })
+      .from(cartLines)
+      .innerJoin(products, eq(products.id, cartLines.productId))
+      .leftJoin(inventory, and(eq(inventory.productId, products.id), eq(inventory.storeId, deps.storeId)))
+      .where(eq(cartLines.cartId, cartId))
+      .orderBy(asc(cartLines.createdAt), asc(cartLines.id))
     const changes: CartChangeRow[] = []
     for (const line of lines) {
       const available = line.publish ? line.stock : 0

@@ -25,13 +25,20 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`)
 }
 
+/** The statuses of an order still on its way: overdue once its promised time has passed. */
+const OPEN_STATUSES = ['placed', 'packed', 'out_for_delivery'].map((status) => sql`${status}`)
+
+/** A PIN code: six digits, the first not 0 (India Post). */
+const PINCODE = /^[1-9][0-9]{5}$/
+
 /** An order number as shoppers see it: "OD" and digits (api/modules/order/service.ts `orderNumber`). */
 const ORDER_NUMBER_LIKE = /^od\d*$/i
 
 /**
  * The search clause of `q`: an order number exact or by prefix ("OD26112" finds that day's orders);
  * otherwise the shopper's name or email containing it (case-insensitive) or, with at least three
- * digits in it, a phone (the delivery address's mobile or the account's) containing those digits.
+ * digits in it, a phone (the delivery address's mobile or the account's) containing those digits;
+ * six digits are also the delivery address's PIN code, exactly.
  * A `q` of fewer than three characters other than an order number matches names and emails by prefix
  * only (a trigram index needs three).
  */
@@ -45,11 +52,21 @@ export function searchClause(q: string): SQL {
   const people = sql`select id from users where lower(name) like ${pattern} or email like ${pattern}${
     phone ? sql` or mobile like ${`%${phone}%`}` : sql``
   }`
-  return sql`(o.user_id in (${people})${phone ? sql` or (o.delivery_address->>'mobile') like ${`%${phone}%`}` : sql``} or o.order_number = ${q.toUpperCase()})`
+  const pincode = PINCODE.test(q) ? sql` or (o.delivery_address->>'pincode') = ${q}` : sql``
+  return sql`(o.user_id in (${people})${phone ? sql` or (o.delivery_address->>'mobile') like ${`%${phone}%`}` : sql``}${pincode} or o.order_number = ${q.toUpperCase()})`
 }
 
 /** The `where` of the admin list and export for `filter` and any `extra` clauses (empty when there are none). */
 export function adminOrderWhere(filter: Partial<AdminOrderFilter>, extra: SQL[] = []): SQL {
+  const condition = adminOrderCondition(filter, extra)
+  return condition ? sql`where ${condition}` : sql``
+}
+
+/**
+ * The filter's clauses and `extra` joined by `and`, on alias `o` of `orders`, without the `where`
+ * keyword (for a builder query over `alias(orders, 'o')`); undefined when nothing is filtered.
+ */
+export function adminOrderCondition(filter: Partial<AdminOrderFilter>, extra: SQL[] = []): SQL | undefined {
   const clauses: SQL[] = [...extra]
   if (filter.q) clauses.push(searchClause(filter.q))
   if (filter.status) clauses.push(sql`o.status = ${filter.status}`)
@@ -57,8 +74,9 @@ export function adminOrderWhere(filter: Partial<AdminOrderFilter>, extra: SQL[] 
   if (filter.to) clauses.push(sql`o.created_at < ${istDayEnd(filter.to)}`)
   if (filter.store) clauses.push(sql`o.store_id = ${filter.store}`)
   if (filter.late) clauses.push(sql`o.delivered_at > o.promised_at`)
+  if (filter.overdue) clauses.push(sql`o.status in (${sql.join(OPEN_STATUSES, sql`, `)}) and o.promised_at < now()`)
   if (filter.payment) clauses.push(sql`o.payment_state = ${filter.payment}`)
-  return clauses.length ? sql`where ${sql.join(clauses, sql` and `)}` : sql``
+  return clauses.length ? sql.join(clauses, sql` and `) : undefined
 }
 
 /** The column a sort orders by and its direction; `o.id` breaks ties in the same direction. */

@@ -8,11 +8,12 @@
 import { eq } from 'drizzle-orm'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { orders } from '../../db/schema.ts'
+import { orders, payments, products, refunds, stores } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct, stockIn } from '../../testing/fixtures.ts'
-import { csvSafe, exportOrdersCsv, paiseToRupeesText } from './admin-export.ts'
+import { exportOrderLinesCsv, exportOrdersCsv, LINE_EXPORT_COLUMNS, paiseToRupeesText } from './admin-export.ts'
+import { guardCell } from '../../lib/csv-cells.ts'
 import { escapeLike, istDayEnd, istDayStart } from './admin-filter.ts'
 
 let t: TestApp
@@ -93,6 +94,13 @@ describe('the admin list', () => {
     expect(numbers(await list({ q: 'RAVI.K@example' }))).toEqual([placed.ravi!.orderId])
     expect(numbers(await list({ q: 'iyer' }))).toEqual([placed.meera!.orderId])
     expect(numbers(await list({ q: 'nobody-like-this' }))).toEqual([])
+    // Six digits are also the delivery PIN code, exactly (no phone here contains them).
+    expect(numbers(await list({ q: '560008' })).sort()).toEqual(
+      Object.values(placed)
+        .map((o) => o.orderId)
+        .sort(),
+    )
+    expect(numbers(await list({ q: '560009' }))).toEqual([])
     // LIKE's wildcards are text, not patterns.
     expect(numbers(await list({ q: '%' }))).toEqual([])
     expect(numbers(await list({ q: '___' }))).toEqual([])
@@ -114,14 +122,21 @@ describe('the admin list', () => {
     expect(numbers(page)).toEqual([placed.meera!.orderId])
   })
 
-  it('filters by store, payment state and late delivery, in the list and the export alike', async () => {
+  it('filters by store, payment state, late delivery and open orders past their promise, in the list and the export alike', async () => {
     // One order moved to another store, one paid online, one delivered after its promise; put back after.
     const set = (tag: string, values: Partial<typeof orders.$inferInsert>) =>
       t.db.update(orders).set(values).where(eq(orders.id, placed[tag]!._id))
     const [was] = await t.db.select().from(orders).where(eq(orders.id, placed.meera!._id))
     await set('evil', { storeId: 'storeMumAndheriEast' })
     await set('ravi', { paymentState: 'paid' })
-    await set('meera', { promisedAt: new Date('2026-11-20T10:10:00+05:30'), deliveredAt: new Date('2026-11-20T10:25:00+05:30') })
+    await set('meera', {
+      status: 'delivered',
+      promisedAt: new Date('2026-11-20T10:10:00+05:30'),
+      deliveredAt: new Date('2026-11-20T10:25:00+05:30'),
+    })
+    // Still open, its promise passed a minute ago: overdue (the late-orders view); evil's promise is ahead.
+    const [raviWas] = await t.db.select().from(orders).where(eq(orders.id, placed.ravi!._id))
+    await set('ravi', { promisedAt: new Date(Date.now() - 60_000) })
     try {
       const exported = async (query: string) =>
         (parse((await exportCsv(query)).text) as string[][])
@@ -136,6 +151,8 @@ describe('the admin list', () => {
         [{ payment: 'refunded' }, []],
         [{ store: 'noSuchStore' }, []],
         [{ late: true }, [placed.meera!.orderId]],
+        [{ overdue: true }, [placed.ravi!.orderId]],
+        [{ overdue: true, store: 'storeMumAndheriEast' }, []],
         [{ store: 'storeBlrIndiranagar', payment: 'cod' }, [placed.meera!.orderId]],
       ]
       for (const [filter, expected] of cases) {
@@ -153,8 +170,8 @@ describe('the admin list', () => {
       }
     } finally {
       await set('evil', { storeId: was!.storeId })
-      await set('ravi', { paymentState: 'cod' })
-      await set('meera', { promisedAt: was!.promisedAt, deliveredAt: null })
+      await set('ravi', { paymentState: 'cod', promisedAt: raviWas!.promisedAt })
+      await set('meera', { status: was!.status, promisedAt: was!.promisedAt, deliveredAt: null })
     }
   })
 
@@ -209,6 +226,43 @@ describe('the CSV export', () => {
     expect(ravi).toMatchObject({ Items: '3', 'Items total (₹)': '450.00' })
   })
 
+  it("names each order's store and payment state, and sums only the refunds paid out", async () => {
+    const [order] = await t.db.select().from(orders).where(eq(orders.id, placed.meera!._id))
+    const [store] = await t.db.select().from(stores).where(eq(stores.id, order!.storeId))
+    const [payment] = await t.db
+      .insert(payments)
+      .values({
+        orderId: order!.id,
+        provider: 'test',
+        providerOrderId: 'export-test',
+        method: 'upi',
+        amountPaise: 15000,
+        status: 'captured',
+      })
+      .returning()
+    await t.db.insert(refunds).values([
+      { orderId: order!.id, paymentId: payment!.id, amountPaise: 4050, status: 'processed', reason: 'line_refund' },
+      { orderId: order!.id, paymentId: payment!.id, amountPaise: 1000, status: 'pending', reason: 'line_refund' },
+    ])
+    await t.db.update(orders).set({ paymentState: 'partially_refunded' }).where(eq(orders.id, order!.id))
+    try {
+      const { text } = await exportCsv(`?q=${placed.meera!.orderId}`)
+      const [header, row] = parse(text) as string[][]
+      const meera = Object.fromEntries(header!.map((h, i) => [h, row![i]]))
+      expect(meera).toMatchObject({ Store: store!.name, 'Payment state': 'Partly refunded', 'Refunded (₹)': '40.50' })
+    } finally {
+      await t.db.delete(refunds).where(eq(refunds.orderId, order!.id))
+      await t.db.delete(payments).where(eq(payments.orderId, order!.id))
+      await t.db.update(orders).set({ paymentState: order!.paymentState }).where(eq(orders.id, order!.id))
+    }
+    const { text } = await exportCsv(`?q=${placed.ravi!.orderId}`)
+    const [header, row] = parse(text) as string[][]
+    expect(Object.fromEntries(header!.map((h, i) => [h, row![i]]))).toMatchObject({
+      'Payment state': 'Cash on delivery',
+      'Refunded (₹)': '0.00',
+    })
+  })
+
   it('guards cells a spreadsheet would run as formulas (OWASP "CSV Injection")', async () => {
     const { text } = await exportCsv(`?q=${placed.evil!.orderId}`)
     const rows = parse(text) as string[][]
@@ -217,8 +271,49 @@ describe('the CSV export', () => {
     expect(evil.Customer).toBe(`'=HYPERLINK("http://x")`)
     expect(evil.Address).toBe(`'@SUM(1+1)`)
     expect(text).toContain(`"'=HYPERLINK(""http://x"")"`)
-    for (const cell of ['=1', '+1', '-1', '@x', '\tx', '\rx']) expect(csvSafe(cell)).toBe(`'${cell}`)
-    expect(csvSafe('Asha')).toBe('Asha')
+    for (const cell of ['=1', '+1', '-1', '@x', '\tx', '\rx']) expect(guardCell(cell)).toBe(`'${cell}`)
+    expect(guardCell('Asha')).toBe('Asha')
+  })
+
+  it('starts with a UTF-8 byte order mark, so Excel reads ₹ as ₹', async () => {
+    const bytes = new Uint8Array(await new Response(exportOrdersCsv(t.deps, { q: undefined, sort: 'newest' })).arrayBuffer())
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.slice(3, 40))).toMatch(/^Order number,/)
+  })
+
+  it("the lines export: one row per order line in the list's sort, as billed, with the store and refunds paid out", async () => {
+    const res = await t.app.request('/api/order/admin/export/lines?sort=oldest', { headers: { Authorization: `Bearer ${admin.token}` } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="order-lines-\d{4}-\d{2}-\d{2}\.csv"$/)
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const rows = parse(new TextDecoder().decode(bytes)) as string[][]
+    expect(rows[0]).toEqual([...LINE_EXPORT_COLUMNS])
+    const [product] = await t.db.select().from(products).where(eq(products.id, productId))
+    const [order] = await t.db.select().from(orders).where(eq(orders.id, placed.ravi!._id))
+    const [store] = await t.db.select().from(stores).where(eq(stores.id, order!.storeId))
+    const records = rows.slice(1).map((r) => Object.fromEntries(rows[0]!.map((h, i) => [h, r[i]])))
+    expect(records.map((r) => r['Order number'])).toEqual([placed.meera!.orderId, placed.ravi!.orderId, placed.evil!.orderId])
+    expect(records[1]).toMatchObject({
+      Store: store!.name,
+      Line: '1',
+      SKU: product!.sku ?? '',
+      Product: 'Toor Dal',
+      Quantity: '3',
+      'MRP (₹)': '200.00',
+      'Selling price (₹)': '150.00',
+      'Line total (₹)': '450.00',
+      'Refunded (₹)': '0.00',
+    })
+    // Paged one order at a time, no line is lost or repeated.
+    const paged = await new Response(exportOrderLinesCsv(t.deps, { q: undefined, sort: 'oldest' }, 1)).text()
+    expect((parse(paged) as string[][]).slice(1).map((r) => r[0])).toEqual(records.map((r) => r['Order number']))
+    // The same filters, the same refusals.
+    const refused = await t.app.request('/api/order/admin/export/lines?sort=nope', { headers: { Authorization: `Bearer ${admin.token}` } })
+    expect(refused.status).toBe(400)
+    const shopper = await createShopper(t)
+    const forbidden = await t.app.request('/api/order/admin/export/lines', { headers: { Authorization: `Bearer ${shopper.token}` } })
+    expect(forbidden.status).toBe(403)
   })
 
   it('takes the list filters, refuses bad ones with a 400, and is for admins only', async () => {

@@ -4,9 +4,11 @@
  * `sent_mails` and sends nothing; a send whose record was lost goes out again with the same stable
  * Message-ID (RFC 5322 §3.6.4), which mail clients fold; each event has its own id.
  */
-import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eq, sql } from 'drizzle-orm'
+import { users } from '../../db/schema.ts'
 import type { MailMessage } from '../../lib/mail.ts'
+import type { SmsMessage } from '../../lib/sms.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, type SignedIn } from '../../testing/auth.ts'
 import { placeTestOrder } from '../../testing/orders.ts'
@@ -15,9 +17,14 @@ import { sendOrderMail } from './mail.ts'
 let t: TestApp
 let admin: SignedIn
 const sent: MailMessage[] = []
+const texts: SmsMessage[] = []
 
 beforeAll(async () => {
-  t = await createTestApp({ publicUrl: 'https://shop.example', mailer: { send: async (m) => void sent.push(m) } })
+  t = await createTestApp({
+    publicUrl: 'https://shop.example',
+    mailer: { send: async (m) => void sent.push(m) },
+    sms: { send: async (m) => void texts.push(m) },
+  })
   admin = await createAdmin(t)
 })
 afterAll(() => t?.close())
@@ -58,5 +65,30 @@ describe('an order email job run twice', () => {
     expect(sent.map((m) => m.subject).sort()).toEqual([`Order ${order.orderId} placed`, `Your order ${order.orderId} is packed`])
     expect(new Set(sent.map((m) => m.messageId)).size).toBe(2)
     expect(sent.find((m) => m.subject.includes('packed'))!.messageId).toContain('.status-packed.')
+  })
+})
+
+describe('order updates by SMS (docs/api-contract.md, "Phone sign-in")', () => {
+  it('texts each status once to a verified mobile with the switch on; an account without email gets no mail', async () => {
+    const { order, who } = await placeTestOrder(t)
+    const mobile = '9123456780'
+    await t.db.update(users).set({ email: null, mobile, mobileVerified: true, smsOrderUpdates: true }).where(eq(users.id, who.user.id))
+    sent.length = 0
+    texts.length = 0
+    await sendOrderMail(t.deps, { kind: 'placed', orderId: order._id })
+    await sendOrderMail(t.deps, { kind: 'status', orderId: order._id, status: 'packed' })
+    await sendOrderMail(t.deps, { kind: 'status', orderId: order._id, status: 'packed' })
+    expect(sent).toHaveLength(0)
+    expect(texts).toEqual([
+      {
+        to: mobile,
+        template: 'order-status',
+        text: `Your order ${order.orderId} is packed. See your order: https://shop.example/dashboard/myorder/${order._id}`,
+      },
+    ])
+    // Switched off, or not verified: no SMS.
+    await t.db.update(users).set({ smsOrderUpdates: false }).where(eq(users.id, who.user.id))
+    await sendOrderMail(t.deps, { kind: 'status', orderId: order._id, status: 'out_for_delivery' })
+    expect(texts).toHaveLength(1)
   })
 })

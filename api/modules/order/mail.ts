@@ -13,14 +13,16 @@
  */
 import { and, desc, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
-import { orderStatusHistory, sentMails } from '../../db/schema.ts'
+import { orderStatusHistory, sentMails, users } from '../../db/schema.ts'
 import type { MailMessage } from '../../lib/mail.ts'
 import type { OrderMailJob } from '../../lib/jobs/definitions.ts'
 import { orderWithCustomer } from './service.ts'
 import type { Order } from '../../../contract/order.ts'
+import type { OrderStatus } from '../../../contract/order-status.ts'
+import { addressOneLine } from '../../../contract/address.ts'
 import { statusWords } from './status.ts'
 
-type OrderMailDeps = Pick<AppDeps, 'db' | 'commerce' | 'mailer' | 'logger'> & Partial<Pick<AppDeps, 'publicUrl'>>
+type OrderMailDeps = Pick<AppDeps, 'db' | 'commerce' | 'mailer' | 'sms' | 'logger'> & Partial<Pick<AppDeps, 'publicUrl'>>
 
 /** `n` rupees as the email writes them: ₹256 for whole rupees, ₹255.81 otherwise (as the pages do). */
 const rupees = (n: number) => `₹${Number.isInteger(n) ? String(n) : n.toFixed(2)}`
@@ -52,7 +54,7 @@ function confirmationText(name: string, order: Order): string {
       ? `To pay on delivery (cash): ${rupees(order.totalAmt)}`
       : `Paid online (${order.payment.method.toUpperCase()}): ${rupees(order.totalAmt)}`,
     '',
-    `Delivering to: ${a.address_line}, ${a.city}, ${a.state} ${a.pincode}`,
+    `Delivering to: ${a.label ? `${a.label}, ` : ''}${addressOneLine(a)}`,
   ].join('\n')
 }
 
@@ -123,9 +125,12 @@ async function reachedAt(deps: Pick<AppDeps, 'db'>, orderId: string, status: str
  * The handler of an `order.mail` job: writes the email of `job` from the stored order and sends it
  * with its stable Message-ID, then records that id in `sent_mails`; a Message-ID already recorded
  * (the job ran before and was not acknowledged) sends nothing. An order gone since (nothing deletes
- * orders today) sends nothing.
- * @throws whatever the mailer throws (the job is then retried), or a database error recording the
- *   send (the job is retried and the mail sent again with the same Message-ID: docs/jobs.md)
+ * orders today) sends nothing. An account without an email (made by phone sign-in) gets no mail.
+ * For a status change, a shopper who switched on order updates by SMS and has a verified mobile also
+ * gets an SMS, after the mail and recorded the same way (`orderSmsKey`), so a retry sends neither twice.
+ * @throws whatever the mailer or the SMS provider throws (the job is then retried), or a database
+ *   error recording the send (the job is retried and the mail sent again with the same Message-ID:
+ *   docs/jobs.md)
  */
 export async function sendOrderMail(deps: OrderMailDeps, job: OrderMailJob): Promise<void> {
   const order = await orderWithCustomer(deps, job.orderId)
@@ -141,12 +146,45 @@ export async function sendOrderMail(deps: OrderMailDeps, job: OrderMailJob): Pro
     version: await reachedAt(deps, order._id, status),
     publicUrl: deps.publicUrl,
   })
-  const [done] = await deps.db.select({ id: sentMails.messageId }).from(sentMails).where(eq(sentMails.messageId, messageId))
-  if (done) {
+  if (!order.customer.email) {
+    deps.logger.info({ orderId: order._id, kind: job.kind }, 'order email skipped: the account has no email')
+  } else if (await wasSent(deps, messageId)) {
     deps.logger.info({ orderId: order._id, kind: job.kind }, 'order email already sent: not sent again')
-    return
+  } else {
+    const message =
+      job.kind === 'placed' ? placedMail(order, order.customer) : statusMail(order, order.customer, job.status, deps.publicUrl)
+    await deps.mailer.send({ ...message, messageId })
+    await deps.db.insert(sentMails).values({ messageId }).onConflictDoNothing()
   }
-  const message = job.kind === 'placed' ? placedMail(order, order.customer) : statusMail(order, order.customer, job.status, deps.publicUrl)
-  await deps.mailer.send({ ...message, messageId })
-  await deps.db.insert(sentMails).values({ messageId }).onConflictDoNothing()
+  if (job.kind === 'status') await sendOrderSms(deps, order, job.status, messageId)
+}
+
+/** True when the mail or SMS of `key` was sent already (recorded in `sent_mails`). */
+async function wasSent(deps: Pick<AppDeps, 'db'>, key: string): Promise<boolean> {
+  const [done] = await deps.db.select({ id: sentMails.messageId }).from(sentMails).where(eq(sentMails.messageId, key))
+  return Boolean(done)
+}
+
+/** The `sent_mails` key of the SMS of the order mail `messageId`: `<sms.order...>`. */
+export const orderSmsKey = (messageId: string) => messageId.replace(/^<order\./, '<sms.order.')
+
+/** "Your order <number> is out for delivery." with the link to the order page: the status SMS. */
+export function orderStatusSmsText(order: Pick<Order, '_id' | 'orderId'>, status: string, publicUrl: string | undefined): string {
+  return `Your order ${order.orderId} is ${statusWords(status)}. See your order: ${orderPageLink(publicUrl, order._id)}`
+}
+
+/**
+ * The status SMS of `order`, when its shopper has switched order updates by SMS on and has a verified
+ * mobile; sent once per status step (recorded under `orderSmsKey(messageId)`).
+ */
+async function sendOrderSms(deps: OrderMailDeps, order: Order, status: OrderStatus, messageId: string): Promise<void> {
+  const [shopper] = await deps.db
+    .select({ mobile: users.mobile, verified: users.mobileVerified, wanted: users.smsOrderUpdates })
+    .from(users)
+    .where(eq(users.id, order.userId))
+  if (!shopper?.mobile || !shopper.verified || !shopper.wanted) return
+  const key = orderSmsKey(messageId)
+  if (await wasSent(deps, key)) return
+  await deps.sms.send({ to: shopper.mobile, text: orderStatusSmsText(order, status, deps.publicUrl), template: 'order-status' })
+  await deps.db.insert(sentMails).values({ messageId: key }).onConflictDoNothing()
 }

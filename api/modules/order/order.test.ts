@@ -114,7 +114,7 @@ describe('placing a cash-on-delivery order', () => {
     // The confirmation is a job written with the order: it is in the outbox once the job ran.
     await t.deps.jobs.drain()
     const outbox = fs.readdirSync(path.join(t.tmpDir, 'outbox')).map((f) => fs.readFileSync(path.join(t.tmpDir, 'outbox', f), 'utf8'))
-    expect(outbox.some((mail) => mail.includes(order.orderId) && mail.includes(who.user.email))).toBe(true)
+    expect(outbox.some((mail) => mail.includes(order.orderId) && mail.includes(who.user.email!))).toBe(true)
     const list = await t.call('order/order-list', { token: who.token })
     expect(list.body.data.map((o: { _id: string }) => o._id)).toEqual([order._id])
     const details = await t.call('user/user-details', { token: who.token })

@@ -23,11 +23,11 @@
  * the drivers read them. `mrp` is a product's MRP and `sellingPrice` its selling price (the wire
  * calls them `price` and `sellingPrice` for a product, `mrp` and `price` for an order line).
  */
-import { eq, and, inArray, sql } from 'drizzle-orm'
+import { asc, eq, and, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Tx } from '../../db/db.ts'
 import { queryRows } from '../../db/query.ts'
-import { addresses, cartLines, carts, inventory, orderLines, orders, orderStatusHistory } from '../../db/schema.ts'
+import { addresses, cartLines, carts, inventory, orderLines, orders, orderStatusHistory, products } from '../../db/schema.ts'
 import { shownAvailabilityChanged, stockKey } from '../../../contract/availability.ts'
 import type { OrderStatus } from '../../../contract/order-status.ts'
 import type { CartChange, Order } from '../../../contract/order.ts'
@@ -86,6 +86,9 @@ export async function deliveryAddress(tx: Tx, userId: string, addressId: string)
       pincode: addresses.pincode,
       country: addresses.country,
       mobile: addresses.mobile,
+      label: addresses.label,
+      floor: addresses.floor,
+      landmark: addresses.landmark,
     })
     .from(addresses)
     .where(and(eq(addresses.id, addressId), eq(addresses.userId, userId), eq(addresses.status, true)))
@@ -133,14 +136,35 @@ export async function boundLockWaits(tx: Tx): Promise<void> {
   await tx.execute(sql.raw(`set local lock_timeout = ${PLACEMENT_LOCK_TIMEOUT_MS}`))
 }
 
-/** The query of the cart's lines with their products (locked in product id order with `lock`) and their stock in `storeId`. */
-function cartLinesQuery(userId: string, storeId: string, lock: boolean) {
-  return sql`select l.id as "lineId", l.created_at::text as added, l.product_id as "productId", l.quantity,
-        l.unit_price_paise as "seenSellingPaise", p.name, p.image, p.unit, p.more_details->>'brand' as brand,
-        coalesce(i.stock, 0)::int as stock, p.publish, p.price as mrp, p.selling_price as "sellingPrice"
-      from carts c join cart_lines l on l.cart_id = c.id join products p on p.id = l.product_id
-      left join inventory i on i.product_id = p.id and i.store_id = ${storeId}
-      where c.user_id = ${userId} order by p.id ${lock ? sql`for update of p` : sql``}`
+/**
+ * The query of the cart's lines with their products (locked in product id order with `lock`, the
+ * products' rows only) and their stock in `storeId`: a key join in the builder. The added time is the
+ * database's text (microseconds, see `inAddedOrder`) and the prices numeric text (rupees, exact).
+ */
+function cartLinesQuery(tx: Tx, userId: string, storeId: string, lock: boolean) {
+  const query = tx
+    .select({
+      lineId: cartLines.id,
+      added: sql<string>`${cartLines.createdAt}::text`,
+      productId: cartLines.productId,
+      quantity: cartLines.quantity,
+      seenSellingPaise: cartLines.unitPricePaise,
+      name: products.name,
+      image: products.image,
+      unit: products.unit,
+      brand: sql<string | null>`${products.moreDetails}->>'brand'`,
+      stock: sql<number>`coalesce(${inventory.stock}, 0)::int`,
+      publish: products.publish,
+      mrp: sql<string>`${products.price}::text`,
+      sellingPrice: sql<string>`${products.sellingPrice}::text`,
+    })
+    .from(carts)
+    .innerJoin(cartLines, eq(cartLines.cartId, carts.id))
+    .innerJoin(products, eq(products.id, cartLines.productId))
+    .leftJoin(inventory, and(eq(inventory.productId, products.id), eq(inventory.storeId, storeId)))
+    .where(eq(carts.userId, userId))
+    .orderBy(asc(products.id))
+  return lock ? query.for('update', { of: products }) : query
 }
 
 /** Lines in the order they were added; the timestamp as text keeps its microseconds, so two lines added in one millisecond keep their order. */
@@ -153,15 +177,13 @@ function inAddedOrder(rows: (CartLineToOrder & { added: string })[]): CartLineTo
 /**
  * The lines of the user's cart, in the order they were added (the order lists them so), each with
  * its product locked (`for update`, in product id order: two buyers of the same products queue
- * instead of deadlocking) and its stock in `storeId` read after the locks are held. Raw SQL: a join
- * locking only the products, and the brand read from the product's jsonb details. No cart, or an
+ * instead of deadlocking) and its stock in `storeId` read after the locks are held. No cart, or an
  * empty one: [].
  * @throws LOCK_NOT_AVAILABLE (55P03) when a product stays locked longer than the transaction's
  *   `lock_timeout` (`boundLockWaits`)
  */
 export async function lockCartLines(tx: Tx, userId: string, storeId: string): Promise<CartLineToOrder[]> {
-  // raw SQL: `cartLinesQuery` joins cart, lines, products and store stock and locks the products (FOR UPDATE).
-  const locked = await queryRows<CartLineToOrder & { added: string }>(tx, cartLinesQuery(userId, storeId, true))
+  const locked = await cartLinesQuery(tx, userId, storeId, true)
   if (locked.length === 0) return []
   // Read again once the locks are held. A statement that waited for a row lock re-reads the locked
   // rows only: the joined inventory row keeps the version from before the wait (PostgreSQL,
@@ -190,8 +212,7 @@ export async function lockCartLines(tx: Tx, userId: string, storeId: string): Pr
  * against, so its shopper is told a line that ran out or moved at once instead of waiting.
  */
 export async function readCartLines(tx: Tx, userId: string, storeId: string): Promise<CartLineToOrder[]> {
-  // raw SQL: `cartLinesQuery`'s join, without its locks.
-  return inAddedOrder(await queryRows<CartLineToOrder & { added: string }>(tx, cartLinesQuery(userId, storeId, false)))
+  return inAddedOrder(await cartLinesQuery(tx, userId, storeId, false))
 }
 
 /**

@@ -12,12 +12,14 @@
  * - POST /admin-list `{ q?, status?, store?, late?, from?, to?, sort, page, limit }` (admin or staff) → `data`, `totalCount`,
  *   `totalNoPage` (docs/commerce-api.md, "Admin orders at volume")
  * - GET /admin/export `?q&status&from&to&sort` (admin or staff) → text/csv of every order the filters select, streamed
+ * - GET /admin/export/lines (the same query) → text/csv of those orders' lines, one row per line, streamed
  * - POST /bulk-status `{ orderIds, status, reason? }` (admin or staff) → one outcome per order, each moved on its own
  * - PUT /update-status `{ orderId, status, version?, reason? }` (admin or staff; cancelling a paid order,
  *   which refunds it, admin only: 403 for staff, a refused outcome in the bulk move)
  * - POST /reorder `{ orderId }` → the cart with `added` and `leftOut` beside it: the user's own
  *   order's lines added to the cart, capped (docs/commerce-api.md, "Order again"); spends a cart write
  */
+import type { Context } from 'hono'
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
 import { STORE_HEADER, requestStore } from '../store/service.ts'
@@ -43,7 +45,7 @@ import { CartExtraShape, CartItemSchema } from '../../../contract/cart.ts'
 import { spendCartWrite } from '../cart/routes.ts'
 import { IdempotencyKeySchema, idempotencyHeader } from '../../../contract/idempotency.ts'
 import { apiRouter } from '../../lib/openapi.ts'
-import { exportOrdersCsv } from './admin-export.ts'
+import { exportOrderLinesCsv, exportOrdersCsv } from './admin-export.ts'
 import {
   adminListOrders,
   bulkChangeStatus,
@@ -199,33 +201,56 @@ export function orderRoutes(deps: AppDeps) {
     },
   )
 
-  endpoint(
-    {
-      method: 'get',
-      path: '/admin/export',
-      summary: 'CSV of every order the filters select, in the sort asked (ADMIN or STAFF), streamed',
-      description:
-        'The same filters as POST /admin-list, in the query. One row per order; amounts in rupees with two decimals, times in IST. Text cells starting with =, +, -, @, a tab or a carriage return get a leading apostrophe (OWASP "CSV Injection").',
-      access: 'staff',
-      query: AdminOrderFilterSchema,
-      answers: { 200: { description: 'The CSV (RFC 4180), header row first', raw: { mediaType: 'text/csv', schema: z.string() } } },
-    },
-    requireStaff(deps),
-    async (c) => {
+  /**
+   * The answer of an orders export: the query's filters checked (400 naming the field), then `stream`'s
+   * CSV as an attachment named `<name>-<IST day>.csv`, never cached.
+   */
+  const csvExport =
+    (name: string, stream: typeof exportOrdersCsv) =>
+    async (c: Context): Promise<Response> => {
       const parsed = AdminOrderFilterSchema.safeParse(c.req.query())
       if (!parsed.success) {
         const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
         throw BadRequest(`${issues[0]!.path || 'query'}: ${issues[0]!.message}`, issues)
       }
       const day = new Date(deps.clock().getTime() + 5.5 * 3600 * 1000).toISOString().slice(0, 10)
-      return new Response(exportOrdersCsv(deps, parsed.data), {
+      return new Response(stream(deps, parsed.data), {
         headers: {
           'Content-Type': 'text/csv; charset=utf-8',
-          'Content-Disposition': `attachment; filename="orders-${day}.csv"`,
+          'Content-Disposition': `attachment; filename="${name}-${day}.csv"`,
           'Cache-Control': 'no-store',
         },
       })
+    }
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/admin/export',
+      summary: 'CSV of every order the filters select, in the sort asked (ADMIN or STAFF), streamed',
+      description:
+        'The same filters as POST /admin-list, in the query. One row per order, with its store, payment state and refunded amount; amounts in rupees with two decimals, times in IST. UTF-8 with a byte order mark. Text cells starting with =, +, -, @, a tab or a carriage return get a leading apostrophe (OWASP "CSV Injection").',
+      access: 'staff',
+      query: AdminOrderFilterSchema,
+      answers: { 200: { description: 'The CSV (RFC 4180), header row first', raw: { mediaType: 'text/csv', schema: z.string() } } },
     },
+    requireStaff(deps),
+    csvExport('orders', exportOrdersCsv),
+  )
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/admin/export/lines',
+      summary: 'CSV of the lines of every order the filters select (ADMIN or STAFF), streamed',
+      description:
+        'The same filters as GET /admin/export. One row per order line: order number, placed at, status, store, line, SKU, product, brand, unit, quantity, MRP, selling price, line total, refunded; amounts in rupees with two decimals. UTF-8 with a byte order mark; cells guarded as in GET /admin/export.',
+      access: 'staff',
+      query: AdminOrderFilterSchema,
+      answers: { 200: { description: 'The CSV (RFC 4180), header row first', raw: { mediaType: 'text/csv', schema: z.string() } } },
+    },
+    requireStaff(deps),
+    csvExport('order-lines', exportOrderLinesCsv),
   )
 
   endpoint(

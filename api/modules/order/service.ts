@@ -9,12 +9,13 @@
  * answer (`orderSelect`, correlated `json_agg`s) and the admin's filtered list stay raw SQL.
  */
 import { createHash } from 'node:crypto'
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { AppDeps } from '../../deps.ts'
 import type { Db, Tx } from '../../db/db.ts'
 import { lockUserRow } from '../../db/locks.ts'
 import { queryRows } from '../../db/query.ts'
-import { orderLines, orders } from '../../db/schema.ts'
+import { cartLines, carts, orderLines, orders } from '../../db/schema.ts'
 import { canMove, type OrderStatus } from '../../../contract/order-status.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
@@ -27,7 +28,7 @@ import { billToWire } from '../cart/bill.ts'
 import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../cart/service.ts'
 import type { AdminOrderFilter, BulkStatusOutcome, CartChange, Order, ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
 import type { PaymentState } from '../../../contract/payment.ts'
-import { adminOrderBy, adminOrderWhere } from './admin-filter.ts'
+import { adminOrderBy, adminOrderCondition, adminOrderWhere } from './admin-filter.ts'
 import {
   boundLockWaits,
   checkPricesAndStock,
@@ -135,7 +136,7 @@ const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.use
       from order_lines l where l.order_id = o.id) as items,
     (select coalesce(json_agg(json_build_object('status', h.status, 'at', ${isoTimestamp(sql`h.at`)}) order by h.at, h.id), '[]'::json)
       from order_status_history h where h.order_id = o.id) as "statusHistory",
-    u.name as customer_name, u.email as customer_email,
+    u.name as customer_name, coalesce(u.email, '') as customer_email,
     o.store_id, s.name as store_name, s.area as store_area, o.promised_minutes,
     ${isoTimestamp(sql`o.promised_at`)} as promised_at, ${isoTimestamp(sql`o.delivered_at`)} as delivered_at,
     o.payment_state, ${isoTimestamp(sql`o.reservation_expires_at`)} as reservation_expires_at, ${isoTimestamp(sql`o.paid_at`)} as paid_at,
@@ -254,14 +255,13 @@ export async function adminListOrders(
   query: Partial<AdminOrderFilter> & { page: number; limit: number },
 ): Promise<{ data: Order[] } & PagingExtra> {
   // raw SQL: `orderSelect` (see findOrder) under the admin filter's own SQL (./admin-filter.ts), which the count shares.
-  const where = adminOrderWhere(query)
   const rows = await queryRows<OrderRow>(
     deps.db,
-    sql`${orderSelect} ${where} ${adminOrderBy(query.sort)} limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
+    sql`${orderSelect} ${adminOrderWhere(query)} ${adminOrderBy(query.sort)} limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
   )
-  // raw SQL: the count under the same raw admin filter as the page above.
-  const [count] = await queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from orders o ${where}`)
-  const totalCount = count?.n ?? 0
+  // The count: the same filter (on alias o) in a builder query.
+  const [counted] = await deps.db.select({ n: count() }).from(alias(orders, 'o')).where(adminOrderCondition(query))
+  const totalCount = counted?.n ?? 0
   return { data: rows.map((row) => toOrderAnswer(deps, row, true)), totalCount, totalNoPage: Math.ceil(totalCount / query.limit) }
 }
 
@@ -285,14 +285,21 @@ const byIdOrNumber = (ref: string) => or(eq(orders.id, ref), eq(orders.orderNumb
  * order; the next order's cart has new lines (a placed cart is emptied), so it gets a new key.
  * @returns "cart-" + 43 base64url characters (SHA-256), within the key rule of contract/idempotency.ts
  */
-export async function cartIdempotencyKey(db: Executor, userId: string, addressId: string): Promise<string> {
-  // raw SQL: the last change as the database's text, to the microsecond (a JS Date keeps
-  // milliseconds), and these exact keys, so a retry derives the key its first try did.
-  const lines = await queryRows<{ id: string; product_id: string; quantity: number; unit_price_paise: number; updated: string }>(
-    db,
-    sql`select l.id, l.product_id, l.quantity, l.unit_price_paise, l.updated_at::text as updated
-      from cart_lines l join carts c on c.id = l.cart_id where c.user_id = ${userId} order by l.id`,
-  )
+export async function cartIdempotencyKey(db: Pick<AppDeps['db'], 'select'>, userId: string, addressId: string): Promise<string> {
+  // The last change as the database's text, to the microsecond (a JS Date keeps milliseconds), and
+  // these exact keys in this order, so a retry derives the key its first try did.
+  const lines = await db
+    .select({
+      id: cartLines.id,
+      product_id: cartLines.productId,
+      quantity: cartLines.quantity,
+      unit_price_paise: cartLines.unitPricePaise,
+      updated: sql<string>`${cartLines.updatedAt}::text`,
+    })
+    .from(cartLines)
+    .innerJoin(carts, eq(carts.id, cartLines.cartId))
+    .where(eq(carts.userId, userId))
+    .orderBy(asc(cartLines.id))
   const digest = createHash('sha256')
     .update(JSON.stringify([userId, addressId, lines]))
     .digest('base64url')
@@ -315,7 +322,7 @@ export async function cartIdempotencyKey(db: Executor, userId: string, addressId
  */
 export async function placeCashOnDelivery(
   deps: OrderDeps,
-  user: { id: string; email: string; name: string },
+  user: { id: string; email: string | null; name: string },
   input: PlacementInput,
 ): Promise<PlaceOrderOutcome> {
   return placeFromCart(deps, user, input, CASH_ON_DELIVERY)
@@ -366,7 +373,7 @@ export const ORDER_BUSY = 'Many shoppers are ordering the same items right now: 
  */
 export async function placeFromCart(
   deps: OrderDeps,
-  user: { id: string; email: string; name: string },
+  user: { id: string; email: string | null; name: string },
   input: PlacementInput,
   payment: PlacementPayment,
 ): Promise<PlaceOrderOutcome> {

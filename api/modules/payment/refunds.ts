@@ -6,7 +6,8 @@
  * (`refreshPaymentState`). Amounts are integer paise. This module reads and writes payment rows
  * only, so the order service may use it without a cycle.
  */
-import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { AppDeps } from '../../deps.ts'
 import type { Db, Tx } from '../../db/db.ts'
 import { lockOrderRow } from '../../db/locks.ts'
@@ -62,21 +63,30 @@ export async function refreshPaymentState(tx: Executor, orderId: string): Promis
  * @returns true when a new refund was recorded
  */
 async function retryFailedRefund(tx: Tx, logger: AppDeps['logger'], refundId: string, now: Date): Promise<boolean> {
-  // raw SQL: the failures of the same payment, line and amount are a correlated count.
-  const [row] = await queryRows<{
-    order_id: string
-    payment_id: string
-    order_line_id: string | null
-    amount_paise: number
-    reason: string
-    failures: number
-  }>(
-    tx,
-    sql`select r.order_id, r.payment_id, r.order_line_id, r.amount_paise, r.reason,
-        (select count(*)::int from refunds f where f.payment_id = r.payment_id and f.status = 'failed'
-          and f.order_line_id is not distinct from r.order_line_id and f.amount_paise = r.amount_paise) as failures
-      from refunds r where r.id = ${refundId}`,
-  )
+  // The failures of the same payment, line and amount: a correlated count over alias f.
+  const f = alias(refunds, 'f')
+  const failures = tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(f)
+    .where(
+      and(
+        eq(f.paymentId, refunds.paymentId),
+        eq(f.status, 'failed'),
+        sql`${f.orderLineId} is not distinct from ${refunds.orderLineId}`,
+        eq(f.amountPaise, refunds.amountPaise),
+      ),
+    )
+  const [row] = await tx
+    .select({
+      order_id: refunds.orderId,
+      payment_id: refunds.paymentId,
+      order_line_id: refunds.orderLineId,
+      amount_paise: refunds.amountPaise,
+      reason: refunds.reason,
+      failures: sql<number>`(${failures})`,
+    })
+    .from(refunds)
+    .where(eq(refunds.id, refundId))
   if (!row) return false
   if (row.failures >= REFUND_MAX_FAILURES) {
     logger.error({ refundId, orderId: row.order_id, failures: row.failures }, 'refund failed at the provider too often: settle it by hand')
@@ -107,15 +117,23 @@ export async function recordRefund(
   tx: Tx,
   input: { orderId: string; reason: string; now: Date; amountPaise?: number; orderLineId?: string; paymentId?: string },
 ): Promise<number> {
-  // raw SQL: what the payment has had back is a correlated sum.
-  const [payment] = await queryRows<{ id: string; amount_paise: number; refunded: number }>(
-    tx,
-    sql`select p.id, p.amount_paise,
-        (select coalesce(sum(r.amount_paise), 0)::int from refunds r where r.payment_id = p.id and r.status <> 'failed') as refunded
-      from payments p where p.order_id = ${input.orderId} and p.status = 'captured'
-        ${input.paymentId ? sql`and p.id = ${input.paymentId}` : sql``}
-      order by p.updated_at, p.id limit 1`,
-  )
+  // What the payment has had back: a correlated sum (paise).
+  const refunded = tx
+    .select({ paise: sql<number>`coalesce(sum(${refunds.amountPaise}), 0)::int` })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, payments.id), ne(refunds.status, 'failed')))
+  const [payment] = await tx
+    .select({ id: payments.id, amount_paise: payments.amountPaise, refunded: sql<number>`(${refunded})` })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.orderId, input.orderId),
+        eq(payments.status, 'captured'),
+        input.paymentId ? eq(payments.id, input.paymentId) : undefined,
+      ),
+    )
+    .orderBy(asc(payments.updatedAt), asc(payments.id))
+    .limit(1)
   if (!payment) return 0
   const left = payment.amount_paise - payment.refunded
   const amount = Math.min(input.amountPaise ?? left, left)
@@ -239,17 +257,30 @@ export async function settleRefund(
     logger: AppDeps['logger']
   },
 ): Promise<string | undefined> {
-  // raw SQL: a join locked `for update of r`, the refund row only.
-  const find = (lock: boolean) =>
-    queryRows<{ id: string; order_id: string; status: string }>(
-      tx,
-      sql`select r.id, r.order_id, r.status from refunds r join payments p on p.id = r.payment_id
-        where p.provider = ${input.provider} and (r.provider_refund_id = ${input.providerRefundId}
-          or (r.provider_refund_id is null and p.provider_payment_id = ${input.providerPaymentId} and r.amount_paise = ${input.amountPaise}
-              and r.status = 'pending'))
-        order by (r.provider_refund_id = ${input.providerRefundId}) desc nulls last, r.created_at limit 1
-        ${lock ? sql`for update of r` : sql``}`,
-    )
+  // A key join of refunds and payments, locked `for update of` the refund row only.
+  const find = (lock: boolean) => {
+    const query = tx
+      .select({ id: refunds.id, order_id: refunds.orderId, status: refunds.status })
+      .from(refunds)
+      .innerJoin(payments, eq(payments.id, refunds.paymentId))
+      .where(
+        and(
+          eq(payments.provider, input.provider),
+          or(
+            eq(refunds.providerRefundId, input.providerRefundId),
+            and(
+              isNull(refunds.providerRefundId),
+              eq(payments.providerPaymentId, input.providerPaymentId),
+              eq(refunds.amountPaise, input.amountPaise),
+              eq(refunds.status, 'pending'),
+            ),
+          ),
+        ),
+      )
+      .orderBy(sql`(${refunds.providerRefundId} = ${input.providerRefundId}) desc nulls last`, asc(refunds.createdAt))
+      .limit(1)
+    return lock ? query.for('update', { of: refunds }) : query
+  }
   const [seen] = await find(false)
   if (!seen) return undefined
   await lockOrderRow(tx, seen.order_id)

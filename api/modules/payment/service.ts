@@ -21,12 +21,11 @@
  */
 import { recordAudit } from '../../lib/audit.ts'
 import { createHash } from 'node:crypto'
-import { and, asc, desc, eq, gt, lte, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, exists, gt, lte, ne, or, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { AppDeps } from '../../deps.ts'
 import type { Tx } from '../../db/db.ts'
-import { queryRows } from '../../db/query.ts'
-import { orders, paymentEvents, payments, users } from '../../db/schema.ts'
+import { orderLines, orders, paymentEvents, payments, refunds, users } from '../../db/schema.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -68,7 +67,7 @@ export type StartOutcome =
  */
 export async function startOnlinePayment(
   deps: PaymentDeps,
-  user: { id: string; email: string; name: string },
+  user: { id: string; email: string | null; name: string },
   input: {
     addressId: string
     idempotencyKey: string
@@ -114,7 +113,7 @@ export async function startOnlinePayment(
  */
 export async function retryPayment(
   deps: PaymentDeps,
-  user: { id: string; email: string; name: string },
+  user: { id: string; email: string | null; name: string },
   input: z.output<typeof RetryPaymentSchema>,
 ): Promise<{ order: Order; checkout: Checkout }> {
   const row = await findOrder(deps.db, input.orderId)
@@ -128,7 +127,7 @@ export async function retryPayment(
 /** The provider's order of `order` (the open one, else a new one) as the checkout to open. @throws 503 */
 async function openCheckout(
   deps: PaymentDeps,
-  user: { id: string; email: string; name: string },
+  user: { id: string; email: string | null; name: string },
   order: Order,
   method: OnlineMethodName,
   urls: ReturnUrls,
@@ -169,7 +168,7 @@ async function openCheckout(
     .set({ paymentMethod: method, updatedAt: asIs(orders.updatedAt) })
     .where(and(eq(orders.id, order._id), eq(orders.status, 'payment_pending')))
   const [contact] = await deps.db.select({ mobile: users.mobile }).from(users).where(eq(users.id, user.id))
-  const prefill = { name: user.name, email: user.email, contact: order.delivery_address.mobile ?? contact?.mobile ?? '' }
+  const prefill = { name: user.name, email: user.email ?? '', contact: order.delivery_address.mobile ?? contact?.mobile ?? '' }
   await deps.payments.testProvider?.open(providerOrderId, urls.callbackUrl, urls.cancelUrl, method)
   return {
     orderId: order._id,
@@ -192,7 +191,11 @@ async function openCheckout(
  * it still counts (applyCapture marks it paid).
  * @throws 404 ORDER_NOT_FOUND; 409 RESERVATION_EXPIRED or NOT_AWAITING_PAYMENT
  */
-export async function payOnDelivery(deps: PaymentDeps, user: { id: string; email: string; name: string }, ref: string): Promise<Order> {
+export async function payOnDelivery(
+  deps: PaymentDeps,
+  user: { id: string; email: string | null; name: string },
+  ref: string,
+): Promise<Order> {
   if (!PLAUSIBLE_ID.test(ref)) throw NotFound(ORDER_NOT_FOUND)
   const id = await deps.db.transaction(async (tx) => {
     const [order] = await tx
@@ -890,12 +893,22 @@ export async function refundLine(deps: PaymentDeps, input: { orderId: string; pr
       throw Conflict('Only an order paid online can be refunded')
     if (order.status !== 'placed' && order.status !== 'packed')
       throw Conflict('A line can be refunded only while the order is placed or packed')
-    // raw SQL: whether the line has a live refund is a correlated `exists`.
-    const [line] = await queryRows<{ id: string; name: string; line_total_paise: number; refunded: boolean }>(
-      tx,
-      sql`select l.id, l.name, l.line_total_paise, exists (select 1 from refunds r where r.order_line_id = l.id and r.status <> 'failed') as refunded
-        from order_lines l where l.order_id = ${order.id} and l.product_id = ${input.productId} order by l.position limit 1`,
-    )
+    // Whether the line has a live refund: a correlated `exists`.
+    const liveRefund = tx
+      .select({ one: sql`1` })
+      .from(refunds)
+      .where(and(eq(refunds.orderLineId, orderLines.id), ne(refunds.status, 'failed')))
+    const [line] = await tx
+      .select({
+        id: orderLines.id,
+        name: orderLines.name,
+        line_total_paise: orderLines.lineTotalPaise,
+        refunded: sql<boolean>`${exists(liveRefund)}`,
+      })
+      .from(orderLines)
+      .where(and(eq(orderLines.orderId, order.id), eq(orderLines.productId, input.productId)))
+      .orderBy(asc(orderLines.position))
+      .limit(1)
     if (!line) throw NotFound('That product is not in this order')
     if (line.refunded) throw Conflict(`${line.name} was refunded already`)
     const amount = await recordRefund(tx, {

@@ -9,10 +9,9 @@
  * POST /api/product/create (contract/product.ts), so a product the API refuses cannot come in by
  * file either.
  *
- * Formula injection (OWASP "CSV Injection"): a cell that a spreadsheet would run as a formula
- * (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a leading `'`, and
- * so is a cell that already starts with `'`s before one of them; the import takes exactly one `'`
- * off such a cell, so every value round-trips.
+ * Formula injection (OWASP "CSV Injection") and the byte order mark: api/lib/csv-cells.ts, shared
+ * with the orders export; the import takes exactly one `'` off a guarded cell, so every value
+ * round-trips.
  */
 import { parse } from 'csv-parse/sync'
 import { stringify } from 'csv-stringify/sync'
@@ -20,6 +19,7 @@ import { z } from 'zod'
 import type { ImportError } from '../../../contract/product-import.ts'
 import { CreateProductSchema, HsnSchema, PRODUCT_IMAGES_MAX, PRODUCT_REFS_MAX } from '../../../contract/product.ts'
 import { ImageUrlSchema } from '../../../contract/fields.ts'
+import { CSV_BOM, guardCell, unguardCell } from '../../lib/csv-cells.ts'
 
 /** The columns in the order the export writes them (docs/product-csv.md, "Columns"). */
 export const CSV_COLUMNS = [
@@ -53,19 +53,6 @@ export const SKU_MAX_LENGTH = 64
 
 /** The key of `more_details` the `brand` column stands for (what the search reads: migration 0006_search). */
 export const BRAND_KEY = 'brand'
-
-const FORMULA_START = /^'*[=+\-@\t\r]/
-const ESCAPED_FORMULA_START = /^'+[=+\-@\t\r]/
-
-/** A cell as written: prefixed with `'` when a spreadsheet would read it as a formula (OWASP "CSV Injection"). */
-export function guardCell(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value
-}
-
-/** The inverse of `guardCell`: one leading `'` off a guarded cell, any other cell as is. */
-export function unguardCell(value: string): string {
-  return ESCAPED_FORMULA_START.test(value) ? value.slice(1) : value
-}
 
 /** A product as the export reads it. Prices in rupees as stored (numeric, two decimals). */
 export interface ExportProduct {
@@ -119,9 +106,13 @@ export function productCells(p: ExportProduct): string[] {
   return CSV_COLUMNS.map((c) => guardCell(cells[c]))
 }
 
-/** CSV text of `rows` (arrays of cells), with the header line first when `header`. CRLF line ends (RFC 4180, section 2). */
+/**
+ * CSV text of `rows` (arrays of cells), with the byte order mark and the header line first when
+ * `header` (api/lib/csv-cells.ts). CRLF line ends (RFC 4180, section 2).
+ */
 export function csvText(rows: string[][], header: boolean): string {
-  return stringify(header ? [[...CSV_COLUMNS], ...rows] : rows, { record_delimiter: 'windows', quoted_match: /^\s|\s$/ })
+  const text = stringify(header ? [[...CSV_COLUMNS], ...rows] : rows, { record_delimiter: 'windows', quoted_match: /^\s|\s$/ })
+  return header ? `${CSV_BOM}${text}` : text
 }
 
 /**

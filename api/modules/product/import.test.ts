@@ -12,7 +12,8 @@ import { products, type Category, type SubCategory } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
 import { catalogSnapshot, insertCategory, insertProduct, insertSubCategory, stockIn, storeTestImage } from '../../testing/fixtures.ts'
-import { CSV_COLUMNS, guardCell, unguardCell } from './csv.ts'
+import { CSV_COLUMNS } from './csv.ts'
+import { guardCell, unguardCell } from '../../lib/csv-cells.ts'
 
 let t: TestApp
 let admin: SignedIn
@@ -70,6 +71,16 @@ const bySku = async (sku: string) => {
 }
 
 describe('GET /api/product/export', () => {
+  it('starts with a UTF-8 byte order mark (Excel), which the import reads past', async () => {
+    const answer = await t.app.request('/api/product/export', { headers: { Authorization: `Bearer ${admin.token}` } })
+    const bytes = new Uint8Array(await answer.arrayBuffer())
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    // The file as downloaded, byte order mark included, checks clean.
+    const checked = await dryRun(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes))
+    expect(checked.status).toBe(200)
+    expect(checked.body.data.errors, JSON.stringify(checked.body)).toEqual([])
+  })
+
   it('streams every product as CSV with the documented header, guarded cells and exact prices', async () => {
     const res = await exportCsv()
     expect(res.status).toBe(200)

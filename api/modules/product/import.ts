@@ -15,8 +15,9 @@ import { createHash } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
-import { categories, productImports } from '../../db/schema.ts'
+import { categories, productImports, subCategories, subCategoryCategories } from '../../db/schema.ts'
 import { BadRequest, NotFound } from '../../lib/errors.ts'
+import { decodeCsv } from '../../lib/csv-cells.ts'
 import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { newId } from '../../lib/ids.ts'
 import { IMPORT_ERRORS_MAX, type ImportAnswer, type ImportCounts, type ImportError } from '../../../contract/product-import.ts'
@@ -125,12 +126,18 @@ function nameLookup(rows: { id: string; name: string }[]): (name: string) => str
 
 /** Sub categories by name, each with the categories it is listed under. */
 async function subCategoryLookup(db: Tx): Promise<Map<string, { id: string; name: string; categoryIds: string[] }[]>> {
-  // raw SQL: a grouped left join with array_agg … filter, one row per sub category
-  const rows = await queryRows<{ id: string; name: string; categoryIds: string[] }>(
-    db,
-    sql`select s.id, s.name, coalesce(array_agg(l.category_id) filter (where l.category_id is not null), '{}') as "categoryIds"
-        from sub_categories s left join sub_category_categories l on l.sub_category_id = s.id group by s.id, s.name`,
-  )
+  // A key left join grouped by sub category, its category ids gathered by `array_agg … filter`.
+  const rows = await db
+    .select({
+      id: subCategories.id,
+      name: subCategories.name,
+      categoryIds: sql<
+        string[]
+      >`coalesce(array_agg(${subCategoryCategories.categoryId}) filter (where ${subCategoryCategories.categoryId} is not null), '{}')`,
+    })
+    .from(subCategories)
+    .leftJoin(subCategoryCategories, eq(subCategoryCategories.subCategoryId, subCategories.id))
+    .groupBy(subCategories.id, subCategories.name)
   const byName = new Map<string, { id: string; name: string; categoryIds: string[] }[]>()
   for (const r of rows) {
     const key = r.name.toLowerCase()
@@ -325,18 +332,6 @@ const listed = (errors: ImportError[]) => ({ errors: errors.slice(0, IMPORT_ERRO
 
 /** SHA-256 (hex) of the file's bytes: the upload's id. */
 export const uploadId = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
-
-/**
- * Decodes the file as UTF-8.
- * @throws 400 when the bytes are not UTF-8 (a spreadsheet's other encodings: save as "CSV UTF-8")
- */
-export function decodeCsv(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    throw BadRequest('The file is not UTF-8 text: save it as "CSV UTF-8"', [{ path: 'file', message: 'Not UTF-8 text' }])
-  }
-}
 
 /**
  * The dry run (POST /api/product/import): checks the file and, when no row has an error, keeps it

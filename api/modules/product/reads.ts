@@ -24,7 +24,9 @@ import {
   type Product,
   type SimilarProducts,
 } from '../../../contract/product.ts'
-import { sql, type SQL } from 'drizzle-orm'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import { products } from '../../db/schema.ts'
 import type { Db } from '../../db/client.ts'
 import { NotFound } from '../../lib/errors.ts'
 import { toPaise, wireDiscount } from '../../lib/money.ts'
@@ -318,7 +320,8 @@ export function productsByCategoryAndSubCategory(
 
 /**
  * The products to show beside `productId` (docs/product.md, "Product page"): `sameShelf`, the
- * published products sharing one of its sub categories, nearest in selling price (by ratio, so ₹40
+ * published products sharing one of its sub categories, those of its own kind first (the same head
+ * noun, `search_head`: other paneers before the tofu of the paneer shelf), then nearest in selling price (by ratio, so ₹40
  * is as near ₹50 as ₹400 is near ₹500); `sameBrand`, the newest of its brand not already in
  * `sameShelf`; neither lists its other pack sizes (`packSizes` of its details, docs/product.md, "Pack
  * sizes"). In stock in the store first in each; at most `SIMILAR_PRODUCTS_MAX` each. Two queries
@@ -331,27 +334,37 @@ export function similarProducts(deps: ProductReadDeps, productId: string): Promi
     deps,
     `product:similar:${productId}`,
     async () => {
-      // raw SQL: reads the brand key expression (brandKey) and search columns the two similar-product queries below compare
-      const [self] = await queryRows<{ brand: string; selling: number; subs: string[]; packGroup: string | null }>(
-        deps.db,
-        sql`select ${brandKey} as brand, p.selling_price::float8 as selling, p.search_sub_category_ids as subs, p.pack_group as "packGroup"
-            from products p where p.id = ${productId} and p.publish`,
-      )
+      // The brand key (brandKey, on alias p) and search columns the two similar-product queries below compare.
+      const p = alias(products, 'p')
+      const [self] = await deps.db
+        .select({
+          brand: sql<string>`${brandKey}`,
+          selling: sql<number>`${p.sellingPrice}::float8`,
+          subs: p.searchSubCategoryIds,
+          packGroup: p.packGroup,
+          head: p.searchHead,
+        })
+        .from(p)
+        .where(and(eq(p.id, productId), eq(p.publish, true)))
       if (!self) throw NotFound('Product not found')
       const inStock = storeInStock(deps.storeId)
       // Its other pack sizes are listed apart on its page ("Other pack sizes"), not as similar products.
       const otherGroup = self.packGroup === null ? sql`true` : sql`p.pack_group is distinct from ${self.packGroup}`
+      // The same kind of product first: a name whose head noun is the product's ("Paneer - Premium
+      // Fresh" beside "Malai Paneer"), before what merely shares the shelf (tempeh beside paneer), as
+      // search ranks it (docs/search.md, "Ranking": the head noun).
+      const sameKind = self.head?.length ? sql`coalesce(p.search_head && ${textArray(self.head)}, false)` : sql`false`
       // raw SQL: ranked by price distance (ln) over an array overlap, then expanded through productColumns
       const shelf = await queryRows<ProductRow>(
         deps.db,
         sql`select ${productColumns(deps.storeId)}
-            from (select p.id, ${inStock} as in_stock,
+            from (select p.id, ${inStock} as in_stock, ${sameKind} as same_kind,
                     abs(ln(greatest(p.selling_price::float8, 0.01) / ${Math.max(self.selling, 0.01)})) as gap
                   from products p
                   where p.publish and p.id <> ${productId} and ${otherGroup} and p.search_sub_category_ids && ${textArray(self.subs ?? [])}
-                  order by in_stock desc, gap, p.id limit ${SIMILAR_PRODUCTS_MAX}) s
+                  order by same_kind desc, in_stock desc, gap, p.id limit ${SIMILAR_PRODUCTS_MAX}) s
             join products p on p.id = s.id
-            order by s.in_stock desc, s.gap, p.id`,
+            order by s.same_kind desc, s.in_stock desc, s.gap, p.id`,
       )
       const taken = [productId, ...shelf.map((p) => p._id)]
       const brand = self.brand

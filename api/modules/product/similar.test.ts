@@ -100,6 +100,20 @@ describe('POST /api/product/similar', () => {
     expect(res.body.message).toBe('Product not found')
   })
 
+  it('lists the same kind of product first: other paneers before the tempeh of the paneer shelf', async () => {
+    const dairy = await insertCategory(t.db, { name: 'Bakery, Cakes & Dairy' })
+    const shelf = await insertSubCategory(t.db, { name: 'Paneer, Tofu & Cream', categoryIds: [dairy.id] })
+    const on = { categoryIds: [dairy.id], subCategoryIds: [shelf.id] }
+    const paneer = await insertProduct(t.db, { name: 'Malai Paneer', price: 90, ...on, moreDetails: { brand: 'Fresho' } })
+    const rows = await insertProducts(t.db, [
+      { name: 'Tempeh - Original', price: 90, ...on, moreDetails: { brand: 'Tempe' } },
+      { name: 'Paneer - Premium Fresh', price: 400, ...on, moreDetails: { brand: 'Milky Mist' } },
+    ])
+    for (const row of rows) named.set(row.name, row)
+    const res = await t.call('product/similar', { json: { productId: paneer.id } })
+    expect(names(res.body.data.sameShelf)).toEqual(['Paneer - Premium Fresh', 'Tempeh - Original'])
+  })
+
   it('refuses a body without a product id with 400', async () => {
     const res = await t.call('product/similar', { json: {} })
     expect(res.status).toBe(400)

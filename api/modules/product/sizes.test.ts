@@ -49,6 +49,23 @@ describe('sizes typed in a search', () => {
     },
   )
 
+  it.each([
+    ['maggi 4 pack', 'maggi', 4, '4 pack'],
+    ['maggi pack of 4', 'maggi', 4, 'pack of 4'],
+    ['Maggi 6 Packs', 'maggi', 6, '6 packs'],
+    ['oreo box of 12', 'oreo', 12, 'box of 12'],
+  ])('reads the pack count of "%s" as a quantity, never a word', (search, rest, packs, typed) => {
+    expect(takeSize(search)).toEqual({ size: { unit: 'pc', total: packs, count: packs, each: 1, typed, packs: true }, rest })
+  })
+
+  it('ranks a pack count by the number of packs alone: a multipack of that many, or that many pieces', () => {
+    const four = takeSize('maggi 4 pack').size!
+    expect(sizeTier(four, packSize('4x70 g'))).toBe(3)
+    expect(sizeTier(four, packSize('4 pcs'))).toBe(3)
+    expect(sizeTier(four, packSize('70 g'))).toBe(0)
+    expect(sizeTier(four, packSize('2x70 g'))).toBe(0)
+  })
+
   it('takes the size alone when the search is only a size', () => {
     expect(takeSize('500g')).toEqual({ size: { ...size('g', 500), typed: '500g' }, rest: '' })
   })

@@ -33,6 +33,11 @@ export interface QuerySize {
   each: number
   /** The words as typed, for the answer ("500g"). */
   typed: string
+  /**
+   * A pack count alone ("maggi 4 pack", "pack of 4"): `count` packs of any size. It matches a
+   * multipack of that many ("4x70 g") or that many pieces ("4 pcs"), and says nothing of the weight.
+   */
+  packs?: true
 }
 
 /** Unit words and their factor to the base unit. Longer spellings first where a regex alternation needs it. */
@@ -139,6 +144,13 @@ const QUERY_SIZE = new RegExp(
 )
 
 /**
+ * A pack count typed in a search: "4 pack", "4 packs", "4 pkt", "pack of 4", "box of 6", "set of 2".
+ * It is a quantity, never a word to match ("maggi 4 pack" is four packs of Maggi, not a face pack).
+ */
+const QUERY_PACKS =
+  /(?<![\p{L}\p{N}.,/])(?:(\d+)\s*(?:packs?|pkts?|packets?|pouches)|(?:pack|packet|pkt|box|set)\s+of\s+(\d+))(?![\p{L}\p{N}])/u
+
+/**
  * The first size in a search and the search without it (docs/search.md, "Pack sizes"). The size's
  * words never stay among the words to match: "amul butter 500g" → "amul butter" and 500 g. A
  * search without a size comes back as it was, with `size` null.
@@ -146,7 +158,7 @@ const QUERY_SIZE = new RegExp(
 export function takeSize(search: string): { size: QuerySize | null; rest: string } {
   const text = search.normalize('NFKC').toLowerCase()
   const m = QUERY_SIZE.exec(text)
-  if (!m) return { size: null, rest: search }
+  if (!m) return takePacks(search, text)
   const [whole, fraction, count, amount, unitWord, dozens, dozen] = m
   const typed = whole.trim()
   const rest = `${text.slice(0, m.index)} ${text.slice(m.index + whole.length)}`.replace(/\s+/g, ' ').trim()
@@ -158,13 +170,25 @@ export function takeSize(search: string): { size: QuerySize | null; rest: string
   return { size: { unit: size.unit, total: size.total, count: count ? size.count : null, each: size.each, typed }, rest }
 }
 
+/** `takeSize` for a search without a unit size: its pack count ("4 pack", `QUERY_PACKS`), if any. */
+function takePacks(search: string, text: string): { size: QuerySize | null; rest: string } {
+  const m = QUERY_PACKS.exec(text)
+  const packs = Number(m?.[1] ?? m?.[2])
+  if (!m || !(packs > 0) || packs > 1000) return { size: null, rest: search }
+  const rest = `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.replace(/\s+/g, ' ').trim()
+  return { size: { unit: 'pc', total: packs, count: packs, each: 1, typed: m[0].trim(), packs: true }, rest }
+}
+
 /**
  * How well a product's size answers a search's: 3 the same size (the same total; for a multipack
  * search, the same count of the same size), 2 near it (the same kind of unit, within half to twice
- * the total), 1 the same kind of unit, 0 another kind or none. The SQL of the search
+ * the total), 1 the same kind of unit, 0 another kind or none; for a pack count, 3 a multipack of that
+ * many or that many pieces, else 0. The SQL of the search
  * (api/modules/search/ranking.ts) computes the same tiers.
  */
 export function sizeTier(wanted: QuerySize, product: Size | null): 0 | 1 | 2 | 3 {
+  // A pack count: a multipack of that many, or that many pieces; other sizes are neither near nor far.
+  if (wanted.packs) return product && (product.count === wanted.total || (product.unit === 'pc' && product.total === wanted.total)) ? 3 : 0
   if (!product || product.unit !== wanted.unit) return 0
   const same = product.total === wanted.total && (wanted.count === null || (product.count === wanted.count && product.each === wanted.each))
   if (same) return 3

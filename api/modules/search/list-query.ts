@@ -42,10 +42,16 @@ export interface Ranking {
   /**
    * The search names a pack size: `columns` has `r_size`, how well the product's size answers it
    * (3 the same, 2 near, 1 the same kind of unit, 0 none; api/modules/product/sizes.ts, `sizeTier`).
-   * It orders products after their stock, and narrows the list to the same size when that keeps
-   * a product the words agree with (docs/search.md, "Pack sizes").
+   * Among the products the words agree with, that size comes first, then stock, then the nearer
+   * sizes; no size is left out (docs/search.md, "Pack sizes").
    */
   sized?: boolean
+  /**
+   * `columns` has `r_combo` and the search has a modifier (a colour, an attribute): bundles come
+   * after the single products as strong, which a modifier's words in a bundle's long name could
+   * otherwise outrank (docs/search.md, "Modifiers").
+   */
+  bundlesLast?: boolean
 }
 
 /** What one list statement reads. */
@@ -79,9 +85,14 @@ const PRICE_BAND_CASE = sql.raw(
 /** The order of the list, on the columns of `matched` (see `listPage`). */
 function orderBy(query: ListQuery): SQL {
   const relevance = query.ranking.score
-    ? sql`(m.score >= ${query.ranking.strongScore ?? 0}) desc, m.in_stock desc, ${query.ranking.sized ? sql`m.r_size desc, ` : sql``}m.score desc, m.name_length, m.created_at desc nulls last, m.id`
+    ? sql`(m.score >= ${query.ranking.strongScore ?? 0}) desc, ${query.ranking.bundlesLast ? sql`m.r_combo, ` : sql``}${query.ranking.sized ? sql`(m.r_size = 3) desc, ` : sql``}m.in_stock desc, ${query.ranking.sized ? sql`m.r_size desc, ` : sql``}m.score desc, m.name_length, m.created_at desc nulls last, m.id`
     : sql`m.in_stock desc, m.created_at desc nulls last, m.id`
   switch (query.options.sort) {
+    case 'popular':
+      // In stock first, as every list (docs/stores.md, "Stock"), then the most ordered.
+      return sql`m.in_stock desc, m.orders desc, ${relevance}`
+    case 'newest':
+      return sql`m.in_stock desc, m.created_at desc nulls last, m.id`
     case 'price_asc':
       return sql`m.selling_price asc, ${relevance}`
     case 'price_desc':
@@ -129,9 +140,13 @@ function matchedProducts(query: ListQuery): SQL {
   const flagColumns =
     facets || isFiltered(query.options) ? sql`, ${brandOk} as brand_ok, ${priceOk} as price_ok, ${discountOk} as discount_ok` : sql``
   const { columns } = query.ranking
+  // Popularity (docs/search.md, "Facets and sorting"): how many order lines name the product, one
+  // probe of order_lines_product_idx per listed product, computed only for that sort.
+  const ordersColumn =
+    query.options.sort === 'popular' ? sql`, (select count(*) from order_lines ol where ol.product_id = p.id)::int as orders` : sql``
   return sql`matched as ${facets ? sql`materialized` : sql`not materialized`} (
       select p.id, length(p.name) as name_length, p.created_at, p.selling_price, p.discount, ${storeInStock(query.storeId)} as in_stock
-        ${query.options.groupSizes ? sql`, coalesce(p.pack_group, p.id) as pack_group` : sql``}${facetColumns}${flagColumns}${columns ? sql`, ${columns}` : sql``}
+        ${query.options.groupSizes ? sql`, coalesce(p.pack_group, p.id) as pack_group` : sql``}${facetColumns}${flagColumns}${ordersColumn}${columns ? sql`, ${columns}` : sql``}
       from products p
       where ${query.candidates ? sql`p.id in (${query.candidates}) and ` : sql``}p.publish and ${query.where}
       ${facets ? sql`` : sql`offset 0`}
@@ -140,34 +155,26 @@ function matchedProducts(query: ListQuery): SQL {
 
 /**
  * The rows of `matched` the filters keep, with their points (`score`), aliased `m`. A search that
- * names a pack size keeps only the products of that size (`r_size` 3) when one of them is among the
- * products its words agree with (`strongScore`), or, when the words agree with none, when any has
- * it; otherwise every product stays and the size only orders them (docs/search.md, "Pack sizes"):
- * "paneer 1kg" must not narrow to a 1 kg paneer masala while 200 g paneers exist. Decided over the
- * filtered rows by window aggregates, in the same statement. With `groupSizes`, one row per pack
- * group (see the module comment).
+ * names a pack size is not narrowed by it: the products of that size (`r_size` 3) come first among
+ * the products its words agree with (`orderBy`), and the other sizes and the nearest products fill
+ * the page after them (docs/search.md, "Pack sizes": a size narrows but never leaves one card).
+ * With `groupSizes`, one row per pack group (see the module comment).
  */
 function filteredProducts(query: ListQuery): SQL {
   const rows = keptProducts(query)
   if (!query.options.groupSizes) return rows
   // One row per pack group: its first in stock, then first in the list's order (module comment), so
-  // a price sort never shows a group by a sold-out size while another size is in stock.
+  // a price sort never shows a group by a sold-out size while another size is in stock; for a search
+  // naming a size, the group's pack of that size first, in stock or not.
   return sql`(select g.* from (
-        select m.*, row_number() over (partition by m.pack_group order by m.in_stock desc, ${orderBy(query)}) as pack_rank from ${rows}) g
+        select m.*, row_number() over (partition by m.pack_group order by ${query.ranking.sized ? sql`(m.r_size = 3) desc, ` : sql``}m.in_stock desc, ${orderBy(query)}) as pack_rank from ${rows}) g
       where g.pack_rank = 1) m`
 }
 
-/** The rows of `matched` the filters (and a search's size) keep, aliased `m`: `filteredProducts` before pack groups. */
+/** The rows of `matched` the filters keep, aliased `m`: `filteredProducts` before pack groups. */
 function keptProducts(query: ListQuery): SQL {
   const keep = isFiltered(query.options) ? sql`m.brand_ok and m.price_ok and m.discount_ok` : sql`true`
-  const rows = sql`(select m.*, ${query.ranking.score ?? sql`0`} as score from matched m where ${keep})`
-  if (!query.ranking.sized) return sql`${rows} m`
-  const strong = query.ranking.strongScore ?? 0
-  return sql`(select * from (
-        select s.*, bool_or(s.r_size = 3 and s.score >= ${strong}) over () as size_strong,
-               bool_or(s.score >= ${strong}) over () as any_strong, bool_or(s.r_size = 3) over () as size_any
-        from ${rows} s) x
-      where x.r_size = 3 or not (x.size_strong or (not x.any_strong and x.size_any))) m`
+  return sql`(select m.*, ${query.ranking.score ?? sql`0`} as score from matched m where ${keep}) m`
 }
 
 /** The facets as one JSON value over `matched` (see the module comment). */

@@ -13,7 +13,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { ListQuery } from './list-query.ts'
 import { shelfHoldsPhrase, shelvesNaming, ShelfTier, type Shelf } from './shelves.ts'
-import { phraseQuery, wordForms } from './terms.ts'
+import { phraseQuery, wordForms, wordQuery } from './terms.ts'
 import type { QuerySize } from '../product/sizes.ts'
 import type { Alternative, Group } from './understand.ts'
 
@@ -32,6 +32,8 @@ export const POINTS = {
   FRESH: 12,
   /** Taken off a bundle ("Combo" pack, a name that joins products with "+") unless the search asks for a combo. */
   COMBO: -25,
+  /** A modifier of the search (a colour, an attribute: `Group.soft`) that the name carries. */
+  MODIFIER: 20,
 } as const
 /** Words by which a search asks for a bundle, so bundles are not ranked down. */
 const COMBO_WORDS = new Set(['combo', 'combos', 'pack', 'packs', 'bundle', 'kit', 'set'])
@@ -53,6 +55,10 @@ function sizeColumn(size: QuerySize): SQL {
       ? sql`true`
       : sql`(p.search_pack[3] = ${String(size.count)}::numeric and p.search_pack[4] = ${String(size.each)}::numeric)`
   const s = sql.raw('p.search_pack')
+  if (size.packs) {
+    // A pack count: a multipack of that many, or that many pieces (`sizeTier`).
+    return sql`(case when ${s} is not null and (${s}[3] = ${total} or (${s}[1] = ${SIZE_KINDS.pc} and ${s}[2] = ${total})) then 3 else 0 end) as r_size`
+  }
   return sql`(case when ${s} is null or ${s}[1] <> ${SIZE_KINDS[size.unit]} then 0
                  when ${s}[2] = ${total} and ${sameCount} then 3
                  when ${s}[2] >= ${total} / 2 and ${s}[2] <= ${total} * 2 then 2 else 1 end) as r_size`
@@ -60,7 +66,13 @@ function sizeColumn(size: QuerySize): SQL {
 
 /** A tsquery text matching any of `alternatives` (restricted to the name or brand with `weight`); '' for none. */
 function anyOf(alternatives: Alternative[], weight?: 'A' | 'B'): string {
-  return alternatives.map((a) => `(${phraseQuery(a.phrase, { prefix: a.prefix, weight })})`).join(' | ')
+  return alternatives
+    .map((a) =>
+      a.anyOrder
+        ? `(${a.phrase.map((word) => wordQuery(word, { weight })).join(' & ')})`
+        : `(${phraseQuery(a.phrase, { prefix: a.prefix, weight })})`,
+    )
+    .join(' | ')
 }
 
 const tsquery = (text: string) => sql`to_tsquery('simple', ${text})`
@@ -90,6 +102,12 @@ export function searchListParts(
   size: QuerySize | null = null,
 ): Pick<ListQuery, 'where' | 'ranking'> {
   const whole = groups.flatMap((g) => g.typed)
+  // The last group that names the thing bought (not a modifier): its shelves are the search's
+  // departments and its last word the head noun.
+  const lastHard = Math.max(
+    0,
+    groups.findLastIndex((g) => !g.soft),
+  )
   // Points per (sub category, group); categories get half of the sum over the groups. Only the
   // shelves a phrase names are visited (`shelvesNaming`).
   const shelfPoints: Array<{ id: string; g: number; score: number }> = []
@@ -99,14 +117,15 @@ export function searchListParts(
   const best = new Map<Shelf, number[]>()
   groups.forEach((group, g) => {
     for (const alt of group.alternatives) {
-      if (alt.prefix) continue
+      if (alt.prefix || alt.anyOrder) continue
       for (const { shelf, tier } of shelvesNaming(shelves, alt.phrase)) {
         const points = best.get(shelf) ?? groups.map(() => ShelfTier.NONE as number)
         points[g] = Math.max(points[g]!, tier)
         best.set(shelf, points)
-        if (shelf.kind === 'subCategory' && shelfHoldsPhrase(tier)) {
+        const holds = shelfHoldsPhrase(tier) || (alt.byShelf === true && tier >= ShelfTier.ITEM)
+        if (shelf.kind === 'subCategory' && holds && !group.soft) {
           if (!holding[g]!.includes(shelf.id)) holding[g]!.push(shelf.id)
-          if (g === groups.length - 1) for (const id of shelf.categoryIds) departments.add(id)
+          if (g === lastHard) for (const id of shelf.categoryIds) departments.add(id)
         }
       }
     }
@@ -145,9 +164,11 @@ export function searchListParts(
       sql`p.search_sub_category_ids`,
       shelfPoints.filter((x) => x.g === g),
     )
-  const matches = groups.map((group, g) => {
+  // A modifier never leaves a product out: it only ranks (docs/search.md, "Modifiers").
+  const matches = groups.flatMap((group, g) => {
+    if (group.soft) return []
     const byWords = sql`p.search_doc @@ ${tsquery(anyOf(group.alternatives))}`
-    return holding[g]!.length ? sql`(${byWords} or p.search_sub_category_ids && ${textArray(holding[g]!)})` : byWords
+    return [holding[g]!.length ? sql`(${byWords} or p.search_sub_category_ids && ${textArray(holding[g]!)})` : byWords]
   })
   const where = sql.join(matches, sql` and `)
 
@@ -170,9 +191,12 @@ export function searchListParts(
     columns.push(sql`${shelfOf(g)} as ${sql.raw(`r_s${g}`)}`)
     columns.push(sql`${inBrand} as ${sql.raw(`r_b${g}`)}`)
     const [n, sh, b] = [`m.r_n${g}`, `m.r_s${g}`, `m.r_b${g}`].map((c) => sql.raw(c))
+    // A bundle gets no modifier points: "red" of a "Red Chilli Powder + Turmeric" combo must not lift
+    // it over the single chilli powders (docs/search.md, "Modifiers").
+    if (group.soft) return sql`(case when m.r_combo then ${n} when ${n} > 0 or ${b} > 0 then ${n} + ${b} + ${POINTS.MODIFIER} else 0 end)`
     return sql`(${n} + (case when ${n} > 0 then ${sh} else ${sh} / 2 end) + ${b})`
   })
-  const last = groups.at(-1)!
+  const last = groups[lastHard]!
   const heads = [...new Set(last.alternatives.filter((a) => !a.prefix).flatMap((a) => wordForms(a.phrase.at(-1)!)))]
   columns.push(
     sql`${bestOf(
@@ -200,7 +224,7 @@ export function searchListParts(
     ? sql`(case when m.r_department then ${POINTS.DEPARTMENT} + (case when m.r_head then ${POINTS.HEAD} else 0 end)
                when m.r_head then ${POINTS.HEAD_ELSEWHERE} else 0 end)`
     : sql`(case when m.r_head then ${POINTS.HEAD} else 0 end)`
-  const lastNamed = sql.raw(`m.r_n${groups.length - 1}`)
+  const lastNamed = sql.raw(`m.r_n${lastHard}`)
   const score = sql`(case when m.r_exact then ${POINTS.EXACT_NAME} else 0 end) + m.r_whole + m.r_category
       + ${headPoints} + ${sql.join(groupPoints, sql` + `)}
       + (case when m.r_fresh and ${lastNamed} >= ${POINTS.OTHER_WORD} then ${POINTS.FRESH} else 0 end)
@@ -212,6 +236,7 @@ export function searchListParts(
       score,
       strongScore: STRONG_SCORE,
       sized: size !== null,
+      bundlesLast: groups.some((g) => g.soft),
     },
   }
 }

@@ -8,6 +8,7 @@
  * - `price`: a selling-price band id of `PRICE_BANDS` ("100-200": ₹100 up to, not including, ₹200);
  * - `discount`: a least discount in percent, one of `DISCOUNT_STEPS`;
  * - `sort`: `relevance` (default: best match for a search, newest first for a listing),
+ *   `popular` (most ordered first: the product's order lines), `newest` (latest added first),
  *   `price_asc`, `price_desc` (selling price) or `discount` (largest first);
  * - `facets: true` adds `facets` to the answer (counts per brand, price band and discount step);
  * - `groupSizes: true` lists each pack group once (docs/product.md, "Pack sizes"): its best-ranked

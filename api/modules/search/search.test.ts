@@ -14,6 +14,7 @@ import { seedSynonyms, SYNONYM_SEEDS } from '../../db/seed/synonyms.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, type SignedIn } from '../../testing/auth.ts'
 import { insertCategory, insertProducts, insertSubCategory, storeTestImage } from '../../testing/fixtures.ts'
+import { placeWithKey, shopperWithLine } from '../../testing/orders.ts'
 import { MAX_SEARCH_TERMS, searchTerms, wordQuery } from './terms.ts'
 
 let t: TestApp
@@ -310,6 +311,28 @@ describe('facets and sorting', () => {
       json: { categoryId: cat['Bakery, Cakes & Dairy']!.id, subCategoryId: sub.Milk!.id, sort: 'price_asc' },
     })
     expect(names(milkShelf.body.data)).toEqual(['Cow Milk', 'Toned Milk', 'Full Cream Milk'])
+  })
+
+  it('sorts a listing by popularity (most ordered first, in stock first) and by newest', async () => {
+    const shelf = (sort?: string) =>
+      t.call('product/get-product-by-category-and-subcategory', {
+        json: { categoryId: cat['Bakery, Cakes & Dairy']!.id, subCategoryId: sub.Milk!.id, limit: 50, ...(sort ? { sort } : {}) },
+      })
+    const plain = (await shelf()).body.data as Answered[]
+    // `newest` is the listing's order of old (what the original client gets without a sort).
+    expect(names((await shelf('newest')).body.data)).toEqual(names(plain))
+    // The last in-stock product of the shelf is ordered twice: it comes first; the sold-out one stays last.
+    const inStock = plain.filter((x) => x.stock > 0)
+    const target = inStock.at(-1)!
+    for (let n = 0; n < 2; n++) {
+      const who = await shopperWithLine(t, target._id)
+      expect((await placeWithKey(t, who, `popular-${process.pid}-${n}`)).status).toBe(201)
+    }
+    // (The first popular answer of this list: a cached one lags new orders by up to the cache's TTL.)
+    const popular = names((await shelf('popular')).body.data)
+    expect(popular[0]).toBe(target.name)
+    expect(popular.at(-1)).toBe(plain.at(-1)!.name)
+    expect(names((await shelf()).body.data)).toEqual(names(plain))
   })
 
   it('refuses unknown bands, steps, sorts and too many or malformed brands with 400', async () => {

@@ -31,7 +31,8 @@ import { listPage, type ListQuery } from './list-query.ts'
 import { searchListParts } from './ranking.ts'
 import { changesList, type ListOptions } from './schemas.ts'
 import type { Facets, Understood } from '../../../contract/search.ts'
-import { loadShelves, shelvesNaming, type Shelf } from './shelves.ts'
+import { loadShelves, ShelfTier, shelvesNaming, type Shelf } from './shelves.ts'
+import { carries } from './modifiers.ts'
 import { CANDIDATE_SIMILARITY } from './spelling.ts'
 import { loadSynonyms } from './synonyms.ts'
 import { takeSize, type QuerySize } from '../product/sizes.ts'
@@ -78,6 +79,19 @@ export function productGroup(groups: Group[], shelves: Shelf[]): Group {
 }
 
 /**
+ * Whether a word no product name has may still name a shelf's products: some sub category's name
+ * lists it as an item ("jam" of "Jams, Marmalade, Spreads"; docs/search.md, "Matching").
+ */
+function listsShelf(shelves: Shelf[], word: string): boolean {
+  return shelvesNaming(shelves, [word]).some((x) => x.shelf.kind === 'subCategory' && x.tier >= ShelfTier.ITEM)
+}
+
+/** Whether a product's name and brand ("Red Label" for red) carry one of a modifier group's phrases (./modifiers.ts `carries`). */
+function carriesAny(text: string, group: Group): boolean {
+  return group.alternatives.some((a) => carries(text, a.phrase, a.anyOrder))
+}
+
+/**
  * One page of published products matching `search`, ranked (see the module comment), or of all
  * published products newest first when the search has no word. Cached under
  * `product:search:[words, page, limit, options]`.
@@ -97,7 +111,7 @@ export function searchProducts(
   const terms = searchTerms(rest)
   const options = withDefaults(input)
   const { page, limit } = input
-  const sizeKey = size ? [size.unit, size.total, size.count, size.each] : null
+  const sizeKey = size ? [size.unit, size.total, size.count, size.each, size.packs ?? false] : null
   const key = `product:search:${JSON.stringify([terms.join(' '), page, limit, options, ...(size ? [sizeKey] : [])])}`
   // A search ranks in-stock products first (./list-query.ts): any product crossing 0 may reorder it.
   const cacheOptions = { availabilityOrdered: true }
@@ -142,7 +156,7 @@ export function searchProducts(
           const settings = sql`set_config('statement_timeout', ${String(SEARCH_STATEMENT_TIMEOUT_MS)}, true),
             set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
             set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`
-          const understanding = await understand(tx, terms, vocabulary, settings)
+          const understanding = await understand(tx, terms, vocabulary, settings, (word) => listsShelf(shelves, word))
           const corrections = new Map(understanding.corrections.map((c) => [c.typed, c.to]))
           const understood: Understood = {
             query: queryText(terms, understanding.groups, corrections, size),
@@ -167,12 +181,21 @@ export function searchProducts(
           // the shopper is buying ("brown bread" → bread, "butter amul" → butter), and say which words
           // were dropped.
           const filtered = options.brand.length > 0 || options.price !== null || options.discount !== null
-          if (answer.totalCount === 0 && understanding.groups.length > 1 && !filtered) {
-            const head = productGroup(understanding.groups, shelves)
-            answer = await listed(tx, query([head]))
-            understood.relaxed = understanding.groups.filter((g) => g !== head).flatMap((g) => g.typed)
-            understood.query = queryText(terms, [head], corrections, size)
+          const hard = understanding.groups.filter((g) => !g.soft)
+          let kept = understanding.groups
+          if (answer.totalCount === 0 && hard.length > 1 && !filtered) {
+            const head = productGroup(hard, shelves)
+            kept = understanding.groups.filter((g) => g === head || g.soft)
+            answer = await listed(tx, query(kept))
+            understood.relaxed = hard.filter((g) => g !== head).flatMap((g) => g.typed)
           }
+          // A modifier no product of the page carries was not found: say so, as for a dropped word.
+          const missing = kept.filter((g) => g.soft && !answer.data.some((p) => carriesAny(`${p.name} ${p.more_details?.brand ?? ''}`, g)))
+          if (missing.length > 0) {
+            understood.relaxed = [...understood.relaxed, ...missing.flatMap((g) => g.typed)]
+            kept = kept.filter((g) => !missing.includes(g))
+          }
+          if (kept !== understanding.groups) understood.query = queryText(terms, kept, corrections, size)
           // What was not found is answered with the nearest shelf: the first product's.
           const first = answer.data[0]
           if (first && (understood.relaxed.length > 0 || understood.notStocked)) {

@@ -2,8 +2,8 @@
  * A pack size in a search (docs/search.md, "Pack sizes") through POST /api/product/search-product,
  * on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL): the size never becomes a word
  * to match alone ("amul butter 500g" is Amul's 500 g butter, not a "500g" chicken combo), the same
- * size comes first and narrows the list when a product the words agree with has it, near sizes
- * follow, and a search of a size alone matches nothing and says so. The products are the
+ * size comes first among the products the words agree with, near sizes and the other products
+ * follow and fill the page (none is left out), and a search of a size alone matches nothing and says so. The products are the
  * catalogue's own (api/db/seed/data/bigbasket-products.csv: Amul butters, Milky Mist paneers).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -58,7 +58,10 @@ describe('a pack size in a search', () => {
     '"%s" lists Amul\'s 500 g butter, never the 500g chicken',
     async (text) => {
       const a = await search(text)
-      expect(listed(a)).toEqual(['Amul Pasteurised Butter 500 g'])
+      expect(listed(a)[0]).toBe('Amul Pasteurised Butter 500 g')
+      // The other sizes fill the page after it; the chicken never matches.
+      expect(a.totalCount).toBe(4)
+      expect(listed(a).some((p) => p.includes('Chicken'))).toBe(false)
       expect(a.understood.relaxed).toEqual([])
     },
   )
@@ -68,9 +71,9 @@ describe('a pack size in a search', () => {
   })
 
   it('counts a multipack by its total, and a multipack search by its count and size', async () => {
-    expect(listed(await search('amul butter 1 kg'))).toEqual(['Amul Butter - Pasteurized 2x500 g'])
-    expect(listed(await search('paneer 2 x 200 g'))).toEqual(['Milky Mist Paneer 2x200 g'])
-    expect(listed(await search('paneer 2x200g'))).toEqual(['Milky Mist Paneer 2x200 g'])
+    expect(listed(await search('amul butter 1 kg'))[0]).toBe('Amul Butter - Pasteurized 2x500 g')
+    expect(listed(await search('paneer 2 x 200 g'))[0]).toBe('Milky Mist Paneer 2x200 g')
+    expect(listed(await search('paneer 2x200g'))[0]).toBe('Milky Mist Paneer 2x200 g')
   })
 
   it('lists near sizes first when no product has the size, and keeps every product', async () => {
@@ -87,9 +90,19 @@ describe('a pack size in a search', () => {
     expect(a.totalCount).toBe(6)
   })
 
-  it('narrows to the size the words agree with: "paneer 1kg" is the 1 kg paneer alone', async () => {
+  it('puts the size the words agree with first and fills with the other paneers, then the masalas', async () => {
     const a = await search('paneer 1kg')
-    expect(listed(a)).toEqual(['Milky Mist Paneer 1 kg'])
+    expect(listed(a)[0]).toBe('Milky Mist Paneer 1 kg')
+    expect(
+      listed(a)
+        .slice(1, 4)
+        .every((p) => p.startsWith('Milky Mist Paneer')),
+    ).toBe(true)
+    expect(
+      listed(a)
+        .slice(4)
+        .every((p) => p.includes('Masala')),
+    ).toBe(true)
   })
 
   it('matches nothing for a size alone, and says the size was left out', async () => {

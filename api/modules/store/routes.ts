@@ -9,6 +9,9 @@
  * - POST /api/inventory/list `{ storeId, search?, filter?, page?, limit? }` → one page of its stock
  * - PUT /api/inventory/update `{ rows: [{ storeId, productId, stock }] }` → null (one transaction)
  * - POST /api/inventory/product `{ productId }` → the product's stock in every store
+ * - GET /api/inventory/export?storeId= → the store's stock as CSV (docs/store-stock-csv.md)
+ * - POST /api/inventory/import?storeId= (multipart `file`) → the dry run: changes and row errors, nothing written
+ * - POST /api/inventory/import/apply?storeId= (the same file) → written in one transaction, or 400 and nothing
  */
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
@@ -27,6 +30,11 @@ import {
   UpdateStoreSchema,
 } from '../../../contract/location.ts'
 import { listInventory, productStocks, updateInventory } from '../inventory/service.ts'
+import { exportStockCsv, requireStore } from '../inventory/export.ts'
+import { applyStockImport, dryRunStockImport } from '../inventory/import.ts'
+import { readFileField } from '../../lib/multipart.ts'
+import { BadRequest } from '../../lib/errors.ts'
+import { StockCsvQuerySchema, StockImportAnswerSchema, STOCK_CSV_MAX_BYTES } from '../../../contract/stock-csv.ts'
 import { createStore, listStoresForAdmin, updateStore } from './service.ts'
 
 /** Builds the /api/store router. */
@@ -132,6 +140,79 @@ export function inventoryRoutes(deps: AppDeps) {
     },
     staff,
     async (c, { productId }) => ok(c, 'Stock', await productStocks(deps, productId)),
+  )
+
+  /** The `?storeId=` of the CSV endpoints. @throws 400 when it is missing or blank */
+  const storeIdOf = (query: Record<string, string>): string => {
+    const parsed = StockCsvQuerySchema.safeParse(query)
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]!.message
+      throw BadRequest(`storeId: ${message}`, [{ path: 'storeId', message }])
+    }
+    return parsed.data.storeId
+  }
+  const uploadDescription = `The stock CSV (docs/store-stock-csv.md), UTF-8 with or without a byte order mark, at most ${STOCK_CSV_MAX_BYTES / 1024 / 1024} MB`
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/export',
+      summary: "A store's stock as CSV, by SKU (ADMIN or STAFF), in the format the stock import reads",
+      access: 'staff',
+      query: StockCsvQuerySchema,
+      answers: { 200: { description: 'CSV text, byte order mark and header first', raw: { mediaType: 'text/csv', schema: z.string() } } },
+      errors: [404],
+    },
+    staff,
+    async (c) => {
+      const store = await requireStore(deps.db, storeIdOf(c.req.query()))
+      const day = new Date().toISOString().slice(0, 10)
+      return c.body(exportStockCsv(deps.db, store.id), 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="stock-${store.id}-${day}.csv"`,
+        'Cache-Control': 'no-store',
+      })
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/import',
+      summary: "Dry run of a store's stock CSV (ADMIN or STAFF): the changes and every row error; writes nothing",
+      access: 'staff',
+      query: StockCsvQuerySchema,
+      upload: 'file',
+      uploadDescription,
+      answers: { 200: { description: 'The check: rows to change and row errors', data: StockImportAnswerSchema } },
+      errors: [404, 413],
+    },
+    staff,
+    async (c) => {
+      const storeId = storeIdOf(c.req.query())
+      const file = await readFileField(c, 'file', STOCK_CSV_MAX_BYTES)
+      return ok(c, 'File checked', await dryRunStockImport(deps, storeId, file.bytes))
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/import/apply',
+      summary: "Apply a store's stock CSV (ADMIN or STAFF): every changed stock in one transaction, or nothing",
+      access: 'staff',
+      query: StockCsvQuerySchema,
+      upload: 'file',
+      uploadDescription,
+      answers: { 200: { description: 'Applied', data: StockImportAnswerSchema } },
+      errors: [404, 413],
+    },
+    staff,
+    async (c) => {
+      const storeId = storeIdOf(c.req.query())
+      const file = await readFileField(c, 'file', STOCK_CSV_MAX_BYTES)
+      return ok(c, 'Stock imported', await applyStockImport({ ...deps, actor: currentUser(c).id }, storeId, file.bytes))
+    },
   )
 
   return router

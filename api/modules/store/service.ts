@@ -17,12 +17,13 @@ import type { AppDeps } from '../../deps.ts'
 import { DEFAULT_DELIVERY_TIME, type CommerceSettings } from '../../config.ts'
 import type { Db } from '../../db/client.ts'
 import type { Tx } from '../../db/db.ts'
-import { addresses, orders, stores, users, type StoreRow } from '../../db/schema.ts'
+import { addresses, inventory, orders, stores, users, type StoreRow } from '../../db/schema.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { distanceKm, lookupPincode, nearestPincode, type PincodePlace } from '../../lib/pincodes.ts'
 import { newId } from '../../lib/ids.ts'
 import type { CreateStoreInput, Location, LocationQuery, Store, StoreSummary, UpdateStoreInput } from '../../../contract/location.ts'
 import { changedFields, recordAudit, type ActorDeps } from '../../lib/audit.ts'
+import { bulkStockWrites, refreshStockBits } from '../inventory/stock-bits.ts'
 import { gstStateCode, GST_STATE_CODES } from '../../../contract/invoice.ts'
 
 type StoreDeps = Pick<AppDeps, 'db' | 'cache' | 'clock' | 'commerce'>
@@ -176,8 +177,14 @@ export function storeSummary(store: StoreInfo, now: Date): StoreSummary {
     pincode: store.pincode,
     opensAt: store.opensAt,
     closesAt: store.closesAt,
-    open: isOpenAt(store, now),
+    open: isTakingOrders(store, now),
+    closedNote: store.pausedNote,
   }
+}
+
+/** Whether `store` takes orders at `now`: not paused by an admin and within its hours. */
+export function isTakingOrders(store: Pick<StoreInfo, 'opensAt' | 'closesAt' | 'pausedNote'>, now: Date): boolean {
+  return !store.pausedNote && isOpenAt(store, now)
 }
 
 /** The area to show for a PIN code: a store's own area when the code is a store's, else the data's. */
@@ -264,11 +271,12 @@ export async function userLocationPincode(db: Db, userId: string): Promise<strin
 
 /**
  * Why an order from `store` to an address at `pincode` cannot be placed at `now`, or null when it
- * can: the address outside the store's radius, or the store closed.
+ * can: the address outside the store's radius, the store paused by an admin, or closed.
  */
 export function deliveryRefusal(store: StoreInfo, place: PincodePlace | undefined, now: Date): string | null {
   if (!place || distanceKm(store, place) > store.radiusKm)
     return `${store.name} does not deliver to pincode ${place?.pincode ?? 'of this address'}. Change your delivery location to this address's pincode, or choose an address near ${store.area}.`
+  if (store.pausedNote) return `${store.name} is not taking orders now: ${store.pausedNote}.`
   if (!isOpenAt(store, now)) return `${store.name} is closed now. It opens at ${store.opensAt}.`
   return null
 }
@@ -295,6 +303,7 @@ export function toStoreAnswer(store: StoreInfo, openOrders: number): Store {
     gstin: store.gstin,
     registeredAddress: store.registeredAddress,
     invoiceCode: store.invoiceCode,
+    pausedNote: store.pausedNote,
     version: store.version,
     createdAt: store.createdAt.toISOString(),
     updatedAt: store.updatedAt.toISOString(),
@@ -352,8 +361,11 @@ async function checkTaxIdentity(
 }
 
 /**
- * Creates a store (at the end of the order). Its stock starts empty (0 of every product).
- * @throws 400 unknown PIN code or half coordinates
+ * Creates a store (at the end of the order). Its stock starts empty (0 of every product: no
+ * `inventory` row), or, with `copyStockFrom`, as a copy of that store's stock (its `inventory` rows,
+ * one INSERT … SELECT in the create's transaction; the audit entry of the create names the source
+ * store and how many rows were copied).
+ * @throws 400 unknown PIN code or half coordinates; 400 on `copyStockFrom` when no store has that id
  */
 export async function createStore(deps: Pick<AppDeps, 'db' | 'cache'> & ActorDeps, input: CreateStoreInput): Promise<Store> {
   placeOfPincode(input.pincode)
@@ -380,11 +392,52 @@ export async function createStore(deps: Pick<AppDeps, 'db' | 'cache'> & ActorDep
   const code = input.invoiceCode ? { invoiceCode: input.invoiceCode } : {}
   await deps.db.transaction(async (tx) => {
     await tx.insert(stores).values({ id, ...values, ...code, position: sql`(select coalesce(max(position), 0) + 1 from stores)` })
-    await recordAudit(tx, { actor: deps.actor, action: 'create', entity: 'store', entityId: id, before: null, after: values })
+    const copied = input.copyStockFrom
+      ? { stockCopiedFrom: input.copyStockFrom, stockRowsCopied: await copyStock(tx, input.copyStockFrom, id) }
+      : {}
+    await recordAudit(tx, {
+      actor: deps.actor,
+      action: 'create',
+      entity: 'store',
+      entityId: id,
+      before: null,
+      after: { ...values, ...copied },
+    })
   })
   deps.cache.invalidate()
   const created = (await allStores(deps.db)).find((s) => s.id === id)!
   return toStoreAnswer(created, 0)
+}
+
+/**
+ * Copies store `fromId`'s stock rows to the new store `toId` (which has none yet), in `tx`.
+ * @returns how many rows were copied
+ * @throws 400 on `copyStockFrom` when no store has id `fromId`
+ */
+async function copyStock(tx: Tx, fromId: string, toId: string): Promise<number> {
+  const [source] = await tx.select({ id: stores.id }).from(stores).where(eq(stores.id, fromId))
+  if (!source) {
+    const message = 'Choose an existing store to copy the stock from'
+    throw BadRequest(message, [{ path: 'copyStockFrom', message }])
+  }
+  // Thousands of rows at once: the availability bits are built once for the new store, not row by row (../inventory/stock-bits.ts).
+  await bulkStockWrites(tx)
+  const rows = await tx
+    .insert(inventory)
+    .select(
+      tx
+        .select({
+          storeId: sql<string>`${toId}`.as('store_id'),
+          productId: inventory.productId,
+          stock: inventory.stock,
+          updatedAt: sql<Date>`now()`.as('updated_at'),
+        })
+        .from(inventory)
+        .where(eq(inventory.storeId, fromId)),
+    )
+    .returning({ productId: inventory.productId })
+  await refreshStockBits(tx, [toId])
+  return rows.length
 }
 
 /**

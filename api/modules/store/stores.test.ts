@@ -5,11 +5,11 @@
  * refusals, the promised time kept on the order, location change fitting a cart, a saved address
  * as the location, the admin's order list by store and late, and the admin routes (docs/stores.md).
  */
-import { sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Product } from '../../db/schema.ts'
+import { auditLog, type Product } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { createAdmin, createShopper, type SignedIn } from '../../testing/auth.ts'
+import { createAdmin, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
 import { SEEDED_DEFAULT_STORE, insertProduct, setStockIn, stockIn } from '../../testing/fixtures.ts'
 
 const KORAMANGALA = 'storeBlrKoramangala'
@@ -148,6 +148,22 @@ describe('location', () => {
     await setStockIn(t.db, dal.id, 40, KORAMANGALA)
   })
 
+  it('keeps the latest choice on the account (a sign-in saves the fresh one over the old), a place not served too', async () => {
+    // What the storefront does at sign-in (app/.server/location.server.ts `syncLocationAtSignIn`):
+    // the account's older choice is replaced by the one made before signing in.
+    const who = await shopperAt('560034')
+    expect((await t.call('location', { method: 'PUT', json: { pincode: '560034' }, token: who.token })).status).toBe(200)
+    expect((await t.call('location', { method: 'PUT', json: { pincode: '560038' }, token: who.token })).status).toBe(200)
+    expect((await t.call('location', { token: who.token })).body.data).toMatchObject({ pincode: '560038', serviceable: true })
+    const agartala = await t.call('location', { method: 'PUT', json: { pincode: '799001' }, token: who.token })
+    expect(agartala.status).toBe(200)
+    expect(agartala.body.data.serviceable).toBe(false)
+    expect((await t.call('location', { token: who.token })).body.data).toMatchObject({ pincode: '799001', serviceable: false })
+    // A visitor's choice is answered but saved nowhere; reading it needs an account.
+    expect((await t.call('location', { method: 'PUT', json: { pincode: '560034' } })).status).toBe(200)
+    expect((await t.call('location')).status).toBe(401)
+  })
+
   it("picks one of the signed-in shopper's saved addresses; never another's, nor a visitor's", async () => {
     const who = await shopperAt('560034')
     const res = await t.call('location', { method: 'PUT', json: { addressId: who.addressId }, token: who.token })
@@ -243,6 +259,37 @@ describe('orders from a store', () => {
     } finally {
       now = new Date('2026-11-26T06:30:00Z')
     }
+  })
+
+  it("an admin's pause stops orders at once within the hours, says why, is audited, and lifts", async () => {
+    const pause = (pausedNote: string | null, token = admin.token) =>
+      t.call('store/update', { method: 'PUT', json: { _id: KORAMANGALA, pausedNote }, token })
+    const staff = await createStaff(t)
+    expect((await pause('Closed for stock-taking', staff.token)).status).toBe(403)
+    expect((await pause('x'.repeat(61))).status).toBe(400)
+    const paused = await pause('  Closed for stock-taking ')
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200)
+    expect(paused.body.data.pausedNote).toBe('Closed for stock-taking')
+    try {
+      // The next answer, not a cached one: every page reads it at once.
+      const store = (await resolve('pincode=560034')).body.data.store
+      expect(store).toMatchObject({ _id: KORAMANGALA, open: false, closedNote: 'Closed for stock-taking' })
+      const who = await shopperAt('560034')
+      await add(who, dal.id, KORAMANGALA)
+      const res = await place(who, inStore(KORAMANGALA))
+      expect(res.status).toBe(422)
+      expect(res.body.message).toBe('Koramangala is not taking orders now: Closed for stock-taking.')
+      const [entry] = await t.db
+        .select({ before: auditLog.before, after: auditLog.after })
+        .from(auditLog)
+        .where(and(eq(auditLog.entityId, KORAMANGALA), eq(auditLog.entity, 'store')))
+        .orderBy(desc(auditLog.at))
+        .limit(1)
+      expect(entry).toEqual({ before: { pausedNote: null }, after: { pausedNote: 'Closed for stock-taking' } })
+    } finally {
+      expect((await pause(null)).body.data.pausedNote).toBeNull()
+    }
+    expect((await resolve('pincode=560034')).body.data.store).toMatchObject({ open: true, closedNote: null })
   })
 
   it('two buyers racing for the last unit in one store: one order; the other store’s stock is untouched', async () => {

@@ -6,7 +6,7 @@
 import { and, eq, ne } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import { users, type User } from '../../db/schema.ts'
-import { Conflict } from '../../lib/errors.ts'
+import { BadRequest, Conflict } from '../../lib/errors.ts'
 import { deleteImageIfUnused, processImage, recordImage } from '../../lib/images.ts'
 import type { UpdateUserInput, User as PublicUser } from '../../../contract/user.ts'
 import { isUniqueViolation, toPublicUser } from './service.ts'
@@ -16,25 +16,50 @@ export const EMAIL_IN_USE = 'Email already in use'
 export const PROFILE_UPDATED = 'Updated successfully'
 export const AVATAR_UPDATED = 'Avatar updated successfully'
 
+/** A verified mobile changes only through an SMS code (POST /api/user/mobile/send and /verify). */
+export const VERIFY_NEW_MOBILE = 'Verify a new mobile number with an OTP'
+/** Order updates by SMS go to a verified number only. */
+export const SMS_NEEDS_VERIFIED_MOBILE = 'Verify your mobile number to get order updates by SMS'
+
+/** A 400 with one issue on `path`. */
+const fieldError = (path: string, message: string) => BadRequest(message, [{ path, message }])
+
 /**
- * Replaces name, email and mobile of `user` (all three required, already validated by
- * UpdateUserSchema). A changed email is no longer verified (`verify_email` back to false).
+ * Replaces name, email and mobile of `user` (already validated by UpdateUserSchema) and sets the
+ * SMS switch when given. The email is required of an account that has one, the mobile of an account
+ * without a verified one (an account made by phone sign-in may send its name alone). A changed email
+ * is no longer verified (`verify_email` back to false).
  * @returns the updated public user
- * @throws 409 EMAIL_IN_USE when another account has the email, including when a concurrent request
- *   takes it first (the unique index `users_email_key` decides)
+ * @throws 400 "Email is required" / "Mobile is required"; 400 VERIFY_NEW_MOBILE for a mobile other
+ *   than the verified one; 400 SMS_NEEDS_VERIFIED_MOBILE for switching SMS on without a verified
+ *   mobile; 409 EMAIL_IN_USE when another account has the email, including when a concurrent
+ *   request takes it first (the unique index `users_email_key` decides)
  */
 export async function updateProfile(db: AppDeps['db'], user: User, input: UpdateUserInput): Promise<PublicUser> {
-  const [other] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.email, input.email), ne(users.id, user.id)))
-    .limit(1)
-  if (other) throw Conflict(EMAIL_IN_USE)
-  const isEmailChanged = input.email !== user.email
+  if (input.email === undefined && user.email !== null) throw fieldError('email', 'Email is required')
+  if (input.mobile === undefined && !user.mobileVerified) throw fieldError('mobile', 'Mobile is required')
+  if (user.mobileVerified && input.mobile !== undefined && input.mobile !== user.mobile) throw fieldError('mobile', VERIFY_NEW_MOBILE)
+  if (input.sms_order_updates && !user.mobileVerified) throw fieldError('sms_order_updates', SMS_NEEDS_VERIFIED_MOBILE)
+  const email = input.email ?? user.email
+  if (email !== null) {
+    const [other] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, email), ne(users.id, user.id)))
+      .limit(1)
+    if (other) throw Conflict(EMAIL_IN_USE)
+  }
+  const isEmailChanged = email !== user.email
   try {
     const [row] = await db
       .update(users)
-      .set({ name: input.name, email: input.email, mobile: input.mobile, ...(isEmailChanged ? { verifyEmail: false } : {}) })
+      .set({
+        name: input.name,
+        email,
+        mobile: input.mobile ?? user.mobile,
+        ...(isEmailChanged ? { verifyEmail: false } : {}),
+        ...(input.sms_order_updates !== undefined ? { smsOrderUpdates: input.sms_order_updates } : {}),
+      })
       .where(eq(users.id, user.id))
       .returning()
     return toPublicUser(row!)

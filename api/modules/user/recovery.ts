@@ -14,10 +14,10 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
-import { passwordResets, refreshTokens, users, type User } from '../../db/schema.ts'
+import { passwordResets, refreshTokens, users } from '../../db/schema.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { describeFault } from '../../lib/faults.ts'
-import type { MailMessage } from '../../lib/mail.ts'
+import { escapeHtml, type MailMessage } from '../../lib/mail.ts'
 import {
   generateOtp,
   hashOtp,
@@ -84,7 +84,7 @@ export async function requestPasswordReset(deps: RecoveryDeps, email: string): P
     .insert(passwordResets)
     .values({ userId: user.id, ...row })
     .onConflictDoUpdate({ target: passwordResets.userId, set: row })
-  deps.mailer.send(otpMail(user, otp)).catch((err: unknown) => {
+  deps.mailer.send(otpMail({ name: user.name, email }, otp)).catch((err: unknown) => {
     // The class and code only: an SMTP error's message may quote the recipient's address.
     deps.logger.error(
       { ...describeFault(err), code: (err as { code?: unknown })?.code, userId: user.id },
@@ -177,7 +177,7 @@ export async function resetPassword(deps: RecoveryDeps, input: ResetPasswordInpu
 }
 
 /** The code mail: plain text and HTML with the same content; the name is escaped in the HTML. */
-export function otpMail(user: Pick<User, 'name' | 'email'>, otp: string): MailMessage {
+export function otpMail(user: { name: string; email: string }, otp: string): MailMessage {
   const minutes = OTP_TTL_SECONDS / 60
   const text = [
     `Hi ${user.name},`,
@@ -197,10 +197,4 @@ export function otpMail(user: Pick<User, 'name' | 'email'>, otp: string): MailMe
 <p>If you did not ask to reset your password, ignore this email: your password stays the same.</p>
 </body></html>`
   return { to: user.email, subject: 'Your password reset code', text, html }
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!)
 }

@@ -5,8 +5,16 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppDeps } from '../../deps.ts'
-import { bearerToken, clearTokenCookies, currentUser, REFRESH_COOKIE, requireUser, setTokenCookies } from '../../lib/auth.ts'
-import { clientIp } from '../../lib/client-ip.ts'
+import {
+  apiCookieOptions,
+  bearerToken,
+  clearTokenCookies,
+  currentUser,
+  REFRESH_COOKIE,
+  requireUser,
+  setTokenCookies,
+} from '../../lib/auth.ts'
+import { addressGroup, clientIp } from '../../lib/client-ip.ts'
 import { assertFromOwnPage, assertSameOrigin } from '../../lib/csrf.ts'
 import { ok } from '../../lib/envelope.ts'
 import { Unauthorized } from '../../lib/errors.ts'
@@ -33,6 +41,8 @@ import {
   UserSchema,
 } from '../../../contract/user.ts'
 import { apiRouter } from '../../lib/openapi.ts'
+import { MobileVerifiedSchema, OtpSentSchema, PhoneLoginAnswerSchema, SendOtpSchema, VerifySmsOtpSchema } from '../../../contract/phone.ts'
+import { MOBILE_VERIFIED, OTP_SMS_SENT, SIGNED_IN, sendLinkCode, sendSmsCode, spend, verifyLinkCode, verifySignInCode } from './phone.ts'
 import { INVALID_REFRESH_TOKEN, isWrongCredentials, login, logout, register, rotateRefreshToken, toPublicUser } from './service.ts'
 
 /** Cookie that carries the reset token from verify to reset (docs/api-contract.md, "Authentication"). */
@@ -41,7 +51,7 @@ export const RESET_COOKIE = 'resetToken'
 /** Builds the /api/user router on the app's dependencies. */
 export function userRoutes(deps: AppDeps) {
   // Scoped to /api/user: only the reset call needs it; it never rides along on other requests.
-  const resetCookieOptions = { httpOnly: true, sameSite: 'Lax', path: '/api/user', secure: deps.secureCookies } as const
+  const resetCookieOptions = (c: Context) => apiCookieOptions(c, deps, '/api/user')
 
   const { router, endpoint } = apiRouter('User')
   const user = { data: UserSchema }
@@ -79,7 +89,7 @@ export function userRoutes(deps: AppDeps) {
       const tokens = await protectLogin(deps.rateLimits, input.email, clientIp(c), () => login(deps, input), isWrongCredentials)
       setTokenCookies(c, deps, tokens)
       // `accesstoken` is the spelling the original client reads (docs/api-contract.md, "Authentication").
-      return ok(c, 'Login successfully', { accesstoken: tokens.accessToken, ...tokens })
+      return ok(c, SIGNED_IN, { accesstoken: tokens.accessToken, ...tokens })
     },
   )
 
@@ -214,7 +224,7 @@ export function userRoutes(deps: AppDeps) {
     async (c, input) => {
       await consume(deps.rateLimits.otpVerifyByIp, clientIp(c))
       const { resetToken } = await verifyPasswordResetOtp(deps, input)
-      setCookie(c, RESET_COOKIE, resetToken, { ...resetCookieOptions, maxAge: RESET_TOKEN_TTL_SECONDS })
+      setCookie(c, RESET_COOKIE, resetToken, { ...resetCookieOptions(c), maxAge: RESET_TOKEN_TTL_SECONDS })
       return ok(c, OTP_VERIFIED, { resetToken })
     },
   )
@@ -233,8 +243,87 @@ export function userRoutes(deps: AppDeps) {
       const resetToken = input.resetToken || getCookie(c, RESET_COOKIE)
       if (!input.resetToken && resetToken) assertSameOrigin(c, deps.allowedOrigins)
       await resetPassword(deps, { ...input, resetToken })
-      deleteCookie(c, RESET_COOKIE, resetCookieOptions)
+      deleteCookie(c, RESET_COOKIE, resetCookieOptions(c))
       return ok(c, PASSWORD_UPDATED, null)
+    },
+  )
+
+  // Phone sign-in and mobile verification by SMS code (docs/api-contract.md, "Phone sign-in"). Every
+  // number gets a code whether or not it has an account, so the answer says nothing of accounts. A
+  // send spends the address's and the number's budgets (SMS pumping), then the 30 s pace applies.
+  const spendSend = async (c: Context, mobile: string) => {
+    await spend(deps.rateLimits.smsSendByIp, addressGroup(clientIp(c)))
+    await spend(deps.rateLimits.smsSendByMobile, mobile)
+  }
+  const sentAnswer = {
+    200: { description: 'When a new code may be asked for and how long this one lives, in seconds', data: OtpSentSchema },
+  }
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/otp/send',
+      summary: 'Send a 6-digit sign-in code by SMS (the same answer whether or not the number has an account)',
+      access: 'public',
+      body: SendOtpSchema,
+      answers: sentAnswer,
+      errors: [429, 503],
+    },
+    async (c, { mobile }) => {
+      await spendSend(c, mobile)
+      return ok(c, OTP_SMS_SENT, await sendSmsCode(deps, 'signin', mobile, mobile))
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/otp/verify',
+      summary: "Sign in with the SMS code: login's answer and cookies, plus isNewUser and needsName (a new number makes an account)",
+      access: 'public',
+      body: VerifySmsOtpSchema,
+      answers: { 200: { description: 'The tokens, and whether the account is new or has no name', data: PhoneLoginAnswerSchema } },
+      errors: [403, 429],
+    },
+    async (c, input) => {
+      await spend(deps.rateLimits.smsVerifyByIp, addressGroup(clientIp(c)))
+      const { isNewUser, needsName, ...tokens } = await verifySignInCode(deps, input)
+      setTokenCookies(c, deps, tokens)
+      return ok(c, SIGNED_IN, { accesstoken: tokens.accessToken, ...tokens, isNewUser, needsName })
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/mobile/send',
+      summary: "Send a code to verify a mobile number for the signed-in user's account",
+      access: 'user',
+      body: SendOtpSchema,
+      answers: sentAnswer,
+      errors: [409, 429, 503],
+    },
+    requireUser(deps),
+    async (c, { mobile }) => {
+      await spendSend(c, mobile)
+      return ok(c, OTP_SMS_SENT, await sendLinkCode(deps, currentUser(c), mobile))
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/mobile/verify',
+      summary: "Check the code: the number becomes the signed-in user's verified mobile",
+      access: 'user',
+      body: VerifySmsOtpSchema,
+      answers: { 200: { description: 'The verified number', data: MobileVerifiedSchema } },
+      errors: [409, 429],
+    },
+    requireUser(deps),
+    async (c, input) => {
+      await spend(deps.rateLimits.smsVerifyByIp, addressGroup(clientIp(c)))
+      return ok(c, MOBILE_VERIFIED, await verifyLinkCode(deps, currentUser(c), input))
     },
   )
 

@@ -50,9 +50,12 @@ export function toPublicUser(row: User): PublicUser {
   return {
     _id: row.id,
     name: row.name,
-    email: row.email,
+    // '' for an account made by phone sign-in: the original client reads a string.
+    email: row.email ?? '',
     avatar: row.avatar,
     mobile: row.mobile,
+    mobile_verified: row.mobileVerified,
+    sms_order_updates: row.smsOrderUpdates,
     verify_email: row.verifyEmail,
     last_login_date: row.lastLoginDate?.toISOString() ?? null,
     status: row.status,
@@ -155,12 +158,14 @@ export function isWrongCredentials(err: unknown): boolean {
 
 /**
  * Signs in: checks the password, records last_login_date and opens a new refresh-token family.
- * @throws 400 WRONG_CREDENTIALS for an unknown email or a wrong password (same message, similar time);
+ * @throws 400 WRONG_CREDENTIALS for an unknown email, an account without a password (phone sign-in)
+ *   or a wrong password (same message, similar time);
  *   403 CONTACT_ADMIN when the account is not Active (told only to whoever knows the password)
  */
 export async function login(deps: SessionDeps, input: LoginInput): Promise<Tokens> {
   const user = await findUserByEmail(deps.db, input.email)
-  const isMatch = user ? await verifyPassword(user.passwordHash, input.password) : await verifyDummyPassword(input.password)
+  // An account made by phone sign-in has no password: checked like an unknown email (same time, same answer).
+  const isMatch = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : await verifyDummyPassword(input.password)
   if (!user || !isMatch) throw BadRequest(WRONG_CREDENTIALS)
   if (user.status !== 'Active') throw Forbidden(CONTACT_ADMIN)
   const now = deps.clock()

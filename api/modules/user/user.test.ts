@@ -247,6 +247,24 @@ describe('POST /api/user/login', () => {
     expect(set.accessToken).toMatch(/; Secure/)
     expect(set.refreshToken).toMatch(/; Secure/)
   })
+
+  it('sets SameSite=None on Secure cookies when a listed client is on another site, so its fetch calls carry them', async () => {
+    const { email } = await registerUser()
+    const signIn = (allowedOrigins: string[]) =>
+      createApp({ ...t.deps, secureCookies: true, allowedOrigins }).app.request('http://api.shop.example/api/user/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: allowedOrigins[0] ?? 'http://api.shop.example' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      })
+    const crossSite = cookies((await signIn(['https://client.example.net'])).headers)
+    expect(crossSite.accessToken).toMatch(/; SameSite=None/)
+    expect(crossSite.refreshToken).toMatch(/; SameSite=None/)
+    expect(crossSite.accessToken).toMatch(/; Secure/)
+    expect(crossSite.accessToken).toMatch(/; Partitioned/)
+    const sameSite = cookies((await signIn(['https://www.shop.example'])).headers)
+    expect(sameSite.accessToken).toMatch(/; SameSite=Lax/)
+    expect(sameSite.accessToken).not.toMatch(/Partitioned/)
+  })
 })
 
 describe('rate limits', () => {
@@ -477,6 +495,8 @@ describe('GET /api/user/user-details', () => {
         'email',
         'avatar',
         'mobile',
+        'mobile_verified',
+        'sms_order_updates',
         'verify_email',
         'last_login_date',
         'status',

@@ -45,6 +45,8 @@ const userDoc: Omit<User, 'role'> = {
   email: 'a@x.in',
   avatar: '',
   mobile: null,
+  mobile_verified: false,
+  sms_order_updates: false,
   verify_email: true,
   last_login_date: null,
   status: 'Active',

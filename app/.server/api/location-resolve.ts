@@ -17,8 +17,13 @@ export async function resolvePincode(api: Api, pincode: string, opts: { clientIp
   return parseData(await upstream(api, `location/resolve?${query}`, { method: 'GET', clientIp: opts.clientIp }), LocationSchema)
 }
 
-/** What the checkout knows of an address's PIN code: the store serving it (null: none), its minutes and whether it is open. */
+/**
+ * What the checkout knows of an address's PIN code: the store serving it (null: none), its minutes
+ * and whether it is open, and the PIN code's district and state (India Post's, as the API answers them).
+ */
 export interface PincodeService {
+  district: string
+  state: string
   serviceable: boolean
   storeId: string | null
   storeName: string | null
@@ -41,8 +46,10 @@ export async function resolvePincodes(
   unique.forEach((pincode, i) => {
     const answer = answers[i]!
     if (!answer.ok) return
-    const { serviceable, store, deliveryMinutes } = answer.data
+    const { serviceable, store, deliveryMinutes, district, state } = answer.data
     services.set(pincode, {
+      district,
+      state,
       serviceable,
       storeId: store?._id ?? null,
       storeName: store?.name ?? null,

@@ -145,13 +145,20 @@ export async function adminListOrders(
 }
 
 /**
- * The CSV of every order the filters select (GET /api/order/admin/export, admin), as the API's
- * Response with its body unread (streamed on to the browser). Null when the API cannot be reached;
- * a non-admin's answer is the API's 403 (its JSON envelope).
+ * The CSV of every order the filters select (GET /api/order/admin/export, admin or staff), or with
+ * `rows: 'lines'` of their lines, one row per order line (GET /api/order/admin/export/lines), as the
+ * API's Response with its body unread (streamed on to the browser). Null when the API cannot be
+ * reached; a shopper's answer is the API's 403 (its JSON envelope).
  */
-export async function exportOrdersCsv(api: Api, session: RequestSession, filter: Partial<AdminOrderFilter>): Promise<Response | null> {
+export async function exportOrdersCsv(
+  api: Api,
+  session: RequestSession,
+  filter: Partial<AdminOrderFilter>,
+  rows: 'orders' | 'lines' = 'orders',
+): Promise<Response | null> {
   const query = orderFilterQuery(filter)
-  return upstreamResponse(api, `order/admin/export${query ? `?${query}` : ''}`, { method: 'GET', session })
+  const path = rows === 'lines' ? 'order/admin/export/lines' : 'order/admin/export'
+  return upstreamResponse(api, `${path}${query ? `?${query}` : ''}`, { method: 'GET', session })
 }
 
 /** A bulk status change's answer: one outcome per order, and how many moved and were refused. */

@@ -42,6 +42,7 @@ const store: Store = {
   gstin: '29AAAAA0000A1ZY',
   registeredAddress: null,
   invoiceCode: 'BLR2',
+  pausedNote: null,
   version: 3,
   createdAt: at,
   updatedAt: at,

@@ -32,6 +32,8 @@ const userDoc: User = {
   email: 'asha@example.com',
   avatar: '',
   mobile: '9876543210',
+  mobile_verified: false,
+  sms_order_updates: false,
   verify_email: false,
   last_login_date: null,
   status: 'Active',

@@ -21,13 +21,20 @@ import {
   type User,
   type VerifyOtpSchema,
 } from '../../../contract/user.ts'
+import {
+  OtpSentSchema,
+  PhoneLoginAnswerSchema,
+  type OtpSent,
+  type SendOtpSchema,
+  type VerifySmsOtpSchema,
+} from '../../../contract/phone.ts'
 import type { RequestSession, SessionUser } from '../session.ts'
 import type { Api } from '../api-context.ts'
 
 export { UserSchema, type User } from '../../../contract/user.ts'
 
 /** The header's summary of a user (app/.server/session.ts `SessionUser`). */
-export function toSessionUser(user: User): SessionUser {
+export function toSessionUser(user: Pick<User, '_id' | 'name' | 'email' | 'mobile' | 'avatar' | 'role'>): SessionUser {
   return { _id: user._id, name: user.name, email: user.email, mobile: user.mobile, avatar: user.avatar, role: user.role }
 }
 
@@ -152,4 +159,111 @@ export async function uploadAvatar(
   formData.append('avatar', file, file.name || 'avatar')
   const result = await upstream<unknown>(api, 'user/upload-avatar', { method: 'PUT', formData, session })
   return parseData(result, AvatarAnswerSchema)
+}
+
+// Phone sign-in and mobile verification by SMS code (docs/decisions/0052-phone-sign-in-and-one-time-codes.md;
+// the pages: docs/decisions/0054-phone-sign-in-pages.md). Numbers are the 10 digits of contract/phone.ts
+// `MobileSchema`; codes are 6 digits, valid 10 minutes, a resend after 30 s.
+
+/** The token pair of a phone sign-in and what it says about the account. */
+export interface PhoneSignIn {
+  tokens: Tokens
+  /** The account was made by this sign-in. */
+  isNewUser: boolean
+  /** The account has no name yet (asked later, never blocking). */
+  needsName: boolean
+}
+
+/**
+ * `POST /api/user/otp/send` with `{ mobile }`: texts a sign-in code to the number. The same 200
+ * whether or not the number has an account; failures: 400 "Enter a valid 10-digit mobile number",
+ * 429 within 30 s of the last code or over budget (with `retryAfter`, s).
+ */
+export async function sendSignInCode(
+  api: Api,
+  input: z.input<typeof SendOtpSchema>,
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<OtpSent>> {
+  const result = await upstream<unknown>(api, 'user/otp/send', { method: 'POST', json: input, clientIp: opts.clientIp })
+  return parseData(result, OtpSentSchema)
+}
+
+/**
+ * `POST /api/user/otp/verify` with `{ mobile, otp }`: signs in with the code (an account is made for
+ * a new number). Answers the token pair (the caller signs the session in with it, as after login) and
+ * `isNewUser` / `needsName`; failures: 400 "Incorrect OTP", "OTP has expired" or "Too many attempts,
+ * request a new OTP", 403 "Admins sign in with email and password", 429 rate limited.
+ */
+export async function verifySignInCode(
+  api: Api,
+  input: z.input<typeof VerifySmsOtpSchema>,
+  opts: { clientIp?: string } = {},
+): Promise<UpstreamResult<PhoneSignIn>> {
+  const result = parseData(
+    await upstream<unknown>(api, 'user/otp/verify', { method: 'POST', json: input, clientIp: opts.clientIp }),
+    PhoneLoginAnswerSchema,
+  )
+  if (!result.ok) return result
+  const { accessToken, refreshToken, isNewUser, needsName } = result.data
+  return { ...result, data: { tokens: { accessToken, refreshToken }, isNewUser, needsName } }
+}
+
+/**
+ * `POST /api/user/mobile/send` with `{ mobile }` for the session's user: texts a code that links the
+ * number to the account. Failures as `sendSignInCode`, plus 409 "This mobile number is already linked
+ * to another account".
+ */
+export async function sendMobileLinkCode(
+  api: Api,
+  session: RequestSession,
+  input: z.input<typeof SendOtpSchema>,
+): Promise<UpstreamResult<OtpSent>> {
+  const result = await upstream<unknown>(api, 'user/mobile/send', { method: 'POST', json: input, session })
+  return parseData(result, OtpSentSchema)
+}
+
+/**
+ * `POST /api/user/mobile/verify` with `{ mobile, otp }` for the session's user: the number becomes the
+ * account's, verified. Failures: the code's 400s as `verifySignInCode`, 409 the number is already
+ * linked to another account.
+ */
+export async function verifyMobileLinkCode(
+  api: Api,
+  session: RequestSession,
+  input: z.input<typeof VerifySmsOtpSchema>,
+): Promise<UpstreamResult<unknown>> {
+  return upstream<unknown>(api, 'user/mobile/verify', { method: 'POST', json: input, session })
+}
+
+/**
+ * Switches order updates by SMS on or off for the session's user (`PUT /api/user/update-user` with
+ * `sms_order_updates`). update-user replaces the profile, so `user`'s current name, email (when the
+ * account has one) and mobile (when not verified: a verified one is left out, it changes only by
+ * code) go along unchanged. Answers the updated user; failures: 400 "Verify your mobile number to get
+ * order updates by SMS" without a verified mobile.
+ */
+export async function setSmsOrderUpdates(
+  api: Api,
+  session: RequestSession,
+  user: Pick<User, 'name' | 'email' | 'mobile' | 'mobile_verified'>,
+  on: boolean,
+): Promise<UpstreamResult<User>> {
+  const json = {
+    name: user.name,
+    ...(user.email ? { email: user.email } : {}),
+    ...(!user.mobile_verified && user.mobile ? { mobile: user.mobile } : {}),
+    sms_order_updates: on,
+  }
+  const result = await upstream<unknown>(api, 'user/update-user', { method: 'PUT', json, session })
+  return parseData(result, UserSchema)
+}
+
+/**
+ * Gives the session's user a name (`PUT /api/user/update-user` with `{ name }` alone): what an account
+ * made by phone sign-in sends, having no email and a verified mobile (the API requires those only of
+ * accounts that have them). Answers the updated user; failures: 400 a blank or too long name.
+ */
+export async function setName(api: Api, session: RequestSession, name: string): Promise<UpstreamResult<User>> {
+  const result = await upstream<unknown>(api, 'user/update-user', { method: 'PUT', json: { name }, session })
+  return parseData(result, UserSchema)
 }

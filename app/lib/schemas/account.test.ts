@@ -9,6 +9,7 @@ import {
   OTP_MISSING_MESSAGE,
   OtpSchema,
   ProfileSchema,
+  profileSchemaFor,
   RESET_PASSWORD_MISMATCH_MESSAGE,
   ResetPasswordSchema,
 } from './account.ts'
@@ -176,5 +177,19 @@ describe('ProfileSchema (docs/product.md, "Validation rules": name, email, mobil
       email: ['Enter your email'],
       mobile: ['Enter your mobile number'],
     })
+  })
+})
+
+describe('profileSchemaFor (an account made by phone sign-in has no email until it adds one)', () => {
+  const phoneAccount = { name: 'Asha', mobile: '9876543210' }
+  it('leaves the email optional for an account without one, still checked when given', () => {
+    const schema = profileSchemaFor({ email: '' })
+    expect(schema.parse(phoneAccount)).toEqual({ name: 'Asha', mobile: '9876543210' })
+    expect(schema.parse({ ...phoneAccount, email: 'Asha@Example.com' }).email).toBe('asha@example.com')
+    expect(errorsOf(schema.safeParse({ ...phoneAccount, email: 'not-an-email' }))).toEqual({ email: ['Enter a valid email address'] })
+  })
+  it('keeps the email required for an account that has one', () => {
+    expect(profileSchemaFor({ email: 'asha@example.com' })).toBe(ProfileSchema)
+    expect(errorsOf(profileSchemaFor({ email: 'asha@example.com' }).safeParse(phoneAccount))).toEqual({ email: ['Enter your email'] })
   })
 })

@@ -21,7 +21,7 @@ export const RESET_PASSWORD_MISMATCH_MESSAGE = 'New password and confirm passwor
 
 /**
  * A mobile number has 7 to 15 digits: ITU-T E.164 allows at most 15 with the country code; the API
- * applies the same rule (api/modules/user/schemas.ts `MobileSchema`), so no number one side accepts is
+ * applies the same rule (contract/user.ts `AccountMobileSchema`), so no number one side accepts is
  * refused by the other (an Indian number is 10 digits, 12 with the 91 prefix).
  */
 export const MOBILE_MIN_DIGITS = 7
@@ -95,8 +95,8 @@ export const ResetPasswordSchema = z
 /**
  * Profile (docs/product.md, "Validation rules"): name, email and mobile required; mobile numeric.
  * Spaces and dashes that people type between digit groups are dropped; what is left must be 7 to 15
- * digits (ITU-T E.164 allows at most 15), the same rule as the API's (api/modules/user/schemas.ts
- * `MobileSchema`). It is looser than a delivery address's mobile (10 digits starting 6-9,
+ * digits (ITU-T E.164 allows at most 15), the same rule as the API's (contract/user.ts
+ * `AccountMobileSchema`). It is looser than a delivery address's mobile (10 digits starting 6-9,
  * contract/address.ts) on purpose: an account's number may be from any country, a delivery is in
  * India.
  */
@@ -107,3 +107,15 @@ export const ProfileSchema = z.object({
     .transform((mobile) => mobile.replace(/[\s-]/g, ''))
     .pipe(z.string().regex(new RegExp(`^[0-9]{${MOBILE_MIN_DIGITS},${MOBILE_MAX_DIGITS}}$`), MOBILE_MESSAGE)),
 })
+
+/**
+ * The profile form of an account made by phone sign-in, which has no email until the shopper adds one
+ * (docs/decisions/0052-phone-sign-in-and-one-time-codes.md): the same fields and messages, the email
+ * optional (left empty it is not sent, and the API keeps the account without one).
+ */
+export const PhoneAccountProfileSchema = ProfileSchema.extend({ email: EmailSchema.optional() })
+
+/** The profile form's schema for `user`: `PhoneAccountProfileSchema` while it has no email, else `ProfileSchema`. */
+export function profileSchemaFor(user: { email: string }) {
+  return user.email === '' ? PhoneAccountProfileSchema : ProfileSchema
+}

@@ -27,7 +27,7 @@
  */
 import { z } from 'zod'
 import { asList, idList, ImageUrlSchema, requiredMessage, requiredText } from './fields.ts'
-import { discountLabel, discountPercentOf, sellingPrice, toPaise } from '../money.ts'
+import { discountPercentOf, preciseDiscountLabel, sellingPrice, toPaise } from '../money.ts'
 import {
   DETAIL_NAME_MAX_LENGTH,
   HsnSchema,
@@ -197,7 +197,7 @@ export type ProductFormValue = z.output<typeof ProductFormSchema>
 
 /**
  * The discount the form shows beside MRP and Selling Price, from the text of the two inputs:
- * "12.5% OFF" (floored to two decimals, as the storefront's badge), "No discount" when the selling
+ * "12.5% OFF" (floored to two decimals; the storefront's badge shows the whole percent), "No discount" when the selling
  * price is the MRP, or null while either is not a usable amount or the selling price is above the MRP.
  */
 export function derivedDiscountText(mrpText: unknown, sellingText: unknown): string | null {
@@ -208,7 +208,7 @@ export function derivedDiscountText(mrpText: unknown, sellingText: unknown): str
   const mrp = amount(mrpText)
   const selling = amount(sellingText)
   if (!(mrp > 0) || !(selling >= 0) || toPaise(selling) > toPaise(mrp)) return null
-  return discountLabel(discountPercentOf(mrp, selling)) ?? 'No discount'
+  return preciseDiscountLabel(discountPercentOf(mrp, selling)) ?? 'No discount'
 }
 
 /** The form's default values for an existing product (edit): numbers as text, extra fields as a list. */

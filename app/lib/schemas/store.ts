@@ -26,8 +26,10 @@ export const STORE_FORM_FIELDS = Object.keys(StoreFormSchema.shape)
  * invoice code is left as it is.
  */
 export function storeUpdateInput(value: StoreFormValue, _id: string, version: number | undefined): UpdateStoreInput {
+  // Only a new store starts from another's stock.
+  const { copyStockFrom: _copy, ...fields } = value
   return {
-    ...value,
+    ...fields,
     _id,
     ...(version !== undefined ? { version } : {}),
     lat: value.lat ?? null,
@@ -38,11 +40,12 @@ export function storeUpdateInput(value: StoreFormValue, _id: string, version: nu
   }
 }
 
-/** The body of POST /api/store/create: the form's fields, coordinates only when given, active. */
+/** The body of POST /api/store/create: the form's fields, coordinates and the store to copy the stock from only when given, active. */
 export function storeCreateInput(value: StoreFormValue): CreateStoreInput {
-  const { lat, lng, gstin, registeredAddress, invoiceCode, ...rest } = value
+  const { lat, lng, gstin, registeredAddress, invoiceCode, copyStockFrom, ...rest } = value
   return {
     ...rest,
+    ...(copyStockFrom ? { copyStockFrom } : {}),
     ...(lat != null && lng != null ? { lat, lng } : {}),
     ...(gstin ? { gstin } : {}),
     ...(registeredAddress ? { registeredAddress } : {}),

@@ -74,7 +74,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
       origin,
       path: canonical,
       title: `${subCategory.name} | ${category.name} | ${SHOP_NAME}`,
-      description: `Buy ${subCategory.name} online in ${category.name}, delivered in 10 minutes.`,
+      description: `Buy ${subCategory.name} online in ${category.name}, delivered in minutes.`,
       siteName: SHOP_NAME,
     }),
     breadcrumbJsonLd(origin, [
@@ -103,7 +103,7 @@ export default function Listing({ loaderData }: Route.ComponentProps) {
         </div>
         <p className="text-sm text-slate-500">{countLabel(list.totalCount, 'product')}</p>
       </header>
-      <ListFacets filters={loaderData.filters} facets={loaderData.facets} relevanceLabel="Newest" />
+      <ListFacets filters={loaderData.filters} facets={loaderData.facets} />
       <ListingProducts
         list={list}
         pageSize={LISTING_PAGE_SIZE}

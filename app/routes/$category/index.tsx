@@ -65,7 +65,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
       origin,
       path: canonical,
       title: `${category.name} | ${SHOP_NAME}`,
-      description: `Buy ${category.name} online, delivered in 10 minutes.`,
+      description: `Buy ${category.name} online, delivered in minutes.`,
       image: category.image || undefined,
       siteName: SHOP_NAME,
     }),
@@ -91,7 +91,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
         <h1 className="text-xl font-bold text-slate-900 md:text-2xl">{category.name}</h1>
         <p className="text-sm text-slate-500">{countLabel(list.totalCount, 'product')}</p>
       </header>
-      <ListFacets filters={loaderData.filters} facets={loaderData.facets} relevanceLabel="Newest" />
+      <ListFacets filters={loaderData.filters} facets={loaderData.facets} />
       <ListingProducts
         list={list}
         pageSize={LISTING_PAGE_SIZE}

@@ -18,6 +18,9 @@
  * location no store serves, shows its message instead of "Place Order". The API still decides at
  * placement: its 422 (an address outside the store's area, the store closed) comes back as the
  * form's error, inline and as a toast, with the same link.
+ *
+ * An account without a name (made by phone sign-in) sees "Add your name" above the addresses, never
+ * blocking the order (app/components/add-name-prompt.tsx; docs/decisions/0054-phone-sign-in-pages.md).
  */
 import { randomUUID } from 'node:crypto'
 import { data, Form, Link, redirect } from 'react-router'
@@ -36,10 +39,14 @@ import { getSession } from '../../.server/context.ts'
 import { readForm } from '../../.server/form.ts'
 import { clientIp } from '../../.server/request.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
+import { handleNamePrompt, showsNamePrompt } from '../../.server/name-prompt.ts'
+import { AddNamePrompt } from '../../components/add-name-prompt.tsx'
 import { AddressForm } from '../../components/address-form.tsx'
+import { AddressLabelTag } from '../../components/address-label.tsx'
+import { ADD_NAME_INTENT } from '../../lib/schemas/phone.ts'
 import { BillSummary } from '../../components/bill-summary.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
-import { ErrorList, SubmitButton, useIsPending } from '../../components/forms.tsx'
+import { ErrorList, SubmitButton, useIsPending, type FormReplyData } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
 import { useIsStale } from '../../components/use-stale-reply.ts'
 import { ToastNotice } from '../../components/toasts.tsx'
@@ -49,7 +56,7 @@ import type { ShopperLocation } from '../../lib/location.ts'
 import { itemCountLabel } from '../../lib/cart.ts'
 import { brandOf } from '../../lib/catalog-cards.ts'
 import { formatRupees, lineAmount } from '../../lib/money.ts'
-import { addressLine } from '../../lib/schemas/address.ts'
+import { addressDefaultsFromLocation, addressLine } from '../../lib/schemas/address.ts'
 import { PlaceOrderFormSchema } from '../../lib/schemas/checkout.ts'
 import { apiOf } from '../../.server/api-context.ts'
 
@@ -70,7 +77,7 @@ const PLACE_ORDER_FORM_ID = 'place-order'
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const api = apiOf(context)
-  requireUser(context, url)
+  const user = requireUser(context, url)
   const session = getSession(context)
   const [cart, addresses] = await Promise.all([
     getCartForLoaders(api, session, { clientIp: clientIp(request) }),
@@ -82,18 +89,21 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     throw redirectWithToast(session, '/cart', { type: 'message', message: 'Your cart is empty: add something first' })
   const wanted = url.searchParams.get('address')
   const selected = addresses.data.find((a) => a._id === wanted)?._id ?? addresses.data[0]?._id ?? null
-  // Which store serves each address's PIN code; the page compares it with the shopper's store.
-  const services = await resolvePincodes(
-    api,
-    addresses.data.map((a) => a.pincode),
-    { clientIp: clientIp(request) },
-  )
+  // Which store serves each address's PIN code; the page compares it with the shopper's store. The
+  // chosen location's PIN code is asked in the same batch: its district and state start a new address.
+  const locationPincode = session.location?.pincode ?? null
+  const services = await resolvePincodes(api, [...addresses.data.map((a) => a.pincode), ...(locationPincode ? [locationPincode] : [])], {
+    clientIp: clientIp(request),
+  })
+  const place = locationPincode ? services.get(locationPincode) : undefined
   return {
     cart: cart.data,
     addresses: addresses.data,
     services: Object.fromEntries(services) as Record<string, PincodeService>,
+    newAddress: locationPincode && place ? addressDefaultsFromLocation(locationPincode, place) : undefined,
     selected,
     addingAddress: url.searchParams.get('add-address') === '1' || addresses.data.length === 0,
+    namePrompt: showsNamePrompt(session, user),
     // A random UUID: a fresh key per rendered checkout, reused by every resubmission of that page.
     idempotencyKey: randomUUID(),
   }
@@ -104,6 +114,8 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   requireUser(context, url)
   const session = getSession(context)
   const formData = await readForm(request)
+  const named = await handleNamePrompt(api, session, formData, `${url.pathname}${url.search}`)
+  if (named) return named
 
   if (formData.get('intent') === 'address') {
     const saved = await saveAddressFromForm(api, session, formData)
@@ -154,7 +166,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, addresses, services, selected, addingAddress, idempotencyKey } = loaderData
+  const { cart, addresses, services, selected, addingAddress, idempotencyKey, newAddress } = loaderData
   const location = useShopperLocation()
   const storeRefusal = checkoutRefusal(location)
   const isPlacing = useIsPending({ formAction: CHECKOUT_PATH })
@@ -163,7 +175,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   // A refusal to place the order stands until the shopper changes the order form or sends it again.
   const isPlaceErrorStale = useIsStale(PLACE_ORDER_FORM_ID, actionData && 'placeError' in actionData ? actionData : null)
   const placeError = actionData && 'placeError' in actionData && !isPlaceErrorStale ? actionData.placeError : null
-  const addressReply = actionData && 'result' in actionData ? actionData : undefined
+  const nameReply =
+    actionData && 'intent' in actionData && actionData.intent === ADD_NAME_INTENT ? (actionData as FormReplyData) : undefined
+  const addressReply = actionData && 'result' in actionData && !nameReply ? actionData : undefined
   const offerLocationChange = Boolean(placeError && actionData && 'changeLocation' in actionData && actionData.changeLocation)
   return (
     // minmax(0, …) and min-w-0: a column is never wider than its track, so a long product name is cut
@@ -171,6 +185,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
     <div className="mx-auto grid max-w-5xl grid-cols-[minmax(0,1fr)] gap-6 px-3 py-4 sm:px-4 md:grid-cols-[minmax(0,1fr)_22rem] md:py-6">
       <div className="flex min-w-0 flex-col gap-4">
         <h1 className="text-xl font-bold text-slate-900">Checkout</h1>
+        {loaderData.namePrompt ? <AddNamePrompt action={CHECKOUT_PATH} reply={nameReply} /> : null}
 
         {changes?.length ? (
           <section role="alert" data-card="cart changes" className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm">
@@ -218,11 +233,13 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                     className="mt-1 size-4 accent-[var(--color-accent)]"
                   />
                   <span className="min-w-0 text-sm break-words">
+                    <AddressLabelTag label={address.label} />
                     {addressLine(address)}
                     <span className="block text-slate-600">Mobile {address.mobile}</span>
                     <AddressDelivery
                       verdict={addressVerdict(services[address.pincode], location?.store.id)}
                       storeName={location?.store.name}
+                      servingStore={services[address.pincode]?.storeName ?? null}
                     />
                   </span>
                 </label>
@@ -248,6 +265,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 id="checkout-address-form"
                 action={`${CHECKOUT_PATH}?add-address=1`}
                 intent="address"
+                defaultValue={newAddress}
                 reply={addressReply}
                 submitLabel={isSavingAddress ? 'Saving…' : 'Save address'}
                 isPending={isSavingAddress}
@@ -361,7 +379,10 @@ function checkoutRefusal(location: ShopperLocation | undefined): string | null {
     const nearest = location.nearest ? ` The nearest area we deliver to is ${location.nearest.area}, ${location.nearest.city}.` : ''
     return `We don't deliver to ${place || 'your location'} yet.${nearest}`
   }
-  if (!location.store.open) return `${location.store.name} is closed now. It opens at ${location.store.opensAt}.`
+  if (!location.store.open) {
+    const { name, closedNote, opensAt } = location.store
+    return closedNote ? `${name} is not taking orders now: ${closedNote}.` : `${name} is closed now. It opens at ${opensAt}.`
+  }
   return null
 }
 
@@ -374,11 +395,29 @@ function ChangeLocationLink() {
   )
 }
 
-/** Under an address: "Delivery in N minutes" from the shopper's store, or that the store does not deliver there. */
-function AddressDelivery({ verdict, storeName }: { verdict: ReturnType<typeof addressVerdict>; storeName: string | undefined }) {
+/**
+ * Under an address: the store that delivers it and in how many minutes ("Delivery in 9 minutes from
+ * Indiranagar Dark Store": the store the API's resolve names for its PIN code, the nearest serving
+ * one, the rule placement follows, api/modules/order/service.ts `orderStore`), or that the shopper's
+ * store does not deliver there.
+ */
+function AddressDelivery({
+  verdict,
+  storeName,
+  servingStore,
+}: {
+  verdict: ReturnType<typeof addressVerdict>
+  storeName: string | undefined
+  servingStore: string | null
+}) {
   if (verdict.kind === 'unknown') return null
   if (verdict.kind === 'served')
-    return verdict.minutes === null ? null : <span className="block font-semibold text-accent">{deliveryInLabel(verdict.minutes)}</span>
+    return verdict.minutes === null ? null : (
+      <span data-testid="address-delivery" className="block font-semibold text-accent">
+        {deliveryInLabel(verdict.minutes)}
+        {servingStore ? ` from ${servingStore}` : ''}
+      </span>
+    )
   return (
     <span data-testid="address-not-served" className="block font-semibold text-red-700">
       {storeName ? `${storeName} does not deliver here` : 'Not delivered from your store'}

@@ -13,6 +13,7 @@ import { saveAddressFromForm } from '../../.server/address-form.ts'
 import { readForm } from '../../.server/form.ts'
 import { redirectWithToast } from '../../.server/toast.ts'
 import { AddressForm } from '../../components/address-form.tsx'
+import { AddressLabelTag } from '../../components/address-label.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { useIsPending } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
@@ -88,7 +89,10 @@ export default function AddressPage({ loaderData, actionData }: Route.ComponentP
         <ul aria-label="Saved addresses" className="grid gap-3 sm:grid-cols-2">
           {addresses.map((address) => (
             <li key={address._id} data-card="address" className="rounded-xl border border-slate-200 bg-white p-4">
-              <p className="text-sm text-slate-800">{addressLine(address)}</p>
+              <p className="text-sm text-slate-800">
+                <AddressLabelTag label={address.label} />
+                {addressLine(address)}
+              </p>
               <p className="mt-1 text-sm text-slate-600">
                 {address.country} · Mobile {address.mobile}
               </p>

@@ -8,19 +8,26 @@
  * The sign-in check is route middleware, so it runs on every request that matches any dashboard page,
  * document or data request, before any child loader or action: a signed-out visitor is sent to
  * /login?redirectTo=<the page> (docs/product.md, "States and transitions") and comes back after
- * signing in.
+ * signing in. So is a visitor whose session the API ended during the request (a 401 that cleared it).
  */
 import { Outlet, redirect } from 'react-router'
 import type { Route } from './+types/layout'
 import { requireUser } from '../../.server/auth.ts'
+import { getSession } from '../../.server/context.ts'
 import { DashboardMenu } from '../../components/dashboard-menu.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { useRootData } from '../../root.tsx'
 
 export const middleware: Route.MiddlewareFunction[] = [
-  ({ context, url }) => {
+  async ({ context, url }, next) => {
     requireUser(context, url)
     if (url.pathname === '/dashboard' || url.pathname === '/dashboard/') throw redirect('/dashboard/profile')
+    const response = await next()
+    // The session ended during this request (its refresh token was revoked: signed out elsewhere, or
+    // the account deactivated); the API's 401 cleared it. Signed out now: to the sign-in page, as
+    // any signed-out visit is, rather than an error page.
+    if (response instanceof Response && response.status === 401 && !getSession(context).tokens) requireUser(context, url)
+    return response
   },
 ]
 

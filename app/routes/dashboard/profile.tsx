@@ -6,6 +6,13 @@
  *
  * - The form is prefilled from a fresh `user-details` call. A taken email (409) is reported on the
  *   email field. Success refreshes the session's user summary, so the header shows the new name.
+ * - Mobile number (docs/decisions/0054-phone-sign-in-pages.md): the number and whether it is
+ *   verified; "Verify" / "Add mobile number" / "Change" run the two SMS-code steps of phone sign-in
+ *   (`?mobile=number`, then `?mobile=code`; the number waits in the session, app/.server/phone-code.ts)
+ *   against `user/mobile/send` and `user/mobile/verify`; a number linked to another account is the
+ *   API's 409, said on the number field. The switch "Order updates by SMS" (`sms_order_updates`) is
+ *   disabled until the mobile is verified; with JavaScript it saves as it is flipped.
+ * - An account without a name (made by phone sign-in) sees "Add your name" (app/components/add-name-prompt.tsx).
  * - The upload dialog is driven by the address: Edit is a link to `?edit-avatar=1`. Without
  *   JavaScript that page shows a plain multipart form; with JavaScript the same form opens as a modal
  *   with a preview. The BFF refuses files over the upload cap (`UPLOAD_MAX_BYTES`, 5 MB by default) before calling the API (which checks again, and
@@ -15,7 +22,7 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState } from 'react'
-import { data, Form, Link, useNavigate, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, useNavigate, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/profile'
 import * as userApi from '../../.server/api/user.ts'
@@ -32,7 +39,7 @@ import { ToastNotice } from '../../components/toasts.tsx'
 import { Button, buttonClassName } from '../../components/ui/button.tsx'
 import { useSchemaForm } from '../../components/use-schema-form.ts'
 import { useIsStale } from '../../components/use-stale-reply.ts'
-import { ProfileSchema } from '../../lib/schemas/account.ts'
+import { ProfileSchema, profileSchemaFor } from '../../lib/schemas/account.ts'
 import type { ToastMessage } from '../../lib/toast.ts'
 import { env } from '../../.server/env.ts'
 import {
@@ -43,6 +50,18 @@ import {
   useUploadMaxBytes,
 } from '../../lib/uploads.ts'
 import { apiOf } from '../../.server/api-context.ts'
+import { handleNamePrompt, showsNamePrompt } from '../../.server/name-prompt.ts'
+import { codeStepOf, runCodeStep } from '../../.server/phone-code.ts'
+import { AddNamePrompt } from '../../components/add-name-prompt.tsx'
+import { MobileNumberField, SmsCodeForm, type CodeStep } from '../../components/phone-code.tsx'
+import {
+  ADD_NAME_INTENT,
+  formatIndianMobile,
+  PhoneNumberSchema,
+  RESEND_INTENT,
+  SEND_INTENT,
+  VERIFY_INTENT,
+} from '../../lib/schemas/phone.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `My Profile | ${SHOP_NAME}` },
@@ -58,10 +77,32 @@ const INTENT_AVATAR = 'avatar' as const
 const PROFILE_FORM_ID = 'profile'
 const AVATAR_FORM_ID = 'avatar-upload'
 
+/** The query of the mobile verification's steps: `number` (step 1) or `code` (step 2). */
+const MOBILE_PARAM = 'mobile'
+const INTENT_SMS = 'sms' as const
+const SMS_FIELD = 'sms_order_updates'
+
+/** The profile's URL at a step of the mobile verification. */
+const mobileStepPath = (step: 'number' | 'code') => `${PROFILE_PATH}?${MOBILE_PARAM}=${step}`
+
 export async function loader({ context, url }: Route.LoaderArgs) {
   // Fresh from the API (a change made in another session shows), header summary kept in step.
-  const { name, email, mobile, avatar } = await requireFreshUser(context, url)
-  return { user: { name, email, mobile: mobile ?? '', avatar }, isEditingAvatar: url.searchParams.get(EDIT_AVATAR_PARAM) === '1' }
+  const fresh = await requireFreshUser(context, url)
+  const session = getSession(context)
+  const { name, email, mobile, avatar } = fresh
+  const step = url.searchParams.get(MOBILE_PARAM)
+  const code = step === 'code' ? codeStepOf(session, 'mobileLink') : null
+  // Step 2 without a code sent (an old link, a code already used): step 1.
+  if (step === 'code' && !code) throw redirect(mobileStepPath('number'))
+  return {
+    user: { name, email, mobile: mobile ?? '', avatar, mobileVerified: fresh.mobile_verified, smsOrderUpdates: fresh.sms_order_updates },
+    isEditingAvatar: url.searchParams.get(EDIT_AVATAR_PARAM) === '1',
+    mobileStep: code ? ('code' as const) : step === 'number' ? ('number' as const) : null,
+    code,
+    // Step 1 is filled with the number last sent a code, else the account's.
+    numberToVerify: session.pendingCode('mobileLink')?.mobile ?? mobile ?? '',
+    namePrompt: showsNamePrompt(session, fresh),
+  }
 }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
@@ -94,7 +135,36 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   }
   const formData = read.formData
 
-  if (formData.get('intent') === INTENT_AVATAR) {
+  const intent = formData.get('intent')
+  const named = await handleNamePrompt(api, session, formData, PROFILE_PATH)
+  if (named) return named
+
+  if (intent === SEND_INTENT || intent === RESEND_INTENT || intent === VERIFY_INTENT) {
+    return runCodeStep(session, formData, {
+      purpose: 'mobileLink',
+      send: (mobile) => userApi.sendMobileLinkCode(api, session, { mobile }),
+      verify: (mobile, otp) => userApi.verifyMobileLinkCode(api, session, { mobile, otp }),
+      numberStep: mobileStepPath('number'),
+      codeStep: mobileStepPath('code'),
+      // The loader's fresh user-details brings the session's summary in step with the new number.
+      onVerified: ({ message }) =>
+        redirectWithToast(session, PROFILE_PATH, { type: 'success', message: message || 'Mobile number verified' }),
+    })
+  }
+
+  if (intent === INTENT_SMS) {
+    const fresh = await userApi.userDetails(api, session)
+    const on = formData.get(SMS_FIELD) === 'on'
+    const result = fresh.ok ? await userApi.setSmsOrderUpdates(api, session, fresh.data, on) : fresh
+    if (!result.ok) {
+      const message = failureMessage(result)
+      return data({ intent: INTENT_SMS, result: undefined, toast: { type: 'error' as const, message } }, failureInit(result))
+    }
+    const message = on ? 'Order updates by SMS are on' : 'Order updates by SMS are off'
+    return redirectWithToast(session, PROFILE_PATH, { type: 'success', message })
+  }
+
+  if (intent === INTENT_AVATAR) {
     const file = formData.get('avatar')
     if (!(file instanceof File) || file.size === 0) return avatarFailure({ status: 400, message: CHOOSE_IMAGE_MESSAGE })
     if (file.size > env.uploadMaxBytes) return avatarFailure({ status: 413, message: imageTooLargeMessage(env.uploadMaxBytes) })
@@ -105,7 +175,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   }
 
   const extra = { intent: INTENT_PROFILE, avatarError: null }
-  const submission = parseWithZod(formData, { schema: ProfileSchema })
+  const submission = parseWithZod(formData, { schema: profileSchemaFor(user) })
   if (submission.status !== 'success') return invalidFormReply(submission, { extra })
   const result = await userApi.updateUser(api, session, submission.value)
   // 409: the email belongs to another account; said on the email field.
@@ -118,9 +188,11 @@ type ProfileUser = Route.ComponentProps['loaderData']['user']
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const { user, isEditingAvatar } = loaderData
+  const intent = actionData?.intent
   return (
     <section className="p-4 md:p-6">
       <h1 className="sr-only">My Profile</h1>
+      {loaderData.namePrompt ? <AddNamePrompt action={PROFILE_PATH} reply={intent === ADD_NAME_INTENT ? actionData : undefined} /> : null}
       <div className="flex items-center gap-4">
         <Avatar src={user.avatar} name={user.name} size={80} />
         <Link
@@ -138,11 +210,18 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       ) : actionData?.intent === INTENT_AVATAR ? (
         <ToastNotice toast={actionData.toast} />
       ) : null}
+      <MobileSection
+        user={user}
+        step={loaderData.mobileStep}
+        code={loaderData.code}
+        numberToVerify={loaderData.numberToVerify}
+        reply={actionData}
+      />
       {/* Remounted when the saved values change, so the inputs show what the API stored. */}
       <ProfileForm
         key={`${user.name}\n${user.email}\n${user.mobile}`}
         user={user}
-        reply={actionData?.intent === INTENT_PROFILE ? actionData : undefined}
+        reply={intent === INTENT_PROFILE ? actionData : undefined}
       />
     </section>
   )
@@ -150,7 +229,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
 
 function ProfileForm({ user, reply }: { user: ProfileUser; reply: FormReplyData }) {
   const isPending = useIsPending()
-  const [form, fields] = useSchemaForm(PROFILE_FORM_ID, ProfileSchema, reply?.result, {
+  const [form, fields] = useSchemaForm(PROFILE_FORM_ID, profileSchemaFor(user), reply?.result, {
     name: user.name,
     email: user.email,
     mobile: user.mobile,
@@ -164,31 +243,177 @@ function ProfileForm({ user, reply }: { user: ProfileUser; reply: FormReplyData 
         errors={fields.name.errors}
       />
       <Field
-        labelProps={{ children: 'Email' }}
+        labelProps={{ children: user.email === '' ? 'Email (optional)' : 'Email' }}
         inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', placeholder: 'Enter your email' }}
         errors={fields.email.errors}
       />
-      <Field
-        labelProps={{ children: 'Mobile' }}
-        inputProps={{
-          ...getInputProps(fields.mobile, { type: 'text' }),
-          inputMode: 'numeric',
-          autoComplete: 'tel-national',
-          placeholder: 'Enter your mobile',
-          // With JavaScript, anything but digits is dropped as it is typed (docs/product.md,
-          // "Validation rules": numeric).
-          onInput: (event) => {
-            const input = event.currentTarget
-            const digits = input.value.replace(/[^0-9]/g, '')
-            if (digits !== input.value) input.value = digits
-          },
-        }}
-        errors={fields.mobile.errors}
-      />
+      {user.mobileVerified ? (
+        // A verified number changes only by code (the Mobile number section above); sent unchanged.
+        <input type="hidden" name="mobile" value={user.mobile} />
+      ) : (
+        <Field
+          labelProps={{ children: 'Mobile' }}
+          inputProps={{
+            ...getInputProps(fields.mobile, { type: 'text' }),
+            inputMode: 'numeric',
+            autoComplete: 'tel-national',
+            placeholder: 'Enter your mobile',
+            // With JavaScript, anything but digits is dropped as it is typed (docs/product.md,
+            // "Validation rules": numeric).
+            onInput: (event) => {
+              const input = event.currentTarget
+              const digits = input.value.replace(/[^0-9]/g, '')
+              if (digits !== input.value) input.value = digits
+            },
+          }}
+          errors={fields.mobile.errors}
+        />
+      )}
       <FormAlert form={form} reply={reply} />
       <SubmitButton isPending={isPending} className="sm:w-auto sm:min-w-40">
         {isPending ? 'Saving…' : 'Submit'}
       </SubmitButton>
+    </Form>
+  )
+}
+
+type ProfileReply = Route.ComponentProps['actionData']
+
+/**
+ * The account's mobile number: the number and whether it is verified, the verification's two steps
+ * (`step`), and the "Order updates by SMS" switch.
+ */
+function MobileSection({
+  user,
+  step,
+  code,
+  numberToVerify,
+  reply,
+}: {
+  user: ProfileUser
+  step: 'number' | 'code' | null
+  code: CodeStep | null
+  numberToVerify: string
+  reply: ProfileReply
+}) {
+  const intent = reply?.intent
+  return (
+    <section aria-labelledby="mobile-title" data-card="mobile" className="mt-6 grid max-w-lg gap-3 rounded-xl border border-slate-200 p-4">
+      <h2 id="mobile-title" className="text-base font-semibold text-slate-900">
+        Mobile number
+      </h2>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        {user.mobile ? (
+          <span data-testid="profile-mobile" className="font-medium break-all text-slate-900">
+            {formatIndianMobile(user.mobile)}
+          </span>
+        ) : (
+          <span className="text-sm text-slate-600">No mobile number yet</span>
+        )}
+        {user.mobile ? (
+          <span
+            className={
+              'rounded-full px-2 py-0.5 text-xs font-semibold ' +
+              (user.mobileVerified ? 'bg-emerald-100 text-emerald-800' : 'bg-amber-100 text-amber-900')
+            }
+          >
+            {user.mobileVerified ? 'Verified' : 'Not verified'}
+          </span>
+        ) : null}
+        {step === null ? (
+          <Link
+            to={`?${MOBILE_PARAM}=number`}
+            preventScrollReset
+            className={buttonClassName({ variant: user.mobileVerified ? 'secondary' : 'primary', size: 'sm' })}
+          >
+            {user.mobileVerified ? 'Change' : user.mobile ? 'Verify' : 'Add mobile number'}
+          </Link>
+        ) : null}
+      </div>
+      {step === 'number' ? <MobileNumberStep numberToVerify={numberToVerify} reply={intent === SEND_INTENT ? reply : undefined} /> : null}
+      {step === 'code' && code ? (
+        <div className="rounded-lg bg-slate-50 p-4">
+          <SmsCodeForm
+            id="mobile-code"
+            action={`${PROFILE_PATH}?${MOBILE_PARAM}=code`}
+            step={code}
+            changeHref={`${PROFILE_PATH}?${MOBILE_PARAM}=number`}
+            reply={intent === VERIFY_INTENT ? reply : undefined}
+            resendReply={intent === RESEND_INTENT ? reply : undefined}
+          />
+        </div>
+      ) : null}
+      <SmsSwitch user={user} reply={intent === INTENT_SMS ? reply : undefined} />
+    </section>
+  )
+}
+
+/** Step 1 of the verification: the number to send a code to (409: linked to another account). */
+function MobileNumberStep({ numberToVerify, reply }: { numberToVerify: string; reply: FormReplyData }) {
+  const action = `${PROFILE_PATH}?${MOBILE_PARAM}=number`
+  const isPending = useIsPending({ formAction: action })
+  const [form, fields] = useSchemaForm('mobile-number', PhoneNumberSchema, reply?.result, { mobile: numberToVerify })
+  return (
+    <Form method="post" action={action} {...getFormProps(form)} className="grid gap-3 rounded-lg bg-slate-50 p-4">
+      <input type="hidden" name="intent" value={SEND_INTENT} />
+      <p className="text-sm text-slate-600">We will send a 6-digit code by SMS to this number.</p>
+      <MobileNumberField field={fields.mobile} autoFocus />
+      <FormAlert form={form} reply={reply} />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" isPending={isPending}>
+          {isPending ? 'Sending…' : 'Send OTP'}
+        </Button>
+        <Link to={PROFILE_PATH} preventScrollReset className={buttonClassName({ variant: 'secondary' })}>
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  )
+}
+
+/**
+ * "Order updates by SMS": a switch, disabled until the mobile is verified. With JavaScript flipping
+ * it saves; without, a "Save" button beside it does.
+ */
+function SmsSwitch({ user, reply }: { user: ProfileUser; reply: FormReplyData }) {
+  const isHydrated = useHydrated()
+  const formRef = useRef<HTMLFormElement>(null)
+  const disabled = !user.mobileVerified
+  return (
+    <Form method="post" action={PROFILE_PATH} ref={formRef} className="grid gap-1 border-t border-slate-200 pt-3">
+      <input type="hidden" name="intent" value={INTENT_SMS} />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <label
+          htmlFor="sms-order-updates"
+          className={'flex min-h-10 items-center gap-3 ' + (disabled ? 'text-slate-500' : 'text-slate-800')}
+        >
+          <input
+            id="sms-order-updates"
+            type="checkbox"
+            role="switch"
+            name={SMS_FIELD}
+            // Remounted when the saved value changes (a failed save leaves what is stored).
+            key={String(user.smsOrderUpdates)}
+            defaultChecked={user.smsOrderUpdates}
+            disabled={disabled}
+            aria-describedby={disabled ? 'sms-order-updates-hint' : undefined}
+            onChange={() => formRef.current?.requestSubmit()}
+            className="size-5 accent-accent"
+          />
+          <span className="text-sm font-medium">Order updates by SMS</span>
+        </label>
+        {!isHydrated && !disabled ? (
+          <Button type="submit" size="sm" variant="secondary">
+            Save
+          </Button>
+        ) : null}
+      </div>
+      {disabled ? (
+        <p id="sms-order-updates-hint" className="text-xs text-slate-600">
+          Verify your mobile number to get order updates by SMS.
+        </p>
+      ) : null}
+      <ErrorList errors={reply?.toast?.type === 'error' ? [reply.toast.message] : null} role="alert" />
     </Form>
   )
 }

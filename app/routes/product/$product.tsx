@@ -29,7 +29,8 @@ import { productDetailRows } from '../../lib/product-details.ts'
 import { isAdminRole } from '../../lib/roles.ts'
 import { discountLabel, formatRupees, isDiscounted, productPrice } from '../../lib/money.ts'
 import { categoryPath, idFromSlug, isCanonicalSlug, listingPath, productPath } from '../../lib/slug.ts'
-import { DeliveryBadge, LowStockNote } from '../../components/product-card.tsx'
+import { DeliveryBadge, LowStockNote, NotDeliverableAdd } from '../../components/product-card.tsx'
+import { useDeliveryPromise } from '../../components/use-shopper-location.ts'
 import { ResponsiveImage } from '../../components/responsive-image.tsx'
 import { isIllustrationUrl } from '../../../contract/images.ts'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
@@ -95,7 +96,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const origin = originFromMatches(matches)
   const description =
     product.description.trim() ||
-    `${product.name}${product.unit ? `, ${product.unit}` : ''} for ${formatRupees(product.sellingPrice)}, delivered in 10 minutes.`
+    `${product.name}${product.unit ? `, ${product.unit}` : ''} for ${formatRupees(product.sellingPrice)}, delivered in minutes.`
   const crumbs: Crumb[] = [{ name: 'Home', path: '/' }]
   if (breadcrumbs.category) crumbs.push({ name: breadcrumbs.category.name, path: breadcrumbs.category.href })
   if (breadcrumbs.subCategory) crumbs.push({ name: breadcrumbs.subCategory.name, path: breadcrumbs.subCategory.href })
@@ -149,18 +150,20 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const requested = Number.parseInt(searchParams.get('image') ?? '1', 10)
   const current = Number.isFinite(requested) && requested >= 1 && requested <= product.images.length ? requested - 1 : 0
   const label = discountLabel(product.discount)
+  const promise = useDeliveryPromise()
 
   return (
     <div className="mx-auto max-w-7xl px-3 py-4 sm:px-4 md:py-6">
-      <nav aria-label="Breadcrumb" className="mb-3 text-sm">
-        <ol className="flex flex-wrap items-center gap-x-1.5 gap-y-1 text-slate-500">
-          <li>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm md:mb-3">
+        {/* One line on a phone (it scrolls sideways inside itself), so the buy box stays in the first screen. */}
+        <ol className="flex items-center gap-x-1.5 gap-y-1 overflow-x-auto whitespace-nowrap text-slate-500 [scrollbar-width:none] md:flex-wrap md:whitespace-normal">
+          <li className="shrink-0">
             <Link to="/" className="hover:text-accent hover:underline">
               Home
             </Link>
           </li>
           {breadcrumbs.category ? (
-            <li className="flex items-center gap-1.5">
+            <li className="flex shrink-0 items-center gap-1.5">
               <span aria-hidden="true">/</span>
               <Link to={breadcrumbs.category.href} className="hover:text-accent hover:underline">
                 {breadcrumbs.category.name}
@@ -168,7 +171,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             </li>
           ) : null}
           {breadcrumbs.subCategory ? (
-            <li className="flex items-center gap-1.5">
+            <li className="flex shrink-0 items-center gap-1.5">
               <span aria-hidden="true">/</span>
               <Link to={breadcrumbs.subCategory.href} className="hover:text-accent hover:underline">
                 {breadcrumbs.subCategory.name}
@@ -177,82 +180,107 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           ) : null}
           <li className="flex min-w-0 items-center gap-1.5">
             <span aria-hidden="true">/</span>
-            <span aria-current="page" className="line-clamp-1 text-slate-700">
+            <span aria-current="page" className="truncate text-slate-700 md:line-clamp-1 md:whitespace-normal">
               {product.name}
             </span>
           </li>
         </ol>
       </nav>
 
-      <div className="grid gap-6 md:grid-cols-[minmax(0,440px)_minmax(0,1fr)] md:gap-10 lg:grid-cols-[minmax(0,480px)_minmax(0,1fr)]">
-        <section aria-label="Product images" className="flex flex-col gap-3">
-          <div className="relative overflow-hidden rounded-2xl border border-slate-200 bg-white">
+      {/* The first screen of a phone (360 × 640) holds the picture, name, pack size, price, MRP,
+          discount and ADD (docs/product.md, "Product page"): below md the picture is a 9rem column
+          beside the name and the buy box spans the width under both; thumbnails, the illustration
+          note and the details follow. From md up: the picture column and the details column. The two
+          wrappers are `display: contents` below md, so their children are placed in one grid (CSS
+          Display Level 3, "contents"), in this order: picture, name, buy box, thumbnails, details. */}
+      <div className="grid grid-cols-[minmax(0,9rem)_minmax(0,1fr)] gap-x-3 gap-y-4 md:grid-cols-[minmax(0,440px)_minmax(0,1fr)] md:gap-x-10 lg:grid-cols-[minmax(0,480px)_minmax(0,1fr)]">
+        <div data-testid="product-gallery" className="contents md:flex md:flex-col md:gap-3">
+          <div className="relative order-1 self-start overflow-hidden md:self-stretch rounded-2xl border border-slate-200 bg-white md:order-none">
             <ResponsiveImage
               src={product.images[current] ?? ''}
               alt={product.name}
               width={512}
               height={512}
-              sizes="(min-width: 1024px) 480px, (min-width: 768px) 440px, 100vw"
+              sizes="(min-width: 1024px) 480px, (min-width: 768px) 440px, 9rem"
               loading="eager"
               priority
-              className="aspect-square h-auto w-full object-contain p-8"
+              className="aspect-square h-auto w-full object-contain p-2 md:p-8"
             />
             {label ? (
-              <span className="absolute left-3 top-3 rounded-md bg-blue-600 px-2 py-1 text-xs font-bold text-white">{label}</span>
+              <span className="absolute left-1.5 top-1.5 rounded-md bg-blue-600 px-1.5 py-0.5 text-xs font-bold text-white md:left-3 md:top-3 md:px-2 md:py-1">
+                {label}
+              </span>
             ) : null}
           </div>
-          {isIllustrationUrl(product.images[current] ?? '') ? (
-            // A drawn picture (docs/product.md, "Pictures"): said so, so nobody takes it for the real pack.
-            <p className="text-xs text-slate-500">Illustration drawn from the product’s details, not a photo of the pack.</p>
+          {isIllustrationUrl(product.images[current] ?? '') || product.images.length > 1 ? (
+            <div className="order-4 col-span-2 flex flex-col gap-3 md:order-none">
+              {isIllustrationUrl(product.images[current] ?? '') ? (
+                // A drawn picture (docs/product.md, "Pictures"): said so, so nobody takes it for the real pack.
+                <p className="text-xs text-slate-500">Illustration drawn from the product’s details, not a photo of the pack.</p>
+              ) : null}
+              {product.images.length > 1 ? (
+                <ul aria-label="Product images" className="flex gap-2 overflow-x-auto pb-1">
+                  {product.images.map((image, i) => (
+                    <li key={`${image}-${i}`} className="shrink-0">
+                      <Link
+                        to={`?image=${i + 1}`}
+                        replace
+                        preventScrollReset
+                        aria-label={`Show image ${i + 1} of ${product.images.length}`}
+                        aria-current={i === current ? 'true' : undefined}
+                        className={`block h-16 w-16 overflow-hidden rounded-lg border-2 bg-white sm:h-20 sm:w-20 ${
+                          i === current ? 'border-accent' : 'border-slate-200 hover:border-slate-400'
+                        }`}
+                      >
+                        <ResponsiveImage
+                          src={image}
+                          alt=""
+                          width={128}
+                          height={128}
+                          sizes="80px"
+                          className="h-full w-full object-contain p-1"
+                        />
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
           ) : null}
-          {product.images.length > 1 ? (
-            <ul className="flex gap-2 overflow-x-auto pb-1">
-              {product.images.map((image, i) => (
-                <li key={`${image}-${i}`} className="shrink-0">
-                  <Link
-                    to={`?image=${i + 1}`}
-                    replace
-                    preventScrollReset
-                    aria-label={`Show image ${i + 1} of ${product.images.length}`}
-                    aria-current={i === current ? 'true' : undefined}
-                    className={`block h-16 w-16 overflow-hidden rounded-lg border-2 bg-white sm:h-20 sm:w-20 ${
-                      i === current ? 'border-accent' : 'border-slate-200 hover:border-slate-400'
-                    }`}
-                  >
-                    <ResponsiveImage
-                      src={image}
-                      alt=""
-                      width={128}
-                      height={128}
-                      sizes="80px"
-                      className="h-full w-full object-contain p-1"
-                    />
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </section>
+        </div>
 
-        <section aria-labelledby="product-name" className="flex flex-col gap-4">
-          <div className="flex flex-col gap-2">
-            <DeliveryBadge className="text-xs" />
+        <div className="contents md:flex md:flex-col md:gap-4">
+          <div className="order-2 flex flex-col gap-1.5 self-center md:order-none md:gap-2 md:self-auto">
+            <DeliveryBadge promise={promise} className="text-xs" />
             {product.brand ? <p className="text-sm font-semibold text-slate-600">{product.brand}</p> : null}
-            <h1 id="product-name" className="text-2xl font-bold leading-tight text-slate-900 md:text-3xl">
+            <h1 id="product-name" className="text-lg font-bold leading-snug break-words text-slate-900 md:text-3xl md:leading-tight">
               {product.name}
             </h1>
-            {product.unit ? <p className="text-base text-slate-600">{product.unit}</p> : null}
+            {product.unit ? (
+              <p data-testid="product-unit" className="text-sm text-slate-600 md:text-base">
+                {product.unit}
+              </p>
+            ) : null}
           </div>
 
-          <div data-testid="product-buy" className="rounded-2xl border border-slate-200 bg-white p-4">
+          <div
+            data-testid="product-buy"
+            className="order-3 col-span-2 rounded-2xl border border-slate-200 bg-white p-3 md:order-none md:p-4"
+          >
             <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
-              <span className="text-3xl font-bold text-slate-900">{formatRupees(product.sellingPrice)}</span>
+              <span data-testid="product-price" className="text-2xl font-bold text-slate-900 md:text-3xl">
+                {formatRupees(product.sellingPrice)}
+              </span>
               {isDiscounted(product) ? (
-                <span className="text-base text-slate-500">
+                <span data-testid="product-mrp" className="text-base text-slate-500">
                   MRP <s>{formatRupees(product.mrp)}</s>
                 </span>
               ) : null}
-              {label ? <span className="rounded-md bg-blue-600 px-2 py-0.5 text-sm font-bold text-white">{label}</span> : null}
+              {label ? (
+                <span data-testid="product-discount" className="rounded-md bg-blue-600 px-2 py-0.5 text-sm font-bold text-white">
+                  {label}
+                </span>
+              ) : null}
             </p>
             <p className="mt-1 text-xs text-slate-500">(Inclusive of all taxes)</p>
             <div id={productAnchor(product._id)} className="mt-3 scroll-mt-36 md:scroll-mt-28">
@@ -260,64 +288,70 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 <p className="inline-block rounded-md bg-red-50 px-2 py-1 text-sm font-semibold text-red-700">Out of stock</p>
               ) : (
                 <>
-                  <AddToCart
-                    productId={product._id}
-                    name={product.brand ? `${product.brand} ${product.name}` : product.name}
-                    stock={product.stock}
-                    size="lg"
-                  />
+                  {promise.kind === 'not-served' ? (
+                    <NotDeliverableAdd name={product.brand ? `${product.brand} ${product.name}` : product.name} size="lg" />
+                  ) : (
+                    <AddToCart
+                      productId={product._id}
+                      name={product.brand ? `${product.brand} ${product.name}` : product.name}
+                      stock={product.stock}
+                      size="lg"
+                    />
+                  )}
                   <LowStockNote stock={product.stock} className="mt-2 text-sm font-semibold text-amber-700" />
                 </>
               )}
             </div>
           </div>
 
-          {product.otherSizes.length > 0 ? (
-            <section aria-labelledby="other-pack-sizes" data-testid="other-pack-sizes">
-              <h2 id="other-pack-sizes" className="mb-2 text-lg font-semibold text-slate-900">
-                Other pack sizes
+          <div className="order-5 col-span-2 flex flex-col gap-4 md:order-none">
+            {product.otherSizes.length > 0 ? (
+              <section aria-labelledby="other-pack-sizes" data-testid="other-pack-sizes">
+                <h2 id="other-pack-sizes" className="mb-2 text-lg font-semibold text-slate-900">
+                  Other pack sizes
+                </h2>
+                <ul className="flex flex-wrap gap-2">
+                  {product.otherSizes.map((size) => (
+                    <li key={size._id}>
+                      <Link
+                        to={size.href}
+                        data-pack-size=""
+                        className="flex min-h-11 flex-col justify-center rounded-lg border border-slate-300 bg-white px-3 py-1.5 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent"
+                      >
+                        <span className="text-sm font-semibold text-slate-800">{size.unit}</span>
+                        <span className="text-xs text-slate-600">{size.stock <= 0 ? 'Out of stock' : formatRupees(size.sellingPrice)}</span>
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
+
+            {product.description ? (
+              <section aria-labelledby="product-description">
+                <h2 id="product-description" className="mb-1 text-lg font-semibold text-slate-900">
+                  Description
+                </h2>
+                <p className="whitespace-pre-line leading-relaxed text-slate-700">{product.description}</p>
+              </section>
+            ) : null}
+
+            <section aria-labelledby="product-details">
+              <h2 id="product-details" className="mb-2 text-lg font-semibold text-slate-900">
+                Product details
               </h2>
-              <ul className="flex flex-wrap gap-2">
-                {product.otherSizes.map((size) => (
-                  <li key={size._id}>
-                    <Link
-                      to={size.href}
-                      data-pack-size=""
-                      className="flex min-h-11 flex-col justify-center rounded-lg border border-slate-300 bg-white px-3 py-1.5 hover:border-accent focus-visible:outline-2 focus-visible:outline-accent"
-                    >
-                      <span className="text-sm font-semibold text-slate-800">{size.unit}</span>
-                      <span className="text-xs text-slate-600">{size.stock <= 0 ? 'Out of stock' : formatRupees(size.sellingPrice)}</span>
-                    </Link>
-                  </li>
+              <dl
+                data-card="product details"
+                className="grid grid-cols-[minmax(6rem,auto)_minmax(0,1fr)] overflow-hidden rounded-xl border border-slate-200 bg-white text-sm"
+              >
+                {product.unit ? <DetailRow label="Unit" value={product.unit} /> : null}
+                {product.details.map((detail) => (
+                  <DetailRow key={detail.label} label={detail.label} value={detail.value} />
                 ))}
-              </ul>
+              </dl>
             </section>
-          ) : null}
-
-          {product.description ? (
-            <section aria-labelledby="product-description">
-              <h2 id="product-description" className="mb-1 text-lg font-semibold text-slate-900">
-                Description
-              </h2>
-              <p className="whitespace-pre-line leading-relaxed text-slate-700">{product.description}</p>
-            </section>
-          ) : null}
-
-          <section aria-labelledby="product-details">
-            <h2 id="product-details" className="mb-2 text-lg font-semibold text-slate-900">
-              Product details
-            </h2>
-            <dl
-              data-card="product details"
-              className="grid grid-cols-[minmax(6rem,auto)_minmax(0,1fr)] overflow-hidden rounded-xl border border-slate-200 bg-white text-sm"
-            >
-              {product.unit ? <DetailRow label="Unit" value={product.unit} /> : null}
-              {product.details.map((detail) => (
-                <DetailRow key={detail.label} label={detail.label} value={detail.value} />
-              ))}
-            </dl>
-          </section>
-        </section>
+          </div>
+        </div>
       </div>
 
       {similar.sameShelf.length > 0 ? (

@@ -2,12 +2,12 @@
  * /dashboard/orders (admin or staff; docs/commerce-api.md, "Orders" and "Admin orders at volume"): the orders
  * the filters select, with paging (`?page=`). A GET form searches (`?q=`: order number exact or
  * prefix, the shopper's phone, email or name) and filters by status, store (`?store=`), late
- * deliveries (`?late=1`), payment state (`?payment=`, docs/payments.md) and IST days (`?from=&to=`) in a
+ * deliveries (`?late=1`), open orders past their promise (`?overdue=1`), payment state (`?payment=`, docs/payments.md) and IST days (`?from=&to=`) in a
  * sort (`?sort=`), so every view is a link and works without JavaScript. Each row opens its order;
  * ticked rows get packing slips (a GET to /dashboard/orders/packing-slips) or one status change for
  * all of them (a POST here: each order moved on its own by the API's allowed-moves rule, one outcome
  * each; cancelling asks for a tick to confirm and takes an optional reason). "Export CSV" downloads
- * the filtered list (/dashboard/orders/export). An order delivered after its promised time has a
+ * the filtered list (/dashboard/orders/export), "Export lines (CSV)" its order lines, one row each. An order delivered after its promised time has a
  * "Late" badge (docs/stores.md, "Shopper pages"). A non-admin sees the red "Do not have permission" box
  * (403); the API enforces the role. Staff are told that paid orders only an admin cancels (it refunds
  * them; docs/product.md, "Roles and permissions"): the API reports each such order refused.
@@ -33,7 +33,7 @@ import { countLabel } from '../../../lib/plural.ts'
 import { formatOrderTime, statusLabel } from '../../../lib/order-status.ts'
 import { ORDER_STATUSES, type OrderStatus } from '../../../../contract/order-status.ts'
 import { PAYMENT_STATES, paymentStateLabel } from '../../../lib/payment-state.ts'
-import { orderFilterQuery, readOrderFilters } from '../../../lib/order-filters.ts'
+import { ORDER_EXPORT_ROWS_PARAM, orderFilterQuery, readOrderFilters } from '../../../lib/order-filters.ts'
 import { ADMIN_ORDER_SORTS, BULK_ORDERS_MAX, CancelReasonSchema, type AdminOrderSort } from '../../../../contract/order.ts'
 import { apiOf } from '../../../.server/api-context.ts'
 
@@ -154,13 +154,22 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
       <section className="p-4 md:p-6">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h1 className="text-lg font-semibold text-slate-900">Orders</h1>
-          <a
-            href={`/dashboard/orders/export${exportQuery ? `?${exportQuery}` : ''}`}
-            download
-            className={buttonClassName({ variant: 'secondary', size: 'sm' })}
-          >
-            Export CSV
-          </a>
+          <div className="flex flex-wrap gap-2">
+            <a
+              href={`/dashboard/orders/export${exportQuery ? `?${exportQuery}` : ''}`}
+              download
+              className={buttonClassName({ variant: 'secondary', size: 'sm' })}
+            >
+              Export CSV
+            </a>
+            <a
+              href={`/dashboard/orders/export?${new URLSearchParams([...new URLSearchParams(exportQuery), [ORDER_EXPORT_ROWS_PARAM, 'lines']])}`}
+              download
+              className={buttonClassName({ variant: 'secondary', size: 'sm' })}
+            >
+              Export lines (CSV)
+            </a>
+          </div>
         </div>
         <Form method="get" role="search" aria-label="Search orders" className="mb-3 grid grid-cols-2 gap-2 sm:grid-cols-6">
           <label className="col-span-2 flex flex-col gap-1 text-sm text-slate-700 sm:col-span-6">
@@ -208,6 +217,10 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
           <label className="flex items-end gap-2 pb-2 text-sm text-slate-700 sm:col-span-2">
             <input type="checkbox" name="late" value="1" defaultChecked={filter.late ?? false} className="size-4" />
             Delivered late only
+          </label>
+          <label className="flex items-end gap-2 pb-2 text-sm text-slate-700 sm:col-span-2">
+            <input type="checkbox" name="overdue" value="1" defaultChecked={filter.overdue ?? false} className="size-4" />
+            Open past promise
           </label>
           <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700">
             Sort

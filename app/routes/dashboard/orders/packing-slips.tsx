@@ -80,7 +80,10 @@ function Slip({ order }: { order: Order }) {
       </header>
       <section aria-label="Deliver to" className="border-b border-slate-200 py-2 text-sm">
         <p className="font-semibold break-words">{order.customer?.name ?? ''}</p>
-        <p className="break-words">{addressLine(order.delivery_address)}</p>
+        <p className="break-words">
+          {order.delivery_address.label ? <strong>{order.delivery_address.label}: </strong> : null}
+          {addressLine(order.delivery_address)}
+        </p>
         <p>Phone {order.delivery_address.mobile}</p>
       </section>
       <table className="mt-2 w-full table-fixed text-left text-sm">

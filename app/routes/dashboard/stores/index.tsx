@@ -1,7 +1,7 @@
 /**
  * /dashboard/stores (admin; docs/stores.md, "Admin"): the dark stores with their area, city, PIN
  * code, radius, hours, pickers, state and open orders; add (`?dialog=add`), edit (`?edit=<id>`) and
- * deactivate/activate after a confirmation (`?toggle=<id>`). Every dialog lives in the address and
+ * deactivate/activate after a confirmation (`?toggle=<id>`), pause with a note or resume (`?pause=<id>`). Every dialog lives in the address and
  * every form is a plain POST, so the page works without JavaScript
  * (docs/decisions/0007-progressive-enhancement.md).
  *
@@ -14,7 +14,7 @@
  * - Edits and toggles send the version read: a store changed meanwhile is refused with 409, shown
  *   above the form's button with a link that loads the store again.
  */
-import { getFormProps, getInputProps, type FieldMetadata } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, type FieldMetadata } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router'
 import type { Route } from './+types/index'
@@ -32,9 +32,10 @@ import { SHOP_NAME } from '../../../components/header.tsx'
 import { ToastNotice } from '../../../components/toasts.tsx'
 import { Button, buttonClassName } from '../../../components/ui/button.tsx'
 import { Dialog } from '../../../components/ui/dialog.tsx'
-import { Input, Label } from '../../../components/ui/input.tsx'
+import { Input, Label, inputClassName } from '../../../components/ui/input.tsx'
 import { useSchemaForm } from '../../../components/use-schema-form.ts'
 import { countLabel } from '../../../lib/plural.ts'
+import { STORE_PAUSE_NOTE_MAX } from '../../../../contract/location.ts'
 import { STORE_FORM_FIELDS, StoreFormSchema, storeCreateInput, storeUpdateInput, stockHref } from '../../../lib/schemas/store.ts'
 import { apiOf } from '../../../.server/api-context.ts'
 
@@ -88,6 +89,17 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     return redirectWithToast(session, STORES_PATH, { type: 'success', message })
   }
 
+  if (intent === 'pause') {
+    if (!_id) return redirectWithToast(session, STORES_PATH, { type: 'error', message: 'Choose a store' })
+    const pausedNote = readText(formData, 'pausedNote') || null
+    const result = await storeApi.updateStore(api, session, { _id, ...(version ? { version } : {}), pausedNote })
+    if (!result.ok) return redirectWithToast(session, STORES_PATH, { type: 'error', message: result.message })
+    const message = result.data.pausedNote
+      ? `${result.data.name} is paused: shoppers see "${result.data.pausedNote}"`
+      : `${result.data.name} takes orders again`
+    return redirectWithToast(session, STORES_PATH, { type: 'success', message })
+  }
+
   if (intent !== 'add' && intent !== 'edit') return adminErrorReply('Unknown action', 400)
   if (intent === 'edit' && !_id) return adminErrorReply('Choose a store to edit', 400)
   const submission = parseWithZod(formData, { schema: StoreFormSchema })
@@ -130,10 +142,12 @@ function StoresAdmin({ stores, canEdit, actionData }: { stores: StoreItem[]; can
   // Staff have no store dialogs: the address's edit, toggle and add are ignored for them.
   const editId = canEdit ? searchParams.get('edit') : null
   const toggleId = canEdit ? searchParams.get('toggle') : null
+  const pauseId = canEdit ? searchParams.get('pause') : null
   const isAdding = canEdit && searchParams.get('dialog') === 'add'
   const formReply = actionData && 'result' in actionData ? actionData : null
   const editing = editId ? stores.find((s) => s._id === editId) : undefined
   const toggling = toggleId ? stores.find((s) => s._id === toggleId) : undefined
+  const pausing = pauseId ? stores.find((s) => s._id === pauseId) : undefined
   const addReply = isAdding && formReply?.intent === 'add' ? formReply : null
   const editReply = editing && formReply?.intent === 'edit' && formReply._id === editing._id ? formReply : null
 
@@ -165,6 +179,11 @@ function StoresAdmin({ stores, canEdit, actionData }: { stores: StoreItem[]; can
                 {store.active ? 'Active' : 'Inactive'}
               </span>
             </div>
+            {store.pausedNote ? (
+              <p data-field="paused" className="mt-1 rounded-md bg-amber-50 px-2 py-1 text-sm font-semibold break-words text-amber-900">
+                Paused: {store.pausedNote}
+              </p>
+            ) : null}
             <p className="text-sm break-words text-slate-700">
               {store.area}, {store.city} {store.pincode}
             </p>
@@ -189,7 +208,7 @@ function StoresAdmin({ stores, canEdit, actionData }: { stores: StoreItem[]; can
                 {store.coordinatesFromPincode ? <span className="block text-xs text-slate-500">from the pincode</span> : null}
               </dd>
             </dl>
-            <div className={`mt-3 grid gap-2 ${canEdit ? 'grid-cols-3' : 'grid-cols-1'}`}>
+            <div className={`mt-3 grid gap-2 ${canEdit ? 'grid-cols-2' : 'grid-cols-1'}`}>
               {canEdit ? (
                 <Link
                   to={`?edit=${store._id}`}
@@ -217,12 +236,22 @@ function StoresAdmin({ stores, canEdit, actionData }: { stores: StoreItem[]; can
                   {store.active ? 'Deactivate' : 'Activate'}
                 </Link>
               ) : null}
+              {canEdit ? (
+                <Link
+                  to={`?pause=${store._id}`}
+                  preventScrollReset
+                  aria-label={`${store.pausedNote ? 'Resume' : 'Pause'} ${store.name}`}
+                  className="inline-flex min-h-10 items-center justify-center rounded-md bg-amber-100 text-sm font-medium text-amber-900 hover:bg-amber-200"
+                >
+                  {store.pausedNote ? 'Resume' : 'Pause'}
+                </Link>
+              ) : null}
             </div>
           </li>
         ))}
       </ul>
 
-      {isAdding ? <StoreFormDialog key="add" mode="add" reply={addReply} /> : null}
+      {isAdding ? <StoreFormDialog key="add" mode="add" reply={addReply} stores={stores} /> : null}
       {editId ? (
         editing ? (
           <StoreFormDialog key={`${editing._id}-${editing.version}`} mode="edit" store={editing} reply={editReply} />
@@ -233,6 +262,7 @@ function StoresAdmin({ stores, canEdit, actionData }: { stores: StoreItem[]; can
         )
       ) : null}
       {toggling ? <ToggleDialog store={toggling} /> : null}
+      {pausing ? <PauseDialog store={pausing} /> : null}
       <ToastNotice toast={addReply || editReply ? null : actionData?.toast} />
     </section>
   )
@@ -259,6 +289,56 @@ function ToggleDialog({ store }: { store: StoreItem }) {
         <Button type="submit" variant={store.active ? 'danger' : 'primary'} isPending={isPending}>
           {store.active ? 'Deactivate' : 'Activate'}
         </Button>
+      </Form>
+    </Dialog>
+  )
+}
+
+/**
+ * Pause a store with a note shoppers see at once ("Closed for stock-taking"; no orders until resumed,
+ * whatever its hours), or resume it (docs/stores.md, "Pausing a store"). A plain POST.
+ */
+function PauseDialog({ store }: { store: StoreItem }) {
+  const navigation = useNavigation()
+  const isPending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'pause'
+  const resuming = Boolean(store.pausedNote)
+  return (
+    <Dialog
+      title={resuming ? `Resume ${store.name}?` : `Pause ${store.name}?`}
+      description={
+        resuming
+          ? 'It takes orders again within its hours.'
+          : 'It takes no orders until you resume it; its shoppers see the note in place of the delivery time. Open orders stay.'
+      }
+      closeTo={STORES_PATH}
+      size="sm"
+    >
+      <Form method="post" action={STORES_PATH} className="grid gap-3">
+        <input type="hidden" name="intent" value="pause" />
+        <input type="hidden" name="_id" value={store._id} />
+        <input type="hidden" name="version" value={store.version} />
+        {resuming ? (
+          <input type="hidden" name="pausedNote" value="" />
+        ) : (
+          <div>
+            <Label htmlFor="store-pause-note">Note shown to shoppers</Label>
+            <Input
+              id="store-pause-note"
+              name="pausedNote"
+              required
+              maxLength={STORE_PAUSE_NOTE_MAX}
+              defaultValue="Closed for stock-taking"
+            />
+          </div>
+        )}
+        <div className="flex justify-end gap-2">
+          <Link to={STORES_PATH} replace preventScrollReset className={buttonClassName({ variant: 'secondary' })} data-autofocus>
+            Cancel
+          </Link>
+          <Button type="submit" variant={resuming ? 'primary' : 'danger'} isPending={isPending}>
+            {resuming ? 'Resume' : 'Pause'}
+          </Button>
+        </div>
       </Form>
     </Dialog>
   )
@@ -296,20 +376,54 @@ function StoreField({
   )
 }
 
+/** "Copy stock from": none (the new store starts empty) or one of the existing stores, active or not. */
+function CopyStockField({ meta, stores }: { meta: FieldMetadata<unknown>; stores: StoreItem[] }) {
+  const { key, ...props } = getSelectProps(meta as FieldMetadata<string>)
+  const hintId = `${meta.id}-hint`
+  const hasError = Boolean(meta.errors?.length)
+  return (
+    <div className="min-w-0">
+      <Label htmlFor={meta.id}>Copy stock from (optional)</Label>
+      <select
+        key={key}
+        {...props}
+        aria-describedby={[props['aria-describedby'], hintId].filter(Boolean).join(' ')}
+        className={inputClassName(hasError)}
+      >
+        <option value="">None: start with no stock</option>
+        {stores.map((s) => (
+          <option key={s._id} value={s._id}>
+            {s.name}, {s.area}
+            {s.active ? '' : ' (inactive)'}
+          </option>
+        ))}
+      </select>
+      <p id={hintId} className="mt-1 text-xs text-slate-500">
+        The new store starts with that store&apos;s stock of every product; change it afterwards on its stock page.
+      </p>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  )
+}
+
 /**
  * Add or edit a store: name, area, city, address line, PIN code, optional latitude and longitude
  * (empty: the PIN code's centre, shown as a hint when editing), radius, opening and closing time,
  * pickers, and its tax identity: GSTIN, invoice code and registered address
  * (docs/decisions/0042-invoice-and-credit-note-numbering.md). A stale version (409) is said above the button with a link that loads the store again.
+ * A new store may start from another store's stock ("Copy stock from", `copyStockFrom`; docs/stores.md, "Admin").
  */
 function StoreFormDialog({
   mode,
   store,
   reply,
+  stores = [],
 }: {
   mode: 'add' | 'edit'
   store?: StoreItem
   reply: (NonNullable<ActionReply> & { result: unknown; stale?: boolean }) | null
+  /** The stores a new one may copy its stock from (add only). */
+  stores?: StoreItem[]
 }) {
   const navigation = useNavigation()
   const isSaving = navigation.state !== 'idle' && navigation.formData?.get('intent') === mode
@@ -394,6 +508,7 @@ function StoreFormDialog({
             hint="Printed on its invoices. Empty: the address, city and pincode above."
           />
         </fieldset>
+        {mode === 'add' && stores.length > 0 ? <CopyStockField meta={fields.copyStockFrom} stores={stores} /> : null}
         <FormAlert form={form} reply={reply as Parameters<typeof FormAlert>[0]['reply']} />
         {stale && store ? (
           <p className="text-sm">

@@ -63,7 +63,7 @@ async function open(who: SignedIn, orderId: string, signal: AbortSignal, headers
   const session = await sessionModule.RequestSession.fromRequest(new Request('http://shop.test/'))
   session.setTokens({ accessToken: who.token, refreshToken: 'not-used-here' })
   const u = who.user
-  session.setUser({ _id: u.id, name: u.name, email: u.email, mobile: null, avatar: '', role: u.role as 'USER' | 'ADMIN' })
+  session.setUser({ _id: u.id, name: u.name, email: u.email ?? '', mobile: null, avatar: '', role: u.role as 'USER' | 'ADMIN' })
   const context = new RouterContextProvider()
   context.set(contextModule.sessionContext, session)
   context.set(apiContext, wiring)

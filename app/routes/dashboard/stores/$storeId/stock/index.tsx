@@ -8,27 +8,28 @@
  * and a toast; with JavaScript it goes through a fetcher (the form says `reply=data`), which answers
  * data, so the page keeps its place and only the loader's data is read again. A refused stock (not a
  * whole number, negative, above STOCK_MAX) is said under its row either way. Rows are cards that wrap,
- * so nothing scrolls sideways at 360 px.
+ * so nothing scrolls sideways at 360 px. "Export CSV" downloads the store's stock (./export.ts) and
+ * "Import CSV" opens its upload page (./import.tsx; docs/store-stock-csv.md).
  */
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import type { Route } from './+types/stock'
-import * as storeApi from '../../../../.server/api/store.ts'
-import { adminErrorReply, readAdminForm } from '../../../../.server/admin-form.ts'
-import { requireStaff, requireUser } from '../../../../.server/auth.ts'
-import { getSession } from '../../../../.server/context.ts'
-import { throwFailure } from '../../../../.server/failure.ts'
-import { readText } from '../../../../.server/form.ts'
-import { redirectWithToast } from '../../../../.server/toast.ts'
-import { RoleGuard } from '../../../../components/admin-guard.tsx'
-import { GeneralErrorBoundary } from '../../../../components/error-boundary.tsx'
-import { SHOP_NAME } from '../../../../components/header.tsx'
-import { ResponsiveImage } from '../../../../components/responsive-image.tsx'
-import { ToastNotice } from '../../../../components/toasts.tsx'
-import { Button, buttonClassName } from '../../../../components/ui/button.tsx'
-import { Input } from '../../../../components/ui/input.tsx'
-import { countLabel } from '../../../../lib/plural.ts'
+import type { Route } from './+types/index'
+import * as storeApi from '../../../../../.server/api/store.ts'
+import { adminErrorReply, readAdminForm } from '../../../../../.server/admin-form.ts'
+import { requireStaff, requireUser } from '../../../../../.server/auth.ts'
+import { getSession } from '../../../../../.server/context.ts'
+import { throwFailure } from '../../../../../.server/failure.ts'
+import { readText } from '../../../../../.server/form.ts'
+import { redirectWithToast } from '../../../../../.server/toast.ts'
+import { RoleGuard } from '../../../../../components/admin-guard.tsx'
+import { GeneralErrorBoundary } from '../../../../../components/error-boundary.tsx'
+import { SHOP_NAME } from '../../../../../components/header.tsx'
+import { ResponsiveImage } from '../../../../../components/responsive-image.tsx'
+import { ToastNotice } from '../../../../../components/toasts.tsx'
+import { Button, buttonClassName } from '../../../../../components/ui/button.tsx'
+import { Input } from '../../../../../components/ui/input.tsx'
+import { countLabel } from '../../../../../lib/plural.ts'
 import {
   LOW_STOCK,
   STOCK_FILTER_LABELS,
@@ -40,8 +41,9 @@ import {
   readStockQuery,
   stockHref,
   stockLevel,
-} from '../../../../lib/schemas/store.ts'
-import { apiOf } from '../../../../.server/api-context.ts'
+} from '../../../../../lib/schemas/store.ts'
+import { stockExportHref, stockImportHref } from '../../../../../lib/schemas/stock-csv.ts'
+import { apiOf } from '../../../../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `Stock${loaderData?.store ? ` of ${loaderData.store.name}` : ''} | ${SHOP_NAME}` },
@@ -131,6 +133,14 @@ export default function StoreStockPage({ loaderData, actionData }: Route.Compone
             Stock of {store.name}
             {store.active ? null : <span className="ml-2 text-sm font-normal text-slate-600">(inactive)</span>}
           </h1>
+          <p className="mb-3 flex flex-wrap gap-2">
+            <a href={stockExportHref(store._id)} download className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
+              Export CSV
+            </a>
+            <Link to={stockImportHref(store._id)} className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
+              Import CSV
+            </Link>
+          </p>
 
           <Form method="get" action={stockHref(store._id, {})} className="mb-3 flex flex-wrap gap-2" role="search">
             <label htmlFor="stock-search" className="sr-only">

@@ -1,6 +1,8 @@
 /**
  * /login (docs/product.md, "Auth screens"; rules: docs/product.md, "Validation rules"; login success:
- * docs/product.md, "States and transitions"; messages: docs/product.md, "Toasts"). Email and password
+ * docs/product.md, "States and transitions"; messages: docs/product.md, "Toasts"). "Continue with
+ * mobile number" first (phone sign-in, /login/phone, keeping `redirectTo`;
+ * docs/decisions/0054-phone-sign-in-pages.md), then email and password
  * with a show/hide toggle, links to /forgot-password and /register. The BFF posts to the API, keeps
  * the tokens in the cookie session, loads the user's details for the header and goes to `redirectTo`
  * (same-site paths only) or `/`.
@@ -10,20 +12,21 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState } from 'react'
 import { Form, Link } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import type { Route } from './+types/login'
-import { failedFormReply, invalidFormReply, readForm } from '../.server/form.ts'
-import * as userApi from '../.server/api/user.ts'
-import { requireAnonymous, signIn } from '../.server/auth.ts'
-import { getSession } from '../.server/context.ts'
-import { clientIp, safeRedirect } from '../.server/request.ts'
-import { redirectWithToast } from '../.server/toast.ts'
-import { Field, FormAlert, FormCard, PasswordField, SubmitButton, useIsPending } from '../components/forms.tsx'
-import { GeneralErrorBoundary } from '../components/error-boundary.tsx'
-import { SHOP_NAME } from '../components/header.tsx'
-import { originFromMatches, pageMeta } from '../lib/seo.ts'
-import { useSchemaForm } from '../components/use-schema-form.ts'
-import { LoginSchema } from '../lib/schemas/auth.ts'
-import { apiOf } from '../.server/api-context.ts'
+import type { Route } from './+types/index'
+import { failedFormReply, invalidFormReply, readForm } from '../../.server/form.ts'
+import * as userApi from '../../.server/api/user.ts'
+import { requireAnonymous, signIn } from '../../.server/auth.ts'
+import { getSession } from '../../.server/context.ts'
+import { clientIp, safeRedirect } from '../../.server/request.ts'
+import { redirectWithToast } from '../../.server/toast.ts'
+import { Field, FormAlert, FormCard, PasswordField, SubmitButton, useIsPending } from '../../components/forms.tsx'
+import { buttonClassName } from '../../components/ui/button.tsx'
+import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
+import { SHOP_NAME } from '../../components/header.tsx'
+import { originFromMatches, pageMeta } from '../../lib/seo.ts'
+import { useSchemaForm } from '../../components/use-schema-form.ts'
+import { LoginSchema } from '../../lib/schemas/auth.ts'
+import { apiOf } from '../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta({
@@ -98,6 +101,17 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
 
   return (
     <FormCard title="Login">
+      <Link
+        to={loaderData.redirectTo ? `/login/phone?${new URLSearchParams({ redirectTo: loaderData.redirectTo })}` : '/login/phone'}
+        className={buttonClassName({ variant: 'brand', size: 'lg', fullWidth: true })}
+      >
+        Continue with mobile number
+      </Link>
+      <p className="my-5 flex items-center gap-3 text-sm text-slate-500" aria-hidden="true">
+        <span className="h-px flex-1 bg-slate-200" />
+        or sign in with email
+        <span className="h-px flex-1 bg-slate-200" />
+      </p>
       <Form method="post" {...getFormProps(form)} ref={formRef} onInput={checkFilled} className="space-y-5">
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         {registeredEmail && !lastResult ? (
