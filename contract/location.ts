@@ -126,6 +126,12 @@ export const STORE_ADDRESS_MAX = 200
 export const STORE_RADIUS_MIN_KM = 0.5
 export const STORE_RADIUS_MAX_KM = 15
 export const STORE_PICKERS_MAX = 200
+/**
+ * Bounds of a store's own rider speed, km/h (docs/stores.md, "Delivery time"): a bicycle's pace at
+ * the least, an Indian city road's usual limit for two-wheelers at the most.
+ */
+export const STORE_RIDER_KMPH_MIN = 5
+export const STORE_RIDER_KMPH_MAX = 60
 
 // Text through decimalNumber (./fields.ts): "" is not 0 nor "0x5" 5.
 const radius = decimalNumber('Radius must be a number')
@@ -145,6 +151,17 @@ const pickers = decimalNumber('Pickers must be a whole number')
       .max(STORE_PICKERS_MAX, `Pickers must be at most ${STORE_PICKERS_MAX}`),
   )
   .meta({ type: 'integer', minimum: 1, maximum: STORE_PICKERS_MAX })
+/** A store's own rider speed, km/h, rounded to one decimal ("" from a form: none, the global `DELIVERY_RIDER_KMPH`). */
+const riderKmph = decimalNumber('Rider speed must be a number')
+  .pipe(
+    z
+      .number()
+      .min(STORE_RIDER_KMPH_MIN, `Rider speed must be at least ${STORE_RIDER_KMPH_MIN} km/h`)
+      .max(STORE_RIDER_KMPH_MAX, `Rider speed must be at most ${STORE_RIDER_KMPH_MAX} km/h`)
+      // Kept to one decimal (the column is numeric(3,1)): 12.34 is 12.3.
+      .transform((v) => Math.round(v * 10) / 10),
+  )
+  .meta({ type: 'number', minimum: STORE_RIDER_KMPH_MIN, maximum: STORE_RIDER_KMPH_MAX })
 const flag = z
   .union([z.boolean(), z.enum(['true', 'false', 'on', '1', '0']).transform((v) => v === 'true' || v === 'on' || v === '1')])
   .meta({ anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false', 'on', '1', '0'] }] })
@@ -184,6 +201,8 @@ export const CreateStoreSchema = z.object({
   opensAt: TimeOfDaySchema.default('06:00'),
   closesAt: TimeOfDaySchema.default('24:00'),
   pickers: pickers.default(4),
+  /** The store's own rider speed, km/h; none or null: the global `DELIVERY_RIDER_KMPH` (docs/stores.md, "Delivery time"). */
+  riderKmph: riderKmph.nullish(),
   active: flag.default(true),
   ...storeTaxShape,
   /** An existing store whose stock the new store starts with (every product's units copied); none: it starts empty. */
@@ -209,6 +228,8 @@ export const UpdateStoreSchema = z.object({
   opensAt: TimeOfDaySchema.optional(),
   closesAt: TimeOfDaySchema.optional(),
   pickers: pickers.optional(),
+  /** The store's own rider speed, km/h; null: back to the global `DELIVERY_RIDER_KMPH`. */
+  riderKmph: riderKmph.nullish(),
   active: flag.optional(),
   /** Pause the store with this note ("Closed for stock-taking"); null reopens it (docs/stores.md, "Pausing a store"). */
   pausedNote: lineText('Pause note', STORE_PAUSE_NOTE_MAX).nullable().optional(),
@@ -233,6 +254,8 @@ export const StoreSchema = z
     opensAt: z.string(),
     closesAt: z.string(),
     pickers: z.number().int(),
+    /** Its own rider speed, km/h, for its delivery minutes; null: the global `DELIVERY_RIDER_KMPH` (docs/stores.md, "Delivery time"). */
+    riderKmph: z.number().nullable(),
     active: z.boolean(),
     position: z.number().int(),
     /** Orders placed or packed, not yet out for delivery (the queue of the delivery time). */

@@ -681,6 +681,8 @@ export const stores = pgTable(
     opensAt: text('opens_at').notNull().default('06:00'),
     closesAt: text('closes_at').notNull().default('24:00'),
     pickers: integer('pickers').notNull().default(4),
+    /** Its own rider speed, km/h (5-60, a CHECK in migration 0036); null: the global `DELIVERY_RIDER_KMPH` (docs/stores.md, "Delivery time"). */
+    riderKmph: numeric('rider_kmph', { precision: 3, scale: 1, mode: 'number' }),
     active: boolean('active').notNull().default(true),
     position: integer('position').notNull().default(0),
     version: integer('version').notNull().default(1),

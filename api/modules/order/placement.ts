@@ -346,7 +346,7 @@ export async function writeOrder(tx: Tx, commerce: AppDeps['commerce'], order: O
   const number = await nextOrderNumber(tx, order.now)
   const { store, now } = order
   const place = lookupPincode(order.address.snapshot.pincode)!
-  const minutes = deliveryMinutes(commerce, distanceKm(store, place), await openOrderCount(tx, store.id), store.pickers)
+  const minutes = deliveryMinutes(commerce, distanceKm(store, place), await openOrderCount(tx, store.id), store.pickers, store.riderKmph)
   const id = newId()
   await tx.insert(orders).values({
     id,

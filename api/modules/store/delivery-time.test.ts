@@ -40,6 +40,17 @@ describe('delivery minutes', () => {
   })
 })
 
+describe("a store's own rider speed", () => {
+  it('replaces the configured one; null or absent keeps the configured one', () => {
+    // 3 km at the store's 30 km/h = 6 minutes + 3 of picking; at the default 20 km/h, 9 + 3.
+    expect(deliveryMinutes(settings, 3, 0, 4, 30)).toBe(9)
+    expect(deliveryMinutes(settings, 3, 0, 4, null)).toBe(12)
+    expect(deliveryMinutes(settings, 3, 0, 4)).toBe(12)
+    // The least travel still holds for a fast rider.
+    expect(deliveryMinutes(settings, 0.5, 0, 4, 60)).toBe(6)
+  })
+})
+
 describe('opening hours (India Standard Time)', () => {
   it('reads "HH:MM" and the minute of the day in India', () => {
     expect(minutesOfDay('06:00')).toBe(360)

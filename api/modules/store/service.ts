@@ -7,7 +7,8 @@
  * - Opening hours are "HH:MM" in India Standard Time (UTC+05:30); closing before opening runs past
  *   midnight; 00:00-24:00 is always open.
  * - Delivery minutes = max(least travel, distance ÷ rider speed) + picking + queue, where the queue
- *   is ⌊open orders ÷ pickers⌋ × picking (docs/stores.md, "Delivery time"), rounded up.
+ *   is ⌊open orders ÷ pickers⌋ × picking (docs/stores.md, "Delivery time"), rounded up. The rider
+ *   speed is the store's own (`stores.rider_kmph`, 5-60 km/h) when set, else `DELIVERY_RIDER_KMPH`.
  * - The active stores are kept per catalogue cache and dropped whenever that cache is cleared whole
  *   (every store write invalidates it, as catalogue writes do, on every instance); kept apart from
  *   its entries so its hit counts stay those of the catalogue's answers.
@@ -69,10 +70,18 @@ export function isOpenAt(hours: { opensAt: string; closesAt: string }, now: Date
 /**
  * Delivery minutes for a rider going `km` from a store with `pickers` pickers and `openOrders`
  * orders not yet out for delivery (see the module comment). Whole minutes, rounded up.
+ * `riderKmph`: the store's own rider speed in km/h; null or absent: the settings' (`DELIVERY_RIDER_KMPH`).
  */
-export function deliveryMinutes(settings: CommerceSettings, km: number, openOrders: number, pickers: number): number {
+export function deliveryMinutes(
+  settings: CommerceSettings,
+  km: number,
+  openOrders: number,
+  pickers: number,
+  riderKmph?: number | null,
+): number {
   const t = settings.deliveryTime ?? DEFAULT_DELIVERY_TIME
-  const travel = Math.max(t.minTravelMinutes, (km / t.riderKmph) * 60)
+  const speed = riderKmph != null && riderKmph > 0 ? riderKmph : t.riderKmph
+  const travel = Math.max(t.minTravelMinutes, (km / speed) * 60)
   const queue = Math.floor(openOrders / Math.max(1, pickers)) * t.pickMinutes
   return Math.ceil(travel + t.pickMinutes + queue - 1e-9)
 }
@@ -222,7 +231,7 @@ export async function locate(deps: StoreDeps, place: PincodePlace): Promise<Loca
     ...base,
     serviceable: true,
     store: storeSummary(served.store, deps.clock()),
-    deliveryMinutes: deliveryMinutes(deps.commerce, served.km, open, served.store.pickers),
+    deliveryMinutes: deliveryMinutes(deps.commerce, served.km, open, served.store.pickers, served.store.riderKmph),
     distanceKm: round1(served.km),
     nearest: null,
   }
@@ -297,6 +306,7 @@ export function toStoreAnswer(store: StoreInfo, openOrders: number): Store {
     opensAt: store.opensAt,
     closesAt: store.closesAt,
     pickers: store.pickers,
+    riderKmph: store.riderKmph === null ? null : Number(store.riderKmph),
     active: store.active,
     position: store.position,
     openOrders,
@@ -384,6 +394,7 @@ export async function createStore(deps: Pick<AppDeps, 'db' | 'cache'> & ActorDep
     opensAt: input.opensAt,
     closesAt: input.closesAt,
     pickers: input.pickers,
+    riderKmph: input.riderKmph ?? null,
     active: input.active,
     gstin: input.gstin ?? null,
     registeredAddress: input.registeredAddress ?? null,
@@ -463,7 +474,11 @@ export async function updateStore(deps: Pick<AppDeps, 'db' | 'cache'> & ActorDep
       .update(stores)
       .set({ ...set, version: sql`${stores.version} + 1`, updatedAt: sql`now()` })
       .where(eq(stores.id, _id))
-    const before = { ...current, radiusKm: Number(current.radiusKm) }
+    const before = {
+      ...current,
+      radiusKm: Number(current.radiusKm),
+      riderKmph: current.riderKmph === null ? null : Number(current.riderKmph),
+    }
     await recordAudit(tx, { actor: deps.actor, action: 'update', entity: 'store', entityId: _id, ...changedFields(before, set) })
   })
   deps.cache.invalidate()

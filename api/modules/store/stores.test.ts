@@ -292,6 +292,36 @@ describe('orders from a store', () => {
     expect((await resolve('pincode=560034')).body.data.store).toMatchObject({ open: true, closedNote: null })
   })
 
+  it("a store's own rider speed replaces the global one in its delivery minutes and orders, bounded, audited, and null goes back", async () => {
+    const speed = (riderKmph: unknown) =>
+      t.call('store/update', { method: 'PUT', json: { _id: SEEDED_DEFAULT_STORE, riderKmph }, token: admin.token })
+    // 560008 is 1.7 km from Indiranagar: at the global 20 km/h, ⌈5.1 + 3⌉ = 9 minutes.
+    expect((await resolve('pincode=560008')).body.data.deliveryMinutes).toBe(9)
+    for (const bad of [4.9, 60.1, 'fast', '']) expect((await speed(bad)).status, `riderKmph ${JSON.stringify(bad)}`).toBe(400)
+    const slow = await speed('10')
+    expect(slow.status, JSON.stringify(slow.body)).toBe(200)
+    expect(slow.body.data.riderKmph).toBe(10)
+    try {
+      // 1.7 km at 10 km/h = 10.2 minutes + 3 of picking → 14.
+      expect((await resolve('pincode=560008')).body.data.deliveryMinutes).toBe(14)
+      const who = await shopperAt('560008')
+      await add(who, dal.id)
+      const order = (await place(who)).body.data
+      expect(order.promisedMinutes).toBeGreaterThanOrEqual(14)
+      const [entry] = await t.db
+        .select({ before: auditLog.before, after: auditLog.after })
+        .from(auditLog)
+        .where(and(eq(auditLog.entityId, SEEDED_DEFAULT_STORE), eq(auditLog.entity, 'store')))
+        .orderBy(desc(auditLog.at))
+        .limit(1)
+      expect(entry).toEqual({ before: { riderKmph: null }, after: { riderKmph: 10 } })
+      await t.call('order/update-status', { method: 'PUT', json: { orderId: order._id, status: 'cancelled' }, token: admin.token })
+    } finally {
+      expect((await speed(null)).body.data.riderKmph).toBeNull()
+    }
+    expect((await resolve('pincode=560008')).body.data.deliveryMinutes).toBe(9)
+  })
+
   it('two buyers racing for the last unit in one store: one order; the other store’s stock is untouched', async () => {
     await setStockIn(t.db, rice.id, 1, KORAMANGALA)
     await setStockIn(t.db, rice.id, 7)

@@ -36,6 +36,7 @@ const store: Store = {
   opensAt: '06:00',
   closesAt: '24:00',
   pickers: 4,
+  riderKmph: null,
   active: true,
   position: 2,
   openOrders: 0,

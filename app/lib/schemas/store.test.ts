@@ -60,6 +60,17 @@ describe('store form', () => {
     })
   })
 
+  it('rider speed: empty sends null on an edit (the global speed), a number within 5-60 km/h is kept', () => {
+    const empty = parseWithZod(form({ ...STORE, riderKmph: '' }), { schema: StoreFormSchema })
+    if (empty.status !== 'success') throw new Error('form refused')
+    expect(storeUpdateInput(empty.value, 'store1', 1)).toMatchObject({ riderKmph: null })
+    const set = parseWithZod(form({ ...STORE, riderKmph: '12.5' }), { schema: StoreFormSchema })
+    if (set.status !== 'success') throw new Error('form refused')
+    expect(storeUpdateInput(set.value, 'store1', 1)).toMatchObject({ riderKmph: 12.5 })
+    const fast = parseWithZod(form({ ...STORE, riderKmph: '80' }), { schema: StoreFormSchema })
+    expect(fast.status === 'success' ? null : fast.error).toMatchObject({ riderKmph: ['Rider speed must be at most 60 km/h'] })
+  })
+
   it('an edit with empty coordinates sends null (the pincode centre) and the version read', () => {
     const submission = parseWithZod(form({ ...STORE, radiusKm: '4.5' }), { schema: StoreFormSchema })
     if (submission.status !== 'success') throw new Error('form refused')

@@ -22,8 +22,8 @@ export const STORE_FORM_FIELDS = Object.keys(StoreFormSchema.shape)
  * The body of PUT /api/store/update for an edit of store `_id` read at `version`: every field of the
  * form; empty coordinates are sent as null, so the store goes back to its PIN code's centre
  * (contract/location.ts `UpdateStoreSchema`: "null go back to the PIN code's centre"), and an empty
- * GSTIN or registered address as null (the seller's GSTIN, the store's address line). An empty
- * invoice code is left as it is.
+ * GSTIN, registered address or rider speed as null (the seller's GSTIN, the store's address line,
+ * the global `DELIVERY_RIDER_KMPH`). An empty invoice code is left as it is.
  */
 export function storeUpdateInput(value: StoreFormValue, _id: string, version: number | undefined): UpdateStoreInput {
   // Only a new store starts from another's stock.
@@ -37,6 +37,8 @@ export function storeUpdateInput(value: StoreFormValue, _id: string, version: nu
     // Emptied: back to the seller's GSTIN and the store's own address (contract/location.ts `StoreSchema`).
     gstin: value.gstin ?? null,
     registeredAddress: value.registeredAddress ?? null,
+    // Emptied: back to the global rider speed (contract/location.ts `StoreSchema.riderKmph`).
+    riderKmph: value.riderKmph ?? null,
   }
 }
 

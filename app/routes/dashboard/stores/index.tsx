@@ -35,7 +35,7 @@ import { Dialog } from '../../../components/ui/dialog.tsx'
 import { Input, Label, inputClassName } from '../../../components/ui/input.tsx'
 import { useSchemaForm } from '../../../components/use-schema-form.ts'
 import { countLabel } from '../../../lib/plural.ts'
-import { STORE_PAUSE_NOTE_MAX } from '../../../../contract/location.ts'
+import { STORE_PAUSE_NOTE_MAX, STORE_RIDER_KMPH_MAX, STORE_RIDER_KMPH_MIN } from '../../../../contract/location.ts'
 import { STORE_FORM_FIELDS, StoreFormSchema, storeCreateInput, storeUpdateInput, stockHref } from '../../../lib/schemas/store.ts'
 import { apiOf } from '../../../.server/api-context.ts'
 
@@ -194,6 +194,8 @@ function StoresAdmin({ stores, canEdit, actionData }: { stores: StoreItem[]; can
               <dd>{hoursLabel(store)}</dd>
               <dt className="text-slate-500">Pickers</dt>
               <dd>{store.pickers}</dd>
+              <dt className="text-slate-500">Rider speed</dt>
+              <dd data-field="rider-speed">{store.riderKmph === null ? 'Default' : `${store.riderKmph} km/h`}</dd>
               <dt className="text-slate-500">Open orders</dt>
               <dd>{store.openOrders}</dd>
               <dt className="text-slate-500">GSTIN</dt>
@@ -409,7 +411,7 @@ function CopyStockField({ meta, stores }: { meta: FieldMetadata<unknown>; stores
 /**
  * Add or edit a store: name, area, city, address line, PIN code, optional latitude and longitude
  * (empty: the PIN code's centre, shown as a hint when editing), radius, opening and closing time,
- * pickers, and its tax identity: GSTIN, invoice code and registered address
+ * pickers, its own rider speed (empty: the global default; docs/stores.md, "Delivery time"), and its tax identity: GSTIN, invoice code and registered address
  * (docs/decisions/0042-invoice-and-credit-note-numbering.md). A stale version (409) is said above the button with a link that loads the store again.
  * A new store may start from another store's stock ("Copy stock from", `copyStockFrom`; docs/stores.md, "Admin").
  */
@@ -445,6 +447,7 @@ function StoreFormDialog({
           opensAt: store.opensAt,
           closesAt: store.closesAt,
           pickers: String(store.pickers),
+          riderKmph: store.riderKmph === null ? '' : String(store.riderKmph),
           gstin: store.gstin ?? '',
           registeredAddress: store.registeredAddress ?? '',
           invoiceCode: store.invoiceCode,
@@ -481,6 +484,12 @@ function StoreFormDialog({
           <StoreField meta={fields.opensAt} label="Opens at" placeholder="06:00" inputMode="numeric" maxLength={5} />
           <StoreField meta={fields.closesAt} label="Closes at" placeholder="24:00" inputMode="numeric" maxLength={5} />
         </div>
+        <StoreField
+          meta={fields.riderKmph}
+          label="Rider speed (km/h, optional)"
+          inputMode="decimal"
+          hint={`${STORE_RIDER_KMPH_MIN} to ${STORE_RIDER_KMPH_MAX}; used for this store's delivery minutes. Empty: the shop's default speed.`}
+        />
         <fieldset className="grid gap-4 rounded-md border border-slate-200 p-3">
           <legend className="px-1 text-sm font-semibold text-slate-800">Tax invoices</legend>
           <div className="grid gap-4 sm:grid-cols-2">
