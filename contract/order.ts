@@ -251,3 +251,39 @@ export type ReorderLeftOut = z.output<typeof ReorderLeftOutSchema>
 
 /** The keys answered beside the cart's lines by POST /api/order/reorder: units added, lines left out. */
 export const ReorderExtraShape = { added: z.number(), leftOut: z.array(ReorderLeftOutSchema) }
+
+/**
+ * POST /api/order/admin/packing-slips (admin or staff; docs/commerce-api.md, "Packing slips"): one
+ * store's packed orders (`storeId`), oldest first, at most {@link BULK_ORDERS_MAX}; or the orders
+ * named (`orderIds`: `_id`s or order numbers, at most {@link BULK_ORDERS_MAX}). Exactly one of the
+ * two: the route answers 400 for neither or both (a rule across keys the OpenAPI document states in
+ * words, so the document stays exactly as strict as this schema).
+ */
+export const PackingSlipsSchema = z.object({
+  storeId: IdSchema.optional(),
+  orderIds: z
+    .array(IdSchema)
+    .max(BULK_ORDERS_MAX, `Print at most ${BULK_ORDERS_MAX} packing slips at a time`)
+    .transform((ids) => [...new Set(ids)])
+    .optional(),
+})
+export type PackingSlipsInput = z.output<typeof PackingSlipsSchema>
+
+/**
+ * A line of a packing slip: the order line with its product's aisle, the product's first category
+ * and first sub category by the catalogue's link positions (null: the product is gone or has none).
+ */
+export const PickLineSchema = OrderLineSchema.extend({ category: z.string().nullable(), subCategory: z.string().nullable() }).meta({
+  id: 'PickLine',
+})
+export type PickLine = z.output<typeof PickLineSchema>
+
+/**
+ * An order as its packing slip prints it: the order (with the customer) whose `items` are in pick
+ * order (docs/commerce-api.md, "Packing slips": by category, then sub category, then product name).
+ */
+export const PackingSlipSchema = OrderSchema.extend({ items: z.array(PickLineSchema) }).meta({ id: 'PackingSlip' })
+export type PackingSlip = z.output<typeof PackingSlipSchema>
+
+/** The keys answered beside the slips: how many orders matched (a store's packed orders may be more than printed) and the refs not found. */
+export const PackingSlipsExtraShape = { totalCount: z.number().int(), missing: z.array(z.string()) }

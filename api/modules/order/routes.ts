@@ -13,6 +13,8 @@
  *   `totalNoPage` (docs/commerce-api.md, "Admin orders at volume")
  * - GET /admin/export `?q&status&from&to&sort` (admin or staff) → text/csv of every order the filters select, streamed
  * - GET /admin/export/lines (the same query) → text/csv of those orders' lines, one row per line, streamed
+ * - POST /admin/packing-slips `{ storeId }` or `{ orderIds }` (admin or staff) → packing slips, lines in pick order
+ *   (./packing-slips.ts), with `totalCount` and `missing`
  * - POST /bulk-status `{ orderIds, status, reason? }` (admin or staff) → one outcome per order, each moved on its own
  * - PUT /update-status `{ orderId, status, version?, reason? }` (admin or staff; cancelling a paid order,
  *   which refunds it, admin only: 403 for staff, a refused outcome in the bulk move)
@@ -37,6 +39,9 @@ import {
   CartChangeSchema,
   OrderRefSchema,
   OrderSchema,
+  PackingSlipSchema,
+  PackingSlipsExtraShape,
+  PackingSlipsSchema,
   PlaceOrderSchema,
   ReorderExtraShape,
   UpdateStatusSchema,
@@ -46,6 +51,7 @@ import { spendCartWrite } from '../cart/routes.ts'
 import { IdempotencyKeySchema, idempotencyHeader } from '../../../contract/idempotency.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { exportOrderLinesCsv, exportOrdersCsv } from './admin-export.ts'
+import { packingSlips } from './packing-slips.ts'
 import {
   adminListOrders,
   bulkChangeStatus,
@@ -251,6 +257,26 @@ export function orderRoutes(deps: AppDeps) {
     },
     requireStaff(deps),
     csvExport('order-lines', exportOrderLinesCsv),
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/admin/packing-slips',
+      summary: "Packing slips (ADMIN or STAFF): one store's packed orders, or the orders named, each with its lines in pick order",
+      description:
+        "Send exactly one of `storeId` (that store's orders in status `packed`, oldest first, at most 100; `totalCount` counts them all) or `orderIds` (`_id`s or order numbers, at most 100, in the order given; `missing` lists those that are no order); neither or both is a 400. " +
+        'Each line carries its product\'s aisle (`category`, `subCategory`: the first by the catalogue\'s link positions, null when none) and the lines come in pick order: category, then sub category, then product name (docs/commerce-api.md, "Packing slips").',
+      access: 'staff',
+      body: PackingSlipsSchema,
+      answers: { 200: { description: 'The slips', data: z.array(PackingSlipSchema), extra: PackingSlipsExtraShape } },
+      errors: [404],
+    },
+    requireStaff(deps),
+    async (c, input) => {
+      const { slips, totalCount, missing } = await packingSlips(deps, input)
+      return ok(c, `${slips.length} packing ${slips.length === 1 ? 'slip' : 'slips'}`, slips, { totalCount, missing })
+    },
   )
 
   endpoint(

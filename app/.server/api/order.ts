@@ -24,6 +24,10 @@ import {
   type CartChange,
   type Order,
   type ReorderLeftOut,
+  PackingSlipSchema,
+  PackingSlipsExtraShape,
+  type PackingSlip,
+  type PackingSlipsSchema,
 } from '../../../contract/order.ts'
 import type { OrderStatus } from '../../../contract/order-status.ts'
 
@@ -39,6 +43,7 @@ export {
   type CartChange,
   type Order,
   type ReorderLeftOut,
+  type PackingSlip,
 } from '../../../contract/order.ts'
 import { STORE_HEADER } from '../../../contract/store-header.ts'
 import { getDefaultStore } from './location.ts'
@@ -235,4 +240,32 @@ export async function reorder(
   )
   if (!result.ok) return result
   return { ...result, data: { added: result.data.added, leftOut: result.data.leftOut } }
+}
+
+/** The answer of POST /api/order/admin/packing-slips: the slips and, beside them, `totalCount` and `missing`. */
+const PackingSlipsAnswerSchema = successOf(z.array(PackingSlipSchema), PackingSlipsExtraShape)
+
+/** Packing slips with their lines in pick order, and how many matched and which refs are no order. */
+export interface PackingSlips {
+  slips: PackingSlip[]
+  totalCount: number
+  missing: string[]
+}
+
+/**
+ * Packing slips (admin or staff; POST /api/order/admin/packing-slips, docs/commerce-api.md, "Packing
+ * slips"): one store's packed orders (`{ storeId }`) or the orders named (`{ orderIds }`), each with
+ * its lines in pick order. 400 bad input, 403 not staff, 404 unknown store.
+ */
+export async function packingSlips(
+  api: Api,
+  session: RequestSession,
+  input: z.input<typeof PackingSlipsSchema>,
+): Promise<UpstreamResult<PackingSlips>> {
+  const result = parseAnswer(
+    await upstream(api, 'order/admin/packing-slips', { method: 'POST', json: input, session }),
+    PackingSlipsAnswerSchema,
+  )
+  if (!result.ok) return result
+  return { ...result, data: { slips: result.data.data, totalCount: result.data.totalCount, missing: result.data.missing } }
 }

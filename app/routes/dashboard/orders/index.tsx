@@ -4,7 +4,8 @@
  * prefix, the shopper's phone, email or name) and filters by status, store (`?store=`), late
  * deliveries (`?late=1`), open orders past their promise (`?overdue=1`), payment state (`?payment=`, docs/payments.md) and IST days (`?from=&to=`) in a
  * sort (`?sort=`), so every view is a link and works without JavaScript. Each row opens its order;
- * ticked rows get packing slips (a GET to /dashboard/orders/packing-slips) or one status change for
+ * ticked rows get packing slips (a GET to /dashboard/orders/packing-slips), as, with one store filtered,
+ * do that store's packed orders ("Print packed orders' slips", `?storeId=`), or one status change for
  * all of them (a POST here: each order moved on its own by the API's allowed-moves rule, one outcome
  * each; cancelling asks for a tick to confirm and takes an optional reason). "Export CSV" downloads
  * the filtered list (/dashboard/orders/export), "Export lines (CSV)" its order lines, one row each. An order delivered after its promised time has a
@@ -155,6 +156,15 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h1 className="text-lg font-semibold text-slate-900">Orders</h1>
           <div className="flex flex-wrap gap-2">
+            {filter.store ? (
+              <a
+                href={`/dashboard/orders/packing-slips?${new URLSearchParams({ storeId: filter.store })}`}
+                className={buttonClassName({ variant: 'secondary', size: 'sm' })}
+              >
+                Print packed orders&apos; slips
+                <span className="sr-only"> of {stores.find((st) => st.id === filter.store)?.name ?? 'this store'}</span>
+              </a>
+            ) : null}
             <a
               href={`/dashboard/orders/export${exportQuery ? `?${exportQuery}` : ''}`}
               download
