@@ -35,25 +35,53 @@ const PINCODE = /^[1-9][0-9]{5}$/
 const ORDER_NUMBER_LIKE = /^od\d*$/i
 
 /**
+ * The delivery address's searchable text, lower-cased: its line, landmark and city joined by spaces
+ * (the snapshot has no area of its own: the area is written in the line). The very expression of the
+ * trigram index `orders_address_trgm_idx` (migration 0036), so a `like` on it can use that index.
+ */
+export const ADDRESS_TEXT = sql`lower(coalesce(o.delivery_address->>'address_line', '') || ' ' || coalesce(o.delivery_address->>'landmark', '') || ' ' || coalesce(o.delivery_address->>'city', ''))`
+
+/**
+ * The phone digits of `q` when it reads as a phone ("+91 98450 12345", "098450-12345", "98450"):
+ * its digits without the country code +91 or a trunk 0 in front, at most the last ten (an Indian
+ * mobile number has ten digits, National Numbering Plan 2003); null when `q` has other characters
+ * or fewer than three digits.
+ */
+export function phoneDigits(q: string): string | null {
+  if (!/^[\d\s+()-]+$/.test(q)) return null
+  let digits = q.replace(/\D/g, '')
+  if (/^\s*\+\s*91/.test(q) || (digits.length > 10 && digits.startsWith('91'))) digits = digits.slice(2)
+  digits = digits.replace(/^0+/, '')
+  return digits.length >= 3 ? digits.slice(-10) : null
+}
+
+/**
  * The search clause of `q`: an order number exact or by prefix ("OD26112" finds that day's orders);
- * otherwise the shopper's name or email containing it (case-insensitive) or, with at least three
- * digits in it, a phone (the delivery address's mobile or the account's) containing those digits;
- * six digits are also the delivery address's PIN code, exactly.
+ * otherwise the shopper's name or email containing it (case-insensitive) or, when it reads as a
+ * phone (`phoneDigits`), a phone (the delivery address's mobile or the account's) containing those
+ * digits; six digits are also the delivery address's PIN code, exactly; with three characters or
+ * more, the delivery address's line, landmark or city containing it (case-insensitive).
  * A `q` of fewer than three characters other than an order number matches names and emails by prefix
  * only (a trigram index needs three).
+ * Each way of matching is its own indexed select of order ids, united (`o.id in (… union all …)`),
+ * so PostgreSQL reads each index instead of testing every order against an `or` of them.
  */
 export function searchClause(q: string): SQL {
   if (ORDER_NUMBER_LIKE.test(q)) return sql`o.order_number like ${`${escapeLike(q.toUpperCase())}%`}`
   const text = escapeLike(q.toLowerCase())
   const pattern = q.length >= 3 ? `%${text}%` : `${text}%`
-  const digits = q.replace(/\D/g, '')
-  // A phone typed with +91, spaces or dashes: its last ten digits are the number stored.
-  const phone = digits.length >= 3 && /^[\d\s+()-]+$/.test(q) ? digits.slice(-10) : null
+  const phone = phoneDigits(q)
   const people = sql`select id from users where lower(name) like ${pattern} or email like ${pattern}${
     phone ? sql` or mobile like ${`%${phone}%`}` : sql``
   }`
-  const pincode = PINCODE.test(q) ? sql` or (o.delivery_address->>'pincode') = ${q}` : sql``
-  return sql`(o.user_id in (${people})${phone ? sql` or (o.delivery_address->>'mobile') like ${`%${phone}%`}` : sql``}${pincode} or o.order_number = ${q.toUpperCase()})`
+  const ways: SQL[] = [
+    sql`select o.id from orders o where o.user_id in (${people})`,
+    sql`select o.id from orders o where o.order_number = ${q.toUpperCase()}`,
+  ]
+  if (phone) ways.push(sql`select o.id from orders o where (o.delivery_address->>'mobile') like ${`%${phone}%`}`)
+  if (PINCODE.test(q)) ways.push(sql`select o.id from orders o where (o.delivery_address->>'pincode') = ${q}`)
+  if (q.length >= 3) ways.push(sql`select o.id from orders o where ${ADDRESS_TEXT} like ${pattern}`)
+  return sql`o.id in (${sql.join(ways, sql` union all `)})`
 }
 
 /** The `where` of the admin list and export for `filter` and any `extra` clauses (empty when there are none). */

@@ -106,6 +106,41 @@ describe('the admin list', () => {
     expect(numbers(await list({ q: '___' }))).toEqual([])
   })
 
+  it('normalises a phone: +91, 91, a trunk 0, spaces and dashes, whole or in part', async () => {
+    for (const q of ['098450 12345', '+91 98450-12345', '919845012345', '+91 98450', '0984501'])
+      expect(numbers(await list({ q })), q).toEqual([placed.meera!.orderId])
+    expect(numbers(await list({ q: '+91' }))).toEqual([])
+  })
+
+  it("finds the delivery address's line, landmark or city, case-insensitive, from three characters", async () => {
+    const [was] = await t.db.select({ address: orders.deliveryAddress }).from(orders).where(eq(orders.id, placed.ravi!._id))
+    await t.db
+      .update(orders)
+      .set({
+        deliveryAddress: { ...was!.address, address_line: '7, 4th Cross, Indiranagar', landmark: 'Near Ganesha Temple', city: 'Mysuru' },
+      })
+      .where(eq(orders.id, placed.ravi!._id))
+    try {
+      expect(numbers(await list({ q: 'ganesha TEMPLE' }))).toEqual([placed.ravi!.orderId])
+      expect(numbers(await list({ q: 'indiranagar' }))).toEqual([placed.ravi!.orderId])
+      expect(numbers(await list({ q: '4th cross' }))).toEqual([placed.ravi!.orderId])
+      expect(numbers(await list({ q: 'MYSURU' }))).toEqual([placed.ravi!.orderId])
+      expect(numbers(await list({ q: 'mg road' }))).toEqual([placed.meera!.orderId])
+      expect(numbers(await list({ q: 'bengaluru', sort: 'oldest' }))).toEqual([placed.meera!.orderId, placed.evil!.orderId])
+      // Two characters: names and emails by prefix only, never the address.
+      expect(numbers(await list({ q: 'mg' }))).toEqual([])
+      // With the other filters, and in the export alike.
+      expect(numbers(await list({ q: 'bengaluru', status: 'placed', sort: 'oldest' }))).toEqual([
+        placed.meera!.orderId,
+        placed.evil!.orderId,
+      ])
+      const csv = parse((await exportCsv('?q=ganesha')).text) as string[][]
+      expect(csv.slice(1).map((r) => r[0])).toEqual([placed.ravi!.orderId])
+    } finally {
+      await t.db.update(orders).set({ deliveryAddress: was!.address }).where(eq(orders.id, placed.ravi!._id))
+    }
+  })
+
   it('filters by status and by IST day (both ends included), and sorts', async () => {
     expect(numbers(await list({ from: '2026-11-22', to: '2026-11-22' }))).toEqual([placed.evil!.orderId])
     expect(numbers(await list({ from: '2026-11-21', to: '2026-11-21' }))).toEqual([placed.ravi!.orderId])

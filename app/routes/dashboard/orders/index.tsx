@@ -1,7 +1,7 @@
 /**
  * /dashboard/orders (admin or staff; docs/commerce-api.md, "Orders" and "Admin orders at volume"): the orders
  * the filters select, with paging (`?page=`). A GET form searches (`?q=`: order number exact or
- * prefix, the shopper's phone, email or name) and filters by status, store (`?store=`), late
+ * prefix, the shopper's phone, email or name, the delivery address) and filters by status, store (`?store=`), late
  * deliveries (`?late=1`), open orders past their promise (`?overdue=1`), payment state (`?payment=`, docs/payments.md) and IST days (`?from=&to=`) in a
  * sort (`?sort=`), so every view is a link and works without JavaScript. Each row opens its order;
  * ticked rows get packing slips (a GET to /dashboard/orders/packing-slips), as, with one store filtered,
@@ -189,7 +189,7 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
               name="q"
               defaultValue={filter.q ?? ''}
               maxLength={100}
-              placeholder="Order number, phone, email or name"
+              placeholder="Order number, phone, email, name or address"
               className={fieldClass}
             />
           </label>
