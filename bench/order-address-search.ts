@@ -4,7 +4,10 @@
  * `npm test`. Inserts BENCH_ORDERS (100,000) orders of 5,000 shoppers whose delivery addresses vary
  * (200 streets, 50 landmarks, 8 cities), then for a few searches (an address word, a landmark, a city,
  * a name, a phone) prints the plan of the list's page query (EXPLAIN ANALYZE) and the median time of
- * POST /api/order/admin-list over BENCH_RUNS (5) runs. `--no-index` drops the address index first.
+ * POST /api/order/admin-list over BENCH_RUNS (5) runs; and, for the same searches, the median of the
+ * count and of the first page's ids with the search as one `or` of the ways of matching (the clause
+ * before the address search, plus the address) against `searchClause`'s `o.id in (… union all …)`.
+ * `--no-index` drops the address index first.
  */
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
@@ -14,7 +17,8 @@ import { createTestDatabase } from '../api/testing/db.ts'
 import { createDiskStorage } from '../api/lib/storage.ts'
 import { createMailer } from '../api/lib/mail.ts'
 import { signedInAs } from '../api/testing/auth.ts'
-import { adminOrderBy, adminOrderWhere } from '../api/modules/order/admin-filter.ts'
+import { ADDRESS_TEXT, adminOrderBy, adminOrderWhere, escapeLike, phoneDigits, searchClause } from '../api/modules/order/admin-filter.ts'
+import type { SQL } from 'drizzle-orm'
 import os from 'node:os'
 import path from 'node:path'
 import fs from 'node:fs'
@@ -24,6 +28,15 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000)
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const USERS = 5000
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
+
+/** The search as one `or` (the form before the address search), with the address added: the comparison. */
+function orSearch(q: string): SQL {
+  const text = escapeLike(q.toLowerCase())
+  const pattern = q.length >= 3 ? `%${text}%` : `${text}%`
+  const phone = phoneDigits(q)
+  const people = sql`select id from users where lower(name) like ${pattern} or email like ${pattern}${phone ? sql` or mobile like ${`%${phone}%`}` : sql``}`
+  return sql`(o.user_id in (${people})${phone ? sql` or (o.delivery_address->>'mobile') like ${`%${phone}%`}` : sql``} or ${ADDRESS_TEXT} like ${pattern} or o.order_number = ${q.toUpperCase()})`
+}
 
 /** Milliseconds since `start`, one decimal. */
 const since = (start: number) => Math.round((performance.now() - start) * 10) / 10
@@ -82,6 +95,23 @@ async function main() {
       }
       times.sort((a, b) => a - b)
       console.log(`list q=${JSON.stringify(q)}: ${count} orders, median ${times[Math.floor(times.length / 2)]} ms`)
+      for (const [name, clause] of [
+        ['or', orSearch(q.trim())],
+        ['union', searchClause(q.trim())],
+      ] as const) {
+        const median = async (query: SQL) => {
+          const runs: number[] = []
+          for (let i = 0; i < RUNS; i++) {
+            const s = performance.now()
+            await db.execute(query)
+            runs.push(since(s))
+          }
+          return runs.sort((a, b) => a - b)[Math.floor(RUNS / 2)]
+        }
+        const countMs = await median(sql`select count(*) from orders o where ${clause}`)
+        const pageMs = await median(sql`select o.id from orders o where ${clause} order by o.created_at desc, o.id desc limit 20`)
+        console.log(`  ${name}: count median ${countMs} ms, first page median ${pageMs} ms`)
+      }
     }
   } finally {
     await database.close()

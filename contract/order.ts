@@ -77,7 +77,8 @@ const FilterFlagSchema = z
 
 /**
  * The admin list's filters, shared by the list and the CSV export: `q` (order number exact or
- * prefix, the shopper's phone, email or name, case-insensitive), `status`, `from`/`to` (IST days,
+ * prefix, the shopper's phone, email or name, the delivery PIN code, the delivery address's line,
+ * landmark or city; case-insensitive), `status`, `from`/`to` (IST days,
  * both included) and `sort`. The store and payment filters join here as one more key each.
  */
 export const AdminOrderFilterShape = {

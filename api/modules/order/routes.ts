@@ -193,7 +193,7 @@ export function orderRoutes(deps: AppDeps) {
       path: '/admin-list',
       summary: 'One page of the orders the filters select, in the sort asked (ADMIN or STAFF)',
       description:
-        '`q` finds an order number (exact or prefix) or the shopper by phone, email or name (case-insensitive); `from` and `to` are IST days, both included; `sort` is newest (default), oldest, total_desc or total_asc.',
+        "`q` finds an order number (exact or prefix), the shopper by phone (+91 or a leading 0 dropped), email or name (case-insensitive), a six-digit delivery PIN code, or, from three characters, the delivery address's line, landmark or city (case-insensitive); `from` and `to` are IST days, both included; `sort` is newest (default), oldest, total_desc or total_asc.",
       access: 'staff',
       body: AdminListSchema,
       answers: {
