@@ -173,6 +173,8 @@ export const UserSchema = z
     shopping_cart: z.array(z.string()),
     orderHistory: z.array(z.string()),
     role: z.enum(ROLES),
+    /** A STAFF account's dark store, where its order desk and stock edits are limited to (docs/product.md, "Staff"); null for everyone else (absent from an older API: null). */
+    storeId: z.string().nullable().default(null),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })

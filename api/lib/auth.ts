@@ -121,6 +121,26 @@ export function isStaffRole(role: string): boolean {
   return role === 'ADMIN' || role === 'STAFF'
 }
 
+/** 403 message of a staff member acting on a store that is not theirs. */
+export const OTHER_STORE = 'Staff work in their own store only'
+
+/**
+ * The one dark store a staff member works in (docs/product.md, "Staff"), or null for an admin and for
+ * a staff account with no store (made before stores were assigned), who run every store.
+ */
+export function staffStoreOf(user: Pick<User, 'role' | 'storeId'>): string | null {
+  return user.role === 'STAFF' ? user.storeId : null
+}
+
+/**
+ * A staff member's write to `storeId` (its stock, its orders), allowed only in their own store.
+ * @throws 403 OTHER_STORE for another store
+ */
+export function assertOwnStore(user: Pick<User, 'role' | 'storeId'>, storeId: string): void {
+  const own = staffStoreOf(user)
+  if (own !== null && own !== storeId) throw Forbidden(OTHER_STORE)
+}
+
 /** The user set by requireUser/requireAdmin/requireStaff; throws 401 when the route has no guard (a wiring mistake). */
 export function currentUser(c: Context): User {
   const user = (c as Context<AuthEnv>).get('user')

@@ -1,6 +1,6 @@
 /**
- * `npm run admin -- --email someone@example.com [--role admin|staff|user] [--name "Asha"]`: gives that
- * account the role, ADMIN by default (README.md, "Admins and mail"; docs/product.md, "Roles and
+ * `npm run admin -- --email someone@example.com [--role admin|staff|user] [--store <storeId>] [--name "Asha"]`:
+ * gives that account the role, ADMIN by default (staff in the store `--store`, else every store) (README.md, "Admins and mail"; docs/product.md, "Roles and
  * permissions"); `--role user` takes a role away. An existing account's role is changed; otherwise
  * one is created with the password in `ADMIN_PASSWORD` or a random one printed once. Each change is
  * an audit entry of the command line (docs/product.md, "Audit trail"). Opens the database like
@@ -17,12 +17,12 @@ import { grantRole } from '../modules/user/admin-accounts.ts'
 import { ROLES, type Role } from '../../contract/user.ts'
 
 const USAGE =
-  'Usage: npm run admin -- --email someone@example.com [--role admin|staff|user] [--name "Full Name"]  (password: ADMIN_PASSWORD or random)'
+  'Usage: npm run admin -- --email someone@example.com [--role admin|staff|user] [--store <storeId>] [--name "Full Name"]  (password: ADMIN_PASSWORD or random)'
 const { values } = parseArgs({
-  options: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string', default: 'admin' } },
+  options: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string', default: 'admin' }, store: { type: 'string' } },
 })
 const role = values.role.toUpperCase() as Role
-if (!values.email || !ROLES.includes(role)) {
+if (!values.email || !ROLES.includes(role) || (values.store !== undefined && role !== 'STAFF')) {
   console.error(USAGE)
   process.exit(1)
 }
@@ -36,7 +36,13 @@ const database = await openDatabaseOrExit({
 let exitCode = 0
 try {
   await migrateDb(database)
-  const result = await grantRole(database.db, { email: values.email, role, name: values.name, password: config.adminPassword })
+  const result = await grantRole(database.db, {
+    email: values.email,
+    role,
+    name: values.name,
+    password: config.adminPassword,
+    storeId: values.store,
+  })
   if (result.action === 'granted')
     console.log(`${result.email} is now ${result.role} (was ${result.previousRole}); the menu follows on the next page.`)
   else if (result.action === 'unchanged') console.log(`${result.email} is already ${result.role}.`)

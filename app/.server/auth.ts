@@ -122,7 +122,8 @@ export async function requireAdmin(context: Context, page: Request | URL): Promi
 export async function requireStaff(
   context: Context,
   page: Request | URL,
-): Promise<{ user: SessionUser; isStaff: boolean; isAdmin: boolean }> {
-  const user = toSessionUser(await requireFreshUser(context, page))
-  return { user, isStaff: isStaffRole(user.role), isAdmin: user.role === 'ADMIN' }
+): Promise<{ user: SessionUser; isStaff: boolean; isAdmin: boolean; storeId: string | null }> {
+  const fresh = await requireFreshUser(context, page)
+  const user = toSessionUser(fresh)
+  return { user, isStaff: isStaffRole(user.role), isAdmin: user.role === 'ADMIN', storeId: fresh.storeId }
 }

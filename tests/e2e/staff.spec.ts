@@ -2,7 +2,8 @@
  * The team at /dashboard/staff (docs/product.md, "Staff"), with JavaScript on and off:
  *
  * - an admin invites a new email as staff of a store; the invite mail says how to set a password; the
- *   new member sets one by the password-reset flow, signs in and reaches the order desk;
+ *   new member sets one by the password-reset flow, signs in and reaches their store's order desk;
+ *   another store's stock is read only to them;
  * - the admin moves them to another role, deactivates them (their open session ends at once, a new
  *   sign-in says "Contact to Admin") and activates them again; every change is on the audit trail;
  * - the admin's own card has no controls.
@@ -83,6 +84,8 @@ test('an admin invites a staff member by email, who sets a password and reaches 
   await expect(dialog.getByText('Choose the store this staff member works in')).toBeVisible()
   const storeSelect = dialog.getByLabel('Store (staff)')
   const storeName = (await storeSelect.locator('option').nth(1).textContent())!.trim()
+  const storeId = (await storeSelect.locator('option').nth(1).getAttribute('value'))!
+  const otherStoreId = (await storeSelect.locator('option').nth(2).getAttribute('value'))!
   await storeSelect.selectOption({ index: 1 })
   await dialog.getByLabel('Name (for a new account)').fill(member.name)
   const since = Date.now()
@@ -103,6 +106,18 @@ test('an admin invites a staff member by email, who sets a password and reaches 
     await signInWithPassword(memberPage, member)
     await memberPage.goto('/dashboard/orders')
     await expect(memberPage.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible()
+    // Their store's desk: the store menu holds their store alone (docs/product.md, "Staff").
+    const stores = memberPage.getByRole('main').getByLabel('Store')
+    await expect(stores.locator('option')).toHaveText([storeName])
+    // Another store's stock is read only; their own store's has its forms.
+    await memberPage.goto(`/dashboard/stores/${otherStoreId}/stock`)
+    await expect(memberPage.getByRole('note')).toHaveText('Read only: staff change the stock of their own store.')
+    await expect(memberPage.getByRole('button', { name: 'Save' })).toHaveCount(0)
+    await expect(memberPage.getByRole('link', { name: 'Import CSV' })).toHaveCount(0)
+    await memberPage.goto(`/dashboard/stores/${storeId}/stock`)
+    await expect(memberPage.getByRole('link', { name: 'Import CSV' })).toBeVisible()
+    await expect(memberPage.getByRole('button', { name: 'Save' }).first()).toBeVisible()
+    await expect(memberPage.getByRole('note')).toHaveCount(0)
     // Not an admin: the staff page is refused.
     expect((await memberPage.goto('/dashboard/staff'))?.status()).toBe(403)
   } finally {

@@ -26,7 +26,8 @@ import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
 import { STORE_HEADER, requestStore } from '../store/service.ts'
 import { StoreIdHeaderSchema } from '../../../contract/location.ts'
-import { currentUser, requireStaff, requireUser } from '../../lib/auth.ts'
+import { assertOwnStore, currentUser, requireStaff, requireUser, staffStoreOf } from '../../lib/auth.ts'
+import type { User } from '../../db/schema.ts'
 import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
@@ -66,6 +67,18 @@ import {
 import { PagingExtraShape } from '../../../contract/paging.ts'
 
 /** Builds the /api/order router. */
+/**
+ * The order desk's filter as `user` may see it: a staff member's own store's orders only (docs/product.md,
+ * "Staff"), whichever store the filter named; an admin's filter as given.
+ * @throws 403 OTHER_STORE when a staff member names another store
+ */
+function scopedFilter<F extends { store?: string }>(user: User, filter: F): F {
+  const own = staffStoreOf(user)
+  if (own === null) return filter
+  if (filter.store) assertOwnStore(user, filter.store)
+  return { ...filter, store: own }
+}
+
 export function orderRoutes(deps: AppDeps) {
   const { router, endpoint } = apiRouter('Order')
   const order = { data: OrderSchema }
@@ -202,7 +215,7 @@ export function orderRoutes(deps: AppDeps) {
     },
     requireStaff(deps),
     async (c, query) => {
-      const page = await adminListOrders(deps, query)
+      const page = await adminListOrders(deps, scopedFilter(currentUser(c), query))
       return ok(c, 'Orders', page.data, { totalCount: page.totalCount, totalNoPage: page.totalNoPage })
     },
   )
@@ -219,8 +232,9 @@ export function orderRoutes(deps: AppDeps) {
         const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
         throw BadRequest(`${issues[0]!.path || 'query'}: ${issues[0]!.message}`, issues)
       }
+      const filter = scopedFilter(currentUser(c), parsed.data)
       const day = new Date(deps.clock().getTime() + 5.5 * 3600 * 1000).toISOString().slice(0, 10)
-      return new Response(stream(deps, parsed.data), {
+      return new Response(stream(deps, filter), {
         headers: {
           'Content-Type': 'text/csv; charset=utf-8',
           'Content-Disposition': `attachment; filename="${name}-${day}.csv"`,
@@ -304,6 +318,7 @@ export function orderRoutes(deps: AppDeps) {
         byUserId: currentUser(c).id,
         // Cancelling a paid order refunds it: an admin's only (docs/product.md, "Roles and permissions").
         mayRefund: currentUser(c).role === 'ADMIN',
+        onlyStoreId: staffStoreOf(currentUser(c)) ?? undefined,
         reason: input.reason,
       })
       const moved = outcomes.filter((o) => o.ok).length
@@ -330,6 +345,7 @@ export function orderRoutes(deps: AppDeps) {
         byUserId: currentUser(c).id,
         // Cancelling a paid order refunds it: an admin's only (docs/product.md, "Roles and permissions").
         mayRefund: currentUser(c).role === 'ADMIN',
+        onlyStoreId: staffStoreOf(currentUser(c)) ?? undefined,
         version: input.version,
         reason: input.reason,
       })

@@ -446,6 +446,8 @@ export const PAID_CANCEL_ADMIN_ONLY = 'Only an admin can cancel a paid order: ca
  * cancellation refunds what was paid through `deps.refunds` (the payment module's refunds, handed in
  * by api/app.ts: the payment module builds on this one, docs/decisions/0048-module-layering.md).
  * @param onlyUserId a shopper's own order only (others are 404)
+ * @param onlyStoreId a staff member's store only: another store's order is a 404, as if it did not
+ *   exist (docs/product.md, "Staff")
  * @param mayRefund false for STAFF: a cancellation that would refund a payment is refused, as a line
  *   refund is admin-only (docs/product.md, "Roles and permissions"); a shopper cancelling their own
  *   placed order and an admin pass true
@@ -454,7 +456,16 @@ export const PAID_CANCEL_ADMIN_ONLY = 'Only an admin can cancel a paid order: ca
  */
 export async function changeStatus(
   deps: OrderDeps & Pick<AppDeps, 'refunds'>,
-  input: { ref: string; to: OrderStatus; byUserId: string; mayRefund: boolean; onlyUserId?: string; version?: number; reason?: string },
+  input: {
+    ref: string
+    to: OrderStatus
+    byUserId: string
+    mayRefund: boolean
+    onlyUserId?: string
+    onlyStoreId?: string
+    version?: number
+    reason?: string
+  },
 ): Promise<Order> {
   if (!PLAUSIBLE_ID.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
   const { id, stock } = await deps.db.transaction(async (tx) => {
@@ -464,6 +475,7 @@ export async function changeStatus(
       .where(byIdOrNumber(input.ref))
       .for('update')
     if (!order || (input.onlyUserId && order.userId !== input.onlyUserId)) throw NotFound(ORDER_NOT_FOUND)
+    if (input.onlyStoreId && order.storeId !== input.onlyStoreId) throw NotFound(ORDER_NOT_FOUND)
     if (input.version !== undefined && input.version !== order.version) throw Conflict(STALE_ORDER)
     // A shopper may cancel only while nothing was done yet; an admin may also cancel a packed order.
     const allowed = input.onlyUserId ? order.status === 'placed' && input.to === 'cancelled' : canMove(order.status, input.to)
@@ -607,7 +619,7 @@ export async function reorder(deps: OrderDeps & { storeId: string }, userId: str
  */
 export async function bulkChangeStatus(
   deps: OrderDeps & Pick<AppDeps, 'refunds'>,
-  input: { orderIds: string[]; to: OrderStatus; byUserId: string; mayRefund: boolean; reason?: string },
+  input: { orderIds: string[]; to: OrderStatus; byUserId: string; mayRefund: boolean; onlyStoreId?: string; reason?: string },
 ): Promise<BulkStatusOutcome[]> {
   const outcomes: BulkStatusOutcome[] = []
   const refs = input.orderIds.filter((ref) => PLAUSIBLE_ID.test(ref))
@@ -633,6 +645,7 @@ export async function bulkChangeStatus(
         to: input.to,
         byUserId: input.byUserId,
         mayRefund: input.mayRefund,
+        onlyStoreId: input.onlyStoreId,
         reason: input.reason,
       })
       outcomes.push({

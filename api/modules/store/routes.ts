@@ -15,7 +15,7 @@
  */
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
-import { currentUser, requireAdmin, requireStaff } from '../../lib/auth.ts'
+import { assertOwnStore, currentUser, requireAdmin, requireStaff } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { pageCount, PagingExtraShape } from '../../../contract/paging.ts'
@@ -123,6 +123,8 @@ export function inventoryRoutes(deps: AppDeps) {
     },
     staff,
     async (c, input) => {
+      // Staff change their own store's stock; other stores' they may read (docs/product.md, "Staff").
+      for (const row of input.rows) assertOwnStore(currentUser(c), row.storeId)
       await updateInventory({ ...deps, actor: currentUser(c).id }, input)
       return ok(c, 'Stock updated', null)
     },
@@ -190,6 +192,7 @@ export function inventoryRoutes(deps: AppDeps) {
     staff,
     async (c) => {
       const storeId = storeIdOf(c.req.query())
+      assertOwnStore(currentUser(c), storeId)
       const file = await readFileField(c, 'file', STOCK_CSV_MAX_BYTES)
       return ok(c, 'File checked', await dryRunStockImport(deps, storeId, file.bytes))
     },
@@ -210,6 +213,7 @@ export function inventoryRoutes(deps: AppDeps) {
     staff,
     async (c) => {
       const storeId = storeIdOf(c.req.query())
+      assertOwnStore(currentUser(c), storeId)
       const file = await readFileField(c, 'file', STOCK_CSV_MAX_BYTES)
       return ok(c, 'Stock imported', await applyStockImport({ ...deps, actor: currentUser(c).id }, storeId, file.bytes))
     },

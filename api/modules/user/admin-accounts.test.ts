@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { users } from '../../db/schema.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { DEMO_ADMIN_EMAIL, ensureDemoAdmin, promoteOrCreateAdmin } from './admin-accounts.ts'
+import { DEMO_ADMIN_EMAIL, ensureDemoAdmin, grantRole, promoteOrCreateAdmin } from './admin-accounts.ts'
+import { SEEDED_DEFAULT_STORE } from '../../testing/fixtures.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -43,5 +44,20 @@ describe('admin accounts (README.md, "Admins and mail")', () => {
     const created = await promoteOrCreateAdmin(t.db, { email: 'new-admin@example.com', password: 'chosen-password-1' })
     expect(created).toEqual({ action: 'created', email: 'new-admin@example.com', generatedPassword: undefined })
     expect(await roleOf('new-admin@example.com')).toBe('ADMIN')
+  })
+
+  it('makes staff of one store (--store), moves them to every store, and refuses an unknown store', async () => {
+    const email = 'staff-cli@example.com'
+    const rowOf = async () => (await t.db.select().from(users).where(eq(users.email, email)))[0]
+    expect((await grantRole(t.db, { email, role: 'STAFF', storeId: SEEDED_DEFAULT_STORE, password: 'chosen-password-2' })).action).toBe(
+      'created',
+    )
+    expect(await rowOf()).toMatchObject({ role: 'STAFF', storeId: SEEDED_DEFAULT_STORE })
+    expect((await grantRole(t.db, { email, role: 'STAFF', storeId: SEEDED_DEFAULT_STORE })).action).toBe('unchanged')
+    expect((await grantRole(t.db, { email, role: 'STAFF' })).action).toBe('granted')
+    expect(await rowOf()).toMatchObject({ role: 'STAFF', storeId: null })
+    await expect(grantRole(t.db, { email, role: 'STAFF', storeId: 'noSuchStore' })).rejects.toMatchObject({ status: 400 })
+    expect((await grantRole(t.db, { email, role: 'ADMIN', storeId: SEEDED_DEFAULT_STORE })).action).toBe('granted')
+    expect(await rowOf()).toMatchObject({ role: 'ADMIN', storeId: null })
   })
 })

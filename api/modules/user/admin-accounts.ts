@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
-import { users } from '../../db/schema.ts'
+import { stores, users } from '../../db/schema.ts'
+import { BadRequest } from '../../lib/errors.ts'
 import { recordAudit } from '../../lib/audit.ts'
 import type { Role } from '../../../contract/user.ts'
 import { createUser, findUserByEmail } from './service.ts'
@@ -28,22 +29,34 @@ export type GrantOutcome = {
 }
 
 /**
- * Gives `email` the `role` (ADMIN, STAFF, or USER to take a role away): changes the existing
- * account's role, or creates the account with `password` (or a random one, returned once). The change
- * and its audit entry (`role` on `user`, before/after role) are one transaction. The account's
- * tokens need no revoking: the API reads the role from the row on every request (api/lib/auth.ts).
- * @throws 400/409 from createUser for an invalid email or password
+ * Gives `email` the `role` (ADMIN, STAFF, or USER to take a role away) and, for STAFF, the dark store
+ * `storeId` they work in (docs/product.md, "Staff"; omitted: every store; any other role has none):
+ * changes the existing account's role and store, or creates the account with `password` (or a random
+ * one, returned once). The change and its audit entry (`role` on `user`, before/after role and store)
+ * are one transaction. The account's tokens need no revoking: the API reads the role and store from
+ * the row on every request (api/lib/auth.ts).
+ * @throws 400 for a store that does not exist; 400/409 from createUser for an invalid email or password
  */
-export async function grantRole(db: Db, input: { email: string; role: Role; name?: string; password?: string }): Promise<GrantOutcome> {
+export async function grantRole(
+  db: Db,
+  input: { email: string; role: Role; name?: string; password?: string; storeId?: string },
+): Promise<GrantOutcome> {
   const email = input.email.trim().toLowerCase()
   const { role } = input
+  const storeId = role === 'STAFF' ? (input.storeId ?? null) : null
+  if (storeId) {
+    const [store] = await db.select({ id: stores.id }).from(stores).where(eq(stores.id, storeId))
+    if (!store) throw BadRequest(`No store with the id ${storeId}`, [{ path: 'storeId', message: 'Unknown store' }])
+  }
   const existing = await findUserByEmail(db, email)
   if (existing) {
-    if (existing.role === role) return { action: 'unchanged', email, role }
+    if (existing.role === role && existing.storeId === storeId) return { action: 'unchanged', email, role }
     await db.transaction(async (tx) => {
-      await tx.update(users).set({ role }).where(eq(users.id, existing.id))
+      await tx.update(users).set({ role, storeId }).where(eq(users.id, existing.id))
       const entry = { actor: null, action: 'role', entity: 'user', entityId: existing.id } as const
-      await recordAudit(tx, { ...entry, before: { role: existing.role }, after: { role } })
+      // The store is named only where there is one, so a plain role change reads as before.
+      const before = existing.storeId ? { role: existing.role, storeId: existing.storeId } : { role: existing.role }
+      await recordAudit(tx, { ...entry, before, after: storeId ? { role, storeId } : { role } })
     })
     return { action: 'granted', email, role, previousRole: existing.role }
   }
@@ -52,7 +65,15 @@ export async function grantRole(db: Db, input: { email: string; role: Role; name
   const name = input.name ?? (role === 'ADMIN' ? 'Admin' : role === 'STAFF' ? 'Staff' : 'Shopper')
   await db.transaction(async (tx) => {
     const user = await createUser(tx, { name, email, password, role })
-    await recordAudit(tx, { actor: null, action: 'role', entity: 'user', entityId: user.id, before: null, after: { email, role } })
+    if (storeId) await tx.update(users).set({ storeId }).where(eq(users.id, user.id))
+    await recordAudit(tx, {
+      actor: null,
+      action: 'role',
+      entity: 'user',
+      entityId: user.id,
+      before: null,
+      after: storeId ? { email, role, storeId } : { email, role },
+    })
   })
   return { action: 'created', email, role, generatedPassword }
 }

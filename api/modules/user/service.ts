@@ -63,6 +63,7 @@ export function toPublicUser(row: User): PublicUser {
     shopping_cart: [],
     orderHistory: [],
     role: row.role,
+    storeId: row.role === 'STAFF' ? row.storeId : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }

@@ -504,11 +504,12 @@ describe('GET /api/user/user-details', () => {
         'shopping_cart',
         'orderHistory',
         'role',
+        'storeId',
         'createdAt',
         'updatedAt',
       ].sort(),
     )
-    expect(res.body.data).toMatchObject({ _id: user._id, email, role: 'USER' })
+    expect(res.body.data).toMatchObject({ _id: user._id, email, role: 'USER', storeId: null })
     const byCookie = await t.call('user/user-details', { headers: { Cookie: `accessToken=${accessToken}` } })
     expect(byCookie.status).toBe(200)
     expect(byCookie.body.data._id).toBe(user._id)

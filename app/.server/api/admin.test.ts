@@ -53,6 +53,7 @@ const userDoc: Omit<User, 'role'> = {
   address_details: [],
   shopping_cart: [],
   orderHistory: [],
+  storeId: null,
   createdAt: at,
   updatedAt: at,
 }

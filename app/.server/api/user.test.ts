@@ -40,6 +40,7 @@ const userDoc: User = {
   address_details: [],
   shopping_cart: [],
   orderHistory: [],
+  storeId: null,
   role: 'ADMIN',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',

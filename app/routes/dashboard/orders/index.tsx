@@ -53,11 +53,15 @@ const SORT_LABELS: Record<AdminOrderSort, string> = {
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const api = apiOf(context)
-  const { isStaff, isAdmin } = await requireStaff(context, url)
-  const { filter, errors } = readOrderFilters(url.searchParams)
+  const { isStaff, isAdmin, storeId } = await requireStaff(context, url)
+  const read = readOrderFilters(url.searchParams)
+  // A staff member's desk is their store's (the API enforces it; docs/product.md, "Staff").
+  const filter = storeId ? { ...read.filter, store: storeId } : read.filter
+  const errors = read.errors
   const page = Math.min(10_000, Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1))
   const empty = {
     orders: [],
+    ownStore: false,
     stores: [] as { id: string; name: string }[],
     filter,
     errors,
@@ -76,7 +80,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     ...empty,
     isStaff: true,
     isAdmin,
-    stores: stores.ok ? stores.data.map((st) => ({ id: st._id, name: st.name })) : [],
+    // A staff member with a store: the store menu holds theirs only.
+    ownStore: Boolean(storeId),
+    stores: stores.ok ? stores.data.filter((st) => !storeId || st._id === storeId).map((st) => ({ id: st._id, name: st.name })) : [],
     orders: result.data.orders.map((o) => ({
       _id: o._id,
       orderId: o.orderId,
@@ -142,7 +148,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 const fieldClass = 'w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm'
 
 export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentProps) {
-  const { isStaff, isAdmin, orders, stores, filter, errors, page, totalCount, totalPages, exportQuery } = loaderData
+  const { isStaff, isAdmin, orders, stores, filter, ownStore, errors, page, totalCount, totalPages, exportQuery } = loaderData
   const link = (next: { status?: string; page?: number }) => {
     const params = new URLSearchParams(orderFilterQuery({ ...filter, status: next.status as OrderStatus | undefined }))
     if (next.page && next.page > 1) params.set('page', String(next.page))
@@ -205,7 +211,7 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
           <label className="flex min-w-0 flex-col gap-1 text-sm text-slate-700 sm:col-span-2">
             Store
             <select name="store" defaultValue={filter.store ?? ''} className={fieldClass}>
-              <option value="">All stores</option>
+              {ownStore ? null : <option value="">All stores</option>}
               {stores.map((st) => (
                 <option key={st.id} value={st.id}>
                   {st.name}

@@ -52,13 +52,13 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 
 /**
  * The guard's decision and, for an admin or staff, the store (404 when unknown), the query of the address and
- * one page of its stock.
+ * one page of its stock; `readOnly` for a staff member of another store.
  */
 export async function loader({ context, url, params }: Route.LoaderArgs) {
   const api = apiOf(context)
-  const { isStaff } = await requireStaff(context, url)
+  const { isStaff, storeId: ownStoreId } = await requireStaff(context, url)
   const query = readStockQuery(url.searchParams)
-  const empty = { rows: [] as storeApi.InventoryRow[], totalCount: 0, totalNoPage: 0 }
+  const empty = { rows: [] as storeApi.InventoryRow[], totalCount: 0, totalNoPage: 0, readOnly: true }
   if (!isStaff) return data({ isStaff: false, store: null, query, ...empty }, { status: 403 })
   const session = getSession(context)
   const stores = await storeApi.listStores(api, session)
@@ -78,6 +78,8 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     store: { _id: store._id, name: store.name, area: store.area, active: store.active },
     query,
     ...page.data,
+    // Staff change their own store's stock only; another store's they may read (docs/product.md, "Staff").
+    readOnly: ownStoreId !== null && ownStoreId !== store._id,
   })
 }
 
@@ -118,7 +120,7 @@ export async function action({ request, context, url, params }: Route.ActionArgs
 type Row = storeApi.InventoryRow
 
 export default function StoreStockPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { isStaff, store, query, rows, totalCount, totalNoPage } = loaderData
+  const { isStaff, store, query, rows, totalCount, totalNoPage, readOnly } = loaderData
   const rowReply = actionData && 'productId' in actionData ? actionData : null
   return (
     <RoleGuard allowed={isStaff}>
@@ -137,10 +139,17 @@ export default function StoreStockPage({ loaderData, actionData }: Route.Compone
             <a href={stockExportHref(store._id)} download className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
               Export CSV
             </a>
-            <Link to={stockImportHref(store._id)} className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
-              Import CSV
-            </Link>
+            {readOnly ? null : (
+              <Link to={stockImportHref(store._id)} className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
+                Import CSV
+              </Link>
+            )}
           </p>
+          {readOnly ? (
+            <p role="note" className="mb-3 rounded-lg bg-slate-100 p-3 text-sm text-slate-700">
+              Read only: staff change the stock of their own store.
+            </p>
+          ) : null}
 
           <Form method="get" action={stockHref(store._id, {})} className="mb-3 flex flex-wrap gap-2" role="search">
             <label htmlFor="stock-search" className="sr-only">
@@ -186,6 +195,7 @@ export default function StoreStockPage({ loaderData, actionData }: Route.Compone
                 <StockRowCard
                   key={row.productId}
                   row={row}
+                  readOnly={readOnly}
                   action={stockHref(store._id, query)}
                   reply={rowReply?.productId === row.productId ? rowReply : null}
                 />
@@ -232,7 +242,7 @@ const LEVEL_BADGES = {
  * JavaScript the form is a fetcher's (`reply=data`): the saved number stays in the box and the badge
  * follows once the loader is read again.
  */
-function StockRowCard({ row, action, reply }: { row: Row; action: string; reply: StockReply | null }) {
+function StockRowCard({ row, readOnly, action, reply }: { row: Row; readOnly: boolean; action: string; reply: StockReply | null }) {
   const fetcher = useFetcher<StockReply>()
   const isHydrated = useHydrated()
   const answer = fetcher.data ?? reply
@@ -262,34 +272,36 @@ function StockRowCard({ row, action, reply }: { row: Row; action: string; reply:
           {row.stock > 0 ? ` · ${row.stock}` : null}
         </span>
       </div>
-      <fetcher.Form method="post" action={action} className="flex shrink-0 items-start gap-2" aria-label={`Stock of ${row.name}`}>
-        <input type="hidden" name="intent" value="stock" />
-        <input type="hidden" name="productId" value={row.productId} />
-        {isHydrated ? <input type="hidden" name="reply" value="data" /> : null}
-        <div>
-          <label htmlFor={`stock-${row.productId}`} className="sr-only">
-            Stock of {row.name}
-          </label>
-          <Input
-            key={row.stock}
-            id={`stock-${row.productId}`}
-            name="stock"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={STOCK_MAX}
-            step={1}
-            required
-            defaultValue={row.stock}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-            className="w-24"
-          />
-        </div>
-        <button type="submit" disabled={isSaving} className={buttonClassName({ variant: 'primary', size: 'sm' }) + ' min-h-11'}>
-          {isSaving ? 'Saving…' : 'Save'}
-        </button>
-      </fetcher.Form>
+      {readOnly ? null : (
+        <fetcher.Form method="post" action={action} className="flex shrink-0 items-start gap-2" aria-label={`Stock of ${row.name}`}>
+          <input type="hidden" name="intent" value="stock" />
+          <input type="hidden" name="productId" value={row.productId} />
+          {isHydrated ? <input type="hidden" name="reply" value="data" /> : null}
+          <div>
+            <label htmlFor={`stock-${row.productId}`} className="sr-only">
+              Stock of {row.name}
+            </label>
+            <Input
+              key={row.stock}
+              id={`stock-${row.productId}`}
+              name="stock"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={STOCK_MAX}
+              step={1}
+              required
+              defaultValue={row.stock}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? errorId : undefined}
+              className="w-24"
+            />
+          </div>
+          <button type="submit" disabled={isSaving} className={buttonClassName({ variant: 'primary', size: 'sm' }) + ' min-h-11'}>
+            {isSaving ? 'Saving…' : 'Save'}
+          </button>
+        </fetcher.Form>
+      )}
       {error ? (
         <p id={errorId} role="alert" className="w-full text-sm text-red-600">
           {error}
