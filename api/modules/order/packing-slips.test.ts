@@ -2,12 +2,13 @@
  * Packing slips (docs/commerce-api.md, "Packing slips") on a fresh database (PGlite, or PostgreSQL
  * with TEST_DATABASE_URL): POST /api/order/admin/packing-slips answers one store's packed orders only,
  * oldest first, each line with its aisle and in pick order; or the orders named, with the refs not
- * found; ADMIN and STAFF only; bad input is a 400 naming the field; an unknown store a 404. The pick
+ * found; ADMIN and STAFF only, a staff member in their own store only; bad input is a 400 naming the field; an unknown store a 404. The pick
  * order rule itself (pure) is tested with it.
  */
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { orders } from '../../db/schema.ts'
+import { orders, users } from '../../db/schema.ts'
+import { OTHER_STORE } from '../../lib/auth.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
 import { insertCategory, insertProduct, insertSubCategory } from '../../testing/fixtures.ts'
@@ -130,6 +131,24 @@ describe('POST /api/order/admin/packing-slips', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.map((o: { _id: string }) => o._id)).toEqual([waiting._id, first._id, waiting._id])
     expect(res.body.missing).toEqual(['OD0000000000'])
+  })
+
+  it("a staff member prints their own store's slips only: another store is a 403, another store's order not found", async () => {
+    const staffOf = async (storeId: string) => {
+      const who = await createStaff(t)
+      await t.db.update(users).set({ storeId }).where(eq(users.id, who.user.id))
+      return who
+    }
+    const own = await staffOf(STORE)
+    const other = await staffOf('storeBlrKoramangala')
+    expect((await slips({ storeId: STORE }, own.token)).body.totalCount).toBe(2)
+    const refused = await slips({ storeId: STORE }, other.token)
+    expect(refused.status).toBe(403)
+    expect(refused.body.message).toBe(OTHER_STORE)
+    const named = await slips({ orderIds: [first._id] }, other.token)
+    expect(named.status).toBe(200)
+    expect(named.body).toMatchObject({ data: [], missing: [first._id] })
+    expect((await slips({ orderIds: [first._id] }, own.token)).body.data).toHaveLength(1)
   })
 
   it('is for ADMIN and STAFF only', async () => {

@@ -95,12 +95,14 @@ export const SLIPS_NEED_ONE = 'Name a store (storeId) or the orders (orderIds), 
 
 /**
  * The packing slips of `input`: a store's packed orders, oldest first (at most BULK_ORDERS_MAX), or
- * the orders named, in the order named (`missing`: the refs that are no order).
+ * the orders named, in the order named (`missing`: the refs that are no order, or, with
+ * `onlyStoreId` (a staff member's store), another store's order).
  * @throws 400 SLIPS_NEED_ONE for neither or both; 404 STORE_NOT_FOUND for an unknown store
  */
 export async function packingSlips(
   deps: SlipDeps,
   input: PackingSlipsInput,
+  onlyStoreId: string | null = null,
 ): Promise<{ slips: PackingSlip[]; totalCount: number; missing: string[] }> {
   const named = input.orderIds && input.orderIds.length > 0
   if (Boolean(input.storeId) === Boolean(named))
@@ -116,7 +118,7 @@ export async function packingSlips(
   const missing: string[] = []
   for (const ref of input.orderIds!) {
     const row = await findOrder(deps.db, ref)
-    if (row) found.push(toOrderAnswer(deps, row, true))
+    if (row && (onlyStoreId === null || row.store_id === onlyStoreId)) found.push(toOrderAnswer(deps, row, true))
     else missing.push(ref)
   }
   return { slips: await toSlips(deps.db, found), totalCount: found.length, missing }

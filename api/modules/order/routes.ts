@@ -284,11 +284,14 @@ export function orderRoutes(deps: AppDeps) {
       access: 'staff',
       body: PackingSlipsSchema,
       answers: { 200: { description: 'The slips', data: z.array(PackingSlipSchema), extra: PackingSlipsExtraShape } },
-      errors: [404],
+      errors: [403, 404],
     },
     requireStaff(deps),
     async (c, input) => {
-      const { slips, totalCount, missing } = await packingSlips(deps, input)
+      // A staff member prints their own store's slips only (docs/product.md, "Staff"): another store is a 403, another store's order not found.
+      const user = currentUser(c)
+      if (input.storeId) assertOwnStore(user, input.storeId)
+      const { slips, totalCount, missing } = await packingSlips(deps, input, staffStoreOf(user))
       return ok(c, `${slips.length} packing ${slips.length === 1 ? 'slip' : 'slips'}`, slips, { totalCount, missing })
     },
   )
