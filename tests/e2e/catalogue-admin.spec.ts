@@ -239,7 +239,20 @@ test('a file with bad rows lists line, column and message and writes nothing', a
       csvLine([`CATUI-${f.run}-x`, 'Nowhere', f.brand, '1 L', 10, 10, 1, 'true', `No Such Category ${f.run}`, '', f.shelf.image, 'x']),
       // Then 3,000 good new rows, so that the check takes long enough for its progress to show.
       ...Array.from({ length: 3000 }, (_, i) =>
-        csvLine([`CATUI-${f.run}-bulk-${i}`, `Catui Bulk ${i}`, f.brand, '1 L', 50, 45, 1, 'true', f.shelf.category, '', f.shelf.image, 'x']),
+        csvLine([
+          `CATUI-${f.run}-bulk-${i}`,
+          `Catui Bulk ${i}`,
+          f.brand,
+          '1 L',
+          50,
+          45,
+          1,
+          'true',
+          f.shelf.category,
+          '',
+          f.shelf.image,
+          'x',
+        ]),
       ),
     ].join('\r\n') + '\r\n'
   const file = testInfo.outputPath('bad.csv')

@@ -254,7 +254,8 @@ const unreadable = (err: unknown): CsvRecords => ({
 /** The header's checks and each record's first line, from csv-parse's records. */
 function recordsOf(raw: RawRecord[]): CsvRecords {
   const errors: ImportError[] = []
-  if (raw.length === 0) return { header: [], columns: new Set(), records: [], errors: [{ line: 1, column: '', message: 'The file is empty' }] }
+  if (raw.length === 0)
+    return { header: [], columns: new Set(), records: [], errors: [{ line: 1, column: '', message: 'The file is empty' }] }
   const [head, ...body] = raw
   const columns = new Set<CsvColumn>()
   const header = head!.record.map((h) => h.trim())

@@ -67,7 +67,12 @@ const startDryRun = (text: string, token = admin.token) => t.call('product/impor
 const startApply = (jobId: string, token = admin.token) => t.call(`product/import/jobs/${jobId}/apply`, { method: 'POST', token })
 const status = (jobId: string, token = admin.token) => t.call(`product/import/jobs/${jobId}`, { token })
 const productCount = async (prefix: string) =>
-  (await t.db.select({ id: products.id }).from(products).where(like(products.sku, `${prefix}-%`))).length
+  (
+    await t.db
+      .select({ id: products.id })
+      .from(products)
+      .where(like(products.sku, `${prefix}-%`))
+  ).length
 
 describe('import jobs', () => {
   it('checks a file in slices, its progress visible while it runs, and answers the counts and errors at the end', async () => {

@@ -95,7 +95,6 @@ function answerOf(row: Omit<Row, 'content'>, applyJobId: string | null): ImportJ
 }
 
 /** Every column but the file. */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
 const { content: _content, ...STATUS_COLUMNS } = getTableColumns(importJobs)
 
 /**

@@ -25,7 +25,16 @@ import { MoreDetailsSchema } from '../../../contract/product.ts'
 import { withoutIllustrationsBesidePhotos } from '../../../contract/images.ts'
 import type { CatalogWriteDeps } from '../category/service.ts'
 import { isStoredImage, releaseImages } from '../file/service.ts'
-import { BRAND_KEY, checkRecords, firstLinesOf, readProductCsvNow, type CsvColumn, type FirstLines, type ParsedRow, type RowFields } from './csv.ts'
+import {
+  BRAND_KEY,
+  checkRecords,
+  firstLinesOf,
+  readProductCsvNow,
+  type CsvColumn,
+  type FirstLines,
+  type ParsedRow,
+  type RowFields,
+} from './csv.ts'
 import { stockOf, writeStock } from './stock.ts'
 import { bulkStockWrites, refreshStockBits } from '../inventory/stock-bits.ts'
 import { recordAudit, type ActorDeps } from '../../lib/audit.ts'

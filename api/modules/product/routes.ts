@@ -294,7 +294,8 @@ export function productRoutes(deps: AppDeps) {
       method: 'post',
       path: '/import/jobs/{jobId}/apply',
       summary: 'Apply a dry run that found no error (ADMIN), as a job writing the file in slices; once per dry run',
-      description: 'A second call answers the apply already started. 409 when the dry run is still running, found errors, or is older than a day.',
+      description:
+        'A second call answers the apply already started. 409 when the dry run is still running, found errors, or is older than a day.',
       access: 'admin',
       params: ImportJobParamsSchema,
       answers: { 202: { description: 'The queued (or already started) apply', data: ImportJobSchema } },

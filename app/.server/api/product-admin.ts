@@ -107,7 +107,10 @@ export async function startProductImportApply(api: Api, session: RequestSession,
 
 /** `GET /api/product/import/jobs/{jobId}`: the job's progress (rows done of total) and, once finished, its result. 404 unknown. */
 export async function getProductImportJob(api: Api, session: RequestSession, jobId: string): Promise<UpstreamResult<ImportJob>> {
-  return parseData(await upstream<unknown>(api, `product/import/jobs/${encodeURIComponent(jobId)}`, { method: 'GET', session }), ImportJobSchema)
+  return parseData(
+    await upstream<unknown>(api, `product/import/jobs/${encodeURIComponent(jobId)}`, { method: 'GET', session }),
+    ImportJobSchema,
+  )
 }
 
 /**

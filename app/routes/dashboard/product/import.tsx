@@ -170,12 +170,7 @@ function JobProgress({ job }: { job: ImportJob }) {
       <h2 className="text-base font-semibold text-slate-900">
         {job.status === 'queued' ? `${doing} the file: waiting to start` : `${doing} the file…`}
       </h2>
-      <progress
-        className="h-3 w-full"
-        aria-label={`${doing} rows`}
-        max={Math.max(job.rowsTotal, 1)}
-        value={job.rowsDone}
-      />
+      <progress className="h-3 w-full" aria-label={`${doing} rows`} max={Math.max(job.rowsTotal, 1)} value={job.rowsDone} />
       <p className="text-sm text-slate-700" role="status">
         {job.rowsTotal > 0 ? `${job.rowsDone} of ${countLabel(job.rowsTotal, 'row')} done` : 'Reading the file…'}
       </p>
