@@ -31,14 +31,18 @@ const SYNC = process.argv.includes('--sync')
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
 if (serverUrl) process.env.TEST_DATABASE_URL = serverUrl
 
-/** The sampler: a child process asking for /healthz every 100 ms, one line per answer (ms, or -1 for a failure). */
+/**
+ * The sampler: a child process asking for /healthz every 100 ms, one line per answer: when it was
+ * asked (epoch ms) and how long the answer took (ms, or -1 for a failure).
+ */
 const SAMPLER = `
 const url = process.argv[1]
 setInterval(() => {
+  const sentAt = Date.now()
   const started = performance.now()
   fetch(url).then((r) => r.text()).then(
-    () => console.log((performance.now() - started).toFixed(1)),
-    () => console.log('-1'),
+    () => console.log(sentAt + ' ' + (performance.now() - started).toFixed(1)),
+    () => console.log(sentAt + ' -1'),
   )
 }, 100)
 `
@@ -58,13 +62,16 @@ const health = http.createServer((req, res) => {
 await new Promise<void>((resolve) => health.listen(0, '127.0.0.1', resolve))
 const port = (health.address() as AddressInfo).port
 const sampler = spawn(process.execPath, ['-e', SAMPLER, `http://127.0.0.1:${port}/healthz`], { stdio: ['ignore', 'pipe', 'inherit'] })
-let samples: number[] = []
+let samples: { sentAt: number; ms: number }[] = []
 let buffered = ''
 sampler.stdout.on('data', (chunk: Buffer) => {
   buffered += chunk.toString()
   const lines = buffered.split('\n')
   buffered = lines.pop()!
-  for (const line of lines) if (line) samples.push(Number(line))
+  for (const line of lines) {
+    const [sentAt, ms] = line.split(' ').map(Number)
+    if (line) samples.push({ sentAt: sentAt!, ms: ms! })
+  }
 })
 
 try {
@@ -108,16 +115,20 @@ try {
 
   /** Runs `fn`, then prints its wall time, rows/s and the /healthz samples answered meanwhile. */
   const step = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
-    samples = []
+    const from = Date.now()
     const started = performance.now()
     const result = await fn()
     const ms = performance.now() - started
+    const to = Date.now()
     // The answers of requests sent during the step arrive once the loop is free again: wait for them.
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    const ok = samples.filter((s) => s >= 0)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    // Only the requests sent during the step (the setup's late answers are not its own).
+    const asked = samples.filter((s) => s.sentAt >= from && s.sentAt <= to)
+    samples = samples.filter((s) => s.sentAt > to)
+    const ok = asked.filter((s) => s.ms >= 0).map((s) => s.ms)
     console.log(
       `${label}: ${Math.round(ms)} ms, ${Math.round(ROWS / (ms / 1000))} rows/s; /healthz ${ok.length} samples` +
-        ` (${samples.length - ok.length} failed): p50 ${quantile(ok, 0.5).toFixed(0)} ms, p99 ${quantile(ok, 0.99).toFixed(0)} ms, max ${Math.max(...ok).toFixed(0)} ms`,
+        ` (${asked.length - ok.length} failed): p50 ${quantile(ok, 0.5).toFixed(0)} ms, p99 ${quantile(ok, 0.99).toFixed(0)} ms, max ${Math.max(...ok).toFixed(0)} ms`,
     )
     return result
   }
@@ -162,8 +173,11 @@ try {
   // The setup above held the loop too: its late answers are not the idle baseline.
   await new Promise((resolve) => setTimeout(resolve, 1000))
   await step('idle (no import, 2 s)', () => new Promise((resolve) => setTimeout(resolve, 2000)))
-  await importFile('1. all new:', file(0))
-  await importFile('2. all changed:', file(3))
+  // Both files made before any step (making one holds this process for about a second).
+  const created = file(0)
+  const changed = file(3)
+  await importFile('1. all new:', created)
+  await importFile('2. all changed:', changed)
 } finally {
   sampler.kill()
   health.close()

@@ -279,7 +279,11 @@ function recordsOf(raw: RawRecord[]): CsvRecords {
   // `info.lines` is the line a record ends on; it starts on the line after the previous one ended,
   // unless blank lines came between (skipped), which the record's own line count settles.
   const records = body.map(({ record, info }) => {
-    const spanned = record.reduce((n, cell) => n + (cell.match(/\r\n|\r|\n/g)?.length ?? 0), 0)
+    // The regular expression only for a cell holding a line break: 150,000 cells took 0.2 s otherwise.
+    const spanned = record.reduce(
+      (n, cell) => n + (cell.includes('\n') || cell.includes('\r') ? (cell.match(/\r\n|\r|\n/g)?.length ?? 0) : 0),
+      0,
+    )
     return { line: info.lines - spanned, cells: record }
   })
   return { header: header as CsvColumn[], columns, records, errors }
