@@ -754,7 +754,7 @@ export const productImports = pgTable(
 /**
  * Catalogue imports run as jobs (migration 0035_import_jobs; docs/product-csv.md, "Imports as jobs";
  * docs/decisions/0061-imports-as-jobs.md): one row per dry run or apply. `content` is the uploaded
- * file as text (at most CSV_MAX_BYTES); `rowsDone` of `rowsTotal` is the progress and the checkpoint a
+ * file as text (at most CSV_MAX_BYTES; '' in an apply, which reads its dry run's); `rowsDone` of `rowsTotal` is the progress and the checkpoint a
  * resumed run continues from (an apply advances it in the transaction of the slice it wrote);
  * `counts`, `errors` (the first IMPORT_ERRORS_MAX, line order) and `errorCount` the result so far. An
  * apply names the clean dry run it applies (`checkedJobId`, at most one apply each).

@@ -126,7 +126,7 @@ export async function startImportDryRun(deps: ImportJobDeps, bytes: Uint8Array, 
 export async function startImportApply(deps: ImportJobDeps, dryRunId: string, userId: string): Promise<ImportJob> {
   const row = await deps.db.transaction(async (tx) => {
     // Locked, so two "Apply" at once make one apply: the second finds the first's row below.
-    const [dry] = await tx.select().from(importJobs).where(eq(importJobs.id, dryRunId)).for('update')
+    const [dry] = await tx.select(STATUS_COLUMNS).from(importJobs).where(eq(importJobs.id, dryRunId)).for('update')
     if (!dry || dry.mode !== 'dry-run') throw NotFound(IMPORT_JOB_NOT_FOUND)
     const [existing] = await tx
       .select(STATUS_COLUMNS)
@@ -138,7 +138,8 @@ export async function startImportApply(deps: ImportJobDeps, dryRunId: string, us
     if (!dry.finishedAt || dry.finishedAt.getTime() < Date.now() - IMPORT_UPLOAD_TTL_MS) throw Conflict(IMPORT_CHECK_EXPIRED)
     const [row] = await tx
       .insert(importJobs)
-      .values({ mode: 'apply', content: dry.content, checkedJobId: dryRunId, createdBy: userId, rowsTotal: dry.rowsTotal })
+      // The file stays in the dry run's row (copying megabytes would hold the embedded database for a while).
+      .values({ mode: 'apply', content: '', checkedJobId: dryRunId, createdBy: userId, rowsTotal: dry.rowsTotal })
       .returning(STATUS_COLUMNS)
     await deps.jobs.send('product.import', { importJobId: row!.id }, { tx })
     return row!
@@ -205,7 +206,15 @@ export async function runImportJob(deps: ImportJobDeps, id: string, opts: RunImp
     .set({ status: 'running', startedAt: job.startedAt ?? new Date(), updatedAt: new Date() })
     .where(eq(importJobs.id, id))
 
-  const file = await readProductCsv(job.content)
+  // An apply reads the file of the dry run it applies.
+  const [checked] = job.checkedJobId
+    ? await deps.db.select({ content: importJobs.content }).from(importJobs).where(eq(importJobs.id, job.checkedJobId))
+    : [{ content: job.content }]
+  if (!checked) {
+    await failImportJob(deps, id, IMPORT_CHECK_EXPIRED)
+    return
+  }
+  const file = await readProductCsv(checked.content)
   if (file.errors.length > 0) {
     // The header or the whole file is wrong: the dry run's answer is that error (an apply cannot get here: its dry run was clean).
     await deps.db
