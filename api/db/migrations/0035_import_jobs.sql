@@ -26,6 +26,10 @@ CREATE TABLE IF NOT EXISTS "import_jobs" (
 	CONSTRAINT "import_jobs_rows_check" CHECK ("rows_done" >= 0 AND "rows_done" <= "rows_total")
 );
 --> statement-breakpoint
+-- The file is stored without compression (PostgreSQL docs, "TOAST": EXTERNAL storage): compressing
+-- megabytes with pglz held the embedded database, and with it the server's thread, on every upload.
+ALTER TABLE "import_jobs" ALTER COLUMN "content" SET STORAGE EXTERNAL;
+--> statement-breakpoint
 -- One apply per checked file: a second "Apply" of the same dry run finds the first one.
 CREATE UNIQUE INDEX IF NOT EXISTS "import_jobs_checked_job_idx" ON "import_jobs" USING btree ("checked_job_id") WHERE "mode" = 'apply';
 --> statement-breakpoint

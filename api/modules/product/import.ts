@@ -35,7 +35,7 @@ import {
   type ParsedRow,
   type RowFields,
 } from './csv.ts'
-import { stockOf, writeStock } from './stock.ts'
+import { defaultStoreId, stockOf, writeStock } from './stock.ts'
 import { bulkStockWrites, refreshStockBits } from '../inventory/stock-bits.ts'
 import { recordAudit, type ActorDeps } from '../../lib/audit.ts'
 import { productAuditEntries, productAuditValues } from './audit.ts'
@@ -500,7 +500,11 @@ export async function writePlanned(tx: Tx, planned: Planned[], actor: string | n
   )
   // The stores' availability bits once for the whole write instead of a deferred trigger per stock
   // row at commit (measured on PGlite: 100 new products' triggers held the commit 0.3 s).
-  if (stockRows > 0) await refreshStockBits(tx)
+  // Only the default store's: the only one whose stock an import writes.
+  if (stockRows > 0) {
+    const storeId = await defaultStoreId(tx)
+    await refreshStockBits(tx, storeId ? [storeId] : [])
+  }
   const ids = [...created.map((p) => p.target.id), ...changedIds]
   await recordAudit(tx, productAuditEntries(actor, 'import', ids, before, await productAuditValues(tx, ids)))
   return changed.flatMap((p) => (p.current ? p.current.image.filter((url) => !p.target.image.includes(url)) : []))
