@@ -71,7 +71,10 @@ test('typing updates the results without Enter (debounced)', async ({ page }, te
   await expect(box).toHaveValue('')
   await expect(box).toBeFocused()
   // A revalidation of the shown query (after any action on the page) is not a search; an empty one is.
-  expect(loads.filter((q) => q !== 'milk'), `loads after emptying the box: ${loads.join(', ')}`).toEqual([])
+  expect(
+    loads.filter((q) => q !== 'milk'),
+    `loads after emptying the box: ${loads.join(', ')}`,
+  ).toEqual([])
   await box.pressSequentially('choclate', { delay: 30 })
   await expect(page).toHaveURL(/[?&]q=choclate(&|$)/)
   await expect(
@@ -84,8 +87,5 @@ test('typing updates the results without Enter (debounced)', async ({ page }, te
   expect(loads, 'the typed word was loaded').toContain('choclate')
   // Eight keys 30 ms apart load once; per-key loading would load 7 partial words. One partial load is
   // tolerated: a loaded CI machine can stall a keystroke past the 300 ms pause.
-  expect(
-    loads.filter((q) => q !== 'choclate' && q !== 'milk').length,
-    `loads while typing: ${loads.join(', ')}`,
-  ).toBeLessThanOrEqual(1)
+  expect(loads.filter((q) => q !== 'choclate' && q !== 'milk').length, `loads while typing: ${loads.join(', ')}`).toBeLessThanOrEqual(1)
 })
