@@ -10,6 +10,7 @@ import type { AppDeps } from './deps.ts'
 import { SWEEP_GRACE_MS, sweepUnusedImages } from './lib/image-sweep.ts'
 import { purgeIdleGuestCarts } from './modules/cart/service.ts'
 import { sendOrderMail } from './modules/order/mail.ts'
+import { failImportJob, IMPORT_STOPPED, runImportJob } from './modules/product/import-jobs.ts'
 import { expireReservations, runPaymentSweeps } from './modules/payment/service.ts'
 
 /** How often abandoned uploads are swept (ms): every 6 hours, on the hour (UTC). */
@@ -34,6 +35,15 @@ export function registerJobs(deps: AppDeps): void {
   // Expires every hold that is due, this order's among them (idempotent: a hold already ended is skipped).
   jobs.work('payments.hold-ended', async () => {
     await expireReservations(deps)
+  })
+  // Resumes from the job's checkpoint on every attempt; after the last one the job is marked failed, so its page stops waiting.
+  jobs.work('product.import', async ({ importJobId }, job) => {
+    try {
+      await runImportJob(deps, importJobId)
+    } catch (err) {
+      if (job.retryCount >= job.retryLimit) await failImportJob(deps, importJobId, IMPORT_STOPPED)
+      throw err
+    }
   })
   jobs.schedule('images.sweep', IMAGE_SWEEP_EVERY_MS)
   jobs.schedule('payments.sweep', PAYMENT_SWEEP_EVERY_MS)

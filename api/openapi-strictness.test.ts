@@ -16,6 +16,7 @@ import { GuestCartIdSchema } from '../contract/cart.ts'
 import { IdempotencyKeySchema } from '../contract/idempotency.ts'
 import { AdminOrderFilterShape } from '../contract/order.ts'
 import { AuditQuerySchema } from '../contract/audit.ts'
+import { ImportJobIdSchema } from '../contract/product-import.ts'
 import { SitemapPageSchema } from '../contract/sitemap.ts'
 import { findUnsafeValue } from './lib/safe-text.ts'
 import { createTestApp, type TestApp } from './testing/app.ts'
@@ -55,6 +56,8 @@ const SERVER_READS: Record<string, z.ZodType> = {
   lng: LongitudeSchema,
   // The stock CSV's store (contract/stock-csv.ts): GET /api/inventory/export, POST /api/inventory/import(/apply).
   storeid: StockCsvQuerySchema.shape.storeId,
+  // The import jobs' path parameter (contract/product-import.ts).
+  jobid: ImportJobIdSchema,
   // POST /api/payment/webhook/razorpay (contract/payment.ts).
   'x-razorpay-signature': WebhookSignatureSchema,
   'x-razorpay-event-id': WebhookEventIdSchema,

@@ -75,3 +75,39 @@ export const BulkUpdateSchema = z.object({
     .max(BULK_EDIT_MAX, `At most ${BULK_EDIT_MAX} products at once`),
 })
 export type BulkUpdateInput = z.output<typeof BulkUpdateSchema>
+
+/** An import job's id (api/db/schema.ts `importJobs`: 24 hex digits); any other text is refused with 400. */
+export const ImportJobIdSchema = z.string().regex(/^[0-9a-f]{24}$/, 'Not an import job id')
+
+/** GET /api/product/import/jobs/{jobId}: the job named in the path. */
+export const ImportJobParamsSchema = z.object({ jobId: ImportJobIdSchema })
+
+/** What an import job does: `dry-run` checks and writes nothing; `apply` writes a clean dry run's file. */
+export const IMPORT_JOB_MODES = ['dry-run', 'apply'] as const
+/** Where an import job is: waiting for the runner, under way, finished (result in `counts`/`errors`), or stopped. */
+export const IMPORT_JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const
+
+/**
+ * An import job as the API answers it (docs/product-csv.md, "Imports as jobs"): `rowsDone` of
+ * `rowsTotal` data rows handled so far (0 of 0 until the file is read); `counts`, `errors` (the first
+ * IMPORT_ERRORS_MAX, line order) and `errorCount` so far, final once `status` is `done` or `failed`;
+ * `message` why a job failed; `checkedJobId` the dry run an apply applies, `applyJobId` the apply of
+ * a dry run (null: none yet). Times are ISO 8601.
+ */
+export const ImportJobSchema = z.object({
+  id: z.string(),
+  kind: z.literal('product'),
+  mode: z.enum(IMPORT_JOB_MODES),
+  status: z.enum(IMPORT_JOB_STATUSES),
+  rowsTotal: z.number().int(),
+  rowsDone: z.number().int(),
+  counts: ImportCountsSchema,
+  errors: z.array(ImportErrorSchema),
+  errorCount: z.number().int(),
+  message: z.string().nullable(),
+  checkedJobId: z.string().nullable(),
+  applyJobId: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+})
+export type ImportJob = z.output<typeof ImportJobSchema>

@@ -754,6 +754,50 @@ export const productImports = pgTable(
 )
 
 /**
+ * Catalogue imports run as jobs (migration 0035_import_jobs; docs/product-csv.md, "Imports as jobs";
+ * docs/decisions/0061-imports-as-jobs.md): one row per dry run or apply. `content` is the uploaded
+ * file as text (at most CSV_MAX_BYTES; '' in an apply, which reads its dry run's); `rowsDone` of `rowsTotal` is the progress and the checkpoint a
+ * resumed run continues from (an apply advances it in the transaction of the slice it wrote);
+ * `counts`, `errors` (the first IMPORT_ERRORS_MAX, line order) and `errorCount` the result so far. An
+ * apply names the clean dry run it applies (`checkedJobId`, at most one apply each).
+ */
+export const importJobs = pgTable(
+  'import_jobs',
+  {
+    id: text('id').primaryKey().$defaultFn(newId),
+    kind: text('kind', { enum: ['product'] })
+      .notNull()
+      .default('product'),
+    mode: text('mode', { enum: ['dry-run', 'apply'] }).notNull(),
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('queued'),
+    rowsTotal: integer('rows_total').notNull().default(0),
+    rowsDone: integer('rows_done').notNull().default(0),
+    content: text('content').notNull(),
+    counts: jsonb('counts')
+      .$type<{ rows: number; created: number; updated: number; unchanged: number }>()
+      .notNull()
+      .default({ rows: 0, created: 0, updated: 0, unchanged: 0 }),
+    errors: jsonb('errors').$type<{ line: number; column: string; message: string }[]>().notNull().default([]),
+    errorCount: integer('error_count').notNull().default(0),
+    message: text('message'),
+    checkedJobId: text('checked_job_id').references((): AnyPgColumn => importJobs.id, { onDelete: 'set null' }),
+    createdBy: text('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('import_jobs_checked_job_idx')
+      .on(t.checkedJobId)
+      .where(sql`${t.mode} = 'apply'`),
+    index('import_jobs_created_idx').on(t.createdAt),
+  ],
+)
+
+/**
  * The audit trail (docs/product.md, "Audit trail"; docs/decisions/0024-staff-role-and-audit-trail.md):
  * one row per admin or staff change, written by api/lib/audit.ts `recordAudit` in the change's own
  * transaction. `actorId` has no foreign key (an entry outlives its author); `actorEmail` null = the

@@ -53,10 +53,12 @@ export interface Endpoint {
   uploadDescription?: string
   /** The query's schema. */
   query?: z.ZodObject
+  /** The path parameters' schema (`{jobId}` in `path`); the handler reads them with it (400 on a bad one). */
+  params?: z.ZodObject
   /** Request headers the endpoint reads (Idempotency-Key, X-Guest-Cart), lower-case names. */
   headers?: z.ZodObject
   /** Success answers by status. */
-  answers: Partial<Record<200 | 201, Answer>>
+  answers: Partial<Record<200 | 201 | 202, Answer>>
   /** Further error statuses (404, 409, 422, 429…). */
   errors?: ErrorStatus[]
   /** Keys a failure of some status carries beside the envelope, with that status's description. */
@@ -79,7 +81,9 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' as const, minimum: 1 } } }
 
 /** The error statuses of an endpoint: those following from its body, its guard and the database, and those it lists. */
-export function errorStatuses(endpoint: Pick<Endpoint, 'access' | 'body' | 'upload' | 'query' | 'errors' | 'answers'>): ErrorStatus[] {
+export function errorStatuses(
+  endpoint: Pick<Endpoint, 'access' | 'body' | 'upload' | 'query' | 'params' | 'errors' | 'answers'>,
+): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(endpoint.errors ?? [])
   // Every envelope route reads the database, which may be unreachable for a moment (503) or have
   // every pooled connection in use (429 "busy", api/app.ts).
@@ -87,7 +91,7 @@ export function errorStatuses(endpoint: Pick<Endpoint, 'access' | 'body' | 'uplo
     statuses.add(429)
     statuses.add(503)
   }
-  if (endpoint.body || endpoint.upload || endpoint.query) statuses.add(400)
+  if (endpoint.body || endpoint.upload || endpoint.query || endpoint.params) statuses.add(400)
   if (endpoint.body || endpoint.upload) {
     statuses.add(413)
     statuses.add(415)
@@ -133,6 +137,7 @@ export function routeOf(endpoint: Endpoint, tag: string): RouteConfig {
     request.body = { content: { 'multipart/form-data': { schema: z.object({ [endpoint.upload]: file }) } }, required: true }
   }
   if (endpoint.query) request.query = endpoint.query
+  if (endpoint.params) request.params = endpoint.params
   if (endpoint.headers) request.headers = endpoint.headers
   const signedIn: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }]
   const security = endpoint.access === 'public' ? [] : endpoint.access === 'cart' ? [...signedIn, { guestCart: [] }] : signedIn

@@ -32,6 +32,9 @@ interface GridRow {
   stock: number
 }
 
+/** The import page naming a job (docs/product-csv.md, "Imports as jobs"). */
+const JOB_PAGE = /\/dashboard\/product\/import\?job=[0-9a-f]{24}$/
+
 /** One CSV line (RFC 4180): every cell quoted, its quotes doubled (shelf names hold commas). */
 const csvLine = (cells: (string | number)[]) => cells.map((c) => `"${String(c).replace(/"/g, '""')}"`).join(',')
 
@@ -175,11 +178,18 @@ test('the filtered export imports back unchanged: the dry run finds 0 errors, th
   if (isJs(testInfo)) await waitForHydration(check)
   await page.getByLabel('CSV file').setInputFiles(file)
   await check.click()
+  // The check runs as a job: the page's address names it, and the page shows its progress or, once
+  // done (a two-row file is quick), its result.
+  await expect(page).toHaveURL(JOB_PAGE)
+  await expect(page.locator('[data-card="import-progress"], [data-card="import-result"]').first()).toBeVisible()
   const result = page.locator('[data-card="import-result"]')
-  await expect(result.getByRole('status')).toHaveText('2 rows: 0 to create, 0 to update, 2 unchanged; 0 errors.')
+  await expect(result.getByRole('status')).toHaveText('2 rows: 0 to create, 0 to update, 2 unchanged; 0 errors.', { timeout: 30_000 })
   await expect(result.getByRole('table', { name: 'Errors' })).toHaveCount(0)
+  const checkedAt = page.url()
   await result.getByRole('button', { name: 'Apply' }).click()
-  await expect(toast(page, 'Import applied: 0 created, 0 updated, 2 unchanged')).toBeVisible()
+  // The apply is a job of its own; when it is done the page says so with the counts.
+  await expect(page).not.toHaveURL(checkedAt)
+  await expect(toast(page, 'Import applied: 0 created, 0 updated, 2 unchanged')).toBeVisible({ timeout: 30_000 })
   await expect(page).toHaveURL(/\/dashboard\/product\/import\?created=0&updated=0&unchanged=2$/)
   await expect(page.locator('[data-card="import-summary"]')).toContainText('Import applied')
   const rows = await gridRows(request, f)
@@ -227,6 +237,23 @@ test('a file with bad rows lists line, column and message and writes nothing', a
       ]),
       // …and a category that does not exist.
       csvLine([`CATUI-${f.run}-x`, 'Nowhere', f.brand, '1 L', 10, 10, 1, 'true', `No Such Category ${f.run}`, '', f.shelf.image, 'x']),
+      // Then 3,000 good new rows, so that the check takes long enough for its progress to show.
+      ...Array.from({ length: 3000 }, (_, i) =>
+        csvLine([
+          `CATUI-${f.run}-bulk-${i}`,
+          `Catui Bulk ${i}`,
+          f.brand,
+          '1 L',
+          50,
+          45,
+          1,
+          'true',
+          f.shelf.category,
+          '',
+          f.shelf.image,
+          'x',
+        ]),
+      ),
     ].join('\r\n') + '\r\n'
   const file = testInfo.outputPath('bad.csv')
   fs.writeFileSync(file, csv)
@@ -237,8 +264,17 @@ test('a file with bad rows lists line, column and message and writes nothing', a
   if (isJs(testInfo)) await waitForHydration(check)
   await page.getByLabel('CSV file').setInputFiles(file)
   await check.click()
+  // A file of thousands of rows is checked for a while: the page shows the job's progress (with
+  // JavaScript by asking for it every second, without by refreshing itself), then the result.
+  await expect(page).toHaveURL(JOB_PAGE)
+  const progress = page.locator('[data-card="import-progress"]')
+  await expect(progress.getByRole('progressbar', { name: 'Checking rows' })).toBeVisible()
+  await expect(progress.getByRole('status')).toContainText(/of 3004 rows done|Reading the file/)
+  if (!isJs(testInfo)) await expect(progress.locator('noscript')).toHaveCount(1)
   const result = page.locator('[data-card="import-result"]')
-  await expect(result.getByRole('alert')).toContainText('Nothing was written')
+  await expect(result.getByRole('alert')).toContainText('Nothing was written', { timeout: 60_000 })
+  await expect(progress).toHaveCount(0)
+  await expect(result.getByRole('status')).toContainText(/^3004 rows: 3001 to create, 0 to update, 0 unchanged; \d+ errors\.$/)
   const errors = result.getByRole('table', { name: 'Errors' }).locator('tbody tr')
   const cells = async () =>
     (await errors.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')))) as string[][]

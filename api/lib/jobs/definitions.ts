@@ -35,6 +35,13 @@ const MAIL_RETRY = { retryLimit: 10, retryDelaySeconds: 30, retryBackoff: true, 
 /** Periodic housekeeping: the next scheduled run is the retry; one more attempt a minute later. */
 const HOUSEKEEPING_RETRY = { retryLimit: 1, retryDelaySeconds: 60, retryBackoff: false, expireInSeconds: 15 * 60 } as const
 
+/**
+ * A product CSV import (docs/product-csv.md, "Imports as jobs"): a few retries soon after a failure,
+ * each resuming from the job's checkpoint; an attempt may run 15 minutes (50,000 rows, the file's
+ * cap, at the measured rate take about 3).
+ */
+const IMPORT_RETRY = { retryLimit: 5, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 15 * 60 } as const
+
 /** The order emails (docs/jobs.md, "Order emails"): which one, and of which order. */
 export const OrderMailJobSchema = z.discriminatedUnion('kind', [
   /** The confirmation of a placed order. */
@@ -63,6 +70,8 @@ export const JOB_DEFINITIONS = {
   'payments.hold-ended': { schema: z.object({ orderId: z.string().min(1).max(64) }), ...HOUSEKEEPING_RETRY },
   /** Removes guest carts idle past 30 days (api/modules/cart/service.ts `purgeIdleGuestCarts`). */
   'carts.purge-idle-guests': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
+  /** Runs or resumes one import job: its row in `import_jobs` holds the file and the checkpoint (api/modules/product/import-jobs.ts). */
+  'product.import': { schema: z.object({ importJobId: z.string().min(1).max(64) }), ...IMPORT_RETRY },
 } as const satisfies Record<string, JobDefinition>
 
 export type JobName = keyof typeof JOB_DEFINITIONS

@@ -17,13 +17,21 @@ import {
   UpdateProductSchema,
 } from '../../../contract/product.ts'
 import { readFileField } from '../../lib/multipart.ts'
-import { BulkUpdateSchema, ImportAnswerSchema, ImportApplySchema } from '../../../contract/product-import.ts'
+import type { Context } from 'hono'
+import {
+  BulkUpdateSchema,
+  ImportAnswerSchema,
+  ImportApplySchema,
+  ImportJobParamsSchema,
+  ImportJobSchema,
+} from '../../../contract/product-import.ts'
 import { exportProductsCsv } from './export.ts'
 import { adminListProducts } from './admin-list.ts'
 import { AdminProductFilterSchema, AdminProductListSchema, AdminProductRowSchema } from '../../../contract/product-admin.ts'
 import { BadRequest } from '../../lib/errors.ts'
 import { applyImport, dryRunImport, IMPORT_APPLIED, IMPORT_CHECKED } from './import.ts'
 import { CSV_MAX_BYTES } from './csv.ts'
+import { IMPORT_JOB_STARTED, importJobStatus, startImportApply, startImportDryRun } from './import-jobs.ts'
 import { BULK_UPDATED, bulkUpdateProducts } from './bulk.ts'
 import { STORE_HEADER, productReadDeps, requestStore } from '../store/service.ts'
 import {
@@ -265,6 +273,59 @@ export function productRoutes(deps: AppDeps) {
   endpoint(
     {
       method: 'post',
+      path: '/import/jobs',
+      summary: 'Start a dry run of a product CSV as a job (ADMIN): the file is stored and checked in the background',
+      description:
+        'Answers at once with the job (`status` `queued`); GET /import/jobs/{jobId} follows its progress and result (docs/product-csv.md, "Imports as jobs").',
+      access: 'admin',
+      upload: 'file',
+      uploadDescription: `The product CSV (docs/product-csv.md), UTF-8, at most ${CSV_MAX_BYTES / 1024 / 1024} MB`,
+      answers: { 202: { description: 'The queued dry run', data: ImportJobSchema } },
+    },
+    requireAdmin(deps),
+    async (c) => {
+      const file = await readFileField(c, 'file', CSV_MAX_BYTES)
+      return ok(c, IMPORT_JOB_STARTED, await startImportDryRun(deps, file.bytes, currentUser(c).id), {}, 202)
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/import/jobs/{jobId}/apply',
+      summary: 'Apply a dry run that found no error (ADMIN), as a job writing the file in slices; once per dry run',
+      description:
+        'A second call answers the apply already started. 409 when the dry run is still running, found errors, or is older than a day.',
+      access: 'admin',
+      params: ImportJobParamsSchema,
+      answers: { 202: { description: 'The queued (or already started) apply', data: ImportJobSchema } },
+      errors: [404, 409],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      return ok(c, IMPORT_JOB_STARTED, await startImportApply(deps, jobIdOf(c), currentUser(c).id), {}, 202)
+    },
+  )
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/import/jobs/{jobId}',
+      summary: "An import job's progress (rows done of total) and, once finished, its result (ADMIN)",
+      access: 'admin',
+      params: ImportJobParamsSchema,
+      answers: { 200: { description: 'The job', data: ImportJobSchema } },
+      errors: [404],
+    },
+    requireAdmin(deps),
+    async (c) => {
+      return ok(c, 'Import job', await importJobStatus(deps, jobIdOf(c)))
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
       path: '/bulk-update',
       summary: 'Change the MRP, selling price and stock of many products (ADMIN), in one transaction',
       access: 'admin',
@@ -279,4 +340,17 @@ export function productRoutes(deps: AppDeps) {
   )
 
   return router
+}
+
+/**
+ * The `{jobId}` of an import job route, checked by its schema (contract/product-import.ts).
+ * @throws 400 naming `jobId` when it is not an import job id
+ */
+function jobIdOf(c: Context): string {
+  const parsed = ImportJobParamsSchema.safeParse({ jobId: c.req.param('jobId') })
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'Not an import job id'
+    throw BadRequest(`jobId: ${message}`, [{ path: 'jobId', message }])
+  }
+  return parsed.data.jobId
 }

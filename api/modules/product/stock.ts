@@ -4,8 +4,9 @@
  * active store by position; docs/stores.md, "Stock"), as the original client's product `stock` is.
  * Other stores' stock is edited per store (docs/stores.md, "Admin API").
  */
-import { sql, type SQL } from 'drizzle-orm'
+import { asc, desc, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
+import { stores } from '../../db/schema.ts'
 
 /** The default store's id, as SQL (the first active store by position; the first store when none is active). */
 const DEFAULT_STORE = sql`(select s.id from stores s order by s.active desc, s.position, s.created_at, s.id limit 1)`
@@ -28,4 +29,17 @@ export async function writeStock(db: Pick<Db, 'execute'>, changes: { productId: 
           on conflict (store_id, product_id) do update set stock = excluded.stock, updated_at = now()`,
     )
   }
+}
+
+/**
+ * The default store's id (the store `writeStock` writes), in the order of DEFAULT_STORE; null when
+ * there is no store at all.
+ */
+export async function defaultStoreId(db: Pick<Db, 'select'>): Promise<string | null> {
+  const [store] = await db
+    .select({ id: stores.id })
+    .from(stores)
+    .orderBy(desc(stores.active), asc(stores.position), asc(stores.createdAt), asc(stores.id))
+    .limit(1)
+  return store?.id ?? null
 }

@@ -1,7 +1,9 @@
 /**
  * Typed calls to the admin product grid's endpoints (docs/product-csv.md): the grid's page
  * (POST /api/product/admin-list), the CSV export narrowed by its filters (GET /api/product/export),
- * the import's dry run and apply (POST /api/product/import, /import/apply) and the bulk price and
+ * the import's dry run and apply (POST /api/product/import, /import/apply), the same as jobs
+ * (POST /api/product/import/jobs, /import/jobs/{jobId}/apply, GET /import/jobs/{jobId};
+ * docs/product-csv.md, "Imports as jobs") and the bulk price and
  * stock edit (POST /api/product/bulk-update). Every call carries the admin's session; answers are
  * parsed with the schemas of contract/product-admin.ts and contract/product-import.ts (a malformed one is a 502 failure); failures come back as
  * `{ ok: false }` with the API's status, message and issues, never thrown.
@@ -16,12 +18,18 @@ import {
   type AdminProductListInput,
   type AdminProductRow,
 } from '../../../contract/product-admin.ts'
-import { ImportAnswerSchema, type BulkUpdateInput, type ImportAnswer } from '../../../contract/product-import.ts'
+import {
+  ImportAnswerSchema,
+  ImportJobSchema,
+  type BulkUpdateInput,
+  type ImportAnswer,
+  type ImportJob,
+} from '../../../contract/product-import.ts'
 import { productGridQuery } from '../../lib/product-grid.ts'
 import { PagingExtraShape, type PagingExtra } from '../../../contract/paging.ts'
 import type { Api } from '../api-context.ts'
 
-export type { AdminProductRow, ImportAnswer }
+export type { AdminProductRow, ImportAnswer, ImportJob }
 
 /** One page of the grid: its rows, how many products the filters select, the page count and the brands for the filter. */
 export interface AdminProductGridPage extends PagingExtra {
@@ -73,6 +81,36 @@ export async function checkProductImport(api: Api, session: RequestSession, file
  */
 export async function applyProductImport(api: Api, session: RequestSession, upload: string): Promise<UpstreamResult<ImportAnswer>> {
   return parseData(await upstream<unknown>(api, 'product/import/apply', { method: 'POST', json: { upload }, session }), ImportAnswerSchema)
+}
+
+/**
+ * `POST /api/product/import/jobs` (multipart field `file`): stores the file and queues its dry run.
+ * Answers the job (202, `status` queued); 400 a file that is not UTF-8, 413 over the cap.
+ */
+export async function startProductImportJob(api: Api, session: RequestSession, file: File): Promise<UpstreamResult<ImportJob>> {
+  const formData = new FormData()
+  formData.append('file', file, file.name || 'products.csv')
+  return parseData(await upstream<unknown>(api, 'product/import/jobs', { method: 'POST', formData, session }), ImportJobSchema)
+}
+
+/**
+ * `POST /api/product/import/jobs/{jobId}/apply`: queues the apply of a dry run that found no error
+ * (asked again, answers the same apply). 404 an unknown dry run; 409 one still running, with
+ * errors, or older than a day.
+ */
+export async function startProductImportApply(api: Api, session: RequestSession, jobId: string): Promise<UpstreamResult<ImportJob>> {
+  return parseData(
+    await upstream<unknown>(api, `product/import/jobs/${encodeURIComponent(jobId)}/apply`, { method: 'POST', session }),
+    ImportJobSchema,
+  )
+}
+
+/** `GET /api/product/import/jobs/{jobId}`: the job's progress (rows done of total) and, once finished, its result. 404 unknown. */
+export async function getProductImportJob(api: Api, session: RequestSession, jobId: string): Promise<UpstreamResult<ImportJob>> {
+  return parseData(
+    await upstream<unknown>(api, `product/import/jobs/${encodeURIComponent(jobId)}`, { method: 'GET', session }),
+    ImportJobSchema,
+  )
 }
 
 /**

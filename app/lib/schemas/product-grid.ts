@@ -52,10 +52,13 @@ export const ImportCheckFormSchema = z.object({
     .refine((file) => /\.csv$/i.test(file.name) || /^text\/(csv|plain)\b/.test(file.type), 'Choose a .csv file (save it as "CSV UTF-8")'),
 })
 
-/** The import's apply: the upload id the dry run answered (64 hex digits, the SHA-256 of the file). */
+/**
+ * The import's apply: the id of the dry run job that checked the file (24 hex digits,
+ * contract/product-import.ts `ImportJobIdSchema`; docs/product-csv.md, "Imports as jobs").
+ */
 export const ImportApplyFormSchema = z.object({
-  upload: z
+  jobId: z
     .string({ error: 'Check the file first' })
     .trim()
-    .regex(/^[0-9a-f]{64}$/, 'Check the file first'),
+    .regex(/^[0-9a-f]{24}$/, 'Check the file first'),
 })

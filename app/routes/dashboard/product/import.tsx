@@ -1,23 +1,34 @@
 /**
- * /dashboard/product/import (admin; docs/product-csv.md: the file format, the dry run and the apply;
- * docs/decisions/0023-catalogue-import.md). Two steps, each a plain POST, so both work without
- * JavaScript (docs/decisions/0007-progressive-enhancement.md):
+ * /dashboard/product/import (admin; docs/product-csv.md: the file format, "Imports as jobs";
+ * docs/decisions/0061-imports-as-jobs.md). Each step is a plain POST that starts a job on the API and
+ * redirects to this page with the job in the address (`?job=<id>`), so both work without JavaScript
+ * (docs/decisions/0007-progressive-enhancement.md) and a reload never starts a job twice:
  *
  * 1. "Check file" (`intent=check`, multipart field `file`, at most CSV_MAX_BYTES: a larger body is
- *    refused with 413 before the API is called): the API's dry run. The page shows how many rows
- *    would be created, updated or left unchanged and every error as line, column and message; nothing
- *    is written.
- * 2. "Apply" (`intent=apply`, shown only when the check found no error): posts the checked upload's id
- *    (the API keeps the checked file for a day), which the API writes in one transaction after
- *    checking it again. Success redirects here with the counts in the address
- *    (`?created=&updated=&unchanged=`) and a toast, so a reload never applies twice; a refusal (the
- *    catalogue changed since the check, the upload expired) is said with its rows' errors.
+ *    refused with 413 before the API is called): the API stores the file and queues its dry run.
+ * 2. While a job runs the page shows a progress bar (rows done of total). With JavaScript the loader
+ *    is revalidated every POLL_MS; without, the page refreshes itself every 2 s
+ *    (`<meta http-equiv="refresh">` inside `<noscript>`, in the server's HTML only).
+ * 3. A finished dry run shows how many rows would be created, updated or left unchanged and every
+ *    error as line, column and message; nothing is written. Without an error, "Apply"
+ *    (`intent=apply`, the dry run's job id) queues the apply, whose progress shows the same way.
+ * 4. A finished apply redirects here with the counts in the address (`?created=&updated=&unchanged=`)
+ *    and a toast; one the API stopped (the catalogue changed since the check) says why, with its rows'
+ *    errors.
  */
 import { getFormProps, getInputProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { useEffect } from 'react'
+import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import type { Route } from './+types/import'
-import { applyProductImport, checkProductImport, type ImportAnswer } from '../../../.server/api/product-admin.ts'
+import {
+  getProductImportJob,
+  startProductImportApply,
+  startProductImportJob,
+  type ImportAnswer,
+  type ImportJob,
+} from '../../../.server/api/product-admin.ts'
 import { readAdminForm } from '../../../.server/admin-form.ts'
 import { requireAdmin, requireUser } from '../../../.server/auth.ts'
 import { getSession } from '../../../.server/context.ts'
@@ -33,6 +44,7 @@ import { countLabel } from '../../../lib/plural.ts'
 import { CSV_MAX_BYTES, IMPORT_TOO_LARGE, ImportApplyFormSchema, ImportCheckFormSchema } from '../../../lib/schemas/product-grid.ts'
 import { formatByteSize, MULTIPART_OVERHEAD_BYTES } from '../../../../contract/file.ts'
 import { apiOf } from '../../../.server/api-context.ts'
+import { ImportJobIdSchema } from '../../../../contract/product-import.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Import products | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -48,13 +60,36 @@ function readApplied(search: URLSearchParams): { created: number; updated: numbe
   return created === null || updated === null || unchanged === null ? null : { created, updated, unchanged }
 }
 
+/** How often the page asks for a running job's progress with JavaScript (ms). */
+const POLL_MS = 1000
+/** How often the page reloads itself without JavaScript while a job runs (s). */
+const REFRESH_S = 2
+
+/** The job named by `?job=`, read from the API; an unknown or malformed id is said, not thrown. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   await requireAdmin(context, url)
-  return data({ applied: readApplied(url.searchParams) })
+  const applied = readApplied(url.searchParams)
+  const jobParam = url.searchParams.get('job')
+  if (jobParam === null) return data({ applied, job: null, jobError: null })
+  const jobId = ImportJobIdSchema.safeParse(jobParam)
+  if (!jobId.success) return data({ applied, job: null, jobError: 'No such import: check the file again' }, { status: 404 })
+  const session = getSession(context)
+  const result = await getProductImportJob(apiOf(context), session, jobId.data)
+  if (!result.ok) return data({ applied, job: null, jobError: result.message }, { status: result.status === 404 ? 404 : 200 })
+  const job = result.data
+  if (job.mode === 'apply' && job.status === 'done') {
+    const { created, updated, unchanged } = job.counts
+    const params = new URLSearchParams({ created: String(created), updated: String(updated), unchanged: String(unchanged) })
+    return redirectWithToast(session, `${IMPORT_PATH}?${params}`, {
+      type: 'success',
+      message: `Import applied: ${created} created, ${updated} updated, ${unchanged} unchanged`,
+    })
+  }
+  return data({ applied, job, jobError: null })
 }
 
-/** The answer of a check (or of a refused apply): the form's reply, the file's name and the API's answer. */
-export type ImportReply = FormReply & { intent: 'check' | 'apply'; fileName: string; answer: ImportAnswer | null }
+/** The reply of a refused check or apply: the form's reply and the intent. */
+export type ImportReply = FormReply & { intent: 'check' | 'apply' }
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const api = apiOf(context)
@@ -70,49 +105,22 @@ export async function action({ request, context, url }: Route.ActionArgs) {
 
   if (intent === 'check') {
     const submission = parseWithZod(formData, { schema: ImportCheckFormSchema })
-    const extra = { intent, fileName: '', answer: null }
-    if (submission.status !== 'success') return invalidFormReply(submission, { extra, hideFields: ['file'] })
-    const { file } = submission.value
-    const result = await checkProductImport(api, session, file)
-    if (!result.ok)
-      return failedFormReply(submission, result, { fields: ['file'], extra: { ...extra, fileName: file.name }, hideFields: ['file'] })
-    const reply: ImportReply = {
-      result: submission.reply({ hideFields: ['file'] }),
-      toast: null,
-      intent,
-      fileName: file.name,
-      answer: result.data,
-    }
-    return data(reply)
+    if (submission.status !== 'success') return invalidFormReply(submission, { extra: { intent }, hideFields: ['file'] })
+    const result = await startProductImportJob(api, session, submission.value.file)
+    if (!result.ok) return failedFormReply(submission, result, { fields: ['file'], extra: { intent }, hideFields: ['file'] })
+    return redirect(`${IMPORT_PATH}?job=${result.data.id}`)
   }
 
   const submission = parseWithZod(formData, { schema: ImportApplyFormSchema })
-  const fileName = readText(formData, 'fileName').slice(0, 200)
-  const extra = { intent, fileName, answer: null }
-  if (submission.status !== 'success') return invalidFormReply(submission, { extra })
-  const result = await applyProductImport(api, session, submission.value.upload)
-  if (!result.ok) {
-    // A row that no longer applies comes back as an issue "line 7, mrp": shown as the check's table.
-    const errors = result.issues.flatMap((issue) => {
-      const match = /^line (\d+)(?:, (.*))?$/.exec(issue.path)
-      return match ? [{ line: Number(match[1]), column: match[2] ?? '', message: issue.message }] : []
-    })
-    const answer: ImportAnswer | null =
-      errors.length > 0
-        ? { upload: '', applied: false, counts: { rows: 0, created: 0, updated: 0, unchanged: 0 }, errors, errorCount: errors.length }
-        : null
-    return failedFormReply(submission, result, { extra: { ...extra, answer } })
-  }
-  const { created, updated, unchanged } = result.data.counts
-  const params = new URLSearchParams({ created: String(created), updated: String(updated), unchanged: String(unchanged) })
-  return redirectWithToast(session, `${IMPORT_PATH}?${params}`, {
-    type: 'success',
-    message: `Import applied: ${created} created, ${updated} updated, ${unchanged} unchanged`,
-  })
+  if (submission.status !== 'success') return invalidFormReply(submission, { extra: { intent } })
+  const result = await startProductImportApply(api, session, submission.value.jobId)
+  if (!result.ok) return failedFormReply(submission, result, { extra: { intent } })
+  return redirect(`${IMPORT_PATH}?job=${result.data.id}`)
 }
 
 export default function ProductImportPage({ loaderData, actionData }: Route.ComponentProps) {
-  const reply = actionData && 'answer' in actionData ? (actionData as ImportReply) : null
+  const reply = actionData && 'intent' in actionData ? (actionData as ImportReply) : null
+  const { job, jobError, applied } = loaderData
   return (
     <section className="p-4 md:p-6">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
@@ -121,12 +129,66 @@ export default function ProductImportPage({ loaderData, actionData }: Route.Comp
           Back to products
         </Link>
       </div>
-      {loaderData.applied && !reply ? <AppliedSummary counts={loaderData.applied} /> : null}
+      {applied && !job ? <AppliedSummary counts={applied} /> : null}
+      {jobError ? (
+        <div data-card="import-result" role="alert" className="mb-4 rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          {jobError}
+        </div>
+      ) : null}
+      {job && (job.status === 'queued' || job.status === 'running') ? <JobProgress job={job} /> : null}
+      {job?.status === 'done' && job.mode === 'dry-run' ? <CheckResult job={job} reply={reply?.intent === 'apply' ? reply : null} /> : null}
+      {job?.status === 'failed' ? <JobFailed job={job} /> : null}
       <FileFormat />
       <CheckForm reply={reply?.intent === 'check' ? reply : null} />
-      {reply?.answer ? <CheckResult reply={reply} /> : null}
-      {reply?.intent === 'apply' && !reply.answer ? <ApplyRefused reply={reply} /> : null}
     </section>
+  )
+}
+
+/**
+ * A running job's progress: a bar of rows done of total. With JavaScript the loader is revalidated
+ * every POLL_MS while no navigation is under way; without, a refresh every REFRESH_S seconds, written
+ * inside `<noscript>` and only into the server's HTML (a browser running scripts never reads it, and
+ * a page drawn by the client has none).
+ */
+function JobProgress({ job }: { job: ImportJob }) {
+  const hydrated = useHydrated()
+  const { revalidate, state } = useRevalidator()
+  const idle = useNavigation().state === 'idle' && state === 'idle'
+  useEffect(() => {
+    if (!idle) return
+    const timer = setTimeout(() => void revalidate(), POLL_MS)
+    return () => clearTimeout(timer)
+  }, [idle, revalidate, job.rowsDone, job.status])
+  const doing = job.mode === 'apply' ? 'Applying' : 'Checking'
+  return (
+    <div data-card="import-progress" className="mb-4 grid gap-2 rounded-xl border border-slate-200 bg-white p-3">
+      {hydrated ? null : (
+        <noscript>
+          <meta httpEquiv="refresh" content={String(REFRESH_S)} />
+        </noscript>
+      )}
+      <h2 className="text-base font-semibold text-slate-900">
+        {job.status === 'queued' ? `${doing} the file: waiting to start` : `${doing} the file…`}
+      </h2>
+      <progress className="h-3 w-full" aria-label={`${doing} rows`} max={Math.max(job.rowsTotal, 1)} value={job.rowsDone} />
+      <p className="text-sm text-slate-700" role="status">
+        {job.rowsTotal > 0 ? `${job.rowsDone} of ${countLabel(job.rowsTotal, 'row')} done` : 'Reading the file…'}
+      </p>
+      <p className="text-xs text-slate-500">This page updates by itself; you may leave it and come back to this address.</p>
+    </div>
+  )
+}
+
+/** A stopped job: why (the catalogue changed since the check, repeated failures), with its rows' errors. */
+function JobFailed({ job }: { job: ImportJob }) {
+  return (
+    <div data-card="import-result" className="mb-4 rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+      <p className="font-semibold" role="alert">
+        {job.mode === 'apply' ? 'The import was stopped' : 'The check was stopped'}
+      </p>
+      {job.message ? <p className="mt-1">{job.message}</p> : null}
+      {job.errors.length > 0 ? <ErrorTable errors={job.errors} /> : null}
+    </div>
   )
 }
 
@@ -208,68 +270,77 @@ function CheckForm({ reply }: { reply: ImportReply | null }) {
   )
 }
 
-/** The dry run's answer: the counts, every error as line, column and message, and Apply when there is none. */
-function CheckResult({ reply }: { reply: ImportReply }) {
-  const answer = reply.answer!
-  const { counts, errors, errorCount } = answer
-  const clean = errorCount === 0 && reply.intent === 'check'
+/** A finished dry run: the counts, every error as line, column and message, and Apply when there is none. */
+function CheckResult({ job, reply }: { job: ImportJob; reply: ImportReply | null }) {
+  const { counts, errors, errorCount } = job
   return (
-    <div data-card="import-result" className="rounded-xl border border-slate-200 bg-white p-3">
-      <h2 className="text-base font-semibold text-slate-900">
-        {reply.intent === 'apply' ? 'The import was refused: nothing was written' : `Checked ${reply.fileName || 'the file'}`}
-      </h2>
-      {reply.intent === 'check' ? (
-        <p className="mt-1 text-sm text-slate-700" role="status">
-          {countLabel(counts.rows, 'row')}: {counts.created} to create, {counts.updated} to update, {counts.unchanged} unchanged;{' '}
-          <strong>{countLabel(errorCount, 'error')}</strong>.
-        </p>
-      ) : null}
+    <div data-card="import-result" className="mb-4 rounded-xl border border-slate-200 bg-white p-3">
+      <h2 className="text-base font-semibold text-slate-900">File checked</h2>
+      <p className="mt-1 text-sm text-slate-700" role="status">
+        {countLabel(counts.rows, 'row')}: {counts.created} to create, {counts.updated} to update, {counts.unchanged} unchanged;{' '}
+        <strong>{countLabel(errorCount, 'error')}</strong>.
+      </p>
       {errors.length > 0 ? (
         <>
           <p className="mt-2 text-sm text-red-800" role="alert">
             Nothing was written. Fix these rows and check the file again
             {errorCount > errors.length ? ` (the first ${errors.length} of ${errorCount} errors are listed)` : ''}.
           </p>
-          <table className="mt-2 w-full table-fixed text-left text-sm" aria-label="Errors">
-            <thead className="bg-slate-50 text-slate-600">
-              <tr>
-                <th scope="col" className="w-14 px-2 py-1">
-                  Line
-                </th>
-                <th scope="col" className="w-28 px-2 py-1">
-                  Column
-                </th>
-                <th scope="col" className="px-2 py-1">
-                  Message
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {errors.map((e, i) => (
-                <tr key={`${e.line}-${e.column}-${i}`} className="border-t border-slate-100 align-top">
-                  <td className="px-2 py-1 tabular-nums">{e.line}</td>
-                  <td className="px-2 py-1 break-words">{e.column || '(row)'}</td>
-                  <td className="px-2 py-1 break-words">{e.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ErrorTable errors={errors} />
         </>
-      ) : null}
-      {clean ? <ApplyForm upload={answer.upload} fileName={reply.fileName} rows={counts.rows} /> : null}
+      ) : (
+        <ApplyForm jobId={job.id} rows={counts.rows} reply={reply} />
+      )}
     </div>
   )
 }
 
-function ApplyForm({ upload, fileName, rows }: { upload: string; fileName: string; rows: number }) {
+/** Errors as a table of line, column and message. */
+function ErrorTable({ errors }: { errors: ImportAnswer['errors'] }) {
+  return (
+    <table className="mt-2 w-full table-fixed text-left text-sm text-slate-800" aria-label="Errors">
+      <thead className="bg-slate-50 text-slate-600">
+        <tr>
+          <th scope="col" className="w-14 px-2 py-1">
+            Line
+          </th>
+          <th scope="col" className="w-28 px-2 py-1">
+            Column
+          </th>
+          <th scope="col" className="px-2 py-1">
+            Message
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {errors.map((e, i) => (
+          <tr key={`${e.line}-${e.column}-${i}`} className="border-t border-slate-100 align-top">
+            <td className="px-2 py-1 tabular-nums">{e.line}</td>
+            <td className="px-2 py-1 break-words">{e.column || '(row)'}</td>
+            <td className="px-2 py-1 break-words">{e.message}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+function ApplyForm({ jobId, rows, reply }: { jobId: string; rows: number; reply: ImportReply | null }) {
   const navigation = useNavigation()
   const isApplying = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'apply'
+  const messages = [...(reply?.result.error?.[''] ?? []), ...(reply?.result.error?.jobId ?? [])]
   return (
     <Form method="post" className="mt-3 grid gap-2">
       <input type="hidden" name="intent" value="apply" />
-      <input type="hidden" name="upload" value={upload} />
-      <input type="hidden" name="fileName" value={fileName} />
-      <p className="text-sm text-slate-700">No errors. Apply writes all {countLabel(rows, 'row')} in one transaction.</p>
+      <input type="hidden" name="jobId" value={jobId} />
+      <p className="text-sm text-slate-700">
+        No errors. Apply writes all {countLabel(rows, 'row')}, a slice at a time, checking each row again as it goes.
+      </p>
+      {messages.length > 0 ? (
+        <div role="alert" className="text-sm text-red-800">
+          <ErrorList errors={messages} />
+        </div>
+      ) : null}
       <button
         type="submit"
         disabled={isApplying}
@@ -279,18 +350,6 @@ function ApplyForm({ upload, fileName, rows }: { upload: string; fileName: strin
         {isApplying ? 'Applying…' : 'Apply'}
       </button>
     </Form>
-  )
-}
-
-/** An apply refused without row errors (the upload expired or was applied already). */
-function ApplyRefused({ reply }: { reply: ImportReply }) {
-  const messages = [...(reply.result.error?.[''] ?? []), ...(reply.result.error?.upload ?? [])]
-  return (
-    <div data-card="import-result" role="alert" className="rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-      <p className="font-semibold">The import was not applied</p>
-      <ErrorList errors={messages} />
-      <p className="mt-1">Check the file again, then apply.</p>
-    </div>
   )
 }
 
