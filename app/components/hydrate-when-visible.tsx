@@ -16,9 +16,15 @@ import { useEffect, useRef, useState } from 'react'
 // a box made during that time is one being hydrated.
 let hydrating = typeof document !== 'undefined'
 
-/** Called once by the root after hydration: boxes made from now on render their children at once. */
+/**
+ * Called once by the root after hydration (its first commit, every part of the page hydrated or, after
+ * a mismatch, rendered again): boxes made from now on render their children at once, and `<html>`
+ * gets `data-hydrated`, the page's one "JavaScript has taken over" mark (the browser tests wait for it
+ * before they type or click: an element can carry React's props before its root has committed).
+ */
 export function markHydrated(): void {
   hydrating = false
+  document.documentElement.setAttribute('data-hydrated', '')
 }
 
 /** `children` hydrated when within `margin` (a CSS length, as IntersectionObserver's rootMargin) of the viewport. */

@@ -20,10 +20,13 @@ export function isJs(testInfo: TestInfo): boolean {
 /**
  * Waits until React has hydrated `target` (its event handlers are attached), so a click or key press
  * goes to the page's JavaScript rather than to the browser's default (a link load, a form submit).
- * React keeps the props of each hydrated element under a `__reactProps$…` key.
- * (A `data-hydrated` attribute set by the root on hydration would be a cleaner handle.)
+ * React keeps the props of each hydrated element under a `__reactProps$…` key, but sets them while it
+ * renders, before the root commits: a mismatch found later renders the page again with new elements,
+ * and what was typed meanwhile is lost. So it also waits for the root's commit, which marks `<html>`
+ * with `data-hydrated` (app/components/hydrate-when-visible.tsx `markHydrated`), then for `target`.
  */
 export async function waitForHydration(target: Locator) {
+  await target.page().locator('html[data-hydrated]').waitFor({ state: 'attached' })
   await expect
     .poll(() => target.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactProps$'))), {
       message: 'the element is hydrated by React',
