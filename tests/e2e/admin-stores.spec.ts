@@ -14,7 +14,7 @@ import { test, expect, type APIRequestContext, type Page } from '@playwright/tes
 import {
   ADMIN,
   productBuyBox,
-  fillLogin,
+  signInWithPassword,
   isJs,
   newUser,
   openAccountMenu,
@@ -24,6 +24,7 @@ import {
   uniqueName,
   waitForHydration,
 } from './helpers.ts'
+import { adminHeaders } from './admin-fixtures.ts'
 
 const KORAMANGALA = 'storeBlrKoramangala'
 
@@ -37,21 +38,6 @@ interface StockRow {
   productId: string
   name: string
   stock: number
-}
-
-/** Signs the demo admin in through /login. */
-async function signInAsAdmin(page: Page) {
-  await page.goto('/login')
-  await fillLogin(page, ADMIN.email, ADMIN.password)
-  await expect(page).toHaveURL(/\/$/)
-}
-
-/** The admin's Bearer headers for API set-up and clean-up. */
-async function adminHeaders(request: APIRequestContext) {
-  const response = await request.post('/api/user/login', { data: { email: ADMIN.email, password: ADMIN.password } })
-  expect(response.ok()).toBe(true)
-  const body = (await response.json()) as { data: { accessToken: string } }
-  return { Authorization: `Bearer ${body.data.accessToken}` }
 }
 
 /** Every store, as the admin API lists it. */
@@ -95,7 +81,7 @@ test.describe('store admin', () => {
 
   test('adds a store at 560095, edits its radius and deactivates it', async ({ page, request }, testInfo) => {
     storeName = uniqueName(testInfo, 'Store')
-    await signInAsAdmin(page)
+    await signInWithPassword(page, ADMIN)
     const menu = await openAccountMenu(page)
     await menu.getByRole('link', { name: 'Stores', exact: true }).click()
     await expect(page).toHaveURL(/\/dashboard\/stores$/)
@@ -166,7 +152,7 @@ test.describe('store admin', () => {
     const product = rows.filter((row) => row.stock > 5)[isJs(testInfo) ? 0 : 1]
     expect(product, 'a product in stock at Koramangala').toBeTruthy()
     try {
-      await signInAsAdmin(page)
+      await signInWithPassword(page, ADMIN)
 
       // From the product's edit dialog: "Stock per store".
       await page.goto(`/dashboard/product?edit=${product.productId}`)
@@ -259,7 +245,7 @@ test.describe('store admin', () => {
       await neighbourUnaffected()
 
       // The admin sets it to 0 on Koramangala's stock page.
-      await signInAsAdmin(page)
+      await signInWithPassword(page, ADMIN)
       const setFromStockPage = async (stock: number) => {
         await page.goto(`/dashboard/stores/${KORAMANGALA}/stock?q=${encodeURIComponent(name)}`)
         const row = page.locator(`[data-card="stock"][data-product-id="${productId}"]`)
@@ -312,7 +298,7 @@ test.describe('store admin', () => {
       await expect(headline).toContainText('Koramangala, 560034')
       await expect(headline).toContainText('Delivery in')
 
-      await signInAsAdmin(page)
+      await signInWithPassword(page, ADMIN)
       await page.goto('/dashboard/stores')
       const card = page.locator(`[data-store-id="${KORAMANGALA}"]`)
       await card.getByRole('link', { name: 'Pause Koramangala' }).click()
@@ -350,7 +336,7 @@ test.describe('store admin', () => {
       : { id: 'storeDelHauzKhas', name: 'Hauz Khas', gstin: '07AAAAA0000A1Z4', code: 'DEL2', typo: '07AAAAA0000A1Z5' }
     const headers = await adminHeaders(request)
     try {
-      await signInAsAdmin(page)
+      await signInWithPassword(page, ADMIN)
       await page.goto(`/dashboard/stores?edit=${store.id}`)
       const edit = page.getByRole('dialog', { name: 'Edit Store' })
       await expect(edit.getByLabel('GSTIN (optional)')).toHaveValue(store.gstin)
@@ -382,7 +368,7 @@ test.describe('store admin', () => {
     const list = await request.post('/api/inventory/list', { data: { storeId: KORAMANGALA, page: 1, limit: 1 }, headers })
     const [first] = ((await list.json()) as { data: StockRow[] }).data
     await page.setViewportSize({ width: 360, height: 800 })
-    await signInAsAdmin(page)
+    await signInWithPassword(page, ADMIN)
     // The product edit dialog with its "Stock per store" section.
     await page.goto(`/dashboard/product?edit=${first!.productId}`)
     await expect(page.getByRole('region', { name: 'Stock per store' })).toBeVisible()

@@ -12,24 +12,10 @@
  */
 import fs from 'node:fs'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { ADMIN, fillLogin, isJs, toast, uniqueName, waitForHydration } from './helpers.ts'
+import { ADMIN, isJs, signInWithPassword, toast, uniqueName, waitForHydration } from './helpers.ts'
+import { adminHeaders } from './admin-fixtures.ts'
 
 const KORAMANGALA = 'storeBlrKoramangala'
-
-/** Signs the demo admin in through /login. */
-async function signInAsAdmin(page: Page) {
-  await page.goto('/login')
-  await fillLogin(page, ADMIN.email, ADMIN.password)
-  await expect(page).toHaveURL(/\/$/)
-}
-
-/** The admin's Bearer headers for API set-up. */
-async function adminHeaders(request: APIRequestContext) {
-  const response = await request.post('/api/user/login', { data: { email: ADMIN.email, password: ADMIN.password } })
-  expect(response.ok()).toBe(true)
-  const body = (await response.json()) as { data: { accessToken: string } }
-  return { Authorization: `Bearer ${body.data.accessToken}` }
-}
 
 /** A new inactive store starting with Koramangala's stock; answers its id. */
 async function storeCopiedFromKoramangala(request: APIRequestContext, name: string): Promise<string> {
@@ -92,7 +78,7 @@ test.describe('store stock CSV', () => {
   }, testInfo) => {
     const js = isJs(testInfo)
     const storeId = await storeCopiedFromKoramangala(request, uniqueName(testInfo, 'Stock CSV'))
-    await signInAsAdmin(page)
+    await signInWithPassword(page, ADMIN)
     await page.goto(`/dashboard/stores/${storeId}/stock`)
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Stock of E2E Stock CSV')
 
@@ -178,7 +164,7 @@ test.describe('store stock CSV', () => {
     ).toBe(true)
     let storeId = ''
     try {
-      await signInAsAdmin(page)
+      await signInWithPassword(page, ADMIN)
       await page.goto('/dashboard/stores?dialog=add')
       const add = page.getByRole('dialog', { name: 'Add Store' })
       await expect(add).toBeVisible()
@@ -208,7 +194,7 @@ test.describe('store stock CSV', () => {
     const js = isJs(testInfo)
     const storeId = await storeCopiedFromKoramangala(request, uniqueName(testInfo, 'Stock CSV narrow'))
     await page.setViewportSize({ width: 360, height: 800 })
-    await signInAsAdmin(page)
+    await signInWithPassword(page, ADMIN)
     await page.goto(`/dashboard/stores/${storeId}/stock/import`)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
     await expectNoSidewaysScroll(page)

@@ -190,6 +190,19 @@ describe('import jobs', () => {
     }
   })
 
+  it('makes one apply of ten "Apply" at once: every answer the same job, every product written once', async () => {
+    const started = await startDryRun(file('TWICE', 30))
+    const dryRunId = started.body.data.id as string
+    await t.deps.jobs.drain()
+    expect((await status(dryRunId)).body.data).toMatchObject({ status: 'done', errorCount: 0 })
+    const answers = await Promise.all(Array.from({ length: 10 }, () => startApply(dryRunId)))
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(202))
+    expect(new Set(answers.map((a) => a.body.data.id)).size).toBe(1)
+    expect(await t.db.$count(importJobs, sql`${importJobs.checkedJobId} = ${dryRunId}`)).toBe(1)
+    await t.deps.jobs.drain()
+    expect(await productCount('TWICE')).toBe(30)
+  })
+
   it('refuses anyone but an ADMIN, a bad job id and an unknown one', async () => {
     const text = file('AUTHZ', 2)
     expect((await t.call('product/import/jobs', { method: 'POST', body: form(text) })).status).toBe(401)
