@@ -138,10 +138,14 @@ interface FocusRefs {
   followRef: RefObject<boolean>
 }
 
-/** What a control shows of its fetcher: the form under way (optimistic count) and whether it is done. */
+/**
+ * What a control shows of its fetcher: the form under way (optimistic count), whether it is done,
+ * and whether its last answer was a refusal.
+ */
 interface FetcherView {
   formData: FormData | undefined
   idle: boolean
+  refused: boolean
 }
 
 /**
@@ -167,10 +171,11 @@ function CartFetcherBridge({
 }) {
   const { fetcher, send } = useCartFetcher(productId)
   const idle = fetcher.state === 'idle'
+  const refused = idle && fetcher.data !== undefined && !fetcher.data.ok
   useLayoutEffect(() => {
     sendRef.current = send
   })
-  useLayoutEffect(() => onView({ formData: fetcher.formData, idle }), [fetcher.formData, idle, onView])
+  useLayoutEffect(() => onView({ formData: fetcher.formData, idle, refused }), [fetcher.formData, idle, refused, onView])
   useFocusAcrossSwap(inCart, idle, focus)
   useEffect(() => {
     const formData = firstRef.current
@@ -209,7 +214,7 @@ export function AddToCart({
 }
 
 /** A lazy control's fetcher before it is mounted: nothing under way. */
-const NO_FETCHER: FetcherView = { formData: undefined, idle: true }
+const NO_FETCHER: FetcherView = { formData: undefined, idle: true, refused: false }
 
 /**
  * The ADD button or stepper itself (what a personal slot of kind `add` holds). Not `lazy`, its
@@ -238,13 +243,39 @@ export function CartControl({
   const followRef = useRef(false)
   const sendRef = useRef<((formData: FormData) => void) | null>(null)
   const firstRef = useRef<FormData | null>(null)
-  const qty = optimisticQty(line?.qty ?? 0, view.formData)
+  // "+" pressed while the cart's answer to the last press is still under way: a second submit through
+  // the same fetcher would abort the first request, and the server may never see it (a quick double
+  // tap would add one, not two). Such presses wait here, are counted in the shown quantity, and are
+  // sent one by one as each answer comes in; a refusal ("Only 2 left") drops the rest.
+  const [queued, setQueued] = useState(0)
+  // Set as a queued press is sent, cleared once the fetcher is busy with it: until then the fetcher
+  // still reads idle, and a second send would abort the first.
+  const sentRef = useRef(false)
+  const qty = optimisticQty(line?.qty ?? 0, view.formData) + queued
   const box = size === 'lg' ? 'cart-box cart-box-lg' : 'cart-box'
+  useEffect(() => {
+    if (!view.idle) sentRef.current = false
+    if (queued === 0 || !view.idle || sentRef.current) return
+    if (view.refused) {
+      // The fetcher (an external system) answered: the queue follows its answer once per answer.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      setQueued(0)
+      return
+    }
+    sentRef.current = true
+    setQueued(queued - 1)
+    const formData = new FormData()
+    formData.set('intent', 'add')
+    formData.set('productId', productId)
+    formData.set('js', '1')
+    sendRef.current?.(formData)
+  }, [queued, view.idle, view.refused, productId])
   const send = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     followRef.current = event.currentTarget.contains(document.activeElement)
     const formData = cartFormData(event.currentTarget, productId)
-    if (sendRef.current) sendRef.current(formData)
+    if (!view.idle && formData.get('intent') === 'add') setQueued((n) => n + 1)
+    else if (sendRef.current) sendRef.current(formData)
     else {
       firstRef.current = formData
       setLive(true)

@@ -45,3 +45,44 @@ for (const path of ['/search?q=milk', '/product/p-PRODUCT']) {
     for (const read of dataReads) expect(new URL(read).searchParams.get('_routes'), read).toBe('root')
   })
 }
+
+test('presses of "+" while the first ADD is still under way are each counted, not lost', async ({ page }, testInfo) => {
+  test.skip(!isJs(testInfo), 'Without JavaScript each press loads a page: no press overlaps another')
+  await page.goto('/search?q=milk')
+  const add = page
+    .getByRole('main')
+    .getByRole('button', { name: /^Add .+ to cart$/ })
+    .first()
+  const name = (await add.getAttribute('aria-label'))!.replace(/^Add (.+) to cart$/, '$1')
+  await waitForHydration(add)
+  // The first cart post is held until the two presses of "+" are made, as on a slow network.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  let first = true
+  await page.route(
+    (url) => url.pathname.startsWith('/cart'),
+    async (route) => {
+      if (route.request().method() === 'POST' && first) {
+        first = false
+        await held
+      }
+      await route.continue().catch(() => {})
+    },
+  )
+  await add.click()
+  const more = page.getByRole('button', { name: `Add one more ${name}` }).first()
+  const count = page.locator('.cart-stepper', { has: more }).locator('output')
+  await more.click()
+  await more.click()
+  await expect(count).toContainText('3')
+  release()
+  await expect(cartButton(page)).toContainText('3 items')
+  // The server holds three: the count survives a reload.
+  await page.reload()
+  await expect(
+    page
+      .locator('.cart-stepper', { has: page.getByRole('button', { name: `Add one more ${name}` }).first() })
+      .locator('output')
+      .first(),
+  ).toContainText('3')
+})
