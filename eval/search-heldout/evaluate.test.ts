@@ -94,12 +94,13 @@ describe('the unanswerable rule (README, "Metrics")', () => {
 })
 
 describe('the --set option', () => {
-  it('scores the first set by default, the second with --set 2, both with --set all, and refuses anything else', () => {
+  it('scores the first set by default, the second with --set 2, the third with --set 3, the three with --set all, and refuses anything else', () => {
     expect(parseSets([])).toEqual(['1'])
     expect(parseSets(['--set', '1'])).toEqual(['1'])
     expect(parseSets(['--set', '2'])).toEqual(['2'])
-    expect(parseSets(['--set', 'all'])).toEqual(['1', '2'])
-    expect(() => parseSets(['--set', '3'])).toThrow(/--set takes 1, 2 or all/)
+    expect(parseSets(['--set', 'all'])).toEqual(['1', '2', '3'])
+    expect(parseSets(['--set', '3'])).toEqual(['3'])
+    expect(() => parseSets(['--set', '4'])).toThrow(/--set takes 1, 2, 3 or all/)
     expect(() => parseSets(['--set'])).toThrow(/--set takes/)
   })
 })

@@ -56,8 +56,17 @@ function sizeColumn(size: QuerySize): SQL {
       : sql`(p.search_pack[3] = ${String(size.count)}::numeric and p.search_pack[4] = ${String(size.each)}::numeric)`
   const s = sql.raw('p.search_pack')
   if (size.packs) {
-    // A pack count: a multipack of that many, or that many pieces (`sizeTier`).
-    return sql`(case when ${s} is not null and (${s}[3] = ${total} or (${s}[1] = ${SIZE_KINDS.pc} and ${s}[2] = ${total})) then 3 else 0 end) as r_size`
+    // A pack count: a multipack of that many, or that many pieces (`sizeTier`), or a pack that holds
+    // that many of its brand's single pack on the same shelf: Maggi's 280 g is its 4 x 70 g pack,
+    // printed as one weight (docs/search.md, "Pack sizes"). The look-up reads the shelf's products
+    // (GIN index on `search_sub_category_ids`) and runs only for a search naming a pack count.
+    const singles = sql`exists (select 1 from products q
+        where q.publish and q.id <> p.id and q.search_sub_category_ids && p.search_sub_category_ids
+          and q.more_details->>'brand' = p.more_details->>'brand'
+          and q.search_pack[1] = ${s}[1] and q.search_pack[3] = 1 and q.search_pack[2] * ${total} = ${s}[2])`
+    return sql`(case when ${s} is null then 0
+                 when ${s}[3] = ${total} or (${s}[1] = ${SIZE_KINDS.pc} and ${s}[2] = ${total}) then 3
+                 when ${s}[3] = 1 and ${total} > 1 and ${singles} then 3 else 0 end) as r_size`
   }
   return sql`(case when ${s} is null or ${s}[1] <> ${SIZE_KINDS[size.unit]} then 0
                  when ${s}[2] = ${total} and ${sameCount} then 3

@@ -36,7 +36,7 @@ import { carries } from './modifiers.ts'
 import { CANDIDATE_SIMILARITY } from './spelling.ts'
 import { loadSynonyms } from './synonyms.ts'
 import { takeSize, type QuerySize } from '../product/sizes.ts'
-import { searchTerms } from './terms.ts'
+import { searchTerms, words } from './terms.ts'
 import { understand, type Group } from './understand.ts'
 
 /**
@@ -196,8 +196,20 @@ export function searchProducts(
             kept = kept.filter((g) => !missing.includes(g))
           }
           if (kept !== understanding.groups) understood.query = queryText(terms, kept, corrections, size)
-          // What was not found is answered with the nearest shelf: the first product's.
           const first = answer.data[0]
+          // The notice and the list agree: when no product of the page is what the notice says is shown
+          // ("No vim products; showing dishwash bar" above a dishwash powder: the store has no dishwash
+          // bar), the notice names the shelf the page shows instead (docs/search.md, "Matching").
+          if (understood.notStocked && first) {
+            const shownShelf = first.subCategory[0]?.name.toLowerCase()
+            understood.notStocked = understood.notStocked.map((n) =>
+              shownShelf &&
+              !answer.data.some((p) => n.showing.some((phrase) => carries(`${p.name} ${p.more_details?.brand ?? ''}`, words(phrase))))
+                ? { ...n, showing: [shownShelf] }
+                : n,
+            )
+          }
+          // What was not found is answered with the nearest shelf: the first product's.
           if (first && (understood.relaxed.length > 0 || understood.notStocked)) {
             const [category] = first.category
             const [subCategory] = first.subCategory
