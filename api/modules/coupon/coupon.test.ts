@@ -153,6 +153,11 @@ describe('PUT /api/coupon/update', () => {
     expect(res.body.data).toMatchObject({ amount: 40, minBasket: 250, totalLimit: null, active: true })
     const off = await update({ _id: made._id, active: false })
     expect(off.body.data.active).toBe(false)
+    // The list answers active coupons first: the switched-off one comes after every active one.
+    const listed: { _id: string; active: boolean }[] = (await t.call('coupon/list', { token: admin.token })).body.data
+    const at = listed.findIndex((c) => c._id === made._id)
+    expect(listed.slice(0, at).every((c) => c.active)).toBe(true)
+    expect(listed.slice(at).every((c) => !c.active)).toBe(true)
     const entries = await entriesOf(made._id)
     expect(entries.slice(1)).toEqual([
       {

@@ -5,7 +5,7 @@
  * validity window is typed in IST (Asia/Kolkata, UTC+05:30, no daylight saving) and kept as a
  * timestamp with time zone.
  */
-import { and, asc, eq, ne } from 'drizzle-orm'
+import { asc, desc, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Tx } from '../../db/db.ts'
 import { categories, coupons, stores } from '../../db/schema.ts'
@@ -63,8 +63,8 @@ function audited(row: CouponRow): AuditValues {
 
 /** Every coupon, active first, then by code. */
 export async function listCoupons(db: AppDeps['db']): Promise<Coupon[]> {
-  const rows = await db.select().from(coupons).orderBy(asc(coupons.active), asc(coupons.code))
-  return rows.sort((a, b) => Number(b.active) - Number(a.active)).map(couponAnswer)
+  const rows = await db.select().from(coupons).orderBy(desc(coupons.active), asc(coupons.code))
+  return rows.map(couponAnswer)
 }
 
 /** @throws 400 with the field's issue when the store or category named does not exist. */
@@ -80,11 +80,8 @@ async function checkScope(tx: Tx, scope: { storeId?: string | null; categoryId?:
 }
 
 /** @throws 409 codeTaken when another coupon has `code`. */
-async function checkCodeFree(tx: Tx, code: string, exceptId?: string): Promise<void> {
-  const [other] = await tx
-    .select({ id: coupons.id })
-    .from(coupons)
-    .where(exceptId ? and(eq(coupons.code, code), ne(coupons.id, exceptId)) : eq(coupons.code, code))
+async function checkCodeFree(tx: Tx, code: string): Promise<void> {
+  const [other] = await tx.select({ id: coupons.id }).from(coupons).where(eq(coupons.code, code))
   if (other) throw Conflict(COUPON_MESSAGES.codeTaken)
 }
 
