@@ -36,6 +36,7 @@ import { orderRoutes } from './modules/order/routes.ts'
 import { invoiceRoutes } from './modules/invoice/routes.ts'
 import { auditRoutes } from './modules/audit/routes.ts'
 import { staffRoutes } from './modules/staff/routes.ts'
+import { couponRoutes } from './modules/coupon/routes.ts'
 import { DEFAULT_INVOICE } from './modules/invoice/settings.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
 import { testPaymentSettings } from './modules/payment/settings.ts'
@@ -171,6 +172,7 @@ export function createApp(opts: AppOptions) {
   api.route('/payment', paymentRoutes(deps))
   api.route('/audit', auditRoutes(deps))
   api.route('/staff', staffRoutes(deps))
+  api.route('/coupon', couponRoutes(deps))
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null

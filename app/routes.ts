@@ -55,6 +55,7 @@ export default [
     route('stores/:storeId/stock/export', 'routes/dashboard/stores/$storeId/stock/export.ts'),
     route('stores/:storeId/stock/import', 'routes/dashboard/stores/$storeId/stock/import.tsx'),
     route('staff', 'routes/dashboard/staff.tsx'),
+    route('coupons', 'routes/dashboard/coupons.tsx'),
     route('audit', 'routes/dashboard/audit.tsx'),
     route('address', 'routes/dashboard/address.tsx'),
     route('category', 'routes/dashboard/category.tsx'),

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { IstDaySchema } from './order.ts'
 
 /** What an entry is about. */
-export const AUDIT_ENTITIES = ['category', 'sub_category', 'product', 'inventory', 'store', 'order', 'user'] as const
+export const AUDIT_ENTITIES = ['category', 'sub_category', 'product', 'inventory', 'store', 'order', 'user', 'coupon'] as const
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number]
 
 /**
@@ -41,6 +41,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntity, string> = {
   store: 'Store',
   order: 'Order',
   user: 'User',
+  coupon: 'Coupon',
 }
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   create: 'Created',

@@ -798,6 +798,37 @@ export const importJobs = pgTable(
 )
 
 /**
+ * A coupon (migration 0037_coupons; docs/offers.md, "Coupons"): `code` upper-case and unique, `kind`
+ * flat (`amountPaise`) or percent (`percent`, capped by `maxDiscountPaise`), the minimum basket in
+ * paise, an optional validity window, first order only, per-shopper and total use limits, an
+ * optional store and category scope, and the active switch. Managed by api/modules/coupon.
+ */
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: id(),
+    code: text('code').notNull(),
+    description: text('description').notNull().default(''),
+    kind: text('kind', { enum: ['flat', 'percent'] }).notNull(),
+    amountPaise: integer('amount_paise'),
+    percent: integer('percent'),
+    maxDiscountPaise: integer('max_discount_paise'),
+    minBasketPaise: integer('min_basket_paise').notNull().default(0),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    firstOrderOnly: boolean('first_order_only').notNull().default(false),
+    perUserLimit: integer('per_user_limit'),
+    totalLimit: integer('total_limit'),
+    storeId: text('store_id').references(() => stores.id, { onDelete: 'restrict' }),
+    categoryId: text('category_id').references(() => categories.id, { onDelete: 'restrict' }),
+    active: boolean('active').notNull().default(true),
+    version: integer('version').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('coupons_code_key').on(t.code)],
+)
+
+/**
  * The audit trail (docs/product.md, "Audit trail"; docs/decisions/0024-staff-role-and-audit-trail.md):
  * one row per admin or staff change, written by api/lib/audit.ts `recordAudit` in the change's own
  * transaction. `actorId` has no foreign key (an entry outlives its author); `actorEmail` null = the

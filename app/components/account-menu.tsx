@@ -42,6 +42,7 @@ export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; audience:
   // Staff reach the stores' stock from the same list, read-only but for the stock.
   { to: '/dashboard/stores', label: 'Stock', audience: 'staff' },
   { to: '/dashboard/staff', label: 'Staff', audience: 'admin' },
+  { to: '/dashboard/coupons', label: 'Coupons', audience: 'admin' },
   { to: '/dashboard/audit', label: 'Audit', audience: 'admin' },
   { to: '/dashboard/myorder', label: 'My Order', audience: 'everyone' },
   { to: '/dashboard/address', label: 'Save Address', audience: 'everyone' },
