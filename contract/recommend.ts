@@ -9,6 +9,8 @@ import { ID_MAX_LENGTH } from './ids.ts'
 
 /** Cards in a "Buy again" answer (the home row shows the first of them, the page all). */
 export const BUY_AGAIN_MAX = 24
+/** Cards of the home page's "Buy again" row (the page lists them all). */
+export const BUY_AGAIN_HOME_CARDS = 12
 /** Cards in a "Frequently bought together" or "You might have missed" row. */
 export const TOGETHER_MAX = 8
 /** Products of a cart the "You might have missed" row is asked for (a cart holds at most this many lines worth mining). */
