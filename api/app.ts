@@ -33,6 +33,7 @@ import { addressRoutes } from './modules/address/routes.ts'
 import { locationRoutes } from './modules/location/routes.ts'
 import { inventoryRoutes, storeRoutes } from './modules/store/routes.ts'
 import { orderRoutes } from './modules/order/routes.ts'
+import { recommendRoutes } from './modules/recommend/routes.ts'
 import { invoiceRoutes } from './modules/invoice/routes.ts'
 import { auditRoutes } from './modules/audit/routes.ts'
 import { staffRoutes } from './modules/staff/routes.ts'
@@ -165,6 +166,7 @@ export function createApp(opts: AppOptions) {
   api.route('/cart', cartRoutes(deps))
   api.route('/address', addressRoutes(deps))
   api.route('/order', orderRoutes(deps))
+  api.route('/recommend', recommendRoutes(deps))
   api.route('/location', locationRoutes(deps))
   api.route('/store', storeRoutes(deps))
   api.route('/inventory', inventoryRoutes(deps))

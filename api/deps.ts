@@ -3,6 +3,7 @@
  * take it, api/app.ts `createApp` fills it. Types only, so any module may import it without
  * importing the app (and through it every other module).
  */
+import type { AssociationThresholds } from './modules/recommend/thresholds.ts'
 import type { Db } from './db/client.ts'
 import type { Gate } from './lib/gate.ts'
 import type { CatalogCache } from './lib/cache.ts'
@@ -82,6 +83,8 @@ export interface AppDeps {
   searchGate: Gate
   /** Cart and delivery rules (api/config.ts). */
   commerce: CommerceSettings
+  /** The association-rule thresholds (api/modules/recommend/thresholds.ts); the defaults when absent. */
+  recommend?: AssociationThresholds
   /** The seller on tax invoices and the GST rates (api/modules/invoice/settings.ts). */
   invoice: InvoiceSettings
   /** How the guards find a token's user and session (api/lib/auth.ts). */

@@ -8,6 +8,7 @@
  * With `API_URL` set, server.ts never calls this: the BFF then needs no database at all
  * (docs/scale-out.md, "API and BFF apart").
  */
+import { parseAssociationThresholds } from './modules/recommend/thresholds.ts'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { localPaths, type LocalPaths, type ServerConfig } from './config.ts'
@@ -118,6 +119,7 @@ export async function startEmbeddedApi(config: ServerConfig, logger: Logger): Pr
     allowedOrigins: config.apiAllowedOrigins,
     publicUrl: config.publicUrl,
     commerce: config.commerce,
+    recommend: parseAssociationThresholds(process.env),
     invoice: config.invoice,
     payments: config.payments,
     // PGlite runs one query at a time: one search at a time keeps room for everything else.

@@ -12,6 +12,7 @@ import { purgeIdleGuestCarts } from './modules/cart/service.ts'
 import { sendOrderMail } from './modules/order/mail.ts'
 import { failImportJob, IMPORT_STOPPED, runImportJob } from './modules/product/import-jobs.ts'
 import { expireReservations, runPaymentSweeps } from './modules/payment/service.ts'
+import { mineAssociationRules } from './modules/recommend/service.ts'
 
 /** How often abandoned uploads are swept (ms): every 6 hours, on the hour (UTC). */
 export const IMAGE_SWEEP_EVERY_MS = 6 * 60 * 60 * 1000
@@ -19,6 +20,8 @@ export const IMAGE_SWEEP_EVERY_MS = 6 * 60 * 60 * 1000
 export const PAYMENT_SWEEP_EVERY_MS = 60 * 1000
 /** How often idle guest carts are removed (ms): hourly. */
 export const GUEST_CART_PURGE_EVERY_MS = 60 * 60 * 1000
+/** How often the association rules are mined again (ms): hourly (docs/recommendations.md, "When the rules are mined"). */
+export const RULES_MINING_EVERY_MS = 60 * 60 * 1000
 
 /** Registers every handler and schedule on `deps.jobs` (a second call replaces them). */
 export function registerJobs(deps: AppDeps): void {
@@ -32,6 +35,10 @@ export function registerJobs(deps: AppDeps): void {
     if (removed > 0) logger.info({ removed }, 'removed guest carts idle past 30 days')
   })
   jobs.work('payments.sweep', () => runPaymentSweeps(deps))
+  jobs.work('recommend.mine', async () => {
+    const { orders, rules } = await mineAssociationRules(deps)
+    logger.info({ orders, rules }, 'mined association rules of delivered orders')
+  })
   // Expires every hold that is due, this order's among them (idempotent: a hold already ended is skipped).
   jobs.work('payments.hold-ended', async () => {
     await expireReservations(deps)
@@ -48,4 +55,5 @@ export function registerJobs(deps: AppDeps): void {
   jobs.schedule('images.sweep', IMAGE_SWEEP_EVERY_MS)
   jobs.schedule('payments.sweep', PAYMENT_SWEEP_EVERY_MS)
   jobs.schedule('carts.purge-idle-guests', GUEST_CART_PURGE_EVERY_MS)
+  jobs.schedule('recommend.mine', RULES_MINING_EVERY_MS)
 }

@@ -33,6 +33,7 @@ import { CartBarContent } from './components/cart-panel.tsx'
 import { CartPageBody } from './components/cart-page-body.tsx'
 import { emptyCart } from './.server/api/cart.ts'
 import { HeaderAccount } from './components/header.tsx'
+import { BuyAgainRow } from './components/buy-again-row.tsx'
 import { PersonalOverride, type Personal } from './lib/personal.ts'
 import { SLOT_SEPARATOR, type PersonalSlotDescriptor } from './lib/personal-slots.ts'
 
@@ -130,6 +131,9 @@ function SlotContent({ slot }: { slot: PersonalSlotDescriptor }) {
     case 'cart-page':
       // The visitor's whole cart comes from `personal.wholeCart`; the empty cart stands for none.
       return <CartPageBody cart={emptyCart()} signedIn={false} />
+    case 'buy-again':
+      // The shopper's products come from `personal.buyAgain`.
+      return <BuyAgainRow />
   }
 }
 
@@ -207,6 +211,11 @@ function slotKey(slot: PersonalSlotDescriptor, personal: Personal, pathname: str
     case 'cart-bar':
       // The bar is left out on the cart and checkout pages (app/components/cart-panel.tsx).
       return JSON.stringify([slot, cart.count, cart.total, pathname === '/cart' || pathname === '/checkout'])
+    case 'buy-again':
+      // Its cards' steppers read the cart's lines.
+      return `buy-again:${createHash('sha256')
+        .update(JSON.stringify([personal.buyAgain ?? null, user !== null, cart.lines, cart.maxQtyPerLine, pageLocation]))
+        .digest('base64url')}`
     case 'cart-page':
       // A whole cart is long: its digest keeps the key short.
       return `cart-page:${createHash('sha256')

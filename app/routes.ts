@@ -21,6 +21,7 @@ import { type RouteConfig, index, route } from '@react-router/dev/routes'
 export default [
   index('routes/index.tsx'),
   route('search', 'routes/search.tsx'),
+  route('buy-again', 'routes/buy-again.tsx'),
   route('login', 'routes/login/index.tsx'),
   route('login/phone', 'routes/login/phone.tsx'),
   route('register', 'routes/register.tsx'),

@@ -929,3 +929,28 @@ export const sqlFunctionFiles = pgTable('sql_function_files', {
   checksum: text('checksum').notNull(),
   appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/**
+ * Association rules "bought X → also bought Y" mined from delivered orders (migration
+ * 0038_product_associations; docs/recommendations.md; docs/decisions/0065-association-rules-in-the-database.md).
+ * `pairOrders` is how many delivered orders hold both; `support`, `confidence` and `lift` are the
+ * rule's measures as Agrawal & Srikant define them (fractions; lift > 1 means bought together more
+ * than chance). Written only by the `recommend.mine` job, all rows at once.
+ */
+export const productAssociations = pgTable(
+  'product_associations',
+  {
+    antecedentId: text('antecedent_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    consequentId: text('consequent_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    pairOrders: integer('pair_orders').notNull(),
+    support: doublePrecision('support').notNull(),
+    confidence: doublePrecision('confidence').notNull(),
+    lift: doublePrecision('lift').notNull(),
+    minedAt: timestamp('mined_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.antecedentId, t.consequentId], name: 'product_associations_pk' })],
+)

@@ -73,6 +73,7 @@ async function renderSlots(
     if (slot.kind === 'account')
       return `<a href="/user">Account of ${personal.user?.name ?? 'guest'}</a><b>${personal.cart.count} items</b>`
     if (slot.kind === 'cart-bar') return `<div>${personal.cart.count} items · ₹${personal.cart.total}</div>`
+    if (slot.kind === 'buy-again') return `<section>Buy again: ${(personal.buyAgain ?? []).map((card) => card.name).join(', ')}</section>`
     return `<div class="stepper">${personal.cart.lines[slot.productId]?.qty ?? 0} of ${slot.productId}</div>`
   })
 }

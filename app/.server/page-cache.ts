@@ -42,6 +42,9 @@ import { RequestSession, sessionStorage, type SessionLocation } from './session.
 import { getCartForLoaders, getCartSummary, summaryOfCart, WHOLE_CART_PAGES } from './api/cart.ts'
 import { sessionApi, type ApiWiring } from './api-context.ts'
 import { clientIp } from './request.ts'
+import { buyAgainProducts } from './api/recommend.ts'
+import { BUY_AGAIN_HOME_CARDS } from '../../contract/recommend.ts'
+import { toCardData } from '../lib/catalog-cards.ts'
 
 const gzipAsync = promisify(gzip)
 const brotliAsync = promisify(brotliCompress)
@@ -359,6 +362,8 @@ function slotChanges(slot: PersonalSlotDescriptor, personal: Personal): boolean 
       return personal.cart.lines[slot.productId] !== undefined
     case 'cart-page':
       return personal.wholeCart !== undefined
+    case 'buy-again':
+      return (personal.buyAgain?.length ?? 0) > 0
   }
 }
 
@@ -667,6 +672,16 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     const wholeCartPage = WHOLE_CART_PAGES.has(req.path)
     const api = sessionApi(wiring, session)
     const read = await (async () => {
+      // The home page's "Buy again" row: the signed-in shopper's products, read beside the summary.
+      if (req.path === '/' && session.user) {
+        const [cart, buyAgain] = await Promise.all([
+          getCartSummary(api, session, { clientIp: clientIp(request) }),
+          buyAgainProducts(api, session, { clientIp: clientIp(request) }),
+        ])
+        return buyAgain && buyAgain.length > 0
+          ? { cart, buyAgain: buyAgain.slice(0, BUY_AGAIN_HOME_CARDS).map(({ packSizes: _sizes, ...product }) => toCardData(product)) }
+          : { cart }
+      }
       if (!wholeCartPage) return { cart: await getCartSummary(api, session, { clientIp: clientIp(request) }) }
       const whole = await getCartForLoaders(api, session, { clientIp: clientIp(request) })
       return whole.ok ? { cart: summaryOfCart(whole.data), wholeCart: whole.data } : null

@@ -29,6 +29,8 @@ export type PersonalSlotDescriptor =
   | { kind: 'add'; productId: string; name: string; stock: number; size: 'sm' | 'lg' }
   /** The cart page's heading and contents: the whole cart's lines, steppers and bill. */
   | { kind: 'cart-page' }
+  /** The home page's "Buy again" row (app/components/buy-again-row.tsx): empty for nobody. */
+  | { kind: 'buy-again' }
 
 /** The text that opens `slot` in a page cache render. */
 export function slotOpenText(slot: PersonalSlotDescriptor): string {

@@ -17,6 +17,7 @@ import { createContext, useContext } from 'react'
 import { useRouteLoaderData } from 'react-router'
 import { EMPTY_CART_SUMMARY, type CartSummary } from './cart.ts'
 import type { Bill, CartItem, CartLimits } from '../../contract/cart.ts'
+import type { ProductCardData } from './catalog-cards.ts'
 
 /** The signed-in user as the header shows it (the session's user summary, app/.server/session.ts). */
 export interface PersonalUser {
@@ -43,6 +44,8 @@ export interface Personal {
   user: PersonalUser | null
   cart: CartSummary
   wholeCart?: WholeCart
+  /** On the home page only, for a signed-in shopper: their "Buy again" cards (docs/recommendations.md). */
+  buyAgain?: ProductCardData[]
 }
 
 /** What a visitor with nothing of their own sees: nobody signed in, an empty cart. */
@@ -79,7 +82,11 @@ export function parsePersonal(text: string): Personal | null {
     if (!value || typeof value !== 'object' || !value.cart || typeof value.cart.count !== 'number') return null
     const whole = value.wholeCart
     const wholeCart = whole && typeof whole === 'object' && Array.isArray(whole.lines) && whole.bill && whole.limits ? whole : undefined
-    return wholeCart ? { user: value.user ?? null, cart: value.cart, wholeCart } : { user: value.user ?? null, cart: value.cart }
+    const personal: Personal = wholeCart
+      ? { user: value.user ?? null, cart: value.cart, wholeCart }
+      : { user: value.user ?? null, cart: value.cart }
+    if (Array.isArray(value.buyAgain)) personal.buyAgain = value.buyAgain
+    return personal
   } catch {
     return null
   }

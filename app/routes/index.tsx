@@ -31,6 +31,11 @@ import { SHOP_NAME } from '../components/header.tsx'
 import { originFromMatches, pageMeta } from '../lib/seo.ts'
 import { PERSONAL_SLOTS_HANDLE } from '../lib/personal-slots.ts'
 import { apiOf } from '../.server/api-context.ts'
+import { getSession } from '../.server/context.ts'
+import { buyAgainProducts } from '../.server/api/recommend.ts'
+import { BuyAgainRow } from '../components/buy-again-row.tsx'
+import { BUY_AGAIN_HOME_CARDS } from '../../contract/recommend.ts'
+import { PersonalSlot } from '../components/personal-slot.tsx'
 
 /** The page differs between visitors only in personal slots (app/lib/personal-slots.ts). */
 export const handle = PERSONAL_SLOTS_HANDLE
@@ -96,7 +101,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     }))
     .filter((row) => row.products.length > 0)
 
-  return { tiles, rows }
+  // A page rendered for a signed-in shopper alone (not from the shared page): their "Buy again" row.
+  const session = getSession(context)
+  const buyAgain = session.user ? ((await buyAgainProducts(api, session, call)) ?? []) : []
+
+  return { tiles, rows, buyAgain: homeRowCards(buyAgain, 0, BUY_AGAIN_HOME_CARDS) }
 }
 
 type HomeData = Awaited<ReturnType<typeof loader>>
@@ -156,6 +165,9 @@ function HomeContent({ data }: { data: HomeData }) {
         <CategoryGrid tiles={data.tiles} />
       </section>
       <div className="flex flex-col gap-1">
+        <PersonalSlot slot={{ kind: 'buy-again' }}>
+          <BuyAgainRow fromLoader={data.buyAgain} />
+        </PersonalSlot>
         {data.rows.map((row, i) => {
           const content = (
             <ProductRow

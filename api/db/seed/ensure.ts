@@ -27,6 +27,8 @@ import { storedImageKeys } from '../../lib/images.ts'
 import type { Storage } from '../../lib/storage.ts'
 import { ART_DIR } from './artwork.ts'
 import { runCatalogDataFixes } from './data-fixes.ts'
+import { seedDemoOrders } from './demo-orders.ts'
+import { mineAssociationRules } from '../../modules/recommend/service.ts'
 import { importCatalog, readArtwork, storeArtwork, type ImportResult } from './import-catalog.ts'
 
 /** The catalogue shipped with the repository, api/db/seed/data/ (its source: README.md, "Credits"). */
@@ -86,6 +88,10 @@ export async function ensureCatalog(opts: EnsureCatalogOptions): Promise<EnsureC
   }
   const result = await importCatalog({ db, storage, logger, csvPath: opts.csvPath ?? BUNDLED_CATALOG_CSV })
   if (result.imported) {
+    // The demo order history and its rules, so the recommendation rows show on a fresh start (docs/recommendations.md, "Demo data").
+    const demoOrders = await seedDemoOrders(db)
+    const mined = await mineAssociationRules({ db, cache: { invalidate() {} }, clock: () => new Date() })
+    logger.info({ demoOrders, rules: mined.rules }, 'seeded the demo order history and mined its rules')
     logger.info(
       {
         database: isEmbedded ? 'embedded PGlite' : 'PostgreSQL',

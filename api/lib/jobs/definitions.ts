@@ -70,6 +70,11 @@ export const JOB_DEFINITIONS = {
   'payments.hold-ended': { schema: z.object({ orderId: z.string().min(1).max(64) }), ...HOUSEKEEPING_RETRY },
   /** Removes guest carts idle past 30 days (api/modules/cart/service.ts `purgeIdleGuestCarts`). */
   'carts.purge-idle-guests': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
+  /**
+   * Mines the association rules of delivered orders and replaces the stored ones (api/modules/recommend/service.ts
+   * `mineAssociationRules`; docs/recommendations.md, "When the rules are mined").
+   */
+  'recommend.mine': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
   /** Runs or resumes one import job: its row in `import_jobs` holds the file and the checkpoint (api/modules/product/import-jobs.ts). */
   'product.import': { schema: z.object({ importJobId: z.string().min(1).max(64) }), ...IMPORT_RETRY },
 } as const satisfies Record<string, JobDefinition>

@@ -11,16 +11,18 @@
  * answers 404; a slug whose name part is stale redirects (301) to `/product/{slugify(name)}-{id}`.
  * "Other pack sizes" (docs/product.md, "Pack sizes"): the other sizes of its pack group, each a link
  * to its page with its price, or "Out of stock".
- * Below: "Similar products" (the shelf's nearest in price, See All to the sub category's listing) and
+ * Below: "Frequently bought together" (association rules of delivered orders, docs/recommendations.md),
+ * "Similar products" (the shelf's nearest in price, See All to the sub category's listing) and
  * "More from <brand>" (See All to a search for the brand), each a home-style row.
- * Upstream calls per render: two at once (get-product-details answers category and sub category
- * expanded; similar).
+ * Upstream calls per render: three at once (get-product-details answers category and sub category
+ * expanded; similar; recommend/together).
  */
 import { data, Link, redirect, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/$product'
 import { AddToCart } from '../../components/add-to-cart.tsx'
 import { productAnchor, revalidateExceptAfterCartWrite } from '../../lib/cart.ts'
 import { productDetails, similarProducts, type CatalogRef } from '../../.server/api/catalog.ts'
+import { frequentlyBoughtTogether } from '../../.server/api/recommend.ts'
 import { ProductRow } from '../../components/product-row.tsx'
 import { toCardData } from '../../lib/catalog-cards.ts'
 import { getSession } from '../../.server/context.ts'
@@ -53,9 +55,10 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const api = apiOf(context)
   const productId = idFromSlug(params.product)
   if (!productId) throw notFound()
-  const [product, similar] = await Promise.all([
+  const [product, similar, together] = await Promise.all([
     productDetails(api, productId, { clientIp: clientIp(request) }),
     similarProducts(api, productId, { clientIp: clientIp(request) }),
+    frequentlyBoughtTogether(api, productId, { clientIp: clientIp(request) }),
   ])
   if (!product) throw notFound()
   const url = new URL(request.url)
@@ -87,6 +90,8 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     },
     canonical: productPath(product),
     similar: { sameShelf: similar.sameShelf.map(toCardData), sameBrand: similar.sameBrand.map(toCardData) },
+    // Shared by every shopper of the store (docs/recommendations.md, "Frequently bought together and You might have missed").
+    together: together.map(toCardData),
   }
 }
 
@@ -144,7 +149,7 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product, breadcrumbs, similar } = loaderData
+  const { product, breadcrumbs, similar, together } = loaderData
   const [searchParams] = useSearchParams()
   // `?image=N` is 1-based, as shoppers count; anything else shows the first image.
   const requested = Number.parseInt(searchParams.get('image') ?? '1', 10)
@@ -354,6 +359,14 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
         </div>
       </div>
 
+      {together.length > 0 ? (
+        <ProductRow
+          title="Frequently bought together"
+          seeAllHref={breadcrumbs.subCategory?.href ?? breadcrumbs.category?.href ?? '/'}
+          products={together}
+          headingId="bought-together"
+        />
+      ) : null}
       {similar.sameShelf.length > 0 ? (
         <ProductRow
           title="Similar products"
