@@ -52,7 +52,16 @@ export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<nu
     await tx.execute(
       sql`insert into users (id, name, email, status, role) values (${userId}, 'Demo order history', ${DEMO_HISTORY_EMAIL}, 'Inactive', 'USER')`,
     )
-    const address = { address_line: '100 Feet Road, Indiranagar', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '' }
+    // A whole address snapshot, as placement copies one from the address book (contract/order.ts
+    // OrderAddressSchema): the admin's order desk lists these orders too.
+    const address = {
+      address_line: '100 Feet Road, Indiranagar',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      pincode: '560038',
+      country: 'India',
+      mobile: '9000000000',
+    }
     let written = 0
     for (let i = 0; i < DEMO_ORDER_COUNT; i++) {
       const basket = BASKETS[i % BASKETS.length]!

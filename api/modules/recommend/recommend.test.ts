@@ -12,7 +12,9 @@ import type { Product } from '../../db/schema.ts'
 import { queryRows } from '../../db/query.ts'
 import { newId } from '../../lib/ids.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
-import { createShopper } from '../../testing/auth.ts'
+import { createAdmin, createShopper } from '../../testing/auth.ts'
+import { z } from 'zod'
+import { OrderSchema } from '../../../contract/order.ts'
 import { insertCategory, insertProducts, insertSubCategory, SEEDED_DEFAULT_STORE, setStockIn } from '../../testing/fixtures.ts'
 import { mineAssociationRules } from './service.ts'
 import { DEFAULT_ASSOCIATION_THRESHOLDS, parseAssociationThresholds, type AssociationThresholds } from './thresholds.ts'
@@ -23,6 +25,16 @@ let shopperId: string
 let seq = 0
 const p: Record<string, Product> = {}
 
+/** A whole delivery address snapshot, as placement writes one (contract/order.ts OrderAddressSchema). */
+const ADDRESS = JSON.stringify({
+  address_line: '1 MG Road',
+  city: 'Bengaluru',
+  state: 'Karnataka',
+  pincode: '560001',
+  country: 'India',
+  mobile: '9876543210',
+})
+
 /** One order of `user` holding `ids` (one unit each), with `status`, `at` (default now). */
 async function order(userId: string, ids: string[], status = 'delivered', at = new Date()): Promise<void> {
   const orderId = newId()
@@ -30,7 +42,7 @@ async function order(userId: string, ids: string[], status = 'delivered', at = n
   await t.db.execute(sql`
     insert into orders (id, order_number, user_id, status, delivery_address, items_total_mrp_paise, items_total_paise,
                         delivery_charge_paise, grand_total_paise, store_id, idempotency_key, created_at, updated_at)
-    values (${orderId}, ${`ODTEST${process.pid}${n}`}, ${userId}, ${status}, '{}'::jsonb, 100, 100, 0, 100, ${SEEDED_DEFAULT_STORE},
+    values (${orderId}, ${`ODTEST${process.pid}${n}`}, ${userId}, ${status}, ${ADDRESS}::jsonb, 100, 100, 0, 100, ${SEEDED_DEFAULT_STORE},
             ${`k-${n}`}, ${at}, ${at})`)
   for (const [position, id] of ids.entries())
     await t.db.execute(sql`
@@ -248,6 +260,14 @@ describe('seedDemoOrders', () => {
       sql`select count(*)::int as n from orders o join users u on u.id = o.user_id where u.email = ${DEMO_HISTORY_EMAIL} and o.status = 'delivered'`,
     )
     expect(Number(history!.n)).toBe(8)
+    // The orders are whole orders: the admin's list answers them in the contract's shape (an order
+    // off contract/ makes the dashboard's order desk a 502).
+    const admin = await createAdmin(t)
+    const list = await t.call('order/admin-list', { method: 'POST', json: { page: 1, limit: 50 }, token: admin.token })
+    expect(list.status, JSON.stringify(list.body)).toBe(200)
+    const body = list.body as { data: unknown[] }
+    expect(z.array(OrderSchema).safeParse(body.data).error?.issues ?? []).toEqual([])
+    expect(body.data.length).toBeGreaterThanOrEqual(8)
     expect(await seedDemoOrders(t.db)).toBe(0)
   })
 })
