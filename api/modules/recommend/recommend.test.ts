@@ -260,8 +260,8 @@ describe('seedDemoOrders', () => {
       sql`select count(*)::int as n from orders o join users u on u.id = o.user_id where u.email = ${DEMO_HISTORY_EMAIL} and o.status = 'delivered'`,
     )
     expect(Number(history!.n)).toBe(8)
-    // The orders are whole orders: the admin's list answers them in the contract's shape (an order
-    // off contract/ makes the dashboard's order desk a 502).
+    // The orders are whole orders: the admin's list answers them in the shape of contract/order.ts
+    // (an order off that shape makes the dashboard's order desk a 502).
     const admin = await createAdmin(t)
     const list = await t.call('order/admin-list', { method: 'POST', json: { page: 1, limit: 50 }, token: admin.token })
     expect(list.status, JSON.stringify(list.body)).toBe(200)
