@@ -10,9 +10,9 @@
  * user, one of the orders and one of their lines, in one transaction. The orders take no stock
  * (they are history, delivered before the store's current stock was counted).
  */
-import { sql } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
+import { products, users } from '../schema.ts'
 import type { Db } from '../client.ts'
-import { queryRows } from '../query.ts'
 import { newId } from '../../lib/ids.ts'
 
 /** The demo shopper's email: the marker that the history was seeded. */
@@ -37,16 +37,20 @@ const BASKETS: string[][] = [
  */
 export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<number> {
   return db.transaction(async (tx) => {
-    const [seeded] = await queryRows<{ id: string }>(tx, sql`select id from users where email = ${DEMO_HISTORY_EMAIL}`)
+    const [seeded] = await tx.select({ id: users.id }).from(users).where(eq(users.email, DEMO_HISTORY_EMAIL))
     if (seeded) return 0
     const skus = [...new Set(BASKETS.flat())]
-    const rows = await queryRows<{ id: string; sku: string; name: string; unit: string; mrp: string; selling: string }>(
-      tx,
-      sql`select id, sku, name, unit, price::text as mrp, selling_price::text as selling from products where sku in (${sql.join(
-        skus.map((s) => sql`${s}`),
-        sql`, `,
-      )})`,
-    )
+    const rows = await tx
+      .select({
+        id: products.id,
+        sku: products.sku,
+        name: products.name,
+        unit: products.unit,
+        mrp: products.price,
+        selling: products.sellingPrice,
+      })
+      .from(products)
+      .where(inArray(products.sku, skus))
     const bySku = new Map(rows.map((r) => [r.sku, r]))
     const userId = newId()
     await tx.execute(
@@ -70,7 +74,7 @@ export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<nu
       const skusOf = pass % 3 === 2 && basket.length > 2 ? basket.slice(0, -1) : basket
       const lines = skusOf.map((sku) => bySku.get(sku)).filter((r) => r !== undefined)
       if (lines.length < 2) continue
-      const paise = (rupees: string) => Math.round(Number(rupees) * 100)
+      const paise = (rupees: number) => Math.round(rupees * 100)
       const total = lines.reduce((sum, l) => sum + paise(l.selling), 0)
       const mrpTotal = lines.reduce((sum, l) => sum + paise(l.mrp), 0)
       const orderId = newId()

@@ -15,11 +15,12 @@
  * Every read is one statement (two when the rules fall short), each through an index: the rules by
  * their primary key (antecedent first), a shopper's orders by `orders_user_created_idx`.
  */
-import { sql, type SQL } from 'drizzle-orm'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
 import { BUY_AGAIN_MAX, TOGETHER_MAX, type RecommendationRow } from '../../../contract/recommend.ts'
 import type { Product } from '../../../contract/product.ts'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
+import { products } from '../../db/schema.ts'
 import { NotFound } from '../../lib/errors.ts'
 import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
 import { storeInStock } from '../inventory/stock-bits.ts'
@@ -52,6 +53,7 @@ export async function mineAssociationRules(deps: MiningDeps): Promise<MiningResu
   const result = await deps.db.transaction(async (tx) => {
     // One mining at a time across instances (PostgreSQL docs, "Advisory Locks"); the key is this table's name.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('product_associations'))`)
+    // raw SQL: a digest of every rule (md5 over string_agg), so the caches are dropped only when the rules changed
     const before = await queryRows<{ digest: string | null }>(
       tx,
       sql`select md5(string_agg(antecedent_id || '>' || consequent_id || ':' || pair_orders, ',' order by antecedent_id, consequent_id)) as digest
@@ -84,6 +86,7 @@ export async function mineAssociationRules(deps: MiningDeps): Promise<MiningResu
         and pairs.c / total.n >= ${t.minSupport}
         and pairs.c / ix.c >= ${t.minConfidence}
         and (pairs.c / ix.c) / (iy.c / total.n) >= ${t.minLift}`)
+    // raw SQL: the same digest with the counts of rules and of delivered orders, in one statement
     const [after] = await queryRows<{ digest: string | null; rules: number; orders: number }>(
       tx,
       sql`select md5(string_agg(antecedent_id || '>' || consequent_id || ':' || pair_orders, ',' order by antecedent_id, consequent_id)) as digest,
@@ -156,13 +159,13 @@ async function recommendationRow(deps: ProductReadDeps, antecedents: string[], e
 export function frequentlyBoughtTogether(deps: ProductReadDeps, productId: string): Promise<RecommendationRow> {
   if (!PLAUSIBLE_ID.test(productId)) return Promise.reject(NotFound('Product not found'))
   return storeCached(deps, `recommend:together:${productId}`, async () => {
-    const [self] = await queryRows<{ id: string; group: string | null }>(
-      deps.db,
-      sql`select p.id, p.pack_group as "group" from products p where p.id = ${productId} and p.publish`,
-    )
+    const [self] = await deps.db
+      .select({ id: products.id, group: products.packGroup })
+      .from(products)
+      .where(and(eq(products.id, productId), eq(products.publish, true)))
     if (!self) throw NotFound('Product not found')
     const sizes = self.group
-      ? (await queryRows<{ id: string }>(deps.db, sql`select id from products where pack_group = ${self.group}`)).map((r) => r.id)
+      ? (await deps.db.select({ id: products.id }).from(products).where(eq(products.packGroup, self.group))).map((r) => r.id)
       : []
     return recommendationRow(deps, [productId], [productId, ...sizes])
   })
