@@ -26,7 +26,9 @@ import { createDatabase, startInstance, startProxy, tearDown, waitInstanceReady,
 const serverUrl = process.env.TEST_DATABASE_URL
 const dbName = `restart_${newId()}`
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-restart-'))
-const basePort = Number(process.env.RESTART_PORT ?? 43290)
+// Below Linux's ephemeral range (32768-60999, /proc/sys/net/ipv4/ip_local_port_range): a port in it
+// can be held as the local port of an outgoing connection, and the instance then cannot listen.
+const basePort = Number(process.env.RESTART_PORT ?? 3510)
 const report: Record<string, number> = {}
 
 let apiEnv: Record<string, string> = {}

@@ -36,7 +36,13 @@ export function startInstance(name: string, port: number, env: Record<string, st
   const log: string[] = []
   child.stdout!.on('data', (d) => log.push(String(d)))
   child.stderr!.on('data', (d) => log.push(String(d)))
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      // A crash (a port taken, a failed migration) would otherwise show only as "not ready" 120 s later.
+      if (code !== 0 && code !== null) console.error(`${name} (port ${port}) exited with ${code}:\n${log.join('').slice(-2000)}`)
+      resolve(code)
+    }),
+  )
   return { name, port, url: `http://127.0.0.1:${port}`, process: child, exited, log }
 }
 

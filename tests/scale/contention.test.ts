@@ -26,7 +26,9 @@ import { createDatabase, startInstance, tearDown, waitReady, type Instance } fro
 const serverUrl = process.env.TEST_DATABASE_URL
 const dbName = `contention_${newId()}`
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-contention-'))
-const basePort = Number(process.env.CONTENTION_PORT ?? 43380)
+// Below Linux's ephemeral range (32768-60999, /proc/sys/net/ipv4/ip_local_port_range): a port in it
+// can be held as the local port of an outgoing connection, and the instance then cannot listen.
+const basePort = Number(process.env.CONTENTION_PORT ?? 3520)
 const BUYERS = 40
 const UNITS = 3
 const PASSWORD = 'Flash-Sale-Pass-1'

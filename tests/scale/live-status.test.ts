@@ -26,7 +26,9 @@ import { createDatabase, startInstance, tearDown, waitReady, type Instance } fro
 const serverUrl = process.env.TEST_DATABASE_URL
 const dbName = `live_${newId()}`
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grocery-live-'))
-const basePort = Number(process.env.LIVE_PORT ?? 43280)
+// Below Linux's ephemeral range (32768-60999, /proc/sys/net/ipv4/ip_local_port_range): a port in it
+// can be held as the local port of an outgoing connection, and the instance then cannot listen.
+const basePort = Number(process.env.LIVE_PORT ?? 3500)
 /** The longest a SIGTERM may take to end a process with streams open (the requirement). */
 const EXIT_WITHIN_MS = 5000
 const ADMIN = { name: 'Live Admin', email: 'live-admin@example.com', password: 'Live-Admin-Pass-1' }
