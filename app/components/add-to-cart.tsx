@@ -138,14 +138,12 @@ interface FocusRefs {
   followRef: RefObject<boolean>
 }
 
-/**
- * What a control shows of its fetcher: the form under way (optimistic count), whether it is done,
- * and whether its last answer was a refusal.
- */
+/** What a control shows of its fetcher: the form under way (optimistic count), whether it is done, and the presses waiting. */
 interface FetcherView {
   formData: FormData | undefined
   idle: boolean
-  refused: boolean
+  /** Presses of "+" waiting for the answer under way (see `CartFetcherBridge`). */
+  queued: number
 }
 
 /**
@@ -159,6 +157,7 @@ function CartFetcherBridge({
   inCart,
   firstRef,
   sendRef,
+  enqueueRef,
   onView,
   focus,
 }: {
@@ -166,16 +165,46 @@ function CartFetcherBridge({
   inCart: boolean
   firstRef: RefObject<FormData | null>
   sendRef: RefObject<((formData: FormData) => void) | null>
+  enqueueRef: RefObject<(() => void) | null>
   onView: (view: FetcherView) => void
   focus: FocusRefs
 }) {
   const { fetcher, send } = useCartFetcher(productId)
   const idle = fetcher.state === 'idle'
   const refused = idle && fetcher.data !== undefined && !fetcher.data.ok
+  // "+" pressed while the cart's answer to the last press is still under way: a second submit through
+  // the same fetcher would abort the first request, and the server may never see it (a quick double
+  // tap would add one, not two). Such presses wait here (counted in the shown quantity) and are sent
+  // one by one as each answer comes in; a refusal ("Only 2 left") drops the rest. Kept in the bridge,
+  // so a card untouched runs no effect for it (docs/decisions/0046-cheap-product-cards.md).
+  const [queued, setQueued] = useState(0)
+  // Set as a waiting press is sent, cleared once the fetcher is busy with it: until then the fetcher
+  // still reads idle, and a second send would abort the first.
+  const sentRef = useRef(false)
   useLayoutEffect(() => {
     sendRef.current = send
+    enqueueRef.current = () => setQueued((n) => n + 1)
   })
-  useLayoutEffect(() => onView({ formData: fetcher.formData, idle, refused }), [fetcher.formData, idle, refused, onView])
+  useEffect(() => {
+    if (!idle) sentRef.current = false
+    if (queued === 0 || !idle || sentRef.current) return
+    if (refused) {
+      // The fetcher (an external system) answered: the queue follows its answer once per answer.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      setQueued(0)
+      return
+    }
+    sentRef.current = true
+    setQueued(queued - 1)
+    const formData = new FormData()
+    formData.set('intent', 'add')
+    formData.set('productId', productId)
+    formData.set('js', '1')
+    send(formData)
+    // `send` is a new function at each render; the queue moves on the fetcher's answers alone.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queued, idle, refused, productId])
+  useLayoutEffect(() => onView({ formData: fetcher.formData, idle, queued }), [fetcher.formData, idle, queued, onView])
   useFocusAcrossSwap(inCart, idle, focus)
   useEffect(() => {
     const formData = firstRef.current
@@ -214,7 +243,7 @@ export function AddToCart({
 }
 
 /** A lazy control's fetcher before it is mounted: nothing under way. */
-const NO_FETCHER: FetcherView = { formData: undefined, idle: true, refused: false }
+const NO_FETCHER: FetcherView = { formData: undefined, idle: true, queued: 0 }
 
 /**
  * The ADD button or stepper itself (what a personal slot of kind `add` holds). Not `lazy`, its
@@ -243,38 +272,14 @@ export function CartControl({
   const followRef = useRef(false)
   const sendRef = useRef<((formData: FormData) => void) | null>(null)
   const firstRef = useRef<FormData | null>(null)
-  // "+" pressed while the cart's answer to the last press is still under way: a second submit through
-  // the same fetcher would abort the first request, and the server may never see it (a quick double
-  // tap would add one, not two). Such presses wait here, are counted in the shown quantity, and are
-  // sent one by one as each answer comes in; a refusal ("Only 2 left") drops the rest.
-  const [queued, setQueued] = useState(0)
-  // Set as a queued press is sent, cleared once the fetcher is busy with it: until then the fetcher
-  // still reads idle, and a second send would abort the first.
-  const sentRef = useRef(false)
-  const qty = optimisticQty(line?.qty ?? 0, view.formData) + queued
+  const enqueueRef = useRef<(() => void) | null>(null)
+  const qty = optimisticQty(line?.qty ?? 0, view.formData) + view.queued
   const box = size === 'lg' ? 'cart-box cart-box-lg' : 'cart-box'
-  useEffect(() => {
-    if (!view.idle) sentRef.current = false
-    if (queued === 0 || !view.idle || sentRef.current) return
-    if (view.refused) {
-      // The fetcher (an external system) answered: the queue follows its answer once per answer.
-      // eslint-disable-next-line react-hooks/set-state-in-effect
-      setQueued(0)
-      return
-    }
-    sentRef.current = true
-    setQueued(queued - 1)
-    const formData = new FormData()
-    formData.set('intent', 'add')
-    formData.set('productId', productId)
-    formData.set('js', '1')
-    sendRef.current?.(formData)
-  }, [queued, view.idle, view.refused, productId])
   const send = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     followRef.current = event.currentTarget.contains(document.activeElement)
     const formData = cartFormData(event.currentTarget, productId)
-    if (!view.idle && formData.get('intent') === 'add') setQueued((n) => n + 1)
+    if (!view.idle && formData.get('intent') === 'add' && enqueueRef.current) enqueueRef.current()
     else if (sendRef.current) sendRef.current(formData)
     else {
       firstRef.current = formData
@@ -287,6 +292,7 @@ export function CartControl({
       inCart={qty > 0}
       firstRef={firstRef}
       sendRef={sendRef}
+      enqueueRef={enqueueRef}
       onView={setView}
       focus={{ addRef, plusRef, followRef }}
     />
