@@ -37,6 +37,8 @@ const BASKETS: string[][] = [
  */
 export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<number> {
   return db.transaction(async (tx) => {
+    // Two starts at once: the second waits here, then sees the history (PostgreSQL docs, "Advisory Locks").
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('demo-order-history'))`)
     const [seeded] = await tx.select({ id: users.id }).from(users).where(eq(users.email, DEMO_HISTORY_EMAIL))
     if (seeded) return 0
     const skus = [...new Set(BASKETS.flat())]
