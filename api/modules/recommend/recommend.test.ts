@@ -145,6 +145,9 @@ describe('mineAssociationRules', () => {
     expect(first).toEqual(['Bread>Butter', 'Bread>Jam', 'Butter>Bread', 'Jam>Bread'])
     await mine(DEFAULT_ASSOCIATION_THRESHOLDS)
     expect(await rules()).toEqual(first)
+    // Two instances mining at once take turns: each rule once, no duplicate key.
+    await Promise.all([mine(DEFAULT_ASSOCIATION_THRESHOLDS), mine(DEFAULT_ASSOCIATION_THRESHOLDS), mine(DEFAULT_ASSOCIATION_THRESHOLDS)])
+    expect(await rules()).toEqual(first)
   })
 
   it('reads its thresholds from the environment and refuses nonsense', () => {
