@@ -324,7 +324,8 @@ export function CartControl({
   return (
     <>
       {bridge}
-      <div className={`${box} cart-stepper`}>
+      {/* Busy while the count shown is not yet the cart's (an answer under way, presses waiting). */}
+      <div className={`${box} cart-stepper`} aria-busy={!view.idle || view.queued > 0 || undefined}>
         {line ? (
           <form method="post" action="/cart" onSubmit={send} className="h-full">
             <input type="hidden" name="intent" value="set" />

@@ -123,3 +123,28 @@ export async function cleanUpViaApi(request: APIRequestContext, names: ShelfName
   if (subCategory) await remove('/subcategory/delete', subCategory._id)
   if (category) await remove('/category/delete', category._id)
 }
+
+/**
+ * Opens a store around the clock (00:00-24:00 IST) until the returned function puts its hours back.
+ * The demo stores but Indiranagar open at 06:00 IST (migration 0010_dark_stores; docs/stores.md,
+ * "Opening hours"), so a journey through one of them would fail between midnight and 06:00 IST, when
+ * a closed store shows "Closed now" and takes no order. Tests of a closed store set hours of their own.
+ */
+export async function openAroundTheClock(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  storeId: string,
+): Promise<() => Promise<void>> {
+  const list = await request.get('/api/store/list', { headers })
+  expect(list.ok(), await list.text()).toBe(true)
+  const store = ((await list.json()) as { data: Array<{ _id: string; opensAt: string; closesAt: string }> }).data.find(
+    (s) => s._id === storeId,
+  )
+  expect(store, `store ${storeId}`).toBeTruthy()
+  const setHours = async (opensAt: string, closesAt: string) => {
+    const response = await request.put('/api/store/update', { data: { _id: storeId, opensAt, closesAt }, headers })
+    expect(response.ok(), await response.text()).toBe(true)
+  }
+  await setHours('00:00', '24:00')
+  return () => setHours(store!.opensAt, store!.closesAt)
+}

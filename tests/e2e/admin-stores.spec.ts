@@ -24,7 +24,7 @@ import {
   uniqueName,
   waitForHydration,
 } from './helpers.ts'
-import { adminHeaders } from './admin-fixtures.ts'
+import { adminHeaders, openAroundTheClock } from './admin-fixtures.ts'
 
 const KORAMANGALA = 'storeBlrKoramangala'
 
@@ -286,6 +286,8 @@ test.describe('store admin', () => {
   test('pauses Koramangala with a note its shopper sees at once, and resumes it', async ({ page, browser, request }, testInfo) => {
     const js = isJs(testInfo)
     const headers = await adminHeaders(request)
+    // Open whatever the hour: the headline must say "Delivery in" before the pause.
+    const restoreHours = await openAroundTheClock(request, headers, KORAMANGALA)
     const shopperContext = await browser.newContext({ javaScriptEnabled: js })
     const shopper = await shopperContext.newPage()
     const headline = shopper.getByRole('banner').getByTestId('location-link')
@@ -322,6 +324,7 @@ test.describe('store admin', () => {
     } finally {
       // A failed run must not leave Koramangala paused for the shopper journeys after it.
       await request.put('/api/store/update', { data: { _id: KORAMANGALA, pausedNote: null }, headers })
+      await restoreHours()
       await shopperContext.close()
     }
   })

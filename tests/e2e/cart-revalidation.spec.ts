@@ -75,8 +75,12 @@ test('presses of "+" while the first ADD is still under way are each counted, no
   await more.click()
   await more.click()
   await expect(count).toContainText('3')
+  // Shown at once, but not yet the cart's: the stepper says it is busy until every press has landed.
+  const stepper = page.locator('.cart-stepper', { has: more })
+  await expect(stepper).toHaveAttribute('aria-busy', 'true')
   release()
   await expect(cartButton(page)).toContainText('3 items')
+  await expect(stepper).not.toHaveAttribute('aria-busy', 'true')
   // The server holds three: the count survives a reload.
   await page.reload()
   await expect(

@@ -8,9 +8,9 @@
  * so a test can open a known category and sub category without depending on another page's links.
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test'
+import { ownServer } from './servers.ts'
 
 /** True in the "js" project, false in "no-js" (playwright.config.ts). */
 export function isJs(testInfo: TestInfo): boolean {
@@ -242,8 +242,8 @@ export const FIXTURES = {
   textAsPng: path.join(import.meta.dirname, 'fixtures', 'not-an-image.png'),
 }
 
-/** Where scripts/e2e-server.mjs writes every message its local SMTP server receives. */
-export const MAIL_DIR = path.resolve(process.env.E2E_MAIL_DIR ?? path.join(os.tmpdir(), 'grocery-e2e-mail'))
+/** Where this worker's e2e server (./servers.ts) writes every message its local SMTP server receives. */
+export const MAIL_DIR = ownServer().mailDir
 
 /** One received message: its file, the time the SMTP server got it (ms), and the raw RFC 5322 text. */
 interface ReceivedMail {
@@ -413,4 +413,13 @@ export async function guestCartToSignIn(page: Page, js: boolean) {
   await page.goto('/cart')
   await page.getByRole('link', { name: /Proceed/ }).click()
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcheckout$/)
+}
+
+/**
+ * Waits until every cart stepper in `scope` shows the cart's own count: no answer under way and no
+ * press of "+" waiting (the stepper is `aria-busy` until then: app/components/add-to-cart.tsx). The
+ * count itself changes at once (optimistic), so it does not say the server has the press yet.
+ */
+export async function expectCartSettled(scope: Page | Locator) {
+  await expect(scope.locator('.cart-stepper[aria-busy="true"]')).toHaveCount(0)
 }

@@ -5,11 +5,12 @@
  * Contentful Paint (docs/decisions/0018-page-cache.md); the home page's Total Blocking Time, the
  * median of three runs, stays under a bound (docs/decisions/0060-long-task-check.md). The other
  * performance figures vary with the machine's load, so they are measured in `npm run bench`, not
- * asserted here. Lighthouse drives its own browser, so this runs once, in the "js" project.
+ * asserted here. Lighthouse drives its own browser, so this runs once, in the "quiet" project, after
+ * every other test has finished (playwright.config.ts).
  */
 import { expect, test } from '@playwright/test'
 import { runLighthouse } from '../../scripts/lighthouse.ts'
-import { api, findListing, isJs, slug } from './helpers.ts'
+import { api, findListing, slug } from './helpers.ts'
 
 /** Lighthouse runs of the home page: the median of three is steady where one run is not (Lighthouse docs, "Variability"). */
 const HOME_RUNS = 3
@@ -30,7 +31,6 @@ const HOME_RECHECK_TBT_MAX_MS = 500
 test('home, a listing, a product page and /login pass Lighthouse accessibility, best practices and SEO, report an LCP, and home blocks the main thread under 300 ms', async ({
   request,
 }, testInfo) => {
-  test.skip(!isJs(testInfo), 'Lighthouse runs its own browser: once is enough')
   // Up to 3 + 5 Lighthouse loads of home and one of each other page, on a loaded 2-core machine.
   test.setTimeout(480_000)
   const base = testInfo.project.use.baseURL!

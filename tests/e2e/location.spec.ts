@@ -9,7 +9,8 @@
  * few of; at 360 px nothing scrolls sideways.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { ADMIN, api, isJs, newUser, productBuyBox, registerViaApi, signIn, toast, waitForHydration } from './helpers.ts'
+import { adminHeaders, openAroundTheClock } from './admin-fixtures.ts'
+import { api, expectCartSettled, isJs, newUser, productBuyBox, registerViaApi, signIn, toast, waitForHydration } from './helpers.ts'
 
 const KORAMANGALA = 'storeBlrKoramangala'
 
@@ -156,25 +157,9 @@ test("a visitor's location is saved to the account at sign-in and comes back at 
   await other.close()
 })
 
-/** The demo admin's Bearer header, for setting a store's stock through the API (set-up and clean-up). */
-async function adminHeaders(request: APIRequestContext): Promise<Record<string, string>> {
-  const login = await api<{ accessToken: string }>(request, '/user/login', { email: ADMIN.email, password: ADMIN.password })
-  return { Authorization: `Bearer ${login.data.accessToken}` }
-}
-
 /** Sets a product's stock in Koramangala through the admin API. */
 async function setKoramangalaStock(request: APIRequestContext, headers: Record<string, string>, productId: string, stock: number) {
   const response = await request.put('/api/inventory/update', { data: { rows: [{ storeId: KORAMANGALA, productId, stock }] }, headers })
-  expect(response.ok(), await response.text()).toBe(true)
-}
-
-/**
- * Sets Koramangala's hours (India Standard Time, "HH:MM") through the admin API. It opens at 06:00,
- * so a test that reaches checkout there opens it around the clock first and puts the hours back
- * after: otherwise it would fail between midnight and 06:00 IST (checkout refuses a closed store).
- */
-async function setKoramangalaHours(request: APIRequestContext, headers: Record<string, string>, opensAt: string, closesAt: string) {
-  const response = await request.put('/api/store/update', { data: { _id: KORAMANGALA, opensAt, closesAt }, headers })
   expect(response.ok(), await response.text()).toBe(true)
 }
 
@@ -204,13 +189,15 @@ async function addFromProductPage(page: Page, js: boolean, productId: string, na
   const add = productBuyBox(page).getByRole('button', { name: /^Add .+ to cart$/ })
   if (js) await waitForHydration(add)
   await add.click()
-  // The add has landed (the stepper shows it) before the next step: a navigation would cancel it.
   await expect(productBuyBox(page).locator('output')).toContainText('1')
   for (let n = 2; n <= count; n++) {
     const more = productBuyBox(page).getByRole('button', { name: /^Add one more / })
     await more.click()
     await expect(productBuyBox(page).locator('output')).toContainText(String(n))
   }
+  // Every press has landed before the next step (the count shows at once, before the server has it):
+  // the next step loads a new document, which would cancel a request still under way.
+  await expectCartSettled(productBuyBox(page))
 }
 
 test('a signed-in shopper picks a saved address; with JavaScript, "Use my current location"', async ({
@@ -282,6 +269,8 @@ test('changing location with a cart says what the new store lacks and caps what 
   const both = await inBothStores(request, headers, 2)
   const [gone, few] = js ? [both[0], both[1]] : [both[2], both[3]]
   expect(few, 'two products in stock in both stores').toBeTruthy()
+  // Open whatever the hour (a closed store's cart says so instead of what it lacks).
+  const restoreHours = await openAroundTheClock(request, headers, KORAMANGALA)
   try {
     await setKoramangalaStock(request, headers, gone!.productId, 0)
     await setKoramangalaStock(request, headers, few!.productId, 1)
@@ -308,6 +297,7 @@ test('changing location with a cart says what the new store lacks and caps what 
   } finally {
     await setKoramangalaStock(request, headers, gone!.productId, gone!.stock)
     await setKoramangalaStock(request, headers, few!.productId, few!.stock)
+    await restoreHours()
   }
 })
 
@@ -325,8 +315,9 @@ test('after a switch to a store lacking a product, the cart bills only what it d
   const user = newUser(testInfo, 'switch-bill')
   await registerViaApi(request, user)
   await signIn(page, user)
+  // Open whatever the hour: checkout refuses a closed store.
+  const restoreHours = await openAroundTheClock(request, headers, KORAMANGALA)
   try {
-    await setKoramangalaHours(request, headers, '00:00', '24:00')
     await setKoramangalaStock(request, headers, gone!.productId, 0)
     // Filled from Indiranagar's stock (the default store), then moved to Koramangala, which lacks one.
     await addFromProductPage(page, js, gone!.productId, gone!.name, 1)
@@ -374,7 +365,7 @@ test('after a switch to a store lacking a product, the cart bills only what it d
     expect(await fitsWidth(page)).toBe(true)
   } finally {
     await setKoramangalaStock(request, headers, gone!.productId, gone!.stock)
-    await setKoramangalaHours(request, headers, '06:00', '24:00')
+    await restoreHours()
   }
 })
 

@@ -4,13 +4,12 @@
  * number, so a phone sign-in or a mobile verification can be finished in the browser.
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { expect, type TestInfo } from '@playwright/test'
+import { ownServer } from './servers.ts'
 
-/** The e2e server's data folder (scripts/e2e-server.mjs: E2E_DATA_DIR, else `<os tmp>/grocery-e2e`). */
-const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), 'grocery-e2e'))
-export const SMS_DIR = path.join(DATA_DIR, 'outbox', 'sms')
+/** This worker's e2e server's SMS outbox (its data folder: ./servers.ts). */
+export const SMS_DIR = path.join(ownServer().dataDir, 'outbox', 'sms')
 
 /** A fresh 10-digit Indian mobile number (starts with 9), unique per run and per project. */
 export function newMobile(testInfo: TestInfo): string {
