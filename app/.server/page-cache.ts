@@ -42,7 +42,7 @@ import { RequestSession, sessionStorage, type SessionLocation } from './session.
 import { getCartForLoaders, getCartSummary, summaryOfCart, WHOLE_CART_PAGES } from './api/cart.ts'
 import { sessionApi, type ApiWiring } from './api-context.ts'
 import { clientIp } from './request.ts'
-import { buyAgainProducts } from './api/recommend.ts'
+import { buyAgainProducts, missedCards } from './api/recommend.ts'
 import { BUY_AGAIN_HOME_CARDS } from '../../contract/recommend.ts'
 import { toCardData } from '../lib/catalog-cards.ts'
 
@@ -684,7 +684,11 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       }
       if (!wholeCartPage) return { cart: await getCartSummary(api, session, { clientIp: clientIp(request) }) }
       const whole = await getCartForLoaders(api, session, { clientIp: clientIp(request) })
-      return whole.ok ? { cart: summaryOfCart(whole.data), wholeCart: whole.data } : null
+      if (!whole.ok) return null
+      if (req.path !== '/cart') return { cart: summaryOfCart(whole.data), wholeCart: whole.data }
+      // The cart page's "You might have missed" row, for the products the cart holds.
+      const missed = await missedCards(api, whole.data, { clientIp: clientIp(request) })
+      return { cart: summaryOfCart(whole.data), wholeCart: whole.data, missed }
     })()
     // A failed whole-cart read: the full render shows its error page.
     if (!read) return null

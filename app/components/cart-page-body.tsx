@@ -3,25 +3,36 @@
  * `cart-page`): the visitor's whole cart when the page was spliced for them (`usePersonal().wholeCart`:
  * the server's slot render, or the browser's first render of a spliced page), else the cart the
  * route's loader read (`cart`, `signedIn`). `notice` sits between the heading and the lines (what
- * "Order again" left out: shown once, so never on a spliced page).
+ * "Order again" left out: shown once, so never on a spliced page). Below the bill, "You might have
+ * missed" (docs/recommendations.md): `usePersonal().missed` on a spliced page, else `missed` from the
+ * loader. The first list that has cards is kept for the page's life: the cart's next read leaves
+ * out what the shopper just added, and the card (with its stepper and the focus) must not vanish
+ * under their finger.
  */
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
+import type { ProductCardData } from '../lib/catalog-cards.ts'
 import { itemCountLabel } from '../lib/cart.ts'
 import { usePersonal, type WholeCart } from '../lib/personal.ts'
 import { CartContents } from './cart-contents.tsx'
+import { ProductRow } from './product-row.tsx'
 
 export function CartPageBody({
   cart: loaderCart,
+  missed: loaderMissed,
   signedIn: loaderSignedIn,
   notice,
 }: {
   cart: WholeCart
+  missed?: ProductCardData[]
   signedIn: boolean
   notice?: ReactNode
 }) {
   const personal = usePersonal()
   const cart = personal.wholeCart ?? loaderCart
   const signedIn = personal.wholeCart ? personal.user !== null : loaderSignedIn
+  const seen = personal.wholeCart ? personal.missed : loaderMissed
+  const [first] = useState(seen)
+  const missed = first && first.length > 0 ? first : (seen ?? [])
   return (
     <>
       <h1 className="mb-3 text-xl font-bold text-slate-900">
@@ -32,6 +43,9 @@ export function CartPageBody({
       </h1>
       {notice}
       <CartContents lines={cart.lines} bill={cart.bill} signedIn={signedIn} />
+      {cart.lines.length > 0 && missed.length > 0 ? (
+        <ProductRow title="You might have missed" products={missed} headingId="you-might-have-missed" />
+      ) : null}
     </>
   )
 }

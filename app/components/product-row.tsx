@@ -43,7 +43,7 @@ export function homeRowCards(products: CardSource[], start: number, end?: number
 }
 
 /**
- * A home row: `title` (the category name), `seeAllHref` (its listing), its products, and with
+ * A home row: `title` (the category name), `seeAllHref` (its listing; no See All without it), its products, and with
  * `moreHref` where the rest of the row comes from (`{ products }`, fetched once when needed).
  */
 export function ProductRow({
@@ -54,7 +54,7 @@ export function ProductRow({
   moreHref,
 }: {
   title: string
-  seeAllHref: string
+  seeAllHref?: string
   products: ProductCardData[]
   /** Id for the heading, so the row's region is named by it. */
   headingId: string
@@ -125,13 +125,15 @@ export function ProductRow({
         <h2 id={headingId} className="text-lg font-bold text-slate-900 sm:text-xl">
           {title}
         </h2>
-        <Link
-          to={seeAllHref}
-          className="shrink-0 rounded-md px-2 py-1 text-sm font-semibold text-accent hover:bg-emerald-50"
-          aria-label={`See all ${title}`}
-        >
-          See All
-        </Link>
+        {seeAllHref ? (
+          <Link
+            to={seeAllHref}
+            className="shrink-0 rounded-md px-2 py-1 text-sm font-semibold text-accent hover:bg-emerald-50"
+            aria-label={`See all ${title}`}
+          >
+            See All
+          </Link>
+        ) : null}
       </div>
       <div className="relative">
         {/* scroll-px-1 matches the px-1 padding, so the first card already sits at its snap position:

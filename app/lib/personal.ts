@@ -46,6 +46,8 @@ export interface Personal {
   wholeCart?: WholeCart
   /** On the home page only, for a signed-in shopper: their "Buy again" cards (docs/recommendations.md). */
   buyAgain?: ProductCardData[]
+  /** On the cart page only, beside `wholeCart`: its "You might have missed" cards (docs/recommendations.md). */
+  missed?: ProductCardData[]
 }
 
 /** What a visitor with nothing of their own sees: nobody signed in, an empty cart. */
@@ -86,6 +88,7 @@ export function parsePersonal(text: string): Personal | null {
       ? { user: value.user ?? null, cart: value.cart, wholeCart }
       : { user: value.user ?? null, cart: value.cart }
     if (Array.isArray(value.buyAgain)) personal.buyAgain = value.buyAgain
+    if (wholeCart && Array.isArray(value.missed)) personal.missed = value.missed
     return personal
   } catch {
     return null

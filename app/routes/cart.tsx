@@ -1,7 +1,8 @@
 /**
  * /cart (docs/commerce-api.md, "Cart"): the cart page, and the action every cart button posts to.
  *
- * The page lists the lines, the bill and "Proceed"; it is the cart panel without JavaScript and on
+ * The page lists the lines, the bill and "Proceed", then "You might have missed" (products often
+ * bought with the cart's: docs/recommendations.md); it is the cart panel without JavaScript and on
  * phones. The action reads `CartActionSchema` (app/lib/schemas/cart.ts): without JavaScript it
  * answers a redirect back to the page the button was on, at the product's card (`#p-<id>`), with a
  * flash toast; a fetcher (JavaScript, `js=1`) gets `{ ok, message }` instead, so the page stays put.
@@ -13,6 +14,7 @@ import type { Route } from './+types/cart'
 import { failureInit, failureMessage, throwFailure } from '../.server/failure.ts'
 import { getSession } from '../.server/context.ts'
 import { addToCart, getCartForLoaders, removeCartLine, updateCartQty } from '../.server/api/cart.ts'
+import { missedCards } from '../.server/api/recommend.ts'
 import { readForm } from '../.server/form.ts'
 import { clientIp, safeRedirect, sameOriginReferer } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
@@ -43,7 +45,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const session = getSession(context)
   const cart = await getCartForLoaders(api, session, { clientIp: clientIp(request) })
   if (!cart.ok) throwFailure(cart)
-  return { cart: cart.data, signedIn: Boolean(session.user), leftOut: session.takeLeftOut() }
+  // "You might have missed" (docs/recommendations.md): read after the cart, for its products.
+  const missed = await missedCards(api, cart.data, { clientIp: clientIp(request) })
+  return { cart: cart.data, missed, signedIn: Boolean(session.user), leftOut: session.takeLeftOut() }
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -86,11 +90,11 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function CartPage({ loaderData }: Route.ComponentProps) {
-  const { cart, signedIn, leftOut } = loaderData
+  const { cart, missed, signedIn, leftOut } = loaderData
   return (
     <div className="mx-auto max-w-2xl px-3 py-4 sm:px-4 md:py-6">
       <PersonalSlot slot={{ kind: 'cart-page' }}>
-        <CartPageBody cart={cart} signedIn={signedIn} notice={leftOut ? <LeftOutList notice={leftOut} /> : null} />
+        <CartPageBody cart={cart} missed={missed} signedIn={signedIn} notice={leftOut ? <LeftOutList notice={leftOut} /> : null} />
       </PersonalSlot>
     </div>
   )

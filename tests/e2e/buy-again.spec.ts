@@ -3,9 +3,11 @@
  * 360 px: a product of the seeded baskets shows "Frequently bought together" (rules mined from the
  * seeded delivered orders); a guest's /buy-again asks to sign in; after one order the home page shows
  * "Buy again" with the product and its ADD, /buy-again lists it, and nothing scrolls the page sideways.
+ * The cart of a guest holding butter shows "You might have missed" with eggs, whose ADD puts them in
+ * the cart.
  */
-import { expect, test, type Page } from '@playwright/test'
-import { api, newUser, registerViaApi, slug, submitLogin } from './helpers.ts'
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { api, expectCartSettled, isJs, newUser, productCardItems, registerViaApi, slug, submitLogin, waitForHydration } from './helpers.ts'
 
 interface Found {
   _id: string
@@ -20,16 +22,20 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(scroll).toBeLessThanOrEqual(width)
 }
 
+/** Amul butter (SKU BB-136): eggs and butter are bought together in the seeded history (api/db/seed/demo-orders.ts). */
+async function seededButter(request: APIRequestContext): Promise<Found> {
+  const found = (await api<Found[]>(request, '/product/search-product', { search: 'amul butter pasteurized', page: 1, limit: 50 })).data
+  const butter = found.find((p) => p.more_details?.sku === 'BB-136')
+  expect(butter, 'the seeded basket product is in the catalogue').toBeDefined()
+  return butter!
+}
+
 test('Frequently bought together on a seeded product; Buy again after one order', async ({ page, request }, testInfo) => {
   test.setTimeout(60_000)
   await page.setViewportSize({ width: 360, height: 800 })
 
-  // Eggs and butter are bought together in the seeded history (api/db/seed/demo-orders.ts).
-  const butter = (
-    await api<Found[]>(request, '/product/search-product', { search: 'amul butter pasteurized', page: 1, limit: 50 })
-  ).data.find((p) => p.more_details?.sku === 'BB-136')
-  expect(butter, 'the seeded basket product is in the catalogue').toBeDefined()
-  await page.goto(`/product/${slug(butter!.name, butter!._id)}`)
+  const butter = await seededButter(request)
+  await page.goto(`/product/${slug(butter.name, butter._id)}`)
   const together = page.getByRole('region', { name: 'Frequently bought together' })
   await expect(together).toBeVisible()
   await expect(together.getByRole('link', { name: /Farm Eggs/ }).first()).toBeVisible()
@@ -68,4 +74,41 @@ test('Frequently bought together on a seeded product; Buy again after one order'
   await expect(page.getByRole('heading', { name: 'Buy again', level: 1 })).toBeVisible()
   await expect(page.getByRole('link', { name: honey.name }).first()).toBeVisible()
   await expectNoSidewaysScroll(page)
+})
+
+test('the cart shows "You might have missed" for its products, and an ADD there puts one in the cart', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(60_000)
+  const js = isJs(testInfo)
+  await page.setViewportSize({ width: 360, height: 800 })
+  const butter = await seededButter(request)
+  await page.goto(`/product/${slug(butter.name, butter._id)}`)
+  const add = page
+    .getByRole('main')
+    .getByRole('button', { name: /^Add .+ to cart$/ })
+    .first()
+  if (js) await waitForHydration(add)
+  await add.click()
+  await expect(page.getByTestId('cart-button')).toContainText('1 item')
+
+  await page.goto('/cart')
+  const row = page.getByRole('region', { name: 'You might have missed' })
+  await expect(row).toBeVisible()
+  const eggs = productCardItems(row)
+    .filter({ hasText: /Farm Eggs/ })
+    .first()
+  await expect(eggs).toBeVisible()
+  // Never a product the cart already holds.
+  await expect(row.getByRole('link', { name: butter.name, exact: true })).toHaveCount(0)
+  await expectNoSidewaysScroll(page)
+
+  const addEggs = eggs.getByRole('button', { name: /^Add .+ to cart$/ })
+  if (js) await waitForHydration(addEggs)
+  await addEggs.click()
+  await expectCartSettled(page)
+  await expect(page.getByTestId('cart-button')).toContainText('2 items')
+  await page.goto('/cart')
+  await expect(page.getByRole('list', { name: 'Cart items' }).getByRole('listitem')).toHaveCount(2)
 })

@@ -6,8 +6,10 @@
  */
 import { notePageAvailabilityOrdered } from '../page-shows.ts'
 import { parseData, upstream } from '../upstream.ts'
-import { BuyAgainSchema, RecommendationRowSchema } from '../../../contract/recommend.ts'
+import { BuyAgainSchema, RecommendationRowSchema, TOGETHER_MAX } from '../../../contract/recommend.ts'
 import type { Product } from '../../../contract/product.ts'
+import { toCardData, type ProductCardData } from '../../lib/catalog-cards.ts'
+import type { WholeCart } from '../../lib/personal.ts'
 import type { Api } from '../api-context.ts'
 import type { RequestSession } from '../session.ts'
 
@@ -38,6 +40,19 @@ export async function youMightHaveMissed(api: Api, productIds: string[], opts?: 
     RecommendationRowSchema,
   )
   return result.ok ? result.data.products : []
+}
+
+/**
+ * The cart page's "You might have missed" cards (`youMightHaveMissed` for the cart's products), at
+ * most TOGETHER_MAX, as cards without the pack-size picker (a row's cards: app/components/product-row.tsx).
+ */
+export async function missedCards(api: Api, cart: Pick<WholeCart, 'lines'>, opts?: RecommendCallOptions): Promise<ProductCardData[]> {
+  const products = await youMightHaveMissed(
+    api,
+    cart.lines.map((line) => line.productId._id),
+    opts,
+  )
+  return products.slice(0, TOGETHER_MAX).map(({ packSizes: _sizes, ...product }) => toCardData(product))
 }
 
 /**

@@ -81,18 +81,28 @@ async function open(who: SignedIn, orderId: string, signal: AbortSignal, headers
 }
 
 /** Reads the stream until `until` matches its text so far (or `ms`, default 5 s, pass). */
+/** A stream's reader and its read under way, kept across `readUntil` calls on the same response. */
+const readers = new WeakMap<
+  Response,
+  { reader: ReadableStreamDefaultReader<Uint8Array>; pending: Promise<ReadableStreamReadResult<Uint8Array>> | null }
+>()
+
 async function readUntil(res: Response, until: (text: string) => boolean, ms = 5000): Promise<{ text: string; done: boolean }> {
-  const reader = res.body!.getReader()
+  let state = readers.get(res)
+  if (!state) readers.set(res, (state = { reader: res.body!.getReader(), pending: null }))
   const decoder = new TextDecoder()
   let text = ''
   const deadline = Date.now() + ms
+  // One read at a time, kept across the 100 ms ticks and across calls: a read dropped when the tick
+  // wins would lose the chunk it later resolves with (a slow machine lost the poll's event so).
   while (!until(text) && Date.now() < deadline) {
-    const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 100))])
+    state.pending ??= state.reader.read()
+    const chunk = await Promise.race([state.pending, new Promise<null>((r) => setTimeout(() => r(null), 100))])
     if (chunk === null) continue
+    state.pending = null
     if (chunk.done) return { text, done: true }
     text += decoder.decode(chunk.value)
   }
-  reader.releaseLock()
   return { text, done: false }
 }
 
