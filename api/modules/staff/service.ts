@@ -107,7 +107,7 @@ async function assertStore(db: Db, storeId: string): Promise<void> {
  */
 export async function inviteStaff(deps: StaffDeps, input: z.output<typeof InviteStaffSchema>): Promise<InviteAnswer> {
   const { email, role, name } = input
-  const storeId = input.role === 'STAFF' ? input.storeId : null
+  const storeId = input.role === 'STAFF' || input.role === 'RIDER' ? input.storeId : null
   if (storeId) await assertStore(deps.db, storeId)
   const existing = await findUserByEmail(deps.db, email)
   if (existing?.id === deps.actor) throw Conflict(STAFF_MESSAGES.self)
@@ -131,7 +131,7 @@ export async function inviteStaff(deps: StaffDeps, input: z.output<typeof Invite
     return { member: await memberById(deps.db, existing.id), created: false }
   }
 
-  const memberName = name ?? (role === 'ADMIN' ? 'Admin' : 'Staff')
+  const memberName = name ?? TEAM_ROLE_LABELS[role]
   const id = await deps.db.transaction(async (tx) => {
     const user = await createUser(tx, { name: memberName, email, password: randomBytes(24).toString('base64url'), role })
     if (storeId) await tx.update(users).set({ storeId }).where(eq(users.id, user.id))
@@ -165,7 +165,8 @@ async function assertAnotherActiveAdmin(tx: Db, userId: string): Promise<void> {
 
 /**
  * Changes a member (PUT /api/staff/update): the role (USER takes them off the team and clears the
- * store), the status (Inactive revokes every refresh token), the store (STAFF only; null clears it).
+ * store), the status (Inactive revokes every refresh token), the store (STAFF and RIDER only; null
+ * clears a STAFF member's, and a RIDER always has one).
  * One transaction with its audit entries (`role`, `status`, `update` for the store).
  * @throws 400 invalid input or unknown store; 404 unknown account or one not on the team; 409 for the
  *   admin's own account or the last active admin
@@ -178,7 +179,10 @@ export async function updateStaff(deps: StaffDeps, input: z.output<typeof Update
     if (!member || member.role === 'USER') throw NotFound(STAFF_MESSAGES.unknownMember)
     const role = input.role ?? member.role
     const status = input.status ?? member.status
-    const storeId = role === 'STAFF' ? (input.storeId !== undefined ? input.storeId : member.storeId) : null
+    const storeId = role === 'STAFF' || role === 'RIDER' ? (input.storeId !== undefined ? input.storeId : member.storeId) : null
+    // A rider delivers one store's orders: never none (docs/delivery.md).
+    if (role === 'RIDER' && !storeId)
+      throw BadRequest(STAFF_MESSAGES.riderStoreRequired, [{ path: 'storeId', message: STAFF_MESSAGES.riderStoreRequired }])
     const losesAdmin = member.role === 'ADMIN' && member.status === 'Active' && (role !== 'ADMIN' || status !== 'Active')
     if (losesAdmin) await assertAnotherActiveAdmin(tx, member.id)
     await tx.update(users).set({ role, status, storeId }).where(eq(users.id, member.id))
@@ -229,5 +233,6 @@ ${lines
   .map((line) => `<p>${escapeHtml(line)}</p>`)
   .join('\n')}
 </body></html>`
-  return { to: email, subject: `You are now ${roleLabel === 'admin' ? 'an admin' : 'staff'} of the store`, text: lines.join('\n'), html }
+  const subject = roleLabel === 'admin' ? 'an admin' : roleLabel === 'rider' ? 'a delivery rider' : 'staff'
+  return { to: email, subject: `You are now ${subject} of the store`, text: lines.join('\n'), html }
 }
