@@ -36,6 +36,7 @@ export default [
   route('checkout/payment/callback', 'routes/checkout/payment/callback.ts'),
   route('success', 'routes/success.tsx'),
   route('location', 'routes/location.tsx'),
+  route('rider', 'routes/rider.tsx'),
   // /dashboard itself redirects to /dashboard/profile (the layout's middleware). The admin pages
   // (category, subcategory, upload-product, product) join these children.
   route('dashboard', 'routes/dashboard/layout.tsx', [

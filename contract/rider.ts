@@ -131,3 +131,16 @@ export type DispatchBoard = z.infer<typeof DispatchBoardSchema>
 
 /** The answer of an assignment: the order and its rider now (null: back in the queue). */
 export const AssignAnswerSchema = z.object({ orderId: z.string(), riderId: z.string().nullable(), version: z.number().int() })
+
+/**
+ * The "Delivered" form's cash field on the /rider page: rupees as typed ("254", "254.5", "254.50"),
+ * turned into whole paise for POST /api/rider/delivered.
+ */
+export const CashRupeesSchema = z
+  .string({ error: RIDER_MESSAGES.cashRequired })
+  .trim()
+  .regex(/^\d{1,6}(\.\d{1,2})?$/, { error: 'Enter the cash in rupees, such as 254 or 254.50' })
+  .transform((text) => {
+    const [whole = '0', fraction = ''] = text.split('.')
+    return Number(whole) * 100 + Number(fraction.padEnd(2, '0'))
+  })
