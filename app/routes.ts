@@ -47,6 +47,7 @@ export default [
     route('myorder/:orderId/invoice', 'routes/dashboard/myorder/$orderId/invoice.ts', { id: 'order-invoice' }),
     route('myorder/:orderId/credit-note', 'routes/dashboard/myorder/$orderId/credit-note.ts', { id: 'order-credit-note' }),
     route('orders', 'routes/dashboard/orders/index.tsx'),
+    route('dispatch', 'routes/dashboard/dispatch.tsx'),
     route('orders/export', 'routes/dashboard/orders/export.ts'),
     route('orders/packing-slips', 'routes/dashboard/orders/packing-slips.tsx'),
     route('orders/:orderId', 'routes/dashboard/orders/$orderId/index.tsx'),

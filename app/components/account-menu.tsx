@@ -41,6 +41,7 @@ export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; audience:
   { to: '/dashboard/upload-product', label: 'Upload Product', audience: 'admin' },
   { to: '/dashboard/product', label: 'Product', audience: 'admin' },
   { to: '/dashboard/orders', label: 'Orders', audience: 'admin+staff' },
+  { to: '/dashboard/dispatch', label: 'Dispatch', audience: 'admin+staff' },
   { to: '/dashboard/stores', label: 'Stores', audience: 'admin' },
   // Staff reach the stores' stock from the same list, read-only but for the stock.
   { to: '/dashboard/stores', label: 'Stock', audience: 'staff' },

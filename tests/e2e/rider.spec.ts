@@ -1,8 +1,9 @@
 /**
- * The rider's journey (docs/delivery.md), with JavaScript on and off, the rider's page at 360 px:
- * an admin invites a rider of the order's store at /dashboard/staff; the rider sets a password, signs
- * in, opens /rider and goes on shift; the order is packed and the dispatch rule gives it to the rider
- * (the only free rider of the store); the rider sees the store, the address with floor and landmark,
+ * The rider's journey (docs/delivery.md), with JavaScript on and off, the rider's page and the
+ * dispatch board at 360 px: an admin invites a rider of the order's store at /dashboard/staff; the
+ * order is packed while no rider is free, and the dispatch board lists it as waiting; the rider sets a
+ * password, signs in, opens /rider and goes on shift, and the dispatch rule gives it the waiting order
+ * at once (the board shows the rider holding it); the rider sees the store, the address with floor and landmark,
  * the customer's first name and the cash to collect, presses "Picked up", then "Delivered" with the
  * cash, and goes off shift. The order is delivered with the cash recorded.
  *
@@ -128,6 +129,16 @@ test('an admin makes a rider, who goes on shift, gets the packed order, picks it
   await expect(toast(page, `${rider.email} invited as rider`)).toBeVisible()
   await setPasswordByReset(request, rider.email, rider.password)
 
+  // Packed with no free rider: the order waits on the board.
+  const packed = await request.put('/api/order/update-status', { data: { orderId: order._id, status: 'packed' }, headers: admin })
+  expect(packed.ok(), await packed.text()).toBe(true)
+  await page.setViewportSize({ width: 360, height: 740 })
+  await page.goto('/dashboard/dispatch')
+  await expect(page.getByRole('heading', { name: 'Dispatch', level: 1 })).toBeVisible()
+  const storeBoard = page.locator(`[data-card="dispatch-store"][data-store-id="${order.store._id}"]`)
+  await expect(storeBoard.getByRole('list', { name: `Waiting at ${order.store.name}` })).toContainText(order.orderId)
+  await expectNoSidewaysScroll(page)
+
   const context = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 360, height: 740 } })
   try {
     const riderPage = await context.newPage()
@@ -142,10 +153,7 @@ test('an admin makes a rider, who goes on shift, gets the packed order, picks it
     await expect(toast(riderPage, 'You are on shift')).toBeVisible()
     await expect(riderPage.locator('[data-field="shift"]')).toContainText('On shift')
 
-    // The order is packed: the rule gives it to the only free rider of the store.
-    const packed = await request.put('/api/order/update-status', { data: { orderId: order._id, status: 'packed' }, headers: admin })
-    expect(packed.ok(), await packed.text()).toBe(true)
-    await riderPage.getByRole('link', { name: 'Refresh' }).click()
+    // On shift, the rider took the oldest waiting order of the store: this one.
     const card = riderPage.locator(`[data-card="rider-order"][data-order-id="${order._id}"]`)
     await expect(card).toBeVisible()
     await expect(card).toContainText(order.orderId)
@@ -153,6 +161,9 @@ test('an admin makes a rider, who goes on shift, gets the packed order, picks it
     await expect(card.locator('[data-field="address"]')).toContainText('5, 12th Main Road, floor 3 (near Blue Gate), Bengaluru 560038')
     await expect(card.locator('[data-field="collect"]')).toContainText('cash')
     await expectNoSidewaysScroll(riderPage)
+    await page.getByRole('link', { name: 'Refresh' }).click()
+    await expect(storeBoard.locator(`[data-rider-id] [data-order-id="${order._id}"]`)).toBeVisible()
+    await expect(storeBoard.getByRole('list', { name: `Waiting at ${order.store.name}` })).toHaveCount(0)
 
     const pickedUp = card.getByRole('button', { name: 'Picked up' })
     if (js) await waitForHydration(pickedUp)
