@@ -32,6 +32,7 @@ export const STAFF_MESSAGES = {
   unknownStore: 'Store not found',
   unknownMember: 'Team member not found',
   nothingToChange: 'Nothing to change',
+  riderInHand: 'The rider has an order out for delivery: it must be delivered or handed back first',
 } as const
 
 /**

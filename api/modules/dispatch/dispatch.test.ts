@@ -329,6 +329,36 @@ describe('shift and dispatch', () => {
   })
 })
 
+describe('a rider leaving its rounds', () => {
+  beforeEach(() => emptyStores(t))
+
+  it('deactivated: its packed order goes to another rider; refused while one is out for delivery', async () => {
+    const leaving = await createRider(t, SEEDED_DEFAULT_STORE)
+    await shift(leaving, true)
+    const a = await place()
+    const b = await place()
+    await pack(a._id)
+    await pack(b._id)
+    expect(await riderOf(a._id)).toBe(leaving.user.id)
+    expect(await riderOf(b._id)).toBeNull()
+    await t.call('rider/picked-up', { method: 'POST', json: { orderId: a._id }, token: leaving.token })
+    const deactivate = () =>
+      t.call('staff/update', { method: 'PUT', json: { _id: leaving.user.id, status: 'Inactive' }, token: admin.token })
+    const refused = await deactivate()
+    expect(refused.status).toBe(409)
+    expect(refused.body.message).toBe(STAFF_MESSAGES.riderInHand)
+    const collect = (await me(leaving)).orders[0].collectPaise as number
+    await t.call('rider/delivered', { method: 'POST', json: { orderId: a._id, cashCollectedPaise: collect }, token: leaving.token })
+    expect(await riderOf(b._id)).toBe(leaving.user.id)
+    const staying = await createRider(t, SEEDED_DEFAULT_STORE)
+    await shift(staying, true)
+    expect((await deactivate()).status).toBe(200)
+    expect(await riderOf(b._id)).toBe(staying.user.id)
+    const [row] = await t.db.select().from(riderShifts).where(eq(riderShifts.userId, leaving.user.id))
+    expect(row!.onShift).toBe(false)
+  })
+})
+
 describe('races', () => {
   beforeEach(() => emptyStores(t))
 
