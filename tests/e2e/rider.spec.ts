@@ -3,7 +3,7 @@
  * dispatch board at 360 px: an admin invites a rider of the order's store at /dashboard/staff; the
  * order is packed while no rider is free, and the dispatch board lists it as waiting; the rider sets a
  * password, signs in, opens /rider and goes on shift, and the dispatch rule gives it the waiting order
- * at once (the board shows the rider holding it); the rider sees the store, the address with floor and landmark,
+ * at once (the board and the order page show the rider holding it); the rider sees the store, the address with floor and landmark,
  * the customer's first name and the cash to collect, presses "Picked up", then "Delivered" with the
  * cash, and goes off shift. The order is delivered with the cash recorded.
  *
@@ -164,6 +164,17 @@ test('an admin makes a rider, who goes on shift, gets the packed order, picks it
     await page.getByRole('link', { name: 'Refresh' }).click()
     await expect(storeBoard.locator(`[data-rider-id] [data-order-id="${order._id}"]`)).toBeVisible()
     await expect(storeBoard.getByRole('list', { name: `Waiting at ${order.store.name}` })).toHaveCount(0)
+    // The order page names the rider; the admin's "back to the queue" goes through the rule, which
+    // gives it straight back to the only free rider.
+    await page.goto(`/dashboard/orders/${order._id}`)
+    const riderBox = page.getByTestId('order-rider')
+    await expect(riderBox).toContainText(`Rider: ${rider.name}`)
+    const assign = riderBox.getByRole('button', { name: 'Assign' })
+    if (js) await waitForHydration(assign)
+    await assign.click()
+    await expect(toast(page, 'Rider assigned')).toBeVisible()
+    await expect(page.getByTestId('order-rider')).toContainText(`Rider: ${rider.name}`)
+    await expectNoSidewaysScroll(page)
 
     const pickedUp = card.getByRole('button', { name: 'Picked up' })
     if (js) await waitForHydration(pickedUp)
