@@ -329,6 +329,22 @@ describe('shift and dispatch', () => {
   })
 })
 
+describe('the dispatch.sweep job', () => {
+  beforeEach(() => emptyStores(t))
+
+  it('gives a waiting order whose dispatch never ran to the free rider', async () => {
+    const rider = await createRider(t, SEEDED_DEFAULT_STORE)
+    await shift(rider, true)
+    const order = await place()
+    // Packed behind the app's back, as if the process stopped between the commit and the dispatch.
+    await t.db.update(orders).set({ status: 'packed' }).where(eq(orders.id, order._id))
+    expect(await riderOf(order._id)).toBeNull()
+    await t.deps.jobs.send('dispatch.sweep', {})
+    await t.deps.jobs.drain()
+    expect(await riderOf(order._id)).toBe(rider.user.id)
+  })
+})
+
 describe('a rider leaving its rounds', () => {
   beforeEach(() => emptyStores(t))
 
