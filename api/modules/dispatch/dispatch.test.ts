@@ -329,6 +329,40 @@ describe('shift and dispatch', () => {
   })
 })
 
+describe('paid orders and the board’s scope', () => {
+  beforeEach(() => emptyStores(t))
+
+  it('a paid order has nothing to collect: cash is refused, a delivery without it records none', async () => {
+    const rider = await createRider(t, SEEDED_DEFAULT_STORE)
+    await shift(rider, true)
+    const order = await place()
+    // Paid online as far as the rider's rules go (the payment flow itself: api/modules/payment).
+    await t.db.update(orders).set({ paymentState: 'paid' }).where(eq(orders.id, order._id))
+    await pack(order._id)
+    expect((await me(rider)).orders[0].collectPaise).toBe(0)
+    await t.call('rider/picked-up', { method: 'POST', json: { orderId: order._id }, token: rider.token })
+    const withCash = await t.call('rider/delivered', {
+      method: 'POST',
+      json: { orderId: order._id, cashCollectedPaise: 100 },
+      token: rider.token,
+    })
+    expect(withCash.status).toBe(400)
+    expect(withCash.body.message).toBe(RIDER_MESSAGES.nothingToCollect)
+    expect((await t.call('rider/delivered', { method: 'POST', json: { orderId: order._id }, token: rider.token })).status).toBe(200)
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, order._id))
+    expect(row).toMatchObject({ status: 'delivered', cashCollectedPaise: null })
+  })
+
+  it('staff see their own store on the board; an admin every store', async () => {
+    const far = await createStaff(t)
+    await t.db.update(users).set({ storeId: KORAMANGALA }).where(eq(users.id, far.user.id))
+    const stores = async (who: SignedIn) =>
+      ((await t.call('dispatch/board', { token: who.token })).body.data as { store: { _id: string } }[]).map((s) => s.store._id)
+    expect(await stores(far)).toEqual([KORAMANGALA])
+    expect(await stores(admin)).toEqual(expect.arrayContaining([KORAMANGALA, SEEDED_DEFAULT_STORE]))
+  })
+})
+
 describe('the dispatch.sweep job', () => {
   beforeEach(() => emptyStores(t))
 
