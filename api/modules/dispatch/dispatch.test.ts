@@ -430,6 +430,27 @@ describe('races', () => {
     }
   })
 
+  it('"Delivered" and "Go off shift" at once: no error, the order delivered, the shift as the winner left it', async () => {
+    for (let round = 0; round < 3; round++) {
+      await emptyStores(t)
+      const rider = await createRider(t, SEEDED_DEFAULT_STORE)
+      await shift(rider, true)
+      const order = await place()
+      await pack(order._id)
+      await t.call('rider/picked-up', { method: 'POST', json: { orderId: order._id }, token: rider.token })
+      const collect = (await me(rider)).orders[0].collectPaise as number
+      const [done, off] = await Promise.all([
+        t.call('rider/delivered', { method: 'POST', json: { orderId: order._id, cashCollectedPaise: collect }, token: rider.token }),
+        shift(rider, false),
+      ])
+      expect(done.status).toBe(200)
+      // Off shift is refused while the order is still out, or done once it is delivered.
+      expect([200, 409]).toContain(off.status)
+      const [row] = await t.db.select({ status: orders.status }).from(orders).where(eq(orders.id, order._id))
+      expect(row!.status).toBe('delivered')
+    }
+  })
+
   it('two riders going on shift at once, one waiting order: exactly one gets it', async () => {
     for (let round = 0; round < 3; round++) {
       await emptyStores(t)

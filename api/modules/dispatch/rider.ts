@@ -102,6 +102,14 @@ export async function setShift(deps: RiderDeps, rider: User, onShift: boolean): 
   const now = deps.clock()
   const released = await deps.db.transaction(async (tx) => {
     await tx.insert(riderShifts).values({ userId: rider.id, onShift: false, freeSince: now, updatedAt: now }).onConflictDoNothing()
+    // Orders first, then the shift row: the order every other writer locks them in (a delivery, a
+    // hand-back, a reassignment), so "Delivered" and "Go off shift" at once cannot deadlock.
+    if (!onShift)
+      await tx
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.riderId, rider.id), inArray(orders.status, [...HELD_STATUSES])))
+        .for('update')
     const [shift] = await tx.select().from(riderShifts).where(eq(riderShifts.userId, rider.id)).for('update')
     if (shift!.onShift === onShift) return []
     let releasedIds: { id: string; version: number }[] = []

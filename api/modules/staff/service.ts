@@ -266,7 +266,9 @@ export function inviteMail(email: string, who: { name: string; role: TeamRole; n
   const how = who.needsPassword
     ? `To sign in, set your password first: choose "Forgot password" on the sign-in page${origin ? ` (${origin}/forgot-password)` : ''} and enter this email.`
     : `Sign in as usual${origin ? ` at ${origin}/login` : ''}; the dashboard shows your new pages.`
-  const lines = [`Hi ${who.name},`, '', `You have been added to the team as ${roleLabel}.`, '', how]
+  // A rider's pages are not in the dashboard (docs/delivery.md, "The rider's pages").
+  const riderPage = who.role === 'RIDER' ? ['', `Your deliveries are at ${origin ? `${origin}/rider` : '/rider'} once signed in.`] : []
+  const lines = [`Hi ${who.name},`, '', `You have been added to the team as ${roleLabel}.`, '', how, ...riderPage]
   const html = `<!doctype html>
 <html><body style="font-family: system-ui, sans-serif; color: #1f2937">
 ${lines
