@@ -101,6 +101,15 @@ export async function assignRider(
       .for('update')
     if (!order) throw NotFound(ORDER_NOT_FOUND)
     if (order.status !== 'packed') throw Conflict(RIDER_MESSAGES.notPacked)
+    // Both riders' shift rows, in id order: two reassignments swapping riders cannot deadlock.
+    const touched = [order.riderId, input.riderId].filter((id): id is string => Boolean(id))
+    if (touched.length > 0)
+      await tx
+        .select({ id: riderShifts.userId })
+        .from(riderShifts)
+        .where(inArray(riderShifts.userId, touched))
+        .orderBy(asc(riderShifts.userId))
+        .for('update')
     if (input.riderId) {
       const [rider] = await tx
         .select({ id: users.id })
