@@ -11,6 +11,7 @@
  * all made by earlier runs and other specs), so the rule has this order and this rider only.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { axeViolations } from './a11y-helpers.ts'
 import { ADMIN, api, isJs, newUser, otpOf, registerViaApi, signInWithPassword, toast, waitForHydration, waitForMail } from './helpers.ts'
 
 interface Stocked {
@@ -161,6 +162,7 @@ test('an admin makes a rider, who goes on shift, gets the packed order, picks it
     await expect(card.locator('[data-field="address"]')).toContainText('5, 12th Main Road, floor 3 (near Blue Gate), Bengaluru 560038')
     await expect(card.locator('[data-field="collect"]')).toContainText('cash')
     await expectNoSidewaysScroll(riderPage)
+    expect(await axeViolations(riderPage)).toEqual([])
     await page.getByRole('link', { name: 'Refresh' }).click()
     await expect(storeBoard.locator(`[data-rider-id] [data-order-id="${order._id}"]`)).toBeVisible()
     await expect(storeBoard.getByRole('list', { name: `Waiting at ${order.store.name}` })).toHaveCount(0)
