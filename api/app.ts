@@ -44,6 +44,8 @@ import { testPaymentSettings } from './modules/payment/settings.ts'
 import { paymentRoutes } from './modules/payment/routes.ts'
 import { accountLookup } from './modules/user/service.ts'
 import { recordRefund, sendPendingRefunds } from './modules/payment/refunds.ts'
+import { dispatchStore } from './modules/dispatch/service.ts'
+import { dispatchRoutes, riderRoutes } from './modules/dispatch/routes.ts'
 import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes, withBodyTextRule } from './lib/openapi.ts'
 import { referenceRoutes } from './modules/reference/routes.ts'
 import { corsForListedOrigins } from './lib/cors.ts'
@@ -63,6 +65,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
   return {
     accounts: accountLookup(opts.db),
     refunds: { record: recordRefund, send: sendPendingRefunds },
+    dispatch: { run: dispatchStore },
     storage: createDiskStorage(path.join(os.tmpdir(), 'grocery-uploads')),
     cache: createCatalogCache(),
     rateLimits: createRateLimits(),
@@ -175,6 +178,8 @@ export function createApp(opts: AppOptions) {
   api.route('/audit', auditRoutes(deps))
   api.route('/staff', staffRoutes(deps))
   api.route('/coupon', couponRoutes(deps))
+  api.route('/rider', riderRoutes(deps))
+  api.route('/dispatch', dispatchRoutes(deps))
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null

@@ -119,7 +119,7 @@ describe('loadConfig', () => {
       databasePool: { max: 10, connectTimeoutMs: 5000 },
       seedCatalog: true,
       shutdown: { delayMs: 0, graceMs: 25_000 },
-      commerce: { maxQtyPerLine: 12, deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 },
+      commerce: { maxQtyPerLine: 12, deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900, dispatchBatchSize: 1 },
       logLevel: 'info',
       exposeMetrics: false,
     })
@@ -238,5 +238,17 @@ describe('localPaths', () => {
       dataDir: '/srv/grocery',
       uploads: 's3://shop-images/prod/',
     })
+  })
+})
+
+describe('DISPATCH_BATCH_SIZE (docs/delivery.md, "Dispatch")', () => {
+  const SECRETS = { SESSION_SECRET: 's'.repeat(32), JWT_SECRET: 'j'.repeat(32) }
+
+  it('is 1 unset, takes 1 or 2, and stops the start on anything else', () => {
+    expect(loadConfig({ ...SECRETS }).commerce.dispatchBatchSize).toBe(1)
+    expect(loadConfig({ ...SECRETS, DISPATCH_BATCH_SIZE: '2' }).commerce.dispatchBatchSize).toBe(2)
+    for (const bad of ['0', '3', 'two', '1.5', '-1']) {
+      expect(() => loadConfig({ ...SECRETS, DISPATCH_BATCH_SIZE: bad })).toThrow(/DISPATCH_BATCH_SIZE: must be 1 or 2/)
+    }
   })
 })

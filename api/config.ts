@@ -226,6 +226,11 @@ export interface CommerceSettings {
   maxGuestCarts?: number
   /** The delivery-time formula's terms (docs/stores.md, "Delivery time"); DEFAULT_DELIVERY_TIME when absent. */
   deliveryTime?: DeliveryTimeSettings
+  /**
+   * Orders a rider holds at once (`DISPATCH_BATCH_SIZE`, 1 or 2, default 1; docs/delivery.md,
+   * "Dispatch"); 1 when absent.
+   */
+  dispatchBatchSize?: number
 }
 
 /** The terms of the delivery time (docs/stores.md, "Delivery time"). */
@@ -287,7 +292,22 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
     deliveryChargePaise: rupees('DELIVERY_CHARGE', DEFAULT_COMMERCE.deliveryChargePaise),
     freeDeliveryAbovePaise: rupees('FREE_DELIVERY_ABOVE', DEFAULT_COMMERCE.freeDeliveryAbovePaise),
     ...(rawGuests ? { maxGuestCarts: Number(rawGuests) } : {}),
+    dispatchBatchSize: parseBatchSize(env.DISPATCH_BATCH_SIZE),
   }
+}
+
+/** Most orders a rider holds at once: 1, or 2 for batching (docs/delivery.md, "Dispatch"). */
+export const MAX_DISPATCH_BATCH_SIZE = 2
+
+/**
+ * `DISPATCH_BATCH_SIZE` (docs/delivery.md, "Dispatch"): unset or empty is 1.
+ * @throws at start on anything but 1 or 2
+ */
+function parseBatchSize(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1
+  if (!/^\d$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_DISPATCH_BATCH_SIZE)
+    throw new Error(`DISPATCH_BATCH_SIZE must be 1 or ${MAX_DISPATCH_BATCH_SIZE}, got "${raw}"`)
+  return Number(raw)
 }
 
 /**
@@ -349,6 +369,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         'DELIVERY_RIDER_KMPH',
         'DELIVERY_MIN_TRAVEL_MINUTES',
         'DELIVERY_PICK_MINUTES',
+        'DISPATCH_BATCH_SIZE',
       ],
       parse: parseCommerce,
     },

@@ -48,6 +48,19 @@ export interface OrderRefunds {
   send(deps: Pick<AppDeps, 'db' | 'logger' | 'payments' | 'clock'>, scope: { orderId: string }): Promise<number>
 }
 
+/**
+ * How orders reach riders: given by the app (api/app.ts, from api/modules/dispatch/service.ts), so
+ * the order module, which the dispatch module builds on, never imports it
+ * (docs/decisions/0048-module-layering.md).
+ */
+export interface OrderDispatch {
+  /**
+   * After a commit that may have queued an order or freed a rider: gives `storeId`'s waiting orders
+   * to its free riders (docs/delivery.md, "Dispatch"). Never throws. @returns how many were given
+   */
+  run(deps: Pick<AppDeps, 'db' | 'clock' | 'logger' | 'commerce'> & Partial<Pick<AppDeps, 'orderEvents'>>, storeId: string): Promise<number>
+}
+
 /** Everything the API's modules need; tests pass their own. */
 export interface AppDeps {
   db: Db
@@ -98,6 +111,8 @@ export interface AppDeps {
   payments: PaymentSettings
   /** How a cancellation refunds a paid order (api/modules/payment/refunds.ts). */
   refunds: OrderRefunds
+  /** How a packed order reaches a rider (api/modules/dispatch/service.ts). */
+  dispatch: OrderDispatch
   /** Check every answer against the route's declared schema, a mismatch becoming a 500 (tests; api/lib/openapi.ts). */
   checkAnswers: boolean
 }

@@ -13,6 +13,7 @@ import { sendOrderMail } from './modules/order/mail.ts'
 import { failImportJob, IMPORT_STOPPED, runImportJob } from './modules/product/import-jobs.ts'
 import { expireReservations, runPaymentSweeps } from './modules/payment/service.ts'
 import { mineAssociationRules } from './modules/recommend/service.ts'
+import { dispatchAll } from './modules/dispatch/service.ts'
 
 /** How often abandoned uploads are swept (ms): every 6 hours, on the hour (UTC). */
 export const IMAGE_SWEEP_EVERY_MS = 6 * 60 * 60 * 1000
@@ -22,6 +23,8 @@ export const PAYMENT_SWEEP_EVERY_MS = 60 * 1000
 export const GUEST_CART_PURGE_EVERY_MS = 60 * 60 * 1000
 /** How often the association rules are mined again (ms): hourly (docs/recommendations.md, "When the rules are mined"). */
 export const RULES_MINING_EVERY_MS = 60 * 60 * 1000
+/** How often waiting orders are dispatched again (ms): every minute (docs/delivery.md, "Dispatch"). */
+export const DISPATCH_SWEEP_EVERY_MS = 60 * 1000
 
 /** Registers every handler and schedule on `deps.jobs` (a second call replaces them). */
 export function registerJobs(deps: AppDeps): void {
@@ -38,6 +41,10 @@ export function registerJobs(deps: AppDeps): void {
   jobs.work('recommend.mine', async () => {
     const { orders, rules } = await mineAssociationRules(deps)
     logger.info({ orders, rules }, 'mined association rules of delivered orders')
+  })
+  jobs.work('dispatch.sweep', async () => {
+    const given = await dispatchAll(deps)
+    if (given > 0) logger.info({ given }, 'dispatch sweep gave waiting orders to riders')
   })
   // Expires every hold that is due, this order's among them (idempotent: a hold already ended is skipped).
   jobs.work('payments.hold-ended', async () => {
@@ -56,4 +63,5 @@ export function registerJobs(deps: AppDeps): void {
   jobs.schedule('payments.sweep', PAYMENT_SWEEP_EVERY_MS)
   jobs.schedule('carts.purge-idle-guests', GUEST_CART_PURGE_EVERY_MS)
   jobs.schedule('recommend.mine', RULES_MINING_EVERY_MS)
+  jobs.schedule('dispatch.sweep', DISPATCH_SWEEP_EVERY_MS)
 }

@@ -36,6 +36,7 @@ export default [
   route('checkout/payment/callback', 'routes/checkout/payment/callback.ts'),
   route('success', 'routes/success.tsx'),
   route('location', 'routes/location.tsx'),
+  route('rider', 'routes/rider.tsx'),
   // /dashboard itself redirects to /dashboard/profile (the layout's middleware). The admin pages
   // (category, subcategory, upload-product, product) join these children.
   route('dashboard', 'routes/dashboard/layout.tsx', [
@@ -46,6 +47,7 @@ export default [
     route('myorder/:orderId/invoice', 'routes/dashboard/myorder/$orderId/invoice.ts', { id: 'order-invoice' }),
     route('myorder/:orderId/credit-note', 'routes/dashboard/myorder/$orderId/credit-note.ts', { id: 'order-credit-note' }),
     route('orders', 'routes/dashboard/orders/index.tsx'),
+    route('dispatch', 'routes/dashboard/dispatch.tsx'),
     route('orders/export', 'routes/dashboard/orders/export.ts'),
     route('orders/packing-slips', 'routes/dashboard/orders/packing-slips.tsx'),
     route('orders/:orderId', 'routes/dashboard/orders/$orderId/index.tsx'),

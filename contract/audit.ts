@@ -14,7 +14,9 @@ export type AuditEntity = (typeof AUDIT_ENTITIES)[number]
  * `import` (a product CSV applied), `stock` (a store's stock set), `status` (an order moved, one or
  * in bulk; an account activated or deactivated), `cancel` (an order cancelled), `role` (an account's role
  * granted), `invite` (an account made for the team at /dashboard/staff), `data_fix` (a one-off
- * data fix run at start-up changed the row; its actor is `system`; api/db/seed/data-fixes.ts).
+ * data fix run at start-up changed the row; its actor is `system`; api/db/seed/data-fixes.ts),
+ * `dispatch` (the dispatch rule gave an order to a rider; no actor), `assign` (an admin gave an order
+ * to a rider or put it back in the queue), `shift` (a rider went on or off shift; docs/delivery.md).
  */
 export const AUDIT_ACTIONS = [
   'create',
@@ -29,6 +31,9 @@ export const AUDIT_ACTIONS = [
   'role',
   'invite',
   'data_fix',
+  'dispatch',
+  'assign',
+  'shift',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -56,6 +61,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   role: 'Role granted',
   invite: 'Invited to the team',
   data_fix: 'Data fix',
+  dispatch: 'Given to a rider',
+  assign: 'Rider reassigned',
+  shift: 'Shift',
 }
 
 /** Longest actor search (characters). */

@@ -8,25 +8,31 @@ import { IdSchema, NOT_BLANK_PATTERN, TargetIdSchema, TimestampSchema } from './
 import { ID_MAX_LENGTH } from './ids.ts'
 import { EmailSchema, NameSchema } from './user.ts'
 
-/** The roles of the team: an admin runs everything; staff run the order desk and stores' stock. */
-export const TEAM_ROLES = ['ADMIN', 'STAFF'] as const
+/**
+ * The roles of the team: an admin runs everything; staff run the order desk and stores' stock; a
+ * rider delivers one store's orders (docs/delivery.md).
+ */
+export const TEAM_ROLES = ['ADMIN', 'STAFF', 'RIDER'] as const
 export type TeamRole = (typeof TEAM_ROLES)[number]
 
 /** The words the staff page shows for each role (a demotion to USER takes the account off the team). */
 export const TEAM_ROLE_LABELS: Record<TeamRole | 'USER', string> = {
   ADMIN: 'Admin',
   STAFF: 'Staff',
+  RIDER: 'Rider',
   USER: 'Shopper (remove from the team)',
 }
 
 /** Messages of the staff rules (docs/product.md, "Staff"), shared by the API's answers and the tests. */
 export const STAFF_MESSAGES = {
   storeRequired: 'Choose the store this staff member works in',
+  riderStoreRequired: 'Choose the store this rider delivers for',
   self: 'You cannot change your own role or deactivate yourself: ask another admin',
   lastAdmin: 'The store needs at least one active admin',
   unknownStore: 'Store not found',
   unknownMember: 'Team member not found',
   nothingToChange: 'Nothing to change',
+  riderInHand: 'The rider has an order out for delivery: it must be delivered or handed back first',
 } as const
 
 /**
@@ -49,8 +55,8 @@ export const StaffMemberSchema = z.object({
 export type StaffMember = z.infer<typeof StaffMemberSchema>
 
 /**
- * POST /api/staff/invite: the `email`, the `role`, the `storeId` a STAFF member works in (required for
- * STAFF, ignored for ADMIN) and an optional `name` for a new account. An email, not a mobile number:
+ * POST /api/staff/invite: the `email`, the `role`, the `storeId` a STAFF member works in or a RIDER
+ * delivers for (required for both, ignored for ADMIN) and an optional `name` for a new account. An email, not a mobile number:
  * team accounts sign in with a password, never by SMS code (docs/decisions/0052-phone-sign-in-and-one-time-codes.md).
  */
 export const InviteStaffSchema = z.discriminatedUnion(
@@ -65,6 +71,17 @@ export const InviteStaffSchema = z.discriminatedUnion(
         .string({ error: STAFF_MESSAGES.storeRequired })
         .trim()
         .min(1, { error: STAFF_MESSAGES.storeRequired })
+        .max(ID_MAX_LENGTH, { error: STAFF_MESSAGES.unknownStore })
+        .meta({ pattern: NOT_BLANK_PATTERN }),
+    }),
+    z.object({
+      email: EmailSchema,
+      role: z.literal('RIDER'),
+      name: NameSchema.optional(),
+      storeId: z
+        .string({ error: STAFF_MESSAGES.riderStoreRequired })
+        .trim()
+        .min(1, { error: STAFF_MESSAGES.riderStoreRequired })
         .max(ID_MAX_LENGTH, { error: STAFF_MESSAGES.unknownStore })
         .meta({ pattern: NOT_BLANK_PATTERN }),
     }),

@@ -67,7 +67,7 @@ export const NewUserSchema = z.object({
   name: NameSchema,
   email: EmailSchema,
   password: NewPasswordSchema,
-  role: z.enum(['ADMIN', 'STAFF', 'USER']).default('USER'),
+  role: z.enum(['ADMIN', 'STAFF', 'RIDER', 'USER']).default('USER'),
 })
 export type NewUserInput = z.input<typeof NewUserSchema>
 
@@ -142,9 +142,9 @@ export type UpdateUserInput = z.output<typeof UpdateUserSchema>
 
 /**
  * The roles of an account (docs/product.md, "Roles and permissions"): ADMIN does everything; STAFF
- * handles orders and store stock only; USER shops.
+ * handles orders and store stock only; RIDER delivers one store's orders (docs/delivery.md); USER shops.
  */
-export const ROLES = ['ADMIN', 'STAFF', 'USER'] as const
+export const ROLES = ['ADMIN', 'STAFF', 'RIDER', 'USER'] as const
 export type Role = (typeof ROLES)[number]
 /** The states of an account: only `Active` may sign in. */
 export const USER_STATUSES = ['Active', 'Inactive', 'Suspended'] as const

@@ -40,8 +40,8 @@ const timestamps = {
 }
 
 /**
- * A shopper, a staff member or an admin. `role` is 'ADMIN', 'STAFF' or 'USER' (docs/product.md, "Roles and
- * permissions"). Email is stored lower-cased.
+ * A shopper, a staff member or an admin. `role` is 'ADMIN', 'STAFF', 'RIDER' or 'USER' (docs/product.md, "Roles and
+ * permissions"; riders: docs/delivery.md). Email is stored lower-cased.
  */
 export const users = pgTable(
   'users',
@@ -63,12 +63,12 @@ export const users = pgTable(
     status: text('status', { enum: ['Active', 'Inactive', 'Suspended'] })
       .notNull()
       .default('Active'),
-    role: text('role', { enum: ['ADMIN', 'STAFF', 'USER'] })
+    role: text('role', { enum: ['ADMIN', 'STAFF', 'RIDER', 'USER'] })
       .notNull()
       .default('USER'),
     /** The shopper's chosen delivery PIN code (docs/stores.md, "Location"); null until chosen. */
     locationPincode: text('location_pincode'),
-    /** A STAFF account's dark store (migration 0032; docs/product.md, "Staff"); null for everyone else. */
+    /** A STAFF or RIDER account's dark store (migrations 0032, 0040; docs/product.md, "Staff"); null for everyone else. */
     storeId: text('store_id').references((): AnyPgColumn => stores.id, { onDelete: 'set null' }),
     ...timestamps,
   },
@@ -489,6 +489,14 @@ export const orders = pgTable(
     invoiceNumber: text('invoice_number'),
     invoiceIssuedAt: timestamp('invoice_issued_at', { withTimezone: true }),
     invoiceSupplier: jsonb('invoice_supplier').$type<InvoiceSupplierSnapshot>(),
+    /** The RIDER holding the order (migration 0040; docs/delivery.md); null while it waits for one. */
+    riderId: text('rider_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    /** When the order was given to its rider (null while waiting). */
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
+    /** The cash the rider recorded at a cash-on-delivery delivery, in paise (null otherwise). */
+    cashCollectedPaise: integer('cash_collected_paise'),
+    /** The rider's reason of the last "Could not deliver" (docs/delivery.md); null once an admin reassigned it. */
+    deliveryIssue: text('delivery_issue'),
     ...timestamps,
   },
   (t) => [
@@ -497,8 +505,28 @@ export const orders = pgTable(
     uniqueIndex('orders_user_idempotency_key').on(t.userId, t.idempotencyKey),
     index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('orders_status_created_idx').on(t.status, t.createdAt.desc()),
+    index('orders_rider_idx')
+      .on(t.riderId)
+      .where(sql`${t.riderId} is not null`),
+    index('orders_dispatch_queue_idx')
+      .on(t.storeId, t.createdAt)
+      .where(sql`${t.status} = 'packed' and ${t.riderId} is null`),
   ],
 )
+
+/**
+ * A rider's shift (migration 0040; docs/delivery.md, "Dispatch"): `onShift`, and `freeSince`, when the
+ * rider last became free (went on shift or handed over its last order): the rider free longest gets
+ * the next packed order. The dispatcher locks these rows, one rider per transaction.
+ */
+export const riderShifts = pgTable('rider_shifts', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  onShift: boolean('on_shift').notNull().default(false),
+  freeSince: timestamp('free_since', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
 
 /** The supplier of an invoice as the store was when it was issued (migration 0026_tax_invoices). */
 export interface InvoiceSupplierSnapshot {

@@ -116,6 +116,19 @@ export function requireStaff(deps: GuardDeps) {
   })
 }
 
+/**
+ * Middleware: as requireUser, then 403 unless the user's role is RIDER: the rider's own calls
+ * (docs/delivery.md). An admin or staff member cannot act as a rider: the order given is the rider's.
+ */
+export function requireRider(deps: GuardDeps) {
+  return createMiddleware<AuthEnv>(async (c, next) => {
+    const user = await authenticate(c, deps)
+    if (user.role !== 'RIDER') throw Forbidden('Permission denied: riders only')
+    c.set('user', user)
+    await next()
+  })
+}
+
 /** True for the roles that run the order desk and stock: ADMIN and STAFF (docs/product.md, "Roles and permissions"). */
 export function isStaffRole(role: string): boolean {
   return role === 'ADMIN' || role === 'STAFF'

@@ -24,7 +24,7 @@ import { SAFE_TEXT_PATTERN } from '../../contract/fields.ts'
 import { readBody } from './validate.ts'
 
 /** Who may call an endpoint: anyone, a signed-in user, an ADMIN, an ADMIN or STAFF, or the owner of a cart (a user or a guest cart id). */
-export type Access = 'public' | 'user' | 'admin' | 'staff' | 'cart'
+export type Access = 'public' | 'user' | 'admin' | 'staff' | 'rider' | 'cart'
 
 /** Error statuses a declaration may list beyond those that follow from its body and guard. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503

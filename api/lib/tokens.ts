@@ -16,7 +16,7 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
 /** Refresh token lifetime: 30 days from issue. */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
 
-export type Role = 'ADMIN' | 'STAFF' | 'USER'
+export type Role = 'ADMIN' | 'STAFF' | 'RIDER' | 'USER'
 
 export interface AccessClaims {
   userId: string
@@ -50,7 +50,7 @@ export async function verifyAccessToken(token: string, secret: string, now: Date
       requiredClaims: ['sub', 'exp', 'sid'],
     })
     if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null
-    if (payload.role !== 'ADMIN' && payload.role !== 'STAFF' && payload.role !== 'USER') return null
+    if (payload.role !== 'ADMIN' && payload.role !== 'STAFF' && payload.role !== 'RIDER' && payload.role !== 'USER') return null
     return { userId: payload.sub, role: payload.role, sessionId: payload.sid }
   } catch {
     return null

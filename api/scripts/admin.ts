@@ -1,6 +1,7 @@
 /**
- * `npm run admin -- --email someone@example.com [--role admin|staff|user] [--store <storeId>] [--name "Asha"]`:
- * gives that account the role, ADMIN by default (staff in the store `--store`, else every store) (README.md, "Admins and mail"; docs/product.md, "Roles and
+ * `npm run admin -- --email someone@example.com [--role admin|staff|rider|user] [--store <storeId>] [--name "Asha"]`:
+ * gives that account the role, ADMIN by default (staff in the store `--store`, else every store; a
+ * rider for the store `--store`, required; docs/delivery.md) (README.md, "Admins and mail"; docs/product.md, "Roles and
  * permissions"); `--role user` takes a role away. An existing account's role is changed; otherwise
  * one is created with the password in `ADMIN_PASSWORD` or a random one printed once. Each change is
  * an audit entry of the command line (docs/product.md, "Audit trail"). Opens the database like
@@ -17,12 +18,17 @@ import { grantRole } from '../modules/user/admin-accounts.ts'
 import { ROLES, type Role } from '../../contract/user.ts'
 
 const USAGE =
-  'Usage: npm run admin -- --email someone@example.com [--role admin|staff|user] [--store <storeId>] [--name "Full Name"]  (password: ADMIN_PASSWORD or random)'
+  'Usage: npm run admin -- --email someone@example.com [--role admin|staff|rider|user] [--store <storeId>] [--name "Full Name"]  (password: ADMIN_PASSWORD or random; --store required for rider)'
 const { values } = parseArgs({
   options: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string', default: 'admin' }, store: { type: 'string' } },
 })
 const role = values.role.toUpperCase() as Role
-if (!values.email || !ROLES.includes(role) || (values.store !== undefined && role !== 'STAFF')) {
+if (
+  !values.email ||
+  !ROLES.includes(role) ||
+  (values.store !== undefined && role !== 'STAFF' && role !== 'RIDER') ||
+  (role === 'RIDER' && !values.store)
+) {
   console.error(USAGE)
   process.exit(1)
 }

@@ -21,23 +21,27 @@ export type MenuUser = Pick<SessionUser, 'name' | 'mobile' | 'email' | 'role'> &
 
 /**
  * The menu's heading line: the name, else the mobile, else the email (docs/product.md, "Account
- * menu"); " (Admin)" for ADMIN, " (Staff)" for STAFF.
+ * menu"); " (Admin)" for ADMIN, " (Staff)" for STAFF, " (Rider)" for RIDER.
  */
 export function accountLabel(user: MenuUser): string {
   const name = user.name?.trim() || user.mobile?.trim() || user.email
+  if (user.role === 'RIDER') return `${name} (Rider)`
   return user.role === 'ADMIN' ? `${name} (Admin)` : user.role === 'STAFF' ? `${name} (Staff)` : name
 }
 
-/** Who sees a link: every signed-in user, ADMIN only, STAFF only, or both (docs/product.md, "Roles and permissions"). */
-type LinkAudience = 'everyone' | 'admin' | 'staff' | 'admin+staff'
+/** Who sees a link: every signed-in user, ADMIN only, STAFF only, both, or RIDER only (docs/product.md, "Roles and permissions"). */
+type LinkAudience = 'everyone' | 'admin' | 'staff' | 'admin+staff' | 'rider'
 
 /** The menu's links in the order of docs/product.md, "Account menu", each with who sees it. */
 export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; audience: LinkAudience }> = [
+  // The rider's own page (docs/delivery.md, "The rider's pages").
+  { to: '/rider', label: 'Deliveries', audience: 'rider' },
   { to: '/dashboard/category', label: 'Category', audience: 'admin' },
   { to: '/dashboard/subcategory', label: 'Sub Category', audience: 'admin' },
   { to: '/dashboard/upload-product', label: 'Upload Product', audience: 'admin' },
   { to: '/dashboard/product', label: 'Product', audience: 'admin' },
   { to: '/dashboard/orders', label: 'Orders', audience: 'admin+staff' },
+  { to: '/dashboard/dispatch', label: 'Dispatch', audience: 'admin+staff' },
   { to: '/dashboard/stores', label: 'Stores', audience: 'admin' },
   // Staff reach the stores' stock from the same list, read-only but for the stock.
   { to: '/dashboard/stores', label: 'Stock', audience: 'staff' },
@@ -55,6 +59,7 @@ export function accountLinksFor(role: string | null | undefined): typeof ACCOUNT
       audience === 'everyone' ||
       (audience === 'admin' && role === 'ADMIN') ||
       (audience === 'staff' && role === 'STAFF') ||
+      (audience === 'rider' && role === 'RIDER') ||
       (audience === 'admin+staff' && (role === 'ADMIN' || role === 'STAFF')),
   )
 }

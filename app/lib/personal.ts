@@ -26,7 +26,7 @@ export interface PersonalUser {
   email: string
   mobile: string | null
   avatar: string
-  role: 'ADMIN' | 'STAFF' | 'USER'
+  role: 'ADMIN' | 'STAFF' | 'RIDER' | 'USER'
 }
 
 /** A whole cart as the cart page lists it: the lines with their products, the bill and the limits. */

@@ -149,6 +149,7 @@ test('admin pages have no accessibility violations', async ({ page }) => {
     '/dashboard/upload-product',
     '/dashboard/product',
     '/dashboard/orders',
+    '/dashboard/dispatch',
   ]) {
     await page.goto(path)
     await expectNoViolations(page, `admin ${path}`)

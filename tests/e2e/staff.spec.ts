@@ -82,7 +82,7 @@ test('an admin invites a staff member by email, who sets a password and reaches 
   await dialog.getByLabel('Email').fill(member.email)
   await send.click()
   await expect(dialog.getByText('Choose the store this staff member works in')).toBeVisible()
-  const storeSelect = dialog.getByLabel('Store (staff)')
+  const storeSelect = dialog.getByLabel('Store (staff and riders)')
   const storeName = (await storeSelect.locator('option').nth(1).textContent())!.trim()
   const storeId = (await storeSelect.locator('option').nth(1).getAttribute('value'))!
   const otherStoreId = (await storeSelect.locator('option').nth(2).getAttribute('value'))!

@@ -75,6 +75,12 @@ export const JOB_DEFINITIONS = {
    * `mineAssociationRules`; docs/recommendations.md, "When the rules are mined").
    */
   'recommend.mine': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
+  /**
+   * Gives every store's waiting packed orders to its free riders (api/modules/dispatch/service.ts
+   * `dispatchAll`; docs/delivery.md, "Dispatch"): catches an order whose dispatch after its commit
+   * never ran (a crash, a failed run).
+   */
+  'dispatch.sweep': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
   /** Runs or resumes one import job: its row in `import_jobs` holds the file and the checkpoint (api/modules/product/import-jobs.ts). */
   'product.import': { schema: z.object({ importJobId: z.string().min(1).max(64) }), ...IMPORT_RETRY },
 } as const satisfies Record<string, JobDefinition>

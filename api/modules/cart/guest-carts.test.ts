@@ -193,6 +193,7 @@ describe('the guest row cap', () => {
     const schedules = await queryRows<{ name: string; cron: string }>(t.db, sql`select name, cron from pgboss.schedule order by name`)
     expect(schedules).toEqual([
       { name: 'carts.purge-idle-guests', cron: '0 * * * *' },
+      { name: 'dispatch.sweep', cron: '* * * * *' },
       { name: 'images.sweep', cron: '0 */6 * * *' },
       { name: 'payments.sweep', cron: '* * * * *' },
       { name: 'recommend.mine', cron: '0 * * * *' },

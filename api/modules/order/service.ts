@@ -15,7 +15,7 @@ import type { AppDeps } from '../../deps.ts'
 import type { Db, Tx } from '../../db/db.ts'
 import { lockUserRow } from '../../db/locks.ts'
 import { queryRows } from '../../db/query.ts'
-import { cartLines, carts, orderLines, orders } from '../../db/schema.ts'
+import { cartLines, carts, orderLines, orders, riderShifts } from '../../db/schema.ts'
 import { canMove, type OrderStatus } from '../../../contract/order-status.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
@@ -52,7 +52,7 @@ import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
 import type { PagingExtra } from '../../../contract/paging.ts'
 
 type OrderDeps = Pick<AppDeps, 'db' | 'commerce' | 'clock' | 'cache' | 'jobs' | 'logger' | 'payments'> &
-  Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl'>>
+  Partial<Pick<AppDeps, 'orderEvents' | 'publicUrl' | 'dispatch'>>
 type Executor = Pick<AppDeps['db'], 'execute'>
 
 export const ORDER_NOT_FOUND = 'Order not found'
@@ -451,6 +451,12 @@ export const PAID_CANCEL_ADMIN_ONLY = 'Only an admin can cancel a paid order: ca
  * @param mayRefund false for STAFF: a cancellation that would refund a payment is refused, as a line
  *   refund is admin-only (docs/product.md, "Roles and permissions"); a shopper cancelling their own
  *   placed order and an admin pass true
+ * @param onlyRiderId a rider's own order only (docs/delivery.md): another's is a 404
+ * @param cashCollectedPaise kept with a delivery: the cash the rider collected
+ *
+ * An order's rider becomes free when it is delivered or cancelled (`rider_shifts.free_since`, in the
+ * same transaction); after the commit of a move to packed, delivered or cancelled the store's waiting
+ * orders are dispatched (`deps.dispatch`, docs/delivery.md, "Dispatch").
  * @throws 404 ORDER_NOT_FOUND; 409 STALE_ORDER or "Cannot change an order from X to Y"; 403
  *   PAID_CANCEL_ADMIN_ONLY (nothing written)
  */
@@ -463,19 +469,29 @@ export async function changeStatus(
     mayRefund: boolean
     onlyUserId?: string
     onlyStoreId?: string
+    onlyRiderId?: string
     version?: number
     reason?: string
+    cashCollectedPaise?: number
   },
 ): Promise<Order> {
   if (!PLAUSIBLE_ID.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
-  const { id, stock } = await deps.db.transaction(async (tx) => {
+  const { id, stock, storeId } = await deps.db.transaction(async (tx) => {
     const [order] = await tx
-      .select({ id: orders.id, status: orders.status, version: orders.version, userId: orders.userId, storeId: orders.storeId })
+      .select({
+        id: orders.id,
+        status: orders.status,
+        version: orders.version,
+        userId: orders.userId,
+        storeId: orders.storeId,
+        riderId: orders.riderId,
+      })
       .from(orders)
       .where(byIdOrNumber(input.ref))
       .for('update')
     if (!order || (input.onlyUserId && order.userId !== input.onlyUserId)) throw NotFound(ORDER_NOT_FOUND)
     if (input.onlyStoreId && order.storeId !== input.onlyStoreId) throw NotFound(ORDER_NOT_FOUND)
+    if (input.onlyRiderId && order.riderId !== input.onlyRiderId) throw NotFound(ORDER_NOT_FOUND)
     if (input.version !== undefined && input.version !== order.version) throw Conflict(STALE_ORDER)
     // A shopper may cancel only while nothing was done yet; an admin may also cancel a packed order.
     const allowed = input.onlyUserId ? order.status === 'placed' && input.to === 'cancelled' : canMove(order.status, input.to)
@@ -491,6 +507,7 @@ export async function changeStatus(
     const now = deps.clock()
     // Only a cancellation keeps a reason; an empty one is none.
     const reason = input.to === 'cancelled' && input.reason ? input.reason : null
+    const cash = input.to === 'delivered' && input.cashCollectedPaise !== undefined ? input.cashCollectedPaise : null
     await tx
       .update(orders)
       .set({
@@ -499,8 +516,12 @@ export async function changeStatus(
         version: sql`${orders.version} + 1`,
         updatedAt: now,
         deliveredAt: input.to === 'delivered' ? now : null,
+        ...(cash !== null ? { cashCollectedPaise: cash } : {}),
       })
       .where(eq(orders.id, order.id))
+    // Its rider has one order fewer in hand: free from now (docs/delivery.md, "Dispatch").
+    if (order.riderId && (input.to === 'delivered' || input.to === 'cancelled'))
+      await tx.update(riderShifts).set({ freeSince: now, updatedAt: now }).where(eq(riderShifts.userId, order.riderId))
     await recordStatus(tx, { orderId: order.id, status: input.to, byUserId: input.byUserId, at: now })
     // The status email, written with the change (sent by the job runner, retried; docs/jobs.md).
     await deps.jobs.send('order.mail', { kind: 'status', orderId: order.id, status: input.to }, { tx })
@@ -510,15 +531,17 @@ export async function changeStatus(
       entity: 'order',
       entityId: order.id,
       before: { status: order.status },
-      after: reason ? { status: input.to, reason } : { status: input.to },
+      after: reason ? { status: input.to, reason } : cash !== null ? { status: input.to, cashCollectedPaise: cash } : { status: input.to },
     })
-    return { id: order.id, stock }
+    return { id: order.id, stock, storeId: order.storeId }
   })
   deps.cache.stockChanged(stock)
   if (input.to === 'cancelled') await deps.refunds.send(deps, { orderId: id })
   const answer = await toOrderAnswer(deps, (await findOrder(deps.db, id))!, !input.onlyUserId)
   // After the commit only: a watcher that reloads must find the new status.
   deps.orderEvents?.publish({ orderId: answer._id, status: answer.status, version: answer.version })
+  // A packed order waits for a rider; a delivery or cancellation may have freed one.
+  if (input.to === 'packed' || input.to === 'delivered' || input.to === 'cancelled') await deps.dispatch?.run(deps, storeId)
   return answer
 }
 

@@ -15,10 +15,10 @@
  * to Admin" while the account is not Active.
  */
 import { randomBytes } from 'node:crypto'
-import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
-import { refreshTokens, stores, users } from '../../db/schema.ts'
+import { orders, refreshTokens, riderShifts, stores, users } from '../../db/schema.ts'
 import { recordAudit } from '../../lib/audit.ts'
 import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
 import { escapeHtml, type MailMessage } from '../../lib/mail.ts'
@@ -35,7 +35,8 @@ import type { z } from 'zod'
 import { createUser, findUserByEmail } from '../user/service.ts'
 
 /** What the staff services need: the database, the actor (the signed-in admin's id), mail and the public origin for the invite's link. */
-export type StaffDeps = Pick<AppDeps, 'db' | 'mailer' | 'logger' | 'publicUrl' | 'clock'> & { actor: string }
+export type StaffDeps = Pick<AppDeps, 'db' | 'mailer' | 'logger' | 'publicUrl' | 'clock'> &
+  Partial<Pick<AppDeps, 'dispatch' | 'commerce' | 'orderEvents'>> & { actor: string }
 
 const memberColumns = {
   _id: users.id,
@@ -107,7 +108,7 @@ async function assertStore(db: Db, storeId: string): Promise<void> {
  */
 export async function inviteStaff(deps: StaffDeps, input: z.output<typeof InviteStaffSchema>): Promise<InviteAnswer> {
   const { email, role, name } = input
-  const storeId = input.role === 'STAFF' ? input.storeId : null
+  const storeId = input.role === 'STAFF' || input.role === 'RIDER' ? input.storeId : null
   if (storeId) await assertStore(deps.db, storeId)
   const existing = await findUserByEmail(deps.db, email)
   if (existing?.id === deps.actor) throw Conflict(STAFF_MESSAGES.self)
@@ -131,7 +132,7 @@ export async function inviteStaff(deps: StaffDeps, input: z.output<typeof Invite
     return { member: await memberById(deps.db, existing.id), created: false }
   }
 
-  const memberName = name ?? (role === 'ADMIN' ? 'Admin' : 'Staff')
+  const memberName = name ?? TEAM_ROLE_LABELS[role]
   const id = await deps.db.transaction(async (tx) => {
     const user = await createUser(tx, { name: memberName, email, password: randomBytes(24).toString('base64url'), role })
     if (storeId) await tx.update(users).set({ storeId }).where(eq(users.id, user.id))
@@ -165,7 +166,8 @@ async function assertAnotherActiveAdmin(tx: Db, userId: string): Promise<void> {
 
 /**
  * Changes a member (PUT /api/staff/update): the role (USER takes them off the team and clears the
- * store), the status (Inactive revokes every refresh token), the store (STAFF only; null clears it).
+ * store), the status (Inactive revokes every refresh token), the store (STAFF and RIDER only; null
+ * clears a STAFF member's, and a RIDER always has one).
  * One transaction with its audit entries (`role`, `status`, `update` for the store).
  * @throws 400 invalid input or unknown store; 404 unknown account or one not on the team; 409 for the
  *   admin's own account or the last active admin
@@ -173,14 +175,20 @@ async function assertAnotherActiveAdmin(tx: Db, userId: string): Promise<void> {
 export async function updateStaff(deps: StaffDeps, input: z.output<typeof UpdateStaffSchema>): Promise<StaffMember> {
   if (input._id === deps.actor && (input.role !== undefined || input.status !== undefined)) throw Conflict(STAFF_MESSAGES.self)
   if (input.storeId) await assertStore(deps.db, input.storeId)
+  let released: { storeId: string | null; orders: { id: string; version: number }[] } | null = null
   await deps.db.transaction(async (tx) => {
     const [member] = await tx.select().from(users).where(eq(users.id, input._id)).for('update')
     if (!member || member.role === 'USER') throw NotFound(STAFF_MESSAGES.unknownMember)
     const role = input.role ?? member.role
     const status = input.status ?? member.status
-    const storeId = role === 'STAFF' ? (input.storeId !== undefined ? input.storeId : member.storeId) : null
+    const storeId = role === 'STAFF' || role === 'RIDER' ? (input.storeId !== undefined ? input.storeId : member.storeId) : null
+    // A rider delivers one store's orders: never none (docs/delivery.md).
+    if (role === 'RIDER' && !storeId)
+      throw BadRequest(STAFF_MESSAGES.riderStoreRequired, [{ path: 'storeId', message: STAFF_MESSAGES.riderStoreRequired }])
     const losesAdmin = member.role === 'ADMIN' && member.status === 'Active' && (role !== 'ADMIN' || status !== 'Active')
     if (losesAdmin) await assertAnotherActiveAdmin(tx, member.id)
+    const leavesRounds = member.role === 'RIDER' && (role !== 'RIDER' || status !== 'Active' || storeId !== member.storeId)
+    if (leavesRounds) released = await releaseRider(tx, { id: member.id, storeId: member.storeId }, deps.clock())
     await tx.update(users).set({ role, status, storeId }).where(eq(users.id, member.id))
     if (status !== 'Active' && member.status === 'Active') {
       await tx
@@ -195,7 +203,44 @@ export async function updateStaff(deps: StaffDeps, input: z.output<typeof Update
     if (storeId !== member.storeId)
       await recordAudit(tx, { ...entry, action: 'update', before: { storeId: member.storeId }, after: { storeId } })
   })
+  const handedBack = released as { storeId: string | null; orders: { id: string; version: number }[] } | null
+  if (handedBack?.storeId && deps.dispatch && deps.commerce) {
+    for (const o of handedBack.orders) deps.orderEvents?.publish({ orderId: o.id, status: 'packed', version: o.version })
+    await deps.dispatch.run({ ...deps, commerce: deps.commerce }, handedBack.storeId)
+  }
   return memberById(deps.db, input._id)
+}
+
+/**
+ * A rider leaving its rounds (another role, deactivated, another store; docs/delivery.md, "Riders"):
+ * its shift ends and the orders given to it but not picked up go back to the store's queue, in the
+ * caller's transaction.
+ * @throws 409 riderInHand while it has an order out for delivery (it must be delivered or handed back first)
+ */
+async function releaseRider(
+  tx: Db,
+  rider: { id: string; storeId: string | null },
+  now: Date,
+): Promise<{ storeId: string | null; orders: { id: string; version: number }[] }> {
+  const riderId = rider.id
+  const held = await tx
+    .select({ id: orders.id, status: orders.status, version: orders.version })
+    .from(orders)
+    .where(and(eq(orders.riderId, riderId), inArray(orders.status, ['packed', 'out_for_delivery'])))
+    .for('update')
+  if (held.some((o) => o.status === 'out_for_delivery')) throw Conflict(STAFF_MESSAGES.riderInHand)
+  if (held.length > 0)
+    await tx
+      .update(orders)
+      .set({ riderId: null, dispatchedAt: null, version: sql`${orders.version} + 1`, updatedAt: now })
+      .where(
+        inArray(
+          orders.id,
+          held.map((o) => o.id),
+        ),
+      )
+  await tx.update(riderShifts).set({ onShift: false, freeSince: now, updatedAt: now }).where(eq(riderShifts.userId, riderId))
+  return { storeId: rider.storeId, orders: held.map((o) => ({ id: o.id, version: o.version + 1 })) }
 }
 
 /**
@@ -221,7 +266,9 @@ export function inviteMail(email: string, who: { name: string; role: TeamRole; n
   const how = who.needsPassword
     ? `To sign in, set your password first: choose "Forgot password" on the sign-in page${origin ? ` (${origin}/forgot-password)` : ''} and enter this email.`
     : `Sign in as usual${origin ? ` at ${origin}/login` : ''}; the dashboard shows your new pages.`
-  const lines = [`Hi ${who.name},`, '', `You have been added to the team as ${roleLabel}.`, '', how]
+  // A rider's pages are not in the dashboard (docs/delivery.md, "The rider's pages").
+  const riderPage = who.role === 'RIDER' ? ['', `Your deliveries are at ${origin ? `${origin}/rider` : '/rider'} once signed in.`] : []
+  const lines = [`Hi ${who.name},`, '', `You have been added to the team as ${roleLabel}.`, '', how, ...riderPage]
   const html = `<!doctype html>
 <html><body style="font-family: system-ui, sans-serif; color: #1f2937">
 ${lines
@@ -229,5 +276,6 @@ ${lines
   .map((line) => `<p>${escapeHtml(line)}</p>`)
   .join('\n')}
 </body></html>`
-  return { to: email, subject: `You are now ${roleLabel === 'admin' ? 'an admin' : 'staff'} of the store`, text: lines.join('\n'), html }
+  const subject = roleLabel === 'admin' ? 'an admin' : roleLabel === 'rider' ? 'a delivery rider' : 'staff'
+  return { to: email, subject: `You are now ${subject} of the store`, text: lines.join('\n'), html }
 }

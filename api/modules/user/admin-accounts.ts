@@ -29,13 +29,14 @@ export type GrantOutcome = {
 }
 
 /**
- * Gives `email` the `role` (ADMIN, STAFF, or USER to take a role away) and, for STAFF, the dark store
- * `storeId` they work in (docs/product.md, "Staff"; omitted: every store; any other role has none):
+ * Gives `email` the `role` (ADMIN, STAFF, RIDER, or USER to take a role away) and, for STAFF, the dark
+ * store `storeId` they work in (docs/product.md, "Staff"; omitted: every store), for RIDER the store
+ * it delivers for (required; docs/delivery.md); any other role has none:
  * changes the existing account's role and store, or creates the account with `password` (or a random
  * one, returned once). The change and its audit entry (`role` on `user`, before/after role and store)
  * are one transaction. The account's tokens need no revoking: the API reads the role and store from
  * the row on every request (api/lib/auth.ts).
- * @throws 400 for a store that does not exist; 400/409 from createUser for an invalid email or password
+ * @throws 400 for a store that does not exist or a RIDER without one; 400/409 from createUser for an invalid email or password
  */
 export async function grantRole(
   db: Db,
@@ -43,7 +44,9 @@ export async function grantRole(
 ): Promise<GrantOutcome> {
   const email = input.email.trim().toLowerCase()
   const { role } = input
-  const storeId = role === 'STAFF' ? (input.storeId ?? null) : null
+  const storeId = role === 'STAFF' || role === 'RIDER' ? (input.storeId ?? null) : null
+  // A rider delivers one store's orders (docs/delivery.md): the store is required.
+  if (role === 'RIDER' && !storeId) throw BadRequest('A rider needs --store <storeId>', [{ path: 'storeId', message: 'Required' }])
   if (storeId) {
     const [store] = await db.select({ id: stores.id }).from(stores).where(eq(stores.id, storeId))
     if (!store) throw BadRequest(`No store with the id ${storeId}`, [{ path: 'storeId', message: 'Unknown store' }])
@@ -62,7 +65,7 @@ export async function grantRole(
   }
   const generatedPassword = input.password ? undefined : randomPassword()
   const password = input.password ?? generatedPassword!
-  const name = input.name ?? (role === 'ADMIN' ? 'Admin' : role === 'STAFF' ? 'Staff' : 'Shopper')
+  const name = input.name ?? (role === 'ADMIN' ? 'Admin' : role === 'STAFF' ? 'Staff' : role === 'RIDER' ? 'Rider' : 'Shopper')
   await db.transaction(async (tx) => {
     const user = await createUser(tx, { name, email, password, role })
     if (storeId) await tx.update(users).set({ storeId }).where(eq(users.id, user.id))

@@ -284,7 +284,7 @@ function InviteDialog({ stores, reply }: { stores: StoreChoice[]; reply: (NonNul
             <ErrorList id={fields.role.errorId} errors={fields.role.errors} />
           </div>
           <div className="min-w-0">
-            <Label htmlFor={fields.storeId.id}>Store (staff)</Label>
+            <Label htmlFor={fields.storeId.id}>Store (staff and riders)</Label>
             <select key={storeKey} {...storeProps} className={selectClass}>
               <option value="">Choose a store</option>
               <StoreOptions stores={stores.filter((s) => s.active)} />

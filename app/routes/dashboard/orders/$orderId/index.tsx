@@ -39,6 +39,11 @@ import { CancelReasonSchema } from '../../../../../contract/order.ts'
 import { formatRupees } from '../../../../lib/money.ts'
 import { PLAUSIBLE_ID } from '../../../../../contract/ids.ts'
 import { apiOf } from '../../../../.server/api-context.ts'
+import * as dispatchApi from '../../../../.server/api/dispatch.ts'
+import { OrderRider } from '../../../../components/order-rider.tsx'
+
+/** The order page's form `intent` of an admin's rider reassignment. */
+const ASSIGN_RIDER_INTENT = 'assign-rider'
 
 /** The form intent of "Refund a line that cannot be delivered". */
 const REFUND_LINE_INTENT = 'refund-line'
@@ -56,15 +61,22 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const api = apiOf(context)
   const { isStaff, isAdmin } = await requireStaff(context, url)
   if (!isStaff)
-    return data({ isStaff: false as const, isAdmin: false, order: null, confirming: false, creditNotes: [] as string[] }, { status: 403 })
+    return data(
+      { isStaff: false as const, isAdmin: false, order: null, dispatch: null, confirming: false, creditNotes: [] as string[] },
+      { status: 403 },
+    )
   const session = getSession(context)
   const result = await orderDetails(api, session, params.orderId)
   if (!result.ok) throwFailure(result)
   const order = result.data
+  // Its rider, from the dispatch board (docs/delivery.md, "Dispatch board"), while it is with the store or on its way.
+  const dispatch =
+    order.status === 'packed' || order.status === 'out_for_delivery' ? await dispatchApi.orderDispatch(api, session, order._id) : null
   return {
     isStaff: true as const,
     isAdmin,
     order,
+    dispatch,
     creditNotes: await creditNoteNumbers(api, session, order),
     confirming: offersCancel(order, isAdmin) && isCancelDialogOpen(url.searchParams),
   }
@@ -77,6 +89,17 @@ export async function action({ context, params, request, url }: Route.ActionArgs
   const session = getSession(context)
   const formData = await readForm(request)
   const back = `/dashboard/orders/${params.orderId}`
+  if (formData.get('intent') === ASSIGN_RIDER_INTENT) {
+    // An admin's reassignment (docs/delivery.md, "Reassigning"); the API refuses anyone else (403).
+    const assigned = await dispatchApi.assignRider(api, session, {
+      orderId: params.orderId,
+      riderId: readText(formData, 'riderId') || null,
+    })
+    return redirectWithToast(session, back, {
+      type: assigned.ok ? 'success' : 'error',
+      message: assigned.ok ? (assigned.data.riderId ? 'Rider assigned' : 'Back in the queue') : assigned.message,
+    })
+  }
   if (formData.get('intent') === REFUND_LINE_INTENT) {
     const productId = readText(formData, 'productId')
     if (!PLAUSIBLE_ID.test(productId)) return redirectWithToast(session, back, { type: 'error', message: 'Choose the line to refund' })
@@ -131,6 +154,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             <StatusBadge status={order.status} />
           </div>
           <OrderDelivery order={order} lateBadge />
+          {loaderData.dispatch ? (
+            <OrderRider dispatch={loaderData.dispatch} canAssign={isAdmin && order.status === 'packed'} intent={ASSIGN_RIDER_INTENT} />
+          ) : null}
           <StatusTimeline order={order} />
           <CancellationNote order={order} />
           <div className="flex flex-wrap gap-2">

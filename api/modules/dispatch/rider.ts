@@ -1,0 +1,238 @@
+/**
+ * The rider's own actions (docs/delivery.md, "The rider's pages"): its state, on and off shift,
+ * "Picked up", "Delivered" (with the cash collected) and "Could not deliver" (with a reason). A rider
+ * sees and moves only the orders given to it: another's order is a 404, as if it did not exist. Every
+ * change is an audit entry in its own transaction (docs/product.md, "Audit trail").
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../deps.ts'
+import type { User } from '../../db/schema.ts'
+import { orderLines, orders, riderShifts, stores, users } from '../../db/schema.ts'
+import { recordAudit } from '../../lib/audit.ts'
+import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
+import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
+import { RIDER_MESSAGES, type RiderOrder, type RiderState } from '../../../contract/rider.ts'
+import type { OrderStatus } from '../../../contract/order-status.ts'
+import { changeStatus, ORDER_NOT_FOUND } from '../order/service.ts'
+import { recordStatus } from '../order/placement.ts'
+import { batchSize, dispatchStore, HELD_STATUSES, type DispatchDeps } from './service.ts'
+
+/** What the rider's actions need: those of an order's status change, and dispatching. */
+export type RiderDeps = DispatchDeps & Parameters<typeof changeStatus>[0]
+
+/** The rider's store. @throws 409 noStore for a rider not attached to a store */
+function storeOf(rider: Pick<User, 'storeId'>): string {
+  if (!rider.storeId) throw Conflict(RIDER_MESSAGES.noStore)
+  return rider.storeId
+}
+
+/** The customer's first name: the first word of the account's name ('' for none). */
+function firstName(name: string): string {
+  return name.trim().split(/\s+/)[0] ?? ''
+}
+
+/**
+ * The rider's shift, store and orders in hand (GET /api/rider/me). The address is the order's
+ * snapshot: the line, floor and landmark when given, city and PIN code; the amount to collect is the
+ * grand total of a cash-on-delivery order, 0 for one paid online.
+ */
+export async function riderState(deps: Pick<AppDeps, 'db' | 'commerce'>, rider: User): Promise<RiderState> {
+  const [shift] = await deps.db.select().from(riderShifts).where(eq(riderShifts.userId, rider.id))
+  const [store] = rider.storeId
+    ? await deps.db.select({ _id: stores.id, name: stores.name, area: stores.area }).from(stores).where(eq(stores.id, rider.storeId))
+    : []
+  const rows = await deps.db
+    .select({
+      _id: orders.id,
+      orderId: orders.orderNumber,
+      status: orders.status,
+      address: orders.deliveryAddress,
+      customerName: users.name,
+      paymentState: orders.paymentState,
+      grandTotalPaise: orders.grandTotalPaise,
+      dispatchedAt: orders.dispatchedAt,
+      version: orders.version,
+      storeId: stores.id,
+      storeName: stores.name,
+      storeArea: stores.area,
+      itemCount: sql<number>`(select coalesce(sum(${orderLines.quantity}), 0)::int from ${orderLines} where ${orderLines.orderId} = ${orders.id})`,
+    })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .innerJoin(stores, eq(stores.id, orders.storeId))
+    .where(and(eq(orders.riderId, rider.id), inArray(orders.status, [...HELD_STATUSES])))
+    .orderBy(asc(orders.dispatchedAt), asc(orders.id))
+  const held = rows.map((r): RiderOrder => ({
+    _id: r._id,
+    orderId: r.orderId,
+    status: r.status,
+    store: { _id: r.storeId, name: r.storeName, area: r.storeArea },
+    address: {
+      line: r.address.address_line ?? '',
+      floor: r.address.floor || null,
+      landmark: r.address.landmark || null,
+      city: r.address.city ?? '',
+      pincode: r.address.pincode ?? '',
+    },
+    customerFirstName: firstName(r.customerName),
+    collectPaise: r.paymentState === 'cod' ? r.grandTotalPaise : 0,
+    itemCount: Number(r.itemCount),
+    dispatchedAt: r.dispatchedAt?.toISOString() ?? null,
+    version: r.version,
+  }))
+  const onShift = shift?.onShift ?? false
+  return {
+    onShift,
+    freeSince: onShift && held.length === 0 ? shift!.freeSince.toISOString() : null,
+    store: store ?? null,
+    batchSize: batchSize(deps),
+    orders: held,
+  }
+}
+
+/**
+ * On shift or off (POST /api/rider/shift), in one transaction with its audit entry (`shift` on the
+ * user). Going on shift starts the rider's wait now (it joins the back of the queue of free riders);
+ * going off shift hands the orders given but not picked up back to the store's queue. Either way the
+ * store's waiting orders are then dispatched. Setting the shift it already has changes nothing.
+ * @throws 409 noStore without a store; 409 inHand going off shift with an order out for delivery
+ */
+export async function setShift(deps: RiderDeps, rider: User, onShift: boolean): Promise<RiderState> {
+  const storeId = storeOf(rider)
+  const now = deps.clock()
+  const released = await deps.db.transaction(async (tx) => {
+    await tx.insert(riderShifts).values({ userId: rider.id, onShift: false, freeSince: now, updatedAt: now }).onConflictDoNothing()
+    // Orders first, then the shift row: the order every other writer locks them in (a delivery, a
+    // hand-back, a reassignment), so "Delivered" and "Go off shift" at once cannot deadlock.
+    if (!onShift)
+      await tx
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.riderId, rider.id), inArray(orders.status, [...HELD_STATUSES])))
+        .for('update')
+    const [shift] = await tx.select().from(riderShifts).where(eq(riderShifts.userId, rider.id)).for('update')
+    if (shift!.onShift === onShift) return []
+    let releasedIds: { id: string; version: number }[] = []
+    if (!onShift) {
+      const held = await tx
+        .select({ id: orders.id, status: orders.status, version: orders.version })
+        .from(orders)
+        .where(and(eq(orders.riderId, rider.id), inArray(orders.status, [...HELD_STATUSES])))
+        .for('update')
+      if (held.some((o) => o.status === 'out_for_delivery')) throw Conflict(RIDER_MESSAGES.inHand)
+      releasedIds = held.map((o) => ({ id: o.id, version: o.version + 1 }))
+      if (releasedIds.length > 0)
+        await tx
+          .update(orders)
+          .set({ riderId: null, dispatchedAt: null, version: sql`${orders.version} + 1`, updatedAt: now })
+          .where(
+            inArray(
+              orders.id,
+              releasedIds.map((o) => o.id),
+            ),
+          )
+    }
+    await tx.update(riderShifts).set({ onShift, freeSince: now, updatedAt: now }).where(eq(riderShifts.userId, rider.id))
+    await recordAudit(tx, {
+      actor: rider.id,
+      action: 'shift',
+      entity: 'user',
+      entityId: rider.id,
+      before: { onShift: shift!.onShift },
+      after: releasedIds.length > 0 ? { onShift, released: releasedIds.map((o) => o.id) } : { onShift },
+    })
+    return releasedIds
+  })
+  for (const o of released) deps.orderEvents?.publish({ orderId: o.id, status: 'packed', version: o.version })
+  await dispatchStore(deps, storeId)
+  return riderState(deps, rider)
+}
+
+/**
+ * "Picked up" (POST /api/rider/picked-up): the rider's packed order goes out for delivery, through
+ * the order desk's own move (history, mail, audit, live status).
+ * @throws 404 for an order not given to this rider; 409 for one that is not packed
+ */
+export async function pickedUp(deps: RiderDeps, rider: User, orderId: string): Promise<RiderState> {
+  storeOf(rider)
+  await changeStatus(deps, { ref: orderId, to: 'out_for_delivery', byUserId: rider.id, mayRefund: false, onlyRiderId: rider.id })
+  return riderState(deps, rider)
+}
+
+/**
+ * "Delivered" (POST /api/rider/delivered): the order out for delivery is delivered, with the cash the
+ * rider collected for a cash-on-delivery order (required; any amount is kept as said, the page offers
+ * the amount to collect) and none for one paid online.
+ * @throws 400 cashRequired / nothingToCollect; 404 for an order not given to this rider; 409 for one
+ *   not out for delivery
+ */
+export async function delivered(
+  deps: RiderDeps,
+  rider: User,
+  orderId: string,
+  cashCollectedPaise: number | undefined,
+): Promise<RiderState> {
+  storeOf(rider)
+  const [order] = PLAUSIBLE_ID.test(orderId)
+    ? await deps.db
+        .select({ riderId: orders.riderId, paymentState: orders.paymentState })
+        .from(orders)
+        .where(sql`${orders.id} = ${orderId} or ${orders.orderNumber} = ${orderId.toUpperCase()}`)
+    : []
+  if (!order || order.riderId !== rider.id) throw NotFound(ORDER_NOT_FOUND)
+  if (order.paymentState === 'cod' && cashCollectedPaise === undefined)
+    throw BadRequest(RIDER_MESSAGES.cashRequired, [{ path: 'cashCollectedPaise', message: RIDER_MESSAGES.cashRequired }])
+  if (order.paymentState !== 'cod' && cashCollectedPaise)
+    throw BadRequest(RIDER_MESSAGES.nothingToCollect, [{ path: 'cashCollectedPaise', message: RIDER_MESSAGES.nothingToCollect }])
+  await changeStatus(deps, {
+    ref: orderId,
+    to: 'delivered',
+    byUserId: rider.id,
+    mayRefund: false,
+    onlyRiderId: rider.id,
+    cashCollectedPaise: order.paymentState === 'cod' ? cashCollectedPaise : undefined,
+  })
+  return riderState(deps, rider)
+}
+
+/**
+ * "Could not deliver" (POST /api/rider/could-not-deliver): the order out for delivery goes back to
+ * the store: packed again, without a rider, the reason kept in `delivery_issue` for the order desk and
+ * the dispatch board. It is not given out again by the rule: an admin reassigns it (or puts it back
+ * in the queue, or cancels it through the order desk; docs/delivery.md, "Could not deliver"). The
+ * rider is free from now. One transaction: the order, its history, the rider's shift, the audit entry.
+ * @throws 404 for an order not given to this rider; 409 notOutForDelivery
+ */
+export async function couldNotDeliver(deps: RiderDeps, rider: User, orderId: string, reason: string): Promise<RiderState> {
+  const storeId = storeOf(rider)
+  if (!PLAUSIBLE_ID.test(orderId)) throw NotFound(ORDER_NOT_FOUND)
+  const now = deps.clock()
+  const done = await deps.db.transaction(async (tx) => {
+    const [order] = await tx
+      .select({ id: orders.id, status: orders.status, riderId: orders.riderId, version: orders.version })
+      .from(orders)
+      .where(sql`${orders.id} = ${orderId} or ${orders.orderNumber} = ${orderId.toUpperCase()}`)
+      .for('update')
+    if (!order || order.riderId !== rider.id) throw NotFound(ORDER_NOT_FOUND)
+    if (order.status !== 'out_for_delivery') throw Conflict(RIDER_MESSAGES.notOutForDelivery)
+    const back: OrderStatus = 'packed'
+    await tx
+      .update(orders)
+      .set({ status: back, riderId: null, dispatchedAt: null, deliveryIssue: reason, version: sql`${orders.version} + 1`, updatedAt: now })
+      .where(eq(orders.id, order.id))
+    await recordStatus(tx, { orderId: order.id, status: back, byUserId: rider.id, at: now })
+    await tx.update(riderShifts).set({ freeSince: now, updatedAt: now }).where(eq(riderShifts.userId, rider.id))
+    await recordAudit(tx, {
+      actor: rider.id,
+      action: 'status',
+      entity: 'order',
+      entityId: order.id,
+      before: { status: order.status, riderId: rider.id },
+      after: { status: back, riderId: null, deliveryIssue: reason },
+    })
+    return { id: order.id, version: order.version + 1 }
+  })
+  deps.orderEvents?.publish({ orderId: done.id, status: 'packed', version: done.version })
+  await dispatchStore(deps, storeId)
+  return riderState(deps, rider)
+}

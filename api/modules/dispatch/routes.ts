@@ -1,0 +1,141 @@
+/**
+ * Routes of delivery partners and dispatch (docs/delivery.md):
+ *
+ * /api/rider (RIDER only; a rider acts on the orders given to it, others are a 404):
+ * - GET /me → the shift, the store and the orders in hand
+ * - POST /shift `{ onShift }` → the state after it
+ * - POST /picked-up `{ orderId }` → packed → out for delivery
+ * - POST /delivered `{ orderId, cashCollectedPaise? }` → delivered, the cash kept
+ * - POST /could-not-deliver `{ orderId, reason }` → back to the store, the reason kept
+ *
+ * /api/dispatch:
+ * - GET /board (ADMIN or STAFF; staff see their store) → waiting orders and riders per store
+ * - POST /assign `{ orderId, riderId | null }` (ADMIN) → the order's rider now
+ */
+import type { AppDeps } from '../../deps.ts'
+import { currentUser, requireAdmin, requireRider, requireStaff, staffStoreOf } from '../../lib/auth.ts'
+import { ok } from '../../lib/envelope.ts'
+import { apiRouter } from '../../lib/openapi.ts'
+import {
+  AssignAnswerSchema,
+  AssignRiderSchema,
+  DispatchBoardSchema,
+  RiderCouldNotDeliverSchema,
+  RiderDeliveredSchema,
+  RiderOrderRefSchema,
+  RiderShiftSchema,
+  RiderStateSchema,
+} from '../../../contract/rider.ts'
+import { assignRider, dispatchBoard } from './board.ts'
+import { couldNotDeliver, delivered, pickedUp, riderState, setShift } from './rider.ts'
+
+const state = { 200: { description: "The rider's shift, store and orders in hand", data: RiderStateSchema } }
+
+/** Builds the /api/rider router (RIDER only). */
+export function riderRoutes(deps: AppDeps) {
+  const { router, endpoint } = apiRouter('Rider')
+  const rider = requireRider(deps)
+
+  endpoint(
+    { method: 'get', path: '/me', summary: "The rider's shift, store and orders in hand (RIDER)", access: 'rider', answers: state },
+    rider,
+    async (c) => ok(c, 'Rider', await riderState(deps, currentUser(c))),
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/shift',
+      summary: 'Go on or off shift (RIDER); off shift hands back orders not picked up',
+      access: 'rider',
+      body: RiderShiftSchema,
+      answers: state,
+      errors: [409],
+    },
+    rider,
+    async (c, input) => {
+      const answer = await setShift(deps, currentUser(c), input.onShift)
+      return ok(c, answer.onShift ? 'You are on shift' : 'You are off shift', answer)
+    },
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/picked-up',
+      summary: 'The packed order given to the rider is picked up: out for delivery (RIDER)',
+      access: 'rider',
+      body: RiderOrderRefSchema,
+      answers: state,
+      errors: [404, 409],
+    },
+    rider,
+    async (c, input) => ok(c, 'Out for delivery', await pickedUp(deps, currentUser(c), input.orderId)),
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/delivered',
+      summary: "The rider's order is delivered, with the cash collected for cash on delivery (RIDER)",
+      access: 'rider',
+      body: RiderDeliveredSchema,
+      answers: state,
+      errors: [404, 409],
+    },
+    rider,
+    async (c, input) => ok(c, 'Delivered', await delivered(deps, currentUser(c), input.orderId, input.cashCollectedPaise)),
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/could-not-deliver',
+      summary: "The rider's order could not be delivered: back to the store with the reason (RIDER)",
+      access: 'rider',
+      body: RiderCouldNotDeliverSchema,
+      answers: state,
+      errors: [404, 409],
+    },
+    rider,
+    async (c, input) => ok(c, 'Order handed back to the store', await couldNotDeliver(deps, currentUser(c), input.orderId, input.reason)),
+  )
+
+  return router
+}
+
+/** Builds the /api/dispatch router. */
+export function dispatchRoutes(deps: AppDeps) {
+  const { router, endpoint } = apiRouter('Dispatch')
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/board',
+      summary: 'Per store, the packed orders waiting for a rider and its riders (ADMIN or STAFF; staff see their store)',
+      access: 'staff',
+      answers: { 200: { description: 'The board', data: DispatchBoardSchema } },
+    },
+    requireStaff(deps),
+    async (c) => ok(c, 'Dispatch board', await dispatchBoard(deps, staffStoreOf(currentUser(c)) ?? undefined)),
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/assign',
+      summary: "Give a packed order to a rider of its store, or back to the store's queue with null (ADMIN)",
+      access: 'admin',
+      body: AssignRiderSchema,
+      answers: { 200: { description: "The order's rider now", data: AssignAnswerSchema } },
+      errors: [404, 409],
+    },
+    requireAdmin(deps),
+    async (c, input) => {
+      const answer = await assignRider(deps, currentUser(c).id, input)
+      return ok(c, answer.riderId ? 'Rider assigned' : 'Back in the queue', answer)
+    },
+  )
+
+  return router
+}

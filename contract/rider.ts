@@ -1,0 +1,146 @@
+/**
+ * Delivery partners and dispatch on the wire (docs/delivery.md): the rider's own calls under
+ * /api/rider (RIDER only) and the dispatch board and reassignment under /api/dispatch. Shared by the
+ * API and the BFF's /rider pages, so both refuse the same input with the same words. Money is integer
+ * paise (`…Paise`).
+ */
+import { z } from 'zod'
+import { IdSchema, TimestampSchema } from './fields.ts'
+import { ORDER_STATUSES } from './order-status.ts'
+import { CANCEL_REASON_MAX } from './order-limits.ts'
+
+/** The rules' messages (docs/delivery.md), shared by the API's answers, the pages and the tests. */
+export const RIDER_MESSAGES = {
+  noStore: 'You are not attached to a store yet: ask an admin',
+  notRider: 'Permission denied: riders only',
+  inHand: 'Deliver the order in your hands, or mark it "Could not deliver", before going off shift',
+  cashRequired: 'Enter the cash you collected',
+  nothingToCollect: 'Nothing to collect: the order is paid online',
+  reasonRequired: 'Say why the order could not be delivered',
+  notOutForDelivery: 'Mark the order picked up first',
+  riderUnknown: 'Rider not found in the order’s store',
+  riderOffShift: 'The rider is off shift',
+  riderFull: 'The rider already holds as many orders as allowed',
+  notPacked: 'Only a packed order waiting or given to a rider can be reassigned: this one has left the store',
+} as const
+
+/** Most paise a rider may record as collected: ₹1,00,000 (far above any order: a typo guard). */
+export const CASH_COLLECTED_MAX_PAISE = 10_000_000
+
+/** POST /api/rider/shift: go on shift (`true`) or off shift (`false`). */
+export const RiderShiftSchema = z.object({ onShift: z.boolean({ error: 'onShift must be true or false' }) })
+
+/** POST /api/rider/picked-up: the rider has the packed order in hand. */
+export const RiderOrderRefSchema = z.object({ orderId: IdSchema })
+
+/**
+ * POST /api/rider/delivered: the order was handed over; `cashCollectedPaise` is required for a
+ * cash-on-delivery order (whole paise, 0 to ₹1,00,000) and must be absent or 0 for a paid one.
+ */
+export const RiderDeliveredSchema = z.object({
+  orderId: IdSchema,
+  cashCollectedPaise: z
+    .number({ error: RIDER_MESSAGES.cashRequired })
+    .int({ error: 'Cash must be whole paise' })
+    .min(0, { error: 'Cash cannot be negative' })
+    .max(CASH_COLLECTED_MAX_PAISE, { error: 'That is more cash than any order' })
+    .optional(),
+})
+
+/** POST /api/rider/could-not-deliver: the reason, 1 to 300 characters of plain text. */
+export const RiderCouldNotDeliverSchema = z.object({
+  orderId: IdSchema,
+  reason: z
+    .string({ error: RIDER_MESSAGES.reasonRequired })
+    .trim()
+    .min(1, { error: RIDER_MESSAGES.reasonRequired })
+    .max(CANCEL_REASON_MAX, { error: `The reason must be at most ${CANCEL_REASON_MAX} characters` })
+    .refine((text) => !/[^\P{Cc}\n\r\t]/u.test(text), { error: 'The reason must be plain text' }),
+})
+
+/** POST /api/dispatch/assign (ADMIN): give a packed order to `riderId`, or `null` to put it back in the store's queue. */
+export const AssignRiderSchema = z.object({ orderId: IdSchema, riderId: IdSchema.nullable() })
+
+/** A delivery address as the rider reads it: the line, floor and landmark when given, city and PIN code. */
+export const RiderAddressSchema = z.object({
+  line: z.string(),
+  floor: z.string().nullable(),
+  landmark: z.string().nullable(),
+  city: z.string(),
+  pincode: z.string(),
+})
+
+/**
+ * One order in a rider's hands: the store, the address, the customer's first name (no surname, email
+ * or phone), and what to collect (`collectPaise`, 0 when paid online). No delivery instructions: the
+ * checkout does not take any yet (docs/delivery.md, "The rider's pages").
+ */
+export const RiderOrderSchema = z.object({
+  _id: z.string(),
+  orderId: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  store: z.object({ _id: z.string(), name: z.string(), area: z.string() }),
+  address: RiderAddressSchema,
+  customerFirstName: z.string(),
+  collectPaise: z.number().int(),
+  itemCount: z.number().int(),
+  dispatchedAt: TimestampSchema.nullable(),
+  version: z.number().int(),
+})
+export type RiderOrder = z.infer<typeof RiderOrderSchema>
+
+/** GET /api/rider/me: the rider's shift, store and orders in hand (oldest given first). */
+export const RiderStateSchema = z.object({
+  onShift: z.boolean(),
+  /** Since when the rider has been free (on shift with nothing in hand), or null. */
+  freeSince: TimestampSchema.nullable(),
+  store: z.object({ _id: z.string(), name: z.string(), area: z.string() }).nullable(),
+  batchSize: z.number().int(),
+  orders: z.array(RiderOrderSchema),
+})
+export type RiderState = z.infer<typeof RiderStateSchema>
+
+/** One order on the dispatch board: waiting (no rider) or with its rider. */
+export const BoardOrderSchema = z.object({
+  _id: z.string(),
+  orderId: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  createdAt: TimestampSchema,
+  /** The last rider's "Could not deliver" reason: the order waits for an admin, not for the next rider. */
+  deliveryIssue: z.string().nullable(),
+})
+
+/** One rider of a store on the board. */
+export const BoardRiderSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  onShift: z.boolean(),
+  freeSince: TimestampSchema.nullable(),
+  orders: z.array(BoardOrderSchema),
+})
+
+/** GET /api/dispatch/board: per store, the orders waiting for a rider (oldest first) and its riders. */
+export const DispatchBoardSchema = z.array(
+  z.object({
+    store: z.object({ _id: z.string(), name: z.string() }),
+    waiting: z.array(BoardOrderSchema),
+    riders: z.array(BoardRiderSchema),
+  }),
+)
+export type DispatchBoard = z.infer<typeof DispatchBoardSchema>
+
+/** The answer of an assignment: the order and its rider now (null: back in the queue). */
+export const AssignAnswerSchema = z.object({ orderId: z.string(), riderId: z.string().nullable(), version: z.number().int() })
+
+/**
+ * The "Delivered" form's cash field on the /rider page: rupees as typed ("254", "254.5", "254.50"),
+ * turned into whole paise for POST /api/rider/delivered.
+ */
+export const CashRupeesSchema = z
+  .string({ error: RIDER_MESSAGES.cashRequired })
+  .trim()
+  .regex(/^\d{1,6}(\.\d{1,2})?$/, { error: 'Enter the cash in rupees, such as 254 or 254.50' })
+  .transform((text) => {
+    const [whole = '0', fraction = ''] = text.split('.')
+    return Number(whole) * 100 + Number(fraction.padEnd(2, '0'))
+  })
