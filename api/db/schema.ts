@@ -384,6 +384,8 @@ export const carts = pgTable(
     id: id(),
     userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
     guestTokenHash: text('guest_token_hash'),
+    /** The coupon code the shopper applied (migration 0039; docs/offers.md, "Applying a code"); checked again on every read. */
+    couponCode: text('coupon_code'),
     ...timestamps,
   },
   (t) => [
@@ -489,6 +491,13 @@ export const orders = pgTable(
     invoiceNumber: text('invoice_number'),
     invoiceIssuedAt: timestamp('invoice_issued_at', { withTimezone: true }),
     invoiceSupplier: jsonb('invoice_supplier').$type<InvoiceSupplierSnapshot>(),
+    /**
+     * The coupon the order used, its code and the discount in paise, taken off the items before
+     * delivery and rounding (migration 0039; docs/offers.md, "At placement"). 0 and nulls: none.
+     */
+    couponId: text('coupon_id').references((): AnyPgColumn => coupons.id, { onDelete: 'restrict' }),
+    couponCode: text('coupon_code'),
+    couponDiscountPaise: integer('coupon_discount_paise').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -497,6 +506,9 @@ export const orders = pgTable(
     uniqueIndex('orders_user_idempotency_key').on(t.userId, t.idempotencyKey),
     index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('orders_status_created_idx').on(t.status, t.createdAt.desc()),
+    index('orders_coupon_user_idx')
+      .on(t.couponId, t.userId)
+      .where(sql`${t.couponId} is not null`),
   ],
 )
 
@@ -545,6 +557,8 @@ export const orderLines = pgTable(
     mrpPaise: integer('mrp_paise').notNull(),
     discount: numeric('discount', { precision: 5, scale: 2, mode: 'number' }).notNull(),
     lineTotalPaise: integer('line_total_paise').notNull(),
+    /** This line's share of the order's coupon discount, paise (migration 0039): refunded and taxed net of it. */
+    couponSharePaise: integer('coupon_share_paise').notNull().default(0),
   },
   (t) => [index('order_lines_order_idx').on(t.orderId, t.position), index('order_lines_product_idx').on(t.productId)],
 )
