@@ -19,3 +19,10 @@ ALTER TABLE "order_lines" ADD CONSTRAINT "order_lines_coupon_share_check" CHECK 
 --> statement-breakpoint
 -- Counting a coupon's uses (all shoppers, and one shopper's) reads the orders naming it.
 CREATE INDEX IF NOT EXISTS "orders_coupon_user_idx" ON "orders" USING btree ("coupon_id", "user_id") WHERE "coupon_id" IS NOT NULL;
+--> statement-breakpoint
+-- A cart kept in memory by the BFF (docs/decisions/0038-cart-summaries-in-memory.md) carries its
+-- coupon: applying or removing a code is a change of that cart (migration 0022_cart_change_notices).
+DROP TRIGGER IF EXISTS "carts_notify" ON "carts";
+--> statement-breakpoint
+CREATE TRIGGER "carts_notify" AFTER DELETE OR UPDATE OF "user_id", "guest_token_hash", "coupon_code" ON "carts"
+  FOR EACH ROW EXECUTE FUNCTION "notify_cart_owner_changed"();
