@@ -14,10 +14,13 @@ export function CartPageBody({
   cart: loaderCart,
   signedIn: loaderSignedIn,
   notice,
+  couponReply,
 }: {
   cart: WholeCart
   signedIn: boolean
   notice?: ReactNode
+  /** The reason a code was refused and the code typed (the cart page's action), or null. */
+  couponReply?: { couponError: string; typed: string } | null
 }) {
   const personal = usePersonal()
   const cart = personal.wholeCart ?? loaderCart
@@ -31,7 +34,7 @@ export function CartPageBody({
         ) : null}
       </h1>
       {notice}
-      <CartContents lines={cart.lines} bill={cart.bill} signedIn={signedIn} />
+      <CartContents lines={cart.lines} bill={cart.bill} signedIn={signedIn} coupon={cart.coupon ?? null} couponReply={couponReply} />
     </>
   )
 }

@@ -120,6 +120,24 @@ describe('placing an order with a coupon', () => {
     expect((await apply(who, 'WELCOME50')).status).toBe(200)
   })
 
+  it('the tax invoice takes the discount off before tax: each line taxed on what was paid, the totals the bill to the paisa', async () => {
+    const dal = await product()
+    const who = await buyer(dal.id, 3)
+    expect((await apply(who, 'WELCOME50')).status).toBe(200)
+    const placed = await place(who, { couponDiscount: 50 })
+    expect(placed.status).toBe(201)
+    const order = placed.body.data
+    const invoice = await t.call('invoice/details', { method: 'POST', json: { orderId: order._id }, token: who.token })
+    expect(invoice.status).toBe(200)
+    const [goods] = invoice.body.data.lines
+    expect(goods).toMatchObject({ kind: 'goods', quantity: 3, price: 150, couponDiscount: 50, amount: 400 })
+    // GST inside what was paid: taxable + tax = the amount after the discount.
+    expect(Math.round((goods.taxable + goods.cgst + goods.sgst + goods.igst) * 100)).toBe(40000)
+    const totals = invoice.body.data.totals
+    expect(totals).toMatchObject({ itemsTotal: 450, couponDiscount: 50, grandTotal: order.bill.grandTotal })
+    expect(Math.round((totals.amount + totals.rounding) * 100)).toBe(Math.round(order.bill.grandTotal * 100))
+  })
+
   it('a discount that changed since the checkout showed it is refused with 409, the coupon and the bill as they now are', async () => {
     const dal = await product()
     const who = await buyer(dal.id, 4)
