@@ -320,6 +320,26 @@ describe('webhooks', () => {
 })
 
 describe('the reservation', () => {
+  it('an order awaiting payment holds its coupon use; a hold that ends gives it back (docs/offers.md, "Uses")', async () => {
+    const p = await insertProduct(t.db, { name: 'Saffron', price: 250, sellingPrice: 250, stock: 5 })
+    const who = await shopper()
+    await add(who, p.id)
+    const apply = () => t.call('cart/coupon', { method: 'POST', json: { code: 'WELCOME50' }, token: who.token })
+    expect((await apply()).status).toBe(200)
+    const started = await start(who)
+    expect(started.status).toBe(201)
+    expect(started.body.data.order.bill.couponDiscount).toBe(50)
+    // Waiting for its payment, the order counts: the cart (kept until paid) cannot use the code again.
+    expect((await apply()).body.message).toBe('Already used')
+    offset = RESERVATION_MS + 1000
+    try {
+      expect(await expireReservations(t.deps)).toBeGreaterThanOrEqual(1)
+    } finally {
+      offset = 0
+    }
+    expect((await apply()).status).toBe(200)
+  })
+
   it('expires: the order is cancelled as expired and its stock is back; a second run does nothing', async () => {
     const p = await insertProduct(t.db, { name: 'Turmeric', stock: 3 })
     const who = await shopper()
