@@ -15,13 +15,16 @@ import { createAdmin, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct } from '../../testing/fixtures.ts'
 import { createShopperWithAddress } from '../../testing/orders.ts'
 import { COUPON_REASONS } from '../../../contract/coupon.ts'
+import type { MailMessage } from '../../lib/mail.ts'
 
 let t: TestApp
 let admin: SignedIn
 let seq = 0
 
+const sent: MailMessage[] = []
+
 beforeAll(async () => {
-  t = await createTestApp()
+  t = await createTestApp({ mailer: { send: async (m) => void sent.push(m) } })
   // As the server builds them: on PostgreSQL the order budget is a row in `rate_limits`.
   t.deps.rateLimits = createRateLimits({}, 1, t.database.counterPool)
   admin = await createAdmin(t)
@@ -111,6 +114,10 @@ describe('placing an order with a coupon', () => {
     expect({ code: row!.couponCode, paise: row!.couponDiscountPaise }).toEqual({ code: 'WELCOME50', paise: 5000 })
     const shares = await t.db.select({ share: orderLines.couponSharePaise }).from(orderLines).where(eq(orderLines.orderId, order._id))
     expect(shares.reduce((n, s) => n + s.share, 0)).toBe(5000)
+    // The confirmation email names the discount.
+    await t.deps.jobs.drain()
+    const mail = sent.find((m) => m.text.includes(order.orderId))
+    expect(mail?.text).toContain('Coupon (WELCOME50): −₹50')
     // The cart is empty and names no code; a new basket cannot use the code again.
     expect((await t.call('cart/get', { token: who.token })).body.coupon).toBeNull()
     for (let i = 0; i < 2; i++) await t.call('cart/create', { method: 'POST', json: { productId: dal.id }, token: who.token })
