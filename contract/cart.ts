@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { IdSchema, TargetIdSchema } from './fields.ts'
 import { ProductSchema } from './product.ts'
+import { CartCouponSchema } from './coupon.ts'
 
 /** Most units a quantity field accepts at all; the per-line maximum (12 by default) is checked later. */
 export const QTY_FIELD_MAX = 999
@@ -69,6 +70,13 @@ export const BillSchema = z
     roundingOff: z.number(),
     grandTotal: z.number(),
     totalSavings: z.number(),
+    /**
+     * The coupon taken off, when one applies (docs/offers.md, "Applying a code"): its code and the
+     * discount in rupees, before delivery and rounding; `grandTotal` is net of it and `totalSavings`
+     * includes it. Absent without a coupon (the original client's bill is unchanged).
+     */
+    couponCode: z.string().optional(),
+    couponDiscount: z.number().optional(),
   })
   .meta({ id: 'Bill' })
 export type Bill = z.output<typeof BillSchema>
@@ -85,8 +93,11 @@ export const CartItemSchema = z
   .meta({ id: 'CartItem' })
 export type CartItem = z.output<typeof CartItemSchema>
 
-/** The keys answered beside a whole cart's `data` (its lines). */
-export const CartExtraShape = { bill: BillSchema, limits: CartLimitsSchema }
+/**
+ * The keys answered beside a whole cart's `data` (its lines): the bill, the limits and, for a
+ * signed-in shopper, the coupon applied (null: none; docs/offers.md, "Applying a code").
+ */
+export const CartExtraShape = { bill: BillSchema, limits: CartLimitsSchema, coupon: CartCouponSchema.nullable().optional() }
 
 /** The answer of POST /api/cart/guest. */
 export const GuestCartAnswerSchema = z.object({ guestCartId: z.string() })

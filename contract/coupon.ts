@@ -183,3 +183,92 @@ export function couponOffWords(c: Pick<Coupon, 'kind' | 'amount' | 'percent' | '
   if (c.kind === 'flat') return `₹${c.amount} off`
   return c.maxDiscount == null ? `${c.percent}% off` : `${c.percent}% off up to ₹${c.maxDiscount}`
 }
+
+/**
+ * Why a code does not apply to a basket (docs/offers.md, "Applying a code"), in the words the
+ * shopper reads on the coupon field; shared by the API's answers, the pages and the tests.
+ * `minBasket` names the rupees the basket must reach.
+ */
+export const COUPON_REASONS = {
+  unknown: 'No such coupon',
+  inactive: 'This coupon is no longer offered',
+  notYet: 'Not yet valid',
+  expired: 'Expired',
+  otherStore: 'Not valid in this store',
+  firstOrder: 'Only on your first order',
+  alreadyUsed: 'Already used',
+  runOut: 'This offer has run out',
+  noScopedItems: 'No items of this offer in your basket',
+  emptyBasket: 'Your basket is empty',
+  minBasket: (rupees: number) => `Minimum basket ₹${rupees}`,
+} as const
+
+/** Longest text the coupon field accepts (characters) before the code rule is checked. */
+export const COUPON_FIELD_MAX = 40
+
+/**
+ * POST /api/coupon/apply `{ code }` (a signed-in shopper): the code in any case, spaces around
+ * trimmed. Also the cart and checkout pages' coupon form (Conform), which adds `intent`.
+ */
+export const ApplyCouponSchema = z.object({
+  code: z
+    .string({ error: 'Enter a coupon code' })
+    .trim()
+    .min(1, 'Enter a coupon code')
+    .max(COUPON_FIELD_MAX, COUPON_MESSAGES.codeFormat)
+    .transform((code) => code.toUpperCase())
+    .pipe(z.string().regex(COUPON_CODE_PATTERN, COUPON_MESSAGES.codeFormat))
+    // The document states what the server accepts: letters in either case, spaces around trimmed.
+    .meta({ pattern: '^\\s*[A-Za-z0-9]{3,20}\\s*$' }),
+})
+export type ApplyCouponInput = z.input<typeof ApplyCouponSchema>
+
+/**
+ * The code applied to a cart as it stands now: `applied` with the discount (rupees), or not applied
+ * with the reason ("Minimum basket ₹499"): a code that stops applying stays named, with why.
+ */
+export const CartCouponSchema = z
+  .object({
+    code: z.string(),
+    description: z.string(),
+    applied: z.boolean(),
+    discount: z.number(),
+    reason: z.string().nullable(),
+  })
+  .meta({ id: 'CartCoupon' })
+export type CartCoupon = z.output<typeof CartCouponSchema>
+
+/**
+ * One offer of GET /api/coupon/offers: an active coupon against the shopper's cart now, what it takes
+ * off in words, whether it applies (and the discount, rupees) or why not, and for a basket too small
+ * the rupees missing (`addMore`, null otherwise). `nearest`: the one offer the page words as "Add ₹x
+ * more to unlock …" (the smallest `addMore`).
+ */
+export const OfferSchema = z
+  .object({
+    code: z.string(),
+    description: z.string(),
+    off: z.string(),
+    applies: z.boolean(),
+    discount: z.number(),
+    reason: z.string().nullable(),
+    addMore: z.number().nullable(),
+    nearest: z.boolean(),
+  })
+  .meta({ id: 'Offer' })
+export type Offer = z.output<typeof OfferSchema>
+
+/**
+ * The coupon discount a checkout showed, rupees (read to the paisa, 0: it showed none), sent
+ * with a placement: the server recomputes it and refuses a different one with 409 and the bill as it
+ * now is (docs/offers.md, "At placement").
+ */
+export const ShownCouponDiscountSchema = z
+  .number({ error: 'couponDiscount must be an amount in rupees' })
+  .min(0, 'couponDiscount cannot be negative')
+  .max(COUPON_RUPEES_MAX, `couponDiscount must be at most ₹${COUPON_RUPEES_MAX}`)
+
+/** "Add ₹120 more to unlock ₹50 off" for the nearest offer. */
+export function unlockWords(offer: Pick<Offer, 'addMore' | 'off'>): string {
+  return `Add ₹${offer.addMore} more to unlock ${offer.off}`
+}

@@ -133,6 +133,8 @@ export const InvoiceLineSchema = z
     mrp: z.number(),
     price: z.number(),
     discount: z.number(),
+    /** The line's share of the coupon's discount, taken off before tax (docs/offers.md, "Refunds"); 0 without a coupon. */
+    couponDiscount: z.number(),
     amount: z.number(),
     gstRate: z.number(),
     taxable: z.number(),
@@ -151,6 +153,8 @@ export const InvoiceTotalsSchema = z
   .object({
     mrp: z.number(),
     discount: z.number(),
+    /** The coupon's discount, before tax; 0 without a coupon. */
+    couponDiscount: z.number(),
     taxable: z.number(),
     cgst: z.number(),
     sgst: z.number(),

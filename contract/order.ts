@@ -5,18 +5,21 @@
 import { z } from 'zod'
 import { IdSchema, TimestampSchema } from './fields.ts'
 import { BillSchema } from './cart.ts'
+import { CartCouponSchema, ShownCouponDiscountSchema } from './coupon.ts'
 import { CANCEL_REASON_MAX } from './order-limits.ts'
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
 import { OrderPaymentSchema, PAYMENT_STATES } from './payment.ts'
 import { ORDER_STATUSES } from './order-status.ts'
 
 /**
- * POST /api/order/cash-on-delivery: `{ addressId, idempotencyKey? }`. The original client's
- * `list_items`, `subTotalAmt` and `totalAmt` are accepted and ignored: the server prices the order.
- * Without a key (header or body) the API derives one from the user, the address and the cart.
+ * POST /api/order/cash-on-delivery: `{ addressId, idempotencyKey?, couponDiscount? }`. The original
+ * client's `list_items`, `subTotalAmt` and `totalAmt` are accepted and ignored: the server prices the
+ * order. Without a key (header or body) the API derives one from the user, the address and the cart.
+ * `couponDiscount`: the coupon discount the checkout showed, rupees (docs/offers.md, "At placement").
  */
 export const PlaceOrderSchema = z.object({
   addressId: IdSchema,
+  couponDiscount: ShownCouponDiscountSchema.optional(),
   idempotencyKey: z.string().optional().meta({ pattern: IDEMPOTENCY_KEY_PATTERN.source }),
   list_items: z.unknown().optional(),
   subTotalAmt: z.unknown().optional(),
@@ -154,6 +157,8 @@ export const OrderLineSchema = z
     mrp: z.number(),
     discount: z.number(),
     lineTotal: z.number(),
+    /** The line's share of the order's coupon discount, rupees (docs/offers.md, "At placement"); absent without a coupon. */
+    couponShare: z.number().optional(),
   })
   .meta({ id: 'OrderLine' })
 
@@ -223,6 +228,17 @@ export const CartChangeSchema = z
   .object({ productId: z.string(), name: z.string(), kind: z.enum(['price', 'stock', 'removed']), before: z.number(), after: z.number() })
   .meta({ id: 'CartChange' })
 export type CartChange = z.output<typeof CartChangeSchema>
+
+/**
+ * The keys of a placement's 409 beside the failure envelope: `changes` when prices or stock moved;
+ * `coupon` and `bill` when the coupon no longer gives what the checkout showed (the cart's coupon now,
+ * applied or with its reason, and the bill as it now is; docs/offers.md, "At placement").
+ */
+export const PlacementConflictShape = {
+  changes: z.array(CartChangeSchema).optional(),
+  coupon: CartCouponSchema.optional(),
+  bill: BillSchema.optional(),
+}
 
 /**
  * Why a line of a past order was left out of "Order again" or added in part (docs/commerce-api.md,

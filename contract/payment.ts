@@ -3,6 +3,7 @@
  * paise (the provider's unit); an order's bill stays in rupees as everywhere else on the wire.
  */
 import { z } from 'zod'
+import { ShownCouponDiscountSchema } from './coupon.ts'
 import { IdSchema } from './fields.ts'
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
 
@@ -73,6 +74,8 @@ export const StartPaymentSchema = z.object({
   callbackUrl: ReturnUrlSchema,
   cancelUrl: ReturnUrlSchema,
   idempotencyKey: z.string().optional().meta({ pattern: IDEMPOTENCY_KEY_PATTERN.source }),
+  /** The coupon discount the checkout showed, rupees (docs/offers.md, "At placement"). */
+  couponDiscount: ShownCouponDiscountSchema.optional(),
 })
 
 /** POST /api/payment/retry: another try at paying an order still awaiting payment. */

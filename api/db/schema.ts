@@ -384,6 +384,8 @@ export const carts = pgTable(
     id: id(),
     userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
     guestTokenHash: text('guest_token_hash'),
+    /** The coupon code the shopper applied (migration 0039; docs/offers.md, "Applying a code"); checked again on every read. */
+    couponCode: text('coupon_code'),
     ...timestamps,
   },
   (t) => [
@@ -497,6 +499,13 @@ export const orders = pgTable(
     cashCollectedPaise: integer('cash_collected_paise'),
     /** The rider's reason of the last "Could not deliver" (docs/delivery.md); null once an admin reassigned it. */
     deliveryIssue: text('delivery_issue'),
+    /**
+     * The coupon the order used, its code and the discount in paise, taken off the items before
+     * delivery and rounding (migration 0039; docs/offers.md, "At placement"). 0 and nulls: none.
+     */
+    couponId: text('coupon_id').references((): AnyPgColumn => coupons.id, { onDelete: 'restrict' }),
+    couponCode: text('coupon_code'),
+    couponDiscountPaise: integer('coupon_discount_paise').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -511,6 +520,9 @@ export const orders = pgTable(
     index('orders_dispatch_queue_idx')
       .on(t.storeId, t.createdAt)
       .where(sql`${t.status} = 'packed' and ${t.riderId} is null`),
+    index('orders_coupon_user_idx')
+      .on(t.couponId, t.userId)
+      .where(sql`${t.couponId} is not null`),
   ],
 )
 
@@ -573,6 +585,8 @@ export const orderLines = pgTable(
     mrpPaise: integer('mrp_paise').notNull(),
     discount: numeric('discount', { precision: 5, scale: 2, mode: 'number' }).notNull(),
     lineTotalPaise: integer('line_total_paise').notNull(),
+    /** This line's share of the order's coupon discount, paise (migration 0039): refunded and taxed net of it. */
+    couponSharePaise: integer('coupon_share_paise').notNull().default(0),
   },
   (t) => [index('order_lines_order_idx').on(t.orderId, t.position), index('order_lines_product_idx').on(t.productId)],
 )

@@ -91,6 +91,20 @@ describe('cart-change notices', () => {
     expect(await noticesSince()).toEqual([key])
   })
 
+  it("name a shopper's cart when a coupon is applied or removed (migration 0039), and nothing on a refused code", async () => {
+    const dal = await insertProduct(t.db, { name: 'Moong Dal', price: 250, stock: 5 })
+    const who = await createShopper(t)
+    await t.call('cart/create', { method: 'POST', json: { productId: dal.id }, token: who.token })
+    const key = cartOwnerKey({ userId: who.user.id })
+    await noticesSince()
+    expect((await t.call('cart/coupon', { method: 'POST', json: { code: 'SAVE10' }, token: who.token })).status).toBe(422)
+    expect(await noticesSince()).toEqual([])
+    expect((await t.call('cart/coupon', { method: 'POST', json: { code: 'WELCOME50' }, token: who.token })).status).toBe(200)
+    expect(await noticesSince()).toEqual([key])
+    expect((await t.call('cart/coupon', { method: 'DELETE', token: who.token })).status).toBe(200)
+    expect(await noticesSince()).toEqual([key])
+  })
+
   it("name a user whose role or status an admin changes, and every cart of a product's deletion", async () => {
     const admin = await createAdmin(t)
     const who = await createShopper(t)

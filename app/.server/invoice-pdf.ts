@@ -275,7 +275,10 @@ function renderTaxDocument(invoice: TaxDocument, opts: { compress?: boolean }): 
     true,
   )
   invoice.lines.forEach((l, i) => {
-    const item = [l.name, [l.unit, l.subCategory].filter(Boolean).join(' · ')].filter(Boolean).join('\n')
+    // A coupon's share is taken off before tax (docs/offers.md, "Refunds"): said under the item, its
+    // taxable value and amount already net of it.
+    const coupon = l.couponDiscount > 0 ? `Coupon - ${formatRupees(l.couponDiscount)} (before tax)` : ''
+    const item = [l.name, [l.unit, l.subCategory].filter(Boolean).join(' · '), coupon].filter(Boolean).join('\n')
     drawRow(
       [
         String(i + 1),
@@ -300,6 +303,7 @@ function renderTaxDocument(invoice: TaxDocument, opts: { compress?: boolean }): 
     ['Total MRP', formatRupees(t.mrp)],
     ['Discount', `- ${formatRupees(t.discount)}`],
     ['Items total (incl. GST)', formatRupees(t.itemsTotal)],
+    ...(t.couponDiscount > 0 ? [['Coupon discount (before tax)', `- ${formatRupees(t.couponDiscount)}`] as [string, string]] : []),
     ['Delivery charge (incl. GST)', formatRupees(t.deliveryCharge)],
     ['Taxable value', formatRupees(t.taxable)],
     ...(invoice.interState

@@ -94,7 +94,12 @@ function summaryApi(calls: string[]) {
     if (new URL(request.url).pathname.endsWith('/recommend/missed')) {
       const { productIds } = (await request.json()) as { productIds: string[] }
       calls.push(`missed:${productIds.join(',')}`)
-      return Response.json({ success: true, error: false, message: 'You might have missed', data: { products: [], source: 'best-sellers' } })
+      return Response.json({
+        success: true,
+        error: false,
+        message: 'You might have missed',
+        data: { products: [], source: 'best-sellers' },
+      })
     }
     calls.push(guest)
     if (guest === 'g-expired') return Response.json({ success: false, error: true, message: 'Your cart has expired' }, { status: 401 })

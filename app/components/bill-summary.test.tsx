@@ -32,4 +32,10 @@ describe('BillSummary (docs/commerce-api.md, "Money")', () => {
     expect(text(renderToStaticMarkup(<BillSummary bill={bill} />))).toContain('Add ₹43.19 more for FREE delivery')
     expect(renderToStaticMarkup(<BillSummary bill={bill} freeDeliveryHint={false} />)).not.toContain('more for FREE delivery')
   })
+
+  it('shows a coupon as "Coupon (CODE)" taken off, and nothing without one (docs/offers.md, "Applying a code")', () => {
+    const coupon = { ...bill, couponCode: 'WELCOME50', couponDiscount: 50, roundingOff: 0.19, grandTotal: 131, totalSavings: 94.19 }
+    expect(text(renderToStaticMarkup(<BillSummary bill={coupon} />))).toContain('Product discount −₹44.19 Coupon (WELCOME50) −₹50')
+    expect(renderToStaticMarkup(<BillSummary bill={bill} />)).not.toContain('Coupon')
+  })
 })

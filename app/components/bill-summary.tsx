@@ -1,6 +1,7 @@
 /**
  * The bill of a cart, a checkout or an order (docs/commerce-api.md, "Cart"): items total at MRP,
- * product discount, delivery charge ("FREE" when the order value reaches the free-delivery amount),
+ * product discount, the coupon's discount ("Coupon (WELCOME50)", docs/offers.md, "Applying a code"),
+ * delivery charge ("FREE" when the order value reaches the free-delivery amount),
  * "Rounding off" when the API rounded the cash to collect to the rupee (docs/commerce-api.md,
  * "Money"), grand total, and "Your total savings". Amounts are rupees as the API computed them;
  * nothing is added up here (the server's bill is the only one).
@@ -41,6 +42,14 @@ export function BillSummary({
           <>
             <dt>Product discount</dt>
             <dd className="text-right text-green-700">−{formatRupees(bill.productDiscount)}</dd>
+          </>
+        ) : null}
+        {bill.couponCode && bill.couponDiscount ? (
+          <>
+            <dt>Coupon ({bill.couponCode})</dt>
+            <dd className="text-right text-green-700" data-testid="coupon-discount">
+              −{formatRupees(bill.couponDiscount)}
+            </dd>
           </>
         ) : null}
         <dt>Delivery charge</dt>

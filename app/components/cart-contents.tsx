@@ -15,6 +15,8 @@
  * <pincode>" (the cart action refuses adds there, app/routes/cart.tsx). Each links the location picker.
  */
 import { Link, useLocation } from 'react-router'
+import { CouponBox } from './coupon-box.tsx'
+import type { CartCoupon } from '../../contract/coupon.ts'
 import { CART_ACTION_PATH } from '../lib/cart.ts'
 import type { Bill, CartLine } from '../.server/api/cart.ts'
 import { brandOf } from '../lib/catalog-cards.ts'
@@ -203,9 +205,23 @@ function CartLineRow({ line, storeName }: { line: CartLine; storeName: string | 
 
 /**
  * The cart's lines, the bill and "Proceed" (to /checkout; a visitor goes through sign-in first).
- * `signedIn` decides where "Proceed" goes.
+ * `signedIn` decides where "Proceed" goes. `coupon` (the cart page, signed in): the coupon field
+ * above the bill, posting to /cart (app/components/coupon-box.tsx), with `couponReply` the reason a
+ * code was refused and the code typed.
  */
-export function CartContents({ lines, bill, signedIn }: { lines: CartLine[]; bill: Bill; signedIn: boolean }) {
+export function CartContents({
+  lines,
+  bill,
+  signedIn,
+  coupon,
+  couponReply,
+}: {
+  lines: CartLine[]
+  bill: Bill
+  signedIn: boolean
+  coupon?: CartCoupon | null
+  couponReply?: { couponError: string; typed: string } | null
+}) {
   const storeName = useShopperLocation()?.store.name
   if (lines.length === 0) return <EmptyCart />
   const unavailable = lines.filter((line) => cartLineStock(line.quantity, stockOf(line)).kind === 'unavailable').length
@@ -236,6 +252,9 @@ export function CartContents({ lines, bill, signedIn }: { lines: CartLine[]; bil
             ? `${over === 1 ? 'A quantity is' : `${over} quantities are`} above what is left: the bill counts what is left, and checkout brings ${over === 1 ? 'it' : 'them'} down.`
             : ''}
         </p>
+      ) : null}
+      {signedIn && coupon !== undefined ? (
+        <CouponBox action="/cart" coupon={coupon} offers={[]} error={couponReply?.couponError ?? null} typed={couponReply?.typed ?? ''} />
       ) : null}
       <BillSummary bill={bill} />
       {/* Two things, two labels: the total is read as "Total ₹x", the link as "Proceed". */}

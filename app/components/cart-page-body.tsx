@@ -21,11 +21,14 @@ export function CartPageBody({
   missed: loaderMissed,
   signedIn: loaderSignedIn,
   notice,
+  couponReply,
 }: {
   cart: WholeCart
   missed?: ProductCardData[]
   signedIn: boolean
   notice?: ReactNode
+  /** The reason a code was refused and the code typed (the cart page's action), or null. */
+  couponReply?: { couponError: string; typed: string } | null
 }) {
   const personal = usePersonal()
   const cart = personal.wholeCart ?? loaderCart
@@ -42,7 +45,7 @@ export function CartPageBody({
         ) : null}
       </h1>
       {notice}
-      <CartContents lines={cart.lines} bill={cart.bill} signedIn={signedIn} />
+      <CartContents lines={cart.lines} bill={cart.bill} signedIn={signedIn} coupon={cart.coupon ?? null} couponReply={couponReply} />
       {cart.lines.length > 0 && missed.length > 0 ? (
         <ProductRow title="You might have missed" products={missed} headingId="you-might-have-missed" />
       ) : null}

@@ -14,6 +14,7 @@
  *    data the root loader answered after the first navigation or cart change).
  */
 import { createContext, useContext } from 'react'
+import type { CartCoupon } from '../../contract/coupon.ts'
 import { useRouteLoaderData } from 'react-router'
 import { EMPTY_CART_SUMMARY, type CartSummary } from './cart.ts'
 import type { Bill, CartItem, CartLimits } from '../../contract/cart.ts'
@@ -34,6 +35,8 @@ export interface WholeCart {
   lines: CartItem[]
   bill: Bill
   limits: CartLimits
+  /** A signed-in shopper's coupon (docs/offers.md, "Applying a code"); null or absent: none. */
+  coupon?: CartCoupon | null
 }
 
 /**

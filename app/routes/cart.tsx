@@ -8,13 +8,17 @@
  * flash toast; a fetcher (JavaScript, `js=1`) gets `{ ok, message }` instead, so the page stays put.
  * An add is refused (422, "Delivery not available at <pincode>") while the chosen PIN code has no store.
  * After "Order again" the page lists what was left out and why (docs/product.md, "Order again").
+ * A signed-in shopper's coupon field (intents `coupon-apply`, `coupon-remove`; docs/offers.md,
+ * "Applying a code") answers the page again, the reason a code does not apply on the field.
  */
-import { data } from 'react-router'
+import { data, type ShouldRevalidateFunction } from 'react-router'
 import type { Route } from './+types/cart'
 import { failureInit, failureMessage, throwFailure } from '../.server/failure.ts'
 import { getSession } from '../.server/context.ts'
-import { addToCart, getCartForLoaders, removeCartLine, updateCartQty } from '../.server/api/cart.ts'
+import { addToCart, applyCoupon, getCartForLoaders, removeCartLine, removeCoupon, updateCartQty } from '../.server/api/cart.ts'
 import { missedCards } from '../.server/api/recommend.ts'
+import { COUPON_APPLY_INTENT, COUPON_REMOVE_INTENT } from '../components/coupon-box.tsx'
+import { ApplyCouponSchema, COUPON_FIELD_MAX } from '../../contract/coupon.ts'
 import { readForm } from '../.server/form.ts'
 import { clientIp, safeRedirect, sameOriginReferer } from '../.server/request.ts'
 import { redirectWithToast } from '../.server/toast.ts'
@@ -40,6 +44,16 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': 'private
 // with their cart spliced in (docs/decisions/0032-personal-parts-spliced.md).
 export const handle = PERSONAL_SLOTS_HANDLE
 
+/**
+ * A refused coupon (4xx) still reads the cart again: the page served may be the shared page whose
+ * own cart is empty (the shopper's was spliced in), and React Router skips revalidation after an
+ * action's error status by default.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => {
+  const intent = formData?.get('intent')
+  return intent === COUPON_APPLY_INTENT || intent === COUPON_REMOVE_INTENT ? true : defaultShouldRevalidate
+}
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   const api = apiOf(context)
   const session = getSession(context)
@@ -55,6 +69,23 @@ export async function action({ context, request }: Route.ActionArgs) {
   const session = getSession(context)
   const formData = await readForm(request)
   const viaFetcher = formData.get('js') === '1'
+  // The coupon field (docs/offers.md, "Applying a code"): applied or removed, then the page again; a
+  // code that does not apply comes back on the field with the API's reason.
+  const intent = formData.get('intent')
+  if (intent === COUPON_APPLY_INTENT || intent === COUPON_REMOVE_INTENT) {
+    const typed = typeof formData.get('code') === 'string' ? String(formData.get('code')).slice(0, COUPON_FIELD_MAX) : ''
+    if (!session.user) return data({ couponError: 'Sign in to use a coupon', typed }, { status: 401 })
+    if (intent === COUPON_REMOVE_INTENT) {
+      const removed = await removeCoupon(api, session, { clientIp: clientIp(request) })
+      if (!removed.ok) return data({ couponError: removed.message, typed }, failureInit(removed))
+      return redirectWithToast(session, '/cart', { type: 'success', message: 'Coupon removed' })
+    }
+    const code = ApplyCouponSchema.safeParse({ code: typed })
+    if (!code.success) return data({ couponError: code.error.issues[0]!.message, typed }, { status: 400 })
+    const applied = await applyCoupon(api, session, code.data.code, { clientIp: clientIp(request) })
+    if (!applied.ok) return data({ couponError: applied.issues[0]?.message ?? applied.message, typed }, failureInit(applied))
+    return redirectWithToast(session, '/cart', { type: 'success', message: `Coupon ${code.data.code} applied` })
+  }
   const parsed = CartActionSchema.safeParse(Object.fromEntries(formData))
   const productId = typeof formData.get('productId') === 'string' ? String(formData.get('productId')) : ''
   const validProduct = PLAUSIBLE_ID.test(productId)
@@ -89,12 +120,19 @@ export async function action({ context, request }: Route.ActionArgs) {
   return answer(true, result.message)
 }
 
-export default function CartPage({ loaderData }: Route.ComponentProps) {
+export default function CartPage({ loaderData, actionData }: Route.ComponentProps) {
   const { cart, missed, signedIn, leftOut } = loaderData
+  const couponReply = actionData && 'couponError' in actionData ? (actionData as { couponError: string; typed: string }) : null
   return (
     <div className="mx-auto max-w-2xl px-3 py-4 sm:px-4 md:py-6">
       <PersonalSlot slot={{ kind: 'cart-page' }}>
-        <CartPageBody cart={cart} missed={missed} signedIn={signedIn} notice={leftOut ? <LeftOutList notice={leftOut} /> : null} />
+        <CartPageBody
+          cart={cart}
+          missed={missed}
+          signedIn={signedIn}
+          notice={leftOut ? <LeftOutList notice={leftOut} /> : null}
+          couponReply={couponReply}
+        />
       </PersonalSlot>
     </div>
   )

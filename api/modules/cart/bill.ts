@@ -31,9 +31,11 @@ export interface BillPaise {
   itemsTotalMrpPaise: number
   itemsTotalPaise: number
   deliveryChargePaise: number
-  /** Added to items total + delivery to reach the whole-rupee grand total: −49..+50 paise. */
+  /** Added to items total + delivery − coupon discount to reach the whole-rupee grand total: −49..+50 paise. */
   roundingPaise: number
   grandTotalPaise: number
+  /** The coupon applied (docs/offers.md, "Applying a code"): its code and discount, paise; absent: none. */
+  coupon?: { code: string; discountPaise: number }
 }
 
 /**
@@ -48,11 +50,14 @@ export function roundToRupee(payablePaise: number): { grandTotalPaise: number; r
 /**
  * Adds up `lines`: items total at MRP and at selling price, the delivery charge (free from
  * `freeDeliveryAbovePaise` of items total, none for an empty cart) and the grand total, rounded to
- * the rupee ({@link roundToRupee}: the order is paid in cash on delivery).
+ * the rupee ({@link roundToRupee}: the order is paid in cash on delivery). A `coupon` (its discount
+ * at most the items total, api/modules/coupon/evaluate.ts) comes off before rounding; free delivery
+ * reads the items total before the discount (docs/offers.md, "Applying a code").
  */
 export function computeBill(
   lines: BillLine[],
   settings: Pick<CommerceSettings, 'deliveryChargePaise' | 'freeDeliveryAbovePaise'>,
+  coupon?: { code: string; discountPaise: number },
 ): BillPaise {
   let itemCount = 0
   let itemsTotalMrpPaise = 0
@@ -63,12 +68,21 @@ export function computeBill(
     itemsTotalPaise += line.quantity * line.sellingPaise
   }
   const deliveryChargePaise = itemCount === 0 || itemsTotalPaise >= settings.freeDeliveryAbovePaise ? 0 : settings.deliveryChargePaise
-  return { itemCount, itemsTotalMrpPaise, itemsTotalPaise, deliveryChargePaise, ...roundToRupee(itemsTotalPaise + deliveryChargePaise) }
+  const discountPaise = coupon && coupon.discountPaise > 0 ? Math.min(coupon.discountPaise, itemsTotalPaise) : 0
+  return {
+    itemCount,
+    itemsTotalMrpPaise,
+    itemsTotalPaise,
+    deliveryChargePaise,
+    ...roundToRupee(itemsTotalPaise + deliveryChargePaise - discountPaise),
+    ...(discountPaise > 0 ? { coupon: { code: coupon!.code, discountPaise } } : {}),
+  }
 }
 
 /**
  * A bill in paise as the wire's rupees. `totalSavings` is the product discount plus, when delivery
- * is free, the delivery charge saved.
+ * is free, the delivery charge saved, plus the coupon's discount; `couponCode` and `couponDiscount`
+ * only when a coupon applies.
  */
 export function billToWire(bill: BillPaise, settings: Pick<CommerceSettings, 'deliveryChargePaise' | 'freeDeliveryAbovePaise'>): Bill {
   const discountPaise = bill.itemsTotalMrpPaise - bill.itemsTotalPaise
@@ -82,6 +96,7 @@ export function billToWire(bill: BillPaise, settings: Pick<CommerceSettings, 'de
     freeDeliveryAbove: fromPaise(settings.freeDeliveryAbovePaise),
     roundingOff: fromPaise(bill.roundingPaise),
     grandTotal: fromPaise(bill.grandTotalPaise),
-    totalSavings: fromPaise(discountPaise + deliverySavedPaise),
+    totalSavings: fromPaise(discountPaise + deliverySavedPaise + (bill.coupon?.discountPaise ?? 0)),
+    ...(bill.coupon ? { couponCode: bill.coupon.code, couponDiscount: fromPaise(bill.coupon.discountPaise) } : {}),
   }
 }

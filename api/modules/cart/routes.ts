@@ -35,10 +35,14 @@ import {
   UpdateQtySchema,
 } from '../../../contract/cart.ts'
 import { CartSummaryAnswerSchema } from '../../../contract/cart-summary.ts'
+import { ApplyCouponSchema, OfferSchema } from '../../../contract/coupon.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import {
   addToCart,
+  applyCoupon,
   cartBudgetKey,
+  cartOffers,
+  removeCoupon,
   lineAnswer,
   getCart,
   getCartSummary,
@@ -171,7 +175,7 @@ export function cartRoutes(deps: AppDeps) {
     },
     async (c) => {
       const cart = await getCart(await storeDeps(c), await ownerOf(c))
-      return ok(c, 'Cart items', cart.items, { bill: cart.bill, limits: cart.limits })
+      return ok(c, 'Cart items', cart.items, { bill: cart.bill, limits: cart.limits, coupon: cart.coupon })
     },
   )
 
@@ -248,8 +252,64 @@ export function cartRoutes(deps: AppDeps) {
     },
     async (c, { guestCartId }) => {
       const cart = await mergeGuestCart(await storeDeps(c), currentUser(c).id, guestCartId)
-      return ok(c, 'Cart merged', cart.items, { bill: cart.bill, limits: cart.limits })
+      return ok(c, 'Cart merged', cart.items, { bill: cart.bill, limits: cart.limits, coupon: cart.coupon })
     },
+  )
+
+  // Coupons (docs/offers.md, "Applying a code"): a signed-in shopper's cart only.
+  endpoint(
+    {
+      method: 'post',
+      path: '/coupon',
+      summary: "Apply a coupon code to the signed-in shopper's cart (kept only when it applies now)",
+      access: 'user',
+      body: ApplyCouponSchema,
+      answers: { 200: wholeCart },
+      errors: [404, 422, 429],
+    },
+    requireUser(deps),
+    async (c, next) => {
+      await spendWrite(c, { kind: 'user', userId: currentUser(c).id })
+      await next()
+    },
+    async (c, { code }) => {
+      const cart = await applyCoupon(await storeDeps(c), currentUser(c).id, code)
+      return ok(c, 'Coupon applied', cart.items, { bill: cart.bill, limits: cart.limits, coupon: cart.coupon })
+    },
+  )
+
+  endpoint(
+    {
+      method: 'delete',
+      path: '/coupon',
+      summary: "Remove the coupon from the signed-in shopper's cart",
+      access: 'user',
+      answers: { 200: wholeCart },
+      errors: [429],
+    },
+    requireUser(deps),
+    async (c, next) => {
+      await spendWrite(c, { kind: 'user', userId: currentUser(c).id })
+      await next()
+    },
+    async (c) => {
+      const cart = await removeCoupon(await storeDeps(c), currentUser(c).id)
+      return ok(c, 'Coupon removed', cart.items, { bill: cart.bill, limits: cart.limits, coupon: cart.coupon })
+    },
+  )
+
+  endpoint(
+    {
+      method: 'get',
+      path: '/offers',
+      summary: "The offers for the signed-in shopper's cart: each applies, or why not and how much more to add",
+      access: 'user',
+      answers: {
+        200: { description: 'Applying offers first, then the nearest to unlock (`nearest`), then the rest', data: z.array(OfferSchema) },
+      },
+    },
+    requireUser(deps),
+    async (c) => ok(c, 'Offers', await cartOffers(await storeDeps(c), currentUser(c).id)),
   )
 
   return router

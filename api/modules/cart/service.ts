@@ -14,13 +14,16 @@ import { cartLines, carts, inventory, products } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
 import { queryRows } from '../../db/query.ts'
-import { NotFound, Unauthorized } from '../../lib/errors.ts'
+import { HttpError, NotFound, Unauthorized } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { fromPaise, toPaise } from '../../lib/money.ts'
 import type { CartSummaryAnswer } from '../../../contract/cart-summary.ts'
 import { productAnswersByIds } from '../product/service.ts'
 import { billToWire, computeBill, deliverableQuantity } from './bill.ts'
 import type { Bill, CartItem, CartLimits } from '../../../contract/cart.ts'
+import { COUPON_REASONS, type CartCoupon, type Offer } from '../../../contract/coupon.ts'
+import { cartCoupon, couponByCode, evaluateFor, offersFor, setCartCouponCode } from '../coupon/checkout.ts'
+import type { BasketLine } from '../coupon/evaluate.ts'
 import { cartOwnerKey, guestCartHash } from '../../../server-shared/cart-owner-key.ts'
 import { CART_EXPIRED, CART_ITEM_NOT_FOUND, cartReason, type LimitReason, MAX_LINES_PER_CART, refusal } from './limits.ts'
 
@@ -32,11 +35,15 @@ type GuestDeps = Pick<AppDeps, 'jwtSecret'>
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 type Executor = Pick<Db, 'execute' | 'select' | 'insert' | 'update' | 'delete'>
 
-/** A whole cart on the wire: lines oldest first, the bill and the limits (rupees; contract/cart.ts). */
+/**
+ * A whole cart on the wire: lines oldest first, the bill and the limits (rupees; contract/cart.ts),
+ * and a signed-in shopper's coupon (null: none applied; docs/offers.md, "Applying a code").
+ */
 export interface CartAnswer {
   items: CartItem[]
   bill: Bill
   limits: CartLimits
+  coupon: CartCoupon | null
 }
 
 /** A guest cart idle this long is gone (ms). */
@@ -275,15 +282,57 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
     const product = products.get(row.product_id)
     if (product) items.push({ _id: row.id, productId: product, quantity: row.quantity, userId: row.user_id })
   }
-  const bill = computeBill(
-    items.map((i) => ({
-      quantity: deliverableQuantity(i.quantity, i.productId.stock, i.productId.publish !== false),
-      sellingPaise: toPaise(i.productId.sellingPrice),
-      mrpPaise: toPaise(i.productId.price),
-    })),
-    deps.commerce,
-  )
-  return { items, bill: billToWire(bill, deps.commerce), limits: limitsOf(deps) }
+  const billLines = items.map((i) => ({
+    quantity: deliverableQuantity(i.quantity, i.productId.stock, i.productId.publish !== false),
+    sellingPaise: toPaise(i.productId.sellingPrice),
+    mrpPaise: toPaise(i.productId.price),
+  }))
+  // A signed-in shopper's code, checked against the deliverable basket the bill counts.
+  const basket = basketOf(items)
+  const coupon =
+    owner.kind === 'user' ? await cartCoupon(db, { userId: owner.userId, storeId: deps.storeId, now: deps.clock() }, basket) : null
+  const bill = computeBill(billLines, deps.commerce, coupon?.off)
+  return { items, bill: billToWire(bill, deps.commerce), limits: limitsOf(deps), coupon: coupon?.answer ?? null }
+}
+
+/**
+ * The cart's lines as a coupon reads them (api/modules/coupon/evaluate.ts): each line's deliverable
+ * units at today's selling price (paise), as the bill counts them, and its product's categories.
+ */
+export function basketOf(items: readonly CartItem[]): BasketLine[] {
+  return items.map((i) => ({
+    totalPaise: deliverableQuantity(i.quantity, i.productId.stock, i.productId.publish !== false) * toPaise(i.productId.sellingPrice),
+    categoryIds: i.productId.category.map((c) => c._id),
+  }))
+}
+
+/**
+ * Applies `code` (upper-case) to the user's cart (docs/offers.md, "Applying a code"): kept when it
+ * applies to the cart now, with the cart answered (its bill net of the discount).
+ * @throws 404 COUPON_REASONS.unknown; 422 with the reason ("Minimum basket ₹499", "Already used",
+ *   "Expired", ...) on the field `code`, nothing kept
+ */
+export async function applyCoupon(deps: CartDeps, userId: string, code: string): Promise<CartAnswer> {
+  const owner: CartOwner = { kind: 'user', userId }
+  const coupon = await couponByCode(deps.db, code)
+  if (!coupon) throw new HttpError(404, COUPON_REASONS.unknown, { issues: [{ path: 'code', message: COUPON_REASONS.unknown }] })
+  const { items } = await getCart(deps, owner)
+  const verdict = await evaluateFor(deps.db, coupon, { userId, storeId: deps.storeId, now: deps.clock() }, basketOf(items))
+  if (!verdict.applies) throw new HttpError(422, verdict.reason, { issues: [{ path: 'code', message: verdict.reason }] })
+  await setCartCouponCode(deps.db, userId, coupon.code)
+  return getCart(deps, owner)
+}
+
+/** Removes the code from the user's cart (none applied: nothing to do); answers the cart. */
+export async function removeCoupon(deps: CartDeps, userId: string): Promise<CartAnswer> {
+  await setCartCouponCode(deps.db, userId, null)
+  return getCart(deps, { kind: 'user', userId })
+}
+
+/** The offers for the user's cart now (api/modules/coupon/checkout.ts `offersFor`). */
+export async function cartOffers(deps: CartDeps, userId: string): Promise<Offer[]> {
+  const { items } = await getCart(deps, { kind: 'user', userId })
+  return offersFor(deps.db, { userId, storeId: deps.storeId, now: deps.clock() }, basketOf(items))
 }
 
 /**

@@ -6,8 +6,11 @@
  * tax. Within one State (the supplier's State is the place of supply) the tax is CGST + SGST; between
  * States it is IGST, all of it (IGST Act 2017 ss. 7(1), 8(1); the place of supply of goods delivered
  * to the buyer is where the delivery ends, s. 10(1)(a)). The delivery charge is a line of its own at
- * the delivery rate. The totals add the lines, so the invoice's total is the order's bill to the
- * paisa: items total + delivery + rounding = grand total.
+ * the delivery rate. A coupon's discount comes off before tax, as Indian invoices show a discount
+ * allowed at the time of supply (CGST Act 2017 s. 15(3)(a)): each line's share of it (stored with the
+ * order line, docs/offers.md, "At placement") is its own column, and the line's amount, taxable value
+ * and tax are of what was paid after it. The totals add the lines, so the invoice's total is the
+ * order's bill to the paisa: items total − coupon + delivery + rounding = grand total.
  */
 
 import { DELIVERY_SAC } from './gst-rates.ts'
@@ -20,6 +23,8 @@ export interface InvoiceLineInput {
   mrpPaise: number
   sellingPaise: number
   lineTotalPaise: number
+  /** The line's share of the order's coupon discount (0 or absent: none). */
+  couponSharePaise?: number
   rateBp: number
   subCategory: string | null
   /** HSN code (goods) or SAC (the delivery charge); null when unknown. */
@@ -36,7 +41,9 @@ export interface InvoiceLine {
   sellingPaise: number
   /** (MRP − selling price) × quantity. */
   discountPaise: number
-  /** What the shopper pays for the line, GST included. */
+  /** The line's share of the coupon's discount, taken off before tax. */
+  couponPaise: number
+  /** What the shopper pays for the line, GST included: selling price × quantity − `couponPaise`. */
   amountPaise: number
   rateBp: number
   taxablePaise: number
@@ -51,6 +58,8 @@ export interface InvoiceLine {
 /** The bill of the order as stored (paise). */
 export interface OrderBillPaise {
   itemsTotalPaise: number
+  /** The coupon's discount (0 or absent: none). */
+  couponDiscountPaise?: number
   deliveryChargePaise: number
   roundingPaise: number
   grandTotalPaise: number
@@ -60,14 +69,16 @@ export interface OrderBillPaise {
 export interface InvoiceTotals {
   mrpPaise: number
   discountPaise: number
+  couponPaise: number
   taxablePaise: number
   cgstPaise: number
   sgstPaise: number
   igstPaise: number
   taxPaise: number
+  /** The items at selling price, before the coupon. */
   itemsTotalPaise: number
   deliveryChargePaise: number
-  /** Every line's amount: items and delivery, GST included. */
+  /** Every line's amount: items (after the coupon) and delivery, GST included. */
   amountPaise: number
   roundingPaise: number
   grandTotalPaise: number
@@ -117,7 +128,8 @@ export function computeInvoice(
         mrpPaise: l.mrpPaise,
         sellingPaise: l.sellingPaise,
         discountPaise: Math.max(0, l.mrpPaise - l.sellingPaise) * l.quantity,
-        amountPaise: l.lineTotalPaise,
+        couponPaise: l.couponSharePaise ?? 0,
+        amountPaise: l.lineTotalPaise - (l.couponSharePaise ?? 0),
         rateBp: l.rateBp,
         subCategory: l.subCategory,
         hsn: l.hsn,
@@ -125,9 +137,14 @@ export function computeInvoice(
       interState,
     ),
   )
-  const itemsTotalPaise = out.reduce((n, l) => n + l.amountPaise, 0)
+  const itemsTotalPaise = out.reduce((n, l) => n + l.amountPaise + l.couponPaise, 0)
   if (itemsTotalPaise !== bill.itemsTotalPaise)
     throw new Error(`Invoice lines add up to ${itemsTotalPaise} paise, the order's items total is ${bill.itemsTotalPaise}`)
+  const couponPaise = out.reduce((n, l) => n + l.couponPaise, 0)
+  if (couponPaise !== (bill.couponDiscountPaise ?? 0))
+    throw new Error(
+      `Invoice lines' coupon shares add up to ${couponPaise} paise, the order's coupon discount is ${bill.couponDiscountPaise ?? 0}`,
+    )
   if (bill.deliveryChargePaise > 0)
     out.push(
       taxed(
@@ -139,6 +156,7 @@ export function computeInvoice(
           mrpPaise: bill.deliveryChargePaise,
           sellingPaise: bill.deliveryChargePaise,
           discountPaise: 0,
+          couponPaise: 0,
           amountPaise: bill.deliveryChargePaise,
           rateBp: deliveryRateBp,
           subCategory: null,
@@ -159,6 +177,7 @@ export function computeInvoice(
     totals: {
       mrpPaise: sum((l) => l.mrpPaise * l.quantity),
       discountPaise: sum((l) => l.discountPaise),
+      couponPaise,
       taxablePaise: sum((l) => l.taxablePaise),
       cgstPaise,
       sgstPaise,

@@ -22,7 +22,15 @@ function toCreditNote(basis: InvoiceBasis, row: CreditNoteRow, all: CreditNoteRo
   if (row.order_line_id !== null) {
     chosen = basis.lines.filter((l) => l.id === row.order_line_id)
     const items = chosen.reduce((n, l) => n + l.lineTotalPaise, 0)
-    bill = { itemsTotalPaise: items, deliveryChargePaise: 0, roundingPaise: 0, grandTotalPaise: items }
+    // What the line refund gave back: its total less its share of the coupon (docs/offers.md, "Refunds").
+    const coupon = chosen.reduce((n, l) => n + (l.couponSharePaise ?? 0), 0)
+    bill = {
+      itemsTotalPaise: items,
+      couponDiscountPaise: coupon,
+      deliveryChargePaise: 0,
+      roundingPaise: 0,
+      grandTotalPaise: items - coupon,
+    }
   } else {
     // The cancel: what the line refunds before it did not reverse, with the delivery and the rounding.
     const credited = new Set(
@@ -32,8 +40,15 @@ function toCreditNote(basis: InvoiceBasis, row: CreditNoteRow, all: CreditNoteRo
     )
     chosen = basis.lines.filter((l) => !credited.has(l.id))
     const items = chosen.reduce((n, l) => n + l.lineTotalPaise, 0)
+    const coupon = chosen.reduce((n, l) => n + (l.couponSharePaise ?? 0), 0)
     const { deliveryChargePaise, roundingPaise } = basis.bill
-    bill = { itemsTotalPaise: items, deliveryChargePaise, roundingPaise, grandTotalPaise: items + deliveryChargePaise + roundingPaise }
+    bill = {
+      itemsTotalPaise: items,
+      couponDiscountPaise: coupon,
+      deliveryChargePaise,
+      roundingPaise,
+      grandTotalPaise: items - coupon + deliveryChargePaise + roundingPaise,
+    }
   }
   const { lines, totals } = computeInvoice(chosen, bill, deliveryBp, basis.interState)
   return {

@@ -51,7 +51,13 @@ export interface InvoiceBasis {
   interState: boolean
   buyerName: string
   lines: StoredLine[]
-  bill: { itemsTotalPaise: number; deliveryChargePaise: number; roundingPaise: number; grandTotalPaise: number }
+  bill: {
+    itemsTotalPaise: number
+    couponDiscountPaise: number
+    deliveryChargePaise: number
+    roundingPaise: number
+    grandTotalPaise: number
+  }
 }
 
 interface LineRow {
@@ -62,6 +68,7 @@ interface LineRow {
   unit_price_paise: number
   mrp_paise: number
   line_total_paise: number
+  coupon_share_paise: number
   hsn: string | null
   sub_category: string | null
   category: string | null
@@ -96,6 +103,7 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
       invoiceSupplier: orders.invoiceSupplier,
       paymentState: orders.paymentState,
       itemsTotalPaise: orders.itemsTotalPaise,
+      couponDiscountPaise: orders.couponDiscountPaise,
       deliveryChargePaise: orders.deliveryChargePaise,
       roundingPaise: orders.roundingPaise,
       grandTotalPaise: orders.grandTotalPaise,
@@ -109,7 +117,7 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
   // raw SQL: each line's first sub category and category are correlated subqueries.
   const lineRows = await queryRows<LineRow>(
     deps.db,
-    sql`select l.id, l.name, l.unit, l.quantity, l.unit_price_paise, l.mrp_paise, l.line_total_paise, p.hsn,
+    sql`select l.id, l.name, l.unit, l.quantity, l.unit_price_paise, l.mrp_paise, l.line_total_paise, l.coupon_share_paise, p.hsn,
         (select s.name from product_sub_categories ps join sub_categories s on s.id = ps.sub_category_id
           where ps.product_id = p.id order by ps.position, s.name limit 1) as sub_category,
         (select c.name from product_categories pc join categories c on c.id = pc.category_id
@@ -127,6 +135,7 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
       mrpPaise: l.mrp_paise,
       sellingPaise: l.unit_price_paise,
       lineTotalPaise: l.line_total_paise,
+      couponSharePaise: l.coupon_share_paise,
       rateBp: tax.rateBp,
       subCategory: l.sub_category,
       hsn: tax.hsn,
@@ -155,6 +164,7 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
     lines,
     bill: {
       itemsTotalPaise: row.itemsTotalPaise,
+      couponDiscountPaise: row.couponDiscountPaise,
       deliveryChargePaise: row.deliveryChargePaise,
       roundingPaise: row.roundingPaise,
       grandTotalPaise: row.grandTotalPaise,
@@ -172,6 +182,7 @@ export function lineToWire(l: InvoiceLine): Invoice['lines'][number] {
     mrp: fromPaise(l.mrpPaise),
     price: fromPaise(l.sellingPaise),
     discount: fromPaise(l.discountPaise),
+    couponDiscount: fromPaise(l.couponPaise),
     amount: fromPaise(l.amountPaise),
     gstRate: l.rateBp / 100,
     taxable: fromPaise(l.taxablePaise),
@@ -188,6 +199,7 @@ export function totalsToWire(totals: InvoiceTotals): Invoice['totals'] {
   return {
     mrp: fromPaise(totals.mrpPaise),
     discount: fromPaise(totals.discountPaise),
+    couponDiscount: fromPaise(totals.couponPaise),
     taxable: fromPaise(totals.taxablePaise),
     cgst: fromPaise(totals.cgstPaise),
     sgst: fromPaise(totals.sgstPaise),

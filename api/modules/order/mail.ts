@@ -48,6 +48,10 @@ function confirmationText(name: string, order: Order): string {
     ...lines,
     '',
     `Items total: ${rupees(order.bill.itemsTotal)}`,
+    // The coupon's discount (docs/offers.md, "At placement"), so the lines add up to what is paid.
+    ...(order.bill.couponCode && order.bill.couponDiscount
+      ? [`Coupon (${order.bill.couponCode}): −${rupees(order.bill.couponDiscount)}`]
+      : []),
     `Delivery: ${order.bill.deliveryCharge === 0 ? 'FREE' : rupees(order.bill.deliveryCharge)}`,
     ...(order.bill.roundingOff !== 0 ? [`Rounding off: ${signedRupees(order.bill.roundingOff)}`] : []),
     order.payment.state === 'cod'

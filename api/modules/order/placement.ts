@@ -12,9 +12,13 @@
  *    the order's store, read once the locks are held;
  * 4. `checkPricesAndStock`: every line against today's selling price and stock; what moved is
  *    corrected in the cart and answered as changes (nothing is ordered then);
- * 5. `reserveStock`: the stock taken with the guard `stock >= quantity`;
- * 6. `writeOrder`: the order, its lines (a snapshot of each product) and its first status;
- * 7. the payment's own last step: `confirmOrder` for cash on delivery (cart emptied, confirmation
+ * 5. `couponAtPlacement`: the cart's coupon code, its row locked, its uses counted again and the
+ *    discount recomputed (docs/offers.md, "At placement"); the caller compares it with what the
+ *    checkout showed;
+ * 6. `reserveStock`: the stock taken with the guard `stock >= quantity`;
+ * 7. `writeOrder`: the order, its lines (a snapshot of each product, its share of the coupon's
+ *    discount) and its first status;
+ * 8. the payment's own last step: `confirmOrder` for cash on delivery (cart emptied, confirmation
  *    sent), the hold's end for online payment (api/modules/payment/service.ts).
  *
  * Online payment reuses `reserveStock` when a payment comes after its hold ended, `confirmOrder`
@@ -38,6 +42,9 @@ import { discountFromPrices, fromPaise, toPaise } from '../../lib/money.ts'
 import { distanceKm, lookupPincode } from '../../lib/pincodes.ts'
 import { ADDRESS_NOT_FOUND } from '../address/service.ts'
 import { computeBill } from '../cart/bill.ts'
+import { cartCouponCode, categoryIdsOf, couponByCode, evaluateFor } from '../coupon/checkout.ts'
+import type { CouponVerdict } from '../coupon/evaluate.ts'
+import { COUPON_REASONS } from '../../../contract/coupon.ts'
 import { returnOrderStock, takeStock } from '../inventory/service.ts'
 import { deliveryMinutes, openOrderCount, type StoreInfo } from '../store/service.ts'
 
@@ -261,6 +268,43 @@ export async function checkPricesAndStock(tx: Tx, lines: CartLineToOrder[]): Pro
   return changes
 }
 
+/** The cart's coupon at placement: its code, the coupon (undefined: no such code any more) and its verdict. */
+export interface CouponAtPlacement {
+  code: string
+  couponId: string | null
+  description: string
+  verdict: CouponVerdict
+}
+
+/**
+ * The coupon of the user's cart against the lines about to be ordered (checked by
+ * `checkPricesAndStock`), in the placement's transaction: the coupon's row is locked (`for update`),
+ * so placements using one code count its uses one after the other, and the uses are counted from
+ * orders that are not cancelled, this transaction's view after the lock (docs/offers.md, "Uses").
+ * Called after the products' locks (one lock order for every placement: user, products, coupon).
+ * @returns null when the cart names no code
+ * @throws LOCK_NOT_AVAILABLE (55P03) past the transaction's `lock_timeout`, as a product's lock
+ */
+export async function couponAtPlacement(
+  tx: Tx,
+  ctx: { userId: string; storeId: string; now: Date },
+  lines: readonly CartLineToOrder[],
+): Promise<CouponAtPlacement | null> {
+  const code = await cartCouponCode(tx, ctx.userId)
+  if (!code) return null
+  const coupon = await couponByCode(tx, code, true)
+  if (!coupon)
+    return { code, couponId: null, description: '', verdict: { applies: false, reason: COUPON_REASONS.unknown, addMorePaise: null } }
+  const categories = coupon.categoryId
+    ? await categoryIdsOf(
+        tx,
+        lines.map((l) => l.productId),
+      )
+    : new Map<string, string[]>()
+  const basket = lines.map((l) => ({ totalPaise: l.quantity * toPaise(l.sellingPrice), categoryIds: categories.get(l.productId) ?? [] }))
+  return { code, couponId: coupon.id, description: coupon.description, verdict: await evaluateFor(tx, coupon, ctx, basket) }
+}
+
 /**
  * Takes each line's units from `storeId`'s stock with the guard `stock >= quantity`, the guard that
  * makes overselling impossible even if a lock were ever missed. Stops at the first line short of
@@ -325,12 +369,14 @@ export interface OrderToWrite {
   lines: CartLineToOrder[]
   payment: OrderPaymentColumns
   now: Date
+  /** The coupon that applies (`couponAtPlacement`): its discount and each line's share, in the lines' order. */
+  coupon?: { id: string; code: string; discountPaise: number; shares: number[] }
 }
 
 /**
  * Writes the order, its lines and its first status. The bill is the cart's (api/modules/cart/bill.ts):
- * the checkout showed exactly this, rounding to the rupee included; an MRP below the selling price
- * counts as the selling price. The order keeps the delivery time of `store` to the address at `now`,
+ * the checkout showed exactly this, rounding to the rupee included and the coupon's discount taken
+ * off; an MRP below the selling price counts as the selling price. The order keeps the delivery time of `store` to the address at `now`,
  * the store's queue of open orders included (docs/stores.md).
  * @returns the new order's id
  */
@@ -342,6 +388,7 @@ export async function writeOrder(tx: Tx, commerce: AppDeps['commerce'], order: O
   const bill = computeBill(
     priced.map((l) => ({ quantity: l.line.quantity, sellingPaise: l.sellingPaise, mrpPaise: l.mrpPaise })),
     commerce,
+    order.coupon,
   )
   const number = await nextOrderNumber(tx, order.now)
   const { store, now } = order
@@ -369,6 +416,9 @@ export async function writeOrder(tx: Tx, commerce: AppDeps['commerce'], order: O
     promisedAt: new Date(now.getTime() + minutes * 60_000),
     paymentState: order.payment.state,
     reservationExpiresAt: order.payment.reservationExpiresAt,
+    couponId: bill.coupon ? order.coupon!.id : null,
+    couponCode: bill.coupon?.code ?? null,
+    couponDiscountPaise: bill.coupon?.discountPaise ?? 0,
   })
   await tx.insert(orderLines).values(
     priced.map(({ line, sellingPaise, mrpPaise }, position) => ({
@@ -385,6 +435,7 @@ export async function writeOrder(tx: Tx, commerce: AppDeps['commerce'], order: O
       mrpPaise,
       discount: discountFromPrices(mrpPaise, sellingPaise),
       lineTotalPaise: sellingPaise * line.quantity,
+      couponSharePaise: bill.coupon ? (order.coupon!.shares[position] ?? 0) : 0,
     })),
   )
   await recordStatus(tx, { orderId: id, status: order.payment.status, byUserId: order.userId, at: now })
@@ -401,11 +452,12 @@ export async function recordStatus(
 
 /**
  * The last step of an order that is now placed (cash on delivery at placement, a payment verified,
- * "Pay on delivery instead"): the user's cart is emptied and the confirmation email is written as a
+ * "Pay on delivery instead"): the user's cart is emptied (its coupon code too: the order used it) and the confirmation email is written as a
  * job in the same transaction, sent if and only if it commits, so a slow or failing mail server never
  * delays or fails the order (docs/jobs.md, "Order emails").
  */
 export async function confirmOrder(tx: Tx, jobs: AppDeps['jobs'], order: { orderId: string; userId: string }): Promise<void> {
   await tx.delete(cartLines).where(inArray(cartLines.cartId, tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, order.userId))))
+  await tx.update(carts).set({ couponCode: null }).where(eq(carts.userId, order.userId))
   await jobs.send('order.mail', { kind: 'placed', orderId: order.orderId }, { tx })
 }

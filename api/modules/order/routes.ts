@@ -30,6 +30,7 @@ import { assertOwnStore, currentUser, requireStaff, requireUser, staffStoreOf } 
 import type { User } from '../../db/schema.ts'
 import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest } from '../../lib/errors.ts'
+import { toPaise } from '../../lib/money.ts'
 import { consume } from '../../lib/rate-limit.ts'
 import {
   AdminListSchema,
@@ -37,7 +38,7 @@ import {
   BulkStatusOutcomeSchema,
   BulkStatusSchema,
   CancelOrderSchema,
-  CartChangeSchema,
+  PlacementConflictShape,
   OrderRefSchema,
   OrderSchema,
   PackingSlipSchema,
@@ -107,8 +108,9 @@ export function orderRoutes(deps: AppDeps) {
       errors: [404, 409, 422, 429],
       failureExtra: {
         409: {
-          description: 'The cart changed since the shopper saw it (`changes` says how), or it cannot be ordered',
-          extra: { changes: z.array(CartChangeSchema).optional() },
+          description:
+            'The cart changed since the shopper saw it (`changes` says how), its coupon no longer gives what the checkout showed (`coupon` and `bill` as they now are), or it cannot be ordered',
+          extra: PlacementConflictShape,
         },
       },
     },
@@ -136,7 +138,9 @@ export function orderRoutes(deps: AppDeps) {
         // The store the shopper's location chose (the BFF names it); none: the store serving the address.
         storeId: c.req.header(STORE_HEADER),
         spendBudget: () => consume(deps.rateLimits.orderByUser, user.id),
+        shownCouponDiscountPaise: body.couponDiscount === undefined ? undefined : toPaise(body.couponDiscount),
       })
+      if (outcome.kind === 'coupon') return c.json({ ...failure(outcome.message), coupon: outcome.coupon, bill: outcome.bill }, 409)
       if (outcome.kind === 'changed') {
         const names = [...new Set(outcome.changes.map((ch) => ch.name))].join(', ')
         return c.json(

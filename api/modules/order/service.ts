@@ -23,8 +23,10 @@ import { BadRequest, Conflict, Forbidden, HttpError, NotFound } from '../../lib/
 import { hasSqlState } from '../../lib/faults.ts'
 import { lookupPincode } from '../../lib/pincodes.ts'
 import { activeStores, deliveryRefusal, nearestServing, type StoreInfo } from '../store/service.ts'
-import { fromPaise } from '../../lib/money.ts'
-import { billToWire } from '../cart/bill.ts'
+import { fromPaise, toPaise } from '../../lib/money.ts'
+import { billToWire, computeBill } from '../cart/bill.ts'
+import type { Bill } from '../../../contract/cart.ts'
+import { COUPON_REASONS, type CartCoupon } from '../../../contract/coupon.ts'
 import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../cart/service.ts'
 import type { AdminOrderFilter, BulkStatusOutcome, CartChange, Order, ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
 import type { PaymentState } from '../../../contract/payment.ts'
@@ -33,7 +35,9 @@ import {
   boundLockWaits,
   checkPricesAndStock,
   confirmOrder,
+  couponAtPlacement,
   deliveryAddress,
+  type CouponAtPlacement,
   earlierOrderOfKey,
   lockCartLines,
   LOCK_NOT_AVAILABLE,
@@ -79,7 +83,19 @@ export function orderStore(stores: StoreInfo[], named: StoreInfo | undefined, pi
   return store
 }
 
-export type PlaceOrderOutcome = { kind: 'placed'; order: Order; created: boolean } | { kind: 'changed'; changes: CartChange[] }
+/**
+ * A coupon that no longer gives what the checkout showed (docs/offers.md, "At placement"): the
+ * cart's coupon now (applied with its discount, or the reason), the bill as it now is, and the message.
+ */
+export interface CouponChange {
+  kind: 'coupon'
+  message: string
+  coupon: CartCoupon
+  bill: Bill
+}
+
+export type PlaceOrderOutcome =
+  { kind: 'placed'; order: Order; created: boolean } | { kind: 'changed'; changes: CartChange[] } | CouponChange
 
 export interface OrderRow {
   _id: string
@@ -94,6 +110,9 @@ export interface OrderRow {
   delivery_charge_paise: number
   rounding_paise: number
   grand_total_paise: number
+  /** The coupon used (null: none) and its discount, paise (migration 0039). */
+  coupon_code: string | null
+  coupon_discount_paise: number
   cancel_reason: string | null
   version: number
   createdAt: string
@@ -110,6 +129,7 @@ export interface OrderRow {
     mrpPaise: number
     discount: string | number
     lineTotalPaise: number
+    couponSharePaise: number
   }[]
   statusHistory: { status: string; at: string }[]
   customer_name: string
@@ -128,11 +148,11 @@ export interface OrderRow {
 
 const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.user_id as "userId", o.status,
     o.payment_method as payment_status, o.delivery_address, o.items_total_mrp_paise, o.items_total_paise,
-    o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.cancel_reason, o.version,
+    o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.coupon_code, o.coupon_discount_paise, o.cancel_reason, o.version,
     ${isoTimestamp(sql`o.created_at`)} as "createdAt", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
     (select coalesce(json_agg(json_build_object('productId', l.product_id, 'name', l.name, 'image', l.image, 'unit', l.unit,
         'brand', l.brand, 'quantity', l.quantity, 'sellingPaise', l.unit_price_paise, 'mrpPaise', l.mrp_paise,
-        'discount', l.discount, 'lineTotalPaise', l.line_total_paise) order by l.position), '[]'::json)
+        'discount', l.discount, 'lineTotalPaise', l.line_total_paise, 'couponSharePaise', l.coupon_share_paise) order by l.position), '[]'::json)
       from order_lines l where l.order_id = o.id) as items,
     (select coalesce(json_agg(json_build_object('status', h.status, 'at', ${isoTimestamp(sql`h.at`)}) order by h.at, h.id), '[]'::json)
       from order_status_history h where h.order_id = o.id) as "statusHistory",
@@ -154,6 +174,9 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
       deliveryChargePaise: row.delivery_charge_paise,
       roundingPaise: row.rounding_paise,
       grandTotalPaise: row.grand_total_paise,
+      ...(row.coupon_code && row.coupon_discount_paise > 0
+        ? { coupon: { code: row.coupon_code, discountPaise: row.coupon_discount_paise } }
+        : {}),
     },
     deps.commerce,
   )
@@ -176,6 +199,7 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
       mrp: fromPaise(l.mrpPaise),
       discount: Number(l.discount),
       lineTotal: fromPaise(l.lineTotalPaise),
+      ...(row.coupon_code ? { couponShare: fromPaise(l.couponSharePaise) } : {}),
     })),
     product_details: {
       name: `${first?.name ?? ''}${others.length > 0 ? ` + ${others.length} more` : ''}`,
@@ -328,12 +352,43 @@ export async function placeCashOnDelivery(
   return placeFromCart(deps, user, input, CASH_ON_DELIVERY)
 }
 
-/** What a placement is asked for: the address, the idempotency key, the store named if any, and the order budget. */
+/**
+ * What a placement is asked for: the address, the idempotency key, the store named if any, the
+ * order budget, and the coupon discount the checkout showed (paise; undefined: the client shows no
+ * coupon, as the original client, and the cart's code is used if it applies, dropped otherwise).
+ */
 export interface PlacementInput {
   addressId: string
   idempotencyKey: string
   storeId?: string
   spendBudget?: () => Promise<void>
+  shownCouponDiscountPaise?: number
+}
+
+/**
+ * The coupon's outcome at placement against what the checkout showed (docs/offers.md, "At
+ * placement"): the coupon to write, or the change to answer (409). Shown nothing (undefined): the
+ * coupon applies if it does, else the order goes without. Shown an amount: the recomputed discount
+ * must be exactly it (0 shown: the order goes without a coupon that no longer applies).
+ */
+export function couponOutcome(
+  found: CouponAtPlacement | null,
+  shownPaise: number | undefined,
+): { write?: { id: string; code: string; discountPaise: number; shares: number[] }; change?: { message: string } } {
+  const nowPaise = found?.verdict.applies ? found.verdict.discountPaise : 0
+  if (shownPaise !== undefined && shownPaise !== nowPaise) {
+    const code = found?.code ?? ''
+    const message =
+      found && !found.verdict.applies
+        ? `Coupon ${code} no longer applies: ${found.verdict.reason}. Check the bill and place the order again.`
+        : found
+          ? `Coupon ${code} now takes off ₹${fromPaise(nowPaise)}, not ₹${fromPaise(shownPaise)}. Check the bill and place the order again.`
+          : 'Your cart has no coupon now. Check the bill and place the order again.'
+    return { change: { message } }
+  }
+  if (found?.verdict.applies && found.couponId && found.verdict.discountPaise > 0)
+    return { write: { id: found.couponId, code: found.code, discountPaise: found.verdict.discountPaise, shares: found.verdict.shares } }
+  return {}
 }
 
 /** How a placed order is paid: the columns it is written with, and its last step in the placement's transaction. */
@@ -380,7 +435,8 @@ export async function placeFromCart(
   // Read before the transaction (PGlite runs one statement at a time; the list is usually cached).
   const stores = await activeStores(deps)
   const named = input.storeId ? stores.find((s) => s.id === input.storeId) : undefined
-  type Attempt = { kind: 'placed'; row: OrderRow; created: boolean; stock?: StockChange } | { kind: 'changed'; changes: CartChange[] }
+  type Attempt =
+    { kind: 'placed'; row: OrderRow; created: boolean; stock?: StockChange } | { kind: 'changed'; changes: CartChange[] } | CouponChange
   /** One try in one transaction; `contended`: the first one's lock wait ran out, check the cart without locks. */
   const attempt = (contended: boolean) =>
     deps.db.transaction(async (tx): Promise<Attempt> => {
@@ -406,6 +462,31 @@ export async function placeFromCart(
       const changes = await checkPricesAndStock(tx, lines)
       if (changes.length > 0) return { kind: 'changed', changes }
 
+      const found = await couponAtPlacement(tx, { userId: user.id, storeId: store.id, now }, lines)
+      const coupon = couponOutcome(found, input.shownCouponDiscountPaise)
+      if (coupon.change) {
+        // Nothing written: the bill as it is now, with the coupon if it still applies (the checkout shows it).
+        const off = found?.verdict.applies ? { code: found.code, discountPaise: found.verdict.discountPaise } : undefined
+        const bill = computeBill(
+          lines.map((l) => {
+            const sellingPaise = toPaise(l.sellingPrice)
+            return { quantity: l.quantity, sellingPaise, mrpPaise: Math.max(toPaise(l.mrp), sellingPaise) }
+          }),
+          deps.commerce,
+          off,
+        )
+        const answer: CartCoupon = found
+          ? {
+              code: found.code,
+              description: found.description,
+              applied: found.verdict.applies,
+              discount: found.verdict.applies ? fromPaise(found.verdict.discountPaise) : 0,
+              reason: found.verdict.applies ? null : found.verdict.reason,
+            }
+          : { code: '', description: '', applied: false, discount: 0, reason: COUPON_REASONS.unknown }
+        return { kind: 'coupon', message: coupon.change.message, coupon: answer, bill: billToWire(bill, deps.commerce) }
+      }
+
       const reserved = await reserveStock(tx, store.id, lines)
       if (reserved.short) throw Conflict(`Only ${reserved.short.stock} left in stock of ${reserved.short.name}`)
       const id = await writeOrder(tx, deps.commerce, {
@@ -416,6 +497,7 @@ export async function placeFromCart(
         lines,
         payment,
         now,
+        coupon: coupon.write,
       })
       await payment.finish(tx, deps, { orderId: id, userId: user.id, now })
       return { kind: 'placed', row: (await findOrder(tx, id))!, created: true, stock: reserved.stock }
@@ -427,7 +509,7 @@ export async function placeFromCart(
     if (!hasSqlState(err, LOCK_NOT_AVAILABLE)) throw err
     outcome = await attempt(true)
   }
-  if (outcome.kind === 'changed') return outcome
+  if (outcome.kind === 'changed' || outcome.kind === 'coupon') return outcome
   if (outcome.stock) deps.cache.stockChanged(outcome.stock)
   return { kind: 'placed', order: toOrderAnswer(deps, outcome.row, false), created: outcome.created }
 }

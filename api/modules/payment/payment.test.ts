@@ -320,6 +320,26 @@ describe('webhooks', () => {
 })
 
 describe('the reservation', () => {
+  it('an order awaiting payment holds its coupon use; a hold that ends gives it back (docs/offers.md, "Uses")', async () => {
+    const p = await insertProduct(t.db, { name: 'Saffron', price: 250, sellingPrice: 250, stock: 5 })
+    const who = await shopper()
+    await add(who, p.id)
+    const apply = () => t.call('cart/coupon', { method: 'POST', json: { code: 'WELCOME50' }, token: who.token })
+    expect((await apply()).status).toBe(200)
+    const started = await start(who)
+    expect(started.status).toBe(201)
+    expect(started.body.data.order.bill.couponDiscount).toBe(50)
+    // Waiting for its payment, the order counts: the cart (kept until paid) cannot use the code again.
+    expect((await apply()).body.message).toBe('Already used')
+    offset = RESERVATION_MS + 1000
+    try {
+      expect(await expireReservations(t.deps)).toBeGreaterThanOrEqual(1)
+    } finally {
+      offset = 0
+    }
+    expect((await apply()).status).toBe(200)
+  })
+
   it('expires: the order is cancelled as expired and its stock is back; a second run does nothing', async () => {
     const p = await insertProduct(t.db, { name: 'Turmeric', stock: 3 })
     const who = await shopper()
@@ -493,6 +513,27 @@ describe('refunds', () => {
     expect(byAdmin.status).toBe(200)
     expect(byAdmin.body.data.payment.refunds).toMatchObject([{ amount: 550, reason: 'Order cancelled' }])
     await waitFor(async () => (await details(who, order._id)).payment.state === 'refunded')
+  })
+
+  it('a line of an order with a coupon refunds what was paid for it: its total less its share of the discount (docs/offers.md, "Refunds")', async () => {
+    const a = await insertProduct(t.db, { name: 'Cashews', price: 300, sellingPrice: 300, stock: 3 })
+    const b = await insertProduct(t.db, { name: 'Dates', price: 100, sellingPrice: 100, stock: 3 })
+    const who = await shopper()
+    await add(who, a.id)
+    await add(who, b.id)
+    expect((await t.call('cart/coupon', { method: 'POST', json: { code: 'WELCOME50' }, token: who.token })).status).toBe(200)
+    const { order, checkout } = (await start(who)).body.data
+    expect(order.bill).toMatchObject({ itemsTotal: 400, couponDiscount: 50, grandTotal: 350 })
+    // Shares by largest remainder: 5000 × 300/400 = 3750 and 5000 × 100/400 = 1250 paise.
+    expect(order.items.map((l: { couponShare: number }) => l.couponShare)).toEqual([37.5, 12.5])
+    await callback(await provider.complete(checkout.providerOrderId, 'captured'))
+    const res = await t.call('payment/refund-line', { method: 'POST', json: { orderId: order._id, productId: b.id }, token: admin.token })
+    expect(res.status).toBe(200)
+    expect(res.body.data.payment.refunds).toMatchObject([{ amount: 87.5, reason: 'Not delivered: Dates' }])
+    // The credit note of that refund reverses the same amount, taxed after the discount.
+    const notes = await t.call('invoice/credit-notes', { method: 'POST', json: { orderId: order._id }, token: who.token })
+    expect(notes.status).toBe(200)
+    expect(notes.body.data[0].totals).toMatchObject({ itemsTotal: 100, couponDiscount: 12.5, amount: 87.5, grandTotal: 87.5 })
   })
 
   it('an admin refunds one line that cannot be delivered (once), and the list filters by payment state', async () => {

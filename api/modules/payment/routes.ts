@@ -20,10 +20,11 @@ import { clientIp } from '../../lib/client-ip.ts'
 import { failure, ok } from '../../lib/envelope.ts'
 import { BadRequest, NotFound, PayloadTooLarge } from '../../lib/errors.ts'
 import { consume } from '../../lib/rate-limit.ts'
+import { toPaise } from '../../lib/money.ts'
 import { readCappedStream } from '../../../server-shared/capped-body.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { IdempotencyKeySchema, idempotencyHeader } from '../../../contract/idempotency.ts'
-import { CartChangeSchema, OrderSchema } from '../../../contract/order.ts'
+import { OrderSchema, PlacementConflictShape } from '../../../contract/order.ts'
 import {
   CallbackOutcomeSchema,
   CheckoutSchema,
@@ -69,8 +70,9 @@ export function paymentRoutes(deps: AppDeps) {
       errors: [404, 409, 422, 429, 503],
       failureExtra: {
         409: {
-          description: 'The cart changed since the shopper saw it (`changes`)',
-          extra: { changes: z.array(CartChangeSchema).optional() },
+          description:
+            'The cart changed since the shopper saw it (`changes`), or its coupon no longer gives what the checkout showed (`coupon`, `bill`)',
+          extra: PlacementConflictShape,
         },
       },
     },
@@ -88,7 +90,9 @@ export function paymentRoutes(deps: AppDeps) {
         callbackUrl: body.callbackUrl,
         cancelUrl: body.cancelUrl,
         spendBudget: () => consume(deps.rateLimits.orderByUser, user.id),
+        shownCouponDiscountPaise: body.couponDiscount === undefined ? undefined : toPaise(body.couponDiscount),
       })
+      if (outcome.kind === 'coupon') return c.json({ ...failure(outcome.message), coupon: outcome.coupon, bill: outcome.bill }, 409)
       if (outcome.kind === 'changed') {
         const names = [...new Set(outcome.changes.map((ch) => ch.name))].join(', ')
         return c.json(

@@ -30,7 +30,7 @@ import type { StockChange } from '../../lib/cache.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { orderUnitsByProduct } from '../inventory/service.ts'
-import { COD_METHOD, findOrder, ORDER_NOT_FOUND, placeFromCart, toOrderAnswer } from '../order/service.ts'
+import { COD_METHOD, findOrder, ORDER_NOT_FOUND, placeFromCart, toOrderAnswer, type CouponChange } from '../order/service.ts'
 import { confirmOrder, recordStatus, releaseStock, reserveStock } from '../order/placement.ts'
 import type { z } from 'zod'
 import type { CallbackOutcome, Checkout, OnlineMethodName, RetryPaymentSchema, StartPaymentSchema } from '../../../contract/payment.ts'
@@ -59,6 +59,7 @@ export type StartOutcome =
   | { kind: 'checkout'; order: Order; checkout: Checkout; created: boolean }
   | { kind: 'settled'; order: Order }
   | { kind: 'changed'; changes: CartChange[] }
+  | CouponChange
 
 /**
  * Starts an online payment of the user's cart (see the module comment).
@@ -74,13 +75,21 @@ export async function startOnlinePayment(
     method: OnlineMethodName
     storeId?: string
     spendBudget?: () => Promise<void>
+    /** The coupon discount the checkout showed, paise (api/modules/order/service.ts `PlacementInput`). */
+    shownCouponDiscountPaise?: number
   } & ReturnUrls,
 ): Promise<StartOutcome> {
   const reservationExpiresAt = new Date(deps.clock().getTime() + deps.payments.reservationMs)
   const outcome = await placeFromCart(
     deps,
     user,
-    { addressId: input.addressId, idempotencyKey: input.idempotencyKey, storeId: input.storeId, spendBudget: input.spendBudget },
+    {
+      addressId: input.addressId,
+      idempotencyKey: input.idempotencyKey,
+      storeId: input.storeId,
+      spendBudget: input.spendBudget,
+      shownCouponDiscountPaise: input.shownCouponDiscountPaise,
+    },
     {
       status: 'payment_pending',
       method: input.method,
@@ -100,7 +109,7 @@ export async function startOnlinePayment(
           .then(() => undefined),
     },
   )
-  if (outcome.kind === 'changed') return outcome
+  if (outcome.kind === 'changed' || outcome.kind === 'coupon') return outcome
   if (outcome.order.status !== 'payment_pending') return { kind: 'settled', order: outcome.order }
   const checkout = await openCheckout(deps, user, outcome.order, input.method, input)
   return { kind: 'checkout', order: outcome.order, checkout, created: outcome.created }
@@ -875,7 +884,7 @@ export async function reconcilePendingPayments(deps: PaymentDeps): Promise<numbe
 }
 
 /**
- * Refunds a line that cannot be delivered (admin; docs/payments.md, "Refunds"): the line's total of
+ * Refunds a line that cannot be delivered (admin; docs/payments.md, "Refunds"): the line's total less its share of a coupon's discount (what was paid for it) of
  * a paid order that is placed or packed, once per line (one live refund: a failed one is replaced by
  * refunds.ts up to REFUND_MAX_FAILURES times, and after that the admin may start it again).
  * @throws 404 ORDER_NOT_FOUND or no such line; 409 not paid online, not placed or packed, or refunded already
@@ -903,6 +912,7 @@ export async function refundLine(deps: PaymentDeps, input: { orderId: string; pr
         id: orderLines.id,
         name: orderLines.name,
         line_total_paise: orderLines.lineTotalPaise,
+        coupon_share_paise: orderLines.couponSharePaise,
         refunded: sql<boolean>`${exists(liveRefund)}`,
       })
       .from(orderLines)
@@ -915,7 +925,8 @@ export async function refundLine(deps: PaymentDeps, input: { orderId: string; pr
       orderId: order.id,
       reason: `Not delivered: ${line.name}`,
       now: deps.clock(),
-      amountPaise: line.line_total_paise,
+      // What was paid for the line: its total less its share of the coupon's discount (docs/offers.md, "Refunds").
+      amountPaise: line.line_total_paise - line.coupon_share_paise,
       orderLineId: line.id,
     })
     if (amount === 0) throw Conflict('Nothing is left to refund')

@@ -29,16 +29,18 @@ import {
 import { successOf } from '../../../contract/envelope.ts'
 import { DEFAULT_CART_LIMITS } from '../../../contract/cart-limits.ts'
 import type { Api } from '../api-context.ts'
+import { OfferSchema, type ApplyCouponInput, type CartCoupon, type Offer } from '../../../contract/coupon.ts'
 
 export type { Bill, CartLimits } from '../../../contract/cart.ts'
 /** One cart line: its id, today's product, the quantity. */
 export type CartLine = CartItem
 
-/** A whole cart: lines oldest first, the bill and the limits. */
+/** A whole cart: lines oldest first, the bill, the limits and the coupon applied (null: none; docs/offers.md, "Applying a code"). */
 export interface Cart {
   lines: CartLine[]
   bill: Bill
   limits: CartLimits
+  coupon: CartCoupon | null
 }
 
 /**
@@ -60,6 +62,7 @@ export function emptyCart(limits: CartLimits = DEFAULT_CART_LIMITS): Cart {
       totalSavings: 0,
     },
     limits,
+    coupon: null,
   }
 }
 
@@ -97,7 +100,10 @@ function toCart(result: UpstreamResult<unknown>): UpstreamResult<Cart> {
   if (!result.ok) return result
   const parsed = parseAnswer(result, CartAnswerSchema)
   if (!parsed.ok) return parsed
-  return { ...parsed, data: { lines: parsed.data.data, bill: parsed.data.bill, limits: parsed.data.limits } }
+  return {
+    ...parsed,
+    data: { lines: parsed.data.data, bill: parsed.data.bill, limits: parsed.data.limits, coupon: parsed.data.coupon ?? null },
+  }
 }
 
 /**
@@ -117,7 +123,9 @@ export async function getCart(api: Api, session: RequestSession, opts: CartCallO
   const result = await upstream(api, 'cart/get', { method: 'GET', clientIp: opts.clientIp, ...who })
   if (guestExpired(session, result)) return { ok: true, status: 200, message: 'Cart', data: emptyCart(), extra: {} }
   const cart = toCart(result)
-  if (cart.ok && slot && readWithSlot(session, slot))
+  // A cart with a coupon is read each time: whether the code applies also moves with other shoppers'
+  // orders and the clock, which no notice of this cart tells.
+  if (cart.ok && slot && readWithSlot(session, slot) && !cart.data.coupon)
     cache!.setWhole(
       slot,
       storeId,
@@ -316,4 +324,30 @@ export async function mergeGuestCart(api: Api, session: RequestSession, opts: Ca
     clientIp: opts.clientIp,
   })
   if (result.ok || result.status === 404) session.setGuestCartId(null)
+}
+
+/**
+ * Applies a coupon code to the signed-in shopper's cart (POST /api/cart/coupon): the cart as it now
+ * is, or the API's refusal (404 unknown code, 422 with the reason on the field `code`: "Minimum
+ * basket ₹499", "Already used"...; docs/offers.md, "Applying a code").
+ */
+export async function applyCoupon(
+  api: Api,
+  session: RequestSession,
+  code: string,
+  opts: CartCallOptions = {},
+): Promise<UpstreamResult<Cart>> {
+  return toCart(
+    await upstream(api, 'cart/coupon', { method: 'POST', json: { code } satisfies ApplyCouponInput, session, clientIp: opts.clientIp }),
+  )
+}
+
+/** Removes the coupon from the signed-in shopper's cart (DELETE /api/cart/coupon). */
+export async function removeCoupon(api: Api, session: RequestSession, opts: CartCallOptions = {}): Promise<UpstreamResult<Cart>> {
+  return toCart(await upstream(api, 'cart/coupon', { method: 'DELETE', session, clientIp: opts.clientIp }))
+}
+
+/** The offers for the signed-in shopper's cart (GET /api/cart/offers): applying first, then the nearest to unlock. */
+export async function getOffers(api: Api, session: RequestSession, opts: CartCallOptions = {}): Promise<UpstreamResult<Offer[]>> {
+  return parseData(await upstream(api, 'cart/offers', { method: 'GET', session, clientIp: opts.clientIp }), z.array(OfferSchema))
 }

@@ -6,7 +6,8 @@
 import { z } from 'zod'
 import type { RequestSession } from '../session.ts'
 import { parseAnswer, parseData, UNEXPECTED_ANSWER, upstream, upstreamResponse, type UpstreamResult } from '../upstream.ts'
-import { CartExtraShape, CartItemSchema } from '../../../contract/cart.ts'
+import { BillSchema, CartExtraShape, CartItemSchema, type Bill } from '../../../contract/cart.ts'
+import { CartCouponSchema, type CartCoupon } from '../../../contract/coupon.ts'
 import { successOf } from '../../../contract/envelope.ts'
 import { orderFilterQuery } from '../../lib/order-filters.ts'
 
@@ -56,6 +57,7 @@ export type OrderLine = Order['items'][number]
 export type PlaceOrderResult =
   | { kind: 'placed'; order: Order; message: string }
   | { kind: 'cart-changed'; changes: CartChange[]; message: string }
+  | CouponChanged
   | { kind: 'failed'; status: number; message: string; retryAfter?: number }
 
 /**
@@ -83,11 +85,11 @@ export async function placeCashOnDeliveryOrder(
   session: RequestSession,
   addressId: string,
   idempotencyKey: string,
-  opts: { clientIp?: string } = {},
+  opts: { clientIp?: string; couponDiscount?: number } = {},
 ): Promise<PlaceOrderResult> {
   const result = await upstream(api, 'order/cash-on-delivery', {
     method: 'POST',
-    json: { addressId } satisfies z.input<typeof PlaceOrderSchema>,
+    json: { addressId, couponDiscount: opts.couponDiscount } satisfies z.input<typeof PlaceOrderSchema>,
     headers: { 'Idempotency-Key': idempotencyKey, ...(await placementStoreHeader(api)) },
     session,
     clientIp: opts.clientIp,
@@ -96,10 +98,30 @@ export async function placeCashOnDeliveryOrder(
     // A refused placement names the corrected lines in `changes` beside the failure envelope.
     const changes = z.array(CartChangeSchema).safeParse(result.extra?.changes)
     if (changes.success) return { kind: 'cart-changed', changes: changes.data, message: result.message }
+    const coupon = couponChanged(result)
+    if (coupon) return coupon
   }
   const parsed = parseData(result, OrderSchema)
   if (!parsed.ok) return { kind: 'failed', status: parsed.status, message: parsed.message, retryAfter: parsed.retryAfter }
   return { kind: 'placed', order: parsed.data, message: parsed.message }
+}
+
+/**
+ * A placement refused because the coupon no longer gives what the checkout showed (docs/offers.md,
+ * "At placement"): the message, the cart's coupon now and the bill as it now is.
+ */
+export interface CouponChanged {
+  kind: 'coupon-changed'
+  message: string
+  coupon: CartCoupon
+  bill: Bill
+}
+
+/** The coupon change of a placement's 409 (`coupon` and `bill` beside the envelope), or null. */
+export function couponChanged(result: { message: string; extra?: Record<string, unknown> }): CouponChanged | null {
+  const coupon = CartCouponSchema.safeParse(result.extra?.coupon)
+  const bill = BillSchema.safeParse(result.extra?.bill)
+  return coupon.success && bill.success ? { kind: 'coupon-changed', message: result.message, coupon: coupon.data, bill: bill.data } : null
 }
 
 /** The shopper's orders, newest first (GET /api/order/order-list). */

@@ -17,7 +17,7 @@ import {
   type CallbackOutcome,
   type Checkout,
 } from '../../../contract/payment.ts'
-import { placementStoreHeader } from './order.ts'
+import { couponChanged, placementStoreHeader, type CouponChanged } from './order.ts'
 import type { Api } from '../api-context.ts'
 
 export type { Checkout, CallbackOutcome }
@@ -31,6 +31,7 @@ export type ReturnUrls = Pick<z.input<typeof StartPaymentSchema>, 'callbackUrl' 
 export type StartPaymentResult =
   | { kind: 'checkout'; order: Order; checkout: Checkout }
   | { kind: 'cart-changed'; changes: z.output<typeof CartChangeSchema>[]; message: string }
+  | CouponChanged
   | { kind: 'failed'; status: number; message: string; retryAfter?: number }
 
 /**
@@ -45,7 +46,13 @@ export async function startPayment(
 ): Promise<StartPaymentResult> {
   const result = await upstream(api, 'payment/start', {
     method: 'POST',
-    json: { addressId: input.addressId, method: input.method, callbackUrl: input.callbackUrl, cancelUrl: input.cancelUrl },
+    json: {
+      addressId: input.addressId,
+      method: input.method,
+      callbackUrl: input.callbackUrl,
+      cancelUrl: input.cancelUrl,
+      couponDiscount: input.couponDiscount,
+    },
     headers: { 'Idempotency-Key': input.idempotencyKey, ...(await placementStoreHeader(api)) },
     session,
     clientIp: opts.clientIp,
@@ -53,6 +60,8 @@ export async function startPayment(
   if (!result.ok && result.status === 409) {
     const changes = z.array(CartChangeSchema).safeParse(result.extra?.changes)
     if (changes.success) return { kind: 'cart-changed', changes: changes.data, message: result.message }
+    const coupon = couponChanged(result)
+    if (coupon) return coupon
   }
   const parsed = parseData(result, OrderCheckoutSchema)
   if (!parsed.ok) return { kind: 'failed', status: parsed.status, message: parsed.message, retryAfter: parsed.retryAfter }

@@ -22,6 +22,7 @@ export const invoiceLine = (
   mrp: price,
   price,
   discount: 0,
+  couponDiscount: 0,
   amount: Math.round(price * quantity * 100) / 100,
   gstRate,
   taxable,
@@ -70,6 +71,7 @@ export const testInvoice: Invoice = {
   totals: {
     mrp: 596.39,
     discount: 0,
+    couponDiscount: 0,
     taxable: 567.85,
     cgst: 14.26,
     sgst: 14.28,

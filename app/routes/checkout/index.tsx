@@ -3,6 +3,10 @@
  * `/login?redirectTo=/checkout`). The shopper picks one of their addresses (or adds one inline,
  * `?add-address=1`), sees the lines and the bill, and places a Cash on Delivery order.
  *
+ * Coupons (docs/offers.md, "Applying a code"): the coupon field and the offers above the bill
+ * (app/components/coupon-box.tsx); the form posts the coupon discount it showed, and a placement
+ * refused because it changed (409) shows the message and the bill as it now is.
+ *
  * The form carries an idempotency key made when the page was rendered, so a double click, a refresh
  * or a retry after a dropped connection places exactly one order. The server prices everything: if a
  * price changed or a line ran short since it was added, nothing is ordered, the cart is corrected and
@@ -27,7 +31,7 @@ import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/index'
 import { failureInit, throwFailure } from '../../.server/failure.ts'
 import * as addressApi from '../../.server/api/address.ts'
-import { getCartForLoaders } from '../../.server/api/cart.ts'
+import { applyCoupon, getCartForLoaders, getOffers, removeCoupon } from '../../.server/api/cart.ts'
 import { placeCashOnDeliveryOrder } from '../../.server/api/order.ts'
 import { startPayment } from '../../.server/api/payment.ts'
 import { PAYMENT_CALLBACK_PATH } from '../../.server/csrf.ts'
@@ -45,6 +49,9 @@ import { AddressForm } from '../../components/address-form.tsx'
 import { AddressLabelTag } from '../../components/address-label.tsx'
 import { ADD_NAME_INTENT } from '../../lib/schemas/phone.ts'
 import { BillSummary } from '../../components/bill-summary.tsx'
+import { COUPON_APPLY_INTENT, COUPON_REMOVE_INTENT, CouponBox } from '../../components/coupon-box.tsx'
+import { ApplyCouponSchema } from '../../../contract/coupon.ts'
+import type { Bill } from '../../../contract/cart.ts'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { ErrorList, SubmitButton, useIsPending, type FormReplyData } from '../../components/forms.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
@@ -85,6 +92,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   ])
   if (!cart.ok) throwFailure(cart)
   if (!addresses.ok) throwFailure(addresses)
+  // The offers are a help, not the order: without them the page still works.
+  const offers = await getOffers(api, session, { clientIp: clientIp(request) })
   if (cart.data.lines.length === 0)
     throw redirectWithToast(session, '/cart', { type: 'message', message: 'Your cart is empty: add something first' })
   const wanted = url.searchParams.get('address')
@@ -103,6 +112,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     newAddress: locationPincode && place ? addressDefaultsFromLocation(locationPincode, place) : undefined,
     selected,
     addingAddress: url.searchParams.get('add-address') === '1' || addresses.data.length === 0,
+    offers: offers.ok ? offers.data : [],
     namePrompt: showsNamePrompt(session, user),
     // A random UUID: a fresh key per rendered checkout, reused by every resubmission of that page.
     idempotencyKey: randomUUID(),
@@ -123,11 +133,31 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     return redirectWithToast(session, `${CHECKOUT_PATH}?address=${saved.address._id}`, { type: 'success', message: saved.message })
   }
 
+  // The coupon forms (docs/offers.md, "Applying a code"): applied or removed, then the page again; a
+  // code that does not apply comes back on the field with the API's reason.
+  const intent = formData.get('intent')
+  if (intent === COUPON_APPLY_INTENT || intent === COUPON_REMOVE_INTENT) {
+    const typed = typeof formData.get('code') === 'string' ? String(formData.get('code')).slice(0, 40) : ''
+    if (intent === COUPON_REMOVE_INTENT) {
+      const removed = await removeCoupon(api, session, { clientIp: clientIp(request) })
+      if (!removed.ok) return data({ couponError: removed.message, typed }, failureInit(removed))
+      return redirectWithToast(session, CHECKOUT_PATH, { type: 'success', message: 'Coupon removed' })
+    }
+    const code = ApplyCouponSchema.safeParse({ code: typed })
+    if (!code.success) return data({ couponError: code.error.issues[0]!.message, typed }, { status: 400 })
+    const applied = await applyCoupon(api, session, code.data.code, { clientIp: clientIp(request) })
+    if (!applied.ok) return data({ couponError: applied.issues[0]?.message ?? applied.message, typed }, failureInit(applied))
+    return redirectWithToast(session, CHECKOUT_PATH, { type: 'success', message: `Coupon ${code.data.code} applied` })
+  }
+
   const parsed = PlaceOrderFormSchema.safeParse(Object.fromEntries(formData))
   if (!parsed.success) return data({ placeError: parsed.error.issues[0]!.message, changes: null, changeLocation: false }, { status: 400 })
   const outcome =
     parsed.data.payment === 'cod'
-      ? await placeCashOnDeliveryOrder(api, session, parsed.data.addressId, parsed.data.idempotencyKey, { clientIp: clientIp(request) })
+      ? await placeCashOnDeliveryOrder(api, session, parsed.data.addressId, parsed.data.idempotencyKey, {
+          clientIp: clientIp(request),
+          couponDiscount: parsed.data.couponDiscount,
+        })
       : await startPayment(
           api,
           session,
@@ -139,6 +169,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
             // The pay page opens the checkout with its own return urls; these are the fallback.
             callbackUrl: `${env.publicUrl ?? url.origin}${PAYMENT_CALLBACK_PATH}`,
             cancelUrl: `${env.publicUrl ?? url.origin}${CHECKOUT_PATH}`,
+            couponDiscount: parsed.data.couponDiscount,
           },
           { clientIp: clientIp(request) },
         )
@@ -149,6 +180,10 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   if (outcome.kind === 'checkout') throw redirect(`/checkout/pay/${encodeURIComponent(outcome.order._id)}`)
   if (outcome.kind === 'cart-changed')
     return data({ placeError: outcome.message, changes: outcome.changes, changeLocation: false }, { status: 409 })
+  // The coupon no longer gives what the page showed: the message and the bill as it now is, which the
+  // page shows (and posts again) instead of the cart's.
+  if (outcome.kind === 'coupon-changed')
+    return data({ placeError: outcome.message, changes: null, changeLocation: false, couponBill: outcome.bill }, { status: 409 })
   if (outcome.status === 400 && /empty/i.test(outcome.message))
     throw redirectWithToast(session, '/cart', { type: 'error', message: outcome.message })
   // The API's status, and with a 429 (orders per hour) its Retry-After. A 422 is the store's
@@ -166,7 +201,10 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, addresses, services, selected, addingAddress, idempotencyKey, newAddress } = loaderData
+  const { cart, addresses, services, selected, addingAddress, idempotencyKey, newAddress, offers } = loaderData
+  const couponReply = actionData && 'couponError' in actionData ? actionData : null
+  const couponBill = actionData && 'couponBill' in actionData ? (actionData.couponBill as Bill | undefined) : undefined
+  const bill: Bill = couponBill ?? cart.bill
   const location = useShopperLocation()
   const storeRefusal = checkoutRefusal(location)
   const isPlacing = useIsPending({ formAction: CHECKOUT_PATH })
@@ -335,9 +373,17 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             Change items
           </Link>
         </section>
-        <BillSummary bill={cart.bill} />
+        <CouponBox
+          action={CHECKOUT_PATH}
+          coupon={cart.coupon}
+          offers={offers}
+          error={couponReply?.couponError ?? null}
+          typed={couponReply?.typed ?? ''}
+        />
+        <BillSummary bill={bill} />
         <Form method="post" action={CHECKOUT_PATH} id={PLACE_ORDER_FORM_ID} className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="place" />
+          <input type="hidden" name="couponDiscount" value={bill.couponDiscount ?? 0} />
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           <ErrorList errors={placeError && !changes?.length ? [placeError] : []} role="alert" />
           {offerLocationChange ? <ChangeLocationLink /> : null}
@@ -357,7 +403,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             </div>
           ) : (
             <SubmitButton isPending={isPlacing} disabled={addresses.length === 0}>
-              {isPlacing ? 'Placing your order…' : `Place Order · ${formatRupees(cart.bill.grandTotal)}`}
+              {isPlacing ? 'Placing your order…' : `Place Order · ${formatRupees(bill.grandTotal)}`}
             </SubmitButton>
           )}
           {addresses.length === 0 ? <p className="text-xs text-slate-600">Add a delivery address to place the order.</p> : null}

@@ -131,8 +131,8 @@ export default function CouponsPage({ loaderData, actionData }: Route.ComponentP
         </Link>
       </div>
       <p className="mb-3 text-sm text-slate-600">
-        {countLabel(coupons.length, 'coupon')}. The cart and checkout do not take codes yet (docs/offers.md, "Not yet built"); a
-        switched-off coupon will apply nowhere.
+        {countLabel(coupons.length, 'coupon')}. Shoppers apply codes at checkout (docs/offers.md, "Applying a code"); a switched-off coupon
+        applies nowhere.
       </p>
       <ul aria-label="Coupons" className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
         {coupons.map((coupon) => (
