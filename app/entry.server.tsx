@@ -219,7 +219,9 @@ function slotKey(slot: PersonalSlotDescriptor, personal: Personal, pathname: str
     case 'cart-page':
       // A whole cart is long: its digest keeps the key short.
       return `cart-page:${createHash('sha256')
-        .update(JSON.stringify([personal.wholeCart ?? null, personal.missed ?? null, user !== null, cart, pageLocation]))
+        .update(
+          JSON.stringify([personal.wholeCart ?? null, personal.missed ?? null, personal.offers ?? null, user !== null, cart, pageLocation]),
+        )
         .digest('base64url')}`
   }
 }

@@ -90,6 +90,11 @@ function summaryApi(calls: string[]) {
       calls.push(`whole:${guest}`)
       return Response.json(WHOLE_CART_ANSWER)
     }
+    // The cart page's offers, read beside the whole cart for a signed-in shopper.
+    if (new URL(request.url).pathname.endsWith('/cart/offers')) {
+      calls.push('offers')
+      return Response.json({ success: true, error: false, message: 'Offers', data: [] })
+    }
     // The cart page's "You might have missed" row, asked for the whole cart's products.
     if (new URL(request.url).pathname.endsWith('/recommend/missed')) {
       const { productIds } = (await request.json()) as { productIds: string[] }
@@ -297,9 +302,9 @@ describe('the cart page', () => {
     expect(res.headers.get(PAGE_LOCATION_HEADER)).toBeNull()
     expect(res.body).toContain('<main><ol><li>2 of p1</li><li>1 of p2</li></ol><p>at Indiranagar</p></main>')
     expect(res.body).not.toContain('Your cart is empty')
-    // One whole-cart read gives the slot, the data script and the header's summary; then the row
-    // "You might have missed" is asked for its products.
-    expect(harness.summaryCalls).toEqual(['whole:g-asha', 'missed:p1,p2'])
+    // One whole-cart read gives the slot, the data script and the header's summary, with the offers
+    // read beside it; then the row "You might have missed" is asked for its products.
+    expect([...harness.summaryCalls].sort()).toEqual(['missed:p1,p2', 'offers', 'whole:g-asha'])
     const data = embedded(res.body)
     expect(data?.wholeCart?.lines.map((line) => line._id)).toEqual(['line1', 'line2'])
     expect(data?.cart).toMatchObject({ count: 3, total: 112 })

@@ -39,7 +39,7 @@ import {
 } from '../lib/personal-slots.ts'
 import { recordPageShows, showsStockKey, type PageShows } from './page-shows.ts'
 import { RequestSession, sessionStorage, type SessionLocation } from './session.ts'
-import { getCartForLoaders, getCartSummary, summaryOfCart, WHOLE_CART_PAGES } from './api/cart.ts'
+import { getCartForLoaders, getCartSummary, getOffers, summaryOfCart, WHOLE_CART_PAGES } from './api/cart.ts'
 import { sessionApi, type ApiWiring } from './api-context.ts'
 import { clientIp } from './request.ts'
 import { buyAgainProducts, missedCards } from './api/recommend.ts'
@@ -683,12 +683,17 @@ export function createPageCache(options: PageCacheOptions): PageCache {
           : { cart }
       }
       if (!wholeCartPage) return { cart: await getCartSummary(api, session, { clientIp: clientIp(request) }) }
-      const whole = await getCartForLoaders(api, session, { clientIp: clientIp(request) })
+      const cartPage = req.path === '/cart'
+      // The cart page's offers (a signed-in shopper's) are read beside the cart, as its loader reads them.
+      const [whole, offers] = await Promise.all([
+        getCartForLoaders(api, session, { clientIp: clientIp(request) }),
+        cartPage && session.user ? getOffers(api, session, { clientIp: clientIp(request) }) : null,
+      ])
       if (!whole.ok) return null
-      if (req.path !== '/cart') return { cart: summaryOfCart(whole.data), wholeCart: whole.data }
+      if (!cartPage) return { cart: summaryOfCart(whole.data), wholeCart: whole.data }
       // The cart page's "You might have missed" row, for the products the cart holds.
       const missed = await missedCards(api, whole.data, { clientIp: clientIp(request) })
-      return { cart: summaryOfCart(whole.data), wholeCart: whole.data, missed }
+      return { cart: summaryOfCart(whole.data), wholeCart: whole.data, missed, ...(offers?.ok ? { offers: offers.data } : {}) }
     })()
     // A failed whole-cart read: the full render shows its error page.
     if (!read) return null

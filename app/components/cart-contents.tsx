@@ -16,7 +16,7 @@
  */
 import { Link, useLocation } from 'react-router'
 import { CouponBox } from './coupon-box.tsx'
-import type { CartCoupon } from '../../contract/coupon.ts'
+import type { CartCoupon, Offer } from '../../contract/coupon.ts'
 import { CART_ACTION_PATH } from '../lib/cart.ts'
 import type { Bill, CartLine } from '../.server/api/cart.ts'
 import { brandOf } from '../lib/catalog-cards.ts'
@@ -206,20 +206,22 @@ function CartLineRow({ line, storeName }: { line: CartLine; storeName: string | 
 /**
  * The cart's lines, the bill and "Proceed" (to /checkout; a visitor goes through sign-in first).
  * `signedIn` decides where "Proceed" goes. `coupon` (the cart page, signed in): the coupon field
- * above the bill, posting to /cart (app/components/coupon-box.tsx), with `couponReply` the reason a
- * code was refused and the code typed.
+ * above the bill, posting to /cart (app/components/coupon-box.tsx), with `offers` the offers the
+ * basket qualifies for and `couponReply` the reason a code was refused and the code typed.
  */
 export function CartContents({
   lines,
   bill,
   signedIn,
   coupon,
+  offers = [],
   couponReply,
 }: {
   lines: CartLine[]
   bill: Bill
   signedIn: boolean
   coupon?: CartCoupon | null
+  offers?: Offer[]
   couponReply?: { couponError: string; typed: string } | null
 }) {
   const storeName = useShopperLocation()?.store.name
@@ -254,7 +256,13 @@ export function CartContents({
         </p>
       ) : null}
       {signedIn && coupon !== undefined ? (
-        <CouponBox action="/cart" coupon={coupon} offers={[]} error={couponReply?.couponError ?? null} typed={couponReply?.typed ?? ''} />
+        <CouponBox
+          action="/cart"
+          coupon={coupon}
+          offers={offers}
+          error={couponReply?.couponError ?? null}
+          typed={couponReply?.typed ?? ''}
+        />
       ) : null}
       <BillSummary bill={bill} />
       {/* Two things, two labels: the total is read as "Total ₹x", the link as "Proceed". */}

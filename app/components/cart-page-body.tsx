@@ -11,6 +11,7 @@
  */
 import { useState, type ReactNode } from 'react'
 import type { ProductCardData } from '../lib/catalog-cards.ts'
+import type { Offer } from '../../contract/coupon.ts'
 import { itemCountLabel } from '../lib/cart.ts'
 import { usePersonal, type WholeCart } from '../lib/personal.ts'
 import { CartContents } from './cart-contents.tsx'
@@ -19,12 +20,15 @@ import { ProductRow } from './product-row.tsx'
 export function CartPageBody({
   cart: loaderCart,
   missed: loaderMissed,
+  offers: loaderOffers,
   signedIn: loaderSignedIn,
   notice,
   couponReply,
 }: {
   cart: WholeCart
   missed?: ProductCardData[]
+  /** The offers for the basket (signed in; docs/offers.md, "Applying a code"). */
+  offers?: Offer[]
   signedIn: boolean
   notice?: ReactNode
   /** The reason a code was refused and the code typed (the cart page's action), or null. */
@@ -33,6 +37,7 @@ export function CartPageBody({
   const personal = usePersonal()
   const cart = personal.wholeCart ?? loaderCart
   const signedIn = personal.wholeCart ? personal.user !== null : loaderSignedIn
+  const offers = (personal.wholeCart ? personal.offers : loaderOffers) ?? []
   const seen = personal.wholeCart ? personal.missed : loaderMissed
   const [first] = useState(seen)
   const missed = first && first.length > 0 ? first : (seen ?? [])
@@ -45,7 +50,14 @@ export function CartPageBody({
         ) : null}
       </h1>
       {notice}
-      <CartContents lines={cart.lines} bill={cart.bill} signedIn={signedIn} coupon={cart.coupon ?? null} couponReply={couponReply} />
+      <CartContents
+        lines={cart.lines}
+        bill={cart.bill}
+        signedIn={signedIn}
+        coupon={cart.coupon ?? null}
+        offers={offers}
+        couponReply={couponReply}
+      />
       {cart.lines.length > 0 && missed.length > 0 ? (
         <ProductRow title="You might have missed" products={missed} headingId="you-might-have-missed" />
       ) : null}

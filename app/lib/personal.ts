@@ -14,7 +14,7 @@
  *    data the root loader answered after the first navigation or cart change).
  */
 import { createContext, useContext } from 'react'
-import type { CartCoupon } from '../../contract/coupon.ts'
+import type { CartCoupon, Offer } from '../../contract/coupon.ts'
 import { useRouteLoaderData } from 'react-router'
 import { EMPTY_CART_SUMMARY, type CartSummary } from './cart.ts'
 import type { Bill, CartItem, CartLimits } from '../../contract/cart.ts'
@@ -51,6 +51,8 @@ export interface Personal {
   buyAgain?: ProductCardData[]
   /** On the cart page only, beside `wholeCart`: its "You might have missed" cards (docs/recommendations.md). */
   missed?: ProductCardData[]
+  /** On the cart page only, for a signed-in shopper: the offers the basket qualifies for (docs/offers.md, "Applying a code"). */
+  offers?: Offer[]
 }
 
 /** What a visitor with nothing of their own sees: nobody signed in, an empty cart. */
@@ -92,6 +94,7 @@ export function parsePersonal(text: string): Personal | null {
       : { user: value.user ?? null, cart: value.cart }
     if (Array.isArray(value.buyAgain)) personal.buyAgain = value.buyAgain
     if (wholeCart && Array.isArray(value.missed)) personal.missed = value.missed
+    if (wholeCart && Array.isArray(value.offers)) personal.offers = value.offers
     return personal
   } catch {
     return null

@@ -15,7 +15,7 @@ import { data, type ShouldRevalidateFunction } from 'react-router'
 import type { Route } from './+types/cart'
 import { failureInit, failureMessage, throwFailure } from '../.server/failure.ts'
 import { getSession } from '../.server/context.ts'
-import { addToCart, applyCoupon, getCartForLoaders, removeCartLine, removeCoupon, updateCartQty } from '../.server/api/cart.ts'
+import { addToCart, applyCoupon, getCartForLoaders, getOffers, removeCartLine, removeCoupon, updateCartQty } from '../.server/api/cart.ts'
 import { missedCards } from '../.server/api/recommend.ts'
 import { COUPON_APPLY_INTENT, COUPON_REMOVE_INTENT } from '../components/coupon-box.tsx'
 import { ApplyCouponSchema, COUPON_FIELD_MAX } from '../../contract/coupon.ts'
@@ -57,11 +57,16 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultSh
 export async function loader({ context, request }: Route.LoaderArgs) {
   const api = apiOf(context)
   const session = getSession(context)
-  const cart = await getCartForLoaders(api, session, { clientIp: clientIp(request) })
+  // The offers the basket qualifies for (a signed-in shopper's; docs/offers.md, "Applying a code"):
+  // a help, not the cart, so the page works without them.
+  const [cart, offers] = await Promise.all([
+    getCartForLoaders(api, session, { clientIp: clientIp(request) }),
+    session.user ? getOffers(api, session, { clientIp: clientIp(request) }) : null,
+  ])
   if (!cart.ok) throwFailure(cart)
   // "You might have missed" (docs/recommendations.md): read after the cart, for its products.
   const missed = await missedCards(api, cart.data, { clientIp: clientIp(request) })
-  return { cart: cart.data, missed, signedIn: Boolean(session.user), leftOut: session.takeLeftOut() }
+  return { cart: cart.data, missed, offers: offers?.ok ? offers.data : [], signedIn: Boolean(session.user), leftOut: session.takeLeftOut() }
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -121,7 +126,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function CartPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, missed, signedIn, leftOut } = loaderData
+  const { cart, missed, offers, signedIn, leftOut } = loaderData
   const couponReply = actionData && 'couponError' in actionData ? (actionData as { couponError: string; typed: string }) : null
   return (
     <div className="mx-auto max-w-2xl px-3 py-4 sm:px-4 md:py-6">
@@ -129,6 +134,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
         <CartPageBody
           cart={cart}
           missed={missed}
+          offers={offers}
           signedIn={signedIn}
           notice={leftOut ? <LeftOutList notice={leftOut} /> : null}
           couponReply={couponReply}

@@ -1,7 +1,7 @@
 /**
  * Coupons at checkout (docs/offers.md, "Applying a code" and "At placement"), with JavaScript on and
  * off, 360 px wide: a basket below ₹199 is refused WELCOME50 with "Minimum basket ₹199" on the field
- * (on the cart page and at checkout) and the offers say how much more unlocks it; at ₹199 or more the code takes ₹50 off the bill, the
+ * (on the cart page and at checkout), and the offers of both pages say how much more unlocks it; at ₹199 or more the code takes ₹50 off the bill, the
  * cash-on-delivery order is placed with it, and the order's bill shows the discount.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
@@ -60,8 +60,9 @@ test('WELCOME50: refused below ₹199 with the reason, then ₹50 off the bill a
 
   await submitLogin(page, user.email, user.password)
   await expect(page).toHaveURL(/\/$/)
-  // The cart page has the field too.
+  // The cart page has the field and the offers too.
   await page.goto('/cart')
+  await expect(page.getByTestId('coupon-unlock')).toContainText(/Add ₹[\d.]+ more to unlock ₹50 off with WELCOME50/)
   await applyCode(page, js, 'welcome50')
   await expect(page.getByRole('region', { name: 'Coupons and offers' }).getByRole('alert')).toHaveText('Minimum basket ₹199')
   await expectNoSideScroll(page)
