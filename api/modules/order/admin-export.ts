@@ -4,7 +4,8 @@
  * (RFC 4180 quoting) and streamed in pages of EXPORT_PAGE orders read by keyset (the sort key and the
  * id of the last row sent), so 100,000 orders never sit in memory and no transaction stays open while
  * the client reads. Amounts are rupees with two decimals, computed from integer paise; times are IST.
- * Text a shopper typed (name, email, address, cancel reason) is guarded against CSV injection, and the
+ * The coupon an order used and its discount close the row (a line's share of it closes the line's row:
+ * docs/offers.md, "Refunds"). Text a shopper typed (name, email, address, cancel reason) is guarded against CSV injection, and the
  * file starts with a byte order mark so Excel reads ₹ right (api/lib/csv-cells.ts, shared with the
  * product export); our own numbers (a negative rounding) stay numbers.
  */
@@ -43,6 +44,8 @@ export const EXPORT_COLUMNS = [
   'Store',
   'Payment state',
   'Refunded (₹)',
+  'Coupon',
+  'Coupon discount (₹)',
 ] as const
 
 /** Paise as rupees with two decimals ("-0.40", "1234.50"), exact (integer arithmetic). */
@@ -75,6 +78,8 @@ interface ExportRow {
   store_name: string | null
   payment_state: string
   refunded_paise: number
+  coupon_code: string | null
+  coupon_discount_paise: number
 }
 
 function toRecord(r: ExportRow): string[] {
@@ -99,6 +104,8 @@ function toRecord(r: ExportRow): string[] {
     guardCell(r.store_name),
     paymentStateLabel(r.payment_state),
     paiseToRupeesText(r.refunded_paise),
+    guardCell(r.coupon_code),
+    paiseToRupeesText(r.coupon_discount_paise),
   ]
 }
 
@@ -128,7 +135,8 @@ async function exportPage(
         o.items_total_paise, o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.payment_method,
         case when o.status = 'cancelled' then o.cancel_reason end as cancel_reason,
         s.name as store_name, o.payment_state,
-        (select coalesce(sum(r.amount_paise), 0)::int from refunds r where r.order_id = o.id and r.status = 'processed') as refunded_paise
+        (select coalesce(sum(r.amount_paise), 0)::int from refunds r where r.order_id = o.id and r.status = 'processed') as refunded_paise,
+        o.coupon_code, o.coupon_discount_paise
       from orders o join users u on u.id = o.user_id left join stores s on s.id = o.store_id ${where} ${adminOrderBy(filter.sort)} limit ${limit}`,
   )
 }
@@ -196,6 +204,7 @@ export const LINE_EXPORT_COLUMNS = [
   'Selling price (₹)',
   'Line total (₹)',
   'Refunded (₹)',
+  'Coupon share (₹)',
 ] as const
 
 interface LineRow {
@@ -210,6 +219,7 @@ interface LineRow {
   unit_price_paise: number
   line_total_paise: number
   refunded_paise: number
+  coupon_share_paise: number
 }
 
 /** The lines of `orderIds`, by order then position, each with its SKU (when the product still exists) and its refunds paid out. */
@@ -226,6 +236,7 @@ async function linesOf(db: AppDeps['db'], orderIds: string[]): Promise<LineRow[]
       mrp_paise: orderLines.mrpPaise,
       unit_price_paise: orderLines.unitPricePaise,
       line_total_paise: orderLines.lineTotalPaise,
+      coupon_share_paise: orderLines.couponSharePaise,
       refunded_paise: sql<number>`(select coalesce(sum(${refunds.amountPaise}), 0)::int from ${refunds}
         where ${refunds.orderLineId} = ${orderLines.id} and ${refunds.status} = 'processed')`.mapWith(Number),
     })
@@ -272,6 +283,7 @@ export function exportOrderLinesCsv(
         paiseToRupeesText(l.unit_price_paise),
         paiseToRupeesText(l.line_total_paise),
         paiseToRupeesText(l.refunded_paise),
+        paiseToRupeesText(l.coupon_share_paise),
       ]),
     )
   })

@@ -6,6 +6,7 @@
  * separate pooled connections really queue on the coupon's row; PGlite: one at a time), and a
  * cancelled order giving its use back. Test products: "Toor Dal" style lines at ₹150 (MRP ₹180).
  */
+import { parse } from 'csv-parse/sync'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { orderLines, orders } from '../../db/schema.ts'
@@ -118,6 +119,19 @@ describe('placing an order with a coupon', () => {
     await t.deps.jobs.drain()
     const mail = sent.find((m) => m.text.includes(order.orderId))
     expect(mail?.text).toContain('Coupon (WELCOME50): −₹50')
+    // The admin's exports name the code and the discount, and each line's share (docs/offers.md, "Refunds").
+    const csv = async (path: string) => {
+      const res = await t.app.request(`/api/order/admin/export${path}?q=${order.orderId}`, {
+        headers: { Authorization: `Bearer ${admin.token}` },
+      })
+      expect(res.status).toBe(200)
+      const [header, ...rows] = parse((await res.text()).replace(/^\uFEFF/, '')) as string[][]
+      return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]])))
+    }
+    expect(await csv('')).toEqual([
+      expect.objectContaining({ 'Order number': order.orderId, Coupon: 'WELCOME50', 'Coupon discount (₹)': '50.00' }),
+    ])
+    expect((await csv('/lines')).map((l) => l['Coupon share (₹)'])).toEqual(['30.12', '19.88'])
     // The cart is empty and names no code; a new basket cannot use the code again.
     expect((await t.call('cart/get', { token: who.token })).body.coupon).toBeNull()
     for (let i = 0; i < 2; i++) await t.call('cart/create', { method: 'POST', json: { productId: dal.id }, token: who.token })
