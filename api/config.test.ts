@@ -252,3 +252,15 @@ describe('DISPATCH_BATCH_SIZE (docs/delivery.md, "Dispatch")', () => {
     }
   })
 })
+
+describe('DELIVERY_CODE_ABOVE (docs/delivery.md, "Delivery code")', () => {
+  const SECRETS = { SESSION_SECRET: 's'.repeat(32), JWT_SECRET: 'j'.repeat(32) }
+
+  it('is ₹1,000 unset, takes rupees (0: every order), and stops the start on anything else', () => {
+    expect(loadConfig({ ...SECRETS }).commerce.deliveryCodeAbovePaise).toBe(100_000)
+    expect(loadConfig({ ...SECRETS, DELIVERY_CODE_ABOVE: '499.50' }).commerce.deliveryCodeAbovePaise).toBe(49_950)
+    expect(loadConfig({ ...SECRETS, DELIVERY_CODE_ABOVE: '0' }).commerce.deliveryCodeAbovePaise).toBe(0)
+    for (const bad of ['-1', 'lots', '1.234'])
+      expect(() => loadConfig({ ...SECRETS, DELIVERY_CODE_ABOVE: bad })).toThrow(/DELIVERY_CODE_ABOVE/)
+  })
+})

@@ -231,7 +231,19 @@ export interface CommerceSettings {
    * "Dispatch"); 1 when absent.
    */
   dispatchBatchSize?: number
+  /**
+   * Grand total in paise from which an order needs the delivery code at its door
+   * (`DELIVERY_CODE_ABOVE` in rupees, default ₹1,000; docs/delivery.md, "Delivery code");
+   * DEFAULT_DELIVERY_CODE_ABOVE_PAISE when absent.
+   */
+  deliveryCodeAbovePaise?: number
 }
+
+/**
+ * The default threshold of the delivery code, paise: ₹1,000, about twice a usual quick-commerce
+ * basket, so everyday orders are handed over without one (docs/delivery.md, "Delivery code").
+ */
+export const DEFAULT_DELIVERY_CODE_ABOVE_PAISE = 100_000
 
 /** The terms of the delivery time (docs/stores.md, "Delivery time"). */
 export interface DeliveryTimeSettings {
@@ -293,6 +305,7 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
     freeDeliveryAbovePaise: rupees('FREE_DELIVERY_ABOVE', DEFAULT_COMMERCE.freeDeliveryAbovePaise),
     ...(rawGuests ? { maxGuestCarts: Number(rawGuests) } : {}),
     dispatchBatchSize: parseBatchSize(env.DISPATCH_BATCH_SIZE),
+    deliveryCodeAbovePaise: rupees('DELIVERY_CODE_ABOVE', DEFAULT_DELIVERY_CODE_ABOVE_PAISE),
   }
 }
 

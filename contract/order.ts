@@ -219,6 +219,11 @@ export const OrderSchema = z
     late: z.boolean(),
     /** How it is paid and its refunds (docs/payments.md, "Payment states"). */
     payment: OrderPaymentSchema,
+    /**
+     * Out for delivery, in the shopper's own answer: the 4-digit code to tell the rider (orders of at
+     * least DELIVERY_CODE_ABOVE; docs/delivery.md, "Delivery code"). Only ours: the original client ignores it.
+     */
+    deliveryCode: z.string().optional(),
   })
   .meta({ id: 'Order' })
 export type Order = z.output<typeof OrderSchema>

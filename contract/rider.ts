@@ -22,7 +22,23 @@ export const RIDER_MESSAGES = {
   riderOffShift: 'The rider is off shift',
   riderFull: 'The rider already holds as many orders as allowed',
   notPacked: 'Only a packed order waiting or given to a rider can be reassigned: this one has left the store',
+  codeRequired: 'Ask the customer for the 4-digit delivery code',
+  codeLocked: 'Too many wrong codes: call the store to hand this order over',
 } as const
+
+/** Wrong delivery codes a rider may type for one order before it must call the store (docs/delivery.md, "Delivery code"). */
+export const DELIVERY_CODE_MAX_ATTEMPTS = 5
+
+/** The message of a wrong delivery code, with the tries left (1..DELIVERY_CODE_MAX_ATTEMPTS − 1). */
+export function wrongCodeMessage(triesLeft: number): string {
+  return `That code is not right: ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left`
+}
+
+/** A delivery code as typed: 4 digits, spaces around trimmed. */
+export const DeliveryCodeSchema = z
+  .string({ error: RIDER_MESSAGES.codeRequired })
+  .trim()
+  .regex(/^\d{4}$/, { error: 'The delivery code is 4 digits' })
 
 /** Most paise a rider may record as collected: ₹1,00,000 (far above any order: a typo guard). */
 export const CASH_COLLECTED_MAX_PAISE = 10_000_000
@@ -35,10 +51,13 @@ export const RiderOrderRefSchema = z.object({ orderId: IdSchema })
 
 /**
  * POST /api/rider/delivered: the order was handed over; `cashCollectedPaise` is required for a
- * cash-on-delivery order (whole paise, 0 to ₹1,00,000) and must be absent or 0 for a paid one.
+ * cash-on-delivery order (whole paise, 0 to ₹1,00,000) and must be absent or 0 for a paid one;
+ * `deliveryCode` is required for an order that needs one.
  */
 export const RiderDeliveredSchema = z.object({
   orderId: IdSchema,
+  /** The code the customer says, for an order that needs one (`needsCode`). */
+  deliveryCode: DeliveryCodeSchema.optional(),
   cashCollectedPaise: z
     .number({ error: RIDER_MESSAGES.cashRequired })
     .int({ error: 'Cash must be whole paise' })
@@ -86,6 +105,8 @@ export const RiderOrderSchema = z.object({
   itemCount: z.number().int(),
   dispatchedAt: TimestampSchema.nullable(),
   version: z.number().int(),
+  /** "Delivered" asks for the customer's delivery code (never the code itself: docs/delivery.md, "Delivery code"). */
+  needsCode: z.boolean(),
 })
 export type RiderOrder = z.infer<typeof RiderOrderSchema>
 

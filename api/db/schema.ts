@@ -500,6 +500,13 @@ export const orders = pgTable(
     /** The rider's reason of the last "Could not deliver" (docs/delivery.md); null once an admin reassigned it. */
     deliveryIssue: text('delivery_issue'),
     /**
+     * The 4-digit code the shopper tells the rider, set when an order of at least DELIVERY_CODE_ABOVE
+     * goes out for delivery (migration 0042; docs/delivery.md, "Delivery code"); null: none needed.
+     */
+    deliveryCode: text('delivery_code'),
+    /** Wrong codes the rider typed; at DELIVERY_CODE_MAX_ATTEMPTS the rider must call the store. */
+    deliveryCodeAttempts: integer('delivery_code_attempts').notNull().default(0),
+    /**
      * The coupon the order used, its code and the discount in paise, taken off the items before
      * delivery and rounding (migration 0039; docs/offers.md, "At placement"). 0 and nulls: none.
      */

@@ -8,8 +8,8 @@
  *   403 to anyone but a RIDER (shown as "Do not have permission"). The API also checks, on every
  *   action, that the order is this rider's.
  * - Forms by `intent`: `shift` (`onShift` "true"/"false"), `picked-up`, `delivered` (`cash` in
- *   rupees, prefilled with the amount to collect, only for cash on delivery) and `could-not-deliver`
- *   (`reason`).
+ *   rupees, prefilled with the amount to collect, only for cash on delivery; `deliveryCode`, the
+ *   customer's 4 digits, only for an order that needs one) and `could-not-deliver` (`reason`).
  * - No delivery instructions: the checkout takes none yet (docs/delivery.md).
  */
 import { data, Form, useNavigation } from 'react-router'
@@ -27,7 +27,7 @@ import { Button } from '../components/ui/button.tsx'
 import { Input, Label } from '../components/ui/input.tsx'
 import { formatPaise } from '../lib/money.ts'
 import { formatOrderTime } from '../lib/order-status.ts'
-import { CashRupeesSchema, RiderCouldNotDeliverSchema, type RiderOrder } from '../../contract/rider.ts'
+import { CashRupeesSchema, DeliveryCodeSchema, RIDER_MESSAGES, RiderCouldNotDeliverSchema, type RiderOrder } from '../../contract/rider.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Deliveries | ${SHOP_NAME}` },
@@ -76,7 +76,14 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       if (!cash.success) return fail(cash.error.issues[0]?.message ?? 'Enter the cash you collected')
       cashCollectedPaise = cash.data
     }
-    result = await riderApi.delivered(api, session, { orderId, cashCollectedPaise })
+    // The customer's delivery code, for an order that needs one (docs/delivery.md, "Delivery code").
+    let deliveryCode: string | undefined
+    if (readText(form, 'needsCode') === 'true') {
+      const code = DeliveryCodeSchema.safeParse(readText(form, 'deliveryCode'))
+      if (!code.success) return fail(code.error.issues[0]?.message ?? RIDER_MESSAGES.codeRequired)
+      deliveryCode = code.data
+    }
+    result = await riderApi.delivered(api, session, { orderId, cashCollectedPaise, deliveryCode })
     success = 'Delivered'
   } else if (intent === 'could-not-deliver') {
     const parsed = RiderCouldNotDeliverSchema.safeParse({ orderId, reason: readText(form, 'reason') })
@@ -175,6 +182,21 @@ function OrderCard({ order, busy }: { order: RiderOrder; busy: boolean }) {
             <input type="hidden" name="intent" value="delivered" />
             <input type="hidden" name="orderId" value={order._id} />
             <input type="hidden" name="collect" value={order.collectPaise > 0 ? 'true' : 'false'} />
+            <input type="hidden" name="needsCode" value={order.needsCode ? 'true' : 'false'} />
+            {order.needsCode ? (
+              <div>
+                <Label htmlFor={`code-${order._id}`}>Delivery code from the customer</Label>
+                <Input
+                  id={`code-${order._id}`}
+                  name="deliveryCode"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  pattern="[0-9]{4}"
+                  maxLength={4}
+                  required
+                />
+              </div>
+            ) : null}
             {order.collectPaise > 0 ? (
               <div>
                 <Label htmlFor={`cash-${order._id}`}>Cash collected (₹)</Label>

@@ -5,7 +5,9 @@
  * password, signs in, opens /rider and goes on shift, and the dispatch rule gives it the waiting order
  * at once (the board and the order page show the rider holding it); the rider sees the store, the address with floor and landmark,
  * the customer's first name and the cash to collect, presses "Picked up", then "Delivered" with the
- * cash, and goes off shift. The order is delivered with the cash recorded.
+ * cash and the customer's delivery code (the order is ₹1,000 or more: docs/delivery.md, "Delivery
+ * code"; a wrong code first, refused with the tries left), and goes off shift. The order is
+ * delivered with the cash recorded.
  *
  * The store's queue is emptied first (its earlier riders deactivated, its waiting orders cancelled,
  * all made by earlier runs and other specs), so the rule has this order and this rider only.
@@ -17,6 +19,7 @@ import { ADMIN, api, isJs, newUser, otpOf, registerViaApi, signInWithPassword, t
 interface Stocked {
   _id: string
   stock: number
+  sellingPrice: number
 }
 
 const login = async (request: APIRequestContext, email: string, password: string) =>
@@ -26,9 +29,14 @@ const login = async (request: APIRequestContext, email: string, password: string
 
 /** A placed cash-on-delivery order of one product to an address with a floor and a landmark, by a shopper named "Meera Iyer …". */
 async function placedOrder(request: APIRequestContext, testInfo: Parameters<typeof newUser>[0]) {
-  const found = (await api<Stocked[]>(request, '/product/search-product', { search: 'rice', page: 1, limit: 30 })).data
-  const product = found.find((p) => p.stock >= 3)
-  expect(product, 'a product in stock').toBeTruthy()
+  // One unit of ₹1,000 or more: the order needs the delivery code (DELIVERY_CODE_ABOVE's default).
+  let product: Stocked | undefined
+  for (const search of ['almonds', 'cashew', 'olive oil', 'ghee', 'basmati rice', 'honey']) {
+    const found = (await api<Stocked[]>(request, '/product/search-product', { search, page: 1, limit: 50 })).data
+    product = found.find((p) => p.stock >= 3 && p.sellingPrice >= 1000)
+    if (product) break
+  }
+  expect(product, 'a product of ₹1,000 or more in stock').toBeTruthy()
   const shopper = { ...newUser(testInfo, 'rider-shopper'), name: `Meera Iyer ${testInfo.project.name}` }
   await registerViaApi(request, shopper)
   const headers = await login(request, shopper.email, shopper.password)
@@ -51,7 +59,7 @@ async function placedOrder(request: APIRequestContext, testInfo: Parameters<type
     headers: { ...headers, 'Idempotency-Key': `e2e-rider-${Date.now()}-${testInfo.project.name}` },
   })
   expect(placed.status(), await placed.text()).toBe(201)
-  return (await placed.json()).data as { _id: string; orderId: string; store: { _id: string; name: string } }
+  return { ...((await placed.json()).data as { _id: string; orderId: string; store: { _id: string; name: string } }), shopper: headers }
 }
 
 /** Deactivates the store's riders and cancels its waiting orders, so the rule has only this test's rider and order. */
@@ -187,6 +195,15 @@ test('an admin makes a rider, who goes on shift, gets the packed order, picks it
     const amount = await cash.inputValue()
     expect(Number(amount)).toBeGreaterThan(0)
     await expectNoSidewaysScroll(riderPage)
+    // The shopper's order shows the code (their own answer only); the rider types it at the door.
+    const shopperView = await request.post('/api/order/details', { data: { orderId: order._id }, headers: order.shopper })
+    const code = ((await shopperView.json()).data as { deliveryCode?: string }).deliveryCode
+    expect(code).toMatch(/^\d{4}$/)
+    const codeField = card.getByLabel('Delivery code from the customer')
+    await codeField.fill(code === '0000' ? '1111' : '0000')
+    await card.getByRole('button', { name: 'Delivered' }).click()
+    await expect(toast(riderPage, 'That code is not right: 4 tries left')).toBeVisible()
+    await card.getByLabel('Delivery code from the customer').fill(code!)
     await card.getByRole('button', { name: 'Delivered' }).click()
     await expect(toast(riderPage, 'Delivered')).toBeVisible()
     await expect(card).toHaveCount(0)

@@ -17,7 +17,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createRider, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
 import { SEEDED_DEFAULT_STORE } from '../../testing/fixtures.ts'
 import { placeTestOrder } from '../../testing/orders.ts'
-import { RIDER_MESSAGES } from '../../../contract/rider.ts'
+import { DELIVERY_CODE_MAX_ATTEMPTS, RIDER_MESSAGES, wrongCodeMessage } from '../../../contract/rider.ts'
 import { STAFF_MESSAGES } from '../../../contract/staff.ts'
 import { grantRole } from '../user/admin-accounts.ts'
 
@@ -489,5 +489,104 @@ describe('batch size 2', () => {
       .where(eq(orders.riderId, rider.user.id))
     expect(row!.n).toBe(2)
     expect((await me(rider, t2)).batchSize).toBe(2)
+  })
+})
+
+describe('the delivery code', () => {
+  beforeEach(() => emptyStores(t))
+
+  /** An order of `t` at or above the code's threshold (₹100 here, the test order ₹150), given to a rider on shift and picked up. */
+  async function outForDelivery() {
+    t.deps.commerce.deliveryCodeAbovePaise = 10_000
+    const rider = await createRider(t, SEEDED_DEFAULT_STORE)
+    await shift(rider, true)
+    const { who, order } = await placeTestOrder(t)
+    expect((await pack(order._id)).status).toBe(200)
+    // Packed: no code yet; the code is made when the order leaves the store.
+    expect((await me(rider)).orders[0]).toMatchObject({ _id: order._id, needsCode: false })
+    expect((await t.call('rider/picked-up', { method: 'POST', json: { orderId: order._id }, token: rider.token })).status).toBe(200)
+    const [row] = await t.db.select({ code: orders.deliveryCode }).from(orders).where(eq(orders.id, order._id))
+    return { rider, who, order, code: row!.code! }
+  }
+  afterAll(() => {
+    t.deps.commerce.deliveryCodeAbovePaise = undefined
+  })
+
+  it('is shown to the shopper only, asked by "Delivered", and a wrong one counts a try', async () => {
+    const { rider, who, order, code } = await outForDelivery()
+    expect(code).toMatch(/^\d{4}$/)
+    // The shopper's own answer has it; the admin's and the rider's do not.
+    expect((await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: who.token })).body.data.deliveryCode).toBe(
+      code,
+    )
+    expect(
+      (await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: admin.token })).body.data,
+    ).not.toHaveProperty('deliveryCode')
+    const state = await me(rider)
+    expect(state.orders[0]).toMatchObject({ needsCode: true })
+    expect(state.orders[0]).not.toHaveProperty('deliveryCode')
+    const collect = state.orders[0].collectPaise as number
+    const deliver = (json: Record<string, unknown>) =>
+      t.call('rider/delivered', { method: 'POST', json: { orderId: order._id, cashCollectedPaise: collect, ...json }, token: rider.token })
+    const none = await deliver({})
+    expect(none.status).toBe(400)
+    expect(none.body.message).toBe(RIDER_MESSAGES.codeRequired)
+    expect((await deliver({ deliveryCode: '12a4' })).status).toBe(400)
+    const wrong = await deliver({ deliveryCode: code === '0000' ? '0001' : '0000' })
+    expect(wrong.status).toBe(400)
+    expect(wrong.body.message).toBe(wrongCodeMessage(DELIVERY_CODE_MAX_ATTEMPTS - 1))
+    expect(wrong.body.issues).toEqual([{ path: 'deliveryCode', message: wrongCodeMessage(DELIVERY_CODE_MAX_ATTEMPTS - 1) }])
+    const right = await deliver({ deliveryCode: ` ${code} ` })
+    expect(right.status).toBe(200)
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, order._id))
+    expect(row).toMatchObject({ status: 'delivered', deliveryCodeAttempts: 1 })
+    // Delivered: the shopper's answer no longer shows it.
+    expect(
+      (await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: who.token })).body.data,
+    ).not.toHaveProperty('deliveryCode')
+  })
+
+  it('wrong codes sent at once never pass the limit; then only the store hands the order over', async () => {
+    const { rider, order, code } = await outForDelivery()
+    const wrongCode = code === '9999' ? '9998' : '9999'
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        t.call('rider/delivered', {
+          method: 'POST',
+          json: { orderId: order._id, cashCollectedPaise: 0, deliveryCode: wrongCode },
+          token: rider.token,
+        }),
+      ),
+    )
+    expect(answers.every((a) => a.status === 400 || a.status === 409)).toBe(true)
+    // Tries left 4, 3, 2, 1 each said once; every other answer is the lock.
+    const left = answers.filter((a) => a.status === 400).map((a) => a.body.message)
+    expect(left.sort()).toEqual([1, 2, 3, 4].map(wrongCodeMessage).sort())
+    const [row] = await t.db.select({ attempts: orders.deliveryCodeAttempts }).from(orders).where(eq(orders.id, order._id))
+    expect(row!.attempts).toBe(DELIVERY_CODE_MAX_ATTEMPTS)
+    const locked = await t.call('rider/delivered', {
+      method: 'POST',
+      json: { orderId: order._id, cashCollectedPaise: 0, deliveryCode: code },
+      token: rider.token,
+    })
+    expect(locked.status).toBe(409)
+    expect(locked.body.message).toBe(RIDER_MESSAGES.codeLocked)
+    // The order desk hands it over.
+    expect(
+      (await t.call('order/update-status', { method: 'PUT', json: { orderId: order._id, status: 'delivered' }, token: admin.token }))
+        .status,
+    ).toBe(200)
+  })
+
+  it('an order below the threshold (₹1,000 by default) gets none', async () => {
+    t.deps.commerce.deliveryCodeAbovePaise = undefined
+    const rider = await createRider(t, SEEDED_DEFAULT_STORE)
+    await shift(rider, true)
+    const { order } = await placeTestOrder(t)
+    await pack(order._id)
+    await t.call('rider/picked-up', { method: 'POST', json: { orderId: order._id }, token: rider.token })
+    expect((await me(rider)).orders[0]).toMatchObject({ needsCode: false })
+    const [row] = await t.db.select({ code: orders.deliveryCode }).from(orders).where(eq(orders.id, order._id))
+    expect(row!.code).toBeNull()
   })
 })

@@ -4,14 +4,15 @@
  * sees and moves only the orders given to it: another's order is a 404, as if it did not exist. Every
  * change is an audit entry in its own transaction (docs/product.md, "Audit trail").
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { timingSafeEqual } from 'node:crypto'
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { User } from '../../db/schema.ts'
 import { orderLines, orders, riderShifts, stores, users } from '../../db/schema.ts'
 import { recordAudit } from '../../lib/audit.ts'
 import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
 import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
-import { RIDER_MESSAGES, type RiderOrder, type RiderState } from '../../../contract/rider.ts'
+import { DELIVERY_CODE_MAX_ATTEMPTS, RIDER_MESSAGES, wrongCodeMessage, type RiderOrder, type RiderState } from '../../../contract/rider.ts'
 import type { OrderStatus } from '../../../contract/order-status.ts'
 import { changeStatus, ORDER_NOT_FOUND } from '../order/service.ts'
 import { recordStatus } from '../order/placement.ts'
@@ -50,6 +51,7 @@ export async function riderState(deps: Pick<AppDeps, 'db' | 'commerce'>, rider: 
       customerName: users.name,
       paymentState: orders.paymentState,
       grandTotalPaise: orders.grandTotalPaise,
+      needsCode: sql<boolean>`${orders.deliveryCode} is not null`,
       dispatchedAt: orders.dispatchedAt,
       version: orders.version,
       storeId: stores.id,
@@ -79,6 +81,7 @@ export async function riderState(deps: Pick<AppDeps, 'db' | 'commerce'>, rider: 
     itemCount: Number(r.itemCount),
     dispatchedAt: r.dispatchedAt?.toISOString() ?? null,
     version: r.version,
+    needsCode: Boolean(r.needsCode),
   }))
   const onShift = shift?.onShift ?? false
   return {
@@ -162,24 +165,35 @@ export async function pickedUp(deps: RiderDeps, rider: User, orderId: string): P
 /**
  * "Delivered" (POST /api/rider/delivered): the order out for delivery is delivered, with the cash the
  * rider collected for a cash-on-delivery order (required; any amount is kept as said, the page offers
- * the amount to collect) and none for one paid online.
- * @throws 400 cashRequired / nothingToCollect; 404 for an order not given to this rider; 409 for one
- *   not out for delivery
+ * the amount to collect) and none for one paid online, and the customer's delivery code for an order
+ * that has one (docs/delivery.md, "Delivery code"). A wrong code counts one try, in one statement
+ * that cannot pass DELIVERY_CODE_MAX_ATTEMPTS however many arrive at once; at the limit the order is
+ * handed over only through the store (the order desk).
+ * @throws 400 cashRequired / nothingToCollect / codeRequired / a wrong code with the tries left;
+ *   404 for an order not given to this rider; 409 codeLocked, or an order not out for delivery
  */
 export async function delivered(
   deps: RiderDeps,
   rider: User,
   orderId: string,
   cashCollectedPaise: number | undefined,
+  deliveryCode?: string,
 ): Promise<RiderState> {
   storeOf(rider)
   const [order] = PLAUSIBLE_ID.test(orderId)
     ? await deps.db
-        .select({ riderId: orders.riderId, paymentState: orders.paymentState })
+        .select({
+          id: orders.id,
+          riderId: orders.riderId,
+          paymentState: orders.paymentState,
+          code: orders.deliveryCode,
+          attempts: orders.deliveryCodeAttempts,
+        })
         .from(orders)
         .where(sql`${orders.id} = ${orderId} or ${orders.orderNumber} = ${orderId.toUpperCase()}`)
     : []
   if (!order || order.riderId !== rider.id) throw NotFound(ORDER_NOT_FOUND)
+  if (order.code !== null) await checkDeliveryCode(deps, { id: order.id, code: order.code, attempts: order.attempts }, deliveryCode)
   if (order.paymentState === 'cod' && cashCollectedPaise === undefined)
     throw BadRequest(RIDER_MESSAGES.cashRequired, [{ path: 'cashCollectedPaise', message: RIDER_MESSAGES.cashRequired }])
   if (order.paymentState !== 'cod' && cashCollectedPaise)
@@ -193,6 +207,33 @@ export async function delivered(
     cashCollectedPaise: order.paymentState === 'cod' ? cashCollectedPaise : undefined,
   })
   return riderState(deps, rider)
+}
+
+/**
+ * Checks the code a rider typed against the order's (docs/delivery.md, "Delivery code"). A wrong one
+ * adds a try with the guard `delivery_code_attempts < DELIVERY_CODE_MAX_ATTEMPTS` in the same
+ * statement, so concurrent tries are counted exactly and never pass the limit.
+ * @throws 409 codeLocked at the limit; 400 codeRequired without a code; 400 with the tries left for a wrong one
+ */
+async function checkDeliveryCode(
+  deps: RiderDeps,
+  order: { id: string; code: string; attempts: number },
+  typed: string | undefined,
+): Promise<void> {
+  if (order.attempts >= DELIVERY_CODE_MAX_ATTEMPTS) throw Conflict(RIDER_MESSAGES.codeLocked)
+  if (typed === undefined) throw BadRequest(RIDER_MESSAGES.codeRequired, [{ path: 'deliveryCode', message: RIDER_MESSAGES.codeRequired }])
+  const given = Buffer.from(typed)
+  const expected = Buffer.from(order.code)
+  if (given.length === expected.length && timingSafeEqual(given, expected)) return
+  const [counted] = await deps.db
+    .update(orders)
+    .set({ deliveryCodeAttempts: sql`${orders.deliveryCodeAttempts} + 1` })
+    .where(and(eq(orders.id, order.id), lt(orders.deliveryCodeAttempts, DELIVERY_CODE_MAX_ATTEMPTS)))
+    .returning({ attempts: orders.deliveryCodeAttempts })
+  const left = counted ? DELIVERY_CODE_MAX_ATTEMPTS - counted.attempts : 0
+  if (left <= 0) throw Conflict(RIDER_MESSAGES.codeLocked)
+  const message = wrongCodeMessage(left)
+  throw BadRequest(message, [{ path: 'deliveryCode', message }])
 }
 
 /**

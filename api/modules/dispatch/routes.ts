@@ -84,7 +84,8 @@ export function riderRoutes(deps: AppDeps) {
       errors: [404, 409],
     },
     rider,
-    async (c, input) => ok(c, 'Delivered', await delivered(deps, currentUser(c), input.orderId, input.cashCollectedPaise)),
+    async (c, input) =>
+      ok(c, 'Delivered', await delivered(deps, currentUser(c), input.orderId, input.cashCollectedPaise, input.deliveryCode)),
   )
 
   endpoint(

@@ -8,10 +8,11 @@
  * time: docs/stores.md, "Orders". Plain reads and writes use Drizzle's query builder; the order's
  * answer (`orderSelect`, correlated `json_agg`s) and the admin's filtered list stay raw SQL.
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomInt } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { AppDeps } from '../../deps.ts'
+import { DEFAULT_DELIVERY_CODE_ABOVE_PAISE, type CommerceSettings } from '../../config.ts'
 import type { Db, Tx } from '../../db/db.ts'
 import { lockUserRow } from '../../db/locks.ts'
 import { queryRows } from '../../db/query.ts'
@@ -113,6 +114,8 @@ export interface OrderRow {
   /** The coupon used (null: none) and its discount, paise (migration 0039). */
   coupon_code: string | null
   coupon_discount_paise: number
+  /** The 4-digit delivery code of an order out for delivery that needs one (migration 0042), else null. */
+  delivery_code: string | null
   cancel_reason: string | null
   version: number
   createdAt: string
@@ -148,7 +151,7 @@ export interface OrderRow {
 
 const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.user_id as "userId", o.status,
     o.payment_method as payment_status, o.delivery_address, o.items_total_mrp_paise, o.items_total_paise,
-    o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.coupon_code, o.coupon_discount_paise, o.cancel_reason, o.version,
+    o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.coupon_code, o.coupon_discount_paise, o.delivery_code, o.cancel_reason, o.version,
     ${isoTimestamp(sql`o.created_at`)} as "createdAt", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
     (select coalesce(json_agg(json_build_object('productId', l.product_id, 'name', l.name, 'image', l.image, 'unit', l.unit,
         'brand', l.brand, 'quantity', l.quantity, 'sellingPaise', l.unit_price_paise, 'mrpPaise', l.mrp_paise,
@@ -227,6 +230,8 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
       refunded: fromPaise(row.refunds.filter((r) => r.status !== 'failed').reduce((n, r) => n + r.amountPaise, 0)),
       refunds: row.refunds.map((r) => ({ amount: fromPaise(r.amountPaise), status: r.status, reason: r.reason, at: r.at })),
     },
+    // The shopper's own answer only (an admin's or the order desk's never: docs/delivery.md, "Delivery code").
+    ...(!withCustomer && row.status === 'out_for_delivery' && row.delivery_code ? { deliveryCode: row.delivery_code } : {}),
   }
 }
 
@@ -567,6 +572,7 @@ export async function changeStatus(
         userId: orders.userId,
         storeId: orders.storeId,
         riderId: orders.riderId,
+        grandTotalPaise: orders.grandTotalPaise,
       })
       .from(orders)
       .where(byIdOrNumber(input.ref))
@@ -599,6 +605,10 @@ export async function changeStatus(
         updatedAt: now,
         deliveredAt: input.to === 'delivered' ? now : null,
         ...(cash !== null ? { cashCollectedPaise: cash } : {}),
+        // Out for delivery: a new code for an order that needs one (docs/delivery.md, "Delivery code").
+        ...(input.to === 'out_for_delivery'
+          ? { deliveryCode: newDeliveryCode(deps.commerce, order.grandTotalPaise), deliveryCodeAttempts: 0 }
+          : {}),
       })
       .where(eq(orders.id, order.id))
     // Its rider has one order fewer in hand: free from now (docs/delivery.md, "Dispatch").
@@ -625,6 +635,16 @@ export async function changeStatus(
   // A packed order waits for a rider; a delivery or cancellation may have freed one.
   if (input.to === 'packed' || input.to === 'delivered' || input.to === 'cancelled') await deps.dispatch?.run(deps, storeId)
   return answer
+}
+
+/**
+ * The delivery code of an order going out for delivery (docs/delivery.md, "Delivery code"): 4 random
+ * digits (`crypto.randomInt`, uniform) when its grand total is at least the threshold
+ * (`deliveryCodeAbovePaise`, default ₹1,000), else null (none needed).
+ */
+export function newDeliveryCode(commerce: Pick<CommerceSettings, 'deliveryCodeAbovePaise'>, grandTotalPaise: number): string | null {
+  const above = commerce.deliveryCodeAbovePaise ?? DEFAULT_DELIVERY_CODE_ABOVE_PAISE
+  return grandTotalPaise >= above ? String(randomInt(0, 10_000)).padStart(4, '0') : null
 }
 
 /** The wire reason of a cart cap (contract/order.ts `REORDER_REASONS`). */

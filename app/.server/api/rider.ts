@@ -26,11 +26,14 @@ export async function pickedUp(api: Api, session: RequestSession, orderId: strin
   return parseData(await upstream(api, 'rider/picked-up', { method: 'POST', json: { orderId }, session }), RiderStateSchema)
 }
 
-/** `POST /api/rider/delivered { orderId, cashCollectedPaise? }`. Failures: 400 cash, 404, 409 not out for delivery. */
+/**
+ * `POST /api/rider/delivered { orderId, cashCollectedPaise?, deliveryCode? }`. Failures: 400 cash or
+ * code (with the tries left), 404, 409 not out for delivery or too many wrong codes.
+ */
 export async function delivered(
   api: Api,
   session: RequestSession,
-  input: { orderId: string; cashCollectedPaise?: number },
+  input: { orderId: string; cashCollectedPaise?: number; deliveryCode?: string },
 ): Promise<UpstreamResult<RiderState>> {
   return parseData(await upstream(api, 'rider/delivered', { method: 'POST', json: input, session }), RiderStateSchema)
 }

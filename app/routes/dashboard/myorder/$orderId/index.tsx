@@ -136,6 +136,17 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         <StatusBadge status={order.status} />
       </div>
       <OrderDelivery order={order} />
+      {order.deliveryCode ? (
+        // Out for delivery with a code (docs/delivery.md, "Delivery code"): the shopper tells it to the rider at the door.
+        <p
+          role="status"
+          data-testid="delivery-code"
+          className="rounded-xl border border-emerald-300 bg-emerald-50 p-3 text-sm text-slate-800"
+        >
+          Delivery code <strong className="text-lg tracking-widest text-slate-900">{order.deliveryCode}</strong>: tell it to the delivery
+          partner when they hand over the order.
+        </p>
+      ) : null}
       <p className="flex flex-wrap items-center gap-x-3 text-sm text-slate-600" data-testid="status-as-of">
         <span>Status as of {formatOrderTime(loadedAt)}</span>
         <Link to={orderPath} reloadDocument className="font-semibold text-accent hover:underline">
