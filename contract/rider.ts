@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { IdSchema, TimestampSchema } from './fields.ts'
 import { ORDER_STATUSES } from './order-status.ts'
 import { CANCEL_REASON_MAX } from './order-limits.ts'
+import { DeliveryInstructionsSchema } from './tip.ts'
 
 /** The rules' messages (docs/delivery.md), shared by the API's answers, the pages and the tests. */
 export const RIDER_MESSAGES = {
@@ -86,6 +87,8 @@ export const RiderOrderSchema = z.object({
   itemCount: z.number().int(),
   dispatchedAt: TimestampSchema.nullable(),
   version: z.number().int(),
+  /** The shopper's delivery instructions (docs/commerce-api.md, "Tip and delivery instructions"); absent: none. */
+  deliveryInstructions: DeliveryInstructionsSchema.optional(),
 })
 export type RiderOrder = z.infer<typeof RiderOrderSchema>
 

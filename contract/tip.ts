@@ -81,3 +81,16 @@ export function instructionsWords(i: DeliveryInstructions): string {
 /** GET /api/order/checkout-preferences: the shopper's remembered tip, rupees (0: none or never chosen). */
 export const CheckoutPreferencesSchema = z.object({ tip: z.number().int() }).meta({ id: 'CheckoutPreferences' })
 export type CheckoutPreferences = z.output<typeof CheckoutPreferencesSchema>
+
+/**
+ * `bill` with `tip` rupees (0: none) in place of its own tip: the grand total less the bill's tip
+ * plus this one. The tip is whole rupees, so it never moves the rounding to the rupee (the rule of
+ * api/modules/cart/bill.ts `computeBill`); the checkout shows this bill and posts its tip as
+ * `shownTip`, which the API checks (docs/commerce-api.md, "Tip and delivery instructions").
+ */
+export function billWithTip<B extends { grandTotal: number; tip?: number }>(bill: B, tip: number): B {
+  const { tip: before = 0, ...rest } = bill
+  // Whole rupees on both sides: the sum stays exact in floating point for any bill below ₹2^53 / 100.
+  const grandTotal = Math.round((bill.grandTotal - before + tip) * 100) / 100
+  return { ...rest, grandTotal, ...(tip > 0 ? { tip } : {}) } as B
+}

@@ -12,6 +12,7 @@
  *   (`reason`).
  * - No delivery instructions: the checkout takes none yet (docs/delivery.md).
  */
+import { instructionsWords } from '../../contract/tip.ts'
 import { data, Form, useNavigation } from 'react-router'
 import type { Route } from './+types/rider'
 import * as riderApi from '../.server/api/rider.ts'
@@ -161,6 +162,14 @@ function OrderCard({ order, busy }: { order: RiderOrder; busy: boolean }) {
           {address.floor ? `, floor ${address.floor}` : ''}
           {address.landmark ? ` (near ${address.landmark})` : ''}, {address.city} {address.pincode}
         </dd>
+        {order.deliveryInstructions ? (
+          <>
+            <dt className="text-slate-500">Instructions</dt>
+            <dd data-field="instructions" className="font-semibold break-words">
+              {instructionsWords(order.deliveryInstructions)}
+            </dd>
+          </>
+        ) : null}
         <dt className="text-slate-500">Items</dt>
         <dd>{order.itemCount}</dd>
         <dt className="text-slate-500">Collect</dt>

@@ -8,6 +8,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { User } from '../../db/schema.ts'
 import { orderLines, orders, riderShifts, stores, users } from '../../db/schema.ts'
+import { instructionsEmpty } from '../../../contract/tip.ts'
 import { recordAudit } from '../../lib/audit.ts'
 import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
 import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
@@ -52,6 +53,7 @@ export async function riderState(deps: Pick<AppDeps, 'db' | 'commerce'>, rider: 
       grandTotalPaise: orders.grandTotalPaise,
       dispatchedAt: orders.dispatchedAt,
       version: orders.version,
+      deliveryInstructions: orders.deliveryInstructions,
       storeId: stores.id,
       storeName: stores.name,
       storeArea: stores.area,
@@ -79,6 +81,7 @@ export async function riderState(deps: Pick<AppDeps, 'db' | 'commerce'>, rider: 
     itemCount: Number(r.itemCount),
     dispatchedAt: r.dispatchedAt?.toISOString() ?? null,
     version: r.version,
+    ...(instructionsEmpty(r.deliveryInstructions) ? {} : { deliveryInstructions: r.deliveryInstructions! }),
   }))
   const onShift = shift?.onShift ?? false
   return {

@@ -154,6 +154,19 @@ describe('a tip and delivery instructions at placement', () => {
     expect((await t.call('order/checkout-preferences')).status).toBe(401)
   })
 
+  it('the packing slip carries the instructions', async () => {
+    const who = await buyer(1)
+    const placed = await place(who, { deliveryInstructions: { chips: ['no_bell'], note: 'Baby sleeping' } })
+    expect(placed.status).toBe(201)
+    const slips = await t.call('order/admin/packing-slips', {
+      method: 'POST',
+      json: { orderIds: [placed.body.data._id] },
+      token: admin.token,
+    })
+    expect(slips.status).toBe(200)
+    expect(slips.body.data[0].deliveryInstructions).toEqual({ chips: ['no_bell'], note: 'Baby sleeping' })
+  })
+
   it("the admin's orders CSV ends with the tip", async () => {
     const who = await buyer(1)
     const placed = await place(who, { tip: 25, shownTip: 25 })
