@@ -15,13 +15,15 @@ import { createAdmin, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct } from '../../testing/fixtures.ts'
 import { createShopperWithAddress } from '../../testing/orders.ts'
 import { INSTRUCTIONS_NOTE_MAX } from '../../../contract/tip.ts'
+import type { MailMessage } from '../../lib/mail.ts'
 
 let t: TestApp
 let admin: SignedIn
 let seq = 0
+const sent: MailMessage[] = []
 
 beforeAll(async () => {
-  t = await createTestApp()
+  t = await createTestApp({ mailer: { send: async (m) => void sent.push(m) } })
   admin = await createAdmin(t)
 })
 afterAll(() => t?.close())
@@ -66,6 +68,9 @@ describe('a tip and delivery instructions at placement', () => {
     expect(row!.tipPaise).toBe(2000)
     expect(row!.grandTotalPaise).toBe(15000 + row!.deliveryChargePaise + 2000)
     expect(await prefs(who)).toEqual({ tip: 20 })
+    // The confirmation email names the tip, so its lines add up to what is paid.
+    await t.deps.jobs.drain()
+    expect(sent.find((m) => m.text.includes(order.orderId))?.text).toContain('Delivery partner tip: ₹20')
     // The admin reads the same order with them.
     const seen = await t.call('order/details', { method: 'POST', json: { orderId: order._id }, token: admin.token })
     expect(seen.body.data).toMatchObject({ bill: { tip: 20 }, deliveryInstructions: { chips: ['leave_at_door', 'pet_at_home'] } })
