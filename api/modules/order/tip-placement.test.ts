@@ -159,6 +159,28 @@ describe('a tip and delivery instructions at placement', () => {
     expect((await t.call('order/checkout-preferences')).status).toBe(401)
   })
 
+  it('the same placement sent 8 times at once: one order, its tip counted once (PostgreSQL: really concurrent)', async () => {
+    const who = await buyer(1)
+    const key = `tip-race-${process.pid}-${++seq}`
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.call('order/cash-on-delivery', {
+          method: 'POST',
+          json: { addressId: who.addressId, tip: 30, shownTip: 30 },
+          token: who.token,
+          headers: { 'Idempotency-Key': key },
+        }),
+      ),
+    )
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201])
+    const ids = new Set(results.map((r) => r.body.data._id))
+    expect(ids.size).toBe(1)
+    const rows = await t.db.select().from(orders).where(eq(orders.userId, who.user.id))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]!.tipPaise).toBe(3000)
+    expect(rows[0]!.grandTotalPaise).toBe(15000 + rows[0]!.deliveryChargePaise + 3000)
+  })
+
   it('the packing slip carries the instructions', async () => {
     const who = await buyer(1)
     const placed = await place(who, { deliveryInstructions: { chips: ['no_bell'], note: 'Baby sleeping' } })
