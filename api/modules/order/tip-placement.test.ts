@@ -145,6 +145,11 @@ describe('a tip and delivery instructions at placement', () => {
     expect(totals).toMatchObject({ itemsTotal: 300, couponDiscount: 50, grandTotal: bill.grandTotal - 10 })
     expect(Math.round((totals.amount + totals.rounding) * 100)).toBe(Math.round((bill.grandTotal - 10) * 100))
     expect(invoice.body.data.lines.map((l: { kind: string }) => l.kind)).not.toContain('tip')
+    // Cancelled: its credit note reverses the invoice, the tip left out as there.
+    expect((await t.call('order/cancel', { method: 'POST', json: { orderId: placed.body.data._id }, token: who.token })).status).toBe(200)
+    const notes = await t.call('invoice/credit-notes', { method: 'POST', json: { orderId: placed.body.data._id }, token: who.token })
+    expect(notes.status).toBe(200)
+    expect(notes.body.data[0].totals.grandTotal).toBe(totals.grandTotal)
   })
 
   it('the original client (no tip fields) places as before and leaves the remembered tip alone', async () => {
