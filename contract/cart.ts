@@ -77,6 +77,11 @@ export const BillSchema = z
      */
     couponCode: z.string().optional(),
     couponDiscount: z.number().optional(),
+    /**
+     * The tip for the delivery partner, whole rupees, outside GST (docs/commerce-api.md, "Tip and
+     * delivery instructions"); `grandTotal` includes it. Absent without a tip.
+     */
+    tip: z.number().optional(),
   })
   .meta({ id: 'Bill' })
 export type Bill = z.output<typeof BillSchema>

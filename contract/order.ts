@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { IdSchema, TimestampSchema } from './fields.ts'
 import { BillSchema } from './cart.ts'
 import { CartCouponSchema, ShownCouponDiscountSchema } from './coupon.ts'
+import { DeliveryInstructionsSchema, ShownTipSchema, TipSchema } from './tip.ts'
 import { CANCEL_REASON_MAX } from './order-limits.ts'
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
 import { OrderPaymentSchema, PAYMENT_STATES } from './payment.ts'
@@ -16,10 +17,15 @@ import { ORDER_STATUSES } from './order-status.ts'
  * client's `list_items`, `subTotalAmt` and `totalAmt` are accepted and ignored: the server prices the
  * order. Without a key (header or body) the API derives one from the user, the address and the cart.
  * `couponDiscount`: the coupon discount the checkout showed, rupees (docs/offers.md, "At placement").
+ * `tip`, `shownTip` and `deliveryInstructions`: optional, only this storefront's checkout sends them
+ * (docs/commerce-api.md, "Tip and delivery instructions").
  */
 export const PlaceOrderSchema = z.object({
   addressId: IdSchema,
   couponDiscount: ShownCouponDiscountSchema.optional(),
+  tip: TipSchema.optional(),
+  shownTip: ShownTipSchema.optional(),
+  deliveryInstructions: DeliveryInstructionsSchema.optional(),
   idempotencyKey: z.string().optional().meta({ pattern: IDEMPOTENCY_KEY_PATTERN.source }),
   list_items: z.unknown().optional(),
   subTotalAmt: z.unknown().optional(),
@@ -224,6 +230,8 @@ export const OrderSchema = z
      * least DELIVERY_CODE_ABOVE; docs/delivery.md, "Delivery code"). Only ours: the original client ignores it.
      */
     deliveryCode: z.string().optional(),
+    /** The shopper's delivery instructions (docs/commerce-api.md, "Tip and delivery instructions"); absent: none. */
+    deliveryInstructions: DeliveryInstructionsSchema.optional(),
   })
   .meta({ id: 'Order' })
 export type Order = z.output<typeof OrderSchema>

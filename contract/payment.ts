@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { ShownCouponDiscountSchema } from './coupon.ts'
+import { DeliveryInstructionsSchema, ShownTipSchema, TipSchema } from './tip.ts'
 import { IdSchema } from './fields.ts'
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
 
@@ -76,6 +77,10 @@ export const StartPaymentSchema = z.object({
   idempotencyKey: z.string().optional().meta({ pattern: IDEMPOTENCY_KEY_PATTERN.source }),
   /** The coupon discount the checkout showed, rupees (docs/offers.md, "At placement"). */
   couponDiscount: ShownCouponDiscountSchema.optional(),
+  /** The tip, the tip the bill showed and the delivery instructions, as on PlaceOrderSchema (contract/order.ts). */
+  tip: TipSchema.optional(),
+  shownTip: ShownTipSchema.optional(),
+  deliveryInstructions: DeliveryInstructionsSchema.optional(),
 })
 
 /** POST /api/payment/retry: another try at paying an order still awaiting payment. */

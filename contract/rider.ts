@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { IdSchema, TimestampSchema } from './fields.ts'
 import { ORDER_STATUSES } from './order-status.ts'
 import { CANCEL_REASON_MAX } from './order-limits.ts'
+import { DeliveryInstructionsSchema } from './tip.ts'
 
 /** The rules' messages (docs/delivery.md), shared by the API's answers, the pages and the tests. */
 export const RIDER_MESSAGES = {
@@ -91,8 +92,9 @@ export const RiderAddressSchema = z.object({
 
 /**
  * One order in a rider's hands: the store, the address, the customer's first name (no surname, email
- * or phone), and what to collect (`collectPaise`, 0 when paid online). No delivery instructions: the
- * checkout does not take any yet (docs/delivery.md, "The rider's pages").
+ * or phone), what to collect (`collectPaise`, 0 when paid online), the shopper's delivery
+ * instructions when given, and whether "Delivered" needs the delivery code (docs/delivery.md, "The
+ * rider's pages").
  */
 export const RiderOrderSchema = z.object({
   _id: z.string(),
@@ -107,6 +109,8 @@ export const RiderOrderSchema = z.object({
   version: z.number().int(),
   /** "Delivered" asks for the customer's delivery code (never the code itself: docs/delivery.md, "Delivery code"). */
   needsCode: z.boolean(),
+  /** The shopper's delivery instructions (docs/commerce-api.md, "Tip and delivery instructions"); absent: none. */
+  deliveryInstructions: DeliveryInstructionsSchema.optional(),
 })
 export type RiderOrder = z.infer<typeof RiderOrderSchema>
 

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm'
 import { ORDER_STATUSES } from '../../contract/order-status.ts'
 import { ADDRESS_LABELS } from '../../contract/address.ts'
+import type { DeliveryInstructions } from '../../contract/tip.ts'
 import {
   type AnyPgColumn,
   bigint,
@@ -70,6 +71,8 @@ export const users = pgTable(
     locationPincode: text('location_pincode'),
     /** A STAFF or RIDER account's dark store (migrations 0032, 0040; docs/product.md, "Staff"); null for everyone else. */
     storeId: text('store_id').references((): AnyPgColumn => stores.id, { onDelete: 'set null' }),
+    /** The tip of the shopper's last order placed at this storefront's checkout, paise (0: none; null: never chosen; migration 0041). */
+    lastTipPaise: integer('last_tip_paise'),
     ...timestamps,
   },
   (t) => [
@@ -513,6 +516,13 @@ export const orders = pgTable(
     couponId: text('coupon_id').references((): AnyPgColumn => coupons.id, { onDelete: 'restrict' }),
     couponCode: text('coupon_code'),
     couponDiscountPaise: integer('coupon_discount_paise').notNull().default(0),
+    /**
+     * The tip for the delivery partner, paise (whole rupees, 0..₹200; 0: none), a bill line outside
+     * GST, and the delivery instructions (null: none). Migration 0041; docs/commerce-api.md, "Tip and
+     * delivery instructions".
+     */
+    tipPaise: integer('tip_paise').notNull().default(0),
+    deliveryInstructions: jsonb('delivery_instructions').$type<DeliveryInstructions>(),
     ...timestamps,
   },
   (t) => [

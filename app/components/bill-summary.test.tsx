@@ -33,6 +33,12 @@ describe('BillSummary (docs/commerce-api.md, "Money")', () => {
     expect(renderToStaticMarkup(<BillSummary bill={bill} freeDeliveryHint={false} />)).not.toContain('more for FREE delivery')
   })
 
+  it('shows a tip as "Delivery partner tip" before the rounding, and nothing without one (docs/commerce-api.md, "Tip and delivery instructions")', () => {
+    const tipped = text(renderToStaticMarkup(<BillSummary bill={{ ...bill, tip: 20, grandTotal: 201 }} />))
+    expect(tipped).toContain('Delivery charge ₹25 Delivery partner tip ₹20 Rounding off +₹0.19 Grand total ₹201')
+    expect(renderToStaticMarkup(<BillSummary bill={bill} />)).not.toContain('tip')
+  })
+
   it('shows a coupon as "Coupon (CODE)" taken off, and nothing without one (docs/offers.md, "Applying a code")', () => {
     const coupon = { ...bill, couponCode: 'WELCOME50', couponDiscount: 50, roundingOff: 0.19, grandTotal: 131, totalSavings: 94.19 }
     expect(text(renderToStaticMarkup(<BillSummary bill={coupon} />))).toContain('Product discount −₹44.19 Coupon (WELCOME50) −₹50')

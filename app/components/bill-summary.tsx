@@ -1,7 +1,8 @@
 /**
  * The bill of a cart, a checkout or an order (docs/commerce-api.md, "Cart"): items total at MRP,
  * product discount, the coupon's discount ("Coupon (WELCOME50)", docs/offers.md, "Applying a code"),
- * delivery charge ("FREE" when the order value reaches the free-delivery amount),
+ * delivery charge ("FREE" when the order value reaches the free-delivery amount), "Delivery partner
+ * tip" when there is one (docs/commerce-api.md, "Tip and delivery instructions"),
  * "Rounding off" when the API rounded the cash to collect to the rupee (docs/commerce-api.md,
  * "Money"), grand total, and "Your total savings". Amounts are rupees as the API computed them;
  * nothing is added up here (the server's bill is the only one).
@@ -56,6 +57,14 @@ export function BillSummary({
         <dd className="text-right">
           {freeDelivery ? <span className="font-semibold text-green-700">FREE</span> : formatRupees(bill.deliveryCharge)}
         </dd>
+        {bill.tip ? (
+          <>
+            <dt>Delivery partner tip</dt>
+            <dd className="text-right" data-testid="tip">
+              {formatRupees(bill.tip)}
+            </dd>
+          </>
+        ) : null}
         {bill.roundingOff ? (
           <>
             <dt>Rounding off</dt>

@@ -1,7 +1,8 @@
 /**
  * One order as the shopper and the admin see it (docs/commerce-api.md, "Orders"): the status
  * timeline, every line as sold (image, name, unit, quantity, price paid, MRP struck), the delivery
- * address as it was at order time, and the bill. Amounts are the API's; nothing is recomputed. A
+ * address as it was at order time with the shopper's delivery instructions, and the bill (its tip
+ * line included: docs/commerce-api.md, "Tip and delivery instructions"). Amounts are the API's; nothing is recomputed. A
  * cancelled order says so, with the reason given when it was cancelled. The payment card says how it
  * is paid and follows its refunds (docs/payments.md).
  *
@@ -19,6 +20,7 @@ import { addressLine } from '../lib/schemas/address.ts'
 import { AddressLabelTag } from './address-label.tsx'
 import { paymentMethodLabel, paymentStateLabel, refundStatusLabel } from '../lib/payment-state.ts'
 import { BillSummary } from './bill-summary.tsx'
+import { instructionsWords } from '../../contract/tip.ts'
 import { ResponsiveImage } from './responsive-image.tsx'
 
 /** A status badge: green when delivered, red when cancelled, amber otherwise. */
@@ -229,6 +231,12 @@ export function OrderBody({ order }: { order: Order }) {
             {addressLine(order.delivery_address)}
           </p>
           <p className="text-sm text-slate-600">Mobile {order.delivery_address.mobile}</p>
+          {order.deliveryInstructions ? (
+            <p data-testid="delivery-instructions" className="mt-2 text-sm break-words text-slate-800">
+              <span className="font-semibold">Instructions: </span>
+              {instructionsWords(order.deliveryInstructions)}
+            </p>
+          ) : null}
         </section>
         <PaymentSummary order={order} />
         {/* Nothing can be added to an order: no "Add ₹… more for FREE delivery". */}

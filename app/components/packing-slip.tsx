@@ -2,7 +2,8 @@
  * One printed packing slip (docs/commerce-api.md, "Packing slips"), shared by every slips page: the
  * order number with its Code 128 barcode (an SVG the server drew with bwip-js, app/.server/barcode.ts),
  * the shopper, the delivery address and phone, each line in pick order with its aisle, quantity,
- * brand, name, pack size and product id (the SKU the pickers match), and the cash to collect.
+ * brand, name, pack size and product id (the SKU the pickers match), the shopper's delivery
+ * instructions (docs/commerce-api.md, "Tip and delivery instructions"), and the cash to collect.
  * `PACKING_SLIP_PRINT_CSS` prints only the slips, one a page (CSS Paged Media: `@page`,
  * `break-after: page`).
  */
@@ -11,6 +12,7 @@ import { SHOP_NAME } from './header.tsx'
 import { formatRupees } from '../lib/money.ts'
 import { formatOrderTime, statusLabel } from '../lib/order-status.ts'
 import { addressLine } from '../lib/schemas/address.ts'
+import { instructionsWords } from '../../contract/tip.ts'
 
 /** A barcode as the server drew it: an SVG document (bars only) and its natural size, px. */
 export interface SlipBarcode {
@@ -70,6 +72,11 @@ export function PackingSlipCard({ order, barcode }: { order: PackingSlip; barcod
           {addressLine(order.delivery_address)}
         </p>
         <p>Phone {order.delivery_address.mobile}</p>
+        {order.deliveryInstructions ? (
+          <p data-testid="slip-instructions" className="mt-1 font-semibold break-words">
+            Instructions: {instructionsWords(order.deliveryInstructions)}
+          </p>
+        ) : null}
       </section>
       <table className="mt-2 w-full table-fixed text-left text-sm">
         <caption className="sr-only">Lines in pick order: by category, then sub category, then name</caption>

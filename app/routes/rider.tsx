@@ -10,8 +10,9 @@
  * - Forms by `intent`: `shift` (`onShift` "true"/"false"), `picked-up`, `delivered` (`cash` in
  *   rupees, prefilled with the amount to collect, only for cash on delivery; `deliveryCode`, the
  *   customer's 4 digits, only for an order that needs one) and `could-not-deliver` (`reason`).
- * - No delivery instructions: the checkout takes none yet (docs/delivery.md).
+ * - Each order shows the shopper's delivery instructions when given (docs/delivery.md).
  */
+import { instructionsWords } from '../../contract/tip.ts'
 import { data, Form, useNavigation } from 'react-router'
 import type { Route } from './+types/rider'
 import * as riderApi from '../.server/api/rider.ts'
@@ -168,6 +169,14 @@ function OrderCard({ order, busy }: { order: RiderOrder; busy: boolean }) {
           {address.floor ? `, floor ${address.floor}` : ''}
           {address.landmark ? ` (near ${address.landmark})` : ''}, {address.city} {address.pincode}
         </dd>
+        {order.deliveryInstructions ? (
+          <>
+            <dt className="text-slate-500">Instructions</dt>
+            <dd data-field="instructions" className="font-semibold break-words">
+              {instructionsWords(order.deliveryInstructions)}
+            </dd>
+          </>
+        ) : null}
         <dt className="text-slate-500">Items</dt>
         <dd>{order.itemCount}</dd>
         <dt className="text-slate-500">Collect</dt>

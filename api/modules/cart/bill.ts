@@ -36,6 +36,8 @@ export interface BillPaise {
   grandTotalPaise: number
   /** The coupon applied (docs/offers.md, "Applying a code"): its code and discount, paise; absent: none. */
   coupon?: { code: string; discountPaise: number }
+  /** The tip for the delivery partner, paise, whole rupees (docs/commerce-api.md, "Tip and delivery instructions"); absent or 0: none. */
+  tipPaise?: number
 }
 
 /**
@@ -52,12 +54,15 @@ export function roundToRupee(payablePaise: number): { grandTotalPaise: number; r
  * `freeDeliveryAbovePaise` of items total, none for an empty cart) and the grand total, rounded to
  * the rupee ({@link roundToRupee}: the order is paid in cash on delivery). A `coupon` (its discount
  * at most the items total, api/modules/coupon/evaluate.ts) comes off before rounding; free delivery
- * reads the items total before the discount (docs/offers.md, "Applying a code").
+ * reads the items total before the discount (docs/offers.md, "Applying a code"). A `tipPaise` (whole
+ * rupees, so it never moves the rounding) is added before rounding: the grand total is what is
+ * collected, tip included (docs/commerce-api.md, "Tip and delivery instructions").
  */
 export function computeBill(
   lines: BillLine[],
   settings: Pick<CommerceSettings, 'deliveryChargePaise' | 'freeDeliveryAbovePaise'>,
   coupon?: { code: string; discountPaise: number },
+  tipPaise = 0,
 ): BillPaise {
   let itemCount = 0
   let itemsTotalMrpPaise = 0
@@ -74,15 +79,16 @@ export function computeBill(
     itemsTotalMrpPaise,
     itemsTotalPaise,
     deliveryChargePaise,
-    ...roundToRupee(itemsTotalPaise + deliveryChargePaise - discountPaise),
+    ...roundToRupee(itemsTotalPaise + deliveryChargePaise - discountPaise + tipPaise),
     ...(discountPaise > 0 ? { coupon: { code: coupon!.code, discountPaise } } : {}),
+    ...(tipPaise > 0 ? { tipPaise } : {}),
   }
 }
 
 /**
  * A bill in paise as the wire's rupees. `totalSavings` is the product discount plus, when delivery
  * is free, the delivery charge saved, plus the coupon's discount; `couponCode` and `couponDiscount`
- * only when a coupon applies.
+ * only when a coupon applies; `tip` only with a tip (it is no saving).
  */
 export function billToWire(bill: BillPaise, settings: Pick<CommerceSettings, 'deliveryChargePaise' | 'freeDeliveryAbovePaise'>): Bill {
   const discountPaise = bill.itemsTotalMrpPaise - bill.itemsTotalPaise
@@ -98,5 +104,6 @@ export function billToWire(bill: BillPaise, settings: Pick<CommerceSettings, 'de
     grandTotal: fromPaise(bill.grandTotalPaise),
     totalSavings: fromPaise(discountPaise + deliverySavedPaise + (bill.coupon?.discountPaise ?? 0)),
     ...(bill.coupon ? { couponCode: bill.coupon.code, couponDiscount: fromPaise(bill.coupon.discountPaise) } : {}),
+    ...(bill.tipPaise ? { tip: fromPaise(bill.tipPaise) } : {}),
   }
 }

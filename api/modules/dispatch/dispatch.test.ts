@@ -163,9 +163,15 @@ describe('shift and dispatch', () => {
     expect(on.status).toBe(200)
     expect(on.body.data).toMatchObject({ onShift: true, store: { _id: SEEDED_DEFAULT_STORE }, orders: [] })
     const order = await place()
+    // The shopper's delivery instructions (as a placement with them writes them) reach the rider.
+    await t.db
+      .update(orders)
+      .set({ deliveryInstructions: { chips: ['leave_at_door'], note: 'Gate code 4521' } })
+      .where(eq(orders.id, order._id))
     expect((await pack(order._id)).status).toBe(200)
     const state = await me(rider)
     expect(state.orders).toHaveLength(1)
+    expect(state.orders[0].deliveryInstructions).toEqual({ chips: ['leave_at_door'], note: 'Gate code 4521' })
     expect(state.orders[0]).toMatchObject({
       _id: order._id,
       status: 'packed',

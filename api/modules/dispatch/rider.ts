@@ -9,6 +9,7 @@ import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { User } from '../../db/schema.ts'
 import { orderLines, orders, riderShifts, stores, users } from '../../db/schema.ts'
+import { instructionsEmpty } from '../../../contract/tip.ts'
 import { recordAudit } from '../../lib/audit.ts'
 import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
 import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
@@ -54,6 +55,7 @@ export async function riderState(deps: Pick<AppDeps, 'db' | 'commerce'>, rider: 
       needsCode: sql<boolean>`${orders.deliveryCode} is not null`,
       dispatchedAt: orders.dispatchedAt,
       version: orders.version,
+      deliveryInstructions: orders.deliveryInstructions,
       storeId: stores.id,
       storeName: stores.name,
       storeArea: stores.area,
@@ -82,6 +84,7 @@ export async function riderState(deps: Pick<AppDeps, 'db' | 'commerce'>, rider: 
     dispatchedAt: r.dispatchedAt?.toISOString() ?? null,
     version: r.version,
     needsCode: Boolean(r.needsCode),
+    ...(instructionsEmpty(r.deliveryInstructions) ? {} : { deliveryInstructions: r.deliveryInstructions! }),
   }))
   const onShift = shift?.onShift ?? false
   return {

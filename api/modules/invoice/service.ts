@@ -107,6 +107,7 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
       deliveryChargePaise: orders.deliveryChargePaise,
       roundingPaise: orders.roundingPaise,
       grandTotalPaise: orders.grandTotalPaise,
+      tipPaise: orders.tipPaise,
       buyer: users.name,
     })
     .from(orders)
@@ -167,7 +168,9 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
       couponDiscountPaise: row.couponDiscountPaise,
       deliveryChargePaise: row.deliveryChargePaise,
       roundingPaise: row.roundingPaise,
-      grandTotalPaise: row.grandTotalPaise,
+      // The tip is the delivery partner's, not the store's supply: the tax invoice leaves it out
+      // (docs/decisions/0070-tip-and-delivery-instructions.md); the order's bill shows it.
+      grandTotalPaise: row.grandTotalPaise - row.tipPaise,
     },
   }
 }

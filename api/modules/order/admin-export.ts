@@ -46,6 +46,7 @@ export const EXPORT_COLUMNS = [
   'Refunded (₹)',
   'Coupon',
   'Coupon discount (₹)',
+  'Tip (₹)',
 ] as const
 
 /** Paise as rupees with two decimals ("-0.40", "1234.50"), exact (integer arithmetic). */
@@ -80,6 +81,7 @@ interface ExportRow {
   refunded_paise: number
   coupon_code: string | null
   coupon_discount_paise: number
+  tip_paise: number
 }
 
 function toRecord(r: ExportRow): string[] {
@@ -106,6 +108,7 @@ function toRecord(r: ExportRow): string[] {
     paiseToRupeesText(r.refunded_paise),
     guardCell(r.coupon_code),
     paiseToRupeesText(r.coupon_discount_paise),
+    paiseToRupeesText(r.tip_paise),
   ]
 }
 
@@ -136,7 +139,7 @@ async function exportPage(
         case when o.status = 'cancelled' then o.cancel_reason end as cancel_reason,
         s.name as store_name, o.payment_state,
         (select coalesce(sum(r.amount_paise), 0)::int from refunds r where r.order_id = o.id and r.status = 'processed') as refunded_paise,
-        o.coupon_code, o.coupon_discount_paise
+        o.coupon_code, o.coupon_discount_paise, o.tip_paise
       from orders o join users u on u.id = o.user_id left join stores s on s.id = o.store_id ${where} ${adminOrderBy(filter.sort)} limit ${limit}`,
   )
 }

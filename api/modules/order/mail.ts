@@ -53,6 +53,8 @@ function confirmationText(name: string, order: Order): string {
       ? [`Coupon (${order.bill.couponCode}): −${rupees(order.bill.couponDiscount)}`]
       : []),
     `Delivery: ${order.bill.deliveryCharge === 0 ? 'FREE' : rupees(order.bill.deliveryCharge)}`,
+    // The tip (docs/commerce-api.md, "Tip and delivery instructions"): part of what is paid.
+    ...(order.bill.tip ? [`Delivery partner tip: ${rupees(order.bill.tip)}`] : []),
     ...(order.bill.roundingOff !== 0 ? [`Rounding off: ${signedRupees(order.bill.roundingOff)}`] : []),
     order.payment.state === 'cod'
       ? `To pay on delivery (cash): ${rupees(order.totalAmt)}`

@@ -45,6 +45,7 @@ import { computeBill } from '../cart/bill.ts'
 import { cartCouponCode, categoryIdsOf, couponByCode, evaluateFor } from '../coupon/checkout.ts'
 import type { CouponVerdict } from '../coupon/evaluate.ts'
 import { COUPON_REASONS } from '../../../contract/coupon.ts'
+import type { DeliveryInstructions } from '../../../contract/tip.ts'
 import { returnOrderStock, takeStock } from '../inventory/service.ts'
 import { deliveryMinutes, openOrderCount, type StoreInfo } from '../store/service.ts'
 
@@ -371,12 +372,16 @@ export interface OrderToWrite {
   now: Date
   /** The coupon that applies (`couponAtPlacement`): its discount and each line's share, in the lines' order. */
   coupon?: { id: string; code: string; discountPaise: number; shares: number[] }
+  /** The tip for the delivery partner, paise, whole rupees (0 or absent: none). */
+  tipPaise?: number
+  /** The delivery instructions (null or absent: none). */
+  instructions?: DeliveryInstructions | null
 }
 
 /**
  * Writes the order, its lines and its first status. The bill is the cart's (api/modules/cart/bill.ts):
- * the checkout showed exactly this, rounding to the rupee included and the coupon's discount taken
- * off; an MRP below the selling price counts as the selling price. The order keeps the delivery time of `store` to the address at `now`,
+ * the checkout showed exactly this, rounding to the rupee included, the coupon's discount taken
+ * off and the tip added; an MRP below the selling price counts as the selling price. The order keeps the delivery time of `store` to the address at `now`,
  * the store's queue of open orders included (docs/stores.md).
  * @returns the new order's id
  */
@@ -389,6 +394,7 @@ export async function writeOrder(tx: Tx, commerce: AppDeps['commerce'], order: O
     priced.map((l) => ({ quantity: l.line.quantity, sellingPaise: l.sellingPaise, mrpPaise: l.mrpPaise })),
     commerce,
     order.coupon,
+    order.tipPaise ?? 0,
   )
   const number = await nextOrderNumber(tx, order.now)
   const { store, now } = order
@@ -419,6 +425,8 @@ export async function writeOrder(tx: Tx, commerce: AppDeps['commerce'], order: O
     couponId: bill.coupon ? order.coupon!.id : null,
     couponCode: bill.coupon?.code ?? null,
     couponDiscountPaise: bill.coupon?.discountPaise ?? 0,
+    tipPaise: bill.tipPaise ?? 0,
+    deliveryInstructions: order.instructions ?? null,
   })
   await tx.insert(orderLines).values(
     priced.map(({ line, sellingPaise, mrpPaise }, position) => ({

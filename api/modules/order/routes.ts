@@ -22,6 +22,7 @@
  *   order's lines added to the cart, capped (docs/commerce-api.md, "Order again"); spends a cart write
  */
 import type { Context } from 'hono'
+import { CheckoutPreferencesSchema } from '../../../contract/tip.ts'
 import { z } from 'zod'
 import type { AppDeps } from '../../deps.ts'
 import { STORE_HEADER, requestStore } from '../store/service.ts'
@@ -63,6 +64,7 @@ import {
   ORDER_PLACED,
   orderDetails,
   placeCashOnDelivery,
+  checkoutPreferences,
   reorder,
 } from './service.ts'
 import { PagingExtraShape } from '../../../contract/paging.ts'
@@ -139,6 +141,9 @@ export function orderRoutes(deps: AppDeps) {
         storeId: c.req.header(STORE_HEADER),
         spendBudget: () => consume(deps.rateLimits.orderByUser, user.id),
         shownCouponDiscountPaise: body.couponDiscount === undefined ? undefined : toPaise(body.couponDiscount),
+        tipPaise: body.tip === undefined ? undefined : toPaise(body.tip),
+        shownTipPaise: body.shownTip === undefined ? undefined : toPaise(body.shownTip),
+        instructions: body.deliveryInstructions,
       })
       if (outcome.kind === 'coupon') return c.json({ ...failure(outcome.message), coupon: outcome.coupon, bill: outcome.bill }, 409)
       if (outcome.kind === 'changed') {
@@ -153,6 +158,17 @@ export function orderRoutes(deps: AppDeps) {
       }
       return ok(c, ORDER_PLACED, outcome.order, {}, outcome.created ? 201 : 200)
     },
+  )
+  endpoint(
+    {
+      method: 'get',
+      path: '/checkout-preferences',
+      summary: 'The shopper\'s remembered checkout choices: the last tip (docs/commerce-api.md, "Tip and delivery instructions")',
+      access: 'user',
+      answers: { 200: { description: 'The preferences', data: CheckoutPreferencesSchema } },
+    },
+    requireUser(deps),
+    async (c) => ok(c, 'Checkout preferences', await checkoutPreferences(deps, currentUser(c).id)),
   )
   endpoint(
     {

@@ -16,7 +16,7 @@ import { DEFAULT_DELIVERY_CODE_ABOVE_PAISE, type CommerceSettings } from '../../
 import type { Db, Tx } from '../../db/db.ts'
 import { lockUserRow } from '../../db/locks.ts'
 import { queryRows } from '../../db/query.ts'
-import { cartLines, carts, orderLines, orders, riderShifts } from '../../db/schema.ts'
+import { cartLines, carts, orderLines, orders, riderShifts, users } from '../../db/schema.ts'
 import { canMove, type OrderStatus } from '../../../contract/order-status.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
@@ -31,6 +31,7 @@ import { COUPON_REASONS, type CartCoupon } from '../../../contract/coupon.ts'
 import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../cart/service.ts'
 import type { AdminOrderFilter, BulkStatusOutcome, CartChange, Order, ReorderLeftOut, ReorderReason } from '../../../contract/order.ts'
 import type { PaymentState } from '../../../contract/payment.ts'
+import { instructionsEmpty, type CheckoutPreferences, type DeliveryInstructions } from '../../../contract/tip.ts'
 import { adminOrderBy, adminOrderCondition, adminOrderWhere } from './admin-filter.ts'
 import {
   boundLockWaits,
@@ -85,13 +86,16 @@ export function orderStore(stores: StoreInfo[], named: StoreInfo | undefined, pi
 }
 
 /**
- * A coupon that no longer gives what the checkout showed (docs/offers.md, "At placement"): the
- * cart's coupon now (applied with its discount, or the reason), the bill as it now is, and the message.
+ * A bill that is not what the checkout showed: the coupon no longer gives what it showed
+ * (docs/offers.md, "At placement"), or the tip chosen is not the tip the bill showed
+ * (docs/commerce-api.md, "Tip and delivery instructions"). The cart's coupon now (applied with its
+ * discount, or the reason; absent for a tip change without a coupon), the bill as it now is, and the
+ * message. Answered as a 409 with `coupon` and `bill` beside it.
  */
 export interface CouponChange {
   kind: 'coupon'
   message: string
-  coupon: CartCoupon
+  coupon?: CartCoupon
   bill: Bill
 }
 
@@ -116,6 +120,9 @@ export interface OrderRow {
   coupon_discount_paise: number
   /** The 4-digit delivery code of an order out for delivery that needs one (migration 0042), else null. */
   delivery_code: string | null
+  /** The tip, paise (0: none), and the delivery instructions (null: none); migration 0041. */
+  tip_paise: number
+  delivery_instructions: DeliveryInstructions | null
   cancel_reason: string | null
   version: number
   createdAt: string
@@ -151,7 +158,8 @@ export interface OrderRow {
 
 const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.user_id as "userId", o.status,
     o.payment_method as payment_status, o.delivery_address, o.items_total_mrp_paise, o.items_total_paise,
-    o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.coupon_code, o.coupon_discount_paise, o.delivery_code, o.cancel_reason, o.version,
+    o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.coupon_code, o.coupon_discount_paise, o.delivery_code,
+    o.tip_paise, o.delivery_instructions, o.cancel_reason, o.version,
     ${isoTimestamp(sql`o.created_at`)} as "createdAt", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
     (select coalesce(json_agg(json_build_object('productId', l.product_id, 'name', l.name, 'image', l.image, 'unit', l.unit,
         'brand', l.brand, 'quantity', l.quantity, 'sellingPaise', l.unit_price_paise, 'mrpPaise', l.mrp_paise,
@@ -180,6 +188,7 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
       ...(row.coupon_code && row.coupon_discount_paise > 0
         ? { coupon: { code: row.coupon_code, discountPaise: row.coupon_discount_paise } }
         : {}),
+      tipPaise: row.tip_paise,
     },
     deps.commerce,
   )
@@ -232,6 +241,7 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
     },
     // The shopper's own answer only (an admin's or the order desk's never: docs/delivery.md, "Delivery code").
     ...(!withCustomer && row.status === 'out_for_delivery' && row.delivery_code ? { deliveryCode: row.delivery_code } : {}),
+    ...(instructionsEmpty(row.delivery_instructions) ? {} : { deliveryInstructions: row.delivery_instructions! }),
   }
 }
 
@@ -361,6 +371,9 @@ export async function placeCashOnDelivery(
  * What a placement is asked for: the address, the idempotency key, the store named if any, the
  * order budget, and the coupon discount the checkout showed (paise; undefined: the client shows no
  * coupon, as the original client, and the cart's code is used if it applies, dropped otherwise).
+ * `tipPaise` (whole rupees 1..₹200 in paise, contract/tip.ts `TipSchema`; undefined: none),
+ * `shownTipPaise` (the tip the checkout's bill showed; undefined: the client shows no tip) and
+ * `instructions` (docs/commerce-api.md, "Tip and delivery instructions").
  */
 export interface PlacementInput {
   addressId: string
@@ -368,6 +381,23 @@ export interface PlacementInput {
   storeId?: string
   spendBudget?: () => Promise<void>
   shownCouponDiscountPaise?: number
+  tipPaise?: number
+  shownTipPaise?: number
+  instructions?: DeliveryInstructions
+}
+
+/**
+ * The shopper's remembered checkout choices: the tip of their last order placed with a tip shown,
+ * rupees (0: none, or never chosen), preselected by the next checkout.
+ */
+export async function checkoutPreferences(deps: Pick<OrderDeps, 'db'>, userId: string): Promise<CheckoutPreferences> {
+  const [row] = await deps.db.select({ lastTipPaise: users.lastTipPaise }).from(users).where(eq(users.id, userId))
+  return { tip: fromPaise(row?.lastTipPaise ?? 0) }
+}
+
+/** The 409 message of a tip that is not the tip the bill showed. */
+export function tipChangedMessage(tipPaise: number, grandTotalPaise: number): string {
+  return `${tipPaise > 0 ? `With your tip of ₹${fromPaise(tipPaise)}` : 'Without a tip'} the total is ₹${fromPaise(grandTotalPaise)}. Check the bill and place the order again.`
 }
 
 /**
@@ -491,6 +521,35 @@ export async function placeFromCart(
           : { code: '', description: '', applied: false, discount: 0, reason: COUPON_REASONS.unknown }
         return { kind: 'coupon', message: coupon.change.message, coupon: answer, bill: billToWire(bill, deps.commerce) }
       }
+      const tipPaise = input.tipPaise ?? 0
+      if (input.shownTipPaise !== undefined && input.shownTipPaise !== tipPaise) {
+        // The tip chosen is not the one the bill showed (a page without JavaScript shows the bill of
+        // the last tip): nothing written, the bill with the new tip, which the next press sends.
+        const bill = computeBill(
+          lines.map((l) => {
+            const sellingPaise = toPaise(l.sellingPrice)
+            return { quantity: l.quantity, sellingPaise, mrpPaise: Math.max(toPaise(l.mrp), sellingPaise) }
+          }),
+          deps.commerce,
+          coupon.write,
+          tipPaise,
+        )
+        const answer: CartCoupon | undefined = found
+          ? {
+              code: found.code,
+              description: found.description,
+              applied: found.verdict.applies,
+              discount: found.verdict.applies ? fromPaise(found.verdict.discountPaise) : 0,
+              reason: found.verdict.applies ? null : found.verdict.reason,
+            }
+          : undefined
+        return {
+          kind: 'coupon',
+          message: tipChangedMessage(tipPaise, bill.grandTotalPaise),
+          ...(answer ? { coupon: answer } : {}),
+          bill: billToWire(bill, deps.commerce),
+        }
+      }
 
       const reserved = await reserveStock(tx, store.id, lines)
       if (reserved.short) throw Conflict(`Only ${reserved.short.stock} left in stock of ${reserved.short.name}`)
@@ -503,7 +562,13 @@ export async function placeFromCart(
         payment,
         now,
         coupon: coupon.write,
+        tipPaise,
+        instructions: instructionsEmpty(input.instructions) ? null : input.instructions!,
       })
+      // Remembered for the next checkout (preselected there): a client that chose a tip, or showed
+      // one (none chosen is remembered as none); the original client, which shows none, changes nothing.
+      if (input.tipPaise !== undefined || input.shownTipPaise !== undefined)
+        await tx.update(users).set({ lastTipPaise: tipPaise }).where(eq(users.id, user.id))
       await payment.finish(tx, deps, { orderId: id, userId: user.id, now })
       return { kind: 'placed', row: (await findOrder(tx, id))!, created: true, stock: reserved.stock }
     })

@@ -468,6 +468,55 @@ describe('refunds', () => {
     await waitFor(async () => (await details(who, order._id)).payment.state === 'refunded')
   })
 
+  it('a tip is paid online with the order; a cancellation refunds it with the rest, a line refund never gives it back', async () => {
+    const a = await insertProduct(t.db, { name: 'Almonds', price: 300, sellingPrice: 300, stock: 6 })
+    const b = await insertProduct(t.db, { name: 'Figs', price: 300, sellingPrice: 300, stock: 6 })
+    const startWithTip = (who: Shopper) =>
+      t.call('payment/start', {
+        method: 'POST',
+        json: {
+          addressId: who.addressId,
+          method: 'upi',
+          ...urls,
+          tip: 30,
+          shownTip: 30,
+          deliveryInstructions: { chips: ['avoid_calling'] },
+        },
+        token: who.token,
+        headers: { 'Idempotency-Key': `pay-key-${process.pid}-${++keySeq}` },
+      })
+    // Cancelled: the whole payment comes back, tip included.
+    const who = await shopper()
+    await add(who, a.id)
+    await add(who, b.id)
+    const { order, checkout } = (await startWithTip(who)).body.data
+    expect(order.bill).toMatchObject({ itemsTotal: 600, tip: 30, grandTotal: 630 })
+    expect(order.deliveryInstructions).toEqual({ chips: ['avoid_calling'], note: '' })
+    expect(checkout.amount).toBe(63000)
+    await callback(await provider.complete(checkout.providerOrderId, 'captured'))
+    const res = await t.call('order/cancel', { method: 'POST', json: { orderId: order._id }, token: who.token })
+    expect(res.body.data.payment.refunds).toMatchObject([{ amount: 630, reason: 'Order cancelled' }])
+    await waitFor(async () => (await details(who, order._id)).payment.state === 'refunded')
+
+    // Each line refunded on its own: what was paid for the lines, never the tip (still partly refunded).
+    const other = await shopper()
+    await add(other, a.id)
+    await add(other, b.id)
+    const second = (await startWithTip(other)).body.data
+    await callback(await provider.complete(second.checkout.providerOrderId, 'captured'))
+    for (const productId of [a.id, b.id]) {
+      const line = await t.call('payment/refund-line', {
+        method: 'POST',
+        json: { orderId: second.order._id, productId },
+        token: admin.token,
+      })
+      expect(line.status).toBe(200)
+    }
+    // Both refunds settled by the provider's webhooks: still partly refunded, the tip kept.
+    await waitFor(async () => (await details(other, second.order._id)).payment.state === 'partially_refunded')
+    expect((await details(other, second.order._id)).payment).toMatchObject({ state: 'partially_refunded', refunded: 600 })
+  })
+
   it('staff may not cancel a paid order (it refunds it: 403, nothing written), alone or in a bulk move; COD they may, an admin both', async () => {
     const staff = await createStaff(t)
     const p = await insertProduct(t.db, { name: 'Pistachios', price: 600, sellingPrice: 550, stock: 5 })

@@ -91,6 +91,9 @@ export function paymentRoutes(deps: AppDeps) {
         cancelUrl: body.cancelUrl,
         spendBudget: () => consume(deps.rateLimits.orderByUser, user.id),
         shownCouponDiscountPaise: body.couponDiscount === undefined ? undefined : toPaise(body.couponDiscount),
+        tipPaise: body.tip === undefined ? undefined : toPaise(body.tip),
+        shownTipPaise: body.shownTip === undefined ? undefined : toPaise(body.shownTip),
+        instructions: body.deliveryInstructions,
       })
       if (outcome.kind === 'coupon') return c.json({ ...failure(outcome.message), coupon: outcome.coupon, bill: outcome.bill }, 409)
       if (outcome.kind === 'changed') {

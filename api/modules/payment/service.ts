@@ -30,7 +30,15 @@ import type { StockChange } from '../../lib/cache.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { orderUnitsByProduct } from '../inventory/service.ts'
-import { COD_METHOD, findOrder, ORDER_NOT_FOUND, placeFromCart, toOrderAnswer, type CouponChange } from '../order/service.ts'
+import {
+  COD_METHOD,
+  findOrder,
+  ORDER_NOT_FOUND,
+  placeFromCart,
+  toOrderAnswer,
+  type CouponChange,
+  type PlacementInput,
+} from '../order/service.ts'
 import { confirmOrder, recordStatus, releaseStock, reserveStock } from '../order/placement.ts'
 import type { z } from 'zod'
 import type { CallbackOutcome, Checkout, OnlineMethodName, RetryPaymentSchema, StartPaymentSchema } from '../../../contract/payment.ts'
@@ -77,7 +85,8 @@ export async function startOnlinePayment(
     spendBudget?: () => Promise<void>
     /** The coupon discount the checkout showed, paise (api/modules/order/service.ts `PlacementInput`). */
     shownCouponDiscountPaise?: number
-  } & ReturnUrls,
+  } & Pick<PlacementInput, 'tipPaise' | 'shownTipPaise' | 'instructions'> &
+    ReturnUrls,
 ): Promise<StartOutcome> {
   const reservationExpiresAt = new Date(deps.clock().getTime() + deps.payments.reservationMs)
   const outcome = await placeFromCart(
@@ -89,6 +98,9 @@ export async function startOnlinePayment(
       storeId: input.storeId,
       spendBudget: input.spendBudget,
       shownCouponDiscountPaise: input.shownCouponDiscountPaise,
+      tipPaise: input.tipPaise,
+      shownTipPaise: input.shownTipPaise,
+      instructions: input.instructions,
     },
     {
       status: 'payment_pending',

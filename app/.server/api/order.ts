@@ -9,6 +9,7 @@ import { parseAnswer, parseData, UNEXPECTED_ANSWER, upstream, upstreamResponse, 
 import { BillSchema, CartExtraShape, CartItemSchema, type Bill } from '../../../contract/cart.ts'
 import { CartCouponSchema, type CartCoupon } from '../../../contract/coupon.ts'
 import { successOf } from '../../../contract/envelope.ts'
+import { CheckoutPreferencesSchema, type CheckoutPreferences } from '../../../contract/tip.ts'
 import { orderFilterQuery } from '../../lib/order-filters.ts'
 
 import {
@@ -85,11 +86,17 @@ export async function placeCashOnDeliveryOrder(
   session: RequestSession,
   addressId: string,
   idempotencyKey: string,
-  opts: { clientIp?: string; couponDiscount?: number } = {},
+  opts: { clientIp?: string; couponDiscount?: number } & TipChoice = {},
 ): Promise<PlaceOrderResult> {
   const result = await upstream(api, 'order/cash-on-delivery', {
     method: 'POST',
-    json: { addressId, couponDiscount: opts.couponDiscount } satisfies z.input<typeof PlaceOrderSchema>,
+    json: {
+      addressId,
+      couponDiscount: opts.couponDiscount,
+      tip: opts.tip,
+      shownTip: opts.shownTip,
+      deliveryInstructions: opts.deliveryInstructions,
+    } satisfies z.input<typeof PlaceOrderSchema>,
     headers: { 'Idempotency-Key': idempotencyKey, ...(await placementStoreHeader(api)) },
     session,
     clientIp: opts.clientIp,
@@ -107,21 +114,36 @@ export async function placeCashOnDeliveryOrder(
 }
 
 /**
- * A placement refused because the coupon no longer gives what the checkout showed (docs/offers.md,
- * "At placement"): the message, the cart's coupon now and the bill as it now is.
+ * The tip and delivery instructions a placement sends (docs/commerce-api.md, "Tip and delivery
+ * instructions"): the tip chosen (rupees; undefined: none), the tip the page's bill showed, the instructions.
+ */
+export type TipChoice = Pick<z.input<typeof PlaceOrderSchema>, 'tip' | 'shownTip' | 'deliveryInstructions'>
+
+/**
+ * A placement refused because the bill is not the one the checkout showed: the coupon no longer
+ * gives what it showed (docs/offers.md, "At placement") or the tip chosen is not the bill's
+ * (docs/commerce-api.md, "Tip and delivery instructions"). The message, the cart's coupon now (null:
+ * not answered, a tip change without a coupon) and the bill as it now is.
  */
 export interface CouponChanged {
   kind: 'coupon-changed'
   message: string
-  coupon: CartCoupon
+  coupon: CartCoupon | null
   bill: Bill
 }
 
-/** The coupon change of a placement's 409 (`coupon` and `bill` beside the envelope), or null. */
+/** The bill change of a placement's 409 (`bill`, and `coupon` when there is one, beside the envelope), or null. */
 export function couponChanged(result: { message: string; extra?: Record<string, unknown> }): CouponChanged | null {
   const coupon = CartCouponSchema.safeParse(result.extra?.coupon)
   const bill = BillSchema.safeParse(result.extra?.bill)
-  return coupon.success && bill.success ? { kind: 'coupon-changed', message: result.message, coupon: coupon.data, bill: bill.data } : null
+  return bill.success
+    ? { kind: 'coupon-changed', message: result.message, coupon: coupon.success ? coupon.data : null, bill: bill.data }
+    : null
+}
+
+/** The shopper's remembered checkout choices (GET /api/order/checkout-preferences): the last tip, rupees (0: none). */
+export async function checkoutPreferences(api: Api, session: RequestSession): Promise<UpstreamResult<CheckoutPreferences>> {
+  return parseData(await upstream(api, 'order/checkout-preferences', { method: 'GET', session }), CheckoutPreferencesSchema)
 }
 
 /** The shopper's orders, newest first (GET /api/order/order-list). */

@@ -7,6 +7,12 @@
  * (app/components/coupon-box.tsx); the form posts the coupon discount it showed, and a placement
  * refused because it changed (409) shows the message and the bill as it now is.
  *
+ * Tip and delivery instructions (docs/commerce-api.md, "Tip and delivery instructions";
+ * app/components/tip-and-instructions.tsx): inside the place-order form, the tip preselected with the
+ * shopper's last one; the bill shows the tip and the form posts it as `shownTip`. With JavaScript the
+ * bill follows the chosen tip at once; without it a tip changed since the bill was drawn comes back
+ * as the API's 409 with the bill that has it, and the next press places the order.
+ *
  * The form carries an idempotency key made when the page was rendered, so a double click, a refresh
  * or a retry after a dropped connection places exactly one order. The server prices everything: if a
  * price changed or a line ran short since it was added, nothing is ordered, the cart is corrected and
@@ -32,7 +38,7 @@ import type { Route } from './+types/index'
 import { failureInit, throwFailure } from '../../.server/failure.ts'
 import * as addressApi from '../../.server/api/address.ts'
 import { applyCoupon, getCartForLoaders, getOffers, removeCoupon } from '../../.server/api/cart.ts'
-import { placeCashOnDeliveryOrder } from '../../.server/api/order.ts'
+import { checkoutPreferences, placeCashOnDeliveryOrder } from '../../.server/api/order.ts'
 import { startPayment } from '../../.server/api/payment.ts'
 import { PAYMENT_CALLBACK_PATH } from '../../.server/csrf.ts'
 import { env } from '../../.server/env.ts'
@@ -64,7 +70,10 @@ import { itemCountLabel } from '../../lib/cart.ts'
 import { brandOf } from '../../lib/catalog-cards.ts'
 import { formatRupees, lineAmount } from '../../lib/money.ts'
 import { addressDefaultsFromLocation, addressLine } from '../../lib/schemas/address.ts'
-import { PlaceOrderFormSchema } from '../../lib/schemas/checkout.ts'
+import { PlaceOrderFormSchema, TIP_CHOICES, type TipChoiceValue } from '../../lib/schemas/checkout.ts'
+import { TipAndInstructions, tipDefaults, type TipAndInstructionsValue } from '../../components/tip-and-instructions.tsx'
+import { billWithTip } from '../../../contract/tip.ts'
+import { useState } from 'react'
 import { apiOf } from '../../.server/api-context.ts'
 
 export const meta: Route.MetaFunction = () => [{ title: `Checkout | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
@@ -94,6 +103,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   if (!addresses.ok) throwFailure(addresses)
   // The offers are a help, not the order: without them the page still works.
   const offers = await getOffers(api, session, { clientIp: clientIp(request) })
+  // The remembered tip is a convenience too: without it the tip starts at none.
+  const prefs = await checkoutPreferences(api, session)
   if (cart.data.lines.length === 0)
     throw redirectWithToast(session, '/cart', { type: 'message', message: 'Your cart is empty: add something first' })
   const wanted = url.searchParams.get('address')
@@ -113,6 +124,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     selected,
     addingAddress: url.searchParams.get('add-address') === '1' || addresses.data.length === 0,
     offers: offers.ok ? offers.data : [],
+    lastTip: prefs.ok ? prefs.data.tip : 0,
     namePrompt: showsNamePrompt(session, user),
     // A random UUID: a fresh key per rendered checkout, reused by every resubmission of that page.
     idempotencyKey: randomUUID(),
@@ -150,13 +162,42 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     return redirectWithToast(session, CHECKOUT_PATH, { type: 'success', message: `Coupon ${code.data.code} applied` })
   }
 
-  const parsed = PlaceOrderFormSchema.safeParse(Object.fromEntries(formData))
-  if (!parsed.success) return data({ placeError: parsed.error.issues[0]!.message, changes: null, changeLocation: false }, { status: 400 })
+  // What the tip and instructions groups showed, sent back with any refusal so the page keeps them.
+  const choice = String(formData.get('tip') ?? '0')
+  const chosen: TipAndInstructionsValue = {
+    choice: (TIP_CHOICES as readonly string[]).includes(choice) ? (choice as TipChoiceValue) : '0',
+    other: String(formData.get('tipOther') ?? '').slice(0, 20),
+    chips: formData.getAll('chips').map(String).slice(0, 10),
+    note: String(formData.get('note') ?? '').slice(0, 200),
+  }
+  const parsed = PlaceOrderFormSchema.safeParse({ ...Object.fromEntries(formData), chips: formData.getAll('chips') })
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    const onTipOrNote = ['tipOther', 'note', 'chips'].includes(String(issue.path[0]))
+    const shown = Number(formData.get('shownTip'))
+    return data(
+      {
+        placeError: onTipOrNote ? null : issue.message,
+        tipError: onTipOrNote ? issue.message : null,
+        changes: null,
+        changeLocation: false,
+        chosen,
+        billTip: Number.isInteger(shown) && shown >= 0 ? shown : 0,
+      },
+      { status: 400 },
+    )
+  }
+  const tipChoice = {
+    tip: parsed.data.tipRupees > 0 ? parsed.data.tipRupees : undefined,
+    shownTip: parsed.data.shownTip,
+    deliveryInstructions: parsed.data.deliveryInstructions,
+  }
   const outcome =
     parsed.data.payment === 'cod'
       ? await placeCashOnDeliveryOrder(api, session, parsed.data.addressId, parsed.data.idempotencyKey, {
           clientIp: clientIp(request),
           couponDiscount: parsed.data.couponDiscount,
+          ...tipChoice,
         })
       : await startPayment(
           api,
@@ -170,6 +211,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
             callbackUrl: `${env.publicUrl ?? url.origin}${PAYMENT_CALLBACK_PATH}`,
             cancelUrl: `${env.publicUrl ?? url.origin}${CHECKOUT_PATH}`,
             couponDiscount: parsed.data.couponDiscount,
+            ...tipChoice,
           },
           { clientIp: clientIp(request) },
         )
@@ -178,12 +220,14 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   }
   // Online: the order waits with its items held; the pay page opens the provider's checkout.
   if (outcome.kind === 'checkout') throw redirect(`/checkout/pay/${encodeURIComponent(outcome.order._id)}`)
+  // Every refusal below keeps what the tip and instructions groups showed; the bill shows the tip chosen.
+  const kept = { chosen, billTip: parsed.data.tipRupees }
   if (outcome.kind === 'cart-changed')
-    return data({ placeError: outcome.message, changes: outcome.changes, changeLocation: false }, { status: 409 })
+    return data({ placeError: outcome.message, changes: outcome.changes, changeLocation: false, ...kept }, { status: 409 })
   // The coupon no longer gives what the page showed: the message and the bill as it now is, which the
   // page shows (and posts again) instead of the cart's.
   if (outcome.kind === 'coupon-changed')
-    return data({ placeError: outcome.message, changes: null, changeLocation: false, couponBill: outcome.bill }, { status: 409 })
+    return data({ placeError: outcome.message, changes: null, changeLocation: false, couponBill: outcome.bill, ...kept }, { status: 409 })
   if (outcome.status === 400 && /empty/i.test(outcome.message))
     throw redirectWithToast(session, '/cart', { type: 'error', message: outcome.message })
   // The API's status, and with a 429 (orders per hour) its Retry-After. A 422 is the store's
@@ -195,6 +239,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
       changes: null,
       changeLocation,
       toast: changeLocation ? { type: 'error' as const, message: outcome.message } : null,
+      ...kept,
     },
     failureInit({ ...outcome, ok: false, issues: [] }),
   )
@@ -204,7 +249,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const { cart, addresses, services, selected, addingAddress, idempotencyKey, newAddress, offers } = loaderData
   const couponReply = actionData && 'couponError' in actionData ? actionData : null
   const couponBill = actionData && 'couponBill' in actionData ? (actionData.couponBill as Bill | undefined) : undefined
-  const bill: Bill = couponBill ?? cart.bill
+  // The tip groups as last posted (a refusal), else the shopper's last tip preselected.
+  const chosen = actionData && 'chosen' in actionData ? actionData.chosen : tipDefaults(loaderData.lastTip)
+  const [tip, setTip] = useState(actionData && 'billTip' in actionData ? actionData.billTip : loaderData.lastTip)
+  const tipError = actionData && 'tipError' in actionData ? actionData.tipError : null
+  const bill: Bill = billWithTip(couponBill ?? cart.bill, tip)
   const location = useShopperLocation()
   const storeRefusal = checkoutRefusal(location)
   const isPlacing = useIsPending({ formAction: CHECKOUT_PATH })
@@ -343,6 +392,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             ))}
           </fieldset>
         </section>
+        <TipAndInstructions formId={PLACE_ORDER_FORM_ID} value={chosen} error={tipError} onTip={setTip} />
       </div>
 
       <aside className="flex min-w-0 flex-col gap-4">
@@ -384,6 +434,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <Form method="post" action={CHECKOUT_PATH} id={PLACE_ORDER_FORM_ID} className="flex flex-col gap-2">
           <input type="hidden" name="intent" value="place" />
           <input type="hidden" name="couponDiscount" value={bill.couponDiscount ?? 0} />
+          <input type="hidden" name="shownTip" value={bill.tip ?? 0} />
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           <ErrorList errors={placeError && !changes?.length ? [placeError] : []} role="alert" />
           {offerLocationChange ? <ChangeLocationLink /> : null}
