@@ -4,29 +4,13 @@
  * (on the cart page and at checkout), and the offers of both pages say how much more unlocks it; at ₹199 or more the code takes ₹50 off the bill, the
  * cash-on-delivery order is placed with it, and the order's bill shows the discount.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { api, isJs, newUser, registerViaApi, submitLogin, waitForHydration } from './helpers.ts'
-
-interface Priced {
-  _id: string
-  name: string
-  sellingPrice: number
-  stock: number
-}
+import { expect, test, type Page } from '@playwright/test'
+import { billRegion, midPricedProduct, shopperReadyToCheckout } from './checkout-fixtures.ts'
+import { isJs, submitLogin, waitForHydration } from './helpers.ts'
 
 test.use({ viewport: { width: 360, height: 800 } })
 
-/** A product in stock priced between ₹40 and ₹150, so one unit is below ₹199 and a few reach it. */
-async function product(request: APIRequestContext): Promise<Priced> {
-  for (const search of ['biscuits', 'chips', 'juice', 'soap', 'masala', 'noodles']) {
-    const found = (await api<Priced[]>(request, '/product/search-product', { search, page: 1, limit: 50 })).data
-    const hit = found.find((p) => p.sellingPrice >= 40 && p.sellingPrice <= 150 && p.stock >= 8)
-    if (hit) return hit
-  }
-  throw new Error('no product between ₹40 and ₹150 in stock found')
-}
-
-const bill = (page: Page) => page.getByRole('region', { name: 'Bill details' })
+const bill = billRegion
 
 /** The page is no wider than the 360 px viewport. */
 async function expectNoSideScroll(page: Page) {
@@ -45,18 +29,8 @@ async function applyCode(page: Page, js: boolean, code: string) {
 test('WELCOME50: refused below ₹199 with the reason, then ₹50 off the bill and the order', async ({ page, request }, testInfo) => {
   test.setTimeout(120_000)
   const js = isJs(testInfo)
-  const item = await product(request)
-  const user = newUser(testInfo, 'coupon')
-  await registerViaApi(request, user)
-  const token = (await api<{ accessToken: string }>(request, '/user/login', { email: user.email, password: user.password })).data
-    .accessToken
-  const headers = { Authorization: `Bearer ${token}` }
-  expect((await request.post('/api/cart/create', { data: { productId: item._id }, headers })).ok()).toBe(true)
-  const address = await request.post('/api/address/create', {
-    data: { address_line: '221, 12th Main, HAL 2nd Stage', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9820098200' },
-    headers,
-  })
-  expect(address.ok()).toBe(true)
+  const item = await midPricedProduct(request)
+  const { user, headers } = await shopperReadyToCheckout(request, testInfo, 'coupon', item._id)
 
   await submitLogin(page, user.email, user.password)
   await expect(page).toHaveURL(/\/$/)

@@ -5,28 +5,13 @@
  * the bill with the tip, the second places it), the order page shows the tip line and the
  * instructions, the admin's order page the instructions, and the next checkout preselects ₹20.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { ADMIN, api, isJs, newUser, registerViaApi, signInWithPassword, submitLogin, waitForHydration } from './helpers.ts'
+import { expect, test, type Page } from '@playwright/test'
+import { billRegion, midPricedProduct, shopperReadyToCheckout } from './checkout-fixtures.ts'
+import { ADMIN, isJs, signInWithPassword, submitLogin, waitForHydration } from './helpers.ts'
 
 test.use({ viewport: { width: 360, height: 800 } })
 
-interface Priced {
-  _id: string
-  sellingPrice: number
-  stock: number
-}
-
-/** A product in stock priced between ₹40 and ₹150. */
-async function product(request: APIRequestContext): Promise<Priced> {
-  for (const search of ['biscuits', 'chips', 'juice', 'soap', 'masala', 'noodles']) {
-    const found = (await api<Priced[]>(request, '/product/search-product', { search, page: 1, limit: 50 })).data
-    const hit = found.find((p) => p.sellingPrice >= 40 && p.sellingPrice <= 150 && p.stock >= 8)
-    if (hit) return hit
-  }
-  throw new Error('no product between ₹40 and ₹150 in stock found')
-}
-
-const bill = (page: Page) => page.getByRole('region', { name: 'Bill details' })
+const bill = billRegion
 
 async function expectNoSideScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
@@ -39,18 +24,8 @@ test('₹20 and "Leave at the door": on the order, its pages and the admin’s; 
 }, testInfo) => {
   test.setTimeout(150_000)
   const js = isJs(testInfo)
-  const item = await product(request)
-  const user = newUser(testInfo, 'tip')
-  await registerViaApi(request, user)
-  const token = (await api<{ accessToken: string }>(request, '/user/login', { email: user.email, password: user.password })).data
-    .accessToken
-  const headers = { Authorization: `Bearer ${token}` }
-  expect((await request.post('/api/cart/create', { data: { productId: item._id }, headers })).ok()).toBe(true)
-  const address = await request.post('/api/address/create', {
-    data: { address_line: '221, 12th Main, HAL 2nd Stage', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9820098200' },
-    headers,
-  })
-  expect(address.ok()).toBe(true)
+  const item = await midPricedProduct(request)
+  const { user, headers } = await shopperReadyToCheckout(request, testInfo, 'tip', item._id)
 
   await submitLogin(page, user.email, user.password)
   await expect(page).toHaveURL(/\/$/)

@@ -17,7 +17,7 @@ import { DELIVERY_CODE_MAX_ATTEMPTS, RIDER_MESSAGES, wrongCodeMessage, type Ride
 import type { OrderStatus } from '../../../contract/order-status.ts'
 import { changeStatus, ORDER_NOT_FOUND } from '../order/service.ts'
 import { recordStatus } from '../order/placement.ts'
-import { batchSize, dispatchStore, HELD_STATUSES, type DispatchDeps } from './service.ts'
+import { batchSize, dispatchStore, handBackRiderOrders, HELD_STATUSES, type DispatchDeps } from './service.ts'
 
 /** What the rider's actions need: those of an order's status change, and dispatching. */
 export type RiderDeps = DispatchDeps & Parameters<typeof changeStatus>[0]
@@ -118,26 +118,7 @@ export async function setShift(deps: RiderDeps, rider: User, onShift: boolean): 
         .for('update')
     const [shift] = await tx.select().from(riderShifts).where(eq(riderShifts.userId, rider.id)).for('update')
     if (shift!.onShift === onShift) return []
-    let releasedIds: { id: string; version: number }[] = []
-    if (!onShift) {
-      const held = await tx
-        .select({ id: orders.id, status: orders.status, version: orders.version })
-        .from(orders)
-        .where(and(eq(orders.riderId, rider.id), inArray(orders.status, [...HELD_STATUSES])))
-        .for('update')
-      if (held.some((o) => o.status === 'out_for_delivery')) throw Conflict(RIDER_MESSAGES.inHand)
-      releasedIds = held.map((o) => ({ id: o.id, version: o.version + 1 }))
-      if (releasedIds.length > 0)
-        await tx
-          .update(orders)
-          .set({ riderId: null, dispatchedAt: null, version: sql`${orders.version} + 1`, updatedAt: now })
-          .where(
-            inArray(
-              orders.id,
-              releasedIds.map((o) => o.id),
-            ),
-          )
-    }
+    const releasedIds = onShift ? [] : await handBackRiderOrders(tx, rider.id, now, RIDER_MESSAGES.inHand)
     await tx.update(riderShifts).set({ onShift, freeSince: now, updatedAt: now }).where(eq(riderShifts.userId, rider.id))
     await recordAudit(tx, {
       actor: rider.id,

@@ -21,12 +21,46 @@ import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/db.ts'
 import { orders, riderShifts, users } from '../../db/schema.ts'
 import { recordAudit } from '../../lib/audit.ts'
+import { Conflict } from '../../lib/errors.ts'
 
 /** What dispatching needs. */
 export type DispatchDeps = Pick<AppDeps, 'db' | 'clock' | 'logger' | 'commerce'> & Partial<Pick<AppDeps, 'orderEvents'>>
 
 /** The statuses of an order a rider holds (given, or in hand). */
 export const HELD_STATUSES = ['packed', 'out_for_delivery'] as const
+
+/**
+ * Hands a rider's orders given but not picked up back to the store's queue, in the caller's
+ * transaction: the orders are locked (before any shift row: the order every writer locks them in),
+ * then left without a rider, each one version newer. Going off shift and leaving the rounds (another
+ * role, deactivated, another store) both do it (docs/delivery.md, "Riders").
+ * @returns the orders handed back, with their new versions (for the live status)
+ * @throws 409 `inHandMessage` while the rider has an order out for delivery: it is delivered or handed back first
+ */
+export async function handBackRiderOrders(
+  tx: Pick<Db, 'select' | 'update'>,
+  riderId: string,
+  now: Date,
+  inHandMessage: string,
+): Promise<{ id: string; version: number }[]> {
+  const held = await tx
+    .select({ id: orders.id, status: orders.status, version: orders.version })
+    .from(orders)
+    .where(and(eq(orders.riderId, riderId), inArray(orders.status, [...HELD_STATUSES])))
+    .for('update')
+  if (held.some((o) => o.status === 'out_for_delivery')) throw Conflict(inHandMessage)
+  if (held.length > 0)
+    await tx
+      .update(orders)
+      .set({ riderId: null, dispatchedAt: null, version: sql`${orders.version} + 1`, updatedAt: now })
+      .where(
+        inArray(
+          orders.id,
+          held.map((o) => o.id),
+        ),
+      )
+  return held.map((o) => ({ id: o.id, version: o.version + 1 }))
+}
 
 /** Most assignments one run makes: far above a store's riders × batch size; a guard, not a rule. */
 const MAX_ASSIGNMENTS_PER_RUN = 200

@@ -15,10 +15,10 @@
  * to Admin" while the account is not Active.
  */
 import { randomBytes } from 'node:crypto'
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
 import type { Db } from '../../db/client.ts'
-import { orders, refreshTokens, riderShifts, stores, users } from '../../db/schema.ts'
+import { refreshTokens, riderShifts, stores, users } from '../../db/schema.ts'
 import { recordAudit } from '../../lib/audit.ts'
 import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
 import { escapeHtml, type MailMessage } from '../../lib/mail.ts'
@@ -33,6 +33,7 @@ import {
 } from '../../../contract/staff.ts'
 import type { z } from 'zod'
 import { createUser, findUserByEmail } from '../user/service.ts'
+import { handBackRiderOrders } from '../dispatch/service.ts'
 
 /** What the staff services need: the database, the actor (the signed-in admin's id), mail and the public origin for the invite's link. */
 export type StaffDeps = Pick<AppDeps, 'db' | 'mailer' | 'logger' | 'publicUrl' | 'clock'> &
@@ -222,25 +223,9 @@ async function releaseRider(
   rider: { id: string; storeId: string | null },
   now: Date,
 ): Promise<{ storeId: string | null; orders: { id: string; version: number }[] }> {
-  const riderId = rider.id
-  const held = await tx
-    .select({ id: orders.id, status: orders.status, version: orders.version })
-    .from(orders)
-    .where(and(eq(orders.riderId, riderId), inArray(orders.status, ['packed', 'out_for_delivery'])))
-    .for('update')
-  if (held.some((o) => o.status === 'out_for_delivery')) throw Conflict(STAFF_MESSAGES.riderInHand)
-  if (held.length > 0)
-    await tx
-      .update(orders)
-      .set({ riderId: null, dispatchedAt: null, version: sql`${orders.version} + 1`, updatedAt: now })
-      .where(
-        inArray(
-          orders.id,
-          held.map((o) => o.id),
-        ),
-      )
-  await tx.update(riderShifts).set({ onShift: false, freeSince: now, updatedAt: now }).where(eq(riderShifts.userId, riderId))
-  return { storeId: rider.storeId, orders: held.map((o) => ({ id: o.id, version: o.version + 1 })) }
+  const handedBack = await handBackRiderOrders(tx, rider.id, now, STAFF_MESSAGES.riderInHand)
+  await tx.update(riderShifts).set({ onShift: false, freeSince: now, updatedAt: now }).where(eq(riderShifts.userId, rider.id))
+  return { storeId: rider.storeId, orders: handedBack }
 }
 
 /**
