@@ -9,8 +9,9 @@
 -- today's selling price. Without it (merge, reorder) the line becomes the most it may hold, up to
 -- what it holds plus p_qty, even when that is less than it holds (the stock fell: as checkout would),
 -- and an existing line keeps its price. A new line takes p_unit_price_paise, else today's selling
--- price in paise (numeric(12,2) × 100, exact), and p_created_at, else the moment of its insert (so
--- lines added together keep the order given). v_reason is 'ok' when all p_qty were added, else why
+-- price in paise (numeric(12,2) × 100, exact), and p_created_at, else the moment of its insert, and
+-- always after the cart's newest line: lines added together keep the order given even where the clock
+-- does not move between two inserts (PGlite's clock ticks in milliseconds). v_reason is 'ok' when all p_qty were added, else why
 -- not; v_added the units added, v_quantity the line's quantity after (null: no line), v_line its id.
 CREATE OR REPLACE FUNCTION "cart_line_add"(p_cart_id text, p_store_id text, p_product_id text, p_qty integer,
   p_whole boolean, p_new_line_id text, p_unit_price_paise integer, p_created_at timestamptz,
@@ -23,13 +24,15 @@ DECLARE
   v_stock integer;
   v_held integer;
   v_line_count integer;
+  v_newest timestamptz;
   v_cap integer;
   v_new integer;
 BEGIN
   v_added := 0;
   SELECT p."publish", p."selling_price", coalesce(i."stock", 0)::int, l."id", l."quantity",
-      (SELECT count(*)::int FROM "cart_lines" c WHERE c."cart_id" = p_cart_id)
-    INTO v_publish, v_price, v_stock, v_line, v_quantity, v_line_count
+      (SELECT count(*)::int FROM "cart_lines" c WHERE c."cart_id" = p_cart_id),
+      (SELECT max(c."created_at") FROM "cart_lines" c WHERE c."cart_id" = p_cart_id)
+    INTO v_publish, v_price, v_stock, v_line, v_quantity, v_line_count, v_newest
     FROM "products" p
     LEFT JOIN "inventory" i ON i."product_id" = p."id" AND i."store_id" = p_store_id
     LEFT JOIN "cart_lines" l ON l."cart_id" = p_cart_id AND l."product_id" = p."id"
@@ -51,7 +54,7 @@ BEGIN
     v_line := p_new_line_id;
     INSERT INTO "cart_lines" ("id", "cart_id", "product_id", "quantity", "unit_price_paise", "created_at")
       VALUES (v_line, p_cart_id, p_product_id, v_new, coalesce(p_unit_price_paise, (v_price * 100)::int),
-        coalesce(p_created_at, clock_timestamp()));
+        coalesce(p_created_at, greatest(clock_timestamp(), v_newest + interval '1 microsecond')));
   ELSIF p_whole THEN
     UPDATE "cart_lines" SET "quantity" = v_new, "unit_price_paise" = (v_price * 100)::int, "updated_at" = now()
       WHERE "id" = v_line;

@@ -140,6 +140,16 @@ describe('POST /api/order/reorder', () => {
     ])
   })
 
+  it('keeps the order’s order for many lines added in one go, even where the database clock stands still', async () => {
+    // PGlite's clock ticks in milliseconds: lines inserted within one tick must still come back in
+    // the order they were added (api/db/functions/cart_line_add.sql).
+    const many = []
+    for (let i = 0; i < 8; i++) many.push(await insertProduct(t.db, { name: `Order Keeper ${i}`, unit: '1 pc', stock: 10 }))
+    const who = await shopperWithOrder(many.map((p) => ({ id: p.id, qty: 1 })))
+    expect((await reorder(who, who.orderId)).body).toMatchObject({ added: 8 })
+    expect(await cartOf(who)).toEqual(many.map((p) => [p.id, 1]))
+  })
+
   it('adds up to the cap when repeated, never beyond: the stock, then the per-line maximum', async () => {
     const curd = await insertProduct(t.db, { name: 'Set Curd', unit: '400 g', stock: 20 })
     const eggs = await insertProduct(t.db, { name: 'Brown Eggs', unit: '6 pcs', stock: 50 })
