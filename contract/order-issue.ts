@@ -6,7 +6,7 @@
  * with the same words. Money in answers is in rupees, as every order answer (docs/api-contract.md).
  */
 import { z } from 'zod'
-import { IdSchema, ImageUrlSchema } from './fields.ts'
+import { IdSchema, ImageUrlSchema, NOT_BLANK_PATTERN, SAFE_TEXT_PATTERN } from './fields.ts'
 
 /** What can be wrong with delivered units. */
 export const ISSUE_KINDS = ['missing', 'damaged', 'wrong_item', 'expired'] as const
@@ -50,6 +50,7 @@ const noteText = (label: string) =>
     .trim()
     .max(ISSUE_NOTE_MAX, `${label} must be at most ${ISSUE_NOTE_MAX} characters`)
     .refine((text) => !CONTROL_BUT_LINE_BREAKS.test(text), `${label} must be plain text`)
+    .meta({ pattern: SAFE_TEXT_PATTERN })
 
 /**
  * POST /api/order-issue/report: one line of the shopper's delivered order, what is wrong, how many
@@ -79,7 +80,13 @@ export const DecideIssueSchema = z.discriminatedUnion('decision', [
   z.object({
     issueId: IdSchema,
     decision: z.literal('reject'),
-    reason: noteText('The reason').pipe(z.string().min(1, ISSUE_MESSAGES.reasonRequired)),
+    reason: z
+      .string({ error: ISSUE_MESSAGES.reasonRequired })
+      .trim()
+      .min(1, ISSUE_MESSAGES.reasonRequired)
+      .max(ISSUE_NOTE_MAX, `The reason must be at most ${ISSUE_NOTE_MAX} characters`)
+      .refine((text) => !CONTROL_BUT_LINE_BREAKS.test(text), 'The reason must be plain text')
+      .meta({ pattern: NOT_BLANK_PATTERN }),
   }),
 ])
 export type DecideIssueInput = z.input<typeof DecideIssueSchema>

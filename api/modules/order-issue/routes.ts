@@ -30,6 +30,9 @@ import {
 import { uploadCatalogImage } from '../file/service.ts'
 import { decideIssue, issueOptions, issueQueue, reportIssue } from './service.ts'
 
+/** Rupees as the messages write them: ₹150, ₹99.50. */
+const rupees = (n: number) => `₹${Number.isInteger(n) ? n : n.toFixed(2)}`
+
 const issue = { 200: { description: 'The report after it', data: OrderIssueSchema } }
 
 /** Builds the /api/order-issue router. */
@@ -111,7 +114,7 @@ export function orderIssueRoutes(deps: AppDeps) {
     staff,
     async (c, input) => {
       const answer = await decideIssue(deps, currentUser(c), input)
-      return ok(c, answer.status === 'rejected' ? 'Report rejected' : issueOutcomeMessage(answer).replace('your', 'the shopper’s'), answer)
+      return ok(c, answer.status === 'rejected' ? 'Report rejected' : `Refund of ${rupees(answer.value)} approved`, answer)
     },
   )
 
