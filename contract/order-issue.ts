@@ -3,7 +3,7 @@
  * units of one line of a delivered order (POST /api/order-issue/report), sees the order's reports
  * (POST /api/order-issue/list), and an admin decides the ones waiting (GET /api/order-issue/queue,
  * POST /api/order-issue/decide). Shared by the API and the BFF's pages, so both refuse the same input
- * with the same words. Money in answers is in rupees, as every order answer (docs/api-contract.md).
+ * with the same words. Money in answers is in rupees, as every order answer (docs/api-contract.md, "Conventions").
  */
 import { z } from 'zod'
 import { IdSchema, ImageUrlSchema, NOT_BLANK_PATTERN, SAFE_TEXT_PATTERN } from './fields.ts'

@@ -78,14 +78,29 @@ test.describe('help after delivery', () => {
       const addresses = (await (await request.get('/api/address/get', { headers })).json()) as { data: { _id: string }[] }
       const base = new URL(testInfo.project.use.baseURL!).origin
       const started = await request.post('/api/payment/start', {
-        data: { addressId: addresses.data[0]!._id, method: 'upi', callbackUrl: `${base}/checkout/payment/callback`, cancelUrl: `${base}/checkout` },
+        data: {
+          addressId: addresses.data[0]!._id,
+          method: 'upi',
+          callbackUrl: `${base}/checkout/payment/callback`,
+          cancelUrl: `${base}/checkout`,
+        },
         headers: { ...headers, 'Idempotency-Key': `e2e-help-${testInfo.project.name}-${Date.now()}` },
       })
       expect(started.status(), await started.text()).toBe(201)
-      const { order, checkout } = ((await started.json()) as { data: { order: { _id: string }; checkout: { providerOrderId: string } } }).data
-      expect((await request.post('/api/payment/test-checkout/answer', { form: { order_id: checkout.providerOrderId, action: 'pay' } })).ok()).toBe(true)
+      const { order, checkout } = ((await started.json()) as { data: { order: { _id: string }; checkout: { providerOrderId: string } } })
+        .data
+      expect(
+        (await request.post('/api/payment/test-checkout/answer', { form: { order_id: checkout.providerOrderId, action: 'pay' } })).ok(),
+      ).toBe(true)
       await expect
-        .poll(async () => ((await (await request.post('/api/order/details', { data: { orderId: order._id }, headers })).json()).data as { status: string }).status)
+        .poll(
+          async () =>
+            (
+              (await (await request.post('/api/order/details', { data: { orderId: order._id }, headers })).json()).data as {
+                status: string
+              }
+            ).status,
+        )
         .toBe('placed')
       await deliver(request, admin, order._id)
 
@@ -102,7 +117,11 @@ test.describe('help after delivery', () => {
     }
   })
 
-  test('a large report waits; the admin approves it at /dashboard/issues and the order shows the refund', async ({ browser, page, request }, testInfo) => {
+  test('a large report waits; the admin approves it at /dashboard/issues and the order shows the refund', async ({
+    browser,
+    page,
+    request,
+  }, testInfo) => {
     test.setTimeout(120_000)
     const js = isJs(testInfo)
     const admin = await adminHeaders(request)
@@ -145,7 +164,9 @@ test.describe('help after delivery', () => {
       }
 
       await page.goto(`/dashboard/myorder/${order._id}`)
-      await expect(page.getByRole('list', { name: 'Your reports' })).toContainText(`${rupees(product.sellingPrice)} to be paid back by the store`)
+      await expect(page.getByRole('list', { name: 'Your reports' })).toContainText(
+        `${rupees(product.sellingPrice)} to be paid back by the store`,
+      )
     } finally {
       await restore()
     }

@@ -1,5 +1,5 @@
 /**
- * The mail of a decided problem report (docs/help-after-delivery.md, "Mail"): refunded (automatically
+ * The mail of a decided problem report (docs/help-after-delivery.md, "Audit and mail"): refunded (automatically
  * or approved) or rejected with the admin's reason, to the report's shopper. Sent by the job runner
  * from the `order-issue.mail` job written in the decision's transaction, so a decision rolled back
  * mails nothing. Jobs run at least once (docs/jobs.md, "Order emails"): each mail carries a stable

@@ -66,13 +66,21 @@ async function delivered(opts: { price?: number; qty?: number; online?: boolean;
   if (opts.online) {
     const res = await t.call('payment/start', {
       method: 'POST',
-      json: { addressId: who.addressId, method: 'upi', callbackUrl: 'http://shop.test/checkout/payment/callback', cancelUrl: 'http://shop.test/checkout' },
+      json: {
+        addressId: who.addressId,
+        method: 'upi',
+        callbackUrl: 'http://shop.test/checkout/payment/callback',
+        cancelUrl: 'http://shop.test/checkout',
+      },
       token: who.token,
       headers,
     })
     expect(res.status).toBe(201)
     orderId = res.body.data.order._id
-    const paid = await t.call('payment/callback', { method: 'POST', json: await provider.complete(res.body.data.checkout.providerOrderId, 'captured') })
+    const paid = await t.call('payment/callback', {
+      method: 'POST',
+      json: await provider.complete(res.body.data.checkout.providerOrderId, 'captured'),
+    })
     expect(paid.body.data.outcome).toBe('paid')
   } else {
     const res = await t.call('order/cash-on-delivery', { method: 'POST', json: { addressId: who.addressId }, token: who.token, headers })
@@ -86,15 +94,20 @@ async function delivered(opts: { price?: number; qty?: number; online?: boolean;
   return { who, orderId, lineId: options.body.data.lines[0].lineId as string, productId: product.id }
 }
 
-const report = (who: SignedIn, body: Record<string, unknown>) => t.call('order-issue/report', { method: 'POST', json: body, token: who.token })
-const decide = (who: SignedIn, body: Record<string, unknown>) => t.call('order-issue/decide', { method: 'POST', json: body, token: who.token })
+const report = (who: SignedIn, body: Record<string, unknown>) =>
+  t.call('order-issue/report', { method: 'POST', json: body, token: who.token })
+const decide = (who: SignedIn, body: Record<string, unknown>) =>
+  t.call('order-issue/decide', { method: 'POST', json: body, token: who.token })
 const auditRows = (orderId: string) =>
   queryRows<{ action: string; actor_id: string | null; after: Record<string, unknown> }>(
     t.db,
     sql`select action, actor_id, after from audit_log where entity_id = ${orderId} and after ? 'issue' order by at, id`,
   )
 const refundRows = (orderId: string) =>
-  queryRows<{ id: string; amount_paise: number; reason: string }>(t.db, sql`select id, amount_paise, reason from refunds where order_id = ${orderId} order by created_at`)
+  queryRows<{ id: string; amount_paise: number; reason: string }>(
+    t.db,
+    sql`select id, amount_paise, reason from refunds where order_id = ${orderId} order by created_at`,
+  )
 
 describe('reporting a problem', () => {
   it('refunds a missing item of a cash order at once as a note the store pays back, audited and mailed once', async () => {
@@ -102,7 +115,15 @@ describe('reporting a problem', () => {
     const res = await report(who, { orderId, lineId, kind: 'missing', units: 1, note: 'Not in the bag' })
     expect(res.status).toBe(200)
     expect(res.body.message).toBe('₹150 will be paid back to you by the store in cash')
-    expect(res.body.data).toMatchObject({ status: 'refunded', auto: true, refundMethod: 'cod_note', value: 150, units: 1, kind: 'missing', note: 'Not in the bag' })
+    expect(res.body.data).toMatchObject({
+      status: 'refunded',
+      auto: true,
+      refundMethod: 'cod_note',
+      value: 150,
+      units: 1,
+      kind: 'missing',
+      note: 'Not in the bag',
+    })
     // No refund row for cash: the note is the report itself.
     expect(await refundRows(orderId)).toEqual([])
     const audit = await auditRows(orderId)
@@ -192,7 +213,12 @@ describe('reporting a problem', () => {
       'not json',
     ]
     for (const body of bad) expect((await report(who, body as Record<string, unknown>)).status, JSON.stringify(body)).toBe(400)
-    for (const body of [{}, { issueId: 'x', decision: 'maybe' }, { issueId: 'x', decision: 'reject' }, { issueId: 'x', decision: 'reject', reason: '  ' }])
+    for (const body of [
+      {},
+      { issueId: 'x', decision: 'maybe' },
+      { issueId: 'x', decision: 'reject' },
+      { issueId: 'x', decision: 'reject', reason: '  ' },
+    ])
       expect((await decide(admin, body)).status, JSON.stringify(body)).toBe(400)
     expect((await decide(admin, { issueId: 'nosuchissue', decision: 'approve' })).status).toBe(404)
   })
@@ -293,7 +319,10 @@ describe('races (PostgreSQL: the copies really run at once)', () => {
     const { who, orderId, lineId } = await delivered({ price: 40, qty: 3, online: true })
     const answers = await Promise.all(Array.from({ length: 6 }, () => report(who, { orderId, lineId, kind: 'missing', units: 2 })))
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409])
-    const [row] = await queryRows<{ units: number }>(t.db, sql`select coalesce(sum(units), 0)::int as units from order_issues where order_line_id = ${lineId}`)
+    const [row] = await queryRows<{ units: number }>(
+      t.db,
+      sql`select coalesce(sum(units), 0)::int as units from order_issues where order_line_id = ${lineId}`,
+    )
     expect(row!.units).toBe(2)
     expect(await refundRows(orderId)).toHaveLength(1)
   })
@@ -305,7 +334,10 @@ describe('races (PostgreSQL: the copies really run at once)', () => {
     const answers = await Promise.all(orders.map((o) => report(who, { orderId: o.orderId, lineId: o.lineId, kind: 'missing', units: 1 })))
     expect(answers.every((a) => a.status === 200)).toBe(true)
     expect(answers.filter((a) => a.body.data.auto).length).toBe(3)
-    const [row] = await queryRows<{ paise: number }>(t.db, sql`select sum(value_paise)::int as paise from order_issues where user_id = ${who.user.id} and auto`)
+    const [row] = await queryRows<{ paise: number }>(
+      t.db,
+      sql`select sum(value_paise)::int as paise from order_issues where user_id = ${who.user.id} and auto`,
+    )
     expect(row!.paise).toBe(45_000)
   })
 
@@ -313,7 +345,9 @@ describe('races (PostgreSQL: the copies really run at once)', () => {
     const { who, orderId, lineId } = await delivered({ price: 300, online: true })
     const pending = await report(who, { orderId, lineId, kind: 'damaged', units: 1 })
     const admin2 = await createAdmin(t)
-    const answers = await Promise.all([admin, admin2, admin, admin2].map((a) => decide(a, { issueId: pending.body.data._id, decision: 'approve' })))
+    const answers = await Promise.all(
+      [admin, admin2, admin, admin2].map((a) => decide(a, { issueId: pending.body.data._id, decision: 'approve' })),
+    )
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409])
     expect(await refundRows(orderId)).toHaveLength(1)
     expect((await auditRows(orderId)).filter((a) => a.after.decision === 'approved')).toHaveLength(1)

@@ -52,7 +52,8 @@ describe('HELP_* settings (api/config.ts)', () => {
   it('default to 48 hours, ₹200 an order and ₹500 a month, take rupees, and stop the start on anything else', () => {
     expect(loadConfig({ ...SECRETS }).commerce.help).toEqual({ windowHours: 48, autoPerOrderPaise: 20_000, autoPerMonthPaise: 50_000 })
     expect(
-      loadConfig({ ...SECRETS, HELP_WINDOW_HOURS: '24', HELP_AUTO_REFUND_PER_ORDER: '99.50', HELP_AUTO_REFUND_PER_MONTH: '0' }).commerce.help,
+      loadConfig({ ...SECRETS, HELP_WINDOW_HOURS: '24', HELP_AUTO_REFUND_PER_ORDER: '99.50', HELP_AUTO_REFUND_PER_MONTH: '0' }).commerce
+        .help,
     ).toEqual({ windowHours: 24, autoPerOrderPaise: 9_950, autoPerMonthPaise: 0 })
     for (const [name, bad] of [
       ['HELP_WINDOW_HOURS', '0'],

@@ -219,7 +219,13 @@ async function refundIssue(
   const amount =
     input.valuePaise === 0
       ? 0
-      : await recordRefund(tx, { id: refundId, orderId: input.orderId, reason: input.reason, now: input.now, amountPaise: input.valuePaise })
+      : await recordRefund(tx, {
+          id: refundId,
+          orderId: input.orderId,
+          reason: input.reason,
+          now: input.now,
+          amountPaise: input.valuePaise,
+        })
   if (amount < input.valuePaise) throw Conflict('Nothing is left to refund on this order’s payment: settle it by hand')
   await tx
     .update(orderIssues)
@@ -244,7 +250,8 @@ const refundReason = (kind: keyof typeof ISSUE_KIND_LABELS, units: number, name:
 export async function reportIssue(deps: IssueDeps, user: Pick<User, 'id'>, input: ReportIssueInput): Promise<OrderIssue> {
   const settings = helpSettings(deps)
   const now = deps.clock()
-  if (input.photo && !(await isStoredImage(deps.storage, input.photo))) throw BadRequest(`photo: ${NOT_OUR_IMAGE}`, [{ path: 'photo', message: NOT_OUR_IMAGE }])
+  if (input.photo && !(await isStoredImage(deps.storage, input.photo)))
+    throw BadRequest(`photo: ${NOT_OUR_IMAGE}`, [{ path: 'photo', message: NOT_OUR_IMAGE }])
   const found = await ownOrder(deps.db, user.id, input.orderId)
   if (!PLAUSIBLE_ID.test(input.lineId)) throw NotFound(ISSUE_MESSAGES.lineUnknown)
   const outcome = await deps.db.transaction(async (tx) => {
@@ -355,7 +362,7 @@ export async function issueQueue(deps: Pick<AppDeps, 'db'>, user: Pick<User, 'ro
 
 /**
  * Decides a waiting report (POST /api/order-issue/decide): approve refunds it (ADMIN only: a refund
- * moves money, as a paid order's cancel: docs/product.md); reject keeps the reason (ADMIN, or STAFF of
+ * moves money, as a paid order's cancel: docs/product.md, "Roles and permissions"); reject keeps the reason (ADMIN, or STAFF of
  * the order's store). Audited with the actor and mailed to the shopper once. Only a report still
  * pending changes (its order's row, then its own, locked first), so two admins deciding at once
  * decide it once: the second gets 409.
@@ -433,7 +440,10 @@ export async function decideIssue(
 }
 
 /** A report and its shopper for its mail (./mail.ts). */
-export async function issueForMail(deps: Pick<AppDeps, 'db'>, issueId: string): Promise<(OrderIssue & { userId: string; orderRowId: string }) | undefined> {
+export async function issueForMail(
+  deps: Pick<AppDeps, 'db'>,
+  issueId: string,
+): Promise<(OrderIssue & { userId: string; orderRowId: string }) | undefined> {
   const [row] = await selectIssues(deps.db).where(eq(orderIssues.id, issueId))
   if (!row) return undefined
   return { ...toIssueAnswer(row), userId: row.userId, orderRowId: row.orderId }

@@ -53,7 +53,8 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     decision: readText(read.formData, 'decision'),
     reason: readText(read.formData, 'reason'),
   })
-  if (!parsed.success) return redirectWithToast(session, ISSUES_PATH, { type: 'error', message: parsed.error.issues[0]?.message ?? 'Check the form' })
+  if (!parsed.success)
+    return redirectWithToast(session, ISSUES_PATH, { type: 'error', message: parsed.error.issues[0]?.message ?? 'Check the form' })
   const result = await issueApi.decideIssue(apiOf(context), session, parsed.data)
   if (!result.ok) return redirectWithToast(session, ISSUES_PATH, { type: 'error', message: result.message })
   return redirectWithToast(session, ISSUES_PATH, { type: 'success', message: result.message })
@@ -103,12 +104,18 @@ function IssueCard({ issue, isAdmin }: { issue: OrderIssue; isAdmin: boolean }) 
         {issue.unit ? <span className="font-normal text-slate-600"> · {issue.unit}</span> : null}
       </p>
       <p data-field="issue-value" className="text-slate-700">
-        Value {formatRupees(issue.value)} · {issue.paymentMethod === 'cod' ? 'cash on delivery (paid back by the store)' : `paid by ${issue.paymentMethod}`}
+        Value {formatRupees(issue.value)} ·{' '}
+        {issue.paymentMethod === 'cod' ? 'cash on delivery (paid back by the store)' : `paid by ${issue.paymentMethod}`}
       </p>
       {issue.note ? <p className="mt-1 break-words whitespace-pre-line text-slate-700">“{issue.note}”</p> : null}
       {issue.photo ? (
         <a href={issue.photo} target="_blank" rel="noreferrer" className="mt-2 block w-fit">
-          <img src={issue.photo} alt={`Photo of ${issue.name}`} className="max-h-40 max-w-full rounded-lg border border-slate-200" loading="lazy" />
+          <img
+            src={issue.photo}
+            alt={`Photo of ${issue.name}`}
+            className="max-h-40 max-w-full rounded-lg border border-slate-200"
+            loading="lazy"
+          />
         </a>
       ) : null}
       <div className="mt-3 flex flex-wrap items-end gap-3">
@@ -120,7 +127,12 @@ function IssueCard({ issue, isAdmin }: { issue: OrderIssue; isAdmin: boolean }) 
             </Button>
           </Form>
         ) : null}
-        <Form method="post" action={ISSUES_PATH} className="flex min-w-0 flex-wrap items-end gap-2" aria-label={`Reject ${issue.orderNumber} ${issue.name}`}>
+        <Form
+          method="post"
+          action={ISSUES_PATH}
+          className="flex min-w-0 flex-wrap items-end gap-2"
+          aria-label={`Reject ${issue.orderNumber} ${issue.name}`}
+        >
           <input type="hidden" name="issueId" value={issue._id} />
           <label className="grid min-w-0 gap-1" htmlFor={`reason-${issue._id}`}>
             Reason to reject

@@ -23,7 +23,13 @@ import { Button } from '../../../../components/ui/button.tsx'
 import { useIsPending } from '../../../../components/forms.tsx'
 import { formatOrderTime } from '../../../../lib/order-status.ts'
 import { IMAGE_ACCEPT, imageTooLargeMessage, MULTIPART_OVERHEAD_BYTES } from '../../../../lib/uploads.ts'
-import { ISSUE_KIND_LABELS, ISSUE_KINDS, ISSUE_NOTE_MAX, ReportIssueSchema, type IssueOptions } from '../../../../../contract/order-issue.ts'
+import {
+  ISSUE_KIND_LABELS,
+  ISSUE_KINDS,
+  ISSUE_NOTE_MAX,
+  ReportIssueSchema,
+  type IssueOptions,
+} from '../../../../../contract/order-issue.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData ? `Help with order ${loaderData.help.orderNumber}` : 'Help'} | ${SHOP_NAME}` },
@@ -91,7 +97,9 @@ export default function HelpPage({ loaderData }: Route.ComponentProps) {
         </p>
       ) : (
         <p role="status" className="text-sm text-slate-700">
-          {help.openUntil ? 'The time to report a problem with this order has passed.' : 'Problems can be reported once the order is delivered.'}
+          {help.openUntil
+            ? 'The time to report a problem with this order has passed.'
+            : 'Problems can be reported once the order is delivered.'}
         </p>
       )}
       {open ? (
@@ -126,7 +134,13 @@ function LineForm({ line }: { line: IssueOptions['lines'][number] }) {
           <div className="flex flex-wrap gap-3">
             <label className="grid gap-1" htmlFor={id('kind')}>
               What is wrong
-              <select id={id('kind')} name="kind" required defaultValue="missing" className="min-h-11 rounded-lg border border-slate-300 bg-white px-2">
+              <select
+                id={id('kind')}
+                name="kind"
+                required
+                defaultValue="missing"
+                className="min-h-11 rounded-lg border border-slate-300 bg-white px-2"
+              >
                 {ISSUE_KINDS.map((kind) => (
                   <option key={kind} value={kind}>
                     {ISSUE_KIND_LABELS[kind]}
@@ -147,7 +161,13 @@ function LineForm({ line }: { line: IssueOptions['lines'][number] }) {
           </div>
           <label className="grid gap-1" htmlFor={id('note')}>
             Note (optional)
-            <textarea id={id('note')} name="note" maxLength={ISSUE_NOTE_MAX} rows={2} className="w-full rounded-lg border border-slate-300 p-2" />
+            <textarea
+              id={id('note')}
+              name="note"
+              maxLength={ISSUE_NOTE_MAX}
+              rows={2}
+              className="w-full rounded-lg border border-slate-300 p-2"
+            />
           </label>
           <label className="grid min-w-0 gap-1" htmlFor={id('photo')}>
             Photo (optional)
