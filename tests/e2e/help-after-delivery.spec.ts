@@ -7,6 +7,7 @@
  * out for delivery → delivered), so the pages under test are the shopper's and the admin's.
  */
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test'
+import { axeViolations } from './a11y-helpers.ts'
 import { adminHeaders, openAroundTheClock } from './admin-fixtures.ts'
 import { shopperReadyToCheckout } from './checkout-fixtures.ts'
 import { ADMIN, api, FIXTURES, isJs, signInWithPassword, toast, waitForHydration } from './helpers.ts'
@@ -54,6 +55,7 @@ async function reportLine(page: Page, testInfo: TestInfo, orderId: string, name:
   await page.getByRole('link', { name: 'Get help' }).click()
   await expect(page).toHaveURL(new RegExp(`/dashboard/myorder/${orderId}/help$`))
   await expectNoSidewaysScroll(page)
+  expect(await axeViolations(page)).toEqual([])
   const form = page.getByRole('form', { name: `Report ${name}` })
   await form.getByLabel('What is wrong').selectOption({ label: kind })
   await form.getByLabel('Units').selectOption('1')
@@ -154,6 +156,7 @@ test.describe('help after delivery', () => {
         await expect(card).toContainText(`Value ${rupees(product.sellingPrice)}`)
         await expect(card.getByRole('img', { name: `Photo of ${product.name}` })).toBeVisible()
         await expectNoSidewaysScroll(adminPage)
+        expect(await axeViolations(adminPage)).toEqual([])
         const approve = card.getByRole('button', { name: 'Approve refund' })
         if (js) await waitForHydration(approve)
         await approve.click()
