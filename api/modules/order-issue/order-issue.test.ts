@@ -164,6 +164,30 @@ describe('reporting a problem', () => {
     expect(c.body.message).toBe(ISSUE_MESSAGES.nothingLeft)
   })
 
+  it('values a line of a coupon order at its total less its coupon share (docs/offers.md, "Refunds")', async () => {
+    const a = await insertProduct(t.db, { name: 'Cashews help', price: 300, sellingPrice: 300, stock: 3 })
+    const b = await insertProduct(t.db, { name: 'Dates help', price: 100, sellingPrice: 100, stock: 3 })
+    const who = await shopper()
+    for (const p of [a, b])
+      expect((await t.call('cart/create', { method: 'POST', json: { productId: p.id }, token: who.token })).status).toBe(200)
+    expect((await t.call('cart/coupon', { method: 'POST', json: { code: 'WELCOME50' }, token: who.token })).status).toBe(200)
+    const placed = await t.call('order/cash-on-delivery', {
+      method: 'POST',
+      json: { addressId: who.addressId },
+      token: who.token,
+      headers: { 'Idempotency-Key': `issue-coupon-${process.pid}-${++keySeq}` },
+    })
+    expect(placed.status).toBe(201)
+    // Shares by largest remainder: 5,000 × 300/400 = 3,750 and 5,000 × 100/400 = 1,250 paise.
+    expect(placed.body.data.items.map((l: { couponShare: number }) => l.couponShare)).toEqual([37.5, 12.5])
+    const orderId = placed.body.data._id
+    await t.db.execute(sql`update orders set status = 'delivered', delivered_at = ${new Date().toISOString()} where id = ${orderId}`)
+    const lines = (await t.call('order-issue/list', { method: 'POST', json: { orderId }, token: who.token })).body.data.lines
+    const dates = lines.find((l: { name: string }) => l.name === 'Dates help')
+    const res = await report(who, { orderId, lineId: dates.lineId, kind: 'missing', units: 1 })
+    expect(res.body.data).toMatchObject({ value: 87.5, status: 'refunded' })
+  })
+
   it('is open until exactly HELP_WINDOW_HOURS (48) after delivery, then closed (injected clock)', async () => {
     fixedNow = new Date('2026-11-20T10:00:00.000Z')
     try {
@@ -251,6 +275,13 @@ describe('caps and decisions', () => {
     // In the queue, oldest first; a shopper may not see it.
     const queue = await t.call('order-issue/queue', { token: admin.token })
     expect(queue.body.data.map((i: { _id: string }) => i._id)).toContain(issueId)
+    // Oldest first.
+    const times = queue.body.data.map((i: { createdAt: string }) => i.createdAt)
+    expect([...times].sort()).toEqual(times)
+    // Staff see their store's reports only.
+    const elsewhere = await createStaff(t)
+    await t.db.execute(sql`update users set store_id = null where id = ${elsewhere.user.id}`)
+    expect((await t.call('order-issue/queue', { token: elsewhere.token })).body.data).toEqual([])
     expect((await t.call('order-issue/queue', { token: who.token })).status).toBe(403)
     // Staff may not approve (a refund moves money); the shopper may not decide at all.
     const staff = await createStaff(t)
