@@ -237,7 +237,26 @@ export interface CommerceSettings {
    * DEFAULT_DELIVERY_CODE_ABOVE_PAISE when absent.
    */
   deliveryCodeAbovePaise?: number
+  /** Help after delivery (docs/help-after-delivery.md); DEFAULT_HELP when absent. */
+  help?: HelpSettings
 }
+
+/**
+ * Help after delivery (docs/help-after-delivery.md; docs/decisions/0073-help-after-delivery.md):
+ * how long after delivery a shopper may report a problem, and the caps under which its refund is
+ * automatic. Amounts in paise.
+ */
+export interface HelpSettings {
+  /** Hours after delivery a problem may be reported (`HELP_WINDOW_HOURS`, 1-720, default 48). */
+  windowHours: number
+  /** Automatic refunds of one order at most, paise (`HELP_AUTO_REFUND_PER_ORDER` in rupees, default ₹200). */
+  autoPerOrderPaise: number
+  /** Automatic refunds of one shopper in one calendar month (IST) at most, paise (`HELP_AUTO_REFUND_PER_MONTH`, default ₹500). */
+  autoPerMonthPaise: number
+}
+
+/** The help defaults: 48 hours, ₹200 an order, ₹500 a month (docs/decisions/0073-help-after-delivery.md). */
+export const DEFAULT_HELP: HelpSettings = { windowHours: 48, autoPerOrderPaise: 20_000, autoPerMonthPaise: 50_000 }
 
 /**
  * The default threshold of the delivery code, paise: ₹1,000, about twice a usual quick-commerce
@@ -306,6 +325,11 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
     ...(rawGuests ? { maxGuestCarts: Number(rawGuests) } : {}),
     dispatchBatchSize: parseBatchSize(env.DISPATCH_BATCH_SIZE),
     deliveryCodeAbovePaise: rupees('DELIVERY_CODE_ABOVE', DEFAULT_DELIVERY_CODE_ABOVE_PAISE),
+    help: {
+      windowHours: minutes('HELP_WINDOW_HOURS', DEFAULT_HELP.windowHours, 720),
+      autoPerOrderPaise: rupees('HELP_AUTO_REFUND_PER_ORDER', DEFAULT_HELP.autoPerOrderPaise),
+      autoPerMonthPaise: rupees('HELP_AUTO_REFUND_PER_MONTH', DEFAULT_HELP.autoPerMonthPaise),
+    },
   }
 }
 

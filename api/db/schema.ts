@@ -701,6 +701,55 @@ export const orderStatusHistory = pgTable(
 )
 
 /**
+ * A shopper's report of a problem with units of one line of a delivered order (migration 0045;
+ * docs/help-after-delivery.md): `kind` missing, damaged, wrong_item or expired; `valuePaise` what was
+ * paid for those units; `status` pending (waits for an admin), refunded or rejected; `auto` when the
+ * refund was automatic (under HELP_AUTO_REFUND_PER_ORDER and HELP_AUTO_REFUND_PER_MONTH);
+ * `refundMethod` online (the `refundId` row) or cod_note (the store pays it back in cash).
+ */
+export const orderIssues = pgTable(
+  'order_issues',
+  {
+    id: id(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    orderLineId: text('order_line_id')
+      .notNull()
+      .references(() => orderLines.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: ['missing', 'damaged', 'wrong_item', 'expired'] }).notNull(),
+    units: integer('units').notNull(),
+    note: text('note').notNull().default(''),
+    photo: text('photo'),
+    valuePaise: integer('value_paise').notNull(),
+    status: text('status', { enum: ['pending', 'refunded', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    auto: boolean('auto').notNull().default(false),
+    refundMethod: text('refund_method', { enum: ['online', 'cod_note'] }),
+    refundId: text('refund_id').references(() => refunds.id, { onDelete: 'set null' }),
+    decidedBy: text('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    rejectReason: text('reject_reason'),
+    ...timestamps,
+  },
+  (t) => [
+    index('order_issues_order_idx').on(t.orderId, t.createdAt),
+    index('order_issues_line_idx').on(t.orderLineId),
+    index('order_issues_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('order_issues_user_auto_idx')
+      .on(t.userId, t.createdAt)
+      .where(sql`${t.auto}`),
+    uniqueIndex('order_issues_refund_key').on(t.refundId),
+  ],
+)
+
+/**
  * Idempotency keys of the admin create endpoints (api/lib/idempotency.ts): one row per (user, endpoint,
  * key), written in the create's own transaction with the answer it gave, so a retried create answers
  * the first result instead of making a second row. Rows older than a day are removed.
