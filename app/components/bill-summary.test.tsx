@@ -57,15 +57,17 @@ describe('BillSummary (docs/commerce-api.md, "Money")', () => {
     }
     const html = renderToStaticMarkup(<BillSummary bill={fees} />)
     const t = text(html)
-    expect(t).toContain('Handling charge ⓘ A flat charge on every order for picking and packing your items at the store. ₹2')
-    expect(t).toContain('Small cart fee ⓘ Charged when the items total is below ₹199.50. Add ₹43.69 more to remove it. ₹20')
-    expect(t).toContain('Late night fee ⓘ Charged on orders placed between 23:00 and 05:00, when fewer delivery partners are out. ₹15')
+    expect(t).toContain('Handling charge A flat charge on every order for picking and packing your items at the store. ₹2')
+    expect(t).toContain('Small cart fee Charged when the items total is below ₹199.50. Add ₹43.69 more to remove it. ₹20')
+    expect(t).toContain('Late night fee Charged on orders placed between 23:00 and 05:00, when fewer delivery partners are out. ₹15')
     expect(t.indexOf('Delivery charge')).toBeLessThan(t.indexOf('Handling charge'))
     expect(t.indexOf('Late night fee')).toBeLessThan(t.indexOf('Grand total'))
     // A <details> per line: the delivery charge and the three fees.
     expect(html.match(/<details/g)).toHaveLength(4)
     // A placed order's bill (no rules): what it was charged for.
-    const order = text(renderToStaticMarkup(<BillSummary bill={{ ...bill, smallCartFee: 20, lateNightFee: 15 }} freeDeliveryHint={false} />))
+    const order = text(
+      renderToStaticMarkup(<BillSummary bill={{ ...bill, smallCartFee: 20, lateNightFee: 15 }} freeDeliveryHint={false} />),
+    )
     expect(order).toContain('Charged because the items total was below the minimum order value.')
     expect(order).toContain('Charged because the order was placed late at night')
     // None charged: no line.

@@ -67,9 +67,10 @@ function NamedLine({ name, note, fee }: { name: string; note: string; fee: strin
     <details className="group" data-fee-note={fee}>
       <summary className="cursor-pointer list-none underline decoration-dotted underline-offset-2 [&::-webkit-details-marker]:hidden">
         {name}
-        <span aria-hidden="true" className="ml-1 text-slate-500">
-          ⓘ
-        </span>
+        <svg aria-hidden="true" viewBox="0 0 16 16" className="ml-1 inline-block h-3.5 w-3.5 align-[-2px] text-slate-500">
+          <circle cx="8" cy="8" r="7" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          <path d="M8 7v4.5M8 4.6v.1" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" />
+        </svg>
       </summary>
       <p className="mt-1 text-xs text-slate-600">{note}</p>
     </details>

@@ -170,7 +170,10 @@ describe('named fees (docs/commerce-api.md, "Fees")', () => {
     expect(stored.smallCartBelow).toBeUndefined()
     expect(stored.lateNightHours).toBeUndefined()
     // No fee: no key (the original client's bill is unchanged).
-    const day = billToWire(computeBill(line(20000), { ...withFees, fees: { ...fees, handlingChargePaise: 0 } }, undefined, 0, noon), withFees)
+    const day = billToWire(
+      computeBill(line(20000), { ...withFees, fees: { ...fees, handlingChargePaise: 0 } }, undefined, 0, noon),
+      withFees,
+    )
     expect(day).not.toHaveProperty('handlingCharge')
     expect(day).not.toHaveProperty('smallCartFee')
     expect(day).not.toHaveProperty('lateNightFee')

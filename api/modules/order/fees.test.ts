@@ -76,7 +76,14 @@ describe('the named fees', () => {
     now = NOON
     const who = await buyer(50)
     const bill = await cartBill(who)
-    expect(bill).toMatchObject({ itemsTotal: 50, deliveryCharge: 25, handlingCharge: 2, smallCartFee: 20, smallCartBelow: 99, grandTotal: 97 })
+    expect(bill).toMatchObject({
+      itemsTotal: 50,
+      deliveryCharge: 25,
+      handlingCharge: 2,
+      smallCartFee: 20,
+      smallCartBelow: 99,
+      grandTotal: 97,
+    })
     expect(bill.lateNightFee).toBeUndefined()
     const placed = await place(who, { shownFees: 22 })
     expect(placed.status, JSON.stringify(placed.body)).toBe(201)
@@ -145,10 +152,12 @@ describe('the named fees', () => {
       // The invoice: a line per fee at the delivery charge's rate and SAC; the tip outside its totals.
       const invoice = (await t.call('invoice/details', { method: 'POST', json: { orderId: order._id }, token: who.token })).body.data
       const fees = invoice.lines.filter((l: { kind: string }) => l.kind === 'fee')
-      expect(fees.map((l: { name: string; amount: number; gstRate: number; hsn: string }) => [l.name, l.amount, l.gstRate, l.hsn])).toEqual([
-        ['Handling charge', 2, 18, '9968'],
-        ['Small cart fee', 20, 18, '9968'],
-      ])
+      expect(fees.map((l: { name: string; amount: number; gstRate: number; hsn: string }) => [l.name, l.amount, l.gstRate, l.hsn])).toEqual(
+        [
+          ['Handling charge', 2, 18, '9968'],
+          ['Small cart fee', 20, 18, '9968'],
+        ],
+      )
       const delivery = invoice.lines.find((l: { kind: string }) => l.kind === 'delivery')
       expect(delivery).toMatchObject({ amount: 25, gstRate: 18, hsn: '9968' })
       // ₹20 at 18 % GST inclusive: 20 × 18 / 118 = 3.05 (rounded half up), CGST 1.52 + SGST 1.53.
