@@ -121,7 +121,7 @@ const env = {
   PAYMENT_PROVIDER: 'test',
   PAYMENT_RESERVATION_SECONDS: process.env.E2E_PAYMENT_RESERVATION_SECONDS ?? '25',
   // The suite runs at any hour: no late-night fee, so no journey's bill depends on the time of day
-  // (the fee is proven with a fixed clock by api/modules/order/fees.test.ts). The handling charge and
+  // (the fee is proven with a fixed clock by api/modules/payment/fees.test.ts). The handling charge and
   // the small cart fee keep their defaults (docs/commerce-api.md, "Fees"; tests/e2e/fees.spec.ts).
   LATE_NIGHT_SURCHARGE: '0',
 }

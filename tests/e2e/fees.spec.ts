@@ -4,7 +4,7 @@
  * defaults, each name opening an info note (a <details> disclosure, no JavaScript needed); so does
  * the checkout, whose order keeps them; the shopper's and the admin's order pages show the same
  * lines, and the invoice PDF a line per fee. The e2e servers charge no late-night fee (the hour of
- * the run must not matter: scripts/e2e-server.mjs); api/modules/order/fees.test.ts proves it.
+ * the run must not matter: scripts/e2e-server.mjs); api/modules/payment/fees.test.ts proves it.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
