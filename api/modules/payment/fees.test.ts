@@ -130,6 +130,27 @@ describe('the named fees', () => {
     now = NOON
   })
 
+  it('six placements of one key at once make one order with its fees once', async () => {
+    now = NOON
+    const who = await buyer(30)
+    const key = `fees-race-${process.pid}-${++seq}`
+    const all = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        t.call('order/cash-on-delivery', {
+          method: 'POST',
+          json: { addressId: who.addressId, shownFees: 22 },
+          token: who.token,
+          headers: { 'Idempotency-Key': key },
+        }),
+      ),
+    )
+    expect(all.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201])
+    expect(new Set(all.map((r) => r.body.data._id)).size).toBe(1)
+    const rows = await t.db.select().from(orders).where(eq(orders.userId, who.user.id))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ handlingChargePaise: 200, smallCartFeePaise: 2000, grandTotalPaise: 3000 + 2500 + 2200 })
+  })
+
   it('the original client (no shownFees) places with the fees of the moment, unchecked', async () => {
     now = NOON
     const who = await buyer(40)
