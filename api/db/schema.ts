@@ -522,6 +522,13 @@ export const orders = pgTable(
      * delivery instructions".
      */
     tipPaise: integer('tip_paise').notNull().default(0),
+    /**
+     * The named fees as charged at placement, paise (0: none): handling charge, small cart fee,
+     * late-night fee. Migration 0043; docs/commerce-api.md, "Fees".
+     */
+    handlingChargePaise: integer('handling_charge_paise').notNull().default(0),
+    smallCartFeePaise: integer('small_cart_fee_paise').notNull().default(0),
+    lateNightFeePaise: integer('late_night_fee_paise').notNull().default(0),
     deliveryInstructions: jsonb('delivery_instructions').$type<DeliveryInstructions>(),
     ...timestamps,
   },

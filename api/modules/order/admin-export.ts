@@ -47,6 +47,9 @@ export const EXPORT_COLUMNS = [
   'Coupon',
   'Coupon discount (₹)',
   'Tip (₹)',
+  'Handling charge (₹)',
+  'Small cart fee (₹)',
+  'Late night fee (₹)',
 ] as const
 
 /** Paise as rupees with two decimals ("-0.40", "1234.50"), exact (integer arithmetic). */
@@ -82,6 +85,9 @@ interface ExportRow {
   coupon_code: string | null
   coupon_discount_paise: number
   tip_paise: number
+  handling_charge_paise: number
+  small_cart_fee_paise: number
+  late_night_fee_paise: number
 }
 
 function toRecord(r: ExportRow): string[] {
@@ -109,6 +115,9 @@ function toRecord(r: ExportRow): string[] {
     guardCell(r.coupon_code),
     paiseToRupeesText(r.coupon_discount_paise),
     paiseToRupeesText(r.tip_paise),
+    paiseToRupeesText(r.handling_charge_paise),
+    paiseToRupeesText(r.small_cart_fee_paise),
+    paiseToRupeesText(r.late_night_fee_paise),
   ]
 }
 
@@ -139,7 +148,8 @@ async function exportPage(
         case when o.status = 'cancelled' then o.cancel_reason end as cancel_reason,
         s.name as store_name, o.payment_state,
         (select coalesce(sum(r.amount_paise), 0)::int from refunds r where r.order_id = o.id and r.status = 'processed') as refunded_paise,
-        o.coupon_code, o.coupon_discount_paise, o.tip_paise
+        o.coupon_code, o.coupon_discount_paise, o.tip_paise,
+        o.handling_charge_paise, o.small_cart_fee_paise, o.late_night_fee_paise
       from orders o join users u on u.id = o.user_id left join stores s on s.id = o.store_id ${where} ${adminOrderBy(filter.sort)} limit ${limit}`,
   )
 }
