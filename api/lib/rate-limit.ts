@@ -41,6 +41,11 @@ export interface RateLimits {
   cartWriteByIp: RateLimiterAbstract
   /** Order placements per user (a retried placement with the same key is not counted twice: it answers before). */
   orderByUser: RateLimiterAbstract
+  /**
+   * Photos of problem reports uploaded per shopper (docs/help-after-delivery.md): each is decoded and
+   * re-encoded by sharp, so one account cannot spend the server's CPU and storage without bound.
+   */
+  issuePhotoByUser: RateLimiterAbstract
   /** Payment provider webhooks per client IP (a signature is checked first; this bounds the checking). */
   paymentWebhookByIp: RateLimiterAbstract
   /** Payment callbacks per client IP (each may ask the provider once). */
@@ -63,6 +68,9 @@ export const CART_WRITES_PER_CART = 120
  * a hundred shoppers behind one carrier NAT filling their carts at once.
  */
 export const GUEST_CART_WRITES_PER_ADDRESS = 600
+
+/** Problem-report photos one shopper may upload in an hour: a report has one per line, an order at most a few dozen lines. */
+export const ISSUE_PHOTOS_PER_HOUR = 20
 
 /**
  * Limits after OWASP's Authentication Cheat Sheet ("Protect against automated attacks") and
@@ -116,6 +124,7 @@ export function createRateLimits(
     cartWriteByCart: make('cartWriteByCart', CART_WRITES_PER_CART, 60),
     cartWriteByIp: make('cartWriteByIp', GUEST_CART_WRITES_PER_ADDRESS, 60),
     orderByUser: make('orderByUser', 30, 60 * 60),
+    issuePhotoByUser: make('issuePhotoByUser', ISSUE_PHOTOS_PER_HOUR, 60 * 60),
     paymentWebhookByIp: make('paymentWebhookByIp', 600, 60),
     paymentCallbackByIp: make('paymentCallbackByIp', 60, 60),
     sleep: overrides.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),

@@ -10,6 +10,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../db/query.ts'
+import { ISSUE_PHOTOS_PER_HOUR } from '../../lib/rate-limit.ts'
 import type { MailMessage } from '../../lib/mail.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
@@ -261,6 +262,22 @@ describe('reporting a problem', () => {
     const res = await report(who, { orderId, lineId, kind: 'damaged', units: 1, photo: up.body.data.url })
     expect(res.status).toBe(200)
     expect(res.body.data.photo).toBe(up.body.data.url)
+  })
+
+  it('limits each shopper to ISSUE_PHOTOS_PER_HOUR uploads an hour (429 with Retry-After); another shopper is not refused', async () => {
+    const [who, other] = [await createShopper(t), await createShopper(t)]
+    const upload = (token: string) => {
+      const fd = new FormData()
+      fd.append('photo', new Blob([new Uint8Array(Buffer.from('not an image'))], { type: 'image/png' }), 'photo')
+      return t.call('order-issue/photo', { method: 'POST', body: fd, token })
+    }
+    // Refused files count too: the budget is spent before the body is decoded.
+    for (let i = 0; i < ISSUE_PHOTOS_PER_HOUR; i++) expect((await upload(who.token)).status).toBe(415)
+    const refused = await upload(who.token)
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(refused.body.message).toBe('Too many photos uploaded: try again later')
+    expect((await upload(other.token)).status).toBe(415)
   })
 })
 

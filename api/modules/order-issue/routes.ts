@@ -15,6 +15,7 @@
 import type { AppDeps } from '../../deps.ts'
 import { currentUser, requireStaff, requireUser } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
+import { consume } from '../../lib/rate-limit.ts'
 import { readFileField } from '../../lib/multipart.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import { z } from 'zod'
@@ -49,9 +50,12 @@ export function orderIssueRoutes(deps: AppDeps) {
       access: 'user',
       upload: 'photo',
       answers: { 201: { description: 'The stored photo’s url, to send as `photo`', data: IssuePhotoSchema } },
+      errors: [429],
     },
     user,
     async (c) => {
+      // Counted before the body is read: a refused upload costs no decoding.
+      await consume(deps.rateLimits.issuePhotoByUser, currentUser(c).id, 'Too many photos uploaded: try again later')
       const file = await readFileField(c, 'photo', deps.uploadMaxBytes)
       const stored = await uploadCatalogImage(deps, file.bytes)
       return ok(c, 'Photo uploaded', { url: stored.url }, {}, 201)
