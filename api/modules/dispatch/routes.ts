@@ -7,6 +7,8 @@
  * - POST /picked-up `{ orderId }` → packed → out for delivery
  * - POST /delivered `{ orderId, cashCollectedPaise? }` → delivered, the cash kept
  * - POST /could-not-deliver `{ orderId, reason }` → back to the store, the reason kept
+ * - POST /position `{ orderId, lat, lng, accuracyM }` → kept (one per order every 5 s) while out for
+ *   delivery (./tracking.ts; docs/delivery.md, "Live tracking")
  *
  * /api/dispatch:
  * - GET /board (ADMIN or STAFF; staff see their store) → waiting orders and riders per store
@@ -28,6 +30,8 @@ import {
 } from '../../../contract/rider.ts'
 import { assignRider, dispatchBoard } from './board.ts'
 import { couldNotDeliver, delivered, pickedUp, riderState, setShift } from './rider.ts'
+import { PositionAnswerSchema, RiderPositionSchema } from '../../../contract/tracking.ts'
+import { recordPosition } from './tracking.ts'
 
 const state = { 200: { description: "The rider's shift, store and orders in hand", data: RiderStateSchema } }
 
@@ -100,6 +104,23 @@ export function riderRoutes(deps: AppDeps) {
     },
     rider,
     async (c, input) => ok(c, 'Order handed back to the store', await couldNotDeliver(deps, currentUser(c), input.orderId, input.reason)),
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/position',
+      summary: "The rider's position for its order out for delivery (RIDER); one kept per order every 5 s, others answered stored: false",
+      access: 'rider',
+      body: RiderPositionSchema,
+      answers: { 200: { description: 'Whether the report was kept, and when', data: PositionAnswerSchema } },
+      errors: [404, 409],
+    },
+    rider,
+    async (c, input) => {
+      const answer = await recordPosition(deps, currentUser(c), input)
+      return ok(c, answer.stored ? 'Position kept' : 'Position already kept in the last 5 seconds', answer)
+    },
   )
 
   return router
