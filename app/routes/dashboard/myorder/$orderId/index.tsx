@@ -13,6 +13,10 @@
  *
  * The store it comes from, the promised time and its countdown, and whether it came late
  * (docs/stores.md, "Shopper pages"; app/components/order-view.tsx `OrderDelivery`).
+ *
+ * Out for delivery: live tracking (docs/delivery.md, "Live tracking"; app/components/live-tracking.tsx):
+ * the rider's first name, the distance, the arrival estimate and the last position's time, with a map
+ * or a diagram; with JavaScript moved by the stream's position events.
  */
 import { useEffect, useRef } from 'react'
 import { data, Link, useNavigation, useRevalidator } from 'react-router'
@@ -42,6 +46,9 @@ import { REORDER_INTENT } from '../../../../lib/reorder.ts'
 import { formatOrderTime } from '../../../../lib/order-status.ts'
 import { CancelReasonSchema } from '../../../../../contract/order.ts'
 import { apiOf } from '../../../../.server/api-context.ts'
+import { orderTracking } from '../../../../.server/api/tracking.ts'
+import { env } from '../../../../.server/env.ts'
+import { LiveTracking } from '../../../../components/live-tracking.tsx'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData ? `Order ${loaderData.order.orderId}` : 'Order'} | ${SHOP_NAME}` },
@@ -53,9 +60,13 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const session = getSession(context)
   const result = await orderDetails(api, session, params.orderId)
   if (!result.ok) throwFailure(result)
+  // Live tracking only while out for delivery; a failure to read it leaves the rest of the page as it was.
+  const tracking = result.data.status === 'out_for_delivery' ? await orderTracking(api, session, result.data._id) : null
   // The confirmation only while the shopper may still cancel.
   return {
     order: result.data,
+    tracking: tracking?.ok ? tracking.data.tracking : null,
+    mapTiles: env.mapTiles,
     creditNotes: await creditNoteNumbers(api, session, result.data),
     confirming: result.data.status === 'placed' && isCancelDialogOpen(url.searchParams),
     loadedAt: new Date().toISOString(),
@@ -147,6 +158,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           partner when they hand over the order.
         </p>
       ) : null}
+      {loaderData.tracking ? <LiveTracking view={loaderData.tracking} eventsUrl={`${orderPath}/events`} mapTiles={loaderData.mapTiles} /> : null}
       <p className="flex flex-wrap items-center gap-x-3 text-sm text-slate-600" data-testid="status-as-of">
         <span>Status as of {formatOrderTime(loadedAt)}</span>
         <Link to={orderPath} reloadDocument className="font-semibold text-accent hover:underline">
