@@ -66,7 +66,9 @@ export function parseOrderEvent(payload: string | undefined): OrderStatusEvent |
     const v = JSON.parse(payload ?? '') as Partial<OrderStatusEvent>
     if (typeof v.orderId === 'string' && typeof v.status === 'string' && typeof v.version === 'number') {
       const position = parsePosition(v.position)
-      return position ? { orderId: v.orderId, status: v.status, version: v.version, position } : { orderId: v.orderId, status: v.status, version: v.version }
+      return position
+        ? { orderId: v.orderId, status: v.status, version: v.version, position }
+        : { orderId: v.orderId, status: v.status, version: v.version }
     }
   } catch {
     // not JSON: ignored below

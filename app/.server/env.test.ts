@@ -35,7 +35,9 @@ describe('readBffEnv', () => {
     expect(env.mapTiles).toEqual({ url: 'https://{s}.tile.example.org/{z}/{x}/{y}.png', attribution: '© Example' })
     expect(env.imageOrigins).toEqual(['https://*.tile.example.org'])
     expect(() => readBffEnv({ ...SECRETS, MAP_TILE_URL: 'https://tile.example.org/tiles.png' })).toThrow('MAP_TILE_URL: must contain {z}')
-    expect(() => readBffEnv({ ...SECRETS, MAP_TILE_URL: 'javascript:alert(1)/{z}/{x}/{y}' })).toThrow('MAP_TILE_URL: must be an http(s) URL')
+    expect(() => readBffEnv({ ...SECRETS, MAP_TILE_URL: 'javascript:alert(1)/{z}/{x}/{y}' })).toThrow(
+      'MAP_TILE_URL: must be an http(s) URL',
+    )
   })
 
   it("reads LOG_LEVEL for the server bundle's logger, silent under a test runner, and refuses an unknown level", () => {

@@ -47,7 +47,11 @@ describe('position events on the order stream', () => {
   it('a position survives the trip through a database notice (parseOrderEvent), a damaged one is dropped', () => {
     const event = { orderId: 'o1', status: 'out_for_delivery', version: 4, position: POSITION }
     expect(parseOrderEvent(JSON.stringify(event))).toEqual(event)
-    expect(parseOrderEvent(JSON.stringify({ ...event, position: { lat: 'x' } }))).toEqual({ orderId: 'o1', status: 'out_for_delivery', version: 4 })
+    expect(parseOrderEvent(JSON.stringify({ ...event, position: { lat: 'x' } }))).toEqual({
+      orderId: 'o1',
+      status: 'out_for_delivery',
+      version: 4,
+    })
   })
 
   it('with the API apart, the poll sends the newest position while out for delivery, once per report', async () => {

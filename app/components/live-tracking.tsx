@@ -12,7 +12,7 @@
  *   status events already use: remix-utils shares one EventSource per URL) moves the rider and
  *   recomputes the distance and estimate in place (contract/tracking.ts `withPosition`).
  */
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useEventSource } from 'remix-utils/sse/react'
 import {
   arrivalWords,
@@ -20,6 +20,7 @@ import {
   PositionEventSchema,
   withPosition,
   type Point,
+  type PositionEvent,
   type TrackingView,
 } from '../../contract/tracking.ts'
 import { projectDiagram } from '../lib/tracking-diagram.ts'
@@ -35,6 +36,17 @@ export function istTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : TIME_IST.format(date)
 }
 
+/** A `position` event's data, or null when there is none or it is unreadable. */
+function parsePositionEvent(data: string | null): PositionEvent | null {
+  if (!data) return null
+  try {
+    const parsed = PositionEventSchema.safeParse(JSON.parse(data))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
 /** The three points' colours: shared by the diagram, the map and the legend. */
 const COLOURS = { store: '#0f766e', rider: '#2563eb', address: '#dc2626' }
 
@@ -44,26 +56,22 @@ const COLOURS = { store: '#0f766e', rider: '#2563eb', address: '#dc2626' }
  * @param eventsUrl the order's live stream (`/dashboard/myorder/:id/events`)
  */
 export function LiveTracking({ view: loaded, eventsUrl, mapTiles }: { view: TrackingView; eventsUrl: string; mapTiles: MapTiles }) {
-  const [view, setView] = useState(loaded)
-  useEffect(() => setView(loaded), [loaded])
   const event = useEventSource(eventsUrl, { event: 'position' })
-  useEffect(() => {
-    if (!event) return
-    let parsed
-    try {
-      parsed = PositionEventSchema.safeParse(JSON.parse(event))
-    } catch {
-      return
-    }
-    if (!parsed.success) return
-    const next = parsed.data
-    // Only a newer report moves the rider (a replayed or late one is dropped).
-    setView((current) => (current.position && current.position.recordedAt >= next.recordedAt ? current : withPosition(current, next)))
-  }, [event])
+  // The stream's newest report moves the rider when it is newer than the one loaded (each event
+  // carries the whole position, so the latest is all that counts; a revalidation brings a new `loaded`).
+  const view = useMemo(() => {
+    const next = parsePositionEvent(event)
+    if (!next || (loaded.position && loaded.position.recordedAt >= next.recordedAt)) return loaded
+    return withPosition(loaded, next)
+  }, [loaded, event])
 
   const name = view.riderFirstName || 'Your delivery partner'
   return (
-    <section aria-label="Live tracking" data-testid="live-tracking" className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+    <section
+      aria-label="Live tracking"
+      data-testid="live-tracking"
+      className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 className="font-semibold text-slate-900" data-field="rider">
           {name} is on the way
@@ -132,7 +140,16 @@ export function TrackingDiagram({ view }: { view: TrackingView }) {
         data-point="address"
       />
       {rider ? (
-        <circle cx={rider.x} cy={rider.y} r={8} fill={COLOURS.rider} stroke="white" strokeWidth={2} data-point="rider" data-testid="rider-dot" />
+        <circle
+          cx={rider.x}
+          cy={rider.y}
+          r={8}
+          fill={COLOURS.rider}
+          stroke="white"
+          strokeWidth={2}
+          data-point="rider"
+          data-testid="rider-dot"
+        />
       ) : null}
       <g transform={`translate(${BOX.margin / 2}, ${BOX.height - 8})`}>
         <line x1={0} y1={0} x2={bar.units} y2={0} stroke="#334155" strokeWidth={2} />
@@ -173,7 +190,9 @@ function TrackingMap({ view, tiles }: { view: TrackingView; tiles: NonNullable<M
     const m = L.map(element.current, { zoomControl: true, attributionControl: true })
     L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 }).addTo(m)
     const dot = (p: Point, colour: string, title: string) =>
-      L.circleMarker([p.lat, p.lng], { radius: 8, color: 'white', weight: 2, fillColor: colour, fillOpacity: 1 }).bindTooltip(title).addTo(m)
+      L.circleMarker([p.lat, p.lng], { radius: 8, color: 'white', weight: 2, fillColor: colour, fillOpacity: 1 })
+        .bindTooltip(title)
+        .addTo(m)
     dot(v.store, COLOURS.store, v.store.name)
     dot(v.address, COLOURS.address, 'Your address')
     let rider = v.position ? dot(v.position, COLOURS.rider, v.riderFirstName || 'Rider') : null

@@ -12,7 +12,8 @@
  */
 export function parseTileUrl(raw: string): string {
   const template = raw.trim()
-  if (!/^https?:\/\/[^/\s]+\/\S*$/.test(template)) throw new Error('must be an http(s) URL template such as https://tile.example.com/{z}/{x}/{y}.png')
+  if (!/^https?:\/\/[^/\s]+\/\S*$/.test(template))
+    throw new Error('must be an http(s) URL template such as https://tile.example.com/{z}/{x}/{y}.png')
   for (const part of ['{z}', '{x}', '{y}']) if (!template.includes(part)) throw new Error(`must contain ${part}`)
   return template
 }

@@ -31,7 +31,10 @@ export function projectDiagram(
   const lat0 = points.reduce((sum, p) => sum + p.lat, 0) / Math.max(1, points.length)
   const cos = Math.cos((lat0 * Math.PI) / 180)
   // Metres east and north of the first point.
-  const plane = points.map((p) => ({ e: (p.lng - points[0]!.lng) * cos * METRES_PER_DEGREE, n: (p.lat - points[0]!.lat) * METRES_PER_DEGREE }))
+  const plane = points.map((p) => ({
+    e: (p.lng - points[0]!.lng) * cos * METRES_PER_DEGREE,
+    n: (p.lat - points[0]!.lat) * METRES_PER_DEGREE,
+  }))
   const minE = Math.min(...plane.map((p) => p.e))
   const maxE = Math.max(...plane.map((p) => p.e))
   const minN = Math.min(...plane.map((p) => p.n))

@@ -45,7 +45,11 @@ test('the shopper follows the rider on the order page until the delivery with th
   expect(view.tracking).toBeNull() // packed: nothing to track yet
   let riderContext: BrowserContext | undefined
   try {
-    riderContext = await browser.newContext({ javaScriptEnabled: true, viewport: { width: 360, height: 740 }, geolocation: { latitude: 0, longitude: 0 } })
+    riderContext = await browser.newContext({
+      javaScriptEnabled: true,
+      viewport: { width: 360, height: 740 },
+      geolocation: { latitude: 0, longitude: 0 },
+    })
     await riderContext.grantPermissions(['geolocation'])
     const riderPage = await riderContext.newPage()
     await signInWithPassword(riderPage, rider)
@@ -62,8 +66,9 @@ test('the shopper follows the rider on the order page until the delivery with th
     // The address point comes with the order out: read once picked up. Far first: 0.028° (3.1 km) north.
     await card.getByRole('button', { name: 'Picked up' }).click()
     await expect(toast(riderPage, 'Picked up: out for delivery')).toBeVisible()
-    const live = (await (await request.post('/api/order/tracking', { data: { orderId: order._id }, headers: order.shopper.headers })).json())
-      .data as TrackingAnswer
+    const live = (
+      await (await request.post('/api/order/tracking', { data: { orderId: order._id }, headers: order.shopper.headers })).json()
+    ).data as TrackingAnswer
     const address = live.tracking!.address
     await riderContext.setGeolocation({ latitude: address.lat + 0.028, longitude: address.lng, accuracy: 15 })
     // The page shares while the order is out (the first report at once after the first reading).
@@ -121,8 +126,9 @@ test('the shopper follows the rider on the order page until the delivery with th
     await expect(riderPage.getByTestId('position-sharing')).toHaveCount(0)
     if (!js) await page.reload()
     await expect(page.getByTestId('live-tracking')).toHaveCount(0, { timeout: 15_000 })
-    const after = (await (await request.post('/api/order/tracking', { data: { orderId: order._id }, headers: order.shopper.headers })).json())
-      .data as TrackingAnswer & { status: string }
+    const after = (
+      await (await request.post('/api/order/tracking', { data: { orderId: order._id }, headers: order.shopper.headers })).json()
+    ).data as TrackingAnswer & { status: string }
     expect(after).toMatchObject({ status: 'delivered', tracking: null })
   } finally {
     await riderContext?.close()

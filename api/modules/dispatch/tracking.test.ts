@@ -51,7 +51,8 @@ async function orderWithRider(pickUp = true) {
   const { who, order } = await placeTestOrder(t)
   const packed = await t.call('order/update-status', { method: 'PUT', json: { orderId: order._id, status: 'packed' }, token: admin.token })
   expect(packed.status).toBe(200)
-  if (pickUp) expect((await t.call('rider/picked-up', { method: 'POST', json: { orderId: order._id }, token: rider.token })).status).toBe(200)
+  if (pickUp)
+    expect((await t.call('rider/picked-up', { method: 'POST', json: { orderId: order._id }, token: rider.token })).status).toBe(200)
   return { rider, shopper: who, order }
 }
 
@@ -121,7 +122,16 @@ describe('POST /api/rider/position', () => {
       expect(res.status, JSON.stringify(json)).toBe(400)
       expect(JSON.stringify(res.body.errors ?? res.body)).toContain(field)
     }
-    expect((await t.call('rider/position', { method: 'POST', body: '{"lat":', headers: { 'Content-Type': 'application/json' }, token: rider.token })).status).toBe(400)
+    expect(
+      (
+        await t.call('rider/position', {
+          method: 'POST',
+          body: '{"lat":',
+          headers: { 'Content-Type': 'application/json' },
+          token: rider.token,
+        })
+      ).status,
+    ).toBe(400)
     expect(await t.db.$count(riderPositions, eq(riderPositions.orderId, order._id))).toBe(0)
   })
 })

@@ -36,7 +36,10 @@ export async function orderTracking(api: Api, session: RequestSession, orderId: 
  * there is none or the API refuses.
  */
 export async function positionNow(api: Api, accessToken: string, orderId: string): Promise<PositionEvent | null> {
-  const parsed = parseData(await upstream(api, 'order/tracking', { method: 'POST', json: { orderId }, bearer: accessToken }), TrackingSchema)
+  const parsed = parseData(
+    await upstream(api, 'order/tracking', { method: 'POST', json: { orderId }, bearer: accessToken }),
+    TrackingSchema,
+  )
   const position = parsed.ok ? parsed.data.tracking?.position : null
   return position ? { orderId: parsed.ok ? parsed.data.orderId : orderId, ...position } : null
 }

@@ -158,7 +158,9 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           partner when they hand over the order.
         </p>
       ) : null}
-      {loaderData.tracking ? <LiveTracking view={loaderData.tracking} eventsUrl={`${orderPath}/events`} mapTiles={loaderData.mapTiles} /> : null}
+      {loaderData.tracking ? (
+        <LiveTracking view={loaderData.tracking} eventsUrl={`${orderPath}/events`} mapTiles={loaderData.mapTiles} />
+      ) : null}
       <p className="flex flex-wrap items-center gap-x-3 text-sm text-slate-600" data-testid="status-as-of">
         <span>Status as of {formatOrderTime(loadedAt)}</span>
         <Link to={orderPath} reloadDocument className="font-semibold text-accent hover:underline">
