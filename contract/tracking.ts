@@ -1,7 +1,7 @@
 /**
  * Live tracking on the wire (docs/delivery.md, "Live tracking"): the rider's position report
  * (`POST /api/rider/position`, RIDER only) and the shopper's view of an order out for delivery
- * (`POST /api/order/tracking`, the order's shopper or an admin). Shared by the API, the BFF and the
+ * (`POST /api/tracking/order`, the order's shopper or an admin). Shared by the API, the BFF and the
  * pages, so the arrival estimate is computed by one function everywhere: on the API for the answer,
  * on the server-rendered page, and in the browser after each position event.
  *
@@ -66,7 +66,7 @@ export type Point = z.infer<typeof PointSchema>
 export const LastPositionSchema = PointSchema.extend({ accuracyM: z.number(), recordedAt: TimestampSchema })
 
 /**
- * POST /api/order/tracking `{ orderId }`: the live view of an order out for delivery. `tracking` is
+ * POST /api/tracking/order `{ orderId }`: the live view of an order out for delivery. `tracking` is
  * null in any other status (nothing to show, nothing kept to reveal). Never the rider's phone, email
  * or other orders: its first name only.
  */

@@ -40,7 +40,7 @@ test('the shopper follows the rider on the order page until the delivery with th
   expect(packed.ok(), await packed.text()).toBe(true)
 
   // Where the address is (its PIN code's centre), to put the rider 3.1 km north of it, then 220 m.
-  const view = (await (await request.post('/api/order/tracking', { data: { orderId: order._id }, headers: order.shopper.headers })).json())
+  const view = (await (await request.post('/api/tracking/order', { data: { orderId: order._id }, headers: order.shopper.headers })).json())
     .data as TrackingAnswer
   expect(view.tracking).toBeNull() // packed: nothing to track yet
   let riderContext: BrowserContext | undefined
@@ -67,7 +67,7 @@ test('the shopper follows the rider on the order page until the delivery with th
     await card.getByRole('button', { name: 'Picked up' }).click()
     await expect(toast(riderPage, 'Picked up: out for delivery')).toBeVisible()
     const live = (
-      await (await request.post('/api/order/tracking', { data: { orderId: order._id }, headers: order.shopper.headers })).json()
+      await (await request.post('/api/tracking/order', { data: { orderId: order._id }, headers: order.shopper.headers })).json()
     ).data as TrackingAnswer
     const address = live.tracking!.address
     await riderContext.setGeolocation({ latitude: address.lat + 0.028, longitude: address.lng, accuracy: 15 })
@@ -75,7 +75,7 @@ test('the shopper follows the rider on the order page until the delivery with th
     await expect(riderPage.getByTestId('position-sharing')).toContainText('Sharing your location')
     await expect
       .poll(async () => {
-        const answer = await request.post('/api/order/tracking', { data: { orderId: order._id }, headers: order.shopper.headers })
+        const answer = await request.post('/api/tracking/order', { data: { orderId: order._id }, headers: order.shopper.headers })
         return ((await answer.json()).data as { tracking: { position: unknown } }).tracking.position !== null
       })
       .toBe(true)
@@ -127,7 +127,7 @@ test('the shopper follows the rider on the order page until the delivery with th
     if (!js) await page.reload()
     await expect(page.getByTestId('live-tracking')).toHaveCount(0, { timeout: 15_000 })
     const after = (
-      await (await request.post('/api/order/tracking', { data: { orderId: order._id }, headers: order.shopper.headers })).json()
+      await (await request.post('/api/tracking/order', { data: { orderId: order._id }, headers: order.shopper.headers })).json()
     ).data as TrackingAnswer & { status: string }
     expect(after).toMatchObject({ status: 'delivered', tracking: null })
   } finally {

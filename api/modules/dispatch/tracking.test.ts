@@ -5,7 +5,7 @@
  * - POST /api/rider/position: the rider's own order only, only while out for delivery, the body
  *   validated (400, never 500), one position kept per order every 5 s (others `stored: false`),
  *   each kept one announced on the order's live events;
- * - POST /api/order/tracking: the shopper's own order (and admins'), the rider's first name only, the
+ * - POST /api/tracking/order: the shopper's own order (and admins'), the rider's first name only, the
  *   estimate recomputed from the last position; null in any other status;
  * - the `tracking.purge` job deletes positions 24 h after the order ended, and not before.
  */
@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createRider, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
 import { SEEDED_DEFAULT_STORE } from '../../testing/fixtures.ts'
 import { placeTestOrder } from '../../testing/orders.ts'
-import type { OrderStatusEvent } from '../../lib/order-events.ts'
+import { parseOrderEvent, type OrderStatusEvent } from '../../lib/order-events.ts'
 import { etaMinutes, haversineMetres, POSITION_MIN_INTERVAL_MS } from '../../../contract/tracking.ts'
 import { NOT_OUT_FOR_DELIVERY } from './tracking.ts'
 
@@ -57,7 +57,7 @@ async function orderWithRider(pickUp = true) {
 }
 
 const report = (who: SignedIn, json: unknown) => t.call('rider/position', { method: 'POST', json, token: who.token })
-const tracking = (who: SignedIn, orderId: string) => t.call('order/tracking', { method: 'POST', json: { orderId }, token: who.token })
+const tracking = (who: SignedIn, orderId: string) => t.call('tracking/order', { method: 'POST', json: { orderId }, token: who.token })
 
 describe('POST /api/rider/position', () => {
   it('keeps the position of the rider’s order out for delivery and announces it on the live events', async () => {
@@ -75,6 +75,17 @@ describe('POST /api/rider/position', () => {
       orderId: order._id,
       status: 'out_for_delivery',
       position: { lat: 12.9719, lng: 77.6412, accuracyM: 12, recordedAt: res.body.data.recordedAt },
+    })
+  })
+
+  it('a position event survives the trip through a database notice (parseOrderEvent); a damaged position is dropped', () => {
+    const position = { lat: 12.9719, lng: 77.6412, accuracyM: 9, recordedAt: '2026-11-29T10:00:00.000Z' }
+    const event = { orderId: 'o1', status: 'out_for_delivery', version: 4, position }
+    expect(parseOrderEvent(JSON.stringify(event))).toEqual(event)
+    expect(parseOrderEvent(JSON.stringify({ ...event, position: { lat: 'x' } }))).toEqual({
+      orderId: 'o1',
+      status: 'out_for_delivery',
+      version: 4,
     })
   })
 
@@ -136,7 +147,7 @@ describe('POST /api/rider/position', () => {
   })
 })
 
-describe('POST /api/order/tracking', () => {
+describe('POST /api/tracking/order', () => {
   it('shows the shopper the rider’s first name, the points and the estimate from the last position', async () => {
     const { rider, shopper, order } = await orderWithRider()
     const before = await tracking(shopper, order._id)
@@ -162,7 +173,7 @@ describe('POST /api/order/tracking', () => {
     const { rider, order } = await orderWithRider()
     expect((await tracking(admin, order._id)).status).toBe(200)
     for (const who of [await createShopper(t), await createStaff(t), rider]) expect((await tracking(who, order._id)).status).toBe(404)
-    expect((await t.call('order/tracking', { method: 'POST', json: { orderId: order._id } })).status).toBe(401)
+    expect((await t.call('tracking/order', { method: 'POST', json: { orderId: order._id } })).status).toBe(401)
   })
 
   it('is null before the order is out and after it is delivered', async () => {

@@ -96,7 +96,7 @@ export async function recordPosition(
 }
 
 /**
- * The live view of one order (POST /api/order/tracking): `tracking` only while it is out for
+ * The live view of one order (POST /api/tracking/order): `tracking` only while it is out for
  * delivery, else null. The distance is from the rider's newest position (this rider's: one handed
  * back earlier is not shown) to the address's PIN code centre, or from the store before any report.
  * @throws 404 for an order that is not the viewer's (admins read any)

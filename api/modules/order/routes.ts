@@ -8,9 +8,6 @@
  *   404 address
  * - GET /order-list → the user's orders, newest first
  * - POST /details `{ orderId }` → one order (own; an admin or staff may read any)
- * - POST /tracking `{ orderId }` → the live view of an order out for delivery (own; an admin may read
- *   any): the rider's first name, the points, the last position and the estimate
- *   (api/modules/dispatch/tracking.ts; docs/delivery.md, "Live tracking")
  * - POST /cancel `{ orderId, reason? }` → the shopper cancels a placed order (stock returns)
  * - POST /admin-list `{ q?, status?, store?, late?, from?, to?, sort, page, limit }` (admin or staff) → `data`, `totalCount`,
  *   `totalNoPage` (docs/commerce-api.md, "Admin orders at volume")
@@ -53,8 +50,6 @@ import {
   UpdateStatusSchema,
 } from '../../../contract/order.ts'
 import { CartExtraShape, CartItemSchema } from '../../../contract/cart.ts'
-import { TrackingSchema } from '../../../contract/tracking.ts'
-import { orderTracking } from '../dispatch/tracking.ts'
 import { spendCartWrite } from '../cart/routes.ts'
 import { IdempotencyKeySchema, idempotencyHeader } from '../../../contract/idempotency.ts'
 import { apiRouter } from '../../lib/openapi.ts'
@@ -201,20 +196,6 @@ export function orderRoutes(deps: AppDeps) {
     async (c, { orderId }) => {
       return ok(c, 'Order details', await orderDetails(deps, currentUser(c), orderId))
     },
-  )
-
-  endpoint(
-    {
-      method: 'post',
-      path: '/tracking',
-      summary: "Live tracking of one order out for delivery (the user's own; an admin may read any); null in other statuses",
-      access: 'user',
-      body: OrderRefSchema,
-      answers: { 200: { description: 'The live view', data: TrackingSchema } },
-      errors: [404],
-    },
-    requireUser(deps),
-    async (c, { orderId }) => ok(c, 'Order tracking', await orderTracking(deps, currentUser(c), orderId)),
   )
 
   endpoint(

@@ -1,7 +1,7 @@
 /**
  * Typed calls of live tracking (docs/delivery.md, "Live tracking"): the rider's position report
  * (`rider/position`, RIDER only) and the shopper's view of an order out for delivery
- * (`order/tracking`). Answers are parsed with contract/tracking.ts (an answer off contract is a 502
+ * (`tracking/order`). Answers are parsed with contract/tracking.ts (an answer off contract is a 502
  * failure); failures come back as `{ ok: false }`, never thrown.
  */
 import type { z } from 'zod'
@@ -25,9 +25,9 @@ export async function sendPosition(
   return parseData(await upstream(api, 'rider/position', { method: 'POST', json: input, session }), PositionAnswerSchema)
 }
 
-/** `POST /api/order/tracking { orderId }`: the live view (`tracking` null unless out for delivery). Failures: 404. */
+/** `POST /api/tracking/order { orderId }`: the live view (`tracking` null unless out for delivery). Failures: 404. */
 export async function orderTracking(api: Api, session: RequestSession, orderId: string): Promise<UpstreamResult<Tracking>> {
-  return parseData(await upstream(api, 'order/tracking', { method: 'POST', json: { orderId }, session }), TrackingSchema)
+  return parseData(await upstream(api, 'tracking/order', { method: 'POST', json: { orderId }, session }), TrackingSchema)
 }
 
 /**
@@ -37,7 +37,7 @@ export async function orderTracking(api: Api, session: RequestSession, orderId: 
  */
 export async function positionNow(api: Api, accessToken: string, orderId: string): Promise<PositionEvent | null> {
   const parsed = parseData(
-    await upstream(api, 'order/tracking', { method: 'POST', json: { orderId }, bearer: accessToken }),
+    await upstream(api, 'tracking/order', { method: 'POST', json: { orderId }, bearer: accessToken }),
     TrackingSchema,
   )
   const position = parsed.ok ? parsed.data.tracking?.position : null
