@@ -73,12 +73,17 @@ test('the shopper follows the rider on the order page until the delivery with th
     await riderContext.setGeolocation({ latitude: address.lat + 0.028, longitude: address.lng, accuracy: 15 })
     // The page shares while the order is out (the first report at once after the first reading).
     await expect(riderPage.getByTestId('position-sharing')).toContainText('Sharing your location')
+    // The reading set before the order went out may be sent first: wait for the far one (every 10 s).
     await expect
-      .poll(async () => {
-        const answer = await request.post('/api/tracking/order', { data: { orderId: order._id }, headers: order.shopper.headers })
-        return ((await answer.json()).data as { tracking: { position: unknown } }).tracking.position !== null
-      })
-      .toBe(true)
+      .poll(
+        async () => {
+          const answer = await request.post('/api/tracking/order', { data: { orderId: order._id }, headers: order.shopper.headers })
+          const position = ((await answer.json()).data as { tracking: { position: { lat: number } | null } }).tracking.position
+          return position ? Math.round((position.lat - address.lat) * 1000) : null
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(28)
 
     // The shopper's page: the rider's first name, the dot, the estimate and the last position's time.
     await page.setViewportSize({ width: 360, height: 740 })
