@@ -5,12 +5,10 @@
  * API; a shopper is refused with the API's 403; an order not out for delivery with its 409.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { eq } from 'drizzle-orm'
 import { createTestApp, type TestApp } from '../../../api/testing/app.ts'
 import { createAdmin, createRider, createShopper, type SignedIn } from '../../../api/testing/auth.ts'
 import { SEEDED_DEFAULT_STORE } from '../../../api/testing/fixtures.ts'
 import { placeTestOrder } from '../../../api/testing/orders.ts'
-import { riderPositions, riderShifts } from '../../../api/db/schema.ts'
 import { apiClientContext, apiContext, inProcessWiring, sessionApi, type ApiWiring } from '../../.server/api-context.ts'
 
 const envBefore = { ...process.env }
@@ -59,7 +57,6 @@ async function post(who: SignedIn, fields: Record<string, string | string[]>) {
 
 describe('POST /rider/position', () => {
   it('passes the rider’s report to the API; refuses a bad point, a shopper and an order not out', async () => {
-    await t.db.update(riderShifts).set({ onShift: false })
     const rider = await createRider(t, SEEDED_DEFAULT_STORE)
     await t.call('rider/shift', { method: 'POST', json: { onShift: true }, token: rider.token })
     const { order } = await placeTestOrder(t)
@@ -72,8 +69,8 @@ describe('POST /rider/position', () => {
     expect((await t.call('rider/picked-up', { method: 'POST', json: { orderId: order._id }, token: rider.token })).status).toBe(200)
     expect(await post(rider, { orderId: order._id, ...point })).toEqual({ status: 200, data: { ok: true, stored: true } })
     expect(await post(rider, { orderId: order._id, ...point })).toEqual({ status: 200, data: { ok: true, stored: false } })
-    const rows = await t.db.select().from(riderPositions).where(eq(riderPositions.orderId, order._id))
-    expect(rows).toEqual([expect.objectContaining({ lat: 12.9719, lng: 77.6412, accuracyM: 15 })])
+    const view = await t.call('tracking/order', { method: 'POST', json: { orderId: order._id }, token: admin.token })
+    expect(view.body.data.tracking.position).toMatchObject({ lat: 12.9719, lng: 77.6412, accuracyM: 15 })
 
     expect(await post(rider, { orderId: order._id, ...point, lat: '95' })).toMatchObject({ status: 400, data: { ok: false } })
     expect(await post(rider, { orderId: order._id, ...point, lng: 'east' })).toMatchObject({ status: 400 })
