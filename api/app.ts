@@ -46,7 +46,7 @@ import { paymentRoutes } from './modules/payment/routes.ts'
 import { accountLookup } from './modules/user/service.ts'
 import { recordRefund, sendPendingRefunds } from './modules/payment/refunds.ts'
 import { dispatchStore } from './modules/dispatch/service.ts'
-import { dispatchRoutes, riderRoutes } from './modules/dispatch/routes.ts'
+import { dispatchRoutes, riderRoutes, trackingRoutes } from './modules/dispatch/routes.ts'
 import { checkAnswers, DOCUMENT_INFO, registerSecuritySchemes, withBodyTextRule } from './lib/openapi.ts'
 import { referenceRoutes } from './modules/reference/routes.ts'
 import { corsForListedOrigins } from './lib/cors.ts'
@@ -182,6 +182,7 @@ export function createApp(opts: AppOptions) {
   api.route('/rider', riderRoutes(deps))
   api.route('/dispatch', dispatchRoutes(deps))
   api.route('/order-issue', orderIssueRoutes(deps))
+  api.route('/tracking', trackingRoutes(deps))
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null

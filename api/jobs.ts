@@ -15,6 +15,7 @@ import { failImportJob, IMPORT_STOPPED, runImportJob } from './modules/product/i
 import { expireReservations, runPaymentSweeps } from './modules/payment/service.ts'
 import { mineAssociationRules } from './modules/recommend/service.ts'
 import { dispatchAll } from './modules/dispatch/service.ts'
+import { purgePositions } from './modules/dispatch/tracking.ts'
 
 /** How often abandoned uploads are swept (ms): every 6 hours, on the hour (UTC). */
 export const IMAGE_SWEEP_EVERY_MS = 6 * 60 * 60 * 1000
@@ -26,6 +27,8 @@ export const GUEST_CART_PURGE_EVERY_MS = 60 * 60 * 1000
 export const RULES_MINING_EVERY_MS = 60 * 60 * 1000
 /** How often waiting orders are dispatched again (ms): every minute (docs/delivery.md, "Dispatch"). */
 export const DISPATCH_SWEEP_EVERY_MS = 60 * 1000
+/** How often riders' positions past their retention are deleted (ms): hourly (docs/delivery.md, "Live tracking"). */
+export const TRACKING_PURGE_EVERY_MS = 60 * 60 * 1000
 
 /** Registers every handler and schedule on `deps.jobs` (a second call replaces them). */
 export function registerJobs(deps: AppDeps): void {
@@ -48,6 +51,10 @@ export function registerJobs(deps: AppDeps): void {
     const given = await dispatchAll(deps)
     if (given > 0) logger.info({ given }, 'dispatch sweep gave waiting orders to riders')
   })
+  jobs.work('tracking.purge', async () => {
+    const deleted = await purgePositions(deps)
+    if (deleted > 0) logger.info({ deleted }, 'deleted rider positions 24 h after their orders ended')
+  })
   // Expires every hold that is due, this order's among them (idempotent: a hold already ended is skipped).
   jobs.work('payments.hold-ended', async () => {
     await expireReservations(deps)
@@ -66,4 +73,5 @@ export function registerJobs(deps: AppDeps): void {
   jobs.schedule('carts.purge-idle-guests', GUEST_CART_PURGE_EVERY_MS)
   jobs.schedule('recommend.mine', RULES_MINING_EVERY_MS)
   jobs.schedule('dispatch.sweep', DISPATCH_SWEEP_EVERY_MS)
+  jobs.schedule('tracking.purge', TRACKING_PURGE_EVERY_MS)
 }

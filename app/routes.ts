@@ -37,6 +37,7 @@ export default [
   route('success', 'routes/success.tsx'),
   route('location', 'routes/location.tsx'),
   route('rider', 'routes/rider.tsx'),
+  route('rider/position', 'routes/rider/position.ts'),
   // /dashboard itself redirects to /dashboard/profile (the layout's middleware). The admin pages
   // (category, subcategory, upload-product, product) join these children.
   route('dashboard', 'routes/dashboard/layout.tsx', [

@@ -564,6 +564,29 @@ export const riderShifts = pgTable('rider_shifts', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
+/**
+ * Where an order's rider was (migration 0046; docs/delivery.md, "Live tracking"): degrees, accuracy
+ * in metres, `recordedAt` the server's clock at the report. Personal data: deleted 24 h after the
+ * order was delivered, cancelled or failed (the `tracking.purge` job).
+ */
+export const riderPositions = pgTable(
+  'rider_positions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    riderId: text('rider_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lat: doublePrecision('lat').notNull(),
+    lng: doublePrecision('lng').notNull(),
+    accuracyM: integer('accuracy_m').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('rider_positions_order_idx').on(t.orderId, t.recordedAt.desc())],
+)
+
 /** The supplier of an invoice as the store was when it was issued (migration 0026_tax_invoices). */
 export interface InvoiceSupplierSnapshot {
   storeId: string

@@ -14,11 +14,34 @@ import type { Logger } from '../../server-shared/logger.ts'
 /** The channel of order-status notices. */
 export const ORDER_CHANNEL = 'order_status'
 
-/** One status change: the order's `_id`, its new status, and its version after the change. */
+/**
+ * One status change: the order's `_id`, its new status, and its version after the change. With
+ * `position`, a live-tracking report instead (docs/delivery.md, "Live tracking"): the rider's new
+ * point (degrees, accuracy in metres, ISO time); status and version are the order's, unchanged.
+ */
 export interface OrderStatusEvent {
   orderId: string
   status: OrderStatus
   version: number
+  position?: OrderPosition
+}
+
+/** The rider's point in a position event. */
+export interface OrderPosition {
+  lat: number
+  lng: number
+  accuracyM: number
+  recordedAt: string
+}
+
+/** The position of a notice's payload when well formed, else undefined. */
+function parsePosition(v: unknown): OrderPosition | undefined {
+  if (!v || typeof v !== 'object') return undefined
+  const p = v as Partial<OrderPosition>
+  if (typeof p.lat === 'number' && typeof p.lng === 'number' && typeof p.accuracyM === 'number' && typeof p.recordedAt === 'string') {
+    return { lat: p.lat, lng: p.lng, accuracyM: p.accuracyM, recordedAt: p.recordedAt }
+  }
+  return undefined
 }
 
 /** Called with each event of the order it subscribed to. */
@@ -42,7 +65,10 @@ export function parseOrderEvent(payload: string | undefined): OrderStatusEvent |
   try {
     const v = JSON.parse(payload ?? '') as Partial<OrderStatusEvent>
     if (typeof v.orderId === 'string' && typeof v.status === 'string' && typeof v.version === 'number') {
-      return { orderId: v.orderId, status: v.status, version: v.version }
+      const position = parsePosition(v.position)
+      return position
+        ? { orderId: v.orderId, status: v.status, version: v.version, position }
+        : { orderId: v.orderId, status: v.status, version: v.version }
     }
   } catch {
     // not JSON: ignored below

@@ -26,7 +26,18 @@ describe('readBffEnv', () => {
       pageCacheTtlMs: null,
       pageCacheStaleIfErrorMs: 300_000,
       logLevel: 'info',
+      mapTiles: null,
     })
+  })
+
+  it('reads the map tile server (docs/delivery.md, "Live tracking") and allows its host for images only then', () => {
+    const env = readBffEnv({ ...SECRETS, MAP_TILE_URL: 'https://{s}.tile.example.org/{z}/{x}/{y}.png', MAP_TILE_ATTRIBUTION: '© Example' })
+    expect(env.mapTiles).toEqual({ url: 'https://{s}.tile.example.org/{z}/{x}/{y}.png', attribution: '© Example' })
+    expect(env.imageOrigins).toEqual(['https://*.tile.example.org'])
+    expect(() => readBffEnv({ ...SECRETS, MAP_TILE_URL: 'https://tile.example.org/tiles.png' })).toThrow('MAP_TILE_URL: must contain {z}')
+    expect(() => readBffEnv({ ...SECRETS, MAP_TILE_URL: 'javascript:alert(1)/{z}/{x}/{y}' })).toThrow(
+      'MAP_TILE_URL: must be an http(s) URL',
+    )
   })
 
   it("reads LOG_LEVEL for the server bundle's logger, silent under a test runner, and refuses an unknown level", () => {

@@ -8,6 +8,7 @@
 import path from 'node:path'
 import { z } from 'zod'
 import { parseUploadMaxBytes } from '../../contract/file.ts'
+import { parseTileUrl, tileImageSource } from '../lib/map-tiles.ts'
 import {
   flag,
   httpUrl,
@@ -39,6 +40,8 @@ export const BffEnvSchema = z.object({
   PAGE_CACHE_TTL_MS: wholeNumber(0),
   PAGE_CACHE_STALE_IF_ERROR_MS: wholeNumber(0),
   LOG_LEVEL: logLevel,
+  MAP_TILE_URL: variable((raw) => parseTileUrl(raw)),
+  MAP_TILE_ATTRIBUTION: text,
 })
 
 /** What the BFF knows of its configuration. */
@@ -86,6 +89,11 @@ export interface BffEnv {
    * its own copy of server-shared/logger.ts), default `info` (`silent` under a test runner).
    */
   logLevel: LogLevel
+  /**
+   * `MAP_TILE_URL` and `MAP_TILE_ATTRIBUTION`: the live tracking map's tile server and its credit
+   * (app/lib/map-tiles.ts); null (the default): no tiles, the order page draws its own diagram.
+   */
+  mapTiles: { url: string; attribution: string } | null
 }
 
 /** How long past its freshness a kept page may stand in for one the API cannot help render (ms). */
@@ -107,13 +115,19 @@ export function readBffEnv(source: NodeJS.ProcessEnv = process.env): BffEnv {
     isProduction,
     paymentProvider: groups.payment,
     publicUrl,
-    imageOrigins: [...(s3PublicUrl ? [new URL(s3PublicUrl).origin] : []), ...(publicUrl ? [publicUrl] : [])],
+    imageOrigins: [
+      ...(s3PublicUrl ? [new URL(s3PublicUrl).origin] : []),
+      ...(publicUrl ? [publicUrl] : []),
+      // The map's tiles are images: their host is allowed only when a tile server is configured.
+      ...(e.MAP_TILE_URL ? [tileImageSource(e.MAP_TILE_URL)] : []),
+    ],
     uploadMaxBytes: e.UPLOAD_MAX_BYTES ?? parseUploadMaxBytes(undefined),
     secureCookies: isProduction && e.INSECURE_COOKIES !== true,
     pageCacheMaxBytes: (e.PAGE_CACHE_MAX_MB ?? 64) * 1024 * 1024,
     pageCacheTtlMs: e.PAGE_CACHE_TTL_MS ?? null,
     pageCacheStaleIfErrorMs: e.PAGE_CACHE_STALE_IF_ERROR_MS ?? DEFAULT_STALE_IF_ERROR_MS,
     logLevel: logLevelOf(e.LOG_LEVEL, e.NODE_ENV, source),
+    mapTiles: e.MAP_TILE_URL ? { url: e.MAP_TILE_URL, attribution: e.MAP_TILE_ATTRIBUTION ?? '' } : null,
   }
 }
 

@@ -1,7 +1,10 @@
 /**
  * The live order page's event stream (docs/product.md, "Order page"; docs/scale-out.md, "Live order
  * status across instances"): server-sent events (remix-utils' `eventStream`, WHATWG HTML, "Server-sent
- * events") carrying each new status of one order as `event: status` with `{orderId, status, version}`.
+ * events") carrying each new status of one order as `event: status` with `{orderId, status, version}`,
+ * and each new position of its rider as `event: position` with `{orderId, lat, lng, accuracyM,
+ * recordedAt}` (docs/delivery.md, "Live tracking"; positions carry no `id`: a reconnecting page reads
+ * the last one through its loader).
  *
  * Where the events come from:
  * - API in this process (no `API_URL`): the API's order event hub (api/lib/order-events.ts), which
@@ -35,7 +38,12 @@ export interface OrderStatusEvent {
   orderId: string
   status: string
   version: number
+  /** A live-tracking report rather than a status change (api/lib/order-events.ts). */
+  position?: { lat: number; lng: number; accuracyM: number; recordedAt: string }
 }
+
+/** The rider's newest position as the poll reads it (API apart), or null. */
+export type PositionPoll = () => Promise<{ lat: number; lng: number; accuracyM: number; recordedAt: string } | null>
 
 /** What the stream needs of the API's hub (api/lib/order-events.ts `OrderEvents`). */
 export interface OrderEventHub {
@@ -105,6 +113,8 @@ export function orderEventStream(opts: {
   lastEventVersion?: number | null
   hub: OrderEventHub | null
   poll: () => Promise<OrderStatusEvent | null>
+  /** With the API apart: the rider's newest position, asked at each poll while the order is out for delivery. */
+  pollPosition?: PositionPoll
   timing?: { heartbeatMs?: number; pollMs?: number; maxMs?: number }
 }): Response {
   const { userId, order } = opts
@@ -152,6 +162,14 @@ export function orderEventStream(opts: {
       version = event.version
       emit({ id: String(event.version), event: 'status', data: JSON.stringify(event) })
     }
+    // A rider's position (live tracking): sent as it comes, once per report time.
+    let positionAt = ''
+    const sendPosition = (orderId: string, position: NonNullable<OrderStatusEvent['position']>) => {
+      if (position.recordedAt === positionAt) return
+      positionAt = position.recordedAt
+      emit({ event: 'position', data: JSON.stringify({ orderId, ...position }) })
+    }
+    const onEvent = (event: OrderStatusEvent) => (event.position ? sendPosition(event.orderId, event.position) : sendStatus(event))
     openStreamEnds.add(end)
     // Catch-up first: the status as the loader read it, unless the browser holds it already.
     sendStatus({ orderId: order._id, status: order.status, version: order.version })
@@ -161,7 +179,7 @@ export function orderEventStream(opts: {
       return stop
     }
     if (opts.hub) {
-      unsubscribe = opts.hub.subscribe(order._id, sendStatus)
+      unsubscribe = opts.hub.subscribe(order._id, onEvent)
       // A change committed between the loader's read and this subscription reached no one here:
       // one read now closes that window (a newer version is sent, anything else is dropped).
       opts
@@ -176,7 +194,12 @@ export function orderEventStream(opts: {
           busy = true
           opts
             .poll()
-            .then((event) => (event ? sendStatus(event) : end()))
+            .then(async (event) => {
+              if (!event) return end()
+              sendStatus(event)
+              const position = event.status === 'out_for_delivery' && opts.pollPosition ? await opts.pollPosition() : null
+              if (position) sendPosition(order._id, position)
+            })
             .catch(() => end())
             .finally(() => (busy = false))
         }, opts.timing?.pollMs ?? POLL_INTERVAL_MS),

@@ -11,9 +11,11 @@
  *   rupees, prefilled with the amount to collect, only for cash on delivery; `deliveryCode`, the
  *   customer's 4 digits, only for an order that needs one) and `could-not-deliver` (`reason`).
  * - Each order shows the shopper's delivery instructions when given (docs/delivery.md).
+ * - With JavaScript, while an order is out for delivery, the page shares the rider's position
+ *   (app/components/position-sharer.tsx; docs/delivery.md, "Live tracking"); without, nothing is sent.
  */
 import { instructionsWords } from '../../contract/tip.ts'
-import { data, Form, useNavigation } from 'react-router'
+import { data, Form, useNavigation, type ShouldRevalidateFunction } from 'react-router'
 import type { Route } from './+types/rider'
 import * as riderApi from '../.server/api/rider.ts'
 import { requireUser } from '../.server/auth.ts'
@@ -28,6 +30,7 @@ import { Button } from '../components/ui/button.tsx'
 import { Input, Label } from '../components/ui/input.tsx'
 import { formatPaise } from '../lib/money.ts'
 import { formatOrderTime } from '../lib/order-status.ts'
+import { POSITION_ACTION, PositionSharer } from '../components/position-sharer.tsx'
 import { CashRupeesSchema, DeliveryCodeSchema, RIDER_MESSAGES, RiderCouldNotDeliverSchema, type RiderOrder } from '../../contract/rider.ts'
 
 export const meta: Route.MetaFunction = () => [
@@ -47,6 +50,10 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   if (!state.ok) throwFailure(state)
   return data(state.data, { headers: { 'Cache-Control': 'no-store' } })
 }
+
+/** A position report (every 10 s) changes nothing the page shows: no reload of its data after one. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
+  formAction === POSITION_ACTION ? false : defaultShouldRevalidate
 
 /** One of the page's forms (see the module's list), answered by a redirect here with a toast. */
 export async function action({ request, context, url }: Route.ActionArgs) {
@@ -122,6 +129,8 @@ export default function RiderPage({ loaderData }: Route.ComponentProps) {
           </Button>
         </Form>
       </div>
+
+      <PositionSharer orderIds={orders.filter((o) => o.status === 'out_for_delivery').map((o) => o._id)} />
 
       <h2 className="mt-6 text-lg font-semibold text-slate-900">Your orders</h2>
       {orders.length === 0 ? (

@@ -83,6 +83,11 @@ export const JOB_DEFINITIONS = {
    * never ran (a crash, a failed run).
    */
   'dispatch.sweep': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
+  /**
+   * Deletes riders' positions 24 h after their order ended (api/modules/dispatch/tracking.ts
+   * `purgePositions`; docs/delivery.md, "Live tracking": personal data).
+   */
+  'tracking.purge': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
   /** Runs or resumes one import job: its row in `import_jobs` holds the file and the checkpoint (api/modules/product/import-jobs.ts). */
   'product.import': { schema: z.object({ importJobId: z.string().min(1).max(64) }), ...IMPORT_RETRY },
 } as const satisfies Record<string, JobDefinition>

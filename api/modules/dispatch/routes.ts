@@ -7,13 +7,19 @@
  * - POST /picked-up `{ orderId }` → packed → out for delivery
  * - POST /delivered `{ orderId, cashCollectedPaise? }` → delivered, the cash kept
  * - POST /could-not-deliver `{ orderId, reason }` → back to the store, the reason kept
+ * - POST /position `{ orderId, lat, lng, accuracyM }` → kept (one per order every 5 s) while out for
+ *   delivery (./tracking.ts; docs/delivery.md, "Live tracking")
+ *
+ * /api/tracking (a signed-in user; docs/delivery.md, "Live tracking"):
+ * - POST /order `{ orderId }` → the live view of the user's own order out for delivery (an admin may
+ *   read any; another's is a 404): the rider's first name, the points, the last position, the estimate
  *
  * /api/dispatch:
  * - GET /board (ADMIN or STAFF; staff see their store) → waiting orders and riders per store
  * - POST /assign `{ orderId, riderId | null }` (ADMIN) → the order's rider now
  */
 import type { AppDeps } from '../../deps.ts'
-import { currentUser, requireAdmin, requireRider, requireStaff, staffStoreOf } from '../../lib/auth.ts'
+import { currentUser, requireAdmin, requireRider, requireStaff, requireUser, staffStoreOf } from '../../lib/auth.ts'
 import { ok } from '../../lib/envelope.ts'
 import { apiRouter } from '../../lib/openapi.ts'
 import {
@@ -28,6 +34,9 @@ import {
 } from '../../../contract/rider.ts'
 import { assignRider, dispatchBoard } from './board.ts'
 import { couldNotDeliver, delivered, pickedUp, riderState, setShift } from './rider.ts'
+import { PositionAnswerSchema, RiderPositionSchema, TrackingSchema } from '../../../contract/tracking.ts'
+import { OrderRefSchema } from '../../../contract/order.ts'
+import { orderTracking, recordPosition } from './tracking.ts'
 
 const state = { 200: { description: "The rider's shift, store and orders in hand", data: RiderStateSchema } }
 
@@ -102,6 +111,42 @@ export function riderRoutes(deps: AppDeps) {
     async (c, input) => ok(c, 'Order handed back to the store', await couldNotDeliver(deps, currentUser(c), input.orderId, input.reason)),
   )
 
+  endpoint(
+    {
+      method: 'post',
+      path: '/position',
+      summary: "The rider's position for its order out for delivery (RIDER); one kept per order every 5 s, others answered stored: false",
+      access: 'rider',
+      body: RiderPositionSchema,
+      answers: { 200: { description: 'Whether the report was kept, and when', data: PositionAnswerSchema } },
+      errors: [404, 409],
+    },
+    rider,
+    async (c, input) => {
+      const answer = await recordPosition(deps, currentUser(c), input)
+      return ok(c, answer.stored ? 'Position kept' : 'Position already kept in the last 5 seconds', answer)
+    },
+  )
+
+  return router
+}
+
+/** Builds the /api/tracking router (a signed-in user: the order's shopper, or an admin). */
+export function trackingRoutes(deps: AppDeps) {
+  const { router, endpoint } = apiRouter('Tracking')
+  endpoint(
+    {
+      method: 'post',
+      path: '/order',
+      summary: "Live tracking of one order out for delivery (the user's own; an admin may read any); tracking null in other statuses",
+      access: 'user',
+      body: OrderRefSchema,
+      answers: { 200: { description: 'The live view', data: TrackingSchema } },
+      errors: [404],
+    },
+    requireUser(deps),
+    async (c, { orderId }) => ok(c, 'Order tracking', await orderTracking(deps, currentUser(c), orderId)),
+  )
   return router
 }
 

@@ -9,6 +9,7 @@ import { data } from 'react-router'
 import type { Route } from './+types/events'
 import { getSession } from '../../../../.server/context.ts'
 import { orderDetails, orderStatusNow } from '../../../../.server/api/order.ts'
+import { positionNow } from '../../../../.server/api/tracking.ts'
 import { apiContext } from '../../../../.server/api-context.ts'
 import { lastEventVersion, orderEventStream } from '../../../../.server/order-stream.ts'
 import { apiOf } from '../../../../.server/api-context.ts'
@@ -33,5 +34,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     // The in-process API's hub, handed in by server.ts's getLoadContext; null with the API apart.
     hub: context.get(apiContext).orderHub,
     poll: () => (accessToken ? orderStatusNow(api, accessToken, order._id) : Promise.resolve(null)),
+    // Live tracking with the API apart: the rider's newest position at each poll (docs/delivery.md).
+    pollPosition: () => (accessToken ? positionNow(api, accessToken, order._id) : Promise.resolve(null)),
   })
 }

@@ -16,6 +16,9 @@
  *
  * A delivered order shows "Get help" within the window and its problem reports
  * (docs/help-after-delivery.md; app/components/order-help.tsx).
+ * Out for delivery: live tracking (docs/delivery.md, "Live tracking"; app/components/live-tracking.tsx):
+ * the rider's first name, the distance, the arrival estimate and the last position's time, with a map
+ * or a diagram; with JavaScript moved by the stream's position events.
  */
 import { useEffect, useRef } from 'react'
 import { data, Link, useNavigation, useRevalidator } from 'react-router'
@@ -47,6 +50,9 @@ import { CancelReasonSchema } from '../../../../../contract/order.ts'
 import { apiOf } from '../../../../.server/api-context.ts'
 import { issueOptions } from '../../../../.server/api/order-issue.ts'
 import { OrderHelp } from '../../../../components/order-help.tsx'
+import { orderTracking } from '../../../../.server/api/tracking.ts'
+import { env } from '../../../../.server/env.ts'
+import { LiveTracking } from '../../../../components/live-tracking.tsx'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData ? `Order ${loaderData.order.orderId}` : 'Order'} | ${SHOP_NAME}` },
@@ -58,12 +64,16 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const session = getSession(context)
   const result = await orderDetails(api, session, params.orderId)
   if (!result.ok) throwFailure(result)
+  // Live tracking only while out for delivery; a failure to read it leaves the rest of the page as it was.
+  const tracking = result.data.status === 'out_for_delivery' ? await orderTracking(api, session, result.data._id) : null
   // The confirmation only while the shopper may still cancel.
   // Help after delivery (docs/help-after-delivery.md): the link and the reports of a delivered order; none if unreadable.
   const help = result.data.status === 'delivered' ? await issueOptions(api, session, result.data._id) : null
   return {
     order: result.data,
     help: help?.ok ? help.data : null,
+    tracking: tracking?.ok ? tracking.data.tracking : null,
+    mapTiles: env.mapTiles,
     creditNotes: await creditNoteNumbers(api, session, result.data),
     confirming: result.data.status === 'placed' && isCancelDialogOpen(url.searchParams),
     loadedAt: new Date().toISOString(),
@@ -154,6 +164,9 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           Delivery code <strong className="text-lg tracking-widest text-slate-900">{order.deliveryCode}</strong>: tell it to the delivery
           partner when they hand over the order.
         </p>
+      ) : null}
+      {loaderData.tracking ? (
+        <LiveTracking view={loaderData.tracking} eventsUrl={`${orderPath}/events`} mapTiles={loaderData.mapTiles} />
       ) : null}
       <p className="flex flex-wrap items-center gap-x-3 text-sm text-slate-600" data-testid="status-as-of">
         <span>Status as of {formatOrderTime(loadedAt)}</span>
