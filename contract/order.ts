@@ -11,6 +11,12 @@ import { CANCEL_REASON_MAX } from './order-limits.ts'
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
 import { OrderPaymentSchema, PAYMENT_STATES } from './payment.ts'
 import { ORDER_STATUSES } from './order-status.ts'
+import {
+  DELIVERY_FAILURE_MESSAGES,
+  DELIVERY_FAILURE_NOTE_MAX,
+  DELIVERY_FAILURE_REASONS,
+  DELIVERY_FAILURE_WORDS,
+} from './delivery-failure.ts'
 
 /**
  * POST /api/order/cash-on-delivery: `{ addressId, idempotencyKey?, couponDiscount? }`. The original
@@ -53,13 +59,50 @@ export const CancelReasonSchema = z
 /** POST /api/order/cancel: `{ orderId, reason? }`. */
 export const CancelOrderSchema = OrderRefSchema.extend({ reason: CancelReasonSchema.optional() })
 
-/** PUT /api/order/update-status (admin): `{ orderId, status, version?, reason? }`; `reason` is kept for a cancellation only. */
-export const UpdateStatusSchema = z.object({
-  orderId: IdSchema,
-  status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
-  version: z.coerce.number().int().min(1).optional().meta({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
-  reason: CancelReasonSchema.optional(),
-})
+/** Why a delivery failed, on the wire: one of DELIVERY_FAILURE_REASONS (contract/delivery-failure.ts). */
+export const DeliveryFailureReasonSchema = z.enum(DELIVERY_FAILURE_REASONS, { error: DELIVERY_FAILURE_MESSAGES.reasonRequired })
+
+/** The note of a failed delivery: trimmed, at most DELIVERY_FAILURE_NOTE_MAX characters, one line of plain text; empty is none. */
+export const DeliveryFailureNoteSchema = z
+  .string({ error: DELIVERY_FAILURE_MESSAGES.notePlain })
+  .trim()
+  .max(DELIVERY_FAILURE_NOTE_MAX, DELIVERY_FAILURE_MESSAGES.noteTooLong)
+  .refine((text) => !/\p{Cc}/u.test(text), DELIVERY_FAILURE_MESSAGES.notePlain)
+
+/** `other` needs a note (docs/delivery.md, "Could not deliver"). */
+export function failureNoteGiven(input: { reason?: string; note?: string }): boolean {
+  return input.reason !== 'other' || Boolean(input.note)
+}
+
+/** PUT /api/order/update-status (admin): `{ orderId, status, version?, reason?, failureReason?, failureNote? }`; `reason` is kept for a cancellation only, `failureReason` (required) and `failureNote` (required for `other`) for a failed delivery only. */
+export const UpdateStatusSchema = z
+  .object({
+    orderId: IdSchema,
+    status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
+    version: z.coerce.number().int().min(1).optional().meta({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+    reason: CancelReasonSchema.optional(),
+    failureReason: DeliveryFailureReasonSchema.optional(),
+    failureNote: DeliveryFailureNoteSchema.optional(),
+  })
+  .refine((b) => b.status !== 'delivery_failed' || b.failureReason !== undefined, {
+    error: DELIVERY_FAILURE_MESSAGES.reasonRequired,
+    path: ['failureReason'],
+  })
+  .refine((b) => b.status !== 'delivery_failed' || failureNoteGiven({ reason: b.failureReason, note: b.failureNote }), {
+    error: DELIVERY_FAILURE_MESSAGES.noteRequired,
+    path: ['failureNote'],
+  })
+
+/** A failed delivery on an order's answer: the reason, its words (the note for `other`), the note and when. */
+export const DeliveryFailureSchema = z
+  .object({
+    reason: z.enum(DELIVERY_FAILURE_REASONS),
+    /** In words: DELIVERY_FAILURE_WORDS, or the note for `other` (contract/delivery-failure.ts `deliveryFailureText`). */
+    text: z.string().meta({ examples: [DELIVERY_FAILURE_WORDS.not_reachable] }),
+    note: z.string().nullable(),
+    at: TimestampSchema,
+  })
+  .meta({ id: 'DeliveryFailure' })
 
 /** The admin list's orders (docs/commerce-api.md, "Admin orders at volume"): newest or oldest first, or by grand total. */
 export const ADMIN_ORDER_SORTS = ['newest', 'oldest', 'total_desc', 'total_asc'] as const
@@ -134,7 +177,10 @@ export const BulkStatusSchema = z.object({
     .min(1, 'Choose at least one order')
     .max(BULK_ORDERS_MAX, `Choose at most ${BULK_ORDERS_MAX} orders`)
     .transform((ids) => [...new Set(ids)]),
-  status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
+  status: z
+    .enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` })
+    // A failed delivery needs its own reason: one order at a time (PUT /update-status).
+    .refine((status) => status !== 'delivery_failed', DELIVERY_FAILURE_MESSAGES.bulkRefused),
   reason: CancelReasonSchema.optional(),
 })
 
@@ -232,6 +278,8 @@ export const OrderSchema = z
     deliveryCode: z.string().optional(),
     /** The shopper's delivery instructions (docs/commerce-api.md, "Tip and delivery instructions"); absent: none. */
     deliveryInstructions: DeliveryInstructionsSchema.optional(),
+    /** Present only on a `delivery_failed` order (docs/delivery.md, "Could not deliver"): why, and when. */
+    deliveryFailure: DeliveryFailureSchema.optional(),
   })
   .meta({ id: 'Order' })
 export type Order = z.output<typeof OrderSchema>

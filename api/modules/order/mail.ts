@@ -77,24 +77,44 @@ function placedMail(order: Order, customer: { name: string; email: string }): Ma
   return { to: customer.email, subject, text, html }
 }
 
-/** "Your order <number> is <status>" (and a cancelled order's reason), with a link to the order page. */
+/**
+ * What happens to the money of an order whose delivery failed (docs/delivery.md, "Could not
+ * deliver"), in words: a paid order's full refund (on its way, or done), or nothing charged for one
+ * to be paid in cash.
+ */
+export function failedDeliveryMoneyWords(order: Pick<Order, 'payment' | 'totalAmt'>): string {
+  if (order.payment.state === 'cod') return 'Nothing is charged: it was to be paid in cash on delivery.'
+  const amount = rupees(order.payment.refunded || order.totalAmt)
+  if (order.payment.state === 'refunded') return `Your payment of ${amount} has been refunded in full.`
+  if (order.payment.state === 'refund_failed') return `The refund of ${amount} failed: our support team will settle it.`
+  return `Your payment of ${amount} is being refunded in full, to the way you paid.`
+}
+
+/** The first line of a status mail or SMS: "is packed", or "could not be delivered" for a failed delivery. */
+const statusSentence = (orderNumber: string, status: string) =>
+  status === 'delivery_failed' ? `Your order ${orderNumber} could not be delivered` : `Your order ${orderNumber} is ${statusWords(status)}`
+
+/**
+ * "Your order <number> is <status>" (and a cancelled order's reason), with a link to the order page;
+ * for a failed delivery "could not be delivered", its reason and what happens to the money.
+ */
 function statusMail(order: Order, customer: { name: string; email: string }, status: string, publicUrl: string | undefined): MailMessage {
-  const words = statusWords(status)
+  const sentence = statusSentence(order.orderId, status)
   const link = orderPageLink(publicUrl, order._id)
-  const reason = status === 'cancelled' && order.cancelReason ? `Reason: ${order.cancelReason}` : null
-  const text = [
-    `Hi ${customer.name},`,
-    '',
-    `Your order ${order.orderId} is ${words}.`,
-    ...(reason ? [reason] : []),
-    '',
-    `See your order: ${link}`,
-  ].join('\n')
+  const reason =
+    status === 'cancelled' && order.cancelReason
+      ? `Reason: ${order.cancelReason}`
+      : status === 'delivery_failed' && order.deliveryFailure
+        ? `Reason: ${order.deliveryFailure.text}`
+        : null
+  const money = status === 'delivery_failed' ? failedDeliveryMoneyWords(order) : null
+  const extra = [...(reason ? [reason] : []), ...(money ? [money] : [])]
+  const text = [`Hi ${customer.name},`, '', `${sentence}.`, ...extra, '', `See your order: ${link}`].join('\n')
   const html =
-    `<p>Hi ${escapeHtml(customer.name)},</p><p>Your order ${escapeHtml(order.orderId)} is ${escapeHtml(words)}.</p>` +
-    (reason ? `<p>${escapeHtml(reason)}</p>` : '') +
+    `<p>Hi ${escapeHtml(customer.name)},</p><p>${escapeHtml(sentence)}.</p>` +
+    extra.map((line) => `<p>${escapeHtml(line)}</p>`).join('') +
     `<p><a href="${escapeHtml(link)}">See your order</a></p>`
-  return { to: customer.email, subject: `Your order ${order.orderId} is ${words}`, text, html }
+  return { to: customer.email, subject: sentence, text, html }
 }
 
 /** The host part of the order mails' Message-IDs: PUBLIC_URL's host, else `grocery.localhost`. */
@@ -174,9 +194,12 @@ async function wasSent(deps: Pick<AppDeps, 'db'>, key: string): Promise<boolean>
 /** The `sent_mails` key of the SMS of the order mail `messageId`: `<sms.order...>`. */
 export const orderSmsKey = (messageId: string) => messageId.replace(/^<order\./, '<sms.order.')
 
-/** "Your order <number> is out for delivery." with the link to the order page: the status SMS. */
+/**
+ * "Your order <number> is out for delivery." with the link to the order page: the status SMS ("could
+ * not be delivered" for a failed delivery, whose page says why and what happens to the money).
+ */
 export function orderStatusSmsText(order: Pick<Order, '_id' | 'orderId'>, status: string, publicUrl: string | undefined): string {
-  return `Your order ${order.orderId} is ${statusWords(status)}. See your order: ${orderPageLink(publicUrl, order._id)}`
+  return `${statusSentence(order.orderId, status)}. See your order: ${orderPageLink(publicUrl, order._id)}`
 }
 
 /**

@@ -16,8 +16,9 @@
  * - POST /admin/packing-slips `{ storeId }` or `{ orderIds }` (admin or staff) → packing slips, lines in pick order
  *   (./packing-slips.ts), with `totalCount` and `missing`
  * - POST /bulk-status `{ orderIds, status, reason? }` (admin or staff) → one outcome per order, each moved on its own
- * - PUT /update-status `{ orderId, status, version?, reason? }` (admin or staff; cancelling a paid order,
- *   which refunds it, admin only: 403 for staff, a refused outcome in the bulk move)
+ * - PUT /update-status `{ orderId, status, version?, reason?, failureReason?, failureNote? }` (admin or
+ *   staff; cancelling a paid order, which refunds it, admin only: 403 for staff, a refused outcome in
+ *   the bulk move; a failed delivery needs its reason: docs/delivery.md, "Could not deliver")
  * - POST /reorder `{ orderId }` → the cart with `added` and `leftOut` beside it: the user's own
  *   order's lines added to the cart, capped (docs/commerce-api.md, "Order again"); spends a cart write
  */
@@ -354,11 +355,11 @@ export function orderRoutes(deps: AppDeps) {
       method: 'put',
       path: '/update-status',
       summary:
-        'Move an order along its life cycle (ADMIN or STAFF); `version` as read makes a stale change a 409; `reason` is kept for a cancellation; cancelling a paid order refunds it and is ADMIN only (403 for STAFF)',
+        'Move an order along its life cycle (ADMIN or STAFF); `version` as read makes a stale change a 409; `reason` is kept for a cancellation; cancelling a paid order refunds it and is ADMIN only (403 for STAFF); `delivery_failed` (from out for delivery) needs `failureReason` (and `failureNote` for `other`), returns the stock and refunds a paid order in full',
       access: 'staff',
       body: UpdateStatusSchema,
       answers: { 200: { description: 'The updated order', ...order } },
-      errors: [404, 409],
+      errors: [400, 404, 409],
     },
     requireStaff(deps),
     async (c, input) => {
@@ -371,6 +372,9 @@ export function orderRoutes(deps: AppDeps) {
         onlyStoreId: staffStoreOf(currentUser(c)) ?? undefined,
         version: input.version,
         reason: input.reason,
+        ...(input.status === 'delivery_failed' && input.failureReason
+          ? { failure: { reason: input.failureReason, note: input.failureNote } }
+          : {}),
       })
       return ok(c, 'Order status updated', order)
     },
