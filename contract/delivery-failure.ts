@@ -42,3 +42,20 @@ export function deliveryFailureText(reason: DeliveryFailureReason, note: string 
   if (reason === 'other') return note || DELIVERY_FAILURE_WORDS.other
   return note ? `${DELIVERY_FAILURE_WORDS[reason]} — ${note}` : DELIVERY_FAILURE_WORDS[reason]
 }
+
+/** `n` rupees as the pages and mails write them: ₹256 for whole rupees, ₹255.81 otherwise. */
+const rupees = (n: number) => `₹${Number.isInteger(n) ? String(n) : n.toFixed(2)}`
+
+/**
+ * What happens to the money of an order whose delivery failed, in words (docs/delivery.md, "Could
+ * not deliver"), for the shopper's page and the mail: a paid order's full refund (on its way, done,
+ * or failed and left to support), or nothing charged for one that was to be paid in cash. Amounts
+ * in rupees, as on the wire.
+ */
+export function failedDeliveryMoneyWords(order: { payment: { state: string; refunded: number }; totalAmt: number }): string {
+  if (order.payment.state === 'cod') return 'Nothing is charged: it was to be paid in cash on delivery.'
+  const amount = rupees(order.payment.refunded || order.totalAmt)
+  if (order.payment.state === 'refunded') return `Your payment of ${amount} has been refunded in full.`
+  if (order.payment.state === 'refund_failed') return `The refund of ${amount} failed: our support team will settle it.`
+  return `Your payment of ${amount} is being refunded in full, to the way you paid.`
+}

@@ -21,6 +21,7 @@ import type { Order } from '../../../contract/order.ts'
 import type { OrderStatus } from '../../../contract/order-status.ts'
 import { addressOneLine } from '../../../contract/address.ts'
 import { statusWords } from './status.ts'
+import { failedDeliveryMoneyWords } from '../../../contract/delivery-failure.ts'
 
 type OrderMailDeps = Pick<AppDeps, 'db' | 'commerce' | 'mailer' | 'sms' | 'logger'> & Partial<Pick<AppDeps, 'publicUrl'>>
 
@@ -75,19 +76,6 @@ function placedMail(order: Order, customer: { name: string; email: string }): Ma
   const html = `<p>${text.split('\n').map(escapeHtml).join('<br>')}</p>`
   const subject = order.payment.state === 'cod' ? `Order ${order.orderId} placed` : `Order ${order.orderId} paid`
   return { to: customer.email, subject, text, html }
-}
-
-/**
- * What happens to the money of an order whose delivery failed (docs/delivery.md, "Could not
- * deliver"), in words: a paid order's full refund (on its way, or done), or nothing charged for one
- * to be paid in cash.
- */
-export function failedDeliveryMoneyWords(order: Pick<Order, 'payment' | 'totalAmt'>): string {
-  if (order.payment.state === 'cod') return 'Nothing is charged: it was to be paid in cash on delivery.'
-  const amount = rupees(order.payment.refunded || order.totalAmt)
-  if (order.payment.state === 'refunded') return `Your payment of ${amount} has been refunded in full.`
-  if (order.payment.state === 'refund_failed') return `The refund of ${amount} failed: our support team will settle it.`
-  return `Your payment of ${amount} is being refunded in full, to the way you paid.`
 }
 
 /** The first line of a status mail or SMS: "is packed", or "could not be delivered" for a failed delivery. */

@@ -37,6 +37,7 @@ import { creditNoteNumbers } from '../../../../.server/invoice-download.ts'
 import { useIsPending } from '../../../../components/forms.tsx'
 import { SHOP_NAME } from '../../../../components/header.tsx'
 import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline } from '../../../../components/order-view.tsx'
+import { DeliveryFailedNote } from '../../../../components/delivery-failed-note.tsx'
 import { ReorderButton } from '../../../../components/reorder-button.tsx'
 import { REORDER_INTENT } from '../../../../lib/reorder.ts'
 import { formatOrderTime } from '../../../../lib/order-status.ts'
@@ -155,6 +156,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
       </p>
       <StatusTimeline order={order} />
       <CancellationNote order={order} />
+      <DeliveryFailedNote order={order} />
       <div className="flex flex-wrap items-center gap-3">
         <ReorderButton orderId={order._id} orderNumber={order.orderId} action={orderPath} />
         {order.status !== 'payment_pending' ? (
