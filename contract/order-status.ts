@@ -10,7 +10,15 @@
  */
 
 /** Every status, in order along the happy path (an online order waits for its payment first), then cancelled, then delivery failed. */
-export const ORDER_STATUSES = ['payment_pending', 'placed', 'packed', 'out_for_delivery', 'delivered', 'cancelled', 'delivery_failed'] as const
+export const ORDER_STATUSES = [
+  'payment_pending',
+  'placed',
+  'packed',
+  'out_for_delivery',
+  'delivered',
+  'cancelled',
+  'delivery_failed',
+] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
 /** The statuses each status may move to. */

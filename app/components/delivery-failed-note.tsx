@@ -12,7 +12,12 @@ export function DeliveryFailedNote({ order }: { order: Pick<Order, 'status' | 'd
   return (
     <div data-testid="delivery-failed-note" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
       <p className="font-semibold">
-        Delivery failed{order.deliveryFailure ? <>: <span className="break-words">{order.deliveryFailure.text}</span></> : null}
+        Delivery failed
+        {order.deliveryFailure ? (
+          <>
+            : <span className="break-words">{order.deliveryFailure.text}</span>
+          </>
+        ) : null}
       </p>
       <p>The order went back to the store. {failedDeliveryMoneyWords(order)}</p>
     </div>

@@ -29,7 +29,13 @@ async function shopperWithCart(request: APIRequestContext, testInfo: TestInfo, l
   const headers = await loginHeaders(request, user.email, user.password)
   expect((await request.post('/api/cart/create', { data: { productId }, headers })).ok()).toBe(true)
   const address = await request.post('/api/address/create', {
-    data: { address_line: '9, 80 Feet Road, HAL 2nd Stage', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9820011223' },
+    data: {
+      address_line: '9, 80 Feet Road, HAL 2nd Stage',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      pincode: '560038',
+      mobile: '9820011223',
+    },
     headers,
   })
   expect(address.ok(), await address.text()).toBe(true)

@@ -299,7 +299,11 @@ describe('shift and dispatch', () => {
     await t.db.update(orders).set({ deliveryIssue: 'Nobody home' }).where(eq(orders.id, order._id))
     await shift(rider, true)
     expect(await riderOf(order._id)).toBeNull()
-    const given = await t.call('dispatch/assign', { method: 'POST', json: { orderId: order._id, riderId: rider.user.id }, token: admin.token })
+    const given = await t.call('dispatch/assign', {
+      method: 'POST',
+      json: { orderId: order._id, riderId: rider.user.id },
+      token: admin.token,
+    })
     expect(given.status).toBe(200)
     const [after] = await t.db.select().from(orders).where(eq(orders.id, order._id))
     expect(after).toMatchObject({ riderId: rider.user.id, deliveryIssue: null })

@@ -658,7 +658,9 @@ export async function changeStatus(
   if (!PLAUSIBLE_ID.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
   const failed = input.to === 'delivery_failed'
   if (failed && !input.failure)
-    throw BadRequest(DELIVERY_FAILURE_MESSAGES.reasonRequired, [{ path: 'failureReason', message: DELIVERY_FAILURE_MESSAGES.reasonRequired }])
+    throw BadRequest(DELIVERY_FAILURE_MESSAGES.reasonRequired, [
+      { path: 'failureReason', message: DELIVERY_FAILURE_MESSAGES.reasonRequired },
+    ])
   // Returned to the store either way: cancelled, or a delivery that failed.
   const returned = input.to === 'cancelled' || failed
   const { id, stock, storeId } = await deps.db.transaction(async (tx) => {

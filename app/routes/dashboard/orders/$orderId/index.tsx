@@ -67,7 +67,10 @@ const StatusChangeSchema = z.object({
   version: z.coerce.number().int().min(1),
   reason: CancelReasonSchema.optional(),
   failureReason: z.string().max(40).optional(),
-  failureNote: z.string().max(DELIVERY_FAILURE_NOTE_MAX * 2).optional(),
+  failureNote: z
+    .string()
+    .max(DELIVERY_FAILURE_NOTE_MAX * 2)
+    .optional(),
 })
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
@@ -269,7 +272,11 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
  */
 function MarkDeliveryFailedForm({ version }: { version: number }) {
   return (
-    <Form method="post" data-card="delivery failed" className="grid w-full gap-2 rounded-xl border border-slate-200 bg-white p-4 sm:max-w-md">
+    <Form
+      method="post"
+      data-card="delivery failed"
+      className="grid w-full gap-2 rounded-xl border border-slate-200 bg-white p-4 sm:max-w-md"
+    >
       <input type="hidden" name="status" value="delivery_failed" />
       <input type="hidden" name="version" value={version} />
       <fieldset className="grid gap-1">

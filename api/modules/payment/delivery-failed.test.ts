@@ -20,10 +20,10 @@ import { createAdmin, createRider, createShopper, createStaff, type SignedIn } f
 import { insertProduct, SEEDED_DEFAULT_STORE, stockIn } from '../../testing/fixtures.ts'
 import { createShopperWithAddress, placeWithKey } from '../../testing/orders.ts'
 import { couponUses } from '../coupon/checkout.ts'
-import { sendOrderMail } from './mail.ts'
-import { hmacHex } from '../payment/provider.ts'
-import { testPaymentSettings } from '../payment/settings.ts'
-import { createTestProvider } from '../payment/test-provider.ts'
+import { sendOrderMail } from '../order/mail.ts'
+import { hmacHex } from './provider.ts'
+import { testPaymentSettings } from './settings.ts'
+import { createTestProvider } from './test-provider.ts'
 import { DELIVERY_FAILURE_MESSAGES, DELIVERY_FAILURE_WORDS, type DeliveryFailureReason } from '../../../contract/delivery-failure.ts'
 import { RIDER_MESSAGES } from '../../../contract/rider.ts'
 
@@ -126,7 +126,11 @@ async function outForDelivery(opts: { paid?: boolean; price?: number } = {}) {
 }
 
 const couldNotDeliver = (rider: SignedIn, orderId: string, reason: string, note?: string) =>
-  t.call('rider/could-not-deliver', { method: 'POST', json: { orderId, reason, ...(note !== undefined ? { note } : {}) }, token: rider.token })
+  t.call('rider/could-not-deliver', {
+    method: 'POST',
+    json: { orderId, reason, ...(note !== undefined ? { note } : {}) },
+    token: rider.token,
+  })
 const markFailed = (by: SignedIn, orderId: string, failureReason?: string, failureNote?: string) =>
   t.call('order/update-status', {
     method: 'PUT',
@@ -136,7 +140,7 @@ const markFailed = (by: SignedIn, orderId: string, failureReason?: string, failu
 const refundRows = (orderId: string) =>
   queryRows<{ amount_paise: number; reason: string }>(t.db, sql`select amount_paise, reason from refunds where order_id = ${orderId}`)
 
-describe("the rider's \"Could not deliver\"", () => {
+describe('the rider\'s "Could not deliver"', () => {
   const cases: [DeliveryFailureReason, string | undefined, string][] = [
     ['not_reachable', undefined, DELIVERY_FAILURE_WORDS.not_reachable],
     ['address_not_found', undefined, DELIVERY_FAILURE_WORDS.address_not_found],
@@ -246,14 +250,23 @@ describe('a paid order whose delivery failed', () => {
     // Ended: no second mark, no other arrow out of it.
     expect((await markFailed(admin, order._id, 'refused')).status).toBe(409)
     for (const status of ['delivered', 'cancelled', 'packed'])
-      expect((await t.call('order/update-status', { method: 'PUT', json: { orderId: order._id, status }, token: admin.token })).status).toBe(409)
+      expect(
+        (await t.call('order/update-status', { method: 'PUT', json: { orderId: order._id, status }, token: admin.token })).status,
+      ).toBe(409)
   })
 
   it('only from out for delivery: a placed or delivered order is a 409; a bulk move to it is a 400', async () => {
     const { order, rider } = await outForDelivery()
-    expect((await t.call('rider/delivered', { method: 'POST', json: { orderId: order._id, cashCollectedPaise: 14_500 }, token: rider.token })).status).toBe(200)
+    expect(
+      (await t.call('rider/delivered', { method: 'POST', json: { orderId: order._id, cashCollectedPaise: 14_500 }, token: rider.token }))
+        .status,
+    ).toBe(200)
     expect((await markFailed(admin, order._id, 'not_reachable')).status).toBe(409)
-    const bulk = await t.call('order/bulk-status', { method: 'POST', json: { orderIds: [order._id], status: 'delivery_failed' }, token: admin.token })
+    const bulk = await t.call('order/bulk-status', {
+      method: 'POST',
+      json: { orderIds: [order._id], status: 'delivery_failed' },
+      token: admin.token,
+    })
     expect(bulk.status).toBe(400)
     expect(JSON.stringify(bulk.body)).toContain(DELIVERY_FAILURE_MESSAGES.bulkRefused)
   })
