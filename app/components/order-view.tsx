@@ -15,7 +15,7 @@ import type { Order } from '../.server/api/order.ts'
 import { arrivingByLabel, countdownLabel, deliveryVerdict, formatClock, minutesLeft } from '../lib/delivery.ts'
 import { formatRupees, isDiscounted, orderLinePrice } from '../lib/money.ts'
 import { formatOrderTime, ORDER_PROGRESS, statusLabel } from '../lib/order-status.ts'
-import type { OrderStatus } from '../../contract/order-status.ts'
+import { ENDED_STATUSES, type OrderStatus } from '../../contract/order-status.ts'
 import { addressLine } from '../lib/schemas/address.ts'
 import { AddressLabelTag } from './address-label.tsx'
 import { paymentMethodLabel, paymentStateLabel, refundStatusLabel } from '../lib/payment-state.ts'
@@ -80,7 +80,7 @@ export function OrderDelivery({
   return (
     <div data-testid="order-delivery" className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm break-words text-slate-700">
       <span>From {order.store.name} store</span>
-      {promised && order.status !== 'delivered' && order.status !== 'cancelled' ? (
+      {promised && !ENDED_STATUSES.includes(order.status) ? (
         <span data-testid="promised-time">
           {arrivingByLabel(order.promisedAt!, order.promisedMinutes!)}
           <Countdown promisedAt={order.promisedAt!} />
