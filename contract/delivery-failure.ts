@@ -29,6 +29,11 @@ export const DELIVERY_FAILURE_MESSAGES = {
   bulkRefused: 'Mark a failed delivery one order at a time, with its reason',
 } as const
 
+/** False for `other` without a note (after trimming): "Other" says nothing without it. */
+export function deliveryFailureNoteGiven(failure: { reason: DeliveryFailureReason; note?: string | null }): boolean {
+  return failure.reason !== 'other' || Boolean(failure.note?.trim())
+}
+
 /** True when `value` is one of the reasons. */
 export function isDeliveryFailureReason(value: unknown): value is DeliveryFailureReason {
   return typeof value === 'string' && (DELIVERY_FAILURE_REASONS as readonly string[]).includes(value)

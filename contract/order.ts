@@ -62,36 +62,28 @@ export const CancelOrderSchema = OrderRefSchema.extend({ reason: CancelReasonSch
 /** Why a delivery failed, on the wire: one of DELIVERY_FAILURE_REASONS (contract/delivery-failure.ts). */
 export const DeliveryFailureReasonSchema = z.enum(DELIVERY_FAILURE_REASONS, { error: DELIVERY_FAILURE_MESSAGES.reasonRequired })
 
-/** The note of a failed delivery: trimmed, at most DELIVERY_FAILURE_NOTE_MAX characters, one line of plain text; empty is none. */
+/**
+ * The note of a failed delivery: trimmed, at most DELIVERY_FAILURE_NOTE_MAX characters; empty is
+ * none. Control characters are refused by the API's text rule for every body (api/lib/safe-text.ts).
+ * `other` needs one: a rule across two fields, checked by the API (400 DELIVERY_FAILURE_MESSAGES.noteRequired)
+ * and said in words in the document, so the document stays as strict as the server.
+ */
 export const DeliveryFailureNoteSchema = z
   .string({ error: DELIVERY_FAILURE_MESSAGES.notePlain })
   .trim()
   .max(DELIVERY_FAILURE_NOTE_MAX, DELIVERY_FAILURE_MESSAGES.noteTooLong)
-  .refine((text) => !/\p{Cc}/u.test(text), DELIVERY_FAILURE_MESSAGES.notePlain)
-
-/** `other` needs a note (docs/delivery.md, "Could not deliver"). */
-export function failureNoteGiven(input: { reason?: string; note?: string }): boolean {
-  return input.reason !== 'other' || Boolean(input.note)
-}
 
 /** PUT /api/order/update-status (admin): `{ orderId, status, version?, reason?, failureReason?, failureNote? }`; `reason` is kept for a cancellation only, `failureReason` (required) and `failureNote` (required for `other`) for a failed delivery only. */
-export const UpdateStatusSchema = z
-  .object({
-    orderId: IdSchema,
-    status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
-    version: z.coerce.number().int().min(1).optional().meta({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
-    reason: CancelReasonSchema.optional(),
-    failureReason: DeliveryFailureReasonSchema.optional(),
-    failureNote: DeliveryFailureNoteSchema.optional(),
-  })
-  .refine((b) => b.status !== 'delivery_failed' || b.failureReason !== undefined, {
-    error: DELIVERY_FAILURE_MESSAGES.reasonRequired,
-    path: ['failureReason'],
-  })
-  .refine((b) => b.status !== 'delivery_failed' || failureNoteGiven({ reason: b.failureReason, note: b.failureNote }), {
-    error: DELIVERY_FAILURE_MESSAGES.noteRequired,
-    path: ['failureNote'],
-  })
+// A failed delivery's `failureReason` (and `failureNote` for `other`) is required by the API (400):
+// a rule across fields, said in the endpoint's words (api/modules/order/service.ts `changeStatus`).
+export const UpdateStatusSchema = z.object({
+  orderId: IdSchema,
+  status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
+  version: z.coerce.number().int().min(1).optional().meta({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+  reason: CancelReasonSchema.optional(),
+  failureReason: DeliveryFailureReasonSchema.optional(),
+  failureNote: DeliveryFailureNoteSchema.optional(),
+})
 
 /** A failed delivery on an order's answer: the reason, its words (the note for `other`), the note and when. */
 export const DeliveryFailureSchema = z
@@ -177,10 +169,8 @@ export const BulkStatusSchema = z.object({
     .min(1, 'Choose at least one order')
     .max(BULK_ORDERS_MAX, `Choose at most ${BULK_ORDERS_MAX} orders`)
     .transform((ids) => [...new Set(ids)]),
-  status: z
-    .enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` })
-    // A failed delivery needs its own reason: one order at a time (PUT /update-status).
-    .refine((status) => status !== 'delivery_failed', DELIVERY_FAILURE_MESSAGES.bulkRefused),
+  // `delivery_failed` is refused (400 DELIVERY_FAILURE_MESSAGES.bulkRefused): each needs its reason (PUT /update-status).
+  status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
   reason: CancelReasonSchema.optional(),
 })
 

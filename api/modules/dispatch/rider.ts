@@ -15,7 +15,7 @@ import { recordAudit } from '../../lib/audit.ts'
 import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
 import { DELIVERY_CODE_MAX_ATTEMPTS, RIDER_MESSAGES, wrongCodeMessage, type RiderOrder, type RiderState } from '../../../contract/rider.ts'
-import type { DeliveryFailureReason } from '../../../contract/delivery-failure.ts'
+import { DELIVERY_FAILURE_MESSAGES, deliveryFailureNoteGiven, type DeliveryFailureReason } from '../../../contract/delivery-failure.ts'
 import { changeStatus, ORDER_NOT_FOUND } from '../order/service.ts'
 import { cannotMoveMessage } from '../order/status.ts'
 import { batchSize, dispatchStore, handBackRiderOrders, HELD_STATUSES, type DispatchDeps } from './service.ts'
@@ -228,8 +228,8 @@ async function checkDeliveryCode(
  * in one transaction the stock goes back to the order's store, a paid order is refunded in full, a
  * cash-on-delivery order is closed without charge, the rider is free; then the mail (and SMS), the
  * live status and the store's dispatch.
- * @throws 404 for an order not given to this rider; 409 notOutForDelivery for one not out for delivery
- *   (a second mark of the same order included)
+ * @throws 400 `other` without a note; 404 for an order not given to this rider; 409
+ *   notOutForDelivery for an order not picked up yet, or the order desk's 409 for one already ended
  */
 export async function couldNotDeliver(
   deps: RiderDeps,
@@ -238,6 +238,8 @@ export async function couldNotDeliver(
   failure: { reason: DeliveryFailureReason; note?: string },
 ): Promise<RiderState> {
   storeOf(rider)
+  if (!deliveryFailureNoteGiven(failure))
+    throw BadRequest(DELIVERY_FAILURE_MESSAGES.noteRequired, [{ path: 'note', message: DELIVERY_FAILURE_MESSAGES.noteRequired }])
   try {
     await changeStatus(deps, { ref: orderId, to: 'delivery_failed', byUserId: rider.id, mayRefund: false, onlyRiderId: rider.id, failure })
   } catch (err) {

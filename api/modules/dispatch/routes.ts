@@ -94,7 +94,7 @@ export function riderRoutes(deps: AppDeps) {
       method: 'post',
       path: '/could-not-deliver',
       summary:
-        "The rider's order could not be delivered (RIDER): it ends delivery_failed with the reason, returned to the store (stock back, a paid order refunded in full, a cash-on-delivery order closed without charge)",
+        "The rider's order could not be delivered (RIDER): it ends delivery_failed with the reason, returned to the store (stock back, a paid order refunded in full, a cash-on-delivery order closed without charge); `note` is required for `other` (400)",
       access: 'rider',
       body: RiderCouldNotDeliverSchema,
       answers: state,

@@ -323,7 +323,7 @@ export function orderRoutes(deps: AppDeps) {
       path: '/bulk-status',
       summary: 'Move several orders to one status (ADMIN or STAFF), each on its own with its outcome',
       description:
-        'Each order is moved as PUT /update-status moves one (the same allowed moves, stock back on a cancellation, `reason` kept for a cancellation, a paid order cancelled by an admin only), in its own transaction: an order that may not move is reported and the others still move.',
+        'Each order is moved as PUT /update-status moves one (the same allowed moves, stock back on a cancellation, `reason` kept for a cancellation, a paid order cancelled by an admin only), in its own transaction: an order that may not move is reported and the others still move. `delivery_failed` is refused (400): each failed delivery needs its own reason (PUT /update-status).',
       access: 'staff',
       body: BulkStatusSchema,
       answers: {

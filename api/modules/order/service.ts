@@ -18,7 +18,12 @@ import { lockUserRow } from '../../db/locks.ts'
 import { queryRows } from '../../db/query.ts'
 import { cartLines, carts, orderLines, orders, riderShifts, users } from '../../db/schema.ts'
 import { canMove, type OrderStatus } from '../../../contract/order-status.ts'
-import { DELIVERY_FAILURE_MESSAGES, deliveryFailureText, type DeliveryFailureReason } from '../../../contract/delivery-failure.ts'
+import {
+  DELIVERY_FAILURE_MESSAGES,
+  deliveryFailureNoteGiven,
+  deliveryFailureText,
+  type DeliveryFailureReason,
+} from '../../../contract/delivery-failure.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound } from '../../lib/errors.ts'
@@ -661,6 +666,8 @@ export async function changeStatus(
     throw BadRequest(DELIVERY_FAILURE_MESSAGES.reasonRequired, [
       { path: 'failureReason', message: DELIVERY_FAILURE_MESSAGES.reasonRequired },
     ])
+  if (failed && input.failure && !deliveryFailureNoteGiven(input.failure))
+    throw BadRequest(DELIVERY_FAILURE_MESSAGES.noteRequired, [{ path: 'failureNote', message: DELIVERY_FAILURE_MESSAGES.noteRequired }])
   // Returned to the store either way: cancelled, or a delivery that failed.
   const returned = input.to === 'cancelled' || failed
   const { id, stock, storeId } = await deps.db.transaction(async (tx) => {
@@ -855,11 +862,15 @@ export async function reorder(deps: OrderDeps & { storeId: string }, userId: str
  * transaction, the same allowed-moves rule (api/modules/order/status.ts), stock back on a
  * cancellation, its event and its mail, one after the other in the order given. One order that may
  * not move (already delivered, unknown) does not stop the others: each gets its outcome.
+ * @throws 400 for `delivery_failed`: each failed delivery needs its own reason (PUT /update-status)
  */
 export async function bulkChangeStatus(
   deps: OrderDeps & Pick<AppDeps, 'refunds'>,
   input: { orderIds: string[]; to: OrderStatus; byUserId: string; mayRefund: boolean; onlyStoreId?: string; reason?: string },
 ): Promise<BulkStatusOutcome[]> {
+  // Each failed delivery needs its own reason (docs/delivery.md, "Could not deliver").
+  if (input.to === 'delivery_failed')
+    throw BadRequest(DELIVERY_FAILURE_MESSAGES.bulkRefused, [{ path: 'status', message: DELIVERY_FAILURE_MESSAGES.bulkRefused }])
   const outcomes: BulkStatusOutcome[] = []
   const refs = input.orderIds.filter((ref) => PLAUSIBLE_ID.test(ref))
   const known = refs.length
