@@ -38,6 +38,7 @@ import { invoiceRoutes } from './modules/invoice/routes.ts'
 import { auditRoutes } from './modules/audit/routes.ts'
 import { staffRoutes } from './modules/staff/routes.ts'
 import { couponRoutes } from './modules/coupon/routes.ts'
+import { orderIssueRoutes } from './modules/order-issue/routes.ts'
 import { DEFAULT_INVOICE } from './modules/invoice/settings.ts'
 import { DEFAULT_COMMERCE } from './config.ts'
 import { testPaymentSettings } from './modules/payment/settings.ts'
@@ -180,6 +181,7 @@ export function createApp(opts: AppOptions) {
   api.route('/coupon', couponRoutes(deps))
   api.route('/rider', riderRoutes(deps))
   api.route('/dispatch', dispatchRoutes(deps))
+  api.route('/order-issue', orderIssueRoutes(deps))
   app.route('/api', api)
   // Declared last: the document lists every route above and these three.
   let document: unknown = null

@@ -264,3 +264,56 @@ describe('DELIVERY_CODE_ABOVE (docs/delivery.md, "Delivery code")', () => {
       expect(() => loadConfig({ ...SECRETS, DELIVERY_CODE_ABOVE: bad })).toThrow(/DELIVERY_CODE_ABOVE/)
   })
 })
+
+describe('the named fees (docs/commerce-api.md, "Fees")', () => {
+  const SECRETS = { SESSION_SECRET: 's'.repeat(32), JWT_SECRET: 'j'.repeat(32) }
+
+  it('default to handling ₹2, a small cart fee of ₹20 below ₹99 and ₹15 from 23:00 to 05:00 IST', () => {
+    expect(loadConfig({ ...SECRETS }).commerce.fees).toEqual({
+      handlingChargePaise: 200,
+      smallCartFeePaise: 2000,
+      smallCartBelowPaise: 9900,
+      lateNightSurchargePaise: 1500,
+      lateNightHours: { startMinute: 1380, endMinute: 300 },
+    })
+  })
+
+  it('take rupees and a window, each 0 turning its fee off', () => {
+    const fees = loadConfig({
+      ...SECRETS,
+      HANDLING_CHARGE: '0',
+      SMALL_CART_FEE: '15.50',
+      SMALL_CART_BELOW: '149',
+      LATE_NIGHT_SURCHARGE: '0',
+      LATE_NIGHT_HOURS: '22:30-06:00',
+    }).commerce.fees
+    expect(fees).toEqual({
+      handlingChargePaise: 0,
+      smallCartFeePaise: 1550,
+      smallCartBelowPaise: 14900,
+      lateNightSurchargePaise: 0,
+      lateNightHours: { startMinute: 1350, endMinute: 360 },
+    })
+  })
+
+  it('stop the start on a bad value, naming the variable', () => {
+    for (const [name, bad] of [
+      ['HANDLING_CHARGE', '-2'],
+      ['SMALL_CART_FEE', 'twenty'],
+      ['SMALL_CART_BELOW', '99.999'],
+      ['LATE_NIGHT_SURCHARGE', '1e3'],
+      ['LATE_NIGHT_HOURS', '23:00'],
+      ['LATE_NIGHT_HOURS', '24:00-05:00'],
+      ['LATE_NIGHT_HOURS', '11pm-5am'],
+    ] as const) {
+      let err: unknown
+      try {
+        loadConfig({ ...SECRETS, [name]: bad })
+      } catch (e) {
+        err = e
+      }
+      expect(err, `${name}=${bad}`).toBeInstanceOf(EnvError)
+      expect(String((err as Error).message)).toContain(name)
+    }
+  })
+})

@@ -237,7 +237,76 @@ export interface CommerceSettings {
    * DEFAULT_DELIVERY_CODE_ABOVE_PAISE when absent.
    */
   deliveryCodeAbovePaise?: number
+  /** Help after delivery (docs/help-after-delivery.md); DEFAULT_HELP when absent. */
+  help?: HelpSettings
+  /**
+   * The named fees of the bill (docs/commerce-api.md, "Fees"): absent, none is charged (an app built
+   * by `createApp` without them, as the API tests are); the environment's defaults are DEFAULT_FEES.
+   */
+  fees?: FeeSettings
 }
+
+/**
+ * The bill's named fees besides delivery (docs/commerce-api.md, "Fees"), amounts in integer paise;
+ * each 0 turns its fee off. The late-night window is in the store's local time (IST, UTC+05:30).
+ */
+export interface FeeSettings {
+  /** A flat charge per order for picking and packing (`HANDLING_CHARGE` in rupees, default ₹2). */
+  handlingChargePaise: number
+  /** Charged when the items total is below `smallCartBelowPaise` (`SMALL_CART_FEE` in rupees, default ₹20). */
+  smallCartFeePaise: number
+  /** The items total below which the small cart fee applies (`SMALL_CART_BELOW` in rupees, default ₹99). */
+  smallCartBelowPaise: number
+  /** Charged on an order placed inside the late-night hours (`LATE_NIGHT_SURCHARGE` in rupees, default ₹15). */
+  lateNightSurchargePaise: number
+  /**
+   * The late-night hours, minutes after IST midnight: from `startMinute` (inclusive) to `endMinute`
+   * (exclusive), crossing midnight when start > end (`LATE_NIGHT_HOURS`, "HH:MM-HH:MM", default
+   * "23:00-05:00"); start = end: never.
+   */
+  lateNightHours: { startMinute: number; endMinute: number }
+}
+
+/**
+ * The fees' defaults (docs/commerce-api.md, "Fees"; docs/decisions/0071-named-fees.md): the size of
+ * what Indian quick-commerce apps showed on their bills in 2024-25 (a handling charge of a couple of
+ * rupees, a small cart fee of about ₹20 under a ₹99 basket, a late-night fee of ₹15 after 11 pm).
+ */
+export const DEFAULT_FEES: FeeSettings = {
+  handlingChargePaise: 200,
+  smallCartFeePaise: 2000,
+  smallCartBelowPaise: 9900,
+  lateNightSurchargePaise: 1500,
+  lateNightHours: { startMinute: 23 * 60, endMinute: 5 * 60 },
+}
+
+/**
+ * `LATE_NIGHT_HOURS`: "HH:MM-HH:MM" (24-hour, IST), e.g. "23:00-05:00" (crossing midnight).
+ * @returns the window in minutes after midnight
+ * @throws on anything else (at start, naming the variable)
+ */
+export function parseLateNightHours(raw: string): { startMinute: number; endMinute: number } {
+  const m = /^([01]\d|2[0-3]):([0-5]\d)\s*-\s*([01]\d|2[0-3]):([0-5]\d)$/.exec(raw.trim())
+  if (!m) throw new Error(`LATE_NIGHT_HOURS must be two 24-hour times "HH:MM-HH:MM" (IST), e.g. "23:00-05:00", got "${raw}"`)
+  return { startMinute: Number(m[1]) * 60 + Number(m[2]), endMinute: Number(m[3]) * 60 + Number(m[4]) }
+}
+
+/**
+ * Help after delivery (docs/help-after-delivery.md; docs/decisions/0073-help-after-delivery.md):
+ * how long after delivery a shopper may report a problem, and the caps under which its refund is
+ * automatic. Amounts in paise.
+ */
+export interface HelpSettings {
+  /** Hours after delivery a problem may be reported (`HELP_WINDOW_HOURS`, 1-720, default 48). */
+  windowHours: number
+  /** Automatic refunds of one order at most, paise (`HELP_AUTO_REFUND_PER_ORDER` in rupees, default ₹200). */
+  autoPerOrderPaise: number
+  /** Automatic refunds of one shopper in one calendar month (IST) at most, paise (`HELP_AUTO_REFUND_PER_MONTH`, default ₹500). */
+  autoPerMonthPaise: number
+}
+
+/** The help defaults: 48 hours, ₹200 an order, ₹500 a month (docs/decisions/0073-help-after-delivery.md). */
+export const DEFAULT_HELP: HelpSettings = { windowHours: 48, autoPerOrderPaise: 20_000, autoPerMonthPaise: 50_000 }
 
 /**
  * The default threshold of the delivery code, paise: ₹1,000, about twice a usual quick-commerce
@@ -306,6 +375,18 @@ export function parseCommerce(env: NodeJS.ProcessEnv): CommerceSettings {
     ...(rawGuests ? { maxGuestCarts: Number(rawGuests) } : {}),
     dispatchBatchSize: parseBatchSize(env.DISPATCH_BATCH_SIZE),
     deliveryCodeAbovePaise: rupees('DELIVERY_CODE_ABOVE', DEFAULT_DELIVERY_CODE_ABOVE_PAISE),
+    help: {
+      windowHours: minutes('HELP_WINDOW_HOURS', DEFAULT_HELP.windowHours, 720),
+      autoPerOrderPaise: rupees('HELP_AUTO_REFUND_PER_ORDER', DEFAULT_HELP.autoPerOrderPaise),
+      autoPerMonthPaise: rupees('HELP_AUTO_REFUND_PER_MONTH', DEFAULT_HELP.autoPerMonthPaise),
+    },
+    fees: {
+      handlingChargePaise: rupees('HANDLING_CHARGE', DEFAULT_FEES.handlingChargePaise),
+      smallCartFeePaise: rupees('SMALL_CART_FEE', DEFAULT_FEES.smallCartFeePaise),
+      smallCartBelowPaise: rupees('SMALL_CART_BELOW', DEFAULT_FEES.smallCartBelowPaise),
+      lateNightSurchargePaise: rupees('LATE_NIGHT_SURCHARGE', DEFAULT_FEES.lateNightSurchargePaise),
+      lateNightHours: env.LATE_NIGHT_HOURS ? parseLateNightHours(env.LATE_NIGHT_HOURS) : DEFAULT_FEES.lateNightHours,
+    },
   }
 }
 
@@ -383,6 +464,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         'DELIVERY_MIN_TRAVEL_MINUTES',
         'DELIVERY_PICK_MINUTES',
         'DISPATCH_BATCH_SIZE',
+        'HANDLING_CHARGE',
+        'SMALL_CART_FEE',
+        'SMALL_CART_BELOW',
+        'LATE_NIGHT_SURCHARGE',
+        'LATE_NIGHT_HOURS',
       ],
       parse: parseCommerce,
     },

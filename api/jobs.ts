@@ -10,6 +10,7 @@ import type { AppDeps } from './deps.ts'
 import { SWEEP_GRACE_MS, sweepUnusedImages } from './lib/image-sweep.ts'
 import { purgeIdleGuestCarts } from './modules/cart/service.ts'
 import { sendOrderMail } from './modules/order/mail.ts'
+import { sendIssueMail } from './modules/order-issue/mail.ts'
 import { failImportJob, IMPORT_STOPPED, runImportJob } from './modules/product/import-jobs.ts'
 import { expireReservations, runPaymentSweeps } from './modules/payment/service.ts'
 import { mineAssociationRules } from './modules/recommend/service.ts'
@@ -30,6 +31,7 @@ export const DISPATCH_SWEEP_EVERY_MS = 60 * 1000
 export function registerJobs(deps: AppDeps): void {
   const { jobs, logger } = deps
   jobs.work('order.mail', (job) => sendOrderMail(deps, job))
+  jobs.work('order-issue.mail', (job) => sendIssueMail(deps, job.issueId))
   jobs.work('images.sweep', async () => {
     await sweepUnusedImages({ db: deps.db, storage: deps.storage, olderThan: new Date(deps.clock().getTime() - SWEEP_GRACE_MS), logger })
   })

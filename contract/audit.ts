@@ -16,7 +16,8 @@ export type AuditEntity = (typeof AUDIT_ENTITIES)[number]
  * granted), `invite` (an account made for the team at /dashboard/staff), `data_fix` (a one-off
  * data fix run at start-up changed the row; its actor is `system`; api/db/seed/data-fixes.ts),
  * `dispatch` (the dispatch rule gave an order to a rider; no actor), `assign` (an admin gave an order
- * to a rider or put it back in the queue), `shift` (a rider went on or off shift; docs/delivery.md).
+ * to a rider or put it back in the queue), `shift` (a rider went on or off shift; docs/delivery.md),
+ * `reject` (a shopper's problem report rejected; docs/help-after-delivery.md; an approved or automatic one is a `refund`).
  */
 export const AUDIT_ACTIONS = [
   'create',
@@ -34,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'dispatch',
   'assign',
   'shift',
+  'reject',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -64,6 +66,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   dispatch: 'Given to a rider',
   assign: 'Rider reassigned',
   shift: 'Shift',
+  reject: 'Report rejected',
 }
 
 /** Longest actor search (characters). */

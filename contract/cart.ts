@@ -82,9 +82,31 @@ export const BillSchema = z
      * delivery instructions"); `grandTotal` includes it. Absent without a tip.
      */
     tip: z.number().optional(),
+    /**
+     * The named fees (docs/commerce-api.md, "Fees"), rupees, each present only when charged;
+     * `grandTotal` includes them: a flat handling charge per order, a small cart fee when the items
+     * total is below `smallCartBelow`, a late-night fee for an order placed in `lateNightHours`
+     * ("23:00-05:00", IST). The two rules come with a cart's or checkout's bill only, not a placed
+     * order's (its fees were the rules of its day).
+     */
+    handlingCharge: z.number().optional(),
+    smallCartFee: z.number().optional(),
+    smallCartBelow: z.number().optional(),
+    lateNightFee: z.number().optional(),
+    lateNightHours: z.string().optional(),
   })
   .meta({ id: 'Bill' })
 export type Bill = z.output<typeof BillSchema>
+
+/**
+ * `shownFees` of a placement (POST /api/order/cash-on-delivery, /api/payment/start): the sum of the
+ * named fees the checkout's bill showed, rupees (handling charge + small cart fee + late-night fee;
+ * docs/commerce-api.md, "Fees"). Fees now different: 409 with the bill as it is now, nothing ordered.
+ */
+export const ShownFeesSchema = z
+  .number({ error: 'shownFees must be an amount in rupees' })
+  .min(0, 'shownFees cannot be negative')
+  .max(300_000, 'shownFees must be at most ₹300000')
 
 /** The cart's limits, answered beside its lines: units per line, delivery charge and free delivery threshold (rupees). */
 export const CartLimitsSchema = z

@@ -123,10 +123,13 @@ export function gstStateCode(stateName: string): string | null {
   return CODE_BY_STATE.get(normalState(stateName)) ?? null
 }
 
-/** One line of the invoice (rupees); `kind` `delivery` is the delivery charge. */
+/**
+ * One line of the invoice (rupees); `kind` `delivery` is the delivery charge, `fee` a named fee
+ * (handling charge, small cart fee, late night fee: docs/commerce-api.md, "Fees"), taxed as delivery.
+ */
 export const InvoiceLineSchema = z
   .object({
-    kind: z.enum(['goods', 'delivery']),
+    kind: z.enum(['goods', 'delivery', 'fee']),
     name: z.string(),
     unit: z.string(),
     quantity: z.number(),
@@ -162,6 +165,8 @@ export const InvoiceTotalsSchema = z
     tax: z.number(),
     itemsTotal: z.number(),
     deliveryCharge: z.number(),
+    /** The named fees' lines together, GST included (docs/commerce-api.md, "Fees"); 0 without fees. */
+    fees: z.number(),
     amount: z.number(),
     rounding: z.number(),
     grandTotal: z.number(),
@@ -228,6 +233,12 @@ export const InvoiceSchema = z
     paymentMethod: z.string(),
     ...taxDocumentShape,
     creditNotes: z.array(CreditNoteRefSchema),
+    /**
+     * The tip for the delivery partner paid with the order, rupees (absent: none): shown after the
+     * tax invoice's totals, outside them (collected on the rider's behalf, not a supply, outside
+     * GST: docs/decisions/0070-tip-and-delivery-instructions.md).
+     */
+    tip: z.number().optional(),
   })
   .meta({ id: 'Invoice' })
 export type Invoice = z.output<typeof InvoiceSchema>

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { IdSchema, TimestampSchema } from './fields.ts'
-import { BillSchema } from './cart.ts'
+import { BillSchema, ShownFeesSchema } from './cart.ts'
 import { CartCouponSchema, ShownCouponDiscountSchema } from './coupon.ts'
 import { DeliveryInstructionsSchema, ShownTipSchema, TipSchema } from './tip.ts'
 import { CANCEL_REASON_MAX } from './order-limits.ts'
@@ -24,11 +24,13 @@ import {
  * order. Without a key (header or body) the API derives one from the user, the address and the cart.
  * `couponDiscount`: the coupon discount the checkout showed, rupees (docs/offers.md, "At placement").
  * `tip`, `shownTip` and `deliveryInstructions`: optional, only this storefront's checkout sends them
- * (docs/commerce-api.md, "Tip and delivery instructions").
+ * (docs/commerce-api.md, "Tip and delivery instructions"). `shownFees`: the named fees the bill
+ * showed, rupees (docs/commerce-api.md, "Fees"), optional as well.
  */
 export const PlaceOrderSchema = z.object({
   addressId: IdSchema,
   couponDiscount: ShownCouponDiscountSchema.optional(),
+  shownFees: ShownFeesSchema.optional(),
   tip: TipSchema.optional(),
   shownTip: ShownTipSchema.optional(),
   deliveryInstructions: DeliveryInstructionsSchema.optional(),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { ShownCouponDiscountSchema } from './coupon.ts'
+import { ShownFeesSchema } from './cart.ts'
 import { DeliveryInstructionsSchema, ShownTipSchema, TipSchema } from './tip.ts'
 import { IdSchema } from './fields.ts'
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
@@ -81,6 +82,8 @@ export const StartPaymentSchema = z.object({
   tip: TipSchema.optional(),
   shownTip: ShownTipSchema.optional(),
   deliveryInstructions: DeliveryInstructionsSchema.optional(),
+  /** The named fees the bill showed, rupees, as on PlaceOrderSchema (contract/order.ts). */
+  shownFees: ShownFeesSchema.optional(),
 })
 
 /** POST /api/payment/retry: another try at paying an order still awaiting payment. */

@@ -120,6 +120,10 @@ const env = {
   // abandon a payment and see the items back (tests/e2e/payment.spec.ts).
   PAYMENT_PROVIDER: 'test',
   PAYMENT_RESERVATION_SECONDS: process.env.E2E_PAYMENT_RESERVATION_SECONDS ?? '25',
+  // The suite runs at any hour: no late-night fee, so no journey's bill depends on the time of day
+  // (the fee is proven with a fixed clock by api/modules/payment/fees.test.ts). The handling charge and
+  // the small cart fee keep their defaults (docs/commerce-api.md, "Fees"; tests/e2e/fees.spec.ts).
+  LATE_NIGHT_SURCHARGE: '0',
 }
 // Always the embedded PGlite database: a developer's DATABASE_URL must not be seeded by the suite.
 delete env.DATABASE_URL

@@ -531,6 +531,13 @@ export const orders = pgTable(
      * delivery instructions".
      */
     tipPaise: integer('tip_paise').notNull().default(0),
+    /**
+     * The named fees as charged at placement, paise (0: none): handling charge, small cart fee,
+     * late-night fee. Migration 0043; docs/commerce-api.md, "Fees".
+     */
+    handlingChargePaise: integer('handling_charge_paise').notNull().default(0),
+    smallCartFeePaise: integer('small_cart_fee_paise').notNull().default(0),
+    lateNightFeePaise: integer('late_night_fee_paise').notNull().default(0),
     deliveryInstructions: jsonb('delivery_instructions').$type<DeliveryInstructions>(),
     ...timestamps,
   },
@@ -707,6 +714,55 @@ export const orderStatusHistory = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('order_status_history_order_idx').on(t.orderId, t.at)],
+)
+
+/**
+ * A shopper's report of a problem with units of one line of a delivered order (migration 0045;
+ * docs/help-after-delivery.md): `kind` missing, damaged, wrong_item or expired; `valuePaise` what was
+ * paid for those units; `status` pending (waits for an admin), refunded or rejected; `auto` when the
+ * refund was automatic (under HELP_AUTO_REFUND_PER_ORDER and HELP_AUTO_REFUND_PER_MONTH);
+ * `refundMethod` online (the `refundId` row) or cod_note (the store pays it back in cash).
+ */
+export const orderIssues = pgTable(
+  'order_issues',
+  {
+    id: id(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    orderLineId: text('order_line_id')
+      .notNull()
+      .references(() => orderLines.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: ['missing', 'damaged', 'wrong_item', 'expired'] }).notNull(),
+    units: integer('units').notNull(),
+    note: text('note').notNull().default(''),
+    photo: text('photo'),
+    valuePaise: integer('value_paise').notNull(),
+    status: text('status', { enum: ['pending', 'refunded', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    auto: boolean('auto').notNull().default(false),
+    refundMethod: text('refund_method', { enum: ['online', 'cod_note'] }),
+    refundId: text('refund_id').references(() => refunds.id, { onDelete: 'set null' }),
+    decidedBy: text('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    rejectReason: text('reject_reason'),
+    ...timestamps,
+  },
+  (t) => [
+    index('order_issues_order_idx').on(t.orderId, t.createdAt),
+    index('order_issues_line_idx').on(t.orderLineId),
+    index('order_issues_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('order_issues_user_auto_idx')
+      .on(t.userId, t.createdAt)
+      .where(sql`${t.auto}`),
+    uniqueIndex('order_issues_refund_key').on(t.refundId),
+  ],
 )
 
 /**

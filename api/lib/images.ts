@@ -209,7 +209,8 @@ export async function isImageInUse(db: Db, url: string): Promise<boolean> {
 }
 
 /**
- * The one rule of "an image is in use": a category, sub category, product or avatar refers to the
+ * The one rule of "an image is in use": a category, sub category, product, avatar, order line or a
+ * shopper's problem report (docs/help-after-delivery.md) refers to the
  * url `urlExpr` (an SQL expression: a bound value or a column such as `i.url`). isImageInUse and the
  * upload sweep (image-sweep.ts) both use it, so a new table that holds image urls is added here once.
  */
@@ -218,7 +219,8 @@ export function imageIsUsed(urlExpr: SQL): SQL {
     or exists(select 1 from sub_categories where image = ${urlExpr})
     or exists(select 1 from products where ${urlExpr} = any(image))
     or exists(select 1 from users where avatar = ${urlExpr})
-    or exists(select 1 from order_lines where image = ${urlExpr}))`
+    or exists(select 1 from order_lines where image = ${urlExpr})
+    or exists(select 1 from order_issues where photo = ${urlExpr}))`
 }
 
 /**

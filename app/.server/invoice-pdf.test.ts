@@ -122,6 +122,44 @@ describe('renderInvoicePdf', () => {
     expect(creditNoteFileName(note)).toBe('credit-note-BLR1C-26-27-0007.pdf')
   })
 
+  it('prints each named fee as a service line and the tip after the totals, outside GST (docs/commerce-api.md, "Fees")', async () => {
+    // ₹2 handling and ₹20 small cart fee at 18 % (as delivery, SAC 9968) and a ₹20 tip outside the totals.
+    const fee = (name: string, amount: number, taxable: number, cgst: number, sgst: number) => ({
+      ...line(name, 1, amount, 18, taxable, cgst, sgst),
+      kind: 'fee' as const,
+      unit: '',
+      subCategory: null,
+      hsn: '9968',
+    })
+    const withFees: Invoice = {
+      ...invoice,
+      lines: [...invoice.lines, fee('Handling charge', 2, 1.69, 0.15, 0.16), fee('Small cart fee', 20, 16.95, 1.52, 1.53)],
+      totals: {
+        ...invoice.totals,
+        taxable: 567.85 + 1.69 + 16.95,
+        cgst: 14.26 + 0.15 + 1.52,
+        sgst: 14.28 + 0.16 + 1.53,
+        tax: 28.54 + 3.36,
+        fees: 22,
+        amount: 618.39,
+        grandTotal: 618,
+      },
+      tip: 20,
+    }
+    const texts = pdfTexts(await renderInvoicePdf(withFees, { compress: false }))
+    expect(texts).toContain('Handling charge')
+    expect(texts).toContain('Small cart fee')
+    expect(texts[texts.indexOf('Fees (incl. GST)') + 1]).toBe('22.00')
+    expect(texts[texts.indexOf('Grand total (Rs)') + 1]).toBe('618.00')
+    const tip = texts.findIndex((t) => t.startsWith('Tip for your delivery partner'))
+    expect(tip).toBeGreaterThan(texts.indexOf('Grand total (Rs)'))
+    expect(texts.slice(tip, tip + 3).join(' ')).toContain(
+      'Tip for your delivery partner (collected on their behalf; not a supply, outside GST): Rs 20.00.',
+    )
+    // Without a tip, no such line.
+    expect(pdfTexts(await renderInvoicePdf(invoice, { compress: false })).some((t) => t.startsWith('Tip for'))).toBe(false)
+  })
+
   it('formats rupees the Indian way and names the file after the order', () => {
     expect(formatRupees(123456.7)).toBe('1,23,456.70')
     expect(invoiceFileName({ orderId: 'OD000042' })).toBe('invoice-OD000042.pdf')

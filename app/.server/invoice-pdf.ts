@@ -106,6 +106,8 @@ interface TaxDocument {
   lines: Invoice['lines']
   totals: Invoice['totals']
   amountInWords: string
+  /** A line after the totals, outside them (the invoice's tip), or null. */
+  afterTotals: string | null
   footer: string
   info: { Title: string; Subject: string }
 }
@@ -140,6 +142,12 @@ export function renderInvoicePdf(invoice: Invoice, opts: { compress?: boolean } 
       lines: invoice.lines,
       totals: invoice.totals,
       amountInWords: invoice.amountInWords,
+      // The tip is not the store's supply: after the tax invoice's totals and outside them
+      // (docs/decisions/0070-tip-and-delivery-instructions.md).
+      afterTotals: invoice.tip
+        ? `Tip for your delivery partner (collected on their behalf; not a supply, outside GST): Rs ${formatRupees(invoice.tip)}. ` +
+          `Paid with the order: Rs ${formatRupees(invoice.totals.grandTotal + invoice.tip)}.`
+        : null,
       footer:
         `Payment: ${invoice.paymentMethod}. Tax payable on reverse charge: No.` +
         (others.length > 0 ? ` Credit notes issued against this invoice: ${others.join(', ')}.` : ''),
@@ -169,6 +177,7 @@ export function renderCreditNotePdf(note: CreditNote, opts: { compress?: boolean
       lines: note.lines,
       totals: note.totals,
       amountInWords: note.amountInWords,
+      afterTotals: null,
       footer: `Reverses the supplies above of tax invoice ${note.invoiceNumber}, with the tax charged on them.`,
       info: { Title: `Credit note ${note.creditNoteNumber}`, Subject: `Order ${note.orderId}` },
     },
@@ -306,6 +315,7 @@ function renderTaxDocument(invoice: TaxDocument, opts: { compress?: boolean }): 
     ['Items total (incl. GST)', formatRupees(t.itemsTotal)],
     ...(t.couponDiscount > 0 ? [['Coupon discount (before tax)', `- ${formatRupees(t.couponDiscount)}`] as [string, string]] : []),
     ['Delivery charge (incl. GST)', formatRupees(t.deliveryCharge)],
+    ...(t.fees > 0 ? [['Fees (incl. GST)', formatRupees(t.fees)] as [string, string]] : []),
     ['Taxable value', formatRupees(t.taxable)],
     ...(invoice.interState
       ? [['IGST', formatRupees(t.igst)] as [string, string]]
@@ -346,6 +356,10 @@ function renderTaxDocument(invoice: TaxDocument, opts: { compress?: boolean }): 
   })
   doc.moveDown(0.5)
   setFont(doc, 'bold', 8.5).text(`Amount in words: ${invoice.amountInWords}`, left, doc.y, { width })
+  if (invoice.afterTotals) {
+    doc.moveDown(0.5)
+    setFont(doc, 'regular', 8.5).text(invoice.afterTotals, left, doc.y, { width })
+  }
   doc.moveDown(1)
   setFont(doc, 'regular', 7.5).text(
     `Amounts in rupees (Rs). Prices include GST; each line's tax is its amount x rate / (100 + rate), ` +

@@ -42,6 +42,8 @@ export const ACCOUNT_LINKS: ReadonlyArray<{ to: string; label: string; audience:
   { to: '/dashboard/product', label: 'Product', audience: 'admin' },
   { to: '/dashboard/orders', label: 'Orders', audience: 'admin+staff' },
   { to: '/dashboard/dispatch', label: 'Dispatch', audience: 'admin+staff' },
+  // Help after delivery: problem reports waiting for a decision (docs/help-after-delivery.md).
+  { to: '/dashboard/issues', label: 'Issues', audience: 'admin+staff' },
   { to: '/dashboard/stores', label: 'Stores', audience: 'admin' },
   // Staff reach the stores' stock from the same list, read-only but for the stock.
   { to: '/dashboard/stores', label: 'Stock', audience: 'staff' },

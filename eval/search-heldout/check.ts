@@ -3,11 +3,12 @@
  * how many catalogue products each query's judgment accepts. The first set is queries.json →
  * counts.json (the default); `--set 2` checks the second set, queries-2.json → counts-2.json
  * (eval/search-heldout/README.md, "The second set (n001–n100)"), `--set 3` the third, queries-3.json →
- * counts-3.json ("The third set (t001–t100)"). Fails when an answerable query accepts
+ * counts-3.json ("The third set (t001–t100)"), and `--set N` any later set, queries-N.json → counts-N.json
+ * ("The fourth set (f001–f100)"). Fails when an answerable query accepts
  * nothing, an unanswerable one accepts anything, or a judgment names a category, sub category or
  * nearest shelf that the catalogue does not have.
  *
- *   npx tsx eval/search-heldout/check.ts [path/to/bigbasket-products.csv] [--set 1|2|3] [--show]
+ *   npx tsx eval/search-heldout/check.ts [path/to/bigbasket-products.csv] [--set N] [--show]
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -29,7 +30,7 @@ const args = process.argv.slice(2)
 const show = args.includes('--show')
 const setAt = args.indexOf('--set')
 const set = setAt >= 0 ? args[setAt + 1] : '1'
-if (set !== '1' && set !== '2' && set !== '3') throw new Error(`--set takes 1, 2 or 3, not "${set}"`)
+if (!/^[1-9][0-9]*$/.test(set)) throw new Error(`--set takes a set number (1, 2, 3, 4, ...), not "${set}"`)
 const suffix = set === '1' ? '' : `-${set}`
 const csvPath =
   args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--set') ??

@@ -6,7 +6,9 @@
  * queries and mean P@5 at least 0.8, over all of them and over the multi-word and the sized ones
  * alike. The second held-out set (./queries-2.json, n001–n100, written blind later) is scored in the
  * same run over its answerable queries against the floor of its first run (78 %, P@5 0.79), below its
- * targets of 90 % and 0.8 (eval/search-heldout/README.md, "The second set (n001–n100)"). One store (one
+ * targets of 90 % and 0.8 (eval/search-heldout/README.md, "The second set (n001–n100)"). The fourth set
+ * (./queries-4.json, f001–f100, written blind and scored once the search changes it measures were made)
+ * must meet those targets over its answerable queries. One store (one
  * PGlite with the real catalogue) serves the whole file: a new instance costs seconds
  * (docs/stack.md, "PGlite").
  */
@@ -16,12 +18,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 const FIRST_RELEVANT_TARGET = 0.85
 const PRECISION_TARGET = 0.8
 /**
- * Second-set floors over its answerable queries: the figures of its first run, 78.9 % and P@5 0.80, below the
+ * Second-set floors over its answerable queries: below its figures now, 83.1 % and P@5 0.85 (its first run: 78.9 %
+ * and 0.80), and below the
  * targets of 90 % and 0.80 it is to reach (eval/search-heldout/README.md, "The second set (n001–n100)").
  * Raise them as the search improves; never lower them to pass.
  */
-const SECOND_FIRST_RELEVANT_FLOOR = 0.78
-const SECOND_PRECISION_FLOOR = 0.79
+const SECOND_FIRST_RELEVANT_FLOOR = 0.8
+const SECOND_PRECISION_FLOOR = 0.8
+/**
+ * Fourth-set targets over its answerable queries (eval/search-heldout/README.md, "The fourth set (f001–f100)"):
+ * its first blind run scored 92.5 % and P@5 0.88.
+ */
+const FOURTH_FIRST_RELEVANT_TARGET = 0.9
+const FOURTH_PRECISION_TARGET = 0.8
 import { loadRelevanceSet } from '../../api/modules/search/relevance-judge.ts'
 import {
   evaluate,
@@ -94,13 +103,14 @@ describe('the unanswerable rule (README, "Metrics")', () => {
 })
 
 describe('the --set option', () => {
-  it('scores the first set by default, the second with --set 2, the third with --set 3, the three with --set all, and refuses anything else', () => {
+  it('scores the first set by default, the second with --set 2, the third with --set 3, the fourth with --set 4, the four with --set all, and refuses anything else', () => {
     expect(parseSets([])).toEqual(['1'])
     expect(parseSets(['--set', '1'])).toEqual(['1'])
     expect(parseSets(['--set', '2'])).toEqual(['2'])
-    expect(parseSets(['--set', 'all'])).toEqual(['1', '2', '3'])
+    expect(parseSets(['--set', 'all'])).toEqual(['1', '2', '3', '4'])
     expect(parseSets(['--set', '3'])).toEqual(['3'])
-    expect(() => parseSets(['--set', '4'])).toThrow(/--set takes 1, 2, 3 or all/)
+    expect(parseSets(['--set', '4'])).toEqual(['4'])
+    expect(() => parseSets(['--set', '5'])).toThrow(/--set takes 1, 2, 3, 4 or all/)
     expect(() => parseSets(['--set'])).toThrow(/--set takes/)
   })
 })
@@ -116,12 +126,14 @@ describe('the search evaluation on the real catalogue', () => {
   let result: Evaluation
   let first: SetEvaluation
   let second: SetEvaluation
+  let fourth: SetEvaluation
 
   beforeAll(async () => {
     store = await openStore()
-    result = await evaluate(store, ['1', '2'])
+    result = await evaluate(store, ['1', '2', '4'])
     first = scored(result.heldOut, 'queries.json')
     second = scored(result.heldOut2, 'queries-2.json')
+    fourth = scored(result.heldOut4, 'queries-4.json')
     console.log(figures(result))
   }, 200_000)
   afterAll(() => store?.close())
@@ -132,20 +144,21 @@ describe('the search evaluation on the real catalogue', () => {
     expect(result.tuning.scores.map((s) => s.query)).toEqual(loadRelevanceSet().map((q) => q.q))
     expect(first.overall.queries).toBe(loadHeldOut().length)
     expect(second.overall.queries).toBe(100)
-    const all = [first, second, result.tuning].flatMap((set) => [set.overall, ...set.byKind])
+    expect(fourth.scores.map((s) => s.id)).toEqual(loadHeldOut('4').map((q) => q.id))
+    const all = [first, second, fourth, result.tuning].flatMap((set) => [set.overall, ...set.byKind])
     for (const s of all) {
       expect(s.firstRelevant, s.label).toBeGreaterThanOrEqual(0)
       expect(s.firstRelevant, s.label).toBeLessThanOrEqual(1)
       expect(s.precision, s.label).toBeGreaterThanOrEqual(0)
       expect(s.precision, s.label).toBeLessThanOrEqual(1)
     }
-    for (const s of [...first.scores, ...second.scores, ...result.tuning.scores]) {
+    for (const s of [...first.scores, ...second.scores, ...fourth.scores, ...result.tuning.scores]) {
       expect([0, 1]).toContain(s.first)
       expect(s.precision).toBeGreaterThanOrEqual(0)
       expect(s.precision).toBeLessThanOrEqual(1)
     }
     // Every kind of the README has queries (a kind with none would print a meaningless 0).
-    for (const set of [first, second]) expect(set.byKind.filter((s) => s.queries === 0).map((s) => s.label)).toEqual([])
+    for (const set of [first, second, fourth]) expect(set.byKind.filter((s) => s.queries === 0).map((s) => s.label)).toEqual([])
   })
 
   it('meets the held-out targets, over all queries and over the multi-word and the sized ones', () => {
@@ -158,11 +171,20 @@ describe('the search evaluation on the real catalogue', () => {
   })
 
   describe('the second held-out set (n001–n100)', () => {
-    it('holds its first run over its answerable queries: first result relevant ≥ 78 %, P@5 ≥ 0.79', () => {
+    it('holds its floor over its answerable queries: first result relevant ≥ 80 %, P@5 ≥ 0.8', () => {
       const answerable = second.byKind.find((s) => s.label === 'answerable')
       expect(answerable?.queries).toBe(loadHeldOut('2').filter((q) => !q.unanswerable).length)
       expect(answerable?.firstRelevant, 'answerable: first result relevant').toBeGreaterThanOrEqual(SECOND_FIRST_RELEVANT_FLOOR)
       expect(answerable?.precision, 'answerable: P@5').toBeGreaterThanOrEqual(SECOND_PRECISION_FLOOR)
+    })
+  })
+
+  describe('the fourth held-out set (f001–f100), scored blind after the 2027-02 vocabulary and the organic head noun', () => {
+    it('meets the search targets over its answerable queries: first result relevant ≥ 90 %, P@5 ≥ 0.8', () => {
+      const answerable = fourth.byKind.find((s) => s.label === 'answerable')
+      expect(answerable?.queries).toBe(loadHeldOut('4').filter((q) => !q.unanswerable).length)
+      expect(answerable?.firstRelevant, 'answerable: first result relevant').toBeGreaterThanOrEqual(FOURTH_FIRST_RELEVANT_TARGET)
+      expect(answerable?.precision, 'answerable: P@5').toBeGreaterThanOrEqual(FOURTH_PRECISION_TARGET)
     })
   })
 })

@@ -96,26 +96,28 @@ export const HELD_OUT_2_KINDS = [...HELD_OUT_KINDS, 'attribute', 'multi-intent']
 
 /**
  * The held-out sets: "1" is queries.json / counts.json (h001–h254), "2" is queries-2.json / counts-2.json (n001–n100),
- * "3" is queries-3.json / counts-3.json (t001–t100, README "The third set (t001–t100)"; same kinds as the second).
+ * "3" is queries-3.json / counts-3.json (t001–t100, README "The third set (t001–t100)"; same kinds as the second),
+ * "4" is queries-4.json / counts-4.json (f001–f100, README "The fourth set (f001–f100)"; same kinds).
  */
 export const HELD_OUT_SETS = {
   '1': { queries: 'queries.json', counts: 'counts.json', kinds: HELD_OUT_KINDS },
   '2': { queries: 'queries-2.json', counts: 'counts-2.json', kinds: HELD_OUT_2_KINDS },
   '3': { queries: 'queries-3.json', counts: 'counts-3.json', kinds: HELD_OUT_2_KINDS },
+  '4': { queries: 'queries-4.json', counts: 'counts-4.json', kinds: HELD_OUT_2_KINDS },
 } as const
 
 export type HeldOutSetId = keyof typeof HELD_OUT_SETS
 
 /**
- * Reads the CLI's `--set` option: "1" (the default, the first set only), "2", "3", or "all" (the three).
+ * Reads the CLI's `--set` option: "1" (the default, the first set only), "2", "3", "4", or "all" (the four).
  * Throws on anything else, so a typo does not silently score the wrong set.
  */
 export function parseSets(args: string[]): HeldOutSetId[] {
   const at = args.indexOf('--set')
   const value = at >= 0 ? args[at + 1] : '1'
-  if (value === 'all') return ['1', '2', '3']
-  if (value === '1' || value === '2' || value === '3') return [value]
-  throw new Error(`--set takes 1, 2, 3 or all, not "${value ?? ''}"`)
+  if (value === 'all') return ['1', '2', '3', '4']
+  if (value === '1' || value === '2' || value === '3' || value === '4') return [value]
+  throw new Error(`--set takes 1, 2, 3, 4 or all, not "${value ?? ''}"`)
 }
 
 /** A product as the search answers it (contract/product.ts `ProductSchema`), the fields judged. */
@@ -171,6 +173,8 @@ export interface Evaluation {
   heldOut2?: SetEvaluation
   /** The third held-out set (queries-3.json), when it was scored. */
   heldOut3?: SetEvaluation
+  /** The fourth set's figures, when it was scored (`--set 4` or `all`). */
+  heldOut4?: SetEvaluation
   tuning: SetEvaluation
   /** Held-out queries (of the sets scored) whose R counted over the imported catalogue differs from their counts file (the data drifted). */
   countDrift: string[]
@@ -417,6 +421,7 @@ export async function evaluate(store: Store, sets: HeldOutSetId[] = ['1']): Prom
     heldOut: scored['1'],
     heldOut2: scored['2'],
     heldOut3: scored['3'],
+    heldOut4: scored['4'],
     tuning: {
       scores: tuned,
       overall: summarize('all', tuned),
@@ -445,6 +450,7 @@ function scoredSets(e: Evaluation): { file: string; set: SetEvaluation }[] {
     ...(e.heldOut ? [{ file: HELD_OUT_SETS['1'].queries, set: e.heldOut }] : []),
     ...(e.heldOut2 ? [{ file: HELD_OUT_SETS['2'].queries, set: e.heldOut2 }] : []),
     ...(e.heldOut3 ? [{ file: HELD_OUT_SETS['3'].queries, set: e.heldOut3 }] : []),
+    ...(e.heldOut4 ? [{ file: HELD_OUT_SETS['4'].queries, set: e.heldOut4 }] : []),
   ]
 }
 

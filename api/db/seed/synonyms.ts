@@ -27,6 +27,7 @@ export const SYNONYM_SEEDS = {
   '2026-11': 'search-synonyms-2026-11',
   '2026-12': 'search-synonyms-2026-12',
   '2027-01': 'search-synonyms-2027-01',
+  '2027-02': 'search-synonyms-2027-02',
 } as const
 /** The first seeding's name (kept for databases seeded before the batches). */
 export const SYNONYMS_SEED = SYNONYM_SEEDS['2026-11']

@@ -58,6 +58,8 @@ export const NoPayloadSchema = z.object({}).strict()
 export const JOB_DEFINITIONS = {
   /** An order email to its shopper (api/modules/order/mail.ts). */
   'order.mail': { schema: OrderMailJobSchema, ...MAIL_RETRY },
+  /** The mail of a decided problem report to its shopper (api/modules/order-issue/mail.ts; docs/help-after-delivery.md). */
+  'order-issue.mail': { schema: z.object({ issueId: z.string().min(1).max(64) }), ...MAIL_RETRY },
   /** Removes uploads nothing uses, older than a day (api/lib/image-sweep.ts). */
   'images.sweep': { schema: NoPayloadSchema, ...HOUSEKEEPING_RETRY },
   /**

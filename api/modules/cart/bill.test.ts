@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { billToWire, computeBill, roundToRupee } from './bill.ts'
+import { billToWire, computeBill, computeFees, feesTotalPaise, isLateNight, istMinuteOfDay, roundToRupee } from './bill.ts'
 
 const settings = { deliveryChargePaise: 2500, freeDeliveryAbovePaise: 19900 }
 
@@ -86,5 +86,96 @@ describe('billToWire', () => {
     expect(up).toMatchObject({ itemsTotal: 255.81, roundingOff: 0.19, grandTotal: 256 })
     const down = billToWire(computeBill([{ quantity: 1, sellingPaise: 25531, mrpPaise: 30000 }], settings), settings)
     expect(down).toMatchObject({ itemsTotal: 255.31, roundingOff: -0.31, grandTotal: 255 })
+  })
+})
+
+describe('named fees (docs/commerce-api.md, "Fees")', () => {
+  const fees = {
+    handlingChargePaise: 200,
+    smallCartFeePaise: 2000,
+    smallCartBelowPaise: 9900,
+    lateNightSurchargePaise: 1500,
+    lateNightHours: { startMinute: 23 * 60, endMinute: 5 * 60 },
+  }
+  const withFees = { ...settings, fees }
+  // IST is UTC+05:30: 12:00 IST is 06:30 UTC.
+  const ist = (hh: number, mm: number, day = 10) => new Date(Date.UTC(2026, 10, day, hh, mm) - 330 * 60_000)
+  const noon = ist(12, 0)
+  const line = (paise: number) => [{ quantity: 1, sellingPaise: paise, mrpPaise: paise }]
+
+  it('reads the store clock in IST, whatever the server zone', () => {
+    expect(istMinuteOfDay(new Date('2026-11-10T17:30:00Z'))).toBe(23 * 60)
+    expect(istMinuteOfDay(new Date('2026-11-10T18:29:00Z'))).toBe(23 * 60 + 59)
+    expect(istMinuteOfDay(new Date('2026-11-10T18:30:00Z'))).toBe(0)
+    expect(istMinuteOfDay(noon)).toBe(12 * 60)
+  })
+
+  it('the late-night window crosses midnight: from 23:00 inclusive to 05:00 exclusive', () => {
+    const h = fees.lateNightHours
+    expect(isLateNight(ist(22, 59), h)).toBe(false)
+    expect(isLateNight(ist(23, 0), h)).toBe(true)
+    expect(isLateNight(ist(23, 59), h)).toBe(true)
+    expect(isLateNight(ist(0, 0), h)).toBe(true)
+    expect(isLateNight(ist(4, 59), h)).toBe(true)
+    expect(isLateNight(ist(5, 0), h)).toBe(false)
+    expect(isLateNight(noon, h)).toBe(false)
+    // A window inside one day, and an empty one.
+    expect(isLateNight(ist(1, 0), { startMinute: 60, endMinute: 120 })).toBe(true)
+    expect(isLateNight(ist(2, 0), { startMinute: 60, endMinute: 120 })).toBe(false)
+    expect(isLateNight(ist(0, 59), { startMinute: 60, endMinute: 120 })).toBe(false)
+    expect(isLateNight(ist(23, 0), { startMinute: 0, endMinute: 0 })).toBe(false)
+  })
+
+  it('charges the small cart fee below the threshold only (items total before any coupon)', () => {
+    expect(computeFees(1, 9899, fees, noon)).toEqual({ handlingChargePaise: 200, smallCartFeePaise: 2000, lateNightFeePaise: 0 })
+    expect(computeFees(1, 9900, fees, noon).smallCartFeePaise).toBe(0)
+    // A coupon that takes the items total below ₹99 does not add the fee: it reads the items total.
+    const coupon = computeBill(line(15000), withFees, { code: 'WELCOME50', discountPaise: 6000 }, 0, noon)
+    expect(coupon.smallCartFeePaise).toBeUndefined()
+    expect(coupon.grandTotalPaise).toBe(15000 + 2500 + 200 - 6000)
+  })
+
+  it('adds every fee before rounding, each its own field, and none to an empty cart', () => {
+    const night = computeBill(line(5049), withFees, undefined, 2000, ist(23, 30))
+    expect(night).toEqual({
+      itemCount: 1,
+      itemsTotalMrpPaise: 5049,
+      itemsTotalPaise: 5049,
+      deliveryChargePaise: 2500,
+      handlingChargePaise: 200,
+      smallCartFeePaise: 2000,
+      lateNightFeePaise: 1500,
+      tipPaise: 2000,
+      // 50.49 + 25 + 2 + 20 + 15 + 20 (tip) = 132.49 → 132: the fees are rounded with the rest.
+      roundingPaise: -49,
+      grandTotalPaise: 13200,
+    })
+    expect(feesTotalPaise(night)).toBe(3700)
+    expect(computeBill([], withFees, undefined, 0, ist(23, 30))).toEqual(computeBill([], settings))
+  })
+
+  it('each fee configured 0 is off; without `fees` none is charged', () => {
+    const off = { ...settings, fees: { ...fees, handlingChargePaise: 0, smallCartFeePaise: 0, lateNightSurchargePaise: 0 } }
+    expect(computeBill(line(5000), off, undefined, 0, ist(23, 30))).toEqual(computeBill(line(5000), settings))
+    expect(feesTotalPaise(computeBill(line(5000), settings, undefined, 0, ist(23, 30)))).toBe(0)
+  })
+
+  it('the wire names each charged fee, the rules only on a live bill', () => {
+    const night = computeBill(line(5000), withFees, undefined, 0, ist(0, 30))
+    const live = billToWire(night, withFees)
+    expect(live).toMatchObject({ handlingCharge: 2, smallCartFee: 20, smallCartBelow: 99, lateNightFee: 15, lateNightHours: '23:00-05:00' })
+    expect(live.grandTotal).toBe(50 + 25 + 2 + 20 + 15)
+    const stored = billToWire(night, withFees, false)
+    expect(stored).toMatchObject({ handlingCharge: 2, smallCartFee: 20, lateNightFee: 15 })
+    expect(stored.smallCartBelow).toBeUndefined()
+    expect(stored.lateNightHours).toBeUndefined()
+    // No fee: no key (the original client's bill is unchanged).
+    const day = billToWire(
+      computeBill(line(20000), { ...withFees, fees: { ...fees, handlingChargePaise: 0 } }, undefined, 0, noon),
+      withFees,
+    )
+    expect(day).not.toHaveProperty('handlingCharge')
+    expect(day).not.toHaveProperty('smallCartFee')
+    expect(day).not.toHaveProperty('lateNightFee')
   })
 })

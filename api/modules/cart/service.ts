@@ -291,7 +291,7 @@ export async function getCart(deps: CartDeps, owner: CartOwner, db: Executor = d
   const basket = basketOf(items)
   const coupon =
     owner.kind === 'user' ? await cartCoupon(db, { userId: owner.userId, storeId: deps.storeId, now: deps.clock() }, basket) : null
-  const bill = computeBill(billLines, deps.commerce, coupon?.off)
+  const bill = computeBill(billLines, deps.commerce, coupon?.off, 0, deps.clock())
   return { items, bill: billToWire(bill, deps.commerce), limits: limitsOf(deps), coupon: coupon?.answer ?? null }
 }
 

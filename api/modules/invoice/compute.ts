@@ -6,11 +6,13 @@
  * tax. Within one State (the supplier's State is the place of supply) the tax is CGST + SGST; between
  * States it is IGST, all of it (IGST Act 2017 ss. 7(1), 8(1); the place of supply of goods delivered
  * to the buyer is where the delivery ends, s. 10(1)(a)). The delivery charge is a line of its own at
- * the delivery rate. A coupon's discount comes off before tax, as Indian invoices show a discount
+ * the delivery rate, and so is each named fee (handling charge, small cart fee, late-night fee:
+ * docs/commerce-api.md, "Fees"), a service line at the delivery's rate and SAC as the delivery charge
+ * is (docs/decisions/0071-named-fees.md). A coupon's discount comes off before tax, as Indian invoices show a discount
  * allowed at the time of supply (CGST Act 2017 s. 15(3)(a)): each line's share of it (stored with the
  * order line, docs/offers.md, "At placement") is its own column, and the line's amount, taxable value
  * and tax are of what was paid after it. The totals add the lines, so the invoice's total is the
- * order's bill to the paisa: items total − coupon + delivery + rounding = grand total.
+ * order's bill to the paisa: items total − coupon + delivery + fees + rounding = grand total.
  */
 
 import { DELIVERY_SAC } from './gst-rates.ts'
@@ -31,9 +33,9 @@ export interface InvoiceLineInput {
   hsn: string | null
 }
 
-/** A computed invoice line (paise); `kind` is `goods` or `delivery`. */
+/** A computed invoice line (paise); `kind` is `goods`, `delivery` or `fee` (a named fee). */
 export interface InvoiceLine {
-  kind: 'goods' | 'delivery'
+  kind: 'goods' | 'delivery' | 'fee'
   name: string
   unit: string
   quantity: number
@@ -61,9 +63,20 @@ export interface OrderBillPaise {
   /** The coupon's discount (0 or absent: none). */
   couponDiscountPaise?: number
   deliveryChargePaise: number
+  /** The named fees as stored on the order (0 or absent: none; docs/commerce-api.md, "Fees"). */
+  handlingChargePaise?: number
+  smallCartFeePaise?: number
+  lateNightFeePaise?: number
   roundingPaise: number
   grandTotalPaise: number
 }
+
+/** The named fees' invoice lines: the bill's field and the line's name, in the bill's order. */
+export const FEE_LINES = [
+  ['handlingChargePaise', 'Handling charge'],
+  ['smallCartFeePaise', 'Small cart fee'],
+  ['lateNightFeePaise', 'Late night fee'],
+] as const
 
 /** The invoice's totals (paise). `grandTotalPaise` = `amountPaise` + `roundingPaise`. */
 export interface InvoiceTotals {
@@ -78,7 +91,9 @@ export interface InvoiceTotals {
   /** The items at selling price, before the coupon. */
   itemsTotalPaise: number
   deliveryChargePaise: number
-  /** Every line's amount: items (after the coupon) and delivery, GST included. */
+  /** The named fees' lines together, GST included. */
+  feesPaise: number
+  /** Every line's amount: items (after the coupon), delivery and fees, GST included. */
   amountPaise: number
   roundingPaise: number
   grandTotalPaise: number
@@ -109,7 +124,8 @@ function taxed(line: Omit<InvoiceLine, 'taxablePaise' | 'cgstPaise' | 'sgstPaise
 
 /**
  * The invoice of an order: its lines with their tax (IGST when `interState`, else CGST + SGST), a
- * delivery line when the order paid for delivery (at `deliveryRateBp`, SAC 9968), and the totals. Throws an Error when the lines do not add up to the stored
+ * delivery line when the order paid for delivery (at `deliveryRateBp`, SAC 9968), a line for each
+ * named fee charged (taxed as the delivery line), and the totals. Throws an Error when the lines do not add up to the stored
  * items total or the bill does not add up (a corrupt order must not be invoiced).
  */
 export function computeInvoice(
@@ -165,6 +181,29 @@ export function computeInvoice(
         interState,
       ),
     )
+  for (const [field, name] of FEE_LINES) {
+    const fee = bill[field] ?? 0
+    if (fee > 0)
+      out.push(
+        taxed(
+          {
+            kind: 'fee',
+            name,
+            unit: '',
+            quantity: 1,
+            mrpPaise: fee,
+            sellingPaise: fee,
+            discountPaise: 0,
+            couponPaise: 0,
+            amountPaise: fee,
+            rateBp: deliveryRateBp,
+            subCategory: null,
+            hsn: DELIVERY_SAC,
+          },
+          interState,
+        ),
+      )
+  }
   const sum = (pick: (l: InvoiceLine) => number) => out.reduce((n, l) => n + pick(l), 0)
   const amountPaise = sum((l) => l.amountPaise)
   if (amountPaise + bill.roundingPaise !== bill.grandTotalPaise)
@@ -185,6 +224,7 @@ export function computeInvoice(
       taxPaise: cgstPaise + sgstPaise + igstPaise,
       itemsTotalPaise,
       deliveryChargePaise: bill.deliveryChargePaise,
+      feesPaise: sum((l) => (l.kind === 'fee' ? l.amountPaise : 0)),
       amountPaise,
       roundingPaise: bill.roundingPaise,
       grandTotalPaise: bill.grandTotalPaise,

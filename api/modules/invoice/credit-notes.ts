@@ -6,8 +6,8 @@
  * had on the invoice, split the same way (CGST + SGST, or IGST):
  *
  * - a line refund reverses that line;
- * - a cancel reverses every line no earlier credit note reversed, the delivery charge and the
- *   rounding, so the credit notes of an order add up to its invoice.
+ * - a cancel reverses every line no earlier credit note reversed, the delivery charge, the named
+ *   fees (docs/commerce-api.md, "Fees") and the rounding, so the credit notes of an order add up to its invoice.
  */
 import type { CreditNote } from '../../../contract/invoice.ts'
 import { amountInWords } from './amount-in-words.ts'
@@ -41,13 +41,17 @@ function toCreditNote(basis: InvoiceBasis, row: CreditNoteRow, all: CreditNoteRo
     chosen = basis.lines.filter((l) => !credited.has(l.id))
     const items = chosen.reduce((n, l) => n + l.lineTotalPaise, 0)
     const coupon = chosen.reduce((n, l) => n + (l.couponSharePaise ?? 0), 0)
-    const { deliveryChargePaise, roundingPaise } = basis.bill
+    // The named fees are reversed with the delivery charge: a cancellation refunds them, a line refund never.
+    const { deliveryChargePaise, handlingChargePaise, smallCartFeePaise, lateNightFeePaise, roundingPaise } = basis.bill
     bill = {
       itemsTotalPaise: items,
       couponDiscountPaise: coupon,
       deliveryChargePaise,
+      handlingChargePaise,
+      smallCartFeePaise,
+      lateNightFeePaise,
       roundingPaise,
-      grandTotalPaise: items - coupon + deliveryChargePaise + roundingPaise,
+      grandTotalPaise: items - coupon + deliveryChargePaise + handlingChargePaise + smallCartFeePaise + lateNightFeePaise + roundingPaise,
     }
   }
   const { lines, totals } = computeInvoice(chosen, bill, deliveryBp, basis.interState)

@@ -55,9 +55,15 @@ export interface InvoiceBasis {
     itemsTotalPaise: number
     couponDiscountPaise: number
     deliveryChargePaise: number
+    /** The named fees as stored on the order (docs/commerce-api.md, "Fees"). */
+    handlingChargePaise: number
+    smallCartFeePaise: number
+    lateNightFeePaise: number
     roundingPaise: number
     grandTotalPaise: number
   }
+  /** The tip paid with the order, paise (0: none), outside the tax invoice's totals. */
+  tipPaise: number
 }
 
 interface LineRow {
@@ -108,6 +114,9 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
       roundingPaise: orders.roundingPaise,
       grandTotalPaise: orders.grandTotalPaise,
       tipPaise: orders.tipPaise,
+      handlingChargePaise: orders.handlingChargePaise,
+      smallCartFeePaise: orders.smallCartFeePaise,
+      lateNightFeePaise: orders.lateNightFeePaise,
       buyer: users.name,
     })
     .from(orders)
@@ -167,11 +176,15 @@ export async function invoiceBasis(deps: InvoiceDeps, viewer: { id: string; role
       itemsTotalPaise: row.itemsTotalPaise,
       couponDiscountPaise: row.couponDiscountPaise,
       deliveryChargePaise: row.deliveryChargePaise,
+      handlingChargePaise: row.handlingChargePaise,
+      smallCartFeePaise: row.smallCartFeePaise,
+      lateNightFeePaise: row.lateNightFeePaise,
       roundingPaise: row.roundingPaise,
       // The tip is the delivery partner's, not the store's supply: the tax invoice leaves it out
       // (docs/decisions/0070-tip-and-delivery-instructions.md); the order's bill shows it.
       grandTotalPaise: row.grandTotalPaise - row.tipPaise,
     },
+    tipPaise: row.tipPaise,
   }
 }
 
@@ -210,6 +223,7 @@ export function totalsToWire(totals: InvoiceTotals): Invoice['totals'] {
     tax: fromPaise(totals.taxPaise),
     itemsTotal: fromPaise(totals.itemsTotalPaise),
     deliveryCharge: fromPaise(totals.deliveryChargePaise),
+    fees: fromPaise(totals.feesPaise),
     amount: fromPaise(totals.amountPaise),
     rounding: fromPaise(totals.roundingPaise),
     grandTotal: fromPaise(totals.grandTotalPaise),
@@ -244,5 +258,7 @@ export async function orderInvoice(deps: InvoiceDeps, viewer: { id: string; role
       date: indiaDate(r.issued_at),
       reason: r.reason,
     })),
+    // Shown after the totals, outside them (docs/decisions/0070-tip-and-delivery-instructions.md).
+    ...(basis.tipPaise > 0 ? { tip: fromPaise(basis.tipPaise) } : {}),
   }
 }

@@ -49,6 +49,9 @@ export const EXPORT_COLUMNS = [
   'Coupon',
   'Coupon discount (₹)',
   'Tip (₹)',
+  'Handling charge (₹)',
+  'Small cart fee (₹)',
+  'Late night fee (₹)',
   'Delivery failure',
 ] as const
 
@@ -85,6 +88,9 @@ interface ExportRow {
   coupon_code: string | null
   coupon_discount_paise: number
   tip_paise: number
+  handling_charge_paise: number
+  small_cart_fee_paise: number
+  late_night_fee_paise: number
   delivery_failure_reason: DeliveryFailureReason | null
   delivery_failure_note: string | null
 }
@@ -114,6 +120,9 @@ function toRecord(r: ExportRow): string[] {
     guardCell(r.coupon_code),
     paiseToRupeesText(r.coupon_discount_paise),
     paiseToRupeesText(r.tip_paise),
+    paiseToRupeesText(r.handling_charge_paise),
+    paiseToRupeesText(r.small_cart_fee_paise),
+    paiseToRupeesText(r.late_night_fee_paise),
     // A failed delivery's reason in words (the rider's note guarded: typed text).
     r.delivery_failure_reason ? guardCell(deliveryFailureText(r.delivery_failure_reason, r.delivery_failure_note)) : '',
   ]
@@ -147,6 +156,7 @@ async function exportPage(
         s.name as store_name, o.payment_state,
         (select coalesce(sum(r.amount_paise), 0)::int from refunds r where r.order_id = o.id and r.status = 'processed') as refunded_paise,
         o.coupon_code, o.coupon_discount_paise, o.tip_paise,
+        o.handling_charge_paise, o.small_cart_fee_paise, o.late_night_fee_paise,
         case when o.status = 'delivery_failed' then o.delivery_failure_reason end as delivery_failure_reason,
         case when o.status = 'delivery_failed' then o.delivery_failure_note end as delivery_failure_note
       from orders o join users u on u.id = o.user_id left join stores s on s.id = o.store_id ${where} ${adminOrderBy(filter.sort)} limit ${limit}`,

@@ -54,6 +54,10 @@ function confirmationText(name: string, order: Order): string {
       ? [`Coupon (${order.bill.couponCode}): −${rupees(order.bill.couponDiscount)}`]
       : []),
     `Delivery: ${order.bill.deliveryCharge === 0 ? 'FREE' : rupees(order.bill.deliveryCharge)}`,
+    // The named fees (docs/commerce-api.md, "Fees"): part of what is paid, each by name.
+    ...(order.bill.handlingCharge ? [`Handling charge: ${rupees(order.bill.handlingCharge)}`] : []),
+    ...(order.bill.smallCartFee ? [`Small cart fee: ${rupees(order.bill.smallCartFee)}`] : []),
+    ...(order.bill.lateNightFee ? [`Late night fee: ${rupees(order.bill.lateNightFee)}`] : []),
     // The tip (docs/commerce-api.md, "Tip and delivery instructions"): part of what is paid.
     ...(order.bill.tip ? [`Delivery partner tip: ${rupees(order.bill.tip)}`] : []),
     ...(order.bill.roundingOff !== 0 ? [`Rounding off: ${signedRupees(order.bill.roundingOff)}`] : []),

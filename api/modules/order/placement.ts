@@ -381,7 +381,7 @@ export interface OrderToWrite {
 /**
  * Writes the order, its lines and its first status. The bill is the cart's (api/modules/cart/bill.ts):
  * the checkout showed exactly this, rounding to the rupee included, the coupon's discount taken
- * off and the tip added; an MRP below the selling price counts as the selling price. The order keeps the delivery time of `store` to the address at `now`,
+ * off, the named fees of `now` and the tip added; an MRP below the selling price counts as the selling price. The order keeps the delivery time of `store` to the address at `now`,
  * the store's queue of open orders included (docs/stores.md).
  * @returns the new order's id
  */
@@ -395,6 +395,7 @@ export async function writeOrder(tx: Tx, commerce: AppDeps['commerce'], order: O
     commerce,
     order.coupon,
     order.tipPaise ?? 0,
+    order.now,
   )
   const number = await nextOrderNumber(tx, order.now)
   const { store, now } = order
@@ -427,6 +428,10 @@ export async function writeOrder(tx: Tx, commerce: AppDeps['commerce'], order: O
     couponDiscountPaise: bill.coupon?.discountPaise ?? 0,
     tipPaise: bill.tipPaise ?? 0,
     deliveryInstructions: order.instructions ?? null,
+    // The fees as charged now: a later change of the configuration never alters this order.
+    handlingChargePaise: bill.handlingChargePaise ?? 0,
+    smallCartFeePaise: bill.smallCartFeePaise ?? 0,
+    lateNightFeePaise: bill.lateNightFeePaise ?? 0,
   })
   await tx.insert(orderLines).values(
     priced.map(({ line, sellingPaise, mrpPaise }, position) => ({

@@ -144,6 +144,7 @@ export function orderRoutes(deps: AppDeps) {
         shownCouponDiscountPaise: body.couponDiscount === undefined ? undefined : toPaise(body.couponDiscount),
         tipPaise: body.tip === undefined ? undefined : toPaise(body.tip),
         shownTipPaise: body.shownTip === undefined ? undefined : toPaise(body.shownTip),
+        shownFeesPaise: body.shownFees === undefined ? undefined : toPaise(body.shownFees),
         instructions: body.deliveryInstructions,
       })
       if (outcome.kind === 'coupon') return c.json({ ...failure(outcome.message), coupon: outcome.coupon, bill: outcome.bill }, 409)

@@ -31,7 +31,7 @@ import { hasSqlState } from '../../lib/faults.ts'
 import { lookupPincode } from '../../lib/pincodes.ts'
 import { activeStores, deliveryRefusal, nearestServing, type StoreInfo } from '../store/service.ts'
 import { fromPaise, toPaise } from '../../lib/money.ts'
-import { billToWire, computeBill } from '../cart/bill.ts'
+import { billToWire, computeBill, feesTotalPaise, type BillPaise } from '../cart/bill.ts'
 import type { Bill } from '../../../contract/cart.ts'
 import { COUPON_REASONS, type CartCoupon } from '../../../contract/coupon.ts'
 import { addLinesToCart, getCart, type CartAnswer, type LimitReason } from '../cart/service.ts'
@@ -128,6 +128,10 @@ export interface OrderRow {
   delivery_code: string | null
   /** The tip, paise (0: none), and the delivery instructions (null: none); migration 0041. */
   tip_paise: number
+  /** The named fees as charged at placement, paise (0: none); migration 0043. */
+  handling_charge_paise: number
+  small_cart_fee_paise: number
+  late_night_fee_paise: number
   delivery_instructions: DeliveryInstructions | null
   cancel_reason: string | null
   /** A failed delivery's reason, note and moment (migration 0044), else null. */
@@ -169,7 +173,7 @@ export interface OrderRow {
 const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.user_id as "userId", o.status,
     o.payment_method as payment_status, o.delivery_address, o.items_total_mrp_paise, o.items_total_paise,
     o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.coupon_code, o.coupon_discount_paise, o.delivery_code,
-    o.tip_paise, o.delivery_instructions, o.cancel_reason, o.version,
+    o.tip_paise, o.delivery_instructions, o.handling_charge_paise, o.small_cart_fee_paise, o.late_night_fee_paise, o.cancel_reason, o.version,
     o.delivery_failure_reason, o.delivery_failure_note, ${isoTimestamp(sql`o.delivery_failed_at`)} as delivery_failed_at,
     ${isoTimestamp(sql`o.created_at`)} as "createdAt", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
     (select coalesce(json_agg(json_build_object('productId', l.product_id, 'name', l.name, 'image', l.image, 'unit', l.unit,
@@ -200,8 +204,13 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
         ? { coupon: { code: row.coupon_code, discountPaise: row.coupon_discount_paise } }
         : {}),
       tipPaise: row.tip_paise,
+      handlingChargePaise: row.handling_charge_paise,
+      smallCartFeePaise: row.small_cart_fee_paise,
+      lateNightFeePaise: row.late_night_fee_paise,
     },
     deps.commerce,
+    // The fees as stored: the rules of today are not this order's.
+    false,
   )
   const [first, ...others] = row.items
   return {
@@ -405,6 +414,11 @@ export interface PlacementInput {
   tipPaise?: number
   shownTipPaise?: number
   instructions?: DeliveryInstructions
+  /**
+   * The sum of the named fees the checkout's bill showed, paise (docs/commerce-api.md, "Fees"):
+   * different from the fees now is a 409 with the bill; absent (the original client): not checked.
+   */
+  shownFeesPaise?: number
 }
 
 /**
@@ -414,6 +428,19 @@ export interface PlacementInput {
 export async function checkoutPreferences(deps: Pick<OrderDeps, 'db'>, userId: string): Promise<CheckoutPreferences> {
   const [row] = await deps.db.select({ lastTipPaise: users.lastTipPaise }).from(users).where(eq(users.id, userId))
   return { tip: fromPaise(row?.lastTipPaise ?? 0) }
+}
+
+/**
+ * The 409 message of fees that are not the ones the bill showed: the fees charged now, by name, and
+ * the new total (docs/commerce-api.md, "Fees").
+ */
+export function feesChangedMessage(bill: BillPaise): string {
+  const named = [
+    bill.handlingChargePaise ? `handling charge ₹${fromPaise(bill.handlingChargePaise)}` : '',
+    bill.smallCartFeePaise ? `small cart fee ₹${fromPaise(bill.smallCartFeePaise)}` : '',
+    bill.lateNightFeePaise ? `late night fee ₹${fromPaise(bill.lateNightFeePaise)}` : '',
+  ].filter(Boolean)
+  return `The fees have changed (${named.length > 0 ? named.join(', ') : 'none now'}): the total is ₹${fromPaise(bill.grandTotalPaise)}. Check the bill and place the order again.`
 }
 
 /** The 409 message of a tip that is not the tip the bill showed. */
@@ -520,17 +547,35 @@ export async function placeFromCart(
 
       const found = await couponAtPlacement(tx, { userId: user.id, storeId: store.id, now }, lines)
       const coupon = couponOutcome(found, input.shownCouponDiscountPaise)
-      if (coupon.change) {
-        // Nothing written: the bill as it is now, with the coupon if it still applies (the checkout shows it).
-        const off = found?.verdict.applies ? { code: found.code, discountPaise: found.verdict.discountPaise } : undefined
-        const bill = computeBill(
+      /** The bill of the locked lines now (nothing written): what a 409 answers, for the checkout to show. */
+      const billNow = (off: { code: string; discountPaise: number } | undefined, tip: number) =>
+        computeBill(
           lines.map((l) => {
             const sellingPaise = toPaise(l.sellingPrice)
             return { quantity: l.quantity, sellingPaise, mrpPaise: Math.max(toPaise(l.mrp), sellingPaise) }
           }),
           deps.commerce,
           off,
+          tip,
+          now,
         )
+      /** The coupon of the cart as a 409 answers it beside the bill (none: no key). */
+      const couponAnswer = (): { coupon?: CartCoupon } =>
+        found
+          ? {
+              coupon: {
+                code: found.code,
+                description: found.description,
+                applied: found.verdict.applies,
+                discount: found.verdict.applies ? fromPaise(found.verdict.discountPaise) : 0,
+                reason: found.verdict.applies ? null : found.verdict.reason,
+              },
+            }
+          : {}
+      if (coupon.change) {
+        // Nothing written: the bill as it is now, with the coupon if it still applies (the checkout shows it).
+        const off = found?.verdict.applies ? { code: found.code, discountPaise: found.verdict.discountPaise } : undefined
+        const bill = billNow(off, 0)
         const answer: CartCoupon = found
           ? {
               code: found.code,
@@ -546,30 +591,26 @@ export async function placeFromCart(
       if (input.shownTipPaise !== undefined && input.shownTipPaise !== tipPaise) {
         // The tip chosen is not the one the bill showed (a page without JavaScript shows the bill of
         // the last tip): nothing written, the bill with the new tip, which the next press sends.
-        const bill = computeBill(
-          lines.map((l) => {
-            const sellingPaise = toPaise(l.sellingPrice)
-            return { quantity: l.quantity, sellingPaise, mrpPaise: Math.max(toPaise(l.mrp), sellingPaise) }
-          }),
-          deps.commerce,
-          coupon.write,
-          tipPaise,
-        )
-        const answer: CartCoupon | undefined = found
-          ? {
-              code: found.code,
-              description: found.description,
-              applied: found.verdict.applies,
-              discount: found.verdict.applies ? fromPaise(found.verdict.discountPaise) : 0,
-              reason: found.verdict.applies ? null : found.verdict.reason,
-            }
-          : undefined
+        const bill = billNow(coupon.write, tipPaise)
         return {
           kind: 'coupon',
           message: tipChangedMessage(tipPaise, bill.grandTotalPaise),
-          ...(answer ? { coupon: answer } : {}),
+          ...couponAnswer(),
           bill: billToWire(bill, deps.commerce),
         }
+      }
+      if (input.shownFeesPaise !== undefined) {
+        // The fees are not the ones the bill showed (the late-night hours began or ended, or the
+        // configuration changed between the checkout and this press): nothing written, the bill
+        // as it is now, which the checkout shows and the next press sends (docs/commerce-api.md, "Fees").
+        const bill = billNow(coupon.write, tipPaise)
+        if (feesTotalPaise(bill) !== input.shownFeesPaise)
+          return {
+            kind: 'coupon',
+            message: feesChangedMessage(bill),
+            ...couponAnswer(),
+            bill: billToWire(bill, deps.commerce),
+          }
       }
 
       const reserved = await reserveStock(tx, store.id, lines)

@@ -111,11 +111,12 @@ async function retryFailedRefund(tx: Tx, logger: AppDeps['logger'], refundId: st
  * locked by it): `amountPaise`, or by default what is not refunded yet. Nothing when the order has
  * no captured payment (cash on delivery) or nothing is left to refund.
  * @param input.paymentId refund this payment (a second or late payment) instead of the order's sale
+ * @param input.id the new row's id (a caller that links to it, as a problem report: docs/help-after-delivery.md); a new id by default
  * @returns the paise recorded (0 for none)
  */
 export async function recordRefund(
   tx: Tx,
-  input: { orderId: string; reason: string; now: Date; amountPaise?: number; orderLineId?: string; paymentId?: string },
+  input: { orderId: string; reason: string; now: Date; amountPaise?: number; orderLineId?: string; paymentId?: string; id?: string },
 ): Promise<number> {
   // What the payment has had back: a correlated sum (paise).
   const refunded = tx
@@ -139,7 +140,7 @@ export async function recordRefund(
   const amount = Math.min(input.amountPaise ?? left, left)
   if (amount <= 0) return 0
   await tx.insert(refunds).values({
-    id: newId(),
+    id: input.id ?? newId(),
     orderId: input.orderId,
     paymentId: payment.id,
     orderLineId: input.orderLineId ?? null,

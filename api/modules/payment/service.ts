@@ -85,7 +85,7 @@ export async function startOnlinePayment(
     spendBudget?: () => Promise<void>
     /** The coupon discount the checkout showed, paise (api/modules/order/service.ts `PlacementInput`). */
     shownCouponDiscountPaise?: number
-  } & Pick<PlacementInput, 'tipPaise' | 'shownTipPaise' | 'instructions'> &
+  } & Pick<PlacementInput, 'tipPaise' | 'shownTipPaise' | 'instructions' | 'shownFeesPaise'> &
     ReturnUrls,
 ): Promise<StartOutcome> {
   const reservationExpiresAt = new Date(deps.clock().getTime() + deps.payments.reservationMs)
@@ -101,6 +101,7 @@ export async function startOnlinePayment(
       tipPaise: input.tipPaise,
       shownTipPaise: input.shownTipPaise,
       instructions: input.instructions,
+      shownFeesPaise: input.shownFeesPaise,
     },
     {
       status: 'payment_pending',

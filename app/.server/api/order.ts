@@ -95,6 +95,7 @@ export async function placeCashOnDeliveryOrder(
       couponDiscount: opts.couponDiscount,
       tip: opts.tip,
       shownTip: opts.shownTip,
+      shownFees: opts.shownFees,
       deliveryInstructions: opts.deliveryInstructions,
     } satisfies z.input<typeof PlaceOrderSchema>,
     headers: { 'Idempotency-Key': idempotencyKey, ...(await placementStoreHeader(api)) },
@@ -117,7 +118,7 @@ export async function placeCashOnDeliveryOrder(
  * The tip and delivery instructions a placement sends (docs/commerce-api.md, "Tip and delivery
  * instructions"): the tip chosen (rupees; undefined: none), the tip the page's bill showed, the instructions.
  */
-export type TipChoice = Pick<z.input<typeof PlaceOrderSchema>, 'tip' | 'shownTip' | 'deliveryInstructions'>
+export type TipChoice = Pick<z.input<typeof PlaceOrderSchema>, 'tip' | 'shownTip' | 'deliveryInstructions' | 'shownFees'>
 
 /**
  * A placement refused because the bill is not the one the checkout showed: the coupon no longer

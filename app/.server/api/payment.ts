@@ -54,6 +54,7 @@ export async function startPayment(
       couponDiscount: input.couponDiscount,
       tip: input.tip,
       shownTip: input.shownTip,
+      shownFees: input.shownFees,
       deliveryInstructions: input.deliveryInstructions,
     },
     headers: { 'Idempotency-Key': input.idempotencyKey, ...(await placementStoreHeader(api)) },

@@ -78,6 +78,7 @@ export const testInvoice: Invoice = {
     igst: 0,
     tax: 28.54,
     itemsTotal: 571.39,
+    fees: 0,
     deliveryCharge: 25,
     amount: 596.39,
     rounding: -0.39,

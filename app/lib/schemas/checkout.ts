@@ -51,6 +51,8 @@ export const PlaceOrderFormSchema = z
     tipOther: z.string().max(20).optional(),
     /** The tip the page's bill showed, rupees: the API refuses a placement whose tip is another (409 with the bill). */
     shownTip: z.coerce.number({ error: 'Reload the page and try again' }).pipe(ShownTipSchema).default(0),
+    /** The named fees the page's bill showed, rupees (docs/commerce-api.md, "Fees"): the API refuses other fees (409 with the bill). */
+    shownFees: z.coerce.number({ error: 'Reload the page and try again' }).min(0).max(300_000).optional(),
     chips: z.array(z.string().max(40)).max(10).default([]),
     note: z.string().max(1000).default(''),
   })

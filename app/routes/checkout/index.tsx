@@ -54,7 +54,7 @@ import { AddNamePrompt } from '../../components/add-name-prompt.tsx'
 import { AddressForm } from '../../components/address-form.tsx'
 import { AddressLabelTag } from '../../components/address-label.tsx'
 import { ADD_NAME_INTENT } from '../../lib/schemas/phone.ts'
-import { BillSummary } from '../../components/bill-summary.tsx'
+import { BillSummary, billFees } from '../../components/bill-summary.tsx'
 import { COUPON_APPLY_INTENT, COUPON_REMOVE_INTENT, CouponBox } from '../../components/coupon-box.tsx'
 import { ApplyCouponSchema } from '../../../contract/coupon.ts'
 import type { Bill } from '../../../contract/cart.ts'
@@ -68,7 +68,7 @@ import { addressVerdict, changeLocationHref, deliveryInLabel, isDeliverable } fr
 import type { ShopperLocation } from '../../lib/location.ts'
 import { itemCountLabel } from '../../lib/cart.ts'
 import { brandOf } from '../../lib/catalog-cards.ts'
-import { formatRupees, lineAmount } from '../../lib/money.ts'
+import { formatRupees, lineAmount, sumRupees } from '../../lib/money.ts'
 import { addressDefaultsFromLocation, addressLine } from '../../lib/schemas/address.ts'
 import { PlaceOrderFormSchema, TIP_CHOICES, type TipChoiceValue } from '../../lib/schemas/checkout.ts'
 import { TipAndInstructions, tipDefaults, type TipAndInstructionsValue } from '../../components/tip-and-instructions.tsx'
@@ -190,6 +190,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const tipChoice = {
     tip: parsed.data.tipRupees > 0 ? parsed.data.tipRupees : undefined,
     shownTip: parsed.data.shownTip,
+    shownFees: parsed.data.shownFees,
     deliveryInstructions: parsed.data.deliveryInstructions,
   }
   const outcome =
@@ -435,6 +436,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <input type="hidden" name="intent" value="place" />
           <input type="hidden" name="couponDiscount" value={bill.couponDiscount ?? 0} />
           <input type="hidden" name="shownTip" value={bill.tip ?? 0} />
+          <input type="hidden" name="shownFees" value={sumRupees(billFees(bill).map((f) => f.amount))} />
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           <ErrorList errors={placeError && !changes?.length ? [placeError] : []} role="alert" />
           {offerLocationChange ? <ChangeLocationLink /> : null}

@@ -13,6 +13,9 @@
  *
  * The store it comes from, the promised time and its countdown, and whether it came late
  * (docs/stores.md, "Shopper pages"; app/components/order-view.tsx `OrderDelivery`).
+ *
+ * A delivered order shows "Get help" within the window and its problem reports
+ * (docs/help-after-delivery.md; app/components/order-help.tsx).
  */
 import { useEffect, useRef } from 'react'
 import { data, Link, useNavigation, useRevalidator } from 'react-router'
@@ -44,6 +47,8 @@ import { REORDER_INTENT } from '../../../../lib/reorder.ts'
 import { formatOrderTime } from '../../../../lib/order-status.ts'
 import { CancelReasonSchema } from '../../../../../contract/order.ts'
 import { apiOf } from '../../../../.server/api-context.ts'
+import { issueOptions } from '../../../../.server/api/order-issue.ts'
+import { OrderHelp } from '../../../../components/order-help.tsx'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData ? `Order ${loaderData.order.orderId}` : 'Order'} | ${SHOP_NAME}` },
@@ -56,8 +61,11 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const result = await orderDetails(api, session, params.orderId)
   if (!result.ok) throwFailure(result)
   // The confirmation only while the shopper may still cancel.
+  // Help after delivery (docs/help-after-delivery.md): the link and the reports of a delivered order; none if unreadable.
+  const help = result.data.status === 'delivered' ? await issueOptions(api, session, result.data._id) : null
   return {
     order: result.data,
+    help: help?.ok ? help.data : null,
     creditNotes: await creditNoteNumbers(api, session, result.data),
     confirming: result.data.status === 'placed' && isCancelDialogOpen(url.searchParams),
     loadedAt: new Date().toISOString(),
@@ -156,6 +164,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         </Link>
       </p>
       <StatusTimeline order={order} />
+      {loaderData.help ? <OrderHelp help={loaderData.help} orderPath={orderPath} /> : null}
       <CancellationNote order={order} />
       <DeliveryFailedNote order={order} />
       <div className="flex flex-wrap items-center gap-3">
