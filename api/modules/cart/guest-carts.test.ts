@@ -197,6 +197,7 @@ describe('the guest row cap', () => {
       { name: 'images.sweep', cron: '0 */6 * * *' },
       { name: 'payments.sweep', cron: '* * * * *' },
       { name: 'recommend.mine', cron: '0 * * * *' },
+      { name: 'tracking.purge', cron: '0 * * * *' },
     ])
     const [idle, ...kept] = await guestRows(t)
     const idleSince = new Date(now.getTime() - 30 * 24 * 60 * 60 * 1000 - 60_000).toISOString()
