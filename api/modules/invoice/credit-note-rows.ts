@@ -42,7 +42,6 @@ export async function creditNoteRows(db: AppDeps['db'], orderId: string): Promis
     .orderBy(asc(creditNotes.issuedAt), asc(creditNotes.number))
   return rows.map(({ issueId, units, amountPaise, kind, ...r }) => ({
     ...r,
-    issue:
-      issueId !== null && kind !== null && units !== null && amountPaise !== null ? { id: issueId, kind, units, amountPaise } : null,
+    issue: issueId !== null && kind !== null && units !== null && amountPaise !== null ? { id: issueId, kind, units, amountPaise } : null,
   }))
 }

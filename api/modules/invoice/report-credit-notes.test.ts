@@ -73,7 +73,8 @@ async function deliveredOrder(items: [string, number][], opts: { online?: boolea
   return { who, orderId, lineOf }
 }
 
-const report = (who: SignedIn, body: Record<string, unknown>) => t.call('order-issue/report', { method: 'POST', json: body, token: who.token })
+const report = (who: SignedIn, body: Record<string, unknown>) =>
+  t.call('order-issue/report', { method: 'POST', json: body, token: who.token })
 const notesOf = async (who: SignedIn, orderId: string) => {
   const res = await t.call('invoice/credit-notes', { method: 'POST', json: { orderId }, token: who.token })
   expect(res.status, JSON.stringify(res.body)).toBe(200)
@@ -81,7 +82,16 @@ const notesOf = async (who: SignedIn, orderId: string) => {
     creditNoteNumber: string
     reason: string
     problem?: { issueId: string; kind: string; units: number }
-    lines: { name: string; quantity: number; amount: number; taxable: number; cgst: number; sgst: number; igst: number; couponDiscount: number }[]
+    lines: {
+      name: string
+      quantity: number
+      amount: number
+      taxable: number
+      cgst: number
+      sgst: number
+      igst: number
+      couponDiscount: number
+    }[]
     totals: { taxable: number; cgst: number; sgst: number; tax: number; grandTotal: number }
   }[]
 }
@@ -177,7 +187,15 @@ describe('credit notes of problem reports', () => {
     // Above the ₹200 per-order cap of automatic refunds (91.67 + 183.36): an admin approves it.
     expect(last.body.data.status).toBe('pending')
     expect((await notesOf(who, orderId)).length).toBe(1)
-    expect((await t.call('order-issue/decide', { method: 'POST', json: { issueId: last.body.data._id, decision: 'approve' }, token: admin.token })).status).toBe(200)
+    expect(
+      (
+        await t.call('order-issue/decide', {
+          method: 'POST',
+          json: { issueId: last.body.data._id, decision: 'approve' },
+          token: admin.token,
+        })
+      ).status,
+    ).toBe(200)
     notes = await notesOf(who, orderId)
     expect(notes[1]!.lines.map(figures)).toEqual([[2, 18336, 18336 - 2797, 1398, 1399]])
     const credited = notes.reduce((s, n) => s + paise(n.lines[0]!.taxable), 0)
