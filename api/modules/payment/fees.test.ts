@@ -258,7 +258,11 @@ describe('the named fees', () => {
       const res = await t.call('payment/refund-line', { method: 'POST', json: { orderId: first.order._id, productId }, token: admin.token })
       expect(res.status).toBe(200)
     }
-    await waitFor(async () => (await details(first.who, first.order._id)).payment.refunded === 70)
+    // `refunded` counts pending refunds too: wait until the provider's webhooks settled both.
+    await waitFor(async () => {
+      const { payment } = await details(first.who, first.order._id)
+      return payment.refunded === 70 && payment.refunds.every((r: { status: string }) => r.status === 'processed')
+    })
     expect((await details(first.who, first.order._id)).payment.state).toBe('partially_refunded')
 
     const second = await start()
