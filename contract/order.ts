@@ -11,6 +11,12 @@ import { CANCEL_REASON_MAX } from './order-limits.ts'
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.ts'
 import { OrderPaymentSchema, PAYMENT_STATES } from './payment.ts'
 import { ORDER_STATUSES } from './order-status.ts'
+import {
+  DELIVERY_FAILURE_MESSAGES,
+  DELIVERY_FAILURE_NOTE_MAX,
+  DELIVERY_FAILURE_REASONS,
+  DELIVERY_FAILURE_WORDS,
+} from './delivery-failure.ts'
 
 /**
  * POST /api/order/cash-on-delivery: `{ addressId, idempotencyKey?, couponDiscount? }`. The original
@@ -55,13 +61,42 @@ export const CancelReasonSchema = z
 /** POST /api/order/cancel: `{ orderId, reason? }`. */
 export const CancelOrderSchema = OrderRefSchema.extend({ reason: CancelReasonSchema.optional() })
 
-/** PUT /api/order/update-status (admin): `{ orderId, status, version?, reason? }`; `reason` is kept for a cancellation only. */
+/** Why a delivery failed, on the wire: one of DELIVERY_FAILURE_REASONS (contract/delivery-failure.ts). */
+export const DeliveryFailureReasonSchema = z.enum(DELIVERY_FAILURE_REASONS, { error: DELIVERY_FAILURE_MESSAGES.reasonRequired })
+
+/**
+ * The note of a failed delivery: trimmed, at most DELIVERY_FAILURE_NOTE_MAX characters; empty is
+ * none. Control characters are refused by the API's text rule for every body (api/lib/safe-text.ts).
+ * `other` needs one: a rule across two fields, checked by the API (400 DELIVERY_FAILURE_MESSAGES.noteRequired)
+ * and said in words in the document, so the document stays as strict as the server.
+ */
+export const DeliveryFailureNoteSchema = z
+  .string({ error: DELIVERY_FAILURE_MESSAGES.notePlain })
+  .trim()
+  .max(DELIVERY_FAILURE_NOTE_MAX, DELIVERY_FAILURE_MESSAGES.noteTooLong)
+
+/** PUT /api/order/update-status (admin): `{ orderId, status, version?, reason?, failureReason?, failureNote? }`; `reason` is kept for a cancellation only, `failureReason` (required) and `failureNote` (required for `other`) for a failed delivery only. */
+// A failed delivery's `failureReason` (and `failureNote` for `other`) is required by the API (400):
+// a rule across fields, said in the endpoint's words (api/modules/order/service.ts `changeStatus`).
 export const UpdateStatusSchema = z.object({
   orderId: IdSchema,
   status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
   version: z.coerce.number().int().min(1).optional().meta({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   reason: CancelReasonSchema.optional(),
+  failureReason: DeliveryFailureReasonSchema.optional(),
+  failureNote: DeliveryFailureNoteSchema.optional(),
 })
+
+/** A failed delivery on an order's answer: the reason, its words (the note for `other`), the note and when. */
+export const DeliveryFailureSchema = z
+  .object({
+    reason: z.enum(DELIVERY_FAILURE_REASONS),
+    /** In words: DELIVERY_FAILURE_WORDS, or the note for `other` (contract/delivery-failure.ts `deliveryFailureText`). */
+    text: z.string().meta({ examples: [DELIVERY_FAILURE_WORDS.not_reachable] }),
+    note: z.string().nullable(),
+    at: TimestampSchema,
+  })
+  .meta({ id: 'DeliveryFailure' })
 
 /** The admin list's orders (docs/commerce-api.md, "Admin orders at volume"): newest or oldest first, or by grand total. */
 export const ADMIN_ORDER_SORTS = ['newest', 'oldest', 'total_desc', 'total_asc'] as const
@@ -136,6 +171,7 @@ export const BulkStatusSchema = z.object({
     .min(1, 'Choose at least one order')
     .max(BULK_ORDERS_MAX, `Choose at most ${BULK_ORDERS_MAX} orders`)
     .transform((ids) => [...new Set(ids)]),
+  // `delivery_failed` is refused (400 DELIVERY_FAILURE_MESSAGES.bulkRefused): each needs its reason (PUT /update-status).
   status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(', ')}` }),
   reason: CancelReasonSchema.optional(),
 })
@@ -234,6 +270,8 @@ export const OrderSchema = z
     deliveryCode: z.string().optional(),
     /** The shopper's delivery instructions (docs/commerce-api.md, "Tip and delivery instructions"); absent: none. */
     deliveryInstructions: DeliveryInstructionsSchema.optional(),
+    /** Present only on a `delivery_failed` order (docs/delivery.md, "Could not deliver"): why, and when. */
+    deliveryFailure: DeliveryFailureSchema.optional(),
   })
   .meta({ id: 'Order' })
 export type Order = z.output<typeof OrderSchema>

@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { IdSchema, TimestampSchema } from './fields.ts'
 import { ORDER_STATUSES } from './order-status.ts'
-import { CANCEL_REASON_MAX } from './order-limits.ts'
+import { DeliveryFailureNoteSchema, DeliveryFailureReasonSchema } from './order.ts'
 import { DeliveryInstructionsSchema } from './tip.ts'
 
 /** The rules' messages (docs/delivery.md), shared by the API's answers, the pages and the tests. */
@@ -67,15 +67,16 @@ export const RiderDeliveredSchema = z.object({
     .optional(),
 })
 
-/** POST /api/rider/could-not-deliver: the reason, 1 to 300 characters of plain text. */
+/**
+ * POST /api/rider/could-not-deliver: why, from the fixed list (contract/delivery-failure.ts), and a
+ * short note (required for `other`, at most 120 characters). The order ends `delivery_failed`,
+ * returned to the store (docs/delivery.md, "Could not deliver").
+ */
 export const RiderCouldNotDeliverSchema = z.object({
   orderId: IdSchema,
-  reason: z
-    .string({ error: RIDER_MESSAGES.reasonRequired })
-    .trim()
-    .min(1, { error: RIDER_MESSAGES.reasonRequired })
-    .max(CANCEL_REASON_MAX, { error: `The reason must be at most ${CANCEL_REASON_MAX} characters` })
-    .refine((text) => !/[^\P{Cc}\n\r\t]/u.test(text), { error: 'The reason must be plain text' }),
+  reason: DeliveryFailureReasonSchema,
+  /** Required for `other` (400 "Say in a few words…", checked by the API: a rule across two fields). */
+  note: DeliveryFailureNoteSchema.optional(),
 })
 
 /** POST /api/dispatch/assign (ADMIN): give a packed order to `riderId`, or `null` to put it back in the store's queue. */

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { ORDER_STATUSES } from '../../contract/order-status.ts'
+import { DELIVERY_FAILURE_REASONS } from '../../contract/delivery-failure.ts'
 import { ADDRESS_LABELS } from '../../contract/address.ts'
 import type { DeliveryInstructions } from '../../contract/tip.ts'
 import {
@@ -502,6 +503,14 @@ export const orders = pgTable(
     cashCollectedPaise: integer('cash_collected_paise'),
     /** The rider's reason of the last "Could not deliver" (docs/delivery.md); null once an admin reassigned it. */
     deliveryIssue: text('delivery_issue'),
+    /**
+     * A failed delivery (migration 0044; docs/delivery.md, "Could not deliver"): the reason from the
+     * fixed list (contract/delivery-failure.ts), the short note (`other`, at most 120 characters) and
+     * when it was marked; all null unless the status is `delivery_failed`.
+     */
+    deliveryFailureReason: text('delivery_failure_reason', { enum: DELIVERY_FAILURE_REASONS }),
+    deliveryFailureNote: text('delivery_failure_note'),
+    deliveryFailedAt: timestamp('delivery_failed_at', { withTimezone: true }),
     /**
      * The 4-digit code the shopper tells the rider, set when an order of at least DELIVERY_CODE_ABOVE
      * goes out for delivery (migration 0042; docs/delivery.md, "Delivery code"); null: none needed.

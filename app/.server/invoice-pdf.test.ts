@@ -3,7 +3,7 @@
  * holding the invoice number, the seller's GSTIN, every line with its HSN code and the bill as the
  * API computed it, the place of supply and the amount in words, the per-rate summary adding up to the
  * totals to the paisa, IGST alone between States, CANCELLED with the credit note on a cancelled
- * order's invoice, the credit note naming its invoice, and long orders running onto more pages.
+ * order's invoice (DELIVERY FAILED on a failed delivery's), the credit note naming its invoice, and long orders running onto more pages.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -92,6 +92,17 @@ describe('renderInvoicePdf', () => {
     expect(texts).toContain('Inter-State supply: IGST')
     expect(texts[texts.lastIndexOf('IGST') + 1]).toBe('28.54')
     expect(texts).not.toContain('CGST')
+  })
+
+  it('a failed delivery’s invoice says DELIVERY FAILED and names its credit note (docs/delivery.md, "Could not deliver")', async () => {
+    const failed: Invoice = {
+      ...invoice,
+      status: 'delivery_failed',
+      creditNotes: [{ number: 'BLR1C/26-27/0008', date: '2026-11-28', reason: 'cancelled' }],
+    }
+    const texts = pdfTexts(await renderInvoicePdf(failed, { compress: false }))
+    expect(texts).toContain('DELIVERY FAILED: reversed by credit note BLR1C/26-27/0008 of 28 Nov 2026')
+    expect(texts.some((s) => s.startsWith('CANCELLED'))).toBe(false)
   })
 
   it('a credit note names itself, the invoice it reverses and its date, with the reversed lines', async () => {

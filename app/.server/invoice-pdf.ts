@@ -116,14 +116,15 @@ interface TaxDocument {
 /**
  * The invoice as a PDF document (a Buffer starting `%PDF`). `compress` (default true) deflates the
  * page contents; false keeps the text searchable in the raw file. A cancelled order's invoice says
- * CANCELLED and names the credit note that cancels it.
+ * CANCELLED (a failed delivery's DELIVERY FAILED) and names the credit note that cancels it.
  */
 export function renderInvoicePdf(invoice: Invoice, opts: { compress?: boolean } = {}): Promise<Buffer> {
   const cancelNote = invoice.creditNotes.find((n) => n.reason === 'cancelled')
-  const banner =
-    invoice.status === 'cancelled'
-      ? `CANCELLED${cancelNote ? `: reversed by credit note ${cancelNote.number} of ${printDate(cancelNote.date)}` : ''}`
-      : null
+  // A failed delivery is reversed as a cancellation is (docs/delivery.md, "Could not deliver").
+  const ended = invoice.status === 'cancelled' ? 'CANCELLED' : invoice.status === 'delivery_failed' ? 'DELIVERY FAILED' : null
+  const banner = ended
+    ? `${ended}${cancelNote ? `: reversed by credit note ${cancelNote.number} of ${printDate(cancelNote.date)}` : ''}`
+    : null
   const others = invoice.creditNotes.filter((n) => n !== cancelNote).map((n) => n.number)
   return renderTaxDocument(
     {

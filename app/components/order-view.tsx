@@ -15,7 +15,7 @@ import type { Order } from '../.server/api/order.ts'
 import { arrivingByLabel, countdownLabel, deliveryVerdict, formatClock, minutesLeft } from '../lib/delivery.ts'
 import { formatRupees, isDiscounted, orderLinePrice } from '../lib/money.ts'
 import { formatOrderTime, ORDER_PROGRESS, statusLabel } from '../lib/order-status.ts'
-import type { OrderStatus } from '../../contract/order-status.ts'
+import { ENDED_STATUSES, type OrderStatus } from '../../contract/order-status.ts'
 import { addressLine } from '../lib/schemas/address.ts'
 import { AddressLabelTag } from './address-label.tsx'
 import { paymentMethodLabel, paymentStateLabel, refundStatusLabel } from '../lib/payment-state.ts'
@@ -23,12 +23,12 @@ import { BillSummary } from './bill-summary.tsx'
 import { instructionsWords } from '../../contract/tip.ts'
 import { ResponsiveImage } from './responsive-image.tsx'
 
-/** A status badge: green when delivered, red when cancelled, amber otherwise. */
+/** A status badge: green when delivered, red when cancelled or the delivery failed, amber otherwise. */
 export function StatusBadge({ status }: { status: string }) {
   const tone =
     status === 'delivered'
       ? 'bg-green-100 text-green-800'
-      : status === 'cancelled'
+      : status === 'cancelled' || status === 'delivery_failed'
         ? 'bg-red-100 text-red-800'
         : 'bg-amber-100 text-amber-900'
   return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-bold ${tone}`}>{statusLabel(status)}</span>
@@ -80,7 +80,7 @@ export function OrderDelivery({
   return (
     <div data-testid="order-delivery" className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm break-words text-slate-700">
       <span>From {order.store.name} store</span>
-      {promised && order.status !== 'delivered' && order.status !== 'cancelled' ? (
+      {promised && !ENDED_STATUSES.includes(order.status) ? (
         <span data-testid="promised-time">
           {arrivingByLabel(order.promisedAt!, order.promisedMinutes!)}
           <Countdown promisedAt={order.promisedAt!} />
@@ -97,11 +97,11 @@ export function OrderDelivery({
   )
 }
 
-/** The timeline: each step of the happy path with the time it was reached, or the cancellation. */
+/** The timeline: each step of the happy path with the time it was reached, or the cancellation (or failed delivery) that ended it. */
 export function StatusTimeline({ order }: { order: Pick<Order, 'status' | 'statusHistory'> }) {
   const reached = new Map(order.statusHistory.map((h) => [h.status, h.at]))
-  const steps: OrderStatus[] =
-    order.status === 'cancelled' ? [...ORDER_PROGRESS.filter((s) => reached.has(s)), 'cancelled'] : [...ORDER_PROGRESS]
+  const ended = order.status === 'cancelled' || order.status === 'delivery_failed'
+  const steps: OrderStatus[] = ended ? [...ORDER_PROGRESS.filter((s) => reached.has(s)), order.status] : [...ORDER_PROGRESS]
   return (
     <ol aria-label="Order status" className="grid gap-2 sm:grid-cols-4">
       {steps.map((step) => {
@@ -110,7 +110,7 @@ export function StatusTimeline({ order }: { order: Pick<Order, 'status' | 'statu
           <li
             key={step}
             data-card="order status"
-            className={`rounded-lg border px-3 py-2 text-sm ${at ? (step === 'cancelled' ? 'border-red-200 bg-red-50' : 'border-green-200 bg-green-50') : 'border-slate-200 bg-white text-slate-500'}`}
+            className={`rounded-lg border px-3 py-2 text-sm ${at ? (step === 'cancelled' || step === 'delivery_failed' ? 'border-red-200 bg-red-50' : 'border-green-200 bg-green-50') : 'border-slate-200 bg-white text-slate-500'}`}
           >
             <span className="block font-semibold">
               {at ? '✓ ' : ''}

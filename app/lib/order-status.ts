@@ -13,6 +13,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   out_for_delivery: 'Out for delivery',
   delivered: 'Delivered',
   cancelled: 'Cancelled',
+  delivery_failed: 'Delivery failed',
 }
 
 /**

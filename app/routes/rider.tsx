@@ -9,7 +9,8 @@
  *   action, that the order is this rider's.
  * - Forms by `intent`: `shift` (`onShift` "true"/"false"), `picked-up`, `delivered` (`cash` in
  *   rupees, prefilled with the amount to collect, only for cash on delivery; `deliveryCode`, the
- *   customer's 4 digits, only for an order that needs one) and `could-not-deliver` (`reason`).
+ *   customer's 4 digits, only for an order that needs one) and `could-not-deliver` (`reason` from the
+ *   fixed list, `note` for "Other": the order ends delivery failed, returned to the store).
  * - Each order shows the shopper's delivery instructions when given (docs/delivery.md).
  * - With JavaScript, while an order is out for delivery, the page shares the rider's position
  *   (app/components/position-sharer.tsx; docs/delivery.md, "Live tracking"); without, nothing is sent.
@@ -32,6 +33,12 @@ import { formatPaise } from '../lib/money.ts'
 import { formatOrderTime } from '../lib/order-status.ts'
 import { POSITION_ACTION, PositionSharer } from '../components/position-sharer.tsx'
 import { CashRupeesSchema, DeliveryCodeSchema, RIDER_MESSAGES, RiderCouldNotDeliverSchema, type RiderOrder } from '../../contract/rider.ts'
+import {
+  DELIVERY_FAILURE_MESSAGES,
+  DELIVERY_FAILURE_NOTE_MAX,
+  DELIVERY_FAILURE_REASONS,
+  DELIVERY_FAILURE_WORDS,
+} from '../../contract/delivery-failure.ts'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Deliveries | ${SHOP_NAME}` },
@@ -94,10 +101,11 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     result = await riderApi.delivered(api, session, { orderId, cashCollectedPaise, deliveryCode })
     success = 'Delivered'
   } else if (intent === 'could-not-deliver') {
-    const parsed = RiderCouldNotDeliverSchema.safeParse({ orderId, reason: readText(form, 'reason') })
-    if (!parsed.success) return fail(parsed.error.issues[0]?.message ?? 'Say why the order could not be delivered')
+    const note = readText(form, 'note').trim()
+    const parsed = RiderCouldNotDeliverSchema.safeParse({ orderId, reason: readText(form, 'reason'), ...(note ? { note } : {}) })
+    if (!parsed.success) return fail(parsed.error.issues[0]?.message ?? DELIVERY_FAILURE_MESSAGES.reasonRequired)
     result = await riderApi.couldNotDeliver(api, session, parsed.data)
-    success = 'Handed back to the store'
+    success = 'Delivery failed: return the order to the store'
   } else {
     return fail('Unknown action')
   }
@@ -234,8 +242,18 @@ function OrderCard({ order, busy }: { order: RiderOrder; busy: boolean }) {
           <Form method="post" action={RIDER_PATH} className="grid gap-2" aria-label={`Could not deliver ${order.orderId}`}>
             <input type="hidden" name="intent" value="could-not-deliver" />
             <input type="hidden" name="orderId" value={order._id} />
-            <Label htmlFor={`reason-${order._id}`}>Could not deliver? Why</Label>
-            <Input id={`reason-${order._id}`} name="reason" required maxLength={300} placeholder="Nobody at home" />
+            {/* The fixed reasons (docs/delivery.md, "Could not deliver"); "Other" needs the note, the API checks it. */}
+            <fieldset className="grid gap-1">
+              <legend className="text-sm font-medium text-slate-700">Could not deliver? Why</legend>
+              {DELIVERY_FAILURE_REASONS.map((reason) => (
+                <label key={reason} className="flex items-center gap-2 text-sm text-slate-800">
+                  <input type="radio" name="reason" value={reason} required />
+                  {DELIVERY_FAILURE_WORDS[reason]}
+                </label>
+              ))}
+            </fieldset>
+            <Label htmlFor={`note-${order._id}`}>Note (needed for Other)</Label>
+            <Input id={`note-${order._id}`} name="note" maxLength={DELIVERY_FAILURE_NOTE_MAX} placeholder="Gate locked" />
             <Button type="submit" variant="danger" disabled={busy} fullWidth>
               Could not deliver
             </Button>

@@ -5,10 +5,11 @@
  * placement locks the coupon's row and counts again (api/modules/order/service.ts `placeFromCart`).
  * Amounts are integer paise here, rupees on the wire.
  */
-import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, notInArray, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { carts, coupons, orders, productCategories } from '../../db/schema.ts'
 import { fromPaise } from '../../lib/money.ts'
+import { RETURNED_STATUSES } from '../../../contract/order-status.ts'
 import { COUPON_REASONS, couponOffWords, type CartCoupon, type Offer } from '../../../contract/coupon.ts'
 import { couponAnswer } from './service.ts'
 import { evaluateCoupon, type BasketLine, type CouponUses, type CouponVerdict } from './evaluate.ts'
@@ -35,8 +36,9 @@ export async function couponByCode(db: Executor, code: string, lock = false): Pr
 }
 
 /**
- * The uses of `couponId` (docs/offers.md, "Uses"): orders naming it that are not cancelled, all and
- * the user's, and the user's orders that are not cancelled (the first-order rule). One statement on
+ * The uses of `couponId` (docs/offers.md, "Uses"): orders naming it that are not cancelled (nor
+ * returned after a failed delivery: docs/delivery.md, "Could not deliver"), all and the user's, and
+ * the user's orders that are not cancelled or failed (the first-order rule). One statement on
  * the index `orders_coupon_user_idx` and the user's orders.
  */
 export async function couponUses(db: Executor, couponId: string, userId: string): Promise<CouponUses> {
@@ -47,7 +49,7 @@ export async function couponUses(db: Executor, couponId: string, userId: string)
       shopperOrders: sql<number>`count(*) filter (where ${orders.userId} = ${userId})::int`,
     })
     .from(orders)
-    .where(and(ne(orders.status, 'cancelled'), or(eq(orders.couponId, couponId), eq(orders.userId, userId))))
+    .where(and(notInArray(orders.status, [...RETURNED_STATUSES]), or(eq(orders.couponId, couponId), eq(orders.userId, userId))))
   return { total: row?.total ?? 0, byShopper: row?.byShopper ?? 0, shopperOrders: row?.shopperOrders ?? 0 }
 }
 

@@ -129,8 +129,8 @@ describe("the rider's calls", () => {
       const res = await t.call('rider/delivered', { method: 'POST', json: { orderId: 'x1', cashCollectedPaise: cash }, token: rider.token })
       expect(res.status).toBe(400)
     }
-    for (const reason of ['', '   ', 'x'.repeat(301), 'bad\u0000text']) {
-      const res = await t.call('rider/could-not-deliver', { method: 'POST', json: { orderId: 'x1', reason }, token: rider.token })
+    for (const body of [{ reason: '' }, { reason: 'Nobody home' }, { reason: 'other' }, { reason: 'other', note: 'x'.repeat(121) }]) {
+      const res = await t.call('rider/could-not-deliver', { method: 'POST', json: { orderId: 'x1', ...body }, token: rider.token })
       expect(res.status).toBe(400)
     }
     expect((await t.call('rider/picked-up', { method: 'POST', json: {}, token: rider.token })).status).toBe(400)
@@ -146,7 +146,7 @@ describe("the rider's calls", () => {
     for (const [path, json] of [
       ['rider/picked-up', { orderId: order._id }],
       ['rider/delivered', { orderId: order._id, cashCollectedPaise: 100 }],
-      ['rider/could-not-deliver', { orderId: order._id, reason: 'Locked gate' }],
+      ['rider/could-not-deliver', { orderId: order._id, reason: 'other', note: 'Locked gate' }],
     ] as const) {
       expect((await t.call(path, { method: 'POST', json, token: other.token })).status).toBe(404)
     }
@@ -257,44 +257,56 @@ describe('shift and dispatch', () => {
     expect(await riderOf(order._id)).toBe(staying.user.id)
   })
 
-  it('"Could not deliver" hands the order back to the store with the reason; an admin reassigns it', async () => {
+  it('"Could not deliver" ends the order delivery_failed with the reason: the rider is free and gets the next waiting order', async () => {
     const rider = await createRider(t, SEEDED_DEFAULT_STORE)
     await shift(rider, true)
     const order = await place()
     await pack(order._id)
-    expect(
-      (await t.call('rider/could-not-deliver', { method: 'POST', json: { orderId: order._id, reason: 'Nobody home' }, token: rider.token }))
-        .status,
-    ).toBe(409)
-    await t.call('rider/picked-up', { method: 'POST', json: { orderId: order._id }, token: rider.token })
-    const back = await t.call('rider/could-not-deliver', {
+    const early = await t.call('rider/could-not-deliver', {
       method: 'POST',
-      json: { orderId: order._id, reason: 'Nobody home' },
+      json: { orderId: order._id, reason: 'not_reachable' },
       token: rider.token,
     })
-    expect(back.status).toBe(200)
-    expect(back.body.data.orders).toEqual([])
+    expect(early.status).toBe(409)
+    expect(early.body.message).toBe(RIDER_MESSAGES.notOutForDelivery)
+    await t.call('rider/picked-up', { method: 'POST', json: { orderId: order._id }, token: rider.token })
+    // Another order waits meanwhile (the rider holds one at batch size 1).
+    const next = await place()
+    await pack(next._id)
+    expect(await riderOf(next._id)).toBeNull()
+    const failed = await t.call('rider/could-not-deliver', {
+      method: 'POST',
+      json: { orderId: order._id, reason: 'other', note: 'Nobody home' },
+      token: rider.token,
+    })
+    expect(failed.status).toBe(200)
     const [row] = await t.db.select().from(orders).where(eq(orders.id, order._id))
-    expect(row).toMatchObject({ status: 'packed', riderId: null, deliveryIssue: 'Nobody home' })
-    // Not given out again by the rule, even to a free rider.
-    const other = await createRider(t, SEEDED_DEFAULT_STORE)
-    await shift(other, true)
-    expect(await riderOf(order._id)).toBeNull()
+    expect(row).toMatchObject({ status: 'delivery_failed', deliveryFailureReason: 'other', deliveryFailureNote: 'Nobody home' })
+    // The rider is free again: the waiting order is given to it.
+    expect(failed.body.data.orders.map((o: { _id: string }) => o._id)).toEqual([next._id])
+    // Not on the board any more: it has ended.
     const board = await t.call('dispatch/board', { token: admin.token })
-    expect(board.status).toBe(200)
-    const store = (board.body.data as { store: { _id: string }; waiting: { _id: string; deliveryIssue: string | null }[] }[]).find(
+    const store = (board.body.data as { store: { _id: string }; waiting: { _id: string }[] }[]).find(
       (s) => s.store._id === SEEDED_DEFAULT_STORE,
     )!
-    expect(store.waiting.find((o) => o._id === order._id)?.deliveryIssue).toBe('Nobody home')
+    expect(store.waiting.find((o) => o._id === order._id)).toBeUndefined()
+  })
+
+  it('an order handed back before delivery_failed existed (`delivery_issue` set) waits for an admin, who reassigns it', async () => {
+    const rider = await createRider(t, SEEDED_DEFAULT_STORE)
+    const order = await place()
+    await pack(order._id)
+    await t.db.update(orders).set({ deliveryIssue: 'Nobody home' }).where(eq(orders.id, order._id))
+    await shift(rider, true)
+    expect(await riderOf(order._id)).toBeNull()
     const given = await t.call('dispatch/assign', {
       method: 'POST',
-      json: { orderId: order._id, riderId: other.user.id },
+      json: { orderId: order._id, riderId: rider.user.id },
       token: admin.token,
     })
     expect(given.status).toBe(200)
-    expect(given.body.data.riderId).toBe(other.user.id)
     const [after] = await t.db.select().from(orders).where(eq(orders.id, order._id))
-    expect(after).toMatchObject({ riderId: other.user.id, deliveryIssue: null })
+    expect(after).toMatchObject({ riderId: rider.user.id, deliveryIssue: null })
   })
 
   it('an admin reassigns a packed order; refusals for another store’s rider, an off-shift or full rider, an order out', async () => {

@@ -1,6 +1,7 @@
 /**
  * The rider's own actions (docs/delivery.md, "The rider's pages"): its state, on and off shift,
- * "Picked up", "Delivered" (with the cash collected) and "Could not deliver" (with a reason). A rider
+ * "Picked up", "Delivered" (with the cash collected) and "Could not deliver" (with a reason: the order
+ * ends delivery_failed, returned to the store). A rider
  * sees and moves only the orders given to it: another's order is a 404, as if it did not exist. Every
  * change is an audit entry in its own transaction (docs/product.md, "Audit trail").
  */
@@ -11,12 +12,12 @@ import type { User } from '../../db/schema.ts'
 import { orderLines, orders, riderShifts, stores, users } from '../../db/schema.ts'
 import { instructionsEmpty } from '../../../contract/tip.ts'
 import { recordAudit } from '../../lib/audit.ts'
-import { BadRequest, Conflict, NotFound } from '../../lib/errors.ts'
+import { BadRequest, Conflict, HttpError, NotFound } from '../../lib/errors.ts'
 import { PLAUSIBLE_ID } from '../../../contract/ids.ts'
 import { DELIVERY_CODE_MAX_ATTEMPTS, RIDER_MESSAGES, wrongCodeMessage, type RiderOrder, type RiderState } from '../../../contract/rider.ts'
-import type { OrderStatus } from '../../../contract/order-status.ts'
+import { DELIVERY_FAILURE_MESSAGES, deliveryFailureNoteGiven, type DeliveryFailureReason } from '../../../contract/delivery-failure.ts'
 import { changeStatus, ORDER_NOT_FOUND } from '../order/service.ts'
-import { recordStatus } from '../order/placement.ts'
+import { cannotMoveMessage } from '../order/status.ts'
 import { batchSize, dispatchStore, handBackRiderOrders, HELD_STATUSES, type DispatchDeps } from './service.ts'
 
 /** What the rider's actions need: those of an order's status change, and dispatching. */
@@ -221,43 +222,31 @@ async function checkDeliveryCode(
 }
 
 /**
- * "Could not deliver" (POST /api/rider/could-not-deliver): the order out for delivery goes back to
- * the store: packed again, without a rider, the reason kept in `delivery_issue` for the order desk and
- * the dispatch board. It is not given out again by the rule: an admin reassigns it (or puts it back
- * in the queue, or cancels it through the order desk; docs/delivery.md, "Could not deliver"). The
- * rider is free from now. One transaction: the order, its history, the rider's shift, the audit entry.
- * @throws 404 for an order not given to this rider; 409 notOutForDelivery
+ * "Could not deliver" (POST /api/rider/could-not-deliver): the order out for delivery ends
+ * `delivery_failed`, returned to the store, with the reason the rider chose (and its note), through
+ * the order desk's own move (docs/delivery.md, "Could not deliver"; docs/decisions/0072-delivery-failed.md):
+ * in one transaction the stock goes back to the order's store, a paid order is refunded in full, a
+ * cash-on-delivery order is closed without charge, the rider is free; then the mail (and SMS), the
+ * live status and the store's dispatch.
+ * @throws 400 `other` without a note; 404 for an order not given to this rider; 409
+ *   notOutForDelivery for an order not picked up yet, or the order desk's 409 for one already ended
  */
-export async function couldNotDeliver(deps: RiderDeps, rider: User, orderId: string, reason: string): Promise<RiderState> {
-  const storeId = storeOf(rider)
-  if (!PLAUSIBLE_ID.test(orderId)) throw NotFound(ORDER_NOT_FOUND)
-  const now = deps.clock()
-  const done = await deps.db.transaction(async (tx) => {
-    const [order] = await tx
-      .select({ id: orders.id, status: orders.status, riderId: orders.riderId, version: orders.version })
-      .from(orders)
-      .where(sql`${orders.id} = ${orderId} or ${orders.orderNumber} = ${orderId.toUpperCase()}`)
-      .for('update')
-    if (!order || order.riderId !== rider.id) throw NotFound(ORDER_NOT_FOUND)
-    if (order.status !== 'out_for_delivery') throw Conflict(RIDER_MESSAGES.notOutForDelivery)
-    const back: OrderStatus = 'packed'
-    await tx
-      .update(orders)
-      .set({ status: back, riderId: null, dispatchedAt: null, deliveryIssue: reason, version: sql`${orders.version} + 1`, updatedAt: now })
-      .where(eq(orders.id, order.id))
-    await recordStatus(tx, { orderId: order.id, status: back, byUserId: rider.id, at: now })
-    await tx.update(riderShifts).set({ freeSince: now, updatedAt: now }).where(eq(riderShifts.userId, rider.id))
-    await recordAudit(tx, {
-      actor: rider.id,
-      action: 'status',
-      entity: 'order',
-      entityId: order.id,
-      before: { status: order.status, riderId: rider.id },
-      after: { status: back, riderId: null, deliveryIssue: reason },
-    })
-    return { id: order.id, version: order.version + 1 }
-  })
-  deps.orderEvents?.publish({ orderId: done.id, status: 'packed', version: done.version })
-  await dispatchStore(deps, storeId)
+export async function couldNotDeliver(
+  deps: RiderDeps,
+  rider: User,
+  orderId: string,
+  failure: { reason: DeliveryFailureReason; note?: string },
+): Promise<RiderState> {
+  storeOf(rider)
+  if (!deliveryFailureNoteGiven(failure))
+    throw BadRequest(DELIVERY_FAILURE_MESSAGES.noteRequired, [{ path: 'note', message: DELIVERY_FAILURE_MESSAGES.noteRequired }])
+  try {
+    await changeStatus(deps, { ref: orderId, to: 'delivery_failed', byUserId: rider.id, mayRefund: false, onlyRiderId: rider.id, failure })
+  } catch (err) {
+    // The rider's words for an order not picked up yet; one already ended keeps the order desk's.
+    if (err instanceof HttpError && err.message === cannotMoveMessage('packed', 'delivery_failed'))
+      throw Conflict(RIDER_MESSAGES.notOutForDelivery)
+    throw err
+  }
   return riderState(deps, rider)
 }

@@ -6,7 +6,8 @@
  * - POST /shift `{ onShift }` → the state after it
  * - POST /picked-up `{ orderId }` → packed → out for delivery
  * - POST /delivered `{ orderId, cashCollectedPaise? }` → delivered, the cash kept
- * - POST /could-not-deliver `{ orderId, reason }` → back to the store, the reason kept
+ * - POST /could-not-deliver `{ orderId, reason, note? }` → delivery_failed: returned to the store, stock
+ *   back, a paid order refunded in full (docs/delivery.md, "Could not deliver")
  * - POST /position `{ orderId, lat, lng, accuracyM }` → kept (one per order every 5 s) while out for
  *   delivery (./tracking.ts; docs/delivery.md, "Live tracking")
  *
@@ -101,14 +102,20 @@ export function riderRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/could-not-deliver',
-      summary: "The rider's order could not be delivered: back to the store with the reason (RIDER)",
+      summary:
+        "The rider's order could not be delivered (RIDER): it ends delivery_failed with the reason, returned to the store (stock back, a paid order refunded in full, a cash-on-delivery order closed without charge); `note` is required for `other` (400)",
       access: 'rider',
       body: RiderCouldNotDeliverSchema,
       answers: state,
-      errors: [404, 409],
+      errors: [400, 404, 409],
     },
     rider,
-    async (c, input) => ok(c, 'Order handed back to the store', await couldNotDeliver(deps, currentUser(c), input.orderId, input.reason)),
+    async (c, input) =>
+      ok(
+        c,
+        'Order returned to the store: delivery failed',
+        await couldNotDeliver(deps, currentUser(c), input.orderId, { reason: input.reason, note: input.note }),
+      ),
   )
 
   endpoint(

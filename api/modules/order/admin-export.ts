@@ -5,7 +5,8 @@
  * id of the last row sent), so 100,000 orders never sit in memory and no transaction stays open while
  * the client reads. Amounts are rupees with two decimals, computed from integer paise; times are IST.
  * The coupon an order used and its discount close the row (a line's share of it closes the line's row:
- * docs/offers.md, "Refunds"). Text a shopper typed (name, email, address, cancel reason) is guarded against CSV injection, and the
+ * docs/offers.md, "Refunds"); a failed delivery's reason in words is the last column (docs/delivery.md,
+ * "Could not deliver"). Text a shopper typed (name, email, address, cancel reason) is guarded against CSV injection, and the
  * file starts with a byte order mark so Excel reads ₹ right (api/lib/csv-cells.ts, shared with the
  * product export); our own numbers (a negative rounding) stay numbers.
  */
@@ -14,6 +15,7 @@ import { orderLines, products, refunds } from '../../db/schema.ts'
 import { stringify } from 'csv-stringify/sync'
 import { CSV_BOM, guardCell } from '../../lib/csv-cells.ts'
 import { paymentStateLabel } from '../../../contract/payment.ts'
+import { deliveryFailureText, type DeliveryFailureReason } from '../../../contract/delivery-failure.ts'
 import type { AppDeps } from '../../deps.ts'
 import { queryRows } from '../../db/query.ts'
 import type { AdminOrderFilter } from '../../../contract/order.ts'
@@ -50,6 +52,7 @@ export const EXPORT_COLUMNS = [
   'Handling charge (₹)',
   'Small cart fee (₹)',
   'Late night fee (₹)',
+  'Delivery failure',
 ] as const
 
 /** Paise as rupees with two decimals ("-0.40", "1234.50"), exact (integer arithmetic). */
@@ -88,6 +91,8 @@ interface ExportRow {
   handling_charge_paise: number
   small_cart_fee_paise: number
   late_night_fee_paise: number
+  delivery_failure_reason: DeliveryFailureReason | null
+  delivery_failure_note: string | null
 }
 
 function toRecord(r: ExportRow): string[] {
@@ -118,6 +123,8 @@ function toRecord(r: ExportRow): string[] {
     paiseToRupeesText(r.handling_charge_paise),
     paiseToRupeesText(r.small_cart_fee_paise),
     paiseToRupeesText(r.late_night_fee_paise),
+    // A failed delivery's reason in words (the rider's note guarded: typed text).
+    r.delivery_failure_reason ? guardCell(deliveryFailureText(r.delivery_failure_reason, r.delivery_failure_note)) : '',
   ]
 }
 
@@ -149,7 +156,9 @@ async function exportPage(
         s.name as store_name, o.payment_state,
         (select coalesce(sum(r.amount_paise), 0)::int from refunds r where r.order_id = o.id and r.status = 'processed') as refunded_paise,
         o.coupon_code, o.coupon_discount_paise, o.tip_paise,
-        o.handling_charge_paise, o.small_cart_fee_paise, o.late_night_fee_paise
+        o.handling_charge_paise, o.small_cart_fee_paise, o.late_night_fee_paise,
+        case when o.status = 'delivery_failed' then o.delivery_failure_reason end as delivery_failure_reason,
+        case when o.status = 'delivery_failed' then o.delivery_failure_note end as delivery_failure_note
       from orders o join users u on u.id = o.user_id left join stores s on s.id = o.store_id ${where} ${adminOrderBy(filter.sort)} limit ${limit}`,
   )
 }

@@ -21,6 +21,7 @@ import type { Order } from '../../../contract/order.ts'
 import type { OrderStatus } from '../../../contract/order-status.ts'
 import { addressOneLine } from '../../../contract/address.ts'
 import { statusWords } from './status.ts'
+import { failedDeliveryMoneyWords } from '../../../contract/delivery-failure.ts'
 
 type OrderMailDeps = Pick<AppDeps, 'db' | 'commerce' | 'mailer' | 'sms' | 'logger'> & Partial<Pick<AppDeps, 'publicUrl'>>
 
@@ -81,24 +82,31 @@ function placedMail(order: Order, customer: { name: string; email: string }): Ma
   return { to: customer.email, subject, text, html }
 }
 
-/** "Your order <number> is <status>" (and a cancelled order's reason), with a link to the order page. */
+/** The first line of a status mail or SMS: "is packed", or "could not be delivered" for a failed delivery. */
+const statusSentence = (orderNumber: string, status: string) =>
+  status === 'delivery_failed' ? `Your order ${orderNumber} could not be delivered` : `Your order ${orderNumber} is ${statusWords(status)}`
+
+/**
+ * "Your order <number> is <status>" (and a cancelled order's reason), with a link to the order page;
+ * for a failed delivery "could not be delivered", its reason and what happens to the money.
+ */
 function statusMail(order: Order, customer: { name: string; email: string }, status: string, publicUrl: string | undefined): MailMessage {
-  const words = statusWords(status)
+  const sentence = statusSentence(order.orderId, status)
   const link = orderPageLink(publicUrl, order._id)
-  const reason = status === 'cancelled' && order.cancelReason ? `Reason: ${order.cancelReason}` : null
-  const text = [
-    `Hi ${customer.name},`,
-    '',
-    `Your order ${order.orderId} is ${words}.`,
-    ...(reason ? [reason] : []),
-    '',
-    `See your order: ${link}`,
-  ].join('\n')
+  const reason =
+    status === 'cancelled' && order.cancelReason
+      ? `Reason: ${order.cancelReason}`
+      : status === 'delivery_failed' && order.deliveryFailure
+        ? `Reason: ${order.deliveryFailure.text}`
+        : null
+  const money = status === 'delivery_failed' ? failedDeliveryMoneyWords(order) : null
+  const extra = [...(reason ? [reason] : []), ...(money ? [money] : [])]
+  const text = [`Hi ${customer.name},`, '', `${sentence}.`, ...extra, '', `See your order: ${link}`].join('\n')
   const html =
-    `<p>Hi ${escapeHtml(customer.name)},</p><p>Your order ${escapeHtml(order.orderId)} is ${escapeHtml(words)}.</p>` +
-    (reason ? `<p>${escapeHtml(reason)}</p>` : '') +
+    `<p>Hi ${escapeHtml(customer.name)},</p><p>${escapeHtml(sentence)}.</p>` +
+    extra.map((line) => `<p>${escapeHtml(line)}</p>`).join('') +
     `<p><a href="${escapeHtml(link)}">See your order</a></p>`
-  return { to: customer.email, subject: `Your order ${order.orderId} is ${words}`, text, html }
+  return { to: customer.email, subject: sentence, text, html }
 }
 
 /** The host part of the order mails' Message-IDs: PUBLIC_URL's host, else `grocery.localhost`. */
@@ -178,9 +186,12 @@ async function wasSent(deps: Pick<AppDeps, 'db'>, key: string): Promise<boolean>
 /** The `sent_mails` key of the SMS of the order mail `messageId`: `<sms.order...>`. */
 export const orderSmsKey = (messageId: string) => messageId.replace(/^<order\./, '<sms.order.')
 
-/** "Your order <number> is out for delivery." with the link to the order page: the status SMS. */
+/**
+ * "Your order <number> is out for delivery." with the link to the order page: the status SMS ("could
+ * not be delivered" for a failed delivery, whose page says why and what happens to the money).
+ */
 export function orderStatusSmsText(order: Pick<Order, '_id' | 'orderId'>, status: string, publicUrl: string | undefined): string {
-  return `Your order ${order.orderId} is ${statusWords(status)}. See your order: ${orderPageLink(publicUrl, order._id)}`
+  return `${statusSentence(order.orderId, status)}. See your order: ${orderPageLink(publicUrl, order._id)}`
 }
 
 /**

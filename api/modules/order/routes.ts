@@ -16,8 +16,9 @@
  * - POST /admin/packing-slips `{ storeId }` or `{ orderIds }` (admin or staff) → packing slips, lines in pick order
  *   (./packing-slips.ts), with `totalCount` and `missing`
  * - POST /bulk-status `{ orderIds, status, reason? }` (admin or staff) → one outcome per order, each moved on its own
- * - PUT /update-status `{ orderId, status, version?, reason? }` (admin or staff; cancelling a paid order,
- *   which refunds it, admin only: 403 for staff, a refused outcome in the bulk move)
+ * - PUT /update-status `{ orderId, status, version?, reason?, failureReason?, failureNote? }` (admin or
+ *   staff; cancelling a paid order, which refunds it, admin only: 403 for staff, a refused outcome in
+ *   the bulk move; a failed delivery needs its reason: docs/delivery.md, "Could not deliver")
  * - POST /reorder `{ orderId }` → the cart with `added` and `leftOut` beside it: the user's own
  *   order's lines added to the cart, capped (docs/commerce-api.md, "Order again"); spends a cart write
  */
@@ -323,7 +324,7 @@ export function orderRoutes(deps: AppDeps) {
       path: '/bulk-status',
       summary: 'Move several orders to one status (ADMIN or STAFF), each on its own with its outcome',
       description:
-        'Each order is moved as PUT /update-status moves one (the same allowed moves, stock back on a cancellation, `reason` kept for a cancellation, a paid order cancelled by an admin only), in its own transaction: an order that may not move is reported and the others still move.',
+        'Each order is moved as PUT /update-status moves one (the same allowed moves, stock back on a cancellation, `reason` kept for a cancellation, a paid order cancelled by an admin only), in its own transaction: an order that may not move is reported and the others still move. `delivery_failed` is refused (400): each failed delivery needs its own reason (PUT /update-status).',
       access: 'staff',
       body: BulkStatusSchema,
       answers: {
@@ -355,11 +356,11 @@ export function orderRoutes(deps: AppDeps) {
       method: 'put',
       path: '/update-status',
       summary:
-        'Move an order along its life cycle (ADMIN or STAFF); `version` as read makes a stale change a 409; `reason` is kept for a cancellation; cancelling a paid order refunds it and is ADMIN only (403 for STAFF)',
+        'Move an order along its life cycle (ADMIN or STAFF); `version` as read makes a stale change a 409; `reason` is kept for a cancellation; cancelling a paid order refunds it and is ADMIN only (403 for STAFF); `delivery_failed` (from out for delivery) needs `failureReason` (and `failureNote` for `other`), returns the stock and refunds a paid order in full',
       access: 'staff',
       body: UpdateStatusSchema,
       answers: { 200: { description: 'The updated order', ...order } },
-      errors: [404, 409],
+      errors: [400, 404, 409],
     },
     requireStaff(deps),
     async (c, input) => {
@@ -372,6 +373,9 @@ export function orderRoutes(deps: AppDeps) {
         onlyStoreId: staffStoreOf(currentUser(c)) ?? undefined,
         version: input.version,
         reason: input.reason,
+        ...(input.status === 'delivery_failed' && input.failureReason
+          ? { failure: { reason: input.failureReason, note: input.failureNote } }
+          : {}),
       })
       return ok(c, 'Order status updated', order)
     },

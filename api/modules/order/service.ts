@@ -18,6 +18,12 @@ import { lockUserRow } from '../../db/locks.ts'
 import { queryRows } from '../../db/query.ts'
 import { cartLines, carts, orderLines, orders, riderShifts, users } from '../../db/schema.ts'
 import { canMove, type OrderStatus } from '../../../contract/order-status.ts'
+import {
+  DELIVERY_FAILURE_MESSAGES,
+  deliveryFailureNoteGiven,
+  deliveryFailureText,
+  type DeliveryFailureReason,
+} from '../../../contract/delivery-failure.ts'
 import type { StockChange } from '../../lib/cache.ts'
 import { isoTimestamp } from '../../lib/catalog-sql.ts'
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound } from '../../lib/errors.ts'
@@ -128,6 +134,10 @@ export interface OrderRow {
   late_night_fee_paise: number
   delivery_instructions: DeliveryInstructions | null
   cancel_reason: string | null
+  /** A failed delivery's reason, note and moment (migration 0044), else null. */
+  delivery_failure_reason: DeliveryFailureReason | null
+  delivery_failure_note: string | null
+  delivery_failed_at: string | null
   version: number
   createdAt: string
   updatedAt: string
@@ -164,6 +174,7 @@ const orderSelect = sql`select o.id as "_id", o.order_number as "orderId", o.use
     o.payment_method as payment_status, o.delivery_address, o.items_total_mrp_paise, o.items_total_paise,
     o.delivery_charge_paise, o.rounding_paise, o.grand_total_paise, o.coupon_code, o.coupon_discount_paise, o.delivery_code,
     o.tip_paise, o.delivery_instructions, o.handling_charge_paise, o.small_cart_fee_paise, o.late_night_fee_paise, o.cancel_reason, o.version,
+    o.delivery_failure_reason, o.delivery_failure_note, ${isoTimestamp(sql`o.delivery_failed_at`)} as delivery_failed_at,
     ${isoTimestamp(sql`o.created_at`)} as "createdAt", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
     (select coalesce(json_agg(json_build_object('productId', l.product_id, 'name', l.name, 'image', l.image, 'unit', l.unit,
         'brand', l.brand, 'quantity', l.quantity, 'sellingPaise', l.unit_price_paise, 'mrpPaise', l.mrp_paise,
@@ -251,6 +262,16 @@ export function toOrderAnswer(deps: Pick<AppDeps, 'commerce'>, row: OrderRow, wi
     // The shopper's own answer only (an admin's or the order desk's never: docs/delivery.md, "Delivery code").
     ...(!withCustomer && row.status === 'out_for_delivery' && row.delivery_code ? { deliveryCode: row.delivery_code } : {}),
     ...(instructionsEmpty(row.delivery_instructions) ? {} : { deliveryInstructions: row.delivery_instructions! }),
+    ...(row.status === 'delivery_failed' && row.delivery_failure_reason && row.delivery_failed_at
+      ? {
+          deliveryFailure: {
+            reason: row.delivery_failure_reason,
+            text: deliveryFailureText(row.delivery_failure_reason, row.delivery_failure_note),
+            note: row.delivery_failure_note,
+            at: row.delivery_failed_at,
+          },
+        }
+      : {}),
   }
 }
 
@@ -647,11 +668,22 @@ export const PAID_CANCEL_ADMIN_ONLY = 'Only an admin can cancel a paid order: ca
  * @param onlyRiderId a rider's own order only (docs/delivery.md): another's is a 404
  * @param cashCollectedPaise kept with a delivery: the cash the rider collected
  *
- * An order's rider becomes free when it is delivered or cancelled (`rider_shifts.free_since`, in the
- * same transaction); after the commit of a move to packed, delivered or cancelled the store's waiting
- * orders are dispatched (`deps.dispatch`, docs/delivery.md, "Dispatch").
- * @throws 404 ORDER_NOT_FOUND; 409 STALE_ORDER or "Cannot change an order from X to Y"; 403
- *   PAID_CANCEL_ADMIN_ONLY (nothing written)
+ * @param failure a failed delivery's reason and note (required for `delivery_failed`, kept with the
+ *   moment; docs/delivery.md, "Could not deliver")
+ *
+ * A failed delivery (out_for_delivery → delivery_failed; docs/decisions/0072-delivery-failed.md) is
+ * returned to the store as a cancellation is, in the same transaction: the stock back to the order's
+ * store, what was paid (delivery fee and tip included) refunded in full through `deps.refunds`
+ * whoever marks it (the refund follows from the failure, not from a choice: no `mayRefund` check),
+ * no cash recorded for a cash-on-delivery order, and the coupon's use given back (a use is an order
+ * neither cancelled nor failed: api/modules/coupon/checkout.ts). The order row lock makes the second
+ * of two concurrent marks a 409, so one refund and one stock return.
+ *
+ * An order's rider becomes free when it is delivered, cancelled or its delivery failed
+ * (`rider_shifts.free_since`, in the same transaction); after the commit of a move to packed or an
+ * ending status the store's waiting orders are dispatched (`deps.dispatch`, docs/delivery.md, "Dispatch").
+ * @throws 400 a failed delivery without its reason; 404 ORDER_NOT_FOUND; 409 STALE_ORDER or "Cannot
+ *   change an order from X to Y"; 403 PAID_CANCEL_ADMIN_ONLY (nothing written)
  */
 export async function changeStatus(
   deps: OrderDeps & Pick<AppDeps, 'refunds'>,
@@ -666,9 +698,19 @@ export async function changeStatus(
     version?: number
     reason?: string
     cashCollectedPaise?: number
+    failure?: { reason: DeliveryFailureReason; note?: string }
   },
 ): Promise<Order> {
   if (!PLAUSIBLE_ID.test(input.ref)) throw NotFound(ORDER_NOT_FOUND)
+  const failed = input.to === 'delivery_failed'
+  if (failed && !input.failure)
+    throw BadRequest(DELIVERY_FAILURE_MESSAGES.reasonRequired, [
+      { path: 'failureReason', message: DELIVERY_FAILURE_MESSAGES.reasonRequired },
+    ])
+  if (failed && input.failure && !deliveryFailureNoteGiven(input.failure))
+    throw BadRequest(DELIVERY_FAILURE_MESSAGES.noteRequired, [{ path: 'failureNote', message: DELIVERY_FAILURE_MESSAGES.noteRequired }])
+  // Returned to the store either way: cancelled, or a delivery that failed.
+  const returned = input.to === 'cancelled' || failed
   const { id, stock, storeId } = await deps.db.transaction(async (tx) => {
     const [order] = await tx
       .select({
@@ -691,12 +733,17 @@ export async function changeStatus(
     const allowed = input.onlyUserId ? order.status === 'placed' && input.to === 'cancelled' : canMove(order.status, input.to)
     if (!allowed) throw Conflict(cannotMoveMessage(order.status, input.to))
     let stock = noStockChange()
-    if (input.to === 'cancelled') {
+    if (returned) {
       stock = await releaseStock(tx, order.storeId, order.id)
       // A paid order's money goes back: the rest not refunded yet, sent to the provider after the commit.
-      const refunded = await deps.refunds.record(tx, { orderId: order.id, reason: 'Order cancelled', now: deps.clock() })
-      // Refunding is an admin's (docs/product.md, "Roles and permissions"); the throw rolls the refund back.
-      if (refunded > 0 && !input.mayRefund) throw Forbidden(PAID_CANCEL_ADMIN_ONLY)
+      const refunded = await deps.refunds.record(tx, {
+        orderId: order.id,
+        reason: failed ? 'Delivery failed' : 'Order cancelled',
+        now: deps.clock(),
+      })
+      // Refunding by choice is an admin's (docs/product.md, "Roles and permissions"); the throw rolls
+      // the refund back. A failed delivery's refund is no choice: whoever marks it, it is refunded.
+      if (refunded > 0 && !input.mayRefund && !failed) throw Forbidden(PAID_CANCEL_ADMIN_ONLY)
     }
     const now = deps.clock()
     // Only a cancellation keeps a reason; an empty one is none.
@@ -711,6 +758,9 @@ export async function changeStatus(
         updatedAt: now,
         deliveredAt: input.to === 'delivered' ? now : null,
         ...(cash !== null ? { cashCollectedPaise: cash } : {}),
+        ...(failed && input.failure
+          ? { deliveryFailureReason: input.failure.reason, deliveryFailureNote: input.failure.note || null, deliveryFailedAt: now }
+          : {}),
         // Out for delivery: a new code for an order that needs one (docs/delivery.md, "Delivery code").
         ...(input.to === 'out_for_delivery'
           ? { deliveryCode: newDeliveryCode(deps.commerce, order.grandTotalPaise), deliveryCodeAttempts: 0 }
@@ -718,7 +768,7 @@ export async function changeStatus(
       })
       .where(eq(orders.id, order.id))
     // Its rider has one order fewer in hand: free from now (docs/delivery.md, "Dispatch").
-    if (order.riderId && (input.to === 'delivered' || input.to === 'cancelled'))
+    if (order.riderId && (input.to === 'delivered' || returned))
       await tx.update(riderShifts).set({ freeSince: now, updatedAt: now }).where(eq(riderShifts.userId, order.riderId))
     await recordStatus(tx, { orderId: order.id, status: input.to, byUserId: input.byUserId, at: now })
     // The status email, written with the change (sent by the job runner, retried; docs/jobs.md).
@@ -729,17 +779,23 @@ export async function changeStatus(
       entity: 'order',
       entityId: order.id,
       before: { status: order.status },
-      after: reason ? { status: input.to, reason } : cash !== null ? { status: input.to, cashCollectedPaise: cash } : { status: input.to },
+      after: reason
+        ? { status: input.to, reason }
+        : cash !== null
+          ? { status: input.to, cashCollectedPaise: cash }
+          : failed && input.failure
+            ? { status: input.to, failureReason: input.failure.reason, ...(input.failure.note ? { failureNote: input.failure.note } : {}) }
+            : { status: input.to },
     })
     return { id: order.id, stock, storeId: order.storeId }
   })
   deps.cache.stockChanged(stock)
-  if (input.to === 'cancelled') await deps.refunds.send(deps, { orderId: id })
+  if (returned) await deps.refunds.send(deps, { orderId: id })
   const answer = await toOrderAnswer(deps, (await findOrder(deps.db, id))!, !input.onlyUserId)
   // After the commit only: a watcher that reloads must find the new status.
   deps.orderEvents?.publish({ orderId: answer._id, status: answer.status, version: answer.version })
   // A packed order waits for a rider; a delivery or cancellation may have freed one.
-  if (input.to === 'packed' || input.to === 'delivered' || input.to === 'cancelled') await deps.dispatch?.run(deps, storeId)
+  if (input.to === 'packed' || input.to === 'delivered' || returned) await deps.dispatch?.run(deps, storeId)
   return answer
 }
 
@@ -847,11 +903,15 @@ export async function reorder(deps: OrderDeps & { storeId: string }, userId: str
  * transaction, the same allowed-moves rule (api/modules/order/status.ts), stock back on a
  * cancellation, its event and its mail, one after the other in the order given. One order that may
  * not move (already delivered, unknown) does not stop the others: each gets its outcome.
+ * @throws 400 for `delivery_failed`: each failed delivery needs its own reason (PUT /update-status)
  */
 export async function bulkChangeStatus(
   deps: OrderDeps & Pick<AppDeps, 'refunds'>,
   input: { orderIds: string[]; to: OrderStatus; byUserId: string; mayRefund: boolean; onlyStoreId?: string; reason?: string },
 ): Promise<BulkStatusOutcome[]> {
+  // Each failed delivery needs its own reason (docs/delivery.md, "Could not deliver").
+  if (input.to === 'delivery_failed')
+    throw BadRequest(DELIVERY_FAILURE_MESSAGES.bulkRefused, [{ path: 'status', message: DELIVERY_FAILURE_MESSAGES.bulkRefused }])
   const outcomes: BulkStatusOutcome[] = []
   const refs = input.orderIds.filter((ref) => PLAUSIBLE_ID.test(ref))
   const known = refs.length

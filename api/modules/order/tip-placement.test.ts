@@ -208,9 +208,9 @@ describe('a tip and delivery instructions at placement', () => {
     })
     expect(res.status).toBe(200)
     const [header, ...rows] = parse((await res.text()).replace(/^\uFEFF/, '')) as string[][]
-    // The tip, then the three fee columns (docs/commerce-api.md, "Fees") close the row.
+    // The tip, then the three fee columns (docs/commerce-api.md, "Fees"), then the delivery failure (docs/delivery.md).
     const tip = header!.indexOf('Tip (₹)')
-    expect(tip).toBe(header!.length - 4)
+    expect(tip).toBe(header!.length - 5)
     expect(rows.map((r) => r[tip])).toEqual(['25.00'])
   })
 })

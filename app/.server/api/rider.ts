@@ -4,6 +4,7 @@
  * without a token, 403 for anyone else). Answers are parsed with contract/rider.ts, so an answer off
  * contract becomes a 502 failure; failures come back as `{ ok: false }`, never thrown.
  */
+import type { DeliveryFailureReason } from '../../../contract/delivery-failure.ts'
 import type { RequestSession } from '../session.ts'
 import { parseData, upstream, type UpstreamResult } from '../upstream.ts'
 import { RiderStateSchema, type RiderState } from '../../../contract/rider.ts'
@@ -38,11 +39,14 @@ export async function delivered(
   return parseData(await upstream(api, 'rider/delivered', { method: 'POST', json: input, session }), RiderStateSchema)
 }
 
-/** `POST /api/rider/could-not-deliver { orderId, reason }`. Failures: 400 reason, 404, 409 not out for delivery. */
+/**
+ * `POST /api/rider/could-not-deliver { orderId, reason, note? }`: the order ends delivery failed
+ * (docs/delivery.md, "Could not deliver"). Failures: 400 reason or note, 404, 409 not out for delivery.
+ */
 export async function couldNotDeliver(
   api: Api,
   session: RequestSession,
-  input: { orderId: string; reason: string },
+  input: { orderId: string; reason: DeliveryFailureReason; note?: string },
 ): Promise<UpstreamResult<RiderState>> {
   return parseData(await upstream(api, 'rider/could-not-deliver', { method: 'POST', json: input, session }), RiderStateSchema)
 }

@@ -109,7 +109,7 @@ export async function checkInvariants(h: Harness, world: World): Promise<void> {
       h.t.db,
       sql`select (select coalesce(sum(stock), 0)::int from inventory where product_id = ${p.id}) as available,
         (select coalesce(sum(l.quantity), 0)::int from order_lines l join orders o on o.id = l.order_id
-          where l.product_id = ${p.id} and o.status <> 'cancelled') as taken`,
+          where l.product_id = ${p.id} and o.status not in ('cancelled', 'delivery_failed')) as taken`,
     )
     if (row!.available + row!.taken !== p.start)
       fail('stock', `product ${p.id}: available ${row!.available} + held or sold ${row!.taken} ≠ start ${p.start}`)
@@ -148,7 +148,8 @@ export async function checkInvariants(h: Harness, world: World): Promise<void> {
       bad('partially_refunded ⇒ some but not all refunded, none pending')
     if (o.payment_state === 'refund_failed' && (pending.length > 0 || !refs.some((r) => r.status === 'failed')))
       bad('refund_failed ⇒ a failed refund and none pending')
-    if (o.status === 'cancelled' && ['paid', 'partially_refunded'].includes(o.payment_state)) bad('a cancelled paid order refunds the rest')
+    if ((o.status === 'cancelled' || o.status === 'delivery_failed') && ['paid', 'partially_refunded'].includes(o.payment_state))
+      bad('a cancelled (or failed) paid order refunds the rest')
   }
 
   // No refund row without a provider refund call or a recorded failure; the provider's status stands.

@@ -363,7 +363,8 @@ export default function OrdersAdmin({ loaderData, actionData }: Route.ComponentP
                     <option value="" disabled>
                       Choose…
                     </option>
-                    {ORDER_STATUSES.filter((s) => s !== 'placed' && s !== 'payment_pending').map((s) => (
+                    {/* A failed delivery needs its reason: marked one order at a time, on the order's page. */}
+                    {ORDER_STATUSES.filter((s) => s !== 'placed' && s !== 'payment_pending' && s !== 'delivery_failed').map((s) => (
                       <option key={s} value={s}>
                         {statusLabel(s)}
                       </option>

@@ -43,6 +43,8 @@ import { creditNoteNumbers } from '../../../../.server/invoice-download.ts'
 import { useIsPending } from '../../../../components/forms.tsx'
 import { SHOP_NAME } from '../../../../components/header.tsx'
 import { CancellationNote, OrderBody, OrderDelivery, StatusBadge, StatusTimeline } from '../../../../components/order-view.tsx'
+import { DeliveryFailedNote } from '../../../../components/delivery-failed-note.tsx'
+import { ENDED_STATUSES } from '../../../../../contract/order-status.ts'
 import { ReorderButton } from '../../../../components/reorder-button.tsx'
 import { REORDER_INTENT } from '../../../../lib/reorder.ts'
 import { formatOrderTime } from '../../../../lib/order-status.ts'
@@ -80,8 +82,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   }
 }
 
-/** Statuses after which nothing changes: no stream to keep open. */
-const FINAL_STATUSES = new Set(['delivered', 'cancelled'])
+/** Statuses after which nothing changes (delivered, cancelled, delivery failed): no stream to keep open. */
+const FINAL_STATUSES: ReadonlySet<string> = new Set(ENDED_STATUSES)
 
 /**
  * Reloads the page's data on each status event of the order's stream (JavaScript only). An event
@@ -177,6 +179,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
       <StatusTimeline order={order} />
       {loaderData.help ? <OrderHelp help={loaderData.help} orderPath={orderPath} /> : null}
       <CancellationNote order={order} />
+      <DeliveryFailedNote order={order} />
       <div className="flex flex-wrap items-center gap-3">
         <ReorderButton orderId={order._id} orderNumber={order.orderId} action={orderPath} />
         {order.status !== 'payment_pending' ? (

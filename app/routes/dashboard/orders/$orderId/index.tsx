@@ -41,6 +41,14 @@ import { PLAUSIBLE_ID } from '../../../../../contract/ids.ts'
 import { apiOf } from '../../../../.server/api-context.ts'
 import * as dispatchApi from '../../../../.server/api/dispatch.ts'
 import { OrderRider } from '../../../../components/order-rider.tsx'
+import { DeliveryFailedNote } from '../../../../components/delivery-failed-note.tsx'
+import {
+  DELIVERY_FAILURE_MESSAGES,
+  DELIVERY_FAILURE_NOTE_MAX,
+  DELIVERY_FAILURE_REASONS,
+  DELIVERY_FAILURE_WORDS,
+  isDeliveryFailureReason,
+} from '../../../../../contract/delivery-failure.ts'
 
 /** The order page's form `intent` of an admin's rider reassignment. */
 const ASSIGN_RIDER_INTENT = 'assign-rider'
@@ -50,11 +58,19 @@ const REFUND_LINE_INTENT = 'refund-line'
 
 export const meta: Route.MetaFunction = () => [{ title: `Order | ${SHOP_NAME}` }, { name: 'robots', content: 'noindex' }]
 
-/** A status change as posted: the new status, the version the admin saw, and a cancellation's optional reason. */
+/**
+ * A status change as posted: the new status, the version the admin saw, a cancellation's optional
+ * reason, and a failed delivery's reason and note (checked by the API: docs/delivery.md, "Could not deliver").
+ */
 const StatusChangeSchema = z.object({
   status: z.enum(ORDER_STATUSES),
   version: z.coerce.number().int().min(1),
   reason: CancelReasonSchema.optional(),
+  failureReason: z.string().max(40).optional(),
+  failureNote: z
+    .string()
+    .max(DELIVERY_FAILURE_NOTE_MAX * 2)
+    .optional(),
 })
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
@@ -115,13 +131,21 @@ export async function action({ context, params, request, url }: Route.ActionArgs
     if (reasonIssue) return data({ reasonError: reasonIssue.message }, { status: 400 })
     return redirectWithToast(session, back, { type: 'error', message: 'Choose a status' })
   }
-  const { status, version, reason } = parsed.data
+  const { status, version, reason, failureReason, failureNote } = parsed.data
+  if (status === 'delivery_failed' && !isDeliveryFailureReason(failureReason))
+    return redirectWithToast(session, back, { type: 'error', message: DELIVERY_FAILURE_MESSAGES.reasonRequired })
   const result = await updateOrderStatus(api, session, {
     orderId: params.orderId,
     status,
     version,
     ...(status === 'cancelled' && reason ? { reason } : {}),
+    ...(status === 'delivery_failed' && isDeliveryFailureReason(failureReason)
+      ? { failureReason, ...(failureNote?.trim() ? { failureNote: failureNote.trim() } : {}) }
+      : {}),
   })
+  // A failed delivery's bad note is told in a toast (its form has no dialog to show it in).
+  if (!result.ok && result.status === 400 && status === 'delivery_failed')
+    return redirectWithToast(session, back, { type: 'error', message: result.issues[0]?.message ?? result.message })
   if (!result.ok && result.status === 400) return data({ reasonError: result.issues[0]?.message ?? result.message }, { status: 400 })
   return redirectWithToast(session, back, {
     type: result.ok ? 'success' : 'error',
@@ -159,6 +183,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           ) : null}
           <StatusTimeline order={order} />
           <CancellationNote order={order} />
+          <DeliveryFailedNote order={order} />
           <div className="flex flex-wrap gap-2">
             {order.status !== 'payment_pending' ? (
               <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} creditNotes={loaderData.creditNotes ?? []} />
@@ -183,6 +208,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                       Only an admin can cancel a paid order: cancelling it refunds the payment.
                     </p>
                   )
+                ) : status === 'delivery_failed' ? (
+                  <MarkDeliveryFailedForm key={status} version={order.version} />
                 ) : (
                   <Form method="post" key={status}>
                     <input type="hidden" name="status" value={status} />
@@ -235,6 +262,44 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </section>
       ) : null}
     </RoleGuard>
+  )
+}
+
+/**
+ * "Mark delivery failed" on an order out for delivery (ADMIN or STAFF, as every status change): the
+ * reason from the fixed list and a note ("Other" needs it). The order goes back to the store, its stock
+ * with it, and a paid order is refunded in full (docs/delivery.md, "Could not deliver").
+ */
+function MarkDeliveryFailedForm({ version }: { version: number }) {
+  return (
+    <Form
+      method="post"
+      data-card="delivery failed"
+      className="grid w-full gap-2 rounded-xl border border-slate-200 bg-white p-4 sm:max-w-md"
+    >
+      <input type="hidden" name="status" value="delivery_failed" />
+      <input type="hidden" name="version" value={version} />
+      <fieldset className="grid gap-1">
+        <legend className="text-sm font-medium text-slate-700">Could not be delivered? Why</legend>
+        {DELIVERY_FAILURE_REASONS.map((reason) => (
+          <label key={reason} className="flex items-center gap-2 text-sm text-slate-800">
+            <input type="radio" name="failureReason" value={reason} required />
+            {DELIVERY_FAILURE_WORDS[reason]}
+          </label>
+        ))}
+      </fieldset>
+      <label className="flex flex-col gap-1 text-sm text-slate-700">
+        Note (needed for Other)
+        <input
+          name="failureNote"
+          maxLength={DELIVERY_FAILURE_NOTE_MAX}
+          className="w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm"
+        />
+      </label>
+      <button type="submit" className={buttonClassName({ variant: 'danger', size: 'sm' })}>
+        Mark delivery failed
+      </button>
+    </Form>
   )
 }
 
