@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { OrderAddressSchema } from './order.ts'
 import { ORDER_STATUSES } from './order-status.ts'
+import { ISSUE_KINDS } from './order-issue.ts'
 
 /**
  * A GSTIN's shape: 2-digit state code, the 10-character PAN (5 letters, 4 digits, 1 letter), the
@@ -173,8 +174,12 @@ export const InvoiceTotalsSchema = z
   })
   .meta({ id: 'InvoiceTotals' })
 
-/** Why a credit note was issued: the order was cancelled, or one line was refunded (not delivered). */
-export const CREDIT_NOTE_REASONS = ['cancelled', 'line_refund'] as const
+/**
+ * Why a credit note was issued: the order was cancelled, one line was refunded (not delivered), or a
+ * problem reported after delivery was refunded (units of one line: docs/help-after-delivery.md,
+ * "Credit notes").
+ */
+export const CREDIT_NOTE_REASONS = ['cancelled', 'line_refund', 'problem_report'] as const
 
 /** A credit note as an invoice names it: number, date in India (YYYY-MM-DD) and reason. */
 export const CreditNoteRefSchema = z
@@ -248,14 +253,21 @@ export type Invoice = z.output<typeof InvoiceSchema>
  * (`BLR1C/26-27/0001`, at most 16 characters), its date in India, the invoice it reverses (number and
  * date), the supplier, buyer and place of supply as on that invoice, the reversed lines with their
  * taxable value, rate and tax split as the invoice's (CGST + SGST or IGST), the totals and the total
- * in words. A cancel reverses every line not credited before, the delivery charge and the rounding;
- * a line refund reverses that line.
+ * in words. A cancel reverses what is left of every line (after earlier credit notes), the delivery
+ * charge and the rounding; a line refund reverses what is left of that line; a problem report's note
+ * credits its units of one line (their paid value, the taxable value backed out of it at the line's
+ * rate).
  */
 export const CreditNoteSchema = z
   .object({
     creditNoteNumber: z.string(),
     creditNoteDate: z.string(),
     reason: z.enum(CREDIT_NOTE_REASONS),
+    /**
+     * A `problem_report` note's report: what was wrong and how many units of its line it credits
+     * (absent on other notes).
+     */
+    problem: z.object({ issueId: z.string(), kind: z.enum(ISSUE_KINDS), units: z.number().int() }).optional(),
     invoiceNumber: z.string(),
     invoiceDate: z.string(),
     ...taxDocumentShape,

@@ -606,7 +606,9 @@ export interface InvoiceSupplierSnapshot {
 
 /**
  * A credit note (CGST Rules 2017, rule 53), issued by triggers (migration 0026_tax_invoices) when an
- * invoiced order is cancelled (`orderLineId` null) or one of its lines is refunded. Never written here.
+ * invoiced order is cancelled (`orderLineId` null) or one of its lines is refunded, and by
+ * `issue_report_credit_note` (migration 0048) when a problem report is refunded (`orderIssueId`, the
+ * `units` of its line and the value credited, `amountPaise`, GST included). Never written here.
  */
 export const creditNotes = pgTable(
   'credit_notes',
@@ -614,10 +616,16 @@ export const creditNotes = pgTable(
     number: text('number').primaryKey(),
     orderId: text('order_id').notNull(),
     orderLineId: text('order_line_id'),
-    reason: text('reason', { enum: ['cancelled', 'line_refund'] }).notNull(),
+    reason: text('reason', { enum: ['cancelled', 'line_refund', 'problem_report'] }).notNull(),
     invoiceNumber: text('invoice_number').notNull(),
     invoiceIssuedAt: timestamp('invoice_issued_at', { withTimezone: true }).notNull(),
     issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    /** The problem report refunded (migration 0048; unique); null for a whole-line or cancel note. */
+    orderIssueId: text('order_issue_id'),
+    /** A report's note: the units of its line credited. */
+    units: integer('units'),
+    /** A report's note: the value credited, GST included (the report's value), paise. */
+    amountPaise: integer('amount_paise'),
   },
   (t) => [index('credit_notes_order_idx').on(t.orderId, t.issuedAt)],
 )

@@ -5,9 +5,21 @@
  * totals to the paisa, IGST alone between States, CANCELLED with the credit note on a cancelled
  * order's invoice (DELIVERY FAILED on a failed delivery's), the credit note naming its invoice, and long orders running onto more pages.
  */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { CreditNote, Invoice } from './api/invoice.ts'
-import { creditNoteFileName, formatRupees, invoiceFileName, renderCreditNotePdf, renderInvoicePdf, taxByRate } from './invoice-pdf.ts'
+import {
+  creditNoteBanner,
+  creditNoteFileName,
+  formatRupees,
+  invoiceFileName,
+  renderCreditNotePdf,
+  renderInvoicePdf,
+  taxByRate,
+} from './invoice-pdf.ts'
 import { invoiceLine as line, testInvoice as invoice } from './testing/invoice.ts'
 
 /** The text of every text operation of an uncompressed pdfkit file (its `[<hex> kern <hex>] TJ` arrays), one string each. */
@@ -120,6 +132,59 @@ describe('renderInvoicePdf', () => {
     expect(texts).not.toContain('Onion')
     expect(texts).toContain('Amount in words: Rupees Five Hundred Nineteen and Thirty-Nine Paise Only')
     expect(creditNoteFileName(note)).toBe('credit-note-BLR1C-26-27-0007.pdf')
+  })
+
+  it('a problem report’s credit note prints its reason, the line with the units credited, taxable value, tax and total (pdftotext)', async () => {
+    // 1 of 3 × ₹173.13 at 5 %: ₹173.13, tax round(17,313 × 5/105) = 824 paise (CGST 4.12, SGST 4.12), taxable ₹164.89.
+    const credited = line('Shampoo', 1, 173.13, 5, 164.89, 4.12, 4.12)
+    const note: CreditNote = {
+      creditNoteNumber: 'BLR1C/26-27/0008',
+      creditNoteDate: '2026-11-28',
+      reason: 'problem_report',
+      problem: { issueId: 'issue1', kind: 'wrong_item', units: 1 },
+      invoiceNumber: invoice.invoiceNumber,
+      invoiceDate: invoice.invoiceDate,
+      orderId: invoice.orderId,
+      orderRef: invoice.orderRef,
+      seller: invoice.seller,
+      buyer: invoice.buyer,
+      placeOfSupply: invoice.placeOfSupply,
+      interState: false,
+      lines: [credited],
+      totals: {
+        ...invoice.totals,
+        mrp: 173.13,
+        taxable: 164.89,
+        cgst: 4.12,
+        sgst: 4.12,
+        tax: 8.24,
+        itemsTotal: 173.13,
+        deliveryCharge: 0,
+        amount: 173.13,
+        rounding: 0,
+        grandTotal: 173.13,
+      },
+      amountInWords: 'Rupees One Hundred Seventy-Three and Thirteen Paise Only',
+    }
+    expect(creditNoteBanner(note)).toBe('Problem reported: wrong item (1 unit)')
+    expect(creditNoteBanner({ ...note, problem: { issueId: 'i', kind: 'damaged', units: 2 } })).toBe('Problem reported: damaged (2 units)')
+    const dir = mkdtempSync(join(tmpdir(), 'credit-note-pdf-'))
+    try {
+      const file = join(dir, 'note.pdf')
+      writeFileSync(file, await renderCreditNotePdf(note))
+      const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' })
+      expect(text).toContain('CREDIT NOTE')
+      expect(text).toContain('Credit note no: BLR1C/26-27/0008')
+      expect(text).toContain('Against invoice: BLR1/26-27/00042')
+      expect(text).toContain('Problem reported: wrong item (1 unit)')
+      expect(text).toMatch(/Shampoo.*\b1\b.*173\.13/)
+      expect(text).not.toContain('Onion')
+      for (const figure of ['164.89', '4.12', '173.13']) expect(text).toContain(figure)
+      expect(text.replace(/\s+/g, ' ')).toContain('Reduces the value of the supply above of tax invoice BLR1/26-27/00042')
+      expect(text).toContain('Rupees One Hundred Seventy-Three and Thirteen Paise Only')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('prints each named fee as a service line and the tip after the totals, outside GST (docs/commerce-api.md, "Fees")', async () => {

@@ -12,6 +12,7 @@ import PDFDocument from 'pdfkit'
 import type { CreditNote, Invoice } from './api/invoice.ts'
 import { drawText, heightOfText } from './pdf-fonts.ts'
 import { floorText } from '../../contract/address.ts'
+import { ISSUE_KIND_LABELS } from '../../contract/order-issue.ts'
 
 /** The two weights the documents use. */
 type Weight = 'regular' | 'bold'
@@ -157,6 +158,19 @@ export function renderInvoicePdf(invoice: Invoice, opts: { compress?: boolean } 
   )
 }
 
+/**
+ * Why a credit note was issued, as its banner says: "Order cancelled", "Item refunded: not
+ * delivered", or for a problem report's note "Problem reported: damaged (2 units)"
+ * (docs/help-after-delivery.md, "Credit notes").
+ */
+export function creditNoteBanner(note: Pick<CreditNote, 'reason' | 'problem'>): string {
+  if (note.reason === 'cancelled') return 'Order cancelled'
+  if (note.reason === 'problem_report' && note.problem)
+    return `Problem reported: ${ISSUE_KIND_LABELS[note.problem.kind].toLowerCase()} (${note.problem.units} ${note.problem.units === 1 ? 'unit' : 'units'})`
+  if (note.reason === 'problem_report') return 'Problem reported'
+  return 'Item refunded: not delivered'
+}
+
 /** A credit note as a PDF document (CGST Rules 2017, rule 53): like the invoice, naming the invoice it reverses. */
 export function renderCreditNotePdf(note: CreditNote, opts: { compress?: boolean } = {}): Promise<Buffer> {
   return renderTaxDocument(
@@ -169,7 +183,7 @@ export function renderCreditNotePdf(note: CreditNote, opts: { compress?: boolean
         `Invoice date: ${printDate(note.invoiceDate)}`,
         `Order no: ${note.orderId}`,
       ],
-      banner: note.reason === 'cancelled' ? 'Order cancelled' : 'Item refunded: not delivered',
+      banner: creditNoteBanner(note),
       seller: note.seller,
       buyer: note.buyer,
       placeOfSupply: note.placeOfSupply,
@@ -178,7 +192,10 @@ export function renderCreditNotePdf(note: CreditNote, opts: { compress?: boolean
       totals: note.totals,
       amountInWords: note.amountInWords,
       afterTotals: null,
-      footer: `Reverses the supplies above of tax invoice ${note.invoiceNumber}, with the tax charged on them.`,
+      footer:
+        note.reason === 'problem_report'
+          ? `Reduces the value of the supply above of tax invoice ${note.invoiceNumber}, with the tax charged on it.`
+          : `Reverses the supplies above of tax invoice ${note.invoiceNumber}, with the tax charged on them.`,
       info: { Title: `Credit note ${note.creditNoteNumber}`, Subject: `Order ${note.orderId}` },
     },
     opts,

@@ -170,6 +170,12 @@ test.describe('help after delivery', () => {
       await expect(page.getByRole('list', { name: 'Your reports' })).toContainText(
         `${rupees(product.sellingPrice)} to be paid back by the store`,
       )
+      // The cash note's credit note (docs/help-after-delivery.md, "Credit notes"): linked on the order page, a PDF.
+      const creditNote = page.locator('a[data-credit-note]')
+      await expect(creditNote).toHaveCount(1)
+      const pdf = await page.request.get((await creditNote.getAttribute('href'))!)
+      expect(pdf.status()).toBe(200)
+      expect(pdf.headers()['content-type']).toBe('application/pdf')
     } finally {
       await restore()
     }

@@ -207,13 +207,17 @@ export async function issueOptions(deps: IssueDeps, user: Pick<User, 'id'>, ref:
  * Refunds a report inside the caller's transaction (the order row locked): an order paid online gets
  * a refund of the report's value to its payment (api/modules/payment/refunds.ts `recordRefund`, the
  * refunds row's id kept on the report); a cash-on-delivery order a refund note, the value the store
- * pays back in cash (docs/help-after-delivery.md, "Refunds").
+ * pays back in cash (docs/help-after-delivery.md, "Refunds"). Either way an invoiced order gets the
+ * report's credit note in the same transaction (CGST Rules 2017, rule 53; `issue_report_credit_note`,
+ * docs/help-after-delivery.md, "Credit notes"): issued once per report, so a decision rolled back
+ * leaves neither refund nor note.
  * @throws 409 when the payment has nothing left to refund
  */
 async function refundIssue(
   tx: Tx,
   input: { issueId: string; orderId: string; paymentState: string; valuePaise: number; reason: string; now: Date },
 ): Promise<'online' | 'cod_note'> {
+  await tx.execute(sql`select issue_report_credit_note(${input.issueId}, ${input.now.toISOString()}::timestamptz)`)
   if (input.paymentState === 'cod') return 'cod_note'
   const refundId = newId()
   const amount =
