@@ -49,16 +49,22 @@ export function PositionSharer({ orderIds }: { orderIds: string[] }) {
       void submit.current(form, { method: 'post', action: POSITION_ACTION })
       setSharing({ key, state: 'sharing' })
     }
-    let first = true
+    // The first reading is sent at once, and so is the first after an error (a reading that could
+    // not be had, a time-out): the rider sees "Sharing" again as soon as the position is back,
+    // not at the next tick. The watch goes on after an error (W3C Geolocation API, "watchPosition").
+    let sendNext = true
     const watch = navigator.geolocation.watchPosition(
       (position) => {
         latest = position.coords
-        if (first) {
-          first = false
+        if (sendNext) {
+          sendNext = false
           send()
         }
       },
-      (error) => setSharing({ key, state: error.code === error.PERMISSION_DENIED ? 'denied' : 'unavailable' }),
+      (error) => {
+        sendNext = true
+        setSharing({ key, state: error.code === error.PERMISSION_DENIED ? 'denied' : 'unavailable' })
+      },
       { enableHighAccuracy: true, maximumAge: POSITION_SEND_EVERY_MS, timeout: 60_000 },
     )
     const timer = setInterval(send, POSITION_SEND_EVERY_MS)

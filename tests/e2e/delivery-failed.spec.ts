@@ -13,7 +13,8 @@
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test'
 import { adminHeaders, signInAsAdmin } from './admin-fixtures.ts'
 import { midPricedProduct } from './checkout-fixtures.ts'
-import { api, isJs, newUser, otpOf, registerViaApi, signInWithPassword, toast, waitForHydration, waitForMail } from './helpers.ts'
+import { api, isJs, newUser, registerViaApi, signInWithPassword, toast, waitForHydration } from './helpers.ts'
+import { emptyQueue, setPasswordByReset } from './rider-fixtures.ts'
 
 const INDIRANAGAR = 'storeBlrIndiranagar'
 
@@ -42,27 +43,6 @@ async function shopperWithCart(request: APIRequestContext, testInfo: TestInfo, l
   return { user, headers, addressId: ((await address.json()) as { data: { _id: string } }).data._id }
 }
 
-/** Deactivates the store's riders and cancels its waiting orders, so the rule has only this test's rider. */
-async function emptyQueue(request: APIRequestContext, admin: Record<string, string>) {
-  const team = (await (await request.get('/api/staff/list', { headers: admin })).json()).data as {
-    _id: string
-    role: string
-    status: string
-    storeId: string | null
-  }[]
-  for (const rider of team.filter((m) => m.role === 'RIDER' && m.status === 'Active' && m.storeId === INDIRANAGAR)) {
-    const res = await request.put('/api/staff/update', { data: { _id: rider._id, status: 'Inactive' }, headers: admin })
-    expect(res.ok(), await res.text()).toBe(true)
-  }
-  const board = (await (await request.get('/api/dispatch/board', { headers: admin })).json()).data as {
-    store: { _id: string }
-    waiting: { _id: string }[]
-  }[]
-  for (const order of board.find((s) => s.store._id === INDIRANAGAR)?.waiting ?? []) {
-    await request.put('/api/order/update-status', { data: { orderId: order._id, status: 'cancelled' }, headers: admin })
-  }
-}
-
 /** A RIDER of the Indiranagar store, invited by the admin, its password set by the reset flow; answers its sign-in and API headers. */
 async function newRider(request: APIRequestContext, admin: Record<string, string>, testInfo: TestInfo) {
   const rider = newUser(testInfo, 'failed-rider')
@@ -71,22 +51,7 @@ async function newRider(request: APIRequestContext, admin: Record<string, string
     headers: admin,
   })
   expect(invited.status(), await invited.text()).toBe(201)
-  const since = Date.now()
-  await request.put('/api/user/forgot-password', { data: { email: rider.email } })
-  let otp = ''
-  await expect
-    .poll(async () => {
-      const mail = await waitForMail(rider.email, since)
-      if (mail.subject === 'Your password reset code') otp = otpOf(mail)
-      return otp
-    })
-    .not.toBe('')
-  const verified = await request.put('/api/user/verify-forgot-password-otp', { data: { email: rider.email, otp } })
-  const { resetToken } = ((await verified.json()) as { data: { resetToken: string } }).data
-  const reset = await request.put('/api/user/reset-password', {
-    data: { email: rider.email, newPassword: rider.password, confirmPassword: rider.password, resetToken },
-  })
-  expect(reset.status()).toBe(200)
+  await setPasswordByReset(request, rider.email, rider.password)
   const headers = await loginHeaders(request, rider.email, rider.password)
   expect((await request.post('/api/rider/shift', { data: { onShift: true }, headers })).ok()).toBe(true)
   return { rider, headers }
@@ -114,7 +79,7 @@ test('a rider marks "Could not deliver" with a reason: the shopper sees the fail
   test.slow()
   const js = isJs(testInfo)
   const admin = await adminHeaders(request)
-  await emptyQueue(request, admin)
+  await emptyQueue(request, admin, INDIRANAGAR)
   const { rider, headers: riderHeaders } = await newRider(request, admin, testInfo)
 
   // A paid order (UPI through the test provider).

@@ -19,7 +19,11 @@ export const login = async (request: APIRequestContext, email: string, password:
     Authorization: `Bearer ${(await api<{ accessToken: string }>(request, '/user/login', { email, password })).data.accessToken}`,
   }) as Record<string, string>
 
-/** A placed cash-on-delivery order of one product of ₹1,000 or more, by a new shopper named "Meera Iyer …" (returned with its password). */
+/**
+ * A placed cash-on-delivery order of one product of ₹1,000 or more (so it needs the delivery code,
+ * DELIVERY_CODE_ABOVE's default), to an address with a floor and a landmark, by a new shopper named
+ * "Meera Iyer …" (returned with its password and API headers).
+ */
 export async function placedOrder(request: APIRequestContext, testInfo: Parameters<typeof newUser>[0], label: string) {
   let product: Stocked | undefined
   for (const search of ['almonds', 'cashew', 'olive oil', 'ghee', 'basmati rice', 'honey']) {
@@ -33,7 +37,15 @@ export async function placedOrder(request: APIRequestContext, testInfo: Paramete
   const headers = await login(request, shopper.email, shopper.password)
   expect((await request.post('/api/cart/create', { data: { productId: product!._id }, headers })).ok()).toBe(true)
   const address = await request.post('/api/address/create', {
-    data: { address_line: '5, 12th Main Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560038', mobile: '9876501234' },
+    data: {
+      address_line: '5, 12th Main Road',
+      floor: '3',
+      landmark: 'Blue Gate',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      pincode: '560038',
+      mobile: '9876501234',
+    },
     headers,
   })
   expect(address.ok(), await address.text()).toBe(true)
@@ -47,11 +59,11 @@ export async function placedOrder(request: APIRequestContext, testInfo: Paramete
 }
 
 /**
- * Deactivates the store's riders and cancels its waiting orders, so the rule has only this test's
- * rider and order; an order an earlier run left out for delivery is delivered by the desk first (a
- * rider holding one cannot be deactivated).
+ * Deactivates the store's riders and cancels its waiting orders but `keepOrderId`, so the rule has
+ * only this test's rider and order; an order an earlier run (or a failed test) left out for delivery
+ * is delivered by the desk first (a rider holding one cannot be deactivated).
  */
-export async function emptyQueue(request: APIRequestContext, admin: Record<string, string>, storeId: string, keepOrderId: string) {
+export async function emptyQueue(request: APIRequestContext, admin: Record<string, string>, storeId: string, keepOrderId?: string) {
   const before = (await (await request.get('/api/dispatch/board', { headers: admin })).json()).data as {
     store: { _id: string }
     riders: { orders: { _id: string; status: string }[] }[]

@@ -12,99 +12,10 @@
  * The store's queue is emptied first (its earlier riders deactivated, its waiting orders cancelled,
  * all made by earlier runs and other specs), so the rule has this order and this rider only.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { axeViolations } from './a11y-helpers.ts'
-import { ADMIN, api, isJs, newUser, otpOf, registerViaApi, signInWithPassword, toast, waitForHydration, waitForMail } from './helpers.ts'
-
-interface Stocked {
-  _id: string
-  stock: number
-  sellingPrice: number
-}
-
-const login = async (request: APIRequestContext, email: string, password: string) =>
-  ({
-    Authorization: `Bearer ${(await api<{ accessToken: string }>(request, '/user/login', { email, password })).data.accessToken}`,
-  }) as Record<string, string>
-
-/** A placed cash-on-delivery order of one product to an address with a floor and a landmark, by a shopper named "Meera Iyer …". */
-async function placedOrder(request: APIRequestContext, testInfo: Parameters<typeof newUser>[0]) {
-  // One unit of ₹1,000 or more: the order needs the delivery code (DELIVERY_CODE_ABOVE's default).
-  let product: Stocked | undefined
-  for (const search of ['almonds', 'cashew', 'olive oil', 'ghee', 'basmati rice', 'honey']) {
-    const found = (await api<Stocked[]>(request, '/product/search-product', { search, page: 1, limit: 50 })).data
-    product = found.find((p) => p.stock >= 3 && p.sellingPrice >= 1000)
-    if (product) break
-  }
-  expect(product, 'a product of ₹1,000 or more in stock').toBeTruthy()
-  const shopper = { ...newUser(testInfo, 'rider-shopper'), name: `Meera Iyer ${testInfo.project.name}` }
-  await registerViaApi(request, shopper)
-  const headers = await login(request, shopper.email, shopper.password)
-  expect((await request.post('/api/cart/create', { data: { productId: product!._id }, headers })).ok()).toBe(true)
-  const address = await request.post('/api/address/create', {
-    data: {
-      address_line: '5, 12th Main Road',
-      floor: '3',
-      landmark: 'Blue Gate',
-      city: 'Bengaluru',
-      state: 'Karnataka',
-      pincode: '560038',
-      mobile: '9876501234',
-    },
-    headers,
-  })
-  expect(address.ok(), await address.text()).toBe(true)
-  const placed = await request.post('/api/order/cash-on-delivery', {
-    data: { addressId: (await address.json()).data._id },
-    headers: { ...headers, 'Idempotency-Key': `e2e-rider-${Date.now()}-${testInfo.project.name}` },
-  })
-  expect(placed.status(), await placed.text()).toBe(201)
-  return { ...((await placed.json()).data as { _id: string; orderId: string; store: { _id: string; name: string } }), shopper: headers }
-}
-
-/** Deactivates the store's riders and cancels its waiting orders, so the rule has only this test's rider and order. */
-async function emptyQueue(request: APIRequestContext, admin: Record<string, string>, storeId: string, keepOrderId: string) {
-  const team = (await (await request.get('/api/staff/list', { headers: admin })).json()).data as {
-    _id: string
-    role: string
-    status: string
-    storeId: string | null
-  }[]
-  for (const rider of team.filter((m) => m.role === 'RIDER' && m.status === 'Active' && m.storeId === storeId)) {
-    const res = await request.put('/api/staff/update', { data: { _id: rider._id, status: 'Inactive' }, headers: admin })
-    expect(res.ok(), await res.text()).toBe(true)
-  }
-  const board = (await (await request.get('/api/dispatch/board', { headers: admin })).json()).data as {
-    store: { _id: string }
-    waiting: { _id: string }[]
-    riders: { orders: { _id: string; status: string }[] }[]
-  }[]
-  const store = board.find((s) => s.store._id === storeId)!
-  for (const order of store.waiting.filter((o) => o._id !== keepOrderId)) {
-    await request.put('/api/order/update-status', { data: { orderId: order._id, status: 'cancelled' }, headers: admin })
-  }
-}
-
-/** Sets `password` on `email`'s account by the password-reset flow's API (the code read from the mail). */
-async function setPasswordByReset(request: APIRequestContext, email: string, password: string) {
-  const since = Date.now()
-  await request.put('/api/user/forgot-password', { data: { email } })
-  let otp = ''
-  await expect
-    .poll(async () => {
-      const mail = await waitForMail(email, since)
-      if (mail.subject === 'Your password reset code') otp = otpOf(mail)
-      return otp
-    })
-    .not.toBe('')
-  const verified = await request.put('/api/user/verify-forgot-password-otp', { data: { email, otp } })
-  expect(verified.status()).toBe(200)
-  const { resetToken } = (await verified.json()).data as { resetToken: string }
-  const reset = await request.put('/api/user/reset-password', {
-    data: { email, newPassword: password, confirmPassword: password, resetToken },
-  })
-  expect(reset.status()).toBe(200)
-}
+import { ADMIN, isJs, newUser, signInWithPassword, toast, waitForHydration } from './helpers.ts'
+import { emptyQueue, login, placedOrder, setPasswordByReset } from './rider-fixtures.ts'
 
 async function expectNoSidewaysScroll(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
@@ -120,7 +31,7 @@ test('an admin makes a rider, who goes on shift, gets the packed order, picks it
   test.slow()
   const js = isJs(testInfo)
   const admin = await login(request, ADMIN.email, ADMIN.password)
-  const order = await placedOrder(request, testInfo)
+  const order = await placedOrder(request, testInfo, 'rider')
   await emptyQueue(request, admin, order.store._id, order._id)
 
   // The admin invites the rider at /dashboard/staff.
@@ -196,7 +107,7 @@ test('an admin makes a rider, who goes on shift, gets the packed order, picks it
     expect(Number(amount)).toBeGreaterThan(0)
     await expectNoSidewaysScroll(riderPage)
     // The shopper's order shows the code (their own answer only); the rider types it at the door.
-    const shopperView = await request.post('/api/order/details', { data: { orderId: order._id }, headers: order.shopper })
+    const shopperView = await request.post('/api/order/details', { data: { orderId: order._id }, headers: order.shopper.headers })
     const code = ((await shopperView.json()).data as { deliveryCode?: string }).deliveryCode
     expect(code).toMatch(/^\d{4}$/)
     const codeField = card.getByLabel('Delivery code from the customer')
