@@ -8,7 +8,7 @@
  *   sign-in says "Contact to Admin") and activates them again; every change is on the audit trail;
  * - the admin's own card has no controls.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import {
   ADMIN,
   api,
@@ -16,12 +16,12 @@ import {
   isJs,
   newUser,
   openAccountMenu,
-  otpOf,
   signInWithPassword,
   toast,
   waitForHydration,
   waitForMail,
 } from './helpers.ts'
+import { setPasswordByReset } from './rider-fixtures.ts'
 
 /** The card of the member with `email` on /dashboard/staff. */
 const card = (page: Page, email: string) => page.getByRole('list', { name: 'Team' }).getByRole('listitem').filter({ hasText: email })
@@ -33,28 +33,6 @@ async function inviteDialog(page: Page, js: boolean) {
   const send = dialog.getByRole('button', { name: 'Send invite' })
   if (js) await waitForHydration(send)
   return { dialog, send }
-}
-
-/** Sets `password` on `email`'s account by the password-reset flow's API (the code read from the mail). */
-async function setPasswordByReset(request: APIRequestContext, email: string, password: string) {
-  const since = Date.now()
-  await request.put('/api/user/forgot-password', { data: { email } })
-  // The invite mail came just before: wait for the code's own mail.
-  let otp = ''
-  await expect
-    .poll(async () => {
-      const mail = await waitForMail(email, since)
-      if (mail.subject === 'Your password reset code') otp = otpOf(mail)
-      return otp
-    })
-    .not.toBe('')
-  const verified = await request.put('/api/user/verify-forgot-password-otp', { data: { email, otp } })
-  expect(verified.status()).toBe(200)
-  const { resetToken } = (await verified.json()).data as { resetToken: string }
-  const reset = await request.put('/api/user/reset-password', {
-    data: { email, newPassword: password, confirmPassword: password, resetToken },
-  })
-  expect(reset.status()).toBe(200)
 }
 
 test('an admin invites a staff member by email, who sets a password and reaches the order desk', async ({

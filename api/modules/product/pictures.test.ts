@@ -34,7 +34,6 @@ afterAll(async () => {
   await t?.close()
 })
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are checked field by field
 type AnyProduct = any
 
 async function homeRows(): Promise<{ categoryId: string; products: AnyProduct[] }[]> {
