@@ -7,10 +7,11 @@
  * out for delivery → delivered), so the pages under test are the shopper's and the admin's.
  */
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test'
+import sharp from 'sharp'
 import { axeViolations } from './a11y-helpers.ts'
 import { adminHeaders, openAroundTheClock } from './admin-fixtures.ts'
 import { shopperReadyToCheckout } from './checkout-fixtures.ts'
-import { ADMIN, api, FIXTURES, isJs, signInWithPassword, toast, waitForHydration } from './helpers.ts'
+import { ADMIN, api, isJs, signInWithPassword, toast, waitForHydration } from './helpers.ts'
 
 /** The store serving 560038 (the checkout fixtures' address): opened around the clock for the test. */
 const STORE = 'storeBlrIndiranagar'
@@ -47,6 +48,20 @@ async function expectNoSidewaysScroll(page: Page) {
 
 /** Rupees as the toasts write them: ₹45, ₹99.50. */
 const rupees = (n: number) => `₹${Number.isInteger(n) ? n : n.toFixed(2)}`
+
+/**
+ * A PNG of its own for this test: uploads are stored by content (docs/decisions/0004-images.md), so
+ * a shared fixture's photo would be the same file as another spec's shelf image, and the report
+ * would keep that file in use after the other spec deleted its shelf.
+ */
+async function uniquePhoto(testInfo: TestInfo): Promise<string> {
+  const file = testInfo.outputPath('report-photo.png')
+  const channel = () => Math.floor(Math.random() * 256)
+  await sharp({ create: { width: 48, height: 36, channels: 3, background: { r: channel(), g: channel(), b: channel() } } })
+    .png()
+    .toFile(file)
+  return file
+}
 
 /** From the shopper's order page: Get help, then report `kind` of the line `name` (with a photo when given). */
 async function reportLine(page: Page, testInfo: TestInfo, orderId: string, name: string, kind: string, photo?: string) {
@@ -142,7 +157,7 @@ test.describe('help after delivery', () => {
       await deliver(request, admin, order._id)
 
       await signInWithPassword(page, user)
-      await reportLine(page, testInfo, order._id, product.name, 'Damaged', FIXTURES.png)
+      await reportLine(page, testInfo, order._id, product.name, 'Damaged', await uniquePhoto(testInfo))
       await expect(toast(page, "We'll review this within 24 hours")).toBeVisible()
       await expect(page.getByRole('list', { name: 'Your reports' })).toContainText('Waiting for review')
 
