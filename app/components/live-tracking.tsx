@@ -188,6 +188,9 @@ function TrackingMap({ view, tiles }: { view: TrackingView; tiles: NonNullable<M
     if (!L || !element.current) return
     const v = first.current
     const m = L.map(element.current, { zoomControl: true, attributionControl: true })
+    // The view first: a layer added to a map without one waits for it, and has no element to name yet.
+    const all = [v.store, v.address, ...(v.position ? [v.position] : [])].map((p) => [p.lat, p.lng] as [number, number])
+    m.fitBounds(all, { padding: [24, 24] })
     L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 }).addTo(m)
     const dot = (p: Point, colour: string, title: string, point: 'store' | 'rider' | 'address') => {
       const marker = L.circleMarker([p.lat, p.lng], { radius: 8, color: 'white', weight: 2, fillColor: colour, fillOpacity: 1 })
@@ -199,13 +202,16 @@ function TrackingMap({ view, tiles }: { view: TrackingView; tiles: NonNullable<M
       path?.setAttribute('role', 'img')
       path?.setAttribute('aria-label', title)
       path?.setAttribute('data-point', point)
+      // Chromium reads Leaflet's bare <svg> as one unnamed image whose children are hidden (an image's
+      // children are presentational, WAI-ARIA 1.2): a named group exposes the three markers instead.
+      const svg = path?.closest('svg')
+      svg?.setAttribute('role', 'group')
+      svg?.setAttribute('aria-label', 'Map of the store, the rider and your address')
       return marker
     }
     dot(v.store, COLOURS.store, `Store: ${v.store.name}`, 'store')
     dot(v.address, COLOURS.address, 'Your address', 'address')
     let rider = v.position ? dot(v.position, COLOURS.rider, v.riderFirstName || 'Your delivery partner', 'rider') : null
-    const all = [v.store, v.address, ...(v.position ? [v.position] : [])].map((p) => [p.lat, p.lng] as [number, number])
-    m.fitBounds(all, { padding: [24, 24] })
     map.current = {
       setRider(p) {
         if (!p) return
