@@ -26,6 +26,9 @@
  * The origin `http://127.0.0.1:<E2E_PORT>` is listed in API_ALLOWED_ORIGINS: the suite's pages run on
  * `localhost`, so a page served on 127.0.0.1 is a cross-origin client of the API.
  *
+ * The map tiles (MAP_TILE_URL) point at a host that never resolves; the live tracking journey answers
+ * them in the browser (tests/e2e/live-tracking.spec.ts, by `page.route`).
+ *
  * Env: E2E_PORT (default 3310), E2E_DATA_DIR (default <os tmp>/grocery-e2e), E2E_MAIL_DIR (default
  * <os tmp>/grocery-e2e-mail), E2E_SMTP_PORT (default 2525), E2E_ADMIN_PASSWORD (default in
  * tests/e2e/helpers.ts, kept equal here). Needs build/ (made by `npx react-router build`, which
@@ -124,6 +127,13 @@ const env = {
   // (the fee is proven with a fixed clock by api/modules/payment/fees.test.ts). The handling charge and
   // the small cart fee keep their defaults (docs/commerce-api.md, "Fees"; tests/e2e/fees.spec.ts).
   LATE_NIGHT_SURCHARGE: '0',
+  // A tile server, so the order page out for delivery draws its Leaflet map with JavaScript (docs/delivery.md,
+  // "Live tracking"). No machine here reaches one: the host is under `.invalid` (RFC 6761: never
+  // resolves), and tests/e2e/live-tracking.spec.ts answers the tile requests itself (`page.route`).
+  // `{s}` proves the CSP's wildcard host (app/lib/map-tiles.ts `tileImageSource`). No other journey opens an
+  // order page while it is out for delivery.
+  MAP_TILE_URL: 'https://{s}.tiles.e2e.invalid/{z}/{x}/{y}.png',
+  MAP_TILE_ATTRIBUTION: 'Test tiles (e2e)',
 }
 // Always the embedded PGlite database: a developer's DATABASE_URL must not be seeded by the suite.
 delete env.DATABASE_URL

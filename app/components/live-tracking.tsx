@@ -188,21 +188,35 @@ function TrackingMap({ view, tiles }: { view: TrackingView; tiles: NonNullable<M
     if (!L || !element.current) return
     const v = first.current
     const m = L.map(element.current, { zoomControl: true, attributionControl: true })
-    L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 }).addTo(m)
-    const dot = (p: Point, colour: string, title: string) =>
-      L.circleMarker([p.lat, p.lng], { radius: 8, color: 'white', weight: 2, fillColor: colour, fillOpacity: 1 })
-        .bindTooltip(title)
-        .addTo(m)
-    dot(v.store, COLOURS.store, v.store.name)
-    dot(v.address, COLOURS.address, 'Your address')
-    let rider = v.position ? dot(v.position, COLOURS.rider, v.riderFirstName || 'Rider') : null
+    // The view first: a layer added to a map without one waits for it, and has no element to name yet.
     const all = [v.store, v.address, ...(v.position ? [v.position] : [])].map((p) => [p.lat, p.lng] as [number, number])
     m.fitBounds(all, { padding: [24, 24] })
+    L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 }).addTo(m)
+    const dot = (p: Point, colour: string, title: string, point: 'store' | 'rider' | 'address') => {
+      const marker = L.circleMarker([p.lat, p.lng], { radius: 8, color: 'white', weight: 2, fillColor: colour, fillOpacity: 1 })
+        .bindTooltip(title)
+        .addTo(m)
+      // A circle marker is a bare SVG path, named by nothing but a hover tooltip: give it the name a
+      // screen reader reads (WAI-ARIA 1.2, role "img") and the diagram's `data-point` for the tests.
+      const path = marker.getElement()
+      path?.setAttribute('role', 'img')
+      path?.setAttribute('aria-label', title)
+      path?.setAttribute('data-point', point)
+      // Chromium reads Leaflet's bare <svg> as one unnamed image whose children are hidden (an image's
+      // children are presentational, WAI-ARIA 1.2): a named group exposes the three markers instead.
+      const svg = path?.closest('svg')
+      svg?.setAttribute('role', 'group')
+      svg?.setAttribute('aria-label', 'Map of the store, the rider and your address')
+      return marker
+    }
+    dot(v.store, COLOURS.store, `Store: ${v.store.name}`, 'store')
+    dot(v.address, COLOURS.address, 'Your address', 'address')
+    let rider = v.position ? dot(v.position, COLOURS.rider, v.riderFirstName || 'Your delivery partner', 'rider') : null
     map.current = {
       setRider(p) {
         if (!p) return
         if (rider) rider.setLatLng([p.lat, p.lng])
-        else rider = dot(p, COLOURS.rider, v.riderFirstName || 'Rider')
+        else rider = dot(p, COLOURS.rider, v.riderFirstName || 'Your delivery partner', 'rider')
       },
       remove: () => m.remove(),
     }
@@ -216,7 +230,10 @@ function TrackingMap({ view, tiles }: { view: TrackingView; tiles: NonNullable<M
   }, [view.position, leaflet])
   return (
     <div>
-      <div ref={element} data-testid="tracking-map" className={leaflet ? 'h-56 w-full rounded-lg' : 'hidden'} />
+      {/* `isolate`: Leaflet's panes and controls carry z-index 400–1000, which would otherwise
+          paint the map over the sticky header (z-40) and the basket bar as the page scrolls; a
+          stacking context of its own keeps them inside the map (CSS Compositing and Blending, `isolation`). */}
+      <div ref={element} data-testid="tracking-map" className={leaflet ? 'isolate h-56 w-full rounded-lg' : 'hidden'} />
       {leaflet ? null : <TrackingDiagram view={view} />}
     </div>
   )

@@ -6,9 +6,15 @@
  * "Arriving in about N min" and "Last position at HH:MM". The rider moves nearer: with JavaScript
  * the shopper's page follows through the live stream without a reload; without, a reload shows the
  * new estimate. Then "Delivered" with the customer's code: the tracking box goes away.
- * The default machine has no tile server (MAP_TILE_URL unset), so the page draws its SVG diagram.
+ * The e2e servers name a tile server under `.invalid` (scripts/e2e-server.mjs, MAP_TILE_URL) and the
+ * shopper's page answers its tile requests here with a small PNG (`page.route`): with JavaScript the
+ * page draws the Leaflet map (its three named markers, the credit, tiles loaded through the CSP, the
+ * rider's marker moving with the stream, under the sticky header when scrolled); without, the server's
+ * SVG diagram, and no tile is asked for.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
+import sharp from 'sharp'
+import { axeViolations } from './a11y-helpers.ts'
 import { ADMIN, isJs, signInWithPassword, toast, waitForHydration } from './helpers.ts'
 import { emptyQueue, invitedRider, login, placedOrder } from './rider-fixtures.ts'
 
@@ -20,6 +26,14 @@ async function expectNoSidewaysScroll(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
   expect(overflow).toBeLessThanOrEqual(0)
 }
+
+/** The e2e servers' tile URLs (scripts/e2e-server.mjs MAP_TILE_URL, `{s}` one of Leaflet's a, b, c). */
+const TILE_REQUESTS = /^https:\/\/[abc]\.tiles\.e2e\.invalid\/\d+\/\d+\/\d+\.png$/
+
+/** One plain 256 px tile (Leaflet's default tile size), made once. */
+const tile = sharp({ create: { width: 256, height: 256, channels: 3, background: '#e2e8f0' } })
+  .png()
+  .toBuffer()
 
 /** The minutes of "Arriving in about N min" on the shopper's page. */
 async function etaOf(page: Page): Promise<number> {
@@ -86,13 +100,62 @@ test('the shopper follows the rider on the order page until the delivery with th
       .toBe(28)
 
     // The shopper's page: the rider's first name, the dot, the estimate and the last position's time.
+    // Its tiles are answered here (no tile server is reached from this machine).
+    const tilesAsked: string[] = []
+    const body = await tile
+    await page.route(TILE_REQUESTS, async (route) => {
+      tilesAsked.push(route.request().url())
+      await route.fulfill({ status: 200, contentType: 'image/png', body })
+    })
+    const consoleErrors: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text())
+    })
     await page.setViewportSize({ width: 360, height: 740 })
     await signInWithPassword(page, order.shopper)
     await page.goto(`/dashboard/myorder/${order._id}`)
     const box = page.getByTestId('live-tracking')
     await expect(box).toBeVisible()
     await expect(box.locator('[data-field="rider"]')).toHaveText(`Ravi is on the way`)
-    await expect(box.getByTestId('tracking-diagram').getByTestId('rider-dot')).toBeVisible()
+    const map = box.getByTestId('tracking-map')
+    const riderMarker = map.getByRole('img', { name: 'Ravi', exact: true })
+    if (js) {
+      // The Leaflet map in place of the diagram: the three points named, the tiles' credit, a tile drawn.
+      await expect(riderMarker).toBeVisible()
+      await expect(box.getByTestId('tracking-diagram')).toHaveCount(0)
+      await expect(map.getByRole('img', { name: /^Store: / })).toBeVisible()
+      await expect(map.getByRole('img', { name: 'Your address', exact: true })).toBeVisible()
+      await expect(map.locator('.leaflet-control-attribution')).toContainText('Test tiles (e2e)')
+      // Leaflet's stylesheet came with it (loaded lazily beside the script): its panes are laid out.
+      expect(await map.locator('.leaflet-map-pane').evaluate((pane) => getComputedStyle(pane).position)).toBe('absolute')
+      await expect
+        .poll(() =>
+          map
+            .locator('img.leaflet-tile-loaded')
+            .evaluateAll((tiles) => tiles.filter((t) => (t as HTMLImageElement).naturalWidth === 256).length),
+        )
+        .toBeGreaterThan(0)
+      expect(tilesAsked.length).toBeGreaterThan(0)
+      // The tile host is in the CSP's img-src: nothing refused.
+      expect(consoleErrors.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([])
+      // Scrolled under the sticky header, the map stays beneath it (Leaflet's own z-indexes kept inside the map).
+      const covered = await page.evaluate(() => {
+        const header = document.querySelector('header')!
+        const zoom = document.querySelector('[data-testid="tracking-map"] .leaflet-control-zoom-in')!
+        window.scrollBy(0, zoom.getBoundingClientRect().top - header.getBoundingClientRect().top - 4)
+        const at = zoom.getBoundingClientRect()
+        const under = at.bottom <= header.getBoundingClientRect().bottom
+        return { under, hit: header.contains(document.elementFromPoint(at.left + at.width / 2, at.top + at.height / 2)) }
+      })
+      expect(covered).toEqual({ under: true, hit: true })
+      await page.evaluate(() => window.scrollTo(0, 0))
+    } else {
+      // Leaflet needs JavaScript: the server's diagram, and no tile asked for.
+      await expect(box.getByTestId('tracking-diagram').getByTestId('rider-dot')).toBeVisible()
+      await expect(map).toBeHidden()
+      expect(tilesAsked).toEqual([])
+    }
+    expect(await axeViolations(page, '[data-testid="live-tracking"]')).toEqual([])
     await expect(box.getByTestId('last-position')).toHaveText(/^Last position at \d{2}:\d{2}$/)
     await expect(box.getByTestId('distance')).toContainText('3.1 km away')
     // 3.1 km at the store's speed (20 km/h by default: 10 min); a few minutes at any speed it may have.
@@ -103,11 +166,14 @@ test('the shopper follows the rider on the order page until the delivery with th
     await expect(page.locator('body')).not.toContainText(rider.name)
 
     // The rider rides on: its next report (every 10 s) moves the dot.
+    const far = js ? await riderMarker.getAttribute('d') : null
     await riderContext.setGeolocation({ latitude: address.lat + 0.002, longitude: address.lng, accuracy: 10 })
     if (js) {
-      // Through the live stream, without a reload.
+      // Through the live stream, without a reload: the marker moves on the map too.
       await expect.poll(() => etaOf(page), { timeout: 30_000 }).toBe(1)
       await expect(box.getByTestId('distance')).toContainText('220 m away')
+      expect(far).toBeTruthy()
+      await expect(riderMarker).not.toHaveAttribute('d', far!)
     } else {
       await expect
         .poll(
