@@ -51,8 +51,9 @@ const rupees = (n: number) => `₹${Number.isInteger(n) ? n : n.toFixed(2)}`
 
 /**
  * A PNG of its own for this test: uploads are stored by content (docs/decisions/0004-images.md), so
- * a shared fixture's photo would be the same file as another spec's shelf image, and the report
- * would keep that file in use after the other spec deleted its shelf.
+ * a shared fixture's photo would be the same file as the shelf image of another journey
+ * (tests/e2e/admin.spec.ts), and the report would keep that file in use after that journey deleted
+ * its shelf.
  */
 async function uniquePhoto(testInfo: TestInfo): Promise<string> {
   const file = testInfo.outputPath('report-photo.png')
