@@ -47,6 +47,40 @@ export async function placeTestOrder(t: TestApp): Promise<{ who: SignedIn; order
 }
 
 /** Posts a cash-on-delivery placement of `who`'s cart to their address with `Idempotency-Key: key`; answers as `t.call` does. */
+/**
+ * Pays the shopper's cart online by UPI (docs/payments.md): POST /api/payment/start with `key` as its
+ * Idempotency-Key and `extra` in its body (a tip), then the callback of the payment `provider` (the
+ * test provider) reports it captured. Expects 201 and the outcome "paid".
+ * @returns the order payment/start answered
+ */
+export async function payOnline(
+  t: TestApp,
+  who: { token: string; addressId: string },
+  provider: { complete(providerOrderId: string, outcome: 'captured'): Promise<Record<string, string>> },
+  key: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ _id: string; orderId: string; bill: { grandTotal: number; deliveryCharge: number; tip?: number } }> {
+  const res = await t.call('payment/start', {
+    method: 'POST',
+    json: {
+      addressId: who.addressId,
+      method: 'upi',
+      callbackUrl: 'http://shop.test/checkout/payment/callback',
+      cancelUrl: 'http://shop.test/checkout',
+      ...extra,
+    },
+    token: who.token,
+    headers: { 'Idempotency-Key': key },
+  })
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  const paid = await t.call('payment/callback', {
+    method: 'POST',
+    json: await provider.complete(res.body.data.checkout.providerOrderId, 'captured'),
+  })
+  expect(paid.body.data.outcome).toBe('paid')
+  return res.body.data.order
+}
+
 export const placeWithKey = (t: TestApp, who: { token: string; addressId: string }, key: string) =>
   t.call('order/cash-on-delivery', {
     method: 'POST',

@@ -13,7 +13,7 @@ import { queryRows } from '../../db/query.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct } from '../../testing/fixtures.ts'
-import { createShopperWithAddress } from '../../testing/orders.ts'
+import { createShopperWithAddress, payOnline } from '../../testing/orders.ts'
 import { testPaymentSettings } from '../payment/settings.ts'
 import { createTestProvider } from '../payment/test-provider.ts'
 
@@ -43,24 +43,7 @@ async function deliveredOrder(items: [string, number][], opts: { online?: boolea
   const headers = { 'Idempotency-Key': `rcn-${process.pid}-${++keySeq}` }
   let orderId: string
   if (opts.online) {
-    const res = await t.call('payment/start', {
-      method: 'POST',
-      json: {
-        addressId: who.addressId,
-        method: 'upi',
-        callbackUrl: 'http://shop.test/checkout/payment/callback',
-        cancelUrl: 'http://shop.test/checkout',
-      },
-      token: who.token,
-      headers,
-    })
-    expect(res.status, JSON.stringify(res.body)).toBe(201)
-    orderId = res.body.data.order._id
-    const paid = await t.call('payment/callback', {
-      method: 'POST',
-      json: await provider.complete(res.body.data.checkout.providerOrderId, 'captured'),
-    })
-    expect(paid.body.data.outcome).toBe('paid')
+    orderId = (await payOnline(t, who, provider, headers['Idempotency-Key']))._id
   } else {
     const res = await t.call('order/cash-on-delivery', { method: 'POST', json: { addressId: who.addressId }, token: who.token, headers })
     expect(res.status, JSON.stringify(res.body)).toBe(201)

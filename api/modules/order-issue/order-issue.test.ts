@@ -15,7 +15,7 @@ import type { MailMessage } from '../../lib/mail.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct, SEEDED_DEFAULT_STORE, testPng } from '../../testing/fixtures.ts'
-import { TEST_ADDRESS } from '../../testing/orders.ts'
+import { payOnline, TEST_ADDRESS } from '../../testing/orders.ts'
 import { testPaymentSettings } from '../payment/settings.ts'
 import { createTestProvider } from '../payment/test-provider.ts'
 import { ISSUE_MESSAGES, ISSUE_NOTE_MAX } from '../../../contract/order-issue.ts'
@@ -65,24 +65,7 @@ async function delivered(opts: { price?: number; qty?: number; online?: boolean;
   const headers = { 'Idempotency-Key': `issue-key-${process.pid}-${++keySeq}` }
   let orderId: string
   if (opts.online) {
-    const res = await t.call('payment/start', {
-      method: 'POST',
-      json: {
-        addressId: who.addressId,
-        method: 'upi',
-        callbackUrl: 'http://shop.test/checkout/payment/callback',
-        cancelUrl: 'http://shop.test/checkout',
-      },
-      token: who.token,
-      headers,
-    })
-    expect(res.status).toBe(201)
-    orderId = res.body.data.order._id
-    const paid = await t.call('payment/callback', {
-      method: 'POST',
-      json: await provider.complete(res.body.data.checkout.providerOrderId, 'captured'),
-    })
-    expect(paid.body.data.outcome).toBe('paid')
+    orderId = (await payOnline(t, who, provider, headers['Idempotency-Key']))._id
   } else {
     const res = await t.call('order/cash-on-delivery', { method: 'POST', json: { addressId: who.addressId }, token: who.token, headers })
     expect(res.status).toBe(201)

@@ -18,7 +18,7 @@ import type { SmsMessage } from '../../lib/sms.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createRider, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
 import { insertProduct, SEEDED_DEFAULT_STORE, stockIn } from '../../testing/fixtures.ts'
-import { createShopperWithAddress, placeWithKey } from '../../testing/orders.ts'
+import { createShopperWithAddress, payOnline, placeWithKey } from '../../testing/orders.ts'
 import { couponUses } from '../coupon/checkout.ts'
 import { sendOrderMail } from '../order/mail.ts'
 import { hmacHex } from './provider.ts'
@@ -93,23 +93,7 @@ async function outForDelivery(opts: { paid?: boolean; price?: number } = {}) {
   expect((await t.call('cart/create', { method: 'POST', json: { productId: product.id }, token: who.token })).status).toBe(200)
   let order: { _id: string; orderId: string; bill: { grandTotal: number; deliveryCharge: number; tip?: number } }
   if (opts.paid) {
-    const res = await t.call('payment/start', {
-      method: 'POST',
-      json: {
-        addressId: who.addressId,
-        method: 'upi',
-        callbackUrl: 'http://shop.test/checkout/payment/callback',
-        cancelUrl: 'http://shop.test/checkout',
-        tip: 20,
-        shownTip: 20,
-      },
-      token: who.token,
-      headers: { 'Idempotency-Key': key() },
-    })
-    expect(res.status, JSON.stringify(res.body)).toBe(201)
-    order = res.body.data.order
-    const fields = await provider.complete(res.body.data.checkout.providerOrderId, 'captured')
-    expect((await t.call('payment/callback', { method: 'POST', json: fields })).status).toBe(200)
+    order = await payOnline(t, who, provider, key(), { tip: 20, shownTip: 20 })
   } else {
     const res = await placeWithKey(t, who, key())
     expect(res.status).toBe(201)

@@ -82,9 +82,6 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   }
 }
 
-/** Statuses after which nothing changes (delivered, cancelled, delivery failed): no stream to keep open. */
-const FINAL_STATUSES: ReadonlySet<string> = new Set(ENDED_STATUSES)
-
 /**
  * Reloads the page's data on each status event of the order's stream (JavaScript only). An event
  * that arrives while a navigation or form submission is under way (the shopper's own cancel, whose
@@ -141,7 +138,8 @@ export async function action({ context, params, request }: Route.ActionArgs) {
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
   const { order, confirming, loadedAt } = loaderData
   const orderPath = `/dashboard/myorder/${order._id}`
-  useLiveStatus(orderPath, order.version, !FINAL_STATUSES.has(order.status))
+  // After an ended status (delivered, cancelled, delivery failed) nothing changes: no stream to keep open.
+  useLiveStatus(orderPath, order.version, !ENDED_STATUSES.includes(order.status))
   const isPending = useIsPending({ formAction: cancelDialogHref(orderPath) })
   return (
     <section className="flex flex-col gap-4 p-4 md:p-6">
