@@ -953,6 +953,23 @@ export const importJobs = pgTable(
 )
 
 /**
+ * The uploaded file of an import job in parts of at most IMPORT_PART_CHARS characters, `n` from 0
+ * (migration 0049_import_job_parts): written and read one part per statement, so the embedded
+ * database is never held for a whole file (docs/decisions/0061-imports-as-jobs.md). Removed with its job.
+ */
+export const importJobParts = pgTable(
+  'import_job_parts',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => importJobs.id, { onDelete: 'cascade' }),
+    n: integer('n').notNull(),
+    content: text('content').notNull(),
+  },
+  (t) => [primaryKey({ name: 'import_job_parts_pk', columns: [t.jobId, t.n] })],
+)
+
+/**
  * A coupon (migration 0037_coupons; docs/offers.md, "Coupons"): `code` upper-case and unique, `kind`
  * flat (`amountPaise`) or percent (`percent`, capped by `maxDiscountPaise`), the minimum basket in
  * paise, an optional validity window, first order only, per-shopper and total use limits, an

@@ -21,7 +21,7 @@ import type { Storage } from '../../lib/storage.ts'
 import { illustrationStemOfKey } from '../../lib/illustration-store.ts'
 import type { Db } from '../../db/client.ts'
 import { illustrations } from '../../db/schema.ts'
-import { eq } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 
 export const UPLOAD_DONE = 'Upload done'
 export { IMAGE_URL_MAX_LENGTH, ImageUrlSchema, NOT_OUR_IMAGE }
@@ -63,6 +63,41 @@ export async function isStoredImage(storage: Storage, url: string, db?: Pick<Db,
     return rows.length > 0
   }
   return storage.exists(key)
+}
+
+/**
+ * Which of `urls` pass `isStoredImage`, for many at once (a slice of a catalogue import names a
+ * hundred): the drawn pictures in ONE read of `illustrations`, the files by `storage.exists`, 50 at a
+ * time. One statement instead of one per url keeps a slice's hold on the embedded database short
+ * (docs/decisions/0061-imports-as-jobs.md).
+ * @returns the urls that are stored images
+ */
+export async function storedImagesAmong(storage: Storage, urls: string[], db: Pick<Db, 'select'>): Promise<Set<string>> {
+  const stored = new Set<string>()
+  const byStem = new Map<string, string[]>()
+  const files: { url: string; key: string }[] = []
+  for (const url of new Set(urls)) {
+    const key = storage.keyFor(url)
+    if (!key || !isStoredImageKey(key)) continue
+    const stem = illustrationStemOfKey(key)
+    if (stem) byStem.set(stem, [...(byStem.get(stem) ?? []), url])
+    else files.push({ url, key })
+  }
+  if (byStem.size > 0) {
+    const rows = await db
+      .select({ id: illustrations.id })
+      .from(illustrations)
+      .where(inArray(illustrations.id, [...byStem.keys()]))
+    for (const { id } of rows) for (const url of byStem.get(id)!) stored.add(url)
+  }
+  for (let i = 0; i < files.length; i += 50) {
+    const batch = files.slice(i, i + 50)
+    const found = await Promise.all(batch.map((f) => storage.exists(f.key)))
+    batch.forEach((f, j) => {
+      if (found[j]) stored.add(f.url)
+    })
+  }
+  return stored
 }
 
 /**

@@ -3,7 +3,7 @@
  * bits"), on PGlite and on PostgreSQL with TEST_DATABASE_URL: after any write the bits of every store
  * equal `inventory` (stock > 0), kept by the deferred triggers at commit; a rolled-back write changes
  * nothing; a product numbered past a store's bits grows them; a bulk write with the triggers off is
- * made right by `refreshStockBits`; two transactions of one store crossing 0 at once both land; and
+ * made right by `refreshStockBits`, or for the products it wrote by `setStockBitsOf`; two transactions of one store crossing 0 at once both land; and
  * a search ranks by them.
  */
 import { sql } from 'drizzle-orm'
@@ -12,7 +12,7 @@ import type { Category } from '../../db/schema.ts'
 import { queryRows } from '../../db/query.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { SEEDED_DEFAULT_STORE, insertCategory, insertProduct, insertProducts, setStockIn } from '../../testing/fixtures.ts'
-import { bulkStockWrites, refreshStockBits } from './stock-bits.ts'
+import { bulkStockWrites, refreshStockBits, setStockBitsOf } from './stock-bits.ts'
 
 const KORAMANGALA = 'storeBlrKoramangala'
 let t: TestApp
@@ -128,6 +128,43 @@ describe('store availability bits', () => {
     // … and only for that transaction: the next write is followed again.
     await setStockIn(t.db, made[0]!.id, 7)
     expect(await bit(made[0]!.id)).toBe(true)
+  })
+
+  it('a bulk write with the triggers off is set right for the products it names by setStockBitsOf, the others left as they are', async () => {
+    const made = await insertProducts(
+      t.db,
+      Array.from({ length: 12 }, (_, i) => ({ name: `Bits Slice ${i}`, categoryIds: [shelf.id], stock: i % 2 === 0 ? 4 : 0 })),
+    )
+    // A product numbered past the store's bits (added after they were last written in full).
+    await t.db.execute(sql`select setval(pg_get_serial_sequence('products', 'stock_seq'), (select max(stock_seq) from products) + 300)`)
+    const [late] = await insertProducts(t.db, [{ name: 'Bits Slice Late', categoryIds: [shelf.id], stock: 0 }])
+    const named = [...made.slice(0, 8), late!]
+    const flipped = made.slice(8)
+    await t.db.transaction(async (tx) => {
+      await bulkStockWrites(tx)
+      // Every product's stock crosses 0: in stock becomes out, out becomes in.
+      for (const p of [...named, ...flipped]) {
+        await tx.execute(sql`update inventory set stock = case when stock > 0 then 0 else 9 end
+                             where store_id = ${SEEDED_DEFAULT_STORE} and product_id = ${p.id}`)
+      }
+      await tx.execute(sql`insert into inventory (store_id, product_id, stock) values (${SEEDED_DEFAULT_STORE}, ${late!.id}, 5)
+                           on conflict (store_id, product_id) do update set stock = 5`)
+      await setStockBitsOf(
+        tx,
+        SEEDED_DEFAULT_STORE,
+        named.map((p) => p.id),
+      )
+    })
+    // The named ones follow their stock, the late one included (the bits grew to its number) …
+    for (const [i, p] of made.slice(0, 8).entries()) expect(await bit(p.id)).toBe(i % 2 !== 0)
+    expect(await bit(late!.id)).toBe(true)
+    // … the ones not named still say what they said before the write …
+    for (const [i, p] of flipped.entries()) expect(await bit(p.id)).toBe((8 + i) % 2 === 0)
+    expect((await disagreements()).length).toBe(flipped.length)
+    // … and an empty list writes nothing.
+    await setStockBitsOf(t.db, SEEDED_DEFAULT_STORE, [])
+    await refreshStockBits(t.db)
+    expect(await disagreements()).toEqual([])
   })
 
   it('two transactions of one store selling out different products at once both land, without a deadlock', async () => {

@@ -6,7 +6,8 @@
  *
  * Deferred triggers on `inventory` keep the bits equal to the stock at every commit. A writer of
  * thousands of rows at once (the catalogue import, the bench) switches them off for its transaction
- * with `bulkStockWrites` and rebuilds the stores' bits with `refreshStockBits` before it commits.
+ * with `bulkStockWrites` and, before it commits, rebuilds the stores' bits with `refreshStockBits` or
+ * sets those of the products it wrote with `setStockBitsOf`.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
@@ -20,7 +21,7 @@ import type { Db } from '../../db/client.ts'
 export const storeInStock = (storeId: string): SQL =>
   sql`stock_bit((select b.in_stock || B'0' from store_stock_bits b where b.store_id = ${storeId}), p.stock_seq)`
 
-/** Switches the bit triggers off until the end of the transaction `tx`, which must then call `refreshStockBits`. */
+/** Switches the bit triggers off until the end of the transaction `tx`, which must then call `refreshStockBits` or `setStockBitsOf`. */
 export async function bulkStockWrites(tx: Pick<Db, 'execute'>): Promise<void> {
   await tx.execute(sql`select set_config('grocery.stock_bits_bulk', 'on', true)`)
 }
@@ -32,4 +33,17 @@ export async function bulkStockWrites(tx: Pick<Db, 'execute'>): Promise<void> {
 export async function refreshStockBits(db: Pick<Db, 'execute'>, storeIds?: string[]): Promise<void> {
   if (storeIds) for (const storeId of storeIds) await db.execute(sql`select refresh_store_stock_bits(${storeId})`)
   else await db.execute(sql`select refresh_store_stock_bits(s.id) from stores s`)
+}
+
+/**
+ * Sets the bits of `productIds` in `storeId` from their stock there as `db` sees it
+ * (api/db/functions/set_store_stock_bits.sql): one locked read and one write of the store's row, so a
+ * bulk write of a few hundred products (an import's slice) does not rebuild the whole string, which
+ * on the embedded database took about 60 ms per call for 18,000 products against about 2 ms.
+ * Products not named keep their bits. `db` may be a transaction.
+ */
+export async function setStockBitsOf(db: Pick<Db, 'execute'>, storeId: string, productIds: string[]): Promise<void> {
+  if (productIds.length === 0) return
+  // One array parameter (node-postgres and PGlite both send a JS array as a PostgreSQL array).
+  await db.execute(sql`select set_store_stock_bits(${storeId}, ${sql.param(productIds)}::text[])`)
 }

@@ -4,17 +4,19 @@
  * shows while the job runs; a run cut off between slices resumes from its checkpoint when pg-boss
  * retries it, writing every product once and one audit entry each; an apply needs a clean dry run
  * and happens once; a row that no longer applies fails the apply and writes nothing of its slice;
- * only an ADMIN may start or read a job, and a bad job id is a 400.
+ * only an ADMIN may start or read a job, and a bad job id is a 400. The file is stored in parts and
+ * read back whole (a job stored before the parts existed still runs); an apply tells the caches of
+ * its slices at most once a second and once at its end.
  */
 import { eq, like, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { auditLog, importJobs, products } from '../../db/schema.ts'
+import { auditLog, importJobParts, importJobs, products } from '../../db/schema.ts'
 import { registerJobs } from '../../jobs.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
 import { createAdmin, createShopper, createStaff, type SignedIn } from '../../testing/auth.ts'
 import { insertCategory, insertSubCategory, stockIn, storeTestImage } from '../../testing/fixtures.ts'
 import { CSV_COLUMNS, csvText } from './csv.ts'
-import { runImportJob } from './import-jobs.ts'
+import { IMPORT_INVALIDATE_EVERY_MS, IMPORT_PART_CHARS, partsOf, runImportJob } from './import-jobs.ts'
 
 let t: TestApp
 let admin: SignedIn
@@ -34,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => t?.close())
 
 /** `rows` new products of SKU prefix `prefix`; `bad` lines (1-based data rows) get an MRP that is not a number. */
-function file(prefix: string, rows: number, opts: { bad?: number[]; mrp?: number } = {}): string {
+function file(prefix: string, rows: number, opts: { bad?: number[]; mrp?: number; description?: (i: number) => string } = {}): string {
   const data = Array.from({ length: rows }, (_, i) => {
     const cells: Record<(typeof CSV_COLUMNS)[number], string> = {
       sku: `${prefix}-${i}`,
@@ -49,7 +51,7 @@ function file(prefix: string, rows: number, opts: { bad?: number[]; mrp?: number
       categories: 'Pantry',
       sub_categories: 'Spices',
       images: image,
-      description: `Product ${i}.`,
+      description: opts.description?.(i) ?? `Product ${i}.`,
       more_details: '',
       hsn: '',
     }
@@ -203,6 +205,63 @@ describe('import jobs', () => {
     expect(await productCount('TWICE')).toBe(30)
   })
 
+  it('stores a file of several parts and checks and applies it whole, Hindi and emoji across the cuts intact', async () => {
+    registerJobs(t.deps)
+    // Long descriptions with Devanagari and an emoji (a surrogate pair) so the cuts fall inside them.
+    const describe = (i: number) => `${'हल्दी पाउडर 🌶️ '.repeat(40)}${i}`
+    const text = file('PARTS', 400, { description: describe })
+    expect(text.length).toBeGreaterThan(2 * IMPORT_PART_CHARS)
+    const dryId = (await startDryRun(text)).body.data.id as string
+    const parts = await t.db.select().from(importJobParts).where(eq(importJobParts.jobId, dryId)).orderBy(importJobParts.n)
+    expect(parts.length).toBe(Math.ceil(text.length / IMPORT_PART_CHARS))
+    expect(parts.map((p) => p.content).join('')).toBe(text.replace(/^\uFEFF/, ''))
+    await t.deps.jobs.drain()
+    expect((await status(dryId)).body.data).toMatchObject({ status: 'done', errorCount: 0, counts: { rows: 400, created: 400 } })
+    await startApply(dryId)
+    await t.deps.jobs.drain()
+    const [last] = await t.db.select().from(products).where(eq(products.sku, 'PARTS-399'))
+    expect(last!.description).toBe(describe(399))
+    // Removed with its job.
+    await t.db.delete(importJobs).where(eq(importJobs.id, dryId))
+    expect(await t.db.$count(importJobParts, eq(importJobParts.jobId, dryId))).toBe(0)
+  })
+
+  it('still runs a job whose file was stored whole in its row (before the parts), and its apply', async () => {
+    registerJobs(t.deps)
+    const [legacy] = await t.db
+      .insert(importJobs)
+      .values({ mode: 'dry-run', content: file('LEGACY', 12), createdBy: admin.user.id })
+      .returning({ id: importJobs.id })
+    await t.deps.jobs.send('product.import', { importJobId: legacy!.id })
+    await t.deps.jobs.drain()
+    expect((await status(legacy!.id)).body.data).toMatchObject({ status: 'done', errorCount: 0, counts: { created: 12 } })
+    await startApply(legacy!.id)
+    await t.deps.jobs.drain()
+    expect(await productCount('LEGACY')).toBe(12)
+  })
+
+  it('tells the caches of an apply at most once a second and once more at its end', async () => {
+    registerJobs(t.deps)
+    const dryId = (await startDryRun(file('CACHED', 60))).body.data.id as string
+    await t.deps.jobs.drain()
+    const applyId = (await startApply(dryId)).body.data.id as string
+    const told: number[] = []
+    // An answer cached after the first notice (as a shopper's page would be, mid-apply) must not
+    // outlive the apply: the notice at the end drops it.
+    t.deps.cache.onInvalidate(() => {
+      if (told.push(Date.now()) === 1) void t.deps.cache.get('import-jobs-test', async () => 'mid-apply')
+    })
+    const started = Date.now()
+    await runImportJob(t.deps, applyId, { sliceRows: 10 })
+    const took = Date.now() - started
+    expect(await productCount('CACHED')).toBe(60)
+    // Six slices: told after the first, then at most once per IMPORT_INVALIDATE_EVERY_MS, and at the end.
+    expect(told.length).toBeGreaterThanOrEqual(2)
+    expect(told.length).toBeLessThanOrEqual(2 + Math.floor(took / IMPORT_INVALIDATE_EVERY_MS))
+    expect(told.length).toBeLessThan(6)
+    expect(await t.deps.cache.get('import-jobs-test', async () => 'after the apply')).toBe('after the apply')
+  })
+
   it('refuses anyone but an ADMIN, a bad job id and an unknown one', async () => {
     const text = file('AUTHZ', 2)
     expect((await t.call('product/import/jobs', { method: 'POST', body: form(text) })).status).toBe(401)
@@ -222,5 +281,23 @@ describe('import jobs', () => {
     latin1.append('file', new File([new Uint8Array([0x73, 0x6b, 0x75, 0x0a, 0xe9])], 'p.csv', { type: 'text/csv' }))
     expect((await t.call('product/import/jobs', { method: 'POST', body: latin1, token: admin.token })).status).toBe(400)
     expect(await t.db.$count(importJobs)).toBeGreaterThan(0)
+  })
+})
+
+describe('partsOf', () => {
+  it('cuts a text into parts that join to it, never inside a surrogate pair', () => {
+    expect(partsOf('')).toEqual([''])
+    expect(partsOf('abcdef', 4)).toEqual(['abcd', 'ef'])
+    expect(partsOf('abcdefgh', 4)).toEqual(['abcd', 'efgh'])
+    // '🌶' is two code units: a cut after 'abc' would split it, so the first part ends before it.
+    expect(partsOf('abc🌶def', 4)).toEqual(['abc', '🌶de', 'f'])
+    const text = 'हल्दी 🌶️ mirch '.repeat(1000)
+    const parts = partsOf(text, 333)
+    expect(parts.join('')).toBe(text)
+    for (const part of parts) {
+      expect(part.length).toBeLessThanOrEqual(333)
+      // Valid UTF-16 on its own: encodes without a replacement character.
+      expect(new TextDecoder().decode(new TextEncoder().encode(part))).toBe(part)
+    }
   })
 })

@@ -19,7 +19,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { and, eq, getTableColumns, lt } from 'drizzle-orm'
 import type { AppDeps } from '../../deps.ts'
-import { importJobs } from '../../db/schema.ts'
+import { importJobParts, importJobs } from '../../db/schema.ts'
 import { Conflict, NotFound } from '../../lib/errors.ts'
 import { decodeCsv } from '../../lib/csv-cells.ts'
 import { IMPORT_ERRORS_MAX, type ImportCounts, type ImportError, type ImportJob } from '../../../contract/product-import.ts'
@@ -34,6 +34,20 @@ import { IMPORT_UPLOAD_TTL_MS, planRows, writePlanned } from './import.ts'
  * "Imports as jobs" (figures there, measured with scripts/bench-import.ts).
  */
 export const IMPORT_SLICE_ROWS = 100
+/**
+ * At most how often an apply tells the caches (the API's answers, the storefront's pages) that the
+ * catalogue changed, in ms. Each time drops every cached page, so every shopper's next page is
+ * rendered again; once per slice (about ten a second) left the shop without a page cache for the
+ * whole import. A page may show a product as it was before the last second's slices; the cart and
+ * the order read prices and stock from the database, never from a cached page.
+ */
+export const IMPORT_INVALIDATE_EVERY_MS = 1000
+/**
+ * Rows per statement of a slice's writes (products, their links), with a turn of the event loop
+ * between statements: a statement inserting 100 new products with their search rows held the
+ * embedded database, and with it the server's thread, 75-140 ms; 50 halves that.
+ */
+export const IMPORT_WRITE_ROWS = 50
 /** How long a finished import job (and its file) is kept: 7 days, then removed when the next one starts. */
 export const IMPORT_JOB_KEEP_MS = 7 * 24 * 60 * 60 * 1000
 
@@ -94,6 +108,49 @@ function answerOf(row: Omit<Row, 'content'>, applyJobId: string | null): ImportJ
   }
 }
 
+/**
+ * Characters of the file per `import_job_parts` row (128 Ki UTF-16 code units, at most 384 KiB as
+ * UTF-8): storing or reading one part is one short statement (about 10 ms on the embedded database).
+ */
+export const IMPORT_PART_CHARS = 128 * 1024
+
+/**
+ * `text` cut into parts of at most `size` (IMPORT_PART_CHARS) code units, never between the two halves
+ * of a surrogate pair (a lone half is not valid UTF-8 and PostgreSQL would refuse the part). Joined,
+ * the parts are `text`; an empty text is one empty part.
+ */
+export function partsOf(text: string, size: number = IMPORT_PART_CHARS): string[] {
+  const parts: string[] = []
+  let at = 0
+  do {
+    let end = Math.min(text.length, at + size)
+    const last = text.charCodeAt(end - 1)
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--
+    parts.push(text.slice(at, end))
+    at = end
+  } while (at < text.length)
+  return parts
+}
+
+/**
+ * The file of the import job `jobId`: its parts in order, one statement each with a turn of the event
+ * loop before it; a job stored before migration 0049_import_job_parts has none, and its file is what
+ * `legacy` answers (its `import_jobs.content`; null when that row is gone).
+ */
+async function readJobFile(db: AppDeps['db'], jobId: string, legacy: () => Promise<string | null>): Promise<string | null> {
+  const parts: string[] = []
+  for (;;) {
+    await yieldToEventLoop()
+    const [part] = await db
+      .select({ content: importJobParts.content })
+      .from(importJobParts)
+      .where(and(eq(importJobParts.jobId, jobId), eq(importJobParts.n, parts.length)))
+    if (!part) break
+    parts.push(part.content)
+  }
+  return parts.length > 0 ? parts.join('') : legacy()
+}
+
 /** Every column but the file. */
 const { content: _content, ...STATUS_COLUMNS } = getTableColumns(importJobs)
 
@@ -106,9 +163,17 @@ const { content: _content, ...STATUS_COLUMNS } = getTableColumns(importJobs)
  */
 export async function startImportDryRun(deps: ImportJobDeps, bytes: Uint8Array, userId: string): Promise<ImportJob> {
   const content = decodeCsv(bytes)
+  // A turn of the event loop between the steps of the upload (reading the body, decoding it, each
+  // statement): on the embedded database they would otherwise run as one block of 0.2 s and more.
+  await yieldToEventLoop()
   await deps.db.delete(importJobs).where(lt(importJobs.createdAt, new Date(Date.now() - IMPORT_JOB_KEEP_MS)))
   const row = await deps.db.transaction(async (tx) => {
-    const [row] = await tx.insert(importJobs).values({ mode: 'dry-run', content, createdBy: userId }).returning(STATUS_COLUMNS)
+    await yieldToEventLoop()
+    const [row] = await tx.insert(importJobs).values({ mode: 'dry-run', content: '', createdBy: userId }).returning(STATUS_COLUMNS)
+    for (const [n, part] of partsOf(content).entries()) {
+      await yieldToEventLoop()
+      await tx.insert(importJobParts).values({ jobId: row!.id, n, content: part })
+    }
     await deps.jobs.send('product.import', { importJobId: row!.id }, { tx })
     return row!
   })
@@ -199,22 +264,28 @@ function withErrors(row: Pick<Row, 'errors' | 'errorCount'>, more: ImportError[]
  */
 export async function runImportJob(deps: ImportJobDeps, id: string, opts: RunImportOptions = {}): Promise<void> {
   const sliceRows = opts.sliceRows ?? IMPORT_SLICE_ROWS
+  // A turn of the event loop before each statement here too (see `yielding`): the file is megabytes.
+  await yieldToEventLoop()
   const [job] = await deps.db.select().from(importJobs).where(eq(importJobs.id, id))
   if (!job || job.status === 'done' || job.status === 'failed') return
+  await yieldToEventLoop()
   await deps.db
     .update(importJobs)
     .set({ status: 'running', startedAt: job.startedAt ?? new Date(), updatedAt: new Date() })
     .where(eq(importJobs.id, id))
 
   // An apply reads the file of the dry run it applies.
-  const [checked] = job.checkedJobId
-    ? await deps.db.select({ content: importJobs.content }).from(importJobs).where(eq(importJobs.id, job.checkedJobId))
-    : [{ content: job.content }]
-  if (!checked) {
+  const content = await readJobFile(deps.db, job.checkedJobId ?? job.id, async () => {
+    if (!job.checkedJobId) return job.content
+    const [checked] = await deps.db.select({ content: importJobs.content }).from(importJobs).where(eq(importJobs.id, job.checkedJobId))
+    return checked?.content ?? null
+  })
+  if (content === null) {
     await failImportJob(deps, id, IMPORT_CHECK_EXPIRED)
     return
   }
-  const file = await readProductCsv(checked.content)
+  await yieldToEventLoop()
+  const file = await readProductCsv(content)
   if (file.errors.length > 0) {
     // The header or the whole file is wrong: the dry run's answer is that error (an apply cannot get here: its dry run was clean).
     await deps.db
@@ -237,70 +308,88 @@ export async function runImportJob(deps: ImportJobDeps, id: string, opts: RunImp
 
   let state = { rowsDone: job.rowsDone, counts: job.counts, errors: job.errors, errorCount: job.errorCount }
   let slices = 0
-  while (state.rowsDone < total) {
-    if (opts.maxSlices !== undefined && slices >= opts.maxSlices) return
-    slices++
-    // Between slices the event loop answers whatever waited: health checks, shoppers' requests.
-    await yieldToEventLoop()
-    const start = state.rowsDone
-    const slice = file.records.slice(start, start + sliceRows)
-    const checked = checkRecords(file, slice)
-    const done = start + slice.length
-
-    if (job.mode === 'dry-run') {
-      const plan = await planRows(deps, yielding(deps.db), checked.rows, firstLines)
-      const errors = [...checked.errors, ...plan.errors].sort((a, b) => a.line - b.line)
-      const next = { rowsDone: done, counts: addCounts(state.counts, { ...plan.counts, rows: slice.length }), ...withErrors(state, errors) }
-      // Only from the checkpoint this run read: another runner past it means this one stops.
-      const moved = await deps.db
-        .update(importJobs)
-        .set({ ...next, updatedAt: new Date() })
-        .where(and(eq(importJobs.id, id), eq(importJobs.rowsDone, start)))
-        .returning({ id: importJobs.id })
-      if (moved.length === 0) return
-      state = next
-      continue
-    }
-
-    const outcome = await deps.db.transaction(async (tx) => {
-      const [locked] = await tx
-        .select({ rowsDone: importJobs.rowsDone, status: importJobs.status })
-        .from(importJobs)
-        .where(eq(importJobs.id, id))
-        .for('update')
-      if (!locked || locked.status !== 'running' || locked.rowsDone !== start) return { kind: 'taken' as const }
-      const plan = await planRows(deps, yielding(tx), checked.rows, firstLines)
-      const errors = [...checked.errors, ...plan.errors].sort((a, b) => a.line - b.line)
-      if (errors.length > 0) return { kind: 'refused' as const, errors }
-      const dropped = await writePlanned(yielding(tx), plan.planned, job.createdBy)
-      const next = { rowsDone: done, counts: addCounts(state.counts, { ...plan.counts, rows: slice.length }) }
-      await tx
-        .update(importJobs)
-        .set({ ...next, updatedAt: new Date() })
-        .where(eq(importJobs.id, id))
-      return { kind: 'written' as const, dropped, next }
-    })
-    if (outcome.kind === 'taken') return
-    if (outcome.kind === 'refused') {
-      const firstLine = outcome.errors[0]!.line
-      await deps.db
-        .update(importJobs)
-        .set({
-          status: 'failed',
-          ...withErrors(state, outcome.errors),
-          message:
-            start === 0
-              ? 'The file no longer applies (the catalogue changed since the check): nothing was written; check it again'
-              : `The file no longer applies from line ${firstLine} (the catalogue changed since the check): the ${start} rows before were written; check the file again`,
-          finishedAt: new Date(),
-          updatedAt: new Date(),
-        })
-        .where(eq(importJobs.id, id))
-      return
-    }
+  // The caches are told of the written slices at most once every IMPORT_INVALIDATE_EVERY_MS, and once
+  // more however the run ends (finished, refused, taken over, failed).
+  let pending = false
+  let invalidatedAt = 0
+  const invalidate = () => {
     deps.cache.invalidate()
-    await releaseImages(deps, outcome.dropped)
-    state = { ...state, ...outcome.next }
+    pending = false
+    invalidatedAt = Date.now()
+  }
+  try {
+    while (state.rowsDone < total) {
+      if (opts.maxSlices !== undefined && slices >= opts.maxSlices) return
+      slices++
+      // Between slices the event loop answers whatever waited: health checks, shoppers' requests.
+      await yieldToEventLoop()
+      const start = state.rowsDone
+      const slice = file.records.slice(start, start + sliceRows)
+      const checked = checkRecords(file, slice)
+      const done = start + slice.length
+
+      if (job.mode === 'dry-run') {
+        const plan = await planRows(deps, yielding(deps.db), checked.rows, firstLines)
+        const errors = [...checked.errors, ...plan.errors].sort((a, b) => a.line - b.line)
+        const next = {
+          rowsDone: done,
+          counts: addCounts(state.counts, { ...plan.counts, rows: slice.length }),
+          ...withErrors(state, errors),
+        }
+        // Only from the checkpoint this run read: another runner past it means this one stops.
+        const moved = await deps.db
+          .update(importJobs)
+          .set({ ...next, updatedAt: new Date() })
+          .where(and(eq(importJobs.id, id), eq(importJobs.rowsDone, start)))
+          .returning({ id: importJobs.id })
+        if (moved.length === 0) return
+        state = next
+        continue
+      }
+
+      const outcome = await deps.db.transaction(async (tx) => {
+        const [locked] = await tx
+          .select({ rowsDone: importJobs.rowsDone, status: importJobs.status })
+          .from(importJobs)
+          .where(eq(importJobs.id, id))
+          .for('update')
+        if (!locked || locked.status !== 'running' || locked.rowsDone !== start) return { kind: 'taken' as const }
+        const plan = await planRows(deps, yielding(tx), checked.rows, firstLines)
+        const errors = [...checked.errors, ...plan.errors].sort((a, b) => a.line - b.line)
+        if (errors.length > 0) return { kind: 'refused' as const, errors }
+        const dropped = await writePlanned(yielding(tx), plan.planned, job.createdBy, IMPORT_WRITE_ROWS)
+        const next = { rowsDone: done, counts: addCounts(state.counts, { ...plan.counts, rows: slice.length }) }
+        await tx
+          .update(importJobs)
+          .set({ ...next, updatedAt: new Date() })
+          .where(eq(importJobs.id, id))
+        return { kind: 'written' as const, dropped, next }
+      })
+      if (outcome.kind === 'taken') return
+      if (outcome.kind === 'refused') {
+        const firstLine = outcome.errors[0]!.line
+        await deps.db
+          .update(importJobs)
+          .set({
+            status: 'failed',
+            ...withErrors(state, outcome.errors),
+            message:
+              start === 0
+                ? 'The file no longer applies (the catalogue changed since the check): nothing was written; check it again'
+                : `The file no longer applies from line ${firstLine} (the catalogue changed since the check): the ${start} rows before were written; check the file again`,
+            finishedAt: new Date(),
+            updatedAt: new Date(),
+          })
+          .where(eq(importJobs.id, id))
+        return
+      }
+      pending = true
+      if (Date.now() - invalidatedAt >= IMPORT_INVALIDATE_EVERY_MS) invalidate()
+      await releaseImages(deps, outcome.dropped)
+      state = { ...state, ...outcome.next }
+    }
+  } finally {
+    if (pending) invalidate()
   }
   await deps.db
     .update(importJobs)

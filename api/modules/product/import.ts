@@ -24,7 +24,7 @@ import { IMPORT_ERRORS_MAX, type ImportAnswer, type ImportCounts, type ImportErr
 import { MoreDetailsSchema } from '../../../contract/product.ts'
 import { withoutIllustrationsBesidePhotos } from '../../../contract/images.ts'
 import type { CatalogWriteDeps } from '../category/service.ts'
-import { isStoredImage, releaseImages } from '../file/service.ts'
+import { releaseImages, storedImagesAmong } from '../file/service.ts'
 import {
   BRAND_KEY,
   checkRecords,
@@ -36,7 +36,7 @@ import {
   type RowFields,
 } from './csv.ts'
 import { defaultStoreId, stockOf, writeStock } from './stock.ts'
-import { bulkStockWrites, refreshStockBits } from '../inventory/stock-bits.ts'
+import { bulkStockWrites, setStockBitsOf } from '../inventory/stock-bits.ts'
 import { recordAudit, type ActorDeps } from '../../lib/audit.ts'
 import { productAuditEntries, productAuditValues } from './audit.ts'
 
@@ -101,8 +101,13 @@ export interface ImportPlan {
   planned: Planned[]
 }
 
-/** A list as one JSON parameter, read back as a set of rows (jsonb_array_elements_text). */
-const jsonList = (items: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(items)}::jsonb))`
+/**
+ * A list as one `text[]` parameter, for `column = any(…)`: the planner probes the column's index
+ * once per element, where `in (select jsonb_array_elements_text(…))` ORed with a second list read the
+ * whole products table (measured on the embedded database, 10,000 products: 6.5 ms against 30 ms per
+ * slice of 100).
+ */
+const textList = (items: string[]) => sql`${sql.param(items)}::text[]`
 
 async function currentProducts(db: Tx, skus: string[], ids: string[]): Promise<Current[]> {
   if (skus.length === 0 && ids.length === 0) return []
@@ -114,7 +119,7 @@ async function currentProducts(db: Tx, skus: string[], ids: string[]): Promise<C
                coalesce((select array_agg(l.category_id order by l.position, l.category_id) from product_categories l where l.product_id = p.id), '{}') as "categoryIds",
                coalesce((select array_agg(l.sub_category_id order by l.position, l.sub_category_id) from product_sub_categories l where l.product_id = p.id), '{}') as "subCategoryIds"
         from products p
-        where p.sku in ${jsonList(skus)} or p.id in ${jsonList(ids)}`,
+        where p.sku = any(${textList(skus)}) or p.id = any(${textList(ids)})`,
   )
 }
 
@@ -156,17 +161,10 @@ async function subCategoryLookup(db: Tx): Promise<Map<string, { id: string; name
   return byName
 }
 
-/** Which of `urls` are not the store's stored images (checked 50 at a time). */
+/** Which of `urls` are not the store's stored images (file/service.ts `storedImagesAmong`). */
 async function missingImages(deps: Pick<CatalogWriteDeps, 'storage'>, urls: string[], db: Tx): Promise<Set<string>> {
-  const missing = new Set<string>()
-  for (let i = 0; i < urls.length; i += 50) {
-    const batch = urls.slice(i, i + 50)
-    const found = await Promise.all(batch.map((url) => isStoredImage(deps.storage, url, db)))
-    batch.forEach((url, j) => {
-      if (!found[j]) missing.add(url)
-    })
-  }
-  return missing
+  const stored = await storedImagesAmong(deps.storage, urls, db)
+  return new Set(urls.filter((url) => !stored.has(url)))
 }
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i])
@@ -387,14 +385,13 @@ const chunk = <T>(items: T[], size: number) =>
  * rows in one update did not finish in ten minutes, in batches of 500 they take seconds.
  */
 export const IMPORT_BATCH = 500
-const BATCH = IMPORT_BATCH
 
 /** New products in one write beyond which the table's statistics are refreshed before their stock is written. */
 const ANALYZE_AFTER_ROWS = 1000
 
 /** `actor`: who applies the import (user id; null: the command line), kept as the rows' `edited_by`. */
-async function insertProducts(tx: Tx, targets: Target[], actor: string | null): Promise<void> {
-  for (const batch of chunk(targets, BATCH)) {
+async function insertProducts(tx: Tx, targets: Target[], actor: string | null, batchRows: number): Promise<void> {
+  for (const batch of chunk(targets, batchRows)) {
     const rows = batch.map((t) => ({
       ...t,
       // The search's copies of the links, as the link tables' triggers would write them (migration
@@ -429,8 +426,8 @@ async function insertProducts(tx: Tx, targets: Target[], actor: string | null): 
 }
 
 /** As insertProducts; the rows are marked changed by a person, so no data fix touches them (api/db/seed/data-fixes.ts). */
-async function updateProducts(tx: Tx, targets: Target[], actor: string | null): Promise<void> {
-  for (const batch of chunk(targets, BATCH)) {
+async function updateProducts(tx: Tx, targets: Target[], actor: string | null, batchRows: number): Promise<void> {
+  for (const batch of chunk(targets, batchRows)) {
     await tx.execute(
       sql`update products p set sku = v.sku, name = v.name, unit = v.unit, price = v.mrp, selling_price = v."sellingPrice",
                  discount = v.discount, publish = v.publish, image = array(select jsonb_array_elements_text(v.image)),
@@ -443,11 +440,11 @@ async function updateProducts(tx: Tx, targets: Target[], actor: string | null): 
   }
 }
 
-async function replaceLinks(tx: Tx, targets: Target[]): Promise<void> {
-  for (const batch of chunk(targets, BATCH)) {
+async function replaceLinks(tx: Tx, targets: Target[], batchRows: number): Promise<void> {
+  for (const batch of chunk(targets, batchRows)) {
     const ids = batch.map((t) => t.id)
-    await tx.execute(sql`delete from product_categories where product_id in ${jsonList(ids)}`)
-    await tx.execute(sql`delete from product_sub_categories where product_id in ${jsonList(ids)}`)
+    await tx.execute(sql`delete from product_categories where product_id = any(${textList(ids)})`)
+    await tx.execute(sql`delete from product_sub_categories where product_id = any(${textList(ids)})`)
     const categoryLinks = batch.flatMap((t) => t.categoryIds.map((id, position) => ({ p: t.id, c: id, position })))
     const subLinks = batch.flatMap((t) => t.subCategoryIds.map((id, position) => ({ p: t.id, c: id, position })))
     if (categoryLinks.length > 0) {
@@ -471,39 +468,45 @@ async function replaceLinks(tx: Tx, targets: Target[]): Promise<void> {
  * file at once (`applyImport`) or one slice of it (./import-jobs.ts), always inside the caller's
  * transaction.
  * @param actor who applies (user id; null: the command line), kept as the rows' `edited_by`
+ * @param batchRows rows per statement (IMPORT_BATCH; an import job's slice writes smaller ones)
  * @returns the image urls the updated products no longer show (to release after the commit)
  */
-export async function writePlanned(tx: Tx, planned: Planned[], actor: string | null): Promise<string[]> {
+export async function writePlanned(tx: Tx, planned: Planned[], actor: string | null, batchRows: number = IMPORT_BATCH): Promise<string[]> {
   const created = planned.filter((p) => p.kind === 'created')
   const changed = planned.filter((p) => p.kind === 'updated')
   const changedIds = changed.map((p) => p.target.id)
   const before = await productAuditValues(tx, changedIds)
-  const stockRows = created.length + changed.filter((p) => p.stockChanged).length
+  const stockIds = [...created, ...changed.filter((p) => p.stockChanged)].map((p) => p.target.id)
+  const stockRows = stockIds.length
   if (stockRows > 0) await bulkStockWrites(tx)
   await insertProducts(
     tx,
     created.map((p) => p.target),
     actor,
+    batchRows,
   )
   await updateProducts(
     tx,
     changed.filter((p) => p.fieldsChanged).map((p) => p.target),
     actor,
+    batchRows,
   )
   await replaceLinks(
     tx,
     [...created, ...changed.filter((p) => p.linksChanged)].map((p) => p.target),
+    batchRows,
   )
   await writeStock(
     tx,
     changed.filter((p) => p.stockChanged).map((p) => ({ productId: p.target.id, stock: p.target.stock })),
   )
   // The stores' availability bits once for the whole write instead of a deferred trigger per stock
-  // row at commit (measured on PGlite: 100 new products' triggers held the commit 0.3 s).
+  // row at commit (measured on PGlite: 100 new products' triggers held the commit 0.3 s), and only
+  // the written products' bits (a rebuild of the store's whole string cost 60 ms a slice).
   // Only the default store's: the only one whose stock an import writes.
   if (stockRows > 0) {
     const storeId = await defaultStoreId(tx)
-    await refreshStockBits(tx, storeId ? [storeId] : [])
+    if (storeId) await setStockBitsOf(tx, storeId, stockIds)
   }
   const ids = [...created.map((p) => p.target.id), ...changedIds]
   await recordAudit(tx, productAuditEntries(actor, 'import', ids, before, await productAuditValues(tx, ids)))
