@@ -13,6 +13,7 @@ import { HttpError } from './lib/errors.ts'
 import { DATABASE_UNAVAILABLE, describeFault, isConnectionFault, isPoolBusy, POOL_BUSY, statusForSqlState } from './lib/faults.ts'
 import { DEFAULT_JSON_BODY_MAX_BYTES } from './lib/validate.ts'
 import { createGate } from './lib/gate.ts'
+import { createTraffic } from './lib/traffic.ts'
 import { createCatalogCache } from './lib/cache.ts'
 import { createDiskStorage } from './lib/storage.ts'
 import { logger as defaultLogger } from '../server-shared/logger.ts'
@@ -83,6 +84,7 @@ export function resolveDeps(opts: AppOptions): AppDeps {
     jsonBodyMaxBytes: DEFAULT_JSON_BODY_MAX_BYTES,
     allowedOrigins: [],
     searchGate: createGate(2, 64),
+    traffic: createTraffic(),
     commerce: DEFAULT_COMMERCE,
     invoice: DEFAULT_INVOICE,
     checkAnswers: false,
@@ -101,6 +103,8 @@ export function createApp(opts: AppOptions) {
   // First, so a preflight is answered before anything else and every answer, errors included, carries
   // the CORS headers of a listed origin (api/lib/cors.ts).
   app.use('*', corsForListedOrigins(deps.allowedOrigins))
+  // Counted from here on, so an import's slices wait for the requests being answered (api/lib/traffic.ts).
+  app.use('*', deps.traffic.middleware)
   if (deps.publicUrl) app.use('*', absoluteImageUrls(deps.publicUrl))
   if (deps.checkAnswers) app.use('*', checkAnswers(app))
 

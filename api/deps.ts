@@ -6,6 +6,7 @@
 import type { AssociationThresholds } from './modules/recommend/thresholds.ts'
 import type { Db } from './db/client.ts'
 import type { Gate } from './lib/gate.ts'
+import type { Traffic } from './lib/traffic.ts'
 import type { CatalogCache } from './lib/cache.ts'
 import type { Storage } from './lib/storage.ts'
 import type { Logger } from '../server-shared/logger.ts'
@@ -94,6 +95,8 @@ export interface AppDeps {
   allowedOrigins: string[]
   /** How many searches the cache cannot answer may query the database at once (api/lib/gate.ts). */
   searchGate: Gate
+  /** The API requests in flight in this process, for background work that waits for a quiet moment (api/lib/traffic.ts). */
+  traffic: Traffic
   /** Cart and delivery rules (api/config.ts). */
   commerce: CommerceSettings
   /** The association-rule thresholds (api/modules/recommend/thresholds.ts); the defaults when absent. */

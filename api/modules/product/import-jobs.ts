@@ -29,25 +29,35 @@ import { checkRecords, firstLinesOf, readProductCsv } from './csv.ts'
 import { IMPORT_UPLOAD_TTL_MS, planRows, writePlanned } from './import.ts'
 
 /**
- * Data rows per slice. Each slice's statements hold the embedded database, and with it the server's
- * thread, for their whole run: 250 rows kept every pause under the 200 ms goal of docs/product-csv.md,
- * "Imports as jobs" (figures there, measured with scripts/bench-import.ts).
+ * Data rows per slice. On the embedded database a slice's transaction holds the database, so a
+ * shopper's query waits for at most one slice: 50 rows (written 25 a statement) kept shoppers' pages
+ * at a p99 of 34 ms during a 10,000-row apply of the real catalogue (15 ms without an import) and
+ * the apply at 13.7 s; 100 rows gave 95 ms and 10 s (docs/decisions/0061-imports-as-jobs.md).
  */
-export const IMPORT_SLICE_ROWS = 100
+export const IMPORT_SLICE_ROWS = 50
 /**
  * At most how often an apply tells the caches (the API's answers, the storefront's pages) that the
- * catalogue changed, in ms. Each time drops every cached page, so every shopper's next page is
- * rendered again; once per slice (about ten a second) left the shop without a page cache for the
- * whole import. A page may show a product as it was before the last second's slices; the cart and
- * the order read prices and stock from the database, never from a cached page.
+ * catalogue changed while it runs, in ms; it always tells them once more when it ends. Each notice
+ * drops every cached page, so every page a shopper asks for next is rendered again: once per slice
+ * (ten a second) left the shop without its page cache for the whole import, and every 5 s still
+ * queued the renders of every page behind the slices (shoppers' p99 2 s). So an import of up to
+ * 30 s shows on the pages when it ends, a longer one every 30 s. Until then a page may show a
+ * product as it was; the cart and the order read prices and stock from the database, never from a
+ * cached page.
  */
-export const IMPORT_INVALIDATE_EVERY_MS = 1000
+export const IMPORT_INVALIDATE_EVERY_MS = 30_000
 /**
  * Rows per statement of a slice's writes (products, their links), with a turn of the event loop
  * between statements: a statement inserting 100 new products with their search rows held the
- * embedded database, and with it the server's thread, 75-140 ms; 50 halves that.
+ * embedded database, and with it the server's thread, 75-140 ms; 25 rows about a quarter of that.
  */
-export const IMPORT_WRITE_ROWS = 50
+export const IMPORT_WRITE_ROWS = 25
+/**
+ * The longest a slice waits for the API requests in flight to end before it starts, in ms
+ * (api/lib/traffic.ts): shoppers' requests go first, and under constant traffic a 100-slice import
+ * is at most 10 s longer.
+ */
+export const IMPORT_QUIET_WAIT_MS = 100
 /** How long a finished import job (and its file) is kept: 7 days, then removed when the next one starts. */
 export const IMPORT_JOB_KEEP_MS = 7 * 24 * 60 * 60 * 1000
 
@@ -59,7 +69,7 @@ export const IMPORT_CHECK_EXPIRED = 'This check is older than a day: check the f
 export const IMPORT_STOPPED = 'The import stopped after repeated failures: check the file again'
 
 /** What the import jobs need: the catalogue's writes and the job queue. */
-export type ImportJobDeps = CatalogWriteDeps & Pick<AppDeps, 'jobs'>
+export type ImportJobDeps = CatalogWriteDeps & Pick<AppDeps, 'jobs' | 'traffic'>
 
 type Row = typeof importJobs.$inferSelect
 type Tx = Parameters<typeof planRows>[1]
@@ -311,7 +321,7 @@ export async function runImportJob(deps: ImportJobDeps, id: string, opts: RunImp
   // The caches are told of the written slices at most once every IMPORT_INVALIDATE_EVERY_MS, and once
   // more however the run ends (finished, refused, taken over, failed).
   let pending = false
-  let invalidatedAt = 0
+  let invalidatedAt = Date.now()
   const invalidate = () => {
     deps.cache.invalidate()
     pending = false
@@ -321,8 +331,10 @@ export async function runImportJob(deps: ImportJobDeps, id: string, opts: RunImp
     while (state.rowsDone < total) {
       if (opts.maxSlices !== undefined && slices >= opts.maxSlices) return
       slices++
-      // Between slices the event loop answers whatever waited: health checks, shoppers' requests.
+      // Between slices the event loop answers whatever waited (health checks), and the slice waits
+      // for the shoppers' requests being answered to end first (at most IMPORT_QUIET_WAIT_MS).
       await yieldToEventLoop()
+      await deps.traffic.quiet(IMPORT_QUIET_WAIT_MS)
       const start = state.rowsDone
       const slice = file.records.slice(start, start + sliceRows)
       const checked = checkRecords(file, slice)
