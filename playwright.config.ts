@@ -3,7 +3,8 @@
  * (docs/stack.md, "Playwright and Chromium": never `npx playwright install`). Every test runs twice, once per project:
  * "js" (JavaScript on) and "no-js" (JavaScript off, the server-rendered forms and links alone).
  *
- * The Lighthouse check runs alone afterwards, in a third project, "quiet".
+ * The Lighthouse check runs alone afterwards, in a third project, "quiet", and the import under a
+ * shopper's load after it, in a fourth, "quiet-import".
  *
  * The web servers are scripts/e2e-server.mjs, one per worker (tests/e2e/servers.ts): each a fresh
  * DATA_DIR and the production build (made by `npm test` before Playwright, scripts/test-all.mjs), so
@@ -34,7 +35,11 @@ export const launchOptions = {
 }
 
 /** Specs timed on the main thread (Lighthouse's Total Blocking Time): run in the "quiet" project only. */
-const QUIET_SPECS = /lighthouse\.spec\.ts$/
+const LIGHTHOUSE_SPECS = /lighthouse\.spec\.ts$/
+/** The import timed under a shopper's load: run in the "quiet-import" project only, after the Lighthouse check. */
+const IMPORT_LOAD_SPECS = /import-under-load\.spec\.ts$/
+/** Every timed test file, kept out of the two parallel projects. */
+const QUIET_SPECS = [LIGHTHOUSE_SPECS, IMPORT_LOAD_SPECS]
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -74,8 +79,16 @@ export default defineConfig({
       // Lighthouse's main-thread timings need a machine doing nothing else: it runs after the two
       // projects above have finished, alone (docs/decisions/0069-one-e2e-server-per-worker.md).
       name: 'quiet',
-      testMatch: QUIET_SPECS,
+      testMatch: LIGHTHOUSE_SPECS,
       dependencies: ['js', 'no-js'],
+      use: { ...devices['Desktop Chrome'], javaScriptEnabled: true, launchOptions },
+    },
+    {
+      // The 10,000-row import times /healthz and shoppers' pages: alone too, and after Lighthouse, whose
+      // pages it would otherwise change (tests/e2e/import-under-load.spec.ts).
+      name: 'quiet-import',
+      testMatch: IMPORT_LOAD_SPECS,
+      dependencies: ['quiet'],
       use: { ...devices['Desktop Chrome'], javaScriptEnabled: true, launchOptions },
     },
   ],
