@@ -1,8 +1,8 @@
 /**
  * The add-to-cart POST's cost, with the BFF and the API apart (`npm run bench`, or alone with
  * `BENCH_ONLY=cart`): two production processes of server.ts, the API on `port + 1` (its own
- * database) and the BFF on `port` with `API_URL` pointing at it (docs/scale-out.md, "API and BFF
- * apart"), so each one's CPU time is its own: read from /proc before and after each target
+ * database; an API host alone, `API_ONLY=1`, unless `BENCH_API_ONLY=0`) and the BFF on `port` with
+ * `API_URL` pointing at it (docs/scale-out.md, "API and BFF apart"), so each one's CPU time is its own: read from /proc before and after each target
  * (bench/measure.ts `cpuMs`) and divided by the requests answered. On PostgreSQL the database's
  * backends serving this bench's database (`pg_stat_activity`) are read the same way.
  *
@@ -130,7 +130,7 @@ async function onDatabase(
     ADMIN_PASSWORD: 'bench-only-admin-password',
   }
   const profileOf = (who: string) => (profileDir ? path.join(profileDir, `${label}-${who}`) : null)
-  // The API host as docs/scale-out.md deploys it apart: API_ONLY, no pages (BENCH_API_ONLY=0 serves both, as before).
+  // The API host as docs/scale-out.md, "API and BFF apart" deploys it: API_ONLY, no pages (BENCH_API_ONLY=0 serves both, as before).
   const apiOnly: Record<string, string> = process.env.BENCH_API_ONLY === '0' ? {} : { API_ONLY: '1' }
   const api = startServer(
     opts.port + 1,
