@@ -2,8 +2,8 @@
  * The add-to-cart POST's cost, with the BFF and the API apart (`npm run bench`, or alone with
  * `BENCH_ONLY=cart`): two production processes of server.ts, the API on `port + 1` (its own
  * database; an API host alone, `API_ONLY=1`, unless `BENCH_API_ONLY=0`) and the BFF on `port` with
- * `API_URL` pointing at it (docs/scale-out.md, "API and BFF apart"), so each one's CPU time is its own: read from /proc before and after each target
- * (bench/measure.ts `cpuMs`) and divided by the requests answered. On PostgreSQL the database's
+ * `API_URL` pointing at it (docs/scale-out.md, "API and BFF apart"), so each one's CPU time is its
+ * own: read from /proc before and after each target (bench/measure.ts `cpuMs`) and divided by the requests answered. On PostgreSQL the database's
  * backends serving this bench's database (`pg_stat_activity`) are read the same way.
  *
  * Targets, one after the other, 32 connections each (BENCH_CONNECTIONS, BENCH_DURATION):
