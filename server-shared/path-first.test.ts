@@ -100,7 +100,8 @@ describe('pathFirst', () => {
   })
 
   it("answers the path's requests itself, with the answer Express gives", async () => {
-    for (const headers of [{ 'accept-encoding': 'gzip' }, {}, { 'x-forwarded-for': '203.0.113.9, 198.51.100.7' }]) {
+    const cases: Array<Record<string, string>> = [{ 'accept-encoding': 'gzip' }, {}, { 'x-forwarded-for': '203.0.113.9, 198.51.100.7' }]
+    for (const headers of cases) {
       seen.length = 0
       const expected = await ask(viaExpress.base, '/api/cart/get', { headers })
       const got = await ask(viaFront.base, '/api/cart/get', { headers })
