@@ -5,9 +5,14 @@
  * the bundled real catalogue with its artwork (api/embedded.ts). With `API_URL` it is the BFF alone:
  * no database; images are fetched from the API host.
  *
+ * With `API_ONLY=1` it is an API host alone: the API, /uploads and the health routes, no pages
+ * (docs/decisions/0076-api-ahead-of-express.md). Wherever the API runs in the process, its requests
+ * are answered ahead of Express's router (server-shared/path-first.ts).
+ *
  * NODE_ENV=production serves build/; otherwise Vite runs in middleware mode for development.
  */
 import fs from 'node:fs'
+import http, { type IncomingMessage } from 'node:http'
 import path from 'node:path'
 import { EventEmitter } from 'node:events'
 import express from 'express'
@@ -23,7 +28,7 @@ import { serveStoredObject, uploadsForAllowedOrigins } from './api/lib/serve-upl
 import { logger } from './server-shared/logger.ts'
 import { describeFault } from './api/lib/faults.ts'
 import { clientIpMiddleware } from './api/lib/client-ip.ts'
-import { rejectUnknownMethods } from './api/lib/methods.ts'
+import { ALLOWED_METHODS, rejectUnknownMethods } from './api/lib/methods.ts'
 import { closeAfterTooLarge } from './api/lib/too-large.ts'
 import { closeConnectionsWhileDraining, createShutdown, tuneKeepAlive, type Lifecycle } from './api/lib/graceful.ts'
 import { securityHeaders } from './app/.server/security-headers.ts'
@@ -33,6 +38,7 @@ import { apiLoadContext, inProcessWiring, networkWiring, type ApiWiring } from '
 import { createCartCache } from './app/.server/cart-cache.ts'
 import { endOrderStreams } from './app/.server/order-stream.ts'
 import { productOfStockKey } from './contract/availability.ts'
+import { pathFirst, type FrontStep } from './server-shared/path-first.ts'
 
 const config = loadConfig()
 logger.level = config.logLevel
@@ -48,7 +54,9 @@ const embedded = config.apiUrl ? null : await startEmbeddedApi(config, logger)
 // In process, carts are kept in memory until the database's notice of a change to that cart
 // (app/.server/cart-cache.ts); a catalogue change (a price) drops them all, a stock move the whole
 // carts holding that product.
-const cartCache = embedded ? createCartCache({ notices: embedded.cartNotices }) : null
+// An API host alone (API_ONLY) renders no page: no cart cache to keep.
+const servesPages = !config.apiOnly
+const cartCache = embedded && servesPages ? createCartCache({ notices: embedded.cartNotices }) : null
 embedded?.deps.cache.onClear((change) => {
   if (change.kind === 'all') cartCache?.forget(null)
   else cartCache?.productsMoved(change.moved.map(productOfStockKey))
@@ -78,23 +86,30 @@ app.disable('x-powered-by')
 // X-Forwarded-For, or the socket; a client-sent X-Client-Ip is overwritten unless our own BFF
 // forwards it with API_INTERNAL_TOKEN.
 app.set('trust proxy', config.trustProxy)
-app.use(rejectUnknownMethods)
-// A 413 closes its connection instead of waiting for the rest of a body nobody reads (api/lib/too-large.ts).
-app.use(closeAfterTooLarge)
-app.use(clientIpMiddleware(config.apiInternalToken))
 // compression() wraps res.on only, so React's streaming 'drain' waits pile up on the zlib stream and
 // trip Node's default limit of 10 listeners (expressjs/compression#135); they are released when the
 // response ends, so a higher limit is the fix, not a leak.
 EventEmitter.defaultMaxListeners = 64
-// Server-sent events pass uncompressed: compression holds bytes back in its window
-// (expressjs/compression, "Server-Sent Events").
-app.use(
+// A method outside ALLOWED_METHODS is a 405 before anything else (api/lib/methods.ts); such a
+// request always goes through Express (`pathFirst` below takes only the allowed methods).
+app.use(rejectUnknownMethods)
+/**
+ * The steps every request of an allowed method passes next, in this order, whether Express runs them
+ * or the API's requests are answered ahead of it (`pathFirst` below): none of them needs Express.
+ */
+const frontSteps: FrontStep[] = [
+  // A 413 closes its connection instead of waiting for the rest of a body nobody reads (api/lib/too-large.ts).
+  closeAfterTooLarge,
+  clientIpMiddleware(config.apiInternalToken) as FrontStep,
+  // Server-sent events pass uncompressed: compression holds bytes back in its window
+  // (expressjs/compression, "Server-Sent Events").
   compression({
     filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
-  }),
-)
-app.use(securityHeaders)
-app.use(closeConnectionsWhileDraining(lifecycle))
+  }) as FrontStep,
+  securityHeaders as unknown as FrontStep,
+  closeConnectionsWhileDraining(lifecycle),
+]
+for (const step of frontSteps) app.use(step)
 
 // Liveness and readiness, as container orchestrators expect them apart: /healthz says the process
 // serves (no database round trip, so a slow database never gets a live process restarted);
@@ -135,9 +150,10 @@ if (config.exposeMetrics) {
 
 // Pages of the origins in API_ALLOWED_ORIGINS may show the stored images (api/lib/serve-upload.ts).
 app.use('/uploads', uploadsForAllowedOrigins(config.apiAllowedOrigins))
+const apiListener = embedded ? getRequestListener(embedded.api.fetch) : null
 if (embedded) {
-  const apiListener = getRequestListener(embedded.api.fetch)
-  app.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') ? apiListener(req, res) : next()))
+  // The targets the listener below does not take ahead of Express (an absolute-form one) still reach the API here.
+  app.use((req, res, next) => (req.path === '/api' || req.path.startsWith('/api/') ? apiListener!(req, res) : next()))
   // Stored images are content-addressed: their bytes never change, so they may be cached for a year.
   if (embedded.diskStorage)
     app.use('/uploads', express.static(path.join(config.dataDir, 'uploads'), { immutable: true, maxAge: '1y', index: false }))
@@ -149,7 +165,9 @@ if (embedded) {
   app.get('/uploads/:key', proxyUpload(config.apiUrl!))
 }
 
-if (isProduction) {
+if (!servesPages) {
+  // An API host alone: nothing else to serve (Express answers any other path 404).
+} else if (isProduction) {
   const clientDir = path.resolve('build/client')
   const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
   // One handler for the warm-up's renders and the page cache's.
@@ -220,7 +238,20 @@ if (isProduction) {
   })
 }
 
-const server = app.listen(config.port, () => {
+/**
+ * Express's own `req.ip` (proxy-addr over `X-Forwarded-For` with the app's `trust proxy`), for a
+ * request Express has not taken: its getter reads `app`, the headers and the socket only.
+ */
+const expressIp = Object.getOwnPropertyDescriptor(express.request, 'ip')!.get!
+const clientAddress = (req: IncomingMessage) =>
+  expressIp.call({ app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined
+// The API's requests skip Express's router and its request and response objects: the same steps,
+// then the API (server-shared/path-first.ts); the rest goes to Express.
+const listener = apiListener
+  ? pathFirst({ prefix: '/api', methods: ALLOWED_METHODS, steps: frontSteps, clientAddress, handler: apiListener, rest: app })
+  : app
+const server = http.createServer(listener)
+server.listen(config.port, () => {
   // The local paths as the embedded API opened them (api/config.ts `localPaths`); a BFF alone
   // keeps only its secrets under DATA_DIR.
   logger.info(

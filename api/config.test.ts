@@ -141,6 +141,16 @@ describe('loadConfig', () => {
     )
   })
 
+  it('reads API_ONLY (an API host alone, no pages) and refuses it together with API_URL', () => {
+    expect(loadConfig({ ...SECRETS }).apiOnly).toBe(false)
+    expect(loadConfig({ ...SECRETS, API_ONLY: '1' }).apiOnly).toBe(true)
+    expect(loadConfig({ ...SECRETS, API_ONLY: '0', API_URL: 'http://api.internal:3000' }).apiOnly).toBe(false)
+    expect(() => loadConfig({ ...SECRETS, API_ONLY: '1', API_URL: 'http://api.internal:3000' })).toThrow(
+      /API_ONLY: an API host alone cannot also call the API at API_URL/,
+    )
+    expect(() => loadConfig({ ...SECRETS, API_ONLY: 'yes' })).toThrow(/API_ONLY: must be 1 or 0/)
+  })
+
   it('fails with one message naming each bad variable and why, the grouped rules included', () => {
     let error: unknown
     try {

@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { parseTrustProxy } from './lib/client-ip.ts'
 import { parseOrigin } from './lib/cors.ts'
 import {
+  EnvError,
   flag,
   httpUrl,
   logLevel,
@@ -37,6 +38,11 @@ export interface ServerConfig {
   dataDir: string
   databaseUrl?: string
   apiUrl?: string
+  /**
+   * `API_ONLY=1`: the process is an API host alone (docs/scale-out.md, "API and BFF apart"): `/api`,
+   * `/uploads` and the health routes, no pages. Refused together with `API_URL`.
+   */
+  apiOnly: boolean
   jwtSecret: string
   sessionSecret: string
   smtpUrl?: string
@@ -440,6 +446,7 @@ export const ApiEnvSchema = z.object({
   SHUTDOWN_GRACE_MS: wholeNumber(0),
   LOG_LEVEL: logLevel,
   EXPOSE_METRICS: flag,
+  API_ONLY: flag,
   SMS_STORE_NAME: text,
 })
 
@@ -499,6 +506,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       parse: parseS3,
     },
   })
+  // An API host alone serves the API: a process that calls another API has none to serve.
+  if (e.API_ONLY === true && e.API_URL)
+    throw new EnvError([{ variable: 'API_ONLY', message: 'an API host alone cannot also call the API at API_URL: set one of them' }])
   const dataDir = path.resolve(e.DATA_DIR ?? './data')
   const isProduction = e.NODE_ENV === 'production'
   const secrets = readSecrets(env, dataDir, isProduction)
@@ -508,6 +518,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     apiUrl: e.API_URL,
+    apiOnly: e.API_ONLY === true,
     jwtSecret: secrets.jwtSecret,
     sessionSecret: secrets.sessionSecret,
     smtpUrl: e.SMTP_URL,

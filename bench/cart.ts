@@ -1,9 +1,9 @@
 /**
  * The add-to-cart POST's cost, with the BFF and the API apart (`npm run bench`, or alone with
  * `BENCH_ONLY=cart`): two production processes of server.ts, the API on `port + 1` (its own
- * database) and the BFF on `port` with `API_URL` pointing at it (docs/scale-out.md, "API and BFF
- * apart"), so each one's CPU time is its own: read from /proc before and after each target
- * (bench/measure.ts `cpuMs`) and divided by the requests answered. On PostgreSQL the database's
+ * database; an API host alone, `API_ONLY=1`, unless `BENCH_API_ONLY=0`) and the BFF on `port` with
+ * `API_URL` pointing at it (docs/scale-out.md, "API and BFF apart"), so each one's CPU time is its
+ * own: read from /proc before and after each target (bench/measure.ts `cpuMs`) and divided by the requests answered. On PostgreSQL the database's
  * backends serving this bench's database (`pg_stat_activity`) are read the same way.
  *
  * Targets, one after the other, 32 connections each (BENCH_CONNECTIONS, BENCH_DURATION):
@@ -130,9 +130,16 @@ async function onDatabase(
     ADMIN_PASSWORD: 'bench-only-admin-password',
   }
   const profileOf = (who: string) => (profileDir ? path.join(profileDir, `${label}-${who}`) : null)
+  // The API host as docs/scale-out.md, "API and BFF apart" deploys it: API_ONLY, no pages (BENCH_API_ONLY=0 serves both, as before).
+  const apiOnly: Record<string, string> = process.env.BENCH_API_ONLY === '0' ? {} : { API_ONLY: '1' }
   const api = startServer(
     opts.port + 1,
-    { ...shared, DATA_DIR: path.join(dataDir, 'api'), ...(db ? { DATABASE_URL: urlOfDatabase(db.serverUrl, db.name) } : {}) },
+    {
+      ...shared,
+      ...apiOnly,
+      DATA_DIR: path.join(dataDir, 'api'),
+      ...(db ? { DATABASE_URL: urlOfDatabase(db.serverUrl, db.name) } : {}),
+    },
     profileOf('api'),
   )
   const bff = startServer(opts.port, { ...shared, DATA_DIR: path.join(dataDir, 'bff'), API_URL: api.url }, profileOf('bff'))
@@ -304,15 +311,24 @@ function printTable(opts: CartBenchOptions, rows: Array<{ label: string; rows: C
   }
 }
 
-/** Each process's top self-time frames over the add-to-cart POST's window. */
+/**
+ * Each process's top self-time frames over the add-to-cart POST's window, and the API's over the API
+ * cart write's alone; each window in µs of the monotonic clock, for `bench/cpu-profile.ts <file> fromUs toUs`.
+ */
 function printProfiles(profileDir: string, rows: Array<{ label: string; rows: CpuRow[] }>): void {
   for (const { label, rows: measured } of rows) {
-    const post = measured[1]!
-    for (const who of ['bff', 'api']) {
+    const [, post, write] = measured
+    const windows: Array<[string, string, CpuRow | undefined]> = [
+      ['bff', 'the add-to-cart POST', post],
+      ['api', 'the add-to-cart POST', post],
+      ['api', 'the API cart write alone', write],
+    ]
+    for (const [who, target, row] of windows) {
       const file = profileIn(path.join(profileDir, `${label}-${who}`))
-      if (!file) continue
-      console.log(`\nCPU profile, ${label}, ${who.toUpperCase()} process, over the add-to-cart POST (${file}):\n`)
-      console.log(selfTimeTable(topSelfTime(file, post.window, 20)).join('\n'))
+      if (!file || !row) continue
+      const { fromUs, toUs } = row.window
+      console.log(`\nCPU profile, ${label}, ${who.toUpperCase()} process, over ${target} (${file} ${fromUs} ${toUs}):\n`)
+      console.log(selfTimeTable(topSelfTime(file, row.window, 20)).join('\n'))
     }
   }
 }
