@@ -31,8 +31,9 @@ import { IMPORT_UPLOAD_TTL_MS, planRows, writePlanned } from './import.ts'
 /**
  * Data rows per slice. On the embedded database a slice's transaction holds the database, so a
  * shopper's query waits for at most one slice: 50 rows (written 25 a statement) kept shoppers' pages
- * at a p99 of 34 ms during a 10,000-row apply of the real catalogue (15 ms without an import) and
- * the apply at 13.7 s; 100 rows gave 95 ms and 10 s (docs/decisions/0061-imports-as-jobs.md).
+ * at a p99 of 34-155 ms during a 10,000-row apply of the real catalogue (15-26 ms without an import),
+ * the apply at 13.0-13.7 s; 100 rows gave 95 ms and 10.2 s in one run
+ * (docs/decisions/0061-imports-as-jobs.md, "Shoppers first").
  */
 export const IMPORT_SLICE_ROWS = 50
 /**
@@ -54,8 +55,8 @@ export const IMPORT_INVALIDATE_EVERY_MS = 30_000
 export const IMPORT_WRITE_ROWS = 25
 /**
  * The longest a slice waits for the API requests in flight to end before it starts, in ms
- * (api/lib/traffic.ts): shoppers' requests go first, and under constant traffic a 100-slice import
- * is at most 10 s longer.
+ * (api/lib/traffic.ts): shoppers' requests go first, and under constant traffic a 10,000-row import
+ * (200 slices) is at most 20 s longer.
  */
 export const IMPORT_QUIET_WAIT_MS = 100
 /** How long a finished import job (and its file) is kept: 7 days, then removed when the next one starts. */
