@@ -22,7 +22,7 @@
  * Each such call of `queryRows` carries a one-line `// raw SQL: <reason>` comment above it, and
  * api/db/raw-queries.test.ts fails above a ceiling on their number or when a reason is missing.
  */
-import type { SQL } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from './db.ts'
 
 /**
@@ -35,3 +35,12 @@ export async function queryRows<T>(db: Pick<Db, 'execute'>, query: SQL): Promise
   const result = (await db.execute(query)) as unknown as { rows: T[] }
   return result.rows
 }
+
+/**
+ * A list of strings as ONE `text[]` parameter, for `column = any(${textList(ids)})`: node-postgres and
+ * PGlite both send a JS array as a PostgreSQL array, and the planner probes the column's index once
+ * per element (an import's slice: 6.5 ms where `in (select jsonb_array_elements_text(…))` ORed with
+ * a second list read the whole products table, 30 ms; docs/decisions/0061-imports-as-jobs.md,
+ * "Shoppers first"). Unlike a list of bound parameters, an empty list is still valid SQL.
+ */
+export const textList = (items: string[]): SQL => sql`${sql.param(items)}::text[]`

@@ -3,8 +3,9 @@
  * bits"), on PGlite and on PostgreSQL with TEST_DATABASE_URL: after any write the bits of every store
  * equal `inventory` (stock > 0), kept by the deferred triggers at commit; a rolled-back write changes
  * nothing; a product numbered past a store's bits grows them; a bulk write with the triggers off is
- * made right by `refreshStockBits`, or for the products it wrote by `setStockBitsOf`; two transactions of one store crossing 0 at once both land; and
- * a search ranks by them.
+ * made right by `refreshStockBits`, or for the products it wrote by `setStockBitsOf`; two
+ * transactions of one store crossing 0 at once both land, as do two bulk writes of one slice at once
+ * beside orders; and a search ranks by them.
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -180,6 +181,45 @@ describe('store availability bits', () => {
     await Promise.all([sellOut(a!.id, 50), sellOut(b!.id, 10)])
     expect(await bit(a!.id)).toBe(false)
     expect(await bit(b!.id)).toBe(false)
+    expect(await disagreements()).toEqual([])
+  })
+
+  it('bulk writes of one slice run twice at once and orders selling out other products meanwhile all land, without a deadlock', async () => {
+    const slice = await insertProducts(
+      t.db,
+      Array.from({ length: 8 }, (_, i) => ({ name: `Bits Slice Race ${i}`, categoryIds: [shelf.id], stock: 3 })),
+    )
+    const others = await insertProducts(
+      t.db,
+      Array.from({ length: 6 }, (_, i) => ({ name: `Bits Order Race ${i}`, categoryIds: [shelf.id], stock: 1 })),
+    )
+    // An import's slice: stock written with the triggers off, then its products' bits set, with a
+    // pause inside so the others run while it holds its rows.
+    const bulk = (stock: number, pauseMs: number) =>
+      t.db.transaction(async (tx) => {
+        await bulkStockWrites(tx)
+        for (const p of slice) {
+          await tx.execute(sql`update inventory set stock = ${stock} where store_id = ${SEEDED_DEFAULT_STORE} and product_id = ${p.id}`)
+        }
+        await new Promise((r) => setTimeout(r, pauseMs))
+        await setStockBitsOf(
+          tx,
+          SEEDED_DEFAULT_STORE,
+          slice.map((p) => p.id),
+        )
+      })
+    // Each buyer takes the last unit of another product (the deferred trigger writes the store's bits at commit).
+    const sellOut = (productId: string, pauseMs: number) =>
+      t.db.transaction(async (tx) => {
+        await tx.execute(sql`update inventory set stock = 0 where store_id = ${SEEDED_DEFAULT_STORE} and product_id = ${productId}`)
+        await new Promise((r) => setTimeout(r, pauseMs))
+      })
+    await Promise.all([bulk(0, 40), bulk(0, 10), ...others.map((p, i) => sellOut(p.id, i * 7))])
+    for (const p of [...slice, ...others]) expect(await bit(p.id)).toBe(false)
+    expect(await disagreements()).toEqual([])
+    // And back: the same slice twice restocking, while the sold-out products stay out.
+    await Promise.all([bulk(5, 25), bulk(5, 5)])
+    for (const p of slice) expect(await bit(p.id)).toBe(true)
     expect(await disagreements()).toEqual([])
   })
 

@@ -11,6 +11,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
+import { textList } from '../../db/query.ts'
 
 /**
  * True (SQL boolean) when the product aliased `p` has stock > 0 in store `storeId` by the bits. The
@@ -44,6 +45,5 @@ export async function refreshStockBits(db: Pick<Db, 'execute'>, storeIds?: strin
  */
 export async function setStockBitsOf(db: Pick<Db, 'execute'>, storeId: string, productIds: string[]): Promise<void> {
   if (productIds.length === 0) return
-  // One array parameter (node-postgres and PGlite both send a JS array as a PostgreSQL array).
-  await db.execute(sql`select set_store_stock_bits(${storeId}, ${sql.param(productIds)}::text[])`)
+  await db.execute(sql`select set_store_stock_bits(${storeId}, ${textList(productIds)})`)
 }

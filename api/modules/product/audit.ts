@@ -7,7 +7,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
-import { queryRows } from '../../db/query.ts'
+import { queryRows, textList } from '../../db/query.ts'
 import { changedFields, type AuditAction, type AuditEntry, type AuditValues } from '../../lib/audit.ts'
 import { stockOf } from './stock.ts'
 
@@ -27,7 +27,7 @@ export async function productAuditValues(db: Pick<Db, 'execute'>, ids: string[],
                p.discount::float8 as discount, ${stock} as stock, p.publish, p.description,
                coalesce((select array_agg(l.category_id order by l.position, l.category_id) from product_categories l where l.product_id = p.id), '{}') as category,
                coalesce((select array_agg(l.sub_category_id order by l.position, l.sub_category_id) from product_sub_categories l where l.product_id = p.id), '{}') as "subCategory"
-        from products p where p.id = any(${sql.param(ids)}::text[])`,
+        from products p where p.id = any(${textList(ids)})`,
   )
   // An entry names the MRP `price`, as the API and the entries already stored do (docs/product.md, "Audit trail").
   return new Map(rows.map(({ id, mrp, ...values }) => [id, { price: mrp, ...values }]))

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
-import { queryRows } from '../../db/query.ts'
+import { queryRows, textList } from '../../db/query.ts'
 import { categories, productImports, subCategories, subCategoryCategories } from '../../db/schema.ts'
 import { BadRequest, NotFound } from '../../lib/errors.ts'
 import { decodeCsv } from '../../lib/csv-cells.ts'
@@ -100,14 +100,6 @@ export interface ImportPlan {
   errors: ImportError[]
   planned: Planned[]
 }
-
-/**
- * A list as one `text[]` parameter, for `column = any(…)`: the planner probes the column's index
- * once per element, where `in (select jsonb_array_elements_text(…))` ORed with a second list read the
- * whole products table (measured on the embedded database, 10,000 products: 6.5 ms against 30 ms per
- * slice of 100).
- */
-const textList = (items: string[]) => sql`${sql.param(items)}::text[]`
 
 async function currentProducts(db: Tx, skus: string[], ids: string[]): Promise<Current[]> {
   if (skus.length === 0 && ids.length === 0) return []
