@@ -6,6 +6,10 @@
  * A render for the page cache (app/.server/page-cache.ts) is different: the page will be sent to
  * many visitors, so it carries no nonce; it is rendered whole, and its policy lists the hashes of
  * its inline scripts (app/.server/csp.ts, docs/decisions/0018-page-cache.md).
+ *
+ * Either way the page's JavaScript is fetched after its first paint: the route modules' script and
+ * its modulepreload links are rewritten on the way out (app/.server/scripts-after-paint.ts,
+ * docs/decisions/0077-scripts-after-first-paint.md).
  */
 import { createHash } from 'node:crypto'
 import { PassThrough } from 'node:stream'
@@ -27,6 +31,7 @@ import { logger } from '../server-shared/logger.ts'
 import { env } from './.server/env.ts'
 import { contentSecurityPolicy, createNonce, hashedContentSecurityPolicy, inlineScriptHashes } from './.server/csp.ts'
 import { isPageCacheRender, PAGE_LOCATION_HEADER, PERSONAL_SLOTS_HEADER } from './.server/page-cache.ts'
+import { scriptsAfterPaint, scriptsAfterPaintStream } from './.server/scripts-after-paint.ts'
 import { NonceProvider } from './components/nonce.tsx'
 import { CartControl } from './components/add-to-cart.tsx'
 import { CartBarContent } from './components/cart-panel.tsx'
@@ -97,14 +102,19 @@ export default function handleRequest(request: Request, responseStatusCode: numb
             body.on('data', (chunk: Buffer) => chunks.push(chunk))
             body.on('error', reject)
             body.on('end', () => {
-              const html = Buffer.concat(chunks)
-              responseHeaders.set('Content-Security-Policy', hashedContentSecurityPolicy(inlineScriptHashes(html.toString('utf8'))))
+              const html = scriptsAfterPaint(Buffer.concat(chunks).toString('utf8'))
+              responseHeaders.set('Content-Security-Policy', hashedContentSecurityPolicy(inlineScriptHashes(html)))
               resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }))
             })
+            pipe(body)
           } else {
+            // The page's modules are fetched after its first paint (app/.server/scripts-after-paint.ts).
+            const afterPaint = scriptsAfterPaintStream()
+            afterPaint.on('error', (error) => body.destroy(error))
             resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+            afterPaint.pipe(body)
+            pipe(afterPaint)
           }
-          pipe(body)
         },
         onShellError(error: unknown) {
           reject(error)

@@ -3,7 +3,8 @@
  * page, a listing, a product page and /login: the audits that do not depend on the machine's speed
  * must all pass (accessibility, best practices and SEO at 100) and every page must report a Largest
  * Contentful Paint (docs/decisions/0018-page-cache.md); the home page's Total Blocking Time, the
- * median of three runs, stays under a bound (docs/decisions/0060-long-task-check.md). The other
+ * median of three runs, stays under a bound (docs/decisions/0060-long-task-check.md), and so does its
+ * Largest Contentful Paint (docs/decisions/0077-scripts-after-first-paint.md). The other
  * performance figures vary with the machine's load, so they are measured in `npm run bench`, not
  * asserted here. Lighthouse drives its own browser, so this runs once, in the "quiet" project, after
  * every other test has finished (playwright.config.ts).
@@ -19,6 +20,14 @@ const HOME_RUNS = 3
  * with a margin for a slower CI machine; the quiet machine measures 28-133 ms.
  */
 const HOME_TBT_MAX_MS = 300
+/**
+ * The home page's Largest Contentful Paint bound, ms (the median of the same runs). The target is
+ * 2,500 ms; with its modules fetched after the first paint home measures 1,136-1,390 ms, and 2,349-2,836 ms
+ * without (docs/decisions/0077-scripts-after-first-paint.md), so the bound between them fails when the
+ * modules are fetched before the paint again. Lighthouse simulates the network, so the machine's load
+ * moves it little (1,158-1,288 ms with both cores busy).
+ */
+const HOME_LCP_MAX_MS = 2_000
 /** Runs of the second sample, taken only when the first sample's median is over the bound. */
 const HOME_RECHECK_RUNS = 5
 /**
@@ -28,7 +37,7 @@ const HOME_RECHECK_RUNS = 5
  */
 const HOME_RECHECK_TBT_MAX_MS = 500
 
-test('home, a listing, a product page and /login pass Lighthouse accessibility, best practices and SEO, report an LCP, and home blocks the main thread under 300 ms', async ({
+test('home, a listing, a product page and /login pass Lighthouse accessibility, best practices and SEO, report an LCP, and home blocks the main thread under 300 ms and paints its banner within 2 s', async ({
   request,
 }, testInfo) => {
   // Up to 3 + 5 Lighthouse loads of home and one of each other page, on a loaded 2-core machine.
@@ -55,6 +64,7 @@ test('home, a listing, a product page and /login pass Lighthouse accessibility, 
   expect(results[0]!.tbtMs, `${home}: Total Blocking Time, ${sample}`).toBeLessThanOrEqual(
     recheck ? HOME_RECHECK_TBT_MAX_MS : HOME_TBT_MAX_MS,
   )
+  expect(results[0]!.lcpMs, `${home}: Largest Contentful Paint, ${sample}`).toBeLessThanOrEqual(HOME_LCP_MAX_MS)
   for (const result of results) {
     const failing = result.failing.map((f) => `${f.category}: ${f.id}`)
     expect(failing, `${result.url}: audits not passed`).toEqual([])
