@@ -3,27 +3,9 @@ import { createMemoryRouter, RouterProvider } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { OrderHelp, issueStatusWords } from './order-help.tsx'
 import type { IssueOptions, OrderIssue } from '../../contract/order-issue.ts'
+import { REFUNDED_ISSUE } from './order-issue.fixture.ts'
 
-const issue: OrderIssue = {
-  _id: 'i1',
-  orderId: 'o1',
-  orderNumber: 'OD2611290001',
-  lineId: 'l1',
-  name: 'Toor Dal',
-  unit: '1 kg',
-  kind: 'missing',
-  units: 1,
-  note: '',
-  photo: null,
-  value: 150,
-  status: 'refunded',
-  auto: true,
-  refundMethod: 'online',
-  paymentMethod: 'upi',
-  rejectReason: null,
-  decidedAt: '2026-11-29T10:00:00.000Z',
-  createdAt: '2026-11-29T10:00:00.000Z',
-}
+const issue: OrderIssue = REFUNDED_ISSUE
 const help: IssueOptions = {
   orderId: 'o1',
   orderNumber: 'OD2611290001',

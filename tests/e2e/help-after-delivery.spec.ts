@@ -2,7 +2,8 @@
  * Help after delivery (docs/help-after-delivery.md), with JavaScript on and off, at 360 px: a shopper
  * reports a missing item of a delivered order paid online, under the automatic cap, and sees it
  * refunded at once ("Refunded ₹x to your UPI"); a larger report of a cash order (with a photo) waits,
- * an admin approves it at /dashboard/issues, and the shopper's order page shows the refund note.
+ * listed on the admin's order page with the way to the queue; an admin approves it at
+ * /dashboard/issues, and both order pages show the refund note.
  * Orders are placed and delivered through the API as the admin's order desk does (placed → packed →
  * out for delivery → delivered), so the pages under test are the shopper's and the admin's.
  */
@@ -135,7 +136,7 @@ test.describe('help after delivery', () => {
     }
   })
 
-  test('a large report waits; the admin approves it at /dashboard/issues and the order shows the refund', async ({
+  test('a large report waits, listed on the admin’s order page; the admin approves it at /dashboard/issues and both order pages show the refund', async ({
     browser,
     page,
     request,
@@ -166,7 +167,17 @@ test.describe('help after delivery', () => {
       try {
         const adminPage = await adminContext.newPage()
         await signInWithPassword(adminPage, ADMIN)
-        await adminPage.goto('/dashboard/issues')
+        // The order's own page lists the report, waiting, with the way to the queue.
+        await adminPage.goto(`/dashboard/orders/${order._id}`)
+        const onOrder = adminPage.getByRole('list', { name: 'Problem reports' }).locator('li[data-issue-id]')
+        await expect(onOrder).toHaveCount(1)
+        await expect(onOrder).toContainText(`Damaged: 1 × ${product.name}`)
+        await expect(onOrder).toContainText(`value ${rupees(product.sellingPrice)}`)
+        await expect(onOrder.getByRole('img', { name: `Photo of ${product.name}` })).toBeVisible()
+        await expect(onOrder).toContainText('Waiting for a decision')
+        await expectNoSidewaysScroll(adminPage)
+        await onOrder.getByRole('link', { name: 'Decide in Issues' }).click()
+        await expect(adminPage).toHaveURL(/\/dashboard\/issues$/)
         const card = adminPage.locator('li[data-issue-id]').filter({ hasText: order.orderId })
         await expect(card).toContainText(`Damaged: 1 × ${product.name}`)
         await expect(card).toContainText(`Value ${rupees(product.sellingPrice)}`)
@@ -178,6 +189,12 @@ test.describe('help after delivery', () => {
         await approve.click()
         await expect(toast(adminPage, `Refund of ${rupees(product.sellingPrice)} approved`)).toBeVisible()
         await expect(adminPage.locator('li[data-issue-id]').filter({ hasText: order.orderId })).toHaveCount(0)
+        // Decided, it stays on the order's page with what became of it.
+        await adminPage.goto(`/dashboard/orders/${order._id}`)
+        await expect(adminPage.getByRole('list', { name: 'Problem reports' }).locator('li[data-status="refunded"]')).toContainText(
+          `${rupees(product.sellingPrice)} to be paid back by the store`,
+        )
+        expect(await axeViolations(adminPage)).toEqual([])
       } finally {
         await adminContext.close()
       }

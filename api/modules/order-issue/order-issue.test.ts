@@ -10,6 +10,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../../db/query.ts'
+import { newId } from '../../lib/ids.ts'
 import { ISSUE_PHOTOS_PER_HOUR } from '../../lib/rate-limit.ts'
 import type { MailMessage } from '../../lib/mail.ts'
 import { createTestApp, type TestApp } from '../../testing/app.ts'
@@ -324,6 +325,38 @@ describe('caps and decisions', () => {
     expect(await refundRows(orderId)).toEqual([])
     const list = await t.call('order-issue/list', { method: 'POST', json: { orderId }, token: who.token })
     expect(list.body.data.lines[0].unitsLeft).toBe(1)
+  })
+
+  it('lists every report of one order, whatever its status, to an admin and the store’s staff (POST /of-order); 404 to another store, 403 to the shopper', async () => {
+    const { who, orderId, lineId } = await delivered({ price: 150, qty: 3, online: true })
+    const refunded = await report(who, { orderId, lineId, kind: 'missing', units: 1 })
+    const pending = await report(who, { orderId, lineId, kind: 'damaged', units: 1, note: 'Crushed box' })
+    const rejected = await report(who, { orderId, lineId, kind: 'expired', units: 1 })
+    await decide(admin, { issueId: rejected.body.data._id, decision: 'reject', reason: 'Within its date' })
+    const ofOrder = (token: string, id = orderId) => t.call('order-issue/of-order', { method: 'POST', json: { orderId: id }, token })
+
+    const answer = await ofOrder(admin.token)
+    expect(answer.status).toBe(200)
+    expect(answer.body.data.map((i: { _id: string; status: string }) => [i._id, i.status])).toEqual([
+      [refunded.body.data._id, 'refunded'],
+      [pending.body.data._id, 'pending'],
+      [rejected.body.data._id, 'rejected'],
+    ])
+    expect(answer.body.data[1]).toMatchObject({ kind: 'damaged', units: 1, note: 'Crushed box', value: 150, orderId })
+    expect(answer.body.data[2]).toMatchObject({ rejectReason: 'Within its date' })
+    // Staff of the order's store read them; staff elsewhere get the same 404 as an unknown order.
+    const staff = await createStaff(t)
+    await t.db.execute(sql`update users set store_id = ${SEEDED_DEFAULT_STORE} where id = ${staff.user.id}`)
+    expect((await ofOrder(staff.token)).body.data).toHaveLength(3)
+    const elsewhere = await createStaff(t)
+    await t.db.execute(sql`update users set store_id = null where id = ${elsewhere.user.id}`)
+    const hidden = await ofOrder(elsewhere.token)
+    expect(hidden.status).toBe(404)
+    expect(hidden.body.message).toBe((await ofOrder(admin.token, newId())).body.message)
+    expect((await ofOrder(admin.token, 'not an id')).status).toBe(404)
+    expect((await ofOrder(who.token)).status).toBe(403)
+    // An order with no report answers an empty list.
+    expect((await ofOrder(admin.token, (await delivered({ price: 90 })).orderId)).body.data).toEqual([])
   })
 
   it('waits above the per-month cap (₹500 of one shopper’s automatic refunds in the IST month), and starts afresh next month', async () => {

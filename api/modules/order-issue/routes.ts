@@ -8,6 +8,8 @@
  *   refunded or pending; the message is the outcome ("Refunded ₹x to your UPI", "We'll review …")
  * - POST /list `{ orderId }` (the order's shopper) → the lines left to report, the window, the reports
  * - GET /queue (ADMIN or STAFF; staff see their store) → pending reports, oldest first
+ * - POST /of-order `{ orderId }` (ADMIN or STAFF; staff their store's orders) → every report of the
+ *   order, whatever its status, oldest first (the admin's order page)
  * - POST /decide `{ issueId, decision: approve | reject, reason? }` (ADMIN; STAFF may reject their store's)
  *
  * Another shopper's order is a 404, never a 403, so an order id confirms nothing.
@@ -29,7 +31,7 @@ import {
   issueOutcomeMessage,
 } from '../../../contract/order-issue.ts'
 import { uploadCatalogImage } from '../file/service.ts'
-import { decideIssue, issueOptions, issueQueue, reportIssue } from './service.ts'
+import { decideIssue, issueOptions, issueQueue, orderIssuesForStaff, reportIssue } from './service.ts'
 
 /** Rupees as the messages write them: ₹150, ₹99.50. */
 const rupees = (n: number) => `₹${Number.isInteger(n) ? n : n.toFixed(2)}`
@@ -103,6 +105,20 @@ export function orderIssueRoutes(deps: AppDeps) {
     },
     staff,
     async (c) => ok(c, 'Pending reports', await issueQueue(deps, currentUser(c))),
+  )
+
+  endpoint(
+    {
+      method: 'post',
+      path: '/of-order',
+      summary: 'Every report of one order, whatever its status, oldest first (ADMIN or STAFF; staff their store’s orders)',
+      access: 'staff',
+      body: IssueOrderRefSchema,
+      answers: { 200: { description: 'The order’s reports', data: z.array(OrderIssueSchema) } },
+      errors: [404],
+    },
+    staff,
+    async (c, input) => ok(c, 'Reports', await orderIssuesForStaff(deps, currentUser(c), input.orderId)),
   )
 
   endpoint(

@@ -364,6 +364,30 @@ export async function issueQueue(deps: Pick<AppDeps, 'db'>, user: Pick<User, 'ro
   return rows.map((r) => toIssueAnswer(r))
 }
 
+/** Most reports answered for one order: a bound on the answer (a report takes at least one unit of a line, so an order has far fewer). */
+export const ORDER_ISSUES_MAX = 500
+
+/**
+ * Every report of one order, whatever its status, oldest first (POST /api/order-issue/of-order): the
+ * admin's order page (docs/help-after-delivery.md, "The admin's queue"). Staff read their own store's
+ * orders only, as in the queue; any other order is 404, so no other store's order is confirmed.
+ * @throws 404 no such order (or another store's, for staff)
+ */
+export async function orderIssuesForStaff(
+  deps: Pick<AppDeps, 'db'>,
+  user: Pick<User, 'role' | 'storeId'>,
+  orderId: string,
+): Promise<OrderIssue[]> {
+  if (!PLAUSIBLE_ID.test(orderId)) throw NotFound(ORDER_NOT_FOUND)
+  const [order] = await deps.db.select({ id: orders.id, storeId: orders.storeId }).from(orders).where(eq(orders.id, orderId))
+  if (!order || (user.role === 'STAFF' && order.storeId !== user.storeId)) throw NotFound(ORDER_NOT_FOUND)
+  const rows = await selectIssues(deps.db)
+    .where(eq(orderIssues.orderId, order.id))
+    .orderBy(asc(orderIssues.createdAt), asc(orderIssues.id))
+    .limit(ORDER_ISSUES_MAX)
+  return rows.map((r) => toIssueAnswer(r))
+}
+
 /**
  * Decides a waiting report (POST /api/order-issue/decide): approve refunds it (ADMIN only: a refund
  * moves money, as a paid order's cancel: docs/product.md, "Roles and permissions"); reject keeps the reason (ADMIN, or STAFF of

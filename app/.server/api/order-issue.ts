@@ -1,7 +1,7 @@
 /**
  * Typed calls to help after delivery (docs/help-after-delivery.md): the shopper's `order-issue/list`,
- * `order-issue/photo` and `order-issue/report`, the admin's `order-issue/queue` and
- * `order-issue/decide`. Answers are parsed with contract/order-issue.ts, so an answer off contract
+ * `order-issue/photo` and `order-issue/report`, the admin's `order-issue/queue`,
+ * `order-issue/of-order` and `order-issue/decide`. Answers are parsed with contract/order-issue.ts, so an answer off contract
  * becomes a 502 failure; failures come back as `{ ok: false }`, never thrown.
  */
 import { z } from 'zod'
@@ -38,6 +38,11 @@ export async function reportIssue(api: Api, session: RequestSession, input: Repo
 /** `GET /api/order-issue/queue` (ADMIN or STAFF): the pending reports, oldest first. */
 export async function issueQueue(api: Api, session: RequestSession): Promise<UpstreamResult<OrderIssue[]>> {
   return parseData(await upstream(api, 'order-issue/queue', { session }), z.array(OrderIssueSchema))
+}
+
+/** `POST /api/order-issue/of-order { orderId }` (ADMIN or STAFF): every report of the order, oldest first (404: no such order, or another store's). */
+export async function orderIssuesOf(api: Api, session: RequestSession, orderId: string): Promise<UpstreamResult<OrderIssue[]>> {
+  return parseData(await upstream(api, 'order-issue/of-order', { method: 'POST', json: { orderId }, session }), z.array(OrderIssueSchema))
 }
 
 /** `POST /api/order-issue/decide`: approve (ADMIN) or reject with a reason. Failures: 403, 404, 409 decided already. */

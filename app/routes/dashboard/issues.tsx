@@ -18,6 +18,7 @@ import { redirectWithToast } from '../../.server/toast.ts'
 import { RoleGuard } from '../../components/admin-guard.tsx'
 import { GeneralErrorBoundary } from '../../components/error-boundary.tsx'
 import { SHOP_NAME } from '../../components/header.tsx'
+import { IssueNoteAndPhoto } from '../../components/order-issues-panel.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { useIsPending } from '../../components/forms.tsx'
 import { formatRupees } from '../../lib/money.ts'
@@ -107,17 +108,7 @@ function IssueCard({ issue, isAdmin }: { issue: OrderIssue; isAdmin: boolean }) 
         Value {formatRupees(issue.value)} ·{' '}
         {issue.paymentMethod === 'cod' ? 'cash on delivery (paid back by the store)' : `paid by ${issue.paymentMethod}`}
       </p>
-      {issue.note ? <p className="mt-1 break-words whitespace-pre-line text-slate-700">“{issue.note}”</p> : null}
-      {issue.photo ? (
-        <a href={issue.photo} target="_blank" rel="noreferrer" className="mt-2 block w-fit">
-          <img
-            src={issue.photo}
-            alt={`Photo of ${issue.name}`}
-            className="max-h-40 max-w-full rounded-lg border border-slate-200"
-            loading="lazy"
-          />
-        </a>
-      ) : null}
+      <IssueNoteAndPhoto issue={issue} />
       <div className="mt-3 flex flex-wrap items-end gap-3">
         {isAdmin ? (
           <Form method="post" action={ISSUES_PATH} aria-label={`Approve ${issue.orderNumber} ${issue.name}`}>

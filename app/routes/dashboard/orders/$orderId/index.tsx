@@ -12,7 +12,8 @@
  * line that cannot be delivered refunded (a partial refund through the provider). Money goes back
  * by an admin's hand only (docs/product.md, "Roles and permissions"): staff are offered neither the
  * line refund nor the cancel of a paid order (which refunds it), and see why; a forced post gets
- * the API's 403 message as an error toast.
+ * the API's 403 message as an error toast. A delivered order lists its problem reports, whatever
+ * their status (docs/help-after-delivery.md, "The admin's queue"; app/components/order-issues-panel.tsx).
  */
 import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
@@ -36,12 +37,15 @@ import { buttonClassName } from '../../../../components/ui/button.tsx'
 import { formatOrderTime, offersCancel, REFUNDABLE_PAYMENT_STATES, statusLabel } from '../../../../lib/order-status.ts'
 import { NEXT_STATUSES, ORDER_STATUSES } from '../../../../../contract/order-status.ts'
 import { CancelReasonSchema } from '../../../../../contract/order.ts'
+import type { OrderIssue } from '../../../../../contract/order-issue.ts'
 import { formatRupees } from '../../../../lib/money.ts'
 import { PLAUSIBLE_ID } from '../../../../../contract/ids.ts'
 import { apiOf } from '../../../../.server/api-context.ts'
 import * as dispatchApi from '../../../../.server/api/dispatch.ts'
 import { OrderRider } from '../../../../components/order-rider.tsx'
 import { DeliveryFailedNote } from '../../../../components/delivery-failed-note.tsx'
+import { OrderIssuesPanel } from '../../../../components/order-issues-panel.tsx'
+import { orderIssuesOf } from '../../../../.server/api/order-issue.ts'
 import {
   DELIVERY_FAILURE_MESSAGES,
   DELIVERY_FAILURE_NOTE_MAX,
@@ -78,7 +82,16 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { isStaff, isAdmin } = await requireStaff(context, url)
   if (!isStaff)
     return data(
-      { isStaff: false as const, isAdmin: false, order: null, dispatch: null, confirming: false, creditNotes: [] as string[] },
+      {
+        isStaff: false as const,
+        isAdmin: false,
+        order: null,
+        dispatch: null,
+        confirming: false,
+        creditNotes: [] as string[],
+        issues: [] as OrderIssue[],
+        issuesUnread: false,
+      },
       { status: 403 },
     )
   const session = getSession(context)
@@ -88,11 +101,16 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   // Its rider, from the dispatch board (docs/delivery.md, "Dispatch board"), while it is with the store or on its way.
   const dispatch =
     order.status === 'packed' || order.status === 'out_for_delivery' ? await dispatchApi.orderDispatch(api, session, order._id) : null
+  // Its problem reports, whatever their status (docs/help-after-delivery.md): only a delivered order has any.
+  // The order still shows when they cannot be read; the panel says so rather than showing none.
+  const issues = order.status === 'delivered' ? await orderIssuesOf(api, session, order._id) : null
   return {
     isStaff: true as const,
     isAdmin,
     order,
     dispatch,
+    issues: issues?.ok ? issues.data : [],
+    issuesUnread: issues !== null && !issues.ok,
     creditNotes: await creditNoteNumbers(api, session, order),
     confirming: offersCancel(order, isAdmin) && isCancelDialogOpen(url.searchParams),
   }
@@ -184,6 +202,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <StatusTimeline order={order} />
           <CancellationNote order={order} />
           <DeliveryFailedNote order={order} />
+          <OrderIssuesPanel issues={loaderData.issues ?? []} unread={loaderData.issuesUnread ?? false} />
           <div className="flex flex-wrap gap-2">
             {order.status !== 'payment_pending' ? (
               <InvoiceLink orderPath={orderPath} orderNumber={order.orderId} creditNotes={loaderData.creditNotes ?? []} />
