@@ -50,10 +50,10 @@ export const PAINT_WAIT_MAX_MS = 3_000
 /**
  * The executor of a promise that settles once the page has painted: when the browser reports its
  * first contentful paint (Paint Timing, the `paint` entry "first-contentful-paint", reported after
- * the frame is presented), or at once for
- * a hidden document (no frame is painted until it is shown). A browser without Paint Timing waits for
- * the second frame's callbacks (the first frame's run before it is painted); and after
- * `PAINT_WAIT_MAX_MS` the modules are fetched anyway, so a page is never left unhydrated.
+ * the frame is presented), or at once for a hidden document (no frame is painted until it is shown).
+ * A browser without Paint Timing waits for the second frame's callbacks (the first frame's run
+ * before it is painted); and after `PAINT_WAIT_MAX_MS` the modules are fetched anyway, so a page is
+ * never left unhydrated.
  */
 const AFTER_FIRST_PAINT = `(go)=>{
 if(document.visibilityState==="hidden")return go();
@@ -120,7 +120,7 @@ export function deferRouteModulesScript(code: string, links: KeptLink[]): string
 export class ScriptsAfterPaint {
   private pending = ''
   private links: KeptLink[] = []
-  /** After the route-modules script (or when told to stop), everything passes through. */
+  /** After the route-modules script, everything passes through. */
   private done = false
 
   /** The text that can be sent after `piece` arrived. */
