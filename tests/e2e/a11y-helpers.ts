@@ -22,12 +22,16 @@ export interface AxeViolation {
 }
 
 /**
- * Runs axe on `page` (optionally only inside `include`, a CSS selector) and returns the violations.
+ * Runs axe on `page` (optionally only inside `include`, a CSS selector) once its document has
+ * loaded, and returns the violations.
  * With JavaScript off in the page, the browser never fires the timers axe waits on, so the page as it
  * is now (its current DOM, scripts removed) is checked in a scratch JavaScript-on page at the same
  * URL and viewport, with the same stylesheets and images from the server.
  */
 export async function axeViolations(page: Page, include?: string): Promise<AxeViolation[]> {
+  // A check right after a navigation (a form's redirect seen by its URL) must not read a document
+  // the browser is still parsing: a link whose text has not arrived yet has no name.
+  await page.waitForLoadState('load')
   if (test.info().project.use.javaScriptEnabled !== false) return run(page, include)
   const html = (await page.content()).replace(/<script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script>/gi, '')
   const context = await page.context().browser()!.newContext({ viewport: page.viewportSize(), bypassCSP: true, javaScriptEnabled: true })
