@@ -8,7 +8,7 @@
  *   refunded or pending; the message is the outcome ("Refunded ₹x to your UPI", "We'll review …")
  * - POST /list `{ orderId }` (the order's shopper) → the lines left to report, the window, the reports
  * - GET /queue (ADMIN or STAFF; staff see their store) → pending reports, oldest first
- * - POST /of-order `{ orderId }` (ADMIN or STAFF; staff their store's orders) → every report of the
+ * - POST /of-order `{ orderId }` (ADMIN or STAFF; staff the orders they may open) → every report of the
  *   order, whatever its status, oldest first (the admin's order page)
  * - POST /decide `{ issueId, decision: approve | reject, reason? }` (ADMIN; STAFF may reject their store's)
  *
@@ -111,7 +111,8 @@ export function orderIssueRoutes(deps: AppDeps) {
     {
       method: 'post',
       path: '/of-order',
-      summary: 'Every report of one order, whatever its status, oldest first (ADMIN or STAFF; staff their store’s orders)',
+      summary:
+        'Every report of one order, whatever its status, oldest first (ADMIN or STAFF; staff the orders they may open: their store’s)',
       access: 'staff',
       body: IssueOrderRefSchema,
       answers: { 200: { description: 'The order’s reports', data: z.array(OrderIssueSchema) } },

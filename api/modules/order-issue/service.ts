@@ -21,6 +21,7 @@ import type { Tx } from '../../db/db.ts'
 import { lockOrderRow, lockUserRow } from '../../db/locks.ts'
 import { orderIssues, orderLines, orders, type User } from '../../db/schema.ts'
 import { recordAudit } from '../../lib/audit.ts'
+import { staffStoreOf } from '../../lib/auth.ts'
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { fromPaise } from '../../lib/money.ts'
@@ -365,12 +366,13 @@ export async function issueQueue(deps: Pick<AppDeps, 'db'>, user: Pick<User, 'ro
 }
 
 /** Most reports answered for one order: a bound on the answer (a report takes at least one unit of a line, so an order has far fewer). */
-export const ORDER_ISSUES_MAX = 500
+const ORDER_ISSUES_MAX = 500
 
 /**
  * Every report of one order, whatever its status, oldest first (POST /api/order-issue/of-order): the
- * admin's order page (docs/help-after-delivery.md, "The admin's queue"). Staff read their own store's
- * orders only, as in the queue; any other order is 404, so no other store's order is confirmed.
+ * admin's order page (docs/help-after-delivery.md, "The admin's queue"). Staff read the orders they
+ * may open (`staffStoreOf`: their own store's; every store's for a staff account with no store); any
+ * other order is 404, so no other store's order is confirmed.
  * @throws 404 no such order (or another store's, for staff)
  */
 export async function orderIssuesForStaff(
@@ -380,7 +382,9 @@ export async function orderIssuesForStaff(
 ): Promise<OrderIssue[]> {
   if (!PLAUSIBLE_ID.test(orderId)) throw NotFound(ORDER_NOT_FOUND)
   const [order] = await deps.db.select({ id: orders.id, storeId: orders.storeId }).from(orders).where(eq(orders.id, orderId))
-  if (!order || (user.role === 'STAFF' && order.storeId !== user.storeId)) throw NotFound(ORDER_NOT_FOUND)
+  // The order's own visibility (the order details answer it by the same rule), so the page never shows an order without its reports.
+  const own = staffStoreOf(user)
+  if (!order || (own !== null && order.storeId !== own)) throw NotFound(ORDER_NOT_FOUND)
   const rows = await selectIssues(deps.db)
     .where(eq(orderIssues.orderId, order.id))
     .orderBy(asc(orderIssues.createdAt), asc(orderIssues.id))

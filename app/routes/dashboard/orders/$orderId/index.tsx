@@ -98,12 +98,15 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const result = await orderDetails(api, session, params.orderId)
   if (!result.ok) throwFailure(result)
   const order = result.data
-  // Its rider, from the dispatch board (docs/delivery.md, "Dispatch board"), while it is with the store or on its way.
-  const dispatch =
-    order.status === 'packed' || order.status === 'out_for_delivery' ? await dispatchApi.orderDispatch(api, session, order._id) : null
-  // Its problem reports, whatever their status (docs/help-after-delivery.md): only a delivered order has any.
-  // The order still shows when they cannot be read; the panel says so rather than showing none.
-  const issues = order.status === 'delivered' ? await orderIssuesOf(api, session, order._id) : null
+  // The three reads that depend only on the order, at once: its rider, from the dispatch board
+  // (docs/delivery.md, "Dispatch board"), while it is with the store or on its way; its problem
+  // reports, whatever their status (docs/help-after-delivery.md; only a delivered order has any: the
+  // order still shows when they cannot be read, and the panel says so); its credit notes.
+  const [dispatch, issues, creditNotes] = await Promise.all([
+    order.status === 'packed' || order.status === 'out_for_delivery' ? dispatchApi.orderDispatch(api, session, order._id) : null,
+    order.status === 'delivered' ? orderIssuesOf(api, session, order._id) : null,
+    creditNoteNumbers(api, session, order),
+  ])
   return {
     isStaff: true as const,
     isAdmin,
@@ -111,7 +114,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     dispatch,
     issues: issues?.ok ? issues.data : [],
     issuesUnread: issues !== null && !issues.ok,
-    creditNotes: await creditNoteNumbers(api, session, order),
+    creditNotes,
     confirming: offersCancel(order, isAdmin) && isCancelDialogOpen(url.searchParams),
   }
 }
