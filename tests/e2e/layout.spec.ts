@@ -12,7 +12,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parse } from 'csv-parse/sync'
-import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test'
+import { adminHeaders } from './admin-fixtures.ts'
 import {
   ADMIN,
   productBuyBox,
@@ -56,6 +57,8 @@ function hardestNames(): string[] {
 const sameName = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim()
 
 interface Fixture {
+  /** A delivered order of the cheapest long name with a problem report on it (docs/help-after-delivery.md). */
+  reportedOrderId: string
   products: Product[]
   listingPath: string
   shopperState: string
@@ -86,6 +89,41 @@ async function addToCart(page: Page, product: Product, count: number, js: boolea
   await expect(page.getByTestId('cart-button')).toContainText(`${count} item`)
 }
 
+/** A report's longest note: words and one unbroken run, to wrap (contract/order-issue.ts ISSUE_NOTE_MAX). */
+const LONG_NOTE = `${'The outer box was crushed and two packs inside were torn open. '.repeat(3)}${'x'.repeat(90)}`.slice(0, 300)
+
+/**
+ * Through the API: the shopper orders one unit of the cheapest of `products` (cash on delivery, at
+ * the address the checkout saved), the admin delivers it, and the shopper reports it damaged with the
+ * longest note. Answers the order's id. Runs while the shopper's cart is empty (after the first order).
+ */
+async function deliveredWithReport(request: APIRequestContext, shopper: { email: string; password: string }, products: Product[]) {
+  const login = await api<{ accessToken: string }>(request, '/user/login', { email: shopper.email, password: shopper.password })
+  const headers = { Authorization: `Bearer ${login.data.accessToken}` }
+  const cheapest = [...products].sort((a, b) => a.price - b.price)[0]!
+  expect((await request.post('/api/cart/create', { data: { productId: cheapest._id }, headers })).ok()).toBe(true)
+  const addresses = (await (await request.get('/api/address/get', { headers })).json()) as { data: { _id: string }[] }
+  const placed = await request.post('/api/order/cash-on-delivery', {
+    data: { addressId: addresses.data[0]!._id },
+    headers: { ...headers, 'Idempotency-Key': `layout-report-${Date.now()}-${Math.floor(Math.random() * 1e9)}` },
+  })
+  expect(placed.status(), await placed.text()).toBe(201)
+  const orderId = ((await placed.json()) as { data: { _id: string } }).data._id
+  const admin = await adminHeaders(request)
+  for (const status of ['packed', 'out_for_delivery', 'delivered']) {
+    const moved = await request.put('/api/order/update-status', { data: { orderId, status }, headers: admin })
+    expect(moved.ok(), `${status}: ${await moved.text()}`).toBe(true)
+  }
+  const list = await request.post('/api/order-issue/list', { data: { orderId }, headers })
+  const options = (await list.json()) as { data: { lines: { lineId: string }[] } }
+  const reported = await request.post('/api/order-issue/report', {
+    data: { orderId, lineId: options.data.lines[0]!.lineId, kind: 'damaged', units: 1, note: LONG_NOTE },
+    headers,
+  })
+  expect(reported.ok(), await reported.text()).toBe(true)
+  return orderId
+}
+
 test.beforeAll(async ({ browser, playwright }, testInfo) => {
   test.setTimeout(180_000)
   const js = isJs(testInfo)
@@ -100,7 +138,6 @@ test.beforeAll(async ({ browser, playwright }, testInfo) => {
   const listing = await findListing(request, 'Beauty & Hygiene', 'Body Care')
   const shopper = newUser(testInfo, 'layout')
   await registerViaApi(request, shopper)
-  await request.dispose()
 
   // The shopper orders the long names once (My Orders and the order page), then fills the cart again.
   const shopperContext = await newContext(browser, testInfo, 1366)
@@ -123,6 +160,7 @@ test.beforeAll(async ({ browser, playwright }, testInfo) => {
   await expect(page).toHaveURL(/\/success\?order=OD\d+/)
   const orderNumber = new URL(page.url()).searchParams.get('order')!
   const orderPath = (await page.getByRole('main').locator('a[href^="/dashboard/myorder/"]').first().getAttribute('href'))!
+  const reportedOrderId = await deliveredWithReport(request, shopper, products)
   for (const [i, product] of products.entries()) await addToCart(page, product, i + 1, js)
   const shopperState = testInfo.outputPath('shopper.json')
   await shopperContext.storageState({ path: shopperState })
@@ -137,7 +175,10 @@ test.beforeAll(async ({ browser, playwright }, testInfo) => {
   await adminContext.storageState({ path: adminState })
   await adminContext.close()
 
+  await request.dispose()
+
   fixture = {
+    reportedOrderId,
     products,
     listingPath: listing.path,
     shopperState,
@@ -302,6 +343,8 @@ for (const width of WIDTHS) {
     await visit(page, '/dashboard/address', 'addresses')
     await visit(page, '/dashboard/myorder', 'My Orders')
     await visit(page, fixture.orderPath, 'order page')
+    await visit(page, `/dashboard/myorder/${fixture.reportedOrderId}`, 'order page with a problem report')
+    await expect(page.getByRole('list', { name: 'Your reports' })).toBeVisible()
     await shopper.close()
 
     // The admin pages.
@@ -333,6 +376,9 @@ for (const width of WIDTHS) {
     await check(page, 'upload product with errors')
     await visit(page, '/dashboard/orders', 'admin orders')
     await visit(page, fixture.adminOrderPath, 'admin order page')
+    await visit(page, `/dashboard/orders/${fixture.reportedOrderId}`, 'admin order page with a problem report')
+    await expect(page.getByRole('list', { name: 'Problem reports' })).toContainText(LONG_NOTE.slice(0, 40))
+    await visit(page, '/dashboard/issues', 'issues queue')
     await visit(page, '/dashboard/audit', 'audit trail')
     await visit(page, '/dashboard/staff', 'staff')
     await visit(page, '/dashboard/staff?dialog=invite', 'staff invite')
